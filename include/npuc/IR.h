@@ -1,0 +1,58 @@
+/* IR: the MLIR context npuc works in, and module parse/print through the
+ * syntax engine. Every tool goes through these; nothing else calls
+ * mlirOperationCreateParse or prints a module. */
+#ifndef NPUC_IR_H
+#define NPUC_IR_H
+
+#include "npuc/Diagnostics.h"
+#include "npuc/OpTable.h"
+#include "npuc/Syntax.h"
+#include <mlir-c/IR.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A context with every upstream dialect loaded and unregistered dialects
+ * allowed (our dialects are unregistered for MLIR). MLIR diagnostics are
+ * routed to the sink installed with npuc_context_set_sink. */
+MlirContext npuc_context_create(void);
+void npuc_context_destroy(MlirContext ctx);
+/* Where MLIR diagnostics go from now on; `map` (may be NULL) remaps columns
+ * of positions inside rewritten text. Returns the previous sink. */
+void npuc_context_set_sink(MlirContext ctx, const npuc_diag_sink *sink,
+                           const npuc_srcmap *map);
+
+typedef struct {
+  MlirOperation op; /* the top-level op (builtin.module); null on failure */
+  npuc_source_form form;
+  npuc_srcmap *map; /* rewritten-text positions -> source positions */
+} npuc_module;
+
+/* Parses `text` (custom syntax allowed) and verifies it: MLIR's verifier,
+ * then our tables'. On failure, returns false with diagnostics reported and
+ * out->op null. `first_line` is the file line of text[0] (split inputs). */
+bool npuc_module_parse(MlirContext ctx, const npuc_op_registry *reg,
+                       const char *text, size_t len, const char *filename,
+                       int first_line, const npuc_diag_sink *sink,
+                       npuc_module *out);
+
+typedef struct {
+  bool generic;    /* --mlir-print-op-generic: no custom syntax at all */
+  bool debug_info; /* --mlir-print-debuginfo */
+} npuc_print_options;
+
+/* The module as text in custom syntax (malloc'd, NUL-terminated). */
+char *npuc_module_print(const npuc_op_registry *reg, const npuc_module *m,
+                        const npuc_print_options *opts, size_t *out_len);
+/* Any op (e.g. for --mlir-print-ir-after-all), same rendering. */
+char *npuc_op_print(const npuc_op_registry *reg, MlirOperation op,
+                    const npuc_source_form *form,
+                    const npuc_print_options *opts, size_t *out_len);
+
+void npuc_module_destroy(npuc_module *m);
+
+/* Location helpers: file/line/col of a FileLineColLoc (looking through
+ * name/callsite/fused locations); false for unknown locations. */
+bool npuc_location_file_line_col(MlirLocation loc, char *file, size_t file_cap,
+                                 int *line, int *col);
+
+#endif

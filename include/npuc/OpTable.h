@@ -1,0 +1,165 @@
+/* Op tables: our dialects (hivm, annotation, hacc, scope, memref_ext, and
+ * later tx8be, aievec) are unregistered for MLIR. Each is described once, as
+ * YAML under lib/Dialect/tables/; this component loads those tables into the
+ * structures below. The syntax engine (Syntax.h) and the verifier (Verify.h)
+ * are driven only by them. The YAML schema is documented in
+ * docs/op-tables.md. */
+#ifndef NPUC_OPTABLE_H
+#define NPUC_OPTABLE_H
+
+#include "npuc/Diagnostics.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What an operand's or result's type may be. */
+typedef enum {
+  NPUC_VK_ANY,
+  NPUC_VK_TENSOR,
+  NPUC_VK_MEMREF,
+  NPUC_VK_SHAPED,        /* tensor or memref */
+  NPUC_VK_SCALAR,        /* integer, index or float */
+  NPUC_VK_INTEGER,       /* integer or index */
+  NPUC_VK_SHAPED_OR_SCALAR,
+  NPUC_VK_TENSOR_OR_SCALAR,
+} npuc_value_kind;
+
+typedef enum {
+  NPUC_AK_ANY,       /* copied as written */
+  NPUC_AK_UNIT,      /* presence only */
+  NPUC_AK_BOOL,      /* true | false */
+  NPUC_AK_INT,       /* 2  <->  2 : i64 (int_type gives the width) */
+  NPUC_AK_I64_ARRAY, /* [0, 1]  <->  array<i64: 0, 1> */
+  NPUC_AK_I32_ARRAY, /* [0, 1]  <->  array<i32: 0, 1> */
+  NPUC_AK_ENUM,      /* <sum>  <->  #hivm.reduce_op<sum> */
+  NPUC_AK_STRING,    /* "text" */
+} npuc_attr_kind;
+
+typedef enum {
+  NPUC_VAR_OPERAND,
+  NPUC_VAR_RESULT,
+  NPUC_VAR_ATTR,
+  NPUC_VAR_REGION,
+} npuc_var_class;
+
+typedef struct {
+  char *name;
+  npuc_value_kind kind;
+  bool variadic; /* zero or more */
+  bool optional; /* zero or one */
+  char *fixed_type; /* a type the syntax never prints ("index"), or NULL */
+} npuc_value_def;
+
+typedef struct {
+  char *name;
+  npuc_attr_kind kind;
+  char *enum_prefix; /* NPUC_AK_ENUM: "#hivm.reduce_op" */
+  char *int_type;    /* NPUC_AK_INT: "i64" by default */
+  char **enum_values; /* optional closed set, NULL-terminated */
+  bool optional;
+} npuc_attr_def;
+
+/* The assembly format, compiled from the table's directive string. */
+typedef enum {
+  NPUC_FMT_LITERAL,   /* `ins`, `(`, `->` */
+  NPUC_FMT_VAR,       /* $name: operand group, attribute or region */
+  NPUC_FMT_TYPE,      /* type($name): types of an operand or result group */
+  NPUC_FMT_ATTR_DICT, /* attr-dict */
+  NPUC_FMT_ATTR_DICT_KW, /* attr-dict-with-keyword */
+  NPUC_FMT_OPTIONAL,  /* ( ... )? */
+  NPUC_FMT_ALTERNATIVES, /* ( a | b ), our extension: first that matches */
+} npuc_fmt_kind;
+
+typedef struct npuc_fmt_elem npuc_fmt_elem;
+struct npuc_fmt_elem {
+  npuc_fmt_kind kind;
+  char *text;         /* LITERAL: the literal; VAR/TYPE: the variable name */
+  npuc_var_class var_class;
+  int var_index;      /* index into operands/results/attrs/regions */
+  bool anchor;        /* marked with ^ inside an optional group */
+  npuc_fmt_elem *children; /* OPTIONAL: the group; ALTERNATIVES: branches */
+  size_t num_children;
+  size_t *branch_ends; /* ALTERNATIVES: end index of each branch */
+  size_t num_branches;
+};
+
+/* Trait bits the passes query. */
+enum {
+  NPUC_TRAIT_ELEMENTWISE = 1u << 0,
+  NPUC_TRAIT_BROADCASTABLE = 1u << 1,
+  NPUC_TRAIT_REDUCTION = 1u << 2,
+  NPUC_TRAIT_STORE_LIKE = 1u << 3,
+  NPUC_TRAIT_LOAD_LIKE = 1u << 4,
+  NPUC_TRAIT_SIDE_EFFECTS = 1u << 5,
+  NPUC_TRAIT_DPS = 1u << 6, /* destination style: results mirror tensor outs */
+  NPUC_TRAIT_BLOCK_DEPENDENT = 1u << 7, /* cross-block sync or atomics */
+  NPUC_TRAIT_TERMINATOR = 1u << 8,
+  NPUC_TRAIT_TRANSPOSE = 1u << 9,
+  NPUC_TRAIT_CAST = 1u << 10,
+  NPUC_TRAIT_SYNC = 1u << 11,
+};
+
+typedef struct {
+  char *name;          /* full name: "hivm.hir.vadd" */
+  const char *summary;
+  unsigned traits;
+  npuc_value_def *operands;
+  size_t num_operands;
+  npuc_value_def *results;
+  size_t num_results;
+  npuc_attr_def *attrs;
+  size_t num_attrs;
+  char **regions;
+  size_t num_regions;
+  int dps_inits;       /* index of the operand group that holds the inits, or -1 */
+  npuc_fmt_elem *format;
+  size_t format_len;
+  const char *format_text;
+  bool uses_segments;  /* more than one variadic/optional operand group */
+  const char *table;   /* the table file it came from */
+  int table_line;
+} npuc_op_def;
+
+typedef struct {
+  char *name;          /* "hivm" */
+  char **op_prefixes;  /* op name prefixes it owns: "hivm.hir." */
+  size_t num_op_prefixes;
+  npuc_op_def *ops;
+  size_t num_ops;
+} npuc_dialect_def;
+
+typedef struct npuc_op_registry npuc_op_registry;
+
+/* The registry of every table built into npuc. Loaded once, never freed
+ * before exit (it is immutable after load). NULL after a table error, which
+ * is reported on `sink`. */
+const npuc_op_registry *npuc_builtin_op_registry(const npuc_diag_sink *sink);
+
+/* Loading from text, for tests and --op-table overrides. */
+npuc_op_registry *npuc_op_registry_create(void);
+bool npuc_op_registry_load_yaml(npuc_op_registry *reg, const char *yaml,
+                                size_t len, const char *filename,
+                                const npuc_diag_sink *sink);
+void npuc_op_registry_destroy(npuc_op_registry *reg);
+
+/* Lookup by full op name; NULL when unknown. O(1) average. */
+const npuc_op_def *npuc_op_lookup(const npuc_op_registry *reg,
+                                  const char *name, size_t len);
+/* The dialect that owns names with this prefix ("hivm.hir.foo" -> hivm). */
+const npuc_dialect_def *npuc_op_owner(const npuc_op_registry *reg,
+                                      const char *name, size_t len);
+/* Up to `max` known op names closest (edit distance) to `name`. */
+size_t npuc_op_suggest(const npuc_op_registry *reg, const char *name,
+                       size_t len, const char **out, size_t max);
+size_t npuc_op_registry_num_dialects(const npuc_op_registry *reg);
+const npuc_dialect_def *npuc_op_registry_dialect(const npuc_op_registry *reg,
+                                                 size_t i);
+/* Does this dialect name ("hivm") belong to one of our tables? */
+bool npuc_is_table_dialect(const npuc_op_registry *reg, const char *ns,
+                           size_t len);
+
+int npuc_op_find_operand(const npuc_op_def *op, const char *name);
+int npuc_op_find_attr(const npuc_op_def *op, const char *name);
+bool npuc_op_has_trait(const npuc_op_def *op, unsigned trait);
+unsigned npuc_trait_from_name(const char *name);
+
+#endif

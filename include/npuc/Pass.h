@@ -1,0 +1,80 @@
+/* Passes: every npuc pass is a C function registered once in the pass
+ * registry (lib/Pass/PassRegistry.c) with its name, anchor op and options.
+ * The registry wraps it as an MLIR external pass (mlirCreateExternalPass), so
+ * it runs inside MLIR's pass manager next to upstream passes, from the flag
+ * form (--name=opts) or from --pass-pipeline. */
+#ifndef NPUC_PASS_H
+#define NPUC_PASS_H
+
+#include "npuc/Diagnostics.h"
+#include "npuc/OpTable.h"
+#include <mlir-c/IR.h>
+#include <mlir-c/Pass.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum {
+  NPUC_OPT_BOOL,   /* true|false|1|0 (also True/False) */
+  NPUC_OPT_INT,    /* decimal, may be negative */
+  NPUC_OPT_STRING,
+  NPUC_OPT_ENUM,   /* one of enum_values */
+} npuc_opt_type;
+
+typedef struct {
+  const char *name;
+  npuc_opt_type type;
+  const char *default_value;
+  const char *help;
+  const char *const *enum_values; /* NULL-terminated, for NPUC_OPT_ENUM */
+} npuc_pass_option_def;
+
+/* Parsed option values of one pass instance. */
+typedef struct npuc_pass_options npuc_pass_options;
+
+typedef struct {
+  const npuc_op_registry *registry;
+  MlirContext context;
+} npuc_pass_context;
+
+typedef struct {
+  const char *name;    /* "npuc-strip-annotations" */
+  const char *summary; /* one line, shown by --help */
+  const char *anchor;  /* "builtin.module", "func.func", or "any" */
+  const npuc_pass_option_def *options;
+  size_t num_options;
+  /* Runs on one anchor op. Returns false to fail the pipeline; it must have
+   * emitted an error (mlirEmitError) first. */
+  bool (*run)(MlirOperation op, const npuc_pass_options *opts,
+              const npuc_pass_context *ctx);
+} npuc_pass_def;
+
+/* Option values; names must be declared in the pass's option table. */
+bool npuc_pass_opt_bool(const npuc_pass_options *o, const char *name);
+int64_t npuc_pass_opt_int(const npuc_pass_options *o, const char *name);
+const char *npuc_pass_opt_str(const npuc_pass_options *o, const char *name);
+/* Was the option given explicitly (not defaulted)? */
+bool npuc_pass_opt_given(const npuc_pass_options *o, const char *name);
+
+/* The registry of npuc passes, in --help order. */
+size_t npuc_num_passes(void);
+const npuc_pass_def *npuc_pass_at(size_t i);
+const npuc_pass_def *npuc_pass_lookup(const char *name);
+
+/* Appends the passes of a textual pipeline ("builtin.module(func.func(
+ * cse,npuc-foo{opt=1}))") to `pm`: npuc passes by name, upstream passes
+ * through mlirOpPassManagerAddPipeline. Errors go to the sink. */
+bool npuc_pipeline_parse(MlirPassManager pm, const char *pipeline,
+                         const npuc_pass_context *ctx,
+                         const npuc_diag_sink *sink);
+/* Appends one pass given in flag form: name plus option text
+ * ("shift=0 zero-offset=4" or "{shift=0}"), npuc or upstream. */
+bool npuc_pipeline_add_flag(MlirPassManager pm, const char *name,
+                            const char *options, const npuc_pass_context *ctx,
+                            const npuc_diag_sink *sink);
+/* Is `name` a pass known to npuc or to upstream MLIR? */
+bool npuc_pass_name_known(const char *name);
+/* Up to `max` pass names (npuc and upstream) close to a misspelt `name`,
+ * closest first, for "did you mean" messages. */
+size_t npuc_pass_suggest(const char *name, const char **out, size_t max);
+
+#endif

@@ -1,0 +1,334 @@
+/* Compiles an op table's assembly format string into npuc_fmt_elem trees.
+ *
+ *   format   := elem*
+ *   elem     := `literal` | $name ['^'] | type($name) ['^'] | attr-dict
+ *             | attr-dict-with-keyword | group
+ *   group    := '(' elem+ ('|' elem+)* ')' ['?']
+ *
+ * A group with '?' is optional (present when its anchor is); a group with
+ * '|' is a choice among alternatives, decided by the first element of each.
+ * The language follows ODS assemblyFormat; docs/op-tables.md has examples. */
+#include "OpTableInternal.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  const char *p;
+  npuc_op_def *op;
+  const char *file;
+  int line;
+  const npuc_diag_sink *sink;
+  bool ok;
+  /* How often each operand/result/attr/region is referenced. */
+  int *operand_seen, *operand_typed, *result_typed, *attr_seen, *region_seen;
+} fmt_parser;
+
+typedef struct {
+  npuc_fmt_elem *items;
+  size_t len, cap;
+} elem_list;
+
+static bool parse_elems(fmt_parser *fp, elem_list *out, bool in_group);
+static bool parse_group(fmt_parser *fp, npuc_fmt_elem *out);
+static bool resolve_var(fmt_parser *fp, npuc_fmt_elem *e, bool for_type);
+static void check_coverage(fmt_parser *fp);
+static void fmt_error(fmt_parser *fp, const char *fmt, const char *arg);
+
+bool npuc_format_compile(npuc_op_def *op, const char *file, int line,
+                         const npuc_diag_sink *sink) {
+  fmt_parser fp = {op->format_text, op, file, line, sink, true,
+                   NULL, NULL, NULL, NULL, NULL};
+  size_t n = op->num_operands + op->num_results + op->num_attrs +
+             op->num_regions + 5;
+  int *counts = calloc(n * 2, sizeof(int));
+  fp.operand_seen = counts;
+  fp.operand_typed = fp.operand_seen + op->num_operands + 1;
+  fp.result_typed = fp.operand_typed + op->num_operands + 1;
+  fp.attr_seen = fp.result_typed + op->num_results + 1;
+  fp.region_seen = fp.attr_seen + op->num_attrs + 1;
+  elem_list list = {0};
+  parse_elems(&fp, &list, false);
+  op->format = list.items;
+  op->format_len = list.len;
+  if (fp.ok)
+    check_coverage(&fp);
+  free(counts);
+  return fp.ok;
+}
+
+void npuc_format_free(npuc_fmt_elem *elems, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    free(elems[i].text);
+    npuc_format_free(elems[i].children, elems[i].num_children);
+    free(elems[i].branch_ends);
+  }
+  free(elems);
+}
+
+void npuc_dialect_free(npuc_dialect_def *d) {
+  for (size_t i = 0; i < d->num_ops; ++i) {
+    npuc_op_def *op = &d->ops[i];
+    free(op->name);
+    free((char *)op->summary);
+    free((char *)op->format_text);
+    for (size_t j = 0; j < op->num_operands; ++j) {
+      free(op->operands[j].name);
+      free(op->operands[j].fixed_type);
+    }
+    free(op->operands);
+    for (size_t j = 0; j < op->num_results; ++j)
+      free(op->results[j].name);
+    free(op->results);
+    for (size_t j = 0; j < op->num_attrs; ++j) {
+      free(op->attrs[j].name);
+      free(op->attrs[j].enum_prefix);
+      free(op->attrs[j].int_type);
+      for (char **v = op->attrs[j].enum_values; v && *v; ++v)
+        free(*v);
+      free(op->attrs[j].enum_values);
+    }
+    free(op->attrs);
+    for (size_t j = 0; j < op->num_regions; ++j)
+      free(op->regions[j]);
+    free(op->regions);
+    npuc_format_free(op->format, op->format_len);
+  }
+  free(d->ops);
+  for (size_t i = 0; i < d->num_op_prefixes; ++i)
+    free(d->op_prefixes[i]);
+  free(d->op_prefixes);
+  free(d->name);
+  free(d);
+}
+
+/* ---- parsing ----------------------------------------------------------- */
+
+static void push(elem_list *l, npuc_fmt_elem e) {
+  if (l->len == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 8;
+    l->items = realloc(l->items, l->cap * sizeof *l->items);
+  }
+  l->items[l->len++] = e;
+}
+
+static void skip_space(fmt_parser *fp) {
+  while (*fp->p && isspace((unsigned char)*fp->p))
+    fp->p++;
+}
+
+static char *read_name(fmt_parser *fp) {
+  const char *start = fp->p;
+  while (*fp->p && (isalnum((unsigned char)*fp->p) || *fp->p == '_'))
+    fp->p++;
+  if (fp->p == start)
+    return NULL;
+  return strndup(start, (size_t)(fp->p - start));
+}
+
+static bool starts_with(const char *p, const char *word) {
+  size_t n = strlen(word);
+  return strncmp(p, word, n) == 0 &&
+         !(isalnum((unsigned char)p[n]) || p[n] == '-' || p[n] == '_');
+}
+
+static bool parse_one(fmt_parser *fp, npuc_fmt_elem *e) {
+  memset(e, 0, sizeof *e);
+  const char *p = fp->p;
+  if (*p == '`') {
+    const char *end = strchr(p + 1, '`');
+    if (!end || end == p + 1) {
+      fmt_error(fp, "unterminated or empty literal in format of '%s'",
+                fp->op->name);
+      return false;
+    }
+    e->kind = NPUC_FMT_LITERAL;
+    e->text = strndup(p + 1, (size_t)(end - p - 1));
+    fp->p = end + 1;
+    return true;
+  }
+  if (*p == '$') {
+    fp->p++;
+    e->kind = NPUC_FMT_VAR;
+    e->text = read_name(fp);
+    return e->text ? resolve_var(fp, e, false)
+                   : (fmt_error(fp, "'$' without a name in '%s'",
+                                fp->op->name),
+                      false);
+  }
+  if (starts_with(p, "type")) {
+    fp->p += 4;
+    skip_space(fp);
+    if (*fp->p != '(' || fp->p[1] != '$') {
+      fmt_error(fp, "expected type($name) in format of '%s'", fp->op->name);
+      return false;
+    }
+    fp->p += 2;
+    e->kind = NPUC_FMT_TYPE;
+    e->text = read_name(fp);
+    if (!e->text || *fp->p != ')') {
+      fmt_error(fp, "malformed type($name) in format of '%s'", fp->op->name);
+      return false;
+    }
+    fp->p++;
+    return resolve_var(fp, e, true);
+  }
+  if (starts_with(p, "attr-dict-with-keyword")) {
+    fp->p += strlen("attr-dict-with-keyword");
+    e->kind = NPUC_FMT_ATTR_DICT_KW;
+    return true;
+  }
+  if (starts_with(p, "attr-dict")) {
+    fp->p += strlen("attr-dict");
+    e->kind = NPUC_FMT_ATTR_DICT;
+    return true;
+  }
+  if (*p == '(')
+    return parse_group(fp, e);
+  fmt_error(fp, "unexpected text in format of '%s'", fp->op->name);
+  return false;
+}
+
+static bool parse_elems(fmt_parser *fp, elem_list *out, bool in_group) {
+  for (;;) {
+    skip_space(fp);
+    char c = *fp->p;
+    if (!c || (in_group && (c == ')' || c == '|')))
+      return fp->ok;
+    npuc_fmt_elem e;
+    if (!parse_one(fp, &e)) {
+      fp->ok = false;
+      return false;
+    }
+    skip_space(fp);
+    if (*fp->p == '^') {
+      e.anchor = true;
+      fp->p++;
+    }
+    push(out, e);
+  }
+}
+
+static bool parse_group(fmt_parser *fp, npuc_fmt_elem *out) {
+  fp->p++; /* '(' */
+  elem_list all = {0};
+  size_t *ends = NULL, num_branches = 0;
+  for (;;) {
+    if (!parse_elems(fp, &all, true))
+      return false;
+    ends = realloc(ends, (num_branches + 1) * sizeof *ends);
+    ends[num_branches++] = all.len;
+    if (*fp->p == '|') {
+      fp->p++;
+      continue;
+    }
+    break;
+  }
+  if (*fp->p != ')') {
+    fmt_error(fp, "unbalanced group in format of '%s'", fp->op->name);
+    return false;
+  }
+  fp->p++;
+  bool optional = *fp->p == '?';
+  if (optional)
+    fp->p++;
+  npuc_fmt_elem group = {0};
+  group.children = all.items;
+  group.num_children = all.len;
+  if (num_branches > 1) {
+    group.kind = NPUC_FMT_ALTERNATIVES;
+    group.branch_ends = ends;
+    group.num_branches = num_branches;
+  } else {
+    free(ends);
+    group.kind = NPUC_FMT_OPTIONAL;
+    if (!optional) {
+      fmt_error(fp, "a group without '|' must be optional '( ... )?' in '%s'",
+                fp->op->name);
+      return false;
+    }
+  }
+  if (optional && num_branches > 1) {
+    /* ( a | b )? is an optional group around the choice. */
+    npuc_fmt_elem *inner = malloc(sizeof *inner);
+    *inner = group;
+    memset(out, 0, sizeof *out);
+    out->kind = NPUC_FMT_OPTIONAL;
+    out->children = inner;
+    out->num_children = 1;
+    return true;
+  }
+  *out = group;
+  return true;
+}
+
+static bool resolve_var(fmt_parser *fp, npuc_fmt_elem *e, bool for_type) {
+  npuc_op_def *op = fp->op;
+  for (size_t i = 0; i < op->num_operands; ++i)
+    if (strcmp(op->operands[i].name, e->text) == 0) {
+      e->var_class = NPUC_VAR_OPERAND;
+      e->var_index = (int)i;
+      (for_type ? fp->operand_typed : fp->operand_seen)[i]++;
+      return true;
+    }
+  for (size_t i = 0; i < op->num_results; ++i)
+    if (strcmp(op->results[i].name, e->text) == 0) {
+      e->var_class = NPUC_VAR_RESULT;
+      e->var_index = (int)i;
+      if (!for_type) {
+        fmt_error(fp, "result '%s' may only appear as type($name)", e->text);
+        return false;
+      }
+      fp->result_typed[i]++;
+      return true;
+    }
+  if (!for_type) {
+    for (size_t i = 0; i < op->num_attrs; ++i)
+      if (strcmp(op->attrs[i].name, e->text) == 0) {
+        e->var_class = NPUC_VAR_ATTR;
+        e->var_index = (int)i;
+        fp->attr_seen[i]++;
+        return true;
+      }
+    for (size_t i = 0; i < op->num_regions; ++i)
+      if (strcmp(op->regions[i], e->text) == 0) {
+        e->var_class = NPUC_VAR_REGION;
+        e->var_index = (int)i;
+        fp->region_seen[i]++;
+        return true;
+      }
+  }
+  fmt_error(fp, "format names unknown variable '%s'", e->text);
+  return false;
+}
+
+/* Every operand needs its value and its type in the format, every result
+ * its type, every region a place; otherwise text could not round-trip. */
+static void check_coverage(fmt_parser *fp) {
+  npuc_op_def *op = fp->op;
+  for (size_t i = 0; i < op->num_operands; ++i) {
+    if (fp->operand_seen[i] != 1)
+      fmt_error(fp, "operand '%s' must appear exactly once in the format",
+                op->operands[i].name);
+    int want_types = op->operands[i].fixed_type ? 0 : 1;
+    if (fp->operand_typed[i] != want_types)
+      fmt_error(fp, op->operands[i].fixed_type
+                    ? "operand '%s' has a fixed type: no type($name) for it"
+                    : "operand '%s' needs exactly one type($name) in the format",
+                op->operands[i].name);
+  }
+  for (size_t i = 0; i < op->num_results; ++i)
+    if (fp->result_typed[i] != 1)
+      fmt_error(fp, "result '%s' needs exactly one type($name) in the format",
+                op->results[i].name);
+  for (size_t i = 0; i < op->num_regions; ++i)
+    if (fp->region_seen[i] != 1)
+      fmt_error(fp, "region '%s' must appear exactly once in the format",
+                op->regions[i]);
+}
+
+static void fmt_error(fmt_parser *fp, const char *fmt, const char *arg) {
+  npuc_diag_emit(fp->sink, NPUC_SEV_ERROR, fp->file, fp->line, 1, fmt, arg);
+  fp->ok = false;
+}

@@ -1,0 +1,571 @@
+/* Loads the YAML op tables into npuc_op_def records and indexes them by
+ * name. The schema is documented in docs/op-tables.md. */
+#include "npuc/OpTable.h"
+#include "OpTableInternal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+struct npuc_embedded_table {
+  const char *name;
+  const char *text;
+  size_t len;
+};
+extern const struct npuc_embedded_table npuc_embedded_tables[];
+
+typedef struct {
+  yaml_document_t *doc;
+  const char *file;
+  const npuc_diag_sink *sink;
+  bool ok;
+} loader;
+
+static bool load_document(npuc_op_registry *reg, loader *ld);
+static npuc_dialect_def *add_dialect(npuc_op_registry *reg, const char *name);
+static bool load_op_entry(npuc_op_registry *reg, loader *ld,
+                          npuc_dialect_def *d, yaml_node_t *entry,
+                          yaml_node_t *classes);
+static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
+                    yaml_node_t *classes);
+static void reindex_dialect(npuc_op_registry *reg, loader *ld,
+                            npuc_dialect_def *d);
+
+/* ---- public API -------------------------------------------------------- */
+
+const npuc_op_registry *npuc_builtin_op_registry(const npuc_diag_sink *sink) {
+  static npuc_op_registry *builtin;
+  static bool failed;
+  if (builtin || failed)
+    return builtin;
+  npuc_op_registry *reg = npuc_op_registry_create();
+  for (const struct npuc_embedded_table *t = npuc_embedded_tables; t->name;
+       ++t) {
+    if (!npuc_op_registry_load_yaml(reg, t->text, t->len, t->name, sink)) {
+      npuc_op_registry_destroy(reg);
+      failed = true;
+      return NULL;
+    }
+  }
+  builtin = reg;
+  return builtin;
+}
+
+npuc_op_registry *npuc_op_registry_create(void) {
+  npuc_op_registry *reg = calloc(1, sizeof *reg);
+  reg->bucket_count = 1024;
+  reg->buckets = calloc(reg->bucket_count, sizeof *reg->buckets);
+  return reg;
+}
+
+bool npuc_op_registry_load_yaml(npuc_op_registry *reg, const char *yaml,
+                                size_t len, const char *filename,
+                                const npuc_diag_sink *sink) {
+  yaml_parser_t parser;
+  yaml_document_t doc;
+  yaml_parser_initialize(&parser);
+  yaml_parser_set_input_string(&parser, (const unsigned char *)yaml, len);
+  if (!yaml_parser_load(&parser, &doc)) {
+    npuc_diag_emit(sink, NPUC_SEV_ERROR, filename,
+                   (int)parser.problem_mark.line + 1,
+                   (int)parser.problem_mark.column + 1, "invalid YAML: %s",
+                   parser.problem ? parser.problem : "parse error");
+    yaml_parser_delete(&parser);
+    return false;
+  }
+  char *file = strdup(filename);
+  reg->files = realloc(reg->files, (reg->num_files + 1) * sizeof *reg->files);
+  reg->files[reg->num_files++] = file;
+  loader ld = {&doc, file, sink, true};
+  bool ok = load_document(reg, &ld);
+  yaml_document_delete(&doc);
+  yaml_parser_delete(&parser);
+  return ok;
+}
+
+void npuc_op_registry_destroy(npuc_op_registry *reg) {
+  if (!reg)
+    return;
+  for (size_t i = 0; i < reg->num_dialects; ++i)
+    npuc_dialect_free(reg->dialects[i]);
+  free(reg->dialects);
+  for (size_t i = 0; i < reg->num_files; ++i)
+    free(reg->files[i]);
+  free(reg->files);
+  for (size_t i = 0; i < reg->bucket_count; ++i) {
+    npuc_op_bucket *b = reg->buckets[i];
+    while (b) {
+      npuc_op_bucket *next = b->next;
+      free(b);
+      b = next;
+    }
+  }
+  free(reg->buckets);
+  free(reg);
+}
+
+static size_t hash_name(const char *s, size_t n) {
+  size_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i)
+    h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  return h;
+}
+
+const npuc_op_def *npuc_op_lookup(const npuc_op_registry *reg,
+                                  const char *name, size_t len) {
+  if (!reg)
+    return NULL;
+  size_t h = hash_name(name, len) & (reg->bucket_count - 1);
+  for (npuc_op_bucket *b = reg->buckets[h]; b; b = b->next)
+    if (strlen(b->op->name) == len && memcmp(b->op->name, name, len) == 0)
+      return b->op;
+  return NULL;
+}
+
+const npuc_dialect_def *npuc_op_owner(const npuc_op_registry *reg,
+                                      const char *name, size_t len) {
+  if (!reg)
+    return NULL;
+  for (size_t i = 0; i < reg->num_dialects; ++i) {
+    const npuc_dialect_def *d = reg->dialects[i];
+    for (size_t j = 0; j < d->num_op_prefixes; ++j) {
+      size_t n = strlen(d->op_prefixes[j]);
+      if (len > n && memcmp(name, d->op_prefixes[j], n) == 0)
+        return d;
+    }
+  }
+  return NULL;
+}
+
+bool npuc_is_table_dialect(const npuc_op_registry *reg, const char *ns,
+                           size_t len) {
+  if (!reg)
+    return false;
+  for (size_t i = 0; i < reg->num_dialects; ++i) {
+    const char *name = reg->dialects[i]->name;
+    if (strlen(name) == len && memcmp(name, ns, len) == 0)
+      return true;
+  }
+  return false;
+}
+
+size_t npuc_op_registry_num_dialects(const npuc_op_registry *reg) {
+  return reg ? reg->num_dialects : 0;
+}
+
+const npuc_dialect_def *npuc_op_registry_dialect(const npuc_op_registry *reg,
+                                                 size_t i) {
+  return reg->dialects[i];
+}
+
+static size_t edit_distance(const char *a, size_t n, const char *b, size_t m) {
+  size_t row[128];
+  if (m >= 127)
+    m = 127;
+  for (size_t j = 0; j <= m; ++j)
+    row[j] = j;
+  for (size_t i = 1; i <= n; ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= m; ++j) {
+      size_t up = row[j];
+      size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      size_t best = diag + cost;
+      if (up + 1 < best)
+        best = up + 1;
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[m];
+}
+
+size_t npuc_op_suggest(const npuc_op_registry *reg, const char *name,
+                       size_t len, const char **out, size_t max) {
+  size_t best_dist[8];
+  if (max > 8)
+    max = 8;
+  size_t count = 0;
+  size_t limit = len / 3 + 2;
+  for (size_t i = 0; reg && i < reg->num_dialects; ++i) {
+    const npuc_dialect_def *d = reg->dialects[i];
+    for (size_t j = 0; j < d->num_ops; ++j) {
+      const char *cand = d->ops[j].name;
+      size_t dist = edit_distance(name, len, cand, strlen(cand));
+      if (dist > limit)
+        continue;
+      size_t pos = count;
+      while (pos > 0 && best_dist[pos - 1] > dist)
+        --pos;
+      if (pos >= max)
+        continue;
+      size_t last = count < max ? count : max - 1;
+      for (size_t k = last; k > pos; --k) {
+        best_dist[k] = best_dist[k - 1];
+        out[k] = out[k - 1];
+      }
+      best_dist[pos] = dist;
+      out[pos] = cand;
+      if (count < max)
+        ++count;
+    }
+  }
+  return count;
+}
+
+int npuc_op_find_operand(const npuc_op_def *op, const char *name) {
+  for (size_t i = 0; i < op->num_operands; ++i)
+    if (strcmp(op->operands[i].name, name) == 0)
+      return (int)i;
+  return -1;
+}
+
+int npuc_op_find_attr(const npuc_op_def *op, const char *name) {
+  for (size_t i = 0; i < op->num_attrs; ++i)
+    if (strcmp(op->attrs[i].name, name) == 0)
+      return (int)i;
+  return -1;
+}
+
+bool npuc_op_has_trait(const npuc_op_def *op, unsigned trait) {
+  return op && (op->traits & trait) == trait;
+}
+
+static const struct {
+  const char *name;
+  unsigned bit;
+} trait_names[] = {
+    {"elementwise", NPUC_TRAIT_ELEMENTWISE},
+    {"broadcastable", NPUC_TRAIT_BROADCASTABLE},
+    {"reduction", NPUC_TRAIT_REDUCTION},
+    {"store-like", NPUC_TRAIT_STORE_LIKE},
+    {"load-like", NPUC_TRAIT_LOAD_LIKE},
+    {"has-side-effects", NPUC_TRAIT_SIDE_EFFECTS},
+    {"destination-style", NPUC_TRAIT_DPS},
+    {"block-dependent", NPUC_TRAIT_BLOCK_DEPENDENT},
+    {"terminator", NPUC_TRAIT_TERMINATOR},
+    {"transpose", NPUC_TRAIT_TRANSPOSE},
+    {"cast", NPUC_TRAIT_CAST},
+    {"sync", NPUC_TRAIT_SYNC},
+};
+
+unsigned npuc_trait_from_name(const char *name) {
+  for (size_t i = 0; i < sizeof trait_names / sizeof *trait_names; ++i)
+    if (strcmp(trait_names[i].name, name) == 0)
+      return trait_names[i].bit;
+  return 0;
+}
+
+/* ---- YAML helpers ------------------------------------------------------ */
+
+static void table_error(loader *ld, yaml_node_t *node, const char *fmt,
+                        const char *arg) {
+  int line = node ? (int)node->start_mark.line + 1 : 0;
+  int col = node ? (int)node->start_mark.column + 1 : 0;
+  npuc_diag_emit(ld->sink, NPUC_SEV_ERROR, ld->file, line, col, fmt, arg);
+  ld->ok = false;
+}
+
+static const char *scalar(yaml_node_t *n) {
+  return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value
+                                          : NULL;
+}
+
+static yaml_node_t *map_get(loader *ld, yaml_node_t *map, const char *key) {
+  if (!map || map->type != YAML_MAPPING_NODE)
+    return NULL;
+  for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+       p < map->data.mapping.pairs.top; ++p) {
+    const char *k = scalar(yaml_document_get_node(ld->doc, p->key));
+    if (k && strcmp(k, key) == 0)
+      return yaml_document_get_node(ld->doc, p->value);
+  }
+  return NULL;
+}
+
+static size_t seq_len(yaml_node_t *n) {
+  return n && n->type == YAML_SEQUENCE_NODE
+             ? (size_t)(n->data.sequence.items.top - n->data.sequence.items.start)
+             : 0;
+}
+
+static yaml_node_t *seq_at(loader *ld, yaml_node_t *n, size_t i) {
+  return yaml_document_get_node(ld->doc, n->data.sequence.items.start[i]);
+}
+
+static const char *or_empty(const char *s) { return s ? s : ""; }
+
+static bool truthy(const char *s) {
+  return s && (strcmp(s, "true") == 0 || strcmp(s, "True") == 0 ||
+               strcmp(s, "yes") == 0);
+}
+
+/* Looks `key` up in the op entry, then in its class chain. */
+static yaml_node_t *field(loader *ld, yaml_node_t *spec, yaml_node_t *classes,
+                          const char *key) {
+  for (int depth = 0; spec && depth < 8; ++depth) {
+    yaml_node_t *v = map_get(ld, spec, key);
+    if (v)
+      return v;
+    const char *cls = scalar(map_get(ld, spec, "class"));
+    spec = cls ? map_get(ld, classes, cls) : NULL;
+  }
+  return NULL;
+}
+
+/* ---- document ---------------------------------------------------------- */
+
+static bool load_document(npuc_op_registry *reg, loader *ld) {
+  yaml_node_t *root = yaml_document_get_root_node(ld->doc);
+  if (!root || root->type != YAML_MAPPING_NODE) {
+    table_error(ld, root, "op table %s must be a mapping", ld->file);
+    return false;
+  }
+  const char *name = scalar(map_get(ld, root, "dialect"));
+  if (!name) {
+    table_error(ld, root, "op table %s has no 'dialect' name", ld->file);
+    return false;
+  }
+  npuc_dialect_def *d = add_dialect(reg, name);
+  yaml_node_t *prefixes = map_get(ld, root, "op_prefixes");
+  for (size_t i = 0; i < seq_len(prefixes); ++i) {
+    const char *p = scalar(seq_at(ld, prefixes, i));
+    if (!p)
+      continue;
+    d->op_prefixes = realloc(d->op_prefixes,
+                             (d->num_op_prefixes + 1) * sizeof(char *));
+    d->op_prefixes[d->num_op_prefixes++] = strdup(p);
+  }
+  yaml_node_t *classes = map_get(ld, root, "classes");
+  yaml_node_t *ops = map_get(ld, root, "ops");
+  if (ops && ops->type != YAML_SEQUENCE_NODE)
+    table_error(ld, ops, "'ops' in %s must be a list", ld->file);
+  for (size_t i = 0; i < seq_len(ops); ++i)
+    load_op_entry(reg, ld, d, seq_at(ld, ops, i), classes);
+  reindex_dialect(reg, ld, d);
+  return ld->ok;
+}
+
+static npuc_dialect_def *add_dialect(npuc_op_registry *reg, const char *name) {
+  for (size_t i = 0; i < reg->num_dialects; ++i)
+    if (strcmp(reg->dialects[i]->name, name) == 0)
+      return reg->dialects[i];
+  npuc_dialect_def *d = calloc(1, sizeof *d);
+  d->name = strdup(name);
+  reg->dialects =
+      realloc(reg->dialects, (reg->num_dialects + 1) * sizeof *reg->dialects);
+  reg->dialects[reg->num_dialects++] = d;
+  return d;
+}
+
+/* One entry declares one op (`name:`) or several alike (`names: [...]`). */
+static bool load_op_entry(npuc_op_registry *reg, loader *ld,
+                          npuc_dialect_def *d, yaml_node_t *entry,
+                          yaml_node_t *classes) {
+  (void)reg;
+  yaml_node_t *names = map_get(ld, entry, "names");
+  yaml_node_t *one = map_get(ld, entry, "name");
+  size_t count = names ? seq_len(names) : (one ? 1 : 0);
+  if (count == 0) {
+    table_error(ld, entry, "op entry in %s has no 'name' or 'names'",
+                ld->file);
+    return false;
+  }
+  d->ops = realloc(d->ops, (d->num_ops + count) * sizeof *d->ops);
+  for (size_t i = 0; i < count; ++i) {
+    yaml_node_t *name_node = names ? seq_at(ld, names, i) : one;
+    const char *name = scalar(name_node);
+    npuc_op_def *op = &d->ops[d->num_ops++];
+    memset(op, 0, sizeof *op);
+    op->name = strdup(name ? name : "");
+    op->table = ld->file;
+    op->table_line = (int)name_node->start_mark.line + 1;
+    op->dps_inits = -1;
+    fill_op(ld, op, entry, classes);
+  }
+  return ld->ok;
+}
+
+/* Ops live by value in d->ops, which realloc moves: index a dialect only
+ * once its table is complete, dropping any stale entries first. */
+static void reindex_dialect(npuc_op_registry *reg, loader *ld,
+                            npuc_dialect_def *d) {
+  for (size_t i = 0; i < reg->bucket_count; ++i) {
+    npuc_op_bucket **link = &reg->buckets[i];
+    while (*link) {
+      npuc_op_bucket *b = *link;
+      if (b->dialect == d) {
+        *link = b->next;
+        free(b);
+      } else {
+        link = &b->next;
+      }
+    }
+  }
+  for (size_t i = 0; i < d->num_ops; ++i) {
+    npuc_op_def *op = &d->ops[i];
+    if (npuc_op_lookup(reg, op->name, strlen(op->name))) {
+      npuc_diag_emit(ld->sink, NPUC_SEV_ERROR, op->table, op->table_line, 1,
+                     "op '%s' is declared twice", op->name);
+      ld->ok = false;
+      continue;
+    }
+    size_t h = hash_name(op->name, strlen(op->name)) & (reg->bucket_count - 1);
+    npuc_op_bucket *b = calloc(1, sizeof *b);
+    b->op = op;
+    b->dialect = d;
+    b->next = reg->buckets[h];
+    reg->buckets[h] = b;
+  }
+}
+
+/* ---- one op ------------------------------------------------------------ */
+
+static const struct {
+  const char *name;
+  npuc_value_kind kind;
+} value_kinds[] = {
+    {"any", NPUC_VK_ANY},
+    {"tensor", NPUC_VK_TENSOR},
+    {"memref", NPUC_VK_MEMREF},
+    {"shaped", NPUC_VK_SHAPED},
+    {"scalar", NPUC_VK_SCALAR},
+    {"integer", NPUC_VK_INTEGER},
+    {"shaped-or-scalar", NPUC_VK_SHAPED_OR_SCALAR},
+    {"tensor-or-scalar", NPUC_VK_TENSOR_OR_SCALAR},
+};
+
+static const struct {
+  const char *name;
+  npuc_attr_kind kind;
+} attr_kinds[] = {
+    {"any", NPUC_AK_ANY},         {"unit", NPUC_AK_UNIT},
+    {"bool", NPUC_AK_BOOL},       {"int", NPUC_AK_INT},
+    {"i64-array", NPUC_AK_I64_ARRAY}, {"i32-array", NPUC_AK_I32_ARRAY},
+    {"enum", NPUC_AK_ENUM},       {"string", NPUC_AK_STRING},
+};
+
+static bool load_values(loader *ld, yaml_node_t *list, npuc_value_def **out,
+                        size_t *count) {
+  *count = seq_len(list);
+  *out = calloc(*count ? *count : 1, sizeof **out);
+  for (size_t i = 0; i < *count; ++i) {
+    yaml_node_t *v = seq_at(ld, list, i);
+    const char *name = scalar(map_get(ld, v, "name"));
+    if (!name) {
+      table_error(ld, v, "operand/result entry needs a 'name'%s", "");
+      name = "?";
+    }
+    (*out)[i].name = strdup(name);
+    const char *kind = scalar(map_get(ld, v, "kind"));
+    (*out)[i].kind = NPUC_VK_ANY;
+    if (kind) {
+      bool found = false;
+      for (size_t k = 0; k < sizeof value_kinds / sizeof *value_kinds; ++k)
+        if (strcmp(value_kinds[k].name, kind) == 0) {
+          (*out)[i].kind = value_kinds[k].kind;
+          found = true;
+        }
+      if (!found)
+        table_error(ld, v, "unknown value kind '%s'", kind);
+    }
+    (*out)[i].variadic = truthy(scalar(map_get(ld, v, "variadic")));
+    (*out)[i].optional = truthy(scalar(map_get(ld, v, "optional")));
+    const char *fixed = scalar(map_get(ld, v, "type"));
+    (*out)[i].fixed_type = fixed ? strdup(fixed) : NULL;
+  }
+  return ld->ok;
+}
+
+static bool load_attrs(loader *ld, yaml_node_t *list, npuc_op_def *op) {
+  op->num_attrs = seq_len(list);
+  op->attrs = calloc(op->num_attrs ? op->num_attrs : 1, sizeof *op->attrs);
+  for (size_t i = 0; i < op->num_attrs; ++i) {
+    yaml_node_t *v = seq_at(ld, list, i);
+    npuc_attr_def *a = &op->attrs[i];
+    const char *name = scalar(map_get(ld, v, "name"));
+    if (!name) {
+      table_error(ld, v, "attribute entry needs a 'name'%s", "");
+      name = "?";
+    }
+    a->name = strdup(name);
+    const char *kind = scalar(map_get(ld, v, "kind"));
+    a->kind = NPUC_AK_ANY;
+    if (kind) {
+      bool found = false;
+      for (size_t k = 0; k < sizeof attr_kinds / sizeof *attr_kinds; ++k)
+        if (strcmp(attr_kinds[k].name, kind) == 0) {
+          a->kind = attr_kinds[k].kind;
+          found = true;
+        }
+      if (!found)
+        table_error(ld, v, "unknown attribute kind '%s'", kind);
+    }
+    const char *prefix = scalar(map_get(ld, v, "enum"));
+    if (a->kind == NPUC_AK_ENUM && !prefix)
+      table_error(ld, v, "enum attribute '%s' needs 'enum: #dialect.name'",
+                  a->name);
+    a->enum_prefix = prefix ? strdup(prefix) : NULL;
+    const char *type = scalar(map_get(ld, v, "type"));
+    a->int_type = strdup(type ? type : "i64");
+    yaml_node_t *values = map_get(ld, v, "values");
+    size_t n = seq_len(values);
+    if (n) {
+      a->enum_values = calloc(n + 1, sizeof(char *));
+      for (size_t k = 0; k < n; ++k)
+        a->enum_values[k] = strdup(or_empty(scalar(seq_at(ld, values, k))));
+    }
+    a->optional = truthy(scalar(map_get(ld, v, "optional"))) ||
+                  a->kind == NPUC_AK_UNIT;
+  }
+  return ld->ok;
+}
+
+static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
+                    yaml_node_t *classes) {
+  const char *cls = scalar(map_get(ld, entry, "class"));
+  if (cls && !map_get(ld, classes, cls))
+    table_error(ld, entry, "unknown class '%s'", cls);
+  op->summary = scalar(field(ld, entry, classes, "summary"));
+  op->summary = op->summary ? strdup(op->summary) : NULL;
+  yaml_node_t *traits = field(ld, entry, classes, "traits");
+  for (size_t i = 0; i < seq_len(traits); ++i) {
+    const char *t = scalar(seq_at(ld, traits, i));
+    unsigned bit = t ? npuc_trait_from_name(t) : 0;
+    if (!bit)
+      table_error(ld, seq_at(ld, traits, i), "unknown trait '%s'", or_empty(t));
+    op->traits |= bit;
+  }
+  load_values(ld, field(ld, entry, classes, "operands"), &op->operands,
+              &op->num_operands);
+  load_values(ld, field(ld, entry, classes, "results"), &op->results,
+              &op->num_results);
+  load_attrs(ld, field(ld, entry, classes, "attributes"), op);
+  yaml_node_t *regions = field(ld, entry, classes, "regions");
+  op->num_regions = seq_len(regions);
+  op->regions = calloc(op->num_regions ? op->num_regions : 1, sizeof(char *));
+  for (size_t i = 0; i < op->num_regions; ++i)
+    op->regions[i] = strdup(or_empty(scalar(seq_at(ld, regions, i))));
+  const char *inits = scalar(field(ld, entry, classes, "inits"));
+  if (inits) {
+    op->dps_inits = npuc_op_find_operand(op, inits);
+    if (op->dps_inits < 0)
+      table_error(ld, entry, "'inits' names no operand: %s", inits);
+  }
+  size_t groups = 0;
+  for (size_t i = 0; i < op->num_operands; ++i)
+    groups += op->operands[i].variadic || op->operands[i].optional;
+  op->uses_segments = groups > 1;
+  yaml_node_t *fmt = field(ld, entry, classes, "format");
+  const char *format = scalar(fmt);
+  if (!format) {
+    table_error(ld, entry, "op '%s' has no 'format'", op->name);
+    return false;
+  }
+  op->format_text = strdup(format);
+  return npuc_format_compile(op, ld->file, fmt ? (int)fmt->start_mark.line + 1
+                                               : op->table_line,
+                             ld->sink);
+}

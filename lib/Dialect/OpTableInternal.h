@@ -1,0 +1,30 @@
+/* Shared between the table loader and the format compiler; not public. */
+#ifndef NPUC_OPTABLE_INTERNAL_H
+#define NPUC_OPTABLE_INTERNAL_H
+
+#include "npuc/OpTable.h"
+
+typedef struct npuc_op_bucket {
+  npuc_op_def *op;
+  npuc_dialect_def *dialect;
+  struct npuc_op_bucket *next;
+} npuc_op_bucket;
+
+struct npuc_op_registry {
+  npuc_dialect_def **dialects;
+  size_t num_dialects;
+  npuc_op_bucket **buckets;
+  size_t bucket_count; /* a power of two */
+  char **files;
+  size_t num_files;
+};
+
+/* Compiles op->format_text into op->format, resolving $names against the
+ * op's operands, results, attributes and regions. Errors name the table
+ * file and line. */
+bool npuc_format_compile(npuc_op_def *op, const char *file, int line,
+                         const npuc_diag_sink *sink);
+void npuc_format_free(npuc_fmt_elem *elems, size_t n);
+void npuc_dialect_free(npuc_dialect_def *d);
+
+#endif

@@ -1,0 +1,276 @@
+/* Verifies table-described ops against their table entry. */
+#include "npuc/Verify.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <mlir-c/Diagnostics.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  const npuc_op_registry *reg;
+  bool ok;
+} verify_state;
+
+static MlirWalkResult verify_one(MlirOperation op, void *user);
+static bool verify_op(const npuc_op_def *def, MlirOperation op);
+
+bool npuc_verify_table_ops(const npuc_op_registry *reg, MlirOperation root) {
+  verify_state st = {reg, true};
+  mlirOperationWalk(root, verify_one, &st, MlirWalkPreOrder);
+  return st.ok;
+}
+
+static MlirWalkResult verify_one(MlirOperation op, void *user) {
+  verify_state *st = user;
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  const npuc_op_def *def = npuc_op_lookup(st->reg, name.data, name.length);
+  if (def && !verify_op(def, op))
+    st->ok = false;
+  return MlirWalkResultAdvance;
+}
+
+static void op_error(MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void op_error(MlirOperation op, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  mlirEmitError(mlirOperationGetLocation(op), msg);
+}
+
+/* ---- operand groups ------------------------------------------------------ */
+
+static bool segment_sizes(const npuc_op_def *def, MlirOperation op,
+                          int32_t *sizes) {
+  MlirAttribute seg = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("operandSegmentSizes"));
+  if (!mlirAttributeIsNull(seg)) {
+    if (!mlirAttributeIsADenseI32Array(seg) ||
+        (size_t)mlirDenseArrayGetNumElements(seg) != def->num_operands)
+      return false;
+    intptr_t total = 0;
+    for (size_t i = 0; i < def->num_operands; ++i) {
+      sizes[i] = mlirDenseI32ArrayGetElement(seg, (intptr_t)i);
+      if (sizes[i] < 0)
+        return false;
+      total += sizes[i];
+    }
+    return total == mlirOperationGetNumOperands(op);
+  }
+  if (def->uses_segments)
+    return false;
+  intptr_t total = mlirOperationGetNumOperands(op), fixed = 0;
+  int flexible = -1;
+  for (size_t i = 0; i < def->num_operands; ++i) {
+    if (def->operands[i].variadic || def->operands[i].optional)
+      flexible = (int)i;
+    else
+      ++fixed;
+  }
+  if (total < fixed || (flexible < 0 && total != fixed))
+    return false;
+  for (size_t i = 0; i < def->num_operands; ++i)
+    sizes[i] = (int)i == flexible ? (int32_t)(total - fixed) : 1;
+  return true;
+}
+
+bool npuc_operand_group(const npuc_op_def *def, MlirOperation op, int group,
+                        intptr_t *first, intptr_t *count) {
+  int32_t sizes[64];
+  if (group < 0 || (size_t)group >= def->num_operands || def->num_operands > 64 ||
+      !segment_sizes(def, op, sizes))
+    return false;
+  intptr_t at = 0;
+  for (int i = 0; i < group; ++i)
+    at += sizes[i];
+  *first = at;
+  *count = sizes[group];
+  return true;
+}
+
+/* ---- kinds --------------------------------------------------------------- */
+
+static bool is_scalar(MlirType t) {
+  return mlirTypeIsAInteger(t) || mlirTypeIsAIndex(t) || mlirTypeIsAFloat(t);
+}
+
+static bool kind_ok(npuc_value_kind kind, MlirType t) {
+  switch (kind) {
+  case NPUC_VK_ANY: return true;
+  case NPUC_VK_TENSOR: return mlirTypeIsATensor(t);
+  case NPUC_VK_MEMREF: return mlirTypeIsAMemRef(t) || mlirTypeIsAUnrankedMemRef(t);
+  case NPUC_VK_SHAPED:
+    return mlirTypeIsATensor(t) || mlirTypeIsAMemRef(t) ||
+           mlirTypeIsAUnrankedMemRef(t);
+  case NPUC_VK_SCALAR: return is_scalar(t);
+  case NPUC_VK_INTEGER: return mlirTypeIsAInteger(t) || mlirTypeIsAIndex(t);
+  case NPUC_VK_SHAPED_OR_SCALAR:
+    return kind_ok(NPUC_VK_SHAPED, t) || is_scalar(t);
+  case NPUC_VK_TENSOR_OR_SCALAR: return mlirTypeIsATensor(t) || is_scalar(t);
+  }
+  return true;
+}
+
+static const char *kind_name(npuc_value_kind kind) {
+  static const char *const names[] = {
+      "any type", "a tensor", "a memref", "a tensor or memref",
+      "an integer, index or float", "an integer or index",
+      "a tensor, memref or scalar", "a tensor or scalar"};
+  return names[kind];
+}
+
+static bool attr_kind_ok(const npuc_attr_def *a, MlirAttribute attr) {
+  switch (a->kind) {
+  case NPUC_AK_ANY: return true;
+  case NPUC_AK_UNIT: return mlirAttributeIsAUnit(attr);
+  case NPUC_AK_BOOL: return mlirAttributeIsABool(attr);
+  case NPUC_AK_INT: return mlirAttributeIsAInteger(attr);
+  case NPUC_AK_I64_ARRAY: return mlirAttributeIsADenseI64Array(attr);
+  case NPUC_AK_I32_ARRAY: return mlirAttributeIsADenseI32Array(attr);
+  case NPUC_AK_STRING: return mlirAttributeIsAString(attr);
+  case NPUC_AK_ENUM: {
+    /* An opaque attribute of our dialect: #hivm.reduce_op<sum> */
+    if (!mlirAttributeIsAOpaque(attr))
+      return false;
+    MlirStringRef ns = mlirOpaqueAttrGetDialectNamespace(attr);
+    MlirStringRef data = mlirOpaqueAttrGetData(attr);
+    const char *prefix = a->enum_prefix + 1; /* skip '#' */
+    size_t n = strlen(prefix);
+    return ns.length < n && memcmp(prefix, ns.data, ns.length) == 0 &&
+           prefix[ns.length] == '.' && data.length > n - ns.length - 1 &&
+           memcmp(prefix + ns.length + 1, data.data, n - ns.length - 1) == 0;
+  }
+  }
+  return true;
+}
+
+/* ---- the checks ---------------------------------------------------------- */
+
+static bool verify_operands(const npuc_op_def *def, MlirOperation op,
+                            const int32_t *sizes) {
+  intptr_t at = 0;
+  for (size_t g = 0; g < def->num_operands; ++g) {
+    const npuc_value_def *v = &def->operands[g];
+    if (!v->variadic && sizes[g] > 1) {
+      op_error(op, "'%s' takes at most one '%s' operand, got %d", def->name,
+               v->name, sizes[g]);
+      return false;
+    }
+    if (!v->variadic && !v->optional && sizes[g] != 1) {
+      op_error(op, "'%s' needs operand '%s'", def->name, v->name);
+      return false;
+    }
+    for (int32_t i = 0; i < sizes[g]; ++i, ++at) {
+      MlirType t = mlirValueGetType(mlirOperationGetOperand(op, at));
+      if (!kind_ok(v->kind, t)) {
+        op_error(op, "operand '%s' of '%s' must be %s", v->name, def->name,
+                 kind_name(v->kind));
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+/* Destination style: one result per tensor init, of the init's type. */
+static bool verify_dps_results(const npuc_op_def *def, MlirOperation op,
+                               const int32_t *sizes) {
+  intptr_t first = 0;
+  for (int i = 0; i < def->dps_inits; ++i)
+    first += sizes[i];
+  intptr_t nres = mlirOperationGetNumResults(op), r = 0;
+  for (int32_t i = 0; i < sizes[def->dps_inits]; ++i) {
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(op, first + i));
+    if (!mlirTypeIsATensor(t))
+      continue;
+    if (r >= nres) {
+      op_error(op, "'%s' needs a result for each tensor in outs: %zd results "
+               "for more tensor outs", def->name, (ssize_t)nres);
+      return false;
+    }
+    MlirType rt = mlirValueGetType(mlirOperationGetResult(op, r));
+    if (!mlirTypeEqual(t, rt)) {
+      op_error(op, "result #%zd of '%s' must have the type of its outs "
+               "operand", (ssize_t)r, def->name);
+      return false;
+    }
+    ++r;
+  }
+  if (r != nres) {
+    op_error(op, "'%s' has %zd results but %zd tensor outs", def->name,
+             (ssize_t)nres, (ssize_t)r);
+    return false;
+  }
+  return true;
+}
+
+static bool verify_results(const npuc_op_def *def, MlirOperation op) {
+  intptr_t nres = mlirOperationGetNumResults(op), fixed = 0;
+  bool flexible = false;
+  for (size_t i = 0; i < def->num_results; ++i) {
+    if (def->results[i].variadic || def->results[i].optional)
+      flexible = true;
+    else
+      ++fixed;
+  }
+  if (nres < fixed || (!flexible && nres != fixed)) {
+    op_error(op, "'%s' expects %s%zd result%s, got %zd", def->name,
+             flexible ? "at least " : "", (ssize_t)fixed,
+             fixed == 1 ? "" : "s", (ssize_t)nres);
+    return false;
+  }
+  if (def->num_results == 1)
+    for (intptr_t i = 0; i < nres; ++i)
+      if (!kind_ok(def->results[0].kind,
+                   mlirValueGetType(mlirOperationGetResult(op, i)))) {
+        op_error(op, "result of '%s' must be %s", def->name,
+                 kind_name(def->results[0].kind));
+        return false;
+      }
+  return true;
+}
+
+static bool verify_attrs(const npuc_op_def *def, MlirOperation op) {
+  for (size_t i = 0; i < def->num_attrs; ++i) {
+    const npuc_attr_def *a = &def->attrs[i];
+    MlirAttribute attr = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString(a->name));
+    if (mlirAttributeIsNull(attr)) {
+      if (a->optional)
+        continue;
+      op_error(op, "'%s' needs attribute '%s'", def->name, a->name);
+      return false;
+    }
+    if (!attr_kind_ok(a, attr)) {
+      op_error(op, "attribute '%s' of '%s' has the wrong kind", a->name,
+               def->name);
+      return false;
+    }
+  }
+  return true;
+}
+
+static bool verify_op(const npuc_op_def *def, MlirOperation op) {
+  int32_t sizes[64];
+  if (def->num_operands > 64 || !segment_sizes(def, op, sizes)) {
+    op_error(op, "'%s' has %zd operands, which do not fit its operand "
+             "groups%s", def->name, (ssize_t)mlirOperationGetNumOperands(op),
+             def->uses_segments ? " (operandSegmentSizes missing or wrong)"
+                                : "");
+    return false;
+  }
+  if (!verify_operands(def, op, sizes) || !verify_attrs(def, op))
+    return false;
+  if ((size_t)mlirOperationGetNumRegions(op) != def->num_regions) {
+    op_error(op, "'%s' expects %zu region%s", def->name, def->num_regions,
+             def->num_regions == 1 ? "" : "s");
+    return false;
+  }
+  if ((def->traits & NPUC_TRAIT_DPS) && def->dps_inits >= 0)
+    return verify_dps_results(def, op, sizes);
+  return verify_results(def, op);
+}

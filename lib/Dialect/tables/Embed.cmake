@@ -1,0 +1,18 @@
+# cmake -DOUT=file.c -DINPUT_DIR=dir -P Embed.cmake
+# Writes each input as a NUL-terminated byte array plus a table of them.
+set(body "/* Generated from the op tables by Embed.cmake. */\n#include <stddef.h>\n")
+set(entries "")
+set(i 0)
+file(GLOB INPUTS "${INPUT_DIR}/*.yaml")
+list(SORT INPUTS)
+foreach(input IN LISTS INPUTS)
+  file(READ "${input}" hex HEX)
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
+  get_filename_component(name "${input}" NAME)
+  string(APPEND body "static const char table_${i}[] = {${bytes}0x00};\n")
+  string(APPEND entries "  {\"${name}\", table_${i}, sizeof(table_${i}) - 1},\n")
+  math(EXPR i "${i} + 1")
+endforeach()
+string(APPEND body "struct npuc_embedded_table { const char *name; const char *text; size_t len; };\n")
+string(APPEND body "const struct npuc_embedded_table npuc_embedded_tables[] = {\n${entries}  {0, 0, 0}\n};\n")
+file(WRITE "${OUT}" "${body}")

@@ -1,0 +1,269 @@
+/* The MLIR context npuc works in, diagnostics routing, and module
+ * parse/print through the syntax engine. */
+#include "npuc/IR.h"
+#include "npuc/Lexer.h"
+#include "npuc/Verify.h"
+
+#include <mlir-c/Diagnostics.h>
+#include <mlir-c/RegisterEverything.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* MLIR parses the rewritten text under this buffer name, so the handler can
+ * tell positions in rewritten text (remap through the source map) from our
+ * explicit loc("file":l:c) of the user's own positions (report as is). */
+static const char kRewrittenPrefix[] = "<npuc>";
+
+typedef struct {
+  MlirContext ctx;
+  npuc_diag_sink sink;
+  bool has_sink;
+  const npuc_srcmap *map;
+} context_state;
+
+/* A handful of contexts at most live at once (one per tool run). */
+static context_state *states[16];
+
+static context_state *state_of(MlirContext ctx) {
+  for (size_t i = 0; i < sizeof states / sizeof *states; ++i)
+    if (states[i] && states[i]->ctx.ptr == ctx.ptr)
+      return states[i];
+  return NULL;
+}
+
+static MlirLogicalResult handle_diagnostic(MlirDiagnostic diag, void *user);
+
+MlirContext npuc_context_create(void) {
+  MlirContext ctx = mlirContextCreateWithThreading(false);
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  mlirContextAppendDialectRegistry(ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  mlirContextLoadAllAvailableDialects(ctx);
+  mlirContextSetAllowUnregisteredDialects(ctx, true);
+  context_state *st = calloc(1, sizeof *st);
+  st->ctx = ctx;
+  for (size_t i = 0; i < sizeof states / sizeof *states; ++i)
+    if (!states[i]) {
+      states[i] = st;
+      break;
+    }
+  mlirContextAttachDiagnosticHandler(ctx, handle_diagnostic, st, NULL);
+  return ctx;
+}
+
+void npuc_context_destroy(MlirContext ctx) {
+  context_state *st = state_of(ctx);
+  mlirContextDestroy(ctx);
+  for (size_t i = 0; i < sizeof states / sizeof *states; ++i)
+    if (states[i] == st)
+      states[i] = NULL;
+  free(st);
+}
+
+void npuc_context_set_sink(MlirContext ctx, const npuc_diag_sink *sink,
+                           const npuc_srcmap *map) {
+  context_state *st = state_of(ctx);
+  if (!st)
+    return;
+  st->has_sink = sink != NULL;
+  if (sink)
+    st->sink = *sink;
+  st->map = map;
+}
+
+/* ---- diagnostics -------------------------------------------------------- */
+
+typedef struct {
+  char *data;
+  size_t len, cap;
+} strbuf;
+
+static void strbuf_cb(MlirStringRef s, void *user) {
+  strbuf *b = user;
+  if (b->len + s.length + 1 > b->cap) {
+    b->cap = (b->len + s.length + 1) * 2;
+    b->data = realloc(b->data, b->cap);
+  }
+  memcpy(b->data + b->len, s.data, s.length);
+  b->len += s.length;
+  b->data[b->len] = '\0';
+}
+
+/* loc("file":3:5) and friends, printed by MLIR; we read the first
+ * "file":line:col in the text, which is the innermost file position for
+ * name, callsite and fused locations alike. */
+bool npuc_location_file_line_col(MlirLocation loc, char *file, size_t file_cap,
+                                 int *line, int *col) {
+  strbuf b = {0};
+  mlirLocationPrint(loc, strbuf_cb, &b);
+  bool ok = false;
+  const char *q = b.data ? strchr(b.data, '"') : NULL;
+  while (q && !ok) {
+    const char *e = q + 1;
+    while (*e && *e != '"')
+      e += (*e == '\\' && e[1]) ? 2 : 1;
+    if (*e == '"' && e[1] == ':' &&
+        sscanf(e + 1, ":%d:%d", line, col) == 2) {
+      size_t n = (size_t)(e - q - 1);
+      if (n >= file_cap)
+        n = file_cap - 1;
+      memcpy(file, q + 1, n);
+      file[n] = '\0';
+      ok = true;
+    } else {
+      q = *e ? strchr(e + 1, '"') : NULL;
+    }
+  }
+  free(b.data);
+  return ok;
+}
+
+static npuc_severity severity_of(MlirDiagnostic d) {
+  switch (mlirDiagnosticGetSeverity(d)) {
+  case MlirDiagnosticWarning: return NPUC_SEV_WARNING;
+  case MlirDiagnosticNote: return NPUC_SEV_NOTE;
+  case MlirDiagnosticRemark: return NPUC_SEV_REMARK;
+  default: return NPUC_SEV_ERROR;
+  }
+}
+
+static void forward(context_state *st, MlirDiagnostic d) {
+  char file[1024] = "";
+  int line = 0, col = 0;
+  bool has_pos = npuc_location_file_line_col(mlirDiagnosticGetLocation(d),
+                                             file, sizeof file, &line, &col);
+  const char *name = file;
+  size_t plen = sizeof kRewrittenPrefix - 1;
+  if (has_pos && strncmp(file, kRewrittenPrefix, plen) == 0) {
+    name = file + plen;
+    npuc_srcmap_lookup(st->map, line, col, &line, &col);
+  }
+  strbuf msg = {0};
+  mlirDiagnosticPrint(d, strbuf_cb, &msg);
+  const npuc_diag_sink *sink = st->has_sink ? &st->sink : NULL;
+  npuc_diag_emit(sink, severity_of(d), has_pos ? name : NULL, line, col, "%s",
+                 msg.data ? msg.data : "");
+  free(msg.data);
+  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); ++i)
+    forward(st, mlirDiagnosticGetNote(d, i));
+}
+
+static MlirLogicalResult handle_diagnostic(MlirDiagnostic diag, void *user) {
+  forward(user, diag);
+  return mlirLogicalResultSuccess();
+}
+
+/* ---- parse -------------------------------------------------------------- */
+
+/* Only whitespace and comments: mlir-opt makes that an empty module. */
+static bool has_no_tokens(const char *text, size_t len) {
+  npuc_lexer lx;
+  npuc_lexer_init(&lx, text, len, 1);
+  return npuc_lex(&lx).kind == NPUC_TOK_EOF;
+}
+
+bool npuc_module_parse(MlirContext ctx, const npuc_op_registry *reg,
+                       const char *text, size_t len, const char *filename,
+                       int first_line, const npuc_diag_sink *sink,
+                       npuc_module *out) {
+  memset(out, 0, sizeof *out);
+  npuc_syntax_options opts = {reg, filename, first_line, sink};
+  npuc_srcmap *map = NULL;
+  char *rewritten = npuc_syntax_to_mlir(&opts, text, len, &out->form, &map);
+  if (!rewritten)
+    return false;
+  /* Lines before first_line are padding so MLIR's lines are the file's. */
+  size_t pad = first_line > 1 ? (size_t)first_line - 1 : 0;
+  size_t n = strlen(rewritten);
+  char *buffer = malloc(pad + n + 1);
+  memset(buffer, '\n', pad);
+  memcpy(buffer + pad, rewritten, n + 1);
+  free(rewritten);
+  size_t name_len = strlen(filename) + sizeof kRewrittenPrefix;
+  char *source_name = malloc(name_len);
+  snprintf(source_name, name_len, "%s%s", kRewrittenPrefix, filename);
+  context_state *st = state_of(ctx);
+  const npuc_srcmap *previous_map = st ? st->map : NULL;
+  npuc_context_set_sink(ctx, sink, map);
+  MlirOperation op;
+  if (has_no_tokens(buffer, pad + n))
+    op = mlirModuleGetOperation(mlirModuleCreateEmpty(
+        mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString(filename),
+                                   (unsigned)(first_line > 0 ? first_line : 1), 1)));
+  else
+    op = mlirOperationCreateParse(ctx, mlirStringRefCreate(buffer, pad + n),
+                                  mlirStringRefCreateFromCString(source_name));
+  free(buffer);
+  free(source_name);
+  bool ok = !mlirOperationIsNull(op);
+  if (ok && !mlirOperationVerify(op))
+    ok = false;
+  if (ok && !npuc_verify_table_ops(reg, op))
+    ok = false;
+  if (!ok && !mlirOperationIsNull(op))
+    mlirOperationDestroy(op);
+  if (ok) {
+    out->op = op;
+    out->map = map;
+  } else {
+    npuc_context_set_sink(ctx, sink, previous_map);
+    npuc_srcmap_free(map);
+  }
+  return ok;
+}
+
+void npuc_module_destroy(npuc_module *m) {
+  if (!mlirOperationIsNull(m->op)) {
+    context_state *st = state_of(mlirOperationGetContext(m->op));
+    if (st && st->map == m->map)
+      st->map = NULL;
+    mlirOperationDestroy(m->op);
+  }
+  npuc_srcmap_free(m->map);
+  m->op.ptr = NULL;
+  m->map = NULL;
+}
+
+/* ---- print -------------------------------------------------------------- */
+
+char *npuc_op_print(const npuc_op_registry *reg, MlirOperation op,
+                    const npuc_source_form *form,
+                    const npuc_print_options *opts, size_t *out_len) {
+  MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+  if (opts && opts->debug_info)
+    mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+  if (opts && opts->generic)
+    mlirOpPrintingFlagsPrintGenericOpForm(flags);
+  strbuf b = {0};
+  mlirOperationPrintWithFlags(op, flags, strbuf_cb, &b);
+  mlirOpPrintingFlagsDestroy(flags);
+  strbuf_cb(mlirStringRefCreate("\n", 1), &b);
+  if (opts && opts->debug_info) {
+    /* Show the user's file name, not the internal buffer name. */
+    size_t plen = sizeof kRewrittenPrefix - 1;
+    char *w = b.data;
+    for (const char *r = b.data; *r;) {
+      if (strncmp(r, kRewrittenPrefix, plen) == 0)
+        r += plen;
+      else
+        *w++ = *r++;
+    }
+    *w = '\0';
+    b.len = (size_t)(w - b.data);
+  }
+  if (opts && opts->generic) {
+    if (out_len)
+      *out_len = b.len;
+    return b.data;
+  }
+  char *text = npuc_syntax_from_mlir(reg, b.data, b.len, form, out_len);
+  free(b.data);
+  return text;
+}
+
+char *npuc_module_print(const npuc_op_registry *reg, const npuc_module *m,
+                        const npuc_print_options *opts, size_t *out_len) {
+  return npuc_op_print(reg, m->op, &m->form, opts, out_len);
+}

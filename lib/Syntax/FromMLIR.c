@@ -1,0 +1,708 @@
+/* MLIR's printout -> custom syntax.
+ *
+ * MLIR prints our (unregistered) ops generically:
+ *   %0 = "hivm.hir.vadd"(%a, %b, %c) {attrs} : (T, T, T) -> T
+ * Each such op is re-rendered with its table's format; regions are
+ * converted recursively. Legacy forms are restored when the input had them.
+ * An op whose operands do not fit its table stays generic, so printing
+ * never loses information. */
+#include "SyntaxInternal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  const npuc_op_registry *reg;
+  const npuc_source_form *form;
+  npuc_source_form form_copy; /* npuc_rewrite_span wants a mutable form */
+  npuc_textbuf *out;
+  npuc_lexer lx;
+  const char *copy;
+} from_mlir;
+
+typedef struct {
+  const char *s, *e;
+} span;
+
+typedef struct {
+  span *items;
+  size_t len, cap;
+} span_list;
+
+typedef struct {
+  span name; /* without quotes for strings */
+  span value; /* empty for unit attributes */
+  span whole;
+  bool used;
+} dict_entry;
+
+typedef struct {
+  const npuc_op_def *def;
+  span_list operands, operand_types, result_types;
+  span_list regions; /* each from '{' to '}' inclusive */
+  dict_entry *attrs;
+  size_t num_attrs;
+  span loc;
+  size_t *group_first, *group_count;
+  size_t *result_first, *result_count;
+} generic_op;
+
+typedef enum { LAST_WORD, LAST_OPEN, LAST_OTHER } last_kind;
+
+typedef struct {
+  from_mlir *st;
+  generic_op *g;
+  npuc_textbuf *out;
+  last_kind last;
+} renderer;
+
+static void convert_text(from_mlir *st, bool nested, npuc_token *closing);
+static bool try_render_op(from_mlir *st, npuc_token name);
+static bool strip_legacy_to_tensor(from_mlir *st, npuc_token name);
+
+char *npuc_syntax_from_mlir(const npuc_op_registry *registry, const char *text,
+                            size_t len, const npuc_source_form *form,
+                            size_t *out_len) {
+  npuc_textbuf out;
+  npuc_tb_init(&out, len + 64, 1, NULL);
+  from_mlir st;
+  memset(&st, 0, sizeof st);
+  st.reg = registry;
+  st.form = form;
+  if (form)
+    st.form_copy = *form;
+  st.out = &out;
+  npuc_lexer_init(&st.lx, text, len, 1);
+  st.copy = text;
+  npuc_token closing;
+  convert_text(&st, false, &closing);
+  npuc_rewrite_span(&out, st.copy, text + len, 1, 1, NPUC_FROM_MLIR, registry,
+                    &st.form_copy);
+  return npuc_tb_take(&out, out_len);
+}
+
+static void flush(from_mlir *st, const char *upto) {
+  if (upto > st->copy)
+    npuc_rewrite_span(st->out, st->copy, upto, 1, 1, NPUC_FROM_MLIR, st->reg,
+                      &st->form_copy);
+  if (upto > st->copy)
+    st->copy = upto;
+}
+
+static bool scan_results(npuc_lexer *lx, npuc_token *name) {
+  for (;;) {
+    npuc_token t = npuc_lex(lx);
+    if (npuc_tok_punct(t, ':')) {
+      if (npuc_lex(lx).kind != NPUC_TOK_INTEGER)
+        return false;
+      t = npuc_lex(lx);
+    }
+    if (npuc_tok_punct(t, '=')) {
+      *name = npuc_lex(lx);
+      return true;
+    }
+    if (!npuc_tok_punct(t, ',') || npuc_lex(lx).kind != NPUC_TOK_PERCENT_ID)
+      return false;
+  }
+}
+
+static void convert_text(from_mlir *st, bool nested, npuc_token *closing) {
+  npuc_ctx_stack ctx = {0};
+  bool region_start = nested;
+  for (;;) {
+    npuc_token t = npuc_lex(&st->lx);
+    if (t.kind == NPUC_TOK_EOF)
+      break;
+    bool at_stmt = npuc_ctx_top(&ctx) == 'r' && (t.line_start || region_start);
+    region_start = false;
+    if (at_stmt) {
+      npuc_lexer after = st->lx;
+      npuc_token name = t;
+      bool ok = t.kind != NPUC_TOK_PERCENT_ID || scan_results(&after, &name);
+      npuc_lexer saved = st->lx;
+      st->lx = after;
+      if (ok && name.kind == NPUC_TOK_STRING && try_render_op(st, name))
+        continue;
+      if (ok && name.kind == NPUC_TOK_BARE_ID &&
+          strip_legacy_to_tensor(st, name))
+        continue;
+      st->lx = saved;
+    }
+    if (t.kind != NPUC_TOK_PUNCT)
+      continue;
+    char c = t.start[0];
+    if (c == '{') {
+      bool region = npuc_brace_opens_region(&st->lx, st->reg);
+      npuc_ctx_push(&ctx, region ? 'r' : 'd');
+      region_start = region;
+    } else if (c == '(' || c == '[' || c == '<') {
+      npuc_ctx_push(&ctx, c);
+    } else if (c == '}' && ctx.len == 0 && nested) {
+      *closing = t;
+      break;
+    } else if (c == ')' || c == ']' || c == '>' || c == '}') {
+      npuc_ctx_pop(&ctx);
+    }
+  }
+  npuc_ctx_free(&ctx);
+}
+
+/* `: memref<..> to tensor<..>` -> `: memref<..>` when the input was old. */
+static bool strip_legacy_to_tensor(from_mlir *st, npuc_token name) {
+  if (!st->form || !st->form->legacy_to_tensor ||
+      !npuc_tok_keyword(name, "bufferization.to_tensor"))
+    return false;
+  npuc_lexer lx = st->lx;
+  for (;;) {
+    npuc_token t = npuc_lex(&lx);
+    if (t.kind == NPUC_TOK_EOF || t.line != name.line)
+      return false;
+    if (npuc_tok_punct(t, '{') &&
+        !npuc_tok_punct(npuc_skip_balanced(&lx, '{'), '}'))
+      return false;
+    if (npuc_tok_punct(t, ':'))
+      break;
+  }
+  const char *ts, *te;
+  if (!npuc_skip_type(&lx, &ts, &te) || !npuc_tok_keyword(npuc_peek(&lx), "to"))
+    return false;
+  npuc_lex(&lx);
+  const char *rs, *re;
+  if (!npuc_skip_type(&lx, &rs, &re))
+    return false;
+  flush(st, te);
+  st->copy = re;
+  st->lx = lx;
+  return true;
+}
+
+/* ---- parsing the generic form ------------------------------------------- */
+
+static void sl_push(span_list *l, const char *s, const char *e) {
+  if (l->len == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 8;
+    l->items = realloc(l->items, l->cap * sizeof *l->items);
+  }
+  l->items[l->len++] = (span){s, e};
+}
+
+static void free_generic(generic_op *g) {
+  free(g->operands.items);
+  free(g->operand_types.items);
+  free(g->result_types.items);
+  free(g->regions.items);
+  free(g->attrs);
+  free(g->group_first);
+  free(g->group_count);
+  free(g->result_first);
+  free(g->result_count);
+}
+
+static bool parse_type_list(npuc_lexer *lx, span_list *out, char close) {
+  if (npuc_tok_punct(npuc_peek(lx), close)) {
+    npuc_lex(lx);
+    return true;
+  }
+  for (;;) {
+    const char *s, *e;
+    if (!npuc_skip_type(lx, &s, &e))
+      return false;
+    sl_push(out, s, e);
+    npuc_token t = npuc_lex(lx);
+    if (npuc_tok_punct(t, close))
+      return true;
+    if (!npuc_tok_punct(t, ','))
+      return false;
+  }
+}
+
+static bool parse_dict(npuc_lexer *lx, generic_op *g) {
+  size_t cap = 0;
+  if (npuc_tok_punct(npuc_peek(lx), '}')) {
+    npuc_lex(lx);
+    return true;
+  }
+  for (;;) {
+    npuc_token key = npuc_lex(lx);
+    if (key.kind != NPUC_TOK_BARE_ID && key.kind != NPUC_TOK_STRING)
+      return false;
+    dict_entry d = {0};
+    d.name = key.kind == NPUC_TOK_STRING
+                 ? (span){key.start + 1, key.start + key.len - 1}
+                 : (span){key.start, key.start + key.len};
+    d.whole.s = key.start;
+    d.whole.e = key.start + key.len;
+    if (npuc_tok_punct(npuc_peek(lx), '=')) {
+      npuc_lex(lx);
+      if (!npuc_skip_attr_value(lx, &d.value.s, &d.value.e, false))
+        return false;
+      d.whole.e = d.value.e;
+    }
+    if (g->num_attrs == cap) {
+      cap = cap ? cap * 2 : 8;
+      g->attrs = realloc(g->attrs, cap * sizeof *g->attrs);
+    }
+    g->attrs[g->num_attrs++] = d;
+    npuc_token t = npuc_lex(lx);
+    if (npuc_tok_punct(t, '}'))
+      return true;
+    if (!npuc_tok_punct(t, ','))
+      return false;
+  }
+}
+
+static bool parse_generic(npuc_lexer *lx, generic_op *g) {
+  if (!npuc_tok_punct(npuc_lex(lx), '('))
+    return false;
+  if (!npuc_tok_punct(npuc_peek(lx), ')')) {
+    for (;;) {
+      npuc_token v = npuc_lex(lx);
+      if (v.kind != NPUC_TOK_PERCENT_ID)
+        return false;
+      sl_push(&g->operands, v.start, v.start + v.len);
+      npuc_token t = npuc_peek(lx);
+      if (!npuc_tok_punct(t, ','))
+        break;
+      npuc_lex(lx);
+    }
+  }
+  if (!npuc_tok_punct(npuc_lex(lx), ')'))
+    return false;
+  if (npuc_tok_punct(npuc_peek(lx), '(') &&
+      npuc_tok_punct(npuc_peek2(lx), '{')) {
+    npuc_lex(lx);
+    for (;;) {
+      npuc_token open = npuc_lex(lx);
+      if (!npuc_tok_punct(open, '{'))
+        return false;
+      npuc_token close = npuc_skip_balanced(lx, '{');
+      if (!npuc_tok_punct(close, '}'))
+        return false;
+      sl_push(&g->regions, open.start, close.start + 1);
+      npuc_token t = npuc_lex(lx);
+      if (npuc_tok_punct(t, ')'))
+        break;
+      if (!npuc_tok_punct(t, ','))
+        return false;
+    }
+  }
+  if (npuc_tok_punct(npuc_peek(lx), '{')) {
+    npuc_lex(lx);
+    if (!parse_dict(lx, g))
+      return false;
+  }
+  if (!npuc_tok_punct(npuc_lex(lx), ':') ||
+      !npuc_tok_punct(npuc_lex(lx), '(') ||
+      !parse_type_list(lx, &g->operand_types, ')') ||
+      npuc_lex(lx).kind != NPUC_TOK_ARROW)
+    return false;
+  if (npuc_tok_punct(npuc_peek(lx), '(')) {
+    npuc_lex(lx);
+    if (!parse_type_list(lx, &g->result_types, ')'))
+      return false;
+  } else {
+    const char *s, *e;
+    if (!npuc_skip_type(lx, &s, &e))
+      return false;
+    sl_push(&g->result_types, s, e);
+  }
+  if (npuc_tok_keyword(npuc_peek(lx), "loc") &&
+      npuc_tok_punct(npuc_peek2(lx), '(')) {
+    npuc_token l = npuc_lex(lx);
+    npuc_lex(lx);
+    npuc_token close = npuc_skip_balanced(lx, '(');
+    g->loc = (span){l.start, close.start + 1};
+  }
+  return g->operands.len == g->operand_types.len;
+}
+
+static dict_entry *find_attr(generic_op *g, const char *name) {
+  size_t n = strlen(name);
+  for (size_t i = 0; i < g->num_attrs; ++i)
+    if ((size_t)(g->attrs[i].name.e - g->attrs[i].name.s) == n &&
+        memcmp(g->attrs[i].name.s, name, n) == 0)
+      return &g->attrs[i];
+  return NULL;
+}
+
+/* Splits operands (and results) into the table's groups. */
+static bool assign_groups(const npuc_value_def *defs, size_t ndefs,
+                          size_t total, dict_entry *segments, size_t **first,
+                          size_t **count) {
+  *first = calloc(ndefs + 1, sizeof(size_t));
+  *count = calloc(ndefs + 1, sizeof(size_t));
+  if (segments) {
+    /* array<i32: 2, 1> */
+    const char *p = segments->value.s, *e = segments->value.e;
+    const char *colon = memchr(p, ':', (size_t)(e - p));
+    size_t at = 0, g = 0;
+    p = colon ? colon + 1 : e;
+    while (p < e && g < ndefs) {
+      while (p < e && (*p == ' ' || *p == ','))
+        ++p;
+      if (p >= e || *p < '0' || *p > '9')
+        break;
+      size_t n = (size_t)strtoul(p, (char **)&p, 10);
+      (*first)[g] = at;
+      (*count)[g] = n;
+      at += n;
+      ++g;
+    }
+    return g == ndefs && at == total;
+  }
+  size_t fixed = 0, flexible = 0;
+  for (size_t i = 0; i < ndefs; ++i) {
+    if (defs[i].variadic || defs[i].optional)
+      ++flexible;
+    else
+      ++fixed;
+  }
+  if (flexible > 1 || total < fixed || (flexible == 0 && total != fixed))
+    return false;
+  size_t at = 0;
+  for (size_t i = 0; i < ndefs; ++i) {
+    size_t n = (defs[i].variadic || defs[i].optional) ? total - fixed : 1;
+    if (defs[i].optional && !defs[i].variadic && n > 1)
+      return false;
+    (*first)[i] = at;
+    (*count)[i] = n;
+    at += n;
+  }
+  return true;
+}
+
+/* ---- rendering ---------------------------------------------------------- */
+
+static bool render_elems(renderer *r, const npuc_fmt_elem *e, size_t n);
+
+static void put(renderer *r, const char *s, size_t n) {
+  npuc_tb_append(r->out, s, n);
+}
+
+/* Types and attribute values go through the same rewrites as the rest of
+ * the printout (memory spaces, legacy DLTI). */
+static void put_span(renderer *r, span s) {
+  npuc_rewrite_span(r->out, s.s, s.e, 1, 1, NPUC_FROM_MLIR, r->st->reg,
+                    &r->st->form_copy);
+}
+
+/* Spacing follows what bishengir prints: `ins(`, `ctrl[`, `sync_block_set[`
+ * but `= [`, `: (`; nothing before `)` `]` `>` `,`. */
+static void space_for_literal(renderer *r, const char *lit) {
+  char c = lit[0];
+  bool single = lit[1] == '\0';
+  if (single && strchr(")]>,", c))
+    return;
+  if (single && strchr("([<", c)) {
+    if (r->last == LAST_OTHER)
+      put(r, " ", 1);
+    return;
+  }
+  if (r->last != LAST_OPEN)
+    put(r, " ", 1);
+}
+
+static void emit_literal(renderer *r, const char *lit) {
+  space_for_literal(r, lit);
+  put(r, lit, strlen(lit));
+  char c = lit[0];
+  bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  r->last = word ? LAST_WORD
+                 : (lit[1] == '\0' && strchr("([<", c)) ? LAST_OPEN
+                                                         : LAST_OTHER;
+}
+
+static void space_for_value(renderer *r) {
+  if (r->last != LAST_OPEN)
+    put(r, " ", 1);
+  r->last = LAST_OTHER;
+}
+
+static bool var_present(renderer *r, const npuc_fmt_elem *e) {
+  generic_op *g = r->g;
+  switch (e->kind) {
+  case NPUC_FMT_VAR:
+  case NPUC_FMT_TYPE:
+    switch (e->var_class) {
+    case NPUC_VAR_OPERAND:
+      return g->group_count[e->var_index] > 0;
+    case NPUC_VAR_RESULT:
+      return g->result_count[e->var_index] > 0;
+    case NPUC_VAR_ATTR:
+      return find_attr(g, g->def->attrs[e->var_index].name) != NULL;
+    case NPUC_VAR_REGION:
+      return (size_t)e->var_index < g->regions.len;
+    }
+    return false;
+  case NPUC_FMT_ATTR_DICT:
+  case NPUC_FMT_ATTR_DICT_KW:
+    for (size_t i = 0; i < g->num_attrs; ++i)
+      if (!g->attrs[i].used)
+        return true;
+    return false;
+  case NPUC_FMT_OPTIONAL:
+  case NPUC_FMT_ALTERNATIVES:
+    for (size_t i = 0; i < e->num_children; ++i)
+      if (var_present(r, &e->children[i]))
+        return true;
+    return false;
+  case NPUC_FMT_LITERAL:
+    return false;
+  }
+  return false;
+}
+
+/* An optional group prints when its anchor (or, without one, any of its
+ * variables) is present. */
+static bool group_present(renderer *r, const npuc_fmt_elem *e) {
+  for (size_t i = 0; i < e->num_children; ++i)
+    if (e->children[i].anchor)
+      return var_present(r, &e->children[i]);
+  for (size_t i = 0; i < e->num_children; ++i)
+    if (e->children[i].kind != NPUC_FMT_LITERAL &&
+        var_present(r, &e->children[i]))
+      return true;
+  return false;
+}
+
+static bool branch_present(renderer *r, const npuc_fmt_elem *e, size_t begin,
+                           size_t end) {
+  bool any_var = false;
+  for (size_t i = begin; i < end; ++i) {
+    const npuc_fmt_elem *c = &e->children[i];
+    if (c->kind == NPUC_FMT_LITERAL || c->kind == NPUC_FMT_OPTIONAL)
+      continue;
+    any_var = true;
+    if (!var_present(r, c))
+      return false;
+  }
+  return any_var;
+}
+
+static void render_list(renderer *r, span_list *l, size_t first, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (i)
+      put(r, ", ", 2);
+    put_span(r, l->items[first + i]);
+  }
+}
+
+/* Generic attribute text -> custom form, by kind. */
+static void render_attr_value(renderer *r, const npuc_attr_def *a, span v) {
+  size_t n = (size_t)(v.e - v.s);
+  switch (a->kind) {
+  case NPUC_AK_INT: {
+    const char *colon = memchr(v.s, ':', n);
+    const char *end = colon ? colon : v.e;
+    while (end > v.s && end[-1] == ' ')
+      --end;
+    put(r, v.s, (size_t)(end - v.s));
+    return;
+  }
+  case NPUC_AK_I64_ARRAY:
+  case NPUC_AK_I32_ARRAY: {
+    const char *colon = memchr(v.s, ':', n);
+    put(r, "[", 1);
+    if (colon) {
+      const char *s = colon + 1;
+      while (s < v.e && *s == ' ')
+        ++s;
+      put(r, s, (size_t)(v.e - 1 - s)); /* drop the closing '>' */
+    }
+    put(r, "]", 1);
+    return;
+  }
+  case NPUC_AK_ENUM: {
+    size_t plen = strlen(a->enum_prefix);
+    if (n > plen && memcmp(v.s, a->enum_prefix, plen) == 0 &&
+        v.s[plen] == '<') {
+      put(r, v.s + plen, n - plen);
+      return;
+    }
+    put_span(r, v);
+    return;
+  }
+  default:
+    put_span(r, v);
+  }
+}
+
+static void render_attr_dict(renderer *r, bool keyword) {
+  generic_op *g = r->g;
+  bool any = false;
+  for (size_t i = 0; i < g->num_attrs; ++i)
+    any |= !g->attrs[i].used;
+  if (!any)
+    return;
+  space_for_value(r);
+  if (keyword)
+    put(r, "attributes ", 11);
+  put(r, "{", 1);
+  bool first = true;
+  for (size_t i = 0; i < g->num_attrs; ++i) {
+    if (g->attrs[i].used)
+      continue;
+    if (!first)
+      put(r, ", ", 2);
+    put_span(r, g->attrs[i].whole);
+    first = false;
+  }
+  put(r, "}", 1);
+}
+
+static void render_region(renderer *r, span region) {
+  space_for_value(r);
+  from_mlir sub = *r->st;
+  sub.out = r->out;
+  npuc_lexer_init(&sub.lx, region.s, (size_t)(region.e - region.s), 1);
+  sub.copy = region.s;
+  npuc_lex(&sub.lx); /* '{' */
+  npuc_token closing;
+  convert_text(&sub, true, &closing);
+  npuc_rewrite_span(r->out, sub.copy, region.e, 1, 1, NPUC_FROM_MLIR,
+                    sub.reg, &sub.form_copy);
+}
+
+static bool render_elem(renderer *r, const npuc_fmt_elem *e) {
+  generic_op *g = r->g;
+  switch (e->kind) {
+  case NPUC_FMT_LITERAL:
+    emit_literal(r, e->text);
+    return true;
+  case NPUC_FMT_VAR:
+    if (e->var_class == NPUC_VAR_OPERAND) {
+      size_t n = g->group_count[e->var_index];
+      if (n) {
+        space_for_value(r);
+        render_list(r, &g->operands, g->group_first[e->var_index], n);
+      }
+      return true;
+    }
+    if (e->var_class == NPUC_VAR_REGION) {
+      if ((size_t)e->var_index < g->regions.len)
+        render_region(r, g->regions.items[e->var_index]);
+      return true;
+    }
+    if (e->var_class == NPUC_VAR_ATTR) {
+      const npuc_attr_def *a = &g->def->attrs[e->var_index];
+      dict_entry *d = find_attr(g, a->name);
+      if (!d)
+        return a->optional;
+      d->used = true;
+      if (a->kind != NPUC_AK_UNIT) {
+        space_for_value(r);
+        render_attr_value(r, a, d->value);
+      }
+      return true;
+    }
+    return false;
+  case NPUC_FMT_TYPE: {
+    bool res = e->var_class == NPUC_VAR_RESULT;
+    size_t first = res ? g->result_first[e->var_index]
+                       : g->group_first[e->var_index];
+    size_t n = res ? g->result_count[e->var_index]
+                   : g->group_count[e->var_index];
+    if (n) {
+      space_for_value(r);
+      render_list(r, res ? &g->result_types : &g->operand_types, first, n);
+    }
+    return true;
+  }
+  case NPUC_FMT_ATTR_DICT:
+  case NPUC_FMT_ATTR_DICT_KW:
+    render_attr_dict(r, e->kind == NPUC_FMT_ATTR_DICT_KW);
+    return true;
+  case NPUC_FMT_OPTIONAL:
+    if (!group_present(r, e))
+      return true;
+    return render_elems(r, e->children, e->num_children);
+  case NPUC_FMT_ALTERNATIVES: {
+    size_t begin = 0;
+    for (size_t b = 0; b < e->num_branches; ++b) {
+      size_t end = e->branch_ends[b];
+      if (branch_present(r, e, begin, end))
+        return render_elems(r, &e->children[begin], end - begin);
+      begin = end;
+    }
+    return false;
+  }
+  }
+  return false;
+}
+
+static bool render_elems(renderer *r, const npuc_fmt_elem *e, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (!render_elem(r, &e[i]))
+      return false;
+  return true;
+}
+
+/* The attr-dict may come before the format's attributes (`attr-dict ins(..)
+ * cast = <..>`), so decide first, with the same group choices rendering
+ * makes, which attributes the format prints: the dict shows the rest. */
+static void mark_format_attrs(renderer *r, const npuc_fmt_elem *e, size_t n) {
+  generic_op *g = r->g;
+  for (size_t i = 0; i < n; ++i) {
+    const npuc_fmt_elem *el = &e[i];
+    if (el->kind == NPUC_FMT_VAR && el->var_class == NPUC_VAR_ATTR) {
+      dict_entry *d = find_attr(g, g->def->attrs[el->var_index].name);
+      if (d)
+        d->used = true;
+    } else if (el->kind == NPUC_FMT_OPTIONAL && group_present(r, el)) {
+      mark_format_attrs(r, el->children, el->num_children);
+    } else if (el->kind == NPUC_FMT_ALTERNATIVES) {
+      size_t begin = 0;
+      for (size_t b = 0; b < el->num_branches; ++b) {
+        size_t end = el->branch_ends[b];
+        if (branch_present(r, el, begin, end)) {
+          mark_format_attrs(r, &el->children[begin], end - begin);
+          break;
+        }
+        begin = end;
+      }
+    }
+  }
+}
+
+static bool try_render_op(from_mlir *st, npuc_token name) {
+  if (name.len < 3)
+    return false;
+  const npuc_op_def *def = npuc_op_lookup(st->reg, name.start + 1, name.len - 2);
+  if (!def)
+    return false;
+  generic_op g;
+  memset(&g, 0, sizeof g);
+  g.def = def;
+  npuc_lexer lx = st->lx;
+  bool ok = parse_generic(&lx, &g);
+  dict_entry *seg = ok ? find_attr(&g, "operandSegmentSizes") : NULL;
+  if (seg)
+    seg->used = true;
+  ok = ok &&
+       assign_groups(def->operands, def->num_operands, g.operands.len, seg,
+                     &g.group_first, &g.group_count) &&
+       assign_groups(def->results, def->num_results, g.result_types.len, NULL,
+                     &g.result_first, &g.result_count) &&
+       g.regions.len == def->num_regions;
+  npuc_textbuf tb;
+  npuc_tb_init(&tb, 256, 1, NULL);
+  if (ok) {
+    renderer r = {st, &g, &tb, LAST_WORD};
+    mark_format_attrs(&r, def->format, def->format_len);
+    put(&r, name.start + 1, name.len - 2);
+    ok = render_elems(&r, def->format, def->format_len);
+    if (ok && g.loc.s) {
+      put(&r, " ", 1);
+      put_span(&r, g.loc);
+    }
+  }
+  if (ok) {
+    flush(st, name.start);
+    npuc_tb_append(st->out, tb.data, tb.len);
+    st->copy = lx.cur;
+    st->lx = lx;
+  }
+  npuc_tb_free(&tb);
+  free_generic(&g);
+  return ok;
+}

@@ -1,0 +1,272 @@
+/* MLIR token lexer: spans only, no copies. See npuc/Lexer.h. */
+#include "npuc/Lexer.h"
+
+#include <string.h>
+
+static void skip_trivia(npuc_lexer *lx, bool *saw_newline);
+static npuc_token lex_token(npuc_lexer *lx);
+static npuc_token make(npuc_lexer *lx, npuc_tok_kind kind, const char *start);
+static const char *scan_suffix_id(const char *p, const char *end);
+static const char *scan_number(const char *p, const char *end, bool *is_float);
+static const char *scan_string(const char *p, const char *end);
+
+void npuc_lexer_init(npuc_lexer *lx, const char *buf, size_t len,
+                     int first_line) {
+  lx->buf = buf;
+  lx->end = buf + len;
+  lx->cur = buf;
+  lx->line_begin = buf;
+  lx->line = first_line > 0 ? first_line : 1;
+}
+
+npuc_token npuc_lex(npuc_lexer *lx) {
+  bool newline = lx->cur == lx->buf;
+  /* A token is first on its line if only trivia separates it from the
+   * previous newline (or the start of the buffer). */
+  const char *before = lx->cur;
+  skip_trivia(lx, &newline);
+  if (!newline) {
+    const char *p = before;
+    while (p > lx->buf && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\r'))
+      --p;
+    newline = p == lx->buf || p[-1] == '\n';
+  }
+  npuc_token t = lex_token(lx);
+  t.line_start = newline;
+  return t;
+}
+
+npuc_token npuc_peek(const npuc_lexer *lx) {
+  npuc_lexer copy = *lx;
+  return npuc_lex(&copy);
+}
+
+npuc_token npuc_peek2(const npuc_lexer *lx) {
+  npuc_lexer copy = *lx;
+  npuc_lex(&copy);
+  return npuc_lex(&copy);
+}
+
+bool npuc_tok_is(npuc_token t, npuc_tok_kind kind, const char *text) {
+  if (t.kind != kind)
+    return false;
+  size_t n = strlen(text);
+  return t.len == n && memcmp(t.start, text, n) == 0;
+}
+
+bool npuc_tok_punct(npuc_token t, char c) {
+  return t.kind == NPUC_TOK_PUNCT && t.start[0] == c;
+}
+
+bool npuc_tok_keyword(npuc_token t, const char *word) {
+  return npuc_tok_is(t, NPUC_TOK_BARE_ID, word);
+}
+
+static void skip_trivia(npuc_lexer *lx, bool *saw_newline) {
+  const char *p = lx->cur;
+  while (p < lx->end) {
+    char c = *p;
+    if (c == '\n') {
+      ++p;
+      lx->line++;
+      lx->line_begin = p;
+      *saw_newline = true;
+    } else if (c == ' ' || c == '\t' || c == '\r') {
+      ++p;
+    } else if (c == '/' && p + 1 < lx->end && p[1] == '/') {
+      while (p < lx->end && *p != '\n')
+        ++p;
+    } else {
+      break;
+    }
+  }
+  lx->cur = p;
+}
+
+static bool is_id_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool is_id_char(char c) {
+  return is_id_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.';
+}
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+static npuc_token lex_token(npuc_lexer *lx) {
+  const char *p = lx->cur, *end = lx->end;
+  if (p >= end)
+    return make(lx, NPUC_TOK_EOF, p);
+  char c = *p;
+  if (is_id_start(c)) {
+    const char *q = p + 1;
+    while (q < end && is_id_char(*q))
+      ++q;
+    lx->cur = q;
+    return make(lx, NPUC_TOK_BARE_ID, p);
+  }
+  if (is_digit(c)) {
+    bool is_float = false;
+    lx->cur = scan_number(p, end, &is_float);
+    return make(lx, is_float ? NPUC_TOK_FLOAT : NPUC_TOK_INTEGER, p);
+  }
+  switch (c) {
+  case '%':
+  case '^':
+  case '!':
+  case '@': {
+    if (c == '@' && p + 1 < end && p[1] == '"') {
+      const char *q = scan_string(p + 1, end);
+      if (!q) {
+        lx->cur = end;
+        return make(lx, NPUC_TOK_ERROR, p);
+      }
+      lx->cur = q;
+      return make(lx, NPUC_TOK_AT_ID, p);
+    }
+    const char *q = scan_suffix_id(p + 1, end);
+    if (q == p + 1) {
+      lx->cur = p + 1;
+      return make(lx, NPUC_TOK_ERROR, p);
+    }
+    /* %x#1 names one result of a multi-result op. */
+    if (c == '%' && q < end && *q == '#' && q + 1 < end && is_digit(q[1])) {
+      ++q;
+      while (q < end && is_digit(*q))
+        ++q;
+    }
+    lx->cur = q;
+    npuc_tok_kind kind = c == '%'   ? NPUC_TOK_PERCENT_ID
+                         : c == '^' ? NPUC_TOK_CARET_ID
+                         : c == '!' ? NPUC_TOK_BANG_ID
+                                    : NPUC_TOK_AT_ID;
+    return make(lx, kind, p);
+  }
+  case '#': {
+    if (p + 1 < end && p[1] == '-' && p + 2 < end && p[2] == '}') {
+      lx->cur = p + 3;
+      return make(lx, NPUC_TOK_META_END, p);
+    }
+    const char *q = scan_suffix_id(p + 1, end);
+    if (q == p + 1) {
+      lx->cur = p + 1;
+      return make(lx, NPUC_TOK_ERROR, p);
+    }
+    lx->cur = q;
+    return make(lx, NPUC_TOK_HASH_ID, p);
+  }
+  case '"': {
+    const char *q = scan_string(p, end);
+    if (!q) {
+      lx->cur = end;
+      return make(lx, NPUC_TOK_ERROR, p);
+    }
+    lx->cur = q;
+    return make(lx, NPUC_TOK_STRING, p);
+  }
+  case '-':
+    if (p + 1 < end && p[1] == '>') {
+      lx->cur = p + 2;
+      return make(lx, NPUC_TOK_ARROW, p);
+    }
+    break;
+  case '>':
+    if (p + 1 < end && p[1] == '=') {
+      lx->cur = p + 2;
+      return make(lx, NPUC_TOK_GE, p);
+    }
+    break;
+  case '{':
+    if (p + 2 < end && p[1] == '-' && p[2] == '#') {
+      lx->cur = p + 3;
+      return make(lx, NPUC_TOK_META_BEGIN, p);
+    }
+    break;
+  default:
+    break;
+  }
+  if (strchr("()[]{}<>:,=?*+-|.", c) && c != '\0') {
+    lx->cur = p + 1;
+    return make(lx, NPUC_TOK_PUNCT, p);
+  }
+  lx->cur = p + 1;
+  return make(lx, NPUC_TOK_ERROR, p);
+}
+
+static npuc_token make(npuc_lexer *lx, npuc_tok_kind kind, const char *start) {
+  npuc_token t;
+  t.kind = kind;
+  t.start = start;
+  t.len = (size_t)(lx->cur - start);
+  t.line = lx->line;
+  t.col = (int)(start - lx->line_begin) + 1;
+  t.line_start = false;
+  return t;
+}
+
+/* Suffix ids: %0, %arg, %foo.bar, %"quoted" is not MLIR; digits or ids. */
+static const char *scan_suffix_id(const char *p, const char *end) {
+  const char *q = p;
+  if (q < end && is_digit(*q)) {
+    while (q < end && is_digit(*q))
+      ++q;
+    return q;
+  }
+  if (q < end && (is_id_start(*q) || *q == '$' || *q == '.' || *q == '-')) {
+    ++q;
+    while (q < end && (is_id_char(*q) || *q == '-')) {
+      if (*q == '-' && q + 1 < end && q[1] == '>')
+        break;
+      ++q;
+    }
+  }
+  return q;
+}
+
+static const char *scan_number(const char *p, const char *end, bool *is_float) {
+  const char *q = p;
+  if (q + 2 < end && q[0] == '0' && q[1] == 'x' &&
+      ((q[2] >= '0' && q[2] <= '9') || (q[2] >= 'a' && q[2] <= 'f') ||
+       (q[2] >= 'A' && q[2] <= 'F'))) {
+    q += 2;
+    while (q < end && ((*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'f') ||
+                       (*q >= 'A' && *q <= 'F')))
+      ++q;
+    return q;
+  }
+  while (q < end && is_digit(*q))
+    ++q;
+  if (q < end && *q == '.') {
+    *is_float = true;
+    ++q;
+    while (q < end && is_digit(*q))
+      ++q;
+    if (q < end && (*q == 'e' || *q == 'E')) {
+      const char *r = q + 1;
+      if (r < end && (*r == '+' || *r == '-'))
+        ++r;
+      if (r < end && is_digit(*r)) {
+        q = r;
+        while (q < end && is_digit(*q))
+          ++q;
+      }
+    }
+  }
+  return q;
+}
+
+static const char *scan_string(const char *p, const char *end) {
+  const char *q = p + 1;
+  while (q < end) {
+    if (*q == '\\') {
+      q += 2;
+      continue;
+    }
+    if (*q == '"')
+      return q + 1;
+    if (*q == '\n')
+      return NULL;
+    ++q;
+  }
+  return NULL;
+}

@@ -1,0 +1,89 @@
+/* Pieces shared by both directions of the syntax engine. Not public. */
+#ifndef NPUC_SYNTAX_INTERNAL_H
+#define NPUC_SYNTAX_INTERNAL_H
+
+#include "npuc/Lexer.h"
+#include "npuc/OpTable.h"
+#include "npuc/Syntax.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ---- output text with position tracking -------------------------------- */
+
+typedef struct {
+  int gen_line, gen_col;   /* position in the rewritten text */
+  int orig_line, orig_col; /* the same point in the user's source */
+} npuc_anchor;
+
+struct npuc_srcmap {
+  npuc_anchor *anchors;
+  size_t len, cap;
+};
+
+typedef struct {
+  char *data;
+  size_t len, cap;
+  int line, col;      /* position of the next byte appended */
+  npuc_srcmap *map;   /* NULL: positions are not tracked */
+} npuc_textbuf;
+
+void npuc_tb_init(npuc_textbuf *tb, size_t reserve, int first_line,
+                  npuc_srcmap *map);
+void npuc_tb_append(npuc_textbuf *tb, const char *s, size_t n);
+void npuc_tb_puts(npuc_textbuf *tb, const char *s);
+void npuc_tb_putc(npuc_textbuf *tb, char c);
+/* Records that the next byte appended comes from orig_line:orig_col. */
+void npuc_tb_anchor(npuc_textbuf *tb, int orig_line, int orig_col);
+char *npuc_tb_take(npuc_textbuf *tb, size_t *len);
+void npuc_tb_free(npuc_textbuf *tb);
+
+/* ---- token-level scanning ---------------------------------------------- */
+
+/* Skips a balanced construct opened by `open` (already consumed): returns
+ * the closing token, or an EOF/ERROR token when unbalanced. */
+npuc_token npuc_skip_balanced(npuc_lexer *lx, char open);
+/* Skips one type starting at the next token; returns false if none. The span
+ * is [*start, *end). */
+bool npuc_skip_type(npuc_lexer *lx, const char **start, const char **end);
+/* Skips one attribute value (stops before ',' ')' ']' '}' '>' at depth 0,
+ * and before a bare `:` only when `stop_at_colon`). */
+bool npuc_skip_attr_value(npuc_lexer *lx, const char **start,
+                          const char **end, bool stop_at_colon);
+/* True if the next token is an ident immediately followed by '<' (no
+ * space), like `memref<` or `#hivm.x<`. */
+bool npuc_next_is_angle(const npuc_lexer *lx, npuc_token tok);
+
+/* Is a '{' that was just consumed the start of a region (not a dict)? */
+bool npuc_brace_opens_region(const npuc_lexer *lx,
+                             const npuc_op_registry *reg);
+/* Does an op name (bare id) belong to one of our tables' op prefixes? */
+bool npuc_is_table_op_name(const npuc_op_registry *reg, npuc_token tok);
+
+/* ---- bracket context --------------------------------------------------- */
+
+typedef struct {
+  char *kinds; /* '(' '[' '<' 'r' (region) 'd' (dict) */
+  size_t len, cap;
+} npuc_ctx_stack;
+
+void npuc_ctx_push(npuc_ctx_stack *s, char kind);
+char npuc_ctx_top(const npuc_ctx_stack *s); /* 'r' when empty (top level) */
+void npuc_ctx_pop(npuc_ctx_stack *s);
+void npuc_ctx_free(npuc_ctx_stack *s);
+
+/* ---- type and attribute text rewrites ---------------------------------- */
+
+typedef enum { NPUC_TO_MLIR, NPUC_FROM_MLIR } npuc_direction;
+
+/* Copies [start, end) to `out`, rewriting what MLIR 22 cannot take (or
+ * restoring it, FROM_MLIR): memory spaces of our dialects inside memref<..>
+ * are quoted as strings, and the legacy DLTI target spec is modernised. */
+void npuc_rewrite_span(npuc_textbuf *out, const char *start, const char *end,
+                       int line, int col, npuc_direction dir,
+                       const npuc_op_registry *reg, npuc_source_form *form);
+
+/* Counts newlines in [start, end). */
+int npuc_count_lines(const char *start, const char *end);
+
+#endif

@@ -1,0 +1,904 @@
+/* Custom syntax -> what MLIR 22 parses.
+ *
+ * Scans the whole text once, statement by statement. Ops of our tables are
+ * parsed with their table's format and re-emitted in MLIR's generic form on
+ * the line where they started, with loc("file":line:col) so MLIR reports
+ * them at the user's position; padding newlines keep every later line where
+ * it was. Legacy upstream forms (to_tensor without `to`, DLTI specs of the
+ * hacc dialect, memory spaces of our dialects) are modernised on the way. */
+#include "SyntaxInternal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  const npuc_syntax_options *opts;
+  const npuc_op_registry *reg;
+  npuc_textbuf out;
+  npuc_lexer lx;
+  const char *copy; /* first byte not yet emitted */
+  int copy_line, copy_col;
+  npuc_source_form *form;
+  bool failed;
+} to_mlir;
+
+typedef struct {
+  const char *s;
+  size_t n;
+  int line, col;
+} piece;
+
+typedef struct {
+  piece *items;
+  size_t len, cap;
+} piece_list;
+
+typedef struct {
+  const npuc_op_def *def;
+  npuc_token stmt, name;
+  piece_list *operands; /* per operand group */
+  piece_list *otypes;   /* per operand group */
+  piece_list *rtypes;   /* per result group */
+  char **attrs;         /* per attribute: generic value text, or NULL */
+  piece dict;           /* the user's attr-dict, inside the braces */
+  piece loc;            /* a trailing loc(...) written by the user */
+  bool header_done;
+} parsed_op;
+
+static bool convert_block_list(to_mlir *st, bool nested, npuc_token *closing);
+static bool handle_statement(to_mlir *st, npuc_token stmt, npuc_token name,
+                             npuc_lexer after_name);
+static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
+                       const npuc_op_def *def);
+static bool convert_legacy_to_tensor(to_mlir *st, npuc_token name,
+                                     npuc_lexer after);
+static void report_unknown_op(to_mlir *st, npuc_token name);
+
+/* ---- entry ------------------------------------------------------------- */
+
+char *npuc_syntax_to_mlir(const npuc_syntax_options *opts, const char *text,
+                          size_t len, npuc_source_form *form,
+                          npuc_srcmap **map) {
+  npuc_source_form local_form = {0};
+  to_mlir st;
+  memset(&st, 0, sizeof st);
+  st.opts = opts;
+  st.reg = opts->registry;
+  st.form = form ? form : &local_form;
+  memset(st.form, 0, sizeof *st.form);
+  npuc_srcmap *m = calloc(1, sizeof *m);
+  int first = opts->first_line > 0 ? opts->first_line : 1;
+  npuc_tb_init(&st.out, len + len / 4 + 64, first, m);
+  npuc_lexer_init(&st.lx, text, len, first);
+  st.copy = text;
+  st.copy_line = first;
+  st.copy_col = 1;
+  npuc_token closing;
+  bool ok = convert_block_list(&st, false, &closing) && !st.failed;
+  if (ok)
+    npuc_rewrite_span(&st.out, st.copy, text + len, st.copy_line, st.copy_col,
+                      NPUC_TO_MLIR, st.reg, st.form);
+  if (!ok) {
+    npuc_tb_free(&st.out);
+    npuc_srcmap_free(m);
+    return NULL;
+  }
+  if (map)
+    *map = m;
+  else
+    npuc_srcmap_free(m);
+  return npuc_tb_take(&st.out, NULL);
+}
+
+/* ---- emission helpers -------------------------------------------------- */
+
+/* Emits pending source text up to `upto` (a token start or end whose source
+ * position is line:col), applying the type/attribute rewrites. */
+static void flush(to_mlir *st, const char *upto, int line, int col) {
+  if (upto > st->copy) {
+    npuc_tb_anchor(&st->out, st->copy_line, st->copy_col);
+    npuc_rewrite_span(&st->out, st->copy, upto, st->copy_line, st->copy_col,
+                      NPUC_TO_MLIR, st->reg, st->form);
+  }
+  st->copy = upto;
+  st->copy_line = line;
+  st->copy_col = col;
+}
+
+static void skip_to(to_mlir *st, const char *pos, int line, int col) {
+  st->copy = pos;
+  st->copy_line = line;
+  st->copy_col = col;
+}
+
+static void emit_piece(to_mlir *st, piece p) {
+  npuc_tb_anchor(&st->out, p.line, p.col);
+  npuc_rewrite_span(&st->out, p.s, p.s + p.n, p.line, p.col, NPUC_TO_MLIR,
+                    st->reg, st->form);
+}
+
+static piece tok_piece(npuc_token t) {
+  return (piece){t.start, t.len, t.line, t.col};
+}
+
+static void pl_push(piece_list *l, piece p) {
+  if (l->len == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 4;
+    l->items = realloc(l->items, l->cap * sizeof *l->items);
+  }
+  l->items[l->len++] = p;
+}
+
+static const char *describe(npuc_token t, char *buf, size_t cap) {
+  if (t.kind == NPUC_TOK_EOF)
+    return "end of input";
+  size_t n = t.len < 40 ? t.len : 40;
+  snprintf(buf, cap, "'%.*s'", (int)n, t.start);
+  return buf;
+}
+
+static void error_at(to_mlir *st, npuc_token t, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void error_at(to_mlir *st, npuc_token t, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  npuc_diag_vemit(st->opts->sink, NPUC_SEV_ERROR, st->opts->filename, t.line,
+                  t.col, fmt, ap);
+  va_end(ap);
+  st->failed = true;
+}
+
+/* ---- statements -------------------------------------------------------- */
+
+/* After `%a, %b:2 =` comes the op name; returns false if `t` does not start
+ * a results list. */
+static bool scan_results(npuc_lexer *lx, npuc_token *name) {
+  for (;;) {
+    npuc_token t = npuc_lex(lx);
+    if (npuc_tok_punct(t, ':')) {
+      if (npuc_lex(lx).kind != NPUC_TOK_INTEGER)
+        return false;
+      t = npuc_lex(lx);
+    }
+    if (npuc_tok_punct(t, '=')) {
+      *name = npuc_lex(lx);
+      return true;
+    }
+    if (!npuc_tok_punct(t, ','))
+      return false;
+    if (npuc_lex(lx).kind != NPUC_TOK_PERCENT_ID)
+      return false;
+  }
+}
+
+static bool convert_block_list(to_mlir *st, bool nested, npuc_token *closing) {
+  npuc_ctx_stack ctx = {0};
+  bool region_start = nested;
+  for (;;) {
+    npuc_token t = npuc_lex(&st->lx);
+    if (t.kind == NPUC_TOK_EOF)
+      break;
+    bool at_stmt = npuc_ctx_top(&ctx) == 'r' && (t.line_start || region_start);
+    region_start = false;
+    if (at_stmt) {
+      npuc_lexer after = st->lx;
+      npuc_token name = t;
+      bool has_name = t.kind == NPUC_TOK_BARE_ID ||
+                      (t.kind == NPUC_TOK_PERCENT_ID && scan_results(&after, &name));
+      if (has_name && name.kind == NPUC_TOK_BARE_ID &&
+          handle_statement(st, t, name, after))
+        continue;
+      if (st->failed)
+        break;
+    }
+    if (t.kind == NPUC_TOK_META_BEGIN) {
+      npuc_ctx_push(&ctx, 'm');
+    } else if (t.kind == NPUC_TOK_META_END) {
+      npuc_ctx_pop(&ctx);
+    } else if (t.kind == NPUC_TOK_PUNCT) {
+      char c = t.start[0];
+      if (c == '{') {
+        bool region = npuc_brace_opens_region(&st->lx, st->reg);
+        npuc_ctx_push(&ctx, region ? 'r' : 'd');
+        region_start = region;
+      } else if (c == '(' || c == '[' || c == '<') {
+        npuc_ctx_push(&ctx, c);
+      } else if (c == '}' && ctx.len == 0 && nested) {
+        *closing = t;
+        npuc_ctx_free(&ctx);
+        return true;
+      } else if (c == ')' || c == ']' || c == '>' || c == '}') {
+        npuc_ctx_pop(&ctx);
+      }
+    }
+  }
+  npuc_ctx_free(&ctx);
+  if (nested && !st->failed) {
+    /* Let MLIR report the unbalanced brace at its own position. */
+    closing->kind = NPUC_TOK_EOF;
+  }
+  return !st->failed;
+}
+
+static bool handle_statement(to_mlir *st, npuc_token stmt, npuc_token name,
+                             npuc_lexer after_name) {
+  npuc_token next = npuc_peek(&after_name);
+  if (npuc_tok_punct(next, '=') || npuc_tok_punct(next, ','))
+    return false; /* an attribute name at the start of a line */
+  if (npuc_tok_keyword(name, "bufferization.to_tensor"))
+    return convert_legacy_to_tensor(st, name, after_name);
+  if (!npuc_is_table_op_name(st->reg, name))
+    return false;
+  const npuc_op_def *def = npuc_op_lookup(st->reg, name.start, name.len);
+  if (!def) {
+    report_unknown_op(st, name);
+    return false;
+  }
+  st->lx = after_name;
+  return convert_op(st, stmt, name, def);
+}
+
+static void report_unknown_op(to_mlir *st, npuc_token name) {
+  const char *near[3];
+  size_t n = npuc_op_suggest(st->reg, name.start, name.len, near, 3);
+  const npuc_dialect_def *d = npuc_op_owner(st->reg, name.start, name.len);
+  char hint[256] = "";
+  for (size_t i = 0; i < n; ++i) {
+    size_t used = strlen(hint);
+    snprintf(hint + used, sizeof hint - used, "%s'%s'",
+             i == 0 ? "; did you mean " : (i + 1 == n ? " or " : ", "),
+             near[i]);
+  }
+  error_at(st, name, "unknown op '%.*s' in dialect '%s'%s%s", (int)name.len,
+           name.start, d ? d->name : "?", hint, n ? "?" : "");
+}
+
+/* bufferization.to_tensor %m [restrict] [writable] [{..}] : memref<..>
+ * as older MLIR prints it: add ` to tensor<..>` for MLIR 22. */
+static bool convert_legacy_to_tensor(to_mlir *st, npuc_token name,
+                                     npuc_lexer after) {
+  npuc_lexer lx = after;
+  if (npuc_lex(&lx).kind != NPUC_TOK_PERCENT_ID)
+    return false;
+  while (npuc_tok_keyword(npuc_peek(&lx), "restrict") ||
+         npuc_tok_keyword(npuc_peek(&lx), "writable"))
+    npuc_lex(&lx);
+  if (npuc_tok_punct(npuc_peek(&lx), '{')) {
+    npuc_lex(&lx);
+    if (!npuc_tok_punct(npuc_skip_balanced(&lx, '{'), '}'))
+      return false;
+  }
+  if (!npuc_tok_punct(npuc_lex(&lx), ':'))
+    return false;
+  npuc_token type_tok = npuc_peek(&lx);
+  const char *ts, *te;
+  if (!npuc_tok_keyword(type_tok, "memref") || !npuc_skip_type(&lx, &ts, &te))
+    return false;
+  if (npuc_tok_keyword(npuc_peek(&lx), "to"))
+    return false; /* already MLIR 22 syntax */
+  /* memref<SHAPExELT, layout, space> -> tensor<SHAPExELT> */
+  npuc_lexer inner;
+  npuc_lexer_init(&inner, ts + strlen("memref<"),
+                  (size_t)(te - ts) - strlen("memref<"), 1);
+  const char *ss, *se;
+  if (!npuc_skip_attr_value(&inner, &ss, &se, false))
+    return false;
+  (void)name;
+  int end_line = type_tok.line + npuc_count_lines(ts, te);
+  const char *nl = te;
+  while (nl > ts && nl[-1] != '\n')
+    --nl;
+  int end_col = nl == ts ? type_tok.col + (int)(te - ts) : (int)(te - nl) + 1;
+  flush(st, te, end_line, end_col);
+  npuc_tb_puts(&st->out, " to tensor<");
+  npuc_tb_append(&st->out, ss, (size_t)(se - ss));
+  npuc_tb_putc(&st->out, '>');
+  npuc_tb_anchor(&st->out, end_line, end_col);
+  st->form->legacy_to_tensor = true;
+  st->lx = lx;
+  return true;
+}
+
+/* ---- our ops ----------------------------------------------------------- */
+
+static bool parse_elems(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e,
+                        size_t n);
+static void emit_header(to_mlir *st, parsed_op *p);
+static void emit_tail(to_mlir *st, parsed_op *p);
+static bool check_groups(to_mlir *st, parsed_op *p);
+static void free_parsed(parsed_op *p);
+
+static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
+                       const npuc_op_def *def) {
+  parsed_op p;
+  memset(&p, 0, sizeof p);
+  p.def = def;
+  p.stmt = stmt;
+  p.name = name;
+  p.operands = calloc(def->num_operands + 1, sizeof(piece_list));
+  p.otypes = calloc(def->num_operands + 1, sizeof(piece_list));
+  p.rtypes = calloc(def->num_results + 1, sizeof(piece_list));
+  p.attrs = calloc(def->num_attrs + 1, sizeof(char *));
+  flush(st, name.start, name.line, name.col);
+  bool ok = parse_elems(st, &p, def->format, def->format_len);
+  npuc_token last_tok = {0};
+  if (ok && npuc_tok_keyword(npuc_peek(&st->lx), "loc") &&
+      npuc_tok_punct(npuc_peek2(&st->lx), '(')) {
+    npuc_token l = npuc_lex(&st->lx);
+    npuc_lex(&st->lx);
+    npuc_token close = npuc_skip_balanced(&st->lx, '(');
+    p.loc = (piece){l.start, (size_t)(close.start + 1 - l.start), l.line, l.col};
+  }
+  ok = ok && check_groups(st, &p);
+  if (ok) {
+    if (!p.header_done)
+      emit_header(st, &p);
+    emit_tail(st, &p);
+    /* Where the op's text ended: the lexer stopped right after it. */
+    const char *end = st->lx.cur;
+    (void)last_tok;
+    int end_line = st->lx.line;
+    int end_col = (int)(end - st->lx.line_begin) + 1;
+    while (st->out.line < end_line)
+      npuc_tb_putc(&st->out, '\n');
+    npuc_tb_anchor(&st->out, end_line, end_col);
+    skip_to(st, end, end_line, end_col);
+  }
+  free_parsed(&p);
+  return ok;
+}
+
+static void free_parsed(parsed_op *p) {
+  for (size_t i = 0; i < p->def->num_operands; ++i) {
+    free(p->operands[i].items);
+    free(p->otypes[i].items);
+  }
+  for (size_t i = 0; i < p->def->num_results; ++i)
+    free(p->rtypes[i].items);
+  for (size_t i = 0; i < p->def->num_attrs; ++i)
+    free(p->attrs[i]);
+  free(p->operands);
+  free(p->otypes);
+  free(p->rtypes);
+  free(p->attrs);
+}
+
+/* ---- matching the next token against a format element ------------------ */
+
+static bool literal_matches(npuc_token t, const char *lit) {
+  if (strcmp(lit, "->") == 0)
+    return t.kind == NPUC_TOK_ARROW;
+  if ((lit[0] >= 'a' && lit[0] <= 'z') || (lit[0] >= 'A' && lit[0] <= 'Z') ||
+      lit[0] == '_')
+    return npuc_tok_keyword(t, lit);
+  return t.kind == NPUC_TOK_PUNCT && t.len == 1 && t.start[0] == lit[0] &&
+         lit[1] == '\0';
+}
+
+static bool attr_starts(const npuc_attr_def *a, npuc_token t) {
+  switch (a->kind) {
+  case NPUC_AK_UNIT:
+    return false;
+  case NPUC_AK_BOOL:
+    return npuc_tok_keyword(t, "true") || npuc_tok_keyword(t, "false");
+  case NPUC_AK_INT:
+    return t.kind == NPUC_TOK_INTEGER || npuc_tok_punct(t, '-');
+  case NPUC_AK_I64_ARRAY:
+  case NPUC_AK_I32_ARRAY:
+    return npuc_tok_punct(t, '[');
+  case NPUC_AK_ENUM:
+    return npuc_tok_punct(t, '<') || t.kind == NPUC_TOK_HASH_ID;
+  case NPUC_AK_STRING:
+    return t.kind == NPUC_TOK_STRING;
+  case NPUC_AK_ANY:
+    return t.kind == NPUC_TOK_HASH_ID || t.kind == NPUC_TOK_STRING ||
+           t.kind == NPUC_TOK_INTEGER || t.kind == NPUC_TOK_FLOAT ||
+           t.kind == NPUC_TOK_BARE_ID || npuc_tok_punct(t, '[') ||
+           npuc_tok_punct(t, '-') || t.kind == NPUC_TOK_AT_ID;
+  }
+  return false;
+}
+
+static bool elem_matches(to_mlir *st, const npuc_op_def *def,
+                         const npuc_fmt_elem *e) {
+  npuc_token t = npuc_peek(&st->lx);
+  switch (e->kind) {
+  case NPUC_FMT_LITERAL:
+    return literal_matches(t, e->text);
+  case NPUC_FMT_VAR:
+    switch (e->var_class) {
+    case NPUC_VAR_OPERAND:
+      return t.kind == NPUC_TOK_PERCENT_ID;
+    case NPUC_VAR_ATTR:
+      return attr_starts(&def->attrs[e->var_index], t);
+    case NPUC_VAR_REGION:
+      return npuc_tok_punct(t, '{');
+    default:
+      return false;
+    }
+  case NPUC_FMT_TYPE:
+    return t.kind == NPUC_TOK_BARE_ID || t.kind == NPUC_TOK_BANG_ID ||
+           npuc_tok_punct(t, '(');
+  case NPUC_FMT_ATTR_DICT:
+    return npuc_tok_punct(t, '{');
+  case NPUC_FMT_ATTR_DICT_KW:
+    return npuc_tok_keyword(t, "attributes");
+  case NPUC_FMT_OPTIONAL:
+    return e->num_children && elem_matches(st, def, &e->children[0]);
+  case NPUC_FMT_ALTERNATIVES: {
+    size_t begin = 0;
+    for (size_t b = 0; b < e->num_branches; ++b) {
+      if (e->branch_ends[b] > begin &&
+          elem_matches(st, def, &e->children[begin]))
+        return true;
+      begin = e->branch_ends[b];
+    }
+    return false;
+  }
+  }
+  return false;
+}
+
+/* ---- parsing elements --------------------------------------------------- */
+
+static bool parse_elem(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e);
+
+static bool parse_elems(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e,
+                        size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (!parse_elem(st, p, &e[i]))
+      return false;
+  return true;
+}
+
+static bool expect_literal(to_mlir *st, parsed_op *p, const char *lit) {
+  npuc_token t = npuc_peek(&st->lx);
+  if (literal_matches(t, lit)) {
+    npuc_lex(&st->lx);
+    return true;
+  }
+  char buf[64];
+  error_at(st, t, "expected '%s' in custom syntax of '%s', found %s", lit,
+           p->def->name, describe(t, buf, sizeof buf));
+  return false;
+}
+
+static bool parse_operands(to_mlir *st, parsed_op *p, int group) {
+  const npuc_value_def *v = &p->def->operands[group];
+  piece_list *out = &p->operands[group];
+  npuc_token t = npuc_peek(&st->lx);
+  if (t.kind != NPUC_TOK_PERCENT_ID) {
+    if (v->variadic || v->optional)
+      return true;
+    char buf[64];
+    error_at(st, t, "expected SSA operand '%s' of '%s', found %s", v->name,
+             p->def->name, describe(t, buf, sizeof buf));
+    return false;
+  }
+  pl_push(out, tok_piece(npuc_lex(&st->lx)));
+  while (v->variadic && npuc_tok_punct(npuc_peek(&st->lx), ',') &&
+         npuc_peek2(&st->lx).kind == NPUC_TOK_PERCENT_ID) {
+    npuc_lex(&st->lx);
+    pl_push(out, tok_piece(npuc_lex(&st->lx)));
+  }
+  return true;
+}
+
+static bool parse_one_type(to_mlir *st, parsed_op *p, piece_list *out,
+                           const char *what) {
+  npuc_token t = npuc_peek(&st->lx);
+  const char *s, *e;
+  if (!npuc_skip_type(&st->lx, &s, &e)) {
+    char buf[64];
+    error_at(st, t, "expected a type for '%s' of '%s', found %s", what,
+             p->def->name, describe(t, buf, sizeof buf));
+    return false;
+  }
+  pl_push(out, (piece){s, (size_t)(e - s), t.line, t.col});
+  return true;
+}
+
+static bool parse_types(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
+  bool is_result = e->var_class == NPUC_VAR_RESULT;
+  const npuc_value_def *v = is_result ? &p->def->results[e->var_index]
+                                      : &p->def->operands[e->var_index];
+  piece_list *out = is_result ? &p->rtypes[e->var_index]
+                              : &p->otypes[e->var_index];
+  /* Operand groups know how many types they need; results take the list. */
+  size_t want = is_result ? (size_t)-1 : p->operands[e->var_index].len;
+  if (want == 0)
+    return true;
+  if (!parse_one_type(st, p, out, v->name))
+    return false;
+  while (out->len < want && (v->variadic || is_result) &&
+         npuc_tok_punct(npuc_peek(&st->lx), ',')) {
+    npuc_lexer save = st->lx;
+    npuc_lex(&st->lx);
+    npuc_token next = npuc_peek(&st->lx);
+    if (next.kind != NPUC_TOK_BARE_ID && next.kind != NPUC_TOK_BANG_ID &&
+        !npuc_tok_punct(next, '(')) {
+      st->lx = save;
+      break;
+    }
+    if (!parse_one_type(st, p, out, v->name))
+      return false;
+  }
+  return true;
+}
+
+static char *parse_int_array(to_mlir *st, parsed_op *p, const char *elt) {
+  npuc_textbuf tb;
+  npuc_tb_init(&tb, 32, 1, NULL);
+  npuc_tb_puts(&tb, "array<");
+  npuc_tb_puts(&tb, elt);
+  npuc_lex(&st->lx); /* '[' */
+  bool first = true;
+  for (;;) {
+    npuc_token t = npuc_lex(&st->lx);
+    if (npuc_tok_punct(t, ']'))
+      break;
+    bool neg = npuc_tok_punct(t, '-');
+    if (neg)
+      t = npuc_lex(&st->lx);
+    if (t.kind != NPUC_TOK_INTEGER) {
+      char buf[64];
+      error_at(st, t, "expected an integer in array of '%s', found %s",
+               p->def->name, describe(t, buf, sizeof buf));
+      npuc_tb_free(&tb);
+      return NULL;
+    }
+    npuc_tb_puts(&tb, first ? ": " : ", ");
+    if (neg)
+      npuc_tb_putc(&tb, '-');
+    npuc_tb_append(&tb, t.start, t.len);
+    first = false;
+    npuc_token sep = npuc_peek(&st->lx);
+    if (npuc_tok_punct(sep, ','))
+      npuc_lex(&st->lx);
+    else if (!npuc_tok_punct(sep, ']')) {
+      char buf[64];
+      error_at(st, sep, "expected ',' or ']' in array of '%s', found %s",
+               p->def->name, describe(sep, buf, sizeof buf));
+      npuc_tb_free(&tb);
+      return NULL;
+    }
+  }
+  npuc_tb_putc(&tb, '>');
+  return npuc_tb_take(&tb, NULL);
+}
+
+static char *span_dup(const char *s, const char *e) {
+  return strndup(s, (size_t)(e - s));
+}
+
+static char *parse_enum(to_mlir *st, parsed_op *p, const npuc_attr_def *a) {
+  npuc_token t = npuc_peek(&st->lx);
+  if (t.kind == NPUC_TOK_HASH_ID) {
+    const char *s, *e;
+    if (!npuc_skip_attr_value(&st->lx, &s, &e, true))
+      return NULL;
+    return span_dup(s, e);
+  }
+  npuc_lex(&st->lx); /* '<' */
+  npuc_token v = npuc_lex(&st->lx);
+  npuc_token close = npuc_lex(&st->lx);
+  char buf[64];
+  if (v.kind != NPUC_TOK_BARE_ID && v.kind != NPUC_TOK_INTEGER) {
+    error_at(st, v, "expected a value of '%s' in '%s', found %s", a->name,
+             p->def->name, describe(v, buf, sizeof buf));
+    return NULL;
+  }
+  if (!npuc_tok_punct(close, '>')) {
+    error_at(st, close, "expected '>' after %.*s in '%s', found %s",
+             (int)v.len, v.start, p->def->name,
+             describe(close, buf, sizeof buf));
+    return NULL;
+  }
+  if (a->enum_values) {
+    bool known = false;
+    for (char **ev = a->enum_values; *ev && !known; ++ev)
+      known = strlen(*ev) == v.len && memcmp(*ev, v.start, v.len) == 0;
+    if (!known) {
+      error_at(st, v, "'%.*s' is not a valid %s of '%s'", (int)v.len,
+               v.start, a->name, p->def->name);
+      return NULL;
+    }
+  }
+  size_t n = strlen(a->enum_prefix) + v.len + 3;
+  char *s = malloc(n);
+  snprintf(s, n, "%s<%.*s>", a->enum_prefix, (int)v.len, v.start);
+  return s;
+}
+
+static char *parse_attr_value(to_mlir *st, parsed_op *p,
+                              const npuc_attr_def *a) {
+  npuc_token t = npuc_peek(&st->lx);
+  char buf[64];
+  if (a->kind != NPUC_AK_UNIT && !attr_starts(a, t)) {
+    static const char *const what[] = {"an attribute", "",
+                                       "true or false", "an integer",
+                                       "an integer list [..]",
+                                       "an integer list [..]",
+                                       "an enum value <..>", "a string"};
+    error_at(st, t, "expected %s for '%s' of '%s', found %s", what[a->kind],
+             a->name, p->def->name, describe(t, buf, sizeof buf));
+    return NULL;
+  }
+  switch (a->kind) {
+  case NPUC_AK_UNIT:
+    return strdup("");
+  case NPUC_AK_BOOL:
+  case NPUC_AK_STRING:
+    npuc_lex(&st->lx);
+    return span_dup(t.start, t.start + t.len);
+  case NPUC_AK_INT: {
+    npuc_lex(&st->lx);
+    bool neg = npuc_tok_punct(t, '-');
+    npuc_token v = neg ? npuc_lex(&st->lx) : t;
+    if (v.kind != NPUC_TOK_INTEGER) {
+      error_at(st, v, "expected an integer for '%s' of '%s', found %s",
+               a->name, p->def->name, describe(v, buf, sizeof buf));
+      return NULL;
+    }
+    size_t n = v.len + strlen(a->int_type) + 8;
+    char *s = malloc(n);
+    snprintf(s, n, "%s%.*s : %s", neg ? "-" : "", (int)v.len, v.start,
+             a->int_type);
+    return s;
+  }
+  case NPUC_AK_I64_ARRAY:
+    return parse_int_array(st, p, "i64");
+  case NPUC_AK_I32_ARRAY:
+    return parse_int_array(st, p, "i32");
+  case NPUC_AK_ENUM:
+    return parse_enum(st, p, a);
+  case NPUC_AK_ANY: {
+    const char *s, *e;
+    if (!npuc_skip_attr_value(&st->lx, &s, &e, true)) {
+      error_at(st, t, "malformed attribute '%s' of '%s'", a->name,
+               p->def->name);
+      return NULL;
+    }
+    return span_dup(s, e);
+  }
+  }
+  return NULL;
+}
+
+static bool parse_region(to_mlir *st, parsed_op *p) {
+  npuc_token open = npuc_peek(&st->lx);
+  if (!npuc_tok_punct(open, '{')) {
+    char buf[64];
+    error_at(st, open, "expected '{' to start the region of '%s', found %s",
+             p->def->name, describe(open, buf, sizeof buf));
+    return false;
+  }
+  if (!p->header_done) {
+    emit_header(st, p);
+    npuc_tb_puts(&st->out, " (");
+  } else {
+    npuc_tb_puts(&st->out, ", ");
+  }
+  npuc_lex(&st->lx);
+  skip_to(st, open.start, open.line, open.col);
+  npuc_token closing;
+  if (!convert_block_list(st, true, &closing))
+    return false;
+  if (closing.kind == NPUC_TOK_EOF) {
+    error_at(st, open, "unterminated region of '%s'", p->def->name);
+    return false;
+  }
+  flush(st, closing.start + 1, closing.line, closing.col + 1);
+  npuc_tb_putc(&st->out, ')');
+  return true;
+}
+
+static bool parse_alternatives(to_mlir *st, parsed_op *p,
+                               const npuc_fmt_elem *e) {
+  size_t begin = 0;
+  for (size_t b = 0; b < e->num_branches; ++b) {
+    size_t end = e->branch_ends[b];
+    if (end > begin && elem_matches(st, p->def, &e->children[begin]))
+      return parse_elems(st, p, &e->children[begin], end - begin);
+    begin = end;
+  }
+  npuc_token t = npuc_peek(&st->lx);
+  char buf[64];
+  error_at(st, t, "unexpected %s in custom syntax of '%s'",
+           describe(t, buf, sizeof buf), p->def->name);
+  return false;
+}
+
+static bool parse_attr_dict(to_mlir *st, parsed_op *p, bool keyword) {
+  if (keyword) {
+    if (!npuc_tok_keyword(npuc_peek(&st->lx), "attributes"))
+      return true;
+    npuc_lex(&st->lx);
+  }
+  npuc_token open = npuc_peek(&st->lx);
+  if (!npuc_tok_punct(open, '{'))
+    return true;
+  npuc_lex(&st->lx);
+  npuc_token close = npuc_skip_balanced(&st->lx, '{');
+  if (!npuc_tok_punct(close, '}')) {
+    error_at(st, open, "unterminated attribute dictionary of '%s'",
+             p->def->name);
+    return false;
+  }
+  p->dict = (piece){open.start + 1, (size_t)(close.start - open.start - 1),
+                    open.line, open.col + 1};
+  return true;
+}
+
+static bool parse_elem(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
+  switch (e->kind) {
+  case NPUC_FMT_LITERAL:
+    return expect_literal(st, p, e->text);
+  case NPUC_FMT_VAR:
+    if (e->var_class == NPUC_VAR_OPERAND)
+      return parse_operands(st, p, e->var_index);
+    if (e->var_class == NPUC_VAR_REGION)
+      return parse_region(st, p);
+    free(p->attrs[e->var_index]);
+    p->attrs[e->var_index] =
+        parse_attr_value(st, p, &p->def->attrs[e->var_index]);
+    return p->attrs[e->var_index] != NULL;
+  case NPUC_FMT_TYPE:
+    return parse_types(st, p, e);
+  case NPUC_FMT_ATTR_DICT:
+  case NPUC_FMT_ATTR_DICT_KW:
+    return parse_attr_dict(st, p, e->kind == NPUC_FMT_ATTR_DICT_KW);
+  case NPUC_FMT_OPTIONAL:
+    if (!elem_matches(st, p->def, &e->children[0]))
+      return true;
+    return parse_elems(st, p, e->children, e->num_children);
+  case NPUC_FMT_ALTERNATIVES:
+    return parse_alternatives(st, p, e);
+  }
+  return false;
+}
+
+/* ---- checks and generic emission ---------------------------------------- */
+
+static bool check_groups(to_mlir *st, parsed_op *p) {
+  const npuc_op_def *def = p->def;
+  for (size_t i = 0; i < def->num_operands; ++i) {
+    const npuc_value_def *v = &def->operands[i];
+    if (v->fixed_type)
+      for (size_t k = 0; k < p->operands[i].len; ++k)
+        pl_push(&p->otypes[i], (piece){v->fixed_type, strlen(v->fixed_type),
+                                       p->operands[i].items[k].line,
+                                       p->operands[i].items[k].col});
+    size_t n = p->operands[i].len, nt = p->otypes[i].len;
+    npuc_token at = p->name;
+    if (n == 0 && !v->variadic && !v->optional) {
+      error_at(st, at, "'%s' needs operand '%s'", def->name, v->name);
+      return false;
+    }
+    if (n != nt) {
+      piece where = nt ? p->otypes[i].items[0]
+                       : (n ? p->operands[i].items[0] : tok_piece(at));
+      at.line = where.line;
+      at.col = where.col;
+      error_at(st, at, "'%s' has %zu operand%s in '%s' but %zu type%s",
+               def->name, n, n == 1 ? "" : "s", v->name, nt,
+               nt == 1 ? "" : "s");
+      return false;
+    }
+  }
+  for (size_t i = 0; i < def->num_attrs; ++i)
+    if (!p->attrs[i] && !def->attrs[i].optional) {
+      error_at(st, p->name, "'%s' needs attribute '%s'", def->name,
+               def->attrs[i].name);
+      return false;
+    }
+  return true;
+}
+
+static void emit_header(to_mlir *st, parsed_op *p) {
+  npuc_tb_anchor(&st->out, p->name.line, p->name.col);
+  npuc_tb_putc(&st->out, '"');
+  npuc_tb_append(&st->out, p->name.start, p->name.len);
+  npuc_tb_puts(&st->out, "\"(");
+  bool first = true;
+  for (size_t g = 0; g < p->def->num_operands; ++g)
+    for (size_t i = 0; i < p->operands[g].len; ++i) {
+      if (!first)
+        npuc_tb_puts(&st->out, ", ");
+      emit_piece(st, p->operands[g].items[i]);
+      first = false;
+    }
+  npuc_tb_putc(&st->out, ')');
+  p->header_done = true;
+}
+
+static void emit_attr_dict(to_mlir *st, parsed_op *p) {
+  const npuc_op_def *def = p->def;
+  bool any = p->dict.s && p->dict.n;
+  for (size_t i = 0; i < def->num_attrs && !any; ++i)
+    any = p->attrs[i] != NULL;
+  if (!any && !def->uses_segments)
+    return;
+  npuc_tb_puts(&st->out, " {");
+  bool first = true;
+  if (p->dict.s) {
+    /* Skip an empty {} the user wrote. */
+    const char *s = p->dict.s, *e = p->dict.s + p->dict.n;
+    while (s < e && (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r'))
+      ++s;
+    if (s < e) {
+      emit_piece(st, p->dict);
+      first = false;
+    }
+  }
+  for (size_t i = 0; i < def->num_attrs; ++i) {
+    if (!p->attrs[i])
+      continue;
+    npuc_tb_puts(&st->out, first ? "" : ", ");
+    npuc_tb_puts(&st->out, def->attrs[i].name);
+    if (def->attrs[i].kind != NPUC_AK_UNIT) {
+      npuc_tb_puts(&st->out, " = ");
+      npuc_tb_puts(&st->out, p->attrs[i]);
+    }
+    first = false;
+  }
+  if (def->uses_segments) {
+    npuc_tb_puts(&st->out, first ? "operandSegmentSizes = array<i32: "
+                                 : ", operandSegmentSizes = array<i32: ");
+    for (size_t g = 0; g < def->num_operands; ++g) {
+      char num[24];
+      snprintf(num, sizeof num, "%s%zu", g ? ", " : "", p->operands[g].len);
+      npuc_tb_puts(&st->out, num);
+    }
+    npuc_tb_putc(&st->out, '>');
+  }
+  npuc_tb_putc(&st->out, '}');
+}
+
+static void emit_type_list(to_mlir *st, piece_list *groups, size_t n,
+                           bool *first) {
+  for (size_t g = 0; g < n; ++g)
+    for (size_t i = 0; i < groups[g].len; ++i) {
+      if (!*first)
+        npuc_tb_puts(&st->out, ", ");
+      emit_piece(st, groups[g].items[i]);
+      *first = false;
+    }
+}
+
+static void emit_loc(to_mlir *st, parsed_op *p) {
+  if (p->loc.s) {
+    npuc_tb_putc(&st->out, ' ');
+    emit_piece(st, p->loc);
+    return;
+  }
+  npuc_tb_puts(&st->out, " loc(\"");
+  for (const char *f = st->opts->filename ? st->opts->filename : "-"; *f; ++f) {
+    if (*f == '"' || *f == '\\')
+      npuc_tb_putc(&st->out, '\\');
+    npuc_tb_putc(&st->out, *f);
+  }
+  char pos[32];
+  snprintf(pos, sizeof pos, "\":%d:%d)", p->stmt.line, p->stmt.col);
+  npuc_tb_puts(&st->out, pos);
+}
+
+static void emit_tail(to_mlir *st, parsed_op *p) {
+  const npuc_op_def *def = p->def;
+  emit_attr_dict(st, p);
+  npuc_tb_puts(&st->out, " : (");
+  bool first = true;
+  emit_type_list(st, p->otypes, def->num_operands, &first);
+  npuc_tb_puts(&st->out, ") -> ");
+  size_t nres = 0;
+  for (size_t g = 0; g < def->num_results; ++g)
+    nres += p->rtypes[g].len;
+  if (nres != 1)
+    npuc_tb_putc(&st->out, '(');
+  first = true;
+  emit_type_list(st, p->rtypes, def->num_results, &first);
+  if (nres != 1)
+    npuc_tb_putc(&st->out, ')');
+  emit_loc(st, p);
+}
