@@ -1,0 +1,202 @@
+/* The YAML op-table loader and the format compiler: what a table may say,
+ * and every error a malformed table gets. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "npuc/OpTable.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+  int errors;
+  char last[512];
+  int line;
+} collected;
+
+static void collect(void *user, npuc_severity sev, const char *file, int line,
+                    int col, const char *msg) {
+  collected *c = user;
+  (void)file;
+  (void)col;
+  if (sev == NPUC_SEV_ERROR)
+    c->errors++;
+  snprintf(c->last, sizeof c->last, "%s", msg);
+  c->line = line;
+}
+
+static npuc_op_registry *load(const char *yaml, collected *c) {
+  memset(c, 0, sizeof *c);
+  npuc_diag_sink sink = {collect, c};
+  npuc_op_registry *reg = npuc_op_registry_create();
+  npuc_op_registry_load_yaml(reg, yaml, strlen(yaml), "t.yaml", &sink);
+  return reg;
+}
+
+static const char *kGood =
+    "dialect: toy\n"
+    "op_prefixes: [toy.]\n"
+    "classes:\n"
+    "  unary:\n"
+    "    traits: [elementwise, destination-style]\n"
+    "    inits: dst\n"
+    "    operands:\n"
+    "      - {name: src, kind: tensor}\n"
+    "      - {name: dst, kind: tensor}\n"
+    "    results:\n"
+    "      - {name: result, kind: tensor, variadic: true}\n"
+    "    format: attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst "
+    "`:` type($dst) `)` (`->` type($result)^)?\n"
+    "ops:\n"
+    "  - names: [toy.neg, toy.abs]\n"
+    "    class: unary\n"
+    "  - name: toy.flag\n"
+    "    operands:\n"
+    "      - {name: v, kind: integer, optional: true, type: i64}\n"
+    "    attributes:\n"
+    "      - {name: f, kind: int, optional: true}\n"
+    "      - {name: mode, kind: enum, enum: '#toy.mode', values: [a, b]}\n"
+    "    format: attr-dict $mode `flag` `=` ($v | $f)\n";
+
+static void loads_classes_and_names(void **state) {
+  (void)state;
+  collected c;
+  npuc_op_registry *reg = load(kGood, &c);
+  assert_int_equal(c.errors, 0);
+  const npuc_op_def *neg = npuc_op_lookup(reg, "toy.neg", 7);
+  const npuc_op_def *abs_op = npuc_op_lookup(reg, "toy.abs", 7);
+  assert_non_null(neg);
+  assert_non_null(abs_op);
+  assert_true(npuc_op_has_trait(neg, NPUC_TRAIT_ELEMENTWISE));
+  assert_true(npuc_op_has_trait(abs_op, NPUC_TRAIT_DPS));
+  assert_int_equal(neg->dps_inits, 1);
+  assert_int_equal(neg->num_operands, 2);
+  /* attr-dict `ins` `(` $src `:` type `)` `outs` `(` $dst `:` type `)` (..)? */
+  assert_int_equal(neg->format_len, 14);
+  assert_int_equal(neg->format[13].kind, NPUC_FMT_OPTIONAL);
+  assert_true(neg->format[13].children[1].anchor);
+  assert_null(npuc_op_lookup(reg, "toy.nope", 8));
+  assert_non_null(npuc_op_owner(reg, "toy.nope", 8));
+  assert_true(npuc_is_table_dialect(reg, "toy", 3));
+  npuc_op_registry_destroy(reg);
+}
+
+static void compiles_alternatives_and_fixed_types(void **state) {
+  (void)state;
+  collected c;
+  npuc_op_registry *reg = load(kGood, &c);
+  const npuc_op_def *flag = npuc_op_lookup(reg, "toy.flag", 8);
+  assert_non_null(flag);
+  assert_string_equal(flag->operands[0].fixed_type, "i64");
+  const npuc_fmt_elem *alt = &flag->format[flag->format_len - 1];
+  assert_int_equal(alt->kind, NPUC_FMT_ALTERNATIVES);
+  assert_int_equal(alt->num_branches, 2);
+  assert_int_equal(flag->attrs[1].kind, NPUC_AK_ENUM);
+  assert_string_equal(flag->attrs[1].enum_values[1], "b");
+  assert_false(flag->uses_segments);
+  npuc_op_registry_destroy(reg);
+}
+
+static void suggests_close_names(void **state) {
+  (void)state;
+  collected c;
+  npuc_op_registry *reg = load(kGood, &c);
+  const char *near[3];
+  size_t n = npuc_op_suggest(reg, "toy.nag", 7, near, 3);
+  assert_true(n >= 1);
+  assert_string_equal(near[0], "toy.neg");
+  npuc_op_registry_destroy(reg);
+}
+
+/* Each malformed table: the message, and that it is an error. */
+static void expect_error(const char *yaml, const char *fragment) {
+  collected c;
+  npuc_op_registry *reg = load(yaml, &c);
+  if (c.errors == 0 || !strstr(c.last, fragment))
+    fail_msg("expected an error containing \"%s\", got %d errors, last \"%s\"",
+             fragment, c.errors, c.last);
+  npuc_op_registry_destroy(reg);
+}
+
+#define OP_HEAD "dialect: toy\nops:\n  - name: toy.x\n"
+
+static void reports_table_errors(void **state) {
+  (void)state;
+  expect_error("dialect: [\n", "invalid YAML");
+  expect_error("- a\n", "must be a mapping");
+  expect_error("ops: []\n", "has no 'dialect' name");
+  expect_error("dialect: toy\nops: {}\n", "'ops' in t.yaml must be a list");
+  expect_error("dialect: toy\nops:\n  - format: attr-dict\n",
+               "has no 'name' or 'names'");
+  expect_error(OP_HEAD, "has no 'format'");
+  expect_error(OP_HEAD "    class: nope\n    format: attr-dict\n",
+               "unknown class 'nope'");
+  expect_error(OP_HEAD "    traits: [shiny]\n    format: attr-dict\n",
+               "unknown trait 'shiny'");
+  expect_error(OP_HEAD "    operands: [{name: a, kind: blob}]\n"
+                       "    format: $a type($a)\n",
+               "unknown value kind 'blob'");
+  expect_error(OP_HEAD "    attributes: [{name: a, kind: blob}]\n"
+                       "    format: $a\n",
+               "unknown attribute kind 'blob'");
+  expect_error(OP_HEAD "    attributes: [{name: a, kind: enum}]\n"
+                       "    format: $a\n",
+               "needs 'enum: #dialect.name'");
+  expect_error(OP_HEAD "    inits: z\n    format: attr-dict\n",
+               "'inits' names no operand");
+  expect_error(OP_HEAD "    format: attr-dict\n  - name: toy.x\n"
+                       "    format: attr-dict\n",
+               "declared twice");
+}
+
+static void reports_format_errors(void **state) {
+  (void)state;
+  expect_error(OP_HEAD "    format: \"`ins\"\n", "unterminated or empty literal");
+  expect_error(OP_HEAD "    format: $\n", "'$' without a name");
+  expect_error(OP_HEAD "    format: type(x)\n", "expected type($name)");
+  expect_error(OP_HEAD "    format: $nothing\n", "unknown variable 'nothing'");
+  expect_error(OP_HEAD "    format: (`a`\n", "unbalanced group");
+  expect_error(OP_HEAD "    format: (`a`)\n", "must be optional");
+  expect_error(OP_HEAD "    format: \"%\"\n", "unexpected text");
+  expect_error(OP_HEAD "    operands: [{name: a}]\n    format: type($a)\n",
+               "operand 'a' must appear exactly once");
+  expect_error(OP_HEAD "    operands: [{name: a}]\n    format: $a\n",
+               "operand 'a' needs exactly one type($name)");
+  expect_error(OP_HEAD "    operands: [{name: a, type: index}]\n"
+                       "    format: $a type($a)\n",
+               "operand 'a' has a fixed type");
+  expect_error(OP_HEAD "    results: [{name: r}]\n    format: attr-dict\n",
+               "result 'r' needs exactly one type($name)");
+  expect_error(OP_HEAD "    results: [{name: r}]\n    format: $r\n",
+               "result 'r' may only appear as type($name)");
+  expect_error(OP_HEAD "    regions: [body]\n    format: attr-dict\n",
+               "region 'body' must appear exactly once");
+}
+
+/* The tables built into npuc load without a single error. */
+static void builtin_tables_load(void **state) {
+  (void)state;
+  collected c = {0};
+  npuc_diag_sink sink = {collect, &c};
+  const npuc_op_registry *reg = npuc_builtin_op_registry(&sink);
+  assert_non_null(reg);
+  assert_int_equal(c.errors, 0);
+  assert_non_null(npuc_op_lookup(reg, "hivm.hir.vadd", 13));
+  assert_non_null(npuc_op_lookup(reg, "annotation.mark", 15));
+  assert_true(npuc_is_table_dialect(reg, "hacc", 4));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(loads_classes_and_names),
+      cmocka_unit_test(compiles_alternatives_and_fixed_types),
+      cmocka_unit_test(suggests_close_names),
+      cmocka_unit_test(reports_table_errors),
+      cmocka_unit_test(reports_format_errors),
+      cmocka_unit_test(builtin_tables_load),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
