@@ -1,0 +1,41 @@
+# npuc: `make demo` shows the compiler on an example, `make check` runs
+# every test. Both install missing Debian packages first (as root).
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= 2
+BUILD_TYPE ?= RelWithDebInfo
+DEMO_INPUT ?= examples/hivm/add_kernel.mlir
+PACKAGES   := libmlir-22-dev mlir-22-tools llvm-22-tools llvm-22-dev \
+              libyaml-dev libcmocka-dev cmake clang gcc make python3 pkg-config
+# Leak checking stays on: the tools free what they allocate and MLIR's C API
+# leaves nothing behind at exit.
+ASAN_ENV   := ASAN_OPTIONS=detect_leaks=1 \
+              UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+.PHONY: all deps build check build-asan check-asan demo clean
+
+all: build
+
+deps:
+	@scripts/deps.sh $(PACKAGES)
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+	cmake --build $(BUILD) -j$(JOBS)
+
+check: build
+	scripts/run-tests.sh $(BUILD)
+
+build-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DNPUC_SANITIZE=ON
+	cmake --build $(ASAN_BUILD) -j$(JOBS)
+
+check-asan: build-asan
+	$(ASAN_ENV) scripts/run-tests.sh $(ASAN_BUILD)
+
+demo: build
+	@test -f $(DEMO_INPUT) || { echo "make demo: $(DEMO_INPUT) does not exist" >&2; exit 1; }
+	$(BUILD)/bin/npuc-opt $(DEMO_INPUT)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,56 @@
+/* What the command-line tools share: reading the input, refusing what is
+ * not text, splitting at `// -----` as mlir-opt does, and writing the
+ * output so that a failed run leaves no output file behind. */
+#ifndef NPUC_TOOL_SUPPORT_H
+#define NPUC_TOOL_SUPPORT_H
+
+#include "npuc/Diagnostics.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The whole file, or stdin for "-", NUL-terminated (the NUL is not counted
+ * in *len). NULL after reporting why on `sink`. */
+char *npuc_read_input(const char *path, size_t *len,
+                      const npuc_diag_sink *sink);
+
+/* The name diagnostics use for `path`: "<stdin>" for "-". */
+const char *npuc_input_display_name(const char *path);
+
+/* Text means valid UTF-8 without NUL bytes. Otherwise reports
+ * "file:L:C: error: input is not text (...)" on `sink` and returns false. */
+bool npuc_check_text(const char *buf, size_t len, const char *filename,
+                     const npuc_diag_sink *sink);
+
+/* A piece of a split input and the file line its first byte is on. */
+typedef struct {
+  const char *text;
+  size_t len;
+  int first_line;
+} npuc_chunk;
+
+/* Splits at `marker` ("// -----"), exactly like mlir-opt's
+ * --split-input-file: a marker followed by one more '-' is a near miss,
+ * warned about on `sink` and not split at. Returns the number of chunks
+ * (at least 1) in a malloc'd array, or 0 when out of memory. */
+size_t npuc_split_input(const char *buf, size_t len, const char *marker,
+                        const char *filename, const npuc_diag_sink *sink,
+                        npuc_chunk **out);
+
+/* Output to stdout ("-" or NULL) or to a file that appears, complete, only
+ * when committed: the text goes to a temporary file next to it first. */
+typedef struct npuc_output npuc_output;
+npuc_output *npuc_output_open(const char *path, const npuc_diag_sink *sink);
+bool npuc_output_write(npuc_output *out, const char *data, size_t len);
+/* Renames the temporary file into place (or flushes stdout) and frees. */
+bool npuc_output_commit(npuc_output *out, const npuc_diag_sink *sink);
+/* Removes the temporary file and frees; the target is left untouched. */
+void npuc_output_discard(npuc_output *out);
+
+/* Makes LLVM's fatal errors (report_fatal_error inside MLIR) print
+ * "<tool>: error: <reason>" and exit with status 1 instead of aborting. */
+void npuc_install_fatal_error_handler(const char *tool);
+
+/* Edit distance between two names, for "did you mean" suggestions. */
+size_t npuc_edit_distance(const char *a, const char *b);
+
+#endif

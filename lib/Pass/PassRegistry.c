@@ -1,0 +1,182 @@
+/* The registry of npuc passes and their wrapping as MLIR external passes.
+ * To add a pass: define `const npuc_pass_def npuc_pass_<name>` in
+ * lib/Transforms/ and list it in `passes` below (the order is --help's). */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "PassInternal.h"
+#include "npuc/ToolSupport.h"
+
+#include <stdalign.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const npuc_pass_def npuc_pass_strip_annotations;
+
+static const npuc_pass_def *const passes[] = {
+    &npuc_pass_strip_annotations,
+};
+
+#define NUM_PASSES (sizeof passes / sizeof passes[0])
+
+/* Passes added at run time (unit tests register test passes here). */
+#define MAX_EXTRA_PASSES 8
+static const npuc_pass_def *extra_passes[MAX_EXTRA_PASSES];
+static size_t num_extra_passes;
+
+/* MLIR identifies a pass class by a TypeID made from a unique address,
+ * which must be 8-byte aligned. */
+static alignas(8) char pass_type_ids[NUM_PASSES + MAX_EXTRA_PASSES][8];
+
+/* What MLIR holds for one pass instance (its userData). */
+typedef struct {
+  const npuc_pass_def *def;
+  npuc_pass_options *opts;
+  npuc_pass_context ctx;
+} pass_instance;
+
+static MlirExternalPassCallbacks callbacks(void);
+static pass_instance *instance_new(const npuc_pass_def *def,
+                                   npuc_pass_options *opts,
+                                   const npuc_pass_context *ctx);
+
+size_t npuc_num_passes(void) { return NUM_PASSES + num_extra_passes; }
+
+const npuc_pass_def *npuc_pass_at(size_t i) {
+  if (i < NUM_PASSES)
+    return passes[i];
+  return i - NUM_PASSES < num_extra_passes ? extra_passes[i - NUM_PASSES]
+                                           : NULL;
+}
+
+const npuc_pass_def *npuc_pass_lookup(const char *name) {
+  for (size_t i = 0; i < npuc_num_passes(); i++)
+    if (strcmp(npuc_pass_at(i)->name, name) == 0)
+      return npuc_pass_at(i);
+  return NULL;
+}
+
+bool npuc_pass_register_extra(const npuc_pass_def *def) {
+  if (num_extra_passes == MAX_EXTRA_PASSES || npuc_pass_lookup(def->name))
+    return false;
+  extra_passes[num_extra_passes++] = def;
+  return true;
+}
+
+MlirPass npuc_pass_create(const npuc_pass_def *def, npuc_pass_options *opts,
+                          const npuc_pass_context *ctx) {
+  size_t index = 0;
+  while (index < npuc_num_passes() && npuc_pass_at(index) != def)
+    index++;
+  pass_instance *inst = instance_new(def, opts, ctx);
+  if (!inst || index == npuc_num_passes())
+    abort(); /* out of memory, or a pass missing from the registry */
+  /* "any" is spelled as an empty op name in the C API. */
+  const char *op_name = strcmp(def->anchor, "any") == 0 ? "" : def->anchor;
+  return mlirCreateExternalPass(
+      mlirTypeIDCreate(pass_type_ids[index]),
+      mlirStringRefCreateFromCString(def->name),
+      mlirStringRefCreateFromCString(def->name),
+      mlirStringRefCreateFromCString(def->summary),
+      mlirStringRefCreateFromCString(op_name), 0, NULL, callbacks(), inst);
+}
+
+/* ---- External pass callbacks ---------------------------------------- */
+
+static void pass_construct(void *user) { (void)user; }
+
+static void pass_destruct(void *user) {
+  pass_instance *inst = user;
+  npuc_pass_options_free(inst->opts);
+  free(inst);
+}
+
+static MlirLogicalResult pass_initialize(MlirContext ctx, void *user) {
+  (void)ctx;
+  (void)user;
+  return mlirLogicalResultSuccess();
+}
+
+/* MLIR clones a pass per thread when it runs nested pipelines in parallel;
+ * each clone owns a copy of the options. */
+static void *pass_clone(void *user) {
+  pass_instance *inst = user;
+  npuc_pass_options *opts = npuc_pass_options_clone(inst->opts);
+  pass_instance *copy = opts ? instance_new(inst->def, opts, &inst->ctx) : NULL;
+  if (!copy)
+    abort();
+  return copy;
+}
+
+static void pass_run(MlirOperation op, MlirExternalPass pass, void *user) {
+  pass_instance *inst = user;
+  if (!inst->def->run(op, inst->opts, &inst->ctx))
+    mlirExternalPassSignalFailure(pass);
+}
+
+static MlirExternalPassCallbacks callbacks(void) {
+  MlirExternalPassCallbacks cb = {pass_construct, pass_destruct,
+                                  pass_initialize, pass_clone, pass_run};
+  return cb;
+}
+
+static pass_instance *instance_new(const npuc_pass_def *def,
+                                   npuc_pass_options *opts,
+                                   const npuc_pass_context *ctx) {
+  pass_instance *inst = calloc(1, sizeof *inst);
+  if (!inst)
+    return NULL;
+  inst->def = def;
+  inst->opts = opts;
+  if (ctx)
+    inst->ctx = *ctx;
+  return inst;
+}
+
+/* ---- Suggestions ---------------------------------------------------- */
+
+typedef struct {
+  const char *name;
+  size_t distance;
+} candidate;
+
+static void consider(candidate *best, size_t *n, size_t max, const char *name,
+                     size_t distance);
+
+size_t npuc_pass_suggest(const char *name, const char **out, size_t max) {
+  size_t limit = strlen(name) / 3 > 2 ? strlen(name) / 3 : 2;
+  candidate best[8];
+  size_t n = 0;
+  if (max > 8)
+    max = 8;
+  for (size_t i = 0; i < npuc_num_passes(); i++) {
+    size_t d = npuc_edit_distance(name, npuc_pass_at(i)->name);
+    if (d <= limit)
+      consider(best, &n, max, npuc_pass_at(i)->name, d);
+  }
+  for (const char *const *u = npuc_upstream_pass_names; *u; u++) {
+    size_t d = npuc_edit_distance(name, *u);
+    /* Offer only names this MLIR actually has. */
+    if (d <= limit && npuc_upstream_check(*u, NULL))
+      consider(best, &n, max, *u, d);
+  }
+  for (size_t i = 0; i < n; i++)
+    out[i] = best[i].name;
+  return n;
+}
+
+/* Keeps `best` sorted by distance, at most `max` long. */
+static void consider(candidate *best, size_t *n, size_t max, const char *name,
+                     size_t distance) {
+  size_t at = *n;
+  while (at > 0 && best[at - 1].distance > distance)
+    at--;
+  if (at >= max)
+    return;
+  size_t last = *n < max ? *n : max - 1;
+  for (size_t i = last; i > at; i--)
+    best[i] = best[i - 1];
+  best[at] = (candidate){name, distance};
+  if (*n < max)
+    (*n)++;
+}

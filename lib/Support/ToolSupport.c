@@ -1,0 +1,313 @@
+/* Input, output and splitting for the command-line tools. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fchmod, fileno */
+#endif
+#include "npuc/ToolSupport.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- Input ---------------------------------------------------------- */
+
+static char *read_stream(FILE *f, size_t *len);
+static void line_col_at(const char *buf, size_t offset, int *line, int *col);
+static size_t utf8_sequence_length(const unsigned char *p, size_t avail);
+
+const char *npuc_input_display_name(const char *path) {
+  return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+char *npuc_read_input(const char *path, size_t *len,
+                      const npuc_diag_sink *sink) {
+  bool is_stdin = strcmp(path, "-") == 0;
+  FILE *f = is_stdin ? stdin : fopen(path, "rb");
+  if (!f) {
+    npuc_diag_emit(sink, NPUC_SEV_ERROR, NULL, 0, 0,
+                   "cannot open input file '%s': %s", path, strerror(errno));
+    return NULL;
+  }
+  char *buf = read_stream(f, len);
+  int saved = errno;
+  if (!is_stdin)
+    fclose(f);
+  if (!buf)
+    npuc_diag_emit(sink, NPUC_SEV_ERROR, NULL, 0, 0,
+                   "cannot read input file '%s': %s",
+                   npuc_input_display_name(path), strerror(saved));
+  return buf;
+}
+
+static char *read_stream(FILE *f, size_t *len) {
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  if (!buf)
+    return NULL;
+  for (;;) {
+    if (n + 1 >= cap) {
+      char *grown = realloc(buf, cap * 2);
+      if (!grown) {
+        free(buf);
+        errno = ENOMEM;
+        return NULL;
+      }
+      buf = grown;
+      cap *= 2;
+    }
+    size_t got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0) {
+      if (ferror(f)) {
+        int saved = errno ? errno : EIO;
+        free(buf);
+        errno = saved;
+        return NULL;
+      }
+      break;
+    }
+  }
+  buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+bool npuc_check_text(const char *buf, size_t len, const char *filename,
+                     const npuc_diag_sink *sink) {
+  const unsigned char *p = (const unsigned char *)buf;
+  for (size_t i = 0; i < len;) {
+    const char *why = NULL;
+    size_t step = 1;
+    if (p[i] == 0)
+      why = "NUL byte";
+    else if (p[i] >= 0x80 && (step = utf8_sequence_length(p + i, len - i)) == 0)
+      why = "invalid UTF-8";
+    if (why) {
+      int line, col;
+      line_col_at(buf, i, &line, &col);
+      npuc_diag_emit(sink, NPUC_SEV_ERROR, filename, line, col,
+                     "input is not text (%s)", why);
+      return false;
+    }
+    i += step;
+  }
+  return true;
+}
+
+/* Length of the well-formed UTF-8 sequence at p, 0 when ill-formed
+ * (overlong forms, surrogates and code points past U+10FFFF included). */
+static size_t utf8_sequence_length(const unsigned char *p, size_t avail) {
+  size_t n;
+  uint32_t cp;
+  if (p[0] >= 0xC2 && p[0] <= 0xDF)
+    n = 2, cp = p[0] & 0x1F;
+  else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+    n = 3, cp = p[0] & 0x0F;
+  else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+    n = 4, cp = p[0] & 0x07;
+  else
+    return 0;
+  if (avail < n)
+    return 0;
+  for (size_t k = 1; k < n; k++) {
+    if ((p[k] & 0xC0) != 0x80)
+      return 0;
+    cp = (cp << 6) | (p[k] & 0x3F);
+  }
+  static const uint32_t min_for_length[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < min_for_length[n] || cp > 0x10FFFF ||
+      (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
+  return n;
+}
+
+static void line_col_at(const char *buf, size_t offset, int *line, int *col) {
+  *line = 1;
+  size_t line_start = 0;
+  for (size_t i = 0; i < offset; i++)
+    if (buf[i] == '\n') {
+      (*line)++;
+      line_start = i + 1;
+    }
+  *col = (int)(offset - line_start) + 1;
+}
+
+/* ---- Splitting ------------------------------------------------------ */
+
+static bool push_chunk(npuc_chunk **chunks, size_t *n, const char *text,
+                       size_t len, int first_line);
+
+/* mlir-opt (llvm/lib/Support/ToolUtilities.cpp) splits at every occurrence
+ * of the marker, wherever it is on a line; "// ------" (one dash more) is a
+ * near miss that only warns. */
+size_t npuc_split_input(const char *buf, size_t len, const char *marker,
+                        const char *filename, const npuc_diag_sink *sink,
+                        npuc_chunk **out) {
+  size_t marker_len = strlen(marker);
+  size_t n = 0;
+  *out = NULL;
+  const char *chunk = buf, *end = buf + len, *p = buf;
+  int chunk_line = 1, line = 1;
+  while (p < end) {
+    if (*p == '\n') {
+      line++;
+      p++;
+      continue;
+    }
+    if ((size_t)(end - p) < marker_len || memcmp(p, marker, marker_len) != 0) {
+      p++;
+      continue;
+    }
+    if (p + marker_len < end && p[marker_len] == '-') {
+      int l, c;
+      line_col_at(buf, (size_t)(p - buf), &l, &c);
+      npuc_diag_emit(sink, NPUC_SEV_WARNING, filename, l, c,
+                     "near miss with file split marker");
+      p += marker_len;
+      while (p < end && *p == '-')
+        p++;
+      continue;
+    }
+    if (!push_chunk(out, &n, chunk, (size_t)(p - chunk), chunk_line))
+      return 0;
+    p += marker_len;
+    chunk = p;
+    chunk_line = line;
+  }
+  if (!push_chunk(out, &n, chunk, (size_t)(end - chunk), chunk_line))
+    return 0;
+  return n;
+}
+
+static bool push_chunk(npuc_chunk **chunks, size_t *n, const char *text,
+                       size_t len, int first_line) {
+  npuc_chunk *grown = realloc(*chunks, (*n + 1) * sizeof *grown);
+  if (!grown) {
+    free(*chunks);
+    *chunks = NULL;
+    return false;
+  }
+  *chunks = grown;
+  grown[(*n)++] = (npuc_chunk){text, len, first_line};
+  return true;
+}
+
+/* ---- Output --------------------------------------------------------- */
+
+struct npuc_output {
+  FILE *file;     /* stdout, or the temporary file */
+  char *target;   /* NULL for stdout */
+  char *tmp_path;
+  bool failed;
+};
+
+npuc_output *npuc_output_open(const char *path, const npuc_diag_sink *sink) {
+  npuc_output *out = calloc(1, sizeof *out);
+  if (!out)
+    return NULL;
+  if (!path || strcmp(path, "-") == 0) {
+    out->file = stdout;
+    return out;
+  }
+  size_t len = strlen(path);
+  out->target = strdup(path);
+  out->tmp_path = malloc(len + sizeof ".tmp.XXXXXX");
+  if (!out->target || !out->tmp_path) {
+    npuc_output_discard(out);
+    return NULL;
+  }
+  memcpy(out->tmp_path, path, len);
+  memcpy(out->tmp_path + len, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
+  int fd = mkstemp(out->tmp_path);
+  if (fd < 0) {
+    npuc_diag_emit(sink, NPUC_SEV_ERROR, NULL, 0, 0,
+                   "cannot open output file '%s': %s", path, strerror(errno));
+    free(out->tmp_path);
+    out->tmp_path = NULL;
+    npuc_output_discard(out);
+    return NULL;
+  }
+  /* mkstemp makes the file private; the output gets the usual mode. */
+  mode_t mask = umask(0);
+  umask(mask);
+  (void)fchmod(fd, 0666 & ~mask);
+  out->file = fdopen(fd, "wb");
+  if (!out->file) {
+    close(fd);
+    npuc_output_discard(out);
+    return NULL;
+  }
+  return out;
+}
+
+bool npuc_output_write(npuc_output *out, const char *data, size_t len) {
+  if (len && fwrite(data, 1, len, out->file) != len)
+    out->failed = true;
+  return !out->failed;
+}
+
+bool npuc_output_commit(npuc_output *out, const npuc_diag_sink *sink) {
+  bool ok = !out->failed && fflush(out->file) == 0;
+  if (!out->target) {
+    free(out);
+    return ok;
+  }
+  ok = fclose(out->file) == 0 && ok;
+  out->file = NULL;
+  if (ok && rename(out->tmp_path, out->target) == 0) {
+    free(out->tmp_path);
+    out->tmp_path = NULL;
+    npuc_output_discard(out);
+    return true;
+  }
+  npuc_diag_emit(sink, NPUC_SEV_ERROR, NULL, 0, 0,
+                 "cannot write output file '%s': %s", out->target,
+                 strerror(errno ? errno : EIO));
+  npuc_output_discard(out);
+  return false;
+}
+
+void npuc_output_discard(npuc_output *out) {
+  if (!out)
+    return;
+  if (out->file && out->file != stdout)
+    fclose(out->file);
+  if (out->tmp_path)
+    unlink(out->tmp_path);
+  free(out->tmp_path);
+  free(out->target);
+  free(out);
+}
+
+/* ---- Suggestions --------------------------------------------------- */
+
+/* Levenshtein distance, one row at a time. */
+size_t npuc_edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  size_t *row = malloc((lb + 1) * sizeof *row);
+  if (!row)
+    return (size_t)-1;
+  for (size_t j = 0; j <= lb; j++)
+    row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j];
+      size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      size_t best = diag + cost;
+      if (up + 1 < best)
+        best = up + 1;
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  size_t d = row[lb];
+  free(row);
+  return d;
+}

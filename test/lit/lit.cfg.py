@@ -1,0 +1,43 @@
+# lit configuration for npuc. Run through a build's site config:
+#   lit -sv build/test/lit                        (from the build tree)
+#   lit -sv --param build_dir=build test/lit      (from the source tree)
+import os
+
+import lit.formats
+
+if not hasattr(config, "npuc_tools_dir"):
+    # Started on the source tree: load the build's site config, which sets
+    # the tool directories and loads this file again.
+    here = os.path.dirname(os.path.abspath(__file__))
+    build_dir = lit_config.params.get(
+        "build_dir", os.path.join(here, "..", "..", "build"))
+    site = os.path.join(os.path.abspath(build_dir), "test", "lit",
+                        "lit.site.cfg.py")
+    if not os.path.exists(site):
+        lit_config.fatal("no configured build at %s: run `make build` or "
+                         "pass --param build_dir=<dir>" % build_dir)
+    lit_config.load_config(config, site)
+else:
+    config.name = "npuc"
+    config.test_format = lit.formats.ShTest(execute_external=False)
+    config.suffixes = [".mlir", ".test"]
+    config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
+    config.test_source_root = os.path.dirname(os.path.abspath(__file__))
+
+    path = [config.npuc_tools_dir, config.llvm_tools_dir,
+            config.environment.get("PATH", os.environ.get("PATH", ""))]
+    config.environment["PATH"] = os.pathsep.join(path)
+    # Sanitizer settings of `make check-asan` must reach the tools.
+    for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+        if var in os.environ:
+            config.environment[var] = os.environ[var]
+
+    def tool(name, directory):
+        # Whole words only: not inside paths, longer names or options.
+        pattern = r"(?<![\w/.-])" + name.replace("-", r"\-") + r"(?![\w.-])"
+        config.substitutions.append((pattern, os.path.join(directory, name)))
+
+    for name in ("npuc-opt", "npuc-compile"):
+        tool(name, config.npuc_tools_dir)
+    for name in ("FileCheck", "not", "split-file"):
+        tool(name, config.llvm_tools_dir)

@@ -1,0 +1,11 @@
+module {
+  func.func @one() {
+    return
+  }
+}
+// =====
+module {
+  func.func @two() {
+    return
+  }
+}

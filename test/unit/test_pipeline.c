@@ -1,0 +1,292 @@
+/* Pipelines with npuc passes running inside MLIR's pass manager: implicit
+ * nesting under func.func, options reaching the pass (also in the clones
+ * MLIR makes per thread), failures, and anchors that do not fit. */
+#include "Pass/PassInternal.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/Diagnostics.h>
+#include <mlir-c/IR.h>
+#include <mlir-c/RegisterEverything.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* ---- Test passes ---------------------------------------------------- */
+
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static char run_log[4096]; /* "tag:@sym " per run, in run order */
+
+static void log_run(const char *tag, MlirOperation op) {
+  MlirAttribute sym = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("sym_name"));
+  MlirStringRef name = mlirAttributeIsNull(sym)
+                           ? mlirStringRefCreateFromCString("module")
+                           : mlirStringAttrGetValue(sym);
+  pthread_mutex_lock(&log_lock);
+  size_t len = strlen(run_log);
+  snprintf(run_log + len, sizeof run_log - len, "%s:%.*s ", tag,
+           (int)name.length, name.data);
+  pthread_mutex_unlock(&log_lock);
+}
+
+static bool record_run(MlirOperation op, const npuc_pass_options *opts,
+                       const npuc_pass_context *ctx) {
+  (void)ctx;
+  const char *tag = npuc_pass_opt_str(opts, "tag");
+  log_run(tag, op);
+  if (npuc_pass_opt_bool(opts, "fail")) {
+    mlirEmitError(mlirOperationGetLocation(op), "test pass failed");
+    return false;
+  }
+  return true;
+}
+
+static const npuc_pass_option_def record_options[] = {
+    {"tag", NPUC_OPT_STRING, "none", "written to the log", NULL},
+    {"fail", NPUC_OPT_BOOL, "false", "fail after logging", NULL},
+};
+
+static const npuc_pass_def func_pass = {
+    "npuc-test-func", "logs each function", "func.func", record_options, 2,
+    record_run};
+static const npuc_pass_def module_pass = {
+    "npuc-test-module", "logs the module", "builtin.module", record_options, 2,
+    record_run};
+static const npuc_pass_def any_pass = {
+    "npuc-test-any", "logs any op", "any", record_options, 2, record_run};
+
+/* ---- Fixture -------------------------------------------------------- */
+
+static const char module_text[] =
+    "module {\n"
+    "  func.func @f(%x: i32) -> i32 {\n"
+    "    %a = arith.addi %x, %x : i32\n"
+    "    %b = arith.addi %x, %x : i32\n"
+    "    %c = arith.addi %a, %b : i32\n"
+    "    return %c : i32\n"
+    "  }\n"
+    "  func.func @g() {\n"
+    "    return\n"
+    "  }\n"
+    "}\n";
+
+typedef struct {
+  MlirContext ctx;
+  MlirOperation module;
+  npuc_pass_context pass_ctx;
+  char errors[2048];
+} fixture;
+
+static void collect_error(void *user, npuc_severity sev, const char *file,
+                          int line, int col, const char *message) {
+  (void)sev, (void)file, (void)line, (void)col;
+  fixture *f = user;
+  size_t len = strlen(f->errors);
+  snprintf(f->errors + len, sizeof f->errors - len, "%s\n", message);
+}
+
+static MlirLogicalResult ignore_diagnostic(MlirDiagnostic d, void *user) {
+  (void)d, (void)user;
+  return mlirLogicalResultSuccess();
+}
+
+static int setup(void **state) {
+  static bool registered;
+  if (!registered) {
+    registered = npuc_pass_register_extra(&func_pass) &&
+                 npuc_pass_register_extra(&module_pass) &&
+                 npuc_pass_register_extra(&any_pass);
+    if (!registered)
+      return -1;
+  }
+  fixture *f = calloc(1, sizeof *f);
+  f->ctx = mlirContextCreateWithThreading(false);
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  mlirContextAppendDialectRegistry(f->ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  mlirContextAttachDiagnosticHandler(f->ctx, ignore_diagnostic, NULL, NULL);
+  f->module = mlirOperationCreateParse(
+      f->ctx, mlirStringRefCreateFromCString(module_text),
+      mlirStringRefCreateFromCString("test.mlir"));
+  if (mlirOperationIsNull(f->module))
+    return -1;
+  f->pass_ctx.context = f->ctx;
+  run_log[0] = '\0';
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state) {
+  fixture *f = *state;
+  mlirOperationDestroy(f->module);
+  mlirContextDestroy(f->ctx);
+  free(f);
+  return 0;
+}
+
+/* Builds `pipeline` and runs it; returns the run's success. Build errors
+ * land in f->errors and make it return false. */
+static bool run_pipeline(fixture *f, const char *pipeline) {
+  npuc_diag_sink sink = {collect_error, f};
+  MlirPassManager pm = mlirPassManagerCreate(f->ctx);
+  bool ok = npuc_pipeline_parse(pm, pipeline, &f->pass_ctx, &sink);
+  if (ok)
+    ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, f->module));
+  mlirPassManagerDestroy(pm);
+  return ok;
+}
+
+/* ---- Tests ---------------------------------------------------------- */
+
+static void test_func_pass_nests_implicitly(void **state) {
+  fixture *f = *state;
+  assert_true(run_pipeline(f, "builtin.module(npuc-test-func{tag=a})"));
+  assert_string_equal(run_log, "a:f a:g ");
+}
+
+static void test_explicit_nesting_and_any(void **state) {
+  fixture *f = *state;
+  assert_true(run_pipeline(
+      f, "builtin.module(func.func(npuc-test-func{tag=b}),npuc-test-any{tag=c},"
+         "func.func(npuc-test-any{tag=d}))"));
+  assert_string_equal(run_log, "b:f b:g c:module d:f d:g ");
+}
+
+static void test_bare_list_is_module_level(void **state) {
+  fixture *f = *state;
+  assert_true(run_pipeline(f, "npuc-test-module{tag=m}, npuc-test-func"));
+  assert_string_equal(run_log, "m:module none:f none:g ");
+}
+
+static void test_mixed_with_upstream(void **state) {
+  fixture *f = *state;
+  assert_true(run_pipeline(
+      f, "builtin.module(cse,npuc-test-module{tag=x},canonicalize,"
+         "func.func(cse,npuc-test-func{tag=y},canonicalize{max-iterations=2}))"));
+  assert_string_equal(run_log, "x:module y:f y:g ");
+  /* cse ran: one of the two identical additions is gone. */
+  char printed[1024] = "";
+  size_t n = 0;
+  MlirOperation func = mlirBlockGetFirstOperation(
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(f->module, 0)));
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    n++;
+  snprintf(printed, sizeof printed, "%zu", n);
+  assert_string_equal(printed, "3"); /* addi, addi, return */
+}
+
+static void test_flag_form(void **state) {
+  fixture *f = *state;
+  npuc_diag_sink sink = {collect_error, f};
+  MlirPassManager pm = mlirPassManagerCreate(f->ctx);
+  assert_true(npuc_pipeline_add_flag(pm, "npuc-test-func", "tag=p", &f->pass_ctx,
+                                     &sink));
+  assert_true(npuc_pipeline_add_flag(pm, "cse", NULL, &f->pass_ctx, &sink));
+  assert_true(npuc_pipeline_add_flag(pm, "npuc-test-module", "{tag=q}",
+                                     &f->pass_ctx, &sink));
+  assert_true(mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, f->module)));
+  mlirPassManagerDestroy(pm);
+  assert_string_equal(run_log, "p:f p:g q:module ");
+}
+
+static void test_failing_pass_fails_the_run(void **state) {
+  fixture *f = *state;
+  assert_false(run_pipeline(f, "builtin.module(npuc-test-module{fail=true})"));
+  assert_string_equal(f->errors, "");
+  assert_string_equal(run_log, "none:module ");
+}
+
+static void test_anchor_mismatch_is_reported(void **state) {
+  fixture *f = *state;
+  assert_false(run_pipeline(f, "builtin.module(func.func(npuc-test-module))"));
+  assert_non_null(strstr(f->errors,
+                         "pass 'npuc-test-module' runs on 'builtin.module' "
+                         "ops and cannot be scheduled under 'func.func'"));
+  assert_string_equal(run_log, "");
+}
+
+static void test_bad_option_is_reported(void **state) {
+  fixture *f = *state;
+  assert_false(run_pipeline(f, "builtin.module(npuc-test-func{tga=1})"));
+  assert_non_null(strstr(f->errors, "pass 'npuc-test-func': unknown option "
+                                    "'tga'; valid options: tag=<string>, "
+                                    "fail=<bool>"));
+}
+
+/* With threads, MLIR runs functions in parallel on clones of the pass; the
+ * clones must carry the options. */
+static void test_clones_keep_options(void **state) {
+  fixture *f = *state;
+  mlirContextEnableMultithreading(f->ctx, true);
+  assert_true(run_pipeline(f, "builtin.module(func.func(npuc-test-func{tag=t}))"));
+  assert_true(strcmp(run_log, "t:f t:g ") == 0 ||
+              strcmp(run_log, "t:g t:f ") == 0);
+}
+
+static void test_names_known(void **state) {
+  (void)state;
+  assert_true(npuc_pass_name_known("npuc-strip-annotations"));
+  assert_true(npuc_pass_name_known("npuc-test-func"));
+  assert_true(npuc_pass_name_known("canonicalize"));
+  assert_false(npuc_pass_name_known("canonicalise"));
+  const char *close[3];
+  size_t n = npuc_pass_suggest("npuc-test-fun", close, 3);
+  assert_true(n >= 1 && n <= 3);
+  assert_string_equal(close[0], "npuc-test-func");
+  n = npuc_pass_suggest("canonicalise", close, 3);
+  assert_true(n >= 1);
+  assert_string_equal(close[0], "canonicalize");
+  assert_int_equal(npuc_pass_suggest("zzqqxxyyww", close, 3), 0);
+}
+
+static void test_upstream_anchors(void **state) {
+  (void)state;
+  assert_string_equal(npuc_upstream_anchor_of("cse"), "");
+  assert_string_equal(npuc_upstream_anchor_of("canonicalize{max-iterations=2}"),
+                      "");
+  assert_string_equal(npuc_upstream_anchor_of("affine-super-vectorize"),
+                      "func.func");
+  assert_string_equal(npuc_upstream_anchor_of("convert-func-to-llvm"),
+                      "builtin.module");
+  assert_string_equal(npuc_upstream_anchor_of("convert-gpu-to-nvvm"),
+                      "gpu.module");
+  char *error = NULL;
+  assert_false(npuc_upstream_check("cse{nope=1}", &error));
+  assert_string_equal(error, "no such option nope");
+  free(error);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_func_pass_nests_implicitly, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_explicit_nesting_and_any, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_bare_list_is_module_level, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_mixed_with_upstream, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_flag_form, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_failing_pass_fails_the_run, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_anchor_mismatch_is_reported, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_bad_option_is_reported, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_clones_keep_options, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_names_known, setup, teardown),
+      cmocka_unit_test(test_upstream_anchors),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,214 @@
+/* npuc-compile: the whole-compilation driver, in the manner of
+ * bishengir-compile: one input, one target, an output directory. It checks
+ * its flags, parses and verifies the input; the code generators that would
+ * fill the output directory come with the targets' backends. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "npuc/IR.h"
+#include "npuc/ToolSupport.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef NPUC_VERSION
+#define NPUC_VERSION "0.0.0"
+#endif
+
+#define TOOL "npuc-compile"
+
+static const char *const targets[] = {"ascend-cmodel", "tx8", "aie1-cmodel",
+                                      NULL};
+
+typedef struct {
+  const char *input;
+  const char *output_dir;
+  const char *target;
+  bool auto_blockify_loop;
+  bool auto_bind_sub_block;
+} options;
+
+enum { CONTINUE = -1 };
+
+static int parse_command_line(int argc, char **argv, options *o);
+static int compile(const options *o);
+static void print_help(void);
+
+int main(int argc, char **argv) {
+  options o = {NULL, NULL, NULL, false, true};
+  int status = parse_command_line(argc, argv, &o);
+  return status == CONTINUE ? compile(&o) : status;
+}
+
+static int compile(const options *o) {
+  npuc_install_fatal_error_handler(TOOL);
+  size_t len;
+  char *input = npuc_read_input(o->input, &len, NULL);
+  if (!input)
+    return 1;
+  const char *filename = npuc_input_display_name(o->input);
+  const npuc_op_registry *registry = NULL;
+  bool ok = npuc_check_text(input, len, filename, NULL) &&
+            (registry = npuc_builtin_op_registry(NULL)) != NULL;
+  if (ok) {
+    MlirContext ctx = npuc_context_create();
+    npuc_module m;
+    ok = npuc_module_parse(ctx, registry, input, len, filename, 1, NULL, &m);
+    if (ok)
+      npuc_module_destroy(&m);
+    npuc_context_destroy(ctx);
+  }
+  free(input);
+  if (!ok)
+    return 1;
+  /* The input is valid; what is missing is the target's backend. The output
+   * directory is not created, so nothing half-made is left behind. */
+  fprintf(stderr, TOOL ": error: target '%s' has no code generator yet\n",
+          o->target);
+  return 1;
+}
+
+/* ---- Command line --------------------------------------------------- */
+
+static bool parse_bool(const char *flag, const char *value, bool *out);
+static bool valid_target(const char *target);
+static void list_targets(FILE *f);
+static int unknown_option(const char *arg, const char *name);
+
+static const char *const option_names[] = {
+    "target", "o", "enable-auto-blockify-loop", "enable-auto-bind-sub-block",
+    "help", "version", NULL};
+
+static int parse_command_line(int argc, char **argv, options *o) {
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    if (arg[0] != '-' || arg[1] == '\0') {
+      if (o->input) {
+        fprintf(stderr, TOOL ": error: more than one input file ('%s' and "
+                        "'%s')\n", o->input, arg);
+        return 1;
+      }
+      o->input = arg;
+      continue;
+    }
+    const char *body = arg + (arg[1] == '-' ? 2 : 1);
+    const char *eq = strchr(body, '=');
+    size_t n = eq ? (size_t)(eq - body) : strlen(body);
+    const char *value = eq ? eq + 1 : NULL;
+#define IS(name) (n == strlen(name) && strncmp(body, name, n) == 0)
+    if (IS("help") || IS("h")) {
+      print_help();
+      return 0;
+    }
+    if (IS("version")) {
+      printf(TOOL " version " NPUC_VERSION " (MLIR 22)\n");
+      return 0;
+    }
+    if (IS("target") || IS("o")) {
+      if (!value && i + 1 < argc)
+        value = argv[++i];
+      if (!value || !*value) {
+        fprintf(stderr, TOOL ": error: option '%s' needs a value\n", arg);
+        return 1;
+      }
+      *(IS("o") ? &o->output_dir : &o->target) = value;
+    } else if (IS("enable-auto-blockify-loop")) {
+      if (!parse_bool("--enable-auto-blockify-loop", value,
+                      &o->auto_blockify_loop))
+        return 1;
+    } else if (IS("enable-auto-bind-sub-block")) {
+      if (!parse_bool("--enable-auto-bind-sub-block", value,
+                      &o->auto_bind_sub_block))
+        return 1;
+    } else {
+      char *name = strndup(body, n);
+      int status = unknown_option(arg, name ? name : body);
+      free(name);
+      return status;
+    }
+#undef IS
+  }
+  if (!o->target) {
+    fprintf(stderr, TOOL ": error: no target given: use --target=<name>, ");
+    list_targets(stderr);
+    return 1;
+  }
+  if (!valid_target(o->target)) {
+    fprintf(stderr, TOOL ": error: unknown target '%s'; ", o->target);
+    list_targets(stderr);
+    return 1;
+  }
+  if (!o->output_dir) {
+    fprintf(stderr, TOOL ": error: no output directory given: use -o <dir>\n");
+    return 1;
+  }
+  if (!o->input) {
+    fprintf(stderr, TOOL ": error: no input file given\n");
+    return 1;
+  }
+  return CONTINUE;
+}
+
+static bool parse_bool(const char *flag, const char *value, bool *out) {
+  if (!value || !strcmp(value, "true") || !strcmp(value, "True") ||
+      !strcmp(value, "1")) {
+    *out = true;
+    return true;
+  }
+  if (!strcmp(value, "false") || !strcmp(value, "False") ||
+      !strcmp(value, "0")) {
+    *out = false;
+    return true;
+  }
+  fprintf(stderr, TOOL ": error: %s expects true or false, got '%s'\n", flag,
+          value);
+  return false;
+}
+
+static bool valid_target(const char *target) {
+  for (const char *const *t = targets; *t; t++)
+    if (strcmp(*t, target) == 0)
+      return true;
+  return false;
+}
+
+static void list_targets(FILE *f) {
+  fprintf(f, "valid targets:");
+  for (const char *const *t = targets; *t; t++)
+    fprintf(f, " %s", *t);
+  fprintf(f, "\n");
+}
+
+static int unknown_option(const char *arg, const char *name) {
+  const char *best = NULL;
+  size_t best_distance = 3; /* only close misspellings */
+  for (const char *const *o = option_names; *o; o++) {
+    size_t d = npuc_edit_distance(name, *o);
+    if (d < best_distance)
+      best = *o, best_distance = d;
+  }
+  if (best)
+    fprintf(stderr, TOOL ": error: unknown option '%s'; did you mean "
+                    "'--%s'?\n", arg, best);
+  else
+    fprintf(stderr, TOOL ": error: unknown option '%s' (see '" TOOL
+                    " --help')\n", arg);
+  return 1;
+}
+
+static void print_help(void) {
+  printf("OVERVIEW: npuc compiler driver: MLIR in, target artefacts out\n\n"
+         "USAGE: " TOOL " --target=<target> -o <dir> [options] <input.mlir>\n\n"
+         "OPTIONS:\n"
+         "  --target=<target>                  One of: ascend-cmodel, tx8, "
+         "aie1-cmodel\n"
+         "  -o <dir>                           Output directory\n"
+         "  --enable-auto-blockify-loop        Blockify parallel loops "
+         "automatically\n"
+         "  --enable-auto-bind-sub-block=<bool>\n"
+         "                                     Bind sub-blocks automatically "
+         "(default: true)\n"
+         "  --help, -h                         Show this help\n"
+         "  --version                          Show the version\n");
+}

@@ -1,0 +1,459 @@
+/* npuc-opt: mlir-opt for the npuc dialects. Reads MLIR with our custom
+ * syntax, runs a pass pipeline of npuc and upstream passes, prints the
+ * result. Options keep mlir-opt's names and meanings. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "npuc/IR.h"
+#include "npuc/Pass.h"
+#include "npuc/ToolSupport.h"
+#include "npuc/Verify.h"
+#include "npuc/VerifyDiagnostics.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef NPUC_VERSION
+#define NPUC_VERSION "0.0.0"
+#endif
+
+#define TOOL "npuc-opt"
+#define SPLIT_MARKER "// -----"
+
+typedef struct {
+  char *name;        /* without dashes */
+  const char *value; /* option text (in argv), or NULL */
+} pass_flag;
+
+typedef struct {
+  const char *input;
+  const char *output; /* NULL: stdout */
+  const char *pipeline;
+  pass_flag *passes;
+  size_t num_passes;
+  const char *split_marker; /* NULL: no splitting */
+  bool verify_diagnostics;
+  bool print_ir_after_all;
+  bool timing;
+  bool print_generic;
+  bool print_debuginfo;
+} options;
+
+typedef struct {
+  const options *opts;
+  const char *filename; /* as diagnostics name it */
+  const npuc_op_registry *registry;
+  MlirContext context;
+  MlirOpPrintingFlags ir_printing_flags;
+  npuc_output *out;
+} tool;
+
+enum { CONTINUE = -1 };
+
+static int parse_command_line(int argc, char **argv, options *o);
+static int run(const options *o);
+static bool pipeline_is_valid(tool *t);
+static bool process_input(tool *t, const char *input, size_t len);
+static bool process_chunk(tool *t, const npuc_chunk *chunk);
+static bool process_module(tool *t, const npuc_chunk *chunk,
+                           const npuc_diag_sink *sink);
+static bool run_and_print(tool *t, npuc_module *m, const npuc_diag_sink *sink);
+static MlirPassManager build_pass_manager(tool *t, const npuc_diag_sink *sink,
+                                          bool instrument);
+static void print_help(void);
+
+int main(int argc, char **argv) {
+  options o = {0};
+  o.input = "-";
+  int status = parse_command_line(argc, argv, &o);
+  if (status == CONTINUE)
+    status = run(&o);
+  for (size_t i = 0; i < o.num_passes; i++)
+    free(o.passes[i].name);
+  free(o.passes);
+  return status;
+}
+
+/* ---- The run -------------------------------------------------------- */
+
+static int run(const options *o) {
+  npuc_install_fatal_error_handler(TOOL);
+  size_t len;
+  char *input = npuc_read_input(o->input, &len, NULL);
+  if (!input)
+    return 1;
+  tool t = {o, npuc_input_display_name(o->input), NULL, {NULL}, {NULL}, NULL};
+  bool ok = npuc_check_text(input, len, t.filename, NULL) &&
+            (t.registry = npuc_builtin_op_registry(NULL)) != NULL;
+  if (ok) {
+    t.context = npuc_context_create();
+    t.ir_printing_flags = mlirOpPrintingFlagsCreate();
+    if (o->print_generic)
+      mlirOpPrintingFlagsPrintGenericOpForm(t.ir_printing_flags);
+    if (o->print_debuginfo)
+      mlirOpPrintingFlagsEnableDebugInfo(t.ir_printing_flags, true, false);
+    ok = pipeline_is_valid(&t) && process_input(&t, input, len);
+    mlirOpPrintingFlagsDestroy(t.ir_printing_flags);
+    npuc_context_destroy(t.context);
+  }
+  free(input);
+  return ok ? 0 : 1;
+}
+
+/* A bad pipeline is reported once, before any input is processed. */
+static bool pipeline_is_valid(tool *t) {
+  MlirPassManager pm = build_pass_manager(t, NULL, false);
+  if (mlirPassManagerIsNull(pm))
+    return false;
+  mlirPassManagerDestroy(pm);
+  return true;
+}
+
+/* Every chunk is processed even after one failed, as mlir-opt does; the
+ * output file appears only if all succeeded. */
+static bool process_input(tool *t, const char *input, size_t len) {
+  if (!(t->out = npuc_output_open(t->opts->output, NULL)))
+    return false;
+  npuc_chunk whole = {input, len, 1}, *chunks = &whole;
+  size_t n = 1;
+  if (t->opts->split_marker)
+    n = npuc_split_input(input, len, t->opts->split_marker, t->filename, NULL,
+                         &chunks);
+  bool ok = n > 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i > 0)
+      npuc_output_write(t->out, SPLIT_MARKER "\n", sizeof SPLIT_MARKER);
+    ok &= process_chunk(t, &chunks[i]);
+  }
+  if (chunks != &whole)
+    free(chunks);
+  if (ok)
+    return npuc_output_commit(t->out, NULL);
+  npuc_output_discard(t->out);
+  return false;
+}
+
+/* With --verify-diagnostics the chunk's result is the verifier's verdict,
+ * whatever the pipeline did (as in mlir-opt). */
+static bool process_chunk(tool *t, const npuc_chunk *chunk) {
+  if (!t->opts->verify_diagnostics)
+    return process_module(t, chunk, NULL);
+  npuc_diag_verifier *v = npuc_diag_verifier_create(
+      t->filename, chunk->text, chunk->len, chunk->first_line, NULL);
+  if (!v)
+    return false;
+  (void)process_module(t, chunk, npuc_diag_verifier_sink(v));
+  bool ok = npuc_diag_verifier_finish(v, NULL);
+  npuc_diag_verifier_destroy(v);
+  return ok;
+}
+
+/* Parse and verify, run the passes, verify our tables again, print. */
+static bool process_module(tool *t, const npuc_chunk *chunk,
+                           const npuc_diag_sink *sink) {
+  npuc_module m;
+  bool parsed = npuc_module_parse(t->context, t->registry, chunk->text,
+                                  chunk->len, t->filename, chunk->first_line,
+                                  sink, &m);
+  bool ok = parsed && run_and_print(t, &m, sink);
+  if (parsed)
+    npuc_module_destroy(&m);
+  /* `sink` may die with this chunk (--verify-diagnostics). */
+  npuc_context_set_sink(t->context, NULL, NULL);
+  return ok;
+}
+
+static bool run_and_print(tool *t, npuc_module *m,
+                          const npuc_diag_sink *sink) {
+  npuc_context_set_sink(t->context, sink, NULL);
+  MlirPassManager pm = build_pass_manager(t, sink, true);
+  bool ok = !mlirPassManagerIsNull(pm) &&
+            mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, m->op)) &&
+            npuc_verify_table_ops(t->registry, m->op);
+  if (!mlirPassManagerIsNull(pm))
+    mlirPassManagerDestroy(pm); /* prints the --mlir-timing report */
+  if (ok) {
+    npuc_print_options popts = {t->opts->print_generic,
+                                t->opts->print_debuginfo};
+    size_t len = 0;
+    char *text = npuc_module_print(t->registry, m, &popts, &len);
+    ok = text != NULL;
+    if (ok) {
+      /* Exactly one newline after the module, as mlir-opt prints it. */
+      while (len > 0 && text[len - 1] == '\n')
+        len--;
+      npuc_output_write(t->out, text, len);
+      npuc_output_write(t->out, "\n", 1);
+    }
+    free(text);
+  }
+  return ok;
+}
+
+/* `instrument`: with the timing and IR printing asked for (not for the
+ * pass manager that only validates the pipeline). */
+static MlirPassManager build_pass_manager(tool *t, const npuc_diag_sink *sink,
+                                          bool instrument) {
+  const options *o = t->opts;
+  MlirPassManager pm = mlirPassManagerCreate(t->context);
+  if (instrument && o->timing)
+    mlirPassManagerEnableTiming(pm);
+  if (instrument && o->print_ir_after_all)
+    mlirPassManagerEnableIRPrinting(pm, false, true, false, false, false,
+                                    t->ir_printing_flags,
+                                    mlirStringRefCreate(NULL, 0));
+  npuc_pass_context pctx = {t->registry, t->context};
+  bool ok = true;
+  if (o->pipeline)
+    ok = npuc_pipeline_parse(pm, o->pipeline, &pctx, sink);
+  for (size_t i = 0; ok && i < o->num_passes; i++)
+    ok = npuc_pipeline_add_flag(pm, o->passes[i].name, o->passes[i].value,
+                                &pctx, sink);
+  if (!ok) {
+    mlirPassManagerDestroy(pm);
+    pm.ptr = NULL;
+  }
+  return pm;
+}
+
+/* ---- Command line --------------------------------------------------- */
+
+typedef enum { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL } arg_kind;
+
+typedef enum {
+  OPT_OUTPUT,
+  OPT_PIPELINE,
+  OPT_SPLIT,
+  OPT_VERIFY,
+  OPT_PRINT_AFTER_ALL,
+  OPT_TIMING,
+  OPT_GENERIC,
+  OPT_DEBUGINFO,
+  OPT_ALLOW_UNREGISTERED,
+  OPT_HELP,
+  OPT_VERSION,
+} option_id;
+
+typedef struct {
+  const char *name;
+  arg_kind arg;
+  option_id id;
+  const char *usage;
+  const char *help;
+} option_spec;
+
+static const option_spec specs[] = {
+    {"o", ARG_REQUIRED, OPT_OUTPUT, "-o <file>",
+     "Output file; '-' or none is stdout. Written only on success."},
+    {"pass-pipeline", ARG_REQUIRED, OPT_PIPELINE, "--pass-pipeline=<text>",
+     "Textual pipeline, e.g. 'builtin.module(func.func(cse),canonicalize)'"},
+    {"split-input-file", ARG_OPTIONAL, OPT_SPLIT,
+     "--split-input-file[=<marker>]",
+     "Process each '// -----' separated chunk on its own"},
+    {"verify-diagnostics", ARG_NONE, OPT_VERIFY, "--verify-diagnostics",
+     "Check diagnostics against the input's expected-* comments"},
+    {"mlir-print-ir-after-all", ARG_NONE, OPT_PRINT_AFTER_ALL,
+     "--mlir-print-ir-after-all",
+     "Print the IR after every pass on stderr (MLIR's own printer)"},
+    {"mlir-timing", ARG_NONE, OPT_TIMING, "--mlir-timing",
+     "Report the time each pass took on stderr"},
+    {"mlir-print-op-generic", ARG_NONE, OPT_GENERIC, "--mlir-print-op-generic",
+     "Print every op in generic form"},
+    {"mlir-print-debuginfo", ARG_NONE, OPT_DEBUGINFO, "--mlir-print-debuginfo",
+     "Print op locations"},
+    {"allow-unregistered-dialect", ARG_NONE, OPT_ALLOW_UNREGISTERED,
+     "--allow-unregistered-dialect",
+     "Accepted for mlir-opt compatibility; always on"},
+    {"help", ARG_NONE, OPT_HELP, "--help, -h", "Show this help"},
+    {"h", ARG_NONE, OPT_HELP, NULL, NULL},
+    {"version", ARG_NONE, OPT_VERSION, "--version", "Show the version"},
+};
+
+#define NUM_SPECS (sizeof specs / sizeof specs[0])
+
+static int apply_option(const option_spec *spec, const char *value,
+                        options *o);
+static bool add_pass_flag(options *o, const char *name, const char *value);
+static int unknown_option(const char *arg, const char *name);
+static const option_spec *find_spec(const char *name, size_t len);
+
+/* Returns CONTINUE to run, or the exit status (--help, errors). */
+static int parse_command_line(int argc, char **argv, options *o) {
+  bool have_input = false, only_positional = false;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    if (only_positional || arg[0] != '-' || arg[1] == '\0') {
+      if (have_input) {
+        fprintf(stderr, TOOL ": error: more than one input file ('%s' and "
+                        "'%s')\n", o->input, arg);
+        return 1;
+      }
+      o->input = arg;
+      have_input = true;
+      continue;
+    }
+    if (strcmp(arg, "--") == 0) {
+      only_positional = true;
+      continue;
+    }
+    /* -x and --x are the same; the value follows '=' or is the next word. */
+    const char *body = arg + (arg[1] == '-' ? 2 : 1);
+    const char *eq = strchr(body, '=');
+    size_t name_len = eq ? (size_t)(eq - body) : strlen(body);
+    const char *value = eq ? eq + 1 : NULL;
+    const option_spec *spec = find_spec(body, name_len);
+    if (spec) {
+      if (spec->arg == ARG_REQUIRED && !value) {
+        if (i + 1 >= argc) {
+          fprintf(stderr, TOOL ": error: option '%s' needs a value\n", arg);
+          return 1;
+        }
+        value = argv[++i];
+      }
+      int status = apply_option(spec, value, o);
+      if (status != CONTINUE)
+        return status;
+      continue;
+    }
+    char *name = strndup(body, name_len);
+    if (!name)
+      return 1;
+    if (!npuc_pass_name_known(name)) {
+      int status = unknown_option(arg, name);
+      free(name);
+      return status;
+    }
+    bool added = add_pass_flag(o, body, value);
+    free(name);
+    if (!added)
+      return 1;
+  }
+  if (o->pipeline && o->num_passes > 0) {
+    fprintf(stderr, TOOL ": error: --pass-pipeline cannot be combined with "
+                    "individual pass options (--%s)\n", o->passes[0].name);
+    return 1;
+  }
+  return CONTINUE;
+}
+
+static bool bool_value(const char *value, bool *out) {
+  if (!value || !strcmp(value, "true") || !strcmp(value, "True") ||
+      !strcmp(value, "1"))
+    return *out = true, true;
+  if (!strcmp(value, "false") || !strcmp(value, "False") ||
+      !strcmp(value, "0"))
+    return *out = false, true;
+  return false;
+}
+
+static int apply_option(const option_spec *spec, const char *value,
+                        options *o) {
+  bool flag = true;
+  if (spec->arg == ARG_NONE && !bool_value(value, &flag)) {
+    fprintf(stderr, TOOL ": error: option '--%s' takes no value other than "
+                    "true or false (got '%s')\n", spec->name, value);
+    return 1;
+  }
+  switch (spec->id) {
+  case OPT_OUTPUT: o->output = value; break;
+  case OPT_PIPELINE: o->pipeline = value; break;
+  case OPT_SPLIT: o->split_marker = value && *value ? value : SPLIT_MARKER; break;
+  case OPT_VERIFY: o->verify_diagnostics = flag; break;
+  case OPT_PRINT_AFTER_ALL: o->print_ir_after_all = flag; break;
+  case OPT_TIMING: o->timing = flag; break;
+  case OPT_GENERIC: o->print_generic = flag; break;
+  case OPT_DEBUGINFO: o->print_debuginfo = flag; break;
+  case OPT_ALLOW_UNREGISTERED: break; /* our dialects need it: always on */
+  case OPT_HELP: print_help(); return 0;
+  case OPT_VERSION:
+    printf(TOOL " version " NPUC_VERSION " (MLIR 22)\n");
+    return 0;
+  }
+  return CONTINUE;
+}
+
+/* `body` is "name" or "name=options"; it lives as long as argv. */
+static bool add_pass_flag(options *o, const char *body, const char *value) {
+  pass_flag *grown = realloc(o->passes, (o->num_passes + 1) * sizeof *grown);
+  if (!grown)
+    return false;
+  o->passes = grown;
+  size_t name_len = value ? (size_t)(value - 1 - body) : strlen(body);
+  char *name = strndup(body, name_len);
+  if (!name)
+    return false;
+  o->passes[o->num_passes++] = (pass_flag){name, value};
+  return true;
+}
+
+static int unknown_option(const char *arg, const char *name) {
+  const char *best = NULL;
+  size_t best_distance = (size_t)-1;
+  for (size_t i = 0; i < NUM_SPECS; i++) {
+    size_t d = npuc_edit_distance(name, specs[i].name);
+    if (d < best_distance)
+      best = specs[i].name, best_distance = d;
+  }
+  const char *passes[1];
+  size_t limit = strlen(name) / 3 > 2 ? strlen(name) / 3 : 2;
+  if (npuc_pass_suggest(name, passes, 1) == 1 &&
+      npuc_edit_distance(name, passes[0]) < best_distance)
+    best = passes[0], best_distance = npuc_edit_distance(name, passes[0]);
+  if (best && best_distance <= limit)
+    fprintf(stderr, TOOL ": error: unknown option or pass '%s'; did you mean "
+                    "'--%s'?\n", arg, best);
+  else
+    fprintf(stderr, TOOL ": error: unknown option or pass '%s' (see "
+                    "'" TOOL " --help')\n", arg);
+  return 1;
+}
+
+static const option_spec *find_spec(const char *name, size_t len) {
+  for (size_t i = 0; i < NUM_SPECS; i++)
+    if (strlen(specs[i].name) == len && memcmp(specs[i].name, name, len) == 0)
+      return &specs[i];
+  return NULL;
+}
+
+/* ---- Help ----------------------------------------------------------- */
+
+static void print_pass_help(const npuc_pass_def *def);
+
+static void print_help(void) {
+  printf("OVERVIEW: npuc modular optimizer driver: mlir-opt for the npuc "
+         "dialects\n\n"
+         "USAGE: " TOOL " [options] [input|-]\n\n"
+         "OPTIONS:\n");
+  for (size_t i = 0; i < NUM_SPECS; i++)
+    if (specs[i].usage)
+      printf("  %-32s %s\n", specs[i].usage, specs[i].help);
+  printf("\nNPUC PASSES (as --<name>[=<options>] or inside --pass-pipeline):\n");
+  for (size_t i = 0; i < npuc_num_passes(); i++)
+    print_pass_help(npuc_pass_at(i));
+  printf("\nUPSTREAM PASSES:\n"
+         "  Every pass of upstream MLIR 22 is available the same way, e.g.\n"
+         "  --canonicalize, --cse, --affine-super-vectorize=\"virtual-vector-"
+         "size=16\";\n"
+         "  `mlir-opt --help` lists them.\n");
+}
+
+static void print_pass_help(const npuc_pass_def *def) {
+  printf("  --%-30s %s\n", def->name, def->summary);
+  for (size_t k = 0; k < def->num_options; k++) {
+    const npuc_pass_option_def *opt = &def->options[k];
+    static const char *const type_names[] = {"bool", "int", "string", "enum"};
+    char usage[128];
+    snprintf(usage, sizeof usage, "%s=<%s>", opt->name, type_names[opt->type]);
+    printf("      %-28s %s", usage, opt->help ? opt->help : "");
+    if (opt->type == NPUC_OPT_ENUM && opt->enum_values) {
+      printf(" (one of:");
+      for (const char *const *v = opt->enum_values; *v; v++)
+        printf(" %s", *v);
+      printf(")");
+    }
+    if (opt->default_value && *opt->default_value)
+      printf(" (default: %s)", opt->default_value);
+    printf("\n");
+  }
+}
