@@ -42,6 +42,11 @@ typedef struct {
   const char *cur;
   const char *line_begin;
   int line;
+  /* The next token, once peeked: lexing it again is the hot path. */
+  bool peeked;
+  npuc_token peek_tok;
+  const char *peek_cur, *peek_line_begin;
+  int peek_line;
 } npuc_lexer;
 
 void npuc_lexer_init(npuc_lexer *lx, const char *buf, size_t len,

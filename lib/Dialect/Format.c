@@ -58,12 +58,16 @@ bool npuc_format_compile(npuc_op_def *op, const char *file, int line,
   return fp.ok;
 }
 
+static void free_contents(npuc_fmt_elem *e) {
+  free(e->text);
+  npuc_format_free(e->children, e->num_children);
+  free(e->branch_ends);
+  memset(e, 0, sizeof *e);
+}
+
 void npuc_format_free(npuc_fmt_elem *elems, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    free(elems[i].text);
-    npuc_format_free(elems[i].children, elems[i].num_children);
-    free(elems[i].branch_ends);
-  }
+  for (size_t i = 0; i < n; ++i)
+    free_contents(&elems[i]);
   free(elems);
 }
 
@@ -198,6 +202,7 @@ static bool parse_elems(fmt_parser *fp, elem_list *out, bool in_group) {
       return fp->ok;
     npuc_fmt_elem e;
     if (!parse_one(fp, &e)) {
+      free_contents(&e);
       fp->ok = false;
       return false;
     }
@@ -215,8 +220,11 @@ static bool parse_group(fmt_parser *fp, npuc_fmt_elem *out) {
   elem_list all = {0};
   size_t *ends = NULL, num_branches = 0;
   for (;;) {
-    if (!parse_elems(fp, &all, true))
+    if (!parse_elems(fp, &all, true)) {
+      npuc_format_free(all.items, all.len);
+      free(ends);
       return false;
+    }
     ends = realloc(ends, (num_branches + 1) * sizeof *ends);
     ends[num_branches++] = all.len;
     if (*fp->p == '|') {
@@ -227,6 +235,8 @@ static bool parse_group(fmt_parser *fp, npuc_fmt_elem *out) {
   }
   if (*fp->p != ')') {
     fmt_error(fp, "unbalanced group in format of '%s'", fp->op->name);
+    npuc_format_free(all.items, all.len);
+    free(ends);
     return false;
   }
   fp->p++;
@@ -246,6 +256,7 @@ static bool parse_group(fmt_parser *fp, npuc_fmt_elem *out) {
     if (!optional) {
       fmt_error(fp, "a group without '|' must be optional '( ... )?' in '%s'",
                 fp->op->name);
+      npuc_format_free(group.children, group.num_children);
       return false;
     }
   }

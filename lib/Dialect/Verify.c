@@ -15,6 +15,10 @@ typedef struct {
 
 static MlirWalkResult verify_one(MlirOperation op, void *user);
 static bool verify_op(const npuc_op_def *def, MlirOperation op);
+static void report_unknown(const npuc_op_registry *reg, MlirOperation op,
+                           MlirStringRef name);
+static void op_error(MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 bool npuc_verify_table_ops(const npuc_op_registry *reg, MlirOperation root) {
   verify_state st = {reg, true};
@@ -28,7 +32,28 @@ static MlirWalkResult verify_one(MlirOperation op, void *user) {
   const npuc_op_def *def = npuc_op_lookup(st->reg, name.data, name.length);
   if (def && !verify_op(def, op))
     st->ok = false;
+  if (!def && npuc_op_owner(st->reg, name.data, name.length)) {
+    report_unknown(st->reg, op, name);
+    st->ok = false;
+  }
   return MlirWalkResultAdvance;
+}
+
+/* Generic form bypasses the custom-syntax reader: catch unknown names of
+ * our dialects here, as the reader does. */
+static void report_unknown(const npuc_op_registry *reg, MlirOperation op,
+                           MlirStringRef name) {
+  const char *near[3];
+  size_t n = npuc_op_suggest(reg, name.data, name.length, near, 3);
+  const npuc_dialect_def *d = npuc_op_owner(reg, name.data, name.length);
+  char hint[256] = "";
+  for (size_t i = 0; i < n; ++i) {
+    size_t used = strlen(hint);
+    snprintf(hint + used, sizeof hint - used, "%s'%s'",
+             i == 0 ? "; did you mean " : (i + 1 == n ? " or " : ", "), near[i]);
+  }
+  op_error(op, "unknown op '%.*s' in dialect '%s'%s%s", (int)name.length,
+           name.data, d->name, hint, n ? "?" : "");
 }
 
 static void op_error(MlirOperation op, const char *fmt, ...)

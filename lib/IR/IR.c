@@ -10,16 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* MLIR parses the rewritten text under this buffer name, so the handler can
- * tell positions in rewritten text (remap through the source map) from our
- * explicit loc("file":l:c) of the user's own positions (report as is). */
-static const char kRewrittenPrefix[] = "<npuc>";
+/* mlirModuleCreateParse (which wraps several top-level ops in a module, as
+ * mlir-opt does) names its buffer "-". Positions there are in rewritten
+ * text and are mapped back through the source map; our explicit
+ * loc("file":l:c) already name the user's file. Standard input is reported
+ * as <stdin>, as mlir-opt does, so the two never mix. */
+static const char kRewrittenName[] = "-";
 
 typedef struct {
   MlirContext ctx;
   npuc_diag_sink sink;
   bool has_sink;
   const npuc_srcmap *map;
+  char filename[1024]; /* of the text being parsed */
 } context_state;
 
 /* A handful of contexts at most live at once (one per tool run). */
@@ -135,9 +138,8 @@ static void forward(context_state *st, MlirDiagnostic d) {
   bool has_pos = npuc_location_file_line_col(mlirDiagnosticGetLocation(d),
                                              file, sizeof file, &line, &col);
   const char *name = file;
-  size_t plen = sizeof kRewrittenPrefix - 1;
-  if (has_pos && strncmp(file, kRewrittenPrefix, plen) == 0) {
-    name = file + plen;
+  if (has_pos && strcmp(file, kRewrittenName) == 0) {
+    name = st->filename;
     npuc_srcmap_lookup(st->map, line, col, &line, &col);
   }
   strbuf msg = {0};
@@ -181,22 +183,21 @@ bool npuc_module_parse(MlirContext ctx, const npuc_op_registry *reg,
   memset(buffer, '\n', pad);
   memcpy(buffer + pad, rewritten, n + 1);
   free(rewritten);
-  size_t name_len = strlen(filename) + sizeof kRewrittenPrefix;
-  char *source_name = malloc(name_len);
-  snprintf(source_name, name_len, "%s%s", kRewrittenPrefix, filename);
   context_state *st = state_of(ctx);
   const npuc_srcmap *previous_map = st ? st->map : NULL;
   npuc_context_set_sink(ctx, sink, map);
+  if (st)
+    snprintf(st->filename, sizeof st->filename, "%s", filename);
   MlirOperation op;
-  if (has_no_tokens(buffer, pad + n))
-    op = mlirModuleGetOperation(mlirModuleCreateEmpty(
-        mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString(filename),
-                                   (unsigned)(first_line > 0 ? first_line : 1), 1)));
-  else
-    op = mlirOperationCreateParse(ctx, mlirStringRefCreate(buffer, pad + n),
-                                  mlirStringRefCreateFromCString(source_name));
+  if (has_no_tokens(buffer, pad + n)) {
+    op = mlirModuleGetOperation(mlirModuleCreateEmpty(mlirLocationFileLineColGet(
+        ctx, mlirStringRefCreateFromCString(filename),
+        (unsigned)(first_line > 0 ? first_line : 1), 1)));
+  } else {
+    MlirModule m = mlirModuleCreateParse(ctx, mlirStringRefCreate(buffer, pad + n));
+    op = mlirModuleIsNull(m) ? (MlirOperation){NULL} : mlirModuleGetOperation(m);
+  }
   free(buffer);
-  free(source_name);
   bool ok = !mlirOperationIsNull(op);
   if (ok && !mlirOperationVerify(op))
     ok = false;
@@ -242,16 +243,22 @@ char *npuc_op_print(const npuc_op_registry *reg, MlirOperation op,
   strbuf_cb(mlirStringRefCreate("\n", 1), &b);
   if (opts && opts->debug_info) {
     /* Show the user's file name, not the internal buffer name. */
-    size_t plen = sizeof kRewrittenPrefix - 1;
-    char *w = b.data;
+    context_state *st = state_of(mlirOperationGetContext(op));
+    const char *real = st && st->filename[0] ? st->filename : kRewrittenName;
+    strbuf fixed = {0};
     for (const char *r = b.data; *r;) {
-      if (strncmp(r, kRewrittenPrefix, plen) == 0)
-        r += plen;
-      else
-        *w++ = *r++;
+      const char *hit = strstr(r, "loc(\"-\":");
+      size_t keep = hit ? (size_t)(hit - r) : strlen(r);
+      strbuf_cb(mlirStringRefCreate(r, keep), &fixed);
+      if (!hit)
+        break;
+      strbuf_cb(mlirStringRefCreateFromCString("loc(\""), &fixed);
+      strbuf_cb(mlirStringRefCreateFromCString(real), &fixed);
+      strbuf_cb(mlirStringRefCreateFromCString("\":"), &fixed);
+      r = hit + strlen("loc(\"-\":");
     }
-    *w = '\0';
-    b.len = (size_t)(w - b.data);
+    free(b.data);
+    b = fixed;
   }
   if (opts && opts->generic) {
     if (out_len)

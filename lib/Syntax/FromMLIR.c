@@ -8,6 +8,7 @@
  * never loses information. */
 #include "SyntaxInternal.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,7 +57,8 @@ typedef struct {
   last_kind last;
 } renderer;
 
-static void convert_text(from_mlir *st, bool nested, npuc_token *closing);
+static void convert_lines(from_mlir *st, const char *start, const char *end);
+static const char *statement_name(const char *p, const char *line_end);
 static bool try_render_op(from_mlir *st, npuc_token name);
 static bool strip_legacy_to_tensor(from_mlir *st, npuc_token name);
 
@@ -72,12 +74,7 @@ char *npuc_syntax_from_mlir(const npuc_op_registry *registry, const char *text,
   if (form)
     st.form_copy = *form;
   st.out = &out;
-  npuc_lexer_init(&st.lx, text, len, 1);
-  st.copy = text;
-  npuc_token closing;
-  convert_text(&st, false, &closing);
-  npuc_rewrite_span(&out, st.copy, text + len, 1, 1, NPUC_FROM_MLIR, registry,
-                    &st.form_copy);
+  convert_lines(&st, text, text + len);
   return npuc_tb_take(&out, out_len);
 }
 
@@ -89,62 +86,57 @@ static void flush(from_mlir *st, const char *upto) {
     st->copy = upto;
 }
 
-static bool scan_results(npuc_lexer *lx, npuc_token *name) {
-  for (;;) {
-    npuc_token t = npuc_lex(lx);
-    if (npuc_tok_punct(t, ':')) {
-      if (npuc_lex(lx).kind != NPUC_TOK_INTEGER)
-        return false;
-      t = npuc_lex(lx);
+/* MLIR's printer starts every op on a line of its own, so a statement is
+ * the start of a line, after its result names. Only lines that hold one of
+ * our ops (or a legacy to_tensor) are lexed; everything else is copied. */
+static void convert_lines(from_mlir *st, const char *start, const char *end) {
+  st->copy = start;
+  const char *p = start;
+  while (p < end) {
+    const char *line_end = memchr(p, '\n', (size_t)(end - p));
+    if (!line_end)
+      line_end = end;
+    const char *name = statement_name(p, line_end);
+    if (name && (*name == '"' || (st->form && st->form->legacy_to_tensor && *name == 'b'))) {
+      npuc_lexer_init(&st->lx, name, (size_t)(end - name), 1);
+      npuc_token tok = npuc_lex(&st->lx);
+      bool done = tok.kind == NPUC_TOK_STRING ? try_render_op(st, tok)
+                                              : strip_legacy_to_tensor(st, tok);
+      if (done) {
+        /* Whatever follows the op on its last line is not a statement. */
+        const char *rest = memchr(st->copy, '\n', (size_t)(end - st->copy));
+        p = rest ? rest + 1 : end;
+        continue;
+      }
     }
-    if (npuc_tok_punct(t, '=')) {
-      *name = npuc_lex(lx);
-      return true;
-    }
-    if (!npuc_tok_punct(t, ',') || npuc_lex(lx).kind != NPUC_TOK_PERCENT_ID)
-      return false;
+    p = line_end + 1;
   }
+  flush(st, end);
 }
 
-static void convert_text(from_mlir *st, bool nested, npuc_token *closing) {
-  npuc_ctx_stack ctx = {0};
-  bool region_start = nested;
+/* Where the op name of the statement on [p, line_end) starts, past
+ * indentation and `%a, %b:2 = `; NULL if the line starts no op. */
+static const char *statement_name(const char *p, const char *line_end) {
+  while (p < line_end && (*p == ' ' || *p == '\t'))
+    ++p;
+  if (p >= line_end || *p != '%')
+    return p < line_end ? p : NULL;
   for (;;) {
-    npuc_token t = npuc_lex(&st->lx);
-    if (t.kind == NPUC_TOK_EOF)
-      break;
-    bool at_stmt = npuc_ctx_top(&ctx) == 'r' && (t.line_start || region_start);
-    region_start = false;
-    if (at_stmt) {
-      npuc_lexer after = st->lx;
-      npuc_token name = t;
-      bool ok = t.kind != NPUC_TOK_PERCENT_ID || scan_results(&after, &name);
-      npuc_lexer saved = st->lx;
-      st->lx = after;
-      if (ok && name.kind == NPUC_TOK_STRING && try_render_op(st, name))
-        continue;
-      if (ok && name.kind == NPUC_TOK_BARE_ID &&
-          strip_legacy_to_tensor(st, name))
-        continue;
-      st->lx = saved;
-    }
-    if (t.kind != NPUC_TOK_PUNCT)
+    ++p; /* '%' */
+    while (p < line_end && (isalnum((unsigned char)*p) || *p == '_' || *p == '$' ||
+                            *p == '.' || *p == '-' || *p == '#'))
+      ++p;
+    if (p < line_end && *p == ':')
+      for (++p; p < line_end && isdigit((unsigned char)*p);)
+        ++p;
+    if (p + 1 < line_end && p[0] == ',' && p[1] == ' ' && p[2] == '%') {
+      p += 2;
       continue;
-    char c = t.start[0];
-    if (c == '{') {
-      bool region = npuc_brace_opens_region(&st->lx, st->reg);
-      npuc_ctx_push(&ctx, region ? 'r' : 'd');
-      region_start = region;
-    } else if (c == '(' || c == '[' || c == '<') {
-      npuc_ctx_push(&ctx, c);
-    } else if (c == '}' && ctx.len == 0 && nested) {
-      *closing = t;
-      break;
-    } else if (c == ')' || c == ']' || c == '>' || c == '}') {
-      npuc_ctx_pop(&ctx);
     }
+    if (line_end - p >= 3 && memcmp(p, " = ", 3) == 0)
+      return p + 3;
+    return NULL;
   }
-  npuc_ctx_free(&ctx);
 }
 
 /* `: memref<..> to tensor<..>` -> `: memref<..>` when the input was old. */
@@ -554,13 +546,7 @@ static void render_region(renderer *r, span region) {
   space_for_value(r);
   from_mlir sub = *r->st;
   sub.out = r->out;
-  npuc_lexer_init(&sub.lx, region.s, (size_t)(region.e - region.s), 1);
-  sub.copy = region.s;
-  npuc_lex(&sub.lx); /* '{' */
-  npuc_token closing;
-  convert_text(&sub, true, &closing);
-  npuc_rewrite_span(r->out, sub.copy, region.e, 1, 1, NPUC_FROM_MLIR,
-                    sub.reg, &sub.form_copy);
+  convert_lines(&sub, region.s, region.e);
 }
 
 static bool render_elem(renderer *r, const npuc_fmt_elem *e) {

@@ -17,28 +17,39 @@ void npuc_lexer_init(npuc_lexer *lx, const char *buf, size_t len,
   lx->cur = buf;
   lx->line_begin = buf;
   lx->line = first_line > 0 ? first_line : 1;
+  lx->peeked = false;
 }
 
 npuc_token npuc_lex(npuc_lexer *lx) {
-  bool newline = lx->cur == lx->buf;
-  /* A token is first on its line if only trivia separates it from the
-   * previous newline (or the start of the buffer). */
-  const char *before = lx->cur;
-  skip_trivia(lx, &newline);
-  if (!newline) {
-    const char *p = before;
-    while (p > lx->buf && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\r'))
-      --p;
-    newline = p == lx->buf || p[-1] == '\n';
+  if (lx->peeked) {
+    lx->peeked = false;
+    lx->cur = lx->peek_cur;
+    lx->line = lx->peek_line;
+    lx->line_begin = lx->peek_line_begin;
+    return lx->peek_tok;
   }
+  /* A token is first on its line if trivia with a newline precedes it, or
+   * nothing does (the start of the buffer or span). */
+  bool newline = lx->cur == lx->buf;
+  skip_trivia(lx, &newline);
   npuc_token t = lex_token(lx);
   t.line_start = newline;
   return t;
 }
 
 npuc_token npuc_peek(const npuc_lexer *lx) {
-  npuc_lexer copy = *lx;
-  return npuc_lex(&copy);
+  if (!lx->peeked) {
+    /* Lexers are never const objects; the cache does not change what the
+     * lexer will return, only how fast. */
+    npuc_lexer *m = (npuc_lexer *)lx;
+    npuc_lexer copy = *lx;
+    m->peek_tok = npuc_lex(&copy);
+    m->peek_cur = copy.cur;
+    m->peek_line = copy.line;
+    m->peek_line_begin = copy.line_begin;
+    m->peeked = true;
+  }
+  return lx->peek_tok;
 }
 
 npuc_token npuc_peek2(const npuc_lexer *lx) {
@@ -185,9 +196,14 @@ static npuc_token lex_token(npuc_lexer *lx) {
   default:
     break;
   }
-  if (strchr("()[]{}<>:,=?*+-|.", c) && c != '\0') {
+  switch (c) {
+  case '(': case ')': case '[': case ']': case '{': case '}': case '<':
+  case '>': case ':': case ',': case '=': case '?': case '*': case '+':
+  case '-': case '|': case '.':
     lx->cur = p + 1;
     return make(lx, NPUC_TOK_PUNCT, p);
+  default:
+    break;
   }
   lx->cur = p + 1;
   return make(lx, NPUC_TOK_ERROR, p);

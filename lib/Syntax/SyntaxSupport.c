@@ -1,5 +1,7 @@
 /* Text buffers with source maps, balanced scanning, bracket contexts, and
  * the type/attribute rewrites both directions of the engine share. */
+/* memmem */
+#define _GNU_SOURCE
 #include "SyntaxInternal.h"
 
 #include <stdlib.h>
@@ -300,8 +302,14 @@ static void rewrite_system_spec(span_rewriter *r, npuc_token head);
 void npuc_rewrite_span(npuc_textbuf *out, const char *start, const char *end,
                        int line, int col, npuc_direction dir,
                        const npuc_op_registry *reg, npuc_source_form *form) {
+  /* Most text has nothing to rewrite: copy it without lexing. */
+  size_t n = (size_t)(end - start);
+  if (!memmem(start, n, "memref<", 7) && !memmem(start, n, "#dlti.target_system_spec", 24)) {
+    npuc_tb_append(out, start, n);
+    return;
+  }
   span_rewriter r = {out, {0}, start, line, col, dir, reg, form};
-  npuc_lexer_init(&r.lx, start, (size_t)(end - start), line);
+  npuc_lexer_init(&r.lx, start, n, line);
   for (;;) {
     npuc_token t = npuc_lex(&r.lx);
     if (t.kind == NPUC_TOK_EOF)

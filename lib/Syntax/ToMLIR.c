@@ -8,6 +8,7 @@
  * hacc dialect, memory spaces of our dialects) are modernised on the way. */
 #include "SyntaxInternal.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,9 +45,14 @@ typedef struct {
   piece dict;           /* the user's attr-dict, inside the braces */
   piece loc;            /* a trailing loc(...) written by the user */
   bool header_done;
+  bool needs_loc;       /* MLIR would not place the op where the user did */
 } parsed_op;
 
 static bool convert_block_list(to_mlir *st, bool nested, npuc_token *closing);
+static const char *scan_char(to_mlir *st, npuc_ctx_stack *ctx, const char *p,
+                             bool *region_start);
+static int try_statement(to_mlir *st, const char *p);
+static bool scan_results(npuc_lexer *lx, npuc_token *name);
 static bool handle_statement(to_mlir *st, npuc_token stmt, npuc_token name,
                              npuc_lexer after_name);
 static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
@@ -172,53 +178,181 @@ static bool scan_results(npuc_lexer *lx, npuc_token *name) {
   }
 }
 
+/* The text is scanned a character at a time, tracking brackets (to know
+ * regions from dictionaries and lists) and skipping strings and comments;
+ * only a statement that names one of our ops, or a to_tensor, is handed to
+ * the token-level parser. `st->lx` gives the start; on return it is past
+ * the region's closing brace (nested) or at the end. */
 static bool convert_block_list(to_mlir *st, bool nested, npuc_token *closing) {
   npuc_ctx_stack ctx = {0};
-  bool region_start = nested;
-  for (;;) {
-    npuc_token t = npuc_lex(&st->lx);
-    if (t.kind == NPUC_TOK_EOF)
-      break;
-    bool at_stmt = npuc_ctx_top(&ctx) == 'r' && (t.line_start || region_start);
-    region_start = false;
-    if (at_stmt) {
-      npuc_lexer after = st->lx;
-      npuc_token name = t;
-      bool has_name = t.kind == NPUC_TOK_BARE_ID ||
-                      (t.kind == NPUC_TOK_PERCENT_ID && scan_results(&after, &name));
-      if (has_name && name.kind == NPUC_TOK_BARE_ID &&
-          handle_statement(st, t, name, after))
-        continue;
-      if (st->failed)
-        break;
+  npuc_lexer *lx = &st->lx;
+  const char *p = lx->cur, *end = lx->end;
+  bool line_start = true, region_start = nested;
+  for (const char *q = lx->line_begin; q < p; ++q)
+    line_start &= *q == ' ' || *q == '\t';
+  bool ok = true;
+  while (p < end && ok) {
+    char c = *p;
+    if (c == '\n') {
+      lx->line++;
+      lx->line_begin = ++p;
+      line_start = true;
+      continue;
     }
-    if (t.kind == NPUC_TOK_META_BEGIN) {
-      npuc_ctx_push(&ctx, 'm');
-    } else if (t.kind == NPUC_TOK_META_END) {
-      npuc_ctx_pop(&ctx);
-    } else if (t.kind == NPUC_TOK_PUNCT) {
-      char c = t.start[0];
-      if (c == '{') {
-        bool region = npuc_brace_opens_region(&st->lx, st->reg);
-        npuc_ctx_push(&ctx, region ? 'r' : 'd');
-        region_start = region;
-      } else if (c == '(' || c == '[' || c == '<') {
-        npuc_ctx_push(&ctx, c);
-      } else if (c == '}' && ctx.len == 0 && nested) {
-        *closing = t;
-        npuc_ctx_free(&ctx);
-        return true;
-      } else if (c == ')' || c == ']' || c == '>' || c == '}') {
-        npuc_ctx_pop(&ctx);
+    if (c == ' ' || c == '\t' || c == '\r') {
+      ++p;
+      continue;
+    }
+    if (c == '/' && p + 1 < end && p[1] == '/') {
+      while (p < end && *p != '\n')
+        ++p;
+      continue;
+    }
+    if ((line_start || region_start) && npuc_ctx_top(&ctx) == 'r') {
+      int handled = try_statement(st, p);
+      if (handled < 0) {
+        ok = false;
+        break;
       }
+      if (handled) {
+        p = lx->cur;
+        line_start = region_start = false;
+        continue;
+      }
+    }
+    line_start = region_start = false;
+    p = scan_char(st, &ctx, p, &region_start);
+    if (!p) { /* the region's closing brace */
+      p = lx->cur;
+      closing->kind = NPUC_TOK_PUNCT;
+      closing->start = p - 1;
+      closing->len = 1;
+      closing->line = lx->line;
+      closing->col = (int)(p - 1 - lx->line_begin) + 1;
+      npuc_ctx_free(&ctx);
+      return !st->failed;
     }
   }
   npuc_ctx_free(&ctx);
-  if (nested && !st->failed) {
-    /* Let MLIR report the unbalanced brace at its own position. */
-    closing->kind = NPUC_TOK_EOF;
+  lx->cur = end;
+  lx->peeked = false;
+  if (nested)
+    closing->kind = NPUC_TOK_EOF; /* unbalanced: MLIR reports it */
+  return ok && !st->failed;
+}
+
+/* Steps over one significant character (or string, arrow, identifier),
+ * maintaining the bracket stack. Returns NULL at a nested region's closing
+ * brace, with st->lx just past it. */
+static const char *scan_char(to_mlir *st, npuc_ctx_stack *ctx, const char *p,
+                             bool *region_start) {
+  const char *end = st->lx.end;
+  switch (*p) {
+  case '"':
+    for (++p; p < end && *p != '"' && *p != '\n'; ++p)
+      if (*p == '\\' && p + 1 < end)
+        ++p;
+    return p < end && *p == '"' ? p + 1 : p;
+  case '{':
+    if (p + 2 < end && p[1] == '-' && p[2] == '#') {
+      npuc_ctx_push(ctx, 'm');
+      return p + 3;
+    } else {
+      npuc_lexer look = st->lx;
+      look.cur = p + 1;
+      look.peeked = false;
+      bool region = npuc_brace_opens_region(&look, st->reg);
+      npuc_ctx_push(ctx, region ? 'r' : 'd');
+      *region_start = region;
+      return p + 1;
+    }
+  case '(': case '[': case '<':
+    npuc_ctx_push(ctx, *p);
+    return p + 1;
+  case '}':
+    if (ctx->len == 0) {
+      st->lx.cur = p + 1;
+      st->lx.peeked = false;
+      return NULL;
+    }
+    npuc_ctx_pop(ctx);
+    return p + 1;
+  case ')': case ']':
+    npuc_ctx_pop(ctx);
+    return p + 1;
+  case '>':
+    if (p + 1 < end && p[1] == '=')
+      return p + 2; /* >= in affine sets */
+    npuc_ctx_pop(ctx);
+    return p + 1;
+  case '-':
+    return p + 1 < end && p[1] == '>' ? p + 2 : p + 1;
+  case '#':
+    if (p + 2 < end && p[1] == '-' && p[2] == '}') {
+      npuc_ctx_pop(ctx);
+      return p + 3;
+    }
+    break;
+  default:
+    break;
   }
-  return !st->failed;
+  /* Identifiers, numbers, SSA names: one run at a time. */
+  const char *q = p + 1;
+  while (q < end && (isalnum((unsigned char)*q) || *q == '_' || *q == '.' ||
+                     *q == '$'))
+    ++q;
+  return q;
+}
+
+/* If the statement at p names one of our ops (or is a to_tensor), converts
+ * it: 1 when converted, 0 when not ours, -1 after an error. Cheap for
+ * statements that are not ours: no lexing. */
+static int try_statement(to_mlir *st, const char *p) {
+  const char *name = p;
+  const char *end = st->lx.end;
+  if (*p == '%') {
+    /* `%a, %b:2 = name`: find the name on this line; lex otherwise. */
+    const char *eq = p;
+    while (eq < end && *eq != '=' && *eq != '\n' && *eq != '(' && *eq != '{')
+      ++eq;
+    if (eq >= end || *eq != '=')
+      return 0;
+    name = eq + 1;
+    while (name < end && (*name == ' ' || *name == '\t'))
+      ++name;
+    if (name >= end || *name == '\n')
+      name = NULL; /* the name is on a later line: let the lexer find it */
+  }
+  if (name) {
+    const char *e = name;
+    while (e < end && (isalnum((unsigned char)*e) || *e == '_' || *e == '.' || *e == '$'))
+      ++e;
+    size_t n = (size_t)(e - name);
+    bool maybe = n > 0 && (npuc_op_owner(st->reg, name, n) ||
+                           (n == 23 && memcmp(name, "bufferization.to_tensor", 23) == 0));
+    if (!maybe)
+      return 0;
+  }
+  npuc_lexer *lx = &st->lx;
+  lx->cur = p;
+  lx->peeked = false;
+  npuc_token t = npuc_lex(lx);
+  npuc_lexer after = *lx;
+  npuc_token name_tok = t;
+  bool has_name = t.kind == NPUC_TOK_BARE_ID ||
+                  (t.kind == NPUC_TOK_PERCENT_ID && scan_results(&after, &name_tok));
+  if (!has_name || name_tok.kind != NPUC_TOK_BARE_ID) {
+    lx->cur = p;
+    lx->peeked = false;
+    return 0;
+  }
+  if (handle_statement(st, t, name_tok, after))
+    return 1;
+  lx->cur = p; /* not ours after all: the scanner goes on from here */
+  lx->line = t.line;
+  lx->line_begin = p - (t.col - 1);
+  lx->peeked = false;
+  return st->failed ? -1 : 0;
 }
 
 static bool handle_statement(to_mlir *st, npuc_token stmt, npuc_token name,
@@ -273,8 +407,9 @@ static bool convert_legacy_to_tensor(to_mlir *st, npuc_token name,
     return false;
   npuc_token type_tok = npuc_peek(&lx);
   const char *ts, *te;
-  if (!npuc_tok_keyword(type_tok, "memref") || !npuc_skip_type(&lx, &ts, &te))
-    return false;
+  if (!npuc_tok_keyword(type_tok, "memref") || !npuc_skip_type(&lx, &ts, &te) ||
+      (size_t)(te - ts) <= strlen("memref<") || ts[6] != '<')
+    return false; /* a bare `memref` is MLIR's error to report */
   if (npuc_tok_keyword(npuc_peek(&lx), "to"))
     return false; /* already MLIR 22 syntax */
   /* memref<SHAPExELT, layout, space> -> tensor<SHAPExELT> */
@@ -321,6 +456,10 @@ static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
   p.rtypes = calloc(def->num_results + 1, sizeof(piece_list));
   p.attrs = calloc(def->num_attrs + 1, sizeof(char *));
   flush(st, name.start, name.line, name.col);
+  /* MLIR locates an op at its name: where the user wrote it whenever no
+   * rewrite earlier on the line shifted it. Only otherwise does the op need
+   * an explicit loc (most ops do not, and MLIR then parses less). */
+  p.needs_loc = st->out.line != name.line || st->out.col != name.col;
   bool ok = parse_elems(st, &p, def->format, def->format_len);
   npuc_token last_tok = {0};
   if (ok && npuc_tok_keyword(npuc_peek(&st->lx), "loc") &&
@@ -873,6 +1012,8 @@ static void emit_loc(to_mlir *st, parsed_op *p) {
     emit_piece(st, p->loc);
     return;
   }
+  if (!p->needs_loc)
+    return;
   npuc_tb_puts(&st->out, " loc(\"");
   for (const char *f = st->opts->filename ? st->opts->filename : "-"; *f; ++f) {
     if (*f == '"' || *f == '\\')
@@ -880,7 +1021,7 @@ static void emit_loc(to_mlir *st, parsed_op *p) {
     npuc_tb_putc(&st->out, *f);
   }
   char pos[32];
-  snprintf(pos, sizeof pos, "\":%d:%d)", p->stmt.line, p->stmt.col);
+  snprintf(pos, sizeof pos, "\":%d:%d)", p->name.line, p->name.col);
   npuc_tb_puts(&st->out, pos);
 }
 

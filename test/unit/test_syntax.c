@@ -83,7 +83,7 @@ static void custom_to_generic(void **state) {
   assert_string_equal(
       out, "%0 = \"hivm.hir.vbrc\"(%a, %e) {broadcast_dims = array<i64: 0>, "
            "operandSegmentSizes = array<i32: 1, 1>} : (f32, tensor<4xf32>) "
-           "-> tensor<4xf32> loc(\"t.mlir\":1:1)\n");
+           "-> tensor<4xf32>\n");
   free(out);
 }
 
@@ -94,7 +94,23 @@ static void keeps_lines(void **state) {
   char *out = to_mlir(in, NULL, NULL, pos);
   assert_non_null(out);
   assert_string_equal(out, "\"hivm.hir.set_ctrl\"() {enable = true, idx = 1 : "
-                           "i64} : () -> () loc(\"t.mlir\":1:1)\n\n\n%x = foo\n");
+                           "i64} : () -> ()\n\n\n%x = foo\n");
+  free(out);
+}
+
+/* A rewrite earlier on the line moves the op: it then carries its
+ * original position explicitly. */
+static void shifted_op_keeps_its_location(void **state) {
+  (void)state;
+  const char *in = "func.func @f(%a: memref<4xf32, #hivm.address_space<ub>>) { "
+                   "%1 = hivm.hir.get_block_idx -> i64\n  return\n}\n";
+  int pos[2] = {0, 0};
+  char *out = to_mlir(in, NULL, NULL, pos);
+  assert_non_null(out);
+  char want[128];
+  snprintf(want, sizeof want, "\"hivm.hir.get_block_idx\"() : () -> i64 "
+           "loc(\"t.mlir\":1:%d)", (int)(strstr(in, "hivm.hir") - in) + 1);
+  assert_non_null(strstr(out, want));
   free(out);
 }
 
@@ -220,6 +236,7 @@ int main(void) {
       cmocka_unit_test(lexer_errors_do_not_stop),
       cmocka_unit_test(custom_to_generic),
       cmocka_unit_test(keeps_lines),
+      cmocka_unit_test(shifted_op_keeps_its_location),
       cmocka_unit_test(source_map_points_back),
       cmocka_unit_test(reports_error_position),
       cmocka_unit_test(generic_to_custom),

@@ -111,3 +111,11 @@ func.func @regions() {
   %0 = "scope.scope"() : () -> i32
   return
 }
+
+// -----
+
+func.func @unknown_generic(%arg0: tensor<4xf32>) {
+  // expected-error @+1 {{unknown op 'hivm.hir.vaad' in dialect 'hivm'; did you mean 'hivm.hir.vadd'}}
+  %0 = "hivm.hir.vaad"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}

@@ -1,0 +1,1 @@
+bufferization.to_tensor %a : memref
