@@ -46,6 +46,9 @@ bool npuc_output_commit(npuc_output *out, const npuc_diag_sink *sink);
 /* Removes the temporary file and frees; the target is left untouched. */
 void npuc_output_discard(npuc_output *out);
 
+/* mkdir -p: creates the directory and missing parents. */
+bool npuc_make_dirs(const char *path, const npuc_diag_sink *sink);
+
 /* Makes LLVM's fatal errors (report_fatal_error inside MLIR) print
  * "<tool>: error: <reason>" and exit with status 1 instead of aborting. */
 void npuc_install_fatal_error_handler(const char *tool);

@@ -97,8 +97,25 @@ static void strbuf_cb(MlirStringRef s, void *user) {
 /* loc("file":3:5) and friends, printed by MLIR; we read the first
  * "file":line:col in the text, which is the innermost file position for
  * name, callsite and fused locations alike. */
+static bool raw_file_line_col(MlirLocation loc, char *file, size_t file_cap,
+                              int *line, int *col);
+
+/* Positions in rewritten text (MLIR's buffer "-") are mapped back to the
+ * file being parsed, through its source map. */
 bool npuc_location_file_line_col(MlirLocation loc, char *file, size_t file_cap,
                                  int *line, int *col) {
+  if (!raw_file_line_col(loc, file, file_cap, line, col))
+    return false;
+  context_state *st = state_of(mlirLocationGetContext(loc));
+  if (st && st->filename[0] && strcmp(file, kRewrittenName) == 0) {
+    snprintf(file, file_cap, "%s", st->filename);
+    npuc_srcmap_lookup(st->map, *line, *col, line, col);
+  }
+  return true;
+}
+
+static bool raw_file_line_col(MlirLocation loc, char *file, size_t file_cap,
+                              int *line, int *col) {
   strbuf b = {0};
   mlirLocationPrint(loc, strbuf_cb, &b);
   bool ok = false;
@@ -138,10 +155,6 @@ static void forward(context_state *st, MlirDiagnostic d) {
   bool has_pos = npuc_location_file_line_col(mlirDiagnosticGetLocation(d),
                                              file, sizeof file, &line, &col);
   const char *name = file;
-  if (has_pos && strcmp(file, kRewrittenName) == 0) {
-    name = st->filename;
-    npuc_srcmap_lookup(st->map, line, col, &line, &col);
-  }
   strbuf msg = {0};
   mlirDiagnosticPrint(d, strbuf_cb, &msg);
   const npuc_diag_sink *sink = st->has_sink ? &st->sink : NULL;

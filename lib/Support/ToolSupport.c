@@ -311,3 +311,21 @@ size_t npuc_edit_distance(const char *a, const char *b) {
   free(row);
   return d;
 }
+
+bool npuc_make_dirs(const char *path, const npuc_diag_sink *sink) {
+  char *copy = strdup(path);
+  bool ok = copy != NULL;
+  for (char *p = copy + 1; ok && *p; ++p) {
+    if (*p != '/')
+      continue;
+    *p = '\0';
+    ok = mkdir(copy, 0777) == 0 || errno == EEXIST;
+    *p = '/';
+  }
+  ok = ok && (mkdir(copy, 0777) == 0 || errno == EEXIST);
+  if (!ok)
+    npuc_diag_emit(sink, NPUC_SEV_ERROR, NULL, 0, 0,
+                   "cannot create directory '%s': %s", path, strerror(errno));
+  free(copy);
+  return ok;
+}

@@ -37,7 +37,10 @@ else:
         pattern = r"(?<![\w/.-])" + name.replace("-", r"\-") + r"(?![\w.-])"
         config.substitutions.append((pattern, os.path.join(directory, name)))
 
-    for name in ("npuc-opt", "npuc-compile"):
+    for name in ("npuc-opt", "npuc-compile", "npuc-run"):
         tool(name, config.npuc_tools_dir)
+    # Reference programs of the execution tests: plain C, built by the
+    # host compiler, independent of npuc.
+    config.substitutions.append(("%cc", "cc -std=c11 -O2 -Wall"))
     for name in ("FileCheck", "not", "split-file"):
         tool(name, config.llvm_tools_dir)

@@ -1,10 +1,11 @@
 /* npuc-compile: the whole-compilation driver, in the manner of
- * bishengir-compile: one input, one target, an output directory. It checks
- * its flags, parses and verifies the input; the code generators that would
- * fill the output directory come with the targets' backends. */
+ * bishengir-compile: one input, one target, an output directory.
+ * --target=ascend-cmodel writes kernel.c, host.c and a Makefile that build
+ * against libnpuc_hivm_rt (see npuc/AscendCModel.h). */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
+#include "npuc/AscendCModel.h"
 #include "npuc/IR.h"
 #include "npuc/ToolSupport.h"
 
@@ -41,6 +42,9 @@ int main(int argc, char **argv) {
   return status == CONTINUE ? compile(&o) : status;
 }
 
+static bool emit_target(const options *o, const npuc_op_registry *registry,
+                        MlirOperation module);
+
 static int compile(const options *o) {
   npuc_install_fatal_error_handler(TOOL);
   size_t len;
@@ -55,18 +59,46 @@ static int compile(const options *o) {
     MlirContext ctx = npuc_context_create();
     npuc_module m;
     ok = npuc_module_parse(ctx, registry, input, len, filename, 1, NULL, &m);
-    if (ok)
+    if (ok) {
+      ok = emit_target(o, registry, m.op);
       npuc_module_destroy(&m);
+    }
     npuc_context_destroy(ctx);
   }
   free(input);
-  if (!ok)
-    return 1;
-  /* The input is valid; what is missing is the target's backend. The output
-   * directory is not created, so nothing half-made is left behind. */
-  fprintf(stderr, TOOL ": error: target '%s' has no code generator yet\n",
-          o->target);
-  return 1;
+  return ok ? 0 : 1;
+}
+
+static const char *env_or(const char *name, const char *fallback) {
+  const char *v = getenv(name);
+  return v && *v ? v : fallback;
+}
+
+/* Generates every file in memory first: on any error the output directory
+ * is neither created nor touched. */
+static bool emit_target(const options *o, const npuc_op_registry *registry,
+                        MlirOperation module) {
+  if (strcmp(o->target, "ascend-cmodel") != 0) {
+    fprintf(stderr, TOOL ": error: target '%s' has no code generator yet\n",
+            o->target);
+    return false;
+  }
+  npuc_cmodel_options copts = {env_or("NPUC_INCLUDE_DIR", NPUC_INCLUDE_DIR),
+                               env_or("NPUC_RUNTIME_LIB", NPUC_RUNTIME_LIB)};
+  npuc_emitted_files files;
+  if (!npuc_emit_ascend_cmodel(registry, module, &copts, &files))
+    return false;
+  bool ok = npuc_make_dirs(o->output_dir, NULL);
+  for (size_t i = 0; ok && i < files.count; ++i) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", o->output_dir, files.files[i].name);
+    npuc_output *out = npuc_output_open(path, NULL);
+    ok = out && npuc_output_write(out, files.files[i].text,
+                                  strlen(files.files[i].text)) &&
+         npuc_output_commit(out, NULL);
+  }
+  npuc_emitted_files_free(&files);
+  return ok;
 }
 
 /* ---- Command line --------------------------------------------------- */

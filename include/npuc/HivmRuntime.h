@@ -1,0 +1,171 @@
+/* HivmRuntime: libnpuc_hivm_rt, the C model of the HIVM op library that
+ * kernels emitted by `npuc-compile --target=ascend-cmodel` call. It runs on
+ * the host: a block is a function call, a buffer is host memory.
+ *
+ * Buffers are strided views (like MLIR memref descriptors). Tensor values in
+ * the emitted code are buffers that are never written after the op that
+ * produced them, so views may share storage.
+ *
+ * Every op takes `loc`, the op's "file:line:col", and reports misuse (shape
+ * mismatch, unsupported dtype, out-of-bounds with NPUC_CHECK_BOUNDS=1)
+ * through npuc_rt_fail, which prints `loc: error: ...` and aborts the run. */
+#ifndef NPUC_HIVM_RUNTIME_H
+#define NPUC_HIVM_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NPUC_RT_MAX_RANK 8
+
+typedef enum {
+  NPUC_DT_I1,
+  NPUC_DT_I8,
+  NPUC_DT_I16,
+  NPUC_DT_I32,
+  NPUC_DT_I64, /* also index */
+  NPUC_DT_F16,  /* stored as IEEE binary16 bits in uint16_t */
+  NPUC_DT_BF16, /* stored as bfloat16 bits in uint16_t */
+  NPUC_DT_F32,
+  NPUC_DT_F64,
+} npuc_dtype;
+
+/* A strided view: element (i0, ..., ik) is at
+ * data + (offset + sum(ij * strides[j])) * elem_size(dtype). */
+typedef struct {
+  void *data;
+  int64_t offset;
+  int64_t sizes[NPUC_RT_MAX_RANK];
+  int64_t strides[NPUC_RT_MAX_RANK];
+  int32_t rank;
+  npuc_dtype dtype;
+} npuc_buf;
+
+/* An op input: a buffer, or a scalar broadcast to every element. */
+typedef struct {
+  bool is_scalar;
+  npuc_buf buf;  /* !is_scalar */
+  double f;      /* is_scalar and float dtype */
+  int64_t i;     /* is_scalar and integer dtype */
+  npuc_dtype dtype;
+} npuc_operand;
+
+size_t npuc_rt_elem_size(npuc_dtype dt);
+bool npuc_rt_is_float(npuc_dtype dt);
+
+/* ---- fp16 / bf16 conversions (round to nearest even) ------------------ */
+float npuc_rt_f16_to_f32(uint16_t h);
+uint16_t npuc_rt_f32_to_f16(float f);
+float npuc_rt_bf16_to_f32(uint16_t h);
+uint16_t npuc_rt_f32_to_bf16(float f);
+
+/* ---- buffers ----------------------------------------------------------- */
+
+/* Per-invocation arena: every buffer a kernel allocates lives until
+ * npuc_rt_arena_reset, so emitted code never frees. Thread-local, so
+ * blocks running on threads do not share it. */
+npuc_buf npuc_rt_alloc(npuc_dtype dt, int32_t rank, const int64_t *sizes,
+                       const char *loc);
+void npuc_rt_arena_reset(void);
+
+/* A fresh contiguous buffer holding a copy of `src`'s elements. */
+npuc_buf npuc_rt_clone(const npuc_buf *src, const char *loc);
+/* dst[...] = src[...] elementwise (same shape; dtypes must match). */
+void npuc_rt_copy(const npuc_buf *dst, const npuc_buf *src, const char *loc);
+/* A view of src: offsets/sizes/strides per dimension, as memref.subview.
+ * `result_rank` < src rank drops unit dimensions listed in `dropped`
+ * (a bit mask over the source dimensions). */
+npuc_buf npuc_rt_subview(const npuc_buf *src, const int64_t *offsets,
+                         const int64_t *sizes, const int64_t *strides,
+                         int32_t result_rank, uint32_t dropped,
+                         const char *loc);
+/* A view with new sizes and strides over the same storage
+ * (memref.reinterpret_cast). */
+npuc_buf npuc_rt_reinterpret(const npuc_buf *src, int64_t offset,
+                             int32_t rank, const int64_t *sizes,
+                             const int64_t *strides);
+/* expand_shape / collapse_shape (same element count, row-major order): a
+ * view when src is contiguous, else a contiguous copy. */
+npuc_buf npuc_rt_reshape(const npuc_buf *src, int32_t rank,
+                         const int64_t *sizes, const char *loc);
+
+/* Element access for scalar code (memref.load/store, tensor.extract). */
+double npuc_rt_load_f(const npuc_buf *b, const int64_t *idx, const char *loc);
+int64_t npuc_rt_load_i(const npuc_buf *b, const int64_t *idx, const char *loc);
+void npuc_rt_store_f(const npuc_buf *b, const int64_t *idx, double v,
+                     const char *loc);
+void npuc_rt_store_i(const npuc_buf *b, const int64_t *idx, int64_t v,
+                     const char *loc);
+
+/* ---- HIVM ops ------------------------------------------------------------ */
+
+typedef enum {
+  /* binary */
+  NPUC_EW_ADD, NPUC_EW_SUB, NPUC_EW_MUL, NPUC_EW_DIV, NPUC_EW_MAX,
+  NPUC_EW_MIN, NPUC_EW_AND, NPUC_EW_OR, NPUC_EW_XOR, NPUC_EW_SHL,
+  NPUC_EW_SHR, NPUC_EW_POW, NPUC_EW_MOD,
+  /* unary */
+  NPUC_EW_ABS, NPUC_EW_EXP, NPUC_EW_LN, NPUC_EW_SQRT, NPUC_EW_RSQRT,
+  NPUC_EW_REC, NPUC_EW_RELU, NPUC_EW_NOT, NPUC_EW_TANH, NPUC_EW_SIN,
+  NPUC_EW_COS, NPUC_EW_ERF,
+  /* ternary: select(cond, a, b) */
+  NPUC_EW_SEL,
+} npuc_ew_op;
+
+/* dst = op(srcs...). An input dimension of size 1 broadcasts to dst's size
+ * (HIVM's `broadcast = [...]`); scalars broadcast everywhere. Arithmetic is
+ * done in the dst dtype (f16/bf16 in f32, rounded on store). */
+void npuc_rt_elementwise(npuc_ew_op op, const npuc_buf *dst,
+                         const npuc_operand *srcs, int nsrc, const char *loc);
+
+typedef enum {
+  NPUC_CMP_EQ, NPUC_CMP_NE, NPUC_CMP_LT, NPUC_CMP_GT, NPUC_CMP_LE, NPUC_CMP_GE,
+} npuc_cmp_mode;
+/* dst (i1) = a <mode> b, with broadcasting as above. */
+void npuc_rt_compare(npuc_cmp_mode mode, const npuc_buf *dst,
+                     const npuc_operand *a, const npuc_operand *b,
+                     const char *loc);
+
+/* dst = src broadcast along the size-1 dims of src (vbrc), or a scalar. */
+void npuc_rt_broadcast(const npuc_buf *dst, const npuc_operand *src,
+                       const char *loc);
+
+typedef enum {
+  NPUC_RED_SUM, NPUC_RED_PROD, NPUC_RED_MAX, NPUC_RED_MIN, NPUC_RED_ANY,
+  NPUC_RED_ALL, NPUC_RED_XOR, NPUC_RED_OR, NPUC_RED_AND,
+} npuc_reduce_op;
+/* dst has size 1 in each dim of `dims_mask` (bit d = reduce dim d) and
+ * src's size elsewhere. Sums accumulate in the dst dtype (f16/bf16 in f32). */
+void npuc_rt_reduce(npuc_reduce_op op, const npuc_buf *dst, const npuc_buf *src,
+                    uint32_t dims_mask, const char *loc);
+
+typedef enum {
+  NPUC_CAST_DEFAULT, /* float->float: nearest even; float->int: toward zero */
+  NPUC_CAST_RINT, NPUC_CAST_ROUND, NPUC_CAST_FLOOR, NPUC_CAST_CEIL,
+  NPUC_CAST_TRUNC, NPUC_CAST_UNSIGNED, /* source integers read as unsigned */
+} npuc_cast_mode;
+void npuc_rt_cast(const npuc_buf *dst, const npuc_buf *src, npuc_cast_mode mode,
+                  const char *loc);
+
+/* dst[p(i)] = src[i]: dst dim j has src dim perm[j]'s size. */
+void npuc_rt_transpose(const npuc_buf *dst, const npuc_buf *src,
+                       const int32_t *perm, const char *loc);
+
+/* dst[i...] = offset + sum(i_k * strides[k]). */
+void npuc_rt_arange(const npuc_buf *dst, int64_t offset,
+                    const int64_t *strides, int nstrides, const char *loc);
+
+/* dst[..., k*n + c] = srcs[c][..., k] for n = nsrc channels. */
+void npuc_rt_interleave(const npuc_buf *dst, const npuc_buf *srcs, int nsrc,
+                        const char *loc);
+
+/* ---- errors ------------------------------------------------------------- */
+
+/* Prints "loc: error: message" to stderr and exits with status 3. */
+void npuc_rt_fail(const char *loc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+
+/* True when the NPUC_CHECK_BOUNDS environment variable is 1 (read once). */
+bool npuc_rt_check_bounds(void);
+
+#endif

@@ -1,0 +1,505 @@
+/* Dtypes and number conversions: element sizes, f16/bf16 <-> f32, exact
+ * rounding of any value to any float format, and the strided row loads
+ * and stores that turn buffer elements into compute-type values. */
+#include "internal.h"
+
+#include <string.h>
+
+/* ---- dtypes ---------------------------------------------------------------- */
+
+size_t npuc_rt_elem_size(npuc_dtype dt) {
+  switch (dt) {
+  case NPUC_DT_I1:
+  case NPUC_DT_I8: return 1;
+  case NPUC_DT_I16:
+  case NPUC_DT_F16:
+  case NPUC_DT_BF16: return 2;
+  case NPUC_DT_I32:
+  case NPUC_DT_F32: return 4;
+  case NPUC_DT_I64:
+  case NPUC_DT_F64: return 8;
+  }
+  return 0;
+}
+
+bool npuc_rt_is_float(npuc_dtype dt) {
+  return dt == NPUC_DT_F16 || dt == NPUC_DT_BF16 || dt == NPUC_DT_F32 ||
+         dt == NPUC_DT_F64;
+}
+
+bool rt_dtype_valid(npuc_dtype dt) { return npuc_rt_elem_size(dt) != 0; }
+
+const char *rt_dtype_name(npuc_dtype dt) {
+  switch (dt) {
+  case NPUC_DT_I1: return "i1";
+  case NPUC_DT_I8: return "i8";
+  case NPUC_DT_I16: return "i16";
+  case NPUC_DT_I32: return "i32";
+  case NPUC_DT_I64: return "i64";
+  case NPUC_DT_F16: return "f16";
+  case NPUC_DT_BF16: return "bf16";
+  case NPUC_DT_F32: return "f32";
+  case NPUC_DT_F64: return "f64";
+  }
+  return "<invalid dtype>";
+}
+
+int rt_int_width(npuc_dtype dt) {
+  return dt == NPUC_DT_I1 ? 1 : (int)npuc_rt_elem_size(dt) * 8;
+}
+
+rt_ct rt_compute_type(npuc_dtype dt) {
+  switch (dt) {
+  case NPUC_DT_F64: return RT_CT_F64;
+  case NPUC_DT_I1:
+  case NPUC_DT_I8: return RT_CT_I8;
+  case NPUC_DT_I16: return RT_CT_I16;
+  case NPUC_DT_I32: return RT_CT_I32;
+  case NPUC_DT_I64: return RT_CT_I64;
+  default: return RT_CT_F32;
+  }
+}
+
+size_t rt_ct_size(rt_ct ct) {
+  switch (ct) {
+  case RT_CT_I8: return 1;
+  case RT_CT_I16: return 2;
+  case RT_CT_F32:
+  case RT_CT_I32: return 4;
+  default: return 8;
+  }
+}
+
+bool rt_ct_is_storage(rt_ct ct, npuc_dtype dt) {
+  /* i1 is stored in a byte like i8, but only 0/1 are valid, so it always
+   * goes through a load (normalize) and a store (mask). */
+  return dt != NPUC_DT_I1 && dt != NPUC_DT_F16 && dt != NPUC_DT_BF16 &&
+         rt_compute_type(dt) == ct;
+}
+
+/* ---- f16 / bf16 <-> f32 ------------------------------------------------------ */
+
+float npuc_rt_f16_to_f32(uint16_t h) { return rt_f16_to_f32(h); }
+uint16_t npuc_rt_f32_to_f16(float f) { return rt_f32_to_f16(f); }
+float npuc_rt_bf16_to_f32(uint16_t h) { return rt_bf16_to_f32(h); }
+uint16_t npuc_rt_f32_to_bf16(float f) { return rt_f32_to_bf16(f); }
+
+/* Both directions are written without branches (each case is computed
+ * and one selected) so that the row loops over them vectorize. */
+
+float rt_f16_to_f32(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000) << 16;
+  uint32_t bits = (uint32_t)(h & 0x7fff) << 13; /* exponent and mantissa */
+  uint32_t exp = bits & 0x0f800000u;
+  uint32_t normal = bits + 0x38000000u;  /* rebias 15 -> 127 */
+  uint32_t inf_nan = bits + 0x70000000u; /* exponent 31 -> 255, payload kept */
+  /* Zero or subnormal: 2^-14 * (1 + m/1024) - 2^-14 = m * 2^-24, exactly. */
+  float sub = rt_f32_from_bits(bits + 0x38800000u) - 0x1p-14f;
+  uint32_t mag = exp == 0x0f800000u ? inf_nan
+                 : exp == 0         ? rt_f32_bits(sub)
+                                    : normal;
+  return rt_f32_from_bits(sign | mag);
+}
+
+uint16_t rt_f32_to_f16(float f) {
+  uint32_t x = rt_f32_bits(f);
+  uint32_t sign = (x >> 16) & 0x8000;
+  uint32_t mag = x & 0x7fffffffu;
+  /* Normal f16 (>= 2^-14): rebias 127 -> 15, then drop 13 bits rounding
+   * to nearest even; a carry out of the mantissa bumps the exponent. */
+  uint32_t normal = (mag - 0x38000000u + 0xfffu + ((mag >> 13) & 1)) >> 13;
+  /* Subnormal f16: adding 0.5 leaves the value in units of 2^-24 (the
+   * ulp of 0.5) in the low bits, rounded to nearest even by the FPU;
+   * rounding up to 0x400 is the smallest normal, the right encoding. */
+  uint32_t sub = rt_f32_bits(rt_f32_from_bits(mag) + 0.5f) - 0x3f000000u;
+  /* NaN: quiet it, keep the top payload bits. >= 65520 rounds to Inf. */
+  uint32_t nan = 0x7e00u | ((mag >> 13) & 0x3ffu);
+  uint32_t r = mag > 0x7f800000u   ? nan
+               : mag >= 0x477ff000u ? 0x7c00u
+               : mag >= 0x38800000u ? normal
+                                    : sub;
+  return (uint16_t)(sign | r);
+}
+
+uint16_t rt_f32_to_bf16(float f) {
+  uint32_t x = rt_f32_bits(f);
+  if ((x & 0x7fffffffu) > 0x7f800000u)
+    return (uint16_t)((x >> 16) | 0x40);
+  /* Adding 0x7fff plus the kept lsb rounds to nearest even; a carry out of
+   * the mantissa bumps the exponent, up to Inf for the largest values. */
+  return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1)) >> 16);
+}
+
+/* ---- exact rounding to a float format ------------------------------------------ */
+
+typedef struct {
+  int mant_bits, exp_bits;
+} float_format;
+
+static float_format format_of(npuc_dtype dt) {
+  switch (dt) {
+  case NPUC_DT_F16: return (float_format){10, 5};
+  case NPUC_DT_BF16: return (float_format){7, 8};
+  case NPUC_DT_F32: return (float_format){23, 8};
+  default: return (float_format){52, 11};
+  }
+}
+
+static uint64_t round_magnitude(bool neg, uint64_t mag, int e, float_format f,
+                                rt_rounding r);
+static uint64_t overflow_bits(bool neg, float_format f, rt_rounding r);
+
+uint64_t rt_float_bits_from_double(double v, npuc_dtype dt, rt_rounding r) {
+  float_format f = format_of(dt);
+  uint64_t x;
+  memcpy(&x, &v, sizeof x);
+  bool neg = x >> 63;
+  uint64_t sign = (uint64_t)neg << (f.mant_bits + f.exp_bits);
+  uint64_t exp = (x >> 52) & 0x7ff, frac = x & ((UINT64_C(1) << 52) - 1);
+  uint64_t inf = ((UINT64_C(1) << f.exp_bits) - 1) << f.mant_bits;
+  if (exp == 0x7ff) {
+    if (frac == 0) return sign | inf;
+    /* NaN: quiet, with as much of the payload as fits. */
+    return sign | inf | UINT64_C(1) << (f.mant_bits - 1) |
+           frac >> (52 - f.mant_bits);
+  }
+  if (exp == 0 && frac == 0) return sign;
+  if (exp == 0) return round_magnitude(neg, frac, -1074, f, r);
+  return round_magnitude(neg, frac | UINT64_C(1) << 52, (int)exp - 1075, f, r);
+}
+
+uint64_t rt_float_bits_from_int(bool neg, uint64_t mag, npuc_dtype dt,
+                                rt_rounding r) {
+  float_format f = format_of(dt);
+  if (mag == 0) return 0; /* integers have no -0 */
+  return round_magnitude(neg, mag, 0, f, r);
+}
+
+double rt_float_bits_to_double(uint64_t bits, npuc_dtype dt) {
+  switch (dt) {
+  case NPUC_DT_F16: return rt_f16_to_f32((uint16_t)bits);
+  case NPUC_DT_BF16: return rt_bf16_to_f32((uint16_t)bits);
+  case NPUC_DT_F32: return rt_f32_from_bits((uint32_t)bits);
+  default: {
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+  }
+  }
+}
+
+double rt_round_to_dtype(double v, npuc_dtype dt) {
+  if (dt == NPUC_DT_F64) return v;
+  return rt_float_bits_to_double(
+      rt_float_bits_from_double(v, dt, RT_ROUND_NEAREST_EVEN), dt);
+}
+
+int64_t rt_wrap_int(int64_t v, npuc_dtype dt) {
+  switch (dt) {
+  case NPUC_DT_I1: return v & 1;
+  case NPUC_DT_I8: return (int8_t)(uint8_t)v;
+  case NPUC_DT_I16: return (int16_t)(uint16_t)v;
+  case NPUC_DT_I32: return (int32_t)(uint32_t)v;
+  default: return v;
+  }
+}
+
+/* x != 0 */
+static int leading_zeros64(uint64_t x) {
+#if defined(__GNUC__)
+  return __builtin_clzll(x);
+#else
+  int n = 0;
+  for (uint64_t bit = UINT64_C(1) << 63; !(x & bit); bit >>= 1) n++;
+  return n;
+#endif
+}
+
+/* Where the discarded bits lie relative to half a unit in the last place. */
+typedef enum { REST_ZERO, REST_BELOW_HALF, REST_HALF, REST_ABOVE_HALF } rest_class;
+
+static bool rounds_up(rest_class rest, bool neg, bool kept_odd, rt_rounding r) {
+  switch (r) {
+  case RT_ROUND_NEAREST_EVEN:
+    return rest == REST_ABOVE_HALF || (rest == REST_HALF && kept_odd);
+  case RT_ROUND_NEAREST_AWAY: return rest >= REST_HALF;
+  case RT_ROUND_TOWARD_ZERO: return false;
+  case RT_ROUND_DOWN: return neg && rest != REST_ZERO;
+  case RT_ROUND_UP: return !neg && rest != REST_ZERO;
+  }
+  return false;
+}
+
+/* (neg ? -1 : 1) * mag * 2^e, mag != 0, rounded to format `f`. The kept
+ * significand includes the implicit bit, so adding it to the biased
+ * exponent field minus one encodes normals, subnormals and a rounding
+ * carry into the next binade alike. */
+static uint64_t round_magnitude(bool neg, uint64_t mag, int e, float_format f,
+                                rt_rounding r) {
+  int lz = leading_zeros64(mag);
+  mag <<= lz;
+  e -= lz; /* now mag is in [2^63, 2^64): the value is in [2^E, 2^(E+1)) */
+  int top = e + 63;
+  int bias = (1 << (f.exp_bits - 1)) - 1, emin = 1 - bias;
+  uint64_t sign = (uint64_t)neg << (f.mant_bits + f.exp_bits);
+  if (top > bias) return sign | overflow_bits(neg, f, r);
+  int quantum = (top < emin ? emin : top) - f.mant_bits; /* exponent of the lsb */
+  int shift = quantum - e; /* >= 64 - 1 - mant_bits */
+  uint64_t kept;
+  rest_class rest;
+  if (shift >= 65) {
+    kept = 0, rest = REST_BELOW_HALF;
+  } else if (shift == 64) {
+    kept = 0, rest = mag == UINT64_C(1) << 63 ? REST_HALF : REST_ABOVE_HALF;
+  } else {
+    kept = mag >> shift;
+    uint64_t dropped = mag & ((UINT64_C(1) << shift) - 1),
+             half = UINT64_C(1) << (shift - 1);
+    rest = dropped == 0      ? REST_ZERO
+           : dropped < half  ? REST_BELOW_HALF
+           : dropped == half ? REST_HALF
+                             : REST_ABOVE_HALF;
+  }
+  kept += rounds_up(rest, neg, kept & 1, r);
+  uint64_t bits =
+      ((uint64_t)(quantum + f.mant_bits + bias - 1) << f.mant_bits) + kept;
+  if (bits >> f.mant_bits >= (UINT64_C(1) << f.exp_bits) - 1)
+    return sign | overflow_bits(neg, f, r);
+  return sign | bits;
+}
+
+/* Past the largest finite value: Inf, unless the direction rounds toward
+ * zero for this sign, which stops at the largest finite value. */
+static uint64_t overflow_bits(bool neg, float_format f, rt_rounding r) {
+  uint64_t inf = ((UINT64_C(1) << f.exp_bits) - 1) << f.mant_bits;
+  bool to_inf = r == RT_ROUND_NEAREST_EVEN || r == RT_ROUND_NEAREST_AWAY ||
+                (r == RT_ROUND_DOWN && neg) || (r == RT_ROUND_UP && !neg);
+  return to_inf ? inf : inf - 1;
+}
+
+/* ---- row loads ----------------------------------------------------------------- */
+
+static void load_f32(float *out, const npuc_buf *b, int64_t off, int64_t s,
+                     size_t n);
+static void load_f64(double *out, const npuc_buf *b, int64_t off, int64_t s,
+                     size_t n);
+static void load_i64(int64_t *out, const npuc_buf *b, int64_t off, int64_t s,
+                     size_t n);
+static void load_raw(void *out, const npuc_buf *b, int64_t off, int64_t s,
+                     size_t n);
+
+void rt_row_load(rt_ct ct, void *out, const npuc_buf *b, int64_t off,
+                 int64_t stride, size_t n) {
+  switch (ct) {
+  case RT_CT_F32: load_f32(out, b, off, stride, n); return;
+  case RT_CT_F64: load_f64(out, b, off, stride, n); return;
+  case RT_CT_I64: load_i64(out, b, off, stride, n); return;
+  default:
+    load_raw(out, b, off, stride, n);
+    if (b->dtype == NPUC_DT_I1) {
+      int8_t *o = out;
+      for (size_t i = 0; i < n; i++) o[i] = o[i] != 0;
+    }
+    return;
+  }
+}
+
+static void load_f32(float *out, const npuc_buf *b, int64_t off, int64_t s,
+                     size_t n) {
+  if (b->dtype == NPUC_DT_F32) {
+    load_raw(out, b, off, s, n);
+    return;
+  }
+  const uint16_t *p = (const uint16_t *)b->data + off;
+  bool f16 = b->dtype == NPUC_DT_F16;
+  /* The dense loops are spelled out: they are the ones that vectorize. */
+  if (s == 1 && f16) {
+    for (size_t i = 0; i < n; i++) out[i] = rt_f16_to_f32(p[i]);
+  } else if (s == 1) {
+    for (size_t i = 0; i < n; i++) out[i] = rt_bf16_to_f32(p[i]);
+  } else if (f16) {
+    for (size_t i = 0; i < n; i++) out[i] = rt_f16_to_f32(p[(int64_t)i * s]);
+  } else {
+    for (size_t i = 0; i < n; i++) out[i] = rt_bf16_to_f32(p[(int64_t)i * s]);
+  }
+}
+
+static void load_f64(double *out, const npuc_buf *b, int64_t off, int64_t s,
+                     size_t n) {
+  if (b->dtype == NPUC_DT_F64) {
+    load_raw(out, b, off, s, n);
+    return;
+  }
+  float tmp[RT_CHUNK];
+  for (size_t done = 0; done < n; done += RT_CHUNK) {
+    size_t len = n - done < RT_CHUNK ? n - done : RT_CHUNK;
+    load_f32(tmp, b, off + (int64_t)done * s, s, len);
+    for (size_t i = 0; i < len; i++) out[done + i] = tmp[i];
+  }
+}
+
+static void load_i64(int64_t *out, const npuc_buf *b, int64_t off, int64_t s,
+                     size_t n) {
+  const char *base = rt_elem_ptr(b, off);
+  switch (b->dtype) {
+  case NPUC_DT_I1: {
+    const uint8_t *p = (const uint8_t *)base;
+    for (size_t i = 0; i < n; i++) out[i] = p[(int64_t)i * s] != 0;
+    return;
+  }
+  case NPUC_DT_I8: {
+    const int8_t *p = (const int8_t *)base;
+    for (size_t i = 0; i < n; i++) out[i] = p[(int64_t)i * s];
+    return;
+  }
+  case NPUC_DT_I16: {
+    const int16_t *p = (const int16_t *)base;
+    for (size_t i = 0; i < n; i++) out[i] = p[(int64_t)i * s];
+    return;
+  }
+  case NPUC_DT_I32: {
+    const int32_t *p = (const int32_t *)base;
+    for (size_t i = 0; i < n; i++) out[i] = p[(int64_t)i * s];
+    return;
+  }
+  default: load_raw(out, b, off, s, n); return;
+  }
+}
+
+/* Elements copied as they are stored (compute type == storage type). */
+static void load_raw(void *out, const npuc_buf *b, int64_t off, int64_t s,
+                     size_t n) {
+  size_t es = npuc_rt_elem_size(b->dtype);
+  const char *p = rt_elem_ptr(b, off);
+  if (s == 1) {
+    memcpy(out, p, n * es);
+    return;
+  }
+  switch (es) {
+  case 1:
+    for (size_t i = 0; i < n; i++) ((uint8_t *)out)[i] = ((const uint8_t *)p)[(int64_t)i * s];
+    return;
+  case 2:
+    for (size_t i = 0; i < n; i++) ((uint16_t *)out)[i] = ((const uint16_t *)p)[(int64_t)i * s];
+    return;
+  case 4:
+    for (size_t i = 0; i < n; i++) ((uint32_t *)out)[i] = ((const uint32_t *)p)[(int64_t)i * s];
+    return;
+  default:
+    for (size_t i = 0; i < n; i++) ((uint64_t *)out)[i] = ((const uint64_t *)p)[(int64_t)i * s];
+    return;
+  }
+}
+
+/* ---- row stores ----------------------------------------------------------------- */
+
+static void store_f32(const float *in, const npuc_buf *b, int64_t off,
+                      int64_t s, size_t n);
+static void store_f64(const double *in, const npuc_buf *b, int64_t off,
+                      int64_t s, size_t n);
+static void store_i64(const int64_t *in, const npuc_buf *b, int64_t off,
+                      int64_t s, size_t n);
+static void store_raw(const void *in, const npuc_buf *b, int64_t off,
+                      int64_t s, size_t n);
+
+void rt_row_store(rt_ct ct, const void *in, const npuc_buf *b, int64_t off,
+                  int64_t stride, size_t n) {
+  switch (ct) {
+  case RT_CT_F32: store_f32(in, b, off, stride, n); return;
+  case RT_CT_F64: store_f64(in, b, off, stride, n); return;
+  case RT_CT_I64: store_i64(in, b, off, stride, n); return;
+  default:
+    if (b->dtype == NPUC_DT_I1) {
+      const int8_t *v = in;
+      uint8_t *p = (uint8_t *)rt_elem_ptr(b, off);
+      for (size_t i = 0; i < n; i++) p[(int64_t)i * stride] = v[i] & 1;
+      return;
+    }
+    store_raw(in, b, off, stride, n);
+    return;
+  }
+}
+
+static void store_f32(const float *in, const npuc_buf *b, int64_t off,
+                      int64_t s, size_t n) {
+  if (b->dtype == NPUC_DT_F32) {
+    store_raw(in, b, off, s, n);
+    return;
+  }
+  uint16_t *p = (uint16_t *)b->data + off;
+  bool f16 = b->dtype == NPUC_DT_F16;
+  if (s == 1 && f16) {
+    for (size_t i = 0; i < n; i++) p[i] = rt_f32_to_f16(in[i]);
+  } else if (s == 1) {
+    for (size_t i = 0; i < n; i++) p[i] = rt_f32_to_bf16(in[i]);
+  } else if (f16) {
+    for (size_t i = 0; i < n; i++) p[(int64_t)i * s] = rt_f32_to_f16(in[i]);
+  } else {
+    for (size_t i = 0; i < n; i++) p[(int64_t)i * s] = rt_f32_to_bf16(in[i]);
+  }
+}
+
+/* Doubles go to narrower formats in one rounding step (a detour through
+ * float could round twice). */
+static void store_f64(const double *in, const npuc_buf *b, int64_t off,
+                      int64_t s, size_t n) {
+  if (b->dtype == NPUC_DT_F64) {
+    store_raw(in, b, off, s, n);
+    return;
+  }
+  char *p = rt_elem_ptr(b, off);
+  for (size_t i = 0; i < n; i++) {
+    uint64_t bits =
+        rt_float_bits_from_double(in[i], b->dtype, RT_ROUND_NEAREST_EVEN);
+    if (b->dtype == NPUC_DT_F32)
+      ((uint32_t *)p)[(int64_t)i * s] = (uint32_t)bits;
+    else
+      ((uint16_t *)p)[(int64_t)i * s] = (uint16_t)bits;
+  }
+}
+
+/* Integers narrow by keeping the low bits, computed on unsigned values so
+ * that the conversion is defined. */
+static void store_i64(const int64_t *in, const npuc_buf *b, int64_t off,
+                      int64_t s, size_t n) {
+  char *base = rt_elem_ptr(b, off);
+  switch (b->dtype) {
+  case NPUC_DT_I1:
+    for (size_t i = 0; i < n; i++) ((uint8_t *)base)[(int64_t)i * s] = (uint8_t)(in[i] & 1);
+    return;
+  case NPUC_DT_I8:
+    for (size_t i = 0; i < n; i++) ((uint8_t *)base)[(int64_t)i * s] = (uint8_t)in[i];
+    return;
+  case NPUC_DT_I16:
+    for (size_t i = 0; i < n; i++) ((uint16_t *)base)[(int64_t)i * s] = (uint16_t)in[i];
+    return;
+  case NPUC_DT_I32:
+    for (size_t i = 0; i < n; i++) ((uint32_t *)base)[(int64_t)i * s] = (uint32_t)in[i];
+    return;
+  default: store_raw(in, b, off, s, n); return;
+  }
+}
+
+static void store_raw(const void *in, const npuc_buf *b, int64_t off,
+                      int64_t s, size_t n) {
+  size_t es = npuc_rt_elem_size(b->dtype);
+  char *p = rt_elem_ptr(b, off);
+  if (s == 1) {
+    memmove(p, in, n * es);
+    return;
+  }
+  switch (es) {
+  case 1:
+    for (size_t i = 0; i < n; i++) ((uint8_t *)p)[(int64_t)i * s] = ((const uint8_t *)in)[i];
+    return;
+  case 2:
+    for (size_t i = 0; i < n; i++) ((uint16_t *)p)[(int64_t)i * s] = ((const uint16_t *)in)[i];
+    return;
+  case 4:
+    for (size_t i = 0; i < n; i++) ((uint32_t *)p)[(int64_t)i * s] = ((const uint32_t *)in)[i];
+    return;
+  default:
+    for (size_t i = 0; i < n; i++) ((uint64_t *)p)[(int64_t)i * s] = ((const uint64_t *)in)[i];
+    return;
+  }
+}

@@ -1,0 +1,371 @@
+/* Elementwise ops, compare, broadcast and select.
+ *
+ * Every op here runs the same way: an n-d loop over dst's shape yields
+ * rows; a row is cut into chunks; each input chunk is read in place when
+ * its storage already is the compute type and it is dense (else it is
+ * converted into a temporary), a dense kernel loop computes the chunk, and
+ * the result is written in place or rounded/wrapped into dst. Same-shape
+ * dense operands merge into one row, so the common case (dense f32, f64,
+ * i8..i64 with or without a scalar) is a single tight loop over the whole
+ * buffer with no index arithmetic and no copies. */
+#include "internal.h"
+
+/* The dense loops, one per compute type, instantiated from ew_float.inc
+ * and ew_int.inc at the end of this file. */
+static void ew_f32(npuc_ew_op op, size_t n, float *d, const void *const *in);
+static void ew_f64(npuc_ew_op op, size_t n, double *d, const void *const *in);
+static void ew_i8(npuc_ew_op op, size_t n, int8_t *d, const void *const *in,
+                  const char *loc);
+static void ew_i16(npuc_ew_op op, size_t n, int16_t *d, const void *const *in,
+                   const char *loc);
+static void ew_i32(npuc_ew_op op, size_t n, int32_t *d, const void *const *in,
+                   const char *loc);
+static void ew_i64(npuc_ew_op op, size_t n, int64_t *d, const void *const *in,
+                   const char *loc);
+static void cmp_f32(npuc_cmp_mode mode, size_t n, int8_t *d, const float *a,
+                    const float *b);
+static void cmp_f64(npuc_cmp_mode mode, size_t n, int8_t *d, const double *a,
+                    const double *b);
+static void cmp_i8(npuc_cmp_mode mode, size_t n, int8_t *d, const int8_t *a,
+                   const int8_t *b);
+static void cmp_i16(npuc_cmp_mode mode, size_t n, int8_t *d, const int16_t *a,
+                    const int16_t *b);
+static void cmp_i32(npuc_cmp_mode mode, size_t n, int8_t *d, const int32_t *a,
+                    const int32_t *b);
+static void cmp_i64(npuc_cmp_mode mode, size_t n, int8_t *d, const int64_t *a,
+                    const int64_t *b);
+
+/* ---- the row engine ------------------------------------------------------------ */
+
+typedef struct ew_job ew_job;
+typedef void ew_kernel_fn(const ew_job *job, size_t n, void *d,
+                          const void *const *in);
+
+struct ew_job {
+  int op; /* npuc_ew_op or npuc_cmp_mode */
+  int nin;
+  rt_ct ct;            /* the type the kernel computes in */
+  rt_ct in_ct[3];      /* what each input chunk holds */
+  bool in_raw_ok[3];   /* the input's storage may be read in place */
+  rt_ct out_ct;        /* what the kernel writes */
+  bool out_raw_ok;     /* ... and whether that is dst's storage */
+  ew_kernel_fn *kernel;
+  const char *loc;
+};
+
+static void run_job(const ew_job *job, const npuc_buf *dst, const npuc_buf *ins);
+static npuc_buf operand_view(const npuc_operand *src, npuc_dtype dt,
+                             const npuc_buf *dst, uint64_t *scalar,
+                             const char *what, const char *loc);
+static void check_arity(npuc_ew_op op, int nsrc, const char *loc);
+static void check_op_dtype(npuc_ew_op op, npuc_dtype dt, const char *loc);
+static ew_kernel_fn ew_kernel, cmp_kernel;
+
+void npuc_rt_elementwise(npuc_ew_op op, const npuc_buf *dst,
+                         const npuc_operand *srcs, int nsrc, const char *loc) {
+  rt_check_buf(dst, "dst", loc);
+  check_arity(op, nsrc, loc);
+  check_op_dtype(op, dst->dtype, loc);
+  ew_job job = {.op = op, .nin = nsrc, .ct = rt_compute_type(dst->dtype),
+                .kernel = ew_kernel, .loc = loc};
+  job.out_ct = job.ct;
+  job.out_raw_ok = rt_ct_is_storage(job.ct, dst->dtype);
+  static const char *const names[] = {"src 0", "src 1", "src 2"};
+  npuc_buf ins[3];
+  uint64_t scalars[3];
+  for (int k = 0; k < nsrc; k++) {
+    bool cond = op == NPUC_EW_SEL && k == 0;
+    ins[k] = operand_view(&srcs[k], cond ? NPUC_DT_I1 : dst->dtype, dst,
+                          &scalars[k], names[k], loc);
+    job.in_ct[k] = cond ? RT_CT_I8 : job.ct;
+    /* The select kernel tests the condition for != 0, so raw i1 bytes do. */
+    job.in_raw_ok[k] = cond || rt_ct_is_storage(job.ct, ins[k].dtype);
+  }
+  run_job(&job, dst, ins);
+}
+
+void npuc_rt_compare(npuc_cmp_mode mode, const npuc_buf *dst,
+                     const npuc_operand *a, const npuc_operand *b,
+                     const char *loc) {
+  rt_check_buf(dst, "dst", loc);
+  if (dst->dtype != NPUC_DT_I1)
+    npuc_rt_fail(loc, "compare: dst dtype is %s, expected i1",
+                 rt_dtype_name(dst->dtype));
+  if ((unsigned)mode > NPUC_CMP_GE)
+    npuc_rt_fail(loc, "compare: invalid mode %d", (int)mode);
+  /* Inputs compare in the dtype of the first buffer input; scalars convert. */
+  npuc_dtype dt = !a->is_scalar ? a->buf.dtype
+                  : !b->is_scalar ? b->buf.dtype
+                                  : a->dtype;
+  if (!rt_dtype_valid(dt))
+    npuc_rt_fail(loc, "compare: invalid input dtype (%d)", (int)dt);
+  ew_job job = {.op = mode, .nin = 2, .ct = rt_compute_type(dt),
+                .out_ct = RT_CT_I8, .out_raw_ok = true, .kernel = cmp_kernel,
+                .loc = loc};
+  npuc_buf ins[2];
+  uint64_t scalars[2];
+  ins[0] = operand_view(a, dt, dst, &scalars[0], "lhs", loc);
+  ins[1] = operand_view(b, dt, dst, &scalars[1], "rhs", loc);
+  for (int k = 0; k < 2; k++) {
+    job.in_ct[k] = job.ct;
+    job.in_raw_ok[k] = rt_ct_is_storage(job.ct, dt);
+  }
+  run_job(&job, dst, ins);
+}
+
+void npuc_rt_broadcast(const npuc_buf *dst, const npuc_operand *src,
+                       const char *loc) {
+  rt_check_buf(dst, "dst", loc);
+  uint64_t scalar;
+  npuc_buf in = operand_view(src, dst->dtype, dst, &scalar, "src", loc);
+  int64_t strides[NPUC_RT_MAX_RANK];
+  rt_broadcast_strides(&in, dst, strides, "src", loc);
+  /* Same dtype: a bit-exact copy, NaN payloads included. */
+  rt_copy_strided(dst, in.data, in.offset, strides);
+}
+
+/* A scalar becomes a view repeating one element of `dt`; a buffer must
+ * already have `dt`. */
+static npuc_buf operand_view(const npuc_operand *src, npuc_dtype dt,
+                             const npuc_buf *dst, uint64_t *scalar,
+                             const char *what, const char *loc) {
+  if (src->is_scalar)
+    return rt_scalar_view(src, dt, dst->rank, dst->sizes, scalar, loc);
+  rt_check_buf(&src->buf, what, loc);
+  if (src->buf.dtype != dt)
+    npuc_rt_fail(loc, "%s: dtype %s does not match %s", what,
+                 rt_dtype_name(src->buf.dtype), rt_dtype_name(dt));
+  return src->buf;
+}
+
+/* Per row: the state of one chunk's inputs and output. */
+typedef struct {
+  const ew_job *job;
+  const npuc_buf *dst;
+  const npuc_buf *ins;
+  /* Chunk temporaries: inputs 0..2, then the output. */
+  _Alignas(64) unsigned char tmp[4][RT_CHUNK * 8];
+  /* A temporary filled from a repeated element (stride 0) stays valid
+   * while that element's offset is unchanged: scalars are expanded once. */
+  int64_t filled_from[3];
+  size_t filled_len[3];
+} ew_rows;
+
+static void run_row(ew_rows *r, const rt_loop *l);
+
+static void run_job(const ew_job *job, const npuc_buf *dst,
+                    const npuc_buf *ins) {
+  static const char *const names[] = {"src 0", "src 1", "src 2"};
+  rt_loop l;
+  rt_loop_init(&l, dst->rank, dst->sizes);
+  rt_loop_add(&l, dst->offset, dst->strides);
+  for (int k = 0; k < job->nin; k++) {
+    int64_t strides[NPUC_RT_MAX_RANK];
+    rt_broadcast_strides(&ins[k], dst, strides, names[k], job->loc);
+    rt_loop_add(&l, ins[k].offset, strides);
+  }
+  rt_loop_finish(&l);
+  ew_rows r = {.job = job, .dst = dst, .ins = ins,
+               .filled_from = {-1, -1, -1}};
+  for (; l.rows > 0; rt_loop_next_row(&l)) run_row(&r, &l);
+}
+
+static const void *input_chunk(ew_rows *r, int k, int64_t off, int64_t stride,
+                               size_t len);
+
+/* Loop operand 0 is dst, operand k+1 is input k. */
+static void run_row(ew_rows *r, const rt_loop *l) {
+  const ew_job *job = r->job;
+  size_t n = (size_t)rt_loop_row_len(l);
+  int64_t dstride = rt_loop_row_stride(l, 0);
+  bool dst_in_place = job->out_raw_ok && dstride == 1;
+  bool all_in_place = dst_in_place;
+  for (int k = 0; k < job->nin; k++)
+    all_in_place &= job->in_raw_ok[k] && rt_loop_row_stride(l, k + 1) == 1;
+  /* Without temporaries there is no reason to cut the row. */
+  size_t chunk = all_in_place ? n : RT_CHUNK;
+  for (size_t start = 0; start < n; start += chunk) {
+    size_t len = n - start < chunk ? n - start : chunk;
+    const void *in[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < job->nin; k++) {
+      int64_t s = rt_loop_row_stride(l, k + 1);
+      in[k] = input_chunk(r, k, l->offset[k + 1] + (int64_t)start * s, s, len);
+    }
+    int64_t doff = l->offset[0] + (int64_t)start * dstride;
+    void *out = dst_in_place ? (void *)rt_elem_ptr(r->dst, doff) : r->tmp[3];
+    job->kernel(job, len, out, in);
+    if (!dst_in_place)
+      rt_row_store(job->out_ct, out, r->dst, doff, dstride, len);
+  }
+}
+
+static const void *input_chunk(ew_rows *r, int k, int64_t off, int64_t stride,
+                               size_t len) {
+  const npuc_buf *b = &r->ins[k];
+  if (r->job->in_raw_ok[k] && stride == 1) return rt_elem_ptr(b, off);
+  if (stride == 0) {
+    if (r->filled_from[k] != off || r->filled_len[k] < len) {
+      rt_row_load(r->job->in_ct[k], r->tmp[k], b, off, 0, len);
+      r->filled_from[k] = off;
+      r->filled_len[k] = len;
+    }
+    return r->tmp[k];
+  }
+  rt_row_load(r->job->in_ct[k], r->tmp[k], b, off, stride, len);
+  return r->tmp[k];
+}
+
+/* ---- kernel dispatch -------------------------------------------------------------- */
+
+static void ew_kernel(const ew_job *job, size_t n, void *d,
+                      const void *const *in) {
+  npuc_ew_op op = (npuc_ew_op)job->op;
+  switch (job->ct) {
+  case RT_CT_F32: ew_f32(op, n, d, in); return;
+  case RT_CT_F64: ew_f64(op, n, d, in); return;
+  case RT_CT_I8: ew_i8(op, n, d, in, job->loc); return;
+  case RT_CT_I16: ew_i16(op, n, d, in, job->loc); return;
+  case RT_CT_I32: ew_i32(op, n, d, in, job->loc); return;
+  case RT_CT_I64: ew_i64(op, n, d, in, job->loc); return;
+  }
+}
+
+static void cmp_kernel(const ew_job *job, size_t n, void *d,
+                       const void *const *in) {
+  npuc_cmp_mode mode = (npuc_cmp_mode)job->op;
+  switch (job->ct) {
+  case RT_CT_F32: cmp_f32(mode, n, d, in[0], in[1]); return;
+  case RT_CT_F64: cmp_f64(mode, n, d, in[0], in[1]); return;
+  case RT_CT_I8: cmp_i8(mode, n, d, in[0], in[1]); return;
+  case RT_CT_I16: cmp_i16(mode, n, d, in[0], in[1]); return;
+  case RT_CT_I32: cmp_i32(mode, n, d, in[0], in[1]); return;
+  case RT_CT_I64: cmp_i64(mode, n, d, in[0], in[1]); return;
+  }
+}
+
+/* ---- checks ------------------------------------------------------------------------ */
+
+static const char *op_name(npuc_ew_op op) {
+  static const char *const names[] = {
+      "add", "sub", "mul", "div", "max", "min", "and", "or", "xor", "shl",
+      "shr", "pow", "mod", "abs", "exp", "ln", "sqrt", "rsqrt", "rec",
+      "relu", "not", "tanh", "sin", "cos", "erf", "sel"};
+  return (unsigned)op <= NPUC_EW_SEL ? names[op] : "<invalid op>";
+}
+
+static void check_arity(npuc_ew_op op, int nsrc, const char *loc) {
+  if ((unsigned)op > NPUC_EW_SEL)
+    npuc_rt_fail(loc, "elementwise: invalid op %d", (int)op);
+  int want = op == NPUC_EW_SEL ? 3 : op >= NPUC_EW_ABS ? 1 : 2;
+  if (nsrc != want)
+    npuc_rt_fail(loc, "elementwise %s: %d operands, expected %d", op_name(op),
+                 nsrc, want);
+}
+
+static void check_op_dtype(npuc_ew_op op, npuc_dtype dt, const char *loc) {
+  bool ok;
+  switch (op) {
+  case NPUC_EW_AND: case NPUC_EW_OR: case NPUC_EW_XOR: case NPUC_EW_SHL:
+  case NPUC_EW_SHR: case NPUC_EW_NOT:
+    ok = !npuc_rt_is_float(dt);
+    break;
+  case NPUC_EW_EXP: case NPUC_EW_LN: case NPUC_EW_SQRT: case NPUC_EW_RSQRT:
+  case NPUC_EW_REC: case NPUC_EW_TANH: case NPUC_EW_SIN: case NPUC_EW_COS:
+  case NPUC_EW_ERF:
+    ok = npuc_rt_is_float(dt);
+    break;
+  default: ok = true; break;
+  }
+  if (!ok)
+    npuc_rt_fail(loc, "elementwise %s does not support dtype %s", op_name(op),
+                 rt_dtype_name(dt));
+}
+
+/* ---- instantiated kernels ------------------------------------------------------------ */
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+
+#define T float
+#define FN(name) CAT(name, f)
+#define MAX rt_maxf
+#define MIN rt_minf
+#define EW_NAME ew_f32
+#define CMP_NAME cmp_f32
+#include "ew_float.inc"
+#undef T
+#undef FN
+#undef MAX
+#undef MIN
+#undef EW_NAME
+#undef CMP_NAME
+
+#define T double
+#define FN(name) name
+#define MAX rt_max
+#define MIN rt_min
+#define EW_NAME ew_f64
+#define CMP_NAME cmp_f64
+#include "ew_float.inc"
+#undef T
+#undef FN
+#undef MAX
+#undef MIN
+#undef EW_NAME
+#undef CMP_NAME
+
+#define T int8_t
+#define UT uint32_t
+#define W 8
+#define SFX(name) CAT(name, _i8)
+#define EW_NAME ew_i8
+#define CMP_NAME cmp_i8
+#include "ew_int.inc"
+#undef T
+#undef UT
+#undef W
+#undef SFX
+#undef EW_NAME
+#undef CMP_NAME
+
+#define T int16_t
+#define UT uint32_t
+#define W 16
+#define SFX(name) CAT(name, _i16)
+#define EW_NAME ew_i16
+#define CMP_NAME cmp_i16
+#include "ew_int.inc"
+#undef T
+#undef UT
+#undef W
+#undef SFX
+#undef EW_NAME
+#undef CMP_NAME
+
+#define T int32_t
+#define UT uint32_t
+#define W 32
+#define SFX(name) CAT(name, _i32)
+#define EW_NAME ew_i32
+#define CMP_NAME cmp_i32
+#include "ew_int.inc"
+#undef T
+#undef UT
+#undef W
+#undef SFX
+#undef EW_NAME
+#undef CMP_NAME
+
+#define T int64_t
+#define UT uint64_t
+#define W 64
+#define SFX(name) CAT(name, _i64)
+#define EW_NAME ew_i64
+#define CMP_NAME cmp_i64
+#include "ew_int.inc"
+#undef T
+#undef UT
+#undef W
+#undef SFX
+#undef EW_NAME
+#undef CMP_NAME

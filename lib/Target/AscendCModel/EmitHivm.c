@@ -1,0 +1,334 @@
+/* HIVM and annotation ops, as calls into libnpuc_hivm_rt. A destination-
+ * style op with tensor outs writes a fresh buffer per result (tensor value
+ * semantics); with memref outs it writes the memref in place. */
+#include "EmitterInternal.h"
+#include "npuc/Verify.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+  MlirOperation op;
+  const npuc_op_def *def;
+  char loc[600];
+} hivm_op;
+
+static bool emit_dps(emitter *em, hivm_op *h, const char *name);
+static bool emit_index_query(emitter *em, hivm_op *h, const char *name);
+static bool emit_bitcast(emitter *em, hivm_op *h);
+
+/* Ops that only steer hardware the host does not have. */
+static const char *const kNoOps[] = {
+    "hivm.hir.set_mask_norm", "hivm.hir.set_ffts_base_addr",
+    "hivm.hir.sync_block_set", "hivm.hir.sync_block_wait", "hivm.hir.sync_block",
+    "hivm.hir.set_flag", "hivm.hir.wait_flag", "hivm.hir.pipe_barrier",
+    "hivm.hir.set_ctrl", "hivm.hir.anchor", "hivm.hir.debug", "annotation.mark",
+};
+
+bool npuc_em_hivm_op(emitter *em, MlirOperation op, const char *name) {
+  for (size_t i = 0; i < sizeof kNoOps / sizeof *kNoOps; ++i)
+    if (npuc_em_name_is(name, kNoOps[i])) {
+      npuc_em_line(em, "/* %s */", name);
+      return true;
+    }
+  hivm_op h = {op, npuc_op_lookup(em->reg, name, strlen(name)), ""};
+  if (!h.def)
+    return false;
+  npuc_em_loc(em, op, h.loc, sizeof h.loc);
+  if (emit_index_query(em, &h, name))
+    return true;
+  if (npuc_em_name_is(name, "hivm.hir.bitcast"))
+    return emit_bitcast(em, &h);
+  if (h.def->dps_inits >= 0 && emit_dps(em, &h, name))
+    return true;
+  npuc_em_error(em, op, "unsupported op %s for --target=ascend-cmodel", name);
+  return true;
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static bool group(hivm_op *h, const char *name, intptr_t *first, intptr_t *n) {
+  int g = npuc_op_find_operand(h->def, name);
+  if (g < 0 || !npuc_operand_group(h->def, h->op, g, first, n)) {
+    *first = *n = 0;
+    return false;
+  }
+  return true;
+}
+
+static const char *operand(emitter *em, hivm_op *h, intptr_t i) {
+  return npuc_em_name(em, mlirOperationGetOperand(h->op, i));
+}
+
+/* The value of an enum attribute: #hivm.reduce_op<sum> -> "sum". */
+static bool enum_value(MlirOperation op, const char *attr, char *out, size_t cap) {
+  MlirAttribute a = npuc_em_attr(op, attr);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAOpaque(a))
+    return false;
+  MlirStringRef d = mlirOpaqueAttrGetData(a);
+  const char *lt = memchr(d.data, '<', d.length);
+  const char *gt = d.length ? d.data + d.length - 1 : NULL;
+  if (!lt || !gt || *gt != '>')
+    return false;
+  snprintf(out, cap, "%.*s", (int)(gt - lt - 1), lt + 1);
+  return true;
+}
+
+static int lookup(const char *const *names, size_t n, const char *want) {
+  for (size_t i = 0; i < n; ++i)
+    if (strcmp(names[i], want) == 0)
+      return (int)i;
+  return -1;
+}
+
+/* An npuc_operand initializer for operand i: a buffer or a scalar. */
+static void operand_init(emitter *em, hivm_op *h, intptr_t i, npuc_sb *sb) {
+  MlirValue v = mlirOperationGetOperand(h->op, i);
+  MlirType t = mlirValueGetType(v);
+  int dt = 0;
+  npuc_em_dtype(t, &dt);
+  const char *name = npuc_em_name(em, v);
+  switch (npuc_em_class(t)) {
+  case NPUC_VAL_BUF:
+    npuc_sb_printf(sb, "{.is_scalar = false, .buf = %s, .dtype = %s}", name,
+                   npuc_em_dtype_name(dt));
+    break;
+  case NPUC_VAL_INT:
+    npuc_sb_printf(sb, "{.is_scalar = true, .i = %s, .f = (double)%s, .dtype = %s}",
+                   name, name, npuc_em_dtype_name(dt));
+    break;
+  default:
+    npuc_sb_printf(sb, "{.is_scalar = true, .f = %s, .i = (int64_t)%s, .dtype = %s}",
+                   name, name, npuc_em_dtype_name(dt));
+  }
+}
+
+/* ---- destination-style ops -------------------------------------------------- */
+
+static void emit_compute(emitter *em, hivm_op *h, const char *name,
+                         const char *dst, intptr_t src_first, intptr_t nsrc);
+
+static const char *const kElementwise[] = {
+    "vadd", "vsub", "vmul", "vdiv", "vmax", "vmin", "vand", "vor", "vxor", "vshl",
+    "vshr", "vpow", "vmod", "vabs", "vexp", "vln", "vsqrt", "vrsqrt", "vrec",
+    "vrelu", "vnot", "vtanh", "vsin", "vcos", "verf", "vsel"};
+static const char *const kEwEnums[] = {
+    "NPUC_EW_ADD", "NPUC_EW_SUB", "NPUC_EW_MUL", "NPUC_EW_DIV", "NPUC_EW_MAX",
+    "NPUC_EW_MIN", "NPUC_EW_AND", "NPUC_EW_OR", "NPUC_EW_XOR", "NPUC_EW_SHL",
+    "NPUC_EW_SHR", "NPUC_EW_POW", "NPUC_EW_MOD", "NPUC_EW_ABS", "NPUC_EW_EXP",
+    "NPUC_EW_LN", "NPUC_EW_SQRT", "NPUC_EW_RSQRT", "NPUC_EW_REC", "NPUC_EW_RELU",
+    "NPUC_EW_NOT", "NPUC_EW_TANH", "NPUC_EW_SIN", "NPUC_EW_COS", "NPUC_EW_ERF",
+    "NPUC_EW_SEL"};
+static const char *const kSupportedDps[] = {
+    "vcmp", "vbrc", "vreduce", "vcast", "vtranspose", "varange", "vinterleave",
+    "load", "store", "copy"};
+
+/* Each tensor init gets a fresh result buffer of its shape; memref inits are
+ * written in place. */
+static bool emit_dps(emitter *em, hivm_op *h, const char *name) {
+  const char *short_name = name + strlen("hivm.hir.");
+  if (lookup(kElementwise, sizeof kElementwise / sizeof *kElementwise, short_name) < 0 &&
+      lookup(kSupportedDps, sizeof kSupportedDps / sizeof *kSupportedDps, short_name) < 0)
+    return false;
+  intptr_t src_first = 0, nsrc = 0, dst_first, ndst;
+  group(h, "src", &src_first, &nsrc);
+  if (!group(h, "dst", &dst_first, &ndst) || ndst != 1) {
+    npuc_em_error(em, h->op, "%s with %zd outs is not supported by "
+                  "--target=ascend-cmodel", name, (ssize_t)ndst);
+    return true;
+  }
+  MlirValue init = mlirOperationGetOperand(h->op, dst_first);
+  const char *dst = npuc_em_name(em, init);
+  if (mlirOperationGetNumResults(h->op) == 1) {
+    const char *r = npuc_em_define(em, mlirOperationGetResult(h->op, 0));
+    npuc_em_line(em, "npuc_buf %s = npuc_rt_alloc(%s.dtype, %s.rank, %s.sizes, %s);",
+                 r, dst, dst, dst, h->loc);
+    dst = r;
+  }
+  npuc_em_line(em, "{");
+  em->indent++;
+  emit_compute(em, h, short_name, dst, src_first, nsrc);
+  em->indent--;
+  npuc_em_line(em, "}");
+  return true;
+}
+
+static uint32_t dims_mask(MlirOperation op, const char *attr) {
+  MlirAttribute a = npuc_em_attr(op, attr);
+  uint32_t mask = 0;
+  if (!mlirAttributeIsNull(a) && mlirAttributeIsADenseI64Array(a))
+    for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(a); ++i)
+      mask |= 1u << mlirDenseI64ArrayGetElement(a, i);
+  return mask;
+}
+
+static void emit_srcs(emitter *em, hivm_op *h, intptr_t first, intptr_t n) {
+  npuc_sb sb = {0};
+  for (intptr_t i = 0; i < n; ++i) {
+    npuc_sb_printf(&sb, "%s", i ? ", " : "");
+    operand_init(em, h, first + i, &sb);
+  }
+  npuc_em_line(em, "const npuc_operand s[] = {%s};", sb.data ? sb.data : "{0}");
+  npuc_sb_free(&sb);
+}
+
+static void emit_reduce(emitter *em, hivm_op *h, const char *dst, intptr_t src) {
+  static const char *const names[] = {"sum", "prod", "max", "min", "any",
+                                      "all", "xori", "ori", "andi"};
+  static const char *const enums[] = {"NPUC_RED_SUM", "NPUC_RED_PROD", "NPUC_RED_MAX",
+                                      "NPUC_RED_MIN", "NPUC_RED_ANY", "NPUC_RED_ALL",
+                                      "NPUC_RED_XOR", "NPUC_RED_OR", "NPUC_RED_AND"};
+  char kind[64] = "";
+  enum_value(h->op, "arith", kind, sizeof kind);
+  int k = lookup(names, 9, kind);
+  if (k < 0) {
+    npuc_em_error(em, h->op, "vreduce <%s> is not supported by --target=ascend-cmodel",
+                  kind);
+    return;
+  }
+  npuc_em_line(em, "npuc_rt_reduce(%s, &%s, &%s, 0x%xu, %s);", enums[k], dst,
+               operand(em, h, src), dims_mask(h->op, "reduce_dims"), h->loc);
+}
+
+static void emit_cast(emitter *em, hivm_op *h, const char *dst, intptr_t src) {
+  static const char *const rounds[] = {"rint", "round", "floor", "ceil", "trunc"};
+  static const char *const modes[] = {"NPUC_CAST_RINT", "NPUC_CAST_ROUND",
+                                      "NPUC_CAST_FLOOR", "NPUC_CAST_CEIL",
+                                      "NPUC_CAST_TRUNC"};
+  char v[64];
+  const char *mode = "NPUC_CAST_DEFAULT";
+  if (enum_value(h->op, "cast", v, sizeof v) && strcmp(v, "cast_unsigned") == 0)
+    mode = "NPUC_CAST_UNSIGNED";
+  if (enum_value(h->op, "round_mode", v, sizeof v)) {
+    int k = lookup(rounds, 5, v);
+    if (k < 0) {
+      npuc_em_error(em, h->op, "round_mode <%s> is not supported", v);
+      return;
+    }
+    mode = modes[k];
+  }
+  npuc_em_line(em, "npuc_rt_cast(&%s, &%s, %s, %s);", dst, operand(em, h, src),
+               mode, h->loc);
+}
+
+static void emit_compare(emitter *em, hivm_op *h, const char *dst, intptr_t src) {
+  static const char *const names[] = {"eq", "ne", "lt", "gt", "le", "ge"};
+  static const char *const enums[] = {"NPUC_CMP_EQ", "NPUC_CMP_NE", "NPUC_CMP_LT",
+                                      "NPUC_CMP_GT", "NPUC_CMP_LE", "NPUC_CMP_GE"};
+  char v[64] = "eq";
+  enum_value(h->op, "compare_mode", v, sizeof v);
+  int k = lookup(names, 6, v);
+  if (k < 0) {
+    npuc_em_error(em, h->op, "compare_mode <%s> is not supported", v);
+    return;
+  }
+  emit_srcs(em, h, src, 2);
+  npuc_em_line(em, "npuc_rt_compare(%s, &%s, &s[0], &s[1], %s);", enums[k], dst,
+               h->loc);
+}
+
+/* load/store/copy: plain copies, plus the padding a load may declare. */
+static void emit_transfer(emitter *em, hivm_op *h, const char *dst, intptr_t src) {
+  intptr_t first, n;
+  if (group(h, "left_padding_num", &first, &n) && n == 1)
+    npuc_em_line(em, "if (%s != 0) npuc_rt_fail(%s, \"a load with left padding "
+                     "is outside the C model\");",
+                 operand(em, h, first), h->loc);
+  if (group(h, "right_padding_num", &first, &n) && n == 1)
+    npuc_em_line(em, "if (%s != 0) npuc_rt_fail(%s, \"a load with right padding "
+                     "is outside the C model\");",
+                 operand(em, h, first), h->loc);
+  if (group(h, "pad_value", &first, &n) && n == 1) {
+    npuc_sb sb = {0};
+    operand_init(em, h, first, &sb);
+    npuc_em_line(em, "const npuc_operand pad = %s;", sb.data);
+    npuc_em_line(em, "npuc_rt_broadcast(&%s, &pad, %s);", dst, h->loc);
+    npuc_sb_free(&sb);
+  }
+  npuc_em_line(em, "npuc_rt_copy(&%s, &%s, %s);", dst, operand(em, h, src), h->loc);
+}
+
+static void emit_compute(emitter *em, hivm_op *h, const char *name,
+                         const char *dst, intptr_t src, intptr_t nsrc) {
+  int ew = lookup(kElementwise, sizeof kElementwise / sizeof *kElementwise, name);
+  if (ew >= 0) {
+    emit_srcs(em, h, src, nsrc);
+    npuc_em_line(em, "npuc_rt_elementwise(%s, &%s, s, %zd, %s);", kEwEnums[ew], dst,
+                 (ssize_t)nsrc, h->loc);
+  } else if (strcmp(name, "vcmp") == 0) {
+    emit_compare(em, h, dst, src);
+  } else if (strcmp(name, "vbrc") == 0) {
+    emit_srcs(em, h, src, 1);
+    npuc_em_line(em, "npuc_rt_broadcast(&%s, &s[0], %s);", dst, h->loc);
+  } else if (strcmp(name, "vreduce") == 0) {
+    emit_reduce(em, h, dst, src);
+  } else if (strcmp(name, "vcast") == 0) {
+    emit_cast(em, h, dst, src);
+  } else if (strcmp(name, "vtranspose") == 0) {
+    MlirAttribute p = npuc_em_attr(h->op, "permutation");
+    npuc_sb sb = {0};
+    for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(p); ++i)
+      npuc_sb_printf(&sb, "%s%lld", i ? ", " : "",
+                     (long long)mlirDenseI64ArrayGetElement(p, i));
+    npuc_em_line(em, "npuc_rt_transpose(&%s, &%s, (const int32_t[]){%s}, %s);", dst,
+                 operand(em, h, src), sb.data ? sb.data : "0", h->loc);
+    npuc_sb_free(&sb);
+  } else if (strcmp(name, "varange") == 0) {
+    intptr_t of, no, sf, ns;
+    group(h, "offset", &of, &no);
+    group(h, "strides", &sf, &ns);
+    npuc_sb sb = {0};
+    for (intptr_t i = 0; i < ns; ++i)
+      npuc_sb_printf(&sb, "%s%s", i ? ", " : "", operand(em, h, sf + i));
+    npuc_em_line(em, "npuc_rt_arange(&%s, %s, (const int64_t[]){%s}, %zd, %s);", dst,
+                 no ? operand(em, h, of) : "0", sb.data ? sb.data : "0",
+                 (ssize_t)ns, h->loc);
+    npuc_sb_free(&sb);
+  } else if (strcmp(name, "vinterleave") == 0) {
+    npuc_sb sb = {0};
+    for (intptr_t i = 0; i < nsrc; ++i)
+      npuc_sb_printf(&sb, "%s%s", i ? ", " : "", operand(em, h, src + i));
+    npuc_em_line(em, "const npuc_buf ins[] = {%s};", sb.data);
+    npuc_em_line(em, "npuc_rt_interleave(&%s, ins, %zd, %s);", dst, (ssize_t)nsrc,
+                 h->loc);
+    npuc_sb_free(&sb);
+  } else {
+    emit_transfer(em, h, dst, src);
+  }
+}
+
+/* ---- the rest ----------------------------------------------------------------- */
+
+static bool emit_index_query(emitter *em, hivm_op *h, const char *name) {
+  static const char *const names[] = {
+      "hivm.hir.get_block_idx", "hivm.hir.get_block_num",
+      "hivm.hir.get_sub_block_idx", "hivm.hir.get_sub_block_num"};
+  static const char *const fields[] = {"block_idx", "block_num", "sub_block_idx",
+                                       "sub_block_num"};
+  int k = lookup(names, 4, name);
+  if (k < 0)
+    return false;
+  MlirValue r = mlirOperationGetResult(h->op, 0);
+  npuc_em_line(em, "int64_t %s = npuc_sext((uint64_t)npuc_L->%s, %d);",
+               npuc_em_define(em, r), fields[k],
+               npuc_em_int_bits(mlirValueGetType(r)));
+  return true;
+}
+
+static bool emit_bitcast(emitter *em, hivm_op *h) {
+  MlirValue r = mlirOperationGetResult(h->op, 0);
+  int dt;
+  if (!npuc_em_dtype(mlirValueGetType(r), &dt)) {
+    npuc_em_error(em, h->op, "bitcast to an element type the C model lacks");
+    return true;
+  }
+  const char *name = npuc_em_define(em, r);
+  npuc_em_line(em, "npuc_buf %s = %s;", name, operand(em, h, 0));
+  npuc_em_line(em, "if (npuc_rt_elem_size(%s) != npuc_rt_elem_size(%s.dtype)) "
+                   "npuc_rt_fail(%s, \"bitcast between element sizes\");",
+               npuc_em_dtype_name(dt), name, h->loc);
+  npuc_em_line(em, "%s.dtype = %s;", name, npuc_em_dtype_name(dt));
+  return true;
+}

@@ -1,0 +1,211 @@
+/* The emitter's plumbing: text, value names, types, op dispatch. */
+#include "EmitterInternal.h"
+#include "npuc/IR.h"
+
+#include <mlir-c/BuiltinTypes.h>
+#include <mlir-c/Diagnostics.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- text ------------------------------------------------------------- */
+
+static void sb_vprintf(npuc_sb *sb, const char *fmt, va_list ap) {
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  if (n < 0)
+    return;
+  if (sb->len + (size_t)n + 1 > sb->cap) {
+    sb->cap = (sb->len + (size_t)n + 1) * 2;
+    sb->data = realloc(sb->data, sb->cap);
+  }
+  vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+  sb->len += (size_t)n;
+}
+
+void npuc_sb_printf(npuc_sb *sb, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(sb, fmt, ap);
+  va_end(ap);
+}
+
+void npuc_sb_free(npuc_sb *sb) {
+  free(sb->data);
+  memset(sb, 0, sizeof *sb);
+}
+
+void npuc_em_line(emitter *em, const char *fmt, ...) {
+  for (int i = 0; i < em->indent; ++i)
+    npuc_sb_printf(em->out, "  ");
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(em->out, fmt, ap);
+  va_end(ap);
+  npuc_sb_printf(em->out, "\n");
+}
+
+void npuc_em_loc(emitter *em, MlirOperation op, char *buf, size_t cap) {
+  (void)em;
+  char file[512];
+  int line = 0, col = 0;
+  if (!npuc_location_file_line_col(mlirOperationGetLocation(op), file,
+                                   sizeof file, &line, &col)) {
+    snprintf(buf, cap, "\"<unknown>\"");
+    return;
+  }
+  /* A C string literal: escape what C would read otherwise. */
+  size_t at = 0;
+  buf[at++] = '"';
+  for (const char *p = file; *p && at + 4 < cap; ++p) {
+    if (*p == '"' || *p == '\\')
+      buf[at++] = '\\';
+    buf[at++] = (*p >= 32 && *p < 127) ? *p : '?';
+  }
+  snprintf(buf + at, cap - at, ":%d:%d\"", line, col);
+}
+
+void npuc_em_error(emitter *em, MlirOperation op, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  mlirEmitError(mlirOperationGetLocation(op), msg);
+  em->failed = true;
+}
+
+/* ---- values ------------------------------------------------------------- */
+
+static npuc_value_slot *find_slot(emitter *em, const void *key) {
+  if (em->slot_cap == 0 || (em->slot_count + 1) * 2 > em->slot_cap) {
+    size_t old_cap = em->slot_cap;
+    npuc_value_slot *old = em->slots;
+    em->slot_cap = old_cap ? old_cap * 2 : 256;
+    em->slots = calloc(em->slot_cap, sizeof *em->slots);
+    em->slot_count = 0;
+    for (size_t i = 0; i < old_cap; ++i)
+      if (old[i].key) {
+        npuc_value_slot *s = find_slot(em, old[i].key);
+        *s = old[i];
+        em->slot_count++;
+      }
+    free(old);
+  }
+  size_t h = ((uintptr_t)key >> 4) * 11400714819323198485ull;
+  for (size_t i = h & (em->slot_cap - 1);; i = (i + 1) & (em->slot_cap - 1))
+    if (!em->slots[i].key || em->slots[i].key == key)
+      return &em->slots[i];
+}
+
+const char *npuc_em_define(emitter *em, MlirValue v) {
+  npuc_value_slot *s = find_slot(em, v.ptr);
+  if (!s->key) {
+    s->key = v.ptr;
+    em->slot_count++;
+  }
+  snprintf(s->name, sizeof s->name, "v%d", em->next_id++);
+  return s->name;
+}
+
+const char *npuc_em_name(emitter *em, MlirValue v) {
+  npuc_value_slot *s = find_slot(em, v.ptr);
+  if (!s->key)
+    return npuc_em_define(em, v);
+  return s->name;
+}
+
+/* ---- types -------------------------------------------------------------- */
+
+npuc_val_class npuc_em_class(MlirType t) {
+  if (mlirTypeIsAInteger(t) || mlirTypeIsAIndex(t))
+    return NPUC_VAL_INT;
+  if (mlirTypeIsAF16(t) || mlirTypeIsABF16(t) || mlirTypeIsAF32(t) ||
+      mlirTypeIsAF64(t))
+    return NPUC_VAL_FLOAT;
+  if (mlirTypeIsATensor(t) || mlirTypeIsAMemRef(t))
+    return mlirShapedTypeHasRank(t) ? NPUC_VAL_BUF : NPUC_VAL_OTHER;
+  return NPUC_VAL_OTHER;
+}
+
+int npuc_em_int_bits(MlirType t) {
+  if (mlirTypeIsAIndex(t))
+    return 64;
+  return mlirTypeIsAInteger(t) ? (int)mlirIntegerTypeGetWidth(t) : 0;
+}
+
+/* Values of npuc_dtype in HivmRuntime.h, kept by name in emitted code. */
+static const char *const dtype_names[] = {
+    "NPUC_DT_I1", "NPUC_DT_I8", "NPUC_DT_I16", "NPUC_DT_I32", "NPUC_DT_I64",
+    "NPUC_DT_F16", "NPUC_DT_BF16", "NPUC_DT_F32", "NPUC_DT_F64"};
+
+const char *npuc_em_dtype_name(int dtype) { return dtype_names[dtype]; }
+
+bool npuc_em_dtype(MlirType t, int *dtype) {
+  if (mlirTypeIsATensor(t) || mlirTypeIsAMemRef(t))
+    t = mlirShapedTypeGetElementType(t);
+  if (mlirTypeIsAIndex(t)) {
+    *dtype = 4;
+    return true;
+  }
+  if (mlirTypeIsAInteger(t)) {
+    switch (mlirIntegerTypeGetWidth(t)) {
+    case 1: *dtype = 0; return true;
+    case 8: *dtype = 1; return true;
+    case 16: *dtype = 2; return true;
+    case 32: *dtype = 3; return true;
+    case 64: *dtype = 4; return true;
+    default: return false;
+    }
+  }
+  if (mlirTypeIsAF16(t)) { *dtype = 5; return true; }
+  if (mlirTypeIsABF16(t)) { *dtype = 6; return true; }
+  if (mlirTypeIsAF32(t)) { *dtype = 7; return true; }
+  if (mlirTypeIsAF64(t)) { *dtype = 8; return true; }
+  return false;
+}
+
+const char *npuc_em_ctype(MlirType t) {
+  switch (npuc_em_class(t)) {
+  case NPUC_VAL_INT: return "int64_t";
+  case NPUC_VAL_FLOAT: return mlirTypeIsAF64(t) ? "double" : "float";
+  case NPUC_VAL_BUF: return "npuc_buf";
+  default: return "void *";
+  }
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+bool npuc_em_op(emitter *em, MlirOperation op) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  char name[128];
+  snprintf(name, sizeof name, "%.*s", (int)n.length, n.data);
+  if (npuc_em_scalar_op(em, op, name) || npuc_em_control_op(em, op, name) ||
+      npuc_em_buffer_op(em, op, name) || npuc_em_hivm_op(em, op, name))
+    return !em->failed;
+  npuc_em_error(em, op, "unsupported op %s for --target=ascend-cmodel", name);
+  return false;
+}
+
+bool npuc_em_block(emitter *em, MlirBlock block) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(block);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (!npuc_em_op(em, op))
+      return false;
+  return true;
+}
+
+bool npuc_em_region(emitter *em, MlirRegion region) {
+  MlirBlock b = mlirRegionGetFirstBlock(region);
+  if (mlirBlockIsNull(b))
+    return true;
+  if (!mlirBlockIsNull(mlirBlockGetNextInRegion(b))) {
+    npuc_em_error(em, mlirBlockGetParentOperation(b),
+                  "regions with several blocks are not supported by "
+                  "--target=ascend-cmodel");
+    return false;
+  }
+  return npuc_em_block(em, b);
+}

@@ -1,0 +1,87 @@
+/* Shared by the files of the ascend-cmodel C emitter. Not public. */
+#ifndef NPUC_EMITTER_INTERNAL_H
+#define NPUC_EMITTER_INTERNAL_H
+
+#include "npuc/AscendCModel.h"
+#include "npuc/OpTable.h"
+
+#include <mlir-c/IR.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+  char *data;
+  size_t len, cap;
+} npuc_sb;
+
+void npuc_sb_printf(npuc_sb *sb, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void npuc_sb_free(npuc_sb *sb);
+
+typedef struct {
+  const void *key; /* MlirValue.ptr */
+  char name[24];
+} npuc_value_slot;
+
+typedef struct emitter {
+  const npuc_op_registry *reg;
+  npuc_sb *out;        /* the function body being written */
+  int indent;
+  int next_id;
+  npuc_value_slot *slots;
+  size_t slot_count, slot_cap; /* open addressing, cap a power of two */
+  bool failed;
+  bool has_sync;
+  bool uses_sub_block;
+} emitter;
+
+/* ---- values ------------------------------------------------------------- */
+
+/* The C name of a value, creating it on first use. */
+const char *npuc_em_name(emitter *em, MlirValue v);
+/* Declares a fresh C variable for `v` (a result or block argument). */
+const char *npuc_em_define(emitter *em, MlirValue v);
+
+/* ---- types -------------------------------------------------------------- */
+
+typedef enum { NPUC_VAL_INT, NPUC_VAL_FLOAT, NPUC_VAL_BUF, NPUC_VAL_OTHER } npuc_val_class;
+
+npuc_val_class npuc_em_class(MlirType t);
+/* Integer width (index: 64), or float kind via npuc_em_dtype. */
+int npuc_em_int_bits(MlirType t);
+/* The runtime dtype of a scalar type or of a shaped type's element. */
+bool npuc_em_dtype(MlirType t, int *dtype);
+const char *npuc_em_dtype_name(int dtype);
+/* "int64_t", "float", "double", "npuc_buf" */
+const char *npuc_em_ctype(MlirType t);
+
+/* ---- writing ------------------------------------------------------------ */
+
+void npuc_em_line(emitter *em, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* "file:line:col" of the op, as a C string literal. */
+void npuc_em_loc(emitter *em, MlirOperation op, char *buf, size_t cap);
+/* Reports an error at the op (through MLIR's diagnostics) and fails. */
+void npuc_em_error(emitter *em, MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Emits one op through the family that knows it; false after an error. */
+bool npuc_em_op(emitter *em, MlirOperation op);
+/* Emits every op of a block, in order; block arguments must be defined. */
+bool npuc_em_block(emitter *em, MlirBlock block);
+bool npuc_em_region(emitter *em, MlirRegion region);
+
+/* ---- op families: each returns false if it does not know the op --------- */
+
+bool npuc_em_scalar_op(emitter *em, MlirOperation op, const char *name);
+bool npuc_em_control_op(emitter *em, MlirOperation op, const char *name);
+bool npuc_em_buffer_op(emitter *em, MlirOperation op, const char *name);
+bool npuc_em_hivm_op(emitter *em, MlirOperation op, const char *name);
+
+/* Helpers shared by the families. */
+MlirAttribute npuc_em_attr(MlirOperation op, const char *name);
+bool npuc_em_name_is(const char *name, const char *want);
+
+#endif
