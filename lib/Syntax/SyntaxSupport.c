@@ -35,6 +35,8 @@ void npuc_tb_append(npuc_textbuf *tb, const char *s, size_t n) {
   memcpy(tb->data + tb->len, s, n);
   tb->len += n;
   tb->data[tb->len] = '\0';
+  if (!tb->map)
+    return; /* positions matter only where a source map records them */
   const char *p = s, *end = s + n, *nl;
   while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
     tb->line++;
@@ -142,17 +144,67 @@ static int bracket_delta(npuc_token t) {
   }
 }
 
+static npuc_token char_token(npuc_lexer *lx, npuc_tok_kind kind, const char *p,
+                             size_t len) {
+  npuc_token t = {kind, p, len, lx->line, (int)(p - lx->line_begin) + 1, false};
+  lx->cur = p + len;
+  lx->peeked = false;
+  return t;
+}
+
+/* A character scan, not a token one: types and attribute bodies are most of
+ * the text, and only their brackets matter here. Strings and comments are
+ * skipped; `->` and `>=` are not brackets. */
 npuc_token npuc_skip_balanced(npuc_lexer *lx, char open) {
   (void)open;
   int depth = 1;
-  for (;;) {
-    npuc_token t = npuc_lex(lx);
-    if (t.kind == NPUC_TOK_EOF || t.kind == NPUC_TOK_ERROR)
-      return t;
-    depth += bracket_delta(t);
-    if (depth == 0)
-      return t;
+  const char *p = lx->cur, *end = lx->end;
+  lx->peeked = false;
+  while (p < end) {
+    switch (*p) {
+    case '\n':
+      lx->line++;
+      lx->line_begin = ++p;
+      continue;
+    case '"': {
+      const char *q = p + 1;
+      while (q < end && *q != '"' && *q != '\n')
+        q += (*q == '\\' && q + 1 < end) ? 2 : 1;
+      if (q >= end || *q != '"')
+        return char_token(lx, NPUC_TOK_ERROR, p, 1);
+      p = q + 1;
+      continue;
+    }
+    case '/':
+      if (p + 1 < end && p[1] == '/')
+        while (p < end && *p != '\n')
+          ++p;
+      else
+        ++p;
+      continue;
+    case '-':
+      p += (p + 1 < end && p[1] == '>') ? 2 : 1;
+      continue;
+    case '(': case '[': case '{': case '<':
+      ++depth;
+      ++p;
+      continue;
+    case '>':
+      if (p + 1 < end && p[1] == '=') {
+        p += 2;
+        continue;
+      }
+      /* fall through */
+    case ')': case ']': case '}':
+      if (--depth == 0)
+        return char_token(lx, NPUC_TOK_PUNCT, p, 1);
+      ++p;
+      continue;
+    default:
+      ++p;
+    }
   }
+  return char_token(lx, NPUC_TOK_EOF, end, 0);
 }
 
 bool npuc_next_is_angle(const npuc_lexer *lx, npuc_token tok) {

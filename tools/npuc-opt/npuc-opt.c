@@ -166,13 +166,18 @@ static bool process_module(tool *t, const npuc_chunk *chunk,
 
 static bool run_and_print(tool *t, npuc_module *m,
                           const npuc_diag_sink *sink) {
-  npuc_context_set_sink(t->context, sink, NULL);
-  MlirPassManager pm = build_pass_manager(t, sink, true);
-  bool ok = !mlirPassManagerIsNull(pm) &&
-            mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, m->op)) &&
-            npuc_verify_table_ops(t->registry, m->op);
-  if (!mlirPassManagerIsNull(pm))
-    mlirPassManagerDestroy(pm); /* prints the --mlir-timing report */
+  /* Pass diagnostics may point into rewritten text: keep its source map. */
+  npuc_context_set_sink(t->context, sink, m->map);
+  bool ok = true;
+  /* Parsing verified the module; only a pipeline can change it. */
+  if (t->opts->num_passes > 0 || t->opts->pipeline || t->opts->timing) {
+    MlirPassManager pm = build_pass_manager(t, sink, true);
+    ok = !mlirPassManagerIsNull(pm) &&
+         mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, m->op)) &&
+         npuc_verify_table_ops(t->registry, m->op);
+    if (!mlirPassManagerIsNull(pm))
+      mlirPassManagerDestroy(pm); /* prints the --mlir-timing report */
+  }
   if (ok) {
     npuc_print_options popts = {t->opts->print_generic,
                                 t->opts->print_debuginfo};

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- arena ------------------------------------------------------------------ */
+/* ---- arena -------------------------------------------------------------- */
 
 /* Large chunks amortize malloc over the many small buffers a kernel
  * makes; 64-byte alignment gives every buffer whole cache lines. */
@@ -25,9 +25,9 @@ static void row_major_strides(npuc_buf *b);
 
 npuc_buf npuc_rt_alloc(npuc_dtype dt, int32_t rank, const int64_t *sizes,
                        const char *loc) {
-  if (!rt_dtype_valid(dt))
+  if (!npuc_rti_dtype_valid(dt))
     npuc_rt_fail(loc, "alloc: invalid dtype (%d)", (int)dt);
-  rt_check_rank(rank, loc);
+  npuc_rti_check_rank(rank, loc);
   npuc_buf b = {.offset = 0, .rank = rank, .dtype = dt};
   size_t es = npuc_rt_elem_size(dt), count = 1;
   for (int32_t j = 0; j < rank; j++) {
@@ -96,24 +96,24 @@ static void row_major_strides(npuc_buf *b) {
   }
 }
 
-/* ---- copies ---------------------------------------------------------------------- */
+/* ---- copies ------------------------------------------------------------- */
 
 npuc_buf npuc_rt_clone(const npuc_buf *src, const char *loc) {
-  rt_check_buf(src, "clone source", loc);
+  npuc_rti_check_buf(src, "clone source", loc);
   npuc_buf dst = npuc_rt_alloc(src->dtype, src->rank, src->sizes, loc);
-  rt_copy_strided(&dst, src->data, src->offset, src->strides);
+  npuc_rti_copy_strided(&dst, src->data, src->offset, src->strides);
   return dst;
 }
 
 void npuc_rt_copy(const npuc_buf *dst, const npuc_buf *src, const char *loc) {
-  rt_check_buf(dst, "copy target", loc);
-  rt_check_buf(src, "copy source", loc);
-  rt_check_same_shape(dst, src, "copy source", loc);
-  rt_check_same_dtype(dst, src, "copy source", loc);
-  rt_copy_strided(dst, src->data, src->offset, src->strides);
+  npuc_rti_check_buf(dst, "copy target", loc);
+  npuc_rti_check_buf(src, "copy source", loc);
+  npuc_rti_check_same_shape(dst, src, "copy source", loc);
+  npuc_rti_check_same_dtype(dst, src, "copy source", loc);
+  npuc_rti_copy_strided(dst, src->data, src->offset, src->strides);
 }
 
-/* ---- views ------------------------------------------------------------------------- */
+/* ---- views -------------------------------------------------------------- */
 
 static void check_subview_bounds(const npuc_buf *src, const int64_t *offsets,
                                  const int64_t *sizes, const int64_t *strides,
@@ -123,7 +123,7 @@ npuc_buf npuc_rt_subview(const npuc_buf *src, const int64_t *offsets,
                          const int64_t *sizes, const int64_t *strides,
                          int32_t result_rank, uint32_t dropped,
                          const char *loc) {
-  rt_check_buf(src, "subview source", loc);
+  npuc_rti_check_buf(src, "subview source", loc);
   if (npuc_rt_check_bounds())
     check_subview_bounds(src, offsets, sizes, strides, loc);
   npuc_buf v = {.data = src->data, .offset = src->offset, .rank = 0,
@@ -174,7 +174,7 @@ static void check_subview_bounds(const npuc_buf *src, const int64_t *offsets,
 npuc_buf npuc_rt_reinterpret(const npuc_buf *src, int64_t offset,
                              int32_t rank, const int64_t *sizes,
                              const int64_t *strides) {
-  rt_check_rank(rank, NULL);
+  npuc_rti_check_rank(rank, NULL);
   npuc_buf v = {.data = src->data, .offset = offset, .rank = rank,
                 .dtype = src->dtype};
   for (int32_t j = 0; j < rank; j++) {
@@ -188,8 +188,8 @@ static bool is_row_major(const npuc_buf *b);
 
 npuc_buf npuc_rt_reshape(const npuc_buf *src, int32_t rank,
                          const int64_t *sizes, const char *loc) {
-  rt_check_buf(src, "reshape source", loc);
-  rt_check_rank(rank, loc);
+  npuc_rti_check_buf(src, "reshape source", loc);
+  npuc_rti_check_rank(rank, loc);
   npuc_buf v = {.data = src->data, .offset = src->offset, .rank = rank,
                 .dtype = src->dtype};
   for (int32_t j = 0; j < rank; j++) {
@@ -198,12 +198,12 @@ npuc_buf npuc_rt_reshape(const npuc_buf *src, int32_t rank,
                    (long long)sizes[j], (int)j);
     v.sizes[j] = sizes[j];
   }
-  int64_t have = rt_num_elements(src->rank, src->sizes),
-          want = rt_num_elements(rank, sizes);
+  int64_t have = npuc_rti_num_elements(src->rank, src->sizes),
+          want = npuc_rti_num_elements(rank, sizes);
   if (have != want) {
     char a[160], b[160];
-    rt_format_shape(a, sizeof a, src->rank, src->sizes);
-    rt_format_shape(b, sizeof b, rank, sizes);
+    npuc_rti_format_shape(a, sizeof a, src->rank, src->sizes);
+    npuc_rti_format_shape(b, sizeof b, rank, sizes);
     npuc_rt_fail(loc, "reshape: %s (%lld elements) to %s (%lld elements)", a,
                  (long long)have, b, (long long)want);
   }
@@ -219,7 +219,7 @@ npuc_buf npuc_rt_reshape(const npuc_buf *src, int32_t rank,
 /* Dense row-major, ignoring the strides of size-1 dims (they are never
  * stepped over). */
 static bool is_row_major(const npuc_buf *b) {
-  if (rt_num_elements(b->rank, b->sizes) == 0) return true;
+  if (npuc_rti_num_elements(b->rank, b->sizes) == 0) return true;
   int64_t expect = 1;
   for (int32_t j = b->rank - 1; j >= 0; j--) {
     if (b->sizes[j] == 1) continue;
@@ -229,24 +229,24 @@ static bool is_row_major(const npuc_buf *b) {
   return true;
 }
 
-/* ---- element access ------------------------------------------------------------------ */
+/* ---- element access ----------------------------------------------------- */
 
 static int64_t element_offset(const npuc_buf *b, const int64_t *idx,
                               const char *loc);
 
 double npuc_rt_load_f(const npuc_buf *b, const int64_t *idx, const char *loc) {
   if (!npuc_rt_is_float(b->dtype))
-    npuc_rt_fail(loc, "load_f from a %s buffer", rt_dtype_name(b->dtype));
+    npuc_rt_fail(loc, "load_f from a %s buffer", npuc_rti_dtype_name(b->dtype));
   double v;
-  rt_row_load(RT_CT_F64, &v, b, element_offset(b, idx, loc), 1, 1);
+  npuc_rti_row_load(RT_CT_F64, &v, b, element_offset(b, idx, loc), 1, 1);
   return v;
 }
 
 int64_t npuc_rt_load_i(const npuc_buf *b, const int64_t *idx, const char *loc) {
-  if (!rt_dtype_valid(b->dtype) || npuc_rt_is_float(b->dtype))
-    npuc_rt_fail(loc, "load_i from a %s buffer", rt_dtype_name(b->dtype));
+  if (!npuc_rti_dtype_valid(b->dtype) || npuc_rt_is_float(b->dtype))
+    npuc_rt_fail(loc, "load_i from a %s buffer", npuc_rti_dtype_name(b->dtype));
   int64_t v;
-  rt_row_load(RT_CT_I64, &v, b, element_offset(b, idx, loc), 1, 1);
+  npuc_rti_row_load(RT_CT_I64, &v, b, element_offset(b, idx, loc), 1, 1);
   /* Emitted scalar code keeps integers sign-extended (KernelPrelude.h),
    * so a true i1 reads as -1. */
   return b->dtype == NPUC_DT_I1 ? -v : v;
@@ -255,15 +255,15 @@ int64_t npuc_rt_load_i(const npuc_buf *b, const int64_t *idx, const char *loc) {
 void npuc_rt_store_f(const npuc_buf *b, const int64_t *idx, double v,
                      const char *loc) {
   if (!npuc_rt_is_float(b->dtype))
-    npuc_rt_fail(loc, "store_f to a %s buffer", rt_dtype_name(b->dtype));
-  rt_row_store(RT_CT_F64, &v, b, element_offset(b, idx, loc), 1, 1);
+    npuc_rt_fail(loc, "store_f to a %s buffer", npuc_rti_dtype_name(b->dtype));
+  npuc_rti_row_store(RT_CT_F64, &v, b, element_offset(b, idx, loc), 1, 1);
 }
 
 void npuc_rt_store_i(const npuc_buf *b, const int64_t *idx, int64_t v,
                      const char *loc) {
-  if (!rt_dtype_valid(b->dtype) || npuc_rt_is_float(b->dtype))
-    npuc_rt_fail(loc, "store_i to a %s buffer", rt_dtype_name(b->dtype));
-  rt_row_store(RT_CT_I64, &v, b, element_offset(b, idx, loc), 1, 1);
+  if (!npuc_rti_dtype_valid(b->dtype) || npuc_rt_is_float(b->dtype))
+    npuc_rt_fail(loc, "store_i to a %s buffer", npuc_rti_dtype_name(b->dtype));
+  npuc_rti_row_store(RT_CT_I64, &v, b, element_offset(b, idx, loc), 1, 1);
 }
 
 static int64_t element_offset(const npuc_buf *b, const int64_t *idx,

@@ -19,16 +19,16 @@ static void cast_rows(const npuc_buf *dst, const npuc_buf *src,
 
 void npuc_rt_cast(const npuc_buf *dst, const npuc_buf *src, npuc_cast_mode mode,
                   const char *loc) {
-  rt_check_buf(dst, "cast dst", loc);
-  rt_check_buf(src, "cast src", loc);
-  rt_check_same_shape(dst, src, "cast src", loc);
+  npuc_rti_check_buf(dst, "cast dst", loc);
+  npuc_rti_check_buf(src, "cast src", loc);
+  npuc_rti_check_same_shape(dst, src, "cast src", loc);
   if ((unsigned)mode > NPUC_CAST_UNSIGNED)
     npuc_rt_fail(loc, "cast: invalid mode %d", (int)mode);
   bool float_src = npuc_rt_is_float(src->dtype);
   bool keeps_value = mode == NPUC_CAST_DEFAULT || mode == NPUC_CAST_UNSIGNED ||
                      !float_src;
   if (dst->dtype == src->dtype && keeps_value) {
-    rt_copy_strided(dst, src->data, src->offset, src->strides);
+    npuc_rti_copy_strided(dst, src->data, src->offset, src->strides);
     return;
   }
   cast_rows(dst, src, mode);
@@ -44,7 +44,7 @@ static rt_rounding rounding_of(npuc_cast_mode mode) {
   }
 }
 
-int64_t rt_float_to_int(double v, npuc_cast_mode mode, npuc_dtype dt) {
+int64_t npuc_rti_float_to_int(double v, npuc_cast_mode mode, npuc_dtype dt) {
   if (isnan(v)) return 0;
   switch (mode) {
   case NPUC_CAST_RINT: v = nearbyint(v); break;
@@ -54,14 +54,14 @@ int64_t rt_float_to_int(double v, npuc_cast_mode mode, npuc_dtype dt) {
   default: v = trunc(v); break;
   }
   if (dt == NPUC_DT_I1) return v >= 1 ? 1 : 0;
-  int w = rt_int_width(dt);
+  int w = npuc_rti_int_width(dt);
   double limit = ldexp(1.0, w - 1); /* 2^(w-1): exact, just past the max */
   if (v >= limit) return w == 64 ? INT64_MAX : (INT64_C(1) << (w - 1)) - 1;
   if (v < -limit) return w == 64 ? INT64_MIN : -(INT64_C(1) << (w - 1));
   return (int64_t)v;
 }
 
-/* ---- per-chunk conversions ------------------------------------------------------- */
+/* ---- per-chunk conversions ---------------------------------------------- */
 
 typedef enum {
   PATH_F32,     /* among f16/bf16/f32, nearest even: float in, float out */
@@ -86,19 +86,19 @@ static void cast_rows(const npuc_buf *dst, const npuc_buf *src,
                  : npuc_rt_is_float(dst->dtype) ? RT_CT_F64
                                                 : RT_CT_I64;
   rt_loop l;
-  rt_loop_init(&l, dst->rank, dst->sizes);
-  rt_loop_add(&l, dst->offset, dst->strides);
-  rt_loop_add(&l, src->offset, src->strides);
-  rt_loop_finish(&l);
+  npuc_rti_loop_init(&l, dst->rank, dst->sizes);
+  npuc_rti_loop_add(&l, dst->offset, dst->strides);
+  npuc_rti_loop_add(&l, src->offset, src->strides);
+  npuc_rti_loop_finish(&l);
   size_t n = (size_t)rt_loop_row_len(&l);
   int64_t ds = rt_loop_row_stride(&l, 0), ss = rt_loop_row_stride(&l, 1);
   _Alignas(64) unsigned char in[RT_CHUNK * 8], out[RT_CHUNK * 8];
-  for (; l.rows > 0; rt_loop_next_row(&l)) {
+  for (; l.rows > 0; npuc_rti_loop_next_row(&l)) {
     for (size_t start = 0; start < n; start += RT_CHUNK) {
       size_t len = n - start < RT_CHUNK ? n - start : RT_CHUNK;
-      rt_row_load(in_ct, in, src, l.offset[1] + (int64_t)start * ss, ss, len);
+      npuc_rti_row_load(in_ct, in, src, l.offset[1] + (int64_t)start * ss, ss, len);
       convert_chunk(path, out, in, len, dst->dtype, src->dtype, mode);
-      rt_row_store(out_ct, out, dst, l.offset[0] + (int64_t)start * ds, ds, len);
+      npuc_rti_row_store(out_ct, out, dst, l.offset[0] + (int64_t)start * ds, ds, len);
     }
   }
 }
@@ -140,7 +140,7 @@ static void convert_chunk(cast_path path, void *out, const void *in, size_t n,
     for (size_t i = 0; i < n; i++) fout[i] = float_to_float(fin[i], to, from, mode);
     return;
   case PATH_FLOAT_TO_INT:
-    for (size_t i = 0; i < n; i++) iout[i] = rt_float_to_int(fin[i], mode, to);
+    for (size_t i = 0; i < n; i++) iout[i] = npuc_rti_float_to_int(fin[i], mode, to);
     return;
   case PATH_INT_TO_FLOAT:
     for (size_t i = 0; i < n; i++) {
@@ -158,8 +158,8 @@ static void convert_chunk(cast_path path, void *out, const void *in, size_t n,
 static double float_to_float(double v, npuc_dtype to, npuc_dtype from,
                              npuc_cast_mode mode) {
   if (to != from)
-    return rt_float_bits_to_double(
-        rt_float_bits_from_double(v, to, rounding_of(mode)), to);
+    return npuc_rti_float_bits_to_double(
+        npuc_rti_float_bits_from_double(v, to, rounding_of(mode)), to);
   /* Same dtype with a rounding mode: round to an integral value. The
    * result is representable in the dtype (values that large already are
    * integers). */
@@ -178,12 +178,12 @@ static double int_to_float(int64_t v, bool is_unsigned, npuc_dtype to,
                            npuc_cast_mode mode) {
   bool neg = !is_unsigned && v < 0;
   uint64_t mag = neg ? 0 - (uint64_t)v : (uint64_t)v;
-  return rt_float_bits_to_double(
-      rt_float_bits_from_int(neg, mag, to, rounding_of(mode)), to);
+  return npuc_rti_float_bits_to_double(
+      npuc_rti_float_bits_from_int(neg, mag, to, rounding_of(mode)), to);
 }
 
 /* Loads sign-extend; UNSIGNED wants the source bits as they are. */
 static int64_t zero_extend(int64_t v, npuc_dtype from) {
-  int w = rt_int_width(from);
+  int w = npuc_rti_int_width(from);
   return w == 64 ? v : (int64_t)((uint64_t)v & ((UINT64_C(1) << w) - 1));
 }

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-/* ---- dtypes ---------------------------------------------------------------- */
+/* ---- dtypes ------------------------------------------------------------- */
 
 size_t npuc_rt_elem_size(npuc_dtype dt) {
   switch (dt) {
@@ -27,9 +27,9 @@ bool npuc_rt_is_float(npuc_dtype dt) {
          dt == NPUC_DT_F64;
 }
 
-bool rt_dtype_valid(npuc_dtype dt) { return npuc_rt_elem_size(dt) != 0; }
+bool npuc_rti_dtype_valid(npuc_dtype dt) { return npuc_rt_elem_size(dt) != 0; }
 
-const char *rt_dtype_name(npuc_dtype dt) {
+const char *npuc_rti_dtype_name(npuc_dtype dt) {
   switch (dt) {
   case NPUC_DT_I1: return "i1";
   case NPUC_DT_I8: return "i8";
@@ -44,11 +44,11 @@ const char *rt_dtype_name(npuc_dtype dt) {
   return "<invalid dtype>";
 }
 
-int rt_int_width(npuc_dtype dt) {
+int npuc_rti_int_width(npuc_dtype dt) {
   return dt == NPUC_DT_I1 ? 1 : (int)npuc_rt_elem_size(dt) * 8;
 }
 
-rt_ct rt_compute_type(npuc_dtype dt) {
+rt_ct npuc_rti_compute_type(npuc_dtype dt) {
   switch (dt) {
   case NPUC_DT_F64: return RT_CT_F64;
   case NPUC_DT_I1:
@@ -60,7 +60,7 @@ rt_ct rt_compute_type(npuc_dtype dt) {
   }
 }
 
-size_t rt_ct_size(rt_ct ct) {
+size_t npuc_rti_ct_size(rt_ct ct) {
   switch (ct) {
   case RT_CT_I8: return 1;
   case RT_CT_I16: return 2;
@@ -70,24 +70,24 @@ size_t rt_ct_size(rt_ct ct) {
   }
 }
 
-bool rt_ct_is_storage(rt_ct ct, npuc_dtype dt) {
+bool npuc_rti_ct_is_storage(rt_ct ct, npuc_dtype dt) {
   /* i1 is stored in a byte like i8, but only 0/1 are valid, so it always
    * goes through a load (normalize) and a store (mask). */
   return dt != NPUC_DT_I1 && dt != NPUC_DT_F16 && dt != NPUC_DT_BF16 &&
-         rt_compute_type(dt) == ct;
+         npuc_rti_compute_type(dt) == ct;
 }
 
-/* ---- f16 / bf16 <-> f32 ------------------------------------------------------ */
+/* ---- f16 / bf16 <-> f32 ------------------------------------------------- */
 
-float npuc_rt_f16_to_f32(uint16_t h) { return rt_f16_to_f32(h); }
-uint16_t npuc_rt_f32_to_f16(float f) { return rt_f32_to_f16(f); }
+float npuc_rt_f16_to_f32(uint16_t h) { return npuc_rti_f16_to_f32(h); }
+uint16_t npuc_rt_f32_to_f16(float f) { return npuc_rti_f32_to_f16(f); }
 float npuc_rt_bf16_to_f32(uint16_t h) { return rt_bf16_to_f32(h); }
-uint16_t npuc_rt_f32_to_bf16(float f) { return rt_f32_to_bf16(f); }
+uint16_t npuc_rt_f32_to_bf16(float f) { return npuc_rti_f32_to_bf16(f); }
 
 /* Both directions are written without branches (each case is computed
  * and one selected) so that the row loops over them vectorize. */
 
-float rt_f16_to_f32(uint16_t h) {
+float npuc_rti_f16_to_f32(uint16_t h) {
   uint32_t sign = (uint32_t)(h & 0x8000) << 16;
   uint32_t bits = (uint32_t)(h & 0x7fff) << 13; /* exponent and mantissa */
   uint32_t exp = bits & 0x0f800000u;
@@ -101,7 +101,7 @@ float rt_f16_to_f32(uint16_t h) {
   return rt_f32_from_bits(sign | mag);
 }
 
-uint16_t rt_f32_to_f16(float f) {
+uint16_t npuc_rti_f32_to_f16(float f) {
   uint32_t x = rt_f32_bits(f);
   uint32_t sign = (x >> 16) & 0x8000;
   uint32_t mag = x & 0x7fffffffu;
@@ -121,7 +121,7 @@ uint16_t rt_f32_to_f16(float f) {
   return (uint16_t)(sign | r);
 }
 
-uint16_t rt_f32_to_bf16(float f) {
+uint16_t npuc_rti_f32_to_bf16(float f) {
   uint32_t x = rt_f32_bits(f);
   if ((x & 0x7fffffffu) > 0x7f800000u)
     return (uint16_t)((x >> 16) | 0x40);
@@ -130,7 +130,7 @@ uint16_t rt_f32_to_bf16(float f) {
   return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1)) >> 16);
 }
 
-/* ---- exact rounding to a float format ------------------------------------------ */
+/* ---- exact rounding to a float format ----------------------------------- */
 
 typedef struct {
   int mant_bits, exp_bits;
@@ -149,7 +149,7 @@ static uint64_t round_magnitude(bool neg, uint64_t mag, int e, float_format f,
                                 rt_rounding r);
 static uint64_t overflow_bits(bool neg, float_format f, rt_rounding r);
 
-uint64_t rt_float_bits_from_double(double v, npuc_dtype dt, rt_rounding r) {
+uint64_t npuc_rti_float_bits_from_double(double v, npuc_dtype dt, rt_rounding r) {
   float_format f = format_of(dt);
   uint64_t x;
   memcpy(&x, &v, sizeof x);
@@ -168,16 +168,16 @@ uint64_t rt_float_bits_from_double(double v, npuc_dtype dt, rt_rounding r) {
   return round_magnitude(neg, frac | UINT64_C(1) << 52, (int)exp - 1075, f, r);
 }
 
-uint64_t rt_float_bits_from_int(bool neg, uint64_t mag, npuc_dtype dt,
-                                rt_rounding r) {
+uint64_t npuc_rti_float_bits_from_int(bool neg, uint64_t mag, npuc_dtype dt,
+                                      rt_rounding r) {
   float_format f = format_of(dt);
   if (mag == 0) return 0; /* integers have no -0 */
   return round_magnitude(neg, mag, 0, f, r);
 }
 
-double rt_float_bits_to_double(uint64_t bits, npuc_dtype dt) {
+double npuc_rti_float_bits_to_double(uint64_t bits, npuc_dtype dt) {
   switch (dt) {
-  case NPUC_DT_F16: return rt_f16_to_f32((uint16_t)bits);
+  case NPUC_DT_F16: return npuc_rti_f16_to_f32((uint16_t)bits);
   case NPUC_DT_BF16: return rt_bf16_to_f32((uint16_t)bits);
   case NPUC_DT_F32: return rt_f32_from_bits((uint32_t)bits);
   default: {
@@ -188,13 +188,13 @@ double rt_float_bits_to_double(uint64_t bits, npuc_dtype dt) {
   }
 }
 
-double rt_round_to_dtype(double v, npuc_dtype dt) {
+double npuc_rti_round_to_dtype(double v, npuc_dtype dt) {
   if (dt == NPUC_DT_F64) return v;
-  return rt_float_bits_to_double(
-      rt_float_bits_from_double(v, dt, RT_ROUND_NEAREST_EVEN), dt);
+  return npuc_rti_float_bits_to_double(
+      npuc_rti_float_bits_from_double(v, dt, RT_ROUND_NEAREST_EVEN), dt);
 }
 
-int64_t rt_wrap_int(int64_t v, npuc_dtype dt) {
+int64_t npuc_rti_wrap_int(int64_t v, npuc_dtype dt) {
   switch (dt) {
   case NPUC_DT_I1: return v & 1;
   case NPUC_DT_I8: return (int8_t)(uint8_t)v;
@@ -277,7 +277,7 @@ static uint64_t overflow_bits(bool neg, float_format f, rt_rounding r) {
   return to_inf ? inf : inf - 1;
 }
 
-/* ---- row loads ----------------------------------------------------------------- */
+/* ---- row loads ---------------------------------------------------------- */
 
 static void load_f32(float *out, const npuc_buf *b, int64_t off, int64_t s,
                      size_t n);
@@ -288,8 +288,8 @@ static void load_i64(int64_t *out, const npuc_buf *b, int64_t off, int64_t s,
 static void load_raw(void *out, const npuc_buf *b, int64_t off, int64_t s,
                      size_t n);
 
-void rt_row_load(rt_ct ct, void *out, const npuc_buf *b, int64_t off,
-                 int64_t stride, size_t n) {
+void npuc_rti_row_load(rt_ct ct, void *out, const npuc_buf *b, int64_t off,
+                       int64_t stride, size_t n) {
   switch (ct) {
   case RT_CT_F32: load_f32(out, b, off, stride, n); return;
   case RT_CT_F64: load_f64(out, b, off, stride, n); return;
@@ -314,11 +314,11 @@ static void load_f32(float *out, const npuc_buf *b, int64_t off, int64_t s,
   bool f16 = b->dtype == NPUC_DT_F16;
   /* The dense loops are spelled out: they are the ones that vectorize. */
   if (s == 1 && f16) {
-    for (size_t i = 0; i < n; i++) out[i] = rt_f16_to_f32(p[i]);
+    for (size_t i = 0; i < n; i++) out[i] = npuc_rti_f16_to_f32(p[i]);
   } else if (s == 1) {
     for (size_t i = 0; i < n; i++) out[i] = rt_bf16_to_f32(p[i]);
   } else if (f16) {
-    for (size_t i = 0; i < n; i++) out[i] = rt_f16_to_f32(p[(int64_t)i * s]);
+    for (size_t i = 0; i < n; i++) out[i] = npuc_rti_f16_to_f32(p[(int64_t)i * s]);
   } else {
     for (size_t i = 0; i < n; i++) out[i] = rt_bf16_to_f32(p[(int64_t)i * s]);
   }
@@ -369,29 +369,11 @@ static void load_i64(int64_t *out, const npuc_buf *b, int64_t off, int64_t s,
 /* Elements copied as they are stored (compute type == storage type). */
 static void load_raw(void *out, const npuc_buf *b, int64_t off, int64_t s,
                      size_t n) {
-  size_t es = npuc_rt_elem_size(b->dtype);
-  const char *p = rt_elem_ptr(b, off);
-  if (s == 1) {
-    memcpy(out, p, n * es);
-    return;
-  }
-  switch (es) {
-  case 1:
-    for (size_t i = 0; i < n; i++) ((uint8_t *)out)[i] = ((const uint8_t *)p)[(int64_t)i * s];
-    return;
-  case 2:
-    for (size_t i = 0; i < n; i++) ((uint16_t *)out)[i] = ((const uint16_t *)p)[(int64_t)i * s];
-    return;
-  case 4:
-    for (size_t i = 0; i < n; i++) ((uint32_t *)out)[i] = ((const uint32_t *)p)[(int64_t)i * s];
-    return;
-  default:
-    for (size_t i = 0; i < n; i++) ((uint64_t *)out)[i] = ((const uint64_t *)p)[(int64_t)i * s];
-    return;
-  }
+  npuc_rti_copy_elements(out, 1, rt_elem_ptr(b, off), s, (int64_t)n,
+                         npuc_rt_elem_size(b->dtype));
 }
 
-/* ---- row stores ----------------------------------------------------------------- */
+/* ---- row stores --------------------------------------------------------- */
 
 static void store_f32(const float *in, const npuc_buf *b, int64_t off,
                       int64_t s, size_t n);
@@ -402,8 +384,8 @@ static void store_i64(const int64_t *in, const npuc_buf *b, int64_t off,
 static void store_raw(const void *in, const npuc_buf *b, int64_t off,
                       int64_t s, size_t n);
 
-void rt_row_store(rt_ct ct, const void *in, const npuc_buf *b, int64_t off,
-                  int64_t stride, size_t n) {
+void npuc_rti_row_store(rt_ct ct, const void *in, const npuc_buf *b, int64_t off,
+                        int64_t stride, size_t n) {
   switch (ct) {
   case RT_CT_F32: store_f32(in, b, off, stride, n); return;
   case RT_CT_F64: store_f64(in, b, off, stride, n); return;
@@ -429,13 +411,13 @@ static void store_f32(const float *in, const npuc_buf *b, int64_t off,
   uint16_t *p = (uint16_t *)b->data + off;
   bool f16 = b->dtype == NPUC_DT_F16;
   if (s == 1 && f16) {
-    for (size_t i = 0; i < n; i++) p[i] = rt_f32_to_f16(in[i]);
+    for (size_t i = 0; i < n; i++) p[i] = npuc_rti_f32_to_f16(in[i]);
   } else if (s == 1) {
-    for (size_t i = 0; i < n; i++) p[i] = rt_f32_to_bf16(in[i]);
+    for (size_t i = 0; i < n; i++) p[i] = npuc_rti_f32_to_bf16(in[i]);
   } else if (f16) {
-    for (size_t i = 0; i < n; i++) p[(int64_t)i * s] = rt_f32_to_f16(in[i]);
+    for (size_t i = 0; i < n; i++) p[(int64_t)i * s] = npuc_rti_f32_to_f16(in[i]);
   } else {
-    for (size_t i = 0; i < n; i++) p[(int64_t)i * s] = rt_f32_to_bf16(in[i]);
+    for (size_t i = 0; i < n; i++) p[(int64_t)i * s] = npuc_rti_f32_to_bf16(in[i]);
   }
 }
 
@@ -450,7 +432,7 @@ static void store_f64(const double *in, const npuc_buf *b, int64_t off,
   char *p = rt_elem_ptr(b, off);
   for (size_t i = 0; i < n; i++) {
     uint64_t bits =
-        rt_float_bits_from_double(in[i], b->dtype, RT_ROUND_NEAREST_EVEN);
+        npuc_rti_float_bits_from_double(in[i], b->dtype, RT_ROUND_NEAREST_EVEN);
     if (b->dtype == NPUC_DT_F32)
       ((uint32_t *)p)[(int64_t)i * s] = (uint32_t)bits;
     else
@@ -482,24 +464,6 @@ static void store_i64(const int64_t *in, const npuc_buf *b, int64_t off,
 
 static void store_raw(const void *in, const npuc_buf *b, int64_t off,
                       int64_t s, size_t n) {
-  size_t es = npuc_rt_elem_size(b->dtype);
-  char *p = rt_elem_ptr(b, off);
-  if (s == 1) {
-    memmove(p, in, n * es);
-    return;
-  }
-  switch (es) {
-  case 1:
-    for (size_t i = 0; i < n; i++) ((uint8_t *)p)[(int64_t)i * s] = ((const uint8_t *)in)[i];
-    return;
-  case 2:
-    for (size_t i = 0; i < n; i++) ((uint16_t *)p)[(int64_t)i * s] = ((const uint16_t *)in)[i];
-    return;
-  case 4:
-    for (size_t i = 0; i < n; i++) ((uint32_t *)p)[(int64_t)i * s] = ((const uint32_t *)in)[i];
-    return;
-  default:
-    for (size_t i = 0; i < n; i++) ((uint64_t *)p)[(int64_t)i * s] = ((const uint64_t *)in)[i];
-    return;
-  }
+  npuc_rti_copy_elements(rt_elem_ptr(b, off), s, in, 1, (int64_t)n,
+                         npuc_rt_elem_size(b->dtype));
 }

@@ -35,7 +35,7 @@ static void cmp_i32(npuc_cmp_mode mode, size_t n, int8_t *d, const int32_t *a,
 static void cmp_i64(npuc_cmp_mode mode, size_t n, int8_t *d, const int64_t *a,
                     const int64_t *b);
 
-/* ---- the row engine ------------------------------------------------------------ */
+/* ---- the row engine ----------------------------------------------------- */
 
 typedef struct ew_job ew_job;
 typedef void ew_kernel_fn(const ew_job *job, size_t n, void *d,
@@ -63,13 +63,13 @@ static ew_kernel_fn ew_kernel, cmp_kernel;
 
 void npuc_rt_elementwise(npuc_ew_op op, const npuc_buf *dst,
                          const npuc_operand *srcs, int nsrc, const char *loc) {
-  rt_check_buf(dst, "dst", loc);
+  npuc_rti_check_buf(dst, "dst", loc);
   check_arity(op, nsrc, loc);
   check_op_dtype(op, dst->dtype, loc);
-  ew_job job = {.op = op, .nin = nsrc, .ct = rt_compute_type(dst->dtype),
+  ew_job job = {.op = op, .nin = nsrc, .ct = npuc_rti_compute_type(dst->dtype),
                 .kernel = ew_kernel, .loc = loc};
   job.out_ct = job.ct;
-  job.out_raw_ok = rt_ct_is_storage(job.ct, dst->dtype);
+  job.out_raw_ok = npuc_rti_ct_is_storage(job.ct, dst->dtype);
   static const char *const names[] = {"src 0", "src 1", "src 2"};
   npuc_buf ins[3];
   uint64_t scalars[3];
@@ -79,7 +79,7 @@ void npuc_rt_elementwise(npuc_ew_op op, const npuc_buf *dst,
                           &scalars[k], names[k], loc);
     job.in_ct[k] = cond ? RT_CT_I8 : job.ct;
     /* The select kernel tests the condition for != 0, so raw i1 bytes do. */
-    job.in_raw_ok[k] = cond || rt_ct_is_storage(job.ct, ins[k].dtype);
+    job.in_raw_ok[k] = cond || npuc_rti_ct_is_storage(job.ct, ins[k].dtype);
   }
   run_job(&job, dst, ins);
 }
@@ -87,19 +87,19 @@ void npuc_rt_elementwise(npuc_ew_op op, const npuc_buf *dst,
 void npuc_rt_compare(npuc_cmp_mode mode, const npuc_buf *dst,
                      const npuc_operand *a, const npuc_operand *b,
                      const char *loc) {
-  rt_check_buf(dst, "dst", loc);
+  npuc_rti_check_buf(dst, "dst", loc);
   if (dst->dtype != NPUC_DT_I1)
     npuc_rt_fail(loc, "compare: dst dtype is %s, expected i1",
-                 rt_dtype_name(dst->dtype));
+                 npuc_rti_dtype_name(dst->dtype));
   if ((unsigned)mode > NPUC_CMP_GE)
     npuc_rt_fail(loc, "compare: invalid mode %d", (int)mode);
   /* Inputs compare in the dtype of the first buffer input; scalars convert. */
   npuc_dtype dt = !a->is_scalar ? a->buf.dtype
                   : !b->is_scalar ? b->buf.dtype
                                   : a->dtype;
-  if (!rt_dtype_valid(dt))
+  if (!npuc_rti_dtype_valid(dt))
     npuc_rt_fail(loc, "compare: invalid input dtype (%d)", (int)dt);
-  ew_job job = {.op = mode, .nin = 2, .ct = rt_compute_type(dt),
+  ew_job job = {.op = mode, .nin = 2, .ct = npuc_rti_compute_type(dt),
                 .out_ct = RT_CT_I8, .out_raw_ok = true, .kernel = cmp_kernel,
                 .loc = loc};
   npuc_buf ins[2];
@@ -108,20 +108,20 @@ void npuc_rt_compare(npuc_cmp_mode mode, const npuc_buf *dst,
   ins[1] = operand_view(b, dt, dst, &scalars[1], "rhs", loc);
   for (int k = 0; k < 2; k++) {
     job.in_ct[k] = job.ct;
-    job.in_raw_ok[k] = rt_ct_is_storage(job.ct, dt);
+    job.in_raw_ok[k] = npuc_rti_ct_is_storage(job.ct, dt);
   }
   run_job(&job, dst, ins);
 }
 
 void npuc_rt_broadcast(const npuc_buf *dst, const npuc_operand *src,
                        const char *loc) {
-  rt_check_buf(dst, "dst", loc);
+  npuc_rti_check_buf(dst, "dst", loc);
   uint64_t scalar;
   npuc_buf in = operand_view(src, dst->dtype, dst, &scalar, "src", loc);
   int64_t strides[NPUC_RT_MAX_RANK];
-  rt_broadcast_strides(&in, dst, strides, "src", loc);
+  npuc_rti_broadcast_strides(&in, dst, strides, "src", loc);
   /* Same dtype: a bit-exact copy, NaN payloads included. */
-  rt_copy_strided(dst, in.data, in.offset, strides);
+  npuc_rti_copy_strided(dst, in.data, in.offset, strides);
 }
 
 /* A scalar becomes a view repeating one element of `dt`; a buffer must
@@ -130,11 +130,11 @@ static npuc_buf operand_view(const npuc_operand *src, npuc_dtype dt,
                              const npuc_buf *dst, uint64_t *scalar,
                              const char *what, const char *loc) {
   if (src->is_scalar)
-    return rt_scalar_view(src, dt, dst->rank, dst->sizes, scalar, loc);
-  rt_check_buf(&src->buf, what, loc);
+    return npuc_rti_scalar_view(src, dt, dst->rank, dst->sizes, scalar, loc);
+  npuc_rti_check_buf(&src->buf, what, loc);
   if (src->buf.dtype != dt)
     npuc_rt_fail(loc, "%s: dtype %s does not match %s", what,
-                 rt_dtype_name(src->buf.dtype), rt_dtype_name(dt));
+                 npuc_rti_dtype_name(src->buf.dtype), npuc_rti_dtype_name(dt));
   return src->buf;
 }
 
@@ -157,17 +157,17 @@ static void run_job(const ew_job *job, const npuc_buf *dst,
                     const npuc_buf *ins) {
   static const char *const names[] = {"src 0", "src 1", "src 2"};
   rt_loop l;
-  rt_loop_init(&l, dst->rank, dst->sizes);
-  rt_loop_add(&l, dst->offset, dst->strides);
+  npuc_rti_loop_init(&l, dst->rank, dst->sizes);
+  npuc_rti_loop_add(&l, dst->offset, dst->strides);
   for (int k = 0; k < job->nin; k++) {
     int64_t strides[NPUC_RT_MAX_RANK];
-    rt_broadcast_strides(&ins[k], dst, strides, names[k], job->loc);
-    rt_loop_add(&l, ins[k].offset, strides);
+    npuc_rti_broadcast_strides(&ins[k], dst, strides, names[k], job->loc);
+    npuc_rti_loop_add(&l, ins[k].offset, strides);
   }
-  rt_loop_finish(&l);
+  npuc_rti_loop_finish(&l);
   ew_rows r = {.job = job, .dst = dst, .ins = ins,
                .filled_from = {-1, -1, -1}};
-  for (; l.rows > 0; rt_loop_next_row(&l)) run_row(&r, &l);
+  for (; l.rows > 0; npuc_rti_loop_next_row(&l)) run_row(&r, &l);
 }
 
 static const void *input_chunk(ew_rows *r, int k, int64_t off, int64_t stride,
@@ -195,7 +195,7 @@ static void run_row(ew_rows *r, const rt_loop *l) {
     void *out = dst_in_place ? (void *)rt_elem_ptr(r->dst, doff) : r->tmp[3];
     job->kernel(job, len, out, in);
     if (!dst_in_place)
-      rt_row_store(job->out_ct, out, r->dst, doff, dstride, len);
+      npuc_rti_row_store(job->out_ct, out, r->dst, doff, dstride, len);
   }
 }
 
@@ -205,17 +205,17 @@ static const void *input_chunk(ew_rows *r, int k, int64_t off, int64_t stride,
   if (r->job->in_raw_ok[k] && stride == 1) return rt_elem_ptr(b, off);
   if (stride == 0) {
     if (r->filled_from[k] != off || r->filled_len[k] < len) {
-      rt_row_load(r->job->in_ct[k], r->tmp[k], b, off, 0, len);
+      npuc_rti_row_load(r->job->in_ct[k], r->tmp[k], b, off, 0, len);
       r->filled_from[k] = off;
       r->filled_len[k] = len;
     }
     return r->tmp[k];
   }
-  rt_row_load(r->job->in_ct[k], r->tmp[k], b, off, stride, len);
+  npuc_rti_row_load(r->job->in_ct[k], r->tmp[k], b, off, stride, len);
   return r->tmp[k];
 }
 
-/* ---- kernel dispatch -------------------------------------------------------------- */
+/* ---- kernel dispatch ---------------------------------------------------- */
 
 static void ew_kernel(const ew_job *job, size_t n, void *d,
                       const void *const *in) {
@@ -243,7 +243,7 @@ static void cmp_kernel(const ew_job *job, size_t n, void *d,
   }
 }
 
-/* ---- checks ------------------------------------------------------------------------ */
+/* ---- checks ------------------------------------------------------------- */
 
 static const char *op_name(npuc_ew_op op) {
   static const char *const names[] = {
@@ -278,10 +278,10 @@ static void check_op_dtype(npuc_ew_op op, npuc_dtype dt, const char *loc) {
   }
   if (!ok)
     npuc_rt_fail(loc, "elementwise %s does not support dtype %s", op_name(op),
-                 rt_dtype_name(dt));
+                 npuc_rti_dtype_name(dt));
 }
 
-/* ---- instantiated kernels ------------------------------------------------------------ */
+/* ---- instantiated kernels ----------------------------------------------- */
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)

@@ -5,15 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- n-d loop -------------------------------------------------------------- */
+/* ---- n-d loop ----------------------------------------------------------- */
 
-void rt_loop_init(rt_loop *l, int32_t rank, const int64_t *sizes) {
+void npuc_rti_loop_init(rt_loop *l, int32_t rank, const int64_t *sizes) {
   memset(l, 0, sizeof *l);
   l->rank = rank;
   for (int32_t j = 0; j < rank; j++) l->size[j] = sizes[j];
 }
 
-int rt_loop_add(rt_loop *l, int64_t offset, const int64_t *strides) {
+int npuc_rti_loop_add(rt_loop *l, int64_t offset, const int64_t *strides) {
   int op = l->nops++;
   l->offset[op] = offset;
   for (int32_t j = 0; j < l->rank; j++) l->stride[op][j] = strides[j];
@@ -23,8 +23,8 @@ int rt_loop_add(rt_loop *l, int64_t offset, const int64_t *strides) {
 static void drop_unit_dims(rt_loop *l);
 static void merge_contiguous_dims(rt_loop *l);
 
-void rt_loop_finish(rt_loop *l) {
-  int64_t total = rt_num_elements(l->rank, l->size);
+void npuc_rti_loop_finish(rt_loop *l) {
+  int64_t total = npuc_rti_num_elements(l->rank, l->size);
   drop_unit_dims(l);
   merge_contiguous_dims(l);
   if (l->rank == 0) { /* a single element: one row of length 1 */
@@ -36,7 +36,7 @@ void rt_loop_finish(rt_loop *l) {
 }
 
 /* Moves the offsets to the next row: an odometer over the outer dims. */
-void rt_loop_next_row(rt_loop *l) {
+void npuc_rti_loop_next_row(rt_loop *l) {
   l->rows--;
   for (int32_t j = l->rank - 2; j >= 0; j--) {
     for (int op = 0; op < l->nops; op++) l->offset[op] += l->stride[op][j];
@@ -78,59 +78,69 @@ static void merge_contiguous_dims(rt_loop *l) {
   }
 }
 
-/* ---- strided copy ------------------------------------------------------------ */
+/* ---- strided copy ------------------------------------------------------- */
 
-static void copy_row(char *d, int64_t ds, const char *s, int64_t ss, int64_t n,
-                     size_t es);
-
-void rt_copy_strided(const npuc_buf *dst, const void *src_data,
-                     int64_t src_offset, const int64_t *src_strides) {
+void npuc_rti_copy_strided(const npuc_buf *dst, const void *src_data,
+                           int64_t src_offset, const int64_t *src_strides) {
   rt_loop l;
-  rt_loop_init(&l, dst->rank, dst->sizes);
-  int d = rt_loop_add(&l, dst->offset, dst->strides);
-  int s = rt_loop_add(&l, src_offset, src_strides);
-  rt_loop_finish(&l);
+  npuc_rti_loop_init(&l, dst->rank, dst->sizes);
+  int d = npuc_rti_loop_add(&l, dst->offset, dst->strides);
+  int s = npuc_rti_loop_add(&l, src_offset, src_strides);
+  npuc_rti_loop_finish(&l);
   size_t es = npuc_rt_elem_size(dst->dtype);
   int64_t n = rt_loop_row_len(&l);
-  for (; l.rows > 0; rt_loop_next_row(&l))
-    copy_row(rt_elem_ptr(dst, l.offset[d]), rt_loop_row_stride(&l, d),
-             (const char *)src_data + l.offset[s] * (int64_t)es,
-             rt_loop_row_stride(&l, s), n, es);
+  for (; l.rows > 0; npuc_rti_loop_next_row(&l))
+    npuc_rti_copy_elements(rt_elem_ptr(dst, l.offset[d]),
+                           rt_loop_row_stride(&l, d),
+                           (const char *)src_data + l.offset[s] * (int64_t)es,
+                           rt_loop_row_stride(&l, s), n, es);
 }
 
 /* Typed loops per element size: the compiler turns the dense and the
- * broadcast (ss == 0) cases into wide moves. */
-static void copy_row(char *d, int64_t ds, const char *s, int64_t ss, int64_t n,
-                     size_t es) {
+ * repeated (ss == 0) cases into wide moves. */
+void npuc_rti_copy_elements(void *d, int64_t ds, const void *s, int64_t ss,
+                            int64_t n, size_t es) {
   if (ds == 1 && ss == 1) {
     memmove(d, s, (size_t)n * es);
     return;
   }
   switch (es) {
-  case 1:
-    for (int64_t i = 0; i < n; i++) ((uint8_t *)d)[i * ds] = ((const uint8_t *)s)[i * ss];
+  case 1: {
+    uint8_t *to = d;
+    const uint8_t *from = s;
+    for (int64_t i = 0; i < n; i++) to[i * ds] = from[i * ss];
     return;
-  case 2:
-    for (int64_t i = 0; i < n; i++) ((uint16_t *)d)[i * ds] = ((const uint16_t *)s)[i * ss];
+  }
+  case 2: {
+    uint16_t *to = d;
+    const uint16_t *from = s;
+    for (int64_t i = 0; i < n; i++) to[i * ds] = from[i * ss];
     return;
-  case 4:
-    for (int64_t i = 0; i < n; i++) ((uint32_t *)d)[i * ds] = ((const uint32_t *)s)[i * ss];
+  }
+  case 4: {
+    uint32_t *to = d;
+    const uint32_t *from = s;
+    for (int64_t i = 0; i < n; i++) to[i * ds] = from[i * ss];
     return;
-  default:
-    for (int64_t i = 0; i < n; i++) ((uint64_t *)d)[i * ds] = ((const uint64_t *)s)[i * ss];
+  }
+  default: {
+    uint64_t *to = d;
+    const uint64_t *from = s;
+    for (int64_t i = 0; i < n; i++) to[i * ds] = from[i * ss];
     return;
+  }
   }
 }
 
-/* ---- checks -------------------------------------------------------------------- */
+/* ---- checks ------------------------------------------------------------- */
 
-void rt_check_rank(int32_t rank, const char *loc) {
+void npuc_rti_check_rank(int32_t rank, const char *loc) {
   if (rank < 0 || rank > NPUC_RT_MAX_RANK)
     npuc_rt_fail(loc, "rank %d is outside 0..%d", (int)rank, NPUC_RT_MAX_RANK);
 }
 
-void rt_check_buf(const npuc_buf *b, const char *what, const char *loc) {
-  if (!rt_dtype_valid(b->dtype))
+void npuc_rti_check_buf(const npuc_buf *b, const char *what, const char *loc) {
+  if (!npuc_rti_dtype_valid(b->dtype))
     npuc_rt_fail(loc, "%s has an invalid dtype (%d)", what, (int)b->dtype);
   if (b->rank < 0 || b->rank > NPUC_RT_MAX_RANK)
     npuc_rt_fail(loc, "%s has rank %d, outside 0..%d", what, (int)b->rank,
@@ -141,27 +151,27 @@ void rt_check_buf(const npuc_buf *b, const char *what, const char *loc) {
                    (long long)b->sizes[j], (int)j);
 }
 
-void rt_check_same_shape(const npuc_buf *a, const npuc_buf *b,
-                         const char *what, const char *loc) {
+void npuc_rti_check_same_shape(const npuc_buf *a, const npuc_buf *b,
+                               const char *what, const char *loc) {
   bool same = a->rank == b->rank;
   for (int32_t j = 0; same && j < a->rank; j++) same = a->sizes[j] == b->sizes[j];
   if (same) return;
   char sa[160], sb[160];
-  rt_format_shape(sa, sizeof sa, a->rank, a->sizes);
-  rt_format_shape(sb, sizeof sb, b->rank, b->sizes);
+  npuc_rti_format_shape(sa, sizeof sa, a->rank, a->sizes);
+  npuc_rti_format_shape(sb, sizeof sb, b->rank, b->sizes);
   npuc_rt_fail(loc, "%s: shape %s does not match %s", what, sb, sa);
 }
 
-void rt_check_same_dtype(const npuc_buf *a, const npuc_buf *b,
-                         const char *what, const char *loc) {
+void npuc_rti_check_same_dtype(const npuc_buf *a, const npuc_buf *b,
+                               const char *what, const char *loc) {
   if (a->dtype != b->dtype)
     npuc_rt_fail(loc, "%s: dtype %s does not match %s", what,
-                 rt_dtype_name(b->dtype), rt_dtype_name(a->dtype));
+                 npuc_rti_dtype_name(b->dtype), npuc_rti_dtype_name(a->dtype));
 }
 
-void rt_broadcast_strides(const npuc_buf *src, const npuc_buf *dst,
-                          int64_t *strides, const char *what,
-                          const char *loc) {
+void npuc_rti_broadcast_strides(const npuc_buf *src, const npuc_buf *dst,
+                                int64_t *strides, const char *what,
+                                const char *loc) {
   bool ok = src->rank == dst->rank;
   for (int32_t j = 0; ok && j < dst->rank; j++) {
     ok = src->sizes[j] == dst->sizes[j] || src->sizes[j] == 1;
@@ -169,12 +179,12 @@ void rt_broadcast_strides(const npuc_buf *src, const npuc_buf *dst,
   }
   if (ok) return;
   char ss[160], ds[160];
-  rt_format_shape(ss, sizeof ss, src->rank, src->sizes);
-  rt_format_shape(ds, sizeof ds, dst->rank, dst->sizes);
+  npuc_rti_format_shape(ss, sizeof ss, src->rank, src->sizes);
+  npuc_rti_format_shape(ds, sizeof ds, dst->rank, dst->sizes);
   npuc_rt_fail(loc, "%s: shape %s does not broadcast to %s", what, ss, ds);
 }
 
-void rt_format_shape(char *out, size_t cap, int32_t rank, const int64_t *sizes) {
+void npuc_rti_format_shape(char *out, size_t cap, int32_t rank, const int64_t *sizes) {
   if (rank <= 0 || rank > NPUC_RT_MAX_RANK) {
     snprintf(out, cap, rank == 0 ? "scalar" : "<rank %d>", (int)rank);
     return;
@@ -189,37 +199,37 @@ void rt_format_shape(char *out, size_t cap, int32_t rank, const int64_t *sizes) 
   }
 }
 
-int64_t rt_num_elements(int32_t rank, const int64_t *sizes) {
+int64_t npuc_rti_num_elements(int32_t rank, const int64_t *sizes) {
   int64_t n = 1;
   for (int32_t j = 0; j < rank; j++) n *= sizes[j];
   return n;
 }
 
-/* ---- scalar operands ------------------------------------------------------------- */
+/* ---- scalar operands ---------------------------------------------------- */
 
 static void put_element(void *storage, npuc_dtype dt, uint64_t bits);
 
-npuc_buf rt_scalar_view(const npuc_operand *s, npuc_dtype dt, int32_t rank,
-                        const int64_t *sizes, uint64_t *storage,
-                        const char *loc) {
-  if (!rt_dtype_valid(s->dtype))
+npuc_buf npuc_rti_scalar_view(const npuc_operand *s, npuc_dtype dt, int32_t rank,
+                              const int64_t *sizes, uint64_t *storage,
+                              const char *loc) {
+  if (!npuc_rti_dtype_valid(s->dtype))
     npuc_rt_fail(loc, "scalar operand has an invalid dtype (%d)", (int)s->dtype);
   npuc_buf v = {.data = storage, .offset = 0, .rank = rank, .dtype = dt};
   for (int32_t j = 0; j < rank; j++) v.sizes[j] = sizes[j];
   /* The value the kernel holds is of the scalar's own type: round (or
    * wrap) to it first, then convert to dt in one rounding step. */
   bool from_float = npuc_rt_is_float(s->dtype);
-  double f = from_float ? rt_round_to_dtype(s->f, s->dtype) : 0;
-  int64_t i = from_float ? 0 : rt_wrap_int(s->i, s->dtype);
+  double f = from_float ? npuc_rti_round_to_dtype(s->f, s->dtype) : 0;
+  int64_t i = from_float ? 0 : npuc_rti_wrap_int(s->i, s->dtype);
   uint64_t bits;
   if (npuc_rt_is_float(dt)) {
     uint64_t mag = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
     bits = from_float
-               ? rt_float_bits_from_double(f, dt, RT_ROUND_NEAREST_EVEN)
-               : rt_float_bits_from_int(i < 0, mag, dt, RT_ROUND_NEAREST_EVEN);
+               ? npuc_rti_float_bits_from_double(f, dt, RT_ROUND_NEAREST_EVEN)
+               : npuc_rti_float_bits_from_int(i < 0, mag, dt, RT_ROUND_NEAREST_EVEN);
   } else {
-    bits = (uint64_t)rt_wrap_int(
-        from_float ? rt_float_to_int(f, NPUC_CAST_DEFAULT, dt) : i, dt);
+    bits = (uint64_t)npuc_rti_wrap_int(
+        from_float ? npuc_rti_float_to_int(f, NPUC_CAST_DEFAULT, dt) : i, dt);
   }
   put_element(storage, dt, bits);
   return v;

@@ -9,9 +9,9 @@ static void check_permutation(const int32_t *perm, int32_t rank,
 
 void npuc_rt_transpose(const npuc_buf *dst, const npuc_buf *src,
                        const int32_t *perm, const char *loc) {
-  rt_check_buf(dst, "transpose dst", loc);
-  rt_check_buf(src, "transpose src", loc);
-  rt_check_same_dtype(dst, src, "transpose src", loc);
+  npuc_rti_check_buf(dst, "transpose dst", loc);
+  npuc_rti_check_buf(src, "transpose src", loc);
+  npuc_rti_check_same_dtype(dst, src, "transpose src", loc);
   if (dst->rank != src->rank)
     npuc_rt_fail(loc, "transpose: dst rank %d differs from src rank %d",
                  (int)dst->rank, (int)src->rank);
@@ -26,7 +26,7 @@ void npuc_rt_transpose(const npuc_buf *dst, const npuc_buf *src,
                    (long long)src->sizes[perm[j]]);
     strides[j] = src->strides[perm[j]];
   }
-  rt_copy_strided(dst, src->data, src->offset, strides);
+  npuc_rti_copy_strided(dst, src->data, src->offset, strides);
 }
 
 static void check_permutation(const int32_t *perm, int32_t rank,
@@ -44,23 +44,23 @@ static void check_permutation(const int32_t *perm, int32_t rank,
  * dst dtype as a default cast would (one rounding for floats). */
 void npuc_rt_arange(const npuc_buf *dst, int64_t offset,
                     const int64_t *strides, int nstrides, const char *loc) {
-  rt_check_buf(dst, "arange dst", loc);
+  npuc_rti_check_buf(dst, "arange dst", loc);
   if (nstrides != dst->rank)
     npuc_rt_fail(loc, "arange: %d strides for a rank-%d dst", nstrides,
                  (int)dst->rank);
   /* The loop's second operand walks the value instead of an address. */
   rt_loop l;
-  rt_loop_init(&l, dst->rank, dst->sizes);
-  rt_loop_add(&l, dst->offset, dst->strides);
-  rt_loop_add(&l, offset, strides);
-  rt_loop_finish(&l);
+  npuc_rti_loop_init(&l, dst->rank, dst->sizes);
+  npuc_rti_loop_add(&l, dst->offset, dst->strides);
+  npuc_rti_loop_add(&l, offset, strides);
+  npuc_rti_loop_finish(&l);
   size_t n = (size_t)rt_loop_row_len(&l);
   uint64_t step = (uint64_t)rt_loop_row_stride(&l, 1);
   int64_t ds = rt_loop_row_stride(&l, 0);
   int64_t vals[RT_CHUNK];
   npuc_buf ints = {.data = vals, .rank = 1, .dtype = NPUC_DT_I64};
   ints.sizes[0] = RT_CHUNK, ints.strides[0] = 1;
-  for (; l.rows > 0; rt_loop_next_row(&l)) {
+  for (; l.rows > 0; npuc_rti_loop_next_row(&l)) {
     for (size_t start = 0; start < n; start += RT_CHUNK) {
       size_t len = n - start < RT_CHUNK ? n - start : RT_CHUNK;
       uint64_t v = (uint64_t)l.offset[1] + step * start;
@@ -76,15 +76,15 @@ void npuc_rt_arange(const npuc_buf *dst, int64_t offset,
 
 void npuc_rt_interleave(const npuc_buf *dst, const npuc_buf *srcs, int nsrc,
                         const char *loc) {
-  rt_check_buf(dst, "interleave dst", loc);
+  npuc_rti_check_buf(dst, "interleave dst", loc);
   if (nsrc < 1) npuc_rt_fail(loc, "interleave: %d sources", nsrc);
   if (dst->rank < 1) npuc_rt_fail(loc, "interleave: dst is a scalar");
   int32_t last = dst->rank - 1;
   for (int c = 0; c < nsrc; c++) {
     char what[32];
     snprintf(what, sizeof what, "interleave src %d", c);
-    rt_check_buf(&srcs[c], what, loc);
-    rt_check_same_dtype(dst, &srcs[c], what, loc);
+    npuc_rti_check_buf(&srcs[c], what, loc);
+    npuc_rti_check_same_dtype(dst, &srcs[c], what, loc);
     if (srcs[c].rank != dst->rank)
       npuc_rt_fail(loc, "%s has rank %d, dst has %d", what, (int)srcs[c].rank,
                    (int)dst->rank);
@@ -97,7 +97,7 @@ void npuc_rt_interleave(const npuc_buf *dst, const npuc_buf *srcs, int nsrc,
       npuc_rt_fail(loc, "%s: last dim %lld times %d sources is not dst's %lld",
                    what, (long long)lane.sizes[last], nsrc,
                    (long long)dst->sizes[last]);
-    rt_check_same_shape(&lane, &srcs[c], what, loc);
-    rt_copy_strided(&lane, srcs[c].data, srcs[c].offset, srcs[c].strides);
+    npuc_rti_check_same_shape(&lane, &srcs[c], what, loc);
+    npuc_rti_copy_strided(&lane, srcs[c].data, srcs[c].offset, srcs[c].strides);
   }
 }

@@ -21,8 +21,8 @@ void npuc_rt_reduce(npuc_reduce_op op, const npuc_buf *dst, const npuc_buf *src,
                     uint32_t dims_mask, const char *loc) {
   check_reduce(op, dst, src, dims_mask, loc);
   rt_ct ct = accumulator_type(dst->dtype);
-  size_t n = (size_t)rt_num_elements(dst->rank, dst->sizes);
-  void *acc = malloc((n ? n : 1) * rt_ct_size(ct));
+  size_t n = (size_t)npuc_rti_num_elements(dst->rank, dst->sizes);
+  void *acc = malloc((n ? n : 1) * npuc_rti_ct_size(ct));
   if (!acc) npuc_rt_fail(loc, "reduce: out of memory");
   init_accumulators(acc, ct, n, op, dst->dtype);
   accumulate(acc, ct, op, dst, src, dims_mask);
@@ -39,15 +39,15 @@ static const char *reduce_name(npuc_reduce_op op) {
 static void check_reduce(npuc_reduce_op op, const npuc_buf *dst,
                          const npuc_buf *src, uint32_t dims_mask,
                          const char *loc) {
-  rt_check_buf(dst, "reduce dst", loc);
-  rt_check_buf(src, "reduce src", loc);
-  rt_check_same_dtype(src, dst, "reduce dst", loc);
+  npuc_rti_check_buf(dst, "reduce dst", loc);
+  npuc_rti_check_buf(src, "reduce src", loc);
+  npuc_rti_check_same_dtype(src, dst, "reduce dst", loc);
   if ((unsigned)op > NPUC_RED_AND)
     npuc_rt_fail(loc, "reduce: invalid op %d", (int)op);
   if (op >= NPUC_RED_ANY && npuc_rt_is_float(dst->dtype))
     npuc_rt_fail(loc, "reduce %s does not support dtype %s", reduce_name(op),
-                 rt_dtype_name(dst->dtype));
-  if (src->rank < 32 && dims_mask >> src->rank != 0)
+                 npuc_rti_dtype_name(dst->dtype));
+  if (dims_mask >> src->rank != 0) /* rank <= 8: the shift is defined */
     npuc_rt_fail(loc, "reduce: dims mask 0x%x names a dim past rank %d",
                  (unsigned)dims_mask, (int)src->rank);
   bool ok = dst->rank == src->rank;
@@ -55,8 +55,8 @@ static void check_reduce(npuc_reduce_op op, const npuc_buf *dst,
     ok = dst->sizes[j] == ((dims_mask >> j & 1) ? 1 : src->sizes[j]);
   if (ok) return;
   char s[160], d[160];
-  rt_format_shape(s, sizeof s, src->rank, src->sizes);
-  rt_format_shape(d, sizeof d, dst->rank, dst->sizes);
+  npuc_rti_format_shape(s, sizeof s, src->rank, src->sizes);
+  npuc_rti_format_shape(d, sizeof d, dst->rank, dst->sizes);
   npuc_rt_fail(loc, "reduce: dst shape %s does not match %s reduced over mask 0x%x",
                d, s, (unsigned)dims_mask);
 }
@@ -68,10 +68,10 @@ static rt_ct accumulator_type(npuc_dtype dt) {
   return dt == NPUC_DT_F64 ? RT_CT_F64 : RT_CT_F32;
 }
 
-/* ---- identities ---------------------------------------------------------------- */
+/* ---- identities --------------------------------------------------------- */
 
 static void int_range(npuc_dtype dt, int64_t *lo, int64_t *hi) {
-  int w = rt_int_width(dt);
+  int w = npuc_rti_int_width(dt);
   if (dt == NPUC_DT_I1) { /* i1 holds 0/1 */
     *lo = 0, *hi = 1;
     return;
@@ -103,7 +103,7 @@ static void init_accumulators(void *acc, rt_ct ct, size_t n,
   for (size_t i = 0; i < n; i++) ((int64_t *)acc)[i] = v;
 }
 
-/* ---- the walk ------------------------------------------------------------------------ */
+/* ---- the walk ----------------------------------------------------------- */
 
 static void reduce_row(void *acc, int64_t as, rt_ct ct, npuc_reduce_op op,
                        const void *x, size_t n);
@@ -119,21 +119,21 @@ static void accumulate(void *acc, rt_ct ct, npuc_reduce_op op,
     stride *= dst->sizes[j];
   }
   rt_loop l;
-  rt_loop_init(&l, src->rank, src->sizes);
-  rt_loop_add(&l, src->offset, src->strides);
-  rt_loop_add(&l, 0, acc_strides);
-  rt_loop_finish(&l);
-  size_t n = (size_t)rt_loop_row_len(&l), es = rt_ct_size(ct);
+  npuc_rti_loop_init(&l, src->rank, src->sizes);
+  npuc_rti_loop_add(&l, src->offset, src->strides);
+  npuc_rti_loop_add(&l, 0, acc_strides);
+  npuc_rti_loop_finish(&l);
+  size_t n = (size_t)rt_loop_row_len(&l), es = npuc_rti_ct_size(ct);
   int64_t ss = rt_loop_row_stride(&l, 0), as = rt_loop_row_stride(&l, 1);
-  bool in_place = rt_ct_is_storage(ct, src->dtype) && ss == 1;
+  bool in_place = npuc_rti_ct_is_storage(ct, src->dtype) && ss == 1;
   _Alignas(64) unsigned char tmp[RT_CHUNK * 8];
-  for (; l.rows > 0; rt_loop_next_row(&l)) {
+  for (; l.rows > 0; npuc_rti_loop_next_row(&l)) {
     for (size_t start = 0; start < n; start += RT_CHUNK) {
       size_t len = n - start < RT_CHUNK ? n - start : RT_CHUNK;
       int64_t soff = l.offset[0] + (int64_t)start * ss;
       const void *x = tmp;
       if (in_place) x = rt_elem_ptr(src, soff);
-      else rt_row_load(ct, tmp, src, soff, ss, len);
+      else npuc_rti_row_load(ct, tmp, src, soff, ss, len);
       char *a = (char *)acc + (l.offset[1] + (int64_t)start * as) * (int64_t)es;
       reduce_row(a, as, ct, op, x, len);
     }
@@ -147,19 +147,19 @@ static void store_accumulators(const void *acc, rt_ct ct, const npuc_buf *dst) {
     stride *= dst->sizes[j];
   }
   rt_loop l;
-  rt_loop_init(&l, dst->rank, dst->sizes);
-  rt_loop_add(&l, dst->offset, dst->strides);
-  rt_loop_add(&l, 0, acc_strides);
-  rt_loop_finish(&l);
-  size_t n = (size_t)rt_loop_row_len(&l), es = rt_ct_size(ct);
+  npuc_rti_loop_init(&l, dst->rank, dst->sizes);
+  npuc_rti_loop_add(&l, dst->offset, dst->strides);
+  npuc_rti_loop_add(&l, 0, acc_strides);
+  npuc_rti_loop_finish(&l);
+  size_t n = (size_t)rt_loop_row_len(&l), es = npuc_rti_ct_size(ct);
   /* Dense accumulators: the innermost merged dim always has stride 1
    * (or 0 for a single element, which reads the same). */
-  for (; l.rows > 0; rt_loop_next_row(&l))
-    rt_row_store(ct, (const char *)acc + l.offset[1] * (int64_t)es, dst,
-                 l.offset[0], rt_loop_row_stride(&l, 0), n);
+  for (; l.rows > 0; npuc_rti_loop_next_row(&l))
+    npuc_rti_row_store(ct, (const char *)acc + l.offset[1] * (int64_t)es, dst,
+                       l.offset[0], rt_loop_row_stride(&l, 0), n);
 }
 
-/* ---- row kernels ------------------------------------------------------------------------ */
+/* ---- row kernels -------------------------------------------------------- */
 
 /* acc[i * as] = COMBINE(acc[i * as], x[i]) for i < n. With as == 0 every
  * element folds into one accumulator, kept in a local in source order. */
