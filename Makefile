@@ -6,13 +6,16 @@ JOBS       ?= 2
 BUILD_TYPE ?= RelWithDebInfo
 DEMO_INPUT ?= examples/hivm/add_kernel.mlir
 PACKAGES   := libmlir-22-dev mlir-22-tools llvm-22-tools llvm-22-dev \
-              libyaml-dev libcmocka-dev cmake clang gcc make python3 pkg-config
+              libyaml-dev libcmocka-dev cmake clang libclang-rt-14-dev gcc make \
+              python3 pkg-config
+FUZZ_SECONDS ?= 60
 # Leak checking stays on: the tools free what they allocate and MLIR's C API
 # leaves nothing behind at exit.
 ASAN_ENV   := ASAN_OPTIONS=detect_leaks=1 \
               UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all deps build check build-asan check-asan demo clean
+.PHONY: all deps build check build-asan check-asan demo clean conformance \
+        fuzz fuzz-repro bench
 
 all: build
 
@@ -36,6 +39,23 @@ check-asan: build-asan
 demo: build
 	@test -f $(DEMO_INPUT) || { echo "make demo: $(DEMO_INPUT) does not exist" >&2; exit 1; }
 	$(BUILD)/bin/npuc-opt $(DEMO_INPUT)
+
+# Every case of ../shared/conformance/ascendnpu-ir parses, verifies and
+# round-trips (expected failures: test/conformance/xfail.txt).
+conformance: build
+	test/conformance/run.sh --strict $(BUILD)/bin/npuc-opt
+
+# libFuzzer on the syntax engine for FUZZ_SECONDS; fails on any crash.
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh
+
+# The saved reproducers of past fuzzer findings stay fixed.
+fuzz-repro: deps
+	fuzz/run.sh --repro
+
+# Benchmarks print ratios against reference runs; they are not tests.
+bench: build
+	NPUC_OPT=$(BUILD)/bin/npuc-opt bench/parse_print.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

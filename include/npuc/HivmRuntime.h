@@ -67,6 +67,8 @@ uint16_t npuc_rt_f32_to_bf16(float f);
 npuc_buf npuc_rt_alloc(npuc_dtype dt, int32_t rank, const int64_t *sizes,
                        const char *loc);
 void npuc_rt_arena_reset(void);
+/* Frees all of the calling thread's arena (before a thread ends). */
+void npuc_rt_arena_release(void);
 
 /* A fresh contiguous buffer holding a copy of `src`'s elements. */
 npuc_buf npuc_rt_clone(const npuc_buf *src, const char *loc);

@@ -129,11 +129,11 @@ static const char *statement_name(const char *p, const char *line_end) {
     if (p < line_end && *p == ':')
       for (++p; p < line_end && isdigit((unsigned char)*p);)
         ++p;
-    if (p + 1 < line_end && p[0] == ',' && p[1] == ' ' && p[2] == '%') {
+    if (p + 2 < line_end && p[0] == ',' && p[1] == ' ' && p[2] == '%') {
       p += 2;
       continue;
     }
-    if (line_end - p >= 3 && memcmp(p, " = ", 3) == 0)
+    if (line_end - p > 3 && memcmp(p, " = ", 3) == 0)
       return p + 3;
     return NULL;
   }

@@ -66,6 +66,15 @@ void npuc_rt_arena_reset(void) {
 
 /* Zero-filled: a kernel that reads memory it never wrote then computes the
  * same thing on every run, so comparing two runs stays meaningful. */
+void npuc_rt_arena_release(void) {
+  while (arena_top) {
+    arena_chunk *prev = arena_top->prev;
+    free(arena_top->base);
+    free(arena_top);
+    arena_top = prev;
+  }
+}
+
 static void *arena_alloc(size_t bytes, const char *loc) {
   if (bytes > SIZE_MAX - ARENA_ALIGN)
     npuc_rt_fail(loc, "alloc: buffer size overflows");

@@ -258,6 +258,7 @@ static void *run_worker(void *p) {
       w->k->fn(&L, w->argv);
       npuc_rt_arena_reset();
     }
+  npuc_rt_arena_release(); /* a thread's arena dies with it */
   return NULL;
 }
 

@@ -120,7 +120,8 @@ static size_t collect_entries(MlirOperation module, entry_func **out) {
 /* ---- one kernel ----------------------------------------------------------- */
 
 static void reset_values(emitter *em) {
-  memset(em->slots, 0, em->slot_cap * sizeof *em->slots);
+  if (em->slots)
+    memset(em->slots, 0, em->slot_cap * sizeof *em->slots);
   em->slot_count = 0;
   em->next_id = 0;
 }
