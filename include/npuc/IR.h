@@ -50,6 +50,13 @@ char *npuc_op_print(const npuc_op_registry *reg, MlirOperation op,
 
 void npuc_module_destroy(npuc_module *m);
 
+/* MLIR's C API can emit errors only (mlirEmitError). Passes report
+ * warnings, remarks and notes (and errors alike) here: the location is
+ * resolved to the user's file:line:col and the message goes to the sink
+ * installed on the op's context (so --verify-diagnostics sees it). */
+void npuc_emit_diagnostic(MlirLocation loc, npuc_severity sev, const char *fmt,
+                          ...) __attribute__((format(printf, 3, 4)));
+
 /* Location helpers: file/line/col of a FileLineColLoc (looking through
  * name/callsite/fused locations); false for unknown locations. */
 bool npuc_location_file_line_col(MlirLocation loc, char *file, size_t file_cap,

@@ -165,6 +165,19 @@ static void forward(context_state *st, MlirDiagnostic d) {
     forward(st, mlirDiagnosticGetNote(d, i));
 }
 
+void npuc_emit_diagnostic(MlirLocation loc, npuc_severity sev, const char *fmt,
+                          ...) {
+  char file[1024] = "";
+  int line = 0, col = 0;
+  bool has_pos = npuc_location_file_line_col(loc, file, sizeof file, &line, &col);
+  context_state *st = state_of(mlirLocationGetContext(loc));
+  va_list ap;
+  va_start(ap, fmt);
+  npuc_diag_vemit(st && st->has_sink ? &st->sink : NULL, sev,
+                  has_pos ? file : NULL, line, col, fmt, ap);
+  va_end(ap);
+}
+
 static MlirLogicalResult handle_diagnostic(MlirDiagnostic diag, void *user) {
   forward(user, diag);
   return mlirLogicalResultSuccess();
