@@ -41,9 +41,12 @@ demo: build
 	$(BUILD)/bin/npuc-opt $(DEMO_INPUT)
 
 # Every case of ../shared/conformance/ascendnpu-ir parses, verifies and
-# round-trips (expected failures: test/conformance/xfail.txt).
+# round-trips (expected failures: test/conformance/xfail.txt); every case
+# with a device entry compiles, builds and runs on the C model, or stops on
+# a located "unsupported" error.
 conformance: build
 	test/conformance/run.sh --strict $(BUILD)/bin/npuc-opt
+	test/conformance/cmodel.py --strict $(BUILD)
 
 # libFuzzer on the syntax engine for FUZZ_SECONDS; fails on any crash.
 fuzz: deps

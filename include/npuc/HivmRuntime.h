@@ -39,6 +39,9 @@ typedef struct {
   int64_t strides[NPUC_RT_MAX_RANK];
   int32_t rank;
   npuc_dtype dtype;
+  /* Elements of the allocation from `data` on, or 0 when unknown: views
+   * inherit it, so a view reaching past its storage can be caught. */
+  int64_t extent;
 } npuc_buf;
 
 /* An op input: a buffer, or a scalar broadcast to every element. */
@@ -90,6 +93,12 @@ npuc_buf npuc_rt_reinterpret(const npuc_buf *src, int64_t offset,
  * view when src is contiguous, else a contiguous copy. */
 npuc_buf npuc_rt_reshape(const npuc_buf *src, int32_t rank,
                          const int64_t *sizes, const char *loc);
+
+/* With NPUC_CHECK_BOUNDS=1: fails unless every element of the view lies in
+ * its allocation. Every op checks the buffers it touches this way, and
+ * element loads and stores check the element; creating a view that
+ * overhangs its storage is not an error. */
+void npuc_rt_check_view(const npuc_buf *b, const char *loc);
 
 /* Element access for scalar code (memref.load/store, tensor.extract). */
 double npuc_rt_load_f(const npuc_buf *b, const int64_t *idx, const char *loc);

@@ -12,9 +12,11 @@
 #include <string.h>
 
 extern const npuc_pass_def npuc_pass_strip_annotations;
+extern const npuc_pass_def npuc_pass_auto_blockify_parallel_loop;
 
 static const npuc_pass_def *const passes[] = {
     &npuc_pass_strip_annotations,
+    &npuc_pass_auto_blockify_parallel_loop,
 };
 
 #define NUM_PASSES (sizeof passes / sizeof passes[0])

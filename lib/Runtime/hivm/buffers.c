@@ -41,6 +41,7 @@ npuc_buf npuc_rt_alloc(npuc_dtype dt, int32_t rank, const int64_t *sizes,
   }
   row_major_strides(&b);
   b.data = arena_alloc(count * es, loc);
+  b.extent = (int64_t)count;
   return b;
 }
 
@@ -132,11 +133,11 @@ npuc_buf npuc_rt_subview(const npuc_buf *src, const int64_t *offsets,
                          const int64_t *sizes, const int64_t *strides,
                          int32_t result_rank, uint32_t dropped,
                          const char *loc) {
-  npuc_rti_check_buf(src, "subview source", loc);
+  npuc_rti_check_buf_shape(src, "subview source", loc);
   if (npuc_rt_check_bounds())
     check_subview_bounds(src, offsets, sizes, strides, loc);
   npuc_buf v = {.data = src->data, .offset = src->offset, .rank = 0,
-                .dtype = src->dtype};
+                .dtype = src->dtype, .extent = src->extent};
   for (int32_t j = 0; j < src->rank; j++) {
     if (sizes[j] < 0)
       npuc_rt_fail(loc, "subview: negative size %lld in dim %d",
@@ -185,7 +186,7 @@ npuc_buf npuc_rt_reinterpret(const npuc_buf *src, int64_t offset,
                              const int64_t *strides) {
   npuc_rti_check_rank(rank, NULL);
   npuc_buf v = {.data = src->data, .offset = offset, .rank = rank,
-                .dtype = src->dtype};
+                .dtype = src->dtype, .extent = src->extent};
   for (int32_t j = 0; j < rank; j++) {
     v.sizes[j] = sizes[j];
     v.strides[j] = strides[j];
@@ -193,14 +194,38 @@ npuc_buf npuc_rt_reinterpret(const npuc_buf *src, int64_t offset,
   return v;
 }
 
+/* Views may overhang their storage (a reinterpret_cast past the end is
+ * legal); only touching such elements is not. Ops check the views they
+ * touch, through npuc_rti_check_buf. */
+void npuc_rt_check_view(const npuc_buf *b, const char *loc) {
+  if (!npuc_rt_check_bounds() || b->extent <= 0)
+    return;
+  int64_t lo = b->offset, hi = b->offset;
+  for (int32_t j = 0; j < b->rank; j++) {
+    if (b->sizes[j] == 0)
+      return; /* an empty view touches nothing */
+    int64_t span = (b->sizes[j] - 1) * b->strides[j];
+    if (span < 0)
+      lo += span;
+    else
+      hi += span;
+  }
+  if (lo < 0 || hi >= b->extent)
+    npuc_rt_fail(loc,
+                 "view reaches element %lld of a buffer of %lld elements "
+                 "(offset %lld)",
+                 (long long)(lo < 0 ? lo : hi), (long long)b->extent,
+                 (long long)b->offset);
+}
+
 static bool is_row_major(const npuc_buf *b);
 
 npuc_buf npuc_rt_reshape(const npuc_buf *src, int32_t rank,
                          const int64_t *sizes, const char *loc) {
-  npuc_rti_check_buf(src, "reshape source", loc);
+  npuc_rti_check_buf_shape(src, "reshape source", loc);
   npuc_rti_check_rank(rank, loc);
   npuc_buf v = {.data = src->data, .offset = src->offset, .rank = rank,
-                .dtype = src->dtype};
+                .dtype = src->dtype, .extent = src->extent};
   for (int32_t j = 0; j < rank; j++) {
     if (sizes[j] < 0)
       npuc_rt_fail(loc, "reshape: negative size %lld in dim %d",
@@ -220,6 +245,7 @@ npuc_buf npuc_rt_reshape(const npuc_buf *src, int32_t rank,
     npuc_buf dense = npuc_rt_clone(src, loc);
     v.data = dense.data;
     v.offset = 0;
+    v.extent = dense.extent;
   }
   row_major_strides(&v);
   return v;
@@ -285,5 +311,8 @@ static int64_t element_offset(const npuc_buf *b, const int64_t *idx,
                    (long long)idx[j], (int)j, (long long)b->sizes[j]);
     off += idx[j] * b->strides[j];
   }
+  if (check && b->extent > 0 && (off < 0 || off >= b->extent))
+    npuc_rt_fail(loc, "element %lld is outside its buffer of %lld elements",
+                 (long long)off, (long long)b->extent);
   return off;
 }

@@ -37,6 +37,7 @@ typedef struct {
   int num_args;
 } manifest;
 
+static int describe(const npuc_kernel_desc *kernels, int n);
 static bool read_manifest(const char *path, manifest *m);
 static const npuc_kernel_desc *pick_kernel(const manifest *m,
                                            const npuc_kernel_desc *kernels, int n);
@@ -49,8 +50,10 @@ static bool write_outputs(const manifest *m, const npuc_kernel_desc *k,
 
 int npuc_rt_host_main(int argc, char **argv, const npuc_kernel_desc *kernels,
                       int num_kernels) {
+  if (argc == 2 && strcmp(argv[1], "--describe") == 0)
+    return describe(kernels, num_kernels);
   if (argc != 2) {
-    fprintf(stderr, "usage: %s MANIFEST\n", argv[0]);
+    fprintf(stderr, "usage: %s MANIFEST | --describe\n", argv[0]);
     return 2;
   }
   static manifest m;
@@ -75,6 +78,29 @@ int npuc_rt_host_main(int argc, char **argv, const npuc_kernel_desc *kernels,
 static const char *const kDtypeNames[] = {"i1",  "i8",   "i16", "i32", "i64",
                                           "f16", "bf16", "f32", "f64"};
 
+/* What each kernel takes, for tools that write manifests:
+ *   kernel NAME
+ *   arg N buf DTYPE RANK S0 .. Sk   (-1: dynamic)
+ *   arg N scalar DTYPE */
+static int describe(const npuc_kernel_desc *kernels, int n) {
+  for (int k = 0; k < n; ++k) {
+    printf("kernel %s\n", kernels[k].name);
+    for (int i = 0; i < kernels[k].num_args; ++i) {
+      const npuc_arg_desc *a = &kernels[k].args[i];
+      printf("arg %d %s %s", i, a->kind == NPUC_ARG_BUF ? "buf" : "scalar",
+             kDtypeNames[a->dtype]);
+      if (a->kind == NPUC_ARG_BUF) {
+        printf(" %d", a->rank);
+        for (int d = 0; d < a->rank; ++d)
+          printf(" %lld", (long long)a->static_sizes[d]);
+      }
+      printf("\n");
+    }
+  }
+  return 0;
+}
+
+
 static bool parse_dtype(const char *s, npuc_dtype *dt) {
   for (int i = 0; i < 9; ++i)
     if (strcmp(s, kDtypeNames[i]) == 0) {
@@ -94,6 +120,7 @@ static bool load_buffer(host_arg *a, const char *path) {
     count *= a->buf.sizes[d];
   size_t bytes = (size_t)count * npuc_rt_elem_size(a->dtype);
   a->buf.data = calloc(bytes ? bytes : 1, 1);
+  a->buf.extent = count;
   int64_t stride = 1;
   for (int d = a->buf.rank - 1; d >= 0; --d) {
     a->buf.strides[d] = stride;

@@ -158,6 +158,10 @@ static inline char *rt_elem_ptr(const npuc_buf *b, int64_t off) {
 /* ---- checks ---------------------------------------------------------------
  * Each fails through npuc_rt_fail with `loc`; `what` names the operand. */
 void npuc_rti_check_buf(const npuc_buf *b, const char *what, const char *loc);
+/* Only dtype, rank and sizes: for ops that describe elements (subview,
+ * reshape) rather than touch them. */
+void npuc_rti_check_buf_shape(const npuc_buf *b, const char *what,
+                              const char *loc);
 void npuc_rti_check_rank(int32_t rank, const char *loc);
 void npuc_rti_check_same_shape(const npuc_buf *a, const npuc_buf *b,
                                const char *what, const char *loc);

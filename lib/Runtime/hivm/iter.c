@@ -140,6 +140,12 @@ void npuc_rti_check_rank(int32_t rank, const char *loc) {
 }
 
 void npuc_rti_check_buf(const npuc_buf *b, const char *what, const char *loc) {
+  npuc_rti_check_buf_shape(b, what, loc);
+  npuc_rt_check_view(b, loc); /* the op touches its elements */
+}
+
+void npuc_rti_check_buf_shape(const npuc_buf *b, const char *what,
+                              const char *loc) {
   if (!npuc_rti_dtype_valid(b->dtype))
     npuc_rt_fail(loc, "%s has an invalid dtype (%d)", what, (int)b->dtype);
   if (b->rank < 0 || b->rank > NPUC_RT_MAX_RANK)

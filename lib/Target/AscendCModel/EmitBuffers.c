@@ -179,11 +179,11 @@ static bool emit_reinterpret(emitter *em, MlirOperation op) {
   mixed_list(em, &off, op, npuc_em_attr(op, "static_offsets"), &next);
   mixed_list(em, &sz, op, npuc_em_attr(op, "static_sizes"), &next);
   mixed_list(em, &st, op, npuc_em_attr(op, "static_strides"), &next);
+  const char *r = npuc_em_define(em, mlirOperationGetResult(op, 0));
   npuc_em_line(em, "npuc_buf %s = npuc_rt_reinterpret(&%s, ((const int64_t[])%s)[0], "
                    "%zd, (const int64_t[])%s, (const int64_t[])%s);",
-               npuc_em_define(em, mlirOperationGetResult(op, 0)), operand(em, op, 0),
-               off.data, (ssize_t)mlirShapedTypeGetRank(result_type(op)), sz.data,
-               st.data);
+               r, operand(em, op, 0), off.data,
+               (ssize_t)mlirShapedTypeGetRank(result_type(op)), sz.data, st.data);
   npuc_sb_free(&off);
   npuc_sb_free(&sz);
   npuc_sb_free(&st);
@@ -253,6 +253,9 @@ static bool emit_byte_view(emitter *em, MlirOperation op, bool workspace) {
                r, src, src, src, shift);
   npuc_em_line(em, "  %s.offset = 0; %s.rank = %zd; %s.dtype = %s;", r, r,
                (ssize_t)rank, r, npuc_em_dtype_name(dt));
+  /* What is left of the source's allocation, in the new element type. */
+  npuc_em_line(em, "  %s.extent = %s.extent > 0 ? ((%s.extent - %s.offset) * (int64_t)npuc_rt_elem_size(%s.dtype) - %s) / (int64_t)npuc_rt_elem_size(%s) : 0;",
+               r, src, src, src, src, shift, npuc_em_dtype_name(dt));
   npuc_em_line(em, "  int64_t stride = 1;");
   npuc_em_line(em, "  for (int d = %zd - 1; d >= 0; --d) { %s.sizes[d] = sz[d]; %s.strides[d] = stride; stride *= sz[d]; }",
                (ssize_t)rank, r, r);

@@ -1,0 +1,56 @@
+/* Building upstream ops (arith, scf) from passes through the C API, which
+ * only offers the generic OperationState: these helpers give each op the
+ * operands, attributes and regions its generic form needs, so MLIR's
+ * verifier accepts what the passes create. */
+#ifndef NPUC_TRANSFORMS_BUILDOPS_H
+#define NPUC_TRANSFORMS_BUILDOPS_H
+
+#include <mlir-c/IR.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Where new ops go: before `before` in `block`, or at its end when
+ * `before` is null. Every op gets `loc`. */
+typedef struct {
+  MlirBlock block;
+  MlirOperation before;
+  MlirLocation loc;
+} npuc_builder;
+
+/* arith.cmpi predicates, as the `predicate` attribute encodes them. */
+enum { NPUC_CMPI_EQ = 0, NPUC_CMPI_NE = 1, NPUC_CMPI_SLT = 2 };
+
+/* A builder inserting before `op`. */
+npuc_builder npuc_builder_before(MlirOperation op);
+/* A builder inserting before the terminator of the first block of region
+ * `region` of `op` (an scf.for or scf.if body). */
+npuc_builder npuc_builder_in_body(MlirOperation op, intptr_t region);
+
+MlirOperation npuc_build_op(npuc_builder *b, const char *name,
+                            intptr_t num_operands, const MlirValue *operands,
+                            intptr_t num_results, const MlirType *results,
+                            intptr_t num_attrs, const MlirNamedAttribute *attrs);
+/* arith.constant of an integer or index type. */
+MlirValue npuc_build_int_constant(npuc_builder *b, MlirType type,
+                                  int64_t value);
+/* A binary arith op whose result has the type of `lhs` ("arith.muli"). */
+MlirValue npuc_build_binary(npuc_builder *b, const char *name, MlirValue lhs,
+                            MlirValue rhs);
+MlirValue npuc_build_cmpi(npuc_builder *b, int predicate, MlirValue lhs,
+                          MlirValue rhs);
+/* `v` as integer or index type `to`: itself, arith.index_cast, extsi or
+ * trunci. */
+MlirValue npuc_build_int_cast(npuc_builder *b, MlirValue v, MlirType to);
+/* scf.for %iv = lb to ub step step, with an empty body (just scf.yield). */
+MlirOperation npuc_build_for(npuc_builder *b, MlirValue lb, MlirValue ub,
+                             MlirValue step);
+/* scf.if %cond without results or else branch; the then block holds only
+ * scf.yield. */
+MlirOperation npuc_build_if(npuc_builder *b, MlirValue cond);
+
+/* Is `op` named exactly `name`? */
+bool npuc_op_is(MlirOperation op, const char *name);
+/* The integer value of an arith.constant, if `v` is one. */
+bool npuc_constant_int(MlirValue v, int64_t *out);
+
+#endif
