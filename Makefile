@@ -59,6 +59,8 @@ fuzz-repro: deps
 # Benchmarks print ratios against reference runs; they are not tests.
 bench: build
 	NPUC_OPT=$(BUILD)/bin/npuc-opt bench/parse_print.sh
+	bench/cmodel.sh $(BUILD)
+	bench/hivm_rt_vadd.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

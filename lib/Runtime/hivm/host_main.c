@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct {
   npuc_arg_kind kind;
@@ -46,7 +47,7 @@ static int64_t launch_blocks(const manifest *m, const npuc_kernel_desc *k,
                              void **argv, int64_t *logical);
 static void run_blocks(const npuc_kernel_desc *k, void **argv, int64_t blocks);
 static bool write_outputs(const manifest *m, const npuc_kernel_desc *k,
-                          int64_t logical, int64_t blocks);
+                          int64_t logical, int64_t blocks, double seconds);
 
 int npuc_rt_host_main(int argc, char **argv, const npuc_kernel_desc *kernels,
                       int num_kernels) {
@@ -69,8 +70,12 @@ int npuc_rt_host_main(int argc, char **argv, const npuc_kernel_desc *kernels,
   int64_t blocks = launch_blocks(&m, k, args, &logical);
   if (blocks < 0)
     return 2;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   run_blocks(k, args, blocks);
-  return write_outputs(&m, k, logical, blocks) ? 0 : 1;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  return write_outputs(&m, k, logical, blocks, seconds) ? 0 : 1;
 }
 
 /* ---- manifest ------------------------------------------------------------ */
@@ -323,7 +328,7 @@ static uint64_t fnv1a(const unsigned char *p, size_t n) {
 }
 
 static bool write_outputs(const manifest *m, const npuc_kernel_desc *k,
-                          int64_t logical, int64_t blocks) {
+                          int64_t logical, int64_t blocks, double seconds) {
   char path[4200];
   snprintf(path, sizeof path, "%s/summary.txt", m->out_dir);
   FILE *sum = fopen(path, "w");
@@ -333,6 +338,7 @@ static bool write_outputs(const manifest *m, const npuc_kernel_desc *k,
   }
   fprintf(sum, "kernel %s\nlogical_blocks %lld\nlaunched_blocks %lld\nsub_blocks %lld\n",
           k->name, (long long)logical, (long long)blocks, (long long)k->sub_blocks);
+  fprintf(sum, "kernel_seconds %.6f\n", seconds);
   bool ok = true;
   for (int i = 0; i < m->num_args; ++i) {
     const host_arg *a = &m->args[i];
