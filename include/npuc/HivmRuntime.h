@@ -54,6 +54,10 @@ typedef struct {
 } npuc_operand;
 
 size_t npuc_rt_elem_size(npuc_dtype dt);
+/* "i1" "i8" "i16" "i32" "i64" "f16" "bf16" "f32" "f64"; parse also takes
+ * "index" (as i64). */
+const char *npuc_rt_dtype_name(npuc_dtype dt);
+bool npuc_rt_dtype_parse(const char *name, npuc_dtype *dt);
 bool npuc_rt_is_float(npuc_dtype dt);
 
 /* ---- fp16 / bf16 conversions (round to nearest even) ------------------ */

@@ -55,5 +55,7 @@ void npuc_install_fatal_error_handler(const char *tool);
 
 /* Edit distance between two names, for "did you mean" suggestions. */
 size_t npuc_edit_distance(const char *a, const char *b);
+size_t npuc_edit_distance_n(const char *a, size_t la, const char *b,
+                            size_t lb);
 
 #endif

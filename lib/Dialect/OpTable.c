@@ -2,10 +2,11 @@
  * name. The schema is documented in docs/op-tables.md. */
 #include "npuc/OpTable.h"
 #include "OpTableInternal.h"
+#include "npuc/ToolSupport.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
+#include "npuc/YamlDoc.h"
 
 struct npuc_embedded_table {
   const char *name;
@@ -14,12 +15,7 @@ struct npuc_embedded_table {
 };
 extern const struct npuc_embedded_table npuc_embedded_tables[];
 
-typedef struct {
-  yaml_document_t *doc;
-  const char *file;
-  const npuc_diag_sink *sink;
-  bool ok;
-} loader;
+typedef npuc_yaml loader;
 
 static bool load_document(npuc_op_registry *reg, loader *ld);
 static npuc_dialect_def *add_dialect(npuc_op_registry *reg, const char *name);
@@ -158,30 +154,6 @@ const npuc_dialect_def *npuc_op_registry_dialect(const npuc_op_registry *reg,
   return reg->dialects[i];
 }
 
-static size_t edit_distance(const char *a, size_t n, const char *b, size_t m) {
-  size_t row[128];
-  if (m >= 127)
-    m = 127;
-  for (size_t j = 0; j <= m; ++j)
-    row[j] = j;
-  for (size_t i = 1; i <= n; ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= m; ++j) {
-      size_t up = row[j];
-      size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      size_t best = diag + cost;
-      if (up + 1 < best)
-        best = up + 1;
-      if (row[j - 1] + 1 < best)
-        best = row[j - 1] + 1;
-      row[j] = best;
-      diag = up;
-    }
-  }
-  return row[m];
-}
-
 size_t npuc_op_suggest(const npuc_op_registry *reg, const char *name,
                        size_t len, const char **out, size_t max) {
   size_t best_dist[8];
@@ -193,7 +165,7 @@ size_t npuc_op_suggest(const npuc_op_registry *reg, const char *name,
     const npuc_dialect_def *d = reg->dialects[i];
     for (size_t j = 0; j < d->num_ops; ++j) {
       const char *cand = d->ops[j].name;
-      size_t dist = edit_distance(name, len, cand, strlen(cand));
+      size_t dist = npuc_edit_distance_n(name, len, cand, strlen(cand));
       if (dist > limit)
         continue;
       size_t pos = count;
@@ -260,41 +232,6 @@ unsigned npuc_trait_from_name(const char *name) {
 
 /* ---- YAML helpers ------------------------------------------------------ */
 
-static void table_error(loader *ld, yaml_node_t *node, const char *fmt,
-                        const char *arg) {
-  int line = node ? (int)node->start_mark.line + 1 : 0;
-  int col = node ? (int)node->start_mark.column + 1 : 0;
-  npuc_diag_emit(ld->sink, NPUC_SEV_ERROR, ld->file, line, col, fmt, arg);
-  ld->ok = false;
-}
-
-static const char *scalar(yaml_node_t *n) {
-  return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value
-                                          : NULL;
-}
-
-static yaml_node_t *map_get(loader *ld, yaml_node_t *map, const char *key) {
-  if (!map || map->type != YAML_MAPPING_NODE)
-    return NULL;
-  for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
-       p < map->data.mapping.pairs.top; ++p) {
-    const char *k = scalar(yaml_document_get_node(ld->doc, p->key));
-    if (k && strcmp(k, key) == 0)
-      return yaml_document_get_node(ld->doc, p->value);
-  }
-  return NULL;
-}
-
-static size_t seq_len(yaml_node_t *n) {
-  return n && n->type == YAML_SEQUENCE_NODE
-             ? (size_t)(n->data.sequence.items.top - n->data.sequence.items.start)
-             : 0;
-}
-
-static yaml_node_t *seq_at(loader *ld, yaml_node_t *n, size_t i) {
-  return yaml_document_get_node(ld->doc, n->data.sequence.items.start[i]);
-}
-
 static const char *or_empty(const char *s) { return s ? s : ""; }
 
 static bool truthy(const char *s) {
@@ -306,11 +243,11 @@ static bool truthy(const char *s) {
 static yaml_node_t *field(loader *ld, yaml_node_t *spec, yaml_node_t *classes,
                           const char *key) {
   for (int depth = 0; spec && depth < 8; ++depth) {
-    yaml_node_t *v = map_get(ld, spec, key);
+    yaml_node_t *v = npuc_yaml_get(ld, spec, key);
     if (v)
       return v;
-    const char *cls = scalar(map_get(ld, spec, "class"));
-    spec = cls ? map_get(ld, classes, cls) : NULL;
+    const char *cls = npuc_yaml_scalar(npuc_yaml_get(ld, spec, "class"));
+    spec = cls ? npuc_yaml_get(ld, classes, cls) : NULL;
   }
   return NULL;
 }
@@ -320,30 +257,30 @@ static yaml_node_t *field(loader *ld, yaml_node_t *spec, yaml_node_t *classes,
 static bool load_document(npuc_op_registry *reg, loader *ld) {
   yaml_node_t *root = yaml_document_get_root_node(ld->doc);
   if (!root || root->type != YAML_MAPPING_NODE) {
-    table_error(ld, root, "op table %s must be a mapping", ld->file);
+    npuc_yaml_error(ld, root, "op table %s must be a mapping", ld->file);
     return false;
   }
-  const char *name = scalar(map_get(ld, root, "dialect"));
+  const char *name = npuc_yaml_scalar(npuc_yaml_get(ld, root, "dialect"));
   if (!name) {
-    table_error(ld, root, "op table %s has no 'dialect' name", ld->file);
+    npuc_yaml_error(ld, root, "op table %s has no 'dialect' name", ld->file);
     return false;
   }
   npuc_dialect_def *d = add_dialect(reg, name);
-  yaml_node_t *prefixes = map_get(ld, root, "op_prefixes");
-  for (size_t i = 0; i < seq_len(prefixes); ++i) {
-    const char *p = scalar(seq_at(ld, prefixes, i));
+  yaml_node_t *prefixes = npuc_yaml_get(ld, root, "op_prefixes");
+  for (size_t i = 0; i < npuc_yaml_len(prefixes); ++i) {
+    const char *p = npuc_yaml_scalar(npuc_yaml_at(ld, prefixes, i));
     if (!p)
       continue;
     d->op_prefixes = realloc(d->op_prefixes,
                              (d->num_op_prefixes + 1) * sizeof(char *));
     d->op_prefixes[d->num_op_prefixes++] = strdup(p);
   }
-  yaml_node_t *classes = map_get(ld, root, "classes");
-  yaml_node_t *ops = map_get(ld, root, "ops");
+  yaml_node_t *classes = npuc_yaml_get(ld, root, "classes");
+  yaml_node_t *ops = npuc_yaml_get(ld, root, "ops");
   if (ops && ops->type != YAML_SEQUENCE_NODE)
-    table_error(ld, ops, "'ops' in %s must be a list", ld->file);
-  for (size_t i = 0; i < seq_len(ops); ++i)
-    load_op_entry(reg, ld, d, seq_at(ld, ops, i), classes);
+    npuc_yaml_error(ld, ops, "'ops' in %s must be a list", ld->file);
+  for (size_t i = 0; i < npuc_yaml_len(ops); ++i)
+    load_op_entry(reg, ld, d, npuc_yaml_at(ld, ops, i), classes);
   reindex_dialect(reg, ld, d);
   return ld->ok;
 }
@@ -365,18 +302,18 @@ static bool load_op_entry(npuc_op_registry *reg, loader *ld,
                           npuc_dialect_def *d, yaml_node_t *entry,
                           yaml_node_t *classes) {
   (void)reg;
-  yaml_node_t *names = map_get(ld, entry, "names");
-  yaml_node_t *one = map_get(ld, entry, "name");
-  size_t count = names ? seq_len(names) : (one ? 1 : 0);
+  yaml_node_t *names = npuc_yaml_get(ld, entry, "names");
+  yaml_node_t *one = npuc_yaml_get(ld, entry, "name");
+  size_t count = names ? npuc_yaml_len(names) : (one ? 1 : 0);
   if (count == 0) {
-    table_error(ld, entry, "op entry in %s has no 'name' or 'names'",
+    npuc_yaml_error(ld, entry, "op entry in %s has no 'name' or 'names'",
                 ld->file);
     return false;
   }
   d->ops = realloc(d->ops, (d->num_ops + count) * sizeof *d->ops);
   for (size_t i = 0; i < count; ++i) {
-    yaml_node_t *name_node = names ? seq_at(ld, names, i) : one;
-    const char *name = scalar(name_node);
+    yaml_node_t *name_node = names ? npuc_yaml_at(ld, names, i) : one;
+    const char *name = npuc_yaml_scalar(name_node);
     npuc_op_def *op = &d->ops[d->num_ops++];
     memset(op, 0, sizeof *op);
     op->name = strdup(name ? name : "");
@@ -449,17 +386,17 @@ static const struct {
 
 static bool load_values(loader *ld, yaml_node_t *list, npuc_value_def **out,
                         size_t *count) {
-  *count = seq_len(list);
+  *count = npuc_yaml_len(list);
   *out = calloc(*count ? *count : 1, sizeof **out);
   for (size_t i = 0; i < *count; ++i) {
-    yaml_node_t *v = seq_at(ld, list, i);
-    const char *name = scalar(map_get(ld, v, "name"));
+    yaml_node_t *v = npuc_yaml_at(ld, list, i);
+    const char *name = npuc_yaml_scalar(npuc_yaml_get(ld, v, "name"));
     if (!name) {
-      table_error(ld, v, "operand/result entry needs a 'name'%s", "");
+      npuc_yaml_error(ld, v, "operand/result entry needs a 'name'%s", "");
       name = "?";
     }
     (*out)[i].name = strdup(name);
-    const char *kind = scalar(map_get(ld, v, "kind"));
+    const char *kind = npuc_yaml_scalar(npuc_yaml_get(ld, v, "kind"));
     (*out)[i].kind = NPUC_VK_ANY;
     if (kind) {
       bool found = false;
@@ -469,29 +406,29 @@ static bool load_values(loader *ld, yaml_node_t *list, npuc_value_def **out,
           found = true;
         }
       if (!found)
-        table_error(ld, v, "unknown value kind '%s'", kind);
+        npuc_yaml_error(ld, v, "unknown value kind '%s'", kind);
     }
-    (*out)[i].variadic = truthy(scalar(map_get(ld, v, "variadic")));
-    (*out)[i].optional = truthy(scalar(map_get(ld, v, "optional")));
-    const char *fixed = scalar(map_get(ld, v, "type"));
+    (*out)[i].variadic = truthy(npuc_yaml_scalar(npuc_yaml_get(ld, v, "variadic")));
+    (*out)[i].optional = truthy(npuc_yaml_scalar(npuc_yaml_get(ld, v, "optional")));
+    const char *fixed = npuc_yaml_scalar(npuc_yaml_get(ld, v, "type"));
     (*out)[i].fixed_type = fixed ? strdup(fixed) : NULL;
   }
   return ld->ok;
 }
 
 static bool load_attrs(loader *ld, yaml_node_t *list, npuc_op_def *op) {
-  op->num_attrs = seq_len(list);
+  op->num_attrs = npuc_yaml_len(list);
   op->attrs = calloc(op->num_attrs ? op->num_attrs : 1, sizeof *op->attrs);
   for (size_t i = 0; i < op->num_attrs; ++i) {
-    yaml_node_t *v = seq_at(ld, list, i);
+    yaml_node_t *v = npuc_yaml_at(ld, list, i);
     npuc_attr_def *a = &op->attrs[i];
-    const char *name = scalar(map_get(ld, v, "name"));
+    const char *name = npuc_yaml_scalar(npuc_yaml_get(ld, v, "name"));
     if (!name) {
-      table_error(ld, v, "attribute entry needs a 'name'%s", "");
+      npuc_yaml_error(ld, v, "attribute entry needs a 'name'%s", "");
       name = "?";
     }
     a->name = strdup(name);
-    const char *kind = scalar(map_get(ld, v, "kind"));
+    const char *kind = npuc_yaml_scalar(npuc_yaml_get(ld, v, "kind"));
     a->kind = NPUC_AK_ANY;
     if (kind) {
       bool found = false;
@@ -501,23 +438,23 @@ static bool load_attrs(loader *ld, yaml_node_t *list, npuc_op_def *op) {
           found = true;
         }
       if (!found)
-        table_error(ld, v, "unknown attribute kind '%s'", kind);
+        npuc_yaml_error(ld, v, "unknown attribute kind '%s'", kind);
     }
-    const char *prefix = scalar(map_get(ld, v, "enum"));
+    const char *prefix = npuc_yaml_scalar(npuc_yaml_get(ld, v, "enum"));
     if (a->kind == NPUC_AK_ENUM && !prefix)
-      table_error(ld, v, "enum attribute '%s' needs 'enum: #dialect.name'",
+      npuc_yaml_error(ld, v, "enum attribute '%s' needs 'enum: #dialect.name'",
                   a->name);
     a->enum_prefix = prefix ? strdup(prefix) : NULL;
-    const char *type = scalar(map_get(ld, v, "type"));
+    const char *type = npuc_yaml_scalar(npuc_yaml_get(ld, v, "type"));
     a->int_type = strdup(type ? type : "i64");
-    yaml_node_t *values = map_get(ld, v, "values");
-    size_t n = seq_len(values);
+    yaml_node_t *values = npuc_yaml_get(ld, v, "values");
+    size_t n = npuc_yaml_len(values);
     if (n) {
       a->enum_values = calloc(n + 1, sizeof(char *));
       for (size_t k = 0; k < n; ++k)
-        a->enum_values[k] = strdup(or_empty(scalar(seq_at(ld, values, k))));
+        a->enum_values[k] = strdup(or_empty(npuc_yaml_scalar(npuc_yaml_at(ld, values, k))));
     }
-    a->optional = truthy(scalar(map_get(ld, v, "optional"))) ||
+    a->optional = truthy(npuc_yaml_scalar(npuc_yaml_get(ld, v, "optional"))) ||
                   a->kind == NPUC_AK_UNIT;
   }
   return ld->ok;
@@ -525,17 +462,17 @@ static bool load_attrs(loader *ld, yaml_node_t *list, npuc_op_def *op) {
 
 static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
                     yaml_node_t *classes) {
-  const char *cls = scalar(map_get(ld, entry, "class"));
-  if (cls && !map_get(ld, classes, cls))
-    table_error(ld, entry, "unknown class '%s'", cls);
-  op->summary = scalar(field(ld, entry, classes, "summary"));
+  const char *cls = npuc_yaml_scalar(npuc_yaml_get(ld, entry, "class"));
+  if (cls && !npuc_yaml_get(ld, classes, cls))
+    npuc_yaml_error(ld, entry, "unknown class '%s'", cls);
+  op->summary = npuc_yaml_scalar(field(ld, entry, classes, "summary"));
   op->summary = op->summary ? strdup(op->summary) : NULL;
   yaml_node_t *traits = field(ld, entry, classes, "traits");
-  for (size_t i = 0; i < seq_len(traits); ++i) {
-    const char *t = scalar(seq_at(ld, traits, i));
+  for (size_t i = 0; i < npuc_yaml_len(traits); ++i) {
+    const char *t = npuc_yaml_scalar(npuc_yaml_at(ld, traits, i));
     unsigned bit = t ? npuc_trait_from_name(t) : 0;
     if (!bit)
-      table_error(ld, seq_at(ld, traits, i), "unknown trait '%s'", or_empty(t));
+      npuc_yaml_error(ld, npuc_yaml_at(ld, traits, i), "unknown trait '%s'", or_empty(t));
     op->traits |= bit;
   }
   load_values(ld, field(ld, entry, classes, "operands"), &op->operands,
@@ -544,24 +481,24 @@ static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
               &op->num_results);
   load_attrs(ld, field(ld, entry, classes, "attributes"), op);
   yaml_node_t *regions = field(ld, entry, classes, "regions");
-  op->num_regions = seq_len(regions);
+  op->num_regions = npuc_yaml_len(regions);
   op->regions = calloc(op->num_regions ? op->num_regions : 1, sizeof(char *));
   for (size_t i = 0; i < op->num_regions; ++i)
-    op->regions[i] = strdup(or_empty(scalar(seq_at(ld, regions, i))));
-  const char *inits = scalar(field(ld, entry, classes, "inits"));
+    op->regions[i] = strdup(or_empty(npuc_yaml_scalar(npuc_yaml_at(ld, regions, i))));
+  const char *inits = npuc_yaml_scalar(field(ld, entry, classes, "inits"));
   if (inits) {
     op->dps_inits = npuc_op_find_operand(op, inits);
     if (op->dps_inits < 0)
-      table_error(ld, entry, "'inits' names no operand: %s", inits);
+      npuc_yaml_error(ld, entry, "'inits' names no operand: %s", inits);
   }
   size_t groups = 0;
   for (size_t i = 0; i < op->num_operands; ++i)
     groups += op->operands[i].variadic || op->operands[i].optional;
   op->uses_segments = groups > 1;
   yaml_node_t *fmt = field(ld, entry, classes, "format");
-  const char *format = scalar(fmt);
+  const char *format = npuc_yaml_scalar(fmt);
   if (!format) {
-    table_error(ld, entry, "op '%s' has no 'format'", op->name);
+    npuc_yaml_error(ld, entry, "op '%s' has no 'format'", op->name);
     return false;
   }
   op->format_text = strdup(format);

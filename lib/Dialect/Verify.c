@@ -1,5 +1,6 @@
 /* Verifies table-described ops against their table entry. */
 #include "npuc/Verify.h"
+#include "npuc/IR.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -17,8 +18,6 @@ static MlirWalkResult verify_one(MlirOperation op, void *user);
 static bool verify_op(const npuc_op_def *def, MlirOperation op);
 static void report_unknown(const npuc_op_registry *reg, MlirOperation op,
                            MlirStringRef name);
-static void op_error(MlirOperation op, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 
 bool npuc_verify_table_ops(const npuc_op_registry *reg, MlirOperation root) {
   verify_state st = {reg, true};
@@ -52,20 +51,10 @@ static void report_unknown(const npuc_op_registry *reg, MlirOperation op,
     snprintf(hint + used, sizeof hint - used, "%s'%s'",
              i == 0 ? "; did you mean " : (i + 1 == n ? " or " : ", "), near[i]);
   }
-  op_error(op, "unknown op '%.*s' in dialect '%s'%s%s", (int)name.length,
+  npuc_op_error(op, "unknown op '%.*s' in dialect '%s'%s%s", (int)name.length,
            name.data, d->name, hint, n ? "?" : "");
 }
 
-static void op_error(MlirOperation op, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void op_error(MlirOperation op, const char *fmt, ...) {
-  char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  mlirEmitError(mlirOperationGetLocation(op), msg);
-}
 
 /* ---- operand groups ------------------------------------------------------ */
 
@@ -181,18 +170,18 @@ static bool verify_operands(const npuc_op_def *def, MlirOperation op,
   for (size_t g = 0; g < def->num_operands; ++g) {
     const npuc_value_def *v = &def->operands[g];
     if (!v->variadic && sizes[g] > 1) {
-      op_error(op, "'%s' takes at most one '%s' operand, got %d", def->name,
+      npuc_op_error(op, "'%s' takes at most one '%s' operand, got %d", def->name,
                v->name, sizes[g]);
       return false;
     }
     if (!v->variadic && !v->optional && sizes[g] != 1) {
-      op_error(op, "'%s' needs operand '%s'", def->name, v->name);
+      npuc_op_error(op, "'%s' needs operand '%s'", def->name, v->name);
       return false;
     }
     for (int32_t i = 0; i < sizes[g]; ++i, ++at) {
       MlirType t = mlirValueGetType(mlirOperationGetOperand(op, at));
       if (!kind_ok(v->kind, t)) {
-        op_error(op, "operand '%s' of '%s' must be %s", v->name, def->name,
+        npuc_op_error(op, "operand '%s' of '%s' must be %s", v->name, def->name,
                  kind_name(v->kind));
         return false;
       }
@@ -213,20 +202,20 @@ static bool verify_dps_results(const npuc_op_def *def, MlirOperation op,
     if (!mlirTypeIsATensor(t))
       continue;
     if (r >= nres) {
-      op_error(op, "'%s' needs a result for each tensor in outs: %zd results "
+      npuc_op_error(op, "'%s' needs a result for each tensor in outs: %zd results "
                "for more tensor outs", def->name, (ssize_t)nres);
       return false;
     }
     MlirType rt = mlirValueGetType(mlirOperationGetResult(op, r));
     if (!mlirTypeEqual(t, rt)) {
-      op_error(op, "result #%zd of '%s' must have the type of its outs "
+      npuc_op_error(op, "result #%zd of '%s' must have the type of its outs "
                "operand", (ssize_t)r, def->name);
       return false;
     }
     ++r;
   }
   if (r != nres) {
-    op_error(op, "'%s' has %zd results but %zd tensor outs", def->name,
+    npuc_op_error(op, "'%s' has %zd results but %zd tensor outs", def->name,
              (ssize_t)nres, (ssize_t)r);
     return false;
   }
@@ -243,7 +232,7 @@ static bool verify_results(const npuc_op_def *def, MlirOperation op) {
       ++fixed;
   }
   if (nres < fixed || (!flexible && nres != fixed)) {
-    op_error(op, "'%s' expects %s%zd result%s, got %zd", def->name,
+    npuc_op_error(op, "'%s' expects %s%zd result%s, got %zd", def->name,
              flexible ? "at least " : "", (ssize_t)fixed,
              fixed == 1 ? "" : "s", (ssize_t)nres);
     return false;
@@ -252,7 +241,7 @@ static bool verify_results(const npuc_op_def *def, MlirOperation op) {
     for (intptr_t i = 0; i < nres; ++i)
       if (!kind_ok(def->results[0].kind,
                    mlirValueGetType(mlirOperationGetResult(op, i)))) {
-        op_error(op, "result of '%s' must be %s", def->name,
+        npuc_op_error(op, "result of '%s' must be %s", def->name,
                  kind_name(def->results[0].kind));
         return false;
       }
@@ -267,11 +256,11 @@ static bool verify_attrs(const npuc_op_def *def, MlirOperation op) {
     if (mlirAttributeIsNull(attr)) {
       if (a->optional)
         continue;
-      op_error(op, "'%s' needs attribute '%s'", def->name, a->name);
+      npuc_op_error(op, "'%s' needs attribute '%s'", def->name, a->name);
       return false;
     }
     if (!attr_kind_ok(a, attr)) {
-      op_error(op, "attribute '%s' of '%s' has the wrong kind", a->name,
+      npuc_op_error(op, "attribute '%s' of '%s' has the wrong kind", a->name,
                def->name);
       return false;
     }
@@ -282,7 +271,7 @@ static bool verify_attrs(const npuc_op_def *def, MlirOperation op) {
 static bool verify_op(const npuc_op_def *def, MlirOperation op) {
   int32_t sizes[64];
   if (def->num_operands > 64 || !segment_sizes(def, op, sizes)) {
-    op_error(op, "'%s' has %zd operands, which do not fit its operand "
+    npuc_op_error(op, "'%s' has %zd operands, which do not fit its operand "
              "groups%s", def->name, (ssize_t)mlirOperationGetNumOperands(op),
              def->uses_segments ? " (operandSegmentSizes missing or wrong)"
                                 : "");
@@ -291,7 +280,7 @@ static bool verify_op(const npuc_op_def *def, MlirOperation op) {
   if (!verify_operands(def, op, sizes) || !verify_attrs(def, op))
     return false;
   if ((size_t)mlirOperationGetNumRegions(op) != def->num_regions) {
-    op_error(op, "'%s' expects %zu region%s", def->name, def->num_regions,
+    npuc_op_error(op, "'%s' expects %zu region%s", def->name, def->num_regions,
              def->num_regions == 1 ? "" : "s");
     return false;
   }

@@ -196,12 +196,9 @@ static double element(const void *data, npuc_dtype dt, size_t k) {
 }
 
 static npuc_dtype parse_dtype(const char *s) {
-  static const char *const names[] = {"i1",  "i8",   "i16", "i32", "i64",
-                                      "f16", "bf16", "f32", "f64"};
-  for (int i = 0; i < 9; ++i)
-    if (strcmp(s, names[i]) == 0)
-      return (npuc_dtype)i;
-  return NPUC_DT_I64;
+  npuc_dtype dt = NPUC_DT_I64;
+  npuc_rt_dtype_parse(s, &dt);
+  return dt;
 }
 
 int npuc_run_compare(const npuc_run_spec *spec, const char *out_a,

@@ -17,59 +17,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
+#include "npuc/YamlDoc.h"
 
-typedef struct {
-  yaml_document_t *doc;
-  const char *file;
-  const npuc_diag_sink *sink;
-  bool ok;
-} spec_reader;
+typedef npuc_yaml spec_reader;
 
 static bool read_args(spec_reader *r, yaml_node_t *list, npuc_run_spec *spec);
 
-static void spec_error(spec_reader *r, yaml_node_t *n, const char *fmt,
-                       const char *arg) {
-  npuc_diag_emit(r->sink, NPUC_SEV_ERROR, r->file,
-                 n ? (int)n->start_mark.line + 1 : 0,
-                 n ? (int)n->start_mark.column + 1 : 0, fmt, arg);
-  r->ok = false;
-}
-
-static const char *scalar_of(yaml_node_t *n) {
-  return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value
-                                          : NULL;
-}
-
-static yaml_node_t *get(spec_reader *r, yaml_node_t *map, const char *key) {
-  if (!map || map->type != YAML_MAPPING_NODE)
-    return NULL;
-  for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
-       p < map->data.mapping.pairs.top; ++p) {
-    const char *k = scalar_of(yaml_document_get_node(r->doc, p->key));
-    if (k && strcmp(k, key) == 0)
-      return yaml_document_get_node(r->doc, p->value);
-  }
-  return NULL;
-}
-
-static size_t count(yaml_node_t *n) {
-  return n && n->type == YAML_SEQUENCE_NODE
-             ? (size_t)(n->data.sequence.items.top - n->data.sequence.items.start)
-             : 0;
-}
-
-static yaml_node_t *item(spec_reader *r, yaml_node_t *n, size_t i) {
-  return yaml_document_get_node(r->doc, n->data.sequence.items.start[i]);
-}
-
 static bool number(spec_reader *r, yaml_node_t *n, double *out) {
-  const char *s = scalar_of(n);
+  const char *s = npuc_yaml_scalar(n);
   char *end = NULL;
   if (s)
     *out = strtod(s, &end);
   if (!s || end == s || *end) {
-    spec_error(r, n, "expected a number, found '%s'", s ? s : "a list or map");
+    npuc_yaml_error(r, n, "expected a number, found '%s'", s ? s : "a list or map");
     return false;
   }
   return true;
@@ -102,18 +62,18 @@ bool npuc_run_spec_load(const char *path, npuc_run_spec *spec,
   spec_reader r = {&doc, path, sink, true};
   yaml_node_t *root = yaml_document_get_root_node(&doc);
   if (!root || root->type != YAML_MAPPING_NODE) {
-    spec_error(&r, root, "a spec is a mapping with 'args'%s", "");
+    npuc_yaml_error(&r, root, "a spec is a mapping with 'args'%s", "");
   } else {
-    const char *kernel = scalar_of(get(&r, root, "kernel"));
+    const char *kernel = npuc_yaml_scalar(npuc_yaml_get(&r, root, "kernel"));
     spec->kernel = kernel ? strdup(kernel) : NULL;
     double v;
-    if (get(&r, root, "seed") && number(&r, get(&r, root, "seed"), &v))
+    if (npuc_yaml_get(&r, root, "seed") && number(&r, npuc_yaml_get(&r, root, "seed"), &v))
       spec->seed = (uint64_t)v;
-    if (get(&r, root, "blocks") && number(&r, get(&r, root, "blocks"), &v))
+    if (npuc_yaml_get(&r, root, "blocks") && number(&r, npuc_yaml_get(&r, root, "blocks"), &v))
       spec->blocks = (int64_t)v;
-    yaml_node_t *args = get(&r, root, "args");
+    yaml_node_t *args = npuc_yaml_get(&r, root, "args");
     if (!args || args->type != YAML_SEQUENCE_NODE)
-      spec_error(&r, args ? args : root, "'args' must be a list%s", "");
+      npuc_yaml_error(&r, args ? args : root, "'args' must be a list%s", "");
     else
       read_args(&r, args, spec);
   }
@@ -125,37 +85,33 @@ bool npuc_run_spec_load(const char *path, npuc_run_spec *spec,
 }
 
 static bool valid_dtype(const char *s) {
-  static const char *const names[] = {"i1", "i8", "i16", "i32", "i64", "index",
-                                      "f16", "bf16", "f32", "f64"};
-  for (size_t i = 0; i < sizeof names / sizeof *names; ++i)
-    if (strcmp(s, names[i]) == 0)
-      return true;
-  return false;
+  npuc_dtype dt;
+  return npuc_rt_dtype_parse(s, &dt);
 }
 
 static bool read_fill(spec_reader *r, yaml_node_t *a, npuc_run_arg *arg) {
   static const char *const fills[] = {"random", "zeros", "ones", "iota", "file"};
-  const char *init = scalar_of(get(r, a, "init"));
+  const char *init = npuc_yaml_scalar(npuc_yaml_get(r, a, "init"));
   arg->fill = NPUC_FILL_RANDOM;
   for (int k = 0; init && k < 5; ++k)
     if (strcmp(init, fills[k]) == 0)
       arg->fill = (npuc_fill)k;
   if (init && strcmp(init, fills[arg->fill]) != 0) {
-    spec_error(r, get(r, a, "init"),
+    npuc_yaml_error(r, npuc_yaml_get(r, a, "init"),
                "unknown init '%s' (random, zeros, ones, iota, file)", init);
     return false;
   }
   arg->lo = -1;
   arg->hi = 1;
-  yaml_node_t *range = get(r, a, "range");
-  if (range && (count(range) != 2 || !number(r, item(r, range, 0), &arg->lo) ||
-                !number(r, item(r, range, 1), &arg->hi))) {
-    spec_error(r, range, "'range' is [low, high]%s", "");
+  yaml_node_t *range = npuc_yaml_get(r, a, "range");
+  if (range && (npuc_yaml_len(range) != 2 || !number(r, npuc_yaml_at(r, range, 0), &arg->lo) ||
+                !number(r, npuc_yaml_at(r, range, 1), &arg->hi))) {
+    npuc_yaml_error(r, range, "'range' is [low, high]%s", "");
     return false;
   }
-  const char *file = scalar_of(get(r, a, "file"));
+  const char *file = npuc_yaml_scalar(npuc_yaml_get(r, a, "file"));
   if (arg->fill == NPUC_FILL_FILE && !file) {
-    spec_error(r, a, "init: file needs 'file: path.bin'%s", "");
+    npuc_yaml_error(r, a, "init: file needs 'file: path.bin'%s", "");
     return false;
   }
   arg->file = file ? strdup(file) : NULL;
@@ -163,18 +119,18 @@ static bool read_fill(spec_reader *r, yaml_node_t *a, npuc_run_arg *arg) {
 }
 
 static bool read_args(spec_reader *r, yaml_node_t *list, npuc_run_spec *spec) {
-  for (size_t i = 0; i < count(list) && r->ok; ++i) {
-    yaml_node_t *a = item(r, list, i);
+  for (size_t i = 0; i < npuc_yaml_len(list) && r->ok; ++i) {
+    yaml_node_t *a = npuc_yaml_at(r, list, i);
     if (spec->num_args == 64) {
-      spec_error(r, a, "at most 64 arguments%s", "");
+      npuc_yaml_error(r, a, "at most 64 arguments%s", "");
       return false;
     }
     npuc_run_arg *arg = &spec->args[spec->num_args];
-    const char *buf = scalar_of(get(r, a, "buffer"));
-    const char *sc = scalar_of(get(r, a, "scalar"));
+    const char *buf = npuc_yaml_scalar(npuc_yaml_get(r, a, "buffer"));
+    const char *sc = npuc_yaml_scalar(npuc_yaml_get(r, a, "scalar"));
     const char *dt = buf ? buf : sc;
     if (!dt || !valid_dtype(dt)) {
-      spec_error(r, a, "each argument is {buffer: DTYPE, shape: [..]} or "
+      npuc_yaml_error(r, a, "each argument is {buffer: DTYPE, shape: [..]} or "
                        "{scalar: DTYPE, value: V}; dtype '%s' is not one of "
                        "i1 i8 i16 i32 i64 index f16 bf16 f32 f64",
                  dt ? dt : "(none)");
@@ -184,23 +140,23 @@ static bool read_args(spec_reader *r, yaml_node_t *list, npuc_run_spec *spec) {
              strcmp(dt, "index") == 0 ? "i64" : dt);
     arg->is_buffer = buf != NULL;
     if (arg->is_buffer) {
-      yaml_node_t *shape = get(r, a, "shape");
-      if (!shape || shape->type != YAML_SEQUENCE_NODE || count(shape) > 8) {
-        spec_error(r, shape ? shape : a, "a buffer needs 'shape: [d0, ...]' "
+      yaml_node_t *shape = npuc_yaml_get(r, a, "shape");
+      if (!shape || shape->type != YAML_SEQUENCE_NODE || npuc_yaml_len(shape) > 8) {
+        npuc_yaml_error(r, shape ? shape : a, "a buffer needs 'shape: [d0, ...]' "
                                          "of rank 0 to 8%s", "");
         return false;
       }
-      arg->rank = (int)count(shape);
+      arg->rank = (int)npuc_yaml_len(shape);
       for (int d = 0; d < arg->rank; ++d) {
         double v;
-        if (!number(r, item(r, shape, (size_t)d), &v) || v < 0)
+        if (!number(r, npuc_yaml_at(r, shape, (size_t)d), &v) || v < 0)
           return false;
         arg->shape[d] = (int64_t)v;
       }
       if (!read_fill(r, a, arg))
         return false;
     } else {
-      const char *value = scalar_of(get(r, a, "value"));
+      const char *value = npuc_yaml_scalar(npuc_yaml_get(r, a, "value"));
       arg->value = strdup(value ? value : "0");
     }
     spec->num_args++;
@@ -227,12 +183,9 @@ static uint64_t splitmix64(uint64_t *s) {
 }
 
 static npuc_dtype dtype_of(const char *s) {
-  static const char *const names[] = {"i1",  "i8",   "i16", "i32", "i64",
-                                      "f16", "bf16", "f32", "f64"};
-  for (int i = 0; i < 9; ++i)
-    if (strcmp(s, names[i]) == 0)
-      return (npuc_dtype)i;
-  return NPUC_DT_I64;
+  npuc_dtype dt = NPUC_DT_I64;
+  npuc_rt_dtype_parse(s, &dt);
+  return dt;
 }
 
 /* One element's value as the fill describes it. */

@@ -286,7 +286,11 @@ void npuc_output_discard(npuc_output *out) {
 
 /* Levenshtein distance, one row at a time. */
 size_t npuc_edit_distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b);
+  return npuc_edit_distance_n(a, strlen(a), b, strlen(b));
+}
+
+size_t npuc_edit_distance_n(const char *a, size_t la, const char *b,
+                            size_t lb) {
   size_t *row = malloc((lb + 1) * sizeof *row);
   if (!row)
     return (size_t)-1;

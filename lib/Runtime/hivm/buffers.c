@@ -271,7 +271,7 @@ static int64_t element_offset(const npuc_buf *b, const int64_t *idx,
 
 double npuc_rt_load_f(const npuc_buf *b, const int64_t *idx, const char *loc) {
   if (!npuc_rt_is_float(b->dtype))
-    npuc_rt_fail(loc, "load_f from a %s buffer", npuc_rti_dtype_name(b->dtype));
+    npuc_rt_fail(loc, "load_f from a %s buffer", npuc_rt_dtype_name(b->dtype));
   double v;
   npuc_rti_row_load(RT_CT_F64, &v, b, element_offset(b, idx, loc), 1, 1);
   return v;
@@ -279,7 +279,7 @@ double npuc_rt_load_f(const npuc_buf *b, const int64_t *idx, const char *loc) {
 
 int64_t npuc_rt_load_i(const npuc_buf *b, const int64_t *idx, const char *loc) {
   if (!npuc_rti_dtype_valid(b->dtype) || npuc_rt_is_float(b->dtype))
-    npuc_rt_fail(loc, "load_i from a %s buffer", npuc_rti_dtype_name(b->dtype));
+    npuc_rt_fail(loc, "load_i from a %s buffer", npuc_rt_dtype_name(b->dtype));
   int64_t v;
   npuc_rti_row_load(RT_CT_I64, &v, b, element_offset(b, idx, loc), 1, 1);
   /* Emitted scalar code keeps integers sign-extended (KernelPrelude.h),
@@ -290,14 +290,14 @@ int64_t npuc_rt_load_i(const npuc_buf *b, const int64_t *idx, const char *loc) {
 void npuc_rt_store_f(const npuc_buf *b, const int64_t *idx, double v,
                      const char *loc) {
   if (!npuc_rt_is_float(b->dtype))
-    npuc_rt_fail(loc, "store_f to a %s buffer", npuc_rti_dtype_name(b->dtype));
+    npuc_rt_fail(loc, "store_f to a %s buffer", npuc_rt_dtype_name(b->dtype));
   npuc_rti_row_store(RT_CT_F64, &v, b, element_offset(b, idx, loc), 1, 1);
 }
 
 void npuc_rt_store_i(const npuc_buf *b, const int64_t *idx, int64_t v,
                      const char *loc) {
   if (!npuc_rti_dtype_valid(b->dtype) || npuc_rt_is_float(b->dtype))
-    npuc_rt_fail(loc, "store_i to a %s buffer", npuc_rti_dtype_name(b->dtype));
+    npuc_rt_fail(loc, "store_i to a %s buffer", npuc_rt_dtype_name(b->dtype));
   npuc_rti_row_store(RT_CT_I64, &v, b, element_offset(b, idx, loc), 1, 1);
 }
 

@@ -29,7 +29,7 @@ bool npuc_rt_is_float(npuc_dtype dt) {
 
 bool npuc_rti_dtype_valid(npuc_dtype dt) { return npuc_rt_elem_size(dt) != 0; }
 
-const char *npuc_rti_dtype_name(npuc_dtype dt) {
+const char *npuc_rt_dtype_name(npuc_dtype dt) {
   switch (dt) {
   case NPUC_DT_I1: return "i1";
   case NPUC_DT_I8: return "i8";
@@ -42,6 +42,19 @@ const char *npuc_rti_dtype_name(npuc_dtype dt) {
   case NPUC_DT_F64: return "f64";
   }
   return "<invalid dtype>";
+}
+
+bool npuc_rt_dtype_parse(const char *name, npuc_dtype *dt) {
+  for (int i = NPUC_DT_I1; i <= NPUC_DT_F64; ++i)
+    if (strcmp(name, npuc_rt_dtype_name((npuc_dtype)i)) == 0) {
+      *dt = (npuc_dtype)i;
+      return true;
+    }
+  if (strcmp(name, "index") == 0) {
+    *dt = NPUC_DT_I64;
+    return true;
+  }
+  return false;
 }
 
 int npuc_rti_int_width(npuc_dtype dt) {

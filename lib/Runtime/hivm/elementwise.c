@@ -90,7 +90,7 @@ void npuc_rt_compare(npuc_cmp_mode mode, const npuc_buf *dst,
   npuc_rti_check_buf(dst, "dst", loc);
   if (dst->dtype != NPUC_DT_I1)
     npuc_rt_fail(loc, "compare: dst dtype is %s, expected i1",
-                 npuc_rti_dtype_name(dst->dtype));
+                 npuc_rt_dtype_name(dst->dtype));
   if ((unsigned)mode > NPUC_CMP_GE)
     npuc_rt_fail(loc, "compare: invalid mode %d", (int)mode);
   /* Inputs compare in the dtype of the first buffer input; scalars convert. */
@@ -134,7 +134,7 @@ static npuc_buf operand_view(const npuc_operand *src, npuc_dtype dt,
   npuc_rti_check_buf(&src->buf, what, loc);
   if (src->buf.dtype != dt)
     npuc_rt_fail(loc, "%s: dtype %s does not match %s", what,
-                 npuc_rti_dtype_name(src->buf.dtype), npuc_rti_dtype_name(dt));
+                 npuc_rt_dtype_name(src->buf.dtype), npuc_rt_dtype_name(dt));
   return src->buf;
 }
 
@@ -278,7 +278,7 @@ static void check_op_dtype(npuc_ew_op op, npuc_dtype dt, const char *loc) {
   }
   if (!ok)
     npuc_rt_fail(loc, "elementwise %s does not support dtype %s", op_name(op),
-                 npuc_rti_dtype_name(dt));
+                 npuc_rt_dtype_name(dt));
 }
 
 /* ---- instantiated kernels ----------------------------------------------- */

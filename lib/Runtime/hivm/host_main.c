@@ -80,8 +80,6 @@ int npuc_rt_host_main(int argc, char **argv, const npuc_kernel_desc *kernels,
 
 /* ---- manifest ------------------------------------------------------------ */
 
-static const char *const kDtypeNames[] = {"i1",  "i8",   "i16", "i32", "i64",
-                                          "f16", "bf16", "f32", "f64"};
 
 /* What each kernel takes, for tools that write manifests:
  *   kernel NAME
@@ -93,7 +91,7 @@ static int describe(const npuc_kernel_desc *kernels, int n) {
     for (int i = 0; i < kernels[k].num_args; ++i) {
       const npuc_arg_desc *a = &kernels[k].args[i];
       printf("arg %d %s %s", i, a->kind == NPUC_ARG_BUF ? "buf" : "scalar",
-             kDtypeNames[a->dtype]);
+             npuc_rt_dtype_name(a->dtype));
       if (a->kind == NPUC_ARG_BUF) {
         printf(" %d", a->rank);
         for (int d = 0; d < a->rank; ++d)
@@ -106,18 +104,6 @@ static int describe(const npuc_kernel_desc *kernels, int n) {
 }
 
 
-static bool parse_dtype(const char *s, npuc_dtype *dt) {
-  for (int i = 0; i < 9; ++i)
-    if (strcmp(s, kDtypeNames[i]) == 0) {
-      *dt = (npuc_dtype)i;
-      return true;
-    }
-  if (strcmp(s, "index") == 0) {
-    *dt = NPUC_DT_I64;
-    return true;
-  }
-  return false;
-}
 
 static bool load_buffer(host_arg *a, const char *path) {
   int64_t count = 1;
@@ -155,7 +141,7 @@ static bool parse_arg(manifest *m, char *rest, int line) {
   char kind[16], dtype[16];
   int used = 0;
   if (sscanf(rest, "%15s %15s %n", kind, dtype, &used) < 2 ||
-      !parse_dtype(dtype, &a->dtype)) {
+      !npuc_rt_dtype_parse(dtype, &a->dtype)) {
     fprintf(stderr, "manifest:%d: error: expected 'arg buf|scalar DTYPE ...'\n", line);
     return false;
   }
@@ -244,7 +230,7 @@ static bool check_args(const manifest *m, const npuc_kernel_desc *k) {
         (a->kind == NPUC_ARG_BUF && d->rank != a->buf.rank)) {
       fprintf(stderr, "error: argument %d of '%s' must be a %s %s%s\n", i, k->name,
               d->kind == NPUC_ARG_BUF ? "buffer of" : "scalar",
-              kDtypeNames[d->dtype], d->kind == NPUC_ARG_BUF ? " of that rank" : "");
+              npuc_rt_dtype_name(d->dtype), d->kind == NPUC_ARG_BUF ? " of that rank" : "");
       return false;
     }
     for (int r = 0; a->kind == NPUC_ARG_BUF && r < d->rank; ++r)
@@ -356,7 +342,7 @@ static bool write_outputs(const manifest *m, const npuc_kernel_desc *k,
     }
     if (f)
       fclose(f);
-    fprintf(sum, "arg%d %s %lld elements fnv1a %016llx\n", i, kDtypeNames[a->dtype],
+    fprintf(sum, "arg%d %s %lld elements fnv1a %016llx\n", i, npuc_rt_dtype_name(a->dtype),
             (long long)count,
             (unsigned long long)fnv1a(a->buf.data, bytes));
   }

@@ -36,7 +36,6 @@ size_t npuc_rti_ct_size(rt_ct ct);
  * may read and write the buffer in place. */
 bool npuc_rti_ct_is_storage(rt_ct ct, npuc_dtype dt);
 bool npuc_rti_dtype_valid(npuc_dtype dt);
-const char *npuc_rti_dtype_name(npuc_dtype dt);
 /* Bit width of an integer dtype (1 for i1). */
 int npuc_rti_int_width(npuc_dtype dt);
 

@@ -172,7 +172,7 @@ void npuc_rti_check_same_dtype(const npuc_buf *a, const npuc_buf *b,
                                const char *what, const char *loc) {
   if (a->dtype != b->dtype)
     npuc_rt_fail(loc, "%s: dtype %s does not match %s", what,
-                 npuc_rti_dtype_name(b->dtype), npuc_rti_dtype_name(a->dtype));
+                 npuc_rt_dtype_name(b->dtype), npuc_rt_dtype_name(a->dtype));
 }
 
 void npuc_rti_broadcast_strides(const npuc_buf *src, const npuc_buf *dst,

@@ -46,7 +46,7 @@ static void check_reduce(npuc_reduce_op op, const npuc_buf *dst,
     npuc_rt_fail(loc, "reduce: invalid op %d", (int)op);
   if (op >= NPUC_RED_ANY && npuc_rt_is_float(dst->dtype))
     npuc_rt_fail(loc, "reduce %s does not support dtype %s", reduce_name(op),
-                 npuc_rti_dtype_name(dst->dtype));
+                 npuc_rt_dtype_name(dst->dtype));
   if (dims_mask >> src->rank != 0) /* rank <= 8: the shift is defined */
     npuc_rt_fail(loc, "reduce: dims mask 0x%x names a dim past rank %d",
                  (unsigned)dims_mask, (int)src->rank);

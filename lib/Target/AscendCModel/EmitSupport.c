@@ -73,7 +73,7 @@ void npuc_em_error(emitter *em, MlirOperation op, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  mlirEmitError(mlirOperationGetLocation(op), msg);
+  npuc_op_error(op, "%s", msg);
   em->failed = true;
 }
 
