@@ -47,6 +47,7 @@ demo: build
 conformance: build
 	test/conformance/run.sh --strict $(BUILD)/bin/npuc-opt
 	test/conformance/cmodel.py --strict $(BUILD)
+	test/conformance/blockify.sh $(BUILD)/bin/npuc-opt
 
 # libFuzzer on the syntax engine for FUZZ_SECONDS; fails on any crash.
 fuzz: deps
@@ -61,6 +62,7 @@ bench: build
 	NPUC_OPT=$(BUILD)/bin/npuc-opt bench/parse_print.sh
 	bench/cmodel.sh $(BUILD)
 	bench/hivm_rt_vadd.sh $(BUILD)
+	NPUC_OPT=$(BUILD)/bin/npuc-opt bench/auto_blockify.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -67,11 +67,28 @@ typedef struct {
   intptr_t index;
 } use_ref;
 
-/* A set of ops by address, sized once for the ops of the entry block. */
+/* A set of ops by address (open addressing, at most half full). */
 typedef struct {
   void **slots;
-  size_t mask;
+  size_t mask, count;
 } op_set;
+
+/* What the survey needs to know of an op, decided once per op name. */
+typedef enum {
+  KIND_OTHER,
+  KIND_BLOCK_IDX,
+  KIND_MARK,
+  KIND_STORE, /* atomic or not, by its attribute */
+  KIND_TIED,  /* ties blocks together, whatever its attributes */
+} op_kind;
+
+typedef struct {
+  const void *name; /* the op name's identifier */
+  op_kind kind;
+  const char *why; /* KIND_TIED */
+} kind_entry;
+
+#define NUM_KIND_SLOTS 64
 
 typedef struct {
   const config *cfg;
@@ -86,6 +103,7 @@ typedef struct {
   int64_t size;            /* auto_blockify_size: blocks per iteration */
   op_set kept;             /* entry-block ops that stay before the loop */
   MlirOperation kept_idx;  /* the get_block_idx that stays, or null */
+  kind_entry kinds[NUM_KIND_SLOTS]; /* survey's cache, by op name */
 } kernel;
 
 /* The loop nest the body moves into. */
@@ -95,7 +113,6 @@ typedef struct {
   MlirValue index;     /* the logical block index there (type of %n) */
 } loop_nest;
 
-static MlirWalkResult collect_entry(MlirOperation op, void *user);
 static bool blockify_entry(MlirOperation func, const config *cfg);
 static void list_push(op_list *l, MlirOperation op);
 static void error_at(MlirLocation loc, const char *fmt, ...)
@@ -113,24 +130,13 @@ static bool auto_blockify(MlirOperation module, const npuc_pass_options *opts,
              "positive, got %lld", (long long)cfg.physical_option);
     return false;
   }
-  /* Rewriting while walking would upset the walk: collect first. */
-  op_list entries = {0};
-  mlirOperationWalk(module, collect_entry, &entries, MlirWalkPreOrder);
+  size_t n;
+  MlirOperation *entries = npuc_device_entries(module, &n);
   bool ok = true;
-  for (size_t i = 0; i < entries.count; i++)
-    ok = blockify_entry(entries.ops[i], &cfg) && ok;
-  free(entries.ops);
+  for (size_t i = 0; i < n; i++)
+    ok = blockify_entry(entries[i], &cfg) && ok;
+  free(entries);
   return ok;
-}
-
-/* Device entries (hacc.entry); their bodies hold no further functions. */
-static MlirWalkResult collect_entry(MlirOperation op, void *user) {
-  if (!npuc_op_is(op, "func.func"))
-    return MlirWalkResultAdvance;
-  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(
-          op, mlirStringRefCreateFromCString("hacc.entry"))))
-    list_push(user, op);
-  return MlirWalkResultSkip;
 }
 
 /* ---- one device entry ------------------------------------------------ */
@@ -199,23 +205,31 @@ static bool already_blockified(kernel *k) {
 
 /* ---- survey: one walk over the body --------------------------------- */
 
-static const char *blocks_tied_by(MlirOperation op, const npuc_op_registry *reg);
+static kind_entry classify(MlirIdentifier name, const npuc_op_registry *reg);
+static const char *atomic_store(MlirOperation op);
 
 static MlirWalkResult survey_op(MlirOperation op, void *user) {
   kernel *k = user;
   if (mlirOperationEqual(op, k->func))
     return MlirWalkResultAdvance;
-  if (npuc_op_is(op, "hivm.hir.get_block_idx"))
+  MlirIdentifier name = mlirOperationGetName(op);
+  /* A walk sees few distinct names: remember them by identifier. */
+  size_t slot = ((uintptr_t)name.ptr >> 4) % NUM_KIND_SLOTS;
+  kind_entry *e = &k->kinds[slot];
+  if (e->name != name.ptr)
+    *e = classify(name, k->cfg->reg);
+  const char *why = e->kind == KIND_TIED    ? e->why
+                    : e->kind == KIND_STORE ? atomic_store(op)
+                                            : NULL;
+  if (e->kind == KIND_BLOCK_IDX)
     list_push(&k->block_idx, op);
-  else if (mlirOperationIsNull(k->mark) &&
-           npuc_op_is(op, "annotation.mark") &&
+  else if (e->kind == KIND_MARK && mlirOperationIsNull(k->mark) &&
            mlirOperationGetNumOperands(op) == 1 &&
            !mlirAttributeIsNull(attr_of(op, "logical_block_num")))
     k->mark = op;
-  if (mlirOperationIsNull(k->illegal)) {
-    k->why_illegal = blocks_tied_by(op, k->cfg->reg);
-    if (k->why_illegal)
-      k->illegal = op;
+  if (why && mlirOperationIsNull(k->illegal)) {
+    k->illegal = op;
+    k->why_illegal = why;
   }
   return MlirWalkResultAdvance;
 }
@@ -226,9 +240,8 @@ static void survey(kernel *k) {
     k->logical = mlirOperationGetOperand(k->mark, 0);
 }
 
-static bool data_ends_with(MlirStringRef s, const char *suffix) {
-  size_t n = strlen(suffix);
-  return s.length >= n && memcmp(s.data + s.length - n, suffix, n) == 0;
+static bool name_is(MlirStringRef s, const char *name) {
+  return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
 }
 
 static bool name_contains(MlirStringRef s, const char *part) {
@@ -239,27 +252,43 @@ static bool name_contains(MlirStringRef s, const char *part) {
   return false;
 }
 
-/* Why running `op`'s block in a loop on another core could change what the
- * kernel computes, or NULL when it cannot. */
-static const char *blocks_tied_by(MlirOperation op,
-                                  const npuc_op_registry *reg) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+/* Which ops could make running a block in a loop on another core change
+ * what the kernel computes, and why. */
+static kind_entry classify(MlirIdentifier name, const npuc_op_registry *reg) {
+  MlirStringRef n = mlirIdentifierStr(name);
+  kind_entry e = {name.ptr, KIND_OTHER, NULL};
   const npuc_op_def *def = reg ? npuc_op_lookup(reg, n.data, n.length) : NULL;
-  if (def && npuc_op_has_trait(def, NPUC_TRAIT_BLOCK_DEPENDENT))
-    return "synchronises with other blocks or shares a lock with them";
-  if (npuc_op_is(op, "hivm.hir.store")) {
-    MlirAttribute kind = attr_of(op, "atomic_kind");
-    bool plain = mlirAttributeIsNull(kind) ||
-                 (mlirAttributeIsAOpaque(kind) &&
-                  data_ends_with(mlirOpaqueAttrGetData(kind), "<none>"));
-    return plain ? NULL
-                 : "is an atomic store, which combines the results of blocks";
+  if (name_is(n, "hivm.hir.get_block_idx"))
+    e.kind = KIND_BLOCK_IDX;
+  else if (name_is(n, "annotation.mark"))
+    e.kind = KIND_MARK;
+  else if (name_is(n, "hivm.hir.store"))
+    e.kind = KIND_STORE;
+  else if (def && npuc_op_has_trait(def, NPUC_TRAIT_BLOCK_DEPENDENT))
+    e.kind = KIND_TIED,
+    e.why = "synchronises with other blocks or shares a lock with them";
+  else if (name_contains(n, "atomic"))
+    e.kind = KIND_TIED,
+    e.why = "is an atomic update, which combines the results of blocks";
+  else if (name_is(n, "hivm.hir.get_block_num"))
+    e.kind = KIND_TIED,
+    e.why = "reads the launched block count, which blockifying changes";
+  return e;
+}
+
+static const char *atomic_store(MlirOperation op) {
+  MlirAttribute kind = attr_of(op, "atomic_kind");
+  if (mlirAttributeIsNull(kind))
+    return NULL;
+  if (mlirAttributeIsAOpaque(kind)) {
+    MlirStringRef d = mlirOpaqueAttrGetData(kind);
+    static const char none[] = "<none>";
+    if (d.length >= sizeof none - 1 &&
+        memcmp(d.data + d.length - (sizeof none - 1), none,
+               sizeof none - 1) == 0)
+      return NULL;
   }
-  if (name_contains(n, "atomic"))
-    return "is an atomic update, which combines the results of blocks";
-  if (npuc_op_is(op, "hivm.hir.get_block_num"))
-    return "reads the launched block count, which blockifying changes";
-  return NULL;
+  return "is an atomic store, which combines the results of blocks";
 }
 
 /* ---- the physical block count ----------------------------------------- */
@@ -316,19 +345,36 @@ static const char *core_count_key(MlirOperation func) {
   return NULL;
 }
 
+static int64_t type_max(MlirType t);
+
 /* auto_blockify_size on the function: how many consecutive logical blocks
- * one iteration runs. */
+ * one iteration runs. The loop steps by physical * size in the count's
+ * type, so that product must fit it. */
 static bool blockify_size(kernel *k) {
   MlirAttribute a = attr_of(k->func, "auto_blockify_size");
-  if (mlirAttributeIsNull(a))
-    return true;
-  if (mlirAttributeIsAInteger(a) && mlirIntegerAttrGetValueInt(a) > 0) {
+  MlirLocation loc = mlirOperationGetLocation(k->func);
+  if (!mlirAttributeIsNull(a)) {
+    if (!mlirAttributeIsAInteger(a) || mlirIntegerAttrGetValueInt(a) <= 0) {
+      mlirEmitError(loc, "auto_blockify_size must be a positive integer");
+      return false;
+    }
     k->size = mlirIntegerAttrGetValueInt(a);
-    return true;
   }
-  mlirEmitError(mlirOperationGetLocation(k->func),
-                "auto_blockify_size must be a positive integer");
-  return false;
+  int64_t max = type_max(mlirValueGetType(k->logical));
+  if (k->size > max / k->physical) {
+    error_at(loc, "%lld physical blocks of %lld logical blocks each do not "
+                  "fit the type of the logical block number",
+             (long long)k->physical, (long long)k->size);
+    return false;
+  }
+  return true;
+}
+
+/* The largest value of an integer or index type (INT64_MAX otherwise: the
+ * type is refused later). */
+static int64_t type_max(MlirType t) {
+  unsigned width = mlirTypeIsAInteger(t) ? mlirIntegerTypeGetWidth(t) : 64;
+  return width >= 64 ? INT64_MAX : (int64_t)((UINT64_C(1) << (width - 1)) - 1);
 }
 
 /* ---- refusals ------------------------------------------------------------ */
@@ -336,7 +382,6 @@ static bool blockify_size(kernel *k) {
 static void refuse(kernel *k, MlirOperation at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static MlirOperation top_level_op(MlirValue v, MlirBlock entry);
-static MlirOperation last_op(MlirBlock block);
 
 /* Shapes this pass does not rewrite, and bodies whose blocks depend on each
  * other. Warns and returns true when the function must stay as it is. */
@@ -355,13 +400,18 @@ static bool refused(kernel *k) {
     refuse(k, k->func, "the body has more than one block");
     return true;
   }
-  MlirOperation ret = last_op(k->entry);
-  if (!npuc_op_is(ret, "func.return") || mlirOperationGetNumOperands(ret)) {
-    refuse(k, ret, "the body must end in a func.return without operands");
+  MlirOperation ret = mlirBlockGetTerminator(k->entry);
+  if (mlirOperationIsNull(ret) || !npuc_op_is(ret, "func.return") ||
+      mlirOperationGetNumOperands(ret)) {
+    refuse(k, mlirOperationIsNull(ret) ? k->func : ret,
+           "the body must end in a func.return without operands");
     return true;
   }
-  if (mlirValueIsAOpResult(k->logical) &&
-      mlirOperationIsNull(top_level_op(k->logical, k->entry))) {
+  MlirBlock home = mlirValueIsABlockArgument(k->logical)
+                       ? mlirBlockArgumentGetOwner(k->logical)
+                       : mlirOperationGetBlock(mlirOpResultGetOwner(k->logical));
+  if (!mlirBlockEqual(home, k->entry)) {
+    /* It must be there before the loop starts. */
     refuse(k, k->mark, "the logical block number is computed inside a "
                        "region, not in the function body");
     return true;
@@ -398,10 +448,8 @@ static void refuse(kernel *k, MlirOperation at, const char *fmt, ...) {
 
 /* ---- what stays before the loop ------------------------------------------ */
 
-static void set_init(op_set *s, size_t n);
 static bool set_insert(op_set *s, MlirOperation op);
 static bool set_has(const op_set *s, MlirOperation op);
-static size_t block_size(MlirBlock block);
 static MlirWalkResult keep_operands(MlirOperation op, void *user);
 
 typedef struct {
@@ -413,7 +461,6 @@ typedef struct {
  * kept ops too), the mark and one get_block_idx. A count that depends on
  * the block index cannot be hoisted: refused. */
 static bool keep_logical_slice(kernel *k) {
-  set_init(&k->kept, block_size(k->entry));
   op_list work = {0};
   slice_walk w = {k, &work};
   MlirOperation root = top_level_op(k->logical, k->entry);
@@ -482,13 +529,7 @@ static void mark_blockified(kernel *k, MlirOperation loop);
 /* Builds the loop nest before the return, moves every op that does not
  * stay into it, and points the block index at the loop's. */
 static void rewrite(kernel *k) {
-  MlirOperation ret = last_op(k->entry);
-  op_list moved = {0};
-  for (MlirOperation op = mlirBlockGetFirstOperation(k->entry);
-       !mlirOperationEqual(op, ret); op = mlirOperationGetNextInBlock(op))
-    if (!set_has(&k->kept, op))
-      list_push(&moved, op);
-  npuc_builder b = npuc_builder_before(ret);
+  npuc_builder b = npuc_builder_before(mlirBlockGetTerminator(k->entry));
   b.loc = mlirOperationGetLocation(k->mark);
   MlirValue idx;
   use_ref *uses = NULL;
@@ -506,8 +547,14 @@ static void rewrite(kernel *k) {
   loop_nest nest = k->cfg->ceildiv ? build_ceildiv(k, &b, idx)
                                    : build_strided(k, &b, idx);
   MlirValue *repl = index_values(k, &nest, idx, nuses);
-  for (size_t i = 0; i < moved.count; i++)
-    mlirOperationMoveBefore(moved.ops[i], nest.body.before);
+  /* Everything before the ops just built moves, but what stays. */
+  MlirOperation next;
+  for (MlirOperation op = mlirBlockGetFirstOperation(k->entry);
+       !mlirOperationEqual(op, b.first); op = next) {
+    next = mlirOperationGetNextInBlock(op);
+    if (!set_has(&k->kept, op))
+      mlirOperationMoveBefore(op, nest.body.before);
+  }
   for (size_t i = 0; i < nuses; i++)
     mlirOperationSetOperand(uses[i].owner, uses[i].index,
                             repl[k->block_idx.count]);
@@ -521,7 +568,6 @@ static void rewrite(kernel *k) {
     mlirOperationDestroy(other);
   }
   mark_blockified(k, nest.loop);
-  free(moved.ops);
   free(repl);
   free(uses);
 }
@@ -660,22 +706,6 @@ static void collect_uses(MlirValue v, use_ref **uses, size_t *count) {
 
 /* ---- small helpers ----------------------------------------------------- */
 
-static MlirOperation last_op(MlirBlock block) {
-  MlirOperation last = {NULL};
-  for (MlirOperation op = mlirBlockGetFirstOperation(block);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    last = op;
-  return last;
-}
-
-static size_t block_size(MlirBlock block) {
-  size_t n = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(block);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    n++;
-  return n;
-}
-
 static void list_push(op_list *l, MlirOperation op) {
   if (l->count == l->cap) {
     size_t cap = l->cap ? 2 * l->cap : 16;
@@ -697,34 +727,44 @@ static void error_at(MlirLocation loc, const char *fmt, ...) {
   mlirEmitError(loc, msg);
 }
 
-/* Open addressing on the op's address; at most half full. */
-static void set_init(op_set *s, size_t n) {
-  size_t cap = 16;
-  while (cap < 2 * n + 2)
-    cap *= 2;
-  s->slots = calloc(cap, sizeof *s->slots);
-  if (!s->slots)
-    abort(); /* out of memory: no way to leave the IR consistent */
-  s->mask = cap - 1;
-}
-
 static size_t slot_of(const op_set *s, const void *p) {
-  size_t h = (size_t)((uintptr_t)p >> 4) * (size_t)0x9E3779B97F4A7C15ull;
-  size_t i = h & s->mask;
+  /* Ops sit at regular strides: mix every address bit into the low ones
+   * (splitmix64's finaliser), or probing would run along clusters. */
+  uint64_t h = (uint64_t)(uintptr_t)p;
+  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+  h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+  h ^= h >> 31;
+  size_t i = (size_t)h & s->mask;
   while (s->slots[i] && s->slots[i] != p)
     i = (i + 1) & s->mask;
   return i;
 }
 
+static void set_grow(op_set *s) {
+  size_t cap = s->slots ? 2 * (s->mask + 1) : 16;
+  op_set bigger = {calloc(cap, sizeof(void *)), cap - 1, s->count};
+  if (!bigger.slots)
+    abort(); /* out of memory: no way to leave the IR consistent */
+  for (size_t i = 0; s->slots && i <= s->mask; i++)
+    if (s->slots[i])
+      bigger.slots[slot_of(&bigger, s->slots[i])] = s->slots[i];
+  free(s->slots);
+  *s = bigger;
+}
+
 /* Adds `op`; false when it was there already. */
 static bool set_insert(op_set *s, MlirOperation op) {
+  if (!s->slots || 2 * (s->count + 1) > s->mask + 1)
+    set_grow(s);
   size_t i = slot_of(s, op.ptr);
   if (s->slots[i])
     return false;
   s->slots[i] = op.ptr;
+  s->count++;
   return true;
 }
 
 static bool set_has(const op_set *s, MlirOperation op) {
-  return !mlirOperationIsNull(op) && s->slots[slot_of(s, op.ptr)] != NULL;
+  return s->slots && !mlirOperationIsNull(op) &&
+         s->slots[slot_of(s, op.ptr)] != NULL;
 }

@@ -3,6 +3,7 @@
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 static MlirOperation create(npuc_builder *b, MlirOperationState *st);
@@ -12,14 +13,14 @@ static void append_yield(MlirBlock block, MlirLocation loc);
 
 npuc_builder npuc_builder_before(MlirOperation op) {
   npuc_builder b = {mlirOperationGetBlock(op), op,
-                    mlirOperationGetLocation(op)};
+                    mlirOperationGetLocation(op), {NULL}};
   return b;
 }
 
 npuc_builder npuc_builder_in_body(MlirOperation op, intptr_t region) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, region));
   npuc_builder b = {body, mlirBlockGetTerminator(body),
-                    mlirOperationGetLocation(op)};
+                    mlirOperationGetLocation(op), {NULL}};
   return b;
 }
 
@@ -109,6 +110,36 @@ MlirOperation npuc_build_if(npuc_builder *b, MlirValue cond) {
   return create(b, &st);
 }
 
+typedef struct {
+  MlirOperation *ops;
+  size_t count, cap;
+} entry_list;
+
+/* Function bodies hold no further functions: they are skipped. */
+static MlirWalkResult collect_entry(MlirOperation op, void *user) {
+  if (!npuc_op_is(op, "func.func"))
+    return MlirWalkResultAdvance;
+  entry_list *l = user;
+  if (mlirAttributeIsNull(mlirOperationGetAttributeByName(
+          op, mlirStringRefCreateFromCString("hacc.entry"))))
+    return MlirWalkResultSkip;
+  if (l->count == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 8;
+    l->ops = realloc(l->ops, l->cap * sizeof *l->ops);
+    if (!l->ops)
+      abort(); /* out of memory before any rewrite: nothing to undo */
+  }
+  l->ops[l->count++] = op;
+  return MlirWalkResultSkip;
+}
+
+MlirOperation *npuc_device_entries(MlirOperation root, size_t *count) {
+  entry_list l = {NULL, 0, 0};
+  mlirOperationWalk(root, collect_entry, &l, MlirWalkPreOrder);
+  *count = l.count;
+  return l.ops;
+}
+
 bool npuc_op_is(MlirOperation op, const char *name) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   size_t len = strlen(name);
@@ -131,6 +162,8 @@ bool npuc_constant_int(MlirValue v, int64_t *out) {
 
 static MlirOperation create(npuc_builder *b, MlirOperationState *st) {
   MlirOperation op = mlirOperationCreate(st);
+  if (mlirOperationIsNull(b->first))
+    b->first = op;
   if (mlirOperationIsNull(b->before))
     mlirBlockAppendOwnedOperation(b->block, op);
   else

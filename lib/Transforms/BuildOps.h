@@ -10,11 +10,13 @@
 #include <stdint.h>
 
 /* Where new ops go: before `before` in `block`, or at its end when
- * `before` is null. Every op gets `loc`. */
+ * `before` is null. Every op gets `loc`; `first` is the first op this
+ * builder created (null before that). */
 typedef struct {
   MlirBlock block;
   MlirOperation before;
   MlirLocation loc;
+  MlirOperation first;
 } npuc_builder;
 
 /* arith.cmpi predicates, as the `predicate` attribute encodes them. */
@@ -47,6 +49,11 @@ MlirOperation npuc_build_for(npuc_builder *b, MlirValue lb, MlirValue ub,
 /* scf.if %cond without results or else branch; the then block holds only
  * scf.yield. */
 MlirOperation npuc_build_if(npuc_builder *b, MlirValue cond);
+
+/* The device entries (func.func with hacc.entry) under `root`, in walk
+ * order: a malloc'd array of *count ops. Collected before a pass rewrites
+ * them, since rewriting during a walk would upset it. */
+MlirOperation *npuc_device_entries(MlirOperation root, size_t *count);
 
 /* Is `op` named exactly `name`? */
 bool npuc_op_is(MlirOperation op, const char *name);

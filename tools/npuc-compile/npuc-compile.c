@@ -7,8 +7,11 @@
 #endif
 #include "npuc/AscendCModel.h"
 #include "npuc/IR.h"
+#include "npuc/Pass.h"
 #include "npuc/ToolSupport.h"
+#include "npuc/Verify.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +47,9 @@ int main(int argc, char **argv) {
 
 static bool emit_target(const options *o, const npuc_op_registry *registry,
                         MlirOperation module);
+static bool auto_blockify_requested(const options *o);
+static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
+                         npuc_module *m, const char *pipeline);
 
 static int compile(const options *o) {
   npuc_install_fatal_error_handler(TOOL);
@@ -60,13 +66,52 @@ static int compile(const options *o) {
     npuc_module m;
     ok = npuc_module_parse(ctx, registry, input, len, filename, 1, NULL, &m);
     if (ok) {
-      ok = emit_target(o, registry, m.op);
+      if (auto_blockify_requested(o))
+        ok = run_pipeline(ctx, registry, &m,
+                          "builtin.module(auto-blockify-parallel-loop)");
+      ok = ok && emit_target(o, registry, m.op);
       npuc_module_destroy(&m);
     }
     npuc_context_destroy(ctx);
   }
   free(input);
   return ok ? 0 : 1;
+}
+
+/* The flag, or triton-ascend's switch: TRITON_ALL_BLOCKS_PARALLEL=1
+ * (TRITON_ALL_PARALLEL=1 in the Auto Blockify docs). */
+static bool env_true(const char *name) {
+  const char *v = getenv(name);
+  if (!v)
+    return false;
+  char lower[8];
+  size_t n = 0;
+  while (v[n] && n < sizeof lower - 1) {
+    lower[n] = (char)tolower((unsigned char)v[n]);
+    n++;
+  }
+  lower[n] = '\0';
+  return !v[n] && (!strcmp(lower, "1") || !strcmp(lower, "true") ||
+                   !strcmp(lower, "on") || !strcmp(lower, "yes"));
+}
+
+static bool auto_blockify_requested(const options *o) {
+  return o->auto_blockify_loop || env_true("TRITON_ALL_BLOCKS_PARALLEL") ||
+         env_true("TRITON_ALL_PARALLEL");
+}
+
+/* Runs `pipeline` on the module, then verifies our ops again (the passes
+ * may have built some). Diagnostics go to stderr at the user's positions. */
+static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
+                         npuc_module *m, const char *pipeline) {
+  npuc_context_set_sink(ctx, NULL, m->map);
+  npuc_pass_context pctx = {registry, ctx};
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  bool ok = npuc_pipeline_parse(pm, pipeline, &pctx, NULL) &&
+            mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, m->op)) &&
+            npuc_verify_table_ops(registry, m->op);
+  mlirPassManagerDestroy(pm);
+  return ok;
 }
 
 static const char *env_or(const char *name, const char *fallback) {
@@ -236,8 +281,12 @@ static void print_help(void) {
          "  --target=<target>                  One of: ascend-cmodel, tx8, "
          "aie1-cmodel\n"
          "  -o <dir>                           Output directory\n"
-         "  --enable-auto-blockify-loop        Blockify parallel loops "
-         "automatically\n"
+         "  --enable-auto-blockify-loop        Run auto-blockify-parallel-loop: "
+         "loop each kernel\n"
+         "                                     over its logical blocks on the "
+         "physical cores\n"
+         "                                     (also on with "
+         "TRITON_ALL_BLOCKS_PARALLEL=1)\n"
          "  --enable-auto-bind-sub-block=<bool>\n"
          "                                     Bind sub-blocks automatically "
          "(default: true)\n"
