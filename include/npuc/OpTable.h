@@ -21,6 +21,7 @@ typedef enum {
   NPUC_VK_INTEGER,       /* integer or index */
   NPUC_VK_SHAPED_OR_SCALAR,
   NPUC_VK_TENSOR_OR_SCALAR,
+  NPUC_VK_VECTOR,
 } npuc_value_kind;
 
 typedef enum {
@@ -47,6 +48,12 @@ typedef struct {
   bool variadic; /* zero or more */
   bool optional; /* zero or one */
   char *fixed_type; /* a type the syntax never prints ("index"), or NULL */
+  /* The type is that of another operand or result group, never printed
+   * (aievec.upd's vector has the result's type). -1: none. */
+  int type_of;
+  bool type_of_result; /* type_of indexes the results, not the operands */
+  /* A variadic group whose values share one type, printed once. */
+  bool same_type;
 } npuc_value_def;
 
 typedef struct {
@@ -56,6 +63,7 @@ typedef struct {
   char *int_type;    /* NPUC_AK_INT: "i64" by default */
   char **enum_values; /* optional closed set, NULL-terminated */
   bool optional;
+  bool in_format; /* the format shows it; else it lives in attr-dict */
 } npuc_attr_def;
 
 /* The assembly format, compiled from the table's directive string. */

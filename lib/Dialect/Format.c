@@ -322,17 +322,21 @@ static void check_coverage(fmt_parser *fp) {
     if (fp->operand_seen[i] != 1)
       fmt_error(fp, "operand '%s' must appear exactly once in the format",
                 op->operands[i].name);
-    int want_types = op->operands[i].fixed_type ? 0 : 1;
-    if (fp->operand_typed[i] != want_types)
-      fmt_error(fp, op->operands[i].fixed_type
-                    ? "operand '%s' has a fixed type: no type($name) for it"
+    bool implied = op->operands[i].fixed_type || op->operands[i].type_of >= 0;
+    if (fp->operand_typed[i] != (implied ? 0 : 1))
+      fmt_error(fp, implied
+                    ? "operand '%s' has a fixed or implied type: no type($name) for it"
                     : "operand '%s' needs exactly one type($name) in the format",
                 op->operands[i].name);
   }
   for (size_t i = 0; i < op->num_results; ++i)
-    if (fp->result_typed[i] != 1)
-      fmt_error(fp, "result '%s' needs exactly one type($name) in the format",
+    if (fp->result_typed[i] != (op->results[i].type_of >= 0 ? 0 : 1))
+      fmt_error(fp, op->results[i].type_of >= 0
+                    ? "result '%s' has an implied type: no type($name) for it"
+                    : "result '%s' needs exactly one type($name) in the format",
                 op->results[i].name);
+  for (size_t i = 0; i < op->num_attrs; ++i)
+    op->attrs[i].in_format = fp->attr_seen[i] > 0;
   for (size_t i = 0; i < op->num_regions; ++i)
     if (fp->region_seen[i] != 1)
       fmt_error(fp, "region '%s' must appear exactly once in the format",

@@ -372,6 +372,7 @@ static const struct {
     {"integer", NPUC_VK_INTEGER},
     {"shaped-or-scalar", NPUC_VK_SHAPED_OR_SCALAR},
     {"tensor-or-scalar", NPUC_VK_TENSOR_OR_SCALAR},
+    {"vector", NPUC_VK_VECTOR},
 };
 
 static const struct {
@@ -412,8 +413,30 @@ static bool load_values(loader *ld, yaml_node_t *list, npuc_value_def **out,
     (*out)[i].optional = truthy(npuc_yaml_scalar(npuc_yaml_get(ld, v, "optional")));
     const char *fixed = npuc_yaml_scalar(npuc_yaml_get(ld, v, "type"));
     (*out)[i].fixed_type = fixed ? strdup(fixed) : NULL;
+    (*out)[i].type_of = -1;
+    (*out)[i].same_type = truthy(npuc_yaml_scalar(npuc_yaml_get(ld, v, "same_type")));
   }
   return ld->ok;
+}
+
+/* `type_of: NAME` names another operand or result group whose type this
+ * group takes. */
+static void resolve_type_of(loader *ld, yaml_node_t *list, npuc_value_def *defs,
+                            size_t n, const npuc_op_def *op) {
+  for (size_t i = 0; i < n; ++i) {
+    yaml_node_t *v = npuc_yaml_at(ld, list, i);
+    const char *other = npuc_yaml_scalar(npuc_yaml_get(ld, v, "type_of"));
+    if (!other)
+      continue;
+    int k = npuc_op_find_operand(op, other);
+    defs[i].type_of_result = k < 0;
+    for (size_t r = 0; k < 0 && r < op->num_results; ++r)
+      if (strcmp(op->results[r].name, other) == 0)
+        k = (int)r;
+    if (k < 0)
+      npuc_yaml_error(ld, v, "'type_of' names no operand or result: %s", other);
+    defs[i].type_of = k;
+  }
 }
 
 static bool load_attrs(loader *ld, yaml_node_t *list, npuc_op_def *op) {
@@ -479,6 +502,10 @@ static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
               &op->num_operands);
   load_values(ld, field(ld, entry, classes, "results"), &op->results,
               &op->num_results);
+  resolve_type_of(ld, field(ld, entry, classes, "operands"), op->operands,
+                  op->num_operands, op);
+  resolve_type_of(ld, field(ld, entry, classes, "results"), op->results,
+                  op->num_results, op);
   load_attrs(ld, field(ld, entry, classes, "attributes"), op);
   yaml_node_t *regions = field(ld, entry, classes, "regions");
   op->num_regions = npuc_yaml_len(regions);

@@ -125,6 +125,7 @@ static bool kind_ok(npuc_value_kind kind, MlirType t) {
   case NPUC_VK_SHAPED_OR_SCALAR:
     return kind_ok(NPUC_VK_SHAPED, t) || is_scalar(t);
   case NPUC_VK_TENSOR_OR_SCALAR: return mlirTypeIsATensor(t) || is_scalar(t);
+  case NPUC_VK_VECTOR: return mlirTypeIsAVector(t);
   }
   return true;
 }
@@ -133,7 +134,7 @@ static const char *kind_name(npuc_value_kind kind) {
   static const char *const names[] = {
       "any type", "a tensor", "a memref", "a tensor or memref",
       "an integer, index or float", "an integer or index",
-      "a tensor, memref or scalar", "a tensor or scalar"};
+      "a tensor, memref or scalar", "a tensor or scalar", "a vector"};
   return names[kind];
 }
 
@@ -183,6 +184,12 @@ static bool verify_operands(const npuc_op_def *def, MlirOperation op,
       if (!kind_ok(v->kind, t)) {
         npuc_op_error(op, "operand '%s' of '%s' must be %s", v->name, def->name,
                  kind_name(v->kind));
+        return false;
+      }
+      if (v->same_type && i > 0 &&
+          !mlirTypeEqual(t, mlirValueGetType(mlirOperationGetOperand(op, at - 1)))) {
+        npuc_op_error(op, "operands '%s' of '%s' must all have one type", v->name,
+                      def->name);
         return false;
       }
     }

@@ -48,7 +48,7 @@ typedef struct {
   size_t *result_first, *result_count;
 } generic_op;
 
-typedef enum { LAST_WORD, LAST_OPEN, LAST_OTHER } last_kind;
+typedef enum { LAST_WORD, LAST_OPEN, LAST_VALUE, LAST_OTHER } last_kind;
 
 typedef struct {
   from_mlir *st;
@@ -378,8 +378,9 @@ static void put_span(renderer *r, span s) {
                     &r->st->form_copy);
 }
 
-/* Spacing follows what bishengir prints: `ins(`, `ctrl[`, `sync_block_set[`
- * but `= [`, `: (`; nothing before `)` `]` `>` `,`. */
+/* Spacing follows ODS, as bishengir and mlir-aie print: `ins(`, `ctrl[`,
+ * `sync_block_set[`, `%m[` but `= [`, `: (`; nothing before `)` `]` `>`
+ * `,`. */
 static void space_for_literal(renderer *r, const char *lit) {
   char c = lit[0];
   bool single = lit[1] == '\0';
@@ -407,7 +408,7 @@ static void emit_literal(renderer *r, const char *lit) {
 static void space_for_value(renderer *r) {
   if (r->last != LAST_OPEN)
     put(r, " ", 1);
-  r->last = LAST_OTHER;
+  r->last = LAST_VALUE;
 }
 
 static bool var_present(renderer *r, const npuc_fmt_elem *e) {
@@ -588,9 +589,12 @@ static bool render_elem(renderer *r, const npuc_fmt_elem *e) {
                        : g->group_first[e->var_index];
     size_t n = res ? g->result_count[e->var_index]
                    : g->group_count[e->var_index];
+    const npuc_value_def *v = res ? &g->def->results[e->var_index]
+                                  : &g->def->operands[e->var_index];
     if (n) {
       space_for_value(r);
-      render_list(r, res ? &g->result_types : &g->operand_types, first, n);
+      render_list(r, res ? &g->result_types : &g->operand_types, first,
+                  v->same_type ? 1 : n);
     }
     return true;
   }

@@ -650,6 +650,11 @@ static bool parse_types(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
     return true;
   if (!parse_one_type(st, p, out, v->name))
     return false;
+  if (v->same_type) { /* one type, printed once, for the whole group */
+    for (size_t k = 1; !is_result && k < want; ++k)
+      pl_push(out, out->items[0]);
+    return true;
+  }
   while (out->len < want && (v->variadic || is_result) &&
          npuc_tok_punct(npuc_peek(&st->lx), ',')) {
     npuc_lexer save = st->lx;
@@ -900,8 +905,27 @@ static bool parse_elem(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
 
 /* ---- checks and generic emission ---------------------------------------- */
 
+/* Groups whose type is another group's take its types. */
+static void fill_implied_types(parsed_op *p) {
+  const npuc_op_def *def = p->def;
+  for (size_t g = 0; g < def->num_operands + def->num_results; ++g) {
+    bool res = g >= def->num_operands;
+    const npuc_value_def *v = res ? &def->results[g - def->num_operands]
+                                  : &def->operands[g];
+    if (v->type_of < 0)
+      continue;
+    piece_list *dst = res ? &p->rtypes[g - def->num_operands] : &p->otypes[g];
+    const piece_list *src = v->type_of_result ? &p->rtypes[v->type_of]
+                                              : &p->otypes[v->type_of];
+    size_t n = res ? src->len : p->operands[g].len;
+    for (size_t k = 0; k < n && src->len; ++k)
+      pl_push(dst, src->items[k < src->len ? k : 0]);
+  }
+}
+
 static bool check_groups(to_mlir *st, parsed_op *p) {
   const npuc_op_def *def = p->def;
+  fill_implied_types(p);
   for (size_t i = 0; i < def->num_operands; ++i) {
     const npuc_value_def *v = &def->operands[i];
     if (v->fixed_type)
@@ -926,8 +950,10 @@ static bool check_groups(to_mlir *st, parsed_op *p) {
       return false;
     }
   }
+  /* Attributes outside the format live in attr-dict: the verifier checks
+   * those. */
   for (size_t i = 0; i < def->num_attrs; ++i)
-    if (!p->attrs[i] && !def->attrs[i].optional) {
+    if (!p->attrs[i] && !def->attrs[i].optional && def->attrs[i].in_format) {
       error_at(st, p->name, "'%s' needs attribute '%s'", def->name,
                def->attrs[i].name);
       return false;

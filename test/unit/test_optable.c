@@ -167,7 +167,7 @@ static void reports_format_errors(void **state) {
                "operand 'a' needs exactly one type($name)");
   expect_error(OP_HEAD "    operands: [{name: a, type: index}]\n"
                        "    format: $a type($a)\n",
-               "operand 'a' has a fixed type");
+               "operand 'a' has a fixed or implied type");
   expect_error(OP_HEAD "    results: [{name: r}]\n    format: attr-dict\n",
                "result 'r' needs exactly one type($name)");
   expect_error(OP_HEAD "    results: [{name: r}]\n    format: $r\n",
