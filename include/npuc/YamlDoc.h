@@ -28,4 +28,18 @@ yaml_node_t *npuc_yaml_at(const npuc_yaml *y, const yaml_node_t *seq,
 void npuc_yaml_error(npuc_yaml *y, const yaml_node_t *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Parses `text` into *doc and points *y at it; false (reported at the
+ * problem's position) when it is not YAML. On success the caller ends with
+ * yaml_document_delete(doc). */
+bool npuc_yaml_load_string(npuc_yaml *y, yaml_document_t *doc, const char *text,
+                           size_t len, const char *file,
+                           const npuc_diag_sink *sink);
+
+/* Pairs of a mapping node (0 for anything else), in order: pair i's key
+ * text and value. */
+size_t npuc_yaml_pairs(const yaml_node_t *map);
+const char *npuc_yaml_key(const npuc_yaml *y, const yaml_node_t *map, size_t i);
+yaml_node_t *npuc_yaml_value(const npuc_yaml *y, const yaml_node_t *map,
+                             size_t i);
+
 #endif

@@ -57,25 +57,16 @@ npuc_op_registry *npuc_op_registry_create(void) {
 bool npuc_op_registry_load_yaml(npuc_op_registry *reg, const char *yaml,
                                 size_t len, const char *filename,
                                 const npuc_diag_sink *sink) {
-  yaml_parser_t parser;
-  yaml_document_t doc;
-  yaml_parser_initialize(&parser);
-  yaml_parser_set_input_string(&parser, (const unsigned char *)yaml, len);
-  if (!yaml_parser_load(&parser, &doc)) {
-    npuc_diag_emit(sink, NPUC_SEV_ERROR, filename,
-                   (int)parser.problem_mark.line + 1,
-                   (int)parser.problem_mark.column + 1, "invalid YAML: %s",
-                   parser.problem ? parser.problem : "parse error");
-    yaml_parser_delete(&parser);
-    return false;
-  }
+  /* Diagnostics of the registry outlive the call: keep the name. */
   char *file = strdup(filename);
   reg->files = realloc(reg->files, (reg->num_files + 1) * sizeof *reg->files);
   reg->files[reg->num_files++] = file;
-  loader ld = {&doc, file, sink, true};
+  yaml_document_t doc;
+  loader ld;
+  if (!npuc_yaml_load_string(&ld, &doc, yaml, len, file, sink))
+    return false;
   bool ok = load_document(reg, &ld);
   yaml_document_delete(&doc);
-  yaml_parser_delete(&parser);
   return ok;
 }
 

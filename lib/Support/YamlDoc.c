@@ -43,3 +43,40 @@ void npuc_yaml_error(npuc_yaml *y, const yaml_node_t *at, const char *fmt,
   va_end(ap);
   y->ok = false;
 }
+
+bool npuc_yaml_load_string(npuc_yaml *y, yaml_document_t *doc, const char *text,
+                         size_t len, const char *file,
+                         const npuc_diag_sink *sink) {
+  yaml_parser_t parser;
+  yaml_parser_initialize(&parser);
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+  y->doc = doc;
+  y->file = file;
+  y->sink = sink;
+  y->ok = yaml_parser_load(&parser, doc) != 0;
+  if (!y->ok)
+    npuc_diag_emit(sink, NPUC_SEV_ERROR, file,
+                   (int)parser.problem_mark.line + 1,
+                   (int)parser.problem_mark.column + 1, "invalid YAML: %s",
+                   parser.problem ? parser.problem : "parse error");
+  yaml_parser_delete(&parser);
+  return y->ok;
+}
+
+size_t npuc_yaml_pairs(const yaml_node_t *map) {
+  return map && map->type == YAML_MAPPING_NODE
+             ? (size_t)(map->data.mapping.pairs.top -
+                        map->data.mapping.pairs.start)
+             : 0;
+}
+
+const char *npuc_yaml_key(const npuc_yaml *y, const yaml_node_t *map,
+                               size_t i) {
+  return npuc_yaml_scalar(
+      yaml_document_get_node(y->doc, map->data.mapping.pairs.start[i].key));
+}
+
+yaml_node_t *npuc_yaml_value(const npuc_yaml *y, const yaml_node_t *map,
+                                  size_t i) {
+  return yaml_document_get_node(y->doc, map->data.mapping.pairs.start[i].value);
+}

@@ -1,0 +1,206 @@
+/* Tx8Runtime: libnpuc_tx8_rt, a C model of the TX8 op library that code
+ * generated for TX8 (main.c: load -> compute -> store per group) calls. It
+ * runs on the host: SPM and DDR are host memory, one call models one tile.
+ *
+ * The entry points keep the vendor library's names (op_dma_load, op_gemm,
+ * ...) so generated code reads like the seed's main.c. Each returns the
+ * op's cycle estimate (the seed's getOpClockCycle) under the target set by
+ * npuc_tx8_rt_set_target; docs/tx8.md gives the cycle model.
+ *
+ * Tensors are npuc_tx8_tsr: data plus a placement in one of the layouts of
+ * Tx8Layout.h. The CGRA ops (batchnorm, binary, unary) take any layout but
+ * require their inputs and output to share one; a rank-1 [C] operand is
+ * the exception: it broadcasts over every row, like the CGRA's VuV
+ * instructions. The neural-engine ops gather each operand from its own
+ * layout. Floating-point ops compute in fp32 (fp16/bf16 are converted on
+ * the way in and rounded to nearest even on the way out), int8 ops exactly
+ * in int32 and saturate.
+ *
+ * The reference ("compute interface") functions compute the same ops
+ * naively in double on compact (Tensor/NTensor) tensors; tests compare the
+ * model against them.
+ *
+ * Misuse (mismatched shapes, dtypes or layouts) goes to npuc_tx8_fail,
+ * which prints `tx8 <op>: error: ...` and exits with status 3. */
+#ifndef NPUC_TX8_RUNTIME_H
+#define NPUC_TX8_RUNTIME_H
+
+#include "npuc/Tx8Layout.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- the target ----------------------------------------------------------- */
+
+/* What the cycle model needs of the hardware; per chip unless noted.
+ * lib/Target/TX8/tx8_target.yaml spells the same numbers (the compiler
+ * loads it; test_tx8_target checks it equals NPUC_TX8_TARGET_DEFAULT). */
+typedef struct {
+  int32_t chips;
+  int32_t tiles_x, tiles_y;       /* the tile mesh of one chip */
+  int64_t spm_bytes;              /* per tile */
+  int64_t ddr_bytes;
+  int64_t ddr_bank_bytes;
+  double ddr_gbytes_per_s;
+  double clock_ghz;
+  int32_t ne_m, ne_k, ne_n;       /* one neural-engine instruction: MxKxN */
+  double ne_tflops_int8, ne_tflops_fp16, ne_tflops_bf16, ne_tflops_fp32;
+  int64_t ct_bytes_per_cycle;     /* CGRA tensor engine, per tile */
+  int64_t tdma_bytes_per_cycle;   /* SPM to SPM moves, per tile */
+  int64_t op_overhead_cycles;     /* issuing one op */
+} npuc_tx8_target;
+
+/* The seed's figures (16 tiles, 200 GB/s DDR in 4096-byte banks, NE
+ * 8x16x8 at 256/128/128/21 TFLOP/s for int8/fp16/bf16/fp32) plus the
+ * assumptions docs/tx8.md lists (clock, SPM size, CT/TDMA widths). */
+#define NPUC_TX8_TARGET_DEFAULT                                              \
+  {                                                                          \
+    .chips = 1, .tiles_x = 4, .tiles_y = 4, .spm_bytes = 3 << 20,            \
+    .ddr_bytes = 64ll << 30, .ddr_bank_bytes = 4096,                         \
+    .ddr_gbytes_per_s = 200.0, .clock_ghz = 1.0, .ne_m = 8, .ne_k = 16,      \
+    .ne_n = 8, .ne_tflops_int8 = 256.0, .ne_tflops_fp16 = 128.0,             \
+    .ne_tflops_bf16 = 128.0, .ne_tflops_fp32 = 21.0,                         \
+    .ct_bytes_per_cycle = 256, .tdma_bytes_per_cycle = 256,                  \
+    .op_overhead_cycles = 32                                                 \
+  }
+
+/* The target the cycle estimates use (a copy is kept). Not thread-safe:
+ * set it before running ops. */
+void npuc_tx8_rt_set_target(const npuc_tx8_target *t);
+const npuc_tx8_target *npuc_tx8_rt_target(void);
+
+/* ---- tensors ----------------------------------------------------------------- */
+
+typedef struct {
+  void *data;
+  npuc_tx8_layout layout;
+} npuc_tx8_tsr;
+
+npuc_tx8_tsr npuc_tx8_tsr_make(void *data, npuc_tx8_dims dims,
+                               npuc_tx8_dtype dt, npuc_tx8_layout_mode mode);
+
+/* Element (n, hw, c) as a double, and stored from a double (floats round
+ * to nearest even, int8 rounds to nearest even and saturates). Scalar
+ * access for tests and host code; ops work on contiguous runs. */
+double npuc_tx8_get(const npuc_tx8_tsr *t, int64_t n, int64_t hw, int64_t c);
+void npuc_tx8_set(const npuc_tx8_tsr *t, int64_t n, int64_t hw, int64_t c,
+                  double v);
+
+/* ---- data movement -------------------------------------------------------------- */
+
+/* DDR -> SPM (RDMA) and SPM -> DDR (WDMA): copy every element of src to
+ * dst, converting the layout; dims and dtype must match. Padding of an
+ * aligned dst is zeroed. */
+uint64_t op_dma_load(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src);
+uint64_t op_dma_store(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src);
+/* SPM -> SPM layout conversion (TDMA), compact <-> aligned. */
+uint64_t op_channel_norm(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src);
+
+/* ---- neural engine ----------------------------------------------------------------- */
+
+typedef struct {
+  bool transpose_a, transpose_b;
+} npuc_tx8_gemm_param;
+
+/* out[n] = op(a[n]) x op(b) (+ bias): a is N batches of M x K (rows x
+ * channels; K x M with transpose_a), b one K x N matrix (N x K with
+ * transpose_b), bias a rank-1 [N] tensor or NULL, out N batches of M x N.
+ * Accumulates in fp32 (int8: int32) in 8x16x8 instruction tiles. */
+uint64_t op_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
+                 const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
+                 const npuc_tx8_tsr *out);
+
+typedef struct {
+  int32_t in_h, in_w;        /* input rows per batch = in_h * in_w */
+  int32_t kernel_h, kernel_w;
+  int32_t stride_h, stride_w;
+  int32_t pad_top, pad_left; /* bottom/right padding follows from out_h/w */
+  int32_t dilation_h, dilation_w;
+  int32_t out_h, out_w;
+  int32_t groups;
+} npuc_tx8_conv_param;
+
+/* 2-D convolution: in is NHWC (N batches of in_h*in_w rows of Cin), weight
+ * HWOI (one batch of kernel_h*kernel_w*Cout rows of Cin/groups), bias
+ * rank-1 [Cout] or NULL, out NHWC (out_h*out_w rows of Cout). */
+uint64_t op_conv(const npuc_tx8_conv_param *p, const npuc_tx8_tsr *in,
+                 const npuc_tx8_tsr *weight, const npuc_tx8_tsr *bias,
+                 const npuc_tx8_tsr *out);
+
+/* ---- CGRA tensor engine ------------------------------------------------------------- */
+
+typedef struct {
+  float epsilon; /* the seed uses 1e-6 */
+} npuc_tx8_batchnorm_param;
+
+/* The seed's 10-step flow: convert in to fp32 into imm, subtract mean,
+ * add epsilon to variance, rsqrt, multiply, scale, shift, convert back to
+ * out. scale, shift, mean and var are rank-1 [C] tensors (any float
+ * dtype); imm is scratch of npuc_tx8_batchnorm_imm_bytes(in) bytes. */
+uint64_t op_batchnorm_inference(const npuc_tx8_batchnorm_param *p,
+                                const npuc_tx8_tsr *in,
+                                const npuc_tx8_tsr *scale,
+                                const npuc_tx8_tsr *shift,
+                                const npuc_tx8_tsr *mean,
+                                const npuc_tx8_tsr *var, void *imm,
+                                const npuc_tx8_tsr *out);
+int64_t npuc_tx8_batchnorm_imm_bytes(const npuc_tx8_tsr *in);
+
+typedef enum {
+  NPUC_TX8_ADD, NPUC_TX8_SUB, NPUC_TX8_MUL, NPUC_TX8_DIV,
+} npuc_tx8_binary_op;
+
+typedef enum {
+  NPUC_TX8_RELU, NPUC_TX8_GELU, NPUC_TX8_EXP, NPUC_TX8_LOG,
+  NPUC_TX8_SIGMOID, NPUC_TX8_TANH, NPUC_TX8_SQRT, NPUC_TX8_RSQRT,
+  NPUC_TX8_ABS,
+} npuc_tx8_unary_op;
+
+/* out = a op b; either input may be rank-1 [C] (broadcast over rows).
+ * int8 supports add, sub and mul. */
+uint64_t op_binary(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
+                   const npuc_tx8_tsr *b, const npuc_tx8_tsr *out);
+/* out = op(in). gelu is the exact 0.5 x (1 + erf(x / sqrt 2)). int8
+ * supports relu and abs. */
+uint64_t op_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
+                  const npuc_tx8_tsr *out);
+
+/* ---- the reference (compute interface) ------------------------------------------------ */
+
+/* The same ops, naive, in double, on compact tensors, rounding only when
+ * storing out. Same argument conventions as the ops above. */
+void npuc_tx8_ref_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
+                       const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
+                       const npuc_tx8_tsr *out);
+void npuc_tx8_ref_conv(const npuc_tx8_conv_param *p, const npuc_tx8_tsr *in,
+                       const npuc_tx8_tsr *weight, const npuc_tx8_tsr *bias,
+                       const npuc_tx8_tsr *out);
+void npuc_tx8_ref_batchnorm_inference(const npuc_tx8_batchnorm_param *p,
+                                      const npuc_tx8_tsr *in,
+                                      const npuc_tx8_tsr *scale,
+                                      const npuc_tx8_tsr *shift,
+                                      const npuc_tx8_tsr *mean,
+                                      const npuc_tx8_tsr *var,
+                                      const npuc_tx8_tsr *out);
+void npuc_tx8_ref_binary(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
+                         const npuc_tx8_tsr *b, const npuc_tx8_tsr *out);
+void npuc_tx8_ref_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
+                        const npuc_tx8_tsr *out);
+
+/* ---- cycle model ------------------------------------------------------------------------ */
+
+/* The estimates the ops return, by their inputs, under the current target:
+ * DDR transfers share the chip's bandwidth among its tiles, neural-engine
+ * ops count 8x16x8 instructions at the dtype's rate, CT and TDMA ops move
+ * ct/tdma_bytes_per_cycle per pass. Each adds op_overhead_cycles. */
+uint64_t npuc_tx8_cycles_ddr(int64_t bytes);
+uint64_t npuc_tx8_cycles_tdma(int64_t bytes);
+uint64_t npuc_tx8_cycles_ct(int64_t bytes, int passes);
+uint64_t npuc_tx8_cycles_ne(int64_t batches, int64_t m, int64_t k, int64_t n,
+                            npuc_tx8_dtype dt);
+
+/* Prints "tx8 <op>: error: message" to stderr and exits with status 3. */
+void npuc_tx8_fail(const char *op, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+
+#endif

@@ -1,0 +1,69 @@
+/* The target description the ops estimate cycles with, and the cycle
+ * model (the seed's getOpClockCycle; docs/tx8.md). Rates are per tile:
+ * a chip's DDR bandwidth and neural-engine throughput are shared by its
+ * tiles, which in a pipelined group all run at once. */
+#include "internal.h"
+
+#include <math.h>
+
+static npuc_tx8_target current = NPUC_TX8_TARGET_DEFAULT;
+
+void npuc_tx8_rt_set_target(const npuc_tx8_target *t) { current = *t; }
+
+const npuc_tx8_target *npuc_tx8_rt_target(void) { return &current; }
+
+static int64_t tiles(void) {
+  int64_t n = (int64_t)current.tiles_x * current.tiles_y;
+  return n > 0 ? n : 1;
+}
+
+/* At least one cycle for any work, so an op never costs only overhead. */
+static uint64_t ceil_cycles(double work, double per_cycle) {
+  if (work <= 0)
+    return 0;
+  double c = ceil(work / per_cycle);
+  return c < 1 ? 1 : (uint64_t)c;
+}
+
+uint64_t npuc_tx8_cycles_ddr(int64_t bytes) {
+  /* GB/s / GHz = bytes per cycle. */
+  double per_cycle = current.ddr_gbytes_per_s / current.clock_ghz /
+                     (double)tiles();
+  return (uint64_t)current.op_overhead_cycles +
+         ceil_cycles((double)bytes, per_cycle);
+}
+
+uint64_t npuc_tx8_cycles_tdma(int64_t bytes) {
+  return (uint64_t)current.op_overhead_cycles +
+         ceil_cycles((double)bytes, (double)current.tdma_bytes_per_cycle);
+}
+
+uint64_t npuc_tx8_cycles_ct(int64_t bytes, int passes) {
+  return (uint64_t)current.op_overhead_cycles +
+         (uint64_t)passes *
+             ceil_cycles((double)bytes, (double)current.ct_bytes_per_cycle);
+}
+
+static double ne_tflops(npuc_tx8_dtype dt) {
+  switch (dt) {
+  case NPUC_TX8_I8: return current.ne_tflops_int8;
+  case NPUC_TX8_F16: return current.ne_tflops_fp16;
+  case NPUC_TX8_BF16: return current.ne_tflops_bf16;
+  case NPUC_TX8_F32: return current.ne_tflops_fp32;
+  }
+  return current.ne_tflops_fp32;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/* Whole instructions: a partial 8x16x8 tile costs a full one. */
+uint64_t npuc_tx8_cycles_ne(int64_t batches, int64_t m, int64_t k, int64_t n,
+                            npuc_tx8_dtype dt) {
+  int64_t instrs = batches * ceil_div(m, current.ne_m) *
+                   ceil_div(k, current.ne_k) * ceil_div(n, current.ne_n);
+  double flops_per_instr = 2.0 * current.ne_m * current.ne_k * current.ne_n;
+  /* TFLOP/s per chip -> FLOP per cycle per tile. */
+  double per_cycle = ne_tflops(dt) * 1e3 / current.clock_ghz / (double)tiles();
+  return (uint64_t)current.op_overhead_cycles +
+         ceil_cycles((double)instrs * flops_per_instr, per_cycle);
+}

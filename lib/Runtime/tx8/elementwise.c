@@ -1,0 +1,145 @@
+/* Elementwise ops on the CGRA tensor engine: one instruction per
+ * contiguous run of the output, a rank-1 [C] operand read as the VuV
+ * "unit" vector against every row. Floats compute in fp32; int8 computes
+ * exactly (in float, see apply_binary) and saturates on the way out. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* 1/sqrt(2); M_SQRT1_2 is not in strict C11. */
+#define SQRT1_2 0.70710678118654752440f
+
+/* A binary operand: a tensor laid out as out, or a [C] vector held whole. */
+typedef struct {
+  const npuc_tx8_tsr *t;
+  float *vec; /* non-NULL for a vector operand */
+} operand;
+
+static void binary_checks(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
+                          const npuc_tx8_tsr *b, const npuc_tx8_tsr *out);
+static operand operand_of(const npuc_tx8_tsr *t, const npuc_tx8_tsr *out);
+static void operand_run(float *dst, const operand *o, const npuc_tx8_run *run);
+static float apply_binary(npuc_tx8_binary_op op, float x, float y);
+static float apply_unary(npuc_tx8_unary_op op, float x);
+
+/* CT passes per element: gelu is erf, multiply and add; sigmoid exp and a
+ * reciprocal; the rest are one instruction each. */
+static int unary_passes(npuc_tx8_unary_op op) {
+  return op == NPUC_TX8_GELU ? 3 : op == NPUC_TX8_SIGMOID ? 2 : 1;
+}
+
+uint64_t op_binary(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
+                   const npuc_tx8_tsr *b, const npuc_tx8_tsr *out) {
+  binary_checks(op, a, b, out);
+  const npuc_tx8_layout *l = &out->layout;
+  operand x = operand_of(a, out), y = operand_of(b, out);
+  float *xs = malloc((size_t)l->block * sizeof(float));
+  float *ys = malloc((size_t)l->block * sizeof(float));
+  for (int64_t n = 0; n < l->dims.n; ++n)
+    for (int64_t hw = 0; hw < l->dims.hw; ++hw)
+      for (int64_t r = 0; r < npuc_tx8_num_runs(l); ++r) {
+        npuc_tx8_run run = npuc_tx8_row_run(l, n, hw, r);
+        operand_run(xs, &x, &run);
+        operand_run(ys, &y, &run);
+        for (int64_t i = 0; i < run.count; ++i)
+          xs[i] = apply_binary(op, xs[i], ys[i]);
+        npuc_tx8i_store_f32(tx8_at(out, run.offset), l->dtype, xs, run.count);
+      }
+  free(xs);
+  free(ys);
+  free(x.vec);
+  free(y.vec);
+  return npuc_tx8_cycles_ct(l->total_bytes, 1);
+}
+
+uint64_t op_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
+                  const npuc_tx8_tsr *out) {
+  const char *name = "op_unary";
+  npuc_tx8i_check_tsr(name, "in", in);
+  npuc_tx8i_check_tsr(name, "out", out);
+  npuc_tx8i_check_same_layout(name, "in and out", in, out);
+  npuc_tx8i_check_dtype(name, "out", out, in->layout.dtype);
+  const npuc_tx8_layout *l = &out->layout;
+  bool int8 = l->dtype == NPUC_TX8_I8;
+  if (int8 && op != NPUC_TX8_RELU && op != NPUC_TX8_ABS)
+    npuc_tx8_fail(name, "i8 supports relu and abs only");
+  float *xs = malloc((size_t)l->block * sizeof(float));
+  for (int64_t n = 0; n < l->dims.n; ++n)
+    for (int64_t hw = 0; hw < l->dims.hw; ++hw)
+      for (int64_t r = 0; r < npuc_tx8_num_runs(l); ++r) {
+        npuc_tx8_run run = npuc_tx8_row_run(l, n, hw, r);
+        npuc_tx8i_load_f32(xs, tx8_at(in, run.offset), l->dtype, run.count);
+        for (int64_t i = 0; i < run.count; ++i)
+          xs[i] = apply_unary(op, xs[i]);
+        npuc_tx8i_store_f32(tx8_at(out, run.offset), l->dtype, xs, run.count);
+      }
+  free(xs);
+  return npuc_tx8_cycles_ct(l->total_bytes, unary_passes(op));
+}
+
+static void binary_checks(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
+                          const npuc_tx8_tsr *b, const npuc_tx8_tsr *out) {
+  const char *name = "op_binary";
+  npuc_tx8i_check_tsr(name, "a", a);
+  npuc_tx8i_check_tsr(name, "b", b);
+  npuc_tx8i_check_tsr(name, "out", out);
+  npuc_tx8i_check_dtype(name, "a", a, out->layout.dtype);
+  npuc_tx8i_check_dtype(name, "b", b, out->layout.dtype);
+  const npuc_tx8_tsr *ops[] = {a, b};
+  for (int i = 0; i < 2; ++i)
+    if (tx8_is_vector(ops[i]) && !tx8_is_vector(out))
+      npuc_tx8i_check_vector(name, i ? "b" : "a", ops[i], out->layout.dims.c);
+    else
+      npuc_tx8i_check_same_layout(name, i ? "b and out" : "a and out", ops[i],
+                                  out);
+  if (out->layout.dtype == NPUC_TX8_I8 && op == NPUC_TX8_DIV)
+    npuc_tx8_fail(name, "i8 does not support div");
+}
+
+static operand operand_of(const npuc_tx8_tsr *t, const npuc_tx8_tsr *out) {
+  operand o = {t, NULL};
+  if (tx8_is_vector(t) && !tx8_is_vector(out)) {
+    o.vec = malloc((size_t)t->layout.dims.c * sizeof(float));
+    npuc_tx8i_vector_f32(o.vec, t);
+  }
+  return o;
+}
+
+static void operand_run(float *dst, const operand *o, const npuc_tx8_run *run) {
+  if (o->vec) {
+    for (int64_t i = 0; i < run->count; ++i)
+      dst[i] = o->vec[run->c_first + i];
+    return;
+  }
+  npuc_tx8i_load_f32(dst, tx8_at(o->t, run->offset), o->t->layout.dtype,
+                     run->count);
+}
+
+/* int8 values and their sums and products (|x| <= 2^14) are exact in
+ * float, so int32 arithmetic is done in float here; the store saturates. */
+static float apply_binary(npuc_tx8_binary_op op, float x, float y) {
+  switch (op) {
+  case NPUC_TX8_ADD: return x + y;
+  case NPUC_TX8_SUB: return x - y;
+  case NPUC_TX8_MUL: return x * y;
+  case NPUC_TX8_DIV: return x / y;
+  }
+  return x;
+}
+
+static float apply_unary(npuc_tx8_unary_op op, float x) {
+  switch (op) {
+  case NPUC_TX8_RELU: return x > 0 ? x : 0.0f;
+  /* erfc(-t) = 1 + erf(t) without cancelling for x < 0. */
+  case NPUC_TX8_GELU: return 0.5f * x * erfcf(-x * SQRT1_2);
+  case NPUC_TX8_EXP: return expf(x);
+  case NPUC_TX8_LOG: return logf(x);
+  case NPUC_TX8_SIGMOID: return 1.0f / (1.0f + expf(-x));
+  case NPUC_TX8_TANH: return tanhf(x);
+  case NPUC_TX8_SQRT: return sqrtf(x);
+  case NPUC_TX8_RSQRT: return 1.0f / sqrtf(x);
+  case NPUC_TX8_ABS: return fabsf(x);
+  }
+  return x;
+}

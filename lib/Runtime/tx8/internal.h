@@ -1,0 +1,56 @@
+/* Shared pieces of libnpuc_tx8_rt: element conversion of contiguous runs,
+ * the row/run walk every op uses, and argument checks. Not part of the
+ * runtime's contract (include/npuc/Tx8Runtime.h). Functions shared between
+ * files are npuc_tx8i_*: the archive links into generated code. */
+#ifndef NPUC_TX8_RT_INTERNAL_H
+#define NPUC_TX8_RT_INTERNAL_H
+
+#include "npuc/Tx8Runtime.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- runs of elements <-> fp32 ---------------------------------------------
+ * What a gatherScatter + convert pair does on the hardware: bring `n`
+ * contiguous elements of `dt` at `p` into fp32 and back. int8 values are
+ * exact in fp32, so integer ops use these too. Stores round to nearest
+ * even; int8 stores also saturate. */
+void npuc_tx8i_load_f32(float *out, const void *p, npuc_tx8_dtype dt,
+                        int64_t n);
+void npuc_tx8i_store_f32(void *p, npuc_tx8_dtype dt, const float *in,
+                         int64_t n);
+int8_t npuc_tx8i_saturate_i8(double v);
+
+static inline char *tx8_at(const npuc_tx8_tsr *t, int64_t offset) {
+  return (char *)t->data + offset;
+}
+
+/* A rank-1 [C] tensor (N = HW = 1), as a per-channel operand. */
+static inline bool tx8_is_vector(const npuc_tx8_tsr *t) {
+  return t->layout.dims.n == 1 && t->layout.dims.hw == 1;
+}
+
+/* All channels of a [C] vector as fp32, in channel order. */
+void npuc_tx8i_vector_f32(float *out, const npuc_tx8_tsr *v);
+
+/* ---- checks (fail through npuc_tx8_fail naming `op`) ------------------------ */
+void npuc_tx8i_check_tsr(const char *op, const char *what,
+                         const npuc_tx8_tsr *t);
+void npuc_tx8i_check_same_dims(const char *op, const char *what,
+                               const npuc_tx8_tsr *a, const npuc_tx8_tsr *b);
+void npuc_tx8i_check_same_layout(const char *op, const char *what,
+                                 const npuc_tx8_tsr *a, const npuc_tx8_tsr *b);
+void npuc_tx8i_check_dtype(const char *op, const char *what,
+                           const npuc_tx8_tsr *t, npuc_tx8_dtype dt);
+void npuc_tx8i_check_float(const char *op, const char *what,
+                           const npuc_tx8_tsr *t);
+void npuc_tx8i_check_vector(const char *op, const char *what,
+                            const npuc_tx8_tsr *v, int64_t c);
+void npuc_tx8i_check_compact(const char *op, const char *what,
+                             const npuc_tx8_tsr *t);
+
+/* Zeroes the padding of an aligned tensor (the bytes no element uses), as
+ * a DMA into an aligned layout leaves it. */
+void npuc_tx8i_clear_padding(const npuc_tx8_tsr *t);
+
+#endif

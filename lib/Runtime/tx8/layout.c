@@ -1,0 +1,136 @@
+/* The TX8 memory layouts: sizes, element offsets and contiguous runs.
+ * The rules are the seed's (include/npuc/Tx8Layout.h, docs/tx8.md). */
+#include "npuc/Tx8Layout.h"
+
+static int64_t align_up(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+int64_t npuc_tx8_dtype_bytes(npuc_tx8_dtype dt) {
+  switch (dt) {
+  case NPUC_TX8_F16:
+  case NPUC_TX8_BF16: return 2;
+  case NPUC_TX8_F32: return 4;
+  case NPUC_TX8_I8: return 1;
+  }
+  return 0;
+}
+
+const char *npuc_tx8_dtype_name(npuc_tx8_dtype dt) {
+  switch (dt) {
+  case NPUC_TX8_F16: return "f16";
+  case NPUC_TX8_BF16: return "bf16";
+  case NPUC_TX8_F32: return "f32";
+  case NPUC_TX8_I8: return "i8";
+  }
+  return "<invalid dtype>";
+}
+
+const char *npuc_tx8_layout_name(npuc_tx8_layout_mode mode) {
+  switch (mode) {
+  case NPUC_TX8_TENSOR: return "Tensor";
+  case NPUC_TX8_NTENSOR: return "NTensor";
+  case NPUC_TX8_CX: return "Cx";
+  case NPUC_TX8_NCX: return "NCx";
+  }
+  return "<invalid layout>";
+}
+
+bool npuc_tx8_is_aligned(npuc_tx8_layout_mode mode) {
+  return mode == NPUC_TX8_CX || mode == NPUC_TX8_NCX;
+}
+
+static bool is_batched(npuc_tx8_layout_mode mode) {
+  return mode == NPUC_TX8_NTENSOR || mode == NPUC_TX8_NCX;
+}
+
+npuc_tx8_layout_mode npuc_tx8_aligned_of(npuc_tx8_layout_mode mode) {
+  return is_batched(mode) ? NPUC_TX8_NCX : NPUC_TX8_CX;
+}
+
+npuc_tx8_layout_mode npuc_tx8_compact_of(npuc_tx8_layout_mode mode) {
+  return is_batched(mode) ? NPUC_TX8_NTENSOR : NPUC_TX8_TENSOR;
+}
+
+/* int8 moves twice the channels per 2048-bit access, so its blocks and
+ * largest padded row are twice as wide. */
+static int64_t block_width(npuc_tx8_dtype dt) {
+  return dt == NPUC_TX8_I8 ? 128 : 64;
+}
+
+/* The C0 part's row: the next of 4, 8, 16, ... (a power of two, at most
+ * the block width since c0 < block). */
+static int64_t pad_c0(int64_t c0) {
+  if (c0 <= 0)
+    return 0;
+  int64_t padded = 4;
+  while (padded < c0)
+    padded *= 2;
+  return padded;
+}
+
+int64_t npuc_tx8_padded_channels(int64_t c, npuc_tx8_dtype dt) {
+  int64_t block = block_width(dt);
+  return c / block * block + pad_c0(c % block);
+}
+
+npuc_tx8_dims npuc_tx8_dims_of_shape(const int64_t *shape, int rank,
+                                     npuc_tx8_layout_mode mode) {
+  npuc_tx8_dims d = {1, 1, rank > 0 ? shape[rank - 1] : 1};
+  int first = 0;
+  if (is_batched(mode) && rank >= 2) {
+    d.n = shape[0];
+    first = 1;
+  }
+  for (int i = first; i < rank - 1; ++i)
+    d.hw *= shape[i];
+  return d;
+}
+
+npuc_tx8_layout npuc_tx8_layout_of(npuc_tx8_dims dims, npuc_tx8_dtype dt,
+                                   npuc_tx8_layout_mode mode) {
+  npuc_tx8_layout l = {0};
+  l.dims = dims;
+  l.dtype = dt;
+  l.mode = mode;
+  l.elem_bytes = npuc_tx8_dtype_bytes(dt);
+  if (!npuc_tx8_is_aligned(mode)) {
+    l.block = l.c0 = l.c0_align = dims.c;
+    l.batch_bytes = l.batch_stride = dims.hw * dims.c * l.elem_bytes;
+    l.total_bytes = dims.n * l.batch_stride;
+    return l;
+  }
+  l.block = block_width(dt);
+  l.cx = dims.c / l.block;
+  l.c0 = dims.c % l.block;
+  l.c0_align = pad_c0(l.c0);
+  l.batch_bytes =
+      (l.cx * dims.hw * l.block + dims.hw * l.c0_align) * l.elem_bytes;
+  l.batch_stride = align_up(l.batch_bytes, NPUC_TX8_BATCH_ALIGN_BYTES);
+  l.total_bytes = dims.n * l.batch_stride;
+  return l;
+}
+
+int64_t npuc_tx8_offset(const npuc_tx8_layout *l, int64_t n, int64_t hw,
+                        int64_t c) {
+  int64_t base = n * l->batch_stride;
+  int64_t block = c / l->block;
+  int64_t elem;
+  if (block < l->cx)
+    elem = (block * l->dims.hw + hw) * l->block + c % l->block;
+  else
+    elem = l->cx * l->dims.hw * l->block + hw * l->c0_align +
+           (c - l->cx * l->block);
+  return base + elem * l->elem_bytes;
+}
+
+int64_t npuc_tx8_num_runs(const npuc_tx8_layout *l) {
+  return l->cx + (l->c0 > 0 ? 1 : 0);
+}
+
+npuc_tx8_run npuc_tx8_row_run(const npuc_tx8_layout *l, int64_t n, int64_t hw,
+                              int64_t i) {
+  npuc_tx8_run r;
+  r.c_first = i * l->block;
+  r.count = i < l->cx ? l->block : l->c0;
+  r.offset = npuc_tx8_offset(l, n, hw, r.c_first);
+  return r;
+}

@@ -1,0 +1,250 @@
+/* The neural-engine ops: gemm and conv. Like the hardware, operands are
+ * gathered out of their layouts and converted (fp32, or int32 for int8),
+ * multiplied in 8x16x8 instruction tiles with fp32/int32 partial sums,
+ * then biased and converted into the output's dtype and layout. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One value of an operand matrix, whichever type the engine computes in. */
+typedef struct {
+  bool is_int;
+  float *f;
+  int32_t *i;
+  int64_t rows, cols;
+} matrix;
+
+static matrix gather(const npuc_tx8_tsr *t, int64_t n, bool transpose);
+static void matrix_free(matrix *m);
+static void scatter_row(const npuc_tx8_tsr *out, int64_t n, int64_t row,
+                        const float *values);
+static void gemm_checks(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
+                        const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
+                        const npuc_tx8_tsr *out);
+static void multiply(const matrix *a, const matrix *b, const float *bias,
+                     const npuc_tx8_tsr *out, int64_t batch);
+static void conv_checks(const npuc_tx8_conv_param *p, const npuc_tx8_tsr *in,
+                        const npuc_tx8_tsr *w, const npuc_tx8_tsr *bias,
+                        const npuc_tx8_tsr *out);
+static void conv_batch(const npuc_tx8_conv_param *p, const matrix *in,
+                       const matrix *w, const float *bias,
+                       const npuc_tx8_tsr *out, int64_t batch);
+static void conv_tap(const npuc_tx8_conv_param *p, const matrix *in,
+                     const matrix *w, int64_t cout, int64_t oh, int64_t ow,
+                     int64_t kh, int64_t kw, float *row, int32_t *irow);
+
+/* ---- gemm ----------------------------------------------------------------- */
+
+uint64_t op_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
+                 const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
+                 const npuc_tx8_tsr *out) {
+  gemm_checks(p, a, b, bias, out);
+  npuc_tx8_dims od = out->layout.dims;
+  float *bias_f = calloc((size_t)od.c, sizeof(float));
+  if (bias)
+    npuc_tx8i_vector_f32(bias_f, bias);
+  matrix mb = gather(b, 0, p->transpose_b);
+  for (int64_t n = 0; n < od.n; ++n) {
+    matrix ma = gather(a, n, p->transpose_a);
+    multiply(&ma, &mb, bias_f, out, n);
+    matrix_free(&ma);
+  }
+  int64_t k = mb.rows;
+  matrix_free(&mb);
+  free(bias_f);
+  return npuc_tx8_cycles_ne(od.n, od.hw, k, od.c, a->layout.dtype);
+}
+
+static void gemm_checks(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
+                        const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
+                        const npuc_tx8_tsr *out) {
+  const char *op = "op_gemm";
+  npuc_tx8i_check_tsr(op, "a", a);
+  npuc_tx8i_check_tsr(op, "b", b);
+  npuc_tx8i_check_tsr(op, "out", out);
+  npuc_tx8i_check_dtype(op, "b", b, a->layout.dtype);
+  npuc_tx8_dims ad = a->layout.dims, bd = b->layout.dims,
+                od = out->layout.dims;
+  int64_t m = p->transpose_a ? ad.c : ad.hw, k = p->transpose_a ? ad.hw : ad.c;
+  int64_t bk = p->transpose_b ? bd.c : bd.hw, bn = p->transpose_b ? bd.hw : bd.c;
+  if (bd.n != 1 || bk != k)
+    npuc_tx8_fail(op, "b must be one %lld-row matrix", (long long)k);
+  if (od.n != ad.n || od.hw != m || od.c != bn)
+    npuc_tx8_fail(op, "out must be %lld batches of %lldx%lld", (long long)ad.n,
+                  (long long)m, (long long)bn);
+  if (bias)
+    npuc_tx8i_check_vector(op, "bias", bias, bn);
+}
+
+/* Partial sums accumulate along K in order, as the engine's psum buffer
+ * does across K tiles; the 8x16x8 tiling itself shows only in the cycle
+ * count (npuc_tx8_cycles_ne). */
+static void multiply(const matrix *a, const matrix *b, const float *bias,
+                     const npuc_tx8_tsr *out, int64_t batch) {
+  int64_t m = a->rows, k = a->cols, n = b->cols;
+  float *row = malloc((size_t)n * sizeof(float));
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      float fsum = 0;
+      int32_t isum = 0;
+      for (int64_t kk = 0; kk < k; ++kk) {
+        if (a->is_int)
+          isum += a->i[i * k + kk] * b->i[kk * n + j];
+        else
+          fsum += a->f[i * k + kk] * b->f[kk * n + j];
+      }
+      row[j] = (a->is_int ? (float)isum : fsum) + bias[j];
+    }
+    scatter_row(out, batch, i, row);
+  }
+  free(row);
+}
+
+/* ---- operands ---------------------------------------------------------------- */
+
+static matrix gather(const npuc_tx8_tsr *t, int64_t n, bool transpose) {
+  const npuc_tx8_layout *l = &t->layout;
+  matrix m = {l->dtype == NPUC_TX8_I8, NULL, NULL, l->dims.hw, l->dims.c};
+  size_t count = (size_t)(m.rows * m.cols);
+  float *f = malloc(count * sizeof(float));
+  for (int64_t hw = 0; hw < l->dims.hw; ++hw)
+    for (int64_t r = 0; r < npuc_tx8_num_runs(l); ++r) {
+      npuc_tx8_run run = npuc_tx8_row_run(l, n, hw, r);
+      npuc_tx8i_load_f32(f + hw * m.cols + run.c_first, tx8_at(t, run.offset),
+                         l->dtype, run.count);
+    }
+  if (transpose) {
+    float *tf = malloc(count * sizeof(float));
+    for (int64_t i = 0; i < m.rows; ++i)
+      for (int64_t j = 0; j < m.cols; ++j)
+        tf[j * m.rows + i] = f[i * m.cols + j];
+    free(f);
+    f = tf;
+    int64_t rows = m.rows;
+    m.rows = m.cols;
+    m.cols = rows;
+  }
+  if (m.is_int) { /* int8 values are exact in float */
+    m.i = malloc(count * sizeof(int32_t));
+    for (size_t i = 0; i < count; ++i)
+      m.i[i] = (int32_t)f[i];
+    free(f);
+  } else {
+    m.f = f;
+  }
+  return m;
+}
+
+static void matrix_free(matrix *m) {
+  free(m->f);
+  free(m->i);
+}
+
+static void scatter_row(const npuc_tx8_tsr *out, int64_t n, int64_t row,
+                        const float *values) {
+  const npuc_tx8_layout *l = &out->layout;
+  for (int64_t r = 0; r < npuc_tx8_num_runs(l); ++r) {
+    npuc_tx8_run run = npuc_tx8_row_run(l, n, row, r);
+    npuc_tx8i_store_f32(tx8_at(out, run.offset), l->dtype,
+                        values + run.c_first, run.count);
+  }
+}
+
+/* ---- conv ------------------------------------------------------------------------ */
+
+uint64_t op_conv(const npuc_tx8_conv_param *p, const npuc_tx8_tsr *in,
+                 const npuc_tx8_tsr *weight, const npuc_tx8_tsr *bias,
+                 const npuc_tx8_tsr *out) {
+  conv_checks(p, in, weight, bias, out);
+  npuc_tx8_dims od = out->layout.dims;
+  float *bias_f = calloc((size_t)od.c, sizeof(float));
+  if (bias)
+    npuc_tx8i_vector_f32(bias_f, bias);
+  matrix w = gather(weight, 0, false);
+  for (int64_t n = 0; n < od.n; ++n) {
+    matrix x = gather(in, n, false);
+    conv_batch(p, &x, &w, bias_f, out, n);
+    matrix_free(&x);
+  }
+  matrix_free(&w);
+  free(bias_f);
+  int64_t g = p->groups;
+  return npuc_tx8_cycles_ne(od.n * g, od.hw,
+                            (int64_t)p->kernel_h * p->kernel_w * weight->layout.dims.c,
+                            od.c / g, in->layout.dtype);
+}
+
+static void conv_checks(const npuc_tx8_conv_param *p, const npuc_tx8_tsr *in,
+                        const npuc_tx8_tsr *w, const npuc_tx8_tsr *bias,
+                        const npuc_tx8_tsr *out) {
+  const char *op = "op_conv";
+  npuc_tx8i_check_tsr(op, "in", in);
+  npuc_tx8i_check_tsr(op, "weight", w);
+  npuc_tx8i_check_tsr(op, "out", out);
+  npuc_tx8i_check_dtype(op, "weight", w, in->layout.dtype);
+  if (p->groups <= 0 || p->stride_h <= 0 || p->stride_w <= 0 ||
+      p->dilation_h <= 0 || p->dilation_w <= 0 || p->kernel_h <= 0 ||
+      p->kernel_w <= 0)
+    npuc_tx8_fail(op, "groups, strides, dilations and kernel must be positive");
+  npuc_tx8_dims id = in->layout.dims, wd = w->layout.dims,
+                od = out->layout.dims;
+  int64_t cout = od.c, g = p->groups;
+  if (id.hw != (int64_t)p->in_h * p->in_w || od.hw != (int64_t)p->out_h * p->out_w)
+    npuc_tx8_fail(op, "in/out rows do not match in_h*in_w and out_h*out_w");
+  if (id.c % g || cout % g || wd.c != id.c / g || wd.n != 1 ||
+      wd.hw != (int64_t)p->kernel_h * p->kernel_w * cout)
+    npuc_tx8_fail(op, "weight must be HWOI %dx%dx%lldx%lld", p->kernel_h,
+                  p->kernel_w, (long long)cout, (long long)(id.c / g));
+  if (od.n != id.n)
+    npuc_tx8_fail(op, "in and out batches differ");
+  if (bias)
+    npuc_tx8i_check_vector(op, "bias", bias, cout);
+}
+
+/* One batch, pixel by pixel. */
+static void conv_batch(const npuc_tx8_conv_param *p, const matrix *in,
+                       const matrix *w, const float *bias,
+                       const npuc_tx8_tsr *out, int64_t batch) {
+  int64_t cout = out->layout.dims.c;
+  float *row = malloc((size_t)cout * sizeof(float));
+  int32_t *irow = malloc((size_t)cout * sizeof(int32_t));
+  for (int64_t oh = 0; oh < p->out_h; ++oh)
+    for (int64_t ow = 0; ow < p->out_w; ++ow) {
+      memset(row, 0, (size_t)cout * sizeof(float));
+      memset(irow, 0, (size_t)cout * sizeof(int32_t));
+      for (int64_t kh = 0; kh < p->kernel_h; ++kh)
+        for (int64_t kw = 0; kw < p->kernel_w; ++kw)
+          conv_tap(p, in, w, cout, oh, ow, kh, kw, row, irow);
+      for (int64_t o = 0; o < cout; ++o)
+        row[o] = (in->is_int ? (float)irow[o] : row[o]) + bias[o];
+      scatter_row(out, batch, oh * p->out_w + ow, row);
+    }
+  free(row);
+  free(irow);
+}
+
+/* One kernel position of one output pixel: the shifted input pixel's
+ * channels of each group against that position's weight slice, as the
+ * engine feeds one window and one weight slice at a time. Taps that fall
+ * into the padding add nothing. */
+static void conv_tap(const npuc_tx8_conv_param *p, const matrix *in,
+                     const matrix *w, int64_t cout, int64_t oh, int64_t ow,
+                     int64_t kh, int64_t kw, float *row, int32_t *irow) {
+  int64_t ih = oh * p->stride_h - p->pad_top + kh * p->dilation_h;
+  int64_t iw = ow * p->stride_w - p->pad_left + kw * p->dilation_w;
+  if (ih < 0 || ih >= p->in_h || iw < 0 || iw >= p->in_w)
+    return;
+  int64_t cin = in->cols, ig = cin / p->groups, og = cout / p->groups;
+  int64_t px = ih * p->in_w + iw;
+  for (int64_t o = 0; o < cout; ++o) {
+    int64_t wrow = (kh * p->kernel_w + kw) * cout + o;
+    int64_t first = o / og * ig; /* the group's first input channel */
+    for (int64_t i = 0; i < ig; ++i) {
+      if (in->is_int)
+        irow[o] += in->i[px * cin + first + i] * w->i[wrow * ig + i];
+      else
+        row[o] += in->f[px * cin + first + i] * w->f[wrow * ig + i];
+    }
+  }
+}
