@@ -48,6 +48,7 @@ conformance: build
 	test/conformance/run.sh --strict $(BUILD)/bin/npuc-opt
 	test/conformance/cmodel.py --strict $(BUILD)
 	test/conformance/blockify.sh $(BUILD)/bin/npuc-opt
+	test/conformance/bubble_up.sh $(BUILD)/bin/npuc-opt
 
 # libFuzzer on the syntax engine for FUZZ_SECONDS; fails on any crash.
 fuzz: deps
@@ -63,6 +64,7 @@ bench: build
 	bench/cmodel.sh $(BUILD)
 	bench/hivm_rt_vadd.sh $(BUILD)
 	NPUC_OPT=$(BUILD)/bin/npuc-opt bench/auto_blockify.sh
+	NPUC_OPT=$(BUILD)/bin/npuc-opt bench/bubble_up.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

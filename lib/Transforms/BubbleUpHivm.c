@@ -1,0 +1,675 @@
+/* Bubble-up patterns for HIVM ops: each rewrites a marked slice of an HIVM
+ * op's result into the op computing only that slice, from marked slices of
+ * its operands. HIVM ops are unregistered in MLIR: their operand groups come
+ * from the op table (npuc_operand_group), and a rebuilt op keeps the
+ * original's attributes, operandSegmentSizes included. */
+#include "BubbleUpInternal.h"
+#include "npuc/Verify.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <string.h>
+
+#define MAX_OPERANDS 64
+
+const npuc_op_def *bub_def(npuc_bubble_ctx *bc, MlirOperation op) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  if (n.length < 9 || memcmp(n.data, "hivm.hir.", 9) != 0)
+    return NULL;
+  return npuc_op_lookup(bc->reg, n.data, n.length);
+}
+
+/* Operand group `name` of the producer. */
+static bool group(bub_rw *r, const char *name, intptr_t *first,
+                  intptr_t *count) {
+  for (int i = 0; i < r->ngroups; i++)
+    if (strcmp(r->groups[i].name, name) == 0) {
+      *first = r->groups[i].first;
+      *count = r->groups[i].count;
+      return r->groups[i].ok;
+    }
+  const npuc_op_def *def = bub_def(r->bc, r->producer);
+  int g = def ? npuc_op_find_operand(def, name) : -1;
+  bool ok = g >= 0 && npuc_operand_group(def, r->producer, g, first, count);
+  if (r->ngroups < 4) {
+    r->groups[r->ngroups].name = name;
+    r->groups[r->ngroups].first = ok ? *first : 0;
+    r->groups[r->ngroups].count = ok ? *count : 0;
+    r->groups[r->ngroups++].ok = ok;
+  }
+  return ok;
+}
+
+static intptr_t copy_operands(MlirOperation op, MlirValue *out) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  if (n > MAX_OPERANDS)
+    return -1;
+  for (intptr_t i = 0; i < n; i++)
+    out[i] = mlirOperationGetOperand(op, i);
+  return n;
+}
+
+/* Result types of the producer with every tensor result sliced by S. */
+static bool sliced_results(bub_rw *r, MlirType *out, intptr_t *n) {
+  *n = mlirOperationGetNumResults(r->producer);
+  if (*n > MAX_OPERANDS)
+    return false;
+  for (intptr_t i = 0; i < *n; i++) {
+    MlirType t = mlirValueGetType(mlirOperationGetResult(r->producer, i));
+    if (!bub_is_ranked_tensor(t) || bub_rank(t) != r->s.rank)
+      return false;
+    out[i] = bub_slice_tensor_type(t, &r->s, NULL);
+  }
+  return true;
+}
+
+/* Is every operand of the group a tensor of the slice's rank (or, with
+ * `scalars`, a scalar)? Patterns check everything before they create
+ * anything: a pattern that fails must leave the IR as it was. */
+static bool group_ok(bub_rw *r, const char *name, bool scalars) {
+  intptr_t first, count;
+  if (!group(r, name, &first, &count))
+    return false;
+  for (intptr_t i = first; i < first + count; i++) {
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(r->producer, i));
+    if (scalars && !mlirTypeIsAShaped(t))
+      continue;
+    if (!bub_is_ranked_tensor(t) || bub_rank(t) != r->s.rank)
+      return false;
+  }
+  return true;
+}
+
+/* Slices every operand of a group by S (the inits of DPS ops); group_ok
+ * has accepted it. */
+static void slice_group(bub_rw *r, const char *name, MlirValue *ops) {
+  intptr_t first, count;
+  group(r, name, &first, &count);
+  for (intptr_t i = first; i < first + count; i++)
+    ops[i] = bub_extract(r, ops[i], &r->s, NULL, true, (MlirOperation){NULL});
+}
+
+static bool contains(const int64_t *v, intptr_t n, int64_t x) {
+  for (intptr_t i = 0; i < n; i++)
+    if (v[i] == x)
+      return true;
+  return false;
+}
+
+/* Keeps the dims of `dims` whose sliced size is not a static 1. */
+static intptr_t still_broadcast(bub_rw *r, const int64_t *dims, intptr_t n,
+                                int64_t *out) {
+  intptr_t k = 0;
+  for (intptr_t i = 0; i < n; i++) {
+    int64_t d = dims[i], c;
+    if (d < 0 || d >= r->s.rank)
+      continue;
+    if (mlirValueIsNull(r->s.size[d].v) && bub_const(r->s.size[d], &c) &&
+        c == 1)
+      continue;
+    out[k++] = d;
+  }
+  return k;
+}
+
+/* ---- elementwise: every v* op with tensor semantics -------------------- */
+
+static bool ew_applies(npuc_bubble_ctx *bc, MlirOperation p) {
+  const npuc_op_def *def = bub_def(bc, p);
+  return def && npuc_op_has_trait(def, NPUC_TRAIT_ELEMENTWISE) &&
+         def->dps_inits >= 0 && mlirOperationGetNumResults(p) > 0;
+}
+
+static bool identity_perm(MlirAttribute a) {
+  int64_t v[BUB_MAX_RANK];
+  intptr_t n = bub_i64_array(a, v, BUB_MAX_RANK);
+  for (intptr_t i = 0; i < n && i < BUB_MAX_RANK; i++)
+    if (v[i] != i)
+      return false;
+  return n >= 0;
+}
+
+static bool ew_rewrite(bub_rw *r) {
+  MlirValue ops[MAX_OPERANDS];
+  MlirType res[MAX_OPERANDS];
+  intptr_t nops = copy_operands(r->producer, ops), nres, first, count;
+  MlirAttribute tr = bub_attr(r->producer, "transpose");
+  if (!mlirAttributeIsNull(tr) && !identity_perm(tr))
+    return bub_refuse(r, "elementwise op with a transpose");
+  if (nops < 0 || !sliced_results(r, res, &nres) ||
+      !group(r, "src", &first, &count))
+    return bub_refuse(r, "results are not tensors of the slice's rank");
+  MlirType rt = mlirValueGetType(r->source);
+  int64_t bdims[BUB_MAX_RANK];
+  MlirAttribute battr = bub_attr(r->producer, "broadcast");
+  intptr_t nb = bub_i64_array(battr, bdims, BUB_MAX_RANK);
+  if (nb > BUB_MAX_RANK)
+    return bub_refuse(r, "bad broadcast attribute");
+  if (!group_ok(r, "src", true) || !group_ok(r, "dst", false))
+    return bub_refuse(r, "an operand is not a scalar or a tensor of the "
+                         "result's rank");
+  bub_prepare_in_place(r);
+  for (intptr_t i = first; i < first + count; i++) {
+    MlirType t = mlirValueGetType(ops[i]);
+    if (!mlirTypeIsAShaped(t))
+      continue; /* scalar operands pass through */
+    bub_slice os = r->s;
+    for (int d = 0; d < r->s.rank; d++) {
+      int64_t in = bub_dim_size(t, d), out = bub_dim_size(rt, d);
+      if (in == 1 && (out != 1 || contains(bdims, nb, d))) {
+        os.off[d] = bub_c(0); /* a broadcast dim stays whole */
+        os.size[d] = bub_c(1);
+      }
+    }
+    ops[i] = bub_extract(r, ops[i], &os, NULL, true, (MlirOperation){NULL});
+  }
+  slice_group(r, "dst", ops);
+  MlirNamedAttribute set[1];
+  intptr_t nset = 0;
+  const char *drop[] = {NULL, NULL};
+  if (nb > 0) {
+    int64_t kept[BUB_MAX_RANK];
+    intptr_t nk = still_broadcast(r, bdims, nb, kept);
+    if (nk > 0)
+      set[nset++] = bub_named(r, "broadcast",
+                              bub_i64_array_attr(r->ctx, kept, nk));
+    else
+      drop[0] = "broadcast";
+  }
+  bub_rebuild(r, nops, ops, nres, res, nset, set, drop);
+  return true;
+}
+
+const bub_pattern bub_pat_elementwise = {
+    "elementwise",
+    "HIVM ops with the elementwise trait (scalars pass, `broadcast` dims stay "
+    "whole)",
+    ew_applies, ew_rewrite};
+
+/* ---- broadcast: hivm.hir.vbrc ------------------------------------------- */
+
+static bool brc_applies(npuc_bubble_ctx *bc, MlirOperation p) {
+  (void)bc;
+  return bub_op_is(p, "hivm.hir.vbrc") && mlirOperationGetNumResults(p) == 1;
+}
+
+static bool brc_rewrite(bub_rw *r) {
+  MlirValue ops[MAX_OPERANDS];
+  MlirType res[MAX_OPERANDS];
+  intptr_t nops = copy_operands(r->producer, ops), nres, first, count;
+  if (nops < 0 || !sliced_results(r, res, &nres) ||
+      !group(r, "src", &first, &count) || count != 1)
+    return bub_refuse(r, "unexpected vbrc operands");
+  MlirType rt = mlirValueGetType(r->source);
+  MlirType st = mlirValueGetType(ops[first]);
+  bool tensor_src = mlirTypeIsAShaped(st);
+  if (tensor_src && (!bub_is_ranked_tensor(st) || bub_rank(st) != r->s.rank))
+    return bub_refuse(r, "vbrc input is not a tensor of the result's rank");
+  int64_t bdims[BUB_MAX_RANK];
+  MlirAttribute battr = bub_attr(r->producer, "broadcast_dims");
+  intptr_t nb = bub_i64_array(battr, bdims, BUB_MAX_RANK);
+  if (nb > BUB_MAX_RANK)
+    return bub_refuse(r, "bad broadcast_dims attribute");
+  if (nb < 0 && tensor_src) { /* implicit: the unit dims that grow */
+    nb = 0;
+    for (int d = 0; d < r->s.rank; d++)
+      if (bub_dim_size(st, d) == 1 && bub_dim_size(rt, d) != 1)
+        bdims[nb++] = d;
+    battr = mlirAttributeGetNull();
+  }
+  if (!group_ok(r, "dst", false))
+    return bub_refuse(r, "a vbrc init is not a tensor of the result's rank");
+  bub_prepare_in_place(r);
+  MlirValue src_slice = ops[first];
+  if (tensor_src) {
+    bub_slice os = r->s;
+    for (intptr_t i = 0; i < nb; i++) {
+      os.off[bdims[i]] = bub_c(0);
+      os.size[bdims[i]] = bub_c(1);
+    }
+    src_slice = bub_extract(r, ops[first], &os, NULL, true,
+                            (MlirOperation){NULL});
+  }
+  int64_t kept[BUB_MAX_RANK];
+  intptr_t nk = still_broadcast(r, bdims, nb, kept);
+  /* Nothing left to broadcast: the slice of the input is the answer. */
+  if (tensor_src && nk == 0 &&
+      mlirTypeEqual(mlirValueGetType(src_slice), res[r->result_index])) {
+    bub_replace(r, src_slice);
+    return true;
+  }
+  ops[first] = src_slice;
+  slice_group(r, "dst", ops);
+  MlirNamedAttribute set[1];
+  intptr_t nset = 0;
+  if (!mlirAttributeIsNull(battr))
+    set[nset++] = bub_named(r, "broadcast_dims",
+                            bub_i64_array_attr(r->ctx, kept, nk));
+  bub_rebuild(r, nops, ops, nres, res, nset, set, NULL);
+  return true;
+}
+
+const bub_pattern bub_pat_broadcast = {
+    "broadcast",
+    "hivm.hir.vbrc: broadcast dims keep offset 0 / size 1 and leave "
+    "broadcast_dims when they shrink to 1",
+    brc_applies, brc_rewrite};
+
+/* ---- reduce: hivm.hir.vreduce (and other reduction-trait ops) ------------ */
+
+static bool red_applies(npuc_bubble_ctx *bc, MlirOperation p) {
+  const npuc_op_def *def = bub_def(bc, p);
+  return def && npuc_op_has_trait(def, NPUC_TRAIT_REDUCTION) &&
+         bub_has_attr(p, "reduce_dims") && mlirOperationGetNumResults(p) > 0;
+}
+
+static bool red_rewrite(bub_rw *r) {
+  MlirValue ops[MAX_OPERANDS];
+  MlirType res[MAX_OPERANDS];
+  intptr_t nops = copy_operands(r->producer, ops), nres, first, count;
+  int64_t rdims[BUB_MAX_RANK];
+  intptr_t nr = bub_i64_array(bub_attr(r->producer, "reduce_dims"), rdims,
+                              BUB_MAX_RANK);
+  if (nops < 0 || nr < 0 || nr > BUB_MAX_RANK ||
+      !sliced_results(r, res, &nres) || !group(r, "src", &first, &count))
+    return bub_refuse(r, "unexpected reduce operands");
+  for (intptr_t i = 0; i < nr; i++) {
+    int64_t d = rdims[i];
+    if (d < 0 || d >= r->s.rank || !bub_is(r->s.off[d], 0) ||
+        !bub_is(r->s.size[d], 1))
+      return bub_refuse(r, "the slice cuts a reduced dimension");
+  }
+  if (!group_ok(r, "src", true) || !group_ok(r, "dst", false))
+    return bub_refuse(r, "a reduce operand is not a tensor of the result's "
+                         "rank");
+  bub_prepare_in_place(r);
+  for (intptr_t i = first; i < first + count; i++) {
+    if (!mlirTypeIsAShaped(mlirValueGetType(ops[i])))
+      continue;
+    bub_slice os = r->s;
+    for (intptr_t k = 0; k < nr; k++) { /* reduced dims stay whole */
+      os.off[rdims[k]] = bub_c(0);
+      os.size[rdims[k]] = bub_dim(r, ops[i], rdims[k]);
+    }
+    ops[i] = bub_extract(r, ops[i], &os, NULL, true, (MlirOperation){NULL});
+  }
+  slice_group(r, "dst", ops);
+  bub_rebuild(r, nops, ops, nres, res, 0, NULL, NULL);
+  return true;
+}
+
+const bub_pattern bub_pat_reduce = {
+    "reduce",
+    "hivm.hir.vreduce: slices of non-reduced dims; reduced dims stay whole in "
+    "the input and 0/1 in the result",
+    red_applies, red_rewrite};
+
+/* ---- transpose: hivm.hir.vtranspose ------------------------------------ */
+
+static bool tr_applies(npuc_bubble_ctx *bc, MlirOperation p) {
+  (void)bc;
+  return bub_op_is(p, "hivm.hir.vtranspose") &&
+         mlirOperationGetNumResults(p) == 1;
+}
+
+static bool tr_rewrite(bub_rw *r) {
+  MlirValue ops[MAX_OPERANDS];
+  MlirType res[MAX_OPERANDS];
+  intptr_t nops = copy_operands(r->producer, ops), nres, first, count;
+  int64_t perm[BUB_MAX_RANK];
+  intptr_t np = bub_i64_array(bub_attr(r->producer, "permutation"), perm,
+                              BUB_MAX_RANK);
+  if (nops < 0 || np != r->s.rank || !sliced_results(r, res, &nres) ||
+      !group(r, "src", &first, &count) || count != 1)
+    return bub_refuse(r, "unexpected vtranspose operands");
+  MlirType t = mlirValueGetType(ops[first]);
+  if (!bub_is_ranked_tensor(t) || bub_rank(t) != r->s.rank)
+    return bub_refuse(r, "vtranspose input is not a tensor");
+  bub_slice os = r->s;
+  bool seen[BUB_MAX_RANK] = {false};
+  for (int i = 0; i < r->s.rank; i++) { /* result dim i is input dim perm[i] */
+    if (perm[i] < 0 || perm[i] >= r->s.rank || seen[perm[i]])
+      return bub_refuse(r, "bad permutation");
+    seen[perm[i]] = true;
+    os.off[perm[i]] = r->s.off[i];
+    os.size[perm[i]] = r->s.size[i];
+  }
+  if (!group_ok(r, "dst", false))
+    return bub_refuse(r, "a vtranspose init is not a tensor");
+  bub_prepare_in_place(r);
+  ops[first] = bub_extract(r, ops[first], &os, NULL, true, (MlirOperation){NULL});
+  slice_group(r, "dst", ops);
+  bub_rebuild(r, nops, ops, nres, res, 0, NULL, NULL);
+  return true;
+}
+
+const bub_pattern bub_pat_transpose = {
+    "transpose", "hivm.hir.vtranspose: the input slice is the permuted slice",
+    tr_applies, tr_rewrite};
+
+/* ---- interleave: hivm.hir.vinterleave ------------------------------------ */
+
+static bool il_applies(npuc_bubble_ctx *bc, MlirOperation p) {
+  (void)bc;
+  return bub_op_is(p, "hivm.hir.vinterleave") &&
+         mlirOperationGetNumResults(p) == 1;
+}
+
+static bool il_rewrite(bub_rw *r) {
+  MlirValue ops[MAX_OPERANDS];
+  MlirType res[MAX_OPERANDS];
+  intptr_t nops = copy_operands(r->producer, ops), nres, first, count;
+  int last = r->s.rank - 1;
+  if (nops < 0 || last < 0 || !sliced_results(r, res, &nres) ||
+      !group(r, "src", &first, &count))
+    return bub_refuse(r, "unexpected vinterleave operands");
+  if (!bub_slice_full_dim(&r->s, r->source, last))
+    return bub_refuse(r, "the slice cuts the interleaved (last) dimension");
+  if (!group_ok(r, "src", false) || !group_ok(r, "dst", false))
+    return bub_refuse(r, "a vinterleave operand is not a tensor");
+  bub_prepare_in_place(r);
+  for (intptr_t i = first; i < first + count; i++) {
+    bub_slice os = r->s;
+    os.off[last] = bub_c(0);
+    os.size[last] = bub_dim(r, ops[i], last);
+    ops[i] = bub_extract(r, ops[i], &os, NULL, true, (MlirOperation){NULL});
+  }
+  slice_group(r, "dst", ops);
+  bub_rebuild(r, nops, ops, nres, res, 0, NULL, NULL);
+  return true;
+}
+
+const bub_pattern bub_pat_interleave = {
+    "interleave",
+    "hivm.hir.vinterleave: slices that keep the interleaved last dim whole",
+    il_applies, il_rewrite};
+
+/* ---- arange: hivm.hir.varange ---------------------------------------------- */
+
+static bool ar_applies(npuc_bubble_ctx *bc, MlirOperation p) {
+  (void)bc;
+  return bub_op_is(p, "hivm.hir.varange") && mlirOperationGetNumResults(p) == 1;
+}
+
+static bool ar_rewrite(bub_rw *r) {
+  MlirType res[MAX_OPERANDS];
+  intptr_t nres, ofirst, ocount, sfirst, scount, dfirst, dcount;
+  if (!sliced_results(r, res, &nres) || !group(r, "offset", &ofirst, &ocount) ||
+      !group(r, "strides", &sfirst, &scount) ||
+      !group(r, "dst", &dfirst, &dcount) || scount != r->s.rank || dcount != 1)
+    return bub_refuse(r, "varange needs one stride per dimension");
+  if (!group_ok(r, "dst", false))
+    return bub_refuse(r, "a varange init is not a tensor");
+  bub_prepare_in_place(r);
+  /* dst[i] = offset + sum(i_k * stride_k): the slice starts at its offsets. */
+  bub_ofr off = ocount ? bub_v(mlirOperationGetOperand(r->producer, ofirst))
+                       : bub_c(0);
+  for (int k = 0; k < r->s.rank; k++)
+    off = bub_add(r, off,
+                  bub_mul(r, r->s.off[k],
+                          bub_v(mlirOperationGetOperand(r->producer,
+                                                        sfirst + k))));
+  MlirValue ops[MAX_OPERANDS];
+  intptr_t n = 0;
+  if (ocount || !bub_is(off, 0))
+    ops[n++] = bub_value(r, off);
+  for (intptr_t k = 0; k < scount; k++)
+    ops[n++] = mlirOperationGetOperand(r->producer, sfirst + k);
+  ops[n++] = bub_extract(r, mlirOperationGetOperand(r->producer, dfirst),
+                         &r->s, NULL, true, (MlirOperation){NULL});
+  int32_t seg[3] = {ocount || !bub_is(off, 0) ? 1 : 0, (int32_t)scount, 1};
+  MlirNamedAttribute set =
+      bub_named(r, "operandSegmentSizes", mlirDenseI32ArrayGet(r->ctx, 3, seg));
+  bub_rebuild(r, n, ops, nres, res, 1, &set, NULL);
+  return true;
+}
+
+const bub_pattern bub_pat_arange = {
+    "arange",
+    "hivm.hir.varange: the offset moves to the slice's first element", ar_applies,
+    ar_rewrite};
+
+/* ---- bitcast: hivm.hir.bitcast ----------------------------------------------- */
+
+static bool bc_applies(npuc_bubble_ctx *bc, MlirOperation p) {
+  (void)bc;
+  return bub_op_is(p, "hivm.hir.bitcast") &&
+         mlirOperationGetNumOperands(p) == 1 &&
+         mlirOperationGetNumResults(p) == 1;
+}
+
+static bool bc_rewrite(bub_rw *r) {
+  MlirValue src = mlirOperationGetOperand(r->producer, 0);
+  MlirType st = mlirValueGetType(src), rt = mlirValueGetType(r->source);
+  if (!bub_is_ranked_tensor(st) || bub_rank(st) != r->s.rank)
+    return bub_refuse(r, "bitcast of a non-tensor or across ranks");
+  for (int d = 0; d < r->s.rank; d++)
+    if (bub_dim_size(st, d) != bub_dim_size(rt, d))
+      return bub_refuse(r, "bitcast changes the shape");
+  bub_prepare_in_place(r);
+  MlirValue ns = bub_extract(r, src, &r->s, NULL, true, (MlirOperation){NULL});
+  MlirType res = bub_slice_tensor_type(rt, &r->s, NULL);
+  bub_rebuild(r, 1, &ns, 1, &res, 0, NULL, NULL);
+  return true;
+}
+
+const bub_pattern bub_pat_bitcast = {
+    "bitcast", "hivm.hir.bitcast between tensors of one shape", bc_applies,
+    bc_rewrite};
+
+/* ---- load: hivm.hir.load with a tensor result (a stop point) ------------- */
+
+static bool ld_applies(npuc_bubble_ctx *bc, MlirOperation p) {
+  (void)bc;
+  return bub_op_is(p, "hivm.hir.load") && mlirOperationGetNumResults(p) == 1;
+}
+
+static bool zero_or_absent(bub_rw *r, const char *name) {
+  intptr_t first, count;
+  if (!group(r, name, &first, &count))
+    return false;
+  return count == 0 ||
+         bub_is(bub_v(mlirOperationGetOperand(r->producer, first)), 0);
+}
+
+static bool ld_rewrite(bub_rw *r) {
+  MlirValue ops[MAX_OPERANDS];
+  MlirType res[MAX_OPERANDS];
+  intptr_t nops = copy_operands(r->producer, ops), nres, first, count;
+  if (nops < 0 || !sliced_results(r, res, &nres) ||
+      !group(r, "src", &first, &count) || count != 1)
+    return bub_refuse(r, "unexpected load operands");
+  if (!zero_or_absent(r, "left_padding_num") ||
+      !zero_or_absent(r, "right_padding_num"))
+    return bub_refuse(r, "load with padding");
+  MlirAttribute tr = bub_attr(r->producer, "may_implicit_transpose_with_last_axis");
+  if (!mlirAttributeIsNull(tr) && mlirAttributeIsABool(tr) &&
+      mlirBoolAttrGetValue(tr))
+    return bub_refuse(r, "load that may transpose");
+  MlirValue src = ops[first];
+  MlirType st = mlirValueGetType(src), rt = mlirValueGetType(r->source);
+  if (!mlirShapedTypeHasRank(st) || bub_rank(st) != r->s.rank)
+    return bub_refuse(r, "load source of another rank");
+  for (int d = 0; d < r->s.rank; d++)
+    if (bub_dim_size(st, d) != BUB_DYN && bub_dim_size(rt, d) != BUB_DYN &&
+        bub_dim_size(st, d) != bub_dim_size(rt, d))
+      return bub_refuse(r, "load source and result shapes differ");
+  int64_t strides[BUB_MAX_RANK], offset;
+  if (mlirTypeIsAMemRef(st) &&
+      mlirLogicalResultIsFailure(
+          mlirMemRefTypeGetStridesAndOffset(st, strides, &offset)))
+    return bub_refuse(r, "load source layout has no strides");
+  if (!group_ok(r, "dst", false))
+    return bub_refuse(r, "a load init is not a tensor of the result's rank");
+  bub_prepare_in_place(r);
+  if (mlirTypeIsAMemRef(st))
+    ops[first] = bub_subview(r, src, &r->s);
+  else
+    ops[first] = bub_extract(r, src, &r->s, NULL, true, (MlirOperation){NULL});
+  slice_group(r, "dst", ops);
+  bub_rebuild(r, nops, ops, nres, res, 0, NULL, NULL);
+  return true;
+}
+
+const bub_pattern bub_pat_load = {
+    "load",
+    "hivm.hir.load into a tensor: memref.subview of the source (bubbling stops "
+    "there)",
+    ld_applies, ld_rewrite};
+
+/* ---- pointwise loads: indirect_load, gather_load from a flat base -------- */
+
+static bool pl_applies(npuc_bubble_ctx *bc, MlirOperation p) {
+  (void)bc;
+  if (mlirOperationGetNumResults(p) != 1)
+    return false;
+  if (bub_op_is(p, "hivm.hir.indirect_load"))
+    return true;
+  /* Gathering from a flat base, each element depends only on its index. */
+  return bub_op_is(p, "hivm.hir.gather_load") &&
+         mlirOperationGetNumOperands(p) > 0 &&
+         bub_rank(mlirValueGetType(mlirOperationGetOperand(p, 0))) == 1;
+}
+
+static bool pl_rewrite(bub_rw *r) {
+  MlirValue ops[MAX_OPERANDS];
+  MlirType res[MAX_OPERANDS];
+  intptr_t nops = copy_operands(r->producer, ops), nres;
+  if (nops < 0 || !sliced_results(r, res, &nres))
+    return bub_refuse(r, "unexpected load operands");
+  MlirType rt = mlirValueGetType(r->source);
+  for (intptr_t i = 0; i < nops; i++) {
+    MlirType t = mlirValueGetType(ops[i]);
+    if (!mlirTypeIsAShaped(t) || mlirTypeIsAMemRef(t))
+      continue; /* scalars and the memory base pass through */
+    if (!bub_is_ranked_tensor(t) || bub_rank(t) != r->s.rank)
+      return bub_refuse(r, "a tensor operand of another rank");
+    for (int d = 0; d < r->s.rank; d++)
+      if (bub_dim_size(t, d) != bub_dim_size(rt, d))
+        return bub_refuse(r, "a tensor operand of another shape");
+  }
+  bub_prepare_in_place(r);
+  for (intptr_t i = 0; i < nops; i++) {
+    MlirType t = mlirValueGetType(ops[i]);
+    if (mlirTypeIsAShaped(t) && !mlirTypeIsAMemRef(t))
+      ops[i] = bub_extract(r, ops[i], &r->s, NULL, true, (MlirOperation){NULL});
+  }
+  bub_rebuild(r, nops, ops, nres, res, 0, NULL, NULL);
+  return true;
+}
+
+const bub_pattern bub_pat_pointwise_load = {
+    "pointwise-load",
+    "hivm.hir.indirect_load, gather_load from a rank-1 base: tensor operands of "
+    "the result's shape are sliced",
+    pl_applies, pl_rewrite};
+
+/* ---- stride_load ------------------------------------------------------------ */
+
+/* Integer arithmetic in the type of the stride_load operands, folding
+ * constants. */
+typedef struct {
+  MlirValue v;
+  int64_t c;
+} ival;
+
+static bool ival_const(ival x, int64_t *c) {
+  if (mlirValueIsNull(x.v)) {
+    *c = x.c;
+    return true;
+  }
+  return bub_const(bub_v(x.v), c);
+}
+
+static MlirValue ival_value(bub_rw *r, ival x, MlirType t) {
+  return mlirValueIsNull(x.v) ? bub_constant(r, t, x.c) : x.v;
+}
+
+static ival ival_op(bub_rw *r, const char *name, ival a, ival b, MlirType t) {
+  int64_t x, y;
+  if (ival_const(a, &x) && ival_const(b, &y)) {
+    int64_t z = 0;
+    if (!strcmp(name, "arith.addi"))
+      z = x + y;
+    else if (!strcmp(name, "arith.subi"))
+      z = x - y;
+    else if (!strcmp(name, "arith.muli"))
+      z = x * y;
+    else if (!strcmp(name, "arith.minsi"))
+      z = x < y ? x : y;
+    else
+      z = x > y ? x : y;
+    return (ival){{NULL}, z};
+  }
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreateFromCString(name), r->loc);
+  MlirValue ops[2] = {ival_value(r, a, t), ival_value(r, b, t)};
+  mlirOperationStateAddOperands(&st, 2, ops);
+  mlirOperationStateAddResults(&st, 1, &t);
+  return (ival){mlirOperationGetResult(bub_create(r, &st), 0), 0};
+}
+
+/* An index ofr in integer type t. */
+static ival ival_from_index(bub_rw *r, bub_ofr x, MlirType t) {
+  int64_t c;
+  if (bub_const(x, &c))
+    return (ival){{NULL}, c};
+  if (mlirTypeIsAIndex(t))
+    return (ival){x.v, 0};
+  MlirOperationState st = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("arith.index_cast"), r->loc);
+  mlirOperationStateAddOperands(&st, 1, &x.v);
+  mlirOperationStateAddResults(&st, 1, &t);
+  return (ival){mlirOperationGetResult(bub_create(r, &st), 0), 0};
+}
+
+static bool sl_applies(npuc_bubble_ctx *bc, MlirOperation p) {
+  (void)bc;
+  return bub_op_is(p, "hivm.hir.stride_load") &&
+         mlirOperationGetNumResults(p) == 1;
+}
+
+static bool sl_rewrite(bub_rw *r) {
+  MlirValue ops[MAX_OPERANDS];
+  MlirType res[MAX_OPERANDS];
+  intptr_t nops = copy_operands(r->producer, ops), nres, of, oc, sf, sc, nf, nc;
+  if (nops < 0 || !sliced_results(r, res, &nres) ||
+      !group(r, "offset", &of, &oc) || !group(r, "strides", &sf, &sc) ||
+      !group(r, "numels", &nf, &nc) || oc != 1 || sc != r->s.rank ||
+      nc != r->s.rank)
+    return bub_refuse(r, "stride_load needs a stride and a count per dim");
+  /* result[i] = i < numels ? src[offset + sum(i_k * stride_k)] : other */
+  MlirType ot = mlirValueGetType(ops[of]);
+  for (int k = 0; k < r->s.rank; k++)
+    if (!mlirTypeEqual(mlirValueGetType(ops[sf + k]), ot) ||
+        !mlirTypeIsAInteger(mlirValueGetType(ops[nf + k])))
+      return bub_refuse(r, "stride_load strides and offset differ in type");
+  if (!mlirTypeIsAInteger(ot) || !group_ok(r, "dst", false))
+    return bub_refuse(r, "unexpected stride_load operands");
+  bub_prepare_in_place(r);
+  ival off = {ops[of], 0};
+  for (int k = 0; k < r->s.rank; k++) {
+    ival term = ival_op(r, "arith.muli", ival_from_index(r, r->s.off[k], ot),
+                        (ival){ops[sf + k], 0}, ot);
+    off = ival_op(r, "arith.addi", off, term, ot);
+  }
+  for (int k = 0; k < r->s.rank; k++) {
+    MlirType nt = mlirValueGetType(ops[nf + k]);
+    ival left = ival_op(r, "arith.subi", (ival){ops[nf + k], 0},
+                        ival_from_index(r, r->s.off[k], nt), nt);
+    left = ival_op(r, "arith.maxsi", left, (ival){{NULL}, 0}, nt);
+    left = ival_op(r, "arith.minsi", left,
+                   ival_from_index(r, r->s.size[k], nt), nt);
+    ops[nf + k] = ival_value(r, left, nt);
+  }
+  ops[of] = ival_value(r, off, ot);
+  slice_group(r, "dst", ops);
+  bub_rebuild(r, nops, ops, nres, res, 0, NULL, NULL);
+  return true;
+}
+
+const bub_pattern bub_pat_stride_load = {
+    "stride-load",
+    "hivm.hir.stride_load: the offset moves to the slice, numels are clamped "
+    "to it",
+    sl_applies, sl_rewrite};

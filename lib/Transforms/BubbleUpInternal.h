@@ -1,0 +1,231 @@
+/* Internals of the bubble-up patterns (include/npuc/BubbleUp.h): slice
+ * descriptors, index arithmetic and op builders that go through the pattern
+ * rewriter, so the greedy driver sees every change. */
+#ifndef NPUC_BUBBLEUP_INTERNAL_H
+#define NPUC_BUBBLEUP_INTERNAL_H
+
+#include "npuc/BubbleUp.h"
+
+#include <mlir-c/IR.h>
+#include <mlir-c/Rewrite.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define BUB_MAX_RANK 16
+/* The name of the loop placeholder (see the scf.for pattern). */
+#define BUB_UNSLICE "npuc.bubble_unslice"
+
+/* An index that is a constant (`v` null) or an SSA value: MLIR's
+ * OpFoldResult. */
+typedef struct {
+  MlirValue v;
+  int64_t c;
+} bub_ofr;
+
+/* Offsets, sizes and strides of a slice over a source of rank `rank`. */
+typedef struct {
+  int rank;
+  bub_ofr off[BUB_MAX_RANK];
+  bub_ofr size[BUB_MAX_RANK];
+  int64_t stride[BUB_MAX_RANK]; /* static; BUB_DYN when dynamic */
+} bub_slice;
+
+struct npuc_bubble_ctx {
+  MlirContext ctx;
+  const npuc_op_registry *reg;
+  npuc_bubble_options opts;
+  size_t num_rewrites;
+  /* Why a pattern last refused a slice: keyed by the slice and its
+   * producer, so a recycled address does not inherit a stale reason. */
+  struct {
+    void *slice, *producer;
+    const char *why;
+  } reasons[256];
+  /* Identifiers of attribute names, by the address of the literal. */
+  struct {
+    const char *name;
+    MlirIdentifier id;
+  } idents[32];
+  int nidents;
+};
+
+/* One application: the marked slice, its producer and the builder state.
+ * Patterns insert new ops through `rw` at its insertion point (before the
+ * slice unless a pattern moves it). */
+typedef struct {
+  npuc_bubble_ctx *bc;
+  MlirRewriterBase rw;
+  MlirContext ctx;
+  MlirLocation loc;
+  MlirOperation slice_op;
+  MlirOperation producer; /* the op defining the slice's source */
+  MlirValue source;
+  intptr_t result_index;  /* which result of `producer` is sliced */
+  bub_slice s;            /* the slice, over the source's shape */
+  MlirType slice_type;    /* the slice's result type */
+  /* The slice is the producer's only user: bub_rebuild shrinks the
+   * producer in place, new ops go in front of it. */
+  bool in_place;
+  /* Operand groups of the producer looked up so far (BubbleUpHivm.c). */
+  struct {
+    const char *name;
+    intptr_t first, count;
+    bool ok;
+  } groups[4];
+  int ngroups;
+} bub_rw;
+
+extern const int64_t BUB_DYN; /* mlirShapedTypeGetDynamicSize() */
+
+/* ---- values and constants ---------------------------------------------- */
+
+bub_ofr bub_c(int64_t c);
+bub_ofr bub_v(MlirValue v);
+/* The constant behind an ofr (through arith.constant), if any. */
+bool bub_const(bub_ofr x, int64_t *out);
+/* Same SSA value or same constant. */
+bool bub_eq(bub_ofr a, bub_ofr b);
+bool bub_is(bub_ofr x, int64_t c);
+/* An integer constant at the top of the function (reusing one there). */
+MlirValue bub_constant(bub_rw *r, MlirType type, int64_t c);
+MlirValue bub_index(bub_rw *r, int64_t c);
+MlirValue bub_value(bub_rw *r, bub_ofr x);
+/* Index arithmetic: constants fold; otherwise affine.apply (add, mul by a
+ * constant, floordiv by a constant) or arith.minsi/maxsi/subi/muli. */
+bub_ofr bub_add(bub_rw *r, bub_ofr a, bub_ofr b);
+bub_ofr bub_sub(bub_rw *r, bub_ofr a, bub_ofr b);
+bub_ofr bub_mul(bub_rw *r, bub_ofr a, bub_ofr b);
+bub_ofr bub_mulc(bub_rw *r, bub_ofr a, int64_t k);
+bub_ofr bub_floordivc(bub_rw *r, bub_ofr a, int64_t k);
+bub_ofr bub_min(bub_rw *r, bub_ofr a, bub_ofr b);
+bub_ofr bub_max(bub_rw *r, bub_ofr a, bub_ofr b);
+/* Is `x` provably a multiple of k (constant, or affine.apply / arith.muli
+ * by a multiple of k)? */
+bool bub_multiple_of(bub_ofr x, int64_t k);
+
+/* ---- types --------------------------------------------------------------- */
+
+bool bub_is_ranked_tensor(MlirType t);
+int64_t bub_rank(MlirType t);
+int64_t bub_dim_size(MlirType t, intptr_t d); /* BUB_DYN when dynamic */
+/* The size of dim d of `v` as an ofr: static, the matching operand of a
+ * tensor.empty, or (when `r`) a new tensor.dim/memref.dim; with `r` NULL an
+ * unknown dynamic size gives a null value and c == BUB_DYN. */
+bub_ofr bub_dim(bub_rw *r, MlirValue v, intptr_t d);
+/* The type of `s` applied to a tensor of type `src`, dropping the dims with
+ * drop[d] (NULL: none). */
+MlirType bub_slice_tensor_type(MlirType src, const bub_slice *s,
+                               const bool *drop);
+
+/* ---- slices -------------------------------------------------------------- */
+
+/* Reads offsets/sizes/strides of an extract_slice, insert_slice or subview
+ * (dynamic operands start at operand `dyn_start`). */
+bool bub_slice_read(MlirOperation op, intptr_t dyn_start, bub_slice *out);
+/* The whole of `v` (offsets 0, sizes its dims, strides 1). */
+void bub_slice_full(bub_rw *r, MlirValue v, bub_slice *out);
+/* Does `s` take all of dim d of `v` (static zero offset and equal size)? */
+bool bub_slice_full_dim(const bub_slice *s, MlirValue v, intptr_t d);
+bool bub_slice_is_identity(const bub_slice *s, MlirValue v);
+bool bub_slice_unit_strides(const bub_slice *s);
+/* Which result dims of an extract_slice were dropped (rank reduction). */
+bool bub_dropped_dims(const bub_slice *s, MlirType result, bool *drop);
+
+/* ---- building ops (through the rewriter) -------------------------------- */
+
+MlirNamedAttribute bub_named(bub_rw *r, const char *name, MlirAttribute a);
+MlirOperation bub_create(bub_rw *r, MlirOperationState *st);
+/* A new tensor.extract_slice of `src` (or `src` itself for an identity
+ * slice), marked when `marked`; attributes of `attrs_from` (discardable
+ * ones, except the mark) are copied when it is not null. */
+MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
+                      const bool *drop, bool marked,
+                      MlirOperation attrs_from);
+/* The loop placeholder: `full`-typed stand-in for the whole of a value of
+ * which only the slice `s` is carried (`v`). */
+MlirOperation bub_unslice(bub_rw *r, MlirValue v, const bub_slice *s,
+                          MlirType full);
+/* tensor.empty of `type`, its dynamic sizes taken from `sizes_of`. */
+MlirValue bub_empty(bub_rw *r, MlirType type, const bub_slice *sizes_of);
+/* memref.subview of `src` by `s` (identity: `src`). */
+MlirValue bub_subview(bub_rw *r, MlirValue src, const bub_slice *s);
+/* The same, always creating the subview (null when `src` has no strides). */
+MlirValue bub_view(bub_rw *r, MlirValue src, const bub_slice *s);
+/* A copy of `op` with other operands and result types; attributes copied
+ * (discardable; unregistered ops hold all theirs there), then `set` entries
+ * override or add and names in `drop` are removed. */
+MlirOperation bub_clone_op(bub_rw *r, MlirOperation op, intptr_t nopnds,
+                           const MlirValue *opnds, intptr_t nres,
+                           const MlirType *res, intptr_t nset,
+                           const MlirNamedAttribute *set,
+                           const char *const *drop);
+/* annotation.mark v {buffer_size_in_byte = N} when `t` (the new type of a
+ * buffer that had static type `was`) has dynamic dims; returns the mark
+ * (null op when none). */
+MlirOperation bub_mark_buffer_size(bub_rw *r, MlirValue v, MlirType t,
+                                   MlirType was);
+
+/* ---- finishing ------------------------------------------------------------ */
+
+/* The producer, with these operands, result types and attribute changes,
+ * computes the slice: rebuilt in place when r->in_place, else a new op.
+ * Replaces the slice (bub_replace). */
+void bub_rebuild(bub_rw *r, intptr_t nopnds, const MlirValue *opnds,
+                 intptr_t nres, const MlirType *res, intptr_t nset,
+                 const MlirNamedAttribute *set, const char *const *drop);
+/* For patterns that end in bub_rebuild, once they have checked everything
+ * and will succeed: sets r->in_place (and the insertion point before the
+ * producer) when the slice is the producer's only user and the slice's
+ * sizes can be computed before it. */
+bool bub_prepare_in_place(bub_rw *r);
+
+/* Replaces the slice with `v` (with a tensor.cast if only the static-ness
+ * of the types differs), erases the producer when nothing uses it any more,
+ * and counts the rewrite. */
+void bub_replace(bub_rw *r, MlirValue v);
+/* Records why a pattern refused the slice; returns false. */
+bool bub_refuse(bub_rw *r, const char *why);
+const char *bub_reason(npuc_bubble_ctx *bc, MlirOperation slice,
+                       MlirOperation producer);
+
+/* ---- misc -------------------------------------------------------------------- */
+
+bool bub_op_is(MlirOperation op, const char *name);
+bool bub_has_attr(MlirOperation op, const char *name);
+MlirAttribute bub_attr(MlirOperation op, const char *name);
+/* i64 elements of a DenseI64ArrayAttr or ArrayAttr of integers. */
+intptr_t bub_i64_array(MlirAttribute a, int64_t *out, intptr_t cap);
+MlirAttribute bub_i64_array_attr(MlirContext ctx, const int64_t *v,
+                                 intptr_t n);
+/* Does `v` dominate `op` (defined before it in an enclosing block)? */
+bool bub_dominates(MlirValue v, MlirOperation op);
+/* Makes the slice's dynamic offsets and sizes dominate `op`, moving their
+ * side-effect-free defining ops (arith, affine.apply) before it when their
+ * operands allow. Moves nothing and returns false when that is impossible
+ * for any of them. */
+bool bub_slice_hoist(bub_rw *r, MlirOperation op);
+
+/* The patterns (BubbleUpPatterns.c lists them). Each gets a bub_rw whose
+ * producer passed its `applies` test. */
+typedef struct {
+  const char *name;
+  const char *summary;
+  bool (*applies)(npuc_bubble_ctx *bc, MlirOperation producer);
+  bool (*rewrite)(bub_rw *r);
+} bub_pattern;
+
+/* HIVM op kinds (BubbleUpHivm.c). */
+extern const bub_pattern bub_pat_elementwise, bub_pat_broadcast,
+    bub_pat_reduce, bub_pat_transpose, bub_pat_interleave, bub_pat_arange,
+    bub_pat_bitcast, bub_pat_load, bub_pat_stride_load,
+    bub_pat_pointwise_load;
+/* Upstream op kinds and the rest (BubbleUpStructural.c). */
+extern const bub_pattern bub_pat_rank_reduce, bub_pat_empty, bub_pat_extract,
+    bub_pat_insert, bub_pat_expand, bub_pat_collapse, bub_pat_select,
+    bub_pat_for_tiles, bub_pat_for, bub_pat_if, bub_pat_to_tensor,
+    bub_pat_unslice;
+
+/* The op definition of an HIVM op (NULL for other ops). */
+const npuc_op_def *bub_def(npuc_bubble_ctx *bc, MlirOperation op);
+
+#endif

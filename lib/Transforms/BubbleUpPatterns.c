@@ -1,0 +1,253 @@
+/* The bubble-up pattern set: the table of patterns (one per op kind), their
+ * wrapping as MLIR rewrite patterns through the C API, and the greedy
+ * driver run with its stop-point check. */
+#include "BubbleUpInternal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Tried in this order on every marked slice; the first whose `applies`
+ * accepts the producer and whose rewrite succeeds wins. The rank-reducing
+ * split comes first so the others see full-rank slices only. Adding an op
+ * kind is adding an entry. */
+static const bub_pattern *const patterns[] = {
+    &bub_pat_rank_reduce, /* the split first */
+    /* HIVM (BubbleUpHivm.c) */
+    &bub_pat_elementwise, &bub_pat_broadcast, &bub_pat_reduce,
+    &bub_pat_transpose, &bub_pat_interleave, &bub_pat_arange, &bub_pat_bitcast,
+    &bub_pat_load, &bub_pat_stride_load, &bub_pat_pointwise_load,
+    /* upstream (BubbleUpStructural.c); for-tiles before the general loop */
+    &bub_pat_empty, &bub_pat_extract, &bub_pat_insert, &bub_pat_expand,
+    &bub_pat_collapse, &bub_pat_select, &bub_pat_for_tiles, &bub_pat_for,
+    &bub_pat_if, &bub_pat_to_tensor, &bub_pat_unslice,
+};
+
+#define NUM_PATTERNS (sizeof patterns / sizeof patterns[0])
+
+size_t npuc_bubble_num_patterns(void) { return NUM_PATTERNS; }
+
+const char *npuc_bubble_pattern_name(size_t i) {
+  return i < NUM_PATTERNS ? patterns[i]->name : NULL;
+}
+
+const char *npuc_bubble_pattern_summary(size_t i) {
+  return i < NUM_PATTERNS ? patterns[i]->summary : NULL;
+}
+
+npuc_bubble_ctx *npuc_bubble_ctx_create(MlirContext ctx,
+                                        const npuc_op_registry *reg,
+                                        const npuc_bubble_options *opts) {
+  npuc_bubble_ctx *bc = calloc(1, sizeof *bc);
+  if (!bc)
+    return NULL;
+  bc->ctx = ctx;
+  bc->reg = reg;
+  if (opts)
+    bc->opts = *opts;
+  else
+    bc->opts.sub_blocks = 2;
+  return bc;
+}
+
+void npuc_bubble_ctx_destroy(npuc_bubble_ctx *bc) { free(bc); }
+
+/* What MLIR holds for each pattern (its userData). */
+typedef struct {
+  const bub_pattern *pat;
+  npuc_bubble_ctx *bc;
+} pattern_instance;
+
+static void instance_destruct(void *user) { free(user); }
+
+static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern,
+                                           MlirOperation op,
+                                           MlirPatternRewriter rewriter,
+                                           void *user) {
+  (void)pattern;
+  pattern_instance *pi = user;
+  /* Cheapest tests first: every pattern sees every slice the driver
+   * visits. The root is tensor.extract_slice, so its source is operand 0. */
+  MlirValue source = mlirOperationGetOperand(op, 0);
+  if (!mlirValueIsAOpResult(source))
+    return mlirLogicalResultFailure(); /* a block argument: a stop point */
+  MlirOperation producer = mlirOpResultGetOwner(source);
+  if (!pi->pat->applies(pi->bc, producer) || !npuc_bubble_is_marked(op))
+    return mlirLogicalResultFailure();
+  MlirType st = mlirValueGetType(source);
+  if (!bub_is_ranked_tensor(st) || bub_rank(st) > BUB_MAX_RANK)
+    return mlirLogicalResultFailure();
+  bub_rw r;
+  memset(&r, 0, sizeof r);
+  r.bc = pi->bc;
+  r.rw = mlirPatternRewriterAsBase(rewriter);
+  r.ctx = mlirOperationGetContext(op);
+  r.loc = mlirOperationGetLocation(op);
+  r.slice_op = op;
+  r.source = source;
+  r.producer = producer;
+  r.result_index = mlirOpResultGetResultNumber(source);
+  r.slice_type = mlirValueGetType(mlirOperationGetResult(op, 0));
+  if (!bub_slice_read(op, 1, &r.s) || r.s.rank != bub_rank(st))
+    return mlirLogicalResultFailure();
+  if (!bub_slice_unit_strides(&r.s)) {
+    bub_refuse(&r, "the slice has non-unit strides");
+    return mlirLogicalResultFailure();
+  }
+  bool reducing = bub_rank(r.slice_type) != r.s.rank;
+  if (reducing != (pi->pat == &bub_pat_rank_reduce))
+    return mlirLogicalResultFailure();
+  mlirRewriterBaseSetInsertionPointBefore(r.rw, op);
+  return pi->pat->rewrite(&r) ? mlirLogicalResultSuccess()
+                              : mlirLogicalResultFailure();
+}
+
+bool npuc_bubble_populate_patterns(npuc_bubble_ctx *bc,
+                                   MlirRewritePatternSet set,
+                                   const char *const *only) {
+  for (const char *const *o = only; o && *o; o++) {
+    size_t i = 0;
+    while (i < NUM_PATTERNS && strcmp(patterns[i]->name, *o) != 0)
+      i++;
+    if (i == NUM_PATTERNS)
+      return false;
+  }
+  for (size_t i = 0; i < NUM_PATTERNS; i++) {
+    bool wanted = !only;
+    for (const char *const *o = only; o && *o && !wanted; o++)
+      wanted = strcmp(patterns[i]->name, *o) == 0;
+    if (!wanted)
+      continue;
+    pattern_instance *pi = malloc(sizeof *pi);
+    if (!pi)
+      return false;
+    pi->pat = patterns[i];
+    pi->bc = bc;
+    MlirRewritePatternCallbacks cb = {NULL, instance_destruct,
+                                      match_and_rewrite};
+    /* Earlier table entries get a higher benefit, so they are tried first. */
+    MlirRewritePattern p = mlirOpRewritePatternCreate(
+        mlirStringRefCreateFromCString("tensor.extract_slice"),
+        (unsigned)(NUM_PATTERNS - i), bc->ctx, cb, pi, 0, NULL);
+    mlirRewritePatternSetAdd(set, p);
+  }
+  return true;
+}
+
+/* ---- the stop-point check ------------------------------------------------- */
+
+typedef struct {
+  npuc_bubble_ctx *bc;
+  npuc_bubble_report *rep;
+  MlirOperation dead[64];
+  size_t ndead;
+} check_state;
+
+static void stuck(check_state *cs, MlirOperation slice, MlirOperation blocker,
+                  const char *reason) {
+  if (cs->rep->num_stuck++ == 0) {
+    cs->rep->first_stuck = slice;
+    cs->rep->blocker = blocker;
+    cs->rep->reason = reason;
+  }
+}
+
+static MlirWalkResult check_op(MlirOperation op, void *user) {
+  check_state *cs = user;
+  if (bub_op_is(op, BUB_UNSLICE)) {
+    MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+    if (mlirOpOperandIsNull(u))
+      return MlirWalkResultAdvance;
+    /* Say why a marked slice of it did not fold, if one did not. */
+    const char *why = NULL;
+    for (; !mlirOpOperandIsNull(u) && !why; u = mlirOpOperandGetNextUse(u))
+      why = bub_reason(cs->bc, mlirOpOperandGetOwner(u), op);
+    stuck(cs, op, (MlirOperation){NULL},
+          why ? why : "the loop body needs the whole loop-carried value");
+    return MlirWalkResultAdvance;
+  }
+  if (!npuc_bubble_is_marked(op))
+    return MlirWalkResultAdvance;
+  MlirValue src = mlirOperationGetOperand(op, 0);
+  if (!mlirValueIsAOpResult(src))
+    return MlirWalkResultAdvance; /* reached a block argument */
+  MlirOperation def = mlirOpResultGetOwner(src);
+  if (bub_op_is(def, BUB_UNSLICE))
+    return MlirWalkResultAdvance; /* reported with the placeholder */
+  stuck(cs, op, def, bub_reason(cs->bc, op, def));
+  return MlirWalkResultAdvance;
+}
+
+static MlirWalkResult collect_dead_placeholder(MlirOperation op, void *user) {
+  check_state *cs = user;
+  if (bub_op_is(op, BUB_UNSLICE) &&
+      mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, 0))) &&
+      cs->ndead < 64)
+    cs->dead[cs->ndead++] = op;
+  return MlirWalkResultAdvance;
+}
+
+void npuc_bubble_check(npuc_bubble_ctx *bc, MlirOperation root,
+                       npuc_bubble_report *report) {
+  check_state cs = {bc, report, {{NULL}}, 0};
+  /* Placeholders whose users all went away (dead ops the driver erased). */
+  do {
+    cs.ndead = 0;
+    mlirOperationWalk(root, collect_dead_placeholder, &cs, MlirWalkPreOrder);
+    for (size_t i = 0; i < cs.ndead; i++)
+      mlirOperationDestroy(cs.dead[i]);
+  } while (cs.ndead == 64);
+  report->num_stuck = 0;
+  report->first_stuck = (MlirOperation){NULL};
+  report->blocker = (MlirOperation){NULL};
+  report->reason = NULL;
+  mlirOperationWalk(root, check_op, &cs, MlirWalkPreOrder);
+  report->num_rewrites = bc->num_rewrites;
+}
+
+static MlirWalkResult find_mark(MlirOperation op, void *user) {
+  if (!npuc_bubble_is_marked(op))
+    return MlirWalkResultAdvance;
+  *(bool *)user = true;
+  return MlirWalkResultInterrupt;
+}
+
+bool npuc_bubble_up_slices(MlirOperation root, const npuc_op_registry *reg,
+                           const npuc_bubble_options *opts,
+                           npuc_bubble_report *report) {
+  npuc_bubble_report local;
+  if (!report)
+    report = &local;
+  memset(report, 0, sizeof *report);
+  /* Without marked slices there is nothing to do: leave the IR as it is
+   * (the greedy driver would fold and deduplicate constants). */
+  bool marked = false;
+  mlirOperationWalk(root, find_mark, &marked, MlirWalkPreOrder);
+  if (!marked)
+    return true;
+  MlirContext ctx = mlirOperationGetContext(root);
+  npuc_bubble_ctx *bc = npuc_bubble_ctx_create(ctx, reg, opts);
+  if (!bc)
+    return false;
+  MlirRewritePatternSet set = mlirRewritePatternSetCreate(ctx);
+  if (!npuc_bubble_populate_patterns(bc, set, NULL)) {
+    mlirRewritePatternSetDestroy(set);
+    npuc_bubble_ctx_destroy(bc);
+    return false;
+  }
+  MlirFrozenRewritePatternSet frozen = mlirFreezeRewritePattern(set);
+  mlirRewritePatternSetDestroy(set); /* moved from by the freeze */
+  MlirGreedyRewriteDriverConfig cfg = mlirGreedyRewriteDriverConfigCreate();
+  /* One sweep: every op a rewrite creates or changes, and every user of a
+   * replaced value, goes back on the worklist, so bubbling finishes within
+   * the sweep; a second one would only rescan the whole function to
+   * confirm. Whether it converged is judged by the stop-point check. */
+  mlirGreedyRewriteDriverConfigSetMaxIterations(cfg, 1);
+  mlirGreedyRewriteDriverConfigSetRegionSimplificationLevel(
+      cfg, MLIR_GREEDY_SIMPLIFY_REGION_LEVEL_DISABLED);
+  mlirApplyPatternsAndFoldGreedilyWithOp(root, frozen, cfg);
+  mlirGreedyRewriteDriverConfigDestroy(cfg);
+  mlirFrozenRewritePatternSetDestroy(frozen);
+  npuc_bubble_check(bc, root, report);
+  npuc_bubble_ctx_destroy(bc);
+  return report->num_stuck == 0;
+}

@@ -1,0 +1,1081 @@
+/* Support for the bubble-up patterns: slice descriptors, index arithmetic
+ * and op builders. Every op is created detached and inserted through the
+ * pattern rewriter (mlirRewriterBaseInsert), so the greedy driver tracks it.
+ */
+#include "BubbleUpInternal.h"
+
+#include <mlir-c/AffineExpr.h>
+#include <mlir-c/AffineMap.h>
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <string.h>
+
+const int64_t BUB_DYN = INT64_MIN; /* mlirShapedTypeGetDynamicSize() */
+
+static MlirStringRef str(const char *s) {
+  return mlirStringRefCreateFromCString(s);
+}
+
+bool bub_op_is(MlirOperation op, const char *name) {
+  if (mlirOperationIsNull(op))
+    return false;
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  size_t len = strlen(name);
+  return n.length == len && memcmp(n.data, name, len) == 0;
+}
+
+MlirAttribute bub_attr(MlirOperation op, const char *name) {
+  return mlirOperationGetAttributeByName(op, str(name));
+}
+
+bool bub_has_attr(MlirOperation op, const char *name) {
+  return !mlirAttributeIsNull(bub_attr(op, name));
+}
+
+/* Called on every slice the greedy driver visits, by every pattern:
+ * compares names as strings rather than uniquing the mark's name. */
+bool npuc_bubble_is_marked(MlirOperation op) {
+  if (!bub_op_is(op, "tensor.extract_slice"))
+    return false;
+  static const char mark[] = NPUC_BUBBLE_MARK;
+  intptr_t n = mlirOperationGetNumDiscardableAttributes(op);
+  for (intptr_t i = 0; i < n; i++) {
+    MlirStringRef name =
+        mlirIdentifierStr(mlirOperationGetDiscardableAttribute(op, i).name);
+    if (name.length == sizeof mark - 1 &&
+        memcmp(name.data, mark, sizeof mark - 1) == 0)
+      return true;
+  }
+  return false;
+}
+
+intptr_t bub_i64_array(MlirAttribute a, int64_t *out, intptr_t cap) {
+  if (mlirAttributeIsNull(a))
+    return -1;
+  if (mlirAttributeIsADenseI64Array(a)) {
+    intptr_t n = mlirDenseArrayGetNumElements(a);
+    for (intptr_t i = 0; i < n && i < cap; i++)
+      out[i] = mlirDenseI64ArrayGetElement(a, i);
+    return n;
+  }
+  if (mlirAttributeIsAArray(a)) {
+    intptr_t n = mlirArrayAttrGetNumElements(a);
+    for (intptr_t i = 0; i < n && i < cap; i++) {
+      MlirAttribute e = mlirArrayAttrGetElement(a, i);
+      if (!mlirAttributeIsAInteger(e))
+        return -1;
+      out[i] = mlirIntegerAttrGetValueInt(e);
+    }
+    return n;
+  }
+  return -1;
+}
+
+MlirAttribute bub_i64_array_attr(MlirContext ctx, const int64_t *v,
+                                 intptr_t n) {
+  return mlirDenseI64ArrayGet(ctx, n, v);
+}
+
+/* Attribute names are string literals: their identifiers are looked up
+ * once per run (MLIR uniques identifiers through a locked hash table). */
+MlirNamedAttribute bub_named(bub_rw *r, const char *name, MlirAttribute a) {
+  npuc_bubble_ctx *bc = r->bc;
+  for (int i = 0; i < bc->nidents; i++)
+    if (bc->idents[i].name == name)
+      return mlirNamedAttributeGet(bc->idents[i].id, a);
+  MlirIdentifier id = mlirIdentifierGet(r->ctx, str(name));
+  if (bc->nidents < (int)(sizeof bc->idents / sizeof bc->idents[0])) {
+    bc->idents[bc->nidents].name = name;
+    bc->idents[bc->nidents++].id = id;
+  }
+  return mlirNamedAttributeGet(id, a);
+}
+
+/* ---- values and constants ------------------------------------------------ */
+
+bub_ofr bub_c(int64_t c) {
+  bub_ofr x = {{NULL}, c};
+  return x;
+}
+
+bub_ofr bub_v(MlirValue v) {
+  bub_ofr x = {v, 0};
+  return x;
+}
+
+static bool value_const(MlirValue v, int64_t *out) {
+  if (!mlirValueIsAOpResult(v))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (!bub_op_is(def, "arith.constant"))
+    return false;
+  MlirAttribute a = bub_attr(def, "value");
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+    return false;
+  *out = mlirIntegerAttrGetValueInt(a);
+  return true;
+}
+
+bool bub_const(bub_ofr x, int64_t *out) {
+  if (mlirValueIsNull(x.v)) {
+    *out = x.c;
+    return x.c != BUB_DYN;
+  }
+  return value_const(x.v, out);
+}
+
+bool bub_is(bub_ofr x, int64_t c) {
+  int64_t k;
+  return bub_const(x, &k) && k == c;
+}
+
+bool bub_eq(bub_ofr a, bub_ofr b) {
+  int64_t x, y;
+  if (bub_const(a, &x) && bub_const(b, &y))
+    return x == y;
+  return !mlirValueIsNull(a.v) && !mlirValueIsNull(b.v) &&
+         mlirValueEqual(a.v, b.v);
+}
+
+MlirOperation bub_create(bub_rw *r, MlirOperationState *st) {
+  MlirOperation op = mlirOperationCreate(st);
+  return mlirRewriterBaseInsert(r->rw, op);
+}
+
+/* The block constants belong to: the entry block of the function around
+ * the slice (or of the outermost op below the module). */
+static MlirBlock constant_block(bub_rw *r) {
+  MlirOperation op = r->slice_op, best = {NULL};
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op)) {
+    if (bub_op_is(op, "builtin.module"))
+      break;
+    best = op;
+    if (bub_op_is(op, "func.func"))
+      break;
+  }
+  if (mlirOperationIsNull(best) || mlirOperationGetNumRegions(best) == 0)
+    return (MlirBlock){NULL};
+  return mlirRegionGetFirstBlock(mlirOperationGetRegion(best, 0));
+}
+
+MlirValue bub_constant(bub_rw *r, MlirType type, int64_t c) {
+  MlirAttribute value = mlirIntegerAttrGet(type, c);
+  MlirBlock block = constant_block(r);
+  MlirOperation first = mlirBlockIsNull(block)
+                            ? (MlirOperation){NULL}
+                            : mlirBlockGetFirstOperation(block);
+  /* Reuse one of the constants at the top of the function, as MLIR's
+   * folder keeps them. */
+  MlirOperation last = {NULL};
+  for (MlirOperation k = first; bub_op_is(k, "arith.constant");
+       k = mlirOperationGetNextInBlock(k)) {
+    if (mlirAttributeEqual(bub_attr(k, "value"), value))
+      return mlirOperationGetResult(k, 0);
+    last = k;
+  }
+  MlirOperationState st = mlirOperationStateGet(str("arith.constant"), r->loc);
+  MlirNamedAttribute a = bub_named(r, "value", value);
+  mlirOperationStateAddAttributes(&st, 1, &a);
+  mlirOperationStateAddResults(&st, 1, &type);
+  MlirOperation k = bub_create(r, &st);
+  /* After the constants already there, in the order they are made. */
+  if (!mlirOperationIsNull(last))
+    mlirRewriterBaseMoveOpAfter(r->rw, k, last);
+  else if (!mlirOperationIsNull(first) && !mlirOperationEqual(first, k))
+    mlirRewriterBaseMoveOpBefore(r->rw, k, first);
+  return mlirOperationGetResult(k, 0);
+}
+
+MlirValue bub_index(bub_rw *r, int64_t c) {
+  return bub_constant(r, mlirIndexTypeGet(r->ctx), c);
+}
+
+MlirValue bub_value(bub_rw *r, bub_ofr x) {
+  return mlirValueIsNull(x.v) ? bub_index(r, x.c) : x.v;
+}
+
+/* Affine expressions over symbols: an index that an affine.apply computes
+ * contributes its own expression, so chains of offsets compose into one
+ * map (and MLIR's expression constructors simplify them). */
+#define MAX_SYMS 16
+
+typedef struct {
+  MlirValue syms[MAX_SYMS];
+  intptr_t n;
+} sym_list;
+
+static intptr_t sym_index(sym_list *l, MlirValue v) {
+  for (intptr_t i = 0; i < l->n; i++)
+    if (mlirValueEqual(l->syms[i], v))
+      return i;
+  if (l->n == MAX_SYMS)
+    return -1;
+  l->syms[l->n] = v;
+  return l->n++;
+}
+
+/* `e` (over the dims and symbols of an affine.apply with `ops`) with every
+ * dim and symbol turned into a symbol of `l`. */
+static bool rebuild(MlirContext ctx, MlirAffineExpr e, intptr_t ndims,
+                    MlirOperation apply, sym_list *l, MlirAffineExpr *out) {
+  if (mlirAffineExprIsAConstant(e)) {
+    *out = e;
+    return true;
+  }
+  if (mlirAffineExprIsADim(e) || mlirAffineExprIsASymbol(e)) {
+    intptr_t pos = mlirAffineExprIsADim(e) ? mlirAffineDimExprGetPosition(e)
+                                           : ndims + mlirAffineSymbolExprGetPosition(e);
+    if (pos >= mlirOperationGetNumOperands(apply))
+      return false;
+    intptr_t k = sym_index(l, mlirOperationGetOperand(apply, pos));
+    if (k < 0)
+      return false;
+    *out = mlirAffineSymbolExprGet(ctx, k);
+    return true;
+  }
+  if (!mlirAffineExprIsABinary(e))
+    return false;
+  MlirAffineExpr lhs, rhs;
+  if (!rebuild(ctx, mlirAffineBinaryOpExprGetLHS(e), ndims, apply, l, &lhs) ||
+      !rebuild(ctx, mlirAffineBinaryOpExprGetRHS(e), ndims, apply, l, &rhs))
+    return false;
+  if (mlirAffineExprIsAAdd(e))
+    *out = mlirAffineAddExprGet(lhs, rhs);
+  else if (mlirAffineExprIsAMul(e))
+    *out = mlirAffineMulExprGet(lhs, rhs);
+  else if (mlirAffineExprIsAFloorDiv(e))
+    *out = mlirAffineFloorDivExprGet(lhs, rhs);
+  else if (mlirAffineExprIsACeilDiv(e))
+    *out = mlirAffineCeilDivExprGet(lhs, rhs);
+  else if (mlirAffineExprIsAMod(e))
+    *out = mlirAffineModExprGet(lhs, rhs);
+  else
+    return false;
+  return true;
+}
+
+/* The expression of `x` over the symbols of `l`. */
+static bool expr_of(bub_rw *r, bub_ofr x, sym_list *l, MlirAffineExpr *out) {
+  int64_t c;
+  if (bub_const(x, &c)) {
+    *out = mlirAffineConstantExprGet(r->ctx, c);
+    return true;
+  }
+  if (mlirValueIsAOpResult(x.v)) {
+    MlirOperation def = mlirOpResultGetOwner(x.v);
+    if (bub_op_is(def, "affine.apply")) {
+      MlirAffineMap map = mlirAffineMapAttrGetValue(bub_attr(def, "map"));
+      sym_list saved = *l;
+      if (mlirAffineMapGetNumResults(map) == 1 &&
+          rebuild(r->ctx, mlirAffineMapGetResult(map, 0),
+                  mlirAffineMapGetNumDims(map), def, l, out))
+        return true;
+      *l = saved;
+    }
+  }
+  intptr_t k = sym_index(l, x.v);
+  if (k < 0)
+    return false;
+  *out = mlirAffineSymbolExprGet(r->ctx, k);
+  return true;
+}
+
+/* The value of `e` over `l`: a constant, a symbol itself, or an
+ * affine.apply. */
+static bub_ofr apply_expr(bub_rw *r, MlirAffineExpr e, sym_list *l) {
+  e = mlirSimplifyAffineExpr(e, 0, l->n);
+  if (mlirAffineExprIsAConstant(e))
+    return bub_c(mlirAffineConstantExprGetValue(e));
+  if (mlirAffineExprIsASymbol(e))
+    return bub_v(l->syms[mlirAffineSymbolExprGetPosition(e)]);
+  MlirAffineMap map = mlirAffineMapGet(r->ctx, 0, l->n, 1, &e);
+  MlirType idx = mlirIndexTypeGet(r->ctx);
+  MlirOperationState st = mlirOperationStateGet(str("affine.apply"), r->loc);
+  MlirNamedAttribute a = bub_named(r, "map", mlirAffineMapAttrGet(map));
+  mlirOperationStateAddAttributes(&st, 1, &a);
+  mlirOperationStateAddOperands(&st, l->n, l->syms);
+  mlirOperationStateAddResults(&st, 1, &idx);
+  return bub_v(mlirOperationGetResult(bub_create(r, &st), 0));
+}
+
+static MlirValue arith_binary(bub_rw *r, const char *name, MlirValue a,
+                              MlirValue b) {
+  MlirOperationState st = mlirOperationStateGet(str(name), r->loc);
+  MlirValue ops[2] = {a, b};
+  MlirType t = mlirValueGetType(a);
+  mlirOperationStateAddOperands(&st, 2, ops);
+  mlirOperationStateAddResults(&st, 1, &t);
+  return mlirOperationGetResult(bub_create(r, &st), 0);
+}
+
+typedef enum { AFF_ADD, AFF_MUL, AFF_FLOORDIV } aff_kind;
+
+/* a (op) b with b constant for mul and floordiv. */
+static bub_ofr affine_binary(bub_rw *r, bub_ofr a, bub_ofr b, aff_kind k) {
+  sym_list l;
+  l.n = 0;
+  MlirAffineExpr ea, eb;
+  if (!expr_of(r, a, &l, &ea) || !expr_of(r, b, &l, &eb)) {
+    /* Too many symbols to compose: apply to the plain values. */
+    l.n = 0;
+    ea = mlirAffineSymbolExprGet(r->ctx, sym_index(&l, bub_value(r, a)));
+    int64_t c;
+    eb = bub_const(b, &c)
+             ? mlirAffineConstantExprGet(r->ctx, c)
+             : mlirAffineSymbolExprGet(r->ctx, sym_index(&l, bub_value(r, b)));
+  }
+  MlirAffineExpr e = k == AFF_ADD   ? mlirAffineAddExprGet(ea, eb)
+                     : k == AFF_MUL ? mlirAffineMulExprGet(ea, eb)
+                                    : mlirAffineFloorDivExprGet(ea, eb);
+  return apply_expr(r, e, &l);
+}
+
+bub_ofr bub_add(bub_rw *r, bub_ofr a, bub_ofr b) {
+  int64_t x, y;
+  bool ca = bub_const(a, &x), cb = bub_const(b, &y);
+  if (ca && cb)
+    return bub_c(x + y);
+  if (ca && x == 0)
+    return b;
+  if (cb && y == 0)
+    return a;
+  return affine_binary(r, a, b, AFF_ADD);
+}
+
+bub_ofr bub_mulc(bub_rw *r, bub_ofr a, int64_t k) {
+  int64_t x;
+  if (bub_const(a, &x))
+    return bub_c(x * k);
+  if (k == 0)
+    return bub_c(0);
+  if (k == 1)
+    return a;
+  return affine_binary(r, a, bub_c(k), AFF_MUL);
+}
+
+bub_ofr bub_floordivc(bub_rw *r, bub_ofr a, int64_t k) {
+  int64_t x;
+  if (bub_const(a, &x)) {
+    int64_t q = x / k;
+    if ((x % k != 0) && ((x < 0) != (k < 0)))
+      q--;
+    return bub_c(q);
+  }
+  if (k == 1)
+    return a;
+  return affine_binary(r, a, bub_c(k), AFF_FLOORDIV);
+}
+
+bub_ofr bub_mul(bub_rw *r, bub_ofr a, bub_ofr b) {
+  int64_t x;
+  if (bub_const(b, &x))
+    return bub_mulc(r, a, x);
+  if (bub_const(a, &x))
+    return bub_mulc(r, b, x);
+  return bub_v(arith_binary(r, "arith.muli", a.v, b.v));
+}
+
+bub_ofr bub_sub(bub_rw *r, bub_ofr a, bub_ofr b) {
+  int64_t x, y;
+  bool ca = bub_const(a, &x), cb = bub_const(b, &y);
+  if (ca && cb)
+    return bub_c(x - y);
+  if (bub_eq(a, b))
+    return bub_c(0);
+  if (cb)
+    return bub_add(r, a, bub_c(-y));
+  return bub_v(arith_binary(r, "arith.subi", bub_value(r, a), b.v));
+}
+
+static bub_ofr minmax(bub_rw *r, bub_ofr a, bub_ofr b, bool is_min) {
+  int64_t x, y;
+  if (bub_const(a, &x) && bub_const(b, &y))
+    return bub_c(is_min ? (x < y ? x : y) : (x > y ? x : y));
+  if (bub_eq(a, b))
+    return a;
+  return bub_v(arith_binary(r, is_min ? "arith.minsi" : "arith.maxsi",
+                            bub_value(r, a), bub_value(r, b)));
+}
+
+bub_ofr bub_min(bub_rw *r, bub_ofr a, bub_ofr b) {
+  return minmax(r, a, b, true);
+}
+
+bub_ofr bub_max(bub_rw *r, bub_ofr a, bub_ofr b) {
+  return minmax(r, a, b, false);
+}
+
+static bool expr_multiple_of(MlirAffineExpr e, int64_t k) {
+  if (mlirAffineExprIsAConstant(e))
+    return mlirAffineConstantExprGetValue(e) % k == 0;
+  if (mlirAffineExprIsAMul(e)) {
+    MlirAffineExpr l = mlirAffineBinaryOpExprGetLHS(e);
+    MlirAffineExpr rr = mlirAffineBinaryOpExprGetRHS(e);
+    return expr_multiple_of(l, k) || expr_multiple_of(rr, k);
+  }
+  if (mlirAffineExprIsAAdd(e))
+    return expr_multiple_of(mlirAffineBinaryOpExprGetLHS(e), k) &&
+           expr_multiple_of(mlirAffineBinaryOpExprGetRHS(e), k);
+  return false;
+}
+
+bool bub_multiple_of(bub_ofr x, int64_t k) {
+  int64_t c;
+  if (k == 1 || k == -1)
+    return true;
+  if (k == 0)
+    return false;
+  if (bub_const(x, &c))
+    return c % k == 0;
+  if (!mlirValueIsAOpResult(x.v))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(x.v);
+  if (bub_op_is(def, "affine.apply")) {
+    MlirAffineMap map = mlirAffineMapAttrGetValue(bub_attr(def, "map"));
+    return mlirAffineMapGetNumResults(map) == 1 &&
+           expr_multiple_of(mlirAffineMapGetResult(map, 0), k);
+  }
+  if (bub_op_is(def, "arith.muli"))
+    return bub_multiple_of(bub_v(mlirOperationGetOperand(def, 0)), k) ||
+           bub_multiple_of(bub_v(mlirOperationGetOperand(def, 1)), k);
+  return false;
+}
+
+/* ---- types ------------------------------------------------------------------ */
+
+bool bub_is_ranked_tensor(MlirType t) {
+  return !mlirTypeIsNull(t) && mlirTypeIsARankedTensor(t);
+}
+
+int64_t bub_rank(MlirType t) {
+  return mlirShapedTypeHasRank(t) ? mlirShapedTypeGetRank(t) : -1;
+}
+
+int64_t bub_dim_size(MlirType t, intptr_t d) {
+  return mlirShapedTypeIsDynamicDim(t, d) ? BUB_DYN
+                                          : mlirShapedTypeGetDimSize(t, d);
+}
+
+bub_ofr bub_dim(bub_rw *r, MlirValue v, intptr_t d) {
+  MlirType t = mlirValueGetType(v);
+  if (!mlirShapedTypeIsDynamicDim(t, d))
+    return bub_c(mlirShapedTypeGetDimSize(t, d));
+  if (mlirValueIsAOpResult(v)) {
+    MlirOperation def = mlirOpResultGetOwner(v);
+    bub_slice s;
+    if (bub_op_is(def, "tensor.extract_slice") && bub_slice_read(def, 1, &s) &&
+        s.rank == mlirShapedTypeGetRank(t) && !mlirValueIsNull(s.size[d].v))
+      return s.size[d]; /* a full-rank slice: its size operand */
+    if (bub_op_is(def, "tensor.empty") || bub_op_is(def, "memref.alloc")) {
+      intptr_t k = 0;
+      for (intptr_t i = 0; i < d; i++)
+        k += mlirShapedTypeIsDynamicDim(t, i);
+      if (k < mlirOperationGetNumOperands(def))
+        return bub_v(mlirOperationGetOperand(def, k));
+    }
+  }
+  if (!r)
+    return bub_c(BUB_DYN);
+  MlirValue ops[2] = {v, bub_index(r, d)};
+  MlirType idx = mlirIndexTypeGet(r->ctx);
+  MlirOperationState st = mlirOperationStateGet(
+      str(mlirTypeIsAMemRef(t) ? "memref.dim" : "tensor.dim"), r->loc);
+  mlirOperationStateAddOperands(&st, 2, ops);
+  mlirOperationStateAddResults(&st, 1, &idx);
+  return bub_v(mlirOperationGetResult(bub_create(r, &st), 0));
+}
+
+MlirType bub_slice_tensor_type(MlirType src, const bub_slice *s,
+                               const bool *drop) {
+  int64_t shape[BUB_MAX_RANK];
+  intptr_t n = 0;
+  for (int i = 0; i < s->rank; i++) {
+    if (drop && drop[i])
+      continue;
+    int64_t c;
+    shape[n++] = mlirValueIsNull(s->size[i].v) && bub_const(s->size[i], &c)
+                     ? c
+                     : BUB_DYN;
+  }
+  return mlirRankedTensorTypeGet(n, shape, mlirShapedTypeGetElementType(src),
+                                 mlirRankedTensorTypeGetEncoding(src));
+}
+
+/* ---- slices ---------------------------------------------------------------- */
+
+/* An inherent attribute, or a plain one on an unregistered op. */
+static MlirAttribute any_attr(MlirOperation op, const char *name) {
+  MlirAttribute a = mlirOperationGetInherentAttributeByName(op, str(name));
+  return mlirAttributeIsNull(a) ? bub_attr(op, name) : a;
+}
+
+bool bub_slice_read(MlirOperation op, intptr_t dyn_start, bub_slice *out) {
+  int64_t offs[BUB_MAX_RANK], sizes[BUB_MAX_RANK], strides[BUB_MAX_RANK];
+  intptr_t n =
+      bub_i64_array(any_attr(op, "static_offsets"), offs, BUB_MAX_RANK);
+  if (n < 0 || n > BUB_MAX_RANK ||
+      bub_i64_array(any_attr(op, "static_sizes"), sizes, BUB_MAX_RANK) != n ||
+      bub_i64_array(any_attr(op, "static_strides"), strides, BUB_MAX_RANK) !=
+          n)
+    return false;
+  intptr_t next = dyn_start, nops = mlirOperationGetNumOperands(op);
+  out->rank = (int)n;
+  for (intptr_t i = 0; i < n; i++) {
+    if (offs[i] != BUB_DYN)
+      out->off[i] = bub_c(offs[i]);
+    else if (next < nops)
+      out->off[i] = bub_v(mlirOperationGetOperand(op, next++));
+    else
+      return false;
+  }
+  for (intptr_t i = 0; i < n; i++) {
+    if (sizes[i] != BUB_DYN)
+      out->size[i] = bub_c(sizes[i]);
+    else if (next < nops)
+      out->size[i] = bub_v(mlirOperationGetOperand(op, next++));
+    else
+      return false;
+  }
+  for (intptr_t i = 0; i < n; i++) {
+    int64_t c = BUB_DYN;
+    if (strides[i] == BUB_DYN && next < nops)
+      value_const(mlirOperationGetOperand(op, next++), &c);
+    out->stride[i] = strides[i] != BUB_DYN ? strides[i] : c;
+  }
+  return true;
+}
+
+void bub_slice_full(bub_rw *r, MlirValue v, bub_slice *out) {
+  MlirType t = mlirValueGetType(v);
+  out->rank = (int)mlirShapedTypeGetRank(t);
+  for (int i = 0; i < out->rank; i++) {
+    out->off[i] = bub_c(0);
+    out->size[i] = bub_dim(r, v, i);
+    out->stride[i] = 1;
+  }
+}
+
+bool bub_slice_full_dim(const bub_slice *s, MlirValue v, intptr_t d) {
+  if (!bub_is(s->off[d], 0) || s->stride[d] != 1)
+    return false;
+  bub_ofr dim = bub_dim(NULL, v, d);
+  return !(mlirValueIsNull(dim.v) && dim.c == BUB_DYN) &&
+         bub_eq(s->size[d], dim);
+}
+
+bool bub_slice_is_identity(const bub_slice *s, MlirValue v) {
+  for (int i = 0; i < s->rank; i++)
+    if (!bub_slice_full_dim(s, v, i))
+      return false;
+  return true;
+}
+
+bool bub_slice_unit_strides(const bub_slice *s) {
+  for (int i = 0; i < s->rank; i++)
+    if (s->stride[i] != 1)
+      return false;
+  return true;
+}
+
+bool bub_dropped_dims(const bub_slice *s, MlirType result, bool *drop) {
+  intptr_t rr = mlirShapedTypeGetRank(result), j = 0;
+  for (int i = 0; i < s->rank; i++) {
+    drop[i] = false;
+    if (rr == s->rank)
+      continue;
+    int64_t c;
+    bool is_const = mlirValueIsNull(s->size[i].v) && bub_const(s->size[i], &c);
+    int64_t want = j < rr ? bub_dim_size(result, j) : 0;
+    bool matches = j < rr && (is_const ? want == c : want == BUB_DYN);
+    /* A unit dim is dropped while more source dims than result dims
+     * remain, so trailing unit dims of the result still find theirs. */
+    if (matches && is_const && c == 1 && rr - j < s->rank - i)
+      matches = false;
+    if (matches)
+      j++;
+    else if (is_const && c == 1)
+      drop[i] = true;
+    else
+      return false;
+  }
+  return rr == s->rank || j == rr;
+}
+
+/* ---- building ops ------------------------------------------------------------- */
+
+static MlirAttribute i32_segments(MlirContext ctx, const int32_t *v,
+                                  intptr_t n) {
+  return mlirDenseI32ArrayGet(ctx, n, v);
+}
+
+static void add_discardable_attrs(MlirOperationState *st, MlirOperation from,
+                                  const char *skip) {
+  intptr_t n = mlirOperationGetNumDiscardableAttributes(from);
+  for (intptr_t i = 0; i < n; i++) {
+    MlirNamedAttribute a = mlirOperationGetDiscardableAttribute(from, i);
+    MlirStringRef name = mlirIdentifierStr(a.name);
+    if (skip && name.length == strlen(skip) &&
+        memcmp(name.data, skip, name.length) == 0)
+      continue;
+    mlirOperationStateAddAttributes(st, 1, &a);
+  }
+}
+
+/* static_* arrays and dynamic operands of a slice-like op. */
+static void add_slice_parts(bub_rw *r, MlirOperationState *st,
+                            const bub_slice *s, int32_t *counts) {
+  int64_t arr[3][BUB_MAX_RANK];
+  counts[0] = counts[1] = counts[2] = 0;
+  for (int i = 0; i < s->rank; i++) {
+    if (mlirValueIsNull(s->off[i].v)) {
+      arr[0][i] = s->off[i].c;
+    } else {
+      arr[0][i] = BUB_DYN;
+      mlirOperationStateAddOperands(st, 1, &s->off[i].v);
+      counts[0]++;
+    }
+  }
+  for (int i = 0; i < s->rank; i++) {
+    if (mlirValueIsNull(s->size[i].v)) {
+      arr[1][i] = s->size[i].c;
+    } else {
+      arr[1][i] = BUB_DYN;
+      mlirOperationStateAddOperands(st, 1, &s->size[i].v);
+      counts[1]++;
+    }
+  }
+  for (int i = 0; i < s->rank; i++)
+    arr[2][i] = s->stride[i];
+  MlirNamedAttribute attrs[3] = {
+      bub_named(r, "static_offsets",
+                bub_i64_array_attr(r->ctx, arr[0], s->rank)),
+      bub_named(r, "static_sizes",
+                bub_i64_array_attr(r->ctx, arr[1], s->rank)),
+      bub_named(r, "static_strides",
+                bub_i64_array_attr(r->ctx, arr[2], s->rank)),
+  };
+  mlirOperationStateAddAttributes(st, 3, attrs);
+}
+
+/* The empty tensor of `type` for a slice `s` of the empty tensor `old`.
+ * When several ops share `old` as their init, they share the new one too:
+ * it goes right after `old`, where a later slice of `old` finds it, so a
+ * chain of N ops gets one new empty tensor rather than N. An empty tensor
+ * used once is replaced where the slice is. */
+static MlirValue shared_empty(bub_rw *r, MlirOperation old, MlirType type,
+                              const bub_slice *s) {
+  MlirValue ov = mlirOperationGetResult(old, 0);
+  MlirOperation after = mlirOperationGetNextInBlock(old);
+  /* One made before for another user: among the ops right after `old`. */
+  MlirOperation k = after;
+  for (int n = 0; n < 8 && !mlirOperationIsNull(k);
+       n++, k = mlirOperationGetNextInBlock(k)) {
+    if (bub_op_is(k, "annotation.mark"))
+      continue;
+    if (!bub_op_is(k, "tensor.empty"))
+      break;
+    MlirValue kv = mlirOperationGetResult(k, 0);
+    intptr_t i = 0, nk = mlirOperationGetNumOperands(k);
+    bool same = mlirTypeEqual(mlirValueGetType(kv), type);
+    for (int d = 0; d < s->rank && same; d++)
+      if (!mlirValueIsNull(s->size[d].v))
+        same = i < nk &&
+               mlirValueEqual(mlirOperationGetOperand(k, i++), s->size[d].v);
+    if (same && i == nk)
+      return kv;
+  }
+  MlirOpOperand u = mlirValueGetFirstUse(ov);
+  bool shared = !mlirOpOperandIsNull(u) &&
+                !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u));
+  for (int d = 0; shared && d < s->rank; d++)
+    shared = mlirValueIsNull(s->size[d].v) ||
+             bub_dominates(s->size[d].v, after);
+  MlirValue e = bub_empty(r, type, s);
+  if (shared)
+    mlirRewriterBaseMoveOpAfter(r->rw, mlirOpResultGetOwner(e), old);
+  MlirOperation mark = bub_mark_buffer_size(r, e, type, mlirValueGetType(ov));
+  if (shared && !mlirOperationIsNull(mark))
+    mlirRewriterBaseMoveOpAfter(r->rw, mark, mlirOpResultGetOwner(e));
+  return e;
+}
+
+/* A marked slice made from the slice being rewritten (which carries only
+ * the mark): cloning it and setting its parts is several times cheaper
+ * than building an op from an attribute list, which MLIR sorts and
+ * uniques; bubbling a long chain creates one per op. */
+static MlirValue extract_like_slice(bub_rw *r, MlirValue src,
+                                    const bub_slice *s, MlirType type) {
+  MlirValue ops[1 + 2 * BUB_MAX_RANK];
+  int64_t arr[3][BUB_MAX_RANK];
+  intptr_t n = 0;
+  int32_t seg[4] = {1, 0, 0, 0};
+  ops[n++] = src;
+  for (int i = 0; i < s->rank; i++) {
+    arr[0][i] = mlirValueIsNull(s->off[i].v) ? s->off[i].c : BUB_DYN;
+    if (!mlirValueIsNull(s->off[i].v)) {
+      ops[n++] = s->off[i].v;
+      seg[1]++;
+    }
+  }
+  for (int i = 0; i < s->rank; i++) {
+    arr[1][i] = mlirValueIsNull(s->size[i].v) ? s->size[i].c : BUB_DYN;
+    if (!mlirValueIsNull(s->size[i].v)) {
+      ops[n++] = s->size[i].v;
+      seg[2]++;
+    }
+    arr[2][i] = s->stride[i];
+  }
+  /* The template's own parts (r->s): only what differs is set. */
+  const bub_slice *t = &r->s;
+  bool same[3] = {t->rank == s->rank, t->rank == s->rank, t->rank == s->rank};
+  int32_t tseg[4] = {1, 0, 0, 0};
+  for (int i = 0; i < t->rank; i++) {
+    tseg[1] += !mlirValueIsNull(t->off[i].v);
+    tseg[2] += !mlirValueIsNull(t->size[i].v);
+    if (i >= s->rank)
+      continue;
+    same[0] &= (mlirValueIsNull(t->off[i].v) ? t->off[i].c : BUB_DYN) ==
+               arr[0][i];
+    same[1] &= (mlirValueIsNull(t->size[i].v) ? t->size[i].c : BUB_DYN) ==
+               arr[1][i];
+    same[2] &= t->stride[i] == arr[2][i];
+  }
+  MlirOperation op = mlirRewriterBaseClone(r->rw, r->slice_op);
+  mlirOperationSetOperands(op, n, ops);
+  static const char *const names[3] = {"static_offsets", "static_sizes",
+                                       "static_strides"};
+  for (int k = 0; k < 3; k++)
+    if (!same[k])
+      mlirOperationSetInherentAttributeByName(
+          op, str(names[k]), bub_i64_array_attr(r->ctx, arr[k], s->rank));
+  if (memcmp(seg, tseg, sizeof seg) != 0)
+    mlirOperationSetInherentAttributeByName(op, str("operandSegmentSizes"),
+                                            i32_segments(r->ctx, seg, 4));
+  MlirValue v = mlirOperationGetResult(op, 0);
+  mlirValueSetType(v, type);
+  return v;
+}
+
+MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
+                      const bool *drop, bool marked,
+                      MlirOperation attrs_from) {
+  bool drops = false;
+  for (int i = 0; drop && i < s->rank; i++)
+    drops |= drop[i];
+  if (!drops && bub_slice_is_identity(s, src))
+    return src;
+  MlirType type = bub_slice_tensor_type(mlirValueGetType(src), s, drop);
+  /* A marked slice of an empty tensor would become an empty tensor (the
+   * empty pattern): make that directly. */
+  if (marked && !drops && mlirValueIsAOpResult(src) &&
+      bub_op_is(mlirOpResultGetOwner(src), "tensor.empty"))
+    return shared_empty(r, mlirOpResultGetOwner(src), type, s);
+  if (marked && !drops && mlirOperationIsNull(attrs_from) &&
+      mlirOperationGetNumDiscardableAttributes(r->slice_op) == 1)
+    return extract_like_slice(r, src, s, type);
+  MlirOperationState st =
+      mlirOperationStateGet(str("tensor.extract_slice"), r->loc);
+  mlirOperationStateAddOperands(&st, 1, &src);
+  int32_t counts[3];
+  add_slice_parts(r, &st, s, counts);
+  int32_t seg[4] = {1, counts[0], counts[1], counts[2]};
+  MlirNamedAttribute a =
+      bub_named(r, "operandSegmentSizes", i32_segments(r->ctx, seg, 4));
+  mlirOperationStateAddAttributes(&st, 1, &a);
+  if (!mlirOperationIsNull(attrs_from))
+    add_discardable_attrs(&st, attrs_from, NPUC_BUBBLE_MARK);
+  if (marked) {
+    MlirNamedAttribute m =
+        bub_named(r, NPUC_BUBBLE_MARK, mlirUnitAttrGet(r->ctx));
+    mlirOperationStateAddAttributes(&st, 1, &m);
+  }
+  mlirOperationStateAddResults(&st, 1, &type);
+  return mlirOperationGetResult(bub_create(r, &st), 0);
+}
+
+MlirOperation bub_unslice(bub_rw *r, MlirValue v, const bub_slice *s,
+                          MlirType full) {
+  MlirOperationState st = mlirOperationStateGet(str(BUB_UNSLICE), r->loc);
+  mlirOperationStateAddOperands(&st, 1, &v);
+  int32_t counts[3];
+  add_slice_parts(r, &st, s, counts);
+  mlirOperationStateAddResults(&st, 1, &full);
+  return bub_create(r, &st);
+}
+
+MlirValue bub_empty(bub_rw *r, MlirType type, const bub_slice *sizes_of) {
+  MlirOperationState st = mlirOperationStateGet(str("tensor.empty"), r->loc);
+  for (int i = 0; i < sizes_of->rank; i++)
+    if (!mlirValueIsNull(sizes_of->size[i].v))
+      mlirOperationStateAddOperands(&st, 1, &sizes_of->size[i].v);
+  mlirOperationStateAddResults(&st, 1, &type);
+  return mlirOperationGetResult(bub_create(r, &st), 0);
+}
+
+MlirValue bub_subview(bub_rw *r, MlirValue src, const bub_slice *s) {
+  if (bub_slice_is_identity(s, src))
+    return src;
+  return bub_view(r, src, s);
+}
+
+MlirValue bub_view(bub_rw *r, MlirValue src, const bub_slice *s) {
+  MlirType t = mlirValueGetType(src);
+  int64_t strides[BUB_MAX_RANK], offset = 0, shape[BUB_MAX_RANK];
+  if (mlirLogicalResultIsFailure(
+          mlirMemRefTypeGetStridesAndOffset(t, strides, &offset)))
+    return (MlirValue){NULL};
+  for (int i = 0; i < s->rank; i++) {
+    int64_t o, c;
+    if (offset != BUB_DYN) {
+      if (!bub_const(s->off[i], &o) || (o != 0 && strides[i] == BUB_DYN))
+        offset = BUB_DYN;
+      else if (o != 0)
+        offset += o * strides[i];
+    }
+    if (strides[i] != BUB_DYN)
+      strides[i] *= s->stride[i];
+    shape[i] = mlirValueIsNull(s->size[i].v) && bub_const(s->size[i], &c)
+                   ? c
+                   : BUB_DYN;
+  }
+  MlirAttribute layout =
+      mlirStridedLayoutAttrGet(r->ctx, offset, s->rank, strides);
+  MlirType type =
+      mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), s->rank, shape,
+                        layout, mlirMemRefTypeGetMemorySpace(t));
+  MlirOperationState st = mlirOperationStateGet(str("memref.subview"), r->loc);
+  mlirOperationStateAddOperands(&st, 1, &src);
+  int32_t counts[3];
+  add_slice_parts(r, &st, s, counts);
+  int32_t seg[4] = {1, counts[0], counts[1], counts[2]};
+  MlirNamedAttribute a =
+      bub_named(r, "operandSegmentSizes", i32_segments(r->ctx, seg, 4));
+  mlirOperationStateAddAttributes(&st, 1, &a);
+  mlirOperationStateAddResults(&st, 1, &type);
+  return mlirOperationGetResult(bub_create(r, &st), 0);
+}
+
+static bool in_list(MlirStringRef name, const char *const *list) {
+  for (; list && *list; list++)
+    if (name.length == strlen(*list) &&
+        memcmp(name.data, *list, name.length) == 0)
+      return true;
+  return false;
+}
+
+MlirOperation bub_clone_op(bub_rw *r, MlirOperation op, intptr_t nopnds,
+                           const MlirValue *opnds, intptr_t nres,
+                           const MlirType *res, intptr_t nset,
+                           const MlirNamedAttribute *set,
+                           const char *const *drop) {
+  MlirOperationState st = mlirOperationStateGet(
+      mlirIdentifierStr(mlirOperationGetName(op)), r->loc);
+  mlirOperationStateAddOperands(&st, nopnds, opnds);
+  mlirOperationStateAddResults(&st, nres, res);
+  intptr_t n = mlirOperationGetNumAttributes(op);
+  for (intptr_t i = 0; i < n; i++) {
+    MlirNamedAttribute a = mlirOperationGetAttribute(op, i);
+    MlirStringRef name = mlirIdentifierStr(a.name);
+    bool overridden = in_list(name, drop);
+    for (intptr_t k = 0; k < nset && !overridden; k++)
+      overridden = mlirIdentifierEqual(set[k].name, a.name);
+    if (!overridden)
+      mlirOperationStateAddAttributes(&st, 1, &a);
+  }
+  mlirOperationStateAddAttributes(&st, nset, set);
+  return bub_create(r, &st);
+}
+
+static unsigned element_bits(MlirType t) {
+  if (mlirTypeIsAInteger(t))
+    return mlirIntegerTypeGetWidth(t);
+  if (mlirTypeIsAFloat(t))
+    return mlirFloatTypeGetWidth(t);
+  if (mlirTypeIsAIndex(t))
+    return 64;
+  return 0;
+}
+
+MlirOperation bub_mark_buffer_size(bub_rw *r, MlirValue v, MlirType t,
+                                   MlirType was) {
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  if (!mlirShapedTypeHasStaticShape(was) || mlirShapedTypeHasStaticShape(t) ||
+      mlirShapedTypeGetRank(was) != rank)
+    return (MlirOperation){NULL};
+  unsigned bits = element_bits(mlirShapedTypeGetElementType(t));
+  if (bits == 0)
+    return (MlirOperation){NULL};
+  intptr_t ndyn = 0;
+  for (intptr_t i = 0; i < rank; i++)
+    ndyn += mlirShapedTypeIsDynamicDim(t, i);
+  int64_t div = r->bc->opts.strict || ndyn != 1 || r->bc->opts.sub_blocks < 1
+                    ? 1
+                    : r->bc->opts.sub_blocks;
+  int64_t elems = 1;
+  for (intptr_t i = 0; i < rank; i++) {
+    int64_t d = mlirShapedTypeIsDynamicDim(t, i)
+                    ? (mlirShapedTypeGetDimSize(was, i) + div - 1) / div
+                    : mlirShapedTypeGetDimSize(t, i);
+    elems *= d;
+  }
+  int64_t bytes = (elems * (int64_t)bits + 7) / 8;
+  MlirOperationState st = mlirOperationStateGet(str("annotation.mark"), r->loc);
+  mlirOperationStateAddOperands(&st, 1, &v);
+  MlirNamedAttribute a = bub_named(r, "buffer_size_in_byte",
+      mlirIntegerAttrGet(mlirIntegerTypeGet(r->ctx, 64), bytes));
+  mlirOperationStateAddAttributes(&st, 1, &a);
+  return bub_create(r, &st);
+}
+
+/* ---- finishing -------------------------------------------------------------------- */
+
+static bool results_unused(MlirOperation op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
+    if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, i))))
+      return false;
+  return true;
+}
+
+void bub_replace(bub_rw *r, MlirValue v) {
+  MlirType want = r->slice_type;
+  if (!mlirTypeEqual(mlirValueGetType(v), want)) {
+    MlirOperationState st = mlirOperationStateGet(str("tensor.cast"), r->loc);
+    mlirOperationStateAddOperands(&st, 1, &v);
+    mlirOperationStateAddResults(&st, 1, &want);
+    v = mlirOperationGetResult(bub_create(r, &st), 0);
+  }
+  mlirRewriterBaseReplaceOpWithValues(r->rw, r->slice_op, 1, &v);
+  if (!mlirOperationIsNull(r->producer) && results_unused(r->producer))
+    mlirRewriterBaseEraseOp(r->rw, r->producer);
+  r->bc->num_rewrites++;
+}
+
+void bub_rebuild(bub_rw *r, intptr_t nopnds, const MlirValue *opnds,
+                 intptr_t nres, const MlirType *res, intptr_t nset,
+                 const MlirNamedAttribute *set, const char *const *drop) {
+  if (!r->in_place) {
+    MlirOperation op = bub_clone_op(r, r->producer, nopnds, opnds, nres, res,
+                                    nset, set, drop);
+    bub_replace(r, mlirOperationGetResult(op, r->result_index));
+    return;
+  }
+  /* The slice was the producer's only user: shrink the producer itself. */
+  MlirOperation p = r->producer;
+  mlirRewriterBaseStartOpModification(r->rw, p);
+  mlirOperationSetOperands(p, nopnds, opnds);
+  for (intptr_t i = 0; i < nres; i++)
+    mlirValueSetType(mlirOperationGetResult(p, i), res[i]);
+  for (const char *const *d = drop; d && *d; d++)
+    mlirOperationRemoveDiscardableAttributeByName(p, str(*d));
+  for (intptr_t i = 0; i < nset; i++)
+    mlirOperationSetDiscardableAttributeByName(
+        p, mlirIdentifierStr(set[i].name), set[i].attribute);
+  mlirRewriterBaseFinalizeOpModification(r->rw, p);
+  MlirValue v = mlirOperationGetResult(p, r->result_index);
+  r->producer = (MlirOperation){NULL};
+  bub_replace(r, v);
+}
+
+bool bub_prepare_in_place(bub_rw *r) {
+  MlirOperation p = r->producer;
+  if (mlirOperationGetNumRegions(p) != 0)
+    return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(p); i++) {
+    MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(p, i));
+    if (mlirOpOperandIsNull(u))
+      continue;
+    if (i != r->result_index ||
+        !mlirOperationEqual(mlirOpOperandGetOwner(u), r->slice_op) ||
+        !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
+      return false;
+  }
+  if (!bub_slice_hoist(r, p))
+    return false;
+  r->in_place = true;
+  mlirRewriterBaseSetInsertionPointBefore(r->rw, p);
+  return true;
+}
+
+static size_t reason_slot(void *slice) {
+  uintptr_t h = (uintptr_t)slice;
+  h ^= h >> 17;
+  h *= 0x9E3779B97F4A7C15ull;
+  return (size_t)(h >> 24) % 256;
+}
+
+bool bub_refuse(bub_rw *r, const char *why) {
+  size_t i = reason_slot(r->slice_op.ptr);
+  r->bc->reasons[i].slice = r->slice_op.ptr;
+  r->bc->reasons[i].producer = r->producer.ptr;
+  r->bc->reasons[i].why = why;
+  return false;
+}
+
+const char *bub_reason(npuc_bubble_ctx *bc, MlirOperation slice,
+                       MlirOperation producer) {
+  size_t i = reason_slot(slice.ptr);
+  if (bc->reasons[i].slice == slice.ptr &&
+      bc->reasons[i].producer == producer.ptr)
+    return bc->reasons[i].why;
+  return NULL;
+}
+
+/* ---- dominance ------------------------------------------------------------------------ */
+
+bool bub_dominates(MlirValue v, MlirOperation op) {
+  if (mlirValueIsABlockArgument(v)) {
+    MlirBlock owner = mlirBlockArgumentGetOwner(v);
+    for (MlirOperation cur = op; !mlirOperationIsNull(cur);
+         cur = mlirOperationGetParentOperation(cur))
+      if (mlirBlockEqual(mlirOperationGetBlock(cur), owner))
+        return true;
+    return false;
+  }
+  MlirOperation def = mlirOpResultGetOwner(v);
+  MlirBlock block = mlirOperationGetBlock(def);
+  for (MlirOperation cur = op; !mlirOperationIsNull(cur);
+       cur = mlirOperationGetParentOperation(cur))
+    if (mlirBlockEqual(mlirOperationGetBlock(cur), block))
+      return !mlirOperationEqual(def, cur) &&
+             mlirOperationIsBeforeInBlock(def, cur);
+  return false;
+}
+
+static bool hoistable(MlirOperation op) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return mlirOperationGetNumRegions(op) == 0 &&
+         ((n.length > 6 && memcmp(n.data, "arith.", 6) == 0) ||
+          bub_op_is(op, "affine.apply"));
+}
+
+/* With `dry`, only says whether the move is possible. */
+static bool hoist(bub_rw *r, MlirValue v, MlirOperation op, int depth,
+                  bool dry) {
+  if (bub_dominates(v, op))
+    return true;
+  if (depth > 8 || !mlirValueIsAOpResult(v))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (!hoistable(def) ||
+      !mlirBlockEqual(mlirOperationGetBlock(def), mlirOperationGetBlock(op)))
+    return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(def); i++)
+    if (!hoist(r, mlirOperationGetOperand(def, i), op, depth + 1, dry))
+      return false;
+  if (!dry)
+    mlirRewriterBaseMoveOpBefore(r->rw, def, op);
+  return true;
+}
+
+bool bub_slice_hoist(bub_rw *r, MlirOperation op) {
+  for (int pass = 0; pass < 2; pass++) { /* check everything, then move */
+    bool dry = pass == 0;
+    for (int d = 0; d < r->s.rank; d++)
+      if ((!mlirValueIsNull(r->s.off[d].v) &&
+           !hoist(r, r->s.off[d].v, op, 0, dry)) ||
+          (!mlirValueIsNull(r->s.size[d].v) &&
+           !hoist(r, r->s.size[d].v, op, 0, dry)))
+        return false;
+  }
+  return true;
+}

@@ -1,0 +1,68 @@
+/* hivm-bubble-up-extract-slice: moves every tensor.extract_slice marked
+ * {to_be_bubbled_slice} above its producer, repeatedly, until each reaches
+ * a block argument, a tensor.empty or a load (include/npuc/BubbleUp.h; the
+ * patterns are in BubbleUpHivm.c and BubbleUpStructural.c). A slice that
+ * cannot move to such a stop point is an error, as for bishengir: the
+ * 1:2 sub-block split it was placed for would not happen. */
+#include "npuc/BubbleUp.h"
+#include "npuc/Pass.h"
+
+#include <mlir-c/Diagnostics.h>
+#include <stdio.h>
+#include <string.h>
+
+static bool bubble_up(MlirOperation func, const npuc_pass_options *opts,
+                      const npuc_pass_context *ctx);
+
+static const npuc_pass_option_def options[] = {
+    {"strict-mode", NPUC_OPT_BOOL, "false",
+     "refuse rewrites that are not exact from the IR alone (unaligned "
+     "collapsed offsets, partly overlapping insert_slice windows)",
+     NULL},
+    {"sub-blocks", NPUC_OPT_INT, "2",
+     "buffer_size_in_byte hints of buffers made dynamic assume tiles of this "
+     "many sub-blocks (1: the whole dimension)",
+     NULL},
+};
+
+const npuc_pass_def npuc_pass_hivm_bubble_up_extract_slice = {
+    "hivm-bubble-up-extract-slice",
+    "Bubble tensor.extract_slice {to_be_bubbled_slice} up to block arguments, "
+    "tensor.empty and loads",
+    "func.func",
+    options,
+    sizeof options / sizeof options[0],
+    bubble_up,
+};
+
+static bool bubble_up(MlirOperation func, const npuc_pass_options *opts,
+                      const npuc_pass_context *ctx) {
+  npuc_bubble_options bo = {npuc_pass_opt_bool(opts, "strict-mode"),
+                            npuc_pass_opt_int(opts, "sub-blocks")};
+  if (bo.sub_blocks < 1) {
+    mlirEmitError(mlirOperationGetLocation(func),
+                  "hivm-bubble-up-extract-slice: sub-blocks must be at least 1");
+    return false;
+  }
+  npuc_bubble_report rep;
+  if (npuc_bubble_up_slices(func, ctx->registry, &bo, &rep))
+    return true;
+  char msg[512];
+  if (mlirOperationIsNull(rep.blocker)) {
+    snprintf(msg, sizeof msg,
+             "cannot bubble up the slice of a loop-carried value: %s",
+             rep.reason ? rep.reason : "the loop body uses it whole");
+  } else {
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(rep.blocker));
+    snprintf(msg, sizeof msg, "cannot bubble up the slice through '%.*s'%s%s",
+             (int)name.length, name.data, rep.reason ? ": " : "",
+             rep.reason ? rep.reason : "");
+  }
+  if (rep.num_stuck > 1) {
+    size_t len = strlen(msg);
+    snprintf(msg + len, sizeof msg - len, " (and %zu more marked slices)",
+             rep.num_stuck - 1);
+  }
+  mlirEmitError(mlirOperationGetLocation(rep.first_stuck), msg);
+  return false;
+}
