@@ -50,9 +50,6 @@ bool npuc_skip_type(npuc_lexer *lx, const char **start, const char **end);
  * and before a bare `:` only when `stop_at_colon`). */
 bool npuc_skip_attr_value(npuc_lexer *lx, const char **start,
                           const char **end, bool stop_at_colon);
-/* True if the next token is an ident immediately followed by '<' (no
- * space), like `memref<` or `#hivm.x<`. */
-bool npuc_next_is_angle(const npuc_lexer *lx, npuc_token tok);
 
 /* Is a '{' that was just consumed the start of a region (not a dict)? */
 bool npuc_brace_opens_region(const npuc_lexer *lx,

@@ -207,7 +207,8 @@ npuc_token npuc_skip_balanced(npuc_lexer *lx, char open) {
   return char_token(lx, NPUC_TOK_EOF, end, 0);
 }
 
-bool npuc_next_is_angle(const npuc_lexer *lx, npuc_token tok) {
+/* Is `tok` immediately followed by '<' (no space), as in `memref<`? */
+static bool npuc_next_is_angle(const npuc_lexer *lx, npuc_token tok) {
   return lx->cur < lx->end && *lx->cur == '<' &&
          lx->cur == tok.start + tok.len;
 }

@@ -57,8 +57,7 @@ static bool handle_statement(to_mlir *st, npuc_token stmt, npuc_token name,
                              npuc_lexer after_name);
 static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
                        const npuc_op_def *def);
-static bool convert_legacy_to_tensor(to_mlir *st, npuc_token name,
-                                     npuc_lexer after);
+static bool convert_legacy_to_tensor(to_mlir *st, npuc_lexer after);
 static void report_unknown_op(to_mlir *st, npuc_token name);
 
 /* ---- entry ------------------------------------------------------------- */
@@ -361,7 +360,7 @@ static bool handle_statement(to_mlir *st, npuc_token stmt, npuc_token name,
   if (npuc_tok_punct(next, '=') || npuc_tok_punct(next, ','))
     return false; /* an attribute name at the start of a line */
   if (npuc_tok_keyword(name, "bufferization.to_tensor"))
-    return convert_legacy_to_tensor(st, name, after_name);
+    return convert_legacy_to_tensor(st, after_name);
   if (!npuc_is_table_op_name(st->reg, name))
     return false;
   const npuc_op_def *def = npuc_op_lookup(st->reg, name.start, name.len);
@@ -390,8 +389,7 @@ static void report_unknown_op(to_mlir *st, npuc_token name) {
 
 /* bufferization.to_tensor %m [restrict] [writable] [{..}] : memref<..>
  * as older MLIR prints it: add ` to tensor<..>` for MLIR 22. */
-static bool convert_legacy_to_tensor(to_mlir *st, npuc_token name,
-                                     npuc_lexer after) {
+static bool convert_legacy_to_tensor(to_mlir *st, npuc_lexer after) {
   npuc_lexer lx = after;
   if (npuc_lex(&lx).kind != NPUC_TOK_PERCENT_ID)
     return false;
@@ -419,7 +417,6 @@ static bool convert_legacy_to_tensor(to_mlir *st, npuc_token name,
   const char *ss, *se;
   if (!npuc_skip_attr_value(&inner, &ss, &se, false))
     return false;
-  (void)name;
   int end_line = type_tok.line + npuc_count_lines(ts, te);
   const char *nl = te;
   while (nl > ts && nl[-1] != '\n')
@@ -461,7 +458,6 @@ static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
    * an explicit loc (most ops do not, and MLIR then parses less). */
   p.needs_loc = st->out.line != name.line || st->out.col != name.col;
   bool ok = parse_elems(st, &p, def->format, def->format_len);
-  npuc_token last_tok = {0};
   if (ok && npuc_tok_keyword(npuc_peek(&st->lx), "loc") &&
       npuc_tok_punct(npuc_peek2(&st->lx), '(')) {
     npuc_token l = npuc_lex(&st->lx);
@@ -476,7 +472,6 @@ static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
     emit_tail(st, &p);
     /* Where the op's text ended: the lexer stopped right after it. */
     const char *end = st->lx.cur;
-    (void)last_tok;
     int end_line = st->lx.line;
     int end_col = (int)(end - st->lx.line_begin) + 1;
     while (st->out.line < end_line)

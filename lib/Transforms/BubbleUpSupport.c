@@ -509,6 +509,20 @@ static MlirAttribute any_attr(MlirOperation op, const char *name) {
   return mlirAttributeIsNull(a) ? bub_attr(op, name) : a;
 }
 
+/* One static list whose dynamic entries are the next operands. */
+static bool read_mixed(MlirOperation op, const int64_t *statics, intptr_t n,
+                       intptr_t *next, intptr_t nops, bub_ofr *out) {
+  for (intptr_t i = 0; i < n; i++) {
+    if (statics[i] != BUB_DYN)
+      out[i] = bub_c(statics[i]);
+    else if (*next < nops)
+      out[i] = bub_v(mlirOperationGetOperand(op, (*next)++));
+    else
+      return false;
+  }
+  return true;
+}
+
 bool bub_slice_read(MlirOperation op, intptr_t dyn_start, bub_slice *out) {
   int64_t offs[BUB_MAX_RANK], sizes[BUB_MAX_RANK], strides[BUB_MAX_RANK];
   intptr_t n =
@@ -520,22 +534,9 @@ bool bub_slice_read(MlirOperation op, intptr_t dyn_start, bub_slice *out) {
     return false;
   intptr_t next = dyn_start, nops = mlirOperationGetNumOperands(op);
   out->rank = (int)n;
-  for (intptr_t i = 0; i < n; i++) {
-    if (offs[i] != BUB_DYN)
-      out->off[i] = bub_c(offs[i]);
-    else if (next < nops)
-      out->off[i] = bub_v(mlirOperationGetOperand(op, next++));
-    else
-      return false;
-  }
-  for (intptr_t i = 0; i < n; i++) {
-    if (sizes[i] != BUB_DYN)
-      out->size[i] = bub_c(sizes[i]);
-    else if (next < nops)
-      out->size[i] = bub_v(mlirOperationGetOperand(op, next++));
-    else
-      return false;
-  }
+  if (!read_mixed(op, offs, n, &next, nops, out->off) ||
+      !read_mixed(op, sizes, n, &next, nops, out->size))
+    return false;
   for (intptr_t i = 0; i < n; i++) {
     int64_t c = BUB_DYN;
     if (strides[i] == BUB_DYN && next < nops)
