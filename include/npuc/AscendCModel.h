@@ -9,6 +9,7 @@
 #define NPUC_ASCEND_CMODEL_H
 
 #include "npuc/OpTable.h"
+#include "npuc/Target.h"
 #include <mlir-c/IR.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,22 +19,11 @@ typedef struct {
   const char *runtime_lib; /* path of libnpuc_hivm_rt.a */
 } npuc_cmodel_options;
 
-typedef struct {
-  char *name; /* "kernel.c" */
-  char *text;
-} npuc_emitted_file;
-
-typedef struct {
-  npuc_emitted_file *files;
-  size_t count;
-} npuc_emitted_files;
-
 /* Emits the files in memory. On an unsupported op, a dynamic shape it
  * cannot size, or a module without a device entry, reports a located error
  * through MLIR's diagnostics and returns false with no files. */
 bool npuc_emit_ascend_cmodel(const npuc_op_registry *reg, MlirOperation module,
                              const npuc_cmodel_options *opts,
                              npuc_emitted_files *out);
-void npuc_emitted_files_free(npuc_emitted_files *files);
 
 #endif

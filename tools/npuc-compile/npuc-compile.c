@@ -1,13 +1,13 @@
 /* npuc-compile: the whole-compilation driver, in the manner of
  * bishengir-compile: one input, one target, an output directory.
- * --target=ascend-cmodel writes kernel.c, host.c and a Makefile that build
- * against libnpuc_hivm_rt (see npuc/AscendCModel.h). */
+ * Each target (npuc/Target.h) gives the pipeline to run and the files to
+ * write; this file owns the command line and the output directory. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
-#include "npuc/AscendCModel.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
+#include "npuc/Target.h"
 #include "npuc/ToolSupport.h"
 #include "npuc/Verify.h"
 
@@ -22,15 +22,11 @@
 
 #define TOOL "npuc-compile"
 
-static const char *const targets[] = {"ascend-cmodel", "tx8", "aie1-cmodel",
-                                      NULL};
-
 typedef struct {
   const char *input;
   const char *output_dir;
   const char *target;
-  bool auto_blockify_loop;
-  bool auto_bind_sub_block;
+  npuc_compile_options compile;
 } options;
 
 enum { CONTINUE = -1 };
@@ -40,14 +36,14 @@ static int compile(const options *o);
 static void print_help(void);
 
 int main(int argc, char **argv) {
-  options o = {NULL, NULL, NULL, false, true};
+  options o = {NULL, NULL, NULL, {false, true, NULL, NULL, NULL}};
   int status = parse_command_line(argc, argv, &o);
   return status == CONTINUE ? compile(&o) : status;
 }
 
 static bool emit_target(const options *o, const npuc_op_registry *registry,
                         MlirOperation module);
-static bool auto_blockify_requested(const options *o);
+static void finish_options(options *o);
 static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
                          npuc_module *m, const char *pipeline);
 
@@ -58,6 +54,14 @@ static int compile(const options *o) {
   if (!input)
     return 1;
   const char *filename = npuc_input_display_name(o->input);
+  options full = *o;
+  finish_options(&full);
+  const npuc_target_def *target = npuc_target_lookup(o->target);
+  char pipeline[1024];
+  if (!target->pipeline(&full.compile, pipeline, sizeof pipeline)) {
+    free(input);
+    return 1;
+  }
   const npuc_op_registry *registry = NULL;
   bool ok = npuc_check_text(input, len, filename, NULL) &&
             (registry = npuc_builtin_op_registry(NULL)) != NULL;
@@ -66,10 +70,9 @@ static int compile(const options *o) {
     npuc_module m;
     ok = npuc_module_parse(ctx, registry, input, len, filename, 1, NULL, &m);
     if (ok) {
-      if (auto_blockify_requested(o))
-        ok = run_pipeline(ctx, registry, &m,
-                          "builtin.module(auto-blockify-parallel-loop)");
-      ok = ok && emit_target(o, registry, m.op);
+      if (*pipeline)
+        ok = run_pipeline(ctx, registry, &m, pipeline);
+      ok = ok && emit_target(&full, registry, m.op);
       npuc_module_destroy(&m);
     }
     npuc_context_destroy(ctx);
@@ -95,9 +98,19 @@ static bool env_true(const char *name) {
                    !strcmp(lower, "on") || !strcmp(lower, "yes"));
 }
 
-static bool auto_blockify_requested(const options *o) {
-  return o->auto_blockify_loop || env_true("TRITON_ALL_BLOCKS_PARALLEL") ||
-         env_true("TRITON_ALL_PARALLEL");
+static const char *env_or(const char *name, const char *fallback) {
+  const char *v = getenv(name);
+  return v && *v ? v : fallback;
+}
+
+/* Fills in what comes from the environment: the blockify switch and where
+ * the headers and runtimes are (overridable for installed trees). */
+static void finish_options(options *o) {
+  o->compile.auto_blockify_loop = o->compile.auto_blockify_loop ||
+                                  env_true("TRITON_ALL_BLOCKS_PARALLEL") ||
+                                  env_true("TRITON_ALL_PARALLEL");
+  o->compile.include_dir = env_or("NPUC_INCLUDE_DIR", NPUC_INCLUDE_DIR);
+  o->compile.runtime_dir = env_or("NPUC_RUNTIME_DIR", NPUC_RUNTIME_DIR);
 }
 
 /* Runs `pipeline` on the module, then verifies our ops again (the passes
@@ -114,25 +127,16 @@ static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
   return ok;
 }
 
-static const char *env_or(const char *name, const char *fallback) {
-  const char *v = getenv(name);
-  return v && *v ? v : fallback;
-}
-
 /* Generates every file in memory first: on any error the output directory
  * is neither created nor touched. */
 static bool emit_target(const options *o, const npuc_op_registry *registry,
                         MlirOperation module) {
-  if (strcmp(o->target, "ascend-cmodel") != 0) {
-    fprintf(stderr, TOOL ": error: target '%s' has no code generator yet\n",
-            o->target);
+  npuc_emitted_files files = {0};
+  if (!npuc_target_lookup(o->target)->emit(registry, module, &o->compile,
+                                           &files)) {
+    npuc_emitted_files_free(&files);
     return false;
   }
-  npuc_cmodel_options copts = {env_or("NPUC_INCLUDE_DIR", NPUC_INCLUDE_DIR),
-                               env_or("NPUC_RUNTIME_LIB", NPUC_RUNTIME_LIB)};
-  npuc_emitted_files files;
-  if (!npuc_emit_ascend_cmodel(registry, module, &copts, &files))
-    return false;
   bool ok = npuc_make_dirs(o->output_dir, NULL);
   for (size_t i = 0; ok && i < files.count; ++i) {
     char path[4096];
@@ -155,7 +159,7 @@ static int unknown_option(const char *arg, const char *name);
 
 static const char *const option_names[] = {
     "target", "o", "enable-auto-blockify-loop", "enable-auto-bind-sub-block",
-    "help", "version", NULL};
+    "target-config", "help", "version", NULL};
 
 static int parse_command_line(int argc, char **argv, options *o) {
   for (int i = 1; i < argc; i++) {
@@ -182,21 +186,24 @@ static int parse_command_line(int argc, char **argv, options *o) {
       printf(TOOL " version " NPUC_VERSION " (MLIR 22)\n");
       return 0;
     }
-    if (IS("target") || IS("o")) {
+    if (IS("target") || IS("o") || IS("target-config")) {
       if (!value && i + 1 < argc)
         value = argv[++i];
       if (!value || !*value) {
         fprintf(stderr, TOOL ": error: option '%s' needs a value\n", arg);
         return 1;
       }
-      *(IS("o") ? &o->output_dir : &o->target) = value;
+      if (IS("target-config"))
+        o->compile.target_config = value;
+      else
+        *(IS("o") ? &o->output_dir : &o->target) = value;
     } else if (IS("enable-auto-blockify-loop")) {
       if (!parse_bool("--enable-auto-blockify-loop", value,
-                      &o->auto_blockify_loop))
+                      &o->compile.auto_blockify_loop))
         return 1;
     } else if (IS("enable-auto-bind-sub-block")) {
       if (!parse_bool("--enable-auto-bind-sub-block", value,
-                      &o->auto_bind_sub_block))
+                      &o->compile.auto_bind_sub_block))
         return 1;
     } else {
       char *name = strndup(body, n);
@@ -244,16 +251,13 @@ static bool parse_bool(const char *flag, const char *value, bool *out) {
 }
 
 static bool valid_target(const char *target) {
-  for (const char *const *t = targets; *t; t++)
-    if (strcmp(*t, target) == 0)
-      return true;
-  return false;
+  return npuc_target_lookup(target) != NULL;
 }
 
 static void list_targets(FILE *f) {
   fprintf(f, "valid targets:");
-  for (const char *const *t = targets; *t; t++)
-    fprintf(f, " %s", *t);
+  for (size_t i = 0; i < npuc_num_targets(); i++)
+    fprintf(f, " %s", npuc_target_at(i)->name);
   fprintf(f, "\n");
 }
 
@@ -278,9 +282,13 @@ static void print_help(void) {
   printf("OVERVIEW: npuc compiler driver: MLIR in, target artefacts out\n\n"
          "USAGE: " TOOL " --target=<target> -o <dir> [options] <input.mlir>\n\n"
          "OPTIONS:\n"
-         "  --target=<target>                  One of: ascend-cmodel, tx8, "
-         "aie1-cmodel\n"
-         "  -o <dir>                           Output directory\n"
+         "  --target=<target>                  The target; one of:\n");
+  for (size_t i = 0; i < npuc_num_targets(); i++)
+    printf("      %-14s %s\n", npuc_target_at(i)->name,
+           npuc_target_at(i)->summary);
+  printf("  -o <dir>                           Output directory\n"
+         "  --target-config=<file>             Override the target "
+         "description (YAML)\n"
          "  --enable-auto-blockify-loop        Run auto-blockify-parallel-loop: "
          "loop each kernel\n"
          "                                     over its logical blocks on the "

@@ -61,20 +61,8 @@ bool npuc_emit_ascend_cmodel(const npuc_op_registry *reg, MlirOperation module,
   return true;
 }
 
-void npuc_emitted_files_free(npuc_emitted_files *files) {
-  for (size_t i = 0; i < files->count; ++i) {
-    free(files->files[i].name);
-    free(files->files[i].text);
-  }
-  free(files->files);
-  memset(files, 0, sizeof *files);
-}
-
 static void add_file(npuc_emitted_files *out, const char *name, npuc_sb *sb) {
-  out->files = realloc(out->files, (out->count + 1) * sizeof *out->files);
-  out->files[out->count].name = strdup(name);
-  out->files[out->count].text = sb->data ? sb->data : strdup("");
-  out->count++;
+  npuc_emitted_files_add(out, name, sb->data ? sb->data : strdup(""));
 }
 
 /* ---- entries ------------------------------------------------------------ */

@@ -1,0 +1,61 @@
+/* The targets of npuc-compile, in --help order. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "npuc/Target.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+extern const npuc_target_def npuc_target_ascend_cmodel;
+extern const npuc_target_def npuc_target_tx8;
+extern const npuc_target_def npuc_target_aie1_cmodel;
+
+static const npuc_target_def *const targets[] = {
+    &npuc_target_ascend_cmodel,
+    &npuc_target_tx8,
+    &npuc_target_aie1_cmodel,
+};
+
+#define NUM_TARGETS (sizeof targets / sizeof targets[0])
+
+size_t npuc_num_targets(void) { return NUM_TARGETS; }
+
+const npuc_target_def *npuc_target_at(size_t i) {
+  return i < NUM_TARGETS ? targets[i] : NULL;
+}
+
+const npuc_target_def *npuc_target_lookup(const char *name) {
+  for (size_t i = 0; i < NUM_TARGETS; i++)
+    if (strcmp(targets[i]->name, name) == 0)
+      return targets[i];
+  return NULL;
+}
+
+bool npuc_emitted_files_add(npuc_emitted_files *files, const char *name,
+                            char *text) {
+  npuc_emitted_file *grown =
+      realloc(files->files, (files->count + 1) * sizeof *files->files);
+  char *copy = strdup(name);
+  if (!grown || !copy || !text) {
+    if (grown)
+      files->files = grown;
+    free(copy);
+    free(text);
+    return false;
+  }
+  files->files = grown;
+  files->files[files->count].name = copy;
+  files->files[files->count].text = text;
+  files->count++;
+  return true;
+}
+
+void npuc_emitted_files_free(npuc_emitted_files *files) {
+  for (size_t i = 0; i < files->count; ++i) {
+    free(files->files[i].name);
+    free(files->files[i].text);
+  }
+  free(files->files);
+  memset(files, 0, sizeof *files);
+}
