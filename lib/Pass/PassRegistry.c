@@ -15,12 +15,28 @@ extern const npuc_pass_def npuc_pass_strip_annotations;
 extern const npuc_pass_def npuc_pass_auto_blockify_parallel_loop;
 extern const npuc_pass_def npuc_pass_triton_global_kernel_args_to_hivm_op;
 extern const npuc_pass_def npuc_pass_hivm_bubble_up_extract_slice;
+/* HIVM sub-block binding */
+
+/* TX8 layouts */
+
+/* TX8 constants, groups and sharding */
+
+/* AIE */
+
 
 static const npuc_pass_def *const passes[] = {
     &npuc_pass_strip_annotations,
     &npuc_pass_auto_blockify_parallel_loop,
     &npuc_pass_triton_global_kernel_args_to_hivm_op,
     &npuc_pass_hivm_bubble_up_extract_slice,
+    /* HIVM sub-block binding */
+
+    /* TX8 layouts */
+
+    /* TX8 constants, groups and sharding */
+
+    /* AIE */
+
 };
 
 #define NUM_PASSES (sizeof passes / sizeof passes[0])
