@@ -33,10 +33,11 @@ typedef struct {
 typedef struct {
   const char *name;    /* --target=<name> */
   const char *summary; /* one line, for --help */
-  /* Writes the textual pass pipeline to run before emission into `buf`
-   * ("" for none). Returns false, with a message on stderr, when the
-   * options make no sense for this target. */
-  bool (*pipeline)(const npuc_compile_options *o, char *buf, size_t size);
+  /* Writes the textual pass pipeline to run on the parsed `module` before
+   * emission into `buf` ("" for none). Returns false, with a located error,
+   * when the options or the module make no sense for this target. */
+  bool (*pipeline)(MlirOperation module, const npuc_compile_options *o,
+                   char *buf, size_t size);
   /* Emits the files in memory. Errors are located MLIR diagnostics; on
    * failure `out` holds no files. */
   bool (*emit)(const npuc_op_registry *reg, MlirOperation module,

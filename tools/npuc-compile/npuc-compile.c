@@ -57,11 +57,6 @@ static int compile(const options *o) {
   options full = *o;
   finish_options(&full);
   const npuc_target_def *target = npuc_target_lookup(o->target);
-  char pipeline[1024];
-  if (!target->pipeline(&full.compile, pipeline, sizeof pipeline)) {
-    free(input);
-    return 1;
-  }
   const npuc_op_registry *registry = NULL;
   bool ok = npuc_check_text(input, len, filename, NULL) &&
             (registry = npuc_builtin_op_registry(NULL)) != NULL;
@@ -70,7 +65,10 @@ static int compile(const options *o) {
     npuc_module m;
     ok = npuc_module_parse(ctx, registry, input, len, filename, 1, NULL, &m);
     if (ok) {
-      if (*pipeline)
+      char pipeline[2048];
+      npuc_context_set_sink(ctx, NULL, m.map);
+      ok = target->pipeline(m.op, &full.compile, pipeline, sizeof pipeline);
+      if (ok && *pipeline)
         ok = run_pipeline(ctx, registry, &m, pipeline);
       ok = ok && emit_target(&full, registry, m.op);
       npuc_module_destroy(&m);

@@ -5,8 +5,9 @@
 #include <mlir-c/Diagnostics.h>
 #include <stdio.h>
 
-static bool aie1_pipeline(const npuc_compile_options *o, char *buf,
-                          size_t size) {
+static bool aie1_pipeline(MlirOperation module, const npuc_compile_options *o,
+                          char *buf, size_t size) {
+  (void)module;
   (void)o;
   snprintf(buf, size, "%s", "");
   return true;

@@ -5,8 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool ascend_pipeline(const npuc_compile_options *o, char *buf,
-                            size_t size) {
+static bool ascend_pipeline(MlirOperation module, const npuc_compile_options *o,
+                          char *buf, size_t size) {
+  (void)module;
   int n = snprintf(buf, size, "%s",
                    o->auto_blockify_loop
                        ? "builtin.module(auto-blockify-parallel-loop)"

@@ -4,8 +4,9 @@
 #include <mlir-c/Diagnostics.h>
 #include <stdio.h>
 
-static bool tx8_pipeline(const npuc_compile_options *o, char *buf,
-                         size_t size) {
+static bool tx8_pipeline(MlirOperation module, const npuc_compile_options *o,
+                          char *buf, size_t size) {
+  (void)module;
   (void)o;
   snprintf(buf, size, "%s", "");
   return true;
