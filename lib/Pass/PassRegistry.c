@@ -21,6 +21,7 @@ extern const npuc_pass_def npuc_pass_hivm_bubble_up_extract_slice;
 
 /* TX8 constants, groups and sharding */
 extern const npuc_pass_def npuc_pass_tx8_move_constant;
+extern const npuc_pass_def npuc_pass_tx8_const_norm;
 
 /* AIE */
 
@@ -36,6 +37,7 @@ static const npuc_pass_def *const passes[] = {
 
     /* TX8 constants, groups and sharding */
     &npuc_pass_tx8_move_constant,
+    &npuc_pass_tx8_const_norm,
 
     /* AIE */
 
