@@ -22,6 +22,7 @@ extern const npuc_pass_def npuc_pass_hivm_bubble_up_extract_slice;
 /* TX8 constants, groups and sharding */
 extern const npuc_pass_def npuc_pass_tx8_move_constant;
 extern const npuc_pass_def npuc_pass_tx8_const_norm;
+extern const npuc_pass_def npuc_pass_tx8_group_single;
 
 /* AIE */
 
@@ -38,6 +39,7 @@ static const npuc_pass_def *const passes[] = {
     /* TX8 constants, groups and sharding */
     &npuc_pass_tx8_move_constant,
     &npuc_pass_tx8_const_norm,
+    &npuc_pass_tx8_group_single,
 
     /* AIE */
 

@@ -121,10 +121,6 @@ static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
   return ok;
 }
 
-static bool op_named(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
-}
 
 /* The only use of `v`, or a null operand. */
 static MlirOpOperand only_use(MlirValue v) {
@@ -176,9 +172,9 @@ static bool plan_load(MlirOperation load, const entries *e, plan *p) {
   if (mlirOpOperandIsNull(use))
     return true;
   MlirOperation user = mlirOpOperandGetOwner(use);
-  if (op_named(user, "tx8be.unpack") && mlirOpOperandGetOperandNumber(use) == 0)
+  if (tx8_op_is(user, "tx8be.unpack") && mlirOpOperandGetOperandNumber(use) == 0)
     return plan_unpack(load, p);
-  if (!op_named(user, "tx8be.channel_norm") ||
+  if (!tx8_op_is(user, "tx8be.channel_norm") ||
       !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(user, 0)), p->type))
     return true;
   npuc_tx8_layout_mode to;
