@@ -23,6 +23,8 @@ extern const npuc_pass_def npuc_pass_hivm_bubble_up_extract_slice;
 extern const npuc_pass_def npuc_pass_tx8_move_constant;
 extern const npuc_pass_def npuc_pass_tx8_const_norm;
 extern const npuc_pass_def npuc_pass_tx8_group_single;
+extern const npuc_pass_def npuc_pass_tx8_group_ldst;
+extern const npuc_pass_def npuc_pass_tx8_group_mapping;
 
 /* AIE */
 
@@ -40,6 +42,8 @@ static const npuc_pass_def *const passes[] = {
     &npuc_pass_tx8_move_constant,
     &npuc_pass_tx8_const_norm,
     &npuc_pass_tx8_group_single,
+    &npuc_pass_tx8_group_ldst,
+    &npuc_pass_tx8_group_mapping,
 
     /* AIE */
 

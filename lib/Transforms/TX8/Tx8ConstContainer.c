@@ -115,7 +115,8 @@ int64_t tx8_container_threshold(const npuc_tx8_target *t, int32_t tile_dx,
 
 int32_t tx8_load_const_id(MlirOperation op) {
   MlirAttribute a = mlirOperationGetAttributeByName(op, ref("const_map_id"));
-  return mlirAttributeIsAInteger(a) ? (int32_t)mlirIntegerAttrGetValueInt(a)
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a)
+             ? (int32_t)mlirIntegerAttrGetValueInt(a)
                                     : -1;
 }
 
