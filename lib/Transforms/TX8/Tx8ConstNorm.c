@@ -19,7 +19,6 @@
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,9 +75,6 @@ static bool check_shared_layouts(const plan *plans, size_t n, size_t num_ids);
 static bool assign_entries(entries *e, plan *plans, size_t n);
 static void apply(const plan *p);
 static void renumber(const plan *plans, size_t n, const int32_t *map);
-static MlirStringRef ref(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
 
 static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
                        const npuc_pass_context *ctx) {
@@ -130,24 +126,6 @@ static MlirOpOperand only_use(MlirValue v) {
   return u;
 }
 
-/* `#tx8be.layout_mode<Cx>` of a channel_norm. */
-static bool norm_layout(MlirOperation norm, npuc_tx8_layout_mode *out) {
-  MlirAttribute a = mlirOperationGetAttributeByName(norm, ref("layout"));
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsAOpaque(a))
-    return false;
-  MlirStringRef d = mlirOpaqueAttrGetData(a);
-  for (int m = NPUC_TX8_TENSOR; m <= NPUC_TX8_NCX; m++) {
-    char want[32];
-    snprintf(want, sizeof want, "layout_mode<%s>",
-             npuc_tx8_layout_name((npuc_tx8_layout_mode)m));
-    if (d.length == strlen(want) && memcmp(d.data, want, d.length) == 0) {
-      *out = (npuc_tx8_layout_mode)m;
-      return true;
-    }
-  }
-  return false;
-}
-
 static bool plan_unpack(MlirOperation load, plan *p);
 
 static bool plan_load(MlirOperation load, const entries *e, plan *p) {
@@ -178,7 +156,7 @@ static bool plan_load(MlirOperation load, const entries *e, plan *p) {
       !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(user, 0)), p->type))
     return true;
   npuc_tx8_layout_mode to;
-  if (!norm_layout(user, &to))
+  if (!npuc_tx8_channel_norm_layout(user, &to))
     return true; /* the verifier reports a bad layout */
   npuc_tx8_dtype dt;
   if (to != p->from &&

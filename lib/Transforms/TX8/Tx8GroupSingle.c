@@ -82,8 +82,10 @@ static bool is_structure(MlirOperation op) {
   return false;
 }
 
-/* A channel_norm whose only user is a compute op converts that op's input:
- * it belongs in the op's group. */
+/* A channel_norm whose only user is a compute op that loads it converts
+ * that op's input in SPM: it belongs in the op's group. (An op that reads
+ * the operand in DDR, like reshape, needs it converted before, in a group
+ * of its own whose store puts it in DDR.) */
 static bool absorbed(MlirOperation op) {
   if (!tx8_op_is(op, "tx8be.channel_norm"))
     return false;
@@ -91,6 +93,9 @@ static bool absorbed(MlirOperation op) {
   if (mlirOpOperandIsNull(u) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
     return false;
   MlirOperation user = mlirOpOperandGetOwner(u);
+  if (!npuc_tx8_mask_bit(npuc_tx8_query_op(user).need_load,
+                         (intptr_t)mlirOpOperandGetOperandNumber(u)))
+    return false;
   return !mlirBlockIsNull(mlirOperationGetBlock(user)) &&
          mlirBlockEqual(mlirOperationGetBlock(user), mlirOperationGetBlock(op)) &&
          (role_of(user) == ROLE_COMPUTE || role_of(user) == ROLE_ABSORBED);

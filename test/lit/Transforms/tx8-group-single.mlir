@@ -94,3 +94,25 @@ module {
     return %2 : tensor<4xf32>
   }
 }
+
+// -----
+
+// A reshape reads its input in DDR (need_load 0), so the channel_norm
+// before it is not taken in: it gets a group of its own, whose store puts
+// the converted data in DDR for the reshape.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[CN:.*]] = tx8be.group(%arg0) {{.*}}group_id = 0 : si32, group_tag = 0 : i32} {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tx8be.channel_norm
+// CHECK-NEXT: tx8be.return
+// CHECK-NEXT: }
+// CHECK-NEXT: tx8be.group(%[[CN]]) {{.*}}group_id = 1 : si32, group_tag = 2 : i32} {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tx8be.reshape
+module {
+  func.func @main(%x: tensor<2x4x8xf16>) -> tensor<8x8xf16> {
+    %0 = tx8be.channel_norm %x to <Tensor> : tensor<2x4x8xf16> -> tensor<2x4x8xf16>
+    %1 = tx8be.reshape %0 : tensor<2x4x8xf16> -> tensor<8x8xf16>
+    return %1 : tensor<8x8xf16>
+  }
+}
