@@ -18,6 +18,10 @@ extern const npuc_pass_def npuc_pass_hivm_bubble_up_extract_slice;
 /* HIVM sub-block binding */
 
 /* TX8 layouts */
+extern const npuc_pass_def npuc_pass_tx8_layout_init;
+extern const npuc_pass_def npuc_pass_tx8_layout_transmit;
+extern const npuc_pass_def npuc_pass_tx8_layout_align_to_npu;
+extern const npuc_pass_def npuc_pass_tx8_layout_align_opt;
 
 /* TX8 constants, groups and sharding */
 
@@ -32,6 +36,10 @@ static const npuc_pass_def *const passes[] = {
     /* HIVM sub-block binding */
 
     /* TX8 layouts */
+    &npuc_pass_tx8_layout_init,
+    &npuc_pass_tx8_layout_transmit,
+    &npuc_pass_tx8_layout_align_to_npu,
+    &npuc_pass_tx8_layout_align_opt,
 
     /* TX8 constants, groups and sharding */
 
