@@ -24,6 +24,7 @@ extern const npuc_pass_def npuc_pass_tx8_layout_align_to_npu;
 extern const npuc_pass_def npuc_pass_tx8_layout_align_opt;
 
 /* TX8 constants, groups and sharding */
+extern const npuc_pass_def npuc_pass_tx8_move_constant;
 
 /* AIE */
 
@@ -42,6 +43,7 @@ static const npuc_pass_def *const passes[] = {
     &npuc_pass_tx8_layout_align_opt,
 
     /* TX8 constants, groups and sharding */
+    &npuc_pass_tx8_move_constant,
 
     /* AIE */
 
