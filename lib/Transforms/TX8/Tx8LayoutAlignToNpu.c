@@ -301,7 +301,13 @@ static bool convert_operand(user_conversions *uc, intptr_t index,
     }
   char layout[TX8L_NAME_CAP];
   converted_layout_str(v, want, layout, sizeof layout);
-  MlirValue cn = tx8l_build_channel_norm(user, v, want, layout);
+  /* Every channel_norm converts between a compact and an aligned layout
+   * of one (N, HW, C) view; Cx <-> NCx of several batches goes through
+   * the compact form. */
+  MlirValue from = v;
+  if (npuc_tx8_is_aligned(have) && npuc_tx8_is_aligned(want))
+    from = tx8l_build_channel_norm(user, v, npuc_tx8_compact_of(have), layout);
+  MlirValue cn = tx8l_build_channel_norm(user, from, want, layout);
   mlirOperationSetOperand(user, index, cn);
   if (uc->num_done < MAX_CONVERSIONS) {
     uc->done[uc->num_done].from = v;

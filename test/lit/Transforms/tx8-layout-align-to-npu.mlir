@@ -81,3 +81,16 @@ func.func @no_conflict(%x: tensor<1x8x32xf16>, %s: tensor<32xf32>, %w: tensor<32
   %2 = tx8be.relu %1 {layout_str = "NTensor", dev_info = #tx8be.dev_attr<imm_size = 64, mem_layout = Tensor, multi_buf_en = true, multi_buf_num = 2, out_shape_buf_idx = [], temporal_mem_slice = [1, 4, 8], source_type = 0, imm_addr = 0, mem_addr = [0, 512]>} : tensor<1x8x8xf16> -> tensor<1x8x8xf16>
   return %2 : tensor<1x8x8xf16>
 }
+
+// Cx and NCx of two batches differ; a channel_norm converts one compact
+// and one aligned layout, so NCx reaches Cx through NTensor.
+// CHECK-LABEL: func.func @between_aligned
+// CHECK: %[[B1:.*]] = tx8be.batchnorm_inference {{.*}}mem_layout = NCx
+// CHECK-NEXT: %[[T:.*]] = tx8be.channel_norm %[[B1]] to <NTensor>
+// CHECK-NEXT: %[[C:.*]] = tx8be.channel_norm %[[T]] to <Cx>
+// CHECK: tx8be.batchnorm_inference %[[C]], {{.*}}mem_layout = Cx
+func.func @between_aligned(%x: tensor<2x8x16xf16>, %s: tensor<16xf32>) -> tensor<2x8x16xf16> {
+  %0 = tx8be.batchnorm_inference %x, %s, %s, %s, %s {layout_str = "NTensor"} : tensor<2x8x16xf16>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<2x8x16xf16>
+  %1 = tx8be.batchnorm_inference %0, %s, %s, %s, %s {layout_str = "Tensor"} : tensor<2x8x16xf16>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<2x8x16xf16>
+  return %1 : tensor<2x8x16xf16>
+}
