@@ -94,3 +94,17 @@ func.func @between_aligned(%x: tensor<2x8x16xf16>, %s: tensor<16xf32>) -> tensor
   %1 = tx8be.batchnorm_inference %0, %s, %s, %s, %s {layout_str = "Tensor"} : tensor<2x8x16xf16>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<2x8x16xf16>
   return %1 : tensor<2x8x16xf16>
 }
+
+// A value from an op without dev_info (a group, before grouping exists
+// this would be hand-written) counts as compact, like a graph input.
+// CHECK-LABEL: func.func @from_group
+// CHECK: %[[G:.*]] = tx8be.group
+// CHECK: tx8be.channel_norm %[[G]] to <NCx>
+func.func @from_group(%x: tensor<2x8x16xf16>, %s: tensor<16xf32>) -> tensor<2x8x16xf16> {
+  %g = tx8be.group(%x) : (tensor<2x8x16xf16>) -> (tensor<2x8x16xf16>) {
+  ^bb0(%a: tensor<2x8x16xf16>):
+    tx8be.return %a : tensor<2x8x16xf16>
+  }
+  %0 = tx8be.batchnorm_inference %g, %s, %s, %s, %s {layout_str = "NTensor"} : tensor<2x8x16xf16>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<2x8x16xf16>
+  return %0 : tensor<2x8x16xf16>
+}

@@ -78,3 +78,16 @@ func.func @hand_written(%x: tensor<1x8x16xf16>) -> tensor<1x8x16xf16> {
   %2 = tx8be.log %1 : tensor<1x8x16xf16> -> tensor<1x8x16xf16>
   return %2 : tensor<1x8x16xf16>
 }
+
+// Only one-letter-per-dimension layouts permute: a transpose of NTensor
+// data learns nothing and takes the default, and so do the ops after it.
+// CHECK-LABEL: func.func @no_permute
+func.func @no_permute(%x: tensor<2x8x16xf16>) -> tensor<16x8x2xf16> {
+  // CHECK: tx8be.exp %{{.*}} {layout_str = "NTensor"}
+  %0 = tx8be.exp %x {layout_str = "NTensor"} : tensor<2x8x16xf16> -> tensor<2x8x16xf16>
+  // CHECK: tx8be.transpose %{{.*}} {layout_str = "Tensor"}
+  %1 = tx8be.transpose %0 permutation = [2, 1, 0] : tensor<2x8x16xf16> -> tensor<16x8x2xf16>
+  // CHECK: tx8be.abs %{{.*}} {layout_str = "Tensor"}
+  %2 = tx8be.abs %1 : tensor<16x8x2xf16> -> tensor<16x8x2xf16>
+  return %2 : tensor<16x8x2xf16>
+}
