@@ -124,15 +124,14 @@ static bool align_op(MlirOperation op) {
 /* The layout name the op expects operand `i` (of rank `rank`) in: for gemm
  * and conv the component naming it (the bias has none: a [N] vector), for
  * other ops their own layout for the operands of the result's rank. */
-static void expected_name(MlirOperation op, const npuc_tx8_op_attr *a,
-                          const char *layout, intptr_t i, int rank,
-                          int result_rank, char *out, size_t cap) {
+static void expected_name(const npuc_tx8_op_attr *a, const char *layout,
+                          intptr_t i, int rank, int result_rank, char *out,
+                          size_t cap) {
   if (a->layout_rule == NPUC_TX8_LAYOUT_SOURCE) {
     if (i >= 2 || !npuc_tx8_layout_component(layout, (int)i, out, cap))
       snprintf(out, cap, "Tensor");
     return;
   }
-  (void)op;
   snprintf(out, cap, "%s", rank == result_rank ? layout : "Tensor");
 }
 
@@ -164,7 +163,7 @@ static bool align_all(MlirOperation op, const npuc_tx8_op_attr *a,
     if (rank < 0)
       continue; /* none (an absent bias) or a tuple: nothing to place */
     char name[TX8L_NAME_CAP];
-    expected_name(op, a, layout, i, rank, result_rank, name, sizeof name);
+    expected_name(a, layout, i, rank, result_rank, name, sizeof name);
     if (!convert_operand(&uc, i, npuc_tx8_mem_layout_of(name, aligned)))
       return false;
   }
@@ -286,6 +285,10 @@ static bool convert_operand(user_conversions *uc, intptr_t index,
                    "layouts place static tensors only", (long)index);
   if (npuc_tx8_layouts_coincide(have, want, shape.dims, shape.rank))
     return true;
+  /* Tensor and NTensor are the same bytes: back to compact stays in the
+   * source's family, so the conversion keeps its (N, HW, C) view. */
+  if (!npuc_tx8_is_aligned(want))
+    want = npuc_tx8_compact_of(have);
   npuc_tx8_dtype dt;
   if (npuc_tx8_is_aligned(want) && !tx8l_dtype(mlirValueGetType(v), &dt))
     return op_fail(user, "needs operand %ld in %s, but Cx/NCx hold f16, "
@@ -298,7 +301,13 @@ static bool convert_operand(user_conversions *uc, intptr_t index,
     }
   char layout[TX8L_NAME_CAP];
   converted_layout_str(v, want, layout, sizeof layout);
-  MlirValue cn = tx8l_build_channel_norm(user, v, want, layout);
+  /* Every channel_norm converts between a compact and an aligned layout
+   * of one (N, HW, C) view; Cx <-> NCx of several batches goes through
+   * the compact form. */
+  MlirValue from = v;
+  if (npuc_tx8_is_aligned(have) && npuc_tx8_is_aligned(want))
+    from = tx8l_build_channel_norm(user, v, npuc_tx8_compact_of(have), layout);
+  MlirValue cn = tx8l_build_channel_norm(user, from, want, layout);
   mlirOperationSetOperand(user, index, cn);
   if (uc->num_done < MAX_CONVERSIONS) {
     uc->done[uc->num_done].from = v;

@@ -119,9 +119,13 @@ static bool component_valid(const char *layout, int index, int rank,
 bool tx8l_layout_valid(MlirOperation op, const char *layout, char *why,
                        size_t why_cap) {
   int result_rank = tx8l_rank(mlirValueGetType(mlirOperationGetResult(op, 0)));
-  if (!is_source(op))
-    return component_valid(layout, 0, result_rank, "result", why, why_cap) &&
-           npuc_tx8_layout_num_components(layout) == 1;
+  if (!is_source(op)) {
+    if (npuc_tx8_layout_num_components(layout) == 1)
+      return component_valid(layout, 0, result_rank, "result", why, why_cap);
+    snprintf(why, why_cap,
+             "'%s' joins several layouts, which only gemm and conv do", layout);
+    return false;
+  }
   if (npuc_tx8_layout_num_components(layout) != 3) {
     snprintf(why, why_cap,
              "'%s' must name the input, weight and result layouts "

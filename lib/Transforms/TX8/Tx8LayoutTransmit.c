@@ -106,7 +106,8 @@ static const int64_t *permutation_of(MlirOperation op, int64_t *buf) {
       op, mlirStringRefCreateFromCString("permutation"));
   int rank = tx8l_rank(mlirValueGetType(mlirOperationGetResult(op, 0)));
   if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
-      rank < 0 || mlirDenseArrayGetNumElements(a) != rank)
+      rank < 0 || rank > NPUC_TX8_MAX_RANK ||
+      mlirDenseArrayGetNumElements(a) != rank)
     return NULL;
   for (int i = 0; i < rank; ++i)
     buf[i] = mlirDenseI64ArrayGetElement(a, i);
