@@ -25,6 +25,7 @@ extern const npuc_pass_def npuc_pass_tx8_layout_align_opt;
 
 /* TX8 constants, groups and sharding */
 extern const npuc_pass_def npuc_pass_tx8_move_constant;
+extern const npuc_pass_def npuc_pass_tx8_const_norm;
 
 /* AIE */
 
@@ -44,6 +45,7 @@ static const npuc_pass_def *const passes[] = {
 
     /* TX8 constants, groups and sharding */
     &npuc_pass_tx8_move_constant,
+    &npuc_pass_tx8_const_norm,
 
     /* AIE */
 
