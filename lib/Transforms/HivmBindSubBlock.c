@@ -196,14 +196,17 @@ static bool like_value(MlirType t, MlirType vt, int d) {
   return true;
 }
 
-/* A memref operand the leaf writes that tiling cannot halve: the
- * destination of a store must have the stored value's shape and strides we
- * can read. */
+/* Can tiling halve the destination? It must have the stored value's shape:
+ * a memref with a strided layout, or a tensor init mirrored by the op's one
+ * result. */
 static bool leaf_ok(const npuc_dim_leaf *l, const npuc_op_registry *reg,
                     failure *f) {
   MlirLocation loc = mlirOperationGetLocation(l->op);
-  if (mlirOperationGetNumResults(l->op) > 0) {
-    fail(f, loc, "a store-like op into a tensor (with results) is not tiled");
+  intptr_t nres = mlirOperationGetNumResults(l->op);
+  if (nres > 1 || (nres == 1 && (l->window || !mlirTypeIsATensor(mlirValueGetType(
+                                                    mlirOperationGetResult(l->op, 0)))))) {
+    fail(f, loc, "a store-like op with several results, or a window stored "
+                 "into a tensor, is not tiled");
     return false;
   }
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(l->op));
@@ -217,9 +220,12 @@ static bool leaf_ok(const npuc_dim_leaf *l, const npuc_op_registry *reg,
   for (intptr_t i = first; i < first + count && !gathers; i++) {
     MlirType t = mlirValueGetType(mlirOperationGetOperand(l->op, i));
     int64_t strides[MAX_RANK], offset;
-    if (!like_value(t, vt, l->dim) || !mlirTypeIsAMemRef(t) ||
-        mlirLogicalResultIsFailure(
-            mlirMemRefTypeGetStridesAndOffset(t, strides, &offset))) {
+    bool tensor_init = nres == 1 && mlirTypeIsATensor(t);
+    if (!like_value(t, vt, l->dim) ||
+        (!tensor_init &&
+         (!mlirTypeIsAMemRef(t) ||
+          mlirLogicalResultIsFailure(
+              mlirMemRefTypeGetStridesAndOffset(t, strides, &offset))))) {
       fail(f, loc,
            "the destination of the store does not have the stored value's "
            "static shape and a strided layout");
@@ -259,7 +265,22 @@ static bool check_shape(MlirOperation func, const npuc_dim_result *dims,
 /* ---- tiling ------------------------------------------------------------------- */
 
 static MlirOperation wrap_in_loop(MlirOperation func);
-static void tile_leaf(const npuc_dim_leaf *l, MlirValue sub_block);
+/* The offsets %sb * half, one per half size, at the top of the loop body:
+ * leaves cut along the same axis share them, so the bubble-up patterns see
+ * equal windows (an insert_slice of one half read back by another leaf
+ * composes exactly). */
+typedef struct {
+  MlirValue sub_block;
+  MlirOperation top; /* the first op of the loop body as wrapped */
+  int count;
+  int64_t half[16];
+  MlirValue offset[16];
+} offset_cache;
+
+static void tile_leaf(const npuc_dim_leaf *l, offset_cache *offsets,
+                      const npuc_op_registry *reg);
+static void dps_inits(MlirOperation op, const npuc_op_registry *reg,
+                      MlirValue *inits);
 static void guard_leaf(MlirOperation op, MlirValue sub_block,
                        const npuc_op_registry *reg);
 static bool bubble(MlirOperation func, bool strict,
@@ -279,11 +300,13 @@ static void tile(MlirOperation func, const npuc_dim_result *dims,
    * original to restore. */
   MlirOperation backup = mlirOperationClone(func);
   MlirOperation loop = wrap_in_loop(func);
-  MlirValue sub_block = mlirBlockGetArgument(
-      mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0)), 0);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
+  MlirValue sub_block = mlirBlockGetArgument(body, 0);
+  offset_cache offsets = {sub_block, mlirBlockGetFirstOperation(body), 0,
+                          {0}, {{NULL}}};
   for (size_t i = 0; i < dims->num_leaves; i++) {
     if (dims->leaves[i].dim >= 0)
-      tile_leaf(&dims->leaves[i], sub_block);
+      tile_leaf(&dims->leaves[i], &offsets, ctx->registry);
     else
       guard_leaf(dims->leaves[i].op, sub_block, ctx->registry);
   }
@@ -379,6 +402,56 @@ static MlirValue part_of(npuc_builder *b, MlirValue v, int dim,
       0);
 }
 
+/* A store into a tensor now writes half of it: the op is rebuilt with the
+ * half result type, and the users of the whole result see the half
+ * inserted into the whole destination (the other sub-block writes the
+ * other half of the memory behind it). */
+static void halve_result(const npuc_dim_leaf *l, MlirValue init,
+                         MlirValue offset) {
+  MlirOperation op = l->op;
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirValue old = mlirOperationGetResult(op, 0);
+  MlirType whole = mlirValueGetType(old);
+  intptr_t rank = mlirShapedTypeGetRank(whole);
+  int64_t sizes[MAX_RANK], offs[MAX_RANK], ones[MAX_RANK];
+  for (intptr_t d = 0; d < rank; d++) {
+    sizes[d] = mlirShapedTypeGetDimSize(whole, d) / (d == l->dim ? 2 : 1);
+    offs[d] = d == l->dim ? mlirShapedTypeGetDynamicSize() : 0;
+    ones[d] = 1;
+  }
+  MlirType part =
+      mlirRankedTensorTypeGet(rank, sizes, mlirShapedTypeGetElementType(whole),
+                              mlirRankedTensorTypeGetEncoding(whole));
+  MlirOperationState st = mlirOperationStateGet(
+      mlirIdentifierStr(mlirOperationGetName(op)), mlirOperationGetLocation(op));
+  intptr_t nops = mlirOperationGetNumOperands(op);
+  MlirValue operands[64];
+  for (intptr_t i = 0; i < nops && i < 64; i++)
+    operands[i] = mlirOperationGetOperand(op, i);
+  mlirOperationStateAddOperands(&st, nops < 64 ? nops : 64, operands);
+  mlirOperationStateAddResults(&st, 1, &part);
+  for (intptr_t i = 0; i < mlirOperationGetNumAttributes(op); i++) {
+    MlirNamedAttribute a = mlirOperationGetAttribute(op, i);
+    mlirOperationStateAddAttributes(&st, 1, &a);
+  }
+  MlirOperation tiled = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, tiled);
+  npuc_builder b = npuc_builder_before(op);
+  int32_t segments[5] = {1, 1, 1, 0, 0};
+  MlirNamedAttribute attrs[4] = {
+      named(ctx, "static_offsets", mlirDenseI64ArrayGet(ctx, rank, offs)),
+      named(ctx, "static_sizes", mlirDenseI64ArrayGet(ctx, rank, sizes)),
+      named(ctx, "static_strides", mlirDenseI64ArrayGet(ctx, rank, ones)),
+      named(ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 5, segments)),
+  };
+  MlirValue ins[3] = {mlirOperationGetResult(tiled, 0), init, offset};
+  MlirValue merged = mlirOperationGetResult(
+      npuc_build_op(&b, "tensor.insert_slice", 3, ins, 1, &whole, 4, attrs),
+      0);
+  mlirValueReplaceAllUsesOfWith(old, merged);
+  mlirOperationDestroy(op);
+}
+
 /* The length n of the window (dim d of `v`), as an index value. */
 static MlirValue window_length(npuc_builder *b, MlirValue v, int d) {
   MlirType t = mlirValueGetType(v);
@@ -395,14 +468,36 @@ static MlirValue window_length(npuc_builder *b, MlirValue v, int d) {
  * sub-block's half: offset %sb * extent/2, size extent/2. A window of
  * length n keeps the part of it inside the half: offset o = min(%sb *
  * extent/2, n), size min(n - o, extent/2). */
-static void tile_leaf(const npuc_dim_leaf *l, MlirValue sub_block) {
+static MlirValue half_offset(offset_cache *c, int64_t half,
+                             MlirValue *half_v) {
+  MlirType index = mlirValueGetType(c->sub_block);
+  for (int i = 0; i < c->count; i++)
+    if (c->half[i] == half) {
+      *half_v = mlirOperationGetOperand(
+          mlirOpResultGetOwner(c->offset[i]), 1);
+      return c->offset[i];
+    }
+  npuc_builder b = npuc_builder_before(c->top);
+  *half_v = npuc_build_int_constant(&b, index, half);
+  MlirValue off = npuc_build_binary(&b, "arith.muli", c->sub_block, *half_v);
+  if (c->count < 16) {
+    c->half[c->count] = half;
+    c->offset[c->count++] = off;
+  }
+  return off;
+}
+
+static void tile_leaf(const npuc_dim_leaf *l, offset_cache *offsets,
+                      const npuc_op_registry *reg) {
   MlirContext ctx = mlirOperationGetContext(l->op);
+  MlirValue init = {NULL}; /* the whole tensor a store with a result writes */
+  if (mlirOperationGetNumResults(l->op) == 1)
+    dps_inits(l->op, reg, &init);
   npuc_builder b = npuc_builder_before(l->op);
   MlirType vt = mlirValueGetType(l->value);
-  MlirType index = mlirIndexTypeGet(ctx);
   int64_t half = l->extent / 2;
-  MlirValue half_v = npuc_build_int_constant(&b, index, half);
-  MlirValue offset = npuc_build_binary(&b, "arith.muli", sub_block, half_v);
+  MlirValue half_v;
+  MlirValue offset = half_offset(offsets, half, &half_v);
   MlirValue size = {NULL};
   if (l->window) {
     MlirValue n = window_length(&b, l->value, l->dim);
@@ -419,6 +514,8 @@ static void tile_leaf(const npuc_dim_leaf *l, MlirValue sub_block) {
   }
   mlirOperationSetDiscardableAttributeByName(
       l->op, mlirStringRefCreateFromCString("tiled_op"), mlirUnitAttrGet(ctx));
+  if (mlirOperationGetNumResults(l->op) == 1)
+    halve_result(l, init, offset);
 }
 
 /* The inits the results of a destination-style op mirror. */
