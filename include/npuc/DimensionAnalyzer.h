@@ -30,12 +30,16 @@ typedef struct {
   MlirOperation op;  /* the store-like op */
   MlirValue value;   /* what it stores (its `src`) */
   int dim;           /* the dim of `value` to halve; -1: leave it whole */
-  /* The length the two halves share: the dim's size, or for a window (the
-   * value is a zero-offset extract_slice of a longer static dim, stored
-   * through a matching subview) the size of the sliced dim; each
-   * sub-block then stores the part of the window inside its half. */
+  /* The length the two halves share: the dim's size, or for a window the
+   * size of the sliced dim. A window store writes `tensor.extract_slice
+   * %x[offs][sizes]` (unit strides, %x statically shaped) into
+   * `memref.subview %d[offs][sizes]` with the same offsets and sizes and
+   * %d shaped like %x: when its own dim cannot be halved (dynamic, odd),
+   * %x and %d are, and each sub-block stores the part of the window inside
+   * its half. */
   int64_t extent;
   bool window;
+  MlirOperation slice, view; /* the window's ops (null: not a window) */
 } npuc_dim_leaf;
 
 typedef struct {

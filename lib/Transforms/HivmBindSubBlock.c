@@ -215,6 +215,8 @@ static bool leaf_ok(const npuc_dim_leaf *l, const npuc_op_registry *reg,
   intptr_t first = 0, count = 0;
   if (g >= 0)
     npuc_operand_group(def, l->op, g, &first, &count);
+  if (l->window) /* the analyzer matched the window's subview */
+    return true;
   MlirType vt = mlirValueGetType(l->value);
   bool gathers = npuc_op_is(l->op, "hivm.hir.indirect_store");
   for (intptr_t i = first; i < first + count && !gathers; i++) {
@@ -452,22 +454,124 @@ static void halve_result(const npuc_dim_leaf *l, MlirValue init,
   mlirOperationDestroy(op);
 }
 
-/* The length n of the window (dim d of `v`), as an index value. */
-static MlirValue window_length(npuc_builder *b, MlirValue v, int d) {
-  MlirType t = mlirValueGetType(v);
-  MlirType index = mlirIndexTypeGet(mlirTypeGetContext(t));
-  if (!mlirShapedTypeIsDynamicDim(t, d))
-    return npuc_build_int_constant(b, index, mlirShapedTypeGetDimSize(t, d));
-  MlirValue operands[2] = {v, npuc_build_int_constant(b, index, d)};
-  return mlirOperationGetResult(
-      npuc_build_op(b, "tensor.dim", 2, operands, 1, &index, 0, NULL), 0);
+/* An offset or size: a constant (`v` null) or an SSA value. */
+typedef struct {
+  MlirValue v;
+  int64_t c;
+} ofr;
+
+/* Offsets and sizes of a slice-like op (extract_slice, subview). */
+static void read_window(MlirOperation op, intptr_t rank, ofr *offs,
+                        ofr *sizes) {
+  MlirAttribute so = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("static_offsets"));
+  MlirAttribute ss = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("static_sizes"));
+  intptr_t next = 1; /* dynamic operands follow the source */
+  for (intptr_t d = 0; d < rank; d++) {
+    offs[d].c = mlirDenseI64ArrayGetElement(so, d);
+    offs[d].v = offs[d].c == mlirShapedTypeGetDynamicSize()
+                    ? mlirOperationGetOperand(op, next++)
+                    : (MlirValue){NULL};
+  }
+  for (intptr_t d = 0; d < rank; d++) {
+    sizes[d].c = mlirDenseI64ArrayGetElement(ss, d);
+    sizes[d].v = sizes[d].c == mlirShapedTypeGetDynamicSize()
+                     ? mlirOperationGetOperand(op, next++)
+                     : (MlirValue){NULL};
+  }
 }
 
-/* Every operand of the leaf shaped like the stored value (the value, the
- * destination; offsets and mask of an indirect store) is cut to the
- * sub-block's half: offset %sb * extent/2, size extent/2. A window of
- * length n keeps the part of it inside the half: offset o = min(%sb *
- * extent/2, n), size min(n - o, extent/2). */
+static MlirValue ofr_value(npuc_builder *b, MlirType index, ofr x) {
+  return mlirValueIsNull(x.v) ? npuc_build_int_constant(b, index, x.c) : x.v;
+}
+
+/* A slice of `src` (tensor.extract_slice or memref.subview), unit strides,
+ * not marked: the part of a window inside a half. */
+static MlirValue window_part(npuc_builder *b, MlirValue src,
+                             const ofr *offs, const ofr *sizes) {
+  MlirType t = mlirValueGetType(src);
+  MlirContext ctx = mlirTypeGetContext(t);
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  int64_t so[MAX_RANK], ss[MAX_RANK], ones[MAX_RANK];
+  MlirValue operands[1 + 2 * MAX_RANK];
+  intptr_t n = 0, noffs = 0, nsizes = 0;
+  operands[n++] = src;
+  for (intptr_t d = 0; d < rank; d++) {
+    so[d] = mlirValueIsNull(offs[d].v) ? offs[d].c
+                                       : mlirShapedTypeGetDynamicSize();
+    if (!mlirValueIsNull(offs[d].v))
+      operands[n++] = offs[d].v, noffs++;
+    ones[d] = 1;
+  }
+  for (intptr_t d = 0; d < rank; d++) {
+    ss[d] = mlirValueIsNull(sizes[d].v) ? sizes[d].c
+                                        : mlirShapedTypeGetDynamicSize();
+    if (!mlirValueIsNull(sizes[d].v))
+      operands[n++] = sizes[d].v, nsizes++;
+  }
+  MlirType part;
+  bool tensor = mlirTypeIsATensor(t);
+  if (tensor) {
+    part = mlirRankedTensorTypeGet(rank, ss, mlirShapedTypeGetElementType(t),
+                                   mlirRankedTensorTypeGetEncoding(t));
+  } else {
+    int64_t strides[MAX_RANK], whole_offset;
+    mlirMemRefTypeGetStridesAndOffset(t, strides, &whole_offset);
+    MlirAttribute layout = mlirStridedLayoutAttrGet(
+        ctx, mlirShapedTypeGetDynamicStrideOrOffset(), rank, strides);
+    part = mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), rank, ss,
+                             layout, mlirMemRefTypeGetMemorySpace(t));
+  }
+  int32_t segments[4] = {1, (int32_t)noffs, (int32_t)nsizes, 0};
+  MlirNamedAttribute attrs[4] = {
+      named(ctx, "static_offsets", mlirDenseI64ArrayGet(ctx, rank, so)),
+      named(ctx, "static_sizes", mlirDenseI64ArrayGet(ctx, rank, ss)),
+      named(ctx, "static_strides", mlirDenseI64ArrayGet(ctx, rank, ones)),
+      named(ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 4, segments)),
+  };
+  return mlirOperationGetResult(
+      npuc_build_op(b, tensor ? "tensor.extract_slice" : "memref.subview", n,
+                    operands, 1, &part, 4, attrs),
+      0);
+}
+
+/* A window store: the halves of the whole %x and %d are taken (marked),
+ * and the store writes the part of the window [o, o+n) inside the half
+ * [off, off+h): lo = max(o, off), hi = max(lo, min(o+n, off+h)), at
+ * min(lo - off, h) in the half, of size hi - lo. */
+static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
+                        MlirValue offset, MlirValue half_v, int64_t half) {
+  MlirType index = mlirValueGetType(offset);
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(l->value));
+  ofr offs[MAX_RANK], sizes[MAX_RANK];
+  read_window(l->slice, rank, offs, sizes);
+  int d = l->dim;
+  MlirValue o = ofr_value(b, index, offs[d]);
+  MlirValue n = ofr_value(b, index, sizes[d]);
+  MlirValue lo = npuc_build_binary(b, "arith.maxsi", o, offset);
+  MlirValue end = npuc_build_binary(b, "arith.addi", o, n);
+  MlirValue half_end = npuc_build_binary(b, "arith.addi", offset, half_v);
+  MlirValue hi = npuc_build_binary(
+      b, "arith.maxsi", lo, npuc_build_binary(b, "arith.minsi", end, half_end));
+  offs[d].v = npuc_build_binary(
+      b, "arith.minsi", npuc_build_binary(b, "arith.subi", lo, offset), half_v);
+  sizes[d].v = npuc_build_binary(b, "arith.subi", hi, lo);
+  MlirValue x = part_of(b, mlirOperationGetOperand(l->slice, 0), d, offset,
+                        (MlirValue){NULL}, half);
+  MlirValue dst = part_of(b, mlirOperationGetOperand(l->view, 0), d, offset,
+                          (MlirValue){NULL}, half);
+  MlirValue value = mlirOperationGetResult(l->slice, 0);
+  MlirValue view = mlirOperationGetResult(l->view, 0);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(l->op); i++) {
+    MlirValue v = mlirOperationGetOperand(l->op, i);
+    if (mlirValueEqual(v, value))
+      mlirOperationSetOperand(l->op, i, window_part(b, x, offs, sizes));
+    else if (mlirValueEqual(v, view))
+      mlirOperationSetOperand(l->op, i, window_part(b, dst, offs, sizes));
+  }
+}
+
 static MlirValue half_offset(offset_cache *c, int64_t half,
                              MlirValue *half_v) {
   MlirType index = mlirValueGetType(c->sub_block);
@@ -498,14 +602,14 @@ static void tile_leaf(const npuc_dim_leaf *l, offset_cache *offsets,
   int64_t half = l->extent / 2;
   MlirValue half_v;
   MlirValue offset = half_offset(offsets, half, &half_v);
-  MlirValue size = {NULL};
   if (l->window) {
-    MlirValue n = window_length(&b, l->value, l->dim);
-    offset = npuc_build_binary(&b, "arith.minsi", offset, n);
-    size = npuc_build_binary(
-        &b, "arith.minsi", npuc_build_binary(&b, "arith.subi", n, offset),
-        half_v);
+    tile_window(l, &b, offset, half_v, half);
+    mlirOperationSetDiscardableAttributeByName(
+        l->op, mlirStringRefCreateFromCString("tiled_op"),
+        mlirUnitAttrGet(ctx));
+    return;
   }
+  MlirValue size = {NULL};
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(l->op); i++) {
     MlirValue v = mlirOperationGetOperand(l->op, i);
     if (like_value(mlirValueGetType(v), vt, l->dim))

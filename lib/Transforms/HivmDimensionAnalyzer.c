@@ -40,6 +40,7 @@ typedef struct {
 static bool collect_ops(analyzer *a, MlirOperation func);
 static void connect_op(analyzer *a, MlirOperation op);
 static bool collect_leaves(analyzer *a, npuc_dim_result *out);
+static void find_window(analyzer *a, npuc_dim_leaf *l);
 static void choose_axis(analyzer *a, npuc_dim_result *out);
 static void analyzer_free(analyzer *a);
 
@@ -553,6 +554,7 @@ static bool collect_leaves(analyzer *a, npuc_dim_result *out) {
     l->value = mlirOperationGetOperand(a->ops[i], k);
     l->dim = -1;
     node_of(a, l->value);
+    find_window(a, l);
   }
   return !a->oom;
 }
@@ -565,53 +567,105 @@ static int64_t element_bytes(MlirType t) {
   return bits < 8 ? 1 : bits / 8;
 }
 
-/* The size of dim d of `v`'s zero-offset extract_slice source, when `v` is
- * a same-rank extract_slice at static offset 0 there (else -1). */
-static int64_t window_extent(MlirValue v, int d) {
-  if (!mlirValueIsAOpResult(v))
-    return -1;
-  MlirOperation def = mlirOpResultGetOwner(v);
-  if (!is(def, "tensor.extract_slice"))
-    return -1;
-  MlirType src = mlirValueGetType(mlirOperationGetOperand(def, 0));
-  int64_t offs[MAX_RANK], strides[MAX_RANK];
-  int rank = rank_of(src);
-  if (rank != rank_of(mlirValueGetType(v)) ||
-      i64_list(def, "static_offsets", offs, MAX_RANK) != rank ||
-      i64_list(def, "static_strides", strides, MAX_RANK) != rank ||
-      offs[d] != 0 || strides[d] != 1 || mlirShapedTypeIsDynamicDim(src, d))
-    return -1;
-  return mlirShapedTypeGetDimSize(src, d);
+/* Do two slice-like ops (extract_slice, subview) take the same window:
+ * equal static offsets/sizes/strides and the same dynamic operands? */
+static bool same_window(MlirOperation x, MlirOperation y) {
+  static const char *const lists[3] = {"static_offsets", "static_sizes",
+                                       "static_strides"};
+  for (int i = 0; i < 3; i++) {
+    int64_t u[MAX_RANK], v[MAX_RANK];
+    intptr_t n = i64_list(x, lists[i], u, MAX_RANK);
+    if (n < 0 || n != i64_list(y, lists[i], v, MAX_RANK) ||
+        memcmp(u, v, (size_t)n * sizeof *u) != 0)
+      return false;
+  }
+  intptr_t n = mlirOperationGetNumOperands(x);
+  if (n != mlirOperationGetNumOperands(y))
+    return false;
+  for (intptr_t i = 1; i < n; i++)
+    if (!mlirValueEqual(mlirOperationGetOperand(x, i),
+                        mlirOperationGetOperand(y, i)))
+      return false;
+  return true;
+}
+
+static bool static_shape(MlirType t) {
+  if (rank_of(t) < 0)
+    return false;
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
+    if (mlirShapedTypeIsDynamicDim(t, d))
+      return false;
+  return true;
+}
+
+/* Finds the window ops of a store (see npuc_dim_leaf). */
+static void find_window(analyzer *a, npuc_dim_leaf *l) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(l->op));
+  const npuc_op_def *def = npuc_op_lookup(a->reg, n.data, n.length);
+  intptr_t dst = 0, count = 0;
+  int g = def ? npuc_op_find_operand(def, "dst") : -1;
+  if (g < 0 || !npuc_operand_group(def, l->op, g, &dst, &count) ||
+      count != 1 || !mlirValueIsAOpResult(l->value))
+    return;
+  MlirValue to = mlirOperationGetOperand(l->op, dst);
+  if (!mlirValueIsAOpResult(to))
+    return;
+  MlirOperation slice = mlirOpResultGetOwner(l->value);
+  MlirOperation view = mlirOpResultGetOwner(to);
+  if (!is(slice, "tensor.extract_slice") || !is(view, "memref.subview"))
+    return;
+  MlirType x = mlirValueGetType(mlirOperationGetOperand(slice, 0));
+  MlirType d = mlirValueGetType(mlirOperationGetOperand(view, 0));
+  int64_t strides[MAX_RANK];
+  int rank = rank_of(x);
+  if (rank != rank_of(mlirValueGetType(l->value)) || !static_shape(x) ||
+      !static_shape(d) || rank_of(d) != rank ||
+      i64_list(slice, "static_strides", strides, MAX_RANK) != rank ||
+      !same_window(slice, view))
+    return;
+  for (int k = 0; k < rank; k++)
+    if (strides[k] != 1 ||
+        mlirShapedTypeGetDimSize(x, k) != mlirShapedTypeGetDimSize(d, k))
+      return;
+  l->slice = slice;
+  l->view = view;
 }
 
 /* Why dim d of the leaf's value cannot be halved (NULL when it can); sets
- * the extent the halves share. */
+ * the extent the halves share and whether the leaf is cut as a window. */
 static const char *unfit(analyzer *a, const npuc_dim_leaf *l, int d,
-                         int32_t base, int64_t *extent) {
+                         int32_t base, int64_t *extent, bool *window) {
   MlirType t = mlirValueGetType(l->value);
   int rank = rank_of(t);
-  int64_t size = a->size[base + d];
-  for (int k = 0; k < rank; k++) /* the halves get static types */
-    if (k != d && a->size[base + k] < 0)
-      return "sits in a dynamically shaped value";
-  *extent = size;
-  if (size < 2 || size % 2) {
-    int64_t whole = window_extent(l->value, d);
-    if (whole > size && (size >= 0 || whole >= 2))
-      *extent = whole;
+  int64_t shape[MAX_RANK];
+  bool plain = true;
+  for (int k = 0; k < rank; k++) {
+    shape[k] = a->size[base + k];
+    plain = plain && shape[k] >= 0;
   }
-  if (*extent < 0)
+  plain = plain && shape[d] >= 2 && shape[d] % 2 == 0;
+  *window = !plain && !mlirOperationIsNull(l->slice);
+  if (*window) {
+    MlirType x = mlirValueGetType(mlirOperationGetOperand(l->slice, 0));
+    for (int k = 0; k < rank; k++)
+      shape[k] = mlirShapedTypeGetDimSize(x, k);
+  }
+  *extent = shape[d];
+  for (int k = 0; k < rank; k++) /* the halves get static types */
+    if (k != d && shape[k] < 0)
+      return "sits in a dynamically shaped value";
+  if (shape[d] < 0)
     return "is dynamic";
-  if (*extent < 2 || *extent % 2)
+  if (shape[d] < 2 || shape[d] % 2)
     return "is odd";
   int32_t root = find(a, base + d);
   if (a->reduced[root])
     return "is reduced";
   /* The contiguous run one sub-block moves: half the dim when it is the
    * last, else one row of the dims inside it. */
-  int64_t run = element_bytes(t) * (d == rank - 1 ? *extent / 2 : 1);
+  int64_t run = element_bytes(t) * (d == rank - 1 ? shape[d] / 2 : 1);
   for (int k = d + 1; k < rank; k++)
-    run *= a->size[base + k];
+    run *= shape[k];
   if (run % DMA_BLOCK_BYTES)
     return "splits rows of less than 32 bytes";
   return NULL;
@@ -642,7 +696,8 @@ static void choose_axis(analyzer *a, npuc_dim_result *out) {
     int32_t base = node_of(a, l->value);
     for (int d = 0; base >= 0 && d < rank_of(mlirValueGetType(l->value)); d++) {
       int64_t extent;
-      if (unfit(a, l, d, base, &extent))
+      bool window;
+      if (unfit(a, l, d, base, &extent, &window))
         continue;
       int32_t r = find(a, base + d);
       if (stamp[r] != (int32_t)i) {
@@ -666,9 +721,9 @@ static void choose_axis(analyzer *a, npuc_dim_result *out) {
     npuc_dim_leaf *l = &out->leaves[i];
     int32_t base = node_of(a, l->value);
     for (int d = 0; base >= 0 && d < rank_of(mlirValueGetType(l->value)); d++)
-      if (find(a, base + d) == best && !unfit(a, l, d, base, &l->extent)) {
+      if (find(a, base + d) == best &&
+          !unfit(a, l, d, base, &l->extent, &l->window)) {
         l->dim = d;
-        l->window = l->extent != a->size[base + d];
         out->num_tiled++;
         break;
       }
@@ -695,9 +750,10 @@ static void explain_failure(analyzer *a, npuc_dim_result *out) {
       break;
     }
   int64_t extent;
+  bool window;
   snprintf(out->reason_buf, sizeof out->reason_buf,
            "no parallel axis to split in two: dim %d of the stored value %s",
-           pick, unfit(a, l, pick, base, &extent));
+           pick, unfit(a, l, pick, base, &extent, &window));
   out->reason = out->reason_buf;
 }
 
