@@ -20,6 +20,7 @@ extern const npuc_pass_def npuc_pass_hivm_bubble_up_extract_slice;
 /* TX8 layouts */
 
 /* TX8 constants, groups and sharding */
+extern const npuc_pass_def npuc_pass_tx8_sharding;
 
 /* AIE */
 
@@ -34,6 +35,7 @@ static const npuc_pass_def *const passes[] = {
     /* TX8 layouts */
 
     /* TX8 constants, groups and sharding */
+    &npuc_pass_tx8_sharding,
 
     /* AIE */
 
