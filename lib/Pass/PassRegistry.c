@@ -28,6 +28,7 @@ extern const npuc_pass_def npuc_pass_tx8_layout_align_opt;
 /* TX8 constants, groups and sharding */
 extern const npuc_pass_def npuc_pass_tx8_move_constant;
 extern const npuc_pass_def npuc_pass_tx8_const_norm;
+extern const npuc_pass_def npuc_pass_tx8_sharding;
 
 /* AIE */
 
@@ -50,6 +51,7 @@ static const npuc_pass_def *const passes[] = {
     /* TX8 constants, groups and sharding */
     &npuc_pass_tx8_move_constant,
     &npuc_pass_tx8_const_norm,
+    &npuc_pass_tx8_sharding,
 
     /* AIE */
 

@@ -10,39 +10,12 @@
 
 /* ---- text ------------------------------------------------------------- */
 
-static void sb_vprintf(npuc_sb *sb, const char *fmt, va_list ap) {
-  va_list copy;
-  va_copy(copy, ap);
-  int n = vsnprintf(NULL, 0, fmt, copy);
-  va_end(copy);
-  if (n < 0)
-    return;
-  if (sb->len + (size_t)n + 1 > sb->cap) {
-    sb->cap = (sb->len + (size_t)n + 1) * 2;
-    sb->data = realloc(sb->data, sb->cap);
-  }
-  vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
-  sb->len += (size_t)n;
-}
-
-void npuc_sb_printf(npuc_sb *sb, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  sb_vprintf(sb, fmt, ap);
-  va_end(ap);
-}
-
-void npuc_sb_free(npuc_sb *sb) {
-  free(sb->data);
-  memset(sb, 0, sizeof *sb);
-}
-
 void npuc_em_line(emitter *em, const char *fmt, ...) {
   for (int i = 0; i < em->indent; ++i)
     npuc_sb_printf(em->out, "  ");
   va_list ap;
   va_start(ap, fmt);
-  sb_vprintf(em->out, fmt, ap);
+  npuc_sb_vprintf(em->out, fmt, ap);
   va_end(ap);
   npuc_sb_printf(em->out, "\n");
 }

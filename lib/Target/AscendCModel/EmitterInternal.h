@@ -11,14 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct {
-  char *data;
-  size_t len, cap;
-} npuc_sb;
-
-void npuc_sb_printf(npuc_sb *sb, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void npuc_sb_free(npuc_sb *sb);
+#include "npuc/StringBuilder.h"
 
 typedef struct {
   const void *key; /* MlirValue.ptr */
