@@ -22,7 +22,7 @@ extern const npuc_pass_def npuc_pass_hivm_bubble_up_extract_slice;
 /* TX8 constants, groups and sharding */
 
 /* AIE */
-
+extern const npuc_pass_def npuc_pass_aie_vectorize;
 
 static const npuc_pass_def *const passes[] = {
     &npuc_pass_strip_annotations,
@@ -36,6 +36,7 @@ static const npuc_pass_def *const passes[] = {
     /* TX8 constants, groups and sharding */
 
     /* AIE */
+    &npuc_pass_aie_vectorize,
 
 };
 
