@@ -65,36 +65,58 @@ static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
                          "implemented; the module is left unchanged");
     return true;
   }
-  /* Simplify index arithmetic and merge equal index computations, so that
-   * accesses compare by value. */
-  if (!aie_run_upstream(module, "canonicalize,cse"))
-    return false;
   /* Functions are collected first: the rewrite must not upset the walk. */
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation f = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
     if (!aie_op_is(f, "func.func") ||
-        mlirRegionIsNull(mlirOperationGetRegion(f, 0)) ||
         mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0))))
       continue;
-    aie_state s = {0};
-    s.ctx = mlirOperationGetContext(f);
-    s.func = f;
-    s.shift = shift;
-    s.zero_offset = npuc_pass_opt_int(opts, "zero-offset");
-    s.dup_factor = npuc_pass_opt_int(opts, "dup-factor");
-    s.unaligned_check = npuc_pass_opt_bool(opts, "unaligned-loads-check");
-    bool ok = vectorize_func(&s);
-    state_free(&s);
-    if (!ok)
+    aie_state proto = {0};
+    proto.ctx = mlirOperationGetContext(f);
+    proto.func = f;
+    proto.shift = shift;
+    proto.zero_offset = npuc_pass_opt_int(opts, "zero-offset");
+    proto.dup_factor = npuc_pass_opt_int(opts, "dup-factor");
+    proto.unaligned_check = npuc_pass_opt_bool(opts, "unaligned-loads-check");
+    if (!vectorize_func(&proto))
       return false;
   }
-  return aie_post_canonicalize(module);
+  return true;
 }
 
-/* False only on a hard failure (out of memory); a function the schemes
- * cannot handle is left alone with a diagnostic and counts as done. */
-static bool vectorize_func(aie_state *s) {
+static bool analyse(aie_state *s, bool *accepted);
+
+/* False only on a hard failure (out of memory, a clean-up pipeline that
+ * fails); a function the schemes cannot handle is left alone with a
+ * diagnostic and counts as done. The checks run on the function as given,
+ * so a refused function stays exactly as the super-vectorizer left it;
+ * an accepted one is canonicalized (index arithmetic simplified, equal
+ * index computations merged) and analysed again before the rewrite. */
+static bool vectorize_func(aie_state *proto) {
+  aie_state s = *proto;
+  bool accepted;
+  bool ok = analyse(&s, &accepted);
+  state_free(&s);
+  if (!ok || !accepted)
+    return ok;
+  if (!aie_run_upstream(proto->func, "canonicalize,cse"))
+    return false;
+  s = *proto;
+  ok = analyse(&s, &accepted);
+  if (ok && accepted) {
+    ok = aie_compute_reuse(&s);
+    if (ok && aie_check_operands(&s))
+      ok = aie_generate_upds(&s) && aie_generate_ops(&s) &&
+           aie_post_canonicalize(s.func);
+  }
+  state_free(&s);
+  return ok;
+}
+
+/* Collects, checks and decides the fusions; nothing is rewritten. */
+static bool analyse(aie_state *s, bool *accepted) {
+  *accepted = false;
   if (!aie_collect(s))
     return false;
   if (s->num_nodes == 0 && s->num_reads == 0)
@@ -106,13 +128,8 @@ static bool vectorize_func(aie_state *s) {
   if (!aie_check_supported(s))
     return true;
   aie_fuse_columns(s);
-  if (!aie_compute_reuse(s))
-    return false;
-  if (!aie_check_operands(s))
-    return true;
-  if (!aie_generate_upds(s))
-    return false;
-  return aie_generate_ops(s);
+  *accepted = true;
+  return true;
 }
 
 static void state_free(aie_state *s) {
@@ -158,6 +175,22 @@ size_t aie_node_of_value(const aie_state *s, MlirValue v) {
   if (!mlirValueIsAOpResult(v))
     return SIZE_MAX;
   return aie_ptrmap_get(&s->node_of, mlirOpResultGetOwner(v).ptr);
+}
+
+size_t aie_live_node_of_value(const aie_state *s, MlirValue v) {
+  size_t n = aie_node_of_value(s, v);
+  while (n != SIZE_MAX && s->nodes[n].dead && s->nodes[n].rep != SIZE_MAX)
+    n = s->nodes[n].rep;
+  return n;
+}
+
+bool aie_simple_candidate(const aie_state *s, const aie_node *n) {
+  if (n->is_float || n->elem_bits != 16 || n->fused ||
+      (n->kind != AIE_MUL && n->kind != AIE_FMA))
+    return false;
+  size_t rx = aie_read_of_value(s, n->x), rz = aie_read_of_value(s, n->z);
+  return !(rx != SIZE_MAX && s->reads[rx].splat) &&
+         !(rz != SIZE_MAX && s->reads[rz].splat);
 }
 
 MlirNamedAttribute aie_named(MlirContext ctx, const char *name,

@@ -84,6 +84,7 @@ static MlirWalkResult collect_op(MlirOperation op, void *user) {
     aie_node *n = &s->nodes[s->num_nodes++];
     memset(n, 0, sizeof *n);
     n->op = op;
+    n->rep = SIZE_MAX;
     n->kind = (aie_op_is(op, "arith.muli") || aie_op_is(op, "arith.mulf"))
                   ? AIE_MUL
               : (aie_op_is(op, "arith.addi") || aie_op_is(op, "arith.addf"))
@@ -253,18 +254,33 @@ static int64_t loop_step(MlirOperation loop) {
   return mlirAttributeIsAInteger(a) ? mlirIntegerAttrGetValueInt(a) : 0;
 }
 
-/* Does `v` (an index) depend on `iv`? Looks through affine.apply and
- * index arithmetic. */
-static bool uses_value(MlirValue v, MlirValue iv, int depth) {
-  if (mlirValueEqual(v, iv))
-    return true;
-  if (depth > 8 || !mlirValueIsAOpResult(v))
-    return false;
-  MlirOperation def = mlirOpResultGetOwner(v);
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(def); i++)
-    if (uses_value(mlirOperationGetOperand(def, i), iv, depth + 1))
-      return true;
-  return false;
+/* The affine.for whose induction variable moves the read by one element
+ * per unit step (the vectorized loop), or null. */
+static MlirOperation vectorized_loop(MlirOperation read) {
+  MlirOperation none = {NULL};
+  MlirType mt = mlirValueGetType(mlirOperationGetOperand(read, 0));
+  intptr_t rank = mlirShapedTypeGetRank(mt);
+  if (rank < 1 || rank > 16 || mlirOperationGetNumOperands(read) < 1 + rank)
+    return none;
+  MlirValue idx[16];
+  for (intptr_t k = 0; k < rank; k++)
+    idx[k] = mlirOperationGetOperand(read, 1 + k);
+  npuc_linear_access la;
+  if (!npuc_linearize_access(mt, idx, (size_t)rank, &la))
+    return none;
+  MlirOperation loop = none;
+  for (size_t t = 0; t < la.num_terms; t++) {
+    MlirValue atom = la.terms[t].atom;
+    if (!atom.ptr || la.terms[t].dim != -1 || la.terms[t].coeff != 1 ||
+        !mlirValueIsABlockArgument(atom))
+      continue;
+    MlirOperation owner =
+        mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(atom));
+    if (aie_op_is(owner, "affine.for"))
+      loop = owner;
+  }
+  npuc_linear_access_free(&la);
+  return loop;
 }
 
 static bool scheme_supports(const aie_node *n) {
@@ -306,17 +322,9 @@ bool aie_check_supported(aie_state *s) {
     if (mlirOperationIsNull(r->loop) || r->splat)
       continue;
     /* The vectorized loop must step by whole vectors. */
-    MlirBlock body =
-        mlirRegionGetFirstBlock(mlirOperationGetRegion(r->loop, 0));
-    MlirValue iv = mlirBlockGetArgument(body, 0);
-    intptr_t nops = mlirOperationGetNumOperands(r->op);
-    MlirType mt = mlirValueGetType(mlirOperationGetOperand(r->op, 0));
-    intptr_t rank = mlirShapedTypeGetRank(mt);
-    if (rank < 1 || nops < 1 + rank)
-      continue;
-    MlirValue last = mlirOperationGetOperand(r->op, rank);
-    int64_t step = loop_step(r->loop);
-    if (uses_value(last, iv, 0) && step != r->lanes) {
+    MlirOperation loop = vectorized_loop(r->op);
+    int64_t step = mlirOperationIsNull(loop) ? r->lanes : loop_step(loop);
+    if (step != r->lanes) {
       snprintf(why, sizeof why,
                "the vectorized loop steps by %lld, not by the %lld lanes "
                "of its reads",
@@ -328,7 +336,95 @@ bool aie_check_supported(aie_state *s) {
   return true;
 }
 
-/* Column fusion is the 16-bit/8-bit multi-column scheme (AieVectorize
- * Schemes.c decides the second column from zero-offset); nothing to fuse
- * for 32-bit data. */
-void aie_fuse_columns(aie_state *s) { (void)s; }
+/* ---- Column fusion (16-bit) ------------------------------------------- */
+
+static bool read_distance(const aie_state *s, MlirValue a, MlirValue b,
+                          int64_t *dist);
+static void absorb_read(aie_state *s, MlirValue v, MlirOperation user);
+
+/* The 16-bit multiply sums two columns per lane: fma(x1, z1, fma(x0, z0,
+ * acc)) where x1 reads one element past x0 (same array and base) and z1
+ * some elements past z0 becomes one op with a second column (zstep = the
+ * z distance). Pairs form greedily along each accumulation chain. */
+void aie_fuse_columns(aie_state *s) {
+  for (size_t i = 0; i < s->num_nodes; i++) {
+    aie_node *n = &s->nodes[i];
+    if (n->dead || n->kind != AIE_FMA || n->is_float || n->elem_bits != 16)
+      continue;
+    size_t d = aie_node_of_value(s, n->acc);
+    if (d == SIZE_MAX)
+      continue;
+    aie_node *def = &s->nodes[d];
+    int64_t dx, dz;
+    if (def->dead || def->fused ||
+        (def->kind != AIE_MUL && def->kind != AIE_FMA) ||
+        def->elem_bits != 16 || def->lanes != n->lanes ||
+        def->fmsub != n->fmsub ||
+        !has_single_use(mlirOperationGetResult(def->op, 0)) ||
+        !mlirBlockEqual(mlirOperationGetBlock(def->op),
+                        mlirOperationGetBlock(n->op)) ||
+        !read_distance(s, def->x, n->x, &dx) || dx != 1 ||
+        !read_distance(s, def->z, n->z, &dz) || dz < 1 || dz > 15)
+      continue;
+    def->fused = true;
+    def->col_offset_x = (int32_t)dx;
+    def->col_offset_z = (int32_t)dz;
+    n->dead = true;
+    n->rep = d;
+    absorb_read(s, n->x, n->mul);
+    absorb_read(s, n->z, n->mul);
+  }
+}
+
+/* Element distance from read a to read b when both read the same array
+ * with the same base (and both are splats or neither). */
+static bool read_distance(const aie_state *s, MlirValue a, MlirValue b,
+                          int64_t *dist) {
+  size_t ra = aie_read_of_value(s, a), rb = aie_read_of_value(s, b);
+  if (ra == SIZE_MAX || rb == SIZE_MAX ||
+      s->reads[ra].splat != s->reads[rb].splat)
+    return false;
+  MlirOperation oa = s->reads[ra].op, ob = s->reads[rb].op;
+  MlirValue ma = mlirOperationGetOperand(oa, 0);
+  if (!mlirValueEqual(ma, mlirOperationGetOperand(ob, 0)))
+    return false;
+  MlirType mt = mlirValueGetType(ma);
+  intptr_t rank = mlirShapedTypeGetRank(mt);
+  if (rank < 1 || rank > 16)
+    return false;
+  MlirValue ia[16], ib[16];
+  for (intptr_t k = 0; k < rank; k++) {
+    ia[k] = mlirOperationGetOperand(oa, 1 + k);
+    ib[k] = mlirOperationGetOperand(ob, 1 + k);
+  }
+  npuc_linear_access la, lb;
+  if (!npuc_linearize_access(mt, ia, (size_t)rank, &la))
+    return false;
+  if (!npuc_linearize_access(mt, ib, (size_t)rank, &lb)) {
+    npuc_linear_access_free(&la);
+    return false;
+  }
+  bool same = la.num_terms == lb.num_terms;
+  for (size_t t = 0; same && t < la.num_terms; t++)
+    same = mlirValueEqual(la.terms[t].atom, lb.terms[t].atom) &&
+           la.terms[t].dim == lb.terms[t].dim &&
+           la.terms[t].coeff == lb.terms[t].coeff;
+  *dist = lb.offset - la.offset;
+  npuc_linear_access_free(&la);
+  npuc_linear_access_free(&lb);
+  return same;
+}
+
+/* A read only the absorbed multiply used needs no load of its own. */
+static void absorb_read(aie_state *s, MlirValue v, MlirOperation user) {
+  size_t r = aie_read_of_value(s, v);
+  MlirValue res;
+  if (r == SIZE_MAX)
+    return;
+  res = mlirOperationGetResult(s->reads[r].op, 0);
+  MlirOpOperand u = mlirValueGetFirstUse(res);
+  if (!mlirOpOperandIsNull(u) &&
+      mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)) &&
+      mlirOperationEqual(mlirOpOperandGetOwner(u), user))
+    s->reads[r].absorbed = true;
+}

@@ -36,6 +36,7 @@ typedef struct {
   bool lhs_only;         /* only ever an X operand */
   int64_t extra_elems;   /* fused columns read this much further */
   bool analysed;         /* part of the reuse analysis (in a loop) */
+  bool absorbed;         /* only read by a multiply fused into another */
   /* After upd generation: */
   MlirValue vec;         /* the upd result holding this read's data */
   int64_t start;         /* element position of the read within `vec` */
@@ -55,6 +56,7 @@ typedef struct {
   int32_t col_offset_x;  /* column fusion: distance of the fused reads */
   int32_t col_offset_z;
   bool fused;            /* carries a second column (16-bit/8-bit) */
+  size_t rep;            /* absorbed by column fusion into this node */
   /* After generation: */
   MlirOperation new_op;
   MlirValue acc_value;   /* result in accumulator form */
@@ -106,6 +108,11 @@ bool aie_op_in_dialect(MlirOperation op, const char *prefix);
 /* The read or node behind a value, looking through extsi/trunci. */
 size_t aie_read_of_value(const aie_state *s, MlirValue v);
 size_t aie_node_of_value(const aie_state *s, MlirValue v);
+/* The node that computes `v` now: follows column fusion. */
+size_t aie_live_node_of_value(const aie_state *s, MlirValue v);
+/* A 16-bit multiply of two whole streaming vectors: lane-wise, no
+ * attributes (decided before the reuse analysis). */
+bool aie_simple_candidate(const aie_state *s, const aie_node *n);
 MlirValue aie_strip_casts(MlirValue v);
 MlirNamedAttribute aie_named(MlirContext ctx, const char *name,
                              MlirAttribute a);

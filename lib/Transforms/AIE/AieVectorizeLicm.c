@@ -13,18 +13,17 @@
 
 static bool hoist_invariants(MlirOperation module);
 
-bool aie_post_canonicalize(MlirOperation module) {
-  return aie_run_upstream(module, "canonicalize,cse") &&
-         hoist_invariants(module) &&
-         aie_run_upstream(module, "lower-affine");
+bool aie_post_canonicalize(MlirOperation func) {
+  return aie_run_upstream(func, "canonicalize,cse") &&
+         hoist_invariants(func) && aie_run_upstream(func, "lower-affine");
 }
 
-/* Runs an upstream pipeline on the module from inside our pass, as
+/* Runs an upstream pipeline on one function from inside our pass, as
  * mlir-aie's pass runs its own PassManager. */
 bool aie_run_upstream(MlirOperation module, const char *pipeline) {
   MlirContext ctx = mlirOperationGetContext(module);
   MlirPassManager pm = mlirPassManagerCreateOnOperation(
-      ctx, mlirStringRefCreateFromCString("builtin.module"));
+      ctx, mlirIdentifierStr(mlirOperationGetName(module)));
   MlirLogicalResult added = mlirOpPassManagerAddPipeline(
       mlirPassManagerGetAsOpPassManager(pm),
       mlirStringRefCreateFromCString(pipeline), NULL, NULL);

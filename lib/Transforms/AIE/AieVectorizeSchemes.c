@@ -47,8 +47,9 @@ bool aie_generate_ops(aie_state *s) {
   for (size_t i = 0; i < s->num_nodes; i++) {
     aie_node *n = &s->nodes[i];
     MlirValue old = mlirOperationGetResult(n->op, 0);
-    if (!n->dead && needs_plain_result(s, old))
-      mlirValueReplaceAllUsesOfWith(old, plain_value(s, n));
+    size_t live = n->dead ? n->rep : i;
+    if (live != SIZE_MAX && needs_plain_result(s, old))
+      mlirValueReplaceAllUsesOfWith(old, plain_value(s, &s->nodes[live]));
   }
   for (size_t i = 0; i < s->num_reads; i++) {
     aie_read *r = &s->reads[i];
@@ -67,7 +68,7 @@ static operand plain_operand(aie_state *s, MlirValue orig) {
   size_t r = aie_read_of_value(s, orig);
   if (r != SIZE_MAX && s->reads[r].analysed)
     return (operand){s->reads[r].vec, s->reads[r].start, s->reads[r].splat};
-  size_t n = aie_node_of_value(s, orig);
+  size_t n = aie_live_node_of_value(s, orig);
   if (n != SIZE_MAX && !s->nodes[n].dead && s->nodes[n].new_op.ptr)
     return (operand){plain_value(s, &s->nodes[n]), 0, false};
   return (operand){orig, 0, false};
@@ -85,7 +86,7 @@ static MlirType acc_type(aie_state *s, const aie_node *n) {
 /* The accumulator of an fma: the result of an AIE multiply as it is, or
  * any other vector moved up into an accumulator (ups; floats need none). */
 static MlirValue acc_operand(aie_state *s, aie_node *n, npuc_builder *b) {
-  size_t d = aie_node_of_value(s, n->acc);
+  size_t d = aie_live_node_of_value(s, n->acc);
   if (d != SIZE_MAX && !s->nodes[d].dead && s->nodes[d].new_op.ptr &&
       (s->nodes[d].kind == AIE_MUL || s->nodes[d].kind == AIE_FMA))
     return s->nodes[d].acc_value;
@@ -169,6 +170,64 @@ static void scheme_32(aie_state *s, attr_list *a, char which, operand o,
   add_int(s, a, name, o.start);
 }
 
+/* The 16-bit X operand: xstart even (an odd start shifts the square),
+ * pair p of lanes at 32-bit word p*accIncr, and a 2x2 square whose
+ * columns are `col` elements apart. */
+static void scheme_16_x(aie_state *s, attr_list *a, operand o, int64_t col) {
+  int64_t incr = o.splat ? 0 : 1, m = o.start & 1;
+  int64_t o_step = col > incr ? col : incr;
+  unsigned odd = o_step <= 1 ? 0 : (unsigned)(o_step - 2) / 2;
+  uint32_t lo = 0, hi = 0;
+  for (unsigned p = 0; p < 8; p++) {
+    uint32_t pair = ((uint32_t)(p * incr) & 0xf) | (odd & 0xf) << 4;
+    if (p < 4)
+      lo |= pair << (8 * p);
+    else
+      hi |= pair << (8 * (p - 4));
+  }
+  int64_t astep = incr < 2 ? incr : 2, cstep = col < 2 ? col : 2;
+  unsigned square = (unsigned)((astep + cstep + m) << 12 | (astep + m) << 8 |
+                               (cstep + m) << 4 | m);
+  char buf[24];
+  snprintf(buf, sizeof buf, "0x%08x", lo);
+  add_str(s, a, "xoffsets", buf);
+  snprintf(buf, sizeof buf, "0x%08x", hi);
+  add_str(s, a, "xoffsets_hi", buf);
+  snprintf(buf, sizeof buf, "0x%04x", square);
+  add_str(s, a, "xsquare", buf);
+  add_int(s, a, "xstart", o.start - m);
+}
+
+/* The 16-bit Z operand: one element per lane (none for a splat); the
+ * second column is `zstep` elements on. Unfused, it must hit a zero of
+ * the filter: the next multiple of zero-offset (1 without the option). */
+static void scheme_16_z(aie_state *s, attr_list *a, operand o,
+                        const aie_node *n) {
+  add_str(s, a, "zoffsets", o.splat ? "0" : "0x76543210");
+  add_str(s, a, "zoffsets_hi", o.splat ? "0" : "0xfedcba98");
+  add_int(s, a, "zstart", o.start);
+  int64_t step = 1;
+  if (n->fused)
+    step = n->col_offset_z;
+  else if (s->zero_offset > 0)
+    step = (s->zero_offset - 1) - o.start % s->zero_offset;
+  add_int(s, a, "zstep", step);
+}
+
+/* The 16-bit add/sub: lanes by quads, square 0x3210 (a splat: all 0). */
+static void scheme_16_add(aie_state *s, attr_list *a, char which,
+                          operand o) {
+  char name[16];
+  snprintf(name, sizeof name, "%coffsets", which);
+  add_str(s, a, name, o.splat ? "0" : "0x03020100");
+  snprintf(name, sizeof name, "%coffsets_hi", which);
+  add_str(s, a, name, o.splat ? "0" : "0x07060504");
+  snprintf(name, sizeof name, "%csquare", which);
+  add_str(s, a, name, o.splat ? "0" : "0x3210");
+  snprintf(name, sizeof name, "%cstart", which);
+  add_int(s, a, name, o.start);
+}
+
 /* ---- mul / fma -------------------------------------------------------- */
 
 static void generate_mul_like(aie_state *s, aie_node *n) {
@@ -178,15 +237,24 @@ static void generate_mul_like(aie_state *s, aie_node *n) {
     acc = acc_operand(s, n, &b);
   operand x = plain_operand(s, n->x);
   operand z = plain_operand(s, n->z);
-  /* The 32-bit multiply reads X of twice Z's lanes. */
-  if (lanes_of(x.v) < 2 * n->lanes)
-    x.v = concat_self(s, &b, x.v);
   attr_list a = {.count = 0};
   if (n->fmsub)
     a.list[a.count++] =
         aie_named(s->ctx, "fmsub", mlirBoolAttrGet(s->ctx, 1));
-  scheme_32(s, &a, 'x', x, n->lanes);
-  scheme_32(s, &a, 'z', z, n->lanes);
+  bool simple = aie_simple_candidate(s, n) && x.start == 0 && z.start == 0 &&
+                lanes_of(x.v) == n->lanes && lanes_of(z.v) == n->lanes;
+  if (!simple) {
+    /* The advanced schemes read X of twice Z's lanes. */
+    if (lanes_of(x.v) < 2 * n->lanes)
+      x.v = concat_self(s, &b, x.v);
+    if (n->elem_bits == 16) {
+      scheme_16_x(s, &a, x, n->fused ? n->col_offset_x : 1);
+      scheme_16_z(s, &a, z, n);
+    } else {
+      scheme_32(s, &a, 'x', x, n->lanes);
+      scheme_32(s, &a, 'z', z, n->lanes);
+    }
+  }
   MlirValue operands[3] = {x.v, z.v, acc};
   MlirType type = acc_type(s, n);
   n->new_op = npuc_build_op(
@@ -203,7 +271,10 @@ static void generate_add_sub(aie_state *s, aie_node *n) {
   operand z = plain_operand(s, n->z);
   attr_list a = {.count = 0};
   bool simple = !x.splat && !z.splat && x.start == 0 && z.start == 0;
-  if (!simple) {
+  if (!simple && n->elem_bits == 16) {
+    scheme_16_add(s, &a, 'x', x);
+    scheme_16_add(s, &a, 'z', z);
+  } else if (!simple) {
     scheme_32(s, &a, 'x', x, n->lanes);
     scheme_32(s, &a, 'z', z, n->lanes);
   }

@@ -17,7 +17,7 @@ bool aie_compute_reuse(aie_state *s) {
     return false;
   for (size_t i = 0; i < s->num_reads; i++) {
     aie_read *r = &s->reads[i];
-    if (mlirOperationIsNull(r->loop))
+    if (mlirOperationIsNull(r->loop) || r->absorbed)
       continue; /* only loop bodies get upds, as in mlir-aie */
     MlirValue memref = mlirOperationGetOperand(r->op, 0);
     MlirType mt = mlirValueGetType(memref);
@@ -64,6 +64,11 @@ static void mark_operand_roles(aie_state *s) {
       s->reads[rx].mul_operand = true;
       if (x_uses)
         x_uses[rx]++;
+      /* The 16-bit multiply's second column reads past the vector. */
+      int64_t extra = n->fused ? n->col_offset_x : 1;
+      if (n->elem_bits == 16 && !aie_simple_candidate(s, n) &&
+          extra > s->reads[rx].extra_elems)
+        s->reads[rx].extra_elems = extra;
     }
     if (rz != SIZE_MAX)
       s->reads[rz].mul_operand = true;
