@@ -31,7 +31,7 @@ extern const npuc_pass_def npuc_pass_tx8_const_norm;
 extern const npuc_pass_def npuc_pass_tx8_sharding;
 
 /* AIE */
-
+extern const npuc_pass_def npuc_pass_aie_vectorize;
 
 static const npuc_pass_def *const passes[] = {
     &npuc_pass_strip_annotations,
@@ -54,6 +54,7 @@ static const npuc_pass_def *const passes[] = {
     &npuc_pass_tx8_sharding,
 
     /* AIE */
+    &npuc_pass_aie_vectorize,
 
 };
 
