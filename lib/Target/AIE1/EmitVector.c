@@ -408,17 +408,17 @@ static bool emit_select(vop *v) {
   return true;
 }
 
-/* The shared scalar family would read a vector arith op as a scalar one;
- * what aie-vectorize leaves unconverted is an error here instead. */
+/* The shared scalar family would read an arith or math op on vectors as a
+ * scalar one; what aie-vectorize leaves unconverted is an error here. */
 static bool refuse_vector_arith(vop *v, const char *name) {
   bool vector = false;
   for (intptr_t i = 0; i < mlirOperationGetNumResults(v->op); ++i)
     vector |= mlirTypeIsAVector(mlirValueGetType(mlirOperationGetResult(v->op, i)));
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(v->op); ++i)
     vector |= mlirTypeIsAVector(operand_type(v, i));
-  if (!vector || strncmp(name, "vector.", 7) == 0 ||
-      strncmp(name, "scf.", 4) == 0)
-    return false; /* scalar ops, and unsupported vector ops, go on */
+  bool arith = strncmp(name, "arith.", 6) == 0 || strncmp(name, "math.", 5) == 0;
+  if (!vector || !arith)
+    return false; /* to the shared families, or to "unsupported op" */
   npuc_em_error(v->em, v->op,
                 "unsupported op %s on vectors for --target=aie1-cmodel (only "
                 "aievec and aievec_aie1 ops are emulated)",

@@ -85,6 +85,13 @@ static MlirBlock module_body(MlirOperation module) {
   return mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
 }
 
+/* Where module-wide errors point: the first op (an implicit module has no
+ * position of its own). */
+static MlirOperation first_op(MlirOperation module) {
+  MlirOperation op = mlirBlockGetFirstOperation(module_body(module));
+  return mlirOperationIsNull(op) ? module : op;
+}
+
 static bool has_body(MlirOperation func) {
   return !mlirBlockIsNull(
       mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)));
@@ -209,9 +216,10 @@ static bool collect_vectorized(const npuc_op_registry *reg, MlirOperation module
     if (is_op(f, "func.func") && has_body(f) && !check_signature(f))
       return false;
   if (!npuc_pass_lookup("aie-vectorize")) {
-    npuc_op_error(module, "this npuc has no aie-vectorize pass; compile "
-                          "hand-vectorized kernels with 'vectorize: false' "
-                          "in --target-config");
+    npuc_op_error(first_op(module),
+                  "this npuc has no aie-vectorize pass; compile "
+                  "hand-vectorized kernels with 'vectorize: false' in "
+                  "--target-config");
     return false;
   }
   char pipeline[512];
@@ -226,7 +234,8 @@ static bool collect_vectorized(const npuc_op_registry *reg, MlirOperation module
     if (is_op(f, "func.func") && has_body(f) && !add_kernel(ks, n, f, r))
       return false;
   if (*n == 0) {
-    npuc_op_error(module, "no kernel: the module has no func.func with a body");
+    npuc_op_error(first_op(module),
+                  "no kernel: the module has no func.func with a body");
     return false;
   }
   return true;
@@ -278,9 +287,9 @@ static bool collect_prevectorized(const npuc_op_registry *reg,
         !pair_with_reference(module, f, ks, n))
       return false;
   if (*n == 0) {
-    npuc_op_error(module, "no kernel: with 'vectorize: false' a func.func "
-                          "must name its scalar reference with "
-                          "npuc.aie1_reference = @f");
+    npuc_op_error(first_op(module),
+                  "no kernel: with 'vectorize: false' a func.func must name "
+                  "its scalar reference with npuc.aie1_reference = @f");
     return false;
   }
   return true;
