@@ -50,7 +50,7 @@ typedef struct {
 } user_conversions;
 
 static bool align_op(MlirOperation op);
-static void align_return(MlirOperation ret);
+static bool align_return(MlirOperation ret);
 static bool mode_of(MlirValue v, npuc_tx8_layout_mode *out);
 static bool convert_operand(user_conversions *uc, intptr_t index,
                             npuc_tx8_layout_mode want);
@@ -64,7 +64,7 @@ static bool align_to_npu(MlirOperation func, const npuc_pass_options *opts,
   /* Program order: producers are placed before their users look. */
   for (size_t i = 0; i < n && ok; ++i) {
     if (tx8l_op_is(ops[i], "func.return"))
-      align_return(ops[i]);
+      ok = align_return(ops[i]);
     else if (tx8l_is_layout_op(ctx->registry, ops[i]))
       ok = align_op(ops[i]);
   }
@@ -228,15 +228,17 @@ static bool follow_lead(MlirOperation op, const char *layout,
 }
 
 /* The graph's outputs go back to DDR compact. */
-static void align_return(MlirOperation ret) {
+static bool align_return(MlirOperation ret) {
   user_conversions uc = {.user = ret};
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); ++i) {
     npuc_tx8_layout_mode m;
     MlirValue v = mlirOperationGetOperand(ret, i);
     if (tx8l_rank(mlirValueGetType(v)) >= 0 && mode_of(v, &m) &&
-        npuc_tx8_is_aligned(m))
-      convert_operand(&uc, i, npuc_tx8_compact_of(m));
+        npuc_tx8_is_aligned(m) &&
+        !convert_operand(&uc, i, npuc_tx8_compact_of(m)))
+      return false;
   }
+  return true;
 }
 
 /* ---- values --------------------------------------------------------------------- */
