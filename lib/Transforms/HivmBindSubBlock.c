@@ -156,26 +156,14 @@ static bool is_aiv(MlirOperation func) {
   return strcmp(t.text, "#hivm.func_core_type<AIV>") == 0;
 }
 
-static MlirWalkResult find_sub_block_idx(MlirOperation op, void *user) {
-  if (!npuc_op_is(op, "hivm.hir.get_sub_block_idx"))
-    return MlirWalkResultAdvance;
-  *(bool *)user = true;
-  return MlirWalkResultInterrupt;
-}
-
 /* AIV functions of mix kernels (all AIV functions with all-vector-kernels),
- * unless the module opts out or the function already reads its sub-block
- * (it splits its work itself). */
+ * unless the module opts out. */
 static bool applies(MlirOperation func, bool all_vector_kernels) {
   if (!is_aiv(func) ||
       (!all_vector_kernels && !has_attr(func, "hivm.part_of_mix")))
     return false;
   MlirOperation parent = mlirOperationGetParentOperation(func);
-  if (!mlirOperationIsNull(parent) && has_attr(parent, DISABLE_ATTR))
-    return false;
-  bool reads = false;
-  mlirOperationWalk(func, find_sub_block_idx, &reads, MlirWalkPreOrder);
-  return !reads;
+  return mlirOperationIsNull(parent) || !has_attr(parent, DISABLE_ATTR);
 }
 
 /* ---- what tiling needs ------------------------------------------------------ */
@@ -536,16 +524,17 @@ static MlirValue window_part(npuc_builder *b, MlirValue src,
       0);
 }
 
-/* A window store: the halves of the whole %x and %d are taken (marked),
- * and the store writes the part of the window [o, o+n) inside the half
- * [off, off+h): lo = max(o, off), hi = max(lo, min(o+n, off+h)), at
- * min(lo - off, h) in the half, of size hi - lo. */
+/* A window store: the half of the whole %x is taken (marked), and the
+ * store writes the part of the window [o, o+n) inside the half
+ * [off, off+h): lo = max(o, off), hi = max(lo, min(o+n, off+h)); from the
+ * half at min(lo - off, h), into %d at o2 + (lo - o), hi - lo long. */
 static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
                         MlirValue offset, MlirValue half_v, int64_t half) {
   MlirType index = mlirValueGetType(offset);
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(l->value));
-  ofr offs[MAX_RANK], sizes[MAX_RANK];
+  ofr offs[MAX_RANK], sizes[MAX_RANK], to[MAX_RANK], to_sizes[MAX_RANK];
   read_window(l->slice, rank, offs, sizes);
+  read_window(l->view, rank, to, to_sizes);
   int d = l->dim;
   MlirValue o = ofr_value(b, index, offs[d]);
   MlirValue n = ofr_value(b, index, sizes[d]);
@@ -554,13 +543,15 @@ static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
   MlirValue half_end = npuc_build_binary(b, "arith.addi", offset, half_v);
   MlirValue hi = npuc_build_binary(
       b, "arith.maxsi", lo, npuc_build_binary(b, "arith.minsi", end, half_end));
+  MlirValue shift = npuc_build_binary(b, "arith.subi", lo, o);
+  sizes[d].v = npuc_build_binary(b, "arith.subi", hi, lo);
+  to_sizes[d] = sizes[d];
+  to[d].v = npuc_build_binary(b, "arith.addi", ofr_value(b, index, to[d]),
+                              shift);
   offs[d].v = npuc_build_binary(
       b, "arith.minsi", npuc_build_binary(b, "arith.subi", lo, offset), half_v);
-  sizes[d].v = npuc_build_binary(b, "arith.subi", hi, lo);
   MlirValue x = part_of(b, mlirOperationGetOperand(l->slice, 0), d, offset,
                         (MlirValue){NULL}, half);
-  MlirValue dst = part_of(b, mlirOperationGetOperand(l->view, 0), d, offset,
-                          (MlirValue){NULL}, half);
   MlirValue value = mlirOperationGetResult(l->slice, 0);
   MlirValue view = mlirOperationGetResult(l->view, 0);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(l->op); i++) {
@@ -568,7 +559,9 @@ static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
     if (mlirValueEqual(v, value))
       mlirOperationSetOperand(l->op, i, window_part(b, x, offs, sizes));
     else if (mlirValueEqual(v, view))
-      mlirOperationSetOperand(l->op, i, window_part(b, dst, offs, sizes));
+      mlirOperationSetOperand(
+          l->op, i,
+          window_part(b, mlirOperationGetOperand(l->view, 0), to, to_sizes));
   }
 }
 
@@ -652,9 +645,11 @@ typedef struct {
 static MlirWalkResult find_leftover(MlirOperation op, void *user);
 
 /* Runs the bubble-up patterns. Slices that stay below a buffer read as a
- * tensor or below an scf.while are accepted: the op computes the whole
+ * tensor or below an op with regions (a loop, an if, a scope whose results
+ * the patterns could not narrow) are accepted: the op computes the whole
  * value on each sub-block and the slice takes its half, which is exact,
- * only less work is saved. Anything else left over falls back. */
+ * only less work is saved. A slice stuck below any other op falls back,
+ * as does a loop placeholder (the IR would not be valid). */
 static bool bubble(MlirOperation func, bool strict,
                    const npuc_pass_context *ctx, failure *f) {
   npuc_bubble_options bo = {strict, 2};
@@ -700,7 +695,7 @@ static MlirWalkResult find_leftover(MlirOperation op, void *user) {
     return MlirWalkResultAdvance; /* a block argument: a stop point */
   MlirOperation owner = mlirOpResultGetOwner(src);
   if (npuc_op_is(owner, "bufferization.to_tensor") ||
-      npuc_op_is(owner, "scf.while")) {
+      mlirOperationGetNumRegions(owner) > 0) {
     if (mlirOperationIsNull(left->kept))
       left->kept = owner;
   } else if (!npuc_op_is(owner, "tensor.empty") &&
