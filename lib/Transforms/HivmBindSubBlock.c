@@ -81,6 +81,8 @@ static void fail(failure *f, MlirLocation loc, const char *fmt, ...)
 static bool applies(MlirOperation func, bool all_vector_kernels);
 static bool check_shape(MlirOperation func, const npuc_dim_result *dims,
                         const npuc_op_registry *reg, failure *f);
+static bool check_memory(MlirOperation func, const npuc_dim_result *dims,
+                         const npuc_op_registry *reg, failure *f);
 static void tile(MlirOperation func, const npuc_dim_result *dims,
                  bool strict, const npuc_pass_context *ctx, failure *f);
 static void fall_back(MlirOperation func, const npuc_op_registry *reg);
@@ -104,7 +106,8 @@ static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
          "sub-block tiling is disabled (enable-tile=false)");
   else if (dims.num_tiled == 0)
     fail(&f, mlirOperationGetLocation(dims.culprit), "%s", dims.reason);
-  else if (check_shape(func, &dims, ctx->registry, &f))
+  else if (check_shape(func, &dims, ctx->registry, &f) &&
+           check_memory(func, &dims, ctx->registry, &f))
     tile(func, &dims, npuc_pass_opt_bool(opts, "strict-mode"), ctx, &f);
   npuc_dim_result_free(&dims);
   if (f.failed) {
@@ -250,6 +253,92 @@ static bool check_shape(MlirOperation func, const npuc_dim_result *dims,
     }
   }
   return true;
+}
+
+/* The memref a view is taken of, through view-like ops, up to a block
+ * argument (or the op that allocates it). */
+static MlirValue memory_root(MlirValue v) {
+  static const char *const views[] = {
+      "memref.subview",       "memref.reinterpret_cast",
+      "memref.cast",          "memref.memory_space_cast",
+      "memref.collapse_shape", "memref.expand_shape",
+      "memref.view",          NULL};
+  while (mlirValueIsAOpResult(v)) {
+    MlirOperation def = mlirOpResultGetOwner(v);
+    bool view = false;
+    for (const char *const *n = views; *n && !view; n++)
+      view = npuc_op_is(def, *n);
+    if (!view || mlirOperationGetNumOperands(def) < 1)
+      break;
+    v = mlirOperationGetOperand(def, 0);
+  }
+  return v;
+}
+
+typedef struct {
+  const npuc_op_registry *reg;
+  MlirValue *roots; /* memory the function loads from (arguments) */
+  size_t count, cap;
+} load_roots;
+
+static MlirWalkResult collect_load_root(MlirOperation op, void *user) {
+  load_roots *lr = user;
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  const npuc_op_def *def = npuc_op_lookup(lr->reg, n.data, n.length);
+  intptr_t first, count;
+  int g = def && npuc_op_has_trait(def, NPUC_TRAIT_LOAD_LIKE)
+              ? npuc_op_find_operand(def, "src")
+              : -1;
+  if (g < 0 || !npuc_operand_group(def, op, g, &first, &count) || count < 1)
+    return MlirWalkResultAdvance;
+  MlirValue src = mlirOperationGetOperand(op, first);
+  if (!mlirTypeIsAMemRef(mlirValueGetType(src)))
+    return MlirWalkResultAdvance;
+  MlirValue root = memory_root(src);
+  if (!mlirValueIsABlockArgument(root))
+    return MlirWalkResultAdvance;
+  if (lr->count == lr->cap) {
+    size_t cap = lr->cap ? 2 * lr->cap : 16;
+    MlirValue *roots = realloc(lr->roots, cap * sizeof *roots);
+    if (!roots)
+      return MlirWalkResultInterrupt;
+    lr->roots = roots;
+    lr->cap = cap;
+  }
+  lr->roots[lr->count++] = root;
+  return MlirWalkResultAdvance;
+}
+
+/* A store into global memory the function also loads from: once the
+ * sub-blocks work on different halves, one may overwrite what the other
+ * still reads (in 1:1 both write the same values). Kernel arguments are
+ * few, so the roots are compared pairwise. */
+static bool check_memory(MlirOperation func, const npuc_dim_result *dims,
+                         const npuc_op_registry *reg, failure *f) {
+  load_roots lr = {reg, NULL, 0, 0};
+  mlirOperationWalk(func, collect_load_root, &lr, MlirWalkPreOrder);
+  bool ok = true;
+  for (size_t i = 0; ok && i < dims->num_leaves; i++) {
+    const npuc_dim_leaf *l = &dims->leaves[i];
+    if (l->dim < 0) /* whole, on sub-block 0 only: as in 1:1 */
+      continue;
+    for (intptr_t k = 0; ok && k < mlirOperationGetNumOperands(l->op); k++) {
+      MlirValue v = mlirOperationGetOperand(l->op, k);
+      if (!mlirTypeIsAMemRef(mlirValueGetType(v)))
+        continue;
+      MlirValue root = memory_root(v);
+      for (size_t j = 0; ok && j < lr.count; j++)
+        if (mlirValueEqual(root, lr.roots[j])) {
+          fail(f, mlirOperationGetLocation(l->op),
+               "the kernel stores to memory it also loads from (argument "
+               "%d); the sub-blocks could overwrite what the other reads",
+               (int)mlirBlockArgumentGetArgNumber(root));
+          ok = false;
+        }
+    }
+  }
+  free(lr.roots);
+  return ok;
 }
 
 /* ---- tiling ------------------------------------------------------------------- */

@@ -34,10 +34,19 @@ typedef struct {
   /* the ops of the function, in walk order */
   MlirOperation *ops;
   size_t num_ops, cap_ops;
+  /* op -> index in ops (open addressing), and whether a store-like op
+   * depends on the op's results (a reduction elsewhere does not stop the
+   * axis it reduces from being split) */
+  const void **op_keys;
+  size_t *op_index;
+  size_t op_mask;
+  bool *needed;
   bool oom;
 } analyzer;
 
 static bool collect_ops(analyzer *a, MlirOperation func);
+static bool find_needed(analyzer *a);
+static bool is_needed(analyzer *a, MlirOperation op);
 static void connect_op(analyzer *a, MlirOperation op);
 static bool collect_leaves(analyzer *a, npuc_dim_result *out);
 static void find_window(analyzer *a, npuc_dim_leaf *l);
@@ -49,7 +58,7 @@ bool npuc_dim_analyze(MlirOperation func, const npuc_op_registry *reg,
   memset(out, 0, sizeof *out);
   analyzer a = {0};
   a.reg = reg;
-  bool ok = collect_ops(&a, func);
+  bool ok = collect_ops(&a, func) && find_needed(&a);
   for (size_t i = 0; ok && i < a.num_ops; i++)
     connect_op(&a, a.ops[i]);
   ok = ok && !a.oom && collect_leaves(&a, out);
@@ -102,6 +111,59 @@ static MlirWalkResult collect_one(MlirOperation op, void *user) {
 static bool collect_ops(analyzer *a, MlirOperation func) {
   mlirOperationWalk(func, collect_one, a, MlirWalkPreOrder);
   return !a->oom;
+}
+
+/* ---- which ops the stores depend on ------------------------------------------ */
+
+static size_t hash_ptr(const void *p);
+static bool is_store_like(analyzer *a, MlirOperation op);
+
+static size_t op_slot(const analyzer *a, const void *key) {
+  size_t j = hash_ptr(key) & a->op_mask;
+  while (a->op_keys[j] && a->op_keys[j] != key)
+    j = (j + 1) & a->op_mask;
+  return j;
+}
+
+static bool is_needed(analyzer *a, MlirOperation op) {
+  size_t j = op_slot(a, op.ptr);
+  return a->op_keys[j] && a->needed[a->op_index[j]];
+}
+
+/* Backwards over the walk order: an op is needed when it stores, ends a
+ * block (yields feed loop and if results), or a needed op uses a result
+ * of it. Users come later in the walk (or nested later), so one backward
+ * sweep over every use settles it. */
+static bool find_needed(analyzer *a) {
+  size_t cap = 16;
+  while (cap < 2 * a->num_ops)
+    cap *= 2;
+  a->op_keys = calloc(cap, sizeof *a->op_keys);
+  a->op_index = malloc(cap * sizeof *a->op_index);
+  a->needed = calloc(a->num_ops + 1, sizeof *a->needed);
+  if (!a->op_keys || !a->op_index || !a->needed)
+    return false;
+  a->op_mask = cap - 1;
+  for (size_t i = 0; i < a->num_ops; i++) {
+    size_t j = op_slot(a, a->ops[i].ptr);
+    a->op_keys[j] = a->ops[i].ptr;
+    a->op_index[j] = i;
+  }
+  for (size_t i = a->num_ops; i-- > 0;) {
+    MlirOperation op = a->ops[i];
+    bool need = is_store_like(a, op) ||
+                mlirOperationIsNull(mlirOperationGetNextInBlock(op));
+    for (intptr_t r = 0; !need && r < mlirOperationGetNumResults(op); r++)
+      for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+           !need && !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+        need = is_needed(a, mlirOpOperandGetOwner(u));
+    a->needed[i] = need;
+  }
+  return true;
+}
+
+static bool is_store_like(analyzer *a, MlirOperation op) {
+  return npuc_dim_stored_operand(a->reg, op) >= 0;
 }
 
 /* ---- nodes ----------------------------------------------------------------- */
@@ -406,9 +468,10 @@ static void connect_reduce(analyzer *a, MlirOperation op, MlirValue in,
     return;
   int64_t dims[MAX_RANK];
   intptr_t n = i64_list(op, "reduce_dims", dims, MAX_RANK);
+  bool needed = is_needed(a, op);
   for (int d = 0; d < rank; d++) {
     if (n >= 0 && in_list(dims, n, d))
-      a->reduced[base + d] = true;
+      a->reduced[base + d] = a->reduced[base + d] || needed;
     else
       join(a, in, d, out, d);
   }
@@ -857,6 +920,9 @@ static void note_broadcast_across(analyzer *a, npuc_dim_result *out,
 }
 
 static void analyzer_free(analyzer *a) {
+  free(a->op_keys);
+  free(a->op_index);
+  free(a->needed);
   free(a->slots);
   free(a->parent);
   free(a->size);
