@@ -366,6 +366,7 @@ static bool bubble(MlirOperation func, bool strict,
                    const npuc_pass_context *ctx, failure *f);
 static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
                            failure *f);
+static void erase_dead_values(MlirOperation func, const npuc_op_registry *reg);
 
 static void tile(MlirOperation func, const npuc_dim_result *dims,
                  bool strict, const npuc_pass_context *ctx, failure *f) {
@@ -391,8 +392,10 @@ static void tile(MlirOperation func, const npuc_dim_result *dims,
   }
   bool ok = bubble(func, strict, ctx, f) &&
             verify_quietly(func, ctx->registry, f);
-  if (ok)
+  if (ok) {
+    erase_dead_values(func, ctx->registry);
     ok = npuc_map_sub_block_loops(func);
+  }
   if (!ok)
     mlirRegionTakeBody(mlirOperationGetRegion(func, 0),
                        mlirOperationGetRegion(backup, 0));
@@ -792,6 +795,67 @@ static MlirWalkResult find_leftover(MlirOperation op, void *user) {
     left->blocker = owner;
   }
   return MlirWalkResultAdvance;
+}
+
+/* ---- dead whole values ---------------------------------------------------- */
+
+typedef struct {
+  MlirOperation *ops;
+  size_t count, cap;
+  bool oom;
+} op_list;
+
+static MlirWalkResult collect_any(MlirOperation op, void *user) {
+  op_list *l = user;
+  if (l->count == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 256;
+    MlirOperation *ops = realloc(l->ops, cap * sizeof *ops);
+    if (!ops) {
+      l->oom = true;
+      return MlirWalkResultInterrupt;
+    }
+    l->ops = ops;
+    l->cap = cap;
+  }
+  l->ops[l->count++] = op;
+  return MlirWalkResultAdvance;
+}
+
+/* Computes a value and nothing else: tensor-semantics HIVM ops (no memref
+ * operand, no side effects) and the tensor ops the tiling leaves behind.
+ * The greedy driver does not erase the unregistered HIVM ops itself. */
+static bool value_only(MlirOperation op, const npuc_op_registry *reg) {
+  if (mlirOperationGetNumResults(op) == 0 || mlirOperationGetNumRegions(op))
+    return false;
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, r))))
+      return false;
+  if (npuc_op_is(op, "tensor.empty") || npuc_op_is(op, "tensor.extract_slice") ||
+      npuc_op_is(op, "tensor.expand_shape") ||
+      npuc_op_is(op, "tensor.collapse_shape"))
+    return true;
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  const npuc_op_def *def = npuc_op_lookup(reg, n.data, n.length);
+  if (!def || !npuc_op_has_trait(def, NPUC_TRAIT_DPS) ||
+      npuc_op_has_trait(def, NPUC_TRAIT_SIDE_EFFECTS) ||
+      npuc_op_has_trait(def, NPUC_TRAIT_STORE_LIKE) ||
+      npuc_op_has_trait(def, NPUC_TRAIT_LOAD_LIKE))
+    return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
+    if (mlirTypeIsAMemRef(mlirValueGetType(mlirOperationGetOperand(op, i))))
+      return false;
+  return true;
+}
+
+/* The whole values the halves replaced (a window's producer keeps no user).
+ * Backwards over the walk order, so a chain goes in one sweep. */
+static void erase_dead_values(MlirOperation func, const npuc_op_registry *reg) {
+  op_list l = {NULL, 0, 0, false};
+  mlirOperationWalk(func, collect_any, &l, MlirWalkPreOrder);
+  for (size_t i = l.count; !l.oom && i-- > 0;)
+    if (value_only(l.ops[i], reg))
+      mlirOperationDestroy(l.ops[i]);
+  free(l.ops);
 }
 
 /* ---- verifying without reporting ------------------------------------------- */
