@@ -49,6 +49,7 @@ conformance: build
 	test/conformance/cmodel.py --strict $(BUILD)
 	test/conformance/blockify.sh $(BUILD)/bin/npuc-opt
 	test/conformance/bubble_up.sh $(BUILD)/bin/npuc-opt
+	test/conformance/aie_vectorize.sh --strict $(BUILD)/bin/npuc-opt
 
 # libFuzzer on the syntax engine for FUZZ_SECONDS; fails on any crash.
 fuzz: deps
