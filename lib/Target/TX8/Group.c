@@ -546,11 +546,12 @@ static bool assign_layouts(builder *b) {
       continue;
     }
     if (x->mode != want) {
-      npuc_op_error(p->compute, "%s: layout conflict: operand #%d is in %s but "
-                                "the op computes in %s (a tx8be.channel_norm "
-                                "must convert it)",
-                    p->compute_name, i, npuc_tx8_layout_name(x->mode),
-                    npuc_tx8_layout_name(want));
+      npuc_op_error(p->compute, "%s: layout conflict: operand #%d is %s (%s) "
+                                "but the op computes in %s (a "
+                                "tx8be.channel_norm must convert it)",
+                    p->compute_name, i,
+                    npuc_tx8_is_aligned(x->mode) ? "aligned" : "compact",
+                    npuc_tx8_layout_name(x->mode), npuc_tx8_layout_name(want));
       return false;
     }
   }
