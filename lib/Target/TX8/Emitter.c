@@ -109,6 +109,7 @@ static bool emit_program(MlirOperation module, const npuc_tx8_target *t,
   }
   npuc_sb_free(&g.groups);
   free(g.prog.tensors);
+  free(g.prog.slots);
   return ok;
 }
 
@@ -145,11 +146,33 @@ static bool find_main(graph *g) {
   return false;
 }
 
+/* The DDR tensors by value: a hash of the value's pointer, so a graph of
+ * n tensors is looked up in O(n) overall. */
+static size_t slot_of(const tx8_program *prog, MlirValue v) {
+  uintptr_t h = (uintptr_t)v.ptr;
+  h ^= h >> 17;
+  h *= (uintptr_t)0x9e3779b97f4a7c15ull;
+  size_t mask = (size_t)prog->num_slots - 1, i = (size_t)(h >> 7) & mask;
+  while (prog->slots[i] &&
+         !mlirValueEqual(prog->tensors[prog->slots[i] - 1].value, v))
+    i = (i + 1) & mask;
+  return i;
+}
+
 int tx8_ddr_index(const tx8_program *prog, MlirValue v) {
+  if (!prog->num_slots)
+    return -1;
+  return prog->slots[slot_of(prog, v)] - 1;
+}
+
+static void index_tensors(tx8_program *prog) {
+  if (2 * prog->num_tensors <= prog->num_slots)
+    return;
+  free(prog->slots);
+  prog->num_slots = prog->num_slots ? 2 * prog->num_slots : 32;
+  prog->slots = calloc((size_t)prog->num_slots, sizeof *prog->slots);
   for (int i = 0; i < prog->num_tensors; ++i)
-    if (mlirValueEqual(prog->tensors[i].value, v))
-      return i;
-  return -1;
+    prog->slots[slot_of(prog, prog->tensors[i].value)] = i + 1;
 }
 
 static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
@@ -179,6 +202,10 @@ static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
     return false;
   }
   p->num_tensors++;
+  if (2 * p->num_tensors > p->num_slots)
+    index_tensors(p);
+  else
+    p->slots[slot_of(p, v)] = p->num_tensors;
   return true;
 }
 
@@ -187,7 +214,7 @@ static bool add_group(graph *g, MlirOperation op, const npuc_tx8_target *t);
 static bool add_outputs(graph *g, MlirOperation ret);
 
 static bool walk_graph(graph *g, const npuc_tx8_target *t) {
-  g->prog.tiles = t->tiles_x * t->tiles_y;
+  g->prog.tiles = 1; /* grows to the largest group's mesh */
   g->container = mlirOperationGetAttributeByName(
       g->module, mlirStringRefCreateFromCString("tx8be.const_container"));
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(g->func, 0));
