@@ -49,6 +49,7 @@ conformance: build
 	test/conformance/cmodel.py --strict $(BUILD)
 	test/conformance/blockify.sh $(BUILD)/bin/npuc-opt
 	test/conformance/bubble_up.sh $(BUILD)/bin/npuc-opt
+	test/conformance/aie_vectorize.sh --strict $(BUILD)/bin/npuc-opt
 
 # TX8 end to end on TX8_COUNT random configurations (test/tx8/gen.py):
 # compile with --target=tx8, run on the simulated tiles, compare with the

@@ -59,6 +59,19 @@ typedef struct {
 
 static void instance_destruct(void *user) { free(user); }
 
+/* Are the slice's static strides all 1? (A dynamic one is not.) */
+static bool unit_static_strides(MlirOperation slice) {
+  int64_t strides[BUB_MAX_RANK];
+  intptr_t n = bub_i64_array(
+      mlirOperationGetInherentAttributeByName(
+          slice, mlirStringRefCreateFromCString("static_strides")),
+      strides, BUB_MAX_RANK);
+  for (intptr_t i = 0; i < n && i < BUB_MAX_RANK; i++)
+    if (strides[i] != 1)
+      return false;
+  return n >= 0;
+}
+
 static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern,
                                            MlirOperation op,
                                            MlirPatternRewriter rewriter,
@@ -71,10 +84,20 @@ static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern,
   if (!mlirValueIsAOpResult(source))
     return mlirLogicalResultFailure(); /* a block argument: a stop point */
   MlirOperation producer = mlirOpResultGetOwner(source);
-  if (!pi->pat->applies(pi->bc, producer) || !npuc_bubble_is_marked(op))
+  if (!pi->pat->applies(pi->bc, producer))
     return mlirLogicalResultFailure();
   MlirType st = mlirValueGetType(source);
-  if (!bub_is_ranked_tensor(st) || bub_rank(st) > BUB_MAX_RANK)
+  if (!bub_is_ranked_tensor(st))
+    return mlirLogicalResultFailure();
+  int64_t rank = bub_rank(st);
+  MlirType slice_type = mlirValueGetType(mlirOperationGetResult(op, 0));
+  bool reducing = bub_rank(slice_type) != rank;
+  /* Of rank-reduce and the producer's pattern, only one goes on: the other
+   * stops here, before reading the slice, unless the slice has non-unit
+   * strides, which both record as the reason to refuse it. */
+  bool wrong_kind = reducing != (pi->pat == &bub_pat_rank_reduce);
+  if (rank > BUB_MAX_RANK || (wrong_kind && unit_static_strides(op)) ||
+      !npuc_bubble_is_marked(op))
     return mlirLogicalResultFailure();
   bub_rw r;
   memset(&r, 0, sizeof r);
@@ -86,15 +109,14 @@ static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern,
   r.source = source;
   r.producer = producer;
   r.result_index = mlirOpResultGetResultNumber(source);
-  r.slice_type = mlirValueGetType(mlirOperationGetResult(op, 0));
-  if (!bub_slice_read(op, 1, &r.s) || r.s.rank != bub_rank(st))
+  r.slice_type = slice_type;
+  if (!bub_slice_read(op, 1, &r.s) || r.s.rank != rank)
     return mlirLogicalResultFailure();
   if (!bub_slice_unit_strides(&r.s)) {
     bub_refuse(&r, "the slice has non-unit strides");
     return mlirLogicalResultFailure();
   }
-  bool reducing = bub_rank(r.slice_type) != r.s.rank;
-  if (reducing != (pi->pat == &bub_pat_rank_reduce))
+  if (wrong_kind)
     return mlirLogicalResultFailure();
   mlirRewriterBaseSetInsertionPointBefore(r.rw, op);
   return pi->pat->rewrite(&r) ? mlirLogicalResultSuccess()
