@@ -61,13 +61,7 @@ const npuc_target_def npuc_target_tx8 = {
 
 static bool load_target(MlirOperation module, const npuc_compile_options *o,
                         npuc_tx8_target *t) {
-  *t = npuc_tx8_target_builtin();
-  if (o->target_config && !npuc_tx8_target_load_file(t, o->target_config, NULL)) {
-    npuc_op_error(module, "cannot use the TX8 target description '%s'",
-                  o->target_config);
-    return false;
-  }
-  return true;
+  return npuc_tx8_pass_target(module, "--target=tx8", o->target_config, t);
 }
 
 /* ---- the graph ----------------------------------------------------------------- */
@@ -196,7 +190,7 @@ static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
                   NPUC_TX8_MAX_RANK);
     return false;
   }
-  if (!npuc_tx8_dtype_of(type, &t->dtype)) {
+  if (!npuc_tx8_dtype_of_type(mlirShapedTypeGetElementType(type), &t->dtype)) {
     npuc_op_error(where, "tx8: unsupported dtype for %s: TX8 computes f16, "
                          "bf16, f32 and i8", name);
     return false;
@@ -285,6 +279,8 @@ static bool add_constant(graph *g, MlirOperation op, bool from_container) {
 static bool add_group(graph *g, MlirOperation op, const npuc_tx8_target *t) {
   int id = g->num_groups++;
   int32_t tiles = npuc_tx8_group_tiles(op, t);
+  if (tiles <= 0)
+    return false;
   if (tiles > g->prog.tiles)
     g->prog.tiles = tiles;
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {

@@ -1,7 +1,7 @@
 // tx8-sharding's errors: each names the op and the reason, fails the pass.
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-sharding -o /dev/null
 // RUN: not npuc-opt %s --split-input-file --tx8-sharding 2>&1 | FileCheck %s --check-prefix=FAIL
-// FAIL-COUNT-10: error:
+// FAIL-COUNT-11: error:
 // FAIL-NOT: error:
 
 // b alone (4 MiB of f32, read whole by every row slice) exceeds the 3 MiB SPM.
@@ -152,4 +152,19 @@ func.func @conv_pads(%x: tensor<1x4x4x2xf32>, %w: tensor<1x1x2x2xf32>) -> tensor
     tx8be.return %4 : tensor<1x6x4x2xf32>
   }
   return %0 : tensor<1x6x4x2xf32>
+}
+
+// -----
+
+// A tile_parallel that is not a #tx8be.parallel_attr.
+func.func @malformed(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    // expected-error@+1 {{malformed tile_parallel: #tx8be.parallel_attr: missing field}}
+    %3 = tx8be.abs %1 {tile_parallel = #tx8be.parallel_attr<parallel = tp>} : tensor<4x8xf32> -> tensor<4x8xf32>
+    %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return %4 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
 }
