@@ -1,10 +1,10 @@
-// conv2d with the filter-row loop between the row and column loops (the
-// anchor's conv2d_uj form): C[i][j] is read, updated and stored in every
-// iteration of %r. test/lit/Target/aie1-vectorize-conv2d.test.
+// conv2d in the anchor's conv2d_uj loop order (i, j, r): C[i][j] is read,
+// updated and stored in every iteration of the innermost filter-row loop.
+// test/lit/Target/aie1-vectorize-hoisted-read.test.
 func.func @conv2d(%A: memref<18x18xi32>, %B: memref<3x3xi32>, %C: memref<16x16xi32>) {
   affine.for %i = 0 to 16 {
-    affine.for %r = 0 to 3 {
-      affine.for %j = 0 to 16 {
+    affine.for %j = 0 to 16 {
+      affine.for %r = 0 to 3 {
         %c = affine.load %C[%i, %j] : memref<16x16xi32>
         %a0 = affine.load %A[%i + %r, %j] : memref<18x18xi32>
         %b0 = affine.load %B[%r, 0] : memref<3x3xi32>
