@@ -25,6 +25,13 @@ void npuc_tx8_op_set_dev_attr(MlirOperation op, const npuc_tx8_dev_attr *a);
 /* A dev_attr saying only where the data lives: `mem_layout`, one buffer,
  * everything else zero or empty. */
 npuc_tx8_dev_attr npuc_tx8_dev_attr_with_layout(npuc_tx8_layout_mode mode);
+/* The op's #tx8be.parallel_attr named `name` (tile_parallel,
+ * chip_parallel). */
+npuc_tx8_attr_status npuc_tx8_op_parallel_attr(MlirOperation op,
+                                               const char *name,
+                                               npuc_tx8_parallel_attr *out);
+void npuc_tx8_op_set_parallel_attr(MlirOperation op, const char *name,
+                                   const npuc_tx8_parallel_attr *a);
 /* The memory layout of an op's result: its dev_info's; without one, the
  * layout a channel_norm converts to, else Tensor. */
 npuc_tx8_layout_mode npuc_tx8_op_mem_layout(MlirOperation op);

@@ -18,11 +18,11 @@
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 #include "npuc/TX8.h"
+#include "npuc/Tx8Ir.h"
 #include "npuc/Tx8Runtime.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,15 +142,8 @@ static npuc_tx8_layout_mode result_mode(machine *m, MlirOperation op,
                                         npuc_tx8_layout_mode compact) {
   if (!m->transformed)
     return compact;
-  MlirAttribute a = attr(op, "dev_info");
-  assert_false(mlirAttributeIsNull(a));
-  MlirStringRef d = mlirOpaqueAttrGetData(a);
-  char text[512];
-  snprintf(text, sizeof text, "#tx8be.%.*s", (int)d.length, d.data);
   npuc_tx8_dev_attr dev;
-  char err[128];
-  assert_true(npuc_tx8_parse_dev_attr(text, strlen(text), &dev, err,
-                                      sizeof err));
+  assert_int_equal(npuc_tx8_op_dev_attr(op, &dev), NPUC_TX8_ATTR_PRESENT);
   return dev.mem_layout;
 }
 

@@ -4,6 +4,14 @@
 // Run again, the passes find nothing left to do.
 // RUN: npuc-opt %s --tx8-layout-init --tx8-layout-transmit --tx8-layout-align-to-npu --tx8-layout-align-opt -o %t
 // RUN: npuc-opt %t --tx8-layout-transmit --tx8-layout-align-to-npu --tx8-layout-align-opt | diff %t -
+// What the constant passes that follow make of it (the contract): every
+// constant a load_const in its layout, the weight's channel_norm folded.
+// RUN: npuc-opt %t --tx8-move-constant --tx8-const-norm | FileCheck %s --check-prefix=CONST
+// CONST-NOT: tx8be.constant
+// CONST-NOT: tx8be.channel_norm %{{[0-9]+}} to <Cx>
+// CONST: %[[W:.*]] = tx8be.load_const[{{[0-9]}}] {dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = Cx, {{.*}}layout_str = "HWOI"}
+// CONST-NOT: tx8be.channel_norm %{{[0-9]+}} to <Cx>
+// CONST: tx8be.conv %{{.*}}, %[[W]], %{{.*}} strides
 
 // The conv's weight learns HWOI backward; rank-1 operands (bias, the
 // batchnorm vectors) learn nothing and default to Tensor, and end up
