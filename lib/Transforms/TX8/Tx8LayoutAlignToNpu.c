@@ -188,14 +188,22 @@ static intptr_t lead_operand(MlirOperation op) {
   return -1;
 }
 
+/* Does the op place its result itself: a source without operands
+ * (constants), or a DMA (load_var, store_var), which converts layouts as
+ * it copies? */
+static bool places_own_result(MlirOperation op, intptr_t lead) {
+  npuc_tx8_engine e = npuc_tx8_query_op(op).engine;
+  return lead < 0 || e == NPUC_TX8_ENGINE_LOAD || e == NPUC_TX8_ENGINE_STORE;
+}
+
 /* An op that runs on either kind: it keeps the layout its lead operand
- * arrives in, and the others follow. Without operands (constants) the
- * result starts compact, as the graph's inputs do, unless dev_info has
- * placed it already. */
+ * arrives in, and the others follow. An op that places its own result
+ * keeps the layout its dev_info gives, else starts compact, as the graph's
+ * inputs do. */
 static bool follow_lead(MlirOperation op, const char *layout,
                         npuc_tx8_layout_mode *out) {
   intptr_t lead = lead_operand(op);
-  if (lead < 0) {
+  if (places_own_result(op, lead)) {
     npuc_tx8_dev_attr dev;
     if (npuc_tx8_op_dev_attr(op, &dev) == NPUC_TX8_ATTR_PRESENT)
       *out = dev.mem_layout;

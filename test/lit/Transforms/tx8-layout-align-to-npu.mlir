@@ -107,3 +107,17 @@ func.func @from_group(%x: tensor<2x8x16xf16>, %s: tensor<16xf32>) -> tensor<2x8x
   %0 = tx8be.batchnorm_inference %g, %s, %s, %s, %s {layout_str = "NTensor"} : tensor<2x8x16xf16>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<2x8x16xf16>
   return %0 : tensor<2x8x16xf16>
 }
+
+// A load or store converts as it copies: its dev_info's layout stays (run
+// on grouped input, a load into NCx needs no channel_norm after it).
+// CHECK-LABEL: func.func @dma
+// CHECK: %[[L:.*]] = tx8be.load_var %arg0 {dev_info = #tx8be.dev_attr<{{.*}}mem_layout = NCx
+// CHECK-NOT: tx8be.channel_norm %[[L]]
+// CHECK: tx8be.batchnorm_inference %[[L]],
+// CHECK: tx8be.store_var %{{.*}} {dev_info = #tx8be.dev_attr<{{.*}}mem_layout = Tensor
+func.func @dma(%x: tensor<2x8x16xf16>, %s: tensor<16xf32>) -> tensor<2x8x16xf16> {
+  %l = tx8be.load_var %x {layout_str = "NTensor", dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = NCx, multi_buf_en = false, multi_buf_num = 1, out_shape_buf_idx = [], temporal_mem_slice = [], source_type = 0, imm_addr = 0, mem_addr = []>} : tensor<2x8x16xf16> -> tensor<2x8x16xf16>
+  %0 = tx8be.batchnorm_inference %l, %s, %s, %s, %s {layout_str = "NTensor"} : tensor<2x8x16xf16>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<2x8x16xf16>
+  %1 = tx8be.store_var %0 {layout_str = "NTensor", dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = Tensor, multi_buf_en = false, multi_buf_num = 1, out_shape_buf_idx = [], temporal_mem_slice = [], source_type = 0, imm_addr = 0, mem_addr = []>} : tensor<2x8x16xf16> -> tensor<2x8x16xf16>
+  return %1 : tensor<2x8x16xf16>
+}
