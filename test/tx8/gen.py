@@ -18,6 +18,9 @@ compares its outputs with the naive reference of libnpuc_tx8_rt
 (npuc-tx8-check). Exits 1 if any configuration fails.
 
 Usage: gen.py --seed S --count N --out DIR [--bin BUILD/bin] [--kinds k,...]
+              [--cycle] [--verbose]
+Kinds: batchnorm, gemm, conv, add_vector (a rank-1 operand), binary,
+unary, graph5 (conv -> batchnorm -> relu -> gemm -> add).
 """
 import argparse
 import json
@@ -413,7 +416,7 @@ def run(cmd, **kw):
 
 
 def run_case(args, index, rng):
-    kind = rng.choice(args.kinds)
+    kind = args.kinds[index % len(args.kinds)] if args.cycle else rng.choice(args.kinds)
     g = Graph(rng)
     result = GENERATORS[kind](rng, g)
     tiles = (4, 4) if rng.random() < 0.85 else rng.choice([(2, 2), (4, 2), (1, 1)])
@@ -453,7 +456,7 @@ def run_case(args, index, rng):
         json.dump(config, f, indent=1)
     steps = [r]
     if r.returncode == 0:
-        steps.append(run(["make", "-s", "-C", out, "CFLAGS=-O1"]))
+        steps.append(run(["make", "-s", "-C", out]))
     if steps[-1].returncode == 0 and len(steps) == 2:
         res = os.path.join(case, "results")
         os.makedirs(res, exist_ok=True)
@@ -480,6 +483,8 @@ def main():
     p.add_argument("--bin", default=None, help="where npuc-compile and "
                    "npuc-tx8-check are (default: PATH)")
     p.add_argument("--kinds", default=",".join(KINDS))
+    p.add_argument("--cycle", action="store_true",
+                   help="take the kinds in turn instead of at random")
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args()
     args.kinds = args.kinds.split(",")

@@ -10,51 +10,7 @@
 #include <string.h>
 
 static const char *host_body(void);
-
-static const char *dtype_name(MlirType e) {
-  if (mlirTypeIsAF32(e))
-    return "NPUC_DT_F32";
-  switch (mlirIntegerTypeGetWidth(e)) {
-  case 8: return "NPUC_DT_I8";
-  case 16: return "NPUC_DT_I16";
-  default: return "NPUC_DT_I32";
-  }
-}
-
-static void emit_kernel_table(const aie1_kernel *ks, size_t n, npuc_sb *file) {
-  for (size_t k = 0; k < n; ++k) {
-    npuc_sb_printf(file, "void npuc_vec_%s(const npuc_buf *);\n"
-                         "void npuc_ref_%s(const npuc_buf *);\n",
-                   ks[k].name, ks[k].name);
-    MlirBlock entry =
-        mlirRegionGetFirstBlock(mlirOperationGetRegion(ks[k].vec, 0));
-    intptr_t nargs = mlirBlockGetNumArguments(entry);
-    npuc_sb_printf(file, "static const npuc_host_arg npuc_args_%s[] = {\n",
-                   ks[k].name);
-    for (intptr_t i = 0; i < nargs; ++i) {
-      MlirType t = mlirValueGetType(mlirBlockGetArgument(entry, i));
-      intptr_t rank = mlirShapedTypeGetRank(t);
-      npuc_sb_printf(file, "  {%s, %lld, {", dtype_name(mlirShapedTypeGetElementType(t)),
-                     (long long)rank);
-      for (intptr_t d = 0; d < rank; ++d)
-        npuc_sb_printf(file, "%s%lld", d ? ", " : "",
-                       (long long)mlirShapedTypeGetDimSize(t, d));
-      npuc_sb_printf(file, "%s}},\n", rank ? "" : "0");
-    }
-    if (nargs == 0)
-      npuc_sb_printf(file, "  {NPUC_DT_I32, 0, {0}},\n");
-    npuc_sb_printf(file, "};\n\n");
-  }
-  npuc_sb_printf(file, "static const npuc_host_kernel npuc_kernels[] = {\n");
-  for (size_t k = 0; k < n; ++k) {
-    MlirBlock entry =
-        mlirRegionGetFirstBlock(mlirOperationGetRegion(ks[k].vec, 0));
-    npuc_sb_printf(file, "  {\"%s\", npuc_vec_%s, npuc_ref_%s, %lld, npuc_args_%s},\n",
-                   ks[k].name, ks[k].name, ks[k].name,
-                   (long long)mlirBlockGetNumArguments(entry), ks[k].name);
-  }
-  npuc_sb_printf(file, "};\n\n");
-}
+static void emit_kernel_table(const aie1_kernel *ks, size_t n, npuc_sb *file);
 
 void aie1_emit_host(const aie1_kernel *ks, size_t n, const aie1_config *cfg,
                     npuc_sb *file) {
@@ -114,6 +70,53 @@ void aie1_emit_makefile(const npuc_compile_options *o, npuc_sb *file) {
                  "clean:\n\trm -f kernel\n",
                  o->include_dir ? o->include_dir : "include",
                  o->runtime_dir ? o->runtime_dir : "lib");
+}
+
+/* ---- the kernel table --------------------------------------------------- */
+
+static const char *dtype_name(MlirType e) {
+  if (mlirTypeIsAF32(e))
+    return "NPUC_DT_F32";
+  switch (mlirIntegerTypeGetWidth(e)) {
+  case 8: return "NPUC_DT_I8";
+  case 16: return "NPUC_DT_I16";
+  default: return "NPUC_DT_I32";
+  }
+}
+
+static void emit_kernel_table(const aie1_kernel *ks, size_t n, npuc_sb *file) {
+  for (size_t k = 0; k < n; ++k) {
+    npuc_sb_printf(file, "void npuc_vec_%s(const npuc_buf *);\n"
+                         "void npuc_ref_%s(const npuc_buf *);\n",
+                   ks[k].name, ks[k].name);
+    MlirBlock entry =
+        mlirRegionGetFirstBlock(mlirOperationGetRegion(ks[k].vec, 0));
+    intptr_t nargs = mlirBlockGetNumArguments(entry);
+    npuc_sb_printf(file, "static const npuc_host_arg npuc_args_%s[] = {\n",
+                   ks[k].name);
+    for (intptr_t i = 0; i < nargs; ++i) {
+      MlirType t = mlirValueGetType(mlirBlockGetArgument(entry, i));
+      intptr_t rank = mlirShapedTypeGetRank(t);
+      npuc_sb_printf(file, "  {%s, %lld, {", dtype_name(mlirShapedTypeGetElementType(t)),
+                     (long long)rank);
+      for (intptr_t d = 0; d < rank; ++d)
+        npuc_sb_printf(file, "%s%lld", d ? ", " : "",
+                       (long long)mlirShapedTypeGetDimSize(t, d));
+      npuc_sb_printf(file, "%s}},\n", rank ? "" : "0");
+    }
+    if (nargs == 0)
+      npuc_sb_printf(file, "  {NPUC_DT_I32, 0, {0}},\n");
+    npuc_sb_printf(file, "};\n\n");
+  }
+  npuc_sb_printf(file, "static const npuc_host_kernel npuc_kernels[] = {\n");
+  for (size_t k = 0; k < n; ++k) {
+    MlirBlock entry =
+        mlirRegionGetFirstBlock(mlirOperationGetRegion(ks[k].vec, 0));
+    npuc_sb_printf(file, "  {\"%s\", npuc_vec_%s, npuc_ref_%s, %lld, npuc_args_%s},\n",
+                   ks[k].name, ks[k].name, ks[k].name,
+                   (long long)mlirBlockGetNumArguments(entry), ks[k].name);
+  }
+  npuc_sb_printf(file, "};\n\n");
 }
 
 /* The generic part of host.c. */

@@ -50,8 +50,12 @@ static bool read_decision(group_emitter *g) {
   int rank = p->slice.result.rank;
   npuc_tx8_parallel_attr par;
   npuc_tx8_dev_attr dev;
-  if (!npuc_tx8_get_tile_parallel(p->compute, &par) ||
-      !npuc_tx8_get_dev_info(p->compute, &dev) ||
+  npuc_tx8_attr_status has_par =
+      npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &par);
+  npuc_tx8_attr_status has_dev = npuc_tx8_op_dev_attr(p->compute, &dev);
+  if (has_par == NPUC_TX8_ATTR_MALFORMED || has_dev == NPUC_TX8_ATTR_MALFORMED)
+    return false;
+  if (has_par != NPUC_TX8_ATTR_PRESENT || has_dev != NPUC_TX8_ATTR_PRESENT ||
       par.shape_spatial_sharding.len != rank ||
       dev.temporal_mem_slice.len != rank) {
     npuc_op_error(p->compute, "%s: no tile_parallel sharding and dev_info "

@@ -29,6 +29,8 @@ typedef struct {
 typedef struct {
   tx8_ddr *tensors;
   int num_tensors, cap;
+  int *slots;   /* value -> tensor index + 1, open addressing */
+  int num_slots; /* a power of two, at least twice num_tensors */
   int tiles;         /* the program's tile count */
   int64_t spm_bytes; /* the largest group's spm_alloc_size */
 } tx8_program;

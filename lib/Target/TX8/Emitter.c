@@ -61,13 +61,7 @@ const npuc_target_def npuc_target_tx8 = {
 
 static bool load_target(MlirOperation module, const npuc_compile_options *o,
                         npuc_tx8_target *t) {
-  *t = npuc_tx8_target_builtin();
-  if (o->target_config && !npuc_tx8_target_load_file(t, o->target_config, NULL)) {
-    npuc_op_error(module, "cannot use the TX8 target description '%s'",
-                  o->target_config);
-    return false;
-  }
-  return true;
+  return npuc_tx8_pass_target(module, "--target=tx8", o->target_config, t);
 }
 
 /* ---- the graph ----------------------------------------------------------------- */
@@ -109,6 +103,7 @@ static bool emit_program(MlirOperation module, const npuc_tx8_target *t,
   }
   npuc_sb_free(&g.groups);
   free(g.prog.tensors);
+  free(g.prog.slots);
   return ok;
 }
 
@@ -145,11 +140,33 @@ static bool find_main(graph *g) {
   return false;
 }
 
+/* The DDR tensors by value: a hash of the value's pointer, so a graph of
+ * n tensors is looked up in O(n) overall. */
+static size_t slot_of(const tx8_program *prog, MlirValue v) {
+  uintptr_t h = (uintptr_t)v.ptr;
+  h ^= h >> 17;
+  h *= (uintptr_t)0x9e3779b97f4a7c15ull;
+  size_t mask = (size_t)prog->num_slots - 1, i = (size_t)(h >> 7) & mask;
+  while (prog->slots[i] &&
+         !mlirValueEqual(prog->tensors[prog->slots[i] - 1].value, v))
+    i = (i + 1) & mask;
+  return i;
+}
+
 int tx8_ddr_index(const tx8_program *prog, MlirValue v) {
+  if (!prog->num_slots)
+    return -1;
+  return prog->slots[slot_of(prog, v)] - 1;
+}
+
+static void index_tensors(tx8_program *prog) {
+  if (2 * prog->num_tensors <= prog->num_slots)
+    return;
+  free(prog->slots);
+  prog->num_slots = prog->num_slots ? 2 * prog->num_slots : 32;
+  prog->slots = calloc((size_t)prog->num_slots, sizeof *prog->slots);
   for (int i = 0; i < prog->num_tensors; ++i)
-    if (mlirValueEqual(prog->tensors[i].value, v))
-      return i;
-  return -1;
+    prog->slots[slot_of(prog, prog->tensors[i].value)] = i + 1;
 }
 
 static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
@@ -173,12 +190,16 @@ static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
                   NPUC_TX8_MAX_RANK);
     return false;
   }
-  if (!npuc_tx8_dtype_of(type, &t->dtype)) {
+  if (!npuc_tx8_dtype_of_type(mlirShapedTypeGetElementType(type), &t->dtype)) {
     npuc_op_error(where, "tx8: unsupported dtype for %s: TX8 computes f16, "
                          "bf16, f32 and i8", name);
     return false;
   }
   p->num_tensors++;
+  if (2 * p->num_tensors > p->num_slots)
+    index_tensors(p);
+  else
+    p->slots[slot_of(p, v)] = p->num_tensors;
   return true;
 }
 
@@ -187,7 +208,7 @@ static bool add_group(graph *g, MlirOperation op, const npuc_tx8_target *t);
 static bool add_outputs(graph *g, MlirOperation ret);
 
 static bool walk_graph(graph *g, const npuc_tx8_target *t) {
-  g->prog.tiles = t->tiles_x * t->tiles_y;
+  g->prog.tiles = 1; /* grows to the largest group's mesh */
   g->container = mlirOperationGetAttributeByName(
       g->module, mlirStringRefCreateFromCString("tx8be.const_container"));
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(g->func, 0));
@@ -258,6 +279,8 @@ static bool add_constant(graph *g, MlirOperation op, bool from_container) {
 static bool add_group(graph *g, MlirOperation op, const npuc_tx8_target *t) {
   int id = g->num_groups++;
   int32_t tiles = npuc_tx8_group_tiles(op, t);
+  if (tiles <= 0)
+    return false;
   if (tiles > g->prog.tiles)
     g->prog.tiles = tiles;
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {

@@ -292,6 +292,8 @@ static bool scheme_supports(const aie_node *n) {
     return n->lanes == 8 || (!mul_like && n->lanes == 16);
   case 16:
     return n->lanes == 16 || (!mul_like && n->lanes == 32);
+  case 8:
+    return mul_like && n->lanes == 16;
   default:
     return false;
   }
@@ -346,34 +348,57 @@ static void absorb_read(aie_state *s, MlirValue v, MlirOperation user);
  * acc)) where x1 reads one element past x0 (same array and base) and z1
  * some elements past z0 becomes one op with a second column (zstep = the
  * z distance). Pairs form greedily along each accumulation chain. */
+static bool can_extend(const aie_state *s, aie_node *def, aie_node *n,
+                       int64_t *dx, int64_t *dz);
+
 void aie_fuse_columns(aie_state *s) {
   for (size_t i = 0; i < s->num_nodes; i++) {
     aie_node *n = &s->nodes[i];
-    if (n->dead || n->kind != AIE_FMA || n->is_float || n->elem_bits != 16)
+    n->cols = 1;
+    n->last_x = n->x;
+    n->last_z = n->z;
+  }
+  for (size_t i = 0; i < s->num_nodes; i++) {
+    aie_node *n = &s->nodes[i];
+    if (n->dead || n->kind != AIE_FMA || n->is_float ||
+        (n->elem_bits != 16 && n->elem_bits != 8))
       continue;
-    size_t d = aie_node_of_value(s, n->acc);
+    size_t d = aie_live_node_of_value(s, n->acc);
     if (d == SIZE_MAX)
       continue;
     aie_node *def = &s->nodes[d];
     int64_t dx, dz;
-    if (def->dead || def->fused ||
-        (def->kind != AIE_MUL && def->kind != AIE_FMA) ||
-        def->elem_bits != 16 || def->lanes != n->lanes ||
-        def->fmsub != n->fmsub ||
-        !has_single_use(mlirOperationGetResult(def->op, 0)) ||
+    if (def->dead || (def->kind != AIE_MUL && def->kind != AIE_FMA) ||
+        def->elem_bits != n->elem_bits || def->lanes != n->lanes ||
+        def->fmsub != n->fmsub || !has_single_use(n->acc) ||
         !mlirBlockEqual(mlirOperationGetBlock(def->op),
                         mlirOperationGetBlock(n->op)) ||
-        !read_distance(s, def->x, n->x, &dx) || dx != 1 ||
-        !read_distance(s, def->z, n->z, &dz) || dz < 1 || dz > 15)
+        !can_extend(s, def, n, &dx, &dz))
       continue;
     def->fused = true;
     def->col_offset_x = (int32_t)dx;
     def->col_offset_z = (int32_t)dz;
+    def->cols++;
+    def->last_x = n->x;
+    def->last_z = n->z;
     n->dead = true;
     n->rep = d;
     absorb_read(s, n->x, n->mul);
     absorb_read(s, n->z, n->mul);
   }
+}
+
+/* 16-bit: two columns, x one element on, z 1..15 on. 8-bit: up to eight
+ * columns, x (the image) one element on each, z (the filter) a constant
+ * distance on each. */
+static bool can_extend(const aie_state *s, aie_node *def, aie_node *n,
+                       int64_t *dx, int64_t *dz) {
+  int max_cols = def->elem_bits == 16 ? 2 : 8;
+  if (def->cols >= max_cols ||
+      !read_distance(s, def->last_x, n->x, dx) || *dx != 1 ||
+      !read_distance(s, def->last_z, n->z, dz) || *dz < 1 || *dz > 15)
+    return false;
+  return def->cols == 1 || *dz == def->col_offset_z;
 }
 
 /* Element distance from read a to read b when both read the same array

@@ -57,10 +57,15 @@ typedef struct {
   int32_t col_offset_z;
   bool fused;            /* carries a second column (16-bit/8-bit) */
   size_t rep;            /* absorbed by column fusion into this node */
+  int cols;              /* columns fused into this node (8-bit: <= 8) */
+  MlirValue last_x, last_z; /* operands of the last fused column */
   /* After generation: */
   MlirOperation new_op;
   MlirValue acc_value;   /* result in accumulator form */
   MlirValue srs_value;   /* result converted back (lazily) */
+  /* 8-bit: each node is a pair of ops, for output lanes 0..7 and 8..15. */
+  MlirOperation new_op2;
+  MlirValue acc_value2;
 } aie_node;
 
 typedef struct {

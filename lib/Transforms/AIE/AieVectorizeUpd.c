@@ -59,7 +59,10 @@ static void mark_operand_roles(aie_state *s) {
     aie_node *n = &s->nodes[i];
     if (n->dead || (n->kind != AIE_MUL && n->kind != AIE_FMA))
       continue;
-    size_t rx = aie_read_of_value(s, n->x), rz = aie_read_of_value(s, n->z);
+    /* The 8-bit scheme multiplies the filter (X) into the image (Z). */
+    bool swap = n->elem_bits == 8;
+    size_t rx = aie_read_of_value(s, swap ? n->z : n->x);
+    size_t rz = aie_read_of_value(s, swap ? n->x : n->z);
     if (rx != SIZE_MAX) {
       s->reads[rx].mul_operand = true;
       if (x_uses)
@@ -70,8 +73,12 @@ static void mark_operand_roles(aie_state *s) {
           extra > s->reads[rx].extra_elems)
         s->reads[rx].extra_elems = extra;
     }
-    if (rz != SIZE_MAX)
+    if (rz != SIZE_MAX) {
       s->reads[rz].mul_operand = true;
+      /* The 8-bit pair reads the image up to 8 + 14 elements on. */
+      if (swap && s->reads[rz].extra_elems < 7)
+        s->reads[rz].extra_elems = 7;
+    }
   }
   for (size_t i = 0; x_uses && i < s->num_reads; i++)
     s->reads[i].lhs_only =

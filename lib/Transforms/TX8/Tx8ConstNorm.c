@@ -19,7 +19,6 @@
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,9 +75,6 @@ static bool check_shared_layouts(const plan *plans, size_t n, size_t num_ids);
 static bool assign_entries(entries *e, plan *plans, size_t n);
 static void apply(const plan *p);
 static void renumber(const plan *plans, size_t n, const int32_t *map);
-static MlirStringRef ref(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
 
 static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
                        const npuc_pass_context *ctx) {
@@ -121,10 +117,6 @@ static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
   return ok;
 }
 
-static bool op_named(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
-}
 
 /* The only use of `v`, or a null operand. */
 static MlirOpOperand only_use(MlirValue v) {
@@ -132,24 +124,6 @@ static MlirOpOperand only_use(MlirValue v) {
   if (mlirOpOperandIsNull(u) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
     return (MlirOpOperand){NULL};
   return u;
-}
-
-/* `#tx8be.layout_mode<Cx>` of a channel_norm. */
-static bool norm_layout(MlirOperation norm, npuc_tx8_layout_mode *out) {
-  MlirAttribute a = mlirOperationGetAttributeByName(norm, ref("layout"));
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsAOpaque(a))
-    return false;
-  MlirStringRef d = mlirOpaqueAttrGetData(a);
-  for (int m = NPUC_TX8_TENSOR; m <= NPUC_TX8_NCX; m++) {
-    char want[32];
-    snprintf(want, sizeof want, "layout_mode<%s>",
-             npuc_tx8_layout_name((npuc_tx8_layout_mode)m));
-    if (d.length == strlen(want) && memcmp(d.data, want, d.length) == 0) {
-      *out = (npuc_tx8_layout_mode)m;
-      return true;
-    }
-  }
-  return false;
 }
 
 static bool plan_unpack(MlirOperation load, plan *p);
@@ -176,13 +150,13 @@ static bool plan_load(MlirOperation load, const entries *e, plan *p) {
   if (mlirOpOperandIsNull(use))
     return true;
   MlirOperation user = mlirOpOperandGetOwner(use);
-  if (op_named(user, "tx8be.unpack") && mlirOpOperandGetOperandNumber(use) == 0)
+  if (tx8_op_is(user, "tx8be.unpack") && mlirOpOperandGetOperandNumber(use) == 0)
     return plan_unpack(load, p);
-  if (!op_named(user, "tx8be.channel_norm") ||
+  if (!tx8_op_is(user, "tx8be.channel_norm") ||
       !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(user, 0)), p->type))
     return true;
   npuc_tx8_layout_mode to;
-  if (!norm_layout(user, &to))
+  if (!npuc_tx8_channel_norm_layout(user, &to))
     return true; /* the verifier reports a bad layout */
   npuc_tx8_dtype dt;
   if (to != p->from &&

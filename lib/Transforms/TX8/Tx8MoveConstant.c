@@ -156,10 +156,6 @@ static bool entry_value(MlirOperation constant, MlirAttribute *value) {
   return false;
 }
 
-static bool op_named(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
-}
 
 /* The op library says for tx8be ops whether they load an operand; a graph
  * output (func.return) and a tuple never do. Other ops are unknown. */
@@ -168,7 +164,7 @@ static bool check_users(MlirOperation constant) {
   for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(constant, 0));
        !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
-    if (!op_named(user, "func.return") && !npuc_tx8_query_op(user).known) {
+    if (!tx8_op_is(user, "func.return") && !npuc_tx8_query_op(user).known) {
       MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(user));
       npuc_op_error(user,
                     PASS ": '%.*s' reads a tx8be constant but is no tx8be op: "
@@ -181,7 +177,7 @@ static bool check_users(MlirOperation constant) {
 }
 
 static bool user_loads(MlirOperation user, intptr_t operand) {
-  if (op_named(user, "func.return") || op_named(user, "tx8be.tuple"))
+  if (tx8_op_is(user, "func.return") || tx8_op_is(user, "tx8be.tuple"))
     return false;
   return npuc_tx8_mask_bit(npuc_tx8_query_op(user).need_load, operand);
 }
