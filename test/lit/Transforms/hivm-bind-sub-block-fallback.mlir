@@ -152,3 +152,32 @@ func.func @guarded_result(%x: tensor<63xf32>, %ws: tensor<63xf32>) attributes {h
   annotation.mark %w : tensor<63xf32>
   return
 }
+
+// -----
+
+// The loop body reads another part of the carried value than the one a
+// sub-block would carry: the patterns leave a loop placeholder, and the
+// function comes back exactly as it was (a whole 64-element loop).
+// CHECK-LABEL: func.func @rotate(
+// CHECK:         %[[R:.*]] = scf.for {{.*}} -> (tensor<64xf32>) {
+// CHECK:           tensor.extract_slice %{{.*}}[0] [32] [1] : tensor<64xf32> to tensor<32xf32>
+// CHECK:           tensor.insert_slice %{{.*}} into %{{.*}}[32] [32] [1] : tensor<32xf32> into tensor<64xf32>
+// CHECK:         scf.if
+// CHECK-NEXT:      hivm.hir.store ins(%[[R]] : tensor<64xf32>)
+// CHECK-NEXT:    } {limit_sub_block_id0}
+// CHECK-NOT:     npuc.bubble_unslice
+func.func @rotate(%init: tensor<64xf32>, %out: memref<64xf32>) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %init) -> (tensor<64xf32>) {
+    %h = tensor.extract_slice %acc[0] [32] [1] : tensor<64xf32> to tensor<32xf32>
+    %e = tensor.empty() : tensor<32xf32>
+    %x = hivm.hir.vexp ins(%h : tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+    %n = tensor.insert_slice %x into %acc[32] [32] [1] : tensor<32xf32> into tensor<64xf32>
+    scf.yield %n : tensor<64xf32>
+  }
+  // expected-remark@+1 {{cannot bubble the slice up through a loop-carried value: the loop body slices the carried value differently}}
+  hivm.hir.store ins(%r : tensor<64xf32>) outs(%out : memref<64xf32>)
+  return
+}
