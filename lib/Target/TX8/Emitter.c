@@ -13,6 +13,7 @@
 #endif
 #include "EmitInternal.h"
 #include "npuc/IR.h"
+#include "npuc/Pass.h"
 #include "npuc/Target.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -27,18 +28,55 @@ static bool emit_program(MlirOperation module, const npuc_tx8_target *t,
                          const npuc_compile_options *o,
                          npuc_emitted_files *out);
 
-/* The contract's pass order, as far as the passes exist in this tree. */
+/* The TX8 pipeline contract's pass order (/work/tx8-contract.md,
+ * docs/tx8.md). A pass missing from this build's registry is skipped, so
+ * the list stays right while the passes land one by one. */
+static const char *const contract_passes[] = {
+    "tx8-layout-init",   "tx8-layout-transmit", "tx8-layout-align-to-npu",
+    "tx8-layout-align-opt", "tx8-move-constant", "tx8-const-norm",
+    "tx8-group-single",  "tx8-group-ldst",      "tx8-group-mapping",
+    "tx8-sharding",
+};
+/* The first pass that works on grouped IR: a module that is grouped
+ * already (hand-written, or from an earlier run) starts there. */
+#define FIRST_GROUPED_PASS 9
+
+static bool takes_option(const npuc_pass_def *def, const char *name) {
+  for (size_t i = 0; i < def->num_options; ++i)
+    if (strcmp(def->options[i].name, name) == 0)
+      return true;
+  return false;
+}
+
+static MlirWalkResult find_group(MlirOperation op, void *user) {
+  char name[64];
+  if (strcmp(npuc_tx8_op_name(op, name, sizeof name), "tx8be.group") != 0)
+    return MlirWalkResultAdvance;
+  *(bool *)user = true;
+  return MlirWalkResultInterrupt;
+}
+
 static bool tx8_pipeline(MlirOperation module, const npuc_compile_options *o,
                          char *buf, size_t size) {
   npuc_tx8_target t;
   if (!load_target(module, o, &t))
     return false;
-  int n = o->target_config
-              ? snprintf(buf, size,
-                         "builtin.module(tx8-sharding{target-config=%s})",
-                         o->target_config)
-              : snprintf(buf, size, "builtin.module(tx8-sharding)");
-  return n >= 0 && (size_t)n < size;
+  bool grouped = false;
+  mlirOperationWalk(module, find_group, &grouped, MlirWalkPreOrder);
+  npuc_sb sb = {0};
+  size_t n = sizeof contract_passes / sizeof contract_passes[0];
+  for (size_t i = grouped ? FIRST_GROUPED_PASS : 0; i < n; ++i) {
+    const npuc_pass_def *def = npuc_pass_lookup(contract_passes[i]);
+    if (!def)
+      continue;
+    npuc_sb_printf(&sb, "%s%s", sb.len ? "," : "", def->name);
+    if (o->target_config && takes_option(def, "target-config"))
+      npuc_sb_printf(&sb, "{target-config=%s}", o->target_config);
+  }
+  char *passes = npuc_sb_take(&sb);
+  int len = snprintf(buf, size, "builtin.module(%s)", passes);
+  free(passes);
+  return len >= 0 && (size_t)len < size;
 }
 
 static bool tx8_emit(const npuc_op_registry *reg, MlirOperation module,
