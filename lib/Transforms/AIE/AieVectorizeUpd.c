@@ -96,13 +96,14 @@ typedef struct {
   MlirBlock block;
   MlirValue value; /* the latest upd of the interval */
   unsigned halves; /* bit i: half i loaded */
-  size_t next;     /* next entry of the same group */
 } upd_entry;
 
+/* (group, interval, block) -> entry, open addressing: one probe per read
+ * on average, however many intervals a group has. */
 typedef struct {
-  upd_entry *entries;
-  size_t count, cap;
-  size_t *head; /* per group */
+  upd_entry *slots;
+  bool *used;
+  size_t cap;
 } upd_table;
 
 static upd_entry *lookup(upd_table *t, size_t group, int64_t lo,
@@ -111,13 +112,12 @@ static MlirValue build_upd(aie_state *s, aie_read *r, MlirType type,
                            int64_t index, int64_t offset, MlirValue prev);
 
 bool aie_generate_upds(aie_state *s) {
-  size_t groups = npuc_reuse_num_groups(s->reuse);
-  upd_table t = {NULL, 0, 0, malloc((groups ? groups : 1) * sizeof(size_t))};
-  if (!t.head)
-    return false;
-  for (size_t g = 0; g < groups; g++)
-    t.head[g] = SIZE_MAX;
-  bool ok = true;
+  upd_table t = {NULL, NULL, 16};
+  while (t.cap < 2 * s->num_reads + 2)
+    t.cap *= 2;
+  t.slots = malloc(t.cap * sizeof *t.slots);
+  t.used = calloc(t.cap, sizeof *t.used);
+  bool ok = t.slots && t.used;
   for (size_t i = 0; ok && i < s->num_reads; i++) {
     aie_read *r = &s->reads[i];
     if (!r->analysed)
@@ -137,10 +137,6 @@ bool aie_generate_upds(aie_state *s) {
     bool need[2] = {whole || elo < mid, !whole && ehi > mid};
     upd_entry *e = lookup(&t, npuc_reuse_group(s->reuse, i), ilo,
                           mlirOperationGetBlock(r->op));
-    if (!e) {
-      ok = false;
-      break;
-    }
     for (int h = 0; h < 2; h++) {
       if (!need[h] || (e->halves & (1u << h)))
         continue;
@@ -151,28 +147,28 @@ bool aie_generate_upds(aie_state *s) {
     r->vec = e->value;
     r->start = (start_bits - ilo) / r->elem_bits;
   }
-  free(t.entries);
-  free(t.head);
+  free(t.slots);
+  free(t.used);
   return ok;
 }
 
+/* The table has room for every read, so it never fills. */
 static upd_entry *lookup(upd_table *t, size_t group, int64_t lo,
                          MlirBlock block) {
-  for (size_t e = t->head[group]; e != SIZE_MAX; e = t->entries[e].next)
-    if (t->entries[e].lo == lo && mlirBlockEqual(t->entries[e].block, block))
-      return &t->entries[e];
-  if (t->count == t->cap) {
-    size_t cap = t->cap ? 2 * t->cap : 16;
-    upd_entry *n = realloc(t->entries, cap * sizeof *n);
-    if (!n)
-      return NULL;
-    t->entries = n;
-    t->cap = cap;
+  uint64_t h = (uint64_t)group * 0x9e3779b97f4a7c15ull;
+  h ^= (uint64_t)lo * 0xc2b2ae3d27d4eb4full;
+  h ^= (uintptr_t)block.ptr;
+  h ^= h >> 29;
+  size_t i = (size_t)h & (t->cap - 1);
+  while (t->used[i]) {
+    upd_entry *e = &t->slots[i];
+    if (e->group == group && e->lo == lo && mlirBlockEqual(e->block, block))
+      return e;
+    i = (i + 1) & (t->cap - 1);
   }
-  upd_entry *e = &t->entries[t->count];
-  *e = (upd_entry){group, lo, block, {NULL}, 0, t->head[group]};
-  t->head[group] = t->count++;
-  return e;
+  t->used[i] = true;
+  t->slots[i] = (upd_entry){group, lo, block, {NULL}, 0};
+  return &t->slots[i];
 }
 
 /* aievec.upd %mem[indices of the read], [%prev] {index, offset}: the
