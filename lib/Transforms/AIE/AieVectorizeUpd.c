@@ -30,9 +30,12 @@ bool aie_compute_reuse(aie_state *s) {
     npuc_linear_access access;
     if (!npuc_linearize_access(mt, indices, (size_t)rank, &access))
       return false;
-    npuc_reuse_read info = {memref,        r->loop,
-                            r->elem_bits,  r->lanes,
-                            r->splat,      r->mul_operand ? 256 : 128,
+    /* AIE-ML takes an 8-bit filter as one 512-bit vector. */
+    int64_t min_vec = !r->mul_operand                            ? 128
+                      : s->aieml && r->elem_bits == 8 && r->splat ? 512
+                                                                  : 256;
+    npuc_reuse_read info = {memref,       r->loop,   r->elem_bits,
+                            r->lanes,     r->splat,  min_vec,
                             r->extra_elems};
     if (!npuc_reuse_insert(s->reuse, i, &info, &access))
       return false;
@@ -59,8 +62,8 @@ static void mark_operand_roles(aie_state *s) {
     aie_node *n = &s->nodes[i];
     if (n->dead || (n->kind != AIE_MUL && n->kind != AIE_FMA))
       continue;
-    /* The 8-bit scheme multiplies the filter (X) into the image (Z). */
-    bool swap = n->elem_bits == 8;
+    /* The AIE1 8-bit scheme multiplies the filter (X) into the image (Z). */
+    bool swap = n->elem_bits == 8 && !s->aieml;
     size_t rx = aie_read_of_value(s, swap ? n->z : n->x);
     size_t rz = aie_read_of_value(s, swap ? n->x : n->z);
     if (rx != SIZE_MAX) {
@@ -69,7 +72,9 @@ static void mark_operand_roles(aie_state *s) {
         x_uses[rx]++;
       /* The 16-bit multiply's second column reads past the vector. */
       int64_t extra = n->fused ? n->col_offset_x : 1;
-      if (n->elem_bits == 16 && !aie_simple_candidate(s, n) &&
+      if (s->aieml)
+        extra = aie_conv_columns(n) - 1;
+      if ((s->aieml || (n->elem_bits == 16 && !aie_simple_candidate(s, n))) &&
           extra > s->reads[rx].extra_elems)
         s->reads[rx].extra_elems = extra;
     }
@@ -131,9 +136,9 @@ bool aie_generate_upds(aie_state *s) {
         mlirValueGetType(mlirOperationGetResult(r->op, 0)));
     int64_t lanes = width / r->elem_bits;
     MlirType type = mlirVectorTypeGet(1, &lanes, elem);
-    /* Up to 256 bits a vector loads at once; wider ones by halves, and
+    /* Up to 256 bits (AIE-ML: 512) a vector loads at once; wider ones by halves, and
      * only the halves some read needs. */
-    bool whole = width <= 256;
+    bool whole = width <= (s->aieml ? 512 : 256);
     bool need[2] = {whole || elo < mid, !whole && ehi > mid};
     upd_entry *e = lookup(&t, npuc_reuse_group(s->reuse, i), ilo,
                           mlirOperationGetBlock(r->op));
