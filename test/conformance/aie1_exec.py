@@ -13,8 +13,8 @@ from a temporary copy. Verdicts per case:
                 program does not, so a difference is expected (reported,
                 not counted as a failure)
   aie-ml        aieml=true: AIE-ML ops are not emulated (skipped)
-  not compiled  npuc-compile refused (first error shown): e.g. dynamic
-                shapes the host cannot allocate, or aie-vectorize refused
+  not compiled  npuc-compile refused (first error shown): e.g.
+                aie-vectorize refused the function (no scheme)
 
 usage: aie1_exec.py [--strict] [BUILD_DIR [CONFORMANCE_DIR]]
 Exit 0 unless --strict and a case is MISMATCH or failed to build/run.
@@ -57,6 +57,9 @@ def run_options(text):
             cfg[key] = k.group(1)
     if re.search(r"unaligned-loads-check=false", run):
         cfg["unaligned-loads-check"] = "false"
+    # The `_unbounded` kernels read two rows past their memrefs (their
+    # loops run to A's dimensions): room for that in the host's slack.
+    cfg["slack"] = "4096"
     aieml = bool(re.search(r"aieml=true", run))
     return cfg, aieml
 

@@ -27,7 +27,7 @@ void aie1_emit_host(const aie1_kernel *ks, size_t n, const aie1_config *cfg,
                  "#include \"npuc/Aie1KernelPrelude.h\"\n\n"
                  "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
                  "typedef struct {\n  npuc_dtype dtype;\n  int32_t rank;\n"
-                 "  int64_t sizes[NPUC_RT_MAX_RANK];\n} npuc_host_arg;\n\n"
+                 "  int64_t sizes[NPUC_RT_MAX_RANK]; /* -1: dynamic */\n} npuc_host_arg;\n\n"
                  "typedef struct {\n  const char *name;\n"
                  "  void (*vec)(const npuc_buf *);\n"
                  "  void (*ref)(const npuc_buf *);\n  int nargs;\n"
@@ -44,10 +44,18 @@ void aie1_emit_host(const aie1_kernel *ks, size_t n, const aie1_config *cfg,
                  "multiplies). */\n"
                  "static const int npuc_zero_arg = %lld;\n"
                  "static const int64_t npuc_zero_offset = %lld;\n"
+                 "/* The size of every dynamic (-1) dimension. */\n"
+                 "static const int64_t npuc_dynamic_size = %lld;\n"
+                 "/* Vector loads may read past a buffer's end, as the "
+                 "anchor's kernels\n * do; the lanes read there are never "
+                 "used. Every buffer gets this many\n * elements of random "
+                 "slack. */\n"
+                 "static const int64_t NPUC_SLACK = %lld;\n"
                  "static const int npuc_num_kernels = %zu;\n\n%s",
                  (unsigned long long)cfg->seed, (long long)cfg->f32_ulps,
                  (long long)cfg->filter_arg,
-                 (long long)(cfg->zero_offset > 0 ? cfg->zero_offset : 0), n,
+                 (long long)(cfg->zero_offset > 0 ? cfg->zero_offset : 0),
+                 (long long)cfg->dynamic_size, (long long)cfg->slack, n,
                  host_body());
 }
 
@@ -101,7 +109,9 @@ static void emit_kernel_table(const aie1_kernel *ks, size_t n, npuc_sb *file) {
                      (long long)rank);
       for (intptr_t d = 0; d < rank; ++d)
         npuc_sb_printf(file, "%s%lld", d ? ", " : "",
-                       (long long)mlirShapedTypeGetDimSize(t, d));
+                       mlirShapedTypeIsDynamicDim(t, d)
+                           ? -1LL
+                           : (long long)mlirShapedTypeGetDimSize(t, d));
       npuc_sb_printf(file, "%s}},\n", rank ? "" : "0");
     }
     if (nargs == 0)
@@ -122,10 +132,6 @@ static void emit_kernel_table(const aie1_kernel *ks, size_t n, npuc_sb *file) {
 /* The generic part of host.c. */
 static const char *host_body(void) {
   return
-    "/* Vector loads may read up to a vector (and an offset) past a buffer's\n"
-    " * end, as the anchor's kernels do; the lanes read there are never\n"
-    " * used. Every buffer gets this many elements of random slack. */\n"
-    "enum { NPUC_SLACK = 256 };\n\n"
     "static uint64_t npuc_rng;\n\n"
     "static uint64_t npuc_next(void) { /* splitmix64 */\n"
     "  uint64_t z = (npuc_rng += 0x9e3779b97f4a7c15ull);\n"
@@ -153,9 +159,9 @@ static const char *host_body(void) {
     "  b.rank = a->rank;\n"
     "  *n = 1;\n"
     "  for (int d = a->rank - 1; d >= 0; --d) {\n"
-    "    b.sizes[d] = a->sizes[d];\n"
+    "    b.sizes[d] = a->sizes[d] < 0 ? npuc_dynamic_size : a->sizes[d];\n"
     "    b.strides[d] = *n;\n"
-    "    *n *= a->sizes[d];\n"
+    "    *n *= b.sizes[d];\n"
     "  }\n"
     "  b.extent = *n + NPUC_SLACK;\n"
     "  b.data = calloc((size_t)b.extent, npuc_rt_elem_size(a->dtype));\n"
