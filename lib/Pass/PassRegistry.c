@@ -20,11 +20,21 @@ extern const npuc_pass_def npuc_pass_hivm_bind_sub_block;
 extern const npuc_pass_def npuc_pass_hivm_map_for_to_sub_block;
 
 /* TX8 layouts */
+extern const npuc_pass_def npuc_pass_tx8_layout_init;
+extern const npuc_pass_def npuc_pass_tx8_layout_transmit;
+extern const npuc_pass_def npuc_pass_tx8_layout_align_to_npu;
+extern const npuc_pass_def npuc_pass_tx8_layout_align_opt;
 
 /* TX8 constants, groups and sharding */
+extern const npuc_pass_def npuc_pass_tx8_move_constant;
+extern const npuc_pass_def npuc_pass_tx8_const_norm;
+extern const npuc_pass_def npuc_pass_tx8_group_single;
+extern const npuc_pass_def npuc_pass_tx8_group_ldst;
+extern const npuc_pass_def npuc_pass_tx8_group_mapping;
+extern const npuc_pass_def npuc_pass_tx8_sharding;
 
 /* AIE */
-
+extern const npuc_pass_def npuc_pass_aie_vectorize;
 
 static const npuc_pass_def *const passes[] = {
     &npuc_pass_strip_annotations,
@@ -36,10 +46,21 @@ static const npuc_pass_def *const passes[] = {
     &npuc_pass_hivm_map_for_to_sub_block,
 
     /* TX8 layouts */
+    &npuc_pass_tx8_layout_init,
+    &npuc_pass_tx8_layout_transmit,
+    &npuc_pass_tx8_layout_align_to_npu,
+    &npuc_pass_tx8_layout_align_opt,
 
     /* TX8 constants, groups and sharding */
+    &npuc_pass_tx8_move_constant,
+    &npuc_pass_tx8_const_norm,
+    &npuc_pass_tx8_group_single,
+    &npuc_pass_tx8_group_ldst,
+    &npuc_pass_tx8_group_mapping,
+    &npuc_pass_tx8_sharding,
 
     /* AIE */
+    &npuc_pass_aie_vectorize,
 
 };
 

@@ -1,0 +1,261 @@
+/* aie-vectorize: lowers the output of affine-super-vectorize to the AIE1
+ * vector ops of mlir-aie (aievec.upd/ups/srs/concat, aievec_aie1.mul/mac/
+ * add/sub) with lane-addressing attributes, loading each AIE vector once
+ * for all the reads that can share it (npuc/IntervalReuse.h).
+ *
+ * Per function: sext/trunc look-through and enclosing loops (collect), the
+ * unaligned-load check, operand reassociation, add/sub(acc, mul) -> fma,
+ * column fusion for 16-bit and 8-bit data, the reuse analysis, upd
+ * generation, then one aievec op per node with its scheme's attributes and
+ * ups/srs at the accumulator boundaries. The module is canonicalized before
+ * and cleaned up after (canonicalize, cse, LICM, lower-affine), as mlir-aie
+ * does. A function the schemes cannot handle gets a diagnostic and stays as
+ * the super-vectorizer left it. docs/passes/aie-vectorize.md. */
+#include "AieVectorizeInternal.h"
+#include "npuc/IR.h"
+#include "npuc/Pass.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
+                          const npuc_pass_context *ctx);
+
+static const npuc_pass_option_def options[] = {
+    {"shift", NPUC_OPT_INT, "0",
+     "shift of the ups/srs conversions to and from accumulators (0..63)",
+     NULL},
+    {"zero-offset", NPUC_OPT_INT, "0",
+     "position (from 1) of the recurring zero in the filter; lets a 16-bit "
+     "multiply use a second column that hits a zero",
+     NULL},
+    {"dup-factor", NPUC_OPT_INT, "2",
+     "how often each filter value is duplicated (8-bit scheme)", NULL},
+    {"unaligned-loads-check", NPUC_OPT_BOOL, "true",
+     "refuse functions whose row sizes are not multiples of the lanes", NULL},
+    {"aieml", NPUC_OPT_BOOL, "false", "target AIE-ML instead of AIE1", NULL},
+};
+
+const npuc_pass_def npuc_pass_aie_vectorize = {
+    "aie-vectorize",
+    "Lower super-vectorized affine loops to AIE1 aievec ops with vector reuse",
+    "builtin.module",
+    options,
+    sizeof options / sizeof options[0],
+    aie_vectorize,
+};
+
+static bool vectorize_func(aie_state *s);
+static void state_free(aie_state *s);
+
+static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
+                          const npuc_pass_context *ctx) {
+  (void)ctx;
+  int64_t shift = npuc_pass_opt_int(opts, "shift");
+  if (shift < 0 || shift > 63) {
+    npuc_op_error(module, "aie-vectorize: shift must be in 0..63, got %lld",
+                  (long long)shift);
+    return false;
+  }
+  /* Functions are collected first: the rewrite must not upset the walk. */
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation f = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
+    if (!aie_op_is(f, "func.func") ||
+        mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0))))
+      continue;
+    aie_state proto = {0};
+    proto.ctx = mlirOperationGetContext(f);
+    proto.func = f;
+    proto.shift = shift;
+    proto.zero_offset = npuc_pass_opt_int(opts, "zero-offset");
+    proto.dup_factor = npuc_pass_opt_int(opts, "dup-factor");
+    proto.unaligned_check = npuc_pass_opt_bool(opts, "unaligned-loads-check");
+    proto.aieml = npuc_pass_opt_bool(opts, "aieml");
+    if (!vectorize_func(&proto))
+      return false;
+  }
+  return true;
+}
+
+static bool analyse(aie_state *s, bool *accepted);
+
+/* False only on a hard failure (out of memory, a clean-up pipeline that
+ * fails); a function the schemes cannot handle is left alone with a
+ * diagnostic and counts as done. The checks run on the function as given,
+ * so a refused function stays exactly as the super-vectorizer left it;
+ * an accepted one is canonicalized (index arithmetic simplified, equal
+ * index computations merged) and analysed again before the rewrite. */
+static bool vectorize_func(aie_state *proto) {
+  aie_state s = *proto;
+  bool accepted;
+  bool ok = analyse(&s, &accepted);
+  state_free(&s);
+  if (!ok || !accepted)
+    return ok;
+  if (!aie_run_upstream(proto->func, "canonicalize,cse"))
+    return false;
+  s = *proto;
+  ok = analyse(&s, &accepted);
+  if (ok && accepted) {
+    ok = aie_compute_reuse(&s);
+    if (ok && aie_check_operands(&s))
+      ok = aie_generate_upds(&s) && aie_generate_ops(&s) &&
+           aie_post_canonicalize(s.func);
+  }
+  state_free(&s);
+  return ok;
+}
+
+/* Collects, checks and decides the fusions; nothing is rewritten. */
+static bool analyse(aie_state *s, bool *accepted) {
+  *accepted = false;
+  if (!aie_collect(s))
+    return false;
+  if (s->num_nodes == 0 && s->num_reads == 0)
+    return true;
+  if (s->unaligned_check && !aie_check_alignment(s))
+    return true;
+  aie_reassociate(s);
+  aie_fuse_fma(s);
+  if (s->aieml)
+    aie_narrow(s);
+  if (!aie_check_supported(s))
+    return true;
+  aie_fuse_columns(s);
+  *accepted = true;
+  return true;
+}
+
+static void state_free(aie_state *s) {
+  free(s->reads);
+  free(s->nodes);
+  aie_ptrmap_free(&s->read_of);
+  aie_ptrmap_free(&s->node_of);
+  aie_ptrmap_free(&s->filter_base);
+  npuc_reuse_destroy(s->reuse);
+}
+
+/* ---- Helpers ---------------------------------------------------------- */
+
+bool aie_op_is(MlirOperation op, const char *name) {
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
+  return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
+}
+
+bool aie_op_in_dialect(MlirOperation op, const char *prefix) {
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
+  size_t n = strlen(prefix);
+  return s.length > n && memcmp(s.data, prefix, n) == 0 && s.data[n] == '.';
+}
+
+MlirValue aie_strip_casts(MlirValue v) {
+  for (int depth = 0; depth < 8 && mlirValueIsAOpResult(v); depth++) {
+    MlirOperation def = mlirOpResultGetOwner(v);
+    if (!aie_op_is(def, "arith.extsi") && !aie_op_is(def, "arith.trunci"))
+      break;
+    v = mlirOperationGetOperand(def, 0);
+  }
+  return v;
+}
+
+size_t aie_read_of_value(const aie_state *s, MlirValue v) {
+  v = aie_strip_casts(v);
+  if (!mlirValueIsAOpResult(v))
+    return SIZE_MAX;
+  return aie_ptrmap_get(&s->read_of, mlirOpResultGetOwner(v).ptr);
+}
+
+size_t aie_node_of_value(const aie_state *s, MlirValue v) {
+  v = aie_strip_casts(v);
+  if (!mlirValueIsAOpResult(v))
+    return SIZE_MAX;
+  return aie_ptrmap_get(&s->node_of, mlirOpResultGetOwner(v).ptr);
+}
+
+size_t aie_live_node_of_value(const aie_state *s, MlirValue v) {
+  size_t n = aie_node_of_value(s, v);
+  while (n != SIZE_MAX && s->nodes[n].dead && s->nodes[n].rep != SIZE_MAX)
+    n = s->nodes[n].rep;
+  return n;
+}
+
+bool aie_simple_candidate(const aie_state *s, const aie_node *n) {
+  if (n->is_float || n->elem_bits != 16 || n->fused ||
+      (n->kind != AIE_MUL && n->kind != AIE_FMA))
+    return false;
+  size_t rx = aie_read_of_value(s, n->x), rz = aie_read_of_value(s, n->z);
+  return !(rx != SIZE_MAX && s->reads[rx].splat) &&
+         !(rz != SIZE_MAX && s->reads[rz].splat);
+}
+
+MlirNamedAttribute aie_named(MlirContext ctx, const char *name,
+                             MlirAttribute a) {
+  return mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), a);
+}
+
+MlirAttribute aie_str_attr(MlirContext ctx, const char *str) {
+  return mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(str));
+}
+
+/* ---- Pointer map ------------------------------------------------------ */
+
+static size_t slot_of(const aie_ptrmap *m, const void *key) {
+  uintptr_t h = (uintptr_t)key;
+  h ^= h >> 17;
+  h *= 0x9e3779b97f4a7c15ull;
+  size_t i = (size_t)(h >> 7) & (m->cap - 1);
+  while (m->keys[i] && m->keys[i] != key)
+    i = (i + 1) & (m->cap - 1);
+  return i;
+}
+
+bool aie_ptrmap_init(aie_ptrmap *m, size_t expected) {
+  m->cap = 16;
+  while (m->cap < 2 * expected + 2)
+    m->cap *= 2;
+  m->count = 0;
+  m->keys = calloc(m->cap, sizeof *m->keys);
+  m->values = malloc(m->cap * sizeof *m->values);
+  return m->keys && m->values;
+}
+
+void aie_ptrmap_free(aie_ptrmap *m) {
+  free(m->keys);
+  free(m->values);
+  m->keys = NULL;
+  m->values = NULL;
+}
+
+bool aie_ptrmap_put(aie_ptrmap *m, const void *key, size_t value) {
+  if (2 * (m->count + 1) > m->cap) {
+    aie_ptrmap bigger = {0};
+    if (!aie_ptrmap_init(&bigger, m->cap))
+      return false;
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->keys[i]) {
+        size_t j = slot_of(&bigger, m->keys[i]);
+        bigger.keys[j] = m->keys[i];
+        bigger.values[j] = m->values[i];
+        bigger.count++;
+      }
+    aie_ptrmap_free(m);
+    *m = bigger;
+  }
+  size_t i = slot_of(m, key);
+  if (!m->keys[i])
+    m->count++;
+  m->keys[i] = key;
+  m->values[i] = value;
+  return true;
+}
+
+size_t aie_ptrmap_get(const aie_ptrmap *m, const void *key) {
+  if (!m->keys)
+    return SIZE_MAX;
+  size_t i = slot_of(m, key);
+  return m->keys[i] ? m->values[i] : SIZE_MAX;
+}

@@ -1,0 +1,494 @@
+/* aie-vectorize, before any rewrite: what the function reads and computes,
+ * whether the AIE1 schemes can take it, and the operand-level rewrites
+ * (reassociation, fma formation, column fusion) decided on the original
+ * ops. */
+#include "AieVectorizeInternal.h"
+#include "npuc/IR.h"
+
+#include <mlir-c/AffineExpr.h>
+#include <mlir-c/AffineMap.h>
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  aie_state *s;
+  size_t cap_reads, cap_nodes;
+  bool oom;
+} collector;
+
+static MlirWalkResult collect_op(MlirOperation op, void *user);
+static bool is_compute_op(MlirOperation op);
+static MlirOperation innermost_loop(MlirOperation op);
+static bool read_is_splat(MlirOperation read);
+static bool has_single_use(MlirValue v);
+
+bool aie_collect(aie_state *s) {
+  collector c = {s, 0, 0, false};
+  mlirOperationWalk(s->func, collect_op, &c, MlirWalkPreOrder);
+  if (c.oom || !aie_ptrmap_init(&s->read_of, s->num_reads) ||
+      !aie_ptrmap_init(&s->node_of, 2 * s->num_nodes))
+    return false;
+  for (size_t i = 0; i < s->num_reads; i++)
+    if (!aie_ptrmap_put(&s->read_of, s->reads[i].op.ptr, i))
+      return false;
+  for (size_t i = 0; i < s->num_nodes; i++)
+    if (!aie_ptrmap_put(&s->node_of, s->nodes[i].op.ptr, i))
+      return false;
+  return true;
+}
+
+static bool grow(void **array, size_t *cap, size_t count, size_t size) {
+  if (count < *cap)
+    return true;
+  size_t n = *cap ? 2 * *cap : 16;
+  void *p = realloc(*array, n * size);
+  if (!p)
+    return false;
+  *array = p;
+  *cap = n;
+  return true;
+}
+
+static MlirWalkResult collect_op(MlirOperation op, void *user) {
+  collector *c = user;
+  aie_state *s = c->s;
+  if (aie_op_is(op, "vector.transfer_read")) {
+    if (!grow((void **)&s->reads, &c->cap_reads, s->num_reads,
+              sizeof *s->reads)) {
+      c->oom = true;
+      return MlirWalkResultInterrupt;
+    }
+    MlirType vt = mlirValueGetType(mlirOperationGetResult(op, 0));
+    aie_read *r = &s->reads[s->num_reads++];
+    memset(r, 0, sizeof *r);
+    r->op = op;
+    r->loop = innermost_loop(op);
+    r->splat = read_is_splat(op);
+    r->lanes = mlirShapedTypeGetDimSize(vt, 0);
+    MlirType et = mlirShapedTypeGetElementType(vt);
+    r->elem_bits = mlirTypeIsAInteger(et) ? mlirIntegerTypeGetWidth(et)
+                   : mlirTypeIsAF32(et)   ? 32
+                   : mlirTypeIsAF16(et)   ? 16
+                                          : 0;
+  } else if (is_compute_op(op)) {
+    if (!grow((void **)&s->nodes, &c->cap_nodes, s->num_nodes,
+              sizeof *s->nodes)) {
+      c->oom = true;
+      return MlirWalkResultInterrupt;
+    }
+    MlirType vt = mlirValueGetType(mlirOperationGetResult(op, 0));
+    MlirType et = mlirShapedTypeGetElementType(vt);
+    aie_node *n = &s->nodes[s->num_nodes++];
+    memset(n, 0, sizeof *n);
+    n->op = op;
+    n->rep = SIZE_MAX;
+    n->kind = (aie_op_is(op, "arith.muli") || aie_op_is(op, "arith.mulf"))
+                  ? AIE_MUL
+              : (aie_op_is(op, "arith.addi") || aie_op_is(op, "arith.addf"))
+                  ? AIE_ADD
+                  : AIE_SUB;
+    n->is_float = mlirTypeIsAFloat(et);
+    n->elem_bits = mlirTypeIsAInteger(et) ? mlirIntegerTypeGetWidth(et)
+                   : mlirTypeIsAF32(et)   ? 32
+                                          : 0;
+    n->lanes = mlirShapedTypeGetDimSize(vt, 0);
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* Vector arith ops the schemes turn into AIE ops. */
+static bool is_compute_op(MlirOperation op) {
+  static const char *const names[] = {"arith.muli", "arith.mulf",
+                                      "arith.addi", "arith.addf",
+                                      "arith.subi", "arith.subf"};
+  bool known = false;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    known |= aie_op_is(op, names[i]);
+  return known && mlirOperationGetNumResults(op) == 1 &&
+         mlirTypeIsAVector(mlirValueGetType(mlirOperationGetResult(op, 0))) &&
+         mlirShapedTypeGetRank(
+             mlirValueGetType(mlirOperationGetResult(op, 0))) == 1;
+}
+
+static MlirOperation innermost_loop(MlirOperation op) {
+  for (MlirOperation p = mlirOperationGetParentOperation(op);
+       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p)) {
+    if (aie_op_is(p, "affine.for"))
+      return p;
+    if (aie_op_is(p, "func.func"))
+      break;
+  }
+  return (MlirOperation){NULL};
+}
+
+/* A read whose permutation map yields a constant broadcasts one element. */
+static bool read_is_splat(MlirOperation read) {
+  MlirAttribute a = mlirOperationGetAttributeByName(
+      read, mlirStringRefCreateFromCString("permutation_map"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAAffineMap(a))
+    return false;
+  MlirAffineMap map = mlirAffineMapAttrGetValue(a);
+  return mlirAffineMapGetNumResults(map) == 1 &&
+         mlirAffineExprIsAConstant(mlirAffineMapGetResult(map, 0));
+}
+
+static bool has_single_use(MlirValue v) {
+  MlirOpOperand u = mlirValueGetFirstUse(v);
+  return !mlirOpOperandIsNull(u) &&
+         mlirOpOperandIsNull(mlirOpOperandGetNextUse(u));
+}
+
+/* ---- The unaligned-load check ---------------------------------------- */
+
+/* AIE loads are aligned: a row whose size is not a multiple of the lanes
+ * puts the next row's vectors off the alignment. Every dimension after the
+ * first must hold a whole number of vectors. */
+bool aie_check_alignment(aie_state *s) {
+  bool aligned = true;
+  for (size_t i = 0; i < s->num_reads; i++) {
+    aie_read *r = &s->reads[i];
+    MlirType mt = mlirValueGetType(mlirOperationGetOperand(r->op, 0));
+    if (!mlirTypeIsAMemRef(mt) || r->splat)
+      continue;
+    for (intptr_t d = 1; d < mlirShapedTypeGetRank(mt); d++) {
+      int64_t size = mlirShapedTypeGetDimSize(mt, d);
+      if (mlirShapedTypeIsDynamicSize(size) || size % r->lanes == 0)
+        continue;
+      npuc_emit_diagnostic(mlirOperationGetLocation(r->op), NPUC_SEV_WARNING,
+                           "vector.transfer_read's shape size of index %ld "
+                           "is not divisible by number of vector lanes.",
+                           (long)d);
+      aligned = false;
+      break;
+    }
+  }
+  if (!aligned)
+    npuc_emit_diagnostic(mlirOperationGetLocation(s->func), NPUC_SEV_WARNING,
+                         "Cannot apply aie-vectorize to func.func because "
+                         "alignment check has failed.");
+  return aligned;
+}
+
+/* ---- Reassociation and fma formation ---------------------------------- */
+
+static bool is_splat_read(const aie_state *s, MlirValue v) {
+  size_t r = aie_read_of_value(s, v);
+  return r != SIZE_MAX && s->reads[r].splat;
+}
+
+static bool is_fusable_mul(const aie_state *s, MlirValue v, MlirOperation at) {
+  size_t n = aie_node_of_value(s, v);
+  return n != SIZE_MAX && s->nodes[n].kind == AIE_MUL &&
+         mlirValueIsAOpResult(v) && has_single_use(v) &&
+         mlirBlockEqual(mlirOperationGetBlock(mlirOpResultGetOwner(v)),
+                        mlirOperationGetBlock(at));
+}
+
+static void swap_operands(MlirOperation op) {
+  MlirValue a = mlirOperationGetOperand(op, 0);
+  MlirValue b = mlirOperationGetOperand(op, 1);
+  mlirOperationSetOperand(op, 0, b);
+  mlirOperationSetOperand(op, 1, a);
+}
+
+/* Puts the streaming (non-splat) operand of a mul on the left, where the
+ * AIE multiply reads its wider X operand, and the product of an add on
+ * the right, where fma formation looks for it. */
+void aie_reassociate(aie_state *s) {
+  for (size_t i = 0; i < s->num_nodes; i++) {
+    aie_node *n = &s->nodes[i];
+    MlirValue a = mlirOperationGetOperand(n->op, 0);
+    MlirValue b = mlirOperationGetOperand(n->op, 1);
+    if (n->kind == AIE_MUL && is_splat_read(s, a) && !is_splat_read(s, b))
+      swap_operands(n->op);
+    else if (n->kind == AIE_ADD && is_fusable_mul(s, a, n->op) &&
+             !is_fusable_mul(s, b, n->op))
+      swap_operands(n->op);
+  }
+}
+
+/* add(acc, mul(x, z)) -> fma(x, z, acc); sub(acc, mul) -> fma with fmsub.
+ * The mul becomes part of the fma node. */
+void aie_fuse_fma(aie_state *s) {
+  for (size_t i = 0; i < s->num_nodes; i++) {
+    aie_node *n = &s->nodes[i];
+    n->x = mlirOperationGetOperand(n->op, 0);
+    n->z = mlirOperationGetOperand(n->op, 1);
+  }
+  for (size_t i = 0; i < s->num_nodes; i++) {
+    aie_node *n = &s->nodes[i];
+    if (n->kind != AIE_ADD && n->kind != AIE_SUB)
+      continue;
+    MlirValue prod = mlirOperationGetOperand(n->op, 1);
+    if (!is_fusable_mul(s, prod, n->op))
+      continue;
+    aie_node *m = &s->nodes[aie_node_of_value(s, prod)];
+    if (m->dead || m->elem_bits != n->elem_bits || m->lanes != n->lanes)
+      continue;
+    n->fmsub = n->kind == AIE_SUB;
+    n->kind = AIE_FMA;
+    n->mul = m->op;
+    n->acc = mlirOperationGetOperand(n->op, 0);
+    n->x = m->x;
+    n->z = m->z;
+    m->dead = true;
+  }
+}
+
+/* ---- What the AIE1 schemes support ------------------------------------ */
+
+static void refuse(aie_state *s, MlirOperation at, const char *why) {
+  npuc_emit_diagnostic(mlirOperationGetLocation(at), NPUC_SEV_REMARK,
+                       "aie-vectorize: %s; the function is left as the "
+                       "super-vectorizer produced it",
+                       why);
+  (void)s;
+}
+
+static int64_t loop_step(MlirOperation loop) {
+  MlirAttribute a = mlirOperationGetAttributeByName(
+      loop, mlirStringRefCreateFromCString("step"));
+  return mlirAttributeIsAInteger(a) ? mlirIntegerAttrGetValueInt(a) : 0;
+}
+
+/* The affine.for whose induction variable moves the read by one element
+ * per unit step (the vectorized loop), or null. */
+static MlirOperation vectorized_loop(MlirOperation read) {
+  MlirOperation none = {NULL};
+  MlirType mt = mlirValueGetType(mlirOperationGetOperand(read, 0));
+  intptr_t rank = mlirShapedTypeGetRank(mt);
+  if (rank < 1 || rank > 16 || mlirOperationGetNumOperands(read) < 1 + rank)
+    return none;
+  MlirValue idx[16];
+  for (intptr_t k = 0; k < rank; k++)
+    idx[k] = mlirOperationGetOperand(read, 1 + k);
+  npuc_linear_access la;
+  if (!npuc_linearize_access(mt, idx, (size_t)rank, &la))
+    return none;
+  MlirOperation loop = none;
+  for (size_t t = 0; t < la.num_terms; t++) {
+    MlirValue atom = la.terms[t].atom;
+    if (!atom.ptr || la.terms[t].dim != -1 || la.terms[t].coeff != 1 ||
+        !mlirValueIsABlockArgument(atom))
+      continue;
+    MlirOperation owner =
+        mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(atom));
+    if (aie_op_is(owner, "affine.for"))
+      loop = owner;
+  }
+  npuc_linear_access_free(&la);
+  return loop;
+}
+
+static bool scheme_supports(const aie_state *s, const aie_node *n) {
+  bool mul_like = n->kind == AIE_MUL || n->kind == AIE_FMA;
+  /* AIE-ML: the conv multiplies only (mul_conv / fma_conv). */
+  if (s->aieml)
+    return mul_like && !n->is_float && !n->fmsub &&
+           ((n->elem_bits == 16 && n->lanes == 16) ||
+            (n->elem_bits == 8 && n->lanes == 32));
+  if (n->is_float)
+    return n->elem_bits == 32 && n->lanes == 8;
+  switch (n->elem_bits) {
+  case 32:
+    return n->lanes == 8 || (!mul_like && n->lanes == 16);
+  case 16:
+    return n->lanes == 16 || (!mul_like && n->lanes == 32);
+  case 8:
+    return mul_like && n->lanes == 16;
+  default:
+    return false;
+  }
+}
+
+bool aie_check_supported(aie_state *s) {
+  char why[160];
+  for (size_t i = 0; i < s->num_nodes; i++) {
+    aie_node *n = &s->nodes[i];
+    if (n->dead || scheme_supports(s, n))
+      continue;
+    snprintf(why, sizeof why,
+             "no %s scheme for %s on %lld lanes of %lld-bit %s",
+             s->aieml ? "AIE-ML" : "AIE1",
+             n->kind == AIE_FMA ? "a multiply-accumulate"
+             : n->kind == AIE_MUL ? "a multiply"
+                                  : "an add/sub",
+             (long long)n->lanes, (long long)n->elem_bits,
+             n->is_float ? "floats" : "integers");
+    refuse(s, n->op, why);
+    return false;
+  }
+  for (size_t i = 0; i < s->num_reads; i++) {
+    aie_read *r = &s->reads[i];
+    if (r->elem_bits == 0 || r->lanes <= 0) {
+      refuse(s, r->op, "unsupported element type of a vector read");
+      return false;
+    }
+    if (mlirOperationIsNull(r->loop) || r->splat)
+      continue;
+    /* The vectorized loop must step by whole vectors. */
+    MlirOperation loop = vectorized_loop(r->op);
+    int64_t step = mlirOperationIsNull(loop) ? r->lanes : loop_step(loop);
+    if (step != r->lanes) {
+      snprintf(why, sizeof why,
+               "the vectorized loop steps by %lld, not by the %lld lanes "
+               "of its reads",
+               (long long)step, (long long)r->lanes);
+      refuse(s, r->op, why);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* ---- Column fusion (16-bit) ------------------------------------------- */
+
+static bool read_distance(const aie_state *s, MlirValue a, MlirValue b,
+                          int64_t *dist);
+static void absorb_read(aie_state *s, MlirValue v, MlirOperation user);
+
+/* The 16-bit multiply sums two columns per lane: fma(x1, z1, fma(x0, z0,
+ * acc)) where x1 reads one element past x0 (same array and base) and z1
+ * some elements past z0 becomes one op with a second column (zstep = the
+ * z distance). Pairs form greedily along each accumulation chain. */
+static bool can_extend(const aie_state *s, aie_node *def, aie_node *n,
+                       int64_t *dx, int64_t *dz);
+
+void aie_fuse_columns(aie_state *s) {
+  for (size_t i = 0; i < s->num_nodes; i++) {
+    aie_node *n = &s->nodes[i];
+    n->cols = 1;
+    n->last_x = n->x;
+    n->last_z = n->z;
+  }
+  for (size_t i = 0; i < s->num_nodes; i++) {
+    aie_node *n = &s->nodes[i];
+    if (n->dead || n->kind != AIE_FMA || n->is_float ||
+        (n->elem_bits != 16 && n->elem_bits != 8))
+      continue;
+    size_t d = aie_live_node_of_value(s, n->acc);
+    if (d == SIZE_MAX)
+      continue;
+    aie_node *def = &s->nodes[d];
+    int64_t dx, dz;
+    if (def->dead || (def->kind != AIE_MUL && def->kind != AIE_FMA) ||
+        def->elem_bits != n->elem_bits || def->lanes != n->lanes ||
+        def->fmsub != n->fmsub || !has_single_use(n->acc) ||
+        !mlirBlockEqual(mlirOperationGetBlock(def->op),
+                        mlirOperationGetBlock(n->op)) ||
+        !can_extend(s, def, n, &dx, &dz))
+      continue;
+    def->fused = true;
+    def->col_offset_x = (int32_t)dx;
+    def->col_offset_z = (int32_t)dz;
+    def->cols++;
+    def->last_x = n->x;
+    def->last_z = n->z;
+    n->dead = true;
+    n->rep = d;
+    absorb_read(s, n->x, n->mul);
+    absorb_read(s, n->z, n->mul);
+  }
+}
+
+/* 16-bit: two columns, x one element on, z 1..15 on. 8-bit: up to eight
+ * columns, x (the image) one element on each, z (the filter) a constant
+ * distance on each. */
+static bool can_extend(const aie_state *s, aie_node *def, aie_node *n,
+                       int64_t *dx, int64_t *dz) {
+  int max_cols = def->elem_bits == 8 ? 8 : s->aieml ? 4 : 2;
+  if (def->cols >= max_cols ||
+      !read_distance(s, def->last_x, n->x, dx) || *dx != 1 ||
+      !read_distance(s, def->last_z, n->z, dz) || *dz < 1 || *dz > 15)
+    return false;
+  return def->cols == 1 || *dz == def->col_offset_z;
+}
+
+/* Element distance from read a to read b when both read the same array
+ * with the same base (and both are splats or neither). */
+static bool read_distance(const aie_state *s, MlirValue a, MlirValue b,
+                          int64_t *dist) {
+  size_t ra = aie_read_of_value(s, a), rb = aie_read_of_value(s, b);
+  if (ra == SIZE_MAX || rb == SIZE_MAX ||
+      s->reads[ra].splat != s->reads[rb].splat)
+    return false;
+  MlirOperation oa = s->reads[ra].op, ob = s->reads[rb].op;
+  MlirValue ma = mlirOperationGetOperand(oa, 0);
+  if (!mlirValueEqual(ma, mlirOperationGetOperand(ob, 0)))
+    return false;
+  MlirType mt = mlirValueGetType(ma);
+  intptr_t rank = mlirShapedTypeGetRank(mt);
+  if (rank < 1 || rank > 16)
+    return false;
+  MlirValue ia[16], ib[16];
+  for (intptr_t k = 0; k < rank; k++) {
+    ia[k] = mlirOperationGetOperand(oa, 1 + k);
+    ib[k] = mlirOperationGetOperand(ob, 1 + k);
+  }
+  npuc_linear_access la, lb;
+  if (!npuc_linearize_access(mt, ia, (size_t)rank, &la))
+    return false;
+  if (!npuc_linearize_access(mt, ib, (size_t)rank, &lb)) {
+    npuc_linear_access_free(&la);
+    return false;
+  }
+  bool same = la.num_terms == lb.num_terms;
+  for (size_t t = 0; same && t < la.num_terms; t++)
+    same = mlirValueEqual(la.terms[t].atom, lb.terms[t].atom) &&
+           la.terms[t].dim == lb.terms[t].dim &&
+           la.terms[t].coeff == lb.terms[t].coeff;
+  *dist = lb.offset - la.offset;
+  npuc_linear_access_free(&la);
+  npuc_linear_access_free(&lb);
+  return same;
+}
+
+/* A read only the absorbed multiply used needs no load of its own. */
+static void absorb_read(aie_state *s, MlirValue v, MlirOperation user) {
+  size_t r = aie_read_of_value(s, v);
+  MlirValue res;
+  if (r == SIZE_MAX)
+    return;
+  res = mlirOperationGetResult(s->reads[r].op, 0);
+  MlirOpOperand u = mlirValueGetFirstUse(res);
+  if (!mlirOpOperandIsNull(u) &&
+      mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)) &&
+      mlirOperationEqual(mlirOpOperandGetOwner(u), user))
+    s->reads[r].absorbed = true;
+}
+
+/* ---- AIE-ML: narrow multiplies --------------------------------------- */
+
+/* Polygeist writes i16 convolutions as i32 arithmetic on sign-extended
+ * reads; the AIE-ML conv multiplies take the narrow data and accumulate
+ * wide anyway, so such a node is computed at the reads' width. */
+void aie_narrow(aie_state *s) {
+  for (size_t i = 0; i < s->num_nodes; i++) {
+    aie_node *n = &s->nodes[i];
+    if (n->dead || (n->kind != AIE_MUL && n->kind != AIE_FMA))
+      continue;
+    size_t rx = aie_read_of_value(s, n->x), rz = aie_read_of_value(s, n->z);
+    if (rx == SIZE_MAX || rz == SIZE_MAX ||
+        s->reads[rx].elem_bits != s->reads[rz].elem_bits ||
+        s->reads[rx].elem_bits >= n->elem_bits ||
+        !mlirValueIsAOpResult(n->x) ||
+        !aie_op_is(mlirOpResultGetOwner(n->x), "arith.extsi"))
+      continue;
+    n->elem_bits = s->reads[rx].elem_bits;
+    n->narrowed = true;
+  }
+  /* An fma's accumulator chain narrows with it. */
+  for (size_t i = 0; i < s->num_nodes; i++) {
+    aie_node *n = &s->nodes[i];
+    if (n->dead || n->kind != AIE_FMA || n->narrowed)
+      continue;
+    size_t d = aie_node_of_value(s, n->acc);
+    if (d != SIZE_MAX && s->nodes[d].narrowed) {
+      n->elem_bits = s->nodes[d].elem_bits;
+      n->narrowed = true;
+    }
+  }
+}

@@ -1,0 +1,132 @@
+/* Shared state of the aie-vectorize pass (AieVectorize*.c). The pass works
+ * on the output of affine-super-vectorize: vector.transfer_read, vector
+ * arith ops and vector.transfer_write inside affine.for nests. */
+#ifndef NPUC_AIE_VECTORIZE_INTERNAL_H
+#define NPUC_AIE_VECTORIZE_INTERNAL_H
+
+#include "npuc/IntervalReuse.h"
+#include "../BuildOps.h"
+
+#include <mlir-c/IR.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- A pointer-keyed map (open addressing), for op -> index ---------- */
+typedef struct {
+  const void **keys;
+  size_t *values;
+  size_t cap, count;
+} aie_ptrmap;
+
+bool aie_ptrmap_init(aie_ptrmap *m, size_t expected);
+void aie_ptrmap_free(aie_ptrmap *m);
+bool aie_ptrmap_put(aie_ptrmap *m, const void *key, size_t value);
+/* SIZE_MAX when absent. */
+size_t aie_ptrmap_get(const aie_ptrmap *m, const void *key);
+
+/* ---- Reads and compute nodes ----------------------------------------- */
+
+typedef struct {
+  MlirOperation op;      /* vector.transfer_read */
+  MlirOperation loop;    /* innermost enclosing affine.for, or null */
+  bool splat;            /* permutation_map broadcasts one element */
+  int64_t elem_bits, lanes;
+  bool mul_operand;      /* an X or Z operand of some mul/fma */
+  bool lhs_only;         /* only ever an X operand */
+  int64_t extra_elems;   /* fused columns read this much further */
+  bool analysed;         /* part of the reuse analysis (in a loop) */
+  bool absorbed;         /* only read by a multiply fused into another */
+  /* After upd generation: */
+  MlirValue vec;         /* the upd result holding this read's data */
+  int64_t start;         /* element position of the read within `vec` */
+} aie_read;
+
+typedef enum { AIE_MUL, AIE_FMA, AIE_ADD, AIE_SUB } aie_node_kind;
+
+typedef struct {
+  MlirOperation op;      /* the op the node replaces (add/sub for an fma) */
+  MlirOperation mul;     /* for an fma: the fused mul (erased too) */
+  aie_node_kind kind;
+  bool fmsub;            /* fma from sub(acc, mul) */
+  bool is_float;
+  bool dead;             /* fused into another node (column fusion) */
+  int64_t elem_bits, lanes;
+  MlirValue x, z, acc;   /* operands, sext/trunc looked through */
+  int32_t col_offset_x;  /* column fusion: distance of the fused reads */
+  int32_t col_offset_z;
+  bool fused;            /* carries a second column (16-bit/8-bit) */
+  bool narrowed;         /* aieml: computes on sign-extended narrow reads */
+  size_t rep;            /* absorbed by column fusion into this node */
+  int cols;              /* columns fused into this node (8-bit: <= 8) */
+  MlirValue last_x, last_z; /* operands of the last fused column */
+  /* After generation: */
+  MlirOperation new_op;
+  MlirValue acc_value;   /* result in accumulator form */
+  MlirValue srs_value;   /* result converted back (lazily) */
+  /* 8-bit: each node is a pair of ops, for output lanes 0..7 and 8..15. */
+  MlirOperation new_op2;
+  MlirValue acc_value2;
+} aie_node;
+
+typedef struct {
+  MlirContext ctx;
+  MlirOperation func;
+  int64_t shift, zero_offset, dup_factor;
+  bool unaligned_check, aieml;
+  aie_read *reads;
+  size_t num_reads;
+  aie_node *nodes;
+  size_t num_nodes;
+  aie_ptrmap read_of; /* transfer_read op -> read index */
+  aie_ptrmap node_of; /* op -> node index (the fma's add/sub and mul) */
+  npuc_reuse *reuse;
+  aie_ptrmap filter_base; /* aieml: filter upd -> its concat/shuffle */
+} aie_state;
+
+/* AieVectorizeAnalysis.c: collects reads and nodes, checks alignment and
+ * support, reassociates and fuses. False: the function is left alone (a
+ * diagnostic was emitted). */
+bool aie_collect(aie_state *s);
+bool aie_check_alignment(aie_state *s);
+bool aie_check_supported(aie_state *s);
+void aie_reassociate(aie_state *s);
+void aie_fuse_fma(aie_state *s);
+void aie_fuse_columns(aie_state *s);
+/* aieml: a multiply of sign-extended i8/i16 reads is done at their width. */
+void aie_narrow(aie_state *s);
+/* aieml: the conv op of a node (AieVectorizeSchemes.c). */
+int64_t aie_conv_columns(const aie_node *n);
+
+/* AieVectorizeUpd.c: reuse analysis and aievec.upd generation. */
+bool aie_compute_reuse(aie_state *s);
+bool aie_generate_upds(aie_state *s);
+/* Do the intervals give every operand a vector the scheme can use? False:
+ * a remark was emitted and nothing was rewritten. */
+bool aie_check_operands(aie_state *s);
+
+/* AieVectorizeSchemes.c: aievec ops for each node. */
+bool aie_generate_ops(aie_state *s);
+
+/* AieVectorizeLicm.c: the post-pass clean-up (canonicalize, cse, LICM that
+ * knows aievec ops are pure, lower-affine). */
+bool aie_post_canonicalize(MlirOperation module);
+bool aie_run_upstream(MlirOperation module, const char *pipeline);
+
+/* Helpers (AieVectorize.c). */
+bool aie_op_is(MlirOperation op, const char *name);
+bool aie_op_in_dialect(MlirOperation op, const char *prefix);
+/* The read or node behind a value, looking through extsi/trunci. */
+size_t aie_read_of_value(const aie_state *s, MlirValue v);
+size_t aie_node_of_value(const aie_state *s, MlirValue v);
+/* The node that computes `v` now: follows column fusion. */
+size_t aie_live_node_of_value(const aie_state *s, MlirValue v);
+/* A 16-bit multiply of two whole streaming vectors: lane-wise, no
+ * attributes (decided before the reuse analysis). */
+bool aie_simple_candidate(const aie_state *s, const aie_node *n);
+MlirValue aie_strip_casts(MlirValue v);
+MlirNamedAttribute aie_named(MlirContext ctx, const char *name,
+                             MlirAttribute a);
+MlirAttribute aie_str_attr(MlirContext ctx, const char *s);
+
+#endif

@@ -1,0 +1,170 @@
+/* aie-vectorize's clean-up, as mlir-aie does it: canonicalize and cse,
+ * loop-invariant code motion, lower-affine. Upstream LICM hoists only ops
+ * MLIR knows to be pure, and our aievec ops are unregistered (unknown
+ * effects), so this file runs MLIR's LICM algorithm itself with a list of
+ * ops known to be pure: aievec ops (mlir-aie declares them Pure, upd
+ * included) and the upstream index/arith ops around them. */
+#include "AieVectorizeInternal.h"
+#include "npuc/IR.h"
+
+#include <mlir-c/Pass.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool hoist_invariants(MlirOperation module);
+
+bool aie_post_canonicalize(MlirOperation func) {
+  return aie_run_upstream(func, "canonicalize,cse") &&
+         hoist_invariants(func) && aie_run_upstream(func, "lower-affine");
+}
+
+/* Runs an upstream pipeline on one function from inside our pass, as
+ * mlir-aie's pass runs its own PassManager. */
+bool aie_run_upstream(MlirOperation module, const char *pipeline) {
+  MlirContext ctx = mlirOperationGetContext(module);
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(
+      ctx, mlirIdentifierStr(mlirOperationGetName(module)));
+  MlirLogicalResult added = mlirOpPassManagerAddPipeline(
+      mlirPassManagerGetAsOpPassManager(pm),
+      mlirStringRefCreateFromCString(pipeline), NULL, NULL);
+  bool ok = mlirLogicalResultIsSuccess(added) &&
+            mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module));
+  mlirPassManagerDestroy(pm);
+  if (!ok)
+    npuc_op_error(module, "aie-vectorize: the clean-up pipeline '%s' failed",
+                  pipeline);
+  return ok;
+}
+
+/* ---- LICM ------------------------------------------------------------- */
+
+typedef struct {
+  MlirOperation *loops;
+  size_t count, cap;
+  bool oom;
+} loop_list;
+
+static MlirWalkResult collect_loop(MlirOperation op, void *user);
+static void hoist_from(MlirOperation loop);
+
+/* Inner loops first (post-order), so invariants climb out level by level,
+ * as MLIR's pass does. */
+static bool hoist_invariants(MlirOperation module) {
+  loop_list l = {NULL, 0, 0, false};
+  mlirOperationWalk(module, collect_loop, &l, MlirWalkPostOrder);
+  if (l.oom) {
+    free(l.loops);
+    npuc_op_error(module, "aie-vectorize: out of memory");
+    return false;
+  }
+  for (size_t i = 0; i < l.count; i++)
+    hoist_from(l.loops[i]);
+  free(l.loops);
+  return true;
+}
+
+static MlirWalkResult collect_loop(MlirOperation op, void *user) {
+  loop_list *l = user;
+  if (!aie_op_is(op, "affine.for") && !aie_op_is(op, "scf.for"))
+    return MlirWalkResultAdvance;
+  if (l->count == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 16;
+    MlirOperation *n = realloc(l->loops, cap * sizeof *n);
+    if (!n) {
+      l->oom = true;
+      return MlirWalkResultInterrupt;
+    }
+    l->loops = n;
+    l->cap = cap;
+  }
+  l->loops[l->count++] = op;
+  return MlirWalkResultAdvance;
+}
+
+/* Ops without memory effects that are safe to execute speculatively. */
+static bool is_pure(MlirOperation op) {
+  static const char *const unsafe_arith[] = {
+      "arith.divsi",    "arith.divui",     "arith.remsi",    "arith.remui",
+      "arith.ceildivsi", "arith.ceildivui", "arith.floordivsi"};
+  if (mlirOperationGetNumRegions(op) != 0)
+    return false;
+  if (aie_op_in_dialect(op, "aievec") || aie_op_in_dialect(op, "aievec_aie1"))
+    return true;
+  if (aie_op_in_dialect(op, "arith")) {
+    for (size_t i = 0; i < sizeof unsafe_arith / sizeof unsafe_arith[0]; i++)
+      if (aie_op_is(op, unsafe_arith[i]))
+        return false;
+    return true;
+  }
+  return aie_op_is(op, "affine.apply") || aie_op_is(op, "ub.poison") ||
+         aie_op_is(op, "vector.broadcast") || aie_op_is(op, "vector.splat");
+}
+
+static bool inside(MlirOperation op, MlirOperation loop) {
+  for (MlirOperation p = op; !mlirOperationIsNull(p);
+       p = mlirOperationGetParentOperation(p))
+    if (mlirOperationEqual(p, loop))
+      return true;
+  return false;
+}
+
+static bool defined_outside(MlirValue v, MlirOperation loop) {
+  if (mlirValueIsAOpResult(v))
+    return !inside(mlirOpResultGetOwner(v), loop);
+  MlirOperation owner =
+      mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+  return !inside(owner, loop);
+}
+
+static bool invariant(MlirOperation op, MlirOperation loop) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
+    if (!defined_outside(mlirOperationGetOperand(op, i), loop))
+      return false;
+  return true;
+}
+
+/* MLIR's moveLoopInvariantCode: a FIFO of the body's ops; a hoisted op
+ * puts its users in the body back on the queue. */
+static void hoist_from(MlirOperation loop) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
+  size_t cap = 64, head = 0, tail = 0;
+  MlirOperation *queue = malloc(cap * sizeof *queue);
+  if (!queue)
+    return;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (tail == cap) {
+      MlirOperation *n = realloc(queue, 2 * cap * sizeof *n);
+      if (!n)
+        break;
+      queue = n;
+      cap *= 2;
+    }
+    queue[tail++] = op;
+  }
+  while (head < tail) {
+    MlirOperation op = queue[head++];
+    if (!mlirBlockEqual(mlirOperationGetBlock(op), body) || !is_pure(op) ||
+        !invariant(op, loop))
+      continue;
+    mlirOperationMoveBefore(op, loop);
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+      for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+           !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+        MlirOperation user = mlirOpOperandGetOwner(u);
+        if (!mlirBlockEqual(mlirOperationGetBlock(user), body))
+          continue;
+        if (tail == cap) {
+          MlirOperation *n = realloc(queue, 2 * cap * sizeof *n);
+          if (!n) {
+            free(queue);
+            return;
+          }
+          queue = n;
+          cap *= 2;
+        }
+        queue[tail++] = user;
+      }
+  }
+  free(queue);
+}

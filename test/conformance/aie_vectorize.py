@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Conformance of aie-vectorize against mlir-aie's own tests.
+
+Every file of ../shared/conformance/mlir-aie/ is run, in place, with each
+of its RUN lines: `aie-opt` becomes npuc-opt, and aie-opt's global flags
+`-aieml=...` and `-unaligned-loads-check=...` become options of the
+--aie-vectorize pass (npuc has no global pass flags). The pipe into
+FileCheck (with its -check-prefix) is kept and runs under pipefail, as lit
+runs it. A file passes when all its RUN lines pass. Files marked
+`// XFAIL: *` count as expected failures. RUN lines without FileCheck only
+have to exit 0 and are reported as "no-check".
+
+Output: one line per file (pass / FAIL / XFAIL / XPASS / no-check), then the
+totals. With --strict the exit code is 1 when a file listed in
+aie_vectorize_expected.txt does not pass.
+
+usage: aie_vectorize.py [--strict] [-v] [NPUC_OPT [DIR]]
+"""
+import argparse
+import glob
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+FILECHECK = "/usr/lib/llvm-22/bin/FileCheck"
+GLOBAL_FLAGS = ("aieml", "unaligned-loads-check")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("npuc_opt", nargs="?", default=os.environ.get(
+        "NPUC_OPT", os.path.join(ROOT, "build", "bin", "npuc-opt")))
+    ap.add_argument("dir", nargs="?", default=os.path.join(
+        ROOT, "..", "shared", "conformance", "mlir-aie"))
+    ap.add_argument("--strict", action="store_true")
+    ap.add_argument("-v", action="store_true",
+                    help="print the first FileCheck error of each failure")
+    args = ap.parse_args()
+    files = sorted(glob.glob(os.path.join(args.dir, "*.mlir")))
+    if not files:
+        print("no inputs under %s" % args.dir)
+        return 1
+    expected = read_expected(os.path.join(HERE, "aie_vectorize_expected.txt"))
+    counts = {}
+    broken = []
+    for path in files:
+        name = os.path.basename(path)
+        status, detail = run_file(args.npuc_opt, path)
+        counts[status] = counts.get(status, 0) + 1
+        print("%-8s %s" % (status, name))
+        if args.v and detail and status in ("FAIL", "XFAIL"):
+            print("         " + detail)
+        if name in expected and status != "pass":
+            broken.append(name)
+    print("%d files: %s" % (len(files), ", ".join(
+        "%d %s" % (n, s) for s, n in sorted(counts.items()))))
+    if broken:
+        print("expected to pass but did not: " + " ".join(broken))
+    return 1 if args.strict and broken else 0
+
+
+def read_expected(path):
+    names = set()
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.split("#")[0].strip()
+                if line:
+                    names.add(line)
+    return names
+
+
+def run_lines(text):
+    """RUN lines, with backslash continuations joined."""
+    out, cur = [], None
+    for line in text.splitlines():
+        m = re.match(r"^\s*//\s*RUN:\s?(.*)$", line)
+        if not m:
+            continue
+        part = m.group(1).rstrip()
+        cur = part if cur is None else cur + " " + part
+        if cur.endswith("\\"):
+            cur = cur[:-1]
+            continue
+        out.append(cur)
+        cur = None
+    return out
+
+
+def translate(run, npuc_opt, path):
+    """The RUN line as a bash command for npuc-opt."""
+    stages = run.split("|")
+    tokens = shlex.split(stages[0])
+    if not tokens or tokens[0] != "aie-opt":
+        return None
+    extra = []
+    kept = []
+    for tok in tokens[1:]:
+        m = re.match(r"^--?(%s)=(.*)$" % "|".join(GLOBAL_FLAGS), tok)
+        if m:
+            extra.append("%s=%s" % (m.group(1), m.group(2)))
+        else:
+            kept.append(tok)
+    if extra:
+        for i, tok in enumerate(kept):
+            m = re.match(r"^--?aie-vectorize(?:=(.*))?$", tok)
+            if m:
+                opts = (m.group(1) or "").strip("{}").split()
+                kept[i] = "--aie-vectorize=" + " ".join(opts + extra)
+                break
+    redirect = ""
+    if kept and kept[-1] == "2>&1":
+        kept.pop()
+        redirect = " 2>&1"
+    cmd = " ".join(shlex.quote(t.replace("%s", path)) for t in
+                   [npuc_opt] + kept) + redirect
+    for stage in stages[1:]:
+        stage = stage.strip().replace("%s", shlex.quote(path))
+        if stage.startswith("FileCheck"):
+            stage = FILECHECK + stage[len("FileCheck"):]
+        cmd += " | " + stage
+    return cmd
+
+
+def run_file(npuc_opt, path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    xfail = re.search(r"^\s*//\s*XFAIL:\s*\*", text, re.M) is not None
+    runs = run_lines(text)
+    checked = any("FileCheck" in r for r in runs)
+    detail = ""
+    ok = bool(runs)
+    for run in runs:
+        cmd = translate(run, npuc_opt, path)
+        if cmd is None:
+            ok, detail = False, "cannot translate: " + run
+            break
+        p = subprocess.run(["bash", "-o", "pipefail", "-c", cmd],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            ok = False
+            errs = [l for l in p.stderr.splitlines() if "error:" in l]
+            detail = errs[0] if errs else p.stderr.strip()[:200]
+            break
+    if xfail:
+        return ("XPASS" if ok else "XFAIL"), detail
+    if not checked:
+        return ("no-check" if ok else "FAIL"), detail
+    return ("pass" if ok else "FAIL"), detail
+
+
+if __name__ == "__main__":
+    sys.exit(main())
