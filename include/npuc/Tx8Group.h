@@ -4,11 +4,12 @@
  * which layout, which part of each one output slice reads, and how many
  * SPM bytes one temporal slice takes. The tx8-sharding pass sizes the
  * split with it and the code generator emits the tile loop from it, so
- * both agree on every buffer. Reads MLIR; errors are located at the op. */
+ * both agree on every buffer. Reads MLIR (through Tx8Ir.h); errors are
+ * located at the op. */
 #ifndef NPUC_TX8_GROUP_H
 #define NPUC_TX8_GROUP_H
 
-#include "npuc/TX8.h"
+#include "npuc/Tx8Ir.h"
 
 #include <mlir-c/IR.h>
 #include <stdbool.h>
@@ -65,12 +66,17 @@ bool npuc_tx8_group_plan_build(MlirOperation group, npuc_tx8_group_plan *p);
 int64_t npuc_tx8_group_spm_bytes(const npuc_tx8_group_plan *p,
                                  const int32_t *out_slice, int64_t *offsets);
 
+/* A group of group_tag 2 without a compute op works in DDR (no load, no
+ * store: tx8-group-ldst's reshape groups); nothing to shard or emit. */
+bool npuc_tx8_group_is_ddr_only(MlirOperation group);
+
 /* The group's compute op in `group` (the one op the slice rules know),
  * or a null op. */
 MlirOperation npuc_tx8_group_compute_op(MlirOperation group);
 
 /* The tiles a group runs on: its dev_region, else the module's
- * tx8be.tile_dx x tx8be.tile_dy, else the target's mesh. */
+ * tx8be.tile_dx x tx8be.tile_dy, else the target's mesh. 0 after an error
+ * (a malformed mesh). */
 int32_t npuc_tx8_group_tiles(MlirOperation group, const npuc_tx8_target *t);
 
 /* ---- small MLIR helpers the TX8 passes and emitter share ---------------------- */
@@ -79,13 +85,5 @@ int32_t npuc_tx8_group_tiles(MlirOperation group, const npuc_tx8_target *t);
 const char *npuc_tx8_op_name(MlirOperation op, char *buf, size_t cap);
 /* A ranked tensor type's shape; false for anything else or rank > 8. */
 bool npuc_tx8_shape_of(MlirType t, npuc_tx8_shape *s);
-/* The dtype of a tensor's element type; false for ones TX8 lacks. */
-bool npuc_tx8_dtype_of(MlirType t, npuc_tx8_dtype *dt);
-/* The op's dev_info, if it has a valid one. */
-bool npuc_tx8_get_dev_info(MlirOperation op, npuc_tx8_dev_attr *out);
-bool npuc_tx8_get_tile_parallel(MlirOperation op, npuc_tx8_parallel_attr *out);
-/* Sets an opaque tx8be attribute from its full text ("#tx8be.dev_attr<...>"). */
-void npuc_tx8_set_attr_text(MlirOperation op, const char *name,
-                            const char *text);
 
 #endif

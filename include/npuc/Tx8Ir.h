@@ -25,9 +25,18 @@ void npuc_tx8_op_set_dev_attr(MlirOperation op, const npuc_tx8_dev_attr *a);
 /* A dev_attr saying only where the data lives: `mem_layout`, one buffer,
  * everything else zero or empty. */
 npuc_tx8_dev_attr npuc_tx8_dev_attr_with_layout(npuc_tx8_layout_mode mode);
-/* The memory layout of an op's result: its dev_info's, or Tensor when it
- * has none. */
+/* The op's #tx8be.parallel_attr named `name` (tile_parallel,
+ * chip_parallel). */
+npuc_tx8_attr_status npuc_tx8_op_parallel_attr(MlirOperation op,
+                                               const char *name,
+                                               npuc_tx8_parallel_attr *out);
+void npuc_tx8_op_set_parallel_attr(MlirOperation op, const char *name,
+                                   const npuc_tx8_parallel_attr *a);
+/* The memory layout of an op's result: its dev_info's; without one, the
+ * layout a channel_norm converts to, else Tensor. */
 npuc_tx8_layout_mode npuc_tx8_op_mem_layout(MlirOperation op);
+/* The `layout` (#tx8be.layout_mode<NCx>) of a tx8be.channel_norm. */
+bool npuc_tx8_channel_norm_layout(MlirOperation op, npuc_tx8_layout_mode *out);
 
 /* The library metadata of `op` by its name; .known is false for ops that
  * are not tx8be ops. */

@@ -50,8 +50,12 @@ static bool read_decision(group_emitter *g) {
   int rank = p->slice.result.rank;
   npuc_tx8_parallel_attr par;
   npuc_tx8_dev_attr dev;
-  if (!npuc_tx8_get_tile_parallel(p->compute, &par) ||
-      !npuc_tx8_get_dev_info(p->compute, &dev) ||
+  npuc_tx8_attr_status has_par =
+      npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &par);
+  npuc_tx8_attr_status has_dev = npuc_tx8_op_dev_attr(p->compute, &dev);
+  if (has_par == NPUC_TX8_ATTR_MALFORMED || has_dev == NPUC_TX8_ATTR_MALFORMED)
+    return false;
+  if (has_par != NPUC_TX8_ATTR_PRESENT || has_dev != NPUC_TX8_ATTR_PRESENT ||
       par.shape_spatial_sharding.len != rank ||
       dev.temporal_mem_slice.len != rank) {
     npuc_op_error(p->compute, "%s: no tile_parallel sharding and dev_info "
@@ -243,11 +247,11 @@ static void emit_load(group_emitter *g, int buf) {
   int t = g->operand_ddr[b->source];
   npuc_sb_printf(g->out,
                  "    { /* load_var: %s */\n"
-                 "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, %d, %s, NPUC_TX8_TENSOR);\n"
+                 "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, %d, %s, %s);\n"
                  "      cycles += op_dma_load_slice(&b[%d], &whole, &l[%d]);\n"
                  "    }\n",
                  g->prog->tensors[t].name, t, buf, b->shape.rank,
-                 dtype_c(b->dtype), buf, buf);
+                 dtype_c(b->dtype), mode_c(g->prog->tensors[t].mode), buf, buf);
 }
 
 static void emit_norm(group_emitter *g, int buf) {
@@ -262,11 +266,11 @@ static void emit_store(group_emitter *g, int s) {
   const npuc_tx8_buffer *b = &p->buffers[buf];
   npuc_sb_printf(g->out,
                  "    { /* store_var: %s */\n"
-                 "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, %d, %s, NPUC_TX8_TENSOR);\n"
+                 "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, %d, %s, %s);\n"
                  "      cycles += op_dma_store_slice(&whole, &b[%d], &l[%d]);\n"
                  "    }\n",
-                 t >= 0 ? g->prog->tensors[t].name : "?", t, buf,
-                 b->shape.rank, dtype_c(b->dtype), buf, buf);
+                 g->prog->tensors[t].name, t, buf, b->shape.rank,
+                 dtype_c(b->dtype), mode_c(g->prog->tensors[t].mode), buf, buf);
 }
 
 /* ---- the compute op ----------------------------------------------------------------- */

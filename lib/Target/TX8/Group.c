@@ -72,24 +72,6 @@ bool npuc_tx8_shape_of(MlirType t, npuc_tx8_shape *s) {
   return true;
 }
 
-bool npuc_tx8_dtype_of(MlirType t, npuc_tx8_dtype *dt) {
-  if (!mlirTypeIsAShaped(t))
-    return false;
-  MlirType e = mlirShapedTypeGetElementType(t);
-  if (mlirTypeIsAF16(e))
-    *dt = NPUC_TX8_F16;
-  else if (mlirTypeIsABF16(e))
-    *dt = NPUC_TX8_BF16;
-  else if (mlirTypeIsAF32(e))
-    *dt = NPUC_TX8_F32;
-  else if (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 8 &&
-           !mlirIntegerTypeIsUnsigned(e))
-    *dt = NPUC_TX8_I8;
-  else
-    return false;
-  return true;
-}
-
 static bool attr_text(MlirOperation op, const char *name, char *buf,
                       size_t cap) {
   MlirAttribute a = mlirOperationGetAttributeByName(
@@ -99,35 +81,6 @@ static bool attr_text(MlirOperation op, const char *name, char *buf,
   MlirStringRef d = mlirOpaqueAttrGetData(a);
   int n = snprintf(buf, cap, "#tx8be.%.*s", (int)d.length, d.data);
   return n > 0 && (size_t)n < cap;
-}
-
-bool npuc_tx8_get_dev_info(MlirOperation op, npuc_tx8_dev_attr *out) {
-  char text[1024], err[256];
-  return attr_text(op, "dev_info", text, sizeof text) &&
-         npuc_tx8_parse_dev_attr(text, strlen(text), out, err, sizeof err);
-}
-
-bool npuc_tx8_get_tile_parallel(MlirOperation op, npuc_tx8_parallel_attr *out) {
-  char text[1024], err[256];
-  return attr_text(op, "tile_parallel", text, sizeof text) &&
-         npuc_tx8_parse_parallel_attr(text, strlen(text), out, err,
-                                      sizeof err);
-}
-
-void npuc_tx8_set_attr_text(MlirOperation op, const char *name,
-                            const char *text) {
-  MlirContext ctx = mlirOperationGetContext(op);
-  MlirAttribute a =
-      mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text));
-  mlirOperationSetAttributeByName(op, mlirStringRefCreateFromCString(name), a);
-}
-
-static int64_t int_attr(MlirOperation op, const char *name, int64_t dflt) {
-  MlirAttribute a = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString(name));
-  return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a)
-             ? mlirIntegerAttrGetValueInt(a)
-             : dflt;
 }
 
 int32_t npuc_tx8_group_tiles(MlirOperation group, const npuc_tx8_target *t) {
@@ -140,13 +93,19 @@ int32_t npuc_tx8_group_tiles(MlirOperation group, const npuc_tx8_target *t) {
   MlirOperation module = group;
   while (!mlirOperationIsNull(module) && !named(module, "builtin.module"))
     module = mlirOperationGetParentOperation(module);
-  if (!mlirOperationIsNull(module)) {
-    int64_t dx = int_attr(module, "tx8be.tile_dx", 0);
-    int64_t dy = int_attr(module, "tx8be.tile_dy", 0);
-    if (dx > 0 && dy > 0)
-      return (int32_t)(dx * dy);
-  }
-  return t->tiles_x * t->tiles_y;
+  int32_t dx = t->tiles_x, dy = t->tiles_y;
+  if (!mlirOperationIsNull(module) &&
+      !npuc_tx8_module_tile_mesh(module, t, &dx, &dy))
+    return 0;
+  return dx * dy;
+}
+
+bool npuc_tx8_group_is_ddr_only(MlirOperation group) {
+  MlirAttribute tag = mlirOperationGetAttributeByName(
+      group, mlirStringRefCreateFromCString("group_tag"));
+  return mlirOperationIsNull(npuc_tx8_group_compute_op(group)) &&
+         !mlirAttributeIsNull(tag) && mlirAttributeIsAInteger(tag) &&
+         mlirIntegerAttrGetValueInt(tag) == 2;
 }
 
 MlirOperation npuc_tx8_group_compute_op(MlirOperation group) {
@@ -201,7 +160,7 @@ static bool new_buffer(builder *b, MlirOperation op, npuc_tx8_buf_kind kind,
                       "tensor of rank 1 to %d", name, NPUC_TX8_MAX_RANK);
     return false;
   }
-  if (!npuc_tx8_dtype_of(t, &buf->dtype)) {
+  if (!npuc_tx8_dtype_of_type(mlirShapedTypeGetElementType(t), &buf->dtype)) {
     npuc_op_error(op, "%s: unsupported dtype: TX8 computes f16, bf16, f32 "
                       "and i8", name);
     return false;
@@ -486,28 +445,35 @@ static bool norm_aligned(MlirOperation op) {
   return strstr(text, "<Cx>") || strstr(text, "<NCx>");
 }
 
-/* A buffer's family: what its producer's dev_info says, the channel_norm's
- * target, or the compute op's need. */
-static bool aligned_of(builder *b, int i, bool result_aligned) {
+/* A buffer's family (aligned or compact): what its producer's dev_info
+ * says, the channel_norm's target, or the compute op's need. False after
+ * an error (a malformed dev_info). */
+static bool family_of(builder *b, int i, bool result_aligned, bool *aligned) {
   npuc_tx8_buffer *x = &b->p->buffers[i];
   npuc_tx8_dev_attr dev;
-  if (x->kind == NPUC_TX8_BUF_NORM)
-    return norm_aligned(x->op);
-  if (npuc_tx8_get_dev_info(x->op, &dev))
-    return npuc_tx8_is_aligned(dev.mem_layout);
+  if (x->kind == NPUC_TX8_BUF_NORM) {
+    *aligned = norm_aligned(x->op);
+    return true;
+  }
+  switch (npuc_tx8_op_dev_attr(x->op, &dev)) {
+  case NPUC_TX8_ATTR_MALFORMED: return false;
+  case NPUC_TX8_ATTR_PRESENT:
+    *aligned = npuc_tx8_is_aligned(dev.mem_layout);
+    return true;
+  case NPUC_TX8_ATTR_ABSENT: break;
+  }
   if (x->kind == NPUC_TX8_BUF_RESULT) {
-    char name[64];
-    npuc_tx8_op_attr a =
-        npuc_tx8_query_op_attr(npuc_tx8_op_name(x->op, name, sizeof name));
-    return a.align_mode == NPUC_TX8_ALIGN_ALIGNED;
+    *aligned = npuc_tx8_query_op(x->op).align_mode == NPUC_TX8_ALIGN_ALIGNED;
+    return true;
   }
   /* A load feeding a channel_norm stays as in DDR (compact); one feeding
    * the op directly takes the op's layout. */
+  *aligned = result_aligned;
   for (int j = 0; j < b->p->num_buffers; ++j)
     if (b->p->buffers[j].kind == NPUC_TX8_BUF_NORM &&
         b->p->buffers[j].source == i)
-      return false;
-  return result_aligned;
+      *aligned = false;
+  return true;
 }
 
 /* The role (operand index, -1 for the result) a buffer's chain ends in. */
@@ -522,11 +488,14 @@ static int role_of(const npuc_tx8_group_plan *p, int buf) {
 
 static bool assign_layouts(builder *b) {
   npuc_tx8_group_plan *p = b->p;
-  bool result_aligned = aligned_of(b, p->result_buffer, false);
+  bool result_aligned;
+  if (!family_of(b, p->result_buffer, false, &result_aligned))
+    return false;
   for (int i = 0; i < p->num_buffers; ++i) {
     npuc_tx8_buffer *x = &p->buffers[i];
-    bool aligned = i == p->result_buffer ? result_aligned
-                                         : aligned_of(b, i, result_aligned);
+    bool aligned = result_aligned;
+    if (i != p->result_buffer && !family_of(b, i, result_aligned, &aligned))
+      return false;
     x->mode = mode_of(aligned, batched_role(&p->slice, role_of(p, i)));
   }
   /* The CGRA ops compute in one layout: every full-size operand must be
@@ -546,11 +515,12 @@ static bool assign_layouts(builder *b) {
       continue;
     }
     if (x->mode != want) {
-      npuc_op_error(p->compute, "%s: layout conflict: operand #%d is in %s but "
-                                "the op computes in %s (a tx8be.channel_norm "
-                                "must convert it)",
-                    p->compute_name, i, npuc_tx8_layout_name(x->mode),
-                    npuc_tx8_layout_name(want));
+      npuc_op_error(p->compute, "%s: layout conflict: operand #%d is %s (%s) "
+                                "but the op computes in %s (a "
+                                "tx8be.channel_norm must convert it)",
+                    p->compute_name, i,
+                    npuc_tx8_is_aligned(x->mode) ? "aligned" : "compact",
+                    npuc_tx8_layout_name(x->mode), npuc_tx8_layout_name(want));
       return false;
     }
   }

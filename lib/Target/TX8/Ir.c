@@ -41,6 +41,37 @@ void npuc_tx8_op_set_dev_attr(MlirOperation op, const npuc_tx8_dev_attr *a) {
                                   mlirAttributeParseGet(ctx, ref(text)));
 }
 
+npuc_tx8_attr_status npuc_tx8_op_parallel_attr(MlirOperation op,
+                                               const char *name,
+                                               npuc_tx8_parallel_attr *out) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, ref(name));
+  if (mlirAttributeIsNull(a))
+    return NPUC_TX8_ATTR_ABSENT;
+  char err[256] = "not a #tx8be.parallel_attr";
+  if (mlirAttributeIsAOpaque(a)) {
+    MlirStringRef d = mlirOpaqueAttrGetData(a);
+    const char *lt = memchr(d.data, '<', d.length);
+    if (lt && (size_t)(lt - d.data) == strlen("parallel_attr") &&
+        memcmp(d.data, "parallel_attr", strlen("parallel_attr")) == 0 &&
+        npuc_tx8_parse_parallel_attr(lt, d.length - (size_t)(lt - d.data), out,
+                                     err, sizeof err))
+      return NPUC_TX8_ATTR_PRESENT;
+  }
+  npuc_op_error(op, "malformed %s: %s", name, err);
+  return NPUC_TX8_ATTR_MALFORMED;
+}
+
+void npuc_tx8_op_set_parallel_attr(MlirOperation op, const char *name,
+                                   const npuc_tx8_parallel_attr *a) {
+  char text[1024];
+  size_t n = npuc_tx8_print_parallel_attr(a, text, sizeof text);
+  if (n >= sizeof text) /* at most 8 entries per list: never this long */
+    return;
+  MlirContext ctx = mlirOperationGetContext(op);
+  mlirOperationSetAttributeByName(op, ref(name),
+                                  mlirAttributeParseGet(ctx, ref(text)));
+}
+
 npuc_tx8_dev_attr npuc_tx8_dev_attr_with_layout(npuc_tx8_layout_mode mode) {
   npuc_tx8_dev_attr a;
   memset(&a, 0, sizeof a);
@@ -52,6 +83,9 @@ npuc_tx8_dev_attr npuc_tx8_dev_attr_with_layout(npuc_tx8_layout_mode mode) {
 npuc_tx8_layout_mode npuc_tx8_op_mem_layout(MlirOperation op) {
   npuc_tx8_dev_attr a;
   MlirAttribute raw = mlirOperationGetAttributeByName(op, ref("dev_info"));
+  npuc_tx8_layout_mode norm;
+  if (mlirAttributeIsNull(raw) && npuc_tx8_channel_norm_layout(op, &norm))
+    return norm;
   if (mlirAttributeIsNull(raw) || !mlirAttributeIsAOpaque(raw))
     return NPUC_TX8_TENSOR;
   MlirStringRef d = mlirOpaqueAttrGetData(raw);
@@ -60,6 +94,27 @@ npuc_tx8_layout_mode npuc_tx8_op_mem_layout(MlirOperation op) {
                                       &a, NULL, 0))
     return NPUC_TX8_TENSOR;
   return a.mem_layout;
+}
+
+bool npuc_tx8_channel_norm_layout(MlirOperation op, npuc_tx8_layout_mode *out) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (name.length != strlen("tx8be.channel_norm") ||
+      memcmp(name.data, "tx8be.channel_norm", name.length) != 0)
+    return false;
+  MlirAttribute a = mlirOperationGetAttributeByName(op, ref("layout"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAOpaque(a))
+    return false;
+  MlirStringRef d = mlirOpaqueAttrGetData(a);
+  for (int m = NPUC_TX8_TENSOR; m <= NPUC_TX8_NCX; m++) {
+    char want[32];
+    snprintf(want, sizeof want, "layout_mode<%s>",
+             npuc_tx8_layout_name((npuc_tx8_layout_mode)m));
+    if (d.length == strlen(want) && memcmp(d.data, want, d.length) == 0) {
+      *out = (npuc_tx8_layout_mode)m;
+      return true;
+    }
+  }
+  return false;
 }
 
 npuc_tx8_op_attr npuc_tx8_query_op(MlirOperation op) {

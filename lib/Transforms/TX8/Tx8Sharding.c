@@ -16,6 +16,7 @@
 #include "npuc/Tx8Group.h"
 
 #include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,13 +60,10 @@ static bool shard_group(MlirOperation group, const npuc_tx8_target *t,
 static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
                          const npuc_pass_context *ctx) {
   (void)ctx;
-  npuc_tx8_target target = npuc_tx8_target_builtin();
-  const char *config = npuc_pass_opt_str(opts, "target-config");
-  if (*config && !npuc_tx8_target_load_file(&target, config, NULL)) {
-    npuc_op_error(module, "tx8-sharding: cannot use the target description "
-                          "'%s'", config);
+  npuc_tx8_target target;
+  if (!npuc_tx8_pass_target(module, "tx8-sharding",
+                            npuc_pass_opt_str(opts, "target-config"), &target))
     return false;
-  }
   int64_t spm = npuc_pass_opt_int(opts, "spm-bytes");
   if (spm <= 0)
     spm = target.spm_bytes;
@@ -102,13 +100,15 @@ static void write_attrs(const npuc_tx8_group_plan *p, const decision *d,
 
 static bool shard_group(MlirOperation group, const npuc_tx8_target *t,
                         int64_t spm) {
+  if (npuc_tx8_group_is_ddr_only(group))
+    return true; /* works in DDR: no tiles, no SPM */
   npuc_tx8_group_plan plan;
   if (!npuc_tx8_group_plan_build(group, &plan))
     return false;
   decision d;
   memset(&d, 0, sizeof d);
   int32_t tiles = npuc_tx8_group_tiles(group, t);
-  if (!choose_sharding(&plan, tiles, &d) || !choose_split(&plan, spm, &d))
+  if (tiles <= 0 || !choose_sharding(&plan, tiles, &d) || !choose_split(&plan, spm, &d))
     return false;
   write_attrs(&plan, &d, tiles);
   return true;
@@ -130,8 +130,14 @@ static bool choose_sharding(const npuc_tx8_group_plan *p, int32_t tiles,
                             decision *d) {
   const npuc_tx8_shape *out = &p->slice.result;
   npuc_tx8_parallel_attr given;
-  if (npuc_tx8_get_tile_parallel(p->compute, &given) && given.sharding_is_given)
-    return check_given(p, &given, tiles, d);
+  switch (npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &given)) {
+  case NPUC_TX8_ATTR_MALFORMED: return false;
+  case NPUC_TX8_ATTR_PRESENT:
+    if (given.sharding_is_given)
+      return check_given(p, &given, tiles, d);
+    break;
+  case NPUC_TX8_ATTR_ABSENT: break;
+  }
   uint32_t legal = npuc_tx8_shard_axes(&p->slice);
   int best = -1;
   int32_t best_ways = 1;
@@ -244,7 +250,9 @@ static npuc_tx8_parallel_attr parallel_of(const npuc_tx8_group_plan *p,
     if (d->sharding[i] > 1)
       axis = i, ways *= d->sharding[i];
   npuc_tx8_parallel_attr given;
-  a.sharding_is_given = npuc_tx8_get_tile_parallel(p->compute, &given) &&
+  a.sharding_is_given = npuc_tx8_op_parallel_attr(p->compute, "tile_parallel",
+                                                  &given) ==
+                            NPUC_TX8_ATTR_PRESENT &&
                         given.sharding_is_given;
   a.parallel = axis < 0 ? NPUC_TX8_PAR_NONE
                : axis == 0 && rank > 1 ? NPUC_TX8_PAR_DP
@@ -262,26 +270,23 @@ static npuc_tx8_parallel_attr parallel_of(const npuc_tx8_group_plan *p,
 
 static void write_attrs(const npuc_tx8_group_plan *p, const decision *d,
                         int32_t tiles) {
-  char text[1024];
   npuc_tx8_parallel_attr par = parallel_of(p, d, tiles);
-  npuc_tx8_print_parallel_attr(&par, text, sizeof text);
-  npuc_tx8_set_attr_text(p->compute, "tile_parallel", text);
+  npuc_tx8_op_set_parallel_attr(p->compute, "tile_parallel", &par);
 
-  const npuc_tx8_buffer *result = &p->buffers[p->result_buffer];
+  /* The plan read dev_info already: it is absent or valid here. */
   npuc_tx8_dev_attr dev;
-  if (!npuc_tx8_get_dev_info(p->compute, &dev)) {
-    memset(&dev, 0, sizeof dev);
-    dev.mem_layout = result->mode;
-    dev.multi_buf_num = 1;
-  }
+  if (npuc_tx8_op_dev_attr(p->compute, &dev) != NPUC_TX8_ATTR_PRESENT)
+    dev = npuc_tx8_dev_attr_with_layout(p->buffers[p->result_buffer].mode);
   list_of(&dev.temporal_mem_slice, d->slice, p->slice.result.rank);
   dev.imm_size = (uint64_t)(d->spm_bytes - d->offsets[p->num_buffers]);
   dev.imm_addr = dev.imm_size ? d->offsets[p->num_buffers] : 0;
   dev.mem_addr.len = 1;
   dev.mem_addr.v[0] = d->offsets[p->result_buffer];
-  npuc_tx8_print_dev_attr(&dev, text, sizeof text);
-  npuc_tx8_set_attr_text(p->compute, "dev_info", text);
+  npuc_tx8_op_set_dev_attr(p->compute, &dev);
 
-  snprintf(text, sizeof text, "%lld : ui32", (long long)d->spm_bytes);
-  npuc_tx8_set_attr_text(p->group, "spm_alloc_size", text);
+  MlirContext ctx = mlirOperationGetContext(p->group);
+  MlirAttribute size = mlirIntegerAttrGet(mlirIntegerTypeUnsignedGet(ctx, 32),
+                                          d->spm_bytes);
+  mlirOperationSetAttributeByName(
+      p->group, mlirStringRefCreateFromCString("spm_alloc_size"), size);
 }
