@@ -50,6 +50,7 @@ conformance: build
 	test/conformance/blockify.sh $(BUILD)/bin/npuc-opt
 	test/conformance/bubble_up.sh $(BUILD)/bin/npuc-opt
 	test/conformance/aie_vectorize.sh --strict $(BUILD)/bin/npuc-opt
+	test/conformance/tile_and_bind.sh $(BUILD)/bin/npuc-opt
 
 # TX8 end to end on TX8_COUNT random configurations (test/tx8/gen.py):
 # compile with --target=tx8, run on the simulated tiles, compare with the
@@ -76,6 +77,7 @@ bench: build
 	bench/hivm_rt_vadd.sh $(BUILD)
 	NPUC_OPT=$(BUILD)/bin/npuc-opt bench/auto_blockify.sh
 	NPUC_OPT=$(BUILD)/bin/npuc-opt bench/bubble_up.sh
+	bench/aie_vectorize.py $(BUILD)/bin/npuc-opt
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

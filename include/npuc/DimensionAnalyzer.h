@@ -33,10 +33,10 @@ typedef struct {
   /* The length the two halves share: the dim's size, or for a window the
    * size of the sliced dim. A window store writes `tensor.extract_slice
    * %x[offs][sizes]` (unit strides, %x statically shaped) into
-   * `memref.subview %d[offs][sizes]` with the same offsets and sizes and
-   * %d shaped like %x: when its own dim cannot be halved (dynamic, odd),
-   * %x and %d are, and each sub-block stores the part of the window inside
-   * its half. */
+   * `memref.subview %d[offs2][sizes]` of the same sizes: when its own dim
+   * cannot be halved (dynamic, odd), %x is, and each sub-block stores the
+   * part of the window inside its half of %x (at the matching place of
+   * %d). */
   int64_t extent;
   bool window;
   MlirOperation slice, view; /* the window's ops (null: not a window) */

@@ -32,9 +32,11 @@ npuc_tx8_attr_status npuc_tx8_op_parallel_attr(MlirOperation op,
                                                npuc_tx8_parallel_attr *out);
 void npuc_tx8_op_set_parallel_attr(MlirOperation op, const char *name,
                                    const npuc_tx8_parallel_attr *a);
-/* The memory layout of an op's result: its dev_info's, or Tensor when it
- * has none. */
+/* The memory layout of an op's result: its dev_info's; without one, the
+ * layout a channel_norm converts to, else Tensor. */
 npuc_tx8_layout_mode npuc_tx8_op_mem_layout(MlirOperation op);
+/* The `layout` (#tx8be.layout_mode<NCx>) of a tx8be.channel_norm. */
+bool npuc_tx8_channel_norm_layout(MlirOperation op, npuc_tx8_layout_mode *out);
 
 /* The library metadata of `op` by its name; .known is false for ops that
  * are not tx8be ops. */

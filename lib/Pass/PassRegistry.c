@@ -28,6 +28,9 @@ extern const npuc_pass_def npuc_pass_tx8_layout_align_opt;
 /* TX8 constants, groups and sharding */
 extern const npuc_pass_def npuc_pass_tx8_move_constant;
 extern const npuc_pass_def npuc_pass_tx8_const_norm;
+extern const npuc_pass_def npuc_pass_tx8_group_single;
+extern const npuc_pass_def npuc_pass_tx8_group_ldst;
+extern const npuc_pass_def npuc_pass_tx8_group_mapping;
 extern const npuc_pass_def npuc_pass_tx8_sharding;
 
 /* AIE */
@@ -51,6 +54,9 @@ static const npuc_pass_def *const passes[] = {
     /* TX8 constants, groups and sharding */
     &npuc_pass_tx8_move_constant,
     &npuc_pass_tx8_const_norm,
+    &npuc_pass_tx8_group_single,
+    &npuc_pass_tx8_group_ldst,
+    &npuc_pass_tx8_group_mapping,
     &npuc_pass_tx8_sharding,
 
     /* AIE */

@@ -30,6 +30,11 @@ const npuc_op_def *bub_def(npuc_bubble_ctx *bc, MlirOperation op) {
 /* Operand group `name` of the producer. */
 static bool group(bub_rw *r, const char *name, intptr_t *first,
                   intptr_t *count) {
+  if (r->last_group == name) {
+    *first = r->last_first;
+    *count = r->last_count;
+    return true;
+  }
   const npuc_op_def *def = bub_def(r->bc, r->producer);
   if (r->ngroups == 0)
     r->ngroups = def && npuc_operand_group_sizes(def, r->producer,
@@ -43,6 +48,9 @@ static bool group(bub_rw *r, const char *name, intptr_t *first,
   for (int i = 0; i < g; i++)
     *first += r->group_sizes[i];
   *count = r->group_sizes[g];
+  r->last_group = name;
+  r->last_first = *first;
+  r->last_count = *count;
   return true;
 }
 
@@ -621,6 +629,7 @@ static ival ival_op(bub_rw *r, const char *name, ival a, ival b, MlirType t) {
   MlirOperationState st =
       mlirOperationStateGet(mlirStringRefCreateFromCString(name), r->loc);
   MlirValue ops[2] = {ival_value(r, a, t), ival_value(r, b, t)};
+  bub_commute_constant(name, ops);
   mlirOperationStateAddOperands(&st, 2, ops);
   mlirOperationStateAddResults(&st, 1, &t);
   return (ival){mlirOperationGetResult(bub_create(r, &st), 0), 0};

@@ -90,6 +90,9 @@ typedef struct {
    * at the first lookup (ngroups 0: not yet, -1: unreadable; BubbleUpHivm.c). */
   int32_t group_sizes[64];
   int ngroups;
+  /* The last group looked up, by the address of its name. */
+  const char *last_group;
+  intptr_t last_first, last_count;
 } bub_rw;
 
 extern const int64_t BUB_DYN; /* mlirShapedTypeGetDynamicSize() */
@@ -116,6 +119,10 @@ bub_ofr bub_mulc(bub_rw *r, bub_ofr a, int64_t k);
 bub_ofr bub_floordivc(bub_rw *r, bub_ofr a, int64_t k);
 bub_ofr bub_min(bub_rw *r, bub_ofr a, bub_ofr b);
 bub_ofr bub_max(bub_rw *r, bub_ofr a, bub_ofr b);
+/* Puts a constant operand of a commutative arith op (addi, muli, minsi,
+ * maxsi) on the right, where MLIR's folder keeps it (the greedy driver runs
+ * without folding). */
+void bub_commute_constant(const char *name, MlirValue ops[2]);
 /* Is `x` provably a multiple of k (constant, or affine.apply / arith.muli
  * by a multiple of k)? */
 bool bub_multiple_of(bub_ofr x, int64_t k);

@@ -177,8 +177,11 @@ static MlirWalkResult check_op(MlirOperation op, void *user) {
   check_state *cs = user;
   if (bub_op_is(op, BUB_UNSLICE)) {
     MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
-    if (mlirOpOperandIsNull(u))
+    if (mlirOpOperandIsNull(u)) { /* dead: erased after the walk */
+      if (cs->ndead < 64)
+        cs->dead[cs->ndead++] = op;
       return MlirWalkResultAdvance;
+    }
     /* Say why a marked slice of it did not fold, if one did not. */
     const char *why = NULL;
     for (; !mlirOpOperandIsNull(u) && !why; u = mlirOpOperandGetNextUse(u))
@@ -211,18 +214,23 @@ static MlirWalkResult collect_dead_placeholder(MlirOperation op, void *user) {
 void npuc_bubble_check(npuc_bubble_ctx *bc, MlirOperation root,
                        npuc_bubble_report *report) {
   check_state cs = {bc, report, {{NULL}}, 0};
-  /* Placeholders whose users all went away (dead ops the driver erased). */
-  do {
-    cs.ndead = 0;
-    mlirOperationWalk(root, collect_dead_placeholder, &cs, MlirWalkPreOrder);
-    for (size_t i = 0; i < cs.ndead; i++)
-      mlirOperationDestroy(cs.dead[i]);
-  } while (cs.ndead == 64);
   report->num_stuck = 0;
   report->first_stuck = (MlirOperation){NULL};
   report->blocker = (MlirOperation){NULL};
   report->reason = NULL;
+  /* One walk checks the slices and collects the placeholders whose users
+   * all went away (dead ops the driver erased); more of them than fit take
+   * further walks. */
   mlirOperationWalk(root, check_op, &cs, MlirWalkPreOrder);
+  while (cs.ndead > 0) {
+    bool full = cs.ndead == 64;
+    for (size_t i = 0; i < cs.ndead; i++)
+      mlirOperationDestroy(cs.dead[i]);
+    cs.ndead = 0;
+    if (full)
+      mlirOperationWalk(root, collect_dead_placeholder, &cs,
+                        MlirWalkPreOrder);
+  }
   report->num_rewrites = bc->num_rewrites;
 }
 
@@ -266,6 +274,10 @@ bool npuc_bubble_up_slices(MlirOperation root, const npuc_op_registry *reg,
   mlirGreedyRewriteDriverConfigSetMaxIterations(cfg, 1);
   mlirGreedyRewriteDriverConfigSetRegionSimplificationLevel(
       cfg, MLIR_GREEDY_SIMPLIFY_REGION_LEVEL_DISABLED);
+  /* No folding: the patterns fold the index arithmetic they build (and
+   * put constants where the folder would); trying to fold every op the
+   * driver visits cost a tenth of the pass on long chains. */
+  mlirGreedyRewriteDriverConfigEnableFolding(cfg, false);
   mlirApplyPatternsAndFoldGreedilyWithOp(root, frozen, cfg);
   mlirGreedyRewriteDriverConfigDestroy(cfg);
   mlirFrozenRewritePatternSetDestroy(frozen);

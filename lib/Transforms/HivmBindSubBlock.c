@@ -81,6 +81,8 @@ static void fail(failure *f, MlirLocation loc, const char *fmt, ...)
 static bool applies(MlirOperation func, bool all_vector_kernels);
 static bool check_shape(MlirOperation func, const npuc_dim_result *dims,
                         const npuc_op_registry *reg, failure *f);
+static bool check_memory(MlirOperation func, const npuc_dim_result *dims,
+                         const npuc_op_registry *reg, failure *f);
 static void tile(MlirOperation func, const npuc_dim_result *dims,
                  bool strict, const npuc_pass_context *ctx, failure *f);
 static void fall_back(MlirOperation func, const npuc_op_registry *reg);
@@ -104,7 +106,8 @@ static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
          "sub-block tiling is disabled (enable-tile=false)");
   else if (dims.num_tiled == 0)
     fail(&f, mlirOperationGetLocation(dims.culprit), "%s", dims.reason);
-  else if (check_shape(func, &dims, ctx->registry, &f))
+  else if (check_shape(func, &dims, ctx->registry, &f) &&
+           check_memory(func, &dims, ctx->registry, &f))
     tile(func, &dims, npuc_pass_opt_bool(opts, "strict-mode"), ctx, &f);
   npuc_dim_result_free(&dims);
   if (f.failed) {
@@ -156,16 +159,17 @@ static bool is_aiv(MlirOperation func) {
   return strcmp(t.text, "#hivm.func_core_type<AIV>") == 0;
 }
 
-static MlirWalkResult find_sub_block_idx(MlirOperation op, void *user) {
-  if (!npuc_op_is(op, "hivm.hir.get_sub_block_idx"))
+static MlirWalkResult find_split_mark(MlirOperation op, void *user) {
+  if (!has_attr(op, "tiled_op") && !has_attr(op, SUB_BLOCK_GUARD_MARK))
     return MlirWalkResultAdvance;
   *(bool *)user = true;
   return MlirWalkResultInterrupt;
 }
 
 /* AIV functions of mix kernels (all AIV functions with all-vector-kernels),
- * unless the module opts out or the function already reads its sub-block
- * (it splits its work itself). */
+ * unless the module opts out or the function was split already (its
+ * {tiled_op} and {limit_sub_block_id0} marks: a second run would split the
+ * halves again). */
 static bool applies(MlirOperation func, bool all_vector_kernels) {
   if (!is_aiv(func) ||
       (!all_vector_kernels && !has_attr(func, "hivm.part_of_mix")))
@@ -173,9 +177,9 @@ static bool applies(MlirOperation func, bool all_vector_kernels) {
   MlirOperation parent = mlirOperationGetParentOperation(func);
   if (!mlirOperationIsNull(parent) && has_attr(parent, DISABLE_ATTR))
     return false;
-  bool reads = false;
-  mlirOperationWalk(func, find_sub_block_idx, &reads, MlirWalkPreOrder);
-  return !reads;
+  bool split = false;
+  mlirOperationWalk(func, find_split_mark, &split, MlirWalkPreOrder);
+  return !split;
 }
 
 /* ---- what tiling needs ------------------------------------------------------ */
@@ -264,6 +268,92 @@ static bool check_shape(MlirOperation func, const npuc_dim_result *dims,
   return true;
 }
 
+/* The memref a view is taken of, through view-like ops, up to a block
+ * argument (or the op that allocates it). */
+static MlirValue memory_root(MlirValue v) {
+  static const char *const views[] = {
+      "memref.subview",       "memref.reinterpret_cast",
+      "memref.cast",          "memref.memory_space_cast",
+      "memref.collapse_shape", "memref.expand_shape",
+      "memref.view",          NULL};
+  while (mlirValueIsAOpResult(v)) {
+    MlirOperation def = mlirOpResultGetOwner(v);
+    bool view = false;
+    for (const char *const *n = views; *n && !view; n++)
+      view = npuc_op_is(def, *n);
+    if (!view || mlirOperationGetNumOperands(def) < 1)
+      break;
+    v = mlirOperationGetOperand(def, 0);
+  }
+  return v;
+}
+
+typedef struct {
+  const npuc_op_registry *reg;
+  MlirValue *roots; /* memory the function loads from (arguments) */
+  size_t count, cap;
+} load_roots;
+
+static MlirWalkResult collect_load_root(MlirOperation op, void *user) {
+  load_roots *lr = user;
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  const npuc_op_def *def = npuc_op_lookup(lr->reg, n.data, n.length);
+  intptr_t first, count;
+  int g = def && npuc_op_has_trait(def, NPUC_TRAIT_LOAD_LIKE)
+              ? npuc_op_find_operand(def, "src")
+              : -1;
+  if (g < 0 || !npuc_operand_group(def, op, g, &first, &count) || count < 1)
+    return MlirWalkResultAdvance;
+  MlirValue src = mlirOperationGetOperand(op, first);
+  if (!mlirTypeIsAMemRef(mlirValueGetType(src)))
+    return MlirWalkResultAdvance;
+  MlirValue root = memory_root(src);
+  if (!mlirValueIsABlockArgument(root))
+    return MlirWalkResultAdvance;
+  if (lr->count == lr->cap) {
+    size_t cap = lr->cap ? 2 * lr->cap : 16;
+    MlirValue *roots = realloc(lr->roots, cap * sizeof *roots);
+    if (!roots)
+      return MlirWalkResultInterrupt;
+    lr->roots = roots;
+    lr->cap = cap;
+  }
+  lr->roots[lr->count++] = root;
+  return MlirWalkResultAdvance;
+}
+
+/* A store into global memory the function also loads from: once the
+ * sub-blocks work on different halves, one may overwrite what the other
+ * still reads (in 1:1 both write the same values). Kernel arguments are
+ * few, so the roots are compared pairwise. */
+static bool check_memory(MlirOperation func, const npuc_dim_result *dims,
+                         const npuc_op_registry *reg, failure *f) {
+  load_roots lr = {reg, NULL, 0, 0};
+  mlirOperationWalk(func, collect_load_root, &lr, MlirWalkPreOrder);
+  bool ok = true;
+  for (size_t i = 0; ok && i < dims->num_leaves; i++) {
+    const npuc_dim_leaf *l = &dims->leaves[i];
+    if (l->dim < 0) /* whole, on sub-block 0 only: as in 1:1 */
+      continue;
+    for (intptr_t k = 0; ok && k < mlirOperationGetNumOperands(l->op); k++) {
+      MlirValue v = mlirOperationGetOperand(l->op, k);
+      if (!mlirTypeIsAMemRef(mlirValueGetType(v)))
+        continue;
+      MlirValue root = memory_root(v);
+      for (size_t j = 0; ok && j < lr.count; j++)
+        if (mlirValueEqual(root, lr.roots[j])) {
+          fail(f, mlirOperationGetLocation(l->op),
+               "the kernel stores to memory it also loads from (argument "
+               "%d); the sub-blocks could overwrite what the other reads",
+               (int)mlirBlockArgumentGetArgNumber(root));
+          ok = false;
+        }
+    }
+  }
+  free(lr.roots);
+  return ok;
+}
+
 /* ---- tiling ------------------------------------------------------------------- */
 
 static MlirOperation wrap_in_loop(MlirOperation func);
@@ -289,6 +379,7 @@ static bool bubble(MlirOperation func, bool strict,
                    const npuc_pass_context *ctx, failure *f);
 static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
                            failure *f);
+static void erase_dead_values(MlirOperation func, const npuc_op_registry *reg);
 
 static void tile(MlirOperation func, const npuc_dim_result *dims,
                  bool strict, const npuc_pass_context *ctx, failure *f) {
@@ -314,8 +405,10 @@ static void tile(MlirOperation func, const npuc_dim_result *dims,
   }
   bool ok = bubble(func, strict, ctx, f) &&
             verify_quietly(func, ctx->registry, f);
-  if (ok)
+  if (ok) {
+    erase_dead_values(func, ctx->registry);
     ok = npuc_map_sub_block_loops(func);
+  }
   if (!ok)
     mlirRegionTakeBody(mlirOperationGetRegion(func, 0),
                        mlirOperationGetRegion(backup, 0));
@@ -536,16 +629,17 @@ static MlirValue window_part(npuc_builder *b, MlirValue src,
       0);
 }
 
-/* A window store: the halves of the whole %x and %d are taken (marked),
- * and the store writes the part of the window [o, o+n) inside the half
- * [off, off+h): lo = max(o, off), hi = max(lo, min(o+n, off+h)), at
- * min(lo - off, h) in the half, of size hi - lo. */
+/* A window store: the half of the whole %x is taken (marked), and the
+ * store writes the part of the window [o, o+n) inside the half
+ * [off, off+h): lo = max(o, off), hi = max(lo, min(o+n, off+h)); from the
+ * half at min(lo - off, h), into %d at o2 + (lo - o), hi - lo long. */
 static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
                         MlirValue offset, MlirValue half_v, int64_t half) {
   MlirType index = mlirValueGetType(offset);
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(l->value));
-  ofr offs[MAX_RANK], sizes[MAX_RANK];
+  ofr offs[MAX_RANK], sizes[MAX_RANK], to[MAX_RANK], to_sizes[MAX_RANK];
   read_window(l->slice, rank, offs, sizes);
+  read_window(l->view, rank, to, to_sizes);
   int d = l->dim;
   MlirValue o = ofr_value(b, index, offs[d]);
   MlirValue n = ofr_value(b, index, sizes[d]);
@@ -554,13 +648,15 @@ static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
   MlirValue half_end = npuc_build_binary(b, "arith.addi", offset, half_v);
   MlirValue hi = npuc_build_binary(
       b, "arith.maxsi", lo, npuc_build_binary(b, "arith.minsi", end, half_end));
+  MlirValue shift = npuc_build_binary(b, "arith.subi", lo, o);
+  sizes[d].v = npuc_build_binary(b, "arith.subi", hi, lo);
+  to_sizes[d] = sizes[d];
+  to[d].v = npuc_build_binary(b, "arith.addi", ofr_value(b, index, to[d]),
+                              shift);
   offs[d].v = npuc_build_binary(
       b, "arith.minsi", npuc_build_binary(b, "arith.subi", lo, offset), half_v);
-  sizes[d].v = npuc_build_binary(b, "arith.subi", hi, lo);
   MlirValue x = part_of(b, mlirOperationGetOperand(l->slice, 0), d, offset,
                         (MlirValue){NULL}, half);
-  MlirValue dst = part_of(b, mlirOperationGetOperand(l->view, 0), d, offset,
-                          (MlirValue){NULL}, half);
   MlirValue value = mlirOperationGetResult(l->slice, 0);
   MlirValue view = mlirOperationGetResult(l->view, 0);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(l->op); i++) {
@@ -568,7 +664,9 @@ static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
     if (mlirValueEqual(v, value))
       mlirOperationSetOperand(l->op, i, window_part(b, x, offs, sizes));
     else if (mlirValueEqual(v, view))
-      mlirOperationSetOperand(l->op, i, window_part(b, dst, offs, sizes));
+      mlirOperationSetOperand(
+          l->op, i,
+          window_part(b, mlirOperationGetOperand(l->view, 0), to, to_sizes));
   }
 }
 
@@ -652,9 +750,11 @@ typedef struct {
 static MlirWalkResult find_leftover(MlirOperation op, void *user);
 
 /* Runs the bubble-up patterns. Slices that stay below a buffer read as a
- * tensor or below an scf.while are accepted: the op computes the whole
+ * tensor or below an op with regions (a loop, an if, a scope whose results
+ * the patterns could not narrow) are accepted: the op computes the whole
  * value on each sub-block and the slice takes its half, which is exact,
- * only less work is saved. Anything else left over falls back. */
+ * only less work is saved. A slice stuck below any other op falls back,
+ * as does a loop placeholder (the IR would not be valid). */
 static bool bubble(MlirOperation func, bool strict,
                    const npuc_pass_context *ctx, failure *f) {
   npuc_bubble_options bo = {strict, 2};
@@ -700,7 +800,7 @@ static MlirWalkResult find_leftover(MlirOperation op, void *user) {
     return MlirWalkResultAdvance; /* a block argument: a stop point */
   MlirOperation owner = mlirOpResultGetOwner(src);
   if (npuc_op_is(owner, "bufferization.to_tensor") ||
-      npuc_op_is(owner, "scf.while")) {
+      mlirOperationGetNumRegions(owner) > 0) {
     if (mlirOperationIsNull(left->kept))
       left->kept = owner;
   } else if (!npuc_op_is(owner, "tensor.empty") &&
@@ -708,6 +808,67 @@ static MlirWalkResult find_leftover(MlirOperation op, void *user) {
     left->blocker = owner;
   }
   return MlirWalkResultAdvance;
+}
+
+/* ---- dead whole values ---------------------------------------------------- */
+
+typedef struct {
+  MlirOperation *ops;
+  size_t count, cap;
+  bool oom;
+} op_list;
+
+static MlirWalkResult collect_any(MlirOperation op, void *user) {
+  op_list *l = user;
+  if (l->count == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 256;
+    MlirOperation *ops = realloc(l->ops, cap * sizeof *ops);
+    if (!ops) {
+      l->oom = true;
+      return MlirWalkResultInterrupt;
+    }
+    l->ops = ops;
+    l->cap = cap;
+  }
+  l->ops[l->count++] = op;
+  return MlirWalkResultAdvance;
+}
+
+/* Computes a value and nothing else: tensor-semantics HIVM ops (no memref
+ * operand, no side effects) and the tensor ops the tiling leaves behind.
+ * The greedy driver does not erase the unregistered HIVM ops itself. */
+static bool value_only(MlirOperation op, const npuc_op_registry *reg) {
+  if (mlirOperationGetNumResults(op) == 0 || mlirOperationGetNumRegions(op))
+    return false;
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, r))))
+      return false;
+  if (npuc_op_is(op, "tensor.empty") || npuc_op_is(op, "tensor.extract_slice") ||
+      npuc_op_is(op, "tensor.expand_shape") ||
+      npuc_op_is(op, "tensor.collapse_shape"))
+    return true;
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  const npuc_op_def *def = npuc_op_lookup(reg, n.data, n.length);
+  if (!def || !npuc_op_has_trait(def, NPUC_TRAIT_DPS) ||
+      npuc_op_has_trait(def, NPUC_TRAIT_SIDE_EFFECTS) ||
+      npuc_op_has_trait(def, NPUC_TRAIT_STORE_LIKE) ||
+      npuc_op_has_trait(def, NPUC_TRAIT_LOAD_LIKE))
+    return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
+    if (mlirTypeIsAMemRef(mlirValueGetType(mlirOperationGetOperand(op, i))))
+      return false;
+  return true;
+}
+
+/* The whole values the halves replaced (a window's producer keeps no user).
+ * Backwards over the walk order, so a chain goes in one sweep. */
+static void erase_dead_values(MlirOperation func, const npuc_op_registry *reg) {
+  op_list l = {NULL, 0, 0, false};
+  mlirOperationWalk(func, collect_any, &l, MlirWalkPreOrder);
+  for (size_t i = l.count; !l.oom && i-- > 0;)
+    if (value_only(l.ops[i], reg))
+      mlirOperationDestroy(l.ops[i]);
+  free(l.ops);
 }
 
 /* ---- verifying without reporting ------------------------------------------- */

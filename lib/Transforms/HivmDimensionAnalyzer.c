@@ -34,10 +34,22 @@ typedef struct {
   /* the ops of the function, in walk order */
   MlirOperation *ops;
   size_t num_ops, cap_ops;
+  /* op -> index in ops (open addressing), and whether a store-like op
+   * depends on the op's results (a reduction elsewhere does not stop the
+   * axis it reduces from being split) */
+  const void **op_keys;
+  size_t *op_index;
+  size_t op_mask;
+  bool *needed;
+  /* per class root: it holds two dims of one value (a broadcast joined two
+   * axes); which of them a reduction reduces is then unknown */
+  bool *across;
   bool oom;
 } analyzer;
 
 static bool collect_ops(analyzer *a, MlirOperation func);
+static bool find_needed(analyzer *a);
+static bool is_needed(analyzer *a, MlirOperation op);
 static void connect_op(analyzer *a, MlirOperation op);
 static bool collect_leaves(analyzer *a, npuc_dim_result *out);
 static void find_window(analyzer *a, npuc_dim_leaf *l);
@@ -49,7 +61,7 @@ bool npuc_dim_analyze(MlirOperation func, const npuc_op_registry *reg,
   memset(out, 0, sizeof *out);
   analyzer a = {0};
   a.reg = reg;
-  bool ok = collect_ops(&a, func);
+  bool ok = collect_ops(&a, func) && find_needed(&a);
   for (size_t i = 0; ok && i < a.num_ops; i++)
     connect_op(&a, a.ops[i]);
   ok = ok && !a.oom && collect_leaves(&a, out);
@@ -102,6 +114,59 @@ static MlirWalkResult collect_one(MlirOperation op, void *user) {
 static bool collect_ops(analyzer *a, MlirOperation func) {
   mlirOperationWalk(func, collect_one, a, MlirWalkPreOrder);
   return !a->oom;
+}
+
+/* ---- which ops the stores depend on ------------------------------------------ */
+
+static size_t hash_ptr(const void *p);
+static bool is_store_like(analyzer *a, MlirOperation op);
+
+static size_t op_slot(const analyzer *a, const void *key) {
+  size_t j = hash_ptr(key) & a->op_mask;
+  while (a->op_keys[j] && a->op_keys[j] != key)
+    j = (j + 1) & a->op_mask;
+  return j;
+}
+
+static bool is_needed(analyzer *a, MlirOperation op) {
+  size_t j = op_slot(a, op.ptr);
+  return a->op_keys[j] && a->needed[a->op_index[j]];
+}
+
+/* Backwards over the walk order: an op is needed when it stores, ends a
+ * block (yields feed loop and if results), or a needed op uses a result
+ * of it. Users come later in the walk (or nested later), so one backward
+ * sweep over every use settles it. */
+static bool find_needed(analyzer *a) {
+  size_t cap = 16;
+  while (cap < 2 * a->num_ops)
+    cap *= 2;
+  a->op_keys = calloc(cap, sizeof *a->op_keys);
+  a->op_index = malloc(cap * sizeof *a->op_index);
+  a->needed = calloc(a->num_ops + 1, sizeof *a->needed);
+  if (!a->op_keys || !a->op_index || !a->needed)
+    return false;
+  a->op_mask = cap - 1;
+  for (size_t i = 0; i < a->num_ops; i++) {
+    size_t j = op_slot(a, a->ops[i].ptr);
+    a->op_keys[j] = a->ops[i].ptr;
+    a->op_index[j] = i;
+  }
+  for (size_t i = a->num_ops; i-- > 0;) {
+    MlirOperation op = a->ops[i];
+    bool need = is_store_like(a, op) ||
+                mlirOperationIsNull(mlirOperationGetNextInBlock(op));
+    for (intptr_t r = 0; !need && r < mlirOperationGetNumResults(op); r++)
+      for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+           !need && !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+        need = is_needed(a, mlirOpOperandGetOwner(u));
+    a->needed[i] = need;
+  }
+  return true;
+}
+
+static bool is_store_like(analyzer *a, MlirOperation op) {
+  return npuc_dim_stored_operand(a->reg, op) >= 0;
 }
 
 /* ---- nodes ----------------------------------------------------------------- */
@@ -406,9 +471,10 @@ static void connect_reduce(analyzer *a, MlirOperation op, MlirValue in,
     return;
   int64_t dims[MAX_RANK];
   intptr_t n = i64_list(op, "reduce_dims", dims, MAX_RANK);
+  bool needed = is_needed(a, op);
   for (int d = 0; d < rank; d++) {
     if (n >= 0 && in_list(dims, n, d))
-      a->reduced[base + d] = true;
+      a->reduced[base + d] = a->reduced[base + d] || needed;
     else
       join(a, in, d, out, d);
   }
@@ -567,24 +633,31 @@ static int64_t element_bytes(MlirType t) {
   return bits < 8 ? 1 : bits / 8;
 }
 
-/* Do two slice-like ops (extract_slice, subview) take the same window:
- * equal static offsets/sizes/strides and the same dynamic operands? */
-static bool same_window(MlirOperation x, MlirOperation y) {
-  static const char *const lists[3] = {"static_offsets", "static_sizes",
-                                       "static_strides"};
-  for (int i = 0; i < 3; i++) {
-    int64_t u[MAX_RANK], v[MAX_RANK];
-    intptr_t n = i64_list(x, lists[i], u, MAX_RANK);
-    if (n < 0 || n != i64_list(y, lists[i], v, MAX_RANK) ||
-        memcmp(u, v, (size_t)n * sizeof *u) != 0)
-      return false;
-  }
-  intptr_t n = mlirOperationGetNumOperands(x);
-  if (n != mlirOperationGetNumOperands(y))
+/* Do two slice-like ops (extract_slice, subview) take windows of the same
+ * sizes (equal static sizes, the same dynamic size operands) with unit
+ * strides? */
+static bool same_sizes(MlirOperation x, MlirOperation y) {
+  int64_t ox[MAX_RANK], oy[MAX_RANK], sx[MAX_RANK], sy[MAX_RANK];
+  int64_t tx[MAX_RANK], ty[MAX_RANK];
+  intptr_t n = i64_list(x, "static_sizes", sx, MAX_RANK);
+  if (n < 0 || n != i64_list(y, "static_sizes", sy, MAX_RANK) ||
+      i64_list(x, "static_offsets", ox, MAX_RANK) != n ||
+      i64_list(y, "static_offsets", oy, MAX_RANK) != n ||
+      i64_list(x, "static_strides", tx, MAX_RANK) != n ||
+      i64_list(y, "static_strides", ty, MAX_RANK) != n ||
+      memcmp(sx, sy, (size_t)n * sizeof *sx) != 0)
     return false;
-  for (intptr_t i = 1; i < n; i++)
-    if (!mlirValueEqual(mlirOperationGetOperand(x, i),
-                        mlirOperationGetOperand(y, i)))
+  intptr_t dx = 1, dy = 1; /* the first dynamic size operand */
+  for (intptr_t k = 0; k < n; k++) {
+    if (tx[k] != 1 || ty[k] != 1)
+      return false;
+    dx += ox[k] == mlirShapedTypeGetDynamicSize();
+    dy += oy[k] == mlirShapedTypeGetDynamicSize();
+  }
+  for (intptr_t k = 0; k < n; k++)
+    if (sx[k] == mlirShapedTypeGetDynamicSize() &&
+        !mlirValueEqual(mlirOperationGetOperand(x, dx++),
+                        mlirOperationGetOperand(y, dy++)))
       return false;
   return true;
 }
@@ -598,7 +671,9 @@ static bool static_shape(MlirType t) {
   return true;
 }
 
-/* Finds the window ops of a store (see npuc_dim_leaf). */
+/* Finds the window ops of a store (see npuc_dim_leaf): the stored value is
+ * a same-rank slice of a statically shaped tensor, the destination a
+ * subview of the same sizes. */
 static void find_window(analyzer *a, npuc_dim_leaf *l) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(l->op));
   const npuc_op_def *def = npuc_op_lookup(a->reg, n.data, n.length);
@@ -616,17 +691,9 @@ static void find_window(analyzer *a, npuc_dim_leaf *l) {
     return;
   MlirType x = mlirValueGetType(mlirOperationGetOperand(slice, 0));
   MlirType d = mlirValueGetType(mlirOperationGetOperand(view, 0));
-  int64_t strides[MAX_RANK];
-  int rank = rank_of(x);
-  if (rank != rank_of(mlirValueGetType(l->value)) || !static_shape(x) ||
-      !static_shape(d) || rank_of(d) != rank ||
-      i64_list(slice, "static_strides", strides, MAX_RANK) != rank ||
-      !same_window(slice, view))
+  if (rank_of(x) != rank_of(mlirValueGetType(l->value)) || !static_shape(x) ||
+      rank_of(d) != rank_of(x) || !same_sizes(slice, view))
     return;
-  for (int k = 0; k < rank; k++)
-    if (strides[k] != 1 ||
-        mlirShapedTypeGetDimSize(x, k) != mlirShapedTypeGetDimSize(d, k))
-      return;
   l->slice = slice;
   l->view = view;
 }
@@ -659,11 +726,13 @@ static const char *unfit(analyzer *a, const npuc_dim_leaf *l, int d,
   if (shape[d] < 2 || shape[d] % 2)
     return "is odd";
   int32_t root = find(a, base + d);
-  if (a->reduced[root])
+  /* Across a broadcast the reduced axis cannot be told from the kept one:
+   * like bishengir, split anyway with strict mode off. */
+  if (a->reduced[root] && !(a->across && a->across[root]))
     return "is reduced";
-  /* The contiguous run one sub-block moves: half the dim when it is the
-   * last, else one row of the dims inside it. */
-  int64_t run = element_bytes(t) * (d == rank - 1 ? shape[d] / 2 : 1);
+  /* The contiguous runs one sub-block moves: its half of dim d times
+   * everything inside it (row-major). */
+  int64_t run = element_bytes(t) * (shape[d] / 2);
   for (int k = d + 1; k < rank; k++)
     run *= shape[k];
   if (run % DMA_BLOCK_BYTES)
@@ -672,25 +741,100 @@ static const char *unfit(analyzer *a, const npuc_dim_leaf *l, int d,
 }
 
 static void explain_failure(analyzer *a, npuc_dim_result *out);
+static void class_widths(analyzer *a, int64_t *widest);
+static void mark_across(analyzer *a);
+static void count_leaves(analyzer *a, const npuc_dim_result *out,
+                         int32_t *count, int32_t *stamp, int8_t *outer);
+static int32_t pick_dim(analyzer *a, npuc_dim_leaf *l, const int32_t *count,
+                        const int8_t *outer);
+static bool whole_ok(analyzer *a, const npuc_dim_leaf *l,
+                     const int64_t *widest);
+static void refuse_partial(npuc_dim_result *out, const npuc_dim_leaf *l);
 static void note_broadcast_across(analyzer *a, npuc_dim_result *out,
-                                  int32_t root);
+                                  const bool *chosen);
 
 /* Counts, per class, the leaves it can halve; the most wins, then the one
  * seen on the outermost dim, then the oldest. */
 static void choose_axis(analyzer *a, npuc_dim_result *out) {
   if (out->num_leaves == 0)
     return;
-  int32_t *count = calloc(a->num_nodes + 1, sizeof *count);
-  int32_t *stamp = malloc((a->num_nodes + 1) * sizeof *stamp);
-  int8_t *outer = malloc(a->num_nodes + 1);
-  if (!count || !stamp || !outer) {
+  size_t n = a->num_nodes + 1;
+  int32_t *count = calloc(n, sizeof *count);
+  int32_t *stamp = malloc(n * sizeof *stamp);
+  int8_t *outer = malloc(n);
+  int64_t *widest = malloc(n * sizeof *widest);
+  bool *chosen = calloc(n, sizeof *chosen);
+  if (!count || !stamp || !outer || !widest || !chosen) {
     a->oom = true;
-    free(count), free(stamp), free(outer);
+    free(count), free(stamp), free(outer), free(widest), free(chosen);
     return;
   }
-  memset(stamp, 0xff, (a->num_nodes + 1) * sizeof *stamp);
-  memset(outer, MAX_RANK, a->num_nodes + 1);
-  int32_t best = -1;
+  memset(stamp, 0xff, n * sizeof *stamp);
+  memset(outer, MAX_RANK, n);
+  class_widths(a, widest);
+  a->across = calloc(n, sizeof *a->across);
+  if (!a->across) {
+    a->oom = true;
+    free(count), free(stamp), free(outer), free(widest), free(chosen);
+    return;
+  }
+  mark_across(a);
+  count_leaves(a, out, count, stamp, outer);
+  for (size_t i = 0; i < out->num_leaves; i++) {
+    int32_t r = pick_dim(a, &out->leaves[i], count, outer);
+    if (r >= 0) {
+      chosen[r] = true;
+      out->num_tiled++;
+    }
+  }
+  for (size_t i = 0; out->num_tiled > 0 && i < out->num_leaves; i++)
+    if (out->leaves[i].dim < 0 && !whole_ok(a, &out->leaves[i], widest))
+      refuse_partial(out, &out->leaves[i]);
+  if (out->num_tiled > 0)
+    note_broadcast_across(a, out, chosen);
+  else if (!out->reason)
+    explain_failure(a, out);
+  free(count), free(stamp), free(outer), free(widest), free(chosen);
+}
+
+/* The largest static size in each class (-1 when a member is dynamic);
+ * also moves the reduced marks of the members to their class. */
+static void class_widths(analyzer *a, int64_t *widest) {
+  for (size_t k = 0; k < a->num_nodes; k++)
+    widest[k] = 0;
+  for (size_t k = 0; k < a->num_nodes; k++) {
+    int32_t r = find(a, (int32_t)k);
+    a->reduced[r] = a->reduced[r] || a->reduced[k];
+    if (widest[r] < 0 || a->size[k] < 0)
+      widest[r] = -1;
+    else if (a->size[k] > widest[r])
+      widest[r] = a->size[k];
+  }
+}
+
+static bool two_dims_in(analyzer *a, const value_slot *v, int32_t *root) {
+  for (int d = 0; v->key && d < v->rank; d++)
+    for (int e = d + 1; e < v->rank; e++)
+      if (find(a, v->base + d) == find(a, v->base + e)) {
+        *root = find(a, v->base + d);
+        return true;
+      }
+  return false;
+}
+
+/* The classes that hold two dims of one value. */
+static void mark_across(analyzer *a) {
+  for (size_t s = 0; s <= a->mask; s++) {
+    int32_t root;
+    if (two_dims_in(a, &a->slots[s], &root))
+      a->across[root] = true;
+  }
+}
+
+/* Per class: how many leaves it can halve, and the outermost dim it was
+ * seen on. */
+static void count_leaves(analyzer *a, const npuc_dim_result *out,
+                         int32_t *count, int32_t *stamp, int8_t *outer) {
   for (size_t i = 0; i < out->num_leaves; i++) {
     const npuc_dim_leaf *l = &out->leaves[i];
     int32_t base = node_of(a, l->value);
@@ -706,29 +850,57 @@ static void choose_axis(analyzer *a, npuc_dim_result *out) {
       }
       if (d < outer[r])
         outer[r] = (int8_t)d;
-      if (best < 0 || count[r] > count[best] ||
-          (count[r] == count[best] && outer[r] < outer[best]) ||
-          (count[r] == count[best] && outer[r] == outer[best] && r < best))
-        best = r;
     }
   }
-  free(count), free(stamp), free(outer);
-  if (best < 0) {
-    explain_failure(a, out);
-    return;
+}
+
+/* The leaf's dim whose class halves the most leaves (then the outermost,
+ * then the oldest class): sets l->dim and returns its class, or -1. Leaves
+ * connected to each other share their best class, so they are cut along
+ * the same axis; unrelated leaves get their own. */
+static int32_t pick_dim(analyzer *a, npuc_dim_leaf *l, const int32_t *count,
+                        const int8_t *outer) {
+  int32_t base = node_of(a, l->value), best = -1;
+  for (int d = 0; base >= 0 && d < rank_of(mlirValueGetType(l->value)); d++) {
+    int64_t extent;
+    bool window;
+    if (unfit(a, l, d, base, &extent, &window))
+      continue;
+    int32_t r = find(a, base + d);
+    if (best < 0 || count[r] > count[best] ||
+        (count[r] == count[best] && outer[r] < outer[best]) ||
+        (count[r] == count[best] && outer[r] == outer[best] && r < best)) {
+      best = r;
+      l->dim = d;
+      l->extent = extent;
+      l->window = window;
+    }
   }
-  for (size_t i = 0; i < out->num_leaves; i++) {
-    npuc_dim_leaf *l = &out->leaves[i];
-    int32_t base = node_of(a, l->value);
-    for (int d = 0; base >= 0 && d < rank_of(mlirValueGetType(l->value)); d++)
-      if (find(a, base + d) == best &&
-          !unfit(a, l, d, base, &l->extent, &l->window)) {
-        l->dim = d;
-        out->num_tiled++;
-        break;
-      }
+  return best;
+}
+
+/* A leaf left whole runs on sub-block 0 only. That is kept for leaves whose
+ * axes hold nothing to split (every class all size 1), not for a leaf
+ * with an axis that cannot be halved. */
+static bool whole_ok(analyzer *a, const npuc_dim_leaf *l,
+                     const int64_t *widest) {
+  int32_t base = node_of(a, l->value);
+  for (int d = 0; base >= 0 && d < rank_of(mlirValueGetType(l->value)); d++) {
+    int64_t w = widest[find(a, base + d)];
+    if (w < 0 || w > 1)
+      return false;
   }
-  note_broadcast_across(a, out, best);
+  return true;
+}
+
+static void refuse_partial(npuc_dim_result *out, const npuc_dim_leaf *l) {
+  for (size_t i = 0; i < out->num_leaves; i++)
+    out->leaves[i].dim = -1;
+  out->num_tiled = 0;
+  out->culprit = l->op;
+  snprintf(out->reason_buf, sizeof out->reason_buf,
+           "this store cannot be cut along the axis chosen for the others");
+  out->reason = out->reason_buf;
 }
 
 /* Names the first leaf and why its first splittable-looking dim fails. */
@@ -757,16 +929,15 @@ static void explain_failure(analyzer *a, npuc_dim_result *out) {
   out->reason = out->reason_buf;
 }
 
-/* Does the chosen class hold two dims of one value? */
+/* Does a chosen class hold two dims of one value? */
 static void note_broadcast_across(analyzer *a, npuc_dim_result *out,
-                                  int32_t root) {
+                                  const bool *chosen) {
   const value_slot *first = NULL; /* the oldest such value: deterministic */
   for (size_t s = 0; s <= a->mask; s++) {
     const value_slot *v = &a->slots[s];
-    int hits = 0;
-    for (int d = 0; v->key && d < v->rank; d++)
-      hits += find(a, v->base + d) == root;
-    if (hits >= 2 && (!first || v->base < first->base))
+    int32_t root;
+    if (two_dims_in(a, v, &root) && chosen[root] &&
+        (!first || v->base < first->base))
       first = v;
   }
   if (!first)
@@ -778,6 +949,10 @@ static void note_broadcast_across(analyzer *a, npuc_dim_result *out,
 }
 
 static void analyzer_free(analyzer *a) {
+  free(a->op_keys);
+  free(a->op_index);
+  free(a->needed);
+  free(a->across);
   free(a->slots);
   free(a->parent);
   free(a->size);

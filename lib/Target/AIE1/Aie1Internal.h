@@ -23,6 +23,8 @@ typedef struct {
   int64_t shift, zero_offset, dup_factor;
   int unaligned_loads_check; /* -1 not given, 0 false, 1 true */
   int64_t filter_arg;        /* the buffer zero-offset's zeros are in */
+  int64_t dynamic_size;      /* the host's size of every `?` dimension */
+  int64_t slack;             /* elements after each buffer */
   uint64_t seed;             /* of the host's random inputs */
   int64_t f32_ulps;          /* allowed f32 distance, in units in the last place */
 } aie1_config;

@@ -7,6 +7,8 @@
  *   filter-arg: 1              #   (k % 4 == 3) of this argument (default 1)
  *   dup-factor: 2
  *   unaligned-loads-check: false
+ *   dynamic-size: 16           # the host's size of every `?` dimension
+ *   slack: 256                 # elements after each buffer (vector overreads)
  *   seed: 1                    # the host's random inputs
  *   f32-ulps: 0                # allowed f32 difference (default exact)
  *
@@ -30,6 +32,8 @@ bool aie1_config_read(const npuc_compile_options *o, aie1_config *cfg) {
                        .dup_factor = -1,
                        .unaligned_loads_check = -1,
                        .filter_arg = 1,
+                       .dynamic_size = 16,
+                       .slack = 256,
                        .seed = 1,
                        .f32_ulps = 0};
   if (!o->target_config)
@@ -114,12 +118,17 @@ static bool read_key(npuc_yaml *y, const char *key, yaml_node_t *value,
   }
   if (!strcmp(key, "filter-arg"))
     return read_int(y, value, key, 0, 15, &cfg->filter_arg);
+  if (!strcmp(key, "dynamic-size"))
+    return read_int(y, value, key, 1, 1 << 16, &cfg->dynamic_size);
+  if (!strcmp(key, "slack"))
+    return read_int(y, value, key, 0, 1 << 24, &cfg->slack);
   if (!strcmp(key, "f32-ulps"))
     return read_int(y, value, key, 0, 1 << 24, &cfg->f32_ulps);
   npuc_yaml_error(y, value,
                   "unknown key '%s' in the aie1-cmodel configuration (known: "
                   "vectorize, virtual-vector-size, shift, zero-offset, "
-                  "dup-factor, unaligned-loads-check, filter-arg, seed, f32-ulps)",
+                  "dup-factor, unaligned-loads-check, filter-arg, dynamic-size, slack, "
+                  "seed, f32-ulps)",
                   key);
   return false;
 }

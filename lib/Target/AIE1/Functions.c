@@ -2,6 +2,7 @@
  * memref arguments as an array of npuc_buf. The body goes through the
  * shared C emitter with the aievec family hooked in. */
 #include "Aie1Internal.h"
+#include "npuc/IR.h"
 
 #include <mlir-c/BuiltinTypes.h>
 #include <stdio.h>
@@ -28,8 +29,33 @@ bool aie1_emit_functions(const npuc_op_registry *reg, const aie1_kernel *ks,
   return true;
 }
 
+static MlirWalkResult find_transfer_read(MlirOperation op, void *user) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  if (n.length == 20 && memcmp(n.data, "vector.transfer_read", 20) == 0) {
+    *(MlirOperation *)user = op;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* A transfer_read is what affine-super-vectorize leaves when aie-vectorize
+ * refused the function (with a remark saying why): say so, rather than
+ * stopping at whichever of its ops comes first. */
+static bool check_vectorized(MlirOperation func) {
+  MlirOperation read = {NULL};
+  mlirOperationWalk(func, find_transfer_read, &read, MlirWalkPreOrder);
+  if (mlirOperationIsNull(read))
+    return true;
+  npuc_op_error(read, "vector.transfer_read is not in aievec form (did "
+                      "aie-vectorize refuse this function? see its remarks); "
+                      "--target=aie1-cmodel runs aievec and aievec_aie1 ops");
+  return false;
+}
+
 static bool emit_function(const npuc_op_registry *reg, MlirOperation func,
                           const char *cname, npuc_sb *file) {
+  if (!check_vectorized(func))
+    return false;
   npuc_sb body = {0};
   emitter em;
   memset(&em, 0, sizeof em);

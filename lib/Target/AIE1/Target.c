@@ -12,6 +12,7 @@
 #include "npuc/Pass.h"
 #include "npuc/Verify.h"
 
+#include <mlir-c/AffineMap.h>
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <mlir-c/Diagnostics.h>
@@ -122,8 +123,9 @@ static bool add_kernel(aie1_kernel **ks, size_t *n, MlirOperation vec,
   return true;
 }
 
-/* The host passes buffers only: every argument is a memref of static shape
- * whose element the AIE1 vector unit knows. */
+/* The host passes buffers only: every argument is a row-major memref (the
+ * identity layout; `?` dimensions get the configured dynamic-size) whose
+ * element the AIE1 vector unit knows. */
 static bool check_signature(MlirOperation func) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   char name[128];
@@ -133,12 +135,12 @@ static bool check_signature(MlirOperation func) {
     MlirType e = mlirTypeIsAMemRef(t) ? mlirShapedTypeGetElementType(t) : t;
     bool data = aie1_elem_name(e) &&
                 !(mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) > 32);
-    if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t) || !data ||
-        mlirShapedTypeGetRank(t) > 8) {
+    bool row_major = mlirTypeIsAMemRef(t) &&
+                     mlirAffineMapIsIdentity(mlirMemRefTypeGetAffineMap(t));
+    if (!row_major || !data || mlirShapedTypeGetRank(t) > 8) {
       npuc_op_error(func,
-                    "argument %lld of '%s' is not a memref of static shape "
-                    "with i8, i16, i32 or f32 elements: the aie1-cmodel host "
-                    "cannot fill it",
+                    "argument %lld of '%s' is not a row-major memref of i8, "
+                    "i16, i32 or f32: the aie1-cmodel host cannot fill it",
                     (long long)i, name);
       return false;
     }

@@ -83,6 +83,9 @@ npuc_tx8_dev_attr npuc_tx8_dev_attr_with_layout(npuc_tx8_layout_mode mode) {
 npuc_tx8_layout_mode npuc_tx8_op_mem_layout(MlirOperation op) {
   npuc_tx8_dev_attr a;
   MlirAttribute raw = mlirOperationGetAttributeByName(op, ref("dev_info"));
+  npuc_tx8_layout_mode norm;
+  if (mlirAttributeIsNull(raw) && npuc_tx8_channel_norm_layout(op, &norm))
+    return norm;
   if (mlirAttributeIsNull(raw) || !mlirAttributeIsAOpaque(raw))
     return NPUC_TX8_TENSOR;
   MlirStringRef d = mlirOpaqueAttrGetData(raw);
@@ -91,6 +94,27 @@ npuc_tx8_layout_mode npuc_tx8_op_mem_layout(MlirOperation op) {
                                       &a, NULL, 0))
     return NPUC_TX8_TENSOR;
   return a.mem_layout;
+}
+
+bool npuc_tx8_channel_norm_layout(MlirOperation op, npuc_tx8_layout_mode *out) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (name.length != strlen("tx8be.channel_norm") ||
+      memcmp(name.data, "tx8be.channel_norm", name.length) != 0)
+    return false;
+  MlirAttribute a = mlirOperationGetAttributeByName(op, ref("layout"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAOpaque(a))
+    return false;
+  MlirStringRef d = mlirOpaqueAttrGetData(a);
+  for (int m = NPUC_TX8_TENSOR; m <= NPUC_TX8_NCX; m++) {
+    char want[32];
+    snprintf(want, sizeof want, "layout_mode<%s>",
+             npuc_tx8_layout_name((npuc_tx8_layout_mode)m));
+    if (d.length == strlen(want) && memcmp(d.data, want, d.length) == 0) {
+      *out = (npuc_tx8_layout_mode)m;
+      return true;
+    }
+  }
+  return false;
 }
 
 npuc_tx8_op_attr npuc_tx8_query_op(MlirOperation op) {

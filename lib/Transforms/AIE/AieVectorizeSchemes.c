@@ -29,6 +29,11 @@ static MlirValue acc_operand(aie_state *s, aie_node *n, npuc_builder *b);
 static MlirValue plain_value(aie_state *s, aie_node *n);
 static void generate_mul_like(aie_state *s, aie_node *n);
 static void generate_add_sub(aie_state *s, aie_node *n);
+static void generate_mul_8(aie_state *s, aie_node *n);
+static MlirValue plain_value_8(aie_state *s, aie_node *n);
+static void generate_conv(aie_state *s, aie_node *n);
+static MlirValue plain_value_ml(aie_state *s, aie_node *n, MlirType out);
+static void replace_narrowed_uses(aie_state *s, aie_node *n, MlirValue old);
 static bool needs_plain_result(const aie_state *s, MlirValue v);
 static bool is_replaced_op(const aie_state *s, MlirOperation op);
 static void erase_replaced(aie_state *s);
@@ -38,7 +43,11 @@ bool aie_generate_ops(aie_state *s) {
     aie_node *n = &s->nodes[i];
     if (n->dead)
       continue;
-    if (n->kind == AIE_MUL || n->kind == AIE_FMA)
+    if (s->aieml)
+      generate_conv(s, n);
+    else if ((n->kind == AIE_MUL || n->kind == AIE_FMA) && n->elem_bits == 8)
+      generate_mul_8(s, n);
+    else if (n->kind == AIE_MUL || n->kind == AIE_FMA)
       generate_mul_like(s, n);
     else
       generate_add_sub(s, n);
@@ -48,6 +57,8 @@ bool aie_generate_ops(aie_state *s) {
     aie_node *n = &s->nodes[i];
     MlirValue old = mlirOperationGetResult(n->op, 0);
     size_t live = n->dead ? n->rep : i;
+    if (live != SIZE_MAX && s->nodes[live].narrowed)
+      replace_narrowed_uses(s, &s->nodes[live], old);
     if (live != SIZE_MAX && needs_plain_result(s, old))
       mlirValueReplaceAllUsesOfWith(old, plain_value(s, &s->nodes[live]));
   }
@@ -77,7 +88,9 @@ static operand plain_operand(aie_state *s, MlirValue orig) {
 static MlirType acc_type(aie_state *s, const aie_node *n) {
   MlirType elem = mlirShapedTypeGetElementType(
       mlirValueGetType(mlirOperationGetResult(n->op, 0)));
-  if (!n->is_float)
+  if (s->aieml) /* AIE-ML: i16 x i16 -> i64, i8 x i8 -> i32 */
+    elem = mlirIntegerTypeGet(s->ctx, n->elem_bits == 16 ? 64 : 32);
+  else if (!n->is_float)
     elem = mlirIntegerTypeGet(s->ctx, n->elem_bits == 32 ? 80 : 48);
   int64_t lanes = n->lanes;
   return mlirVectorTypeGet(1, &lanes, elem);
@@ -110,6 +123,11 @@ static MlirValue plain_value(aie_state *s, aie_node *n) {
     n->srs_value = n->acc_value;
     return n->srs_value;
   }
+  if (s->aieml)
+    return plain_value_ml(
+        s, n, mlirValueGetType(mlirOperationGetResult(n->op, 0)));
+  if (n->elem_bits == 8)
+    return plain_value_8(s, n);
   npuc_builder b = npuc_builder_before(n->op);
   MlirValue shift =
       npuc_build_int_constant(&b, mlirIntegerTypeGet(s->ctx, 32), s->shift);
@@ -263,6 +281,248 @@ static void generate_mul_like(aie_state *s, aie_node *n) {
   n->acc_value = mlirOperationGetResult(n->new_op, 0);
 }
 
+/* ---- 8-bit mul / fma --------------------------------------------------- */
+
+static MlirValue ups_of(aie_state *s, npuc_builder *b, aie_node *n,
+                        MlirValue v) {
+  MlirType type = acc_type(s, n);
+  MlirNamedAttribute shift = aie_named(
+      s->ctx, "shift",
+      mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 8), s->shift));
+  return mlirOperationGetResult(
+      npuc_build_op(b, "aievec.ups", 1, &v, 1, &type, 1, &shift), 0);
+}
+
+/* X = the filter, duplicated dup-factor times (each 16-bit half holds one
+ * value twice): words 4 bytes apart per column pair, square 0x1010.
+ * Z = the image: pair p of lanes at p, p + (distance+1)/2 (16-bit words),
+ * square 0x2110, two bytes per column pair. */
+static void scheme_8(aie_state *s, attr_list *a, operand x, operand z,
+                     const aie_node *n, int64_t zstart) {
+  int64_t xcol = n->fused ? n->col_offset_z : s->dup_factor;
+  int64_t zcol = n->fused ? n->col_offset_x : 1;
+  int64_t xstep = 2 * xcol, rem = x.start % 4, r = 1;
+  int64_t incr = z.splat ? 0 : 1;
+  uint32_t xoffs = 0, zoffs = 0;
+  for (unsigned p = 0; p < 4; p++) {
+    uint32_t odd = (uint32_t)(xstep / 4 - 1) & 0xf;
+    xoffs |= odd << (8 * p + 4);
+    zoffs |= ((uint32_t)(p * incr) & 0xf) << (8 * p);
+    zoffs |= ((uint32_t)(p * incr + (zcol + 1) / 2) & 0xf) << (8 * p + 4);
+  }
+  unsigned xsq = (unsigned)((r + rem) << 12 | rem << 8 | (r + rem) << 4 | rem);
+  unsigned zsq = (unsigned)((incr + r) << 12 | incr << 8 | r << 4);
+  char buf[24];
+  snprintf(buf, sizeof buf, "0x%08x", xoffs);
+  add_str(s, a, "xoffsets", buf);
+  snprintf(buf, sizeof buf, "0x%04x", xsq);
+  add_str(s, a, "xsquare", buf);
+  add_int(s, a, "xstart", x.start - rem);
+  add_int(s, a, "xstep", xstep);
+  snprintf(buf, sizeof buf, "0x%08x", zoffs);
+  add_str(s, a, "zoffsets", buf);
+  snprintf(buf, sizeof buf, "0x%04x", zsq);
+  add_str(s, a, "zsquare", buf);
+  add_int(s, a, "zstart", zstart);
+  add_int(s, a, "zstep", 2 * (zcol < 0 ? -zcol : zcol));
+}
+
+/* Each op yields 8 useful lanes (lane 4p+h holds pixel 2p+h, copied into
+ * lane 4p+2+h), so a node is a pair of ops: pixels 0..7 and 8..15. */
+static void generate_mul_8(aie_state *s, aie_node *n) {
+  npuc_builder b = npuc_builder_before(n->op);
+  MlirValue acc[2] = {{NULL}, {NULL}};
+  if (n->kind == AIE_FMA) {
+    size_t d = aie_live_node_of_value(s, n->acc);
+    aie_node *def = d != SIZE_MAX ? &s->nodes[d] : NULL;
+    if (def && !def->dead && def->new_op2.ptr) {
+      acc[0] = def->acc_value;
+      acc[1] = def->acc_value2;
+    } else {
+      acc[0] = acc[1] = ups_of(s, &b, n, plain_operand(s, n->acc).v);
+    }
+  }
+  operand x = plain_operand(s, n->z), z = plain_operand(s, n->x);
+  if (lanes_of(z.v) < 2 * n->lanes)
+    z.v = concat_self(s, &b, z.v);
+  if (lanes_of(x.v) < 2 * lanes_of(z.v))
+    x.v = concat_self(s, &b, x.v);
+  MlirType type = acc_type(s, n);
+  for (int half = 0; half < 2; half++) {
+    attr_list a = {.count = 0};
+    if (n->fmsub)
+      a.list[a.count++] =
+          aie_named(s->ctx, "fmsub", mlirBoolAttrGet(s->ctx, 1));
+    scheme_8(s, &a, x, z, n, z.start + 8 * half);
+    MlirValue operands[3] = {x.v, z.v, acc[half]};
+    MlirOperation op = npuc_build_op(
+        &b, n->kind == AIE_FMA ? "aievec_aie1.mac" : "aievec_aie1.mul",
+        n->kind == AIE_FMA ? 3 : 2, operands, 1, &type, a.count, a.list);
+    if (half == 0) {
+      n->new_op = op;
+      n->acc_value = mlirOperationGetResult(op, 0);
+    } else {
+      n->new_op2 = op;
+      n->acc_value2 = mlirOperationGetResult(op, 0);
+    }
+  }
+}
+
+/* The pair back to 16 bytes: srs both to i16, concat, select lanes
+ * {0,1,4,5,...} of each, keep the low half, pack to i8. */
+static MlirValue plain_value_8(aie_state *s, aie_node *n) {
+  npuc_builder b = npuc_builder_before(n->op);
+  MlirValue shift =
+      npuc_build_int_constant(&b, mlirIntegerTypeGet(s->ctx, 32), s->shift);
+  int64_t lanes = n->lanes, wide = 2 * n->lanes;
+  MlirType i16 = mlirIntegerTypeGet(s->ctx, 16);
+  MlirType v16 = mlirVectorTypeGet(1, &lanes, i16);
+  MlirType v32 = mlirVectorTypeGet(1, &wide, i16);
+  MlirValue halves[2];
+  for (int h = 0; h < 2; h++) {
+    MlirValue ops[2] = {h ? n->acc_value2 : n->acc_value, shift};
+    halves[h] = mlirOperationGetResult(
+        npuc_build_op(&b, "aievec.srs", 2, ops, 1, &v16, 0, NULL), 0);
+  }
+  MlirValue cat = mlirOperationGetResult(
+      npuc_build_op(&b, "aievec.concat", 2, halves, 1, &v32, 0, NULL), 0);
+  attr_list a = {.count = 0};
+  add_str(s, &a, "select", "0xcccccccc");
+  add_str(s, &a, "xoffsets", "0x0c080400");
+  add_str(s, &a, "xoffsets_hi", "0x0");
+  add_str(s, &a, "xsquare", "0x1010");
+  add_str(s, &a, "xstart", "0");
+  add_str(s, &a, "yoffsets", "0x0c080400");
+  add_str(s, &a, "yoffsets_hi", "0x0");
+  add_str(s, &a, "ysquare", "0x1010");
+  add_str(s, &a, "ystart", "4");
+  MlirValue sel = mlirOperationGetResult(
+      npuc_build_op(&b, "aievec_aie1.select", 1, &cat, 1, &v32, a.count,
+                    a.list),
+      0);
+  MlirNamedAttribute index = aie_named(
+      s->ctx, "index", mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 8), 0));
+  MlirValue low = mlirOperationGetResult(
+      npuc_build_op(&b, "aievec_aie1.ext", 1, &sel, 1, &v16, 1, &index), 0);
+  MlirType out = mlirValueGetType(mlirOperationGetResult(n->op, 0));
+  n->srs_value = mlirOperationGetResult(
+      npuc_build_op(&b, "aievec.pack", 1, &low, 1, &out, 0, NULL), 0);
+  return n->srs_value;
+}
+
+/* ---- AIE-ML conv ----------------------------------------------------- */
+
+int64_t aie_conv_columns(const aie_node *n) {
+  return n->elem_bits == 8 ? 8 : 4;
+}
+
+static MlirNamedAttribute i32_attr(aie_state *s, const char *name,
+                                   int64_t v) {
+  return aie_named(s->ctx, name,
+                   mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 32), v));
+}
+
+/* The filter as the conv ops read it: the 16-bit filter doubled by a
+ * concat, the 8-bit one (each value twice, dup-factor 2) compacted by
+ * legacyshuffle mode 0; a filter row further on is shifted into place
+ * (aievec.shift, in bytes). */
+static MlirValue conv_filter(aie_state *s, npuc_builder *b, aie_node *n,
+                             operand z) {
+  MlirValue base = z.v;
+  int64_t start = z.start;
+  if (n->elem_bits == 8 && s->dup_factor == 2)
+    start /= 2;
+  /* One concat/shuffle per filter vector, shared by its rows. */
+  if (!s->filter_base.keys && !aie_ptrmap_init(&s->filter_base, 8))
+    return base;
+  size_t cached = aie_ptrmap_get(&s->filter_base, z.v.ptr);
+  if (cached != SIZE_MAX) {
+    base.ptr = (void *)(uintptr_t)cached;
+  } else {
+    if (n->elem_bits == 16 && lanes_of(base) < 2 * n->lanes) {
+      base = concat_self(s, b, base);
+    } else if (n->elem_bits == 8 && s->dup_factor == 2) {
+      MlirType t = mlirValueGetType(base);
+      MlirNamedAttribute mode = i32_attr(s, "mode", 0);
+      base = mlirOperationGetResult(
+          npuc_build_op(b, "aievec.legacyshuffle", 1, &base, 1, &t, 1,
+                        &mode),
+          0);
+    }
+    (void)aie_ptrmap_put(&s->filter_base, z.v.ptr, (size_t)(uintptr_t)base.ptr);
+  }
+  int64_t bytes = start * (n->elem_bits / 8);
+  if (bytes == 0)
+    return base;
+  MlirValue amount =
+      npuc_build_int_constant(b, mlirIntegerTypeGet(s->ctx, 32), bytes);
+  MlirValue operands[3] = {base, base, amount};
+  MlirType t = mlirValueGetType(base);
+  MlirNamedAttribute is_acc =
+      aie_named(s->ctx, "isAcc", mlirBoolAttrGet(s->ctx, 0));
+  return mlirOperationGetResult(
+      npuc_build_op(b, "aievec.shift", 3, operands, 1, &t, 1, &is_acc), 0);
+}
+
+/* mul_conv / fma_conv: M output lanes, each the dot product of N
+ * consecutive image elements with the filter row. */
+static void generate_conv(aie_state *s, aie_node *n) {
+  npuc_builder b = npuc_builder_before(n->op);
+  MlirValue acc = {NULL};
+  if (n->kind == AIE_FMA)
+    acc = acc_operand(s, n, &b);
+  operand x = plain_operand(s, n->x);
+  operand z = plain_operand(s, n->z);
+  MlirValue filter = conv_filter(s, &b, n, z);
+  if (lanes_of(x.v) < lanes_of(filter))
+    x.v = concat_self(s, &b, x.v);
+  MlirNamedAttribute attrs[2] = {i32_attr(s, "M", n->lanes),
+                                 i32_attr(s, "N", aie_conv_columns(n))};
+  MlirValue operands[3] = {x.v, filter, acc};
+  MlirType type = acc_type(s, n);
+  n->new_op = npuc_build_op(
+      &b, n->kind == AIE_FMA ? "aievec.fma_conv" : "aievec.mul_conv",
+      n->kind == AIE_FMA ? 3 : 2, operands, 1, &type, 2, attrs);
+  n->acc_value = mlirOperationGetResult(n->new_op, 0);
+}
+
+/* The accumulator down to `out`: srs, or a cast when the widths agree
+ * (the 8-bit conv accumulates in i32). */
+static MlirValue plain_value_ml(aie_state *s, aie_node *n, MlirType out) {
+  npuc_builder b = npuc_builder_before(n->op);
+  MlirType acc = mlirValueGetType(n->acc_value);
+  if (mlirTypeEqual(mlirShapedTypeGetElementType(acc),
+                    mlirShapedTypeGetElementType(out))) {
+    MlirNamedAttribute res_acc =
+        aie_named(s->ctx, "isResAcc", mlirBoolAttrGet(s->ctx, 0));
+    return mlirOperationGetResult(
+        npuc_build_op(&b, "aievec.cast", 1, &n->acc_value, 1, &out, 1,
+                      &res_acc),
+        0);
+  }
+  MlirValue shift =
+      npuc_build_int_constant(&b, mlirIntegerTypeGet(s->ctx, 32), s->shift);
+  MlirValue operands[2] = {n->acc_value, shift};
+  return mlirOperationGetResult(
+      npuc_build_op(&b, "aievec.srs", 2, operands, 1, &out, 0, NULL), 0);
+}
+
+/* A narrowed node's result truncated back to the reads' width: the
+ * truncation becomes the srs itself. */
+static void replace_narrowed_uses(aie_state *s, aie_node *n, MlirValue old) {
+  MlirOpOperand u = mlirValueGetFirstUse(old);
+  while (!mlirOpOperandIsNull(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    u = mlirOpOperandGetNextUse(u);
+    if (!aie_op_is(user, "arith.trunci"))
+      continue;
+    MlirValue res = mlirOperationGetResult(user, 0);
+    MlirValue plain = plain_value_ml(s, n, mlirValueGetType(res));
+    mlirValueReplaceAllUsesOfWith(res, plain);
+    mlirOperationDestroy(user);
+  }
+}
+
 /* ---- add / sub -------------------------------------------------------- */
 
 static void generate_add_sub(aie_state *s, aie_node *n) {
@@ -324,7 +584,17 @@ bool aie_check_operands(aie_state *s) {
       continue;
     int64_t vec = n->lanes * n->elem_bits;
     bool ok;
-    if (n->kind == AIE_MUL || n->kind == AIE_FMA)
+    if (s->aieml)
+      ok = operand_fits(s, n, n->x, 256, 512, "image") &&
+           operand_fits(s, n, n->z, 128, 512, "filter") &&
+           (n->kind != AIE_FMA ||
+            operand_fits(s, n, n->acc, vec, vec, "accumulator"));
+    else if ((n->kind == AIE_MUL || n->kind == AIE_FMA) && n->elem_bits == 8)
+      ok = operand_fits(s, n, n->z, 256, 512, "X (filter)") &&
+           operand_fits(s, n, n->x, 128, 256, "Z (image)") &&
+           (n->kind != AIE_FMA ||
+            operand_fits(s, n, n->acc, vec, vec, "accumulator"));
+    else if (n->kind == AIE_MUL || n->kind == AIE_FMA)
       ok = operand_fits(s, n, n->x, vec, 2 * vec, "X") &&
            operand_fits(s, n, n->z, vec, vec, "Z") &&
            (n->kind != AIE_FMA ||

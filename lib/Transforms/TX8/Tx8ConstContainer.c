@@ -113,47 +113,10 @@ int64_t tx8_container_threshold(const npuc_tx8_target *t, int32_t tile_dx,
 
 /* ---- load_const ops ---------------------------------------------------- */
 
-typedef struct {
-  const char *name;
-  tx8_op_list *out;
-} collect_ctx;
-
-static void list_push(tx8_op_list *l, MlirOperation op) {
-  if (l->count == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 16;
-    MlirOperation *v = realloc(l->ops, cap * sizeof *v);
-    if (!v)
-      abort(); /* out of memory */
-    l->ops = v;
-    l->cap = cap;
-  }
-  l->ops[l->count++] = op;
-}
-
-static MlirWalkResult collect_one(MlirOperation op, void *user) {
-  collect_ctx *c = user;
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (name.length == strlen(c->name) &&
-      memcmp(name.data, c->name, name.length) == 0)
-    list_push(c->out, op);
-  return MlirWalkResultAdvance;
-}
-
-bool tx8_collect_ops(MlirOperation root, const char *name, tx8_op_list *out) {
-  memset(out, 0, sizeof *out);
-  collect_ctx c = {name, out};
-  mlirOperationWalk(root, collect_one, &c, MlirWalkPreOrder);
-  return true;
-}
-
-void tx8_op_list_free(tx8_op_list *l) {
-  free(l->ops);
-  memset(l, 0, sizeof *l);
-}
-
 int32_t tx8_load_const_id(MlirOperation op) {
   MlirAttribute a = mlirOperationGetAttributeByName(op, ref("const_map_id"));
-  return mlirAttributeIsAInteger(a) ? (int32_t)mlirIntegerAttrGetValueInt(a)
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a)
+             ? (int32_t)mlirIntegerAttrGetValueInt(a)
                                     : -1;
 }
 

@@ -10,6 +10,7 @@
 #ifndef NPUC_TRANSFORMS_TX8_CONST_CONTAINER_H
 #define NPUC_TRANSFORMS_TX8_CONST_CONTAINER_H
 
+#include "Tx8Graph.h"
 #include "npuc/Tx8Ir.h"
 
 #include <mlir-c/IR.h>
@@ -23,11 +24,6 @@ typedef struct {
   MlirAttribute *values;
   size_t count, cap;
 } tx8_const_container;
-
-typedef struct {
-  MlirOperation *ops;
-  size_t count, cap;
-} tx8_op_list;
 
 /* The module's container (empty when it has none). False, with an error
  * at the module, when the attribute is not an array of dense integer or
@@ -52,9 +48,6 @@ int64_t tx8_container_entry_bytes(MlirAttribute value);
 int64_t tx8_container_threshold(const npuc_tx8_target *t, int32_t tile_dx,
                                 int32_t tile_dy);
 
-/* Every tx8be.load_const under `root`, in walk order. */
-bool tx8_collect_ops(MlirOperation root, const char *name, tx8_op_list *out);
-void tx8_op_list_free(tx8_op_list *l);
 int32_t tx8_load_const_id(MlirOperation load_const);
 void tx8_set_load_const_id(MlirOperation load_const, int32_t id);
 

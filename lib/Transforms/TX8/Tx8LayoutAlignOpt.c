@@ -88,11 +88,8 @@ static MlirWalkResult check_one(MlirOperation op, void *user) {
     return MlirWalkResultAdvance;
   npuc_tx8_dev_attr dev;
   npuc_tx8_layout_mode mode;
-  bool present;
-  char err[128];
-  if (!tx8l_dev_info(op, &dev, &present, err, sizeof err)) {
-    npuc_op_error(op, "tx8-layout-align-opt: malformed dev_info: %s", err);
-    *(bool *)user = false;
+  if (npuc_tx8_op_dev_attr(op, &dev) == NPUC_TX8_ATTR_MALFORMED) {
+    *(bool *)user = false; /* the reader reported it at the op */
   } else if (is_cn && !tx8l_channel_norm_target(op, &mode)) {
     npuc_op_error(op, "tx8-layout-align-opt: channel_norm without a valid "
                   "layout");

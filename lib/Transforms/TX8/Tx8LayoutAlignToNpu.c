@@ -12,7 +12,8 @@
  * user (toward what the user needs), and every op's dev_info records the
  * memory layout its result takes: layout_str mapped to Cx/NCx or
  * Tensor/NTensor (N when the layout's first letter is the batch). Values
- * returned from the function are converted back to compact.
+ * returned from the function keep their layout: DDR is compact, and the
+ * store that writes a graph output there converts it.
  * tx8-layout-align-opt then merges and folds the channel_norms.
  * docs/passes/tx8-layout-align-to-npu.md. */
 #include "Tx8LayoutSupport.h"
@@ -50,8 +51,7 @@ typedef struct {
 } user_conversions;
 
 static bool align_op(MlirOperation op);
-static void align_return(MlirOperation ret);
-static bool mode_of(MlirValue v, npuc_tx8_layout_mode *out);
+static npuc_tx8_layout_mode mode_of(MlirValue v);
 static bool convert_operand(user_conversions *uc, intptr_t index,
                             npuc_tx8_layout_mode want);
 
@@ -63,9 +63,7 @@ static bool align_to_npu(MlirOperation func, const npuc_pass_options *opts,
   bool ok = true;
   /* Program order: producers are placed before their users look. */
   for (size_t i = 0; i < n && ok; ++i) {
-    if (tx8l_op_is(ops[i], "func.return"))
-      align_return(ops[i]);
-    else if (tx8l_is_layout_op(ctx->registry, ops[i]))
+    if (tx8l_is_layout_op(ctx->registry, ops[i]))
       ok = align_op(ops[i]);
   }
   free(ops);
@@ -94,16 +92,16 @@ static bool align_operands(MlirOperation op, const npuc_tx8_op_attr *a,
 
 static bool align_op(MlirOperation op) {
   npuc_tx8_layout_mode out;
-  char layout[TX8L_NAME_CAP], why[160], err[128];
+  char layout[TX8L_NAME_CAP], why[160];
   npuc_tx8_dev_attr dev;
-  bool present;
-  if (!tx8l_dev_info(op, &dev, &present, err, sizeof err))
-    return op_fail(op, "has a malformed dev_info: %s", err);
+  if (npuc_tx8_op_dev_attr(op, &dev) == NPUC_TX8_ATTR_MALFORMED)
+    return false; /* reported at the op by the reader */
   if (tx8l_op_is(op, "tx8be.channel_norm")) {
     /* Placed already: its result is what it converts to. */
     if (!tx8l_channel_norm_target(op, &out))
       return op_fail(op, "has no valid layout");
-    return tx8l_set_mem_layout(op, out);
+    tx8l_set_mem_layout(op, out);
+    return true;
   }
   if (!tx8l_layout_known(op, layout, sizeof layout))
     return op_fail(op, "has no layout_str: run tx8-layout-init and "
@@ -115,10 +113,11 @@ static bool align_op(MlirOperation op) {
                          &result))
     return op_fail(op, "has a result without a static shape: memory "
                    "layouts place static tensors only");
-  npuc_tx8_op_attr a = tx8l_query(op);
+  npuc_tx8_op_attr a = npuc_tx8_query_op(op);
   if (!align_operands(op, &a, layout, &out))
     return false;
-  return tx8l_set_mem_layout(op, out);
+  tx8l_set_mem_layout(op, out);
+  return true;
 }
 
 /* The layout name the op expects operand `i` (of rank `rank`) in: for gemm
@@ -173,9 +172,7 @@ static bool align_all(MlirOperation op, const npuc_tx8_op_attr *a,
                                  result_name, sizeof result_name))
     return op_fail(op, "has an invalid layout_str '%s'", layout);
   *out = npuc_tx8_mem_layout_of(result_name, aligned);
-  npuc_tx8_dtype dt;
-  if (aligned && !tx8l_dtype(mlirValueGetType(mlirOperationGetResult(op, 0)),
-                             &dt))
+  if (aligned && !tx8l_alignable(mlirValueGetType(mlirOperationGetResult(op, 0))))
     return op_fail(op, "needs its result aligned (%s), but Cx/NCx hold f16, "
                    "bf16, f32 and i8 only", npuc_tx8_layout_name(*out));
   return true;
@@ -191,26 +188,30 @@ static intptr_t lead_operand(MlirOperation op) {
   return -1;
 }
 
+/* Does the op place its result itself: a source without operands
+ * (constants), or a DMA (load_var, store_var), which converts layouts as
+ * it copies? */
+static bool places_own_result(MlirOperation op, intptr_t lead) {
+  npuc_tx8_engine e = npuc_tx8_query_op(op).engine;
+  return lead < 0 || e == NPUC_TX8_ENGINE_LOAD || e == NPUC_TX8_ENGINE_STORE;
+}
+
 /* An op that runs on either kind: it keeps the layout its lead operand
- * arrives in, and the others follow. Without operands (constants) the
- * result starts compact, as the graph's inputs do, unless dev_info has
- * placed it already. */
+ * arrives in, and the others follow. An op that places its own result
+ * keeps the layout its dev_info gives, else starts compact, as the graph's
+ * inputs do. */
 static bool follow_lead(MlirOperation op, const char *layout,
                         npuc_tx8_layout_mode *out) {
   intptr_t lead = lead_operand(op);
-  if (lead < 0) {
+  if (places_own_result(op, lead)) {
     npuc_tx8_dev_attr dev;
-    bool present;
-    char err[128];
-    if (tx8l_dev_info(op, &dev, &present, err, sizeof err) && present)
+    if (npuc_tx8_op_dev_attr(op, &dev) == NPUC_TX8_ATTR_PRESENT)
       *out = dev.mem_layout;
     else
       *out = npuc_tx8_mem_layout_of(layout, false);
     return true;
   }
-  if (!mode_of(mlirOperationGetOperand(op, lead), out))
-    return op_fail(op, "has an operand whose producer has a malformed "
-                   "dev_info");
+  *out = mode_of(mlirOperationGetOperand(op, lead));
   int result_rank = tx8l_rank(mlirValueGetType(mlirOperationGetResult(op, 0)));
   user_conversions uc = {.user = op};
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
@@ -227,34 +228,15 @@ static bool follow_lead(MlirOperation op, const char *layout,
   return true;
 }
 
-/* The graph's outputs go back to DDR compact. */
-static void align_return(MlirOperation ret) {
-  user_conversions uc = {.user = ret};
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); ++i) {
-    npuc_tx8_layout_mode m;
-    MlirValue v = mlirOperationGetOperand(ret, i);
-    if (tx8l_rank(mlirValueGetType(v)) >= 0 && mode_of(v, &m) &&
-        npuc_tx8_is_aligned(m))
-      convert_operand(&uc, i, npuc_tx8_compact_of(m));
-  }
-}
-
 /* ---- values --------------------------------------------------------------------- */
 
-/* The memory layout `v` is in: its producer's dev_info; graph inputs and
- * results of ops without one (group, call, ...) are compact. */
-static bool mode_of(MlirValue v, npuc_tx8_layout_mode *out) {
-  *out = NPUC_TX8_TENSOR;
-  if (!mlirValueIsAOpResult(v))
-    return true;
-  npuc_tx8_dev_attr dev;
-  bool present;
-  char err[128];
-  if (!tx8l_dev_info(mlirOpResultGetOwner(v), &dev, &present, err, sizeof err))
-    return false;
-  if (present)
-    *out = dev.mem_layout;
-  return true;
+/* The memory layout `v` is in: its producer's dev_info (read already,
+ * in program order); graph inputs and results of ops without one (group,
+ * call, ...) are compact. */
+static npuc_tx8_layout_mode mode_of(MlirValue v) {
+  return mlirValueIsAOpResult(v)
+             ? npuc_tx8_op_mem_layout(mlirOpResultGetOwner(v))
+             : NPUC_TX8_TENSOR;
 }
 
 /* The layout_str a channel_norm of `v` carries: its producer's result
@@ -275,11 +257,8 @@ static bool convert_operand(user_conversions *uc, intptr_t index,
                             npuc_tx8_layout_mode want) {
   MlirOperation user = uc->user;
   MlirValue v = mlirOperationGetOperand(user, index);
-  npuc_tx8_layout_mode have;
+  npuc_tx8_layout_mode have = mode_of(v);
   npuc_tx8_shape shape;
-  if (!mode_of(v, &have))
-    return op_fail(user, "has an operand whose producer has a malformed "
-                   "dev_info");
   if (!tx8l_static_shape(mlirValueGetType(v), &shape))
     return op_fail(user, "has operand %ld without a static shape: memory "
                    "layouts place static tensors only", (long)index);
@@ -289,8 +268,7 @@ static bool convert_operand(user_conversions *uc, intptr_t index,
    * source's family, so the conversion keeps its (N, HW, C) view. */
   if (!npuc_tx8_is_aligned(want))
     want = npuc_tx8_compact_of(have);
-  npuc_tx8_dtype dt;
-  if (npuc_tx8_is_aligned(want) && !tx8l_dtype(mlirValueGetType(v), &dt))
+  if (npuc_tx8_is_aligned(want) && !tx8l_alignable(mlirValueGetType(v)))
     return op_fail(user, "needs operand %ld in %s, but Cx/NCx hold f16, "
                    "bf16, f32 and i8 only", (long)index,
                    npuc_tx8_layout_name(want));

@@ -37,7 +37,7 @@ static bool layout_init(MlirOperation func, const npuc_pass_options *opts,
   for (size_t i = 0; i < n; ++i) {
     if (!tx8l_is_layout_op(ctx->registry, ops[i]))
       continue;
-    if (tx8l_query(ops[i]).layout_rule == NPUC_TX8_LAYOUT_SOURCE)
+    if (npuc_tx8_query_op(ops[i]).layout_rule == NPUC_TX8_LAYOUT_SOURCE)
       ok = init_source(ops[i]) && ok;
     else
       tx8l_set_layout_str(ops[i], TX8L_UNKNOWN);

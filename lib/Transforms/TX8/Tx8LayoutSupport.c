@@ -58,12 +58,6 @@ bool tx8l_is_layout_op(const npuc_op_registry *reg, MlirOperation op) {
          mlirOperationGetNumResults(op) == 1;
 }
 
-npuc_tx8_op_attr tx8l_query(MlirOperation op) {
-  char name[TX8L_NAME_CAP];
-  tx8l_op_name(op, name, sizeof name);
-  return npuc_tx8_query_op_attr(name);
-}
-
 /* ---- layout_str ----------------------------------------------------------------- */
 
 bool tx8l_layout_str(MlirOperation op, char *out, size_t cap) {
@@ -91,7 +85,7 @@ bool tx8l_layout_known(MlirOperation op, char *out, size_t cap) {
 }
 
 static bool is_source(MlirOperation op) {
-  return tx8l_query(op).layout_rule == NPUC_TX8_LAYOUT_SOURCE;
+  return npuc_tx8_query_op(op).layout_rule == NPUC_TX8_LAYOUT_SOURCE;
 }
 
 bool tx8l_result_layout(MlirOperation op, char *out, size_t cap) {
@@ -161,100 +155,25 @@ bool tx8l_static_shape(MlirType t, npuc_tx8_shape *out) {
   return true;
 }
 
-bool tx8l_dtype(MlirType tensor, npuc_tx8_dtype *out) {
-  if (!tx8l_is_ranked_tensor(tensor))
-    return false;
-  MlirType e = mlirShapedTypeGetElementType(tensor);
-  if (mlirTypeIsAF16(e))
-    *out = NPUC_TX8_F16;
-  else if (mlirTypeIsABF16(e))
-    *out = NPUC_TX8_BF16;
-  else if (mlirTypeIsAF32(e))
-    *out = NPUC_TX8_F32;
-  else if (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 8)
-    *out = NPUC_TX8_I8;
-  else
-    return false;
-  return true;
+bool tx8l_alignable(MlirType t) {
+  npuc_tx8_dtype dt;
+  return tx8l_is_ranked_tensor(t) &&
+         npuc_tx8_dtype_of_type(mlirShapedTypeGetElementType(t), &dt);
 }
 
-/* ---- dev_info ----------------------------------------------------------------- */
-
-typedef struct {
-  char *buf;
-  size_t len, cap;
-} text_buf;
-
-static void append_text(MlirStringRef s, void *user) {
-  text_buf *t = user;
-  if (t->len + s.length + 1 > t->cap) {
-    size_t cap = 2 * (t->len + s.length + 1);
-    char *grown = realloc(t->buf, cap);
-    if (!grown)
-      abort();
-    t->buf = grown;
-    t->cap = cap;
-  }
-  memcpy(t->buf + t->len, s.data, s.length);
-  t->len += s.length;
-  t->buf[t->len] = '\0';
-}
-
-static MlirAttribute named_attr(MlirOperation op, const char *name) {
-  return mlirOperationGetAttributeByName(op,
-                                         mlirStringRefCreateFromCString(name));
-}
-
-bool tx8l_dev_info(MlirOperation op, npuc_tx8_dev_attr *out, bool *present,
-                   char *err, size_t err_cap) {
-  MlirAttribute a = named_attr(op, "dev_info");
-  *present = !mlirAttributeIsNull(a);
-  if (!*present)
-    return true;
-  text_buf t = {NULL, 0, 0};
-  mlirAttributePrint(a, append_text, &t);
-  bool ok = t.buf && npuc_tx8_parse_dev_attr(t.buf, t.len, out, err, err_cap);
-  if (!t.buf)
-    snprintf(err, err_cap, "empty attribute");
-  free(t.buf);
-  return ok;
-}
-
-npuc_tx8_dev_attr tx8l_dev_info_default(npuc_tx8_layout_mode mode) {
+void tx8l_set_mem_layout(MlirOperation op, npuc_tx8_layout_mode mode) {
   npuc_tx8_dev_attr a;
-  memset(&a, 0, sizeof a);
+  if (npuc_tx8_op_dev_attr(op, &a) != NPUC_TX8_ATTR_PRESENT)
+    a = npuc_tx8_dev_attr_with_layout(mode);
   a.mem_layout = mode;
-  a.multi_buf_num = 1;
-  return a;
-}
-
-MlirAttribute tx8l_dev_info_attr(MlirContext ctx, const npuc_tx8_dev_attr *a) {
-  char text[1024];
-  size_t n = npuc_tx8_print_dev_attr(a, text, sizeof text);
-  if (n >= sizeof text)
-    abort(); /* eight-entry lists of int64 fit with room to spare */
-  return mlirAttributeParseGet(ctx, mlirStringRefCreate(text, n));
-}
-
-bool tx8l_set_mem_layout(MlirOperation op, npuc_tx8_layout_mode mode) {
-  npuc_tx8_dev_attr a;
-  bool present;
-  char err[128];
-  if (!tx8l_dev_info(op, &a, &present, err, sizeof err))
-    return false;
-  if (!present)
-    a = tx8l_dev_info_default(mode);
-  a.mem_layout = mode;
-  mlirOperationSetAttributeByName(
-      op, mlirStringRefCreateFromCString("dev_info"),
-      tx8l_dev_info_attr(mlirOperationGetContext(op), &a));
-  return true;
+  npuc_tx8_op_set_dev_attr(op, &a);
 }
 
 /* ---- channel_norm ------------------------------------------------------------------ */
 
 bool tx8l_channel_norm_target(MlirOperation op, npuc_tx8_layout_mode *out) {
-  MlirAttribute a = named_attr(op, "layout");
+  MlirAttribute a = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("layout"));
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAOpaque(a))
     return false;
   /* The opaque data is `layout_mode<NCx>`. */
@@ -284,16 +203,16 @@ MlirValue tx8l_build_channel_norm(MlirOperation before, MlirValue v,
                                   npuc_tx8_layout_mode mode,
                                   const char *layout_str) {
   MlirContext ctx = mlirOperationGetContext(before);
-  npuc_tx8_dev_attr dev = tx8l_dev_info_default(mode);
   MlirNamedAttribute attrs[] = {
       named(ctx, "layout", layout_mode_attr(ctx, mode)),
       named(ctx, "layout_str",
             mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(layout_str))),
-      named(ctx, "dev_info", tx8l_dev_info_attr(ctx, &dev)),
   };
   npuc_builder b = npuc_builder_before(before);
   MlirType t = mlirValueGetType(v);
   MlirOperation cn = npuc_build_op(&b, "tx8be.channel_norm", 1, &v, 1, &t,
                                    sizeof attrs / sizeof attrs[0], attrs);
+  npuc_tx8_dev_attr dev = npuc_tx8_dev_attr_with_layout(mode);
+  npuc_tx8_op_set_dev_attr(cn, &dev);
   return mlirOperationGetResult(cn, 0);
 }

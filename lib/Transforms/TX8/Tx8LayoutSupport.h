@@ -1,12 +1,14 @@
 /* What the four tx8-layout passes share: which ops carry a layout, reading
- * and writing layout_str and dev_info, tensor shapes and dtypes, and
- * building tx8be.channel_norm. The layout rules themselves are the op
+ * and writing layout_str, setting dev_info's mem_layout, tensor shapes,
+ * and building tx8be.channel_norm (dev_info itself, op metadata and dtypes
+ * are npuc/Tx8Ir.h's). The layout rules themselves are the op
  * table's (`library:`/`infer:`, npuc/TX8.h); nothing here decides one. */
 #ifndef NPUC_TRANSFORMS_TX8_LAYOUT_SUPPORT_H
 #define NPUC_TRANSFORMS_TX8_LAYOUT_SUPPORT_H
 
 #include "npuc/OpTable.h"
 #include "npuc/TX8.h"
+#include "npuc/Tx8Ir.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -32,7 +34,6 @@ void tx8l_op_name(MlirOperation op, char *buf, size_t cap);
  * layout_str (the compute, data-movement and constant ops; not none,
  * tuple, group, call or the terminators)? */
 bool tx8l_is_layout_op(const npuc_op_registry *reg, MlirOperation op);
-npuc_tx8_op_attr tx8l_query(MlirOperation op);
 
 /* layout_str, if present (false when absent or too long). */
 bool tx8l_layout_str(MlirOperation op, char *out, size_t cap);
@@ -56,19 +57,12 @@ bool tx8l_layout_valid(MlirOperation op, const char *layout, char *why,
 bool tx8l_static_shape(MlirType t, npuc_tx8_shape *out);
 bool tx8l_is_ranked_tensor(MlirType t);
 int tx8l_rank(MlirType t); /* -1 when not a ranked tensor */
-/* The TX8 dtype of a tensor type's elements, if aligned layouts hold it. */
-bool tx8l_dtype(MlirType tensor, npuc_tx8_dtype *out);
+/* Can Cx/NCx hold the elements of tensor type `t` (f16, bf16, f32, i8)? */
+bool tx8l_alignable(MlirType t);
 
-/* dev_info: absent (returns true, *present false), parsed, or malformed
- * (false with the reason in `err`). */
-bool tx8l_dev_info(MlirOperation op, npuc_tx8_dev_attr *out, bool *present,
-                   char *err, size_t err_cap);
-/* A dev_info with nothing but its memory layout decided yet. */
-npuc_tx8_dev_attr tx8l_dev_info_default(npuc_tx8_layout_mode mode);
-MlirAttribute tx8l_dev_info_attr(MlirContext ctx, const npuc_tx8_dev_attr *a);
 /* Sets mem_layout in the op's dev_info (created when absent, other fields
- * kept); false when the present one is malformed. */
-bool tx8l_set_mem_layout(MlirOperation op, npuc_tx8_layout_mode mode);
+ * kept). The op's dev_info must have been read without error. */
+void tx8l_set_mem_layout(MlirOperation op, npuc_tx8_layout_mode mode);
 
 /* The `layout` of a tx8be.channel_norm. */
 bool tx8l_channel_norm_target(MlirOperation op, npuc_tx8_layout_mode *out);

@@ -96,7 +96,7 @@ static bool learns(transmit_state *s, MlirOperation op) {
   if (!tx8l_is_layout_op(s->reg, op) ||
       tx8l_layout_known(op, layout, sizeof layout))
     return false;
-  npuc_tx8_layout_rule r = tx8l_query(op).layout_rule;
+  npuc_tx8_layout_rule r = npuc_tx8_query_op(op).layout_rule;
   return r != NPUC_TX8_LAYOUT_STOP && r != NPUC_TX8_LAYOUT_SOURCE;
 }
 
@@ -135,7 +135,7 @@ static void transmit_forward(transmit_state *s, MlirOperation op) {
     MlirOperation user = mlirOpOperandGetOwner(u);
     if (!learns(s, user))
       continue;
-    npuc_tx8_layout_rule rule = tx8l_query(user).layout_rule;
+    npuc_tx8_layout_rule rule = npuc_tx8_query_op(user).layout_rule;
     int user_rank = tx8l_rank(mlirValueGetType(mlirOperationGetResult(user, 0)));
     unsigned index = mlirOpOperandGetOperandNumber(u);
     /* `same` follows the operands of the result's shape, not a broadcast
@@ -153,7 +153,7 @@ static void transmit_backward(transmit_state *s, MlirOperation op) {
   char layout[TX8L_NAME_CAP], out[TX8L_NAME_CAP];
   if (!tx8l_layout_known(op, layout, sizeof layout))
     return;
-  npuc_tx8_layout_rule rule = tx8l_query(op).layout_rule;
+  npuc_tx8_layout_rule rule = npuc_tx8_query_op(op).layout_rule;
   int result_rank = tx8l_rank(mlirValueGetType(mlirOperationGetResult(op, 0)));
   int64_t perm[NPUC_TX8_MAX_RANK];
   const int64_t *p = permutation_of(op, perm);
@@ -179,7 +179,7 @@ static void set_defaults(transmit_state *s, MlirOperation *ops, size_t n) {
     if (!tx8l_is_layout_op(s->reg, ops[i]) ||
         tx8l_layout_known(ops[i], layout, sizeof layout))
       continue;
-    npuc_tx8_op_attr a = tx8l_query(ops[i]);
+    npuc_tx8_op_attr a = npuc_tx8_query_op(ops[i]);
     MlirValue first = mlirOperationGetNumOperands(ops[i]) > 0
                           ? mlirOperationGetOperand(ops[i], 0)
                           : mlirOperationGetResult(ops[i], 0);

@@ -1,0 +1,22 @@
+// Refusals on vector code written by hand (no super-vectorizer), and the
+// options that stop the pass.
+// RUN: npuc-opt %s -split-input-file --aie-vectorize --verify-diagnostics | FileCheck %s
+// RUN: not npuc-opt %s -split-input-file --aie-vectorize="shift=64" 2>&1 | FileCheck %s --check-prefix=SHIFT
+// SHIFT: error: aie-vectorize: shift must be in 0..63, got 64
+// SHIFT-NOT: func.func
+
+// The loop steps by 4 while its reads take 8 lanes.
+// CHECK-LABEL: func.func @step
+// CHECK:         vector.transfer_read
+func.func @step(%A: memref<64xi32>, %B: memref<8xi32>, %C: memref<64xi32>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0 : i32
+  affine.for %i = 0 to 56 step 4 {
+    // expected-remark@+1 {{aie-vectorize: the vectorized loop steps by 4, not by the 8 lanes of its reads; the function is left as the super-vectorizer produced it}}
+    %a = vector.transfer_read %A[%i], %pad : memref<64xi32>, vector<8xi32>
+    %b = vector.transfer_read %B[%c0], %pad : memref<8xi32>, vector<8xi32>
+    %p = arith.muli %a, %b : vector<8xi32>
+    vector.transfer_write %p, %C[%i] : vector<8xi32>, memref<64xi32>
+  }
+  return
+}
