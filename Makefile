@@ -15,7 +15,7 @@ ASAN_ENV   := ASAN_OPTIONS=detect_leaks=1 \
               UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 .PHONY: all deps build check build-asan check-asan demo clean conformance \
-        fuzz fuzz-repro bench
+        fuzz fuzz-repro bench tx8-random
 
 all: build
 
@@ -50,6 +50,17 @@ conformance: build
 	test/conformance/blockify.sh $(BUILD)/bin/npuc-opt
 	test/conformance/bubble_up.sh $(BUILD)/bin/npuc-opt
 	test/conformance/aie_vectorize.sh --strict $(BUILD)/bin/npuc-opt
+	test/conformance/tile_and_bind.sh $(BUILD)/bin/npuc-opt
+
+# TX8 end to end on TX8_COUNT random configurations (test/tx8/gen.py):
+# compile with --target=tx8, run on the simulated tiles, compare with the
+# reference. `make check` runs a fixed handful (Execution/tx8-random.test).
+TX8_SEED  ?= 6
+TX8_COUNT ?= 70
+tx8-random: build
+	rm -rf $(BUILD)/tx8-random
+	python3 test/tx8/gen.py --seed $(TX8_SEED) --count $(TX8_COUNT) \
+	  --bin $(BUILD)/bin --out $(BUILD)/tx8-random
 
 # libFuzzer on the syntax engine for FUZZ_SECONDS; fails on any crash.
 fuzz: deps

@@ -11,7 +11,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 count() { # count <label> -> the number lit printed after "<label>:", or 0
-  sed -n "s/^ *$1: *\([0-9][0-9]*\).*/\1/p" "$log" | tail -n 1 | grep . || echo 0
+  sed -n "s/^ *$1 *: *\([0-9][0-9]*\).*/\1/p" "$log" | tail -n 1 | grep . || echo 0
 }
 
 "$lit" -sv --param build_dir="$build" test/lit 2>&1 | tee "$log"

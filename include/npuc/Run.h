@@ -29,6 +29,10 @@ typedef struct {
   char *kernel;         /* NULL: the first entry */
   uint64_t seed;
   int64_t blocks;       /* < 0: computed by the kernel */
+  /* Sub-blocks launched per block: [0] for a run or the first kernel of a
+   * comparison, [1] for the second; 0: the kernel's own count (2 for the
+   * vector half of a mix kernel, else 1). `sub_blocks: N` or `[A, B]`. */
+  int64_t sub_blocks[2];
   npuc_run_arg args[64];
   int num_args;
 } npuc_run_spec;
@@ -45,11 +49,12 @@ bool npuc_run_write_inputs(const npuc_run_spec *spec, const char *dir,
 
 /* Compiles `kernel_path` (an .mlir file) with --target=ascend-cmodel in
  * work_dir, builds it with the C compiler, runs it on the inputs in
- * in_dir, and writes outputs (argN.bin, summary.txt) to out_dir. */
+ * in_dir with `sub_blocks` sub-blocks per block (0: the kernel's own
+ * count), and writes outputs (argN.bin, summary.txt) to out_dir. */
 bool npuc_run_kernel(const npuc_op_registry *reg, const char *kernel_path,
-                     const npuc_run_spec *spec, const char *in_dir,
-                     const char *work_dir, const char *out_dir,
-                     const npuc_diag_sink *sink);
+                     const npuc_run_spec *spec, int64_t sub_blocks,
+                     const char *in_dir, const char *work_dir,
+                     const char *out_dir, const npuc_diag_sink *sink);
 
 /* Compares argN.bin files of two output directories; prints each
  * difference (first mismatching element per buffer) to stdout. Returns the

@@ -218,4 +218,94 @@ bool npuc_tx8_infer_layout(npuc_tx8_layout_rule rule, const char *in,
                            const int64_t *permutation, int rank, char *out,
                            size_t out_cap);
 
+/* ---- layout_str: names, components and memory layouts ----------------------------
+ * layout_str is the middle end's layout of an op's data: `Tensor`/`NTensor`,
+ * a CNN layout of one letter per dimension (`NHWC`, `NCHW`, `HWOI`, ...),
+ * or for gemm/conv one such name per operand and the result joined by `-`
+ * (`NHWC-HWOI-NHWC`: input, weight, result; the bias is not named). */
+
+/* Component `index` of a `-`-joined layout_str (0 when it has no `-`);
+ * false when there is no such component or it does not fit `out`. */
+bool npuc_tx8_layout_component(const char *layout_str, int index, char *out,
+                               size_t out_cap);
+int npuc_tx8_layout_num_components(const char *layout_str);
+
+/* Does `name` (one component) name a layout of a rank-`rank` tensor:
+ * Tensor, NTensor, or distinct letters of NCHWDOI, one per dimension? */
+bool npuc_tx8_layout_name_valid(const char *name, int rank);
+
+/* The memory layout data of layout `name` takes on device: NTensor and
+ * layouts whose first letter is N (the batch) take dimension 0 as N
+ * (NTensor/NCx), the others fold it (Tensor/Cx); `aligned` picks Cx/NCx.
+ * The name must be valid (npuc_tx8_layout_name_valid). */
+npuc_tx8_layout_mode npuc_tx8_mem_layout_of(const char *name, bool aligned);
+
+/* `Tensor`, `NTensor`, `Cx` or `NCx` (of `len` bytes) as a mode. */
+bool npuc_tx8_layout_mode_parse(const char *text, size_t len,
+                                npuc_tx8_layout_mode *out);
+
+/* Do modes a and b place a tensor of `shape` at the same bytes? Tensor and
+ * NTensor always do (both compact row-major); Cx and NCx when dimension 0
+ * is 1 (or rank < 2), so that there is one batch. */
+bool npuc_tx8_layouts_coincide(npuc_tx8_layout_mode a, npuc_tx8_layout_mode b,
+                               const int64_t *shape, int rank);
+
+/* Backward layout inference (layoutTransmitPass propagates both ways): the
+ * layout operand `operand` of an op of `rule` has when the op's layout_str
+ * is `op_layout`. SAME gives the op's layout (for the operands of the
+ * result's rank: a lower-rank operand broadcasts and gets none), PERMUTE
+ * the inverse permutation, SOURCE the operand's component (gemm/conv
+ * name input and weight). False when the rule says nothing about it. */
+bool npuc_tx8_infer_operand_layout(npuc_tx8_layout_rule rule,
+                                   const char *op_layout, int operand,
+                                   int operand_rank, int result_rank,
+                                   const int64_t *permutation, char *out,
+                                   size_t out_cap);
+/* ---- slice rules (the seed's tileShardingSplit / backWindow) ---------------------
+ * Which output dimensions of a compute op may be split across tiles
+ * (sharding) and in time (split), and which part of each operand one
+ * slice of the output reads, as npuc_tx8_window's (Tx8Runtime.h). The
+ * tx8-sharding pass and the code generator both use these; lib/Target/
+ * TX8/Slice.c has one rule per op family. */
+
+typedef enum {
+  NPUC_TX8_KIND_UNARY,     /* relu, gelu, ...: same shape in and out */
+  NPUC_TX8_KIND_BINARY,    /* add, sub, mul, div: a rank-1 operand is [C] */
+  NPUC_TX8_KIND_BATCHNORM, /* input, then four [C] vectors */
+  NPUC_TX8_KIND_GEMM,      /* a, b[, bias] */
+  NPUC_TX8_KIND_CONV,      /* input NHWC, weight HWOI[, bias] */
+} npuc_tx8_op_kind;
+
+#define NPUC_TX8_MAX_OPERANDS 5
+
+/* What the rules need of one compute op. */
+typedef struct {
+  npuc_tx8_op_kind kind;
+  int num_operands; /* tensor operands; an absent (none) bias is not one */
+  npuc_tx8_shape operands[NPUC_TX8_MAX_OPERANDS];
+  npuc_tx8_shape result;
+  bool transpose_a, transpose_b;       /* gemm */
+  int64_t strides[2], pads[4], dilations[2], groups; /* conv; pads t, b, l, r */
+} npuc_tx8_slice_op;
+
+/* The op family of a tx8be compute op name; false for any other op. */
+bool npuc_tx8_op_kind_of(const char *name, npuc_tx8_op_kind *kind);
+
+/* Checks the operand and result shapes fit the rules (ranks, [C]
+ * vectors, matching dimensions). False with the reason in `err`. */
+bool npuc_tx8_slice_check(const npuc_tx8_slice_op *op, char *err,
+                          size_t err_cap);
+
+/* Bit d: output dimension d may be split across tiles (shard) / into
+ * temporal slices (split). BatchNorm shards only C and splits all but C
+ * (the seed's tileShardingSplit); gemm shards any dimension of the result
+ * (its rows and N) and splits the rows; conv shards and splits N and H; elementwise ops any dimension. */
+uint32_t npuc_tx8_shard_axes(const npuc_tx8_slice_op *op);
+uint32_t npuc_tx8_split_axes(const npuc_tx8_slice_op *op);
+
+/* The window of each dimension of operand `i` (operands[i].rank of them)
+ * for a slice of the output. */
+void npuc_tx8_operand_windows(const npuc_tx8_slice_op *op, int i,
+                              npuc_tx8_window *w);
+
 #endif

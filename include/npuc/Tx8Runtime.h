@@ -96,6 +96,85 @@ uint64_t op_dma_store(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src);
 /* SPM -> SPM layout conversion (TDMA), compact <-> aligned. */
 uint64_t op_channel_norm(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src);
 
+/* ---- slices: L_SHAPE, G_SHAPE and windows ------------------------------------
+ * Code generated for a group runs, on each tile, a loop over the temporal
+ * slices of that tile's part of the output, as the seed's main.c does:
+ * G_SHAPE walks the tile's region of the output in slices, L_SHAPE
+ * describes one slice of one tensor (the whole tensor's shape, where the
+ * slice starts, its nominal and its real length per dimension), and a
+ * window per input dimension says which part of the input one output
+ * slice reads (the seed's backWindow). The compiler's slice rules
+ * (include/npuc/TX8.h) produce the windows; these functions only apply
+ * them. */
+
+#define NPUC_TX8_MAX_SHAPE_DIM 8
+
+typedef struct npuc_tx8_l_shape {
+  int32_t shape_whole[NPUC_TX8_MAX_SHAPE_DIM]; /* the whole tensor */
+  int32_t shape_start[NPUC_TX8_MAX_SHAPE_DIM]; /* first index of the slice */
+  int32_t shape_slice[NPUC_TX8_MAX_SHAPE_DIM]; /* nominal slice length */
+  int32_t shape_real[NPUC_TX8_MAX_SHAPE_DIM];  /* real length (edges are shorter) */
+  int32_t dim;
+} L_SHAPE;
+
+typedef struct npuc_tx8_g_shape {
+  int32_t spatial_start[NPUC_TX8_MAX_SHAPE_DIM]; /* this tile's region: [start, end) */
+  int32_t spatial_end[NPUC_TX8_MAX_SHAPE_DIM];
+  int32_t dynamic_offset[NPUC_TX8_MAX_SHAPE_DIM]; /* start of the next slice */
+  int32_t shape[NPUC_TX8_MAX_SHAPE_DIM];         /* the whole output */
+  int32_t dim;
+  int32_t done; /* every slice has been handed out */
+} G_SHAPE;
+
+typedef npuc_tx8_tsr TSR;
+
+/* Input dimension d of an output slice: whole (out_dim < 0), or the
+ * indices [s * scale + offset, (s + len - 1) * scale + offset + extent)
+ * of output dimension out_dim's slice [s, s + len), clipped to the
+ * tensor. Identity: {d, 1, 0, 1}; a convolution row: {1, stride,
+ * -pad_top, (kernel - 1) * dilation + 1}. */
+typedef struct {
+  int32_t out_dim;
+  int32_t scale, offset, extent;
+} npuc_tx8_window;
+
+/* The part of a `dim`-dimensional output of `shape` that tile `tile`
+ * computes when dimension d is split `sharding[d]` ways (chunks of
+ * ceil(shape[d] / sharding[d]), tiles numbered row-major over the split
+ * dimensions, the last fastest). False when the tile has no part. */
+bool npuc_tx8_tile_region(const int32_t *shape, const int32_t *sharding,
+                          int32_t dim, int32_t tile, int32_t *start,
+                          int32_t *end);
+/* Starts g on tile `tile`'s region; g->done is set when it has none. */
+void npuc_tx8_gshape_init(G_SHAPE *g, const int32_t *shape,
+                          const int32_t *sharding, int32_t dim, int32_t tile);
+/* The next slice of at most `slice` per dimension of g's region into out,
+ * row-major (the last dimension fastest); false when done. */
+bool npuc_tx8_gshape_next(G_SHAPE *g, const int32_t *slice, L_SHAPE *out);
+/* The slice of an input of shape `whole` (dim dimensions) that the output
+ * slice `out` reads through `windows` (one per input dimension).
+ * `clipped[d]`, if not NULL, receives how many leading indices of
+ * dimension d fell outside the tensor (a convolution's padding). */
+void npuc_tx8_lshape_window(const L_SHAPE *out, const npuc_tx8_window *windows,
+                            const int32_t *whole, int32_t dim, L_SHAPE *in,
+                            int32_t *clipped);
+/* The largest slice of an input through `windows` for output slices of
+ * at most `out_slice` (what a buffer for it must hold). */
+void npuc_tx8_window_max(const npuc_tx8_window *windows, const int32_t *whole,
+                         int32_t dim, const int32_t *out_slice, int32_t *max);
+/* A tensor whose shape is l's real slice (l->dim dimensions) in `mode`. */
+TSR npuc_tx8_tsr_of_lshape(void *data, const L_SHAPE *l, npuc_tx8_dtype dt,
+                           npuc_tx8_layout_mode mode);
+/* A whole tensor of `dim` dimensions `shape` in `mode`. */
+TSR npuc_tx8_tsr_of_shape(void *data, const int32_t *shape, int32_t dim,
+                          npuc_tx8_dtype dt, npuc_tx8_layout_mode mode);
+
+/* RDMA / WDMA of one slice: the slice `l` of the whole DDR tensor `whole`
+ * (l's shape_whole, in whole's layout) into the SPM tensor `spm` of l's
+ * real shape, and back. Layouts convert as in op_dma_load. */
+uint64_t op_dma_load_slice(const TSR *spm, const TSR *whole, const L_SHAPE *l);
+uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm, const L_SHAPE *l);
+
 /* ---- neural engine ----------------------------------------------------------------- */
 
 typedef struct {

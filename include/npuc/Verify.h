@@ -17,5 +17,9 @@ bool npuc_verify_table_ops(const npuc_op_registry *reg, MlirOperation root);
  * Sets *first and *count; false if the op's operands do not fit its table. */
 bool npuc_operand_group(const npuc_op_def *def, MlirOperation op, int group,
                         intptr_t *first, intptr_t *count);
+/* The operand count of every group of `op` at once, into
+ * sizes[def->num_operands] (at most 64 groups); false as above. */
+bool npuc_operand_group_sizes(const npuc_op_def *def, MlirOperation op,
+                              int32_t *sizes);
 
 #endif

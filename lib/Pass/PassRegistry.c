@@ -16,10 +16,22 @@ extern const npuc_pass_def npuc_pass_auto_blockify_parallel_loop;
 extern const npuc_pass_def npuc_pass_triton_global_kernel_args_to_hivm_op;
 extern const npuc_pass_def npuc_pass_hivm_bubble_up_extract_slice;
 /* HIVM sub-block binding */
+extern const npuc_pass_def npuc_pass_hivm_bind_sub_block;
+extern const npuc_pass_def npuc_pass_hivm_map_for_to_sub_block;
 
 /* TX8 layouts */
+extern const npuc_pass_def npuc_pass_tx8_layout_init;
+extern const npuc_pass_def npuc_pass_tx8_layout_transmit;
+extern const npuc_pass_def npuc_pass_tx8_layout_align_to_npu;
+extern const npuc_pass_def npuc_pass_tx8_layout_align_opt;
 
 /* TX8 constants, groups and sharding */
+extern const npuc_pass_def npuc_pass_tx8_move_constant;
+extern const npuc_pass_def npuc_pass_tx8_const_norm;
+extern const npuc_pass_def npuc_pass_tx8_group_single;
+extern const npuc_pass_def npuc_pass_tx8_group_ldst;
+extern const npuc_pass_def npuc_pass_tx8_group_mapping;
+extern const npuc_pass_def npuc_pass_tx8_sharding;
 
 /* AIE */
 extern const npuc_pass_def npuc_pass_aie_vectorize;
@@ -30,10 +42,22 @@ static const npuc_pass_def *const passes[] = {
     &npuc_pass_triton_global_kernel_args_to_hivm_op,
     &npuc_pass_hivm_bubble_up_extract_slice,
     /* HIVM sub-block binding */
+    &npuc_pass_hivm_bind_sub_block,
+    &npuc_pass_hivm_map_for_to_sub_block,
 
     /* TX8 layouts */
+    &npuc_pass_tx8_layout_init,
+    &npuc_pass_tx8_layout_transmit,
+    &npuc_pass_tx8_layout_align_to_npu,
+    &npuc_pass_tx8_layout_align_opt,
 
     /* TX8 constants, groups and sharding */
+    &npuc_pass_tx8_move_constant,
+    &npuc_pass_tx8_const_norm,
+    &npuc_pass_tx8_group_single,
+    &npuc_pass_tx8_group_ldst,
+    &npuc_pass_tx8_group_mapping,
+    &npuc_pass_tx8_sharding,
 
     /* AIE */
     &npuc_pass_aie_vectorize,

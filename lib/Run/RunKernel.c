@@ -20,17 +20,18 @@ extern char **environ;
 static bool emit_into(const npuc_op_registry *reg, const char *kernel_path,
                       const char *work_dir, const npuc_diag_sink *sink);
 static bool build(const char *work_dir, const npuc_diag_sink *sink);
-static bool write_manifest(const npuc_run_spec *spec, const char *in_dir,
-                           const char *work_dir, const char *out_dir);
+static bool write_manifest(const npuc_run_spec *spec, int64_t sub_blocks,
+                           const char *in_dir, const char *work_dir,
+                           const char *out_dir);
 static int spawn(char *const argv[], const char *log_path);
 
 bool npuc_run_kernel(const npuc_op_registry *reg, const char *kernel_path,
-                     const npuc_run_spec *spec, const char *in_dir,
-                     const char *work_dir, const char *out_dir,
-                     const npuc_diag_sink *sink) {
+                     const npuc_run_spec *spec, int64_t sub_blocks,
+                     const char *in_dir, const char *work_dir,
+                     const char *out_dir, const npuc_diag_sink *sink) {
   if (!npuc_make_dirs(work_dir, sink) || !npuc_make_dirs(out_dir, sink) ||
       !emit_into(reg, kernel_path, work_dir, sink) || !build(work_dir, sink) ||
-      !write_manifest(spec, in_dir, work_dir, out_dir))
+      !write_manifest(spec, sub_blocks, in_dir, work_dir, out_dir))
     return false;
   char exe[4200], manifest[4200];
   snprintf(exe, sizeof exe, "%s/kernel", work_dir);
@@ -115,8 +116,9 @@ static bool build(const char *work_dir, const npuc_diag_sink *sink) {
   return true;
 }
 
-static bool write_manifest(const npuc_run_spec *spec, const char *in_dir,
-                           const char *work_dir, const char *out_dir) {
+static bool write_manifest(const npuc_run_spec *spec, int64_t sub_blocks,
+                           const char *in_dir, const char *work_dir,
+                           const char *out_dir) {
   char path[4200];
   snprintf(path, sizeof path, "%s/manifest.txt", work_dir);
   FILE *f = fopen(path, "w");
@@ -126,6 +128,8 @@ static bool write_manifest(const npuc_run_spec *spec, const char *in_dir,
     fprintf(f, "kernel %s\n", spec->kernel);
   if (spec->blocks >= 0)
     fprintf(f, "blocks %lld\n", (long long)spec->blocks);
+  if (sub_blocks > 0)
+    fprintf(f, "sub_blocks %lld\n", (long long)sub_blocks);
   fprintf(f, "out %s\n", out_dir);
   for (int i = 0; i < spec->num_args; ++i) {
     const npuc_run_arg *a = &spec->args[i];

@@ -4,6 +4,7 @@
  *   kernel: add_kernel        # optional: which entry (default: the first)
  *   seed: 7                   # optional, default 1
  *   blocks: 98                # optional: logical block count to launch
+ *   sub_blocks: [1, 2]        # optional: sub-blocks per block (see Run.h)
  *   args:
  *     - {scalar: i64, value: 0}
  *     - {buffer: f32, shape: [100000], init: random, range: [-4, 4]}
@@ -22,6 +23,8 @@
 typedef npuc_yaml spec_reader;
 
 static bool read_args(spec_reader *r, yaml_node_t *list, npuc_run_spec *spec);
+static void read_sub_blocks(spec_reader *r, yaml_node_t *n,
+                            npuc_run_spec *spec);
 
 static bool number(spec_reader *r, yaml_node_t *n, double *out) {
   const char *s = npuc_yaml_scalar(n);
@@ -71,6 +74,9 @@ bool npuc_run_spec_load(const char *path, npuc_run_spec *spec,
       spec->seed = (uint64_t)v;
     if (npuc_yaml_get(&r, root, "blocks") && number(&r, npuc_yaml_get(&r, root, "blocks"), &v))
       spec->blocks = (int64_t)v;
+    yaml_node_t *sb = npuc_yaml_get(&r, root, "sub_blocks");
+    if (sb)
+      read_sub_blocks(&r, sb, spec);
     yaml_node_t *args = npuc_yaml_get(&r, root, "args");
     if (!args || args->type != YAML_SEQUENCE_NODE)
       npuc_yaml_error(&r, args ? args : root, "'args' must be a list%s", "");
@@ -82,6 +88,33 @@ bool npuc_run_spec_load(const char *path, npuc_run_spec *spec,
   if (!r.ok)
     npuc_run_spec_free(spec);
   return r.ok;
+}
+
+/* `sub_blocks: N` (every kernel run) or `[A, B]` (the two kernels of a
+ * comparison): whole counts of at least 1. */
+static void read_sub_blocks(spec_reader *r, yaml_node_t *n,
+                            npuc_run_spec *spec) {
+  yaml_node_t *items[2] = {n, n};
+  if (n->type == YAML_SEQUENCE_NODE) {
+    yaml_node_item_t *it = n->data.sequence.items.start;
+    if (n->data.sequence.items.top - it != 2) {
+      npuc_yaml_error(r, n, "sub_blocks is a count or a list of two%s", "");
+      return;
+    }
+    items[0] = yaml_document_get_node(r->doc, it[0]);
+    items[1] = yaml_document_get_node(r->doc, it[1]);
+  }
+  for (int k = 0; k < 2; ++k) {
+    double v;
+    if (!number(r, items[k], &v))
+      return;
+    if (v < 1 || v != (double)(int64_t)v) {
+      npuc_yaml_error(r, items[k], "a sub-block count is a whole number of at "
+                      "least 1%s", "");
+      return;
+    }
+    spec->sub_blocks[k] = (int64_t)v;
+  }
 }
 
 static bool valid_dtype(const char *s) {

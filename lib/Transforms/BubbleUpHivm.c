@@ -13,31 +13,45 @@
 #define MAX_OPERANDS 64
 
 const npuc_op_def *bub_def(npuc_bubble_ctx *bc, MlirOperation op) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  if (n.length < 9 || memcmp(n.data, "hivm.hir.", 9) != 0)
-    return NULL;
-  return npuc_op_lookup(bc->reg, n.data, n.length);
+  MlirIdentifier id = mlirOperationGetName(op);
+  size_t slot = ((uintptr_t)id.ptr >> 4) % (sizeof bc->defs / sizeof bc->defs[0]);
+  if (bc->defs[slot].name == id.ptr)
+    return bc->defs[slot].def;
+  MlirStringRef n = mlirIdentifierStr(id);
+  const npuc_op_def *def =
+      n.length < 9 || memcmp(n.data, "hivm.hir.", 9) != 0
+          ? NULL
+          : npuc_op_lookup(bc->reg, n.data, n.length);
+  bc->defs[slot].name = id.ptr;
+  bc->defs[slot].def = def;
+  return def;
 }
 
 /* Operand group `name` of the producer. */
 static bool group(bub_rw *r, const char *name, intptr_t *first,
                   intptr_t *count) {
-  for (int i = 0; i < r->ngroups; i++)
-    if (strcmp(r->groups[i].name, name) == 0) {
-      *first = r->groups[i].first;
-      *count = r->groups[i].count;
-      return r->groups[i].ok;
-    }
-  const npuc_op_def *def = bub_def(r->bc, r->producer);
-  int g = def ? npuc_op_find_operand(def, name) : -1;
-  bool ok = g >= 0 && npuc_operand_group(def, r->producer, g, first, count);
-  if (r->ngroups < 4) {
-    r->groups[r->ngroups].name = name;
-    r->groups[r->ngroups].first = ok ? *first : 0;
-    r->groups[r->ngroups].count = ok ? *count : 0;
-    r->groups[r->ngroups++].ok = ok;
+  if (r->last_group == name) {
+    *first = r->last_first;
+    *count = r->last_count;
+    return true;
   }
-  return ok;
+  const npuc_op_def *def = bub_def(r->bc, r->producer);
+  if (r->ngroups == 0)
+    r->ngroups = def && npuc_operand_group_sizes(def, r->producer,
+                                                 r->group_sizes)
+                     ? (int)def->num_operands
+                     : -1;
+  int g = r->ngroups > 0 ? npuc_op_find_operand(def, name) : -1;
+  if (g < 0)
+    return false;
+  *first = 0;
+  for (int i = 0; i < g; i++)
+    *first += r->group_sizes[i];
+  *count = r->group_sizes[g];
+  r->last_group = name;
+  r->last_first = *first;
+  r->last_count = *count;
+  return true;
 }
 
 static intptr_t copy_operands(MlirOperation op, MlirValue *out) {
@@ -56,9 +70,10 @@ static bool sliced_results(bub_rw *r, MlirType *out, intptr_t *n) {
     return false;
   for (intptr_t i = 0; i < *n; i++) {
     MlirType t = mlirValueGetType(mlirOperationGetResult(r->producer, i));
-    if (!bub_is_ranked_tensor(t) || bub_rank(t) != r->s.rank)
+    if (!mlirTypeEqual(t, mlirValueGetType(r->source)) &&
+        (!bub_is_ranked_tensor(t) || bub_rank(t) != r->s.rank))
       return false;
-    out[i] = bub_slice_tensor_type(t, &r->s, NULL);
+    out[i] = bub_sliced_type(r, t, &r->s, NULL);
   }
   return true;
 }
@@ -70,9 +85,10 @@ static bool group_ok(bub_rw *r, const char *name, bool scalars) {
   intptr_t first, count;
   if (!group(r, name, &first, &count))
     return false;
+  MlirType rt = mlirValueGetType(r->source);
   for (intptr_t i = first; i < first + count; i++) {
     MlirType t = mlirValueGetType(mlirOperationGetOperand(r->producer, i));
-    if (scalars && !mlirTypeIsAShaped(t))
+    if (mlirTypeEqual(t, rt) || (scalars && !mlirTypeIsAShaped(t)))
       continue;
     if (!bub_is_ranked_tensor(t) || bub_rank(t) != r->s.rank)
       return false;
@@ -149,19 +165,28 @@ static bool ew_rewrite(bub_rw *r) {
     return bub_refuse(r, "an operand is not a scalar or a tensor of the "
                          "result's rank");
   bub_prepare_in_place(r);
+  int64_t out[BUB_MAX_RANK], in[BUB_MAX_RANK];
+  bub_shape(rt, out);
   for (intptr_t i = first; i < first + count; i++) {
     MlirType t = mlirValueGetType(ops[i]);
     if (!mlirTypeIsAShaped(t))
       continue; /* scalar operands pass through */
-    bub_slice os = r->s;
+    if (mlirTypeEqual(t, rt))
+      memcpy(in, out, sizeof out);
+    else
+      bub_shape(t, in);
+    const bub_slice *use = &r->s;
+    bub_slice os;
     for (int d = 0; d < r->s.rank; d++) {
-      int64_t in = bub_dim_size(t, d), out = bub_dim_size(rt, d);
-      if (in == 1 && (out != 1 || contains(bdims, nb, d))) {
+      if (in[d] == 1 && (out[d] != 1 || contains(bdims, nb, d))) {
+        if (use != &os)
+          os = r->s;
+        use = &os;
         os.off[d] = bub_c(0); /* a broadcast dim stays whole */
         os.size[d] = bub_c(1);
       }
     }
-    ops[i] = bub_extract(r, ops[i], &os, NULL, true, (MlirOperation){NULL});
+    ops[i] = bub_extract(r, ops[i], use, NULL, true, (MlirOperation){NULL});
   }
   slice_group(r, "dst", ops);
   MlirNamedAttribute set[1];
@@ -604,6 +629,7 @@ static ival ival_op(bub_rw *r, const char *name, ival a, ival b, MlirType t) {
   MlirOperationState st =
       mlirOperationStateGet(mlirStringRefCreateFromCString(name), r->loc);
   MlirValue ops[2] = {ival_value(r, a, t), ival_value(r, b, t)};
+  bub_commute_constant(name, ops);
   mlirOperationStateAddOperands(&st, 2, ops);
   mlirOperationStateAddResults(&st, 1, &t);
   return (ival){mlirOperationGetResult(bub_create(r, &st), 0), 0};

@@ -41,6 +41,13 @@ struct npuc_bubble_ctx {
     void *slice, *producer;
     const char *why;
   } reasons[256];
+  /* Op table entries by op name (the name's uniqued identifier; NULL
+   * entries for ops that have none): patterns look up their producer's
+   * entry several times per rewrite. */
+  struct {
+    const void *name;
+    const npuc_op_def *def;
+  } defs[64];
   /* Identifiers of attribute names, by the address of the literal. */
   struct {
     const char *name;
@@ -66,13 +73,26 @@ typedef struct {
   /* The slice is the producer's only user: bub_rebuild shrinks the
    * producer in place, new ops go in front of it. */
   bool in_place;
-  /* Operand groups of the producer looked up so far (BubbleUpHivm.c). */
+  /* The slice itself became the first new marked slice of an operand
+   * (bub_extract, in place only); its former uses, which bub_replace
+   * redirects, are these. */
+  bool reused;
+  bub_slice reused_as; /* its parts since then */
+  int nold_uses;
   struct {
-    const char *name;
-    intptr_t first, count;
-    bool ok;
-  } groups[4];
+    MlirOperation owner;
+    intptr_t index;
+  } old_uses[4];
+  /* The last type bub_sliced_type made for a slice with the sizes of `s`
+   * (a rewrite slices several operands of one type alike). */
+  MlirType memo_src, memo_res;
+  /* The producer's operand count per group of its op table entry, read
+   * at the first lookup (ngroups 0: not yet, -1: unreadable; BubbleUpHivm.c). */
+  int32_t group_sizes[64];
   int ngroups;
+  /* The last group looked up, by the address of its name. */
+  const char *last_group;
+  intptr_t last_first, last_count;
 } bub_rw;
 
 extern const int64_t BUB_DYN; /* mlirShapedTypeGetDynamicSize() */
@@ -99,6 +119,10 @@ bub_ofr bub_mulc(bub_rw *r, bub_ofr a, int64_t k);
 bub_ofr bub_floordivc(bub_rw *r, bub_ofr a, int64_t k);
 bub_ofr bub_min(bub_rw *r, bub_ofr a, bub_ofr b);
 bub_ofr bub_max(bub_rw *r, bub_ofr a, bub_ofr b);
+/* Puts a constant operand of a commutative arith op (addi, muli, minsi,
+ * maxsi) on the right, where MLIR's folder keeps it (the greedy driver runs
+ * without folding). */
+void bub_commute_constant(const char *name, MlirValue ops[2]);
 /* Is `x` provably a multiple of k (constant, or affine.apply / arith.muli
  * by a multiple of k)? */
 bool bub_multiple_of(bub_ofr x, int64_t k);
@@ -116,6 +140,13 @@ bub_ofr bub_dim(bub_rw *r, MlirValue v, intptr_t d);
  * drop[d] (NULL: none). */
 MlirType bub_slice_tensor_type(MlirType src, const bub_slice *s,
                                const bool *drop);
+/* The same for a slice `s` inside a rewrite, remembering the last type
+ * made for a slice with r->s's sizes. */
+MlirType bub_sliced_type(bub_rw *r, MlirType src, const bub_slice *s,
+                         const bool *drop);
+/* The dim sizes of a ranked shaped type (BUB_DYN for dynamic ones) into
+ * `out` (room for BUB_MAX_RANK); returns the rank, -1 when too large. */
+int bub_shape(MlirType t, int64_t *out);
 
 /* ---- slices -------------------------------------------------------------- */
 

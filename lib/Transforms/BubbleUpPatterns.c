@@ -59,6 +59,19 @@ typedef struct {
 
 static void instance_destruct(void *user) { free(user); }
 
+/* Are the slice's static strides all 1? (A dynamic one is not.) */
+static bool unit_static_strides(MlirOperation slice) {
+  int64_t strides[BUB_MAX_RANK];
+  intptr_t n = bub_i64_array(
+      mlirOperationGetInherentAttributeByName(
+          slice, mlirStringRefCreateFromCString("static_strides")),
+      strides, BUB_MAX_RANK);
+  for (intptr_t i = 0; i < n && i < BUB_MAX_RANK; i++)
+    if (strides[i] != 1)
+      return false;
+  return n >= 0;
+}
+
 static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern,
                                            MlirOperation op,
                                            MlirPatternRewriter rewriter,
@@ -71,10 +84,20 @@ static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern,
   if (!mlirValueIsAOpResult(source))
     return mlirLogicalResultFailure(); /* a block argument: a stop point */
   MlirOperation producer = mlirOpResultGetOwner(source);
-  if (!pi->pat->applies(pi->bc, producer) || !npuc_bubble_is_marked(op))
+  if (!pi->pat->applies(pi->bc, producer))
     return mlirLogicalResultFailure();
   MlirType st = mlirValueGetType(source);
-  if (!bub_is_ranked_tensor(st) || bub_rank(st) > BUB_MAX_RANK)
+  if (!bub_is_ranked_tensor(st))
+    return mlirLogicalResultFailure();
+  int64_t rank = bub_rank(st);
+  MlirType slice_type = mlirValueGetType(mlirOperationGetResult(op, 0));
+  bool reducing = bub_rank(slice_type) != rank;
+  /* Of rank-reduce and the producer's pattern, only one goes on: the other
+   * stops here, before reading the slice, unless the slice has non-unit
+   * strides, which both record as the reason to refuse it. */
+  bool wrong_kind = reducing != (pi->pat == &bub_pat_rank_reduce);
+  if (rank > BUB_MAX_RANK || (wrong_kind && unit_static_strides(op)) ||
+      !npuc_bubble_is_marked(op))
     return mlirLogicalResultFailure();
   bub_rw r;
   memset(&r, 0, sizeof r);
@@ -86,15 +109,14 @@ static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern,
   r.source = source;
   r.producer = producer;
   r.result_index = mlirOpResultGetResultNumber(source);
-  r.slice_type = mlirValueGetType(mlirOperationGetResult(op, 0));
-  if (!bub_slice_read(op, 1, &r.s) || r.s.rank != bub_rank(st))
+  r.slice_type = slice_type;
+  if (!bub_slice_read(op, 1, &r.s) || r.s.rank != rank)
     return mlirLogicalResultFailure();
   if (!bub_slice_unit_strides(&r.s)) {
     bub_refuse(&r, "the slice has non-unit strides");
     return mlirLogicalResultFailure();
   }
-  bool reducing = bub_rank(r.slice_type) != r.s.rank;
-  if (reducing != (pi->pat == &bub_pat_rank_reduce))
+  if (wrong_kind)
     return mlirLogicalResultFailure();
   mlirRewriterBaseSetInsertionPointBefore(r.rw, op);
   return pi->pat->rewrite(&r) ? mlirLogicalResultSuccess()
@@ -155,8 +177,11 @@ static MlirWalkResult check_op(MlirOperation op, void *user) {
   check_state *cs = user;
   if (bub_op_is(op, BUB_UNSLICE)) {
     MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
-    if (mlirOpOperandIsNull(u))
+    if (mlirOpOperandIsNull(u)) { /* dead: erased after the walk */
+      if (cs->ndead < 64)
+        cs->dead[cs->ndead++] = op;
       return MlirWalkResultAdvance;
+    }
     /* Say why a marked slice of it did not fold, if one did not. */
     const char *why = NULL;
     for (; !mlirOpOperandIsNull(u) && !why; u = mlirOpOperandGetNextUse(u))
@@ -189,18 +214,23 @@ static MlirWalkResult collect_dead_placeholder(MlirOperation op, void *user) {
 void npuc_bubble_check(npuc_bubble_ctx *bc, MlirOperation root,
                        npuc_bubble_report *report) {
   check_state cs = {bc, report, {{NULL}}, 0};
-  /* Placeholders whose users all went away (dead ops the driver erased). */
-  do {
-    cs.ndead = 0;
-    mlirOperationWalk(root, collect_dead_placeholder, &cs, MlirWalkPreOrder);
-    for (size_t i = 0; i < cs.ndead; i++)
-      mlirOperationDestroy(cs.dead[i]);
-  } while (cs.ndead == 64);
   report->num_stuck = 0;
   report->first_stuck = (MlirOperation){NULL};
   report->blocker = (MlirOperation){NULL};
   report->reason = NULL;
+  /* One walk checks the slices and collects the placeholders whose users
+   * all went away (dead ops the driver erased); more of them than fit take
+   * further walks. */
   mlirOperationWalk(root, check_op, &cs, MlirWalkPreOrder);
+  while (cs.ndead > 0) {
+    bool full = cs.ndead == 64;
+    for (size_t i = 0; i < cs.ndead; i++)
+      mlirOperationDestroy(cs.dead[i]);
+    cs.ndead = 0;
+    if (full)
+      mlirOperationWalk(root, collect_dead_placeholder, &cs,
+                        MlirWalkPreOrder);
+  }
   report->num_rewrites = bc->num_rewrites;
 }
 
@@ -244,6 +274,10 @@ bool npuc_bubble_up_slices(MlirOperation root, const npuc_op_registry *reg,
   mlirGreedyRewriteDriverConfigSetMaxIterations(cfg, 1);
   mlirGreedyRewriteDriverConfigSetRegionSimplificationLevel(
       cfg, MLIR_GREEDY_SIMPLIFY_REGION_LEVEL_DISABLED);
+  /* No folding: the patterns fold the index arithmetic they build (and
+   * put constants where the folder would); trying to fold every op the
+   * driver visits cost a tenth of the pass on long chains. */
+  mlirGreedyRewriteDriverConfigEnableFolding(cfg, false);
   mlirApplyPatternsAndFoldGreedilyWithOp(root, frozen, cfg);
   mlirGreedyRewriteDriverConfigDestroy(cfg);
   mlirFrozenRewritePatternSetDestroy(frozen);

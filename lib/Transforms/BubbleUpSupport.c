@@ -32,21 +32,12 @@ bool bub_has_attr(MlirOperation op, const char *name) {
   return !mlirAttributeIsNull(bub_attr(op, name));
 }
 
-/* Called on every slice the greedy driver visits, by every pattern:
- * compares names as strings rather than uniquing the mark's name. */
+/* Called on every slice the greedy driver visits: a lookup by name in the
+ * slice's (discardable) attributes, without uniquing the mark's name. */
 bool npuc_bubble_is_marked(MlirOperation op) {
-  if (!bub_op_is(op, "tensor.extract_slice"))
-    return false;
-  static const char mark[] = NPUC_BUBBLE_MARK;
-  intptr_t n = mlirOperationGetNumDiscardableAttributes(op);
-  for (intptr_t i = 0; i < n; i++) {
-    MlirStringRef name =
-        mlirIdentifierStr(mlirOperationGetDiscardableAttribute(op, i).name);
-    if (name.length == sizeof mark - 1 &&
-        memcmp(name.data, mark, sizeof mark - 1) == 0)
-      return true;
-  }
-  return false;
+  return bub_op_is(op, "tensor.extract_slice") &&
+         !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+             op, mlirStringRefCreateFromCString(NPUC_BUBBLE_MARK)));
 }
 
 intptr_t bub_i64_array(MlirAttribute a, int64_t *out, intptr_t cap) {
@@ -298,10 +289,28 @@ static bub_ofr apply_expr(bub_rw *r, MlirAffineExpr e, sym_list *l) {
   return bub_v(mlirOperationGetResult(bub_create(r, &st), 0));
 }
 
+static bool is_constant(MlirValue v) {
+  return mlirValueIsAOpResult(v) &&
+         bub_op_is(mlirOpResultGetOwner(v), "arith.constant");
+}
+
+void bub_commute_constant(const char *name, MlirValue ops[2]) {
+  bool commutative = !strcmp(name, "arith.addi") ||
+                     !strcmp(name, "arith.muli") ||
+                     !strcmp(name, "arith.minsi") ||
+                     !strcmp(name, "arith.maxsi");
+  if (commutative && is_constant(ops[0]) && !is_constant(ops[1])) {
+    MlirValue t = ops[0];
+    ops[0] = ops[1];
+    ops[1] = t;
+  }
+}
+
 static MlirValue arith_binary(bub_rw *r, const char *name, MlirValue a,
                               MlirValue b) {
   MlirOperationState st = mlirOperationStateGet(str(name), r->loc);
   MlirValue ops[2] = {a, b};
+  bub_commute_constant(name, ops);
   MlirType t = mlirValueGetType(a);
   mlirOperationStateAddOperands(&st, 2, ops);
   mlirOperationStateAddResults(&st, 1, &t);
@@ -448,7 +457,19 @@ bool bub_is_ranked_tensor(MlirType t) {
 }
 
 int64_t bub_rank(MlirType t) {
+  /* Ranked tensors first: each shaped-type query looks up an interface. */
+  if (mlirTypeIsARankedTensor(t))
+    return mlirShapedTypeGetRank(t);
   return mlirShapedTypeHasRank(t) ? mlirShapedTypeGetRank(t) : -1;
+}
+
+int bub_shape(MlirType t, int64_t *out) {
+  int64_t rank = bub_rank(t);
+  if (rank < 0 || rank > BUB_MAX_RANK)
+    return -1;
+  for (intptr_t d = 0; d < rank; d++)
+    out[d] = mlirShapedTypeGetDimSize(t, d); /* BUB_DYN when dynamic */
+  return (int)rank;
 }
 
 int64_t bub_dim_size(MlirType t, intptr_t d) {
@@ -499,6 +520,30 @@ MlirType bub_slice_tensor_type(MlirType src, const bub_slice *s,
   }
   return mlirRankedTensorTypeGet(n, shape, mlirShapedTypeGetElementType(src),
                                  mlirRankedTensorTypeGetEncoding(src));
+}
+
+static bool same_sizes(const bub_slice *a, const bub_slice *b) {
+  if (a->rank != b->rank)
+    return false;
+  for (int i = 0; i < a->rank; i++)
+    if (a->size[i].v.ptr != b->size[i].v.ptr ||
+        (mlirValueIsNull(a->size[i].v) && a->size[i].c != b->size[i].c))
+      return false;
+  return true;
+}
+
+MlirType bub_sliced_type(bub_rw *r, MlirType src, const bub_slice *s,
+                         const bool *drop) {
+  for (int i = 0; drop && i < s->rank; i++)
+    if (drop[i])
+      return bub_slice_tensor_type(src, s, drop);
+  if (s != &r->s && !same_sizes(s, &r->s))
+    return bub_slice_tensor_type(src, s, NULL);
+  if (mlirTypeIsNull(r->memo_src) || !mlirTypeEqual(r->memo_src, src)) {
+    r->memo_src = src;
+    r->memo_res = bub_slice_tensor_type(src, s, NULL);
+  }
+  return r->memo_res;
 }
 
 /* ---- slices ---------------------------------------------------------------- */
@@ -704,6 +749,8 @@ static MlirValue shared_empty(bub_rw *r, MlirOperation old, MlirType type,
  * the mark): cloning it and setting its parts is several times cheaper
  * than building an op from an attribute list, which MLIR sorts and
  * uniques; bubbling a long chain creates one per op. */
+static bool reuse_slice(bub_rw *r);
+
 static MlirValue extract_like_slice(bub_rw *r, MlirValue src,
                                     const bub_slice *s, MlirType type) {
   MlirValue ops[1 + 2 * BUB_MAX_RANK];
@@ -726,8 +773,8 @@ static MlirValue extract_like_slice(bub_rw *r, MlirValue src,
     }
     arr[2][i] = s->stride[i];
   }
-  /* The template's own parts (r->s): only what differs is set. */
-  const bub_slice *t = &r->s;
+  /* The template's own parts: only what differs is set. */
+  const bub_slice *t = r->reused ? &r->reused_as : &r->s;
   bool same[3] = {t->rank == s->rank, t->rank == s->rank, t->rank == s->rank};
   int32_t tseg[4] = {1, 0, 0, 0};
   for (int i = 0; i < t->rank; i++) {
@@ -741,7 +788,9 @@ static MlirValue extract_like_slice(bub_rw *r, MlirValue src,
                arr[1][i];
     same[2] &= t->stride[i] == arr[2][i];
   }
-  MlirOperation op = mlirRewriterBaseClone(r->rw, r->slice_op);
+  bool reuse = reuse_slice(r);
+  MlirOperation op =
+      reuse ? r->slice_op : mlirRewriterBaseClone(r->rw, r->slice_op);
   mlirOperationSetOperands(op, n, ops);
   static const char *const names[3] = {"static_offsets", "static_sizes",
                                        "static_strides"};
@@ -754,7 +803,38 @@ static MlirValue extract_like_slice(bub_rw *r, MlirValue src,
                                             i32_segments(r->ctx, seg, 4));
   MlirValue v = mlirOperationGetResult(op, 0);
   mlirValueSetType(v, type);
+  if (reuse) {
+    mlirRewriterBaseFinalizeOpModification(r->rw, op);
+    r->reused_as = *s;
+  }
   return v;
+}
+
+/* In place, the slice being rewritten moves up to become the first new
+ * marked slice of an operand, rather than a copy of it being made and the
+ * slice erased: when a chain bubbles, the same slice op climbs it. Its
+ * uses are remembered for bub_replace. Starts the modification of the
+ * slice when it returns true. */
+static bool reuse_slice(bub_rw *r) {
+  if (!r->in_place || r->reused)
+    return false;
+  MlirOperation at = mlirRewriterBaseGetOperationAfterInsertion(r->rw);
+  if (mlirOperationIsNull(at))
+    return false;
+  MlirValue sv = mlirOperationGetResult(r->slice_op, 0);
+  int n = 0;
+  for (MlirOpOperand u = mlirValueGetFirstUse(sv); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u), n++) {
+    if (n == (int)(sizeof r->old_uses / sizeof r->old_uses[0]))
+      return false;
+    r->old_uses[n].owner = mlirOpOperandGetOwner(u);
+    r->old_uses[n].index = (intptr_t)mlirOpOperandGetOperandNumber(u);
+  }
+  r->nold_uses = n;
+  r->reused = true;
+  mlirRewriterBaseMoveOpBefore(r->rw, r->slice_op, at);
+  mlirRewriterBaseStartOpModification(r->rw, r->slice_op);
+  return true;
 }
 
 MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
@@ -765,7 +845,7 @@ MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
     drops |= drop[i];
   if (!drops && bub_slice_is_identity(s, src))
     return src;
-  MlirType type = bub_slice_tensor_type(mlirValueGetType(src), s, drop);
+  MlirType type = bub_sliced_type(r, mlirValueGetType(src), s, drop);
   /* A marked slice of an empty tensor would become an empty tensor (the
    * empty pattern): make that directly. */
   if (marked && !drops && mlirValueIsAOpResult(src) &&
@@ -937,6 +1017,16 @@ static bool results_unused(MlirOperation op) {
   return true;
 }
 
+/* The replacement of a reused slice: its former users take `v`. */
+static void redirect_old_uses(bub_rw *r, MlirValue v) {
+  for (int i = 0; i < r->nold_uses; i++) {
+    MlirOperation user = r->old_uses[i].owner;
+    mlirRewriterBaseStartOpModification(r->rw, user);
+    mlirOperationSetOperand(user, r->old_uses[i].index, v);
+    mlirRewriterBaseFinalizeOpModification(r->rw, user);
+  }
+}
+
 void bub_replace(bub_rw *r, MlirValue v) {
   MlirType want = r->slice_type;
   if (!mlirTypeEqual(mlirValueGetType(v), want)) {
@@ -945,7 +1035,10 @@ void bub_replace(bub_rw *r, MlirValue v) {
     mlirOperationStateAddResults(&st, 1, &want);
     v = mlirOperationGetResult(bub_create(r, &st), 0);
   }
-  mlirRewriterBaseReplaceOpWithValues(r->rw, r->slice_op, 1, &v);
+  if (r->reused)
+    redirect_old_uses(r, v);
+  else
+    mlirRewriterBaseReplaceOpWithValues(r->rw, r->slice_op, 1, &v);
   if (!mlirOperationIsNull(r->producer) && results_unused(r->producer))
     mlirRewriterBaseEraseOp(r->rw, r->producer);
   r->bc->num_rewrites++;

@@ -110,6 +110,19 @@ MlirOperation npuc_build_if(npuc_builder *b, MlirValue cond) {
   return create(b, &st);
 }
 
+MlirOperation npuc_build_if_else(npuc_builder *b, MlirValue cond,
+                                 intptr_t num_results, const MlirType *types) {
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("scf.if"), b->loc);
+  mlirOperationStateAddOperands(&st, 1, &cond);
+  mlirOperationStateAddResults(&st, num_results, types);
+  MlirRegion regions[2] = {mlirRegionCreate(), mlirRegionCreate()};
+  for (int i = 0; i < 2; i++)
+    mlirRegionAppendOwnedBlock(regions[i], mlirBlockCreate(0, NULL, NULL));
+  mlirOperationStateAddOwnedRegions(&st, 2, regions);
+  return create(b, &st);
+}
+
 typedef struct {
   MlirOperation *ops;
   size_t count, cap;

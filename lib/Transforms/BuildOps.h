@@ -49,6 +49,10 @@ MlirOperation npuc_build_for(npuc_builder *b, MlirValue lb, MlirValue ub,
 /* scf.if %cond without results or else branch; the then block holds only
  * scf.yield. */
 MlirOperation npuc_build_if(npuc_builder *b, MlirValue cond);
+/* scf.if %cond -> (types) with then and else blocks that are still empty:
+ * the caller fills them and ends each with scf.yield. */
+MlirOperation npuc_build_if_else(npuc_builder *b, MlirValue cond,
+                                 intptr_t num_results, const MlirType *types);
 
 /* The device entries (func.func with hacc.entry) under `root`, in walk
  * order: a malloc'd array of *count ops. Collected before a pass rewrites

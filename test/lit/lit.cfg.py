@@ -37,6 +37,18 @@ else:
         pattern = r"(?<![\w/.-])" + name.replace("-", r"\-") + r"(?![\w.-])"
         config.substitutions.append((pattern, os.path.join(directory, name)))
 
+    # The aie1-cmodel tests through the real pipeline need the aie-vectorize
+    # pass (issue 7): `REQUIRES: aie-vectorize`.
+    import subprocess
+    try:
+        opt_help = subprocess.run(
+            [os.path.join(config.npuc_tools_dir, "npuc-opt"), "--help"],
+            capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        opt_help = ""
+    if "--aie-vectorize " in opt_help:
+        config.available_features.add("aie-vectorize")
+
     for name in ("npuc-opt", "npuc-compile", "npuc-run"):
         tool(name, config.npuc_tools_dir)
     # Reference programs of the execution tests: plain C, built by the

@@ -457,6 +457,57 @@ static void infer_transpose_and_layouts(void **state) {
   assert_string_equal(err, "the op states its result type");
 }
 
+/* Backward inference (the layout an operand has, given the op's), the
+ * components of gemm/conv layout strings and their memory layouts. */
+static void infer_operand_layouts_and_mem_layouts(void **state) {
+  (void)state;
+  char layout[32];
+  int64_t perm[] = {0, 2, 3, 1};
+  /* Backward through the seed's transpose: NHWC out means NCHW in. */
+  assert_true(npuc_tx8_infer_operand_layout(NPUC_TX8_LAYOUT_PERMUTE, "NHWC", 0,
+                                            4, 4, perm, layout, sizeof layout));
+  assert_string_equal(layout, "NCHW");
+  assert_true(npuc_tx8_infer_operand_layout(NPUC_TX8_LAYOUT_SOURCE,
+                                            "NHWC-HWOI-NHWC", 1, 4, 4, NULL,
+                                            layout, sizeof layout));
+  assert_string_equal(layout, "HWOI");
+  /* The bias is not named; a rank-1 operand of a SAME op broadcasts. */
+  assert_false(npuc_tx8_infer_operand_layout(NPUC_TX8_LAYOUT_SOURCE,
+                                             "NHWC-HWOI-NHWC", 2, 1, 4, NULL,
+                                             layout, sizeof layout));
+  assert_false(npuc_tx8_infer_operand_layout(NPUC_TX8_LAYOUT_SAME, "NHWC", 1,
+                                             1, 4, NULL, layout, sizeof layout));
+  assert_true(npuc_tx8_infer_operand_layout(NPUC_TX8_LAYOUT_SAME, "NHWC", 1, 4,
+                                            4, NULL, layout, sizeof layout));
+  assert_false(npuc_tx8_infer_operand_layout(NPUC_TX8_LAYOUT_STOP, "Tensor", 0,
+                                             2, 1, NULL, layout, sizeof layout));
+  assert_int_equal(npuc_tx8_layout_num_components("Tensor-Tensor-Tensor"), 3);
+  assert_true(npuc_tx8_layout_component("NHWC-HWOI-NHWC", 2, layout,
+                                        sizeof layout));
+  assert_string_equal(layout, "NHWC");
+  assert_false(npuc_tx8_layout_component("NHWC", 1, layout, sizeof layout));
+  assert_true(npuc_tx8_layout_name_valid("NTensor", 2));
+  assert_true(npuc_tx8_layout_name_valid("HWOI", 4));
+  assert_false(npuc_tx8_layout_name_valid("NHW", 4));
+  assert_false(npuc_tx8_layout_name_valid("NHHC", 4));
+  assert_false(npuc_tx8_layout_name_valid("Cx", 2));
+  assert_int_equal(npuc_tx8_mem_layout_of("NHWC", true), NPUC_TX8_NCX);
+  assert_int_equal(npuc_tx8_mem_layout_of("HWOI", true), NPUC_TX8_CX);
+  assert_int_equal(npuc_tx8_mem_layout_of("NTensor", false), NPUC_TX8_NTENSOR);
+  assert_int_equal(npuc_tx8_mem_layout_of("Tensor", false), NPUC_TX8_TENSOR);
+  npuc_tx8_layout_mode m;
+  assert_true(npuc_tx8_layout_mode_parse("NCx", 3, &m));
+  assert_int_equal(m, NPUC_TX8_NCX);
+  assert_false(npuc_tx8_layout_mode_parse("NCxx", 4, &m));
+  int64_t batched[] = {2, 4, 40}, single[] = {1, 4, 40};
+  assert_true(npuc_tx8_layouts_coincide(NPUC_TX8_TENSOR, NPUC_TX8_NTENSOR,
+                                        batched, 3));
+  assert_false(npuc_tx8_layouts_coincide(NPUC_TX8_CX, NPUC_TX8_NCX, batched, 3));
+  assert_true(npuc_tx8_layouts_coincide(NPUC_TX8_CX, NPUC_TX8_NCX, single, 3));
+  assert_false(npuc_tx8_layouts_coincide(NPUC_TX8_TENSOR, NPUC_TX8_CX, single,
+                                         3));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(builtin_target),
@@ -473,6 +524,7 @@ int main(void) {
       cmocka_unit_test(infer_broadcast_and_gemm),
       cmocka_unit_test(infer_conv_shapes),
       cmocka_unit_test(infer_transpose_and_layouts),
+      cmocka_unit_test(infer_operand_layouts_and_mem_layouts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,7 +126,8 @@ static int run(const options *o) {
   for (int k = 0; status == 0 && k < o->num_kernels; ++k) {
     snprintf(out[k], cap, "%s%s", base, o->compare ? (k ? "/b" : "/a") : "");
     snprintf(build[k], strlen(work) + 16, "%s/build%d", work, k);
-    if (!npuc_run_kernel(reg, o->kernels[k], &spec, in, build[k], out[k], NULL))
+    if (!npuc_run_kernel(reg, o->kernels[k], &spec, spec.sub_blocks[k], in,
+                         build[k], out[k], NULL))
       status = 1;
     else if (!o->compare)
       print_summary(out[k]);

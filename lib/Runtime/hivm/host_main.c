@@ -7,6 +7,9 @@
  *   kernel NAME            which entry of the kernel table (default: first)
  *   blocks N               the logical block count, when the kernel does not
  *                          compute it from its arguments
+ *   sub_blocks N           sub-blocks per block, instead of the kernel's own
+ *                          count (an untiled mix kernel runs with 1 to be
+ *                          compared with its 1:2 tiled form)
  *   out DIR                where outputs go (must exist)
  *   arg buf DTYPE RANK D0 .. Dk PATH|-    a buffer, from a .bin file or zeros
  *   arg scalar DTYPE VALUE                a scalar
@@ -34,6 +37,7 @@ typedef struct {
   char kernel[256];
   char out_dir[4096];
   int64_t blocks; /* < 0: ask the kernel */
+  int64_t sub_blocks; /* 0: the kernel's own count */
   host_arg args[64];
   int num_args;
 } manifest;
@@ -45,9 +49,11 @@ static const npuc_kernel_desc *pick_kernel(const manifest *m,
 static bool check_args(const manifest *m, const npuc_kernel_desc *k);
 static int64_t launch_blocks(const manifest *m, const npuc_kernel_desc *k,
                              void **argv, int64_t *logical);
-static void run_blocks(const npuc_kernel_desc *k, void **argv, int64_t blocks);
+static void run_blocks(const npuc_kernel_desc *k, void **argv, int64_t blocks,
+                       int64_t sub_blocks);
 static bool write_outputs(const manifest *m, const npuc_kernel_desc *k,
-                          int64_t logical, int64_t blocks, double seconds);
+                          int64_t logical, int64_t blocks, int64_t sub_blocks,
+                          double seconds);
 
 int npuc_rt_host_main(int argc, char **argv, const npuc_kernel_desc *kernels,
                       int num_kernels) {
@@ -72,10 +78,11 @@ int npuc_rt_host_main(int argc, char **argv, const npuc_kernel_desc *kernels,
     return 2;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  run_blocks(k, args, blocks);
+  int64_t sub_blocks = m.sub_blocks > 0 ? m.sub_blocks : k->sub_blocks;
+  run_blocks(k, args, blocks, sub_blocks);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-  return write_outputs(&m, k, logical, blocks, seconds) ? 0 : 1;
+  return write_outputs(&m, k, logical, blocks, sub_blocks, seconds) ? 0 : 1;
 }
 
 /* ---- manifest ------------------------------------------------------------ */
@@ -193,7 +200,13 @@ static bool read_manifest(const char *path, manifest *m) {
       snprintf(m->kernel, sizeof m->kernel, "%.255s", line + 7);
     else if (strncmp(line, "blocks ", 7) == 0)
       m->blocks = strtoll(line + 7, NULL, 10);
-    else if (strncmp(line, "out ", 4) == 0)
+    else if (strncmp(line, "sub_blocks ", 11) == 0) {
+      m->sub_blocks = strtoll(line + 11, NULL, 10);
+      if (m->sub_blocks < 1) {
+        fprintf(stderr, "manifest:%d: error: sub_blocks must be at least 1\n", n);
+        ok = false;
+      }
+    } else if (strncmp(line, "out ", 4) == 0)
       snprintf(m->out_dir, sizeof m->out_dir, "%.4095s", line + 4);
     else if (strncmp(line, "arg ", 4) == 0 && m->num_args < 64)
       ok = parse_arg(m, line + 4, n);
@@ -265,14 +278,14 @@ static int64_t launch_blocks(const manifest *m, const npuc_kernel_desc *k,
 typedef struct {
   const npuc_kernel_desc *k;
   void **argv;
-  int64_t blocks, first, step;
+  int64_t blocks, first, step, sub_blocks;
 } worker;
 
 static void *run_worker(void *p) {
   worker *w = p;
-  for (int64_t sb = 0; sb < w->k->sub_blocks; ++sb)
+  for (int64_t sb = 0; sb < w->sub_blocks; ++sb)
     for (int64_t b = w->first; b < w->blocks; b += w->step) {
-      npuc_launch L = {b, w->blocks, sb, w->k->sub_blocks};
+      npuc_launch L = {b, w->blocks, sb, w->sub_blocks};
       w->k->fn(&L, w->argv);
       npuc_rt_arena_reset();
     }
@@ -282,7 +295,8 @@ static void *run_worker(void *p) {
 
 /* NPUC_THREADS=n spreads blocks over n threads. Cross-block sync ops are
  * no-ops in the model, so kernels that have them run on one thread. */
-static void run_blocks(const npuc_kernel_desc *k, void **argv, int64_t blocks) {
+static void run_blocks(const npuc_kernel_desc *k, void **argv, int64_t blocks,
+                       int64_t sub_blocks) {
   const char *env = getenv("NPUC_THREADS");
   long threads = env ? strtol(env, NULL, 10) : 1;
   if (threads < 1 || k->has_sync)
@@ -294,7 +308,7 @@ static void run_blocks(const npuc_kernel_desc *k, void **argv, int64_t blocks) {
   worker w[64];
   pthread_t tid[64];
   for (long t = 0; t < threads; ++t) {
-    w[t] = (worker){k, argv, blocks, t, threads};
+    w[t] = (worker){k, argv, blocks, t, threads, sub_blocks};
     if (threads == 1)
       run_worker(&w[t]);
     else
@@ -314,7 +328,8 @@ static uint64_t fnv1a(const unsigned char *p, size_t n) {
 }
 
 static bool write_outputs(const manifest *m, const npuc_kernel_desc *k,
-                          int64_t logical, int64_t blocks, double seconds) {
+                          int64_t logical, int64_t blocks, int64_t sub_blocks,
+                          double seconds) {
   char path[4200];
   snprintf(path, sizeof path, "%s/summary.txt", m->out_dir);
   FILE *sum = fopen(path, "w");
@@ -323,7 +338,7 @@ static bool write_outputs(const manifest *m, const npuc_kernel_desc *k,
     return false;
   }
   fprintf(sum, "kernel %s\nlogical_blocks %lld\nlaunched_blocks %lld\nsub_blocks %lld\n",
-          k->name, (long long)logical, (long long)blocks, (long long)k->sub_blocks);
+          k->name, (long long)logical, (long long)blocks, (long long)sub_blocks);
   fprintf(sum, "kernel_seconds %.6f\n", seconds);
   bool ok = true;
   for (int i = 0; i < m->num_args; ++i) {

@@ -109,7 +109,8 @@ static bool dropped_mask(MlirAttribute static_sizes, MlirType reduced,
 static bool dtype_of(emitter *em, MlirOperation op, MlirType t, int *dt) {
   if (npuc_em_dtype(t, dt))
     return true;
-  npuc_em_error(em, op, "element type not supported by --target=ascend-cmodel");
+  npuc_em_error(em, op, "element type not supported by --target=%s",
+                  npuc_em_target(em));
   return false;
 }
 

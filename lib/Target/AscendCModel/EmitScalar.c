@@ -102,7 +102,8 @@ static bool emit_constant(emitter *em, MlirOperation op) {
     float_literal(expr, sizeof expr, mlirFloatAttrGetValueDouble(v));
     float_result(em, op, expr);
   } else {
-    npuc_em_error(em, op, "unsupported constant for --target=ascend-cmodel");
+    npuc_em_error(em, op, "unsupported constant for --target=%s",
+                  npuc_em_target(em));
   }
   return true;
 }

@@ -10,39 +10,12 @@
 
 /* ---- text ------------------------------------------------------------- */
 
-static void sb_vprintf(npuc_sb *sb, const char *fmt, va_list ap) {
-  va_list copy;
-  va_copy(copy, ap);
-  int n = vsnprintf(NULL, 0, fmt, copy);
-  va_end(copy);
-  if (n < 0)
-    return;
-  if (sb->len + (size_t)n + 1 > sb->cap) {
-    sb->cap = (sb->len + (size_t)n + 1) * 2;
-    sb->data = realloc(sb->data, sb->cap);
-  }
-  vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
-  sb->len += (size_t)n;
-}
-
-void npuc_sb_printf(npuc_sb *sb, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  sb_vprintf(sb, fmt, ap);
-  va_end(ap);
-}
-
-void npuc_sb_free(npuc_sb *sb) {
-  free(sb->data);
-  memset(sb, 0, sizeof *sb);
-}
-
 void npuc_em_line(emitter *em, const char *fmt, ...) {
   for (int i = 0; i < em->indent; ++i)
     npuc_sb_printf(em->out, "  ");
   va_list ap;
   va_start(ap, fmt);
-  sb_vprintf(em->out, fmt, ap);
+  npuc_sb_vprintf(em->out, fmt, ap);
   va_end(ap);
   npuc_sb_printf(em->out, "\n");
 }
@@ -172,20 +145,31 @@ const char *npuc_em_ctype(MlirType t) {
   case NPUC_VAL_INT: return "int64_t";
   case NPUC_VAL_FLOAT: return mlirTypeIsAF64(t) ? "double" : "float";
   case NPUC_VAL_BUF: return "npuc_buf";
-  default: return "void *";
+  default: return mlirTypeIsAVector(t) ? "npuc_aie1_vec" : "void *";
   }
 }
 
 /* ---- dispatch ----------------------------------------------------------- */
 
+const char *npuc_em_target(const emitter *em) {
+  return em->target_name ? em->target_name : "ascend-cmodel";
+}
+
 bool npuc_em_op(emitter *em, MlirOperation op) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   char name[128];
   snprintf(name, sizeof name, "%.*s", (int)n.length, n.data);
-  if (npuc_em_scalar_op(em, op, name) || npuc_em_control_op(em, op, name) ||
-      npuc_em_buffer_op(em, op, name) || npuc_em_hivm_op(em, op, name))
+  /* A reusing target sees each op first, so it can take over the vector
+   * forms of arith ops; it replaces the HIVM family. */
+  bool known = (em->target_op && em->target_op(em, op, name)) ||
+               npuc_em_scalar_op(em, op, name) ||
+               npuc_em_control_op(em, op, name) ||
+               npuc_em_buffer_op(em, op, name) ||
+               (!em->target_op && npuc_em_hivm_op(em, op, name));
+  if (known)
     return !em->failed;
-  npuc_em_error(em, op, "unsupported op %s for --target=ascend-cmodel", name);
+  npuc_em_error(em, op, "unsupported op %s for --target=%s", name,
+                npuc_em_target(em));
   return false;
 }
 
@@ -204,7 +188,7 @@ bool npuc_em_region(emitter *em, MlirRegion region) {
   if (!mlirBlockIsNull(mlirBlockGetNextInRegion(b))) {
     npuc_em_error(em, mlirBlockGetParentOperation(b),
                   "regions with several blocks are not supported by "
-                  "--target=ascend-cmodel");
+                  "--target=%s", npuc_em_target(em));
     return false;
   }
   return npuc_em_block(em, b);

@@ -11,14 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct {
-  char *data;
-  size_t len, cap;
-} npuc_sb;
-
-void npuc_sb_printf(npuc_sb *sb, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void npuc_sb_free(npuc_sb *sb);
+#include "npuc/StringBuilder.h"
 
 typedef struct {
   const void *key; /* MlirValue.ptr */
@@ -35,6 +28,11 @@ typedef struct emitter {
   bool failed;
   bool has_sync;
   bool uses_sub_block;
+  /* Another target reusing this emitter (aie1-cmodel): its name for error
+   * messages, and its op family, tried before the shared families and
+   * instead of the HIVM ops. NULL for ascend-cmodel. */
+  const char *target_name;
+  bool (*target_op)(struct emitter *em, MlirOperation op, const char *name);
 } emitter;
 
 /* ---- values ------------------------------------------------------------- */
@@ -54,7 +52,8 @@ int npuc_em_int_bits(MlirType t);
 /* The runtime dtype of a scalar type or of a shaped type's element. */
 bool npuc_em_dtype(MlirType t, int *dtype);
 const char *npuc_em_dtype_name(int dtype);
-/* "int64_t", "float", "double", "npuc_buf" */
+/* "int64_t", "float", "double", "npuc_buf", and "npuc_aie1_vec" for
+ * vectors (only aie1-cmodel has them) */
 const char *npuc_em_ctype(MlirType t);
 
 /* ---- writing ------------------------------------------------------------ */
@@ -72,6 +71,9 @@ bool npuc_em_op(emitter *em, MlirOperation op);
 /* Emits every op of a block, in order; block arguments must be defined. */
 bool npuc_em_block(emitter *em, MlirBlock block);
 bool npuc_em_region(emitter *em, MlirRegion region);
+
+/* "ascend-cmodel", or the name of the target reusing the emitter. */
+const char *npuc_em_target(const emitter *em);
 
 /* ---- op families: each returns false if it does not know the op --------- */
 

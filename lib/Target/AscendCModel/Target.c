@@ -5,13 +5,21 @@
 #include <stdio.h>
 #include <string.h>
 
+/* auto-blockify first (its loop over logical blocks then holds the
+ * sub-block split), then the 1:2 sub-block split of mix kernels' AIV
+ * functions. */
 static bool ascend_pipeline(MlirOperation module, const npuc_compile_options *o,
                           char *buf, size_t size) {
   (void)module;
-  int n = snprintf(buf, size, "%s",
-                   o->auto_blockify_loop
-                       ? "builtin.module(auto-blockify-parallel-loop)"
-                       : "");
+  const char *blockify = o->auto_blockify_loop ? "auto-blockify-parallel-loop" : "";
+  const char *bind =
+      o->auto_bind_sub_block ? "func.func(hivm-bind-sub-block)" : "";
+  int n = 0;
+  if (*blockify || *bind)
+    n = snprintf(buf, size, "builtin.module(%s%s%s)", blockify,
+                 *blockify && *bind ? "," : "", bind);
+  else
+    n = snprintf(buf, size, "%s", "");
   return n >= 0 && (size_t)n < size;
 }
 

@@ -1,25 +1,668 @@
-/* --target=tx8: main.c, host.c and a Makefile over libnpuc_tx8_rt. */
+/* --target=tx8: a TX8 graph, after the tx8 pipeline, as C over the C model
+ * of the op library (libnpuc_tx8_rt):
+ *   program.h  the descriptor types main.c and host.c share;
+ *   main.c     one function per group (EmitGroup.c) and npuc_tx8_tile_main,
+ *              what one tile runs: every group in order, a barrier between
+ *              them; the DDR tensor table with the constants' data;
+ *   host.c     loads the inputs from <in>/argN.bin, runs all tiles (one
+ *              thread each), writes <out>/resultN.bin and a cycle report;
+ *   Makefile   builds `program` against libnpuc_tx8_rt.a.
+ * docs/tx8.md ("Code generation") describes the files. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "EmitInternal.h"
+#include "npuc/IR.h"
+#include "npuc/Pass.h"
 #include "npuc/Target.h"
 
-#include <mlir-c/Diagnostics.h>
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool load_target(MlirOperation module, const npuc_compile_options *o,
+                        npuc_tx8_target *t);
+static bool emit_program(MlirOperation module, const npuc_tx8_target *t,
+                         const npuc_compile_options *o,
+                         npuc_emitted_files *out);
+
+/* The TX8 pipeline contract's pass order (/work/tx8-contract.md,
+ * docs/tx8.md). A pass missing from this build's registry is skipped, so
+ * the list stays right while the passes land one by one. */
+static const char *const contract_passes[] = {
+    "tx8-layout-init",   "tx8-layout-transmit", "tx8-layout-align-to-npu",
+    "tx8-layout-align-opt", "tx8-move-constant", "tx8-const-norm",
+    "tx8-group-single",  "tx8-group-ldst",      "tx8-group-mapping",
+    "tx8-sharding",
+};
+/* The first pass that works on grouped IR: a module that is grouped
+ * already (hand-written, or from an earlier run) starts there. */
+#define FIRST_GROUPED_PASS 9
+
+static bool takes_option(const npuc_pass_def *def, const char *name) {
+  for (size_t i = 0; i < def->num_options; ++i)
+    if (strcmp(def->options[i].name, name) == 0)
+      return true;
+  return false;
+}
+
+static MlirWalkResult find_group(MlirOperation op, void *user) {
+  char name[64];
+  if (strcmp(npuc_tx8_op_name(op, name, sizeof name), "tx8be.group") != 0)
+    return MlirWalkResultAdvance;
+  *(bool *)user = true;
+  return MlirWalkResultInterrupt;
+}
 
 static bool tx8_pipeline(MlirOperation module, const npuc_compile_options *o,
-                          char *buf, size_t size) {
-  (void)module;
-  (void)o;
-  snprintf(buf, size, "%s", "");
-  return true;
+                         char *buf, size_t size) {
+  npuc_tx8_target t;
+  if (!load_target(module, o, &t))
+    return false;
+  bool grouped = false;
+  mlirOperationWalk(module, find_group, &grouped, MlirWalkPreOrder);
+  npuc_sb sb = {0};
+  size_t n = sizeof contract_passes / sizeof contract_passes[0];
+  for (size_t i = grouped ? FIRST_GROUPED_PASS : 0; i < n; ++i) {
+    const npuc_pass_def *def = npuc_pass_lookup(contract_passes[i]);
+    if (!def)
+      continue;
+    npuc_sb_printf(&sb, "%s%s", sb.len ? "," : "", def->name);
+    if (o->target_config && takes_option(def, "target-config"))
+      npuc_sb_printf(&sb, "{target-config=%s}", o->target_config);
+  }
+  char *passes = npuc_sb_take(&sb);
+  int len = snprintf(buf, size, "builtin.module(%s)", passes);
+  free(passes);
+  return len >= 0 && (size_t)len < size;
 }
 
 static bool tx8_emit(const npuc_op_registry *reg, MlirOperation module,
                      const npuc_compile_options *o, npuc_emitted_files *out) {
-  (void)reg, (void)o, (void)out;
-  mlirEmitError(mlirOperationGetLocation(module),
-                "target 'tx8' has no code generator yet");
-  return false;
+  (void)reg;
+  npuc_tx8_target t;
+  memset(out, 0, sizeof *out);
+  if (!load_target(module, o, &t))
+    return false;
+  if (!emit_program(module, &t, o, out)) {
+    npuc_emitted_files_free(out);
+    return false;
+  }
+  return true;
 }
 
 const npuc_target_def npuc_target_tx8 = {
     "tx8", "TX8 graph as main.c per tile and a host program over the TX8 C model",
     tx8_pipeline, tx8_emit};
+
+static bool load_target(MlirOperation module, const npuc_compile_options *o,
+                        npuc_tx8_target *t) {
+  return npuc_tx8_pass_target(module, "--target=tx8", o->target_config, t);
+}
+
+/* ---- the graph ----------------------------------------------------------------- */
+
+typedef struct {
+  MlirOperation module, func;
+  tx8_program prog;
+  npuc_sb groups;   /* the group functions */
+  int num_groups;   /* with code */
+  int group_seq;    /* all, for naming their results */
+  int outputs[64];  /* func results -> DDR tensor */
+  int num_outputs;
+  MlirAttribute container; /* tx8be.const_container */
+} graph;
+
+static bool find_main(graph *g);
+static bool walk_graph(graph *g, const npuc_tx8_target *t);
+static void write_header(npuc_sb *sb);
+static void write_main(graph *g, const npuc_tx8_target *t, npuc_sb *sb);
+static void write_host(npuc_sb *sb);
+static void write_makefile(const npuc_compile_options *o, npuc_sb *sb);
+
+static bool emit_program(MlirOperation module, const npuc_tx8_target *t,
+                         const npuc_compile_options *o,
+                         npuc_emitted_files *out) {
+  graph g;
+  memset(&g, 0, sizeof g);
+  g.module = module;
+  bool ok = find_main(&g) && walk_graph(&g, t);
+  if (ok) {
+    npuc_sb header = {0}, main_c = {0}, host = {0}, make = {0};
+    write_header(&header);
+    write_main(&g, t, &main_c);
+    write_host(&host);
+    write_makefile(o, &make);
+    ok = npuc_emitted_files_add(out, "program.h", npuc_sb_take(&header)) &&
+         npuc_emitted_files_add(out, "main.c", npuc_sb_take(&main_c)) &&
+         npuc_emitted_files_add(out, "host.c", npuc_sb_take(&host)) &&
+         npuc_emitted_files_add(out, "Makefile", npuc_sb_take(&make));
+  }
+  npuc_sb_free(&g.groups);
+  free(g.prog.tensors);
+  free(g.prog.slots);
+  return ok;
+}
+
+static bool named(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
+}
+
+/* @main, or the module's only function. */
+static bool find_main(graph *g) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g->module, 0));
+  int funcs = 0;
+  MlirOperation only = {NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!named(op, "func.func"))
+      continue;
+    ++funcs;
+    only = op;
+    MlirAttribute sym = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("sym_name"));
+    MlirStringRef s = mlirStringAttrGetValue(sym);
+    if (s.length == 4 && memcmp(s.data, "main", 4) == 0) {
+      g->func = op;
+      return true;
+    }
+  }
+  if (funcs == 1) {
+    g->func = only;
+    return true;
+  }
+  npuc_op_error(g->module, "tx8: no graph to compile: the module needs a "
+                           "func.func @main (or exactly one function)");
+  return false;
+}
+
+/* The DDR tensors by value: a hash of the value's pointer, so a graph of
+ * n tensors is looked up in O(n) overall. */
+static size_t slot_of(const tx8_program *prog, MlirValue v) {
+  uintptr_t h = (uintptr_t)v.ptr;
+  h ^= h >> 17;
+  h *= (uintptr_t)0x9e3779b97f4a7c15ull;
+  size_t mask = (size_t)prog->num_slots - 1, i = (size_t)(h >> 7) & mask;
+  while (prog->slots[i] &&
+         !mlirValueEqual(prog->tensors[prog->slots[i] - 1].value, v))
+    i = (i + 1) & mask;
+  return i;
+}
+
+int tx8_ddr_index(const tx8_program *prog, MlirValue v) {
+  if (!prog->num_slots)
+    return -1;
+  return prog->slots[slot_of(prog, v)] - 1;
+}
+
+static void index_tensors(tx8_program *prog) {
+  if (2 * prog->num_tensors <= prog->num_slots)
+    return;
+  free(prog->slots);
+  prog->num_slots = prog->num_slots ? 2 * prog->num_slots : 32;
+  prog->slots = calloc((size_t)prog->num_slots, sizeof *prog->slots);
+  for (int i = 0; i < prog->num_tensors; ++i)
+    prog->slots[slot_of(prog, prog->tensors[i].value)] = i + 1;
+}
+
+static int64_t ddr_bytes(const tx8_ddr *d) {
+  npuc_tx8_dims dims = npuc_tx8_dims_of_shape(d->shape.dims, d->shape.rank,
+                                              d->mode);
+  return npuc_tx8_layout_of(dims, d->dtype, d->mode).total_bytes;
+}
+
+static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
+                       tx8_ddr_kind kind, MlirAttribute data,
+                       const char *name) {
+  tx8_program *p = &g->prog;
+  if (p->num_tensors == p->cap) {
+    p->cap = p->cap ? 2 * p->cap : 16;
+    p->tensors = realloc(p->tensors, (size_t)p->cap * sizeof *p->tensors);
+  }
+  tx8_ddr *t = &p->tensors[p->num_tensors];
+  memset(t, 0, sizeof *t);
+  t->value = v;
+  t->kind = kind;
+  t->data = data;
+  t->mode = NPUC_TX8_TENSOR;
+  t->alias = -1;
+  snprintf(t->name, sizeof t->name, "%s", name);
+  MlirType type = mlirValueGetType(v);
+  if (!npuc_tx8_shape_of(type, &t->shape) || t->shape.rank == 0) {
+    npuc_op_error(where, "tx8: unsupported shape for %s: DDR tensors must be "
+                         "static tensors of rank 1 to %d", name,
+                  NPUC_TX8_MAX_RANK);
+    return false;
+  }
+  if (!npuc_tx8_dtype_of_type(mlirShapedTypeGetElementType(type), &t->dtype)) {
+    npuc_op_error(where, "tx8: unsupported dtype for %s: TX8 computes f16, "
+                         "bf16, f32 and i8", name);
+    return false;
+  }
+  p->num_tensors++;
+  if (2 * p->num_tensors > p->num_slots)
+    index_tensors(p);
+  else
+    p->slots[slot_of(p, v)] = p->num_tensors;
+  return true;
+}
+
+static bool add_constant(graph *g, MlirOperation op, bool from_container);
+static bool add_group(graph *g, MlirOperation op, const npuc_tx8_target *t);
+static bool add_outputs(graph *g, MlirOperation ret);
+
+static bool walk_graph(graph *g, const npuc_tx8_target *t) {
+  g->prog.tiles = 1; /* grows to the largest group's mesh */
+  g->container = mlirOperationGetAttributeByName(
+      g->module, mlirStringRefCreateFromCString("tx8be.const_container"));
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(g->func, 0));
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); ++i) {
+    char name[32];
+    snprintf(name, sizeof name, "arg%zd", (ssize_t)i);
+    if (!add_tensor(g, g->func, mlirBlockGetArgument(entry, i), TX8_DDR_INPUT,
+                    (MlirAttribute){NULL}, name))
+      return false;
+  }
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    char name[64];
+    npuc_tx8_op_name(op, name, sizeof name);
+    bool ok;
+    if (!strcmp(name, "tx8be.load_const"))
+      ok = add_constant(g, op, true);
+    else if (!strcmp(name, "tx8be.constant"))
+      ok = add_constant(g, op, false);
+    else if (!strcmp(name, "tx8be.group"))
+      ok = add_group(g, op, t);
+    else if (!strcmp(name, "func.return"))
+      ok = add_outputs(g, op);
+    else if (!strcmp(name, "tx8be.none"))
+      ok = true;
+    else {
+      npuc_op_error(op, "%s: unsupported op at the top level of the graph (the "
+                        "tx8 code generator runs tx8be.group ops; group the "
+                        "graph first)", name);
+      ok = false;
+    }
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+static bool add_constant(graph *g, MlirOperation op, bool from_container) {
+  MlirAttribute value = {NULL};
+  char name[32];
+  if (from_container) {
+    MlirAttribute id = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("const_map_id"));
+    int64_t i = mlirAttributeIsAInteger(id) ? mlirIntegerAttrGetValueInt(id) : -1;
+    if (mlirAttributeIsNull(g->container) || !mlirAttributeIsAArray(g->container) ||
+        i < 0 || i >= mlirArrayAttrGetNumElements(g->container)) {
+      npuc_op_error(op, "tx8be.load_const: constant %lld is not in the "
+                        "module's tx8be.const_container", (long long)i);
+      return false;
+    }
+    value = mlirArrayAttrGetElement(g->container, i);
+    snprintf(name, sizeof name, "const%lld", (long long)i);
+  } else {
+    value = mlirOperationGetAttributeByName(op,
+                                            mlirStringRefCreateFromCString("value"));
+    snprintf(name, sizeof name, "const_op%d", g->prog.num_tensors);
+  }
+  MlirValue v = mlirOperationGetResult(op, 0);
+  npuc_tx8_dev_attr dev;
+  npuc_tx8_attr_status has_dev = npuc_tx8_op_dev_attr(op, &dev);
+  if (has_dev == NPUC_TX8_ATTR_MALFORMED ||
+      !add_tensor(g, op, v, TX8_DDR_CONSTANT, value, name))
+    return false;
+  /* The container holds the bytes as they lie in DDR: the compact tensor,
+   * or (tx8-const-norm) the image of its aligned layout. */
+  tx8_ddr *t = &g->prog.tensors[g->prog.num_tensors - 1];
+  if (has_dev == NPUC_TX8_ATTR_PRESENT)
+    t->mode = dev.mem_layout;
+  MlirType result = mlirValueGetType(v);
+  bool ok = !mlirAttributeIsNull(value) && mlirAttributeIsADenseElements(value) &&
+            mlirTypeEqual(mlirShapedTypeGetElementType(mlirAttributeGetType(value)),
+                          mlirShapedTypeGetElementType(result)) &&
+            mlirElementsAttrGetNumElements(value) * npuc_tx8_dtype_bytes(t->dtype) ==
+                ddr_bytes(t);
+  if (!ok)
+    npuc_op_error(op, "tx8: unsupported constant: its value must be dense "
+                      "elements of the result's type, %lld bytes (the result "
+                      "in %s)", (long long)ddr_bytes(t),
+                  npuc_tx8_layout_name(t->mode));
+  return ok;
+}
+
+static bool result_layout(graph *g, MlirOperation group, intptr_t i,
+                          tx8_ddr *t);
+
+static bool add_group(graph *g, MlirOperation op, const npuc_tx8_target *t) {
+  int32_t tiles = npuc_tx8_group_tiles(op, t);
+  if (tiles <= 0)
+    return false;
+  if (tiles > g->prog.tiles)
+    g->prog.tiles = tiles;
+  int id = g->num_groups, seq = g->group_seq++;
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
+    char name[32];
+    snprintf(name, sizeof name, "g%d_r%zd", seq, (ssize_t)i);
+    if (!add_tensor(g, op, mlirOperationGetResult(op, i), TX8_DDR_INTERMEDIATE,
+                    (MlirAttribute){NULL}, name) ||
+        !result_layout(g, op, i, &g->prog.tensors[g->prog.num_tensors - 1]))
+      return false;
+  }
+  if (npuc_tx8_group_is_ddr_only(op))
+    return true; /* no code: its results alias its inputs */
+  g->num_groups++;
+  if (!tx8_emit_group(&g->prog, op, id, &g->groups))
+    return false;
+  MlirAttribute alloc = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("spm_alloc_size"));
+  int64_t bytes = (int64_t)mlirIntegerAttrGetValueUInt(alloc);
+  if (bytes > g->prog.spm_bytes)
+    g->prog.spm_bytes = bytes;
+  return true;
+}
+
+/* Where group result `i` lies in DDR: as its store_var's dev_info says
+ * (compact without one), or, for a reshape of a group input in a DDR-only
+ * group, in that input's bytes. */
+static bool result_layout(graph *g, MlirOperation group, intptr_t i,
+                          tx8_ddr *t) {
+  /* The last op: MLIR does not know an unregistered op is a terminator. */
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(group, 0));
+  MlirOperation ret = {NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    ret = op;
+  if (mlirOperationIsNull(ret) || i >= mlirOperationGetNumOperands(ret))
+    return true; /* the group plan reports it */
+  MlirValue v = mlirOperationGetOperand(ret, i);
+  if (!mlirValueIsAOpResult(v))
+    return true;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  char name[64];
+  npuc_tx8_op_name(def, name, sizeof name);
+  npuc_tx8_dev_attr dev;
+  if (!strcmp(name, "tx8be.store_var")) {
+    npuc_tx8_attr_status has = npuc_tx8_op_dev_attr(def, &dev);
+    if (has == NPUC_TX8_ATTR_PRESENT)
+      t->mode = dev.mem_layout;
+    return has != NPUC_TX8_ATTR_MALFORMED;
+  }
+  if (!strcmp(name, "tx8be.reshape") && npuc_tx8_group_is_ddr_only(group)) {
+    MlirValue in = mlirOperationGetOperand(def, 0);
+    int src = mlirValueIsABlockArgument(in)
+                  ? tx8_ddr_index(&g->prog, mlirOperationGetOperand(
+                        group, mlirBlockArgumentGetArgNumber(in)))
+                  : -1;
+    if (src < 0 || npuc_tx8_is_aligned(g->prog.tensors[src].mode)) {
+      npuc_op_error(def, "tx8be.reshape: unsupported: a DDR reshape needs a "
+                         "compact group input");
+      return false;
+    }
+    t->alias = g->prog.tensors[src].alias >= 0 ? g->prog.tensors[src].alias : src;
+    return true;
+  }
+  if (npuc_tx8_group_is_ddr_only(group)) {
+    npuc_op_error(def, "%s: unsupported op in a DDR-only group (group_tag 2): "
+                       "the tx8 code generator knows reshape there", name);
+    return false;
+  }
+  return true;
+}
+
+static bool add_outputs(graph *g, MlirOperation ret) {
+  intptr_t n = mlirOperationGetNumOperands(ret);
+  if (n > (intptr_t)(sizeof g->outputs / sizeof g->outputs[0])) {
+    npuc_op_error(ret, "tx8: more than 64 graph outputs");
+    return false;
+  }
+  for (intptr_t i = 0; i < n; ++i) {
+    g->outputs[i] = tx8_ddr_index(&g->prog, mlirOperationGetOperand(ret, i));
+    if (g->outputs[i] < 0) {
+      npuc_op_error(ret, "tx8: graph output #%zd is not a tensor in DDR",
+                    (ssize_t)i);
+      return false;
+    }
+  }
+  g->num_outputs = (int)n;
+  return true;
+}
+
+/* ---- the files --------------------------------------------------------------------- */
+
+static void write_header(npuc_sb *sb) {
+  npuc_sb_printf(sb,
+      "/* Generated by npuc-compile --target=tx8: what main.c and host.c share. */\n"
+      "#ifndef NPUC_TX8_PROGRAM_H\n#define NPUC_TX8_PROGRAM_H\n\n"
+      "#include \"npuc/Tx8Runtime.h\"\n\n"
+      "#include <stdint.h>\n\n"
+      "typedef enum { TX8_INPUT, TX8_CONSTANT, TX8_INTERMEDIATE } tx8_ddr_kind;\n\n"
+      "/* A tensor in DDR, in `mode` (graph inputs and outputs are compact\n"
+      " * row-major in their files). */\n"
+      "typedef struct {\n"
+      "  const char *name;\n"
+      "  tx8_ddr_kind kind;\n"
+      "  int64_t bytes;\n"
+      "  const unsigned char *data; /* constants */\n"
+      "  npuc_tx8_dtype dtype;\n"
+      "  npuc_tx8_layout_mode mode;\n"
+      "  int32_t rank;\n"
+      "  int32_t shape[NPUC_TX8_MAX_SHAPE_DIM];\n"
+      "  int alias; /* >= 0: the bytes of that tensor (a DDR reshape) */\n"
+      "} tx8_ddr_tensor;\n\n"
+      "extern const tx8_ddr_tensor tx8_tensors[];\n"
+      "extern const int tx8_num_tensors;\n"
+      "extern const int tx8_outputs[]; /* graph result i: a tensor index */\n"
+      "extern const int tx8_num_outputs;\n"
+      "extern const int tx8_num_groups;\n"
+      "extern const int tx8_num_tiles;\n"
+      "extern const int64_t tx8_spm_bytes; /* per tile, the largest group's */\n"
+      "extern const npuc_tx8_target tx8_target;\n\n"
+      "/* What tile `tile` runs: every group in order; cycles[g] gets group g's\n"
+      " * estimate on this tile. */\n"
+      "void tx8_tile_main(int tile, char *const *ddr, char *spm, uint64_t *cycles);\n"
+      "/* Provided by the host: returns once every tile has called it. */\n"
+      "void tx8_barrier(void);\n\n"
+      "#endif\n");
+}
+
+static void write_constants(graph *g, npuc_sb *sb);
+static void write_target(const npuc_tx8_target *t, npuc_sb *sb);
+
+static void write_main(graph *g, const npuc_tx8_target *t, npuc_sb *sb) {
+  const tx8_program *p = &g->prog;
+  npuc_sb_printf(sb,
+      "/* Generated by npuc-compile --target=tx8: the groups of the graph as the\n"
+      " * op library's load -> compute -> store loop over each tile's temporal\n"
+      " * slices, and the DDR tensors. */\n"
+      "#include \"program.h\"\n\n"
+      "#include <stdbool.h>\n#include <stddef.h>\n\n");
+  write_constants(g, sb);
+  npuc_sb_printf(sb, "const tx8_ddr_tensor tx8_tensors[] = {\n");
+  for (int i = 0; i < p->num_tensors; ++i) {
+    const tx8_ddr *d = &p->tensors[i];
+    static const char *const kinds[] = {"TX8_INPUT", "TX8_CONSTANT",
+                                        "TX8_INTERMEDIATE"};
+    static const char *const dtypes[] = {"NPUC_TX8_F16", "NPUC_TX8_BF16",
+                                         "NPUC_TX8_F32", "NPUC_TX8_I8"};
+    static const char *const modes[] = {"NPUC_TX8_TENSOR", "NPUC_TX8_NTENSOR",
+                                        "NPUC_TX8_CX", "NPUC_TX8_NCX"};
+    npuc_sb_printf(sb, "    {\"%s\", %s, %lld, %s%s, %s, %s, %d, {", d->name,
+                   kinds[d->kind], (long long)ddr_bytes(d),
+                   d->kind == TX8_DDR_CONSTANT ? "tx8_data_" : "",
+                   d->kind == TX8_DDR_CONSTANT ? d->name : "NULL",
+                   dtypes[d->dtype], modes[d->mode], d->shape.rank);
+    for (int k = 0; k < d->shape.rank; ++k)
+      npuc_sb_printf(sb, "%s%lld", k ? ", " : "", (long long)d->shape.dims[k]);
+    npuc_sb_printf(sb, "}, %d},\n", d->alias);
+  }
+  npuc_sb_printf(sb, "};\nconst int tx8_num_tensors = %d;\n", p->num_tensors);
+  npuc_sb_printf(sb, "const int tx8_outputs[] = {");
+  for (int i = 0; i < g->num_outputs; ++i)
+    npuc_sb_printf(sb, "%s%d", i ? ", " : "", g->outputs[i]);
+  npuc_sb_printf(sb, "%s};\nconst int tx8_num_outputs = %d;\n",
+                 g->num_outputs ? "" : "-1", g->num_outputs);
+  npuc_sb_printf(sb, "const int tx8_num_groups = %d;\nconst int tx8_num_tiles = %d;\n"
+                     "const int64_t tx8_spm_bytes = %lld;\n",
+                 g->num_groups, p->tiles, (long long)p->spm_bytes);
+  write_target(t, sb);
+  npuc_sb_printf(sb, "\n%s", g->groups.data ? g->groups.data : "");
+  npuc_sb_printf(sb, "void tx8_tile_main(int tile, char *const *ddr, char *spm, "
+                     "uint64_t *cycles) {\n");
+  for (int i = 0; i < g->num_groups; ++i)
+    npuc_sb_printf(sb, "  cycles[%d] = group%d(tile, ddr, spm);\n  tx8_barrier();\n",
+                   i, i);
+  npuc_sb_printf(sb, "  (void)tile, (void)ddr, (void)spm, (void)cycles;\n}\n");
+}
+
+static int64_t element_bytes(npuc_tx8_dtype dt) { return npuc_tx8_dtype_bytes(dt); }
+
+/* Constant data as bytes (a splat repeated), little-endian as in DDR. */
+static void write_constants(graph *g, npuc_sb *sb) {
+  for (int i = 0; i < g->prog.num_tensors; ++i) {
+    const tx8_ddr *d = &g->prog.tensors[i];
+    if (d->kind != TX8_DDR_CONSTANT)
+      continue;
+    int64_t count = mlirElementsAttrGetNumElements(d->data),
+            eb = element_bytes(d->dtype);
+    const unsigned char *raw = mlirDenseElementsAttrGetRawData(d->data);
+    bool splat = mlirDenseElementsAttrIsSplat(d->data);
+    npuc_sb_printf(sb, "static const unsigned char tx8_data_%s[%lld] = {", d->name,
+                   (long long)(count * eb));
+    for (int64_t k = 0; k < count * eb; ++k) {
+      const char *sep = k == 0 ? "\n  " : k % 16 ? "," : ",\n  ";
+      npuc_sb_printf(sb, "%s0x%02x", sep, raw[(splat ? k % eb : k)]);
+    }
+    npuc_sb_printf(sb, "};\n");
+  }
+}
+
+static void write_target(const npuc_tx8_target *t, npuc_sb *sb) {
+  npuc_sb_printf(sb,
+      "const npuc_tx8_target tx8_target = {\n"
+      "    .chips = %d, .tiles_x = %d, .tiles_y = %d, .spm_bytes = %lld,\n"
+      "    .ddr_bytes = %lld, .ddr_bank_bytes = %lld, .ddr_gbytes_per_s = %.17g,\n"
+      "    .clock_ghz = %.17g, .ne_m = %d, .ne_k = %d, .ne_n = %d,\n"
+      "    .ne_tflops_int8 = %.17g, .ne_tflops_fp16 = %.17g,\n"
+      "    .ne_tflops_bf16 = %.17g, .ne_tflops_fp32 = %.17g,\n"
+      "    .ct_bytes_per_cycle = %lld, .tdma_bytes_per_cycle = %lld,\n"
+      "    .op_overhead_cycles = %lld};\n",
+      t->chips, t->tiles_x, t->tiles_y, (long long)t->spm_bytes,
+      (long long)t->ddr_bytes, (long long)t->ddr_bank_bytes, t->ddr_gbytes_per_s,
+      t->clock_ghz, t->ne_m, t->ne_k, t->ne_n, t->ne_tflops_int8,
+      t->ne_tflops_fp16, t->ne_tflops_bf16, t->ne_tflops_fp32,
+      (long long)t->ct_bytes_per_cycle, (long long)t->tdma_bytes_per_cycle,
+      (long long)t->op_overhead_cycles);
+}
+
+static void write_host(npuc_sb *sb) {
+  npuc_sb_printf(sb,
+      "/* Generated by npuc-compile --target=tx8: runs the program on the C\n"
+      " * model, one thread per tile, each with its own SPM.\n"
+      " * Usage: ./program IN_DIR OUT_DIR\n"
+      " *   reads IN_DIR/argN.bin (graph input N, raw little-endian elements,\n"
+      " *   row-major), writes OUT_DIR/resultN.bin and OUT_DIR/cycles.txt. */\n"
+      "#define _POSIX_C_SOURCE 200809L\n"
+      "#include \"program.h\"\n\n"
+      "#include <pthread.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
+      "static pthread_barrier_t barrier;\n\n"
+      "void tx8_barrier(void) { pthread_barrier_wait(&barrier); }\n\n"
+      "typedef struct {\n  int tile;\n  char **ddr;\n  uint64_t *cycles;\n} tile_job;\n\n"
+      "static void *run_tile(void *arg) {\n"
+      "  tile_job *job = arg;\n"
+      "  char *spm = malloc((size_t)(tx8_spm_bytes > 0 ? tx8_spm_bytes : 1));\n"
+      "  if (!spm) {\n    fprintf(stderr, \"program: out of memory for SPM\\n\");\n    exit(1);\n  }\n"
+      "  tx8_tile_main(job->tile, job->ddr, spm, job->cycles);\n"
+      "  free(spm);\n  return NULL;\n}\n\n"
+      "static int read_input(const char *dir, const tx8_ddr_tensor *t, char *dst) {\n"
+      "  char path[4096];\n"
+      "  snprintf(path, sizeof path, \"%%s/%%s.bin\", dir, t->name);\n"
+      "  FILE *f = fopen(path, \"rb\");\n"
+      "  if (!f) {\n    fprintf(stderr, \"program: cannot read %%s\\n\", path);\n    return 0;\n  }\n"
+      "  size_t got = fread(dst, 1, (size_t)t->bytes, f);\n"
+      "  int extra = fgetc(f) != EOF;\n  fclose(f);\n"
+      "  if (got != (size_t)t->bytes || extra) {\n"
+      "    fprintf(stderr, \"program: %%s must hold exactly %%lld bytes\\n\", path, (long long)t->bytes);\n"
+      "    return 0;\n  }\n  return 1;\n}\n\n"
+      "static int write_file(const char *dir, const char *name, const char *data, size_t n) {\n"
+      "  char path[4096];\n"
+      "  snprintf(path, sizeof path, \"%%s/%%s\", dir, name);\n"
+      "  FILE *f = fopen(path, \"wb\");\n"
+      "  int ok = f && fwrite(data, 1, n, f) == n;\n"
+      "  if (f && fclose(f) != 0)\n    ok = 0;\n"
+      "  if (!ok)\n    fprintf(stderr, \"program: cannot write %%s\\n\", path);\n"
+      "  return ok;\n}\n\n"
+      "static int write_report(const char *dir, const uint64_t *cycles) {\n"
+      "  char line[256];\n  size_t cap = 256 * (size_t)(tx8_num_groups + 2), n = 0;\n"
+      "  char *text = calloc(cap, 1);\n  uint64_t total = 0;\n"
+      "  for (int g = 0; g < tx8_num_groups; ++g) {\n"
+      "    uint64_t worst = 0;\n"
+      "    for (int t = 0; t < tx8_num_tiles; ++t)\n"
+      "      if (cycles[t * tx8_num_groups + g] > worst)\n        worst = cycles[t * tx8_num_groups + g];\n"
+      "    total += worst;\n"
+      "    n += (size_t)snprintf(line, sizeof line, \"group %%d: %%llu cycles (slowest tile)\\n\", g, (unsigned long long)worst);\n"
+      "    strcat(text, line);\n  }\n"
+      "  n += (size_t)snprintf(line, sizeof line, \"total: %%llu cycles on %%d tiles\\n\", (unsigned long long)total, tx8_num_tiles);\n"
+      "  strcat(text, line);\n  fputs(text, stdout);\n"
+      "  int ok = write_file(dir, \"cycles.txt\", text, n);\n  free(text);\n  return ok;\n}\n\n"
+      "int main(int argc, char **argv) {\n"
+      "  if (argc != 3) {\n    fprintf(stderr, \"usage: %%s IN_DIR OUT_DIR\\n\", argv[0]);\n    return 2;\n  }\n"
+      "  npuc_tx8_rt_set_target(&tx8_target);\n"
+      "  char **ddr = calloc((size_t)tx8_num_tensors, sizeof *ddr);\n"
+      "  for (int i = 0; i < tx8_num_tensors; ++i) {\n"
+      "    const tx8_ddr_tensor *t = &tx8_tensors[i];\n"
+      "    if (t->alias >= 0) {\n      ddr[i] = ddr[t->alias];\n      continue;\n    }\n"
+      "    ddr[i] = calloc((size_t)t->bytes, 1);\n"
+      "    if (t->kind == TX8_CONSTANT)\n      memcpy(ddr[i], t->data, (size_t)t->bytes);\n"
+      "    else if (t->kind == TX8_INPUT && !read_input(argv[1], t, ddr[i]))\n      return 1;\n"
+      "  }\n"
+      "  int tiles = tx8_num_tiles;\n"
+      "  uint64_t *cycles = calloc((size_t)(tiles * (tx8_num_groups ? tx8_num_groups : 1)), sizeof *cycles);\n"
+      "  tile_job *jobs = calloc((size_t)tiles, sizeof *jobs);\n"
+      "  pthread_t *threads = calloc((size_t)tiles, sizeof *threads);\n"
+      "  pthread_barrier_init(&barrier, NULL, (unsigned)tiles);\n"
+      "  for (int t = 0; t < tiles; ++t) {\n"
+      "    jobs[t] = (tile_job){t, ddr, cycles + t * tx8_num_groups};\n"
+      "    if (pthread_create(&threads[t], NULL, run_tile, &jobs[t]) != 0) {\n"
+      "      fprintf(stderr, \"program: cannot start tile %%d\\n\", t);\n      return 1;\n    }\n  }\n"
+      "  for (int t = 0; t < tiles; ++t)\n    pthread_join(threads[t], NULL);\n"
+      "  pthread_barrier_destroy(&barrier);\n"
+      "  int ok = 1;\n"
+      "  for (int i = 0; i < tx8_num_outputs && ok; ++i) {\n"
+      "    char name[64];\n    const tx8_ddr_tensor *t = &tx8_tensors[tx8_outputs[i]];\n"
+      "    /* Files are compact row-major, whatever the layout in DDR. */\n"
+      "    TSR in_ddr = npuc_tx8_tsr_of_shape(ddr[tx8_outputs[i]], t->shape, t->rank, t->dtype, t->mode);\n"
+      "    TSR out = npuc_tx8_tsr_of_shape(NULL, t->shape, t->rank, t->dtype, npuc_tx8_compact_of(t->mode));\n"
+      "    out.data = malloc((size_t)out.layout.total_bytes);\n"
+      "    op_dma_store(&out, &in_ddr);\n"
+      "    snprintf(name, sizeof name, \"result%%d.bin\", i);\n"
+      "    ok = write_file(argv[2], name, out.data, (size_t)out.layout.total_bytes);\n"
+      "    free(out.data);\n  }\n"
+      "  ok = ok && write_report(argv[2], cycles);\n"
+      "  for (int i = 0; i < tx8_num_tensors; ++i)\n"
+      "    if (tx8_tensors[i].alias < 0)\n      free(ddr[i]);\n"
+      "  free(ddr);\n  free(cycles);\n  free(jobs);\n  free(threads);\n"
+      "  return ok ? 0 : 1;\n}\n");
+}
+
+static void write_makefile(const npuc_compile_options *o, npuc_sb *sb) {
+  const char *rt = o->runtime_dir ? o->runtime_dir : ".";
+  npuc_sb_printf(sb,
+      "# Generated by npuc-compile --target=tx8.\n"
+      "CC ?= gcc\n"
+      "CFLAGS ?= " NPUC_KERNEL_CFLAGS "\n"
+      "NPUC_INCLUDE ?= %s\n"
+      "NPUC_RT ?= %s/libnpuc_tx8_rt.a %s/libnpuc_hivm_rt.a\n\n"
+      "program: main.c host.c program.h\n"
+      "\t$(CC) -std=c11 $(CFLAGS) -I$(NPUC_INCLUDE) main.c host.c $(NPUC_RT) "
+      "-lm -lpthread -o $@\n\n"
+      "clean:\n\trm -f program\n",
+      o->include_dir ? o->include_dir : "include", rt, rt);
+}

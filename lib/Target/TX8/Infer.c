@@ -201,3 +201,100 @@ bool npuc_tx8_infer_layout(npuc_tx8_layout_rule rule, const char *in,
   default: return false;
   }
 }
+
+/* ---- layout_str names and backward inference ----------------------------------------- */
+
+int npuc_tx8_layout_num_components(const char *layout_str) {
+  int n = 1;
+  for (const char *p = layout_str; *p; ++p)
+    n += *p == '-';
+  return n;
+}
+
+bool npuc_tx8_layout_component(const char *layout_str, int index, char *out,
+                               size_t out_cap) {
+  const char *start = layout_str;
+  for (int i = 0; i < index; ++i) {
+    start = strchr(start, '-');
+    if (!start)
+      return false;
+    ++start;
+  }
+  const char *end = strchr(start, '-');
+  return copy_out(start, end ? (size_t)(end - start) : strlen(start), out,
+                  out_cap);
+}
+
+bool npuc_tx8_layout_name_valid(const char *name, int rank) {
+  if (strcmp(name, "Tensor") == 0 || strcmp(name, "NTensor") == 0)
+    return true;
+  if ((int)strlen(name) != rank || rank == 0)
+    return false;
+  for (int i = 0; i < rank; ++i)
+    if (!strchr("NCHWDOI", name[i]) || strchr(name + i + 1, name[i]))
+      return false;
+  return true;
+}
+
+npuc_tx8_layout_mode npuc_tx8_mem_layout_of(const char *name, bool aligned) {
+  bool batched = name[0] == 'N';
+  if (aligned)
+    return batched ? NPUC_TX8_NCX : NPUC_TX8_CX;
+  return batched ? NPUC_TX8_NTENSOR : NPUC_TX8_TENSOR;
+}
+
+bool npuc_tx8_layout_mode_parse(const char *text, size_t len,
+                                npuc_tx8_layout_mode *out) {
+  static const npuc_tx8_layout_mode modes[] = {NPUC_TX8_TENSOR, NPUC_TX8_NTENSOR,
+                                               NPUC_TX8_CX, NPUC_TX8_NCX};
+  for (size_t i = 0; i < sizeof modes / sizeof modes[0]; ++i) {
+    const char *name = npuc_tx8_layout_name(modes[i]);
+    if (strlen(name) == len && memcmp(name, text, len) == 0) {
+      *out = modes[i];
+      return true;
+    }
+  }
+  return false;
+}
+
+bool npuc_tx8_layouts_coincide(npuc_tx8_layout_mode a, npuc_tx8_layout_mode b,
+                               const int64_t *shape, int rank) {
+  if (npuc_tx8_is_aligned(a) != npuc_tx8_is_aligned(b))
+    return false;
+  if (a == b || !npuc_tx8_is_aligned(a))
+    return true;
+  return rank < 2 || shape[0] == 1;
+}
+
+static bool inverse_permute_layout(const char *in, const int64_t *perm,
+                                   int rank, char *out, size_t cap) {
+  if (!perm || (int)strlen(in) != rank || rank > NPUC_TX8_MAX_RANK ||
+      !is_permutation(perm, rank) || (size_t)rank + 1 > cap)
+    return false;
+  for (int i = 0; i < rank; ++i)
+    out[perm[i]] = in[i];
+  out[rank] = '\0';
+  return true;
+}
+
+bool npuc_tx8_infer_operand_layout(npuc_tx8_layout_rule rule,
+                                   const char *op_layout, int operand,
+                                   int operand_rank, int result_rank,
+                                   const int64_t *permutation, char *out,
+                                   size_t out_cap) {
+  if (!op_layout)
+    return false;
+  switch (rule) {
+  case NPUC_TX8_LAYOUT_SAME:
+    return operand_rank == result_rank &&
+           copy_out(op_layout, strlen(op_layout), out, out_cap);
+  case NPUC_TX8_LAYOUT_PERMUTE:
+    return operand == 0 && inverse_permute_layout(op_layout, permutation,
+                                                  result_rank, out, out_cap);
+  case NPUC_TX8_LAYOUT_SOURCE:
+    /* The last component is the result's; the others name operands. */
+    return operand < npuc_tx8_layout_num_components(op_layout) - 1 &&
+           npuc_tx8_layout_component(op_layout, operand, out, out_cap);
+  default: return false;
+  }
+}

@@ -1,0 +1,224 @@
+/* Slices: the tile regions and temporal slices generated main.c loops
+ * over (G_SHAPE, L_SHAPE), input windows, and the DMA of one slice of a
+ * whole DDR tensor to and from SPM. */
+#include "internal.h"
+
+#include <string.h>
+
+static int32_t ceil_div(int32_t a, int32_t b) { return (a + b - 1) / b; }
+
+/* ---- regions and slices ------------------------------------------------------ */
+
+bool npuc_tx8_tile_region(const int32_t *shape, const int32_t *sharding,
+                          int32_t dim, int32_t tile, int32_t *start,
+                          int32_t *end) {
+  int32_t rest = tile;
+  for (int32_t d = dim - 1; d >= 0; --d) {
+    int32_t ways = sharding[d] > 0 ? sharding[d] : 1;
+    int32_t chunk = ceil_div(shape[d], ways);
+    int32_t i = rest % ways;
+    rest /= ways;
+    start[d] = i * chunk;
+    end[d] = start[d] + chunk < shape[d] ? start[d] + chunk : shape[d];
+    if (start[d] >= end[d])
+      return false;
+  }
+  return rest == 0; /* tiles past the product of the splits idle */
+}
+
+void npuc_tx8_gshape_init(G_SHAPE *g, const int32_t *shape,
+                          const int32_t *sharding, int32_t dim, int32_t tile) {
+  memset(g, 0, sizeof *g);
+  g->dim = dim;
+  memcpy(g->shape, shape, (size_t)dim * sizeof *shape);
+  g->done = !npuc_tx8_tile_region(shape, sharding, dim, tile,
+                                  g->spatial_start, g->spatial_end);
+  memcpy(g->dynamic_offset, g->spatial_start, (size_t)dim * sizeof *shape);
+}
+
+bool npuc_tx8_gshape_next(G_SHAPE *g, const int32_t *slice, L_SHAPE *out) {
+  if (g->done)
+    return false;
+  memset(out, 0, sizeof *out);
+  out->dim = g->dim;
+  for (int32_t d = 0; d < g->dim; ++d) {
+    int32_t at = g->dynamic_offset[d], left = g->spatial_end[d] - at;
+    out->shape_whole[d] = g->shape[d];
+    out->shape_start[d] = at;
+    out->shape_slice[d] = slice[d];
+    out->shape_real[d] = slice[d] < left ? slice[d] : left;
+  }
+  /* Advance like an odometer, the last dimension fastest. */
+  int32_t d = g->dim - 1;
+  for (; d >= 0; --d) {
+    g->dynamic_offset[d] += slice[d];
+    if (g->dynamic_offset[d] < g->spatial_end[d])
+      break;
+    g->dynamic_offset[d] = g->spatial_start[d];
+  }
+  g->done = d < 0;
+  return true;
+}
+
+/* [first, last) of window w for output slice [s, s + len), unclipped. */
+static void window_range(const npuc_tx8_window *w, int32_t s, int32_t len,
+                         int32_t *first, int32_t *last) {
+  *first = s * w->scale + w->offset;
+  *last = (s + len - 1) * w->scale + w->offset + w->extent;
+}
+
+void npuc_tx8_lshape_window(const L_SHAPE *out, const npuc_tx8_window *windows,
+                            const int32_t *whole, int32_t dim, L_SHAPE *in,
+                            int32_t *clipped) {
+  memset(in, 0, sizeof *in);
+  in->dim = dim;
+  for (int32_t d = 0; d < dim; ++d) {
+    const npuc_tx8_window *w = &windows[d];
+    int32_t first = 0, last = whole[d], nominal = whole[d];
+    if (w->out_dim >= 0) {
+      int32_t od = w->out_dim;
+      window_range(w, out->shape_start[od], out->shape_real[od], &first, &last);
+      nominal = (out->shape_slice[od] - 1) * w->scale + w->extent;
+    }
+    int32_t lo = first < 0 ? 0 : first, hi = last > whole[d] ? whole[d] : last;
+    in->shape_whole[d] = whole[d];
+    in->shape_start[d] = lo;
+    in->shape_slice[d] = nominal < whole[d] ? nominal : whole[d];
+    in->shape_real[d] = hi > lo ? hi - lo : 0;
+    if (clipped)
+      clipped[d] = lo - first;
+  }
+}
+
+void npuc_tx8_window_max(const npuc_tx8_window *windows, const int32_t *whole,
+                         int32_t dim, const int32_t *out_slice, int32_t *max) {
+  for (int32_t d = 0; d < dim; ++d) {
+    const npuc_tx8_window *w = &windows[d];
+    int32_t n = w->out_dim < 0
+                    ? whole[d]
+                    : (out_slice[w->out_dim] - 1) * w->scale + w->extent;
+    max[d] = n < whole[d] ? n : whole[d];
+  }
+}
+
+TSR npuc_tx8_tsr_of_shape(void *data, const int32_t *shape, int32_t dim,
+                          npuc_tx8_dtype dt, npuc_tx8_layout_mode mode) {
+  int64_t s[NPUC_TX8_MAX_SHAPE_DIM];
+  for (int32_t d = 0; d < dim; ++d)
+    s[d] = shape[d];
+  return npuc_tx8_tsr_make(data, npuc_tx8_dims_of_shape(s, dim, mode), dt,
+                           mode);
+}
+
+TSR npuc_tx8_tsr_of_lshape(void *data, const L_SHAPE *l, npuc_tx8_dtype dt,
+                           npuc_tx8_layout_mode mode) {
+  return npuc_tx8_tsr_of_shape(data, l->shape_real, l->dim, dt, mode);
+}
+
+/* ---- DMA of a slice ------------------------------------------------------------ */
+
+/* One side of a region copy: a tensor, the shape its layout was made
+ * from, and where the region starts in it. */
+typedef struct {
+  const TSR *t;
+  const int32_t *shape;
+  const int32_t *start;
+} side;
+
+static void copy_region(const char *op, const side *dst, const side *src,
+                        const int32_t *size, int32_t dim);
+
+uint64_t op_dma_load_slice(const TSR *spm, const TSR *whole, const L_SHAPE *l) {
+  static const int32_t zero[NPUC_TX8_MAX_SHAPE_DIM];
+  side dst = {spm, l->shape_real, zero};
+  side src = {whole, l->shape_whole, l->shape_start};
+  /* The slice is all of spm, so its padding is ours to zero; a store
+   * leaves the whole tensor's padding to whoever owns it. */
+  npuc_tx8i_check_tsr("op_dma_load_slice", "spm", spm);
+  npuc_tx8i_clear_padding(spm);
+  copy_region("op_dma_load_slice", &dst, &src, l->shape_real, l->dim);
+  return npuc_tx8_cycles_ddr(spm->layout.total_bytes);
+}
+
+uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm, const L_SHAPE *l) {
+  static const int32_t zero[NPUC_TX8_MAX_SHAPE_DIM];
+  side dst = {whole, l->shape_whole, l->shape_start};
+  side src = {spm, l->shape_real, zero};
+  copy_region("op_dma_store_slice", &dst, &src, l->shape_real, l->dim);
+  return npuc_tx8_cycles_ddr(spm->layout.total_bytes);
+}
+
+static bool batched(const TSR *t) {
+  return t->layout.mode == NPUC_TX8_NTENSOR || t->layout.mode == NPUC_TX8_NCX;
+}
+
+/* (n, hw) of the row at `idx` (dims 0 .. dim-2) of one side. */
+static void row_of(const side *s, const int32_t *idx, int32_t dim, int64_t *n,
+                   int64_t *hw) {
+  int32_t first = batched(s->t) && dim >= 2 ? 1 : 0;
+  *n = first ? s->start[0] + idx[0] : 0;
+  *hw = 0;
+  for (int32_t d = first; d < dim - 1; ++d)
+    *hw = *hw * s->shape[d] + s->start[d] + idx[d];
+}
+
+/* Channels from c to the end of c's contiguous run. */
+static int64_t run_left(const npuc_tx8_layout *l, int64_t c) {
+  if (c < l->cx * l->block)
+    return l->block - c % l->block;
+  return l->dims.c - c;
+}
+
+static void check_side(const char *op, const char *what, const side *s,
+                       const int32_t *size, int32_t dim) {
+  npuc_tx8i_check_tsr(op, what, s->t);
+  int64_t shape[NPUC_TX8_MAX_SHAPE_DIM];
+  for (int32_t d = 0; d < dim; ++d) {
+    shape[d] = s->shape[d];
+    if (s->start[d] < 0 || size[d] < 0 || s->start[d] + size[d] > s->shape[d])
+      npuc_tx8_fail(op, "%s: slice [%d, %d) of dimension %d is outside 0..%d",
+                    what, s->start[d], s->start[d] + size[d], d, s->shape[d]);
+  }
+  npuc_tx8_dims want = npuc_tx8_dims_of_shape(shape, dim, s->t->layout.mode),
+                have = s->t->layout.dims;
+  if (want.n != have.n || want.hw != have.hw || want.c != have.c)
+    npuc_tx8_fail(op, "%s: the tensor does not have the slice's shape", what);
+}
+
+static void copy_region(const char *op, const side *dst, const side *src,
+                        const int32_t *size, int32_t dim) {
+  if (dim < 1 || dim > NPUC_TX8_MAX_SHAPE_DIM)
+    npuc_tx8_fail(op, "%d dimensions", dim);
+  check_side(op, "dst", dst, size, dim);
+  check_side(op, "src", src, size, dim);
+  npuc_tx8i_check_dtype(op, "dst", dst->t, src->t->layout.dtype);
+  for (int32_t d = 0; d < dim; ++d)
+    if (size[d] == 0)
+      return;
+  const npuc_tx8_layout *dl = &dst->t->layout, *sl = &src->t->layout;
+  int32_t idx[NPUC_TX8_MAX_SHAPE_DIM] = {0};
+  int64_t c_dst0 = dst->start[dim - 1], c_src0 = src->start[dim - 1];
+  for (;;) {
+    int64_t dn, dhw, sn, shw;
+    row_of(dst, idx, dim, &dn, &dhw);
+    row_of(src, idx, dim, &sn, &shw);
+    for (int64_t c = 0; c < size[dim - 1];) {
+      int64_t len = size[dim - 1] - c;
+      int64_t dl_left = run_left(dl, c_dst0 + c), sl_left = run_left(sl, c_src0 + c);
+      len = len < dl_left ? len : dl_left;
+      len = len < sl_left ? len : sl_left;
+      memcpy(tx8_at(dst->t, npuc_tx8_offset(dl, dn, dhw, c_dst0 + c)),
+             tx8_at(src->t, npuc_tx8_offset(sl, sn, shw, c_src0 + c)),
+             (size_t)(len * sl->elem_bytes));
+      c += len;
+    }
+    int32_t d = dim - 2;
+    for (; d >= 0; --d) {
+      if (++idx[d] < size[d])
+        break;
+      idx[d] = 0;
+    }
+    if (d < 0)
+      return;
+  }
+}

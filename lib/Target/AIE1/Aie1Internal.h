@@ -1,0 +1,60 @@
+/* Shared by the files of the aie1-cmodel target. Not public.
+ *
+ * The target reuses the ascend-cmodel C emitter for scalars, control flow
+ * and memrefs (../AscendCModel/EmitterInternal.h) and adds one op family,
+ * the aievec / aievec_aie1 / vector ops, as calls into libnpuc_aie1_rt. */
+#ifndef NPUC_AIE1_INTERNAL_H
+#define NPUC_AIE1_INTERNAL_H
+
+#include "../AscendCModel/EmitterInternal.h"
+#include "npuc/Target.h"
+
+#include <mlir-c/IR.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* --target-config of aie1-cmodel (docs/aie1-cmodel.md). */
+typedef struct {
+  /* false: the module already holds vectorized kernels, each naming its
+   * scalar reference with `npuc.aie1_reference = @f`; no vectorization. */
+  bool vectorize;
+  int64_t virtual_vector_size; /* 0: from the element type */
+  /* aie-vectorize options, passed through when given (-1: not given). */
+  int64_t shift, zero_offset, dup_factor;
+  int unaligned_loads_check; /* -1 not given, 0 false, 1 true */
+  int64_t filter_arg;        /* the buffer zero-offset's zeros are in */
+  int64_t dynamic_size;      /* the host's size of every `?` dimension */
+  int64_t slack;             /* elements after each buffer */
+  uint64_t seed;             /* of the host's random inputs */
+  int64_t f32_ulps;          /* allowed f32 distance, in units in the last place */
+} aie1_config;
+
+/* Reads o->target_config (defaults without one). Errors are located in
+ * the YAML file. */
+bool aie1_config_read(const npuc_compile_options *o, aie1_config *cfg);
+
+/* One kernel to compare: the vectorized function and its scalar reference
+ * (same signature, in the same or in a cloned module). */
+typedef struct {
+  MlirOperation vec, ref;
+  char name[128]; /* C-safe symbol name of `vec` */
+} aie1_kernel;
+
+/* The emitter family of aievec, aievec_aie1 and the vector ops the
+ * vectorized kernels use (npuc_em_op's target_op hook). */
+bool aie1_em_vector_op(emitter *em, MlirOperation op, const char *name);
+
+/* Emits `npuc_vec_<name>` (vectorized) or `npuc_ref_<name>` (reference)
+ * for every kernel: a C function taking the kernel's buffers. */
+bool aie1_emit_functions(const npuc_op_registry *reg, const aie1_kernel *ks,
+                         size_t n, bool vectorized, npuc_sb *file);
+/* host.c: random inputs, both versions, comparison. Makefile. */
+void aie1_emit_host(const aie1_kernel *ks, size_t n, const aie1_config *cfg,
+                    npuc_sb *file);
+void aie1_emit_makefile(const npuc_compile_options *o, npuc_sb *file);
+
+/* The npuc_aie1_elem name of a scalar or vector element type; NULL when the
+ * AIE1 vector unit has no such element. */
+const char *aie1_elem_name(MlirType t);
+
+#endif

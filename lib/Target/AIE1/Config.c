@@ -1,0 +1,134 @@
+/* --target-config for aie1-cmodel: a YAML mapping, every key optional.
+ *
+ *   vectorize: true            # false: hand-vectorized kernels (see Target.c)
+ *   virtual-vector-size: 16    # affine-super-vectorize; default by element
+ *   shift: 0                   # aie-vectorize options, passed through
+ *   zero-offset: 4             # also: the host zeroes every 4th element
+ *   filter-arg: 1              #   (k % 4 == 3) of this argument (default 1)
+ *   dup-factor: 2
+ *   unaligned-loads-check: false
+ *   dynamic-size: 16           # the host's size of every `?` dimension
+ *   slack: 256                 # elements after each buffer (vector overreads)
+ *   seed: 1                    # the host's random inputs
+ *   f32-ulps: 0                # allowed f32 difference (default exact)
+ *
+ * Unknown keys and malformed values are errors at their line. */
+#include "Aie1Internal.h"
+#include "npuc/ToolSupport.h"
+#include "npuc/YamlDoc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool read_key(npuc_yaml *y, const char *key, yaml_node_t *value,
+                     aie1_config *cfg);
+
+bool aie1_config_read(const npuc_compile_options *o, aie1_config *cfg) {
+  *cfg = (aie1_config){.vectorize = true,
+                       .virtual_vector_size = 0,
+                       .shift = -1,
+                       .zero_offset = -1,
+                       .dup_factor = -1,
+                       .unaligned_loads_check = -1,
+                       .filter_arg = 1,
+                       .dynamic_size = 16,
+                       .slack = 256,
+                       .seed = 1,
+                       .f32_ulps = 0};
+  if (!o->target_config)
+    return true;
+  size_t len;
+  char *text = npuc_read_input(o->target_config, &len, NULL);
+  if (!text)
+    return false;
+  npuc_yaml y;
+  yaml_document_t doc;
+  bool ok = npuc_yaml_load_string(&y, &doc, text, len, o->target_config, NULL);
+  free(text);
+  if (!ok)
+    return false;
+  yaml_node_t *root = yaml_document_get_root_node(&doc);
+  if (root && root->type != YAML_MAPPING_NODE)
+    npuc_yaml_error(&y, root, "the aie1-cmodel configuration is a mapping "
+                              "(key: value)");
+  for (size_t i = 0; y.ok && i < npuc_yaml_pairs(root); ++i)
+    read_key(&y, npuc_yaml_key(&y, root, i), npuc_yaml_value(&y, root, i), cfg);
+  ok = y.ok;
+  yaml_document_delete(&doc);
+  return ok;
+}
+
+static bool read_int(npuc_yaml *y, yaml_node_t *v, const char *key,
+                     int64_t lo, int64_t hi, int64_t *out) {
+  const char *s = npuc_yaml_scalar(v);
+  char *end = NULL;
+  errno = 0;
+  long long x = s ? strtoll(s, &end, 10) : 0;
+  if (!s || !*s || *end || errno || x < lo || x > hi) {
+    npuc_yaml_error(y, v, "'%s' takes an integer in [%lld, %lld]", key,
+                    (long long)lo, (long long)hi);
+    return false;
+  }
+  *out = x;
+  return true;
+}
+
+static bool read_bool(npuc_yaml *y, yaml_node_t *v, const char *key,
+                      bool *out) {
+  const char *s = npuc_yaml_scalar(v);
+  if (s && (!strcmp(s, "true") || !strcmp(s, "false"))) {
+    *out = s[0] == 't';
+    return true;
+  }
+  npuc_yaml_error(y, v, "'%s' takes true or false", key);
+  return false;
+}
+
+static bool read_key(npuc_yaml *y, const char *key, yaml_node_t *value,
+                     aie1_config *cfg) {
+  int64_t seed;
+  bool b;
+  if (!key) {
+    npuc_yaml_error(y, value, "keys of the aie1-cmodel configuration are "
+                              "names");
+    return false;
+  }
+  if (!strcmp(key, "vectorize"))
+    return read_bool(y, value, key, &cfg->vectorize);
+  if (!strcmp(key, "virtual-vector-size"))
+    return read_int(y, value, key, 1, 1024, &cfg->virtual_vector_size);
+  if (!strcmp(key, "shift"))
+    return read_int(y, value, key, 0, 63, &cfg->shift);
+  if (!strcmp(key, "zero-offset"))
+    return read_int(y, value, key, 0, 1 << 20, &cfg->zero_offset);
+  if (!strcmp(key, "dup-factor"))
+    return read_int(y, value, key, 1, 1 << 20, &cfg->dup_factor);
+  if (!strcmp(key, "unaligned-loads-check")) {
+    if (!read_bool(y, value, key, &b))
+      return false;
+    cfg->unaligned_loads_check = b;
+    return true;
+  }
+  if (!strcmp(key, "seed")) {
+    if (!read_int(y, value, key, 0, INT64_MAX, &seed))
+      return false;
+    cfg->seed = (uint64_t)seed;
+    return true;
+  }
+  if (!strcmp(key, "filter-arg"))
+    return read_int(y, value, key, 0, 15, &cfg->filter_arg);
+  if (!strcmp(key, "dynamic-size"))
+    return read_int(y, value, key, 1, 1 << 16, &cfg->dynamic_size);
+  if (!strcmp(key, "slack"))
+    return read_int(y, value, key, 0, 1 << 24, &cfg->slack);
+  if (!strcmp(key, "f32-ulps"))
+    return read_int(y, value, key, 0, 1 << 24, &cfg->f32_ulps);
+  npuc_yaml_error(y, value,
+                  "unknown key '%s' in the aie1-cmodel configuration (known: "
+                  "vectorize, virtual-vector-size, shift, zero-offset, "
+                  "dup-factor, unaligned-loads-check, filter-arg, dynamic-size, slack, "
+                  "seed, f32-ulps)",
+                  key);
+  return false;
+}

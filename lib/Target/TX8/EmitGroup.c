@@ -1,0 +1,363 @@
+/* One tx8be.group as C: the function every tile runs, the seed's main.c
+ * loop
+ *     while (!done) { load inputs; compute; store output; }
+ * over the temporal slices of the tile's part of the output. G_SHAPE walks
+ * the slices, each buffer's L_SHAPE comes from the output slice through
+ * its windows, TSRs place the slices in SPM (offsets from the group plan,
+ * the same the tx8-sharding pass sized). */
+#include "EmitInternal.h"
+#include "npuc/IR.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+  const tx8_program *prog;
+  npuc_tx8_group_plan plan;
+  int32_t sharding[NPUC_TX8_MAX_RANK];
+  int32_t slice[NPUC_TX8_MAX_RANK];
+  int64_t offsets[NPUC_TX8_MAX_BUFFERS + 1];
+  int64_t spm_bytes; /* one slice's buffers and scratch */
+  int operand_ddr[NPUC_TX8_MAX_BUFFERS]; /* group operand -> DDR tensor */
+  int result_ddr[NPUC_TX8_MAX_STORES];   /* group result -> DDR tensor */
+  npuc_sb *out;
+} group_emitter;
+
+static bool read_decision(group_emitter *g);
+static bool map_ddr(group_emitter *g);
+static void emit_tables(group_emitter *g, int id);
+static void emit_loop(group_emitter *g);
+
+bool tx8_emit_group(tx8_program *prog, MlirOperation group, int id,
+                    npuc_sb *out) {
+  group_emitter g;
+  memset(&g, 0, sizeof g);
+  g.prog = prog;
+  g.out = out;
+  if (!npuc_tx8_group_plan_build(group, &g.plan) || !read_decision(&g) ||
+      !map_ddr(&g))
+    return false;
+  emit_tables(&g, id);
+  emit_loop(&g);
+  return true;
+}
+
+/* ---- what tx8-sharding decided ----------------------------------------------------- */
+
+static bool read_decision(group_emitter *g) {
+  npuc_tx8_group_plan *p = &g->plan;
+  int rank = p->slice.result.rank;
+  npuc_tx8_parallel_attr par;
+  npuc_tx8_dev_attr dev;
+  npuc_tx8_attr_status has_par =
+      npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &par);
+  npuc_tx8_attr_status has_dev = npuc_tx8_op_dev_attr(p->compute, &dev);
+  if (has_par == NPUC_TX8_ATTR_MALFORMED || has_dev == NPUC_TX8_ATTR_MALFORMED)
+    return false;
+  if (has_par != NPUC_TX8_ATTR_PRESENT || has_dev != NPUC_TX8_ATTR_PRESENT ||
+      par.shape_spatial_sharding.len != rank ||
+      dev.temporal_mem_slice.len != rank) {
+    npuc_op_error(p->compute, "%s: no tile_parallel sharding and dev_info "
+                              "temporal_mem_slice of its rank (run "
+                              "tx8-sharding first)", p->compute_name);
+    return false;
+  }
+  int64_t tiles = 1;
+  for (int d = 0; d < rank; ++d) {
+    int64_t ways = par.shape_spatial_sharding.v[d];
+    int64_t s = dev.temporal_mem_slice.v[d];
+    if (ways < 1 || ways > p->slice.result.dims[d] || s < 1 ||
+        s > p->slice.result.dims[d]) {
+      npuc_op_error(p->compute, "%s: dimension %d: sharding %lld or slice "
+                                "%lld out of range", p->compute_name, d,
+                    (long long)ways, (long long)s);
+      return false;
+    }
+    g->sharding[d] = (int32_t)ways;
+    g->slice[d] = (int32_t)s;
+    tiles *= ways;
+  }
+  if (tiles > g->prog->tiles) {
+    npuc_op_error(p->compute, "%s: the sharding needs %lld tiles, the "
+                              "program has %d", p->compute_name,
+                  (long long)tiles, g->prog->tiles);
+    return false;
+  }
+  int64_t need = g->spm_bytes =
+      npuc_tx8_group_spm_bytes(p, g->slice, g->offsets);
+  MlirAttribute alloc = mlirOperationGetAttributeByName(
+      p->group, mlirStringRefCreateFromCString("spm_alloc_size"));
+  int64_t have = !mlirAttributeIsNull(alloc) && mlirAttributeIsAInteger(alloc)
+                     ? (int64_t)mlirIntegerAttrGetValueUInt(alloc)
+                     : -1;
+  if (have < need) {
+    npuc_op_error(p->group, "tx8be.group: spm_alloc_size %lld is less than "
+                            "the %lld bytes its slices take (run tx8-sharding)",
+                  (long long)have, (long long)need);
+    return false;
+  }
+  return true;
+}
+
+static bool map_ddr(group_emitter *g) {
+  MlirOperation group = g->plan.group;
+  intptr_t n = mlirOperationGetNumOperands(group);
+  if (n > NPUC_TX8_MAX_BUFFERS) {
+    npuc_op_error(group, "tx8be.group: more than %d inputs",
+                  NPUC_TX8_MAX_BUFFERS);
+    return false;
+  }
+  for (intptr_t i = 0; i < n; ++i) {
+    g->operand_ddr[i] = tx8_ddr_index(g->prog, mlirOperationGetOperand(group, i));
+    if (g->operand_ddr[i] < 0) {
+      npuc_op_error(group, "tx8be.group: input #%zd is not a tensor in DDR "
+                           "(a graph input, a constant or a group result)",
+                    (ssize_t)i);
+      return false;
+    }
+  }
+  for (int s = 0; s < g->plan.num_stores; ++s)
+    g->result_ddr[s] = tx8_ddr_index(
+        g->prog, mlirOperationGetResult(group, g->plan.stores[s].result));
+  return true;
+}
+
+/* ---- C text -------------------------------------------------------------------------- */
+
+static void ints(npuc_sb *sb, const int32_t *v, int n) {
+  for (int i = 0; i < n; ++i)
+    npuc_sb_printf(sb, "%s%d", i ? ", " : "", v[i]);
+}
+
+static void whole_of(const npuc_tx8_buffer *b, int32_t *whole) {
+  for (int d = 0; d < b->shape.rank; ++d)
+    whole[d] = (int32_t)b->shape.dims[d];
+}
+
+static const char *dtype_c(npuc_tx8_dtype dt) {
+  static const char *const names[] = {"NPUC_TX8_F16", "NPUC_TX8_BF16",
+                                      "NPUC_TX8_F32", "NPUC_TX8_I8"};
+  return names[dt];
+}
+
+static const char *mode_c(npuc_tx8_layout_mode m) {
+  static const char *const names[] = {"NPUC_TX8_TENSOR", "NPUC_TX8_NTENSOR",
+                                      "NPUC_TX8_CX", "NPUC_TX8_NCX"};
+  return names[m];
+}
+
+static void loc_comment(npuc_sb *sb, MlirOperation op) {
+  char file[512];
+  int line = 0, col = 0;
+  if (npuc_location_file_line_col(mlirOperationGetLocation(op), file,
+                                  sizeof file, &line, &col)) {
+    const char *base = strrchr(file, '/');
+    npuc_sb_printf(sb, " at %s:%d:%d", base ? base + 1 : file, line, col);
+  }
+}
+
+static void emit_tables(group_emitter *g, int id) {
+  npuc_tx8_group_plan *p = &g->plan;
+  npuc_sb *o = g->out;
+  int rank = p->slice.result.rank;
+  int32_t whole[NPUC_TX8_MAX_RANK];
+  whole_of(&p->buffers[p->result_buffer], whole);
+  npuc_sb_printf(o, "/* group %d: %s", id, p->compute_name);
+  loc_comment(o, p->compute);
+  npuc_sb_printf(o, ". Output [");
+  ints(o, whole, rank);
+  npuc_sb_printf(o, "] split [");
+  ints(o, g->sharding, rank);
+  npuc_sb_printf(o, "] over the tiles, in slices of [");
+  ints(o, g->slice, rank);
+  npuc_sb_printf(o, "]; %lld bytes of SPM. */\n", (long long)g->spm_bytes);
+  npuc_sb_printf(o, "static uint64_t group%d(int tile, char *const *ddr, char *spm) {\n", id);
+  npuc_sb_printf(o, "  static const int32_t out_shape[%d] = {", rank);
+  ints(o, whole, rank);
+  npuc_sb_printf(o, "}, sharding[%d] = {", rank);
+  ints(o, g->sharding, rank);
+  npuc_sb_printf(o, "}, slice[%d] = {", rank);
+  ints(o, g->slice, rank);
+  npuc_sb_printf(o, "};\n");
+  for (int i = 0; i < p->num_buffers; ++i) {
+    const npuc_tx8_buffer *b = &p->buffers[i];
+    whole_of(b, whole);
+    npuc_sb_printf(o, "  static const int32_t b%d_shape[%d] = {", i, b->shape.rank);
+    ints(o, whole, b->shape.rank);
+    npuc_sb_printf(o, "};\n  static const npuc_tx8_window b%d_win[%d] = {", i,
+                   b->shape.rank);
+    for (int d = 0; d < b->shape.rank; ++d) {
+      const npuc_tx8_window *w = &b->windows[d];
+      npuc_sb_printf(o, "%s{%d, %d, %d, %d}", d ? ", " : "", w->out_dim,
+                     w->scale, w->offset, w->extent);
+    }
+    npuc_sb_printf(o, "};\n");
+  }
+}
+
+static void emit_load(group_emitter *g, int buf);
+static void emit_norm(group_emitter *g, int buf);
+static void emit_compute(group_emitter *g);
+static void emit_store(group_emitter *g, int store);
+
+static void emit_loop(group_emitter *g) {
+  npuc_tx8_group_plan *p = &g->plan;
+  npuc_sb *o = g->out;
+  npuc_sb_printf(o, "  uint64_t cycles = 0;\n  G_SHAPE g;\n  L_SHAPE out, l[%d];\n"
+                    "  int32_t clip[%d][%d];\n",
+                 p->num_buffers, p->num_buffers, NPUC_TX8_MAX_RANK);
+  npuc_sb_printf(o, "  TSR b[%d];\n", p->num_buffers);
+  npuc_sb_printf(o, "  npuc_tx8_gshape_init(&g, out_shape, sharding, %d, tile);\n",
+                 p->slice.result.rank);
+  npuc_sb_printf(o, "  while (npuc_tx8_gshape_next(&g, slice, &out)) {\n");
+  /* Every buffer's slice and place first: an op may read any of them. */
+  for (int i = 0; i < p->num_buffers; ++i) {
+    const npuc_tx8_buffer *b = &p->buffers[i];
+    npuc_sb_printf(o, "    npuc_tx8_lshape_window(&out, b%d_win, b%d_shape, %d, "
+                      "&l[%d], clip[%d]);\n",
+                   i, i, b->shape.rank, i, i);
+    npuc_sb_printf(o, "    b[%d] = npuc_tx8_tsr_of_lshape(spm + %lld, &l[%d], %s, %s);\n",
+                   i, (long long)g->offsets[i], i, dtype_c(b->dtype),
+                   mode_c(b->mode));
+  }
+  /* Then the ops in the group's order: loads, compute, stores. */
+  int store = 0;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(p->group, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    int buf = -1;
+    for (int i = 0; i < p->num_buffers && buf < 0; ++i)
+      if (mlirOperationEqual(p->buffers[i].op, op))
+        buf = i;
+    if (buf >= 0 && p->buffers[buf].kind == NPUC_TX8_BUF_LOAD)
+      emit_load(g, buf);
+    else if (buf >= 0 && p->buffers[buf].kind == NPUC_TX8_BUF_NORM)
+      emit_norm(g, buf);
+    else if (buf == p->result_buffer && buf >= 0)
+      emit_compute(g);
+    else if (store < p->num_stores && mlirOperationEqual(p->stores[store].op, op))
+      emit_store(g, store++);
+  }
+  npuc_sb_printf(o, "  }\n  return cycles;\n}\n\n");
+}
+
+static void emit_load(group_emitter *g, int buf) {
+  const npuc_tx8_buffer *b = &g->plan.buffers[buf];
+  int t = g->operand_ddr[b->source];
+  npuc_sb_printf(g->out,
+                 "    { /* load_var: %s */\n"
+                 "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, %d, %s, %s);\n"
+                 "      cycles += op_dma_load_slice(&b[%d], &whole, &l[%d]);\n"
+                 "    }\n",
+                 g->prog->tensors[t].name, t, buf, b->shape.rank,
+                 dtype_c(b->dtype), mode_c(g->prog->tensors[t].mode), buf, buf);
+}
+
+static void emit_norm(group_emitter *g, int buf) {
+  const npuc_tx8_buffer *b = &g->plan.buffers[buf];
+  npuc_sb_printf(g->out, "    cycles += op_channel_norm(&b[%d], &b[%d]); /* to %s */\n",
+                 buf, b->source, npuc_tx8_layout_name(b->mode));
+}
+
+static void emit_store(group_emitter *g, int s) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  int buf = p->stores[s].buffer, t = g->result_ddr[s];
+  const npuc_tx8_buffer *b = &p->buffers[buf];
+  npuc_sb_printf(g->out,
+                 "    { /* store_var: %s */\n"
+                 "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, %d, %s, %s);\n"
+                 "      cycles += op_dma_store_slice(&whole, &b[%d], &l[%d]);\n"
+                 "    }\n",
+                 g->prog->tensors[t].name, t, buf, b->shape.rank,
+                 dtype_c(b->dtype), mode_c(g->prog->tensors[t].mode), buf, buf);
+}
+
+/* ---- the compute op ----------------------------------------------------------------- */
+
+static const char *op_enum(const char *name) {
+  static const char *const map[][2] = {
+      {"tx8be.add", "NPUC_TX8_ADD"},         {"tx8be.sub", "NPUC_TX8_SUB"},
+      {"tx8be.mul", "NPUC_TX8_MUL"},         {"tx8be.div", "NPUC_TX8_DIV"},
+      {"tx8be.relu", "NPUC_TX8_RELU"},       {"tx8be.gelu", "NPUC_TX8_GELU"},
+      {"tx8be.exp", "NPUC_TX8_EXP"},         {"tx8be.log", "NPUC_TX8_LOG"},
+      {"tx8be.sigmoid", "NPUC_TX8_SIGMOID"}, {"tx8be.tanh", "NPUC_TX8_TANH"},
+      {"tx8be.sqrt", "NPUC_TX8_SQRT"},       {"tx8be.rsqrt", "NPUC_TX8_RSQRT"},
+      {"tx8be.abs", "NPUC_TX8_ABS"},
+  };
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; ++i)
+    if (strcmp(map[i][0], name) == 0)
+      return map[i][1];
+  return "";
+}
+
+static void emit_conv(group_emitter *g, const int *in);
+
+static void emit_compute(group_emitter *g) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  const npuc_tx8_slice_op *s = &p->slice;
+  npuc_sb *o = g->out;
+  const int *in = p->operand_buffer;
+  int r = p->result_buffer;
+  switch (s->kind) {
+  case NPUC_TX8_KIND_UNARY:
+    npuc_sb_printf(o, "    cycles += op_unary(%s, &b[%d], &b[%d]);\n",
+                   op_enum(p->compute_name), in[0], r);
+    return;
+  case NPUC_TX8_KIND_BINARY:
+    npuc_sb_printf(o, "    cycles += op_binary(%s, &b[%d], &b[%d], &b[%d]);\n",
+                   op_enum(p->compute_name), in[0], in[1], r);
+    return;
+  case NPUC_TX8_KIND_BATCHNORM:
+    npuc_sb_printf(o,
+                   "    {\n"
+                   "      npuc_tx8_batchnorm_param param = {%.9gf};\n"
+                   "      cycles += op_batchnorm_inference(&param, &b[%d], &b[%d], "
+                   "&b[%d], &b[%d], &b[%d], spm + %lld, &b[%d]);\n"
+                   "    }\n",
+                   (double)p->epsilon, in[0], in[1], in[2], in[3], in[4],
+                   (long long)g->offsets[p->num_buffers], r);
+    return;
+  case NPUC_TX8_KIND_GEMM:
+    npuc_sb_printf(o,
+                   "    {\n"
+                   "      npuc_tx8_gemm_param param = {%s, %s};\n"
+                   "      cycles += op_gemm(&param, &b[%d], &b[%d], ",
+                   s->transpose_a ? "true" : "false",
+                   s->transpose_b ? "true" : "false", in[0], in[1]);
+    if (p->has_bias)
+      npuc_sb_printf(o, "&b[%d]", in[2]);
+    else
+      npuc_sb_printf(o, "NULL");
+    npuc_sb_printf(o, ", &b[%d]);\n    }\n", r);
+    return;
+  case NPUC_TX8_KIND_CONV: emit_conv(g, in); return;
+  }
+}
+
+/* The input slice starts where the output slice's first window does,
+ * clipped to the tensor; what was clipped is this slice's padding. */
+static void emit_conv(group_emitter *g, const int *in) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  const npuc_tx8_slice_op *s = &p->slice;
+  const npuc_tx8_shape *w = &s->operands[1];
+  int x = in[0];
+  npuc_sb_printf(g->out,
+                 "    {\n"
+                 "      npuc_tx8_conv_param param = {\n"
+                 "          .in_h = l[%d].shape_real[1], .in_w = l[%d].shape_real[2],\n"
+                 "          .kernel_h = %lld, .kernel_w = %lld, .stride_h = %lld, .stride_w = %lld,\n"
+                 "          .pad_top = clip[%d][1], .pad_left = clip[%d][2],\n"
+                 "          .dilation_h = %lld, .dilation_w = %lld,\n"
+                 "          .out_h = out.shape_real[1], .out_w = out.shape_real[2], .groups = %lld};\n"
+                 "      cycles += op_conv(&param, &b[%d], &b[%d], ",
+                 x, x, (long long)w->dims[0], (long long)w->dims[1],
+                 (long long)s->strides[0], (long long)s->strides[1], x, x,
+                 (long long)s->dilations[0], (long long)s->dilations[1],
+                 (long long)(s->groups > 0 ? s->groups : 1), x, in[1]);
+  if (p->has_bias)
+    npuc_sb_printf(g->out, "&b[%d]", in[2]);
+  else
+    npuc_sb_printf(g->out, "NULL");
+  npuc_sb_printf(g->out, ", &b[%d]);\n    }\n", p->result_buffer);
+}

@@ -1,0 +1,49 @@
+/* Shared by the files of the tx8 code generator (Emitter.c: the program,
+ * host and Makefile; EmitGroup.c: one group's tile loop). Not public. */
+#ifndef NPUC_TX8_EMIT_INTERNAL_H
+#define NPUC_TX8_EMIT_INTERNAL_H
+
+#include "npuc/StringBuilder.h"
+#include "npuc/Tx8Group.h"
+
+#include <mlir-c/IR.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum {
+  TX8_DDR_INPUT,        /* a function argument, read from a .bin file */
+  TX8_DDR_CONSTANT,     /* a load_const / constant: data in main.c */
+  TX8_DDR_INTERMEDIATE, /* a group result */
+} tx8_ddr_kind;
+
+/* A tensor in DDR: compact row-major unless its producer's dev_info says
+ * otherwise (a store_var's, a load_const of a Cx image); the DMA converts. */
+typedef struct {
+  MlirValue value;
+  tx8_ddr_kind kind;
+  npuc_tx8_shape shape;
+  npuc_tx8_dtype dtype;
+  npuc_tx8_layout_mode mode;
+  int alias;          /* >= 0: the same bytes as that tensor (a DDR reshape) */
+  MlirAttribute data; /* CONSTANT: the dense elements */
+  char name[32];      /* "arg0", "const1", "g2_r0" */
+} tx8_ddr;
+
+typedef struct {
+  tx8_ddr *tensors;
+  int num_tensors, cap;
+  int *slots;   /* value -> tensor index + 1, open addressing */
+  int num_slots; /* a power of two, at least twice num_tensors */
+  int tiles;         /* the program's tile count */
+  int64_t spm_bytes; /* the largest group's spm_alloc_size */
+} tx8_program;
+
+/* The DDR tensor holding `v`, or -1. */
+int tx8_ddr_index(const tx8_program *prog, MlirValue v);
+
+/* Appends `static uint64_t group<id>(int tile, char *const *ddr, char *spm)`
+ * to `out`. False after a located error. */
+bool tx8_emit_group(tx8_program *prog, MlirOperation group, int id,
+                    npuc_sb *out);
+
+#endif

@@ -1,0 +1,187 @@
+/* hivm-map-for-to-sub-block: the binding step of 1:2 sub-block tiling
+ * alone. A 2-iteration loop marked {map_for_to_forall, mapping =
+ * [#hivm.sub_block<x>]} stands for the two vector sub-blocks that run the
+ * same AIV function; each sub-block executes one iteration, so the loop is
+ * replaced by its body with the induction variable read from
+ * hivm.hir.get_sub_block_idx. Also provides the scf.if guard that keeps an
+ * op to sub-block 0 (the 1:1 fallback). */
+#include "BuildOps.h"
+#include "SubBlock.h"
+#include "npuc/IR.h"
+#include "npuc/Pass.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool map_for_to_sub_block(MlirOperation func,
+                                 const npuc_pass_options *opts,
+                                 const npuc_pass_context *ctx);
+
+const npuc_pass_def npuc_pass_hivm_map_for_to_sub_block = {
+    "hivm-map-for-to-sub-block",
+    "Replace the sub-block loop {map_for_to_forall, mapping = "
+    "[#hivm.sub_block<x>]} by hivm.hir.get_sub_block_idx",
+    "func.func",
+    NULL,
+    0,
+    map_for_to_sub_block,
+};
+
+static bool map_for_to_sub_block(MlirOperation func,
+                                 const npuc_pass_options *opts,
+                                 const npuc_pass_context *ctx) {
+  (void)opts;
+  (void)ctx;
+  return npuc_map_sub_block_loops(func);
+}
+
+typedef struct {
+  MlirOperation *ops;
+  size_t count, cap;
+  bool oom;
+} loop_list;
+
+static bool is_sub_block_loop(MlirOperation op);
+static bool bind_loop(MlirOperation loop);
+
+static MlirWalkResult collect_loop(MlirOperation op, void *user) {
+  loop_list *l = user;
+  if (!is_sub_block_loop(op))
+    return MlirWalkResultAdvance;
+  if (l->count == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 4;
+    MlirOperation *ops = realloc(l->ops, cap * sizeof *ops);
+    if (!ops) {
+      l->oom = true;
+      return MlirWalkResultInterrupt;
+    }
+    l->ops = ops;
+    l->cap = cap;
+  }
+  l->ops[l->count++] = op;
+  return MlirWalkResultSkip; /* a sub-block loop inside one is an error */
+}
+
+bool npuc_map_sub_block_loops(MlirOperation root) {
+  loop_list l = {NULL, 0, 0, false};
+  mlirOperationWalk(root, collect_loop, &l, MlirWalkPreOrder);
+  bool ok = !l.oom;
+  if (l.oom)
+    npuc_op_error(root, "hivm-map-for-to-sub-block: out of memory");
+  for (size_t i = 0; ok && i < l.count; i++)
+    ok = bind_loop(l.ops[i]);
+  free(l.ops);
+  return ok;
+}
+
+static bool has_attr(MlirOperation op, const char *name) {
+  return !mlirAttributeIsNull(
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name)));
+}
+
+/* Is `op` an scf.for marked as the sub-block loop? */
+static bool is_sub_block_loop(MlirOperation op) {
+  if (!npuc_op_is(op, "scf.for") || !has_attr(op, SUB_BLOCK_LOOP_MARK))
+    return false;
+  MlirAttribute m = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("mapping"));
+  MlirAttribute want =
+      mlirAttributeParseGet(mlirOperationGetContext(op),
+                            mlirStringRefCreateFromCString(SUB_BLOCK_MAPPING));
+  return !mlirAttributeIsNull(m) && mlirAttributeEqual(m, want);
+}
+
+static bool bind_loop(MlirOperation loop) {
+  int64_t lb, ub, step;
+  if (mlirOperationGetNumResults(loop) != 0) {
+    npuc_op_error(loop, "sub-block loop must not have results");
+    return false;
+  }
+  if (!npuc_constant_int(mlirOperationGetOperand(loop, 0), &lb) ||
+      !npuc_constant_int(mlirOperationGetOperand(loop, 1), &ub) ||
+      !npuc_constant_int(mlirOperationGetOperand(loop, 2), &step) || lb != 0 ||
+      ub != 2 || step != 1) {
+    npuc_op_error(loop, "sub-block loop must run from 0 to 2 step 1 (one "
+                        "iteration per vector sub-block)");
+    return false;
+  }
+  MlirContext ctx = mlirOperationGetContext(loop);
+  npuc_builder b = npuc_builder_before(loop);
+  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+  MlirValue id = mlirOperationGetResult(
+      npuc_build_op(&b, "hivm.hir.get_sub_block_idx", 0, NULL, 1, &i64, 0,
+                    NULL),
+      0);
+  MlirValue index = npuc_build_int_cast(&b, id, mlirIndexTypeGet(ctx));
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
+  mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, 0), index);
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationEqual(op, yield);) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    mlirOperationMoveBefore(op, loop);
+    op = next;
+  }
+  MlirValue bounds[3] = {mlirOperationGetOperand(loop, 0),
+                         mlirOperationGetOperand(loop, 1),
+                         mlirOperationGetOperand(loop, 2)};
+  mlirOperationDestroy(loop);
+  for (int i = 0; i < 3; i++) /* constants made for the loop alone */
+    if (mlirOpOperandIsNull(mlirValueGetFirstUse(bounds[i])))
+      mlirOperationDestroy(mlirOpResultGetOwner(bounds[i]));
+  return true;
+}
+
+/* ---- the 1:1 guard -------------------------------------------------------- */
+
+void npuc_guard_sub_block0(MlirOperation op, MlirValue sub_block,
+                           const MlirValue *inits) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  npuc_builder b = npuc_builder_before(op);
+  MlirType index = mlirIndexTypeGet(ctx);
+  if (mlirValueIsNull(sub_block)) {
+    MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+    MlirValue id = mlirOperationGetResult(
+        npuc_build_op(&b, "hivm.hir.get_sub_block_idx", 0, NULL, 1, &i64, 0,
+                      NULL),
+        0);
+    sub_block = npuc_build_int_cast(&b, id, index);
+  }
+  MlirValue zero = npuc_build_int_constant(&b, index, 0);
+  MlirValue cond = npuc_build_cmpi(&b, NPUC_CMPI_EQ, sub_block, zero);
+  intptr_t n = mlirOperationGetNumResults(op);
+  MlirType types[16];
+  MlirValue results[16];
+  for (intptr_t i = 0; i < n && i < 16; i++) {
+    results[i] = mlirOperationGetResult(op, i);
+    types[i] = mlirValueGetType(results[i]);
+  }
+  MlirOperation guard;
+  if (n == 0) {
+    guard = npuc_build_if(&b, cond);
+    MlirBlock then = mlirRegionGetFirstBlock(mlirOperationGetRegion(guard, 0));
+    mlirOperationMoveBefore(op, mlirBlockGetTerminator(then));
+  } else {
+    guard = npuc_build_if_else(&b, cond, n, types);
+    for (intptr_t i = 0; i < n; i++) /* before the op lands in the branch */
+      mlirValueReplaceAllUsesOfWith(results[i],
+                                    mlirOperationGetResult(guard, i));
+    MlirBlock then = mlirRegionGetFirstBlock(mlirOperationGetRegion(guard, 0));
+    MlirBlock other = mlirRegionGetFirstBlock(mlirOperationGetRegion(guard, 1));
+    mlirBlockAppendOwnedOperation(then, mlirOperationClone(op));
+    MlirOperation moved = mlirBlockGetFirstOperation(then);
+    npuc_builder tb = {then, {NULL}, b.loc, {NULL}};
+    MlirValue yielded[16];
+    for (intptr_t i = 0; i < n; i++)
+      yielded[i] = mlirOperationGetResult(moved, i);
+    npuc_build_op(&tb, "scf.yield", n, yielded, 0, NULL, 0, NULL);
+    npuc_builder eb = {other, {NULL}, b.loc, {NULL}};
+    npuc_build_op(&eb, "scf.yield", n, inits, 0, NULL, 0, NULL);
+    mlirOperationDestroy(op);
+  }
+  mlirOperationSetDiscardableAttributeByName(
+      guard, mlirStringRefCreateFromCString(SUB_BLOCK_GUARD_MARK),
+      mlirUnitAttrGet(ctx));
+}

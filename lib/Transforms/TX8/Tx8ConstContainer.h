@@ -1,0 +1,63 @@
+/* The TX8 constant container (the seed's ConstContainer): the data of every
+ * constant of a module, in the module attribute
+ *   tx8be.const_container = [dense<...> : tensor<...>, ...]
+ * whose index is the const_map_id of the tx8be.load_const ops reading it.
+ * An entry holds the bytes as they lie in DDR: a constant in a compact
+ * layout (Tensor/NTensor) has its logical shape; one in an aligned layout
+ * (Cx/NCx, its load_consts' dev_info says which) is the rank-1 image of
+ * that layout, padding included (docs/passes/tx8-const-norm.md).
+ * tx8-move-constant fills it, tx8-const-norm rewrites it. */
+#ifndef NPUC_TRANSFORMS_TX8_CONST_CONTAINER_H
+#define NPUC_TRANSFORMS_TX8_CONST_CONTAINER_H
+
+#include "Tx8Graph.h"
+#include "npuc/Tx8Ir.h"
+
+#include <mlir-c/IR.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TX8_CONST_CONTAINER_ATTR "tx8be.const_container"
+
+typedef struct {
+  MlirAttribute *values;
+  size_t count, cap;
+} tx8_const_container;
+
+/* The module's container (empty when it has none). False, with an error
+ * at the module, when the attribute is not an array of dense integer or
+ * float elements. */
+bool tx8_container_read(MlirOperation module, const char *pass,
+                        tx8_const_container *c);
+/* Appends a value; returns its index. */
+size_t tx8_container_add(tx8_const_container *c, MlirAttribute value);
+/* Keeps the entries marked live, those over `threshold_bytes` first (the
+ * seed's updateConstContainer), each class in its present order, and
+ * stores the result on the module (a module that had no container and
+ * has no entries is left without one). Returns the new index of every old one
+ * (-1: dropped), malloc'd, or NULL when out of memory. */
+int32_t *tx8_container_commit(MlirOperation module, tx8_const_container *c,
+                              const bool *live, int64_t threshold_bytes);
+void tx8_container_free(tx8_const_container *c);
+
+/* Bytes an entry occupies in DDR. */
+int64_t tx8_container_entry_bytes(MlirAttribute value);
+/* The size over which a constant is "large" and ordered first: a DDR bank
+ * per tile of the mesh (4 KiB x 16 by default). */
+int64_t tx8_container_threshold(const npuc_tx8_target *t, int32_t tile_dx,
+                                int32_t tile_dy);
+
+int32_t tx8_load_const_id(MlirOperation load_const);
+void tx8_set_load_const_id(MlirOperation load_const, int32_t id);
+
+/* The bytes of `value` (the data of a tensor of `type`, laid out in
+ * `from`) laid out in `to` instead: what op_channel_norm of the C model
+ * gives. The result is of `type` for a compact `to`, else the rank-1
+ * image. False with `why` set when the element type has no TX8 layout or
+ * the sizes do not fit. */
+bool tx8_relayout(MlirAttribute value, MlirType type, npuc_tx8_layout_mode from,
+                  npuc_tx8_layout_mode to, MlirAttribute *out,
+                  const char **why);
+
+#endif

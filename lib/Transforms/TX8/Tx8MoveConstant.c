@@ -1,0 +1,255 @@
+/* tx8-move-constant: the seed's MoveConstantPass. Every tx8be.constant
+ * moves its data into the module's constant container
+ * (tx8be.const_container, Tx8ConstContainer.h) and each of its uses reads
+ * it through a tx8be.load_const[id] of its own, placed before the user
+ * (ConstantToLoadConst). A load_const whose user does not load that
+ * operand (the user's need_load mask, from the op library) gets
+ * `bypasscodegen`. Entries over a DDR bank per tile (4 KiB x 16) come
+ * first, then the rest, each in order of appearance (updateConstContainer).
+ * docs/passes/tx8-move-constant.md. */
+#include "Tx8ConstContainer.h"
+#include "npuc/IR.h"
+#include "npuc/Pass.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
+                           const npuc_pass_context *ctx);
+
+static const npuc_pass_option_def options[] = {
+    {"target-config", NPUC_OPT_STRING, "",
+     "TX8 target description (YAML) overriding the built-in one", NULL},
+    {"aligned-data", NPUC_OPT_BOOL, "false",
+     "store a constant whose dev_info says Cx/NCx as that layout's image "
+     "(DDR holds aligned data) instead of compact (the load converts)", NULL},
+};
+
+const npuc_pass_def npuc_pass_tx8_move_constant = {
+    "tx8-move-constant",
+    "Move tx8be constants into the constant container, read by load_const",
+    "builtin.module",
+    options,
+    sizeof options / sizeof options[0],
+    move_constants,
+};
+
+#define PASS "tx8-move-constant"
+
+static bool check_load_consts(MlirOperation module, size_t entries);
+static bool entry_value(MlirOperation constant, bool aligned_data,
+                        MlirAttribute *value);
+static bool check_users(MlirOperation constant);
+static void replace_uses(MlirOperation constant, int32_t id);
+static void renumber(MlirOperation module, const int32_t *map);
+static MlirStringRef ref(const char *s) {
+  return mlirStringRefCreateFromCString(s);
+}
+
+static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
+                           const npuc_pass_context *ctx) {
+  (void)ctx;
+  npuc_tx8_target target;
+  int32_t dx, dy;
+  tx8_const_container cc;
+  if (!npuc_tx8_pass_target(module, PASS,
+                            npuc_pass_opt_str(opts, "target-config"), &target) ||
+      !npuc_tx8_module_tile_mesh(module, &target, &dx, &dy) ||
+      !tx8_container_read(module, PASS, &cc))
+    return false;
+  tx8_op_list constants;
+  tx8_collect_ops(module, "tx8be.constant", &constants);
+  MlirAttribute *values = calloc(constants.count + 1, sizeof *values);
+  if (!values)
+    abort(); /* out of memory */
+  /* Check everything first: on an error the module stays as it was. */
+  bool ok = check_load_consts(module, cc.count);
+  for (size_t i = 0; i < constants.count; i++) {
+    ok = entry_value(constants.ops[i], npuc_pass_opt_bool(opts, "aligned-data"),
+                     &values[i]) &&
+         ok;
+    ok = check_users(constants.ops[i]) && ok;
+  }
+  for (size_t i = 0; ok && i < constants.count; i++) {
+    MlirOperation c = constants.ops[i];
+    /* A constant nobody reads gets no entry. */
+    if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(c, 0))))
+      replace_uses(c, (int32_t)tx8_container_add(&cc, values[i]));
+    mlirOperationDestroy(c);
+  }
+  if (ok) {
+    bool *live = malloc((cc.count + 1) * sizeof *live);
+    if (!live)
+      abort(); /* out of memory */
+    for (size_t i = 0; i < cc.count; i++)
+      live[i] = true;
+    int32_t *map = tx8_container_commit(
+        module, &cc, live, tx8_container_threshold(&target, dx, dy));
+    renumber(module, map);
+    free(map);
+    free(live);
+  }
+  free(values);
+  tx8_op_list_free(&constants);
+  tx8_container_free(&cc);
+  return ok;
+}
+
+/* load_consts already in the module (a second run, hand-written input)
+ * keep their data: their ids must name entries. */
+static bool check_load_consts(MlirOperation module, size_t entries) {
+  tx8_op_list loads;
+  tx8_collect_ops(module, "tx8be.load_const", &loads);
+  bool ok = true;
+  for (size_t i = 0; i < loads.count; i++) {
+    int32_t id = tx8_load_const_id(loads.ops[i]);
+    if (id < 0 || (size_t)id >= entries) {
+      npuc_op_error(loads.ops[i],
+                    PASS ": load_const[%d] has no entry in the constant "
+                         "container (%zu entries)",
+                    id, entries);
+      ok = false;
+    }
+  }
+  tx8_op_list_free(&loads);
+  return ok;
+}
+
+/* The container entry of a constant: its value; with aligned-data, laid
+ * out as its dev_info says (an aligned constant as the aligned image). */
+static bool entry_value(MlirOperation constant, bool aligned_data,
+                        MlirAttribute *value) {
+  MlirAttribute v = mlirOperationGetAttributeByName(constant, ref("value"));
+  MlirType type = mlirValueGetType(mlirOperationGetResult(constant, 0));
+  if (mlirAttributeIsNull(v)) {
+    npuc_op_error(constant, PASS ": constant has no 'value'");
+    return false;
+  }
+  if (!mlirAttributeIsADenseIntElements(v) &&
+      !mlirAttributeIsADenseFPElements(v)) {
+    npuc_op_error(constant,
+                  PASS ": unsupported constant kind: 'value' must be dense "
+                       "integer or float elements");
+    return false;
+  }
+  if (!mlirTypeEqual(mlirAttributeGetType(v), type)) {
+    npuc_op_error(constant,
+                  PASS ": the type of 'value' differs from the result type");
+    return false;
+  }
+  MlirType elem = mlirShapedTypeGetElementType(type);
+  if (mlirTypeIsAInteger(elem) ? mlirIntegerTypeGetWidth(elem) % 8 != 0
+                               : mlirFloatTypeGetWidth(elem) % 8 != 0) {
+    npuc_op_error(constant,
+                  PASS ": unsupported constant kind: elements are not a "
+                       "whole number of bytes");
+    return false;
+  }
+  npuc_tx8_dev_attr dev;
+  npuc_tx8_attr_status st = npuc_tx8_op_dev_attr(constant, &dev);
+  if (st == NPUC_TX8_ATTR_MALFORMED)
+    return false;
+  *value = v;
+  if (!aligned_data || st == NPUC_TX8_ATTR_ABSENT ||
+      !npuc_tx8_is_aligned(dev.mem_layout))
+    return true;
+  const char *why = "";
+  if (tx8_relayout(v, type, npuc_tx8_compact_of(dev.mem_layout),
+                   dev.mem_layout, value, &why))
+    return true;
+  npuc_op_error(constant, PASS ": cannot lay the constant out in %s: %s",
+                npuc_tx8_layout_name(dev.mem_layout), why);
+  return false;
+}
+
+
+/* The op library says for tx8be ops whether they load an operand; a graph
+ * output (func.return) and a tuple never do. Other ops are unknown. */
+static bool check_users(MlirOperation constant) {
+  bool ok = true;
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(constant, 0));
+       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    if (!tx8_op_is(user, "func.return") && !npuc_tx8_query_op(user).known) {
+      MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(user));
+      npuc_op_error(user,
+                    PASS ": '%.*s' reads a tx8be constant but is no tx8be op: "
+                         "whether it loads it is unknown",
+                    (int)n.length, n.data);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+static bool user_loads(MlirOperation user, intptr_t operand) {
+  if (tx8_op_is(user, "func.return") || tx8_op_is(user, "tx8be.tuple"))
+    return false;
+  return npuc_tx8_mask_bit(npuc_tx8_query_op(user).need_load, operand);
+}
+
+typedef struct {
+  MlirOperation owner;
+  intptr_t index;
+} use_ref;
+
+static void replace_uses(MlirOperation constant, int32_t id) {
+  MlirValue result = mlirOperationGetResult(constant, 0);
+  size_t n = 0, cap = 4;
+  use_ref *uses = malloc(cap * sizeof *uses);
+  if (!uses)
+    abort(); /* out of memory */
+  for (MlirOpOperand u = mlirValueGetFirstUse(result); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    if (n == cap && !(uses = realloc(uses, (cap *= 2) * sizeof *uses)))
+      abort(); /* out of memory */
+    uses[n++] = (use_ref){mlirOpOperandGetOwner(u),
+                          (intptr_t)mlirOpOperandGetOperandNumber(u)};
+  }
+  MlirContext ctx = mlirOperationGetContext(constant);
+  MlirType type = mlirValueGetType(result);
+  MlirAttribute layout_str =
+      mlirOperationGetAttributeByName(constant, ref("layout_str"));
+  MlirAttribute dev_info =
+      mlirOperationGetAttributeByName(constant, ref("dev_info"));
+  /* MLIR lists uses last first; give the load_consts program order. */
+  for (size_t k = n; k-- > 0;) {
+    MlirOperationState st =
+        mlirOperationStateGet(ref("tx8be.load_const"),
+                              mlirOperationGetLocation(constant));
+    MlirNamedAttribute attrs[4];
+    intptr_t na = 0;
+    attrs[na++] = mlirNamedAttributeGet(
+        mlirIdentifierGet(ctx, ref("const_map_id")),
+        mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), id));
+    if (!user_loads(uses[k].owner, uses[k].index))
+      attrs[na++] = mlirNamedAttributeGet(
+          mlirIdentifierGet(ctx, ref("bypasscodegen")),
+          mlirBoolAttrGet(ctx, 1));
+    if (!mlirAttributeIsNull(layout_str))
+      attrs[na++] = mlirNamedAttributeGet(
+          mlirIdentifierGet(ctx, ref("layout_str")), layout_str);
+    if (!mlirAttributeIsNull(dev_info))
+      attrs[na++] = mlirNamedAttributeGet(
+          mlirIdentifierGet(ctx, ref("dev_info")), dev_info);
+    mlirOperationStateAddAttributes(&st, na, attrs);
+    mlirOperationStateAddResults(&st, 1, &type);
+    MlirOperation load = mlirOperationCreate(&st);
+    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(uses[k].owner),
+                                        uses[k].owner, load);
+    mlirOperationSetOperand(uses[k].owner, uses[k].index,
+                            mlirOperationGetResult(load, 0));
+  }
+  free(uses);
+}
+
+static void renumber(MlirOperation module, const int32_t *map) {
+  tx8_op_list loads;
+  tx8_collect_ops(module, "tx8be.load_const", &loads);
+  for (size_t i = 0; i < loads.count; i++)
+    tx8_set_load_const_id(loads.ops[i],
+                          map[tx8_load_const_id(loads.ops[i])]);
+  tx8_op_list_free(&loads);
+}

@@ -1,0 +1,292 @@
+/* tx8-sharding: splits each tx8be.group's compute op over the tiles and in
+ * time (the seed's sharding + split, without its cost-model search):
+ *   1. sharding: the output splits across the group's tiles along one
+ *      dimension the op's slice rule allows (BatchNorm: C only; gemm: the
+ *      batch, M or N; conv: N or H; elementwise: any), the one that keeps
+ *      the most tiles busy, the outermost on a tie; a tile_parallel with
+ *      sharding_is_given = true is kept (after checking it);
+ *   2. split: one tile's part is cut along its outermost splittable
+ *      dimension, then the next, into the largest temporal slice whose
+ *      buffers (npuc_tx8_group_spm_bytes) fit the tile's SPM.
+ * Writes tile_parallel (shape_spatial_sharding) and dev_info
+ * (temporal_mem_slice) on the compute op and spm_alloc_size on the group,
+ * the attributes the code generator reads. docs/passes/tx8-sharding.md. */
+#include "npuc/IR.h"
+#include "npuc/Pass.h"
+#include "npuc/Tx8Group.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
+                         const npuc_pass_context *ctx);
+
+static const npuc_pass_option_def options[] = {
+    {"target-config", NPUC_OPT_STRING, "",
+     "TX8 target description (YAML) overriding the built-in one", NULL},
+    {"spm-bytes", NPUC_OPT_INT, "0",
+     "SPM bytes per tile (0: the target description's)", NULL},
+};
+
+const npuc_pass_def npuc_pass_tx8_sharding = {
+    "tx8-sharding",
+    "Split each TX8 group's compute op across the tiles and into temporal "
+    "slices that fit SPM",
+    "builtin.module",
+    options,
+    sizeof options / sizeof options[0],
+    run_sharding,
+};
+
+typedef struct {
+  MlirOperation *groups;
+  size_t count, cap;
+} group_list;
+
+typedef struct {
+  int32_t sharding[NPUC_TX8_MAX_RANK];
+  int32_t slice[NPUC_TX8_MAX_RANK];
+  int64_t spm_bytes;
+  int64_t offsets[NPUC_TX8_MAX_BUFFERS + 1];
+} decision;
+
+static MlirWalkResult collect_group(MlirOperation op, void *user);
+static bool shard_group(MlirOperation group, const npuc_tx8_target *t,
+                        int64_t spm);
+
+static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
+                         const npuc_pass_context *ctx) {
+  (void)ctx;
+  npuc_tx8_target target;
+  if (!npuc_tx8_pass_target(module, "tx8-sharding",
+                            npuc_pass_opt_str(opts, "target-config"), &target))
+    return false;
+  int64_t spm = npuc_pass_opt_int(opts, "spm-bytes");
+  if (spm <= 0)
+    spm = target.spm_bytes;
+  group_list list = {0};
+  mlirOperationWalk(module, collect_group, &list, MlirWalkPreOrder);
+  bool ok = true;
+  for (size_t i = 0; i < list.count && ok; ++i)
+    ok = shard_group(list.groups[i], &target, spm);
+  free(list.groups);
+  return ok;
+}
+
+static MlirWalkResult collect_group(MlirOperation op, void *user) {
+  group_list *l = user;
+  char name[64];
+  if (strcmp(npuc_tx8_op_name(op, name, sizeof name), "tx8be.group") != 0)
+    return MlirWalkResultAdvance;
+  if (l->count == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 16;
+    l->groups = realloc(l->groups, l->cap * sizeof *l->groups);
+  }
+  l->groups[l->count++] = op;
+  return MlirWalkResultSkip; /* groups do not nest */
+}
+
+/* ---- one group ----------------------------------------------------------------- */
+
+static bool choose_sharding(const npuc_tx8_group_plan *p, int32_t tiles,
+                            decision *d);
+static bool choose_split(const npuc_tx8_group_plan *p, int64_t spm,
+                         decision *d);
+static void write_attrs(const npuc_tx8_group_plan *p, const decision *d,
+                        int32_t tiles);
+
+static bool shard_group(MlirOperation group, const npuc_tx8_target *t,
+                        int64_t spm) {
+  if (npuc_tx8_group_is_ddr_only(group))
+    return true; /* works in DDR: no tiles, no SPM */
+  npuc_tx8_group_plan plan;
+  if (!npuc_tx8_group_plan_build(group, &plan))
+    return false;
+  decision d;
+  memset(&d, 0, sizeof d);
+  int32_t tiles = npuc_tx8_group_tiles(group, t);
+  if (tiles <= 0 || !choose_sharding(&plan, tiles, &d) || !choose_split(&plan, spm, &d))
+    return false;
+  write_attrs(&plan, &d, tiles);
+  return true;
+}
+
+static int32_t ceil_div(int64_t a, int64_t b) { return (int32_t)((a + b - 1) / b); }
+
+/* Ways a dimension of `size` splits over `tiles` in equal chunks. */
+static int32_t ways_over(int64_t size, int32_t tiles) {
+  int32_t chunk = ceil_div(size, tiles);
+  return ceil_div(size, chunk);
+}
+
+static bool check_given(const npuc_tx8_group_plan *p,
+                        const npuc_tx8_parallel_attr *given, int32_t tiles,
+                        decision *d);
+
+static bool choose_sharding(const npuc_tx8_group_plan *p, int32_t tiles,
+                            decision *d) {
+  const npuc_tx8_shape *out = &p->slice.result;
+  npuc_tx8_parallel_attr given;
+  switch (npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &given)) {
+  case NPUC_TX8_ATTR_MALFORMED: return false;
+  case NPUC_TX8_ATTR_PRESENT:
+    if (given.sharding_is_given)
+      return check_given(p, &given, tiles, d);
+    break;
+  case NPUC_TX8_ATTR_ABSENT: break;
+  }
+  uint32_t legal = npuc_tx8_shard_axes(&p->slice);
+  int best = -1;
+  int32_t best_ways = 1;
+  for (int i = 0; i < out->rank; ++i) {
+    d->sharding[i] = 1;
+    if (!(legal & (1u << i)))
+      continue;
+    int32_t ways = ways_over(out->dims[i], tiles);
+    if (ways > best_ways)
+      best = i, best_ways = ways;
+  }
+  if (best >= 0)
+    d->sharding[best] = best_ways;
+  return true;
+}
+
+static bool check_given(const npuc_tx8_group_plan *p,
+                        const npuc_tx8_parallel_attr *given, int32_t tiles,
+                        decision *d) {
+  const npuc_tx8_shape *out = &p->slice.result;
+  const npuc_tx8_list *s = &given->shape_spatial_sharding;
+  uint32_t legal = npuc_tx8_shard_axes(&p->slice);
+  if (s->len != out->rank) {
+    npuc_op_error(p->compute, "%s: the given shape_spatial_sharding has %d "
+                              "entries for a rank-%d result",
+                  p->compute_name, s->len, out->rank);
+    return false;
+  }
+  int64_t product = 1;
+  for (int i = 0; i < out->rank; ++i) {
+    if (s->v[i] < 1 || s->v[i] > out->dims[i] ||
+        (s->v[i] > 1 && !(legal & (1u << i)))) {
+      npuc_op_error(p->compute, "%s: the given sharding splits dimension %d "
+                                "%lld ways, which the op's slice rule does "
+                                "not allow",
+                    p->compute_name, i, (long long)s->v[i]);
+      return false;
+    }
+    d->sharding[i] = (int32_t)s->v[i];
+    product *= s->v[i];
+  }
+  if (product > tiles) {
+    npuc_op_error(p->compute, "%s: the given sharding needs %lld tiles, the "
+                              "group has %d",
+                  p->compute_name, (long long)product, tiles);
+    return false;
+  }
+  return true;
+}
+
+/* Largest slice of dimension `dim` in [1, d->slice[dim]] that fits,
+ * others fixed: bytes grow with the slice, so bisect. 0 if none. */
+static int32_t largest_fitting(const npuc_tx8_group_plan *p, int64_t spm,
+                               decision *d, int dim) {
+  int32_t lo = 1, hi = d->slice[dim], best = 0;
+  while (lo <= hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    d->slice[dim] = mid;
+    if (npuc_tx8_group_spm_bytes(p, d->slice, NULL) <= spm)
+      best = mid, lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  d->slice[dim] = best ? best : 1;
+  return best;
+}
+
+static bool choose_split(const npuc_tx8_group_plan *p, int64_t spm,
+                         decision *d) {
+  const npuc_tx8_shape *out = &p->slice.result;
+  for (int i = 0; i < out->rank; ++i)
+    d->slice[i] = ceil_div(out->dims[i], d->sharding[i]);
+  uint32_t splittable = npuc_tx8_split_axes(&p->slice);
+  bool fits = npuc_tx8_group_spm_bytes(p, d->slice, NULL) <= spm;
+  for (int i = 0; i < out->rank && !fits; ++i)
+    if (splittable & (1u << i))
+      fits = largest_fitting(p, spm, d, i) > 0;
+  d->spm_bytes = npuc_tx8_group_spm_bytes(p, d->slice, d->offsets);
+  if (fits)
+    return true;
+  char slice[128] = "";
+  for (int i = 0, n = 0; i < out->rank; ++i)
+    n += snprintf(slice + n, sizeof slice - (size_t)n, "%s%d", i ? "x" : "",
+                  d->slice[i]);
+  npuc_op_error(p->compute, "%s: the group does not fit SPM even at the "
+                            "finest split: a %s slice needs %lld bytes per "
+                            "tile, SPM has %lld",
+                p->compute_name, slice, (long long)d->spm_bytes,
+                (long long)spm);
+  return false;
+}
+
+/* ---- attributes ------------------------------------------------------------------ */
+
+static void list_of(npuc_tx8_list *l, const int32_t *v, int n) {
+  l->len = n;
+  for (int i = 0; i < n; ++i)
+    l->v[i] = v[i];
+}
+
+/* Data parallel when the batch (dimension 0 of a batched result) splits,
+ * tensor parallel otherwise; the ways fill the mesh row by row. */
+static npuc_tx8_parallel_attr parallel_of(const npuc_tx8_group_plan *p,
+                                          const decision *d, int32_t tiles) {
+  npuc_tx8_parallel_attr a;
+  memset(&a, 0, sizeof a);
+  int rank = p->slice.result.rank, axis = -1;
+  int32_t ways = 1;
+  for (int i = 0; i < rank; ++i)
+    if (d->sharding[i] > 1)
+      axis = i, ways *= d->sharding[i];
+  npuc_tx8_parallel_attr given;
+  a.sharding_is_given = npuc_tx8_op_parallel_attr(p->compute, "tile_parallel",
+                                                  &given) ==
+                            NPUC_TX8_ATTR_PRESENT &&
+                        given.sharding_is_given;
+  a.parallel = axis < 0 ? NPUC_TX8_PAR_NONE
+               : axis == 0 && rank > 1 ? NPUC_TX8_PAR_DP
+                                       : NPUC_TX8_PAR_TP;
+  int32_t *dims = a.parallel == NPUC_TX8_PAR_DP ? a.dp_dim : a.tp_dim;
+  int32_t row = tiles >= 4 ? 4 : tiles;
+  dims[0] = ways < row ? ways : row;
+  dims[1] = ceil_div(ways, dims[0]);
+  dims[2] = 1;
+  int32_t *other = a.parallel == NPUC_TX8_PAR_DP ? a.tp_dim : a.dp_dim;
+  other[0] = other[1] = other[2] = 1;
+  list_of(&a.shape_spatial_sharding, d->sharding, rank);
+  return a;
+}
+
+static void write_attrs(const npuc_tx8_group_plan *p, const decision *d,
+                        int32_t tiles) {
+  npuc_tx8_parallel_attr par = parallel_of(p, d, tiles);
+  npuc_tx8_op_set_parallel_attr(p->compute, "tile_parallel", &par);
+
+  /* The plan read dev_info already: it is absent or valid here. */
+  npuc_tx8_dev_attr dev;
+  if (npuc_tx8_op_dev_attr(p->compute, &dev) != NPUC_TX8_ATTR_PRESENT)
+    dev = npuc_tx8_dev_attr_with_layout(p->buffers[p->result_buffer].mode);
+  list_of(&dev.temporal_mem_slice, d->slice, p->slice.result.rank);
+  dev.imm_size = (uint64_t)(d->spm_bytes - d->offsets[p->num_buffers]);
+  dev.imm_addr = dev.imm_size ? d->offsets[p->num_buffers] : 0;
+  dev.mem_addr.len = 1;
+  dev.mem_addr.v[0] = d->offsets[p->result_buffer];
+  npuc_tx8_op_set_dev_attr(p->compute, &dev);
+
+  MlirContext ctx = mlirOperationGetContext(p->group);
+  MlirAttribute size = mlirIntegerAttrGet(mlirIntegerTypeUnsignedGet(ctx, 32),
+                                          d->spm_bytes);
+  mlirOperationSetAttributeByName(
+      p->group, mlirStringRefCreateFromCString("spm_alloc_size"), size);
+}

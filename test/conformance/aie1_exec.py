@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Runs the scalar kernels of ../shared/conformance/mlir-aie/ through
+`npuc-compile --target=aie1-cmodel` with the options of each file's RUN line
+(virtual-vector-size, shift, zero-offset, dup-factor, unaligned-loads-check),
+builds the output and runs it: the vectorized kernel on the AIE1 emulator
+against the scalar loop nest, on the same random inputs.
+
+The files are read in place; each `// -----` case is compiled on its own
+from a temporary copy. Verdicts per case:
+  equal         every buffer equal (exact; f32 exact too)
+  MISMATCH      the host found differences (first one shown)
+  fixed-point   shift != 0: srs computes a fixed-point result the integer
+                program does not, so a difference is expected (reported,
+                not counted as a failure)
+  aie-ml        aieml=true: AIE-ML ops are not emulated (skipped)
+  not compiled  npuc-compile refused (first error shown): e.g.
+                aie-vectorize refused the function (no scheme)
+
+usage: aie1_exec.py [--strict] [BUILD_DIR [CONFORMANCE_DIR]]
+Exit 0 unless --strict and a case is MISMATCH or failed to build/run.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def split_cases(path):
+    """(first line, text) per `// -----` chunk, as --split-input-file does."""
+    cases, start, lines = [], 1, []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if line.rstrip("\n") == "// -----":
+                cases.append((start, "".join(lines)))
+                start, lines = n + 1, []
+            else:
+                lines.append(line)
+    cases.append((start, "".join(lines)))
+    return cases
+
+
+def run_options(text):
+    """The configuration keys of the first RUN line, and whether it is AIE-ML."""
+    run = next((l for l in text.splitlines() if "RUN:" in l), "")
+    cfg = {}
+    m = re.search(r"virtual-vector-size=(\d+)", run)
+    if m:
+        cfg["virtual-vector-size"] = m.group(1)
+    m = re.search(r'--aie-vectorize(?:="([^"]*)")?', run)
+    opts = m.group(1) or "" if m else ""
+    for key in ("shift", "zero-offset", "dup-factor"):
+        k = re.search(r"\b%s=(\d+)" % key, opts)
+        if k:
+            cfg[key] = k.group(1)
+    if re.search(r"unaligned-loads-check=false", run):
+        cfg["unaligned-loads-check"] = "false"
+    # The `_unbounded` kernels read two rows past their memrefs (their
+    # loops run to A's dimensions): room for that in the host's slack.
+    cfg["slack"] = "4096"
+    aieml = bool(re.search(r"aieml=true", run))
+    return cfg, aieml
+
+
+def first_line(text, pattern):
+    for line in text.splitlines():
+        if re.search(pattern, line):
+            return line.strip()
+    return text.strip().splitlines()[0] if text.strip() else ""
+
+
+def run_case(build, tmp, name, text, cfg):
+    src = os.path.join(tmp, name + ".mlir")
+    with open(src, "w") as f:
+        f.write(text)
+    conf = os.path.join(tmp, name + ".yaml")
+    with open(conf, "w") as f:
+        f.write("".join("%s: %s\n" % kv for kv in cfg.items()) or "{}\n")
+    out = os.path.join(tmp, name)
+    p = subprocess.run([os.path.join(build, "bin", "npuc-compile"),
+                        "--target=aie1-cmodel", "--target-config=" + conf,
+                        "-o", out, src], capture_output=True, text=True)
+    if p.returncode != 0:
+        return "not compiled", first_line(p.stderr, r"error:")
+    p = subprocess.run(["make", "-s", "-C", out], capture_output=True, text=True)
+    if p.returncode != 0:
+        return "build failed", first_line(p.stderr, r"error")
+    p = subprocess.run([os.path.join(out, "kernel")], capture_output=True,
+                       text=True, timeout=600)
+    if p.returncode == 0:
+        return "equal", first_line(p.stdout, r"^OK")
+    if p.returncode == 1:
+        detail = first_line(p.stdout, r"DIFFER")
+        return ("fixed-point" if cfg.get("shift", "0") != "0" else "MISMATCH"), detail
+    return "run failed", first_line(p.stderr, r"error")
+
+
+def main(argv):
+    strict = "--strict" in argv
+    args = [a for a in argv if a != "--strict"]
+    build = os.path.abspath(args[0] if args else os.path.join(ROOT, "build"))
+    cdir = args[1] if len(args) > 1 else os.path.join(ROOT, "..", "shared",
+                                                      "conformance", "mlir-aie")
+    counts, bad = {}, 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for fname in sorted(os.listdir(cdir)):
+            if not fname.endswith(".mlir"):
+                continue
+            path = os.path.join(cdir, fname)
+            cfg, aieml = run_options(open(path).read())
+            for n, (line, text) in enumerate(split_cases(path)):
+                label = "%s:%d" % (fname, line)
+                if aieml:
+                    verdict, detail = "aie-ml", "AIE-ML ops are not emulated"
+                else:
+                    verdict, detail = run_case(build, tmp, "case%d_%s" % (
+                        n, fname.replace(".", "_")), text, cfg)
+                counts[verdict] = counts.get(verdict, 0) + 1
+                bad += verdict in ("MISMATCH", "build failed", "run failed")
+                print("%-14s %-44s %s" % (verdict, label, detail))
+    print("\n" + ", ".join("%s: %d" % kv for kv in sorted(counts.items())))
+    return 1 if strict and bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

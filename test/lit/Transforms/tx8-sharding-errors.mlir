@@ -1,0 +1,170 @@
+// tx8-sharding's errors: each names the op and the reason, fails the pass.
+// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-sharding -o /dev/null
+// RUN: not npuc-opt %s --split-input-file --tx8-sharding 2>&1 | FileCheck %s --check-prefix=FAIL
+// FAIL-COUNT-11: error:
+// FAIL-NOT: error:
+
+// b alone (4 MiB of f32, read whole by every row slice) exceeds the 3 MiB SPM.
+func.func @too_big(%a: tensor<16x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<16x1024xf32> {
+  %none = tx8be.none : none
+  %0 = tx8be.group(%a, %b) : (tensor<16x1024xf32>, tensor<1024x1024xf32>) -> (tensor<16x1024xf32>) {
+  ^bb0(%a0: tensor<16x1024xf32>, %a1: tensor<1024x1024xf32>):
+    %1 = tx8be.load_var %a0 : tensor<16x1024xf32> -> tensor<16x1024xf32>
+    %2 = tx8be.load_var %a1 : tensor<1024x1024xf32> -> tensor<1024x1024xf32>
+    // expected-error@+1 {{tx8be.gemm: the group does not fit SPM even at the finest split: a 1x1024 slice needs}}
+    %3 = tx8be.gemm %1, %2, %none : tensor<16x1024xf32>, tensor<1024x1024xf32>, none -> tensor<16x1024xf32>
+    %4 = tx8be.store_var %3 : tensor<16x1024xf32> -> tensor<16x1024xf32>
+    tx8be.return %4 : tensor<16x1024xf32>
+  }
+  return %0 : tensor<16x1024xf32>
+}
+
+// -----
+
+// BatchNorm may shard C only.
+func.func @given_illegal(%x: tensor<4x8xf32>, %s: tensor<8xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.group(%x, %s) : (tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>, %a1: tensor<8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    %2 = tx8be.load_var %a1 : tensor<8xf32> -> tensor<8xf32>
+    // expected-error@+1 {{tx8be.batchnorm_inference: the given sharding splits dimension 0 4 ways, which the op's slice rule does not allow}}
+    %3 = tx8be.batchnorm_inference %1, %2, %2, %2, %2 {tile_parallel = #tx8be.parallel_attr<parallel = dp, is_dp_inner = false, dp_dim_x = 4, dp_dim_y = 1, dp_dim_z = 1, tp_dim_x = 1, tp_dim_y = 1, tp_dim_z = 1, sharding_is_given = true, shape_spatial_sharding = [4, 1]>} : tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+    %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return %4 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// 4 x 8 ways need 32 tiles; the default mesh has 16.
+func.func @given_too_many(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    // expected-error@+1 {{tx8be.exp: the given sharding needs 32 tiles, the group has 16}}
+    %3 = tx8be.exp %1 {tile_parallel = #tx8be.parallel_attr<parallel = tp, is_dp_inner = false, dp_dim_x = 1, dp_dim_y = 1, dp_dim_z = 1, tp_dim_x = 4, tp_dim_y = 8, tp_dim_z = 1, sharding_is_given = true, shape_spatial_sharding = [4, 8]>} : tensor<4x8xf32> -> tensor<4x8xf32>
+    %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return %4 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @unsupported_op(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<8x4xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    // expected-error@+1 {{tx8be.transpose: unsupported op in a tx8be.group}}
+    %3 = tx8be.transpose %1 permutation = [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+    %4 = tx8be.store_var %3 : tensor<8x4xf32> -> tensor<8x4xf32>
+    tx8be.return %4 : tensor<8x4xf32>
+  }
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+// The add computes in Tensor (compact, its default) but one operand was
+// loaded into Cx with no channel_norm back.
+func.func @layout_conflict(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
+  %0 = tx8be.group(%x) : (tensor<4x8xf16>) -> (tensor<4x8xf16>) {
+  ^bb0(%a0: tensor<4x8xf16>):
+    %1 = tx8be.load_var %a0 {dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = Cx, multi_buf_en = false, multi_buf_num = 1, out_shape_buf_idx = [], temporal_mem_slice = [], source_type = 0, imm_addr = 0, mem_addr = []>} : tensor<4x8xf16> -> tensor<4x8xf16>
+    %2 = tx8be.load_var %a0 : tensor<4x8xf16> -> tensor<4x8xf16>
+    // expected-error@+1 {{tx8be.add: layout conflict: operand #0 is aligned (NCx) but the op computes in NTensor (a tx8be.channel_norm must convert it)}}
+    %3 = tx8be.add %1, %2 : tensor<4x8xf16>, tensor<4x8xf16> -> tensor<4x8xf16>
+    %4 = tx8be.store_var %3 : tensor<4x8xf16> -> tensor<4x8xf16>
+    tx8be.return %4 : tensor<4x8xf16>
+  }
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @int8_batchnorm(%x: tensor<4x8xi8>, %s: tensor<8xf32>) -> tensor<4x8xi8> {
+  %0 = tx8be.group(%x, %s) : (tensor<4x8xi8>, tensor<8xf32>) -> (tensor<4x8xi8>) {
+  ^bb0(%a0: tensor<4x8xi8>, %a1: tensor<8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xi8> -> tensor<4x8xi8>
+    %2 = tx8be.load_var %a1 : tensor<8xf32> -> tensor<8xf32>
+    // expected-error@+1 {{tx8be.batchnorm_inference: unsupported dtype: i8}}
+    %3 = tx8be.batchnorm_inference %1, %2, %2, %2, %2 : tensor<4x8xi8>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<4x8xi8>
+    %4 = tx8be.store_var %3 : tensor<4x8xi8> -> tensor<4x8xi8>
+    tx8be.return %4 : tensor<4x8xi8>
+  }
+  return %0 : tensor<4x8xi8>
+}
+
+// -----
+
+// Only a rank-1 operand broadcasts.
+func.func @broadcast_2d(%x: tensor<4x8xf32>, %y: tensor<1x8xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.group(%x, %y) : (tensor<4x8xf32>, tensor<1x8xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>, %a1: tensor<1x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    %2 = tx8be.load_var %a1 : tensor<1x8xf32> -> tensor<1x8xf32>
+    // expected-error@+1 {{tx8be.mul: unsupported shape: operand #1 must have the result's shape or be a [8] vector (only a rank-1 operand broadcasts)}}
+    %3 = tx8be.mul %1, %2 : tensor<4x8xf32>, tensor<1x8xf32> -> tensor<4x8xf32>
+    %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return %4 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @not_loaded(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>):
+    // expected-error@+1 {{tx8be.relu: operand #0 is not in SPM (load it with tx8be.load_var inside the group)}}
+    %3 = tx8be.relu %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return %4 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @no_compute(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{tx8be.group has no compute op}}
+  tx8be.group(%x) : (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return
+  }
+  return
+}
+
+// -----
+
+// Conv pads at least the kernel's extent would give rows of padding only.
+func.func @conv_pads(%x: tensor<1x4x4x2xf32>, %w: tensor<1x1x2x2xf32>) -> tensor<1x6x4x2xf32> {
+  %none = tx8be.none : none
+  %0 = tx8be.group(%x, %w) : (tensor<1x4x4x2xf32>, tensor<1x1x2x2xf32>) -> (tensor<1x6x4x2xf32>) {
+  ^bb0(%a0: tensor<1x4x4x2xf32>, %a1: tensor<1x1x2x2xf32>):
+    %1 = tx8be.load_var %a0 : tensor<1x4x4x2xf32> -> tensor<1x4x4x2xf32>
+    %2 = tx8be.load_var %a1 : tensor<1x1x2x2xf32> -> tensor<1x1x2x2xf32>
+    // expected-error@+1 {{tx8be.conv: unsupported shape: pads must be smaller than the kernel's extent (1)}}
+    %3 = tx8be.conv %1, %2, %none strides = [1, 1] pads = [1, 1, 0, 0] dilations = [1, 1] : tensor<1x4x4x2xf32>, tensor<1x1x2x2xf32>, none -> tensor<1x6x4x2xf32>
+    %4 = tx8be.store_var %3 : tensor<1x6x4x2xf32> -> tensor<1x6x4x2xf32>
+    tx8be.return %4 : tensor<1x6x4x2xf32>
+  }
+  return %0 : tensor<1x6x4x2xf32>
+}
+
+// -----
+
+// A tile_parallel that is not a #tx8be.parallel_attr.
+func.func @malformed(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    // expected-error@+1 {{malformed tile_parallel: #tx8be.parallel_attr: missing field}}
+    %3 = tx8be.abs %1 {tile_parallel = #tx8be.parallel_attr<parallel = tp>} : tensor<4x8xf32> -> tensor<4x8xf32>
+    %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return %4 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}

@@ -1,0 +1,141 @@
+// tx8-sharding splits each group's compute op across the group's tiles along
+// the legal dimension that keeps the most tiles busy, then cuts a tile's part
+// into temporal slices until one slice's buffers fit SPM.
+// RUN: npuc-opt %s --split-input-file --tx8-sharding | FileCheck %s
+// RUN: npuc-opt %s --split-input-file --tx8-sharding=spm-bytes=6144 | FileCheck %s --check-prefix=SMALL
+
+// BatchNorm shards only C (the seed's tileShardingSplit): 40 channels over
+// 16 tiles are 14 chunks of 3. Its output lives in NCx (aligned op).
+// CHECK-LABEL: func.func @batchnorm
+// CHECK: tx8be.group{{.*}}spm_alloc_size = 2048 : ui32
+// CHECK: tx8be.batchnorm_inference
+// CHECK-SAME: dev_info = #tx8be.dev_attr<imm_size = 768, mem_layout = NCx,
+// CHECK-SAME: temporal_mem_slice = [2, 4, 4, 3]
+// CHECK-SAME: tile_parallel = #tx8be.parallel_attr<parallel = tp,
+// CHECK-SAME: shape_spatial_sharding = [1, 1, 1, 14]>
+// With 6 KiB of SPM the C slices still fit:
+// SMALL-LABEL: func.func @batchnorm
+// SMALL: temporal_mem_slice = [2, 4, 4, 3]
+func.func @batchnorm(%x: tensor<2x4x4x40xf16>, %s: tensor<40xf32>) -> tensor<2x4x4x40xf16> {
+  %0 = tx8be.group(%x, %s) : (tensor<2x4x4x40xf16>, tensor<40xf32>) -> (tensor<2x4x4x40xf16>) attributes {group_id = 0 : si32} {
+  ^bb0(%a0: tensor<2x4x4x40xf16>, %a1: tensor<40xf32>):
+    %1 = tx8be.load_var %a0 : tensor<2x4x4x40xf16> -> tensor<2x4x4x40xf16>
+    %2 = tx8be.load_var %a1 : tensor<40xf32> -> tensor<40xf32>
+    %6 = tx8be.batchnorm_inference %1, %2, %2, %2, %2 : tensor<2x4x4x40xf16>, tensor<40xf32>, tensor<40xf32>, tensor<40xf32>, tensor<40xf32> -> tensor<2x4x4x40xf16>
+    %7 = tx8be.store_var %6 : tensor<2x4x4x40xf16> -> tensor<2x4x4x40xf16>
+    tx8be.return %7 : tensor<2x4x4x40xf16>
+  }
+  return %0 : tensor<2x4x4x40xf16>
+}
+
+// -----
+
+// Gemm: 256 rows over 16 tiles beat 24 columns; each tile holds 16 rows. With
+// 6 KiB of SPM the rows go 8 at a time: gemm works in Cx, where b takes
+// 4 KiB (24 channels pad to 32) and a row of a and of the result 128 bytes.
+// CHECK-LABEL: func.func @gemm
+// CHECK: tx8be.gemm
+// CHECK-SAME: temporal_mem_slice = [16, 24]
+// CHECK-SAME: shape_spatial_sharding = [16, 1]
+// SMALL-LABEL: func.func @gemm
+// SMALL: temporal_mem_slice = [8, 24]
+// SMALL-SAME: shape_spatial_sharding = [16, 1]
+func.func @gemm(%a: tensor<256x32xf32>, %b: tensor<32x24xf32>) -> tensor<256x24xf32> {
+  %none = tx8be.none : none
+  %0 = tx8be.group(%a, %b) : (tensor<256x32xf32>, tensor<32x24xf32>) -> (tensor<256x24xf32>) {
+  ^bb0(%a0: tensor<256x32xf32>, %a1: tensor<32x24xf32>):
+    %1 = tx8be.load_var %a0 : tensor<256x32xf32> -> tensor<256x32xf32>
+    %2 = tx8be.load_var %a1 : tensor<32x24xf32> -> tensor<32x24xf32>
+    %3 = tx8be.gemm %1, %2, %none : tensor<256x32xf32>, tensor<32x24xf32>, none -> tensor<256x24xf32>
+    %4 = tx8be.store_var %3 : tensor<256x24xf32> -> tensor<256x24xf32>
+    tx8be.return %4 : tensor<256x24xf32>
+  }
+  return %0 : tensor<256x24xf32>
+}
+
+// -----
+
+// Conv shards N or H: one batch, so the 8 output rows go to 8 tiles; the
+// module's tile_dx x tile_dy mesh (2 x 4) bounds the ways.
+// CHECK-LABEL: func.func @conv
+// CHECK: tx8be.conv
+// CHECK-SAME: temporal_mem_slice = [1, 1, 8, 16]
+// CHECK-SAME: parallel = tp
+// CHECK-SAME: tp_dim_x = 4, tp_dim_y = 2
+// CHECK-SAME: shape_spatial_sharding = [1, 8, 1, 1]
+module attributes {tx8be.tile_dx = 2 : i32, tx8be.tile_dy = 4 : i32} {
+func.func @conv(%x: tensor<1x8x8x8xf16>, %w: tensor<3x3x16x8xf16>) -> tensor<1x8x8x16xf16> {
+  %none = tx8be.none : none
+  %0 = tx8be.group(%x, %w) : (tensor<1x8x8x8xf16>, tensor<3x3x16x8xf16>) -> (tensor<1x8x8x16xf16>) {
+  ^bb0(%a0: tensor<1x8x8x8xf16>, %a1: tensor<3x3x16x8xf16>):
+    %1 = tx8be.load_var %a0 : tensor<1x8x8x8xf16> -> tensor<1x8x8x8xf16>
+    %2 = tx8be.load_var %a1 : tensor<3x3x16x8xf16> -> tensor<3x3x16x8xf16>
+    %3 = tx8be.conv %1, %2, %none strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] : tensor<1x8x8x8xf16>, tensor<3x3x16x8xf16>, none -> tensor<1x8x8x16xf16>
+    %4 = tx8be.store_var %3 : tensor<1x8x8x16xf16> -> tensor<1x8x8x16xf16>
+    tx8be.return %4 : tensor<1x8x8x16xf16>
+  }
+  return %0 : tensor<1x8x8x16xf16>
+}
+}
+
+// -----
+
+// Elementwise ops shard any dimension (the outermost on a tie: dim 0 here
+// is the batch, so data parallel); a [C] operand is read whole. A given
+// dev_info keeps its layout (Cx) and gains the slice.
+// CHECK-LABEL: func.func @add
+// CHECK: tx8be.add
+// CHECK-SAME: mem_layout = Cx
+// CHECK-SAME: temporal_mem_slice = [2, 8]
+// CHECK-SAME: parallel = dp, is_dp_inner = false, dp_dim_x = 4, dp_dim_y = 4
+// CHECK-SAME: shape_spatial_sharding = [16, 1]
+func.func @add(%x: tensor<32x8xbf16>, %v: tensor<8xbf16>) -> tensor<32x8xbf16> {
+  %0 = tx8be.group(%x, %v) : (tensor<32x8xbf16>, tensor<8xbf16>) -> (tensor<32x8xbf16>) {
+  ^bb0(%a0: tensor<32x8xbf16>, %a1: tensor<8xbf16>):
+    %1 = tx8be.load_var %a0 {dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = Cx, multi_buf_en = false, multi_buf_num = 1, out_shape_buf_idx = [], temporal_mem_slice = [], source_type = 0, imm_addr = 0, mem_addr = []>} : tensor<32x8xbf16> -> tensor<32x8xbf16>
+    %2 = tx8be.load_var %a1 : tensor<8xbf16> -> tensor<8xbf16>
+    %3 = tx8be.add %1, %2 {dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = Cx, multi_buf_en = false, multi_buf_num = 1, out_shape_buf_idx = [], temporal_mem_slice = [], source_type = 0, imm_addr = 0, mem_addr = []>} : tensor<32x8xbf16>, tensor<8xbf16> -> tensor<32x8xbf16>
+    %4 = tx8be.store_var %3 : tensor<32x8xbf16> -> tensor<32x8xbf16>
+    tx8be.return %4 : tensor<32x8xbf16>
+  }
+  return %0 : tensor<32x8xbf16>
+}
+
+// -----
+
+// A given sharding (sharding_is_given = true) is kept: 4 ways on C.
+// CHECK-LABEL: func.func @given
+// CHECK: tx8be.relu
+// CHECK-SAME: temporal_mem_slice = [6, 4]
+// CHECK-SAME: sharding_is_given = true, shape_spatial_sharding = [1, 4]
+func.func @given(%x: tensor<6x16xf32>) -> tensor<6x16xf32> {
+  %0 = tx8be.group(%x) : (tensor<6x16xf32>) -> (tensor<6x16xf32>) {
+  ^bb0(%a0: tensor<6x16xf32>):
+    %1 = tx8be.load_var %a0 : tensor<6x16xf32> -> tensor<6x16xf32>
+    %3 = tx8be.relu %1 {tile_parallel = #tx8be.parallel_attr<parallel = tp, is_dp_inner = false, dp_dim_x = 1, dp_dim_y = 1, dp_dim_z = 1, tp_dim_x = 4, tp_dim_y = 1, tp_dim_z = 1, sharding_is_given = true, shape_spatial_sharding = [1, 4]>} : tensor<6x16xf32> -> tensor<6x16xf32>
+    %4 = tx8be.store_var %3 : tensor<6x16xf32> -> tensor<6x16xf32>
+    tx8be.return %4 : tensor<6x16xf32>
+  }
+  return %0 : tensor<6x16xf32>
+}
+
+// -----
+
+// Temporal split: 8 rows of 256 f32 channels a tile, with their fp32 copy, take 26 KiB; with 6 KiB of
+// SPM BatchNorm (C sharded 16 ways, 256 channels a tile) cuts its rows.
+// CHECK-LABEL: func.func @big
+// CHECK: temporal_mem_slice = [8, 256]
+// SMALL-LABEL: func.func @big
+// SMALL: spm_alloc_size = 5120 : ui32
+// SMALL: temporal_mem_slice = [1, 256]
+func.func @big(%x: tensor<8x4096xf32>, %s: tensor<4096xf32>) -> tensor<8x4096xf32> {
+  %0 = tx8be.group(%x, %s) : (tensor<8x4096xf32>, tensor<4096xf32>) -> (tensor<8x4096xf32>) {
+  ^bb0(%a0: tensor<8x4096xf32>, %a1: tensor<4096xf32>):
+    %1 = tx8be.load_var %a0 : tensor<8x4096xf32> -> tensor<8x4096xf32>
+    %2 = tx8be.load_var %a1 : tensor<4096xf32> -> tensor<4096xf32>
+    %6 = tx8be.batchnorm_inference %1, %2, %2, %2, %2 : tensor<8x4096xf32>, tensor<4096xf32>, tensor<4096xf32>, tensor<4096xf32>, tensor<4096xf32> -> tensor<8x4096xf32>
+    %7 = tx8be.store_var %6 : tensor<8x4096xf32> -> tensor<8x4096xf32>
+    tx8be.return %7 : tensor<8x4096xf32>
+  }
+  return %0 : tensor<8x4096xf32>
+}

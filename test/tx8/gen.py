@@ -1,0 +1,504 @@
+#!/usr/bin/env python3
+"""Random end-to-end tests of `npuc-compile --target=tx8`, in the seed's
+test-generator style: random dims, layouts, dtypes and shapes within each
+op's support.
+
+For each configuration it writes, into OUT/caseN/:
+  model.mlir   the graph in the TX8 pipeline contract's post-grouping form
+               (one tx8be.group per compute op, load_var / channel_norm /
+               store_var inside, dev_info layouts on some loads, some
+               results kept in DDR in an aligned layout);
+  argN.bin     the graph inputs (raw little-endian elements, row-major),
+               constN.bin the constants (also in the module's
+               tx8be.const_container);
+  config.json  the configuration;
+  graph.txt    the same graph for npuc-tx8-check;
+  target.yaml  when the configuration shrinks SPM to force temporal splits;
+then compiles it, builds the program, runs it on the simulated tiles and
+compares its outputs with the naive reference of libnpuc_tx8_rt
+(npuc-tx8-check). Exits 1 if any configuration fails.
+
+Usage: gen.py --seed S --count N --out DIR [--bin BUILD/bin] [--kinds k,...]
+              [--cycle] [--verbose]
+Kinds: batchnorm, gemm, conv, add_vector (a rank-1 operand), binary,
+unary, graph5 (conv -> batchnorm -> relu -> gemm -> add).
+"""
+import argparse
+import json
+import os
+import random
+import struct
+import subprocess
+import sys
+
+KINDS = ["batchnorm", "gemm", "conv", "add_vector", "binary", "unary", "graph5"]
+FLOATS = ["f16", "bf16", "f32"]
+ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}
+
+
+# ---- values ---------------------------------------------------------------------
+
+def rand_values(rng, dt, n, lo=-4.0, hi=4.0, positive=False, nonzero=False):
+    """Values exact in every dtype: multiples of 1/16 (integers for i8)."""
+    out = []
+    for _ in range(n):
+        if dt == "i8":
+            v = rng.randint(1 if positive else -20, 20)
+        else:
+            v = rng.randint(int(lo * 16), int(hi * 16)) / 16.0
+            if positive:
+                v = abs(v) + 0.25
+            if nonzero and abs(v) < 0.5:
+                v = 0.5 if v >= 0 else -0.5
+        out.append(v)
+    return out
+
+
+def pack(dt, values):
+    if dt == "f16":
+        return struct.pack("<%de" % len(values), *values)
+    if dt == "f32":
+        return struct.pack("<%df" % len(values), *values)
+    if dt == "bf16":  # exact values: the top half of the f32 bits
+        return b"".join(struct.pack("<I", v)[2:] for v in
+                        struct.unpack("<%dI" % len(values),
+                                      struct.pack("<%df" % len(values), *values)))
+    return struct.pack("<%db" % len(values), *[int(v) for v in values])
+
+
+def count(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def ttype(shape, dt):
+    return "tensor<%sx%s>" % ("x".join(str(d) for d in shape), dt)
+
+
+def dense(values, shape, dt):
+    """A dense<...> literal nested to `shape`."""
+    fmt = (lambda v: str(int(v))) if dt == "i8" else (lambda v: "%.6e" % v)
+    def nest(vals, dims):
+        if len(dims) == 1:
+            return "[" + ", ".join(fmt(v) for v in vals) + "]"
+        step = count(dims[1:])
+        return "[" + ", ".join(nest(vals[i * step:(i + 1) * step], dims[1:])
+                               for i in range(dims[0])) + "]"
+    return "dense<%s> : %s" % (nest(values, shape), ttype(shape, dt))
+
+
+# ---- the graph -------------------------------------------------------------------
+
+class Graph:
+    """Tensors (inputs, constants, op results) and ops, each op one group."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.inputs = []     # (name, shape, dt, values)
+        self.consts = []     # (name, shape, dt, values)
+        self.ops = []        # dicts
+        self.shapes = {}
+        self.dtypes = {}
+        self.uses_none = False
+
+    def input(self, shape, dt, **kw):
+        name = "arg%d" % len(self.inputs)
+        vals = rand_values(self.rng, dt, count(shape), **kw)
+        self.inputs.append((name, shape, dt, vals))
+        self.shapes[name], self.dtypes[name] = shape, dt
+        return name
+
+    def weight(self, shape, dt, **kw):
+        """An input or, at random, a constant of the container."""
+        if self.rng.random() < 0.4 and count(shape) <= 4096:
+            name = "const%d" % len(self.consts)
+            vals = rand_values(self.rng, dt, count(shape), **kw)
+            self.consts.append((name, shape, dt, vals))
+            self.shapes[name], self.dtypes[name] = shape, dt
+            return name
+        return self.input(shape, dt, **kw)
+
+    def op(self, kind, shape, dt, operands, params="", **attrs):
+        name = "t%d" % len(self.ops)
+        self.ops.append(dict(name=name, kind=kind, shape=shape, dt=dt,
+                             operands=operands, params=params, attrs=attrs))
+        self.shapes[name], self.dtypes[name] = shape, dt
+        return name
+
+
+# ---- configurations ---------------------------------------------------------------
+
+def pick_channels(rng):
+    return rng.choice([rng.randint(1, 32), rng.randint(33, 160)])
+
+
+def gen_batchnorm(rng, g, dt=None, x=None):
+    dt = dt or rng.choice(FLOATS)
+    if x is None:
+        rank = rng.randint(2, 4)
+        shape = [rng.randint(1, 3)] + [rng.randint(1, 6) for _ in range(rank - 2)] \
+            + [pick_channels(rng)]
+        x = g.input(shape, dt)
+    c = g.shapes[x][-1]
+    vdt = rng.choice(FLOATS)
+    scale = g.weight([c], vdt)
+    offset = g.weight([c], vdt)
+    mean = g.weight([c], vdt)
+    var = g.weight([c], vdt, lo=0.0, hi=4.0, positive=True)
+    eps = rng.choice([1e-5, 1e-3, 1e-6])
+    return g.op("batchnorm", g.shapes[x], dt, [x, scale, offset, mean, var],
+                params="%g" % eps, epsilon=eps)
+
+
+def gen_gemm(rng, g, dt=None, a=None, n=None):
+    dt = dt or rng.choice(FLOATS + ["i8"])
+    ta = tb = False
+    if a is None:
+        rank = rng.randint(2, 3)
+        m, k = rng.randint(1, 40), rng.randint(1, 80)
+        ta = rng.random() < 0.3
+        batch = [rng.randint(1, 3)] if rank == 3 else []
+        a = g.input(batch + ([k, m] if ta else [m, k]), dt)
+        out_rows = batch + [m]
+    else:
+        k = g.shapes[a][-1]
+        out_rows = g.shapes[a][:-1]
+    n = n or rng.randint(1, 48)
+    tb = rng.random() < 0.3
+    b = g.weight([n, k] if tb else [k, n], dt)
+    bias = g.weight([n], dt) if rng.random() < 0.6 else "-"
+    return g.op("gemm", out_rows + [n], dt, [a, b, bias],
+                params="%d %d" % (ta, tb), transpose_a=ta, transpose_b=tb)
+
+
+def gen_conv(rng, g, dt=None):
+    dt = dt or rng.choice(FLOATS + ["i8"])
+    groups = rng.choice([1, 1, 2])
+    n, h, w = rng.randint(1, 2), rng.randint(3, 10), rng.randint(3, 10)
+    cin = groups * rng.randint(1, 20)
+    cout = groups * rng.randint(1, 20)
+    kh, kw = rng.randint(1, 3), rng.randint(1, 3)
+    sh, sw = rng.randint(1, 2), rng.randint(1, 2)
+    dh, dw = rng.randint(1, 2), rng.randint(1, 2)
+    eh, ew = (kh - 1) * dh + 1, (kw - 1) * dw + 1
+    pads = [rng.randint(0, eh - 1), rng.randint(0, eh - 1),
+            rng.randint(0, ew - 1), rng.randint(0, ew - 1)]
+    h, w = max(h, eh), max(w, ew)
+    oh = (h + pads[0] + pads[1] - eh) // sh + 1
+    ow = (w + pads[2] + pads[3] - ew) // sw + 1
+    x = g.input([n, h, w, cin], dt, lo=-2, hi=2)
+    wt = g.weight([kh, kw, cout, cin // groups], dt, lo=-1, hi=1)
+    bias = g.weight([cout], dt) if rng.random() < 0.6 else "-"
+    params = "%d %d %d %d %d %d %d %d %d" % (sh, sw, *pads, dh, dw, groups)
+    return g.op("conv", [n, oh, ow, cout], dt, [x, wt, bias], params=params,
+                strides=[sh, sw], pads=pads, dilations=[dh, dw], group=groups)
+
+
+def gen_add_vector(rng, g, dt=None, x=None, op="add"):
+    dt = dt or rng.choice(FLOATS + ["i8"])
+    if x is None:
+        rank = rng.randint(1, 4)
+        shape = [rng.randint(1, 5) for _ in range(rank - 1)] + [pick_channels(rng)]
+        x = g.input(shape, dt)
+    vec = g.weight([g.shapes[x][-1]], dt, nonzero=(op == "div"))
+    operands = [x, vec] if rng.random() < 0.7 else [vec, x]
+    if op == "div":
+        operands = [x, vec]
+    return g.op(op, g.shapes[x], dt, operands)
+
+
+def gen_binary(rng, g):
+    op = rng.choice(["add", "sub", "mul", "div"])
+    dt = rng.choice(FLOATS + (["i8"] if op != "div" else []))
+    if rng.random() < 0.4:
+        return gen_add_vector(rng, g, dt, op=op)
+    rank = rng.randint(1, 4)
+    shape = [rng.randint(1, 6) for _ in range(rank - 1)] + [pick_channels(rng)]
+    a = g.input(shape, dt)
+    b = g.input(shape, dt, nonzero=(op == "div"))
+    return g.op(op, shape, dt, [a, b])
+
+
+def gen_unary(rng, g):
+    op = rng.choice(["relu", "gelu", "exp", "log", "sigmoid", "tanh", "sqrt",
+                     "rsqrt", "abs"])
+    dt = rng.choice(FLOATS + (["i8"] if op in ("relu", "abs") else []))
+    rank = rng.randint(1, 4)
+    shape = [rng.randint(1, 6) for _ in range(rank - 1)] + [pick_channels(rng)]
+    positive = op in ("log", "sqrt", "rsqrt")
+    x = g.input(shape, dt, positive=positive, lo=-3, hi=3)
+    return g.op(op, shape, dt, [x])
+
+
+def gen_graph5(rng, g):
+    """Conv -> BatchNorm -> Relu -> Gemm -> Add (rank-1)."""
+    dt = rng.choice(FLOATS)
+    y = gen_conv(rng, g, dt)
+    y = gen_batchnorm(rng, g, dt, x=y)
+    y = g.op("relu", g.shapes[y], dt, [y])
+    y = gen_gemm(rng, g, dt, a=y)
+    return gen_add_vector(rng, g, dt, x=y)
+
+
+GENERATORS = {"batchnorm": gen_batchnorm, "gemm": gen_gemm, "conv": gen_conv,
+              "add_vector": gen_add_vector, "binary": gen_binary,
+              "unary": gen_unary, "graph5": gen_graph5}
+
+
+# ---- writing the module ---------------------------------------------------------------
+
+NE_OPS = ("gemm", "conv")
+
+
+def layout_names(rank):
+    return ("NTensor", "NCx") if rank >= 3 else ("Tensor", "Cx")
+
+
+def dev_attr(layout):
+    return ("dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = %s, "
+            "multi_buf_en = false, multi_buf_num = 1, out_shape_buf_idx = [], "
+            "temporal_mem_slice = [], source_type = 0, imm_addr = 0, "
+            "mem_addr = []>" % layout)
+
+
+def plan_layouts(rng, op, g):
+    """Per tensor operand: (load layout or None, channel_norm target or None);
+    and the result's (dev_info layout or None, channel_norm after or None).
+    CGRA ops need every full operand in the result's family."""
+    rank = len(op["shape"])
+    out_aligned = rng.random() < 0.5
+    out_attr = None
+    if op["kind"] in NE_OPS or op["kind"] == "batchnorm":
+        if rng.random() < 0.5:
+            out_attr = layout_names(rank)[1 if out_aligned else 0]
+        else:
+            out_aligned = True  # gemm, conv, batchnorm default to aligned
+    else:
+        if rng.random() < 0.6:
+            out_attr = layout_names(rank)[1 if out_aligned else 0]
+        else:
+            out_aligned = False  # elementwise ops default to compact
+    loads = []
+    for name in op["operands"]:
+        if name == "-":
+            loads.append(None)
+            continue
+        r = len(g.shapes[name])
+        names = layout_names(r)
+        vector = r == 1 and rank > 1
+        if op["kind"] in NE_OPS or vector:
+            choice = rng.choice([None, names[0], names[1]])
+            loads.append((choice, None))
+            continue
+        roll = rng.random()
+        if roll < 0.3:
+            loads.append((None, None))
+        elif roll < 0.6:
+            loads.append((names[1 if out_aligned else 0], None))
+        else:  # the other family, converted by a channel_norm
+            loads.append((names[0 if out_aligned else 1],
+                          names[1 if out_aligned else 0]))
+    after = None
+    if rng.random() < 0.3:
+        after = layout_names(rank)[0 if out_aligned else 1]
+    return loads, (out_attr, after)
+
+
+def op_text(op, operands, types, rtype, extra):
+    """The compute op; `extra` are attribute-dictionary entries."""
+    k = op["kind"]
+    a = op["attrs"]
+    if k == "batchnorm":
+        extra = extra + ["epsilon = %.6e : f32" % a["epsilon"]]
+    d = " {%s}" % ", ".join(extra) if extra else ""
+    sig = " : %s -> %s" % (", ".join(types), rtype)
+    ops = ", ".join(operands)
+    if k == "batchnorm":
+        return "tx8be.batchnorm_inference %s%s%s" % (ops, d, sig)
+    if k == "gemm":
+        flags = (" transpose_a" if a["transpose_a"] else "") + \
+                (" transpose_b" if a["transpose_b"] else "")
+        return "tx8be.gemm %s%s%s%s" % (ops, flags, d, sig)
+    if k == "conv":
+        return ("tx8be.conv %s strides = %s pads = %s dilations = %s group = %d%s%s"
+                % (ops, a["strides"], a["pads"], a["dilations"], a["group"], d, sig))
+    return "tx8be.%s %s%s%s" % (k, ops, d, sig)
+
+
+def write_module(rng, g, tiles, results):
+    ty = lambda n: ttype(g.shapes[n], g.dtypes[n])
+    lines = []
+    attrs = ["tx8be.tile_dx = %d : i32" % tiles[0],
+             "tx8be.tile_dy = %d : i32" % tiles[1]]
+    if g.consts:
+        attrs.append("tx8be.const_container = [%s]" % ", ".join(
+            dense(v, s, dt) for (_, s, dt, v) in g.consts))
+    lines.append("module attributes {%s} {" % ", ".join(attrs))
+    args = ", ".join("%%%s: %s" % (n, ty(n)) for (n, _, _, _) in g.inputs)
+    lines.append("  func.func @main(%s) -> (%s) {" % (
+        args, ", ".join(ty(r) for r in results)))
+    for i, (n, _, _, _) in enumerate(g.consts):
+        lines.append("    %%%s = tx8be.load_const[%d] : %s" % (n, i, ty(n)))
+    if any("-" in op["operands"] for op in g.ops):
+        lines.append("    %none = tx8be.none : none")
+    region = "#tx8be.region_attr<tile_dx = %d, tile_dy = %d>" % tiles
+    for gid, op in enumerate(g.ops):
+        ins = [n for n in op["operands"] if n != "-"]
+        rtype = ttype(op["shape"], op["dt"])
+        loads, (out_attr, after) = plan_layouts(rng, op, g)
+        lines.append("    %%%s = tx8be.group(%s) : (%s) -> (%s) attributes "
+                     "{dev_region = %s, group_id = %d : si32, group_tag = 0 : i32} {"
+                     % (op["name"], ", ".join("%" + n for n in ins),
+                        ", ".join(ty(n) for n in ins), rtype, region, gid))
+        lines.append("    ^bb0(%s):" % ", ".join(
+            "%%b%d: %s" % (i, ty(n)) for i, n in enumerate(ins)))
+        values, types, arg = [], [], 0
+        for name, load in zip(op["operands"], loads):
+            if name == "-":
+                values.append("%none")
+                types.append("none")
+                continue
+            t = ty(name)
+            dattr = " {%s}" % dev_attr(load[0]) if load[0] else ""
+            lines.append("      %%l%d = tx8be.load_var %%b%d%s : %s -> %s" %
+                         (arg, arg, dattr, t, t))
+            value = "%%l%d" % arg
+            if load[1]:
+                lines.append("      %%n%d = tx8be.channel_norm %s to <%s> : %s -> %s"
+                             % (arg, value, load[1], t, t))
+                value = "%%n%d" % arg
+            values.append(value)
+            types.append(t)
+            arg += 1
+        text = op_text(op, values, types, rtype,
+                       [dev_attr(out_attr)] if out_attr else [])
+        lines.append("      %%r = %s" % text)
+        stored = "%r"
+        if after:
+            lines.append("      %%ra = tx8be.channel_norm %%r to <%s> : %s -> %s" %
+                         (after, rtype, rtype))
+            stored = "%ra"
+        # The result may stay in DDR in an aligned layout (as tx8-group-ldst
+        # leaves it); the next group's load and the host convert.
+        sattr = " {%s}" % dev_attr(layout_names(len(op["shape"]))[1]) \
+            if rng.random() < 0.3 else ""
+        lines.append("      %%s = tx8be.store_var %s%s : %s -> %s" %
+                     (stored, sattr, rtype, rtype))
+        lines.append("      tx8be.return %%s : %s" % rtype)
+        lines.append("    }")
+    lines.append("    return %s : %s" % (", ".join("%" + r for r in results),
+                                         ", ".join(ty(r) for r in results)))
+    lines.append("  }")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def write_graph(g, results):
+    lines = []
+    for (n, s, dt, _) in g.inputs + g.consts:
+        lines.append("in %s %s %d %s %s.bin" % (n, dt, len(s),
+                                                " ".join(map(str, s)), n))
+    for op in g.ops:
+        s = op["shape"]
+        lines.append("op %s %s %d %s %s %s : %s" % (
+            op["name"], op["dt"], len(s), " ".join(map(str, s)), op["kind"],
+            op["params"], " ".join(op["operands"])))
+    for i, r in enumerate(results):
+        lines.append("out %s result%d.bin" % (r, i))
+    return "\n".join(lines) + "\n"
+
+
+# ---- running ------------------------------------------------------------------------
+
+def tool(bin_dir, name):
+    return os.path.join(bin_dir, name) if bin_dir else name
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True, **kw)
+
+
+def run_case(args, index, rng):
+    kind = args.kinds[index % len(args.kinds)] if args.cycle else rng.choice(args.kinds)
+    g = Graph(rng)
+    result = GENERATORS[kind](rng, g)
+    tiles = (4, 4) if rng.random() < 0.85 else rng.choice([(2, 2), (4, 2), (1, 1)])
+    case = os.path.join(args.out, "case%d" % index)
+    os.makedirs(case, exist_ok=True)
+    for (n, s, dt, v) in g.inputs + g.consts:
+        with open(os.path.join(case, n + ".bin"), "wb") as f:
+            f.write(pack(dt, v))
+    with open(os.path.join(case, "model.mlir"), "w") as f:
+        f.write(write_module(rng, g, tiles, [result]))
+    with open(os.path.join(case, "graph.txt"), "w") as f:
+        f.write(write_graph(g, [result]))
+    # A small SPM forces temporal splits; grow it until the groups fit, so
+    # it ends up a little above what the finest split needs.
+    spm = rng.choice([None, 1024, 1024, 4096])
+    out = os.path.join(case, "build")
+    while True:
+        cmd = [tool(args.bin, "npuc-compile"), "--target=tx8", "-o", out,
+               os.path.join(case, "model.mlir")]
+        if spm:
+            cfg = os.path.join(case, "target.yaml")
+            with open(cfg, "w") as f:
+                f.write("tile:\n  spm_bytes: %d\n" % spm)
+            cmd.insert(2, "--target-config=" + cfg)
+        r = run(cmd)
+        if r.returncode != 0 and spm and "does not fit SPM" in r.stdout:
+            spm = spm * 3 // 2
+            continue
+        break
+    config = dict(index=index, kind=kind, tiles=list(tiles), spm_bytes=spm,
+                  inputs=[dict(name=n, shape=s, dtype=dt) for (n, s, dt, _) in g.inputs],
+                  constants=[dict(name=n, shape=s, dtype=dt) for (n, s, dt, _) in g.consts],
+                  ops=[dict(name=o["name"], kind=o["kind"], shape=o["shape"],
+                            dtype=o["dt"], operands=o["operands"], attrs=o["attrs"])
+                       for o in g.ops])
+    with open(os.path.join(case, "config.json"), "w") as f:
+        json.dump(config, f, indent=1)
+    steps = [r]
+    if r.returncode == 0:
+        steps.append(run(["make", "-s", "-C", out]))
+    if steps[-1].returncode == 0 and len(steps) == 2:
+        res = os.path.join(case, "results")
+        os.makedirs(res, exist_ok=True)
+        steps.append(run([os.path.join(out, "program"), case, res]))
+        if steps[-1].returncode == 0:
+            steps.append(run([tool(args.bin, "npuc-tx8-check"),
+                              os.path.join(case, "graph.txt"), case, res]))
+    ok = steps[-1].returncode == 0 and len(steps) == 4
+    summary = "%s case%d %s (%s)" % ("PASS" if ok else "FAIL", index, kind,
+                                     ", ".join("%s%s" % (o["kind"], o["shape"])
+                                               for o in g.ops))
+    print(summary)
+    if not ok or args.verbose:
+        for s in steps:
+            sys.stdout.write(s.stdout)
+    return ok
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--count", type=int, default=10)
+    p.add_argument("--out", required=True)
+    p.add_argument("--bin", default=None, help="where npuc-compile and "
+                   "npuc-tx8-check are (default: PATH)")
+    p.add_argument("--kinds", default=",".join(KINDS))
+    p.add_argument("--cycle", action="store_true",
+                   help="take the kinds in turn instead of at random")
+    p.add_argument("--verbose", action="store_true")
+    args = p.parse_args()
+    args.kinds = args.kinds.split(",")
+    rng = random.Random(args.seed)
+    passed = sum(run_case(args, i, rng) for i in range(args.count))
+    print("%d of %d configurations match the reference" % (passed, args.count))
+    return 0 if passed == args.count else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

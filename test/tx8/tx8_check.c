@@ -1,0 +1,299 @@
+/* npuc-tx8-check: recomputes a TX8 graph with the naive reference of
+ * libnpuc_tx8_rt (npuc_tx8_ref_*, the seed's compute interface) and
+ * compares a program's outputs with it within the dtype's tolerance.
+ *
+ * Usage: npuc-tx8-check GRAPH IN_DIR OUT_DIR
+ * GRAPH (written by test/tx8/gen.py), one line each:
+ *   in  NAME DTYPE RANK DIMS... FILE       a graph input, IN_DIR/FILE
+ *   op  NAME DTYPE RANK DIMS... KIND [PARAMS] : OPERANDS...
+ *   out NAME FILE                          compare with OUT_DIR/FILE
+ * KIND and PARAMS: relu|gelu|exp|log|sigmoid|tanh|sqrt|rsqrt|abs;
+ * add|sub|mul|div; batchnorm EPS; gemm TA TB; conv SH SW PT PB PL PR DH DW G;
+ * reshape.
+ * An operand `-` is an absent bias. Tensors are compact row-major.
+ *
+ * Tolerance: |got - ref| <= tol * (|ref| + mean |ref| of the output), tol
+ * 8 ulps of the dtype (f32: 2^-16, for fp32 vs double accumulation); i8
+ * must match exactly. Prints one line per output and exits 1 on a
+ * mismatch, 2 on bad input. */
+#include "npuc/Tx8Runtime.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TENSORS 64
+
+typedef struct {
+  char name[32];
+  npuc_tx8_dtype dt;
+  int rank;
+  int64_t dims[8];
+  void *data;
+} tensor;
+
+static tensor tensors[MAX_TENSORS];
+static int num_tensors;
+
+static void die(const char *fmt, const char *arg) {
+  fprintf(stderr, "npuc-tx8-check: error: ");
+  fprintf(stderr, fmt, arg);
+  fputc('\n', stderr);
+  exit(2);
+}
+
+static int64_t count_of(const tensor *t) {
+  int64_t n = 1;
+  for (int d = 0; d < t->rank; ++d)
+    n *= t->dims[d];
+  return n;
+}
+
+static int64_t bytes_of(const tensor *t) {
+  return count_of(t) * npuc_tx8_dtype_bytes(t->dt);
+}
+
+/* The reference's view of a tensor: batched (NTensor) from rank 3, so
+ * gemm's and conv's rows per batch come out right; rank 1 and 2 as Tensor. */
+static npuc_tx8_tsr tsr_of(const tensor *t) {
+  npuc_tx8_layout_mode mode = t->rank >= 3 ? NPUC_TX8_NTENSOR : NPUC_TX8_TENSOR;
+  return npuc_tx8_tsr_make(t->data, npuc_tx8_dims_of_shape(t->dims, t->rank, mode),
+                           t->dt, mode);
+}
+
+static tensor *lookup(const char *name) {
+  for (int i = 0; i < num_tensors; ++i)
+    if (strcmp(tensors[i].name, name) == 0)
+      return &tensors[i];
+  die("unknown tensor '%s'", name);
+  return NULL;
+}
+
+static npuc_tx8_dtype dtype_named(const char *s) {
+  if (!strcmp(s, "f16")) return NPUC_TX8_F16;
+  if (!strcmp(s, "bf16")) return NPUC_TX8_BF16;
+  if (!strcmp(s, "f32")) return NPUC_TX8_F32;
+  if (!strcmp(s, "i8")) return NPUC_TX8_I8;
+  die("unknown dtype '%s'", s);
+  return NPUC_TX8_F32;
+}
+
+static void *read_file(const char *dir, const char *file, int64_t bytes) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    die("cannot read %s", path);
+  void *data = calloc((size_t)bytes + 1, 1);
+  size_t got = fread(data, 1, (size_t)bytes + 1, f);
+  fclose(f);
+  if ((int64_t)got != bytes)
+    die("%s has the wrong size", path);
+  return data;
+}
+
+/* Reads "NAME DTYPE RANK DIMS..." into a new tensor. */
+static tensor *declare(char **save) {
+  if (num_tensors == MAX_TENSORS)
+    die("more than %s tensors", "64");
+  tensor *t = &tensors[num_tensors++];
+  char *name = strtok_r(NULL, " \t\n", save), *dt = strtok_r(NULL, " \t\n", save),
+       *rank = strtok_r(NULL, " \t\n", save);
+  if (!name || !dt || !rank)
+    die("malformed line%s", "");
+  snprintf(t->name, sizeof t->name, "%s", name);
+  t->dt = dtype_named(dt);
+  t->rank = atoi(rank);
+  if (t->rank < 1 || t->rank > 8)
+    die("bad rank for %s", name);
+  for (int d = 0; d < t->rank; ++d) {
+    char *v = strtok_r(NULL, " \t\n", save);
+    if (!v)
+      die("missing dimension of %s", name);
+    t->dims[d] = atoll(v);
+  }
+  return t;
+}
+
+static void run_op(tensor *out, char **save);
+static int compare(const tensor *ref, const char *dir, const char *file);
+
+int main(int argc, char **argv) {
+  if (argc != 4) {
+    fprintf(stderr, "usage: npuc-tx8-check GRAPH IN_DIR OUT_DIR\n");
+    return 2;
+  }
+  FILE *g = fopen(argv[1], "r");
+  if (!g)
+    die("cannot read %s", argv[1]);
+  char line[4096];
+  int failures = 0, outputs = 0;
+  while (fgets(line, sizeof line, g)) {
+    char *save = NULL, *kind = strtok_r(line, " \t\n", &save);
+    if (!kind || kind[0] == '#')
+      continue;
+    if (!strcmp(kind, "in")) {
+      tensor *t = declare(&save);
+      char *file = strtok_r(NULL, " \t\n", &save);
+      if (!file)
+        die("input %s has no file", t->name);
+      t->data = read_file(argv[2], file, bytes_of(t));
+    } else if (!strcmp(kind, "op")) {
+      tensor *t = declare(&save);
+      t->data = calloc((size_t)bytes_of(t), 1);
+      run_op(t, &save);
+    } else if (!strcmp(kind, "out")) {
+      char *name = strtok_r(NULL, " \t\n", &save), *file = strtok_r(NULL, " \t\n", &save);
+      if (!name || !file)
+        die("malformed out line%s", "");
+      failures += !compare(lookup(name), argv[3], file);
+      ++outputs;
+    } else {
+      die("unknown line kind '%s'", kind);
+    }
+  }
+  fclose(g);
+  for (int i = 0; i < num_tensors; ++i)
+    free(tensors[i].data);
+  if (!outputs)
+    die("no outputs to compare%s", "");
+  return failures ? 1 : 0;
+}
+
+/* ---- the ops ---------------------------------------------------------------------- */
+
+static const char *const unary_names[] = {"relu", "gelu", "exp", "log", "sigmoid",
+                                          "tanh", "sqrt", "rsqrt", "abs", NULL};
+static const char *const binary_names[] = {"add", "sub", "mul", "div", NULL};
+
+static int index_in(const char *const *names, const char *s) {
+  for (int i = 0; names[i]; ++i)
+    if (!strcmp(names[i], s))
+      return i;
+  return -1;
+}
+
+static int next_int(char **save) {
+  char *v = strtok_r(NULL, " \t\n", save);
+  if (!v)
+    die("missing parameter%s", "");
+  return atoi(v);
+}
+
+/* The operands after ':' (their tensors in `ts`); `-` is absent. */
+static const tensor *ts[5];
+
+static int operands(char **save, npuc_tx8_tsr *tsrs, bool *present, int max) {
+  char *colon = strtok_r(NULL, " \t\n", save);
+  if (!colon || strcmp(colon, ":"))
+    die("expected ':' before the operands%s", "");
+  int n = 0;
+  for (char *v; (v = strtok_r(NULL, " \t\n", save)) && n < max; ++n) {
+    present[n] = strcmp(v, "-") != 0;
+    if (present[n]) {
+      ts[n] = lookup(v);
+      tsrs[n] = tsr_of(ts[n]);
+    }
+  }
+  return n;
+}
+
+static void run_op(tensor *out, char **save) {
+  char *kind = strtok_r(NULL, " \t\n", save);
+  if (!kind)
+    die("op %s has no kind", out->name);
+  npuc_tx8_tsr o = tsr_of(out), in[5];
+  bool present[5] = {false};
+  int u = index_in(unary_names, kind), b = index_in(binary_names, kind);
+  if (u >= 0) {
+    operands(save, in, present, 1);
+    npuc_tx8_ref_unary((npuc_tx8_unary_op)u, &in[0], &o);
+  } else if (b >= 0) {
+    operands(save, in, present, 2);
+    npuc_tx8_ref_binary((npuc_tx8_binary_op)b, &in[0], &in[1], &o);
+  } else if (!strcmp(kind, "reshape")) { /* same elements, compact */
+    operands(save, in, present, 1);
+    if (count_of(ts[0]) != count_of(out) || ts[0]->dt != out->dt)
+      die("reshape of %s changes the elements", out->name);
+    memcpy(out->data, ts[0]->data, (size_t)bytes_of(out));
+  } else if (!strcmp(kind, "batchnorm")) {
+    char *eps = strtok_r(NULL, " \t\n", save);
+    npuc_tx8_batchnorm_param p = {eps ? strtof(eps, NULL) : 1e-6f};
+    operands(save, in, present, 5);
+    npuc_tx8_ref_batchnorm_inference(&p, &in[0], &in[1], &in[2], &in[3], &in[4], &o);
+  } else if (!strcmp(kind, "gemm")) {
+    npuc_tx8_gemm_param p;
+    p.transpose_a = next_int(save);
+    p.transpose_b = next_int(save);
+    operands(save, in, present, 3);
+    npuc_tx8_ref_gemm(&p, &in[0], &in[1], present[2] ? &in[2] : NULL, &o);
+    (void)ts;
+  } else if (!strcmp(kind, "conv")) {
+    int v[9];
+    for (int i = 0; i < 9; ++i)
+      v[i] = next_int(save);
+    operands(save, in, present, 3);
+    npuc_tx8_conv_param p = {
+        .in_h = (int32_t)ts[0]->dims[1], .in_w = (int32_t)ts[0]->dims[2],
+        .kernel_h = (int32_t)ts[1]->dims[0], .kernel_w = (int32_t)ts[1]->dims[1],
+        .stride_h = v[0], .stride_w = v[1], .pad_top = v[2], .pad_left = v[4],
+        .dilation_h = v[6], .dilation_w = v[7],
+        .out_h = (int32_t)out->dims[1], .out_w = (int32_t)out->dims[2],
+        .groups = v[8]};
+    /* HWOI weights as one batch of KH*KW*O rows. */
+    npuc_tx8_tsr w = npuc_tx8_tsr_make(ts[1]->data,
+        npuc_tx8_dims_of_shape(ts[1]->dims, 4, NPUC_TX8_TENSOR), ts[1]->dt,
+        NPUC_TX8_TENSOR);
+    npuc_tx8_ref_conv(&p, &in[0], &w, present[2] ? &in[2] : NULL, &o);
+  } else {
+    die("unknown op kind '%s'", kind);
+  }
+}
+
+/* ---- comparing ---------------------------------------------------------------------- */
+
+static double tolerance(npuc_tx8_dtype dt) {
+  switch (dt) {
+  case NPUC_TX8_F16: return 8 * ldexp(1, -10);
+  case NPUC_TX8_BF16: return 8 * ldexp(1, -7);
+  case NPUC_TX8_F32: return ldexp(1, -16);
+  case NPUC_TX8_I8: return 0;
+  }
+  return 0;
+}
+
+static int compare(const tensor *ref, const char *dir, const char *file) {
+  tensor got = *ref;
+  got.data = read_file(dir, file, bytes_of(ref));
+  npuc_tx8_tsr r = tsr_of(ref), g = tsr_of(&got);
+  npuc_tx8_dims d = r.layout.dims;
+  double mean = 0, worst = 0, tol = tolerance(ref->dt);
+  int64_t n = count_of(ref), bad = 0, first = -1;
+  for (int64_t i = 0; i < n; ++i)
+    mean += fabs(npuc_tx8_get(&r, i / (d.hw * d.c), i / d.c % d.hw, i % d.c));
+  mean /= (double)n;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t b = i / (d.hw * d.c), hw = i / d.c % d.hw, c = i % d.c;
+    double want = npuc_tx8_get(&r, b, hw, c), have = npuc_tx8_get(&g, b, hw, c);
+    double err = fabs(have - want), bound = tol * (fabs(want) + mean);
+    bool ok = err <= bound || (isnan(want) && isnan(have));
+    if (!ok && first < 0)
+      first = i;
+    bad += !ok;
+    double ratio = bound > 0 ? err / bound : err > 0 ? INFINITY : 0;
+    if (ratio > worst)
+      worst = ratio;
+  }
+  if (bad) {
+    int64_t b = first / (d.hw * d.c), hw = first / d.c % d.hw, c = first % d.c;
+    printf("%s: MISMATCH in %lld of %lld elements; first at element %lld: got %.9g, "
+           "expected %.9g\n", file, (long long)bad, (long long)n, (long long)first,
+           npuc_tx8_get(&g, b, hw, c), npuc_tx8_get(&r, b, hw, c));
+  } else {
+    printf("%s: %lld elements match (%s, worst error %.3g of the tolerance)\n", file,
+           (long long)n, npuc_tx8_dtype_name(ref->dt), worst);
+  }
+  free(got.data);
+  return bad == 0;
+}

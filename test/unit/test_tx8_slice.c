@@ -1,0 +1,214 @@
+/* The slices generated TX8 code loops over (libnpuc_tx8_rt, slice.c): tile
+ * regions cover the output exactly once, G_SHAPE hands out every temporal
+ * slice of a region once, windows clip at the edges and report the
+ * padding, and the slice DMA moves exactly a region between any two
+ * layouts. Plus the compiler's slice rules (lib/Target/TX8/Slice.c): which
+ * dimensions shard and split, and the windows of gemm and conv. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "npuc/TX8.h"
+#include "npuc/Tx8Runtime.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Every element of a 3-D output belongs to exactly one tile's region, for
+ * even and uneven splits and more tiles than parts. */
+static void tile_regions_partition(void **state) {
+  (void)state;
+  const int32_t shape[3] = {5, 7, 3};
+  const int32_t splits[][3] = {{1, 1, 1}, {5, 1, 1}, {2, 3, 1}, {1, 4, 3}, {4, 2, 2}};
+  for (size_t s = 0; s < sizeof splits / sizeof splits[0]; ++s) {
+    int hits[5][7][3];
+    memset(hits, 0, sizeof hits);
+    for (int32_t tile = 0; tile < 20; ++tile) {
+      int32_t start[3], end[3];
+      if (!npuc_tx8_tile_region(shape, splits[s], 3, tile, start, end))
+        continue;
+      for (int a = start[0]; a < end[0]; ++a)
+        for (int b = start[1]; b < end[1]; ++b)
+          for (int c = start[2]; c < end[2]; ++c)
+            hits[a][b][c]++;
+    }
+    for (int a = 0; a < 5; ++a)
+      for (int b = 0; b < 7; ++b)
+        for (int c = 0; c < 3; ++c)
+          assert_int_equal(hits[a][b][c], 1);
+  }
+}
+
+/* G_SHAPE walks the region row-major in slices; the last ones are short. */
+static void gshape_slices(void **state) {
+  (void)state;
+  const int32_t shape[2] = {10, 6}, sharding[2] = {2, 1}, slice[2] = {3, 4};
+  G_SHAPE g;
+  L_SHAPE l;
+  npuc_tx8_gshape_init(&g, shape, sharding, 2, 1); /* rows 5..9 */
+  const int32_t want[][4] = {{5, 0, 3, 4}, {5, 4, 3, 2}, {8, 0, 2, 4}, {8, 4, 2, 2}};
+  int n = 0;
+  while (npuc_tx8_gshape_next(&g, slice, &l)) {
+    assert_true(n < 4);
+    assert_int_equal(l.shape_start[0], want[n][0]);
+    assert_int_equal(l.shape_start[1], want[n][1]);
+    assert_int_equal(l.shape_real[0], want[n][2]);
+    assert_int_equal(l.shape_real[1], want[n][3]);
+    assert_int_equal(l.shape_slice[0], 3);
+    assert_int_equal(l.shape_whole[0], 10);
+    ++n;
+  }
+  assert_int_equal(n, 4);
+  npuc_tx8_gshape_init(&g, shape, sharding, 2, 2); /* no third part */
+  assert_false(npuc_tx8_gshape_next(&g, slice, &l));
+}
+
+/* A 3x3 convolution row window, stride 2, pad 1, on 9 input rows: the
+ * first slice is clipped at the top (one row of padding), the last at the
+ * bottom. */
+static void conv_window_clips(void **state) {
+  (void)state;
+  const npuc_tx8_window w[1] = {{0, 2, -1, 3}};
+  const int32_t whole[1] = {9};
+  L_SHAPE out = {0}, in;
+  int32_t clipped[1];
+  out.dim = 1;
+  out.shape_whole[0] = 5;
+  out.shape_start[0] = 0;
+  out.shape_slice[0] = out.shape_real[0] = 2; /* output rows 0, 1 */
+  npuc_tx8_lshape_window(&out, w, whole, 1, &in, clipped);
+  assert_int_equal(in.shape_start[0], 0);
+  assert_int_equal(in.shape_real[0], 4); /* rows -1..3, clipped to 0..3 */
+  assert_int_equal(clipped[0], 1);
+  out.shape_start[0] = 4;
+  out.shape_real[0] = 1; /* output row 4: input rows 7..9 */
+  npuc_tx8_lshape_window(&out, w, whole, 1, &in, clipped);
+  assert_int_equal(in.shape_start[0], 7);
+  assert_int_equal(in.shape_real[0], 2);
+  assert_int_equal(clipped[0], 0);
+  int32_t max[1];
+  const int32_t out_slice[1] = {2};
+  npuc_tx8_window_max(w, whole, 1, out_slice, max);
+  assert_int_equal(max[0], 5);
+}
+
+/* A region of a compact 2x3x70 f16 tensor into an NCx slice (70 channels:
+ * a full block of 64 and 6 more) and back into a Cx whole tensor. */
+static void slice_dma_between_layouts(void **state) {
+  (void)state;
+  const int32_t shape[3] = {2, 3, 70};
+  uint16_t src[2 * 3 * 70];
+  for (int i = 0; i < 2 * 3 * 70; ++i)
+    src[i] = (uint16_t)i;
+  L_SHAPE l = {0};
+  l.dim = 3;
+  const int32_t start[3] = {1, 1, 3}, size[3] = {1, 2, 66};
+  for (int d = 0; d < 3; ++d) {
+    l.shape_whole[d] = shape[d];
+    l.shape_start[d] = start[d];
+    l.shape_slice[d] = l.shape_real[d] = size[d];
+  }
+  TSR whole = npuc_tx8_tsr_of_shape(src, shape, 3, NPUC_TX8_F16, NPUC_TX8_TENSOR);
+  char *spm = calloc(4096, 1);
+  TSR part = npuc_tx8_tsr_of_lshape(spm, &l, NPUC_TX8_F16, NPUC_TX8_NCX);
+  op_dma_load_slice(&part, &whole, &l);
+  /* Tensor folds N into the rows: element (1, 1 + h, 3 + c) is row 4 + h. */
+  for (int h = 0; h < 2; ++h)
+    for (int c = 0; c < 66; ++c)
+      assert_true(npuc_tx8_get(&part, 0, h, c) ==
+                  npuc_tx8_get(&whole, 0, 4 + h, 3 + c));
+  /* Store into a zeroed Cx copy: only the region changes. */
+  char *dst = calloc(8192, 1);
+  TSR back = npuc_tx8_tsr_of_shape(dst, shape, 3, NPUC_TX8_F16, NPUC_TX8_CX);
+  op_dma_store_slice(&back, &part, &l);
+  for (int n = 0; n < 2; ++n)
+    for (int h = 0; h < 3; ++h)
+      for (int c = 0; c < 70; ++c) {
+        bool inside = n == 1 && h >= 1 && c >= 3 && c < 69;
+        double want = inside ? npuc_tx8_get(&whole, 0, n * 3 + h, c) : 0;
+        assert_true(npuc_tx8_get(&back, 0, n * 3 + h, c) == want);
+      }
+  free(spm);
+  free(dst);
+}
+
+/* ---- the compiler's slice rules ------------------------------------------------ */
+
+static npuc_tx8_shape shape_of(int rank, const int64_t *dims) {
+  npuc_tx8_shape s = {rank, {0}};
+  memcpy(s.dims, dims, (size_t)rank * sizeof *dims);
+  return s;
+}
+
+static void batchnorm_shards_c_only(void **state) {
+  (void)state;
+  npuc_tx8_slice_op op = {.kind = NPUC_TX8_KIND_BATCHNORM, .num_operands = 5};
+  const int64_t x[4] = {2, 4, 4, 40}, c[1] = {40};
+  op.operands[0] = op.result = shape_of(4, x);
+  for (int i = 1; i < 5; ++i)
+    op.operands[i] = shape_of(1, c);
+  char err[128];
+  assert_true(npuc_tx8_slice_check(&op, err, sizeof err));
+  assert_int_equal(npuc_tx8_shard_axes(&op), 1u << 3);
+  assert_int_equal(npuc_tx8_split_axes(&op), 0x7u);
+  npuc_tx8_window w[1];
+  npuc_tx8_operand_windows(&op, 2, w);
+  assert_int_equal(w[0].out_dim, 3);
+  op.operands[3] = shape_of(4, x); /* mean must be a [C] vector */
+  assert_false(npuc_tx8_slice_check(&op, err, sizeof err));
+}
+
+static void gemm_and_conv_windows(void **state) {
+  (void)state;
+  /* gemm [3, 5, 7] x [9, 7]^T: a's K and b's K are read whole. */
+  npuc_tx8_slice_op g = {.kind = NPUC_TX8_KIND_GEMM, .num_operands = 2,
+                         .transpose_b = true};
+  const int64_t a[3] = {3, 5, 7}, b[2] = {9, 7}, o[3] = {3, 5, 9};
+  g.operands[0] = shape_of(3, a);
+  g.operands[1] = shape_of(2, b);
+  g.result = shape_of(3, o);
+  char err[128];
+  assert_true(npuc_tx8_slice_check(&g, err, sizeof err));
+  npuc_tx8_window w[4];
+  npuc_tx8_operand_windows(&g, 0, w);
+  assert_int_equal(w[0].out_dim, 0);
+  assert_int_equal(w[1].out_dim, 1);
+  assert_int_equal(w[2].out_dim, -1);
+  npuc_tx8_operand_windows(&g, 1, w);
+  assert_int_equal(w[0].out_dim, 2); /* N x K: rows follow the output's N */
+  assert_int_equal(w[1].out_dim, -1);
+  assert_int_equal(npuc_tx8_split_axes(&g), 0x3u); /* not N */
+
+  /* conv 3x3, stride 2, pads 1: the row window. */
+  npuc_tx8_slice_op c = {.kind = NPUC_TX8_KIND_CONV, .num_operands = 2,
+                         .strides = {2, 1}, .pads = {1, 1, 0, 0},
+                         .dilations = {1, 1}, .groups = 1};
+  const int64_t in[4] = {1, 9, 4, 2}, wt[4] = {3, 1, 6, 2}, out[4] = {1, 5, 4, 6};
+  c.operands[0] = shape_of(4, in);
+  c.operands[1] = shape_of(4, wt);
+  c.result = shape_of(4, out);
+  assert_true(npuc_tx8_slice_check(&c, err, sizeof err));
+  npuc_tx8_operand_windows(&c, 0, w);
+  assert_int_equal(w[1].out_dim, 1);
+  assert_int_equal(w[1].scale, 2);
+  assert_int_equal(w[1].offset, -1);
+  assert_int_equal(w[1].extent, 3);
+  assert_int_equal(w[3].out_dim, -1);
+  assert_int_equal(npuc_tx8_shard_axes(&c), 0x3u);
+  c.result.dims[1] = 4; /* not what the shape rule gives */
+  assert_false(npuc_tx8_slice_check(&c, err, sizeof err));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(tile_regions_partition),
+      cmocka_unit_test(gshape_slices),
+      cmocka_unit_test(conv_window_clips),
+      cmocka_unit_test(slice_dma_between_layouts),
+      cmocka_unit_test(batchnorm_shards_c_only),
+      cmocka_unit_test(gemm_and_conv_windows),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
