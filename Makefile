@@ -77,6 +77,7 @@ bench: build
 	bench/hivm_rt_vadd.sh $(BUILD)
 	NPUC_OPT=$(BUILD)/bin/npuc-opt bench/auto_blockify.sh
 	NPUC_OPT=$(BUILD)/bin/npuc-opt bench/bubble_up.sh
+	bench/aie_vectorize.py $(BUILD)/bin/npuc-opt
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -66,6 +66,10 @@ bool npuc_tx8_group_plan_build(MlirOperation group, npuc_tx8_group_plan *p);
 int64_t npuc_tx8_group_spm_bytes(const npuc_tx8_group_plan *p,
                                  const int32_t *out_slice, int64_t *offsets);
 
+/* A group of group_tag 2 without a compute op works in DDR (no load, no
+ * store: tx8-group-ldst's reshape groups); nothing to shard or emit. */
+bool npuc_tx8_group_is_ddr_only(MlirOperation group);
+
 /* The group's compute op in `group` (the one op the slice rules know),
  * or a null op. */
 MlirOperation npuc_tx8_group_compute_op(MlirOperation group);

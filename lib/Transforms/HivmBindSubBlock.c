@@ -159,14 +159,27 @@ static bool is_aiv(MlirOperation func) {
   return strcmp(t.text, "#hivm.func_core_type<AIV>") == 0;
 }
 
+static MlirWalkResult find_split_mark(MlirOperation op, void *user) {
+  if (!has_attr(op, "tiled_op") && !has_attr(op, SUB_BLOCK_GUARD_MARK))
+    return MlirWalkResultAdvance;
+  *(bool *)user = true;
+  return MlirWalkResultInterrupt;
+}
+
 /* AIV functions of mix kernels (all AIV functions with all-vector-kernels),
- * unless the module opts out. */
+ * unless the module opts out or the function was split already (its
+ * {tiled_op} and {limit_sub_block_id0} marks: a second run would split the
+ * halves again). */
 static bool applies(MlirOperation func, bool all_vector_kernels) {
   if (!is_aiv(func) ||
       (!all_vector_kernels && !has_attr(func, "hivm.part_of_mix")))
     return false;
   MlirOperation parent = mlirOperationGetParentOperation(func);
-  return mlirOperationIsNull(parent) || !has_attr(parent, DISABLE_ATTR);
+  if (!mlirOperationIsNull(parent) && has_attr(parent, DISABLE_ATTR))
+    return false;
+  bool split = false;
+  mlirOperationWalk(func, find_split_mark, &split, MlirWalkPreOrder);
+  return !split;
 }
 
 /* ---- what tiling needs ------------------------------------------------------ */

@@ -41,6 +41,9 @@ typedef struct {
   size_t *op_index;
   size_t op_mask;
   bool *needed;
+  /* per class root: it holds two dims of one value (a broadcast joined two
+   * axes); which of them a reduction reduces is then unknown */
+  bool *across;
   bool oom;
 } analyzer;
 
@@ -723,7 +726,9 @@ static const char *unfit(analyzer *a, const npuc_dim_leaf *l, int d,
   if (shape[d] < 2 || shape[d] % 2)
     return "is odd";
   int32_t root = find(a, base + d);
-  if (a->reduced[root])
+  /* Across a broadcast the reduced axis cannot be told from the kept one:
+   * like bishengir, split anyway with strict mode off. */
+  if (a->reduced[root] && !(a->across && a->across[root]))
     return "is reduced";
   /* The contiguous runs one sub-block moves: its half of dim d times
    * everything inside it (row-major). */
@@ -737,6 +742,7 @@ static const char *unfit(analyzer *a, const npuc_dim_leaf *l, int d,
 
 static void explain_failure(analyzer *a, npuc_dim_result *out);
 static void class_widths(analyzer *a, int64_t *widest);
+static void mark_across(analyzer *a);
 static void count_leaves(analyzer *a, const npuc_dim_result *out,
                          int32_t *count, int32_t *stamp, int8_t *outer);
 static int32_t pick_dim(analyzer *a, npuc_dim_leaf *l, const int32_t *count,
@@ -766,18 +772,24 @@ static void choose_axis(analyzer *a, npuc_dim_result *out) {
   memset(stamp, 0xff, n * sizeof *stamp);
   memset(outer, MAX_RANK, n);
   class_widths(a, widest);
+  a->across = calloc(n, sizeof *a->across);
+  if (!a->across) {
+    a->oom = true;
+    free(count), free(stamp), free(outer), free(widest), free(chosen);
+    return;
+  }
+  mark_across(a);
   count_leaves(a, out, count, stamp, outer);
   for (size_t i = 0; i < out->num_leaves; i++) {
-    npuc_dim_leaf *l = &out->leaves[i];
-    int32_t r = pick_dim(a, l, count, outer);
+    int32_t r = pick_dim(a, &out->leaves[i], count, outer);
     if (r >= 0) {
       chosen[r] = true;
       out->num_tiled++;
-    } else if (!whole_ok(a, l, widest)) {
-      refuse_partial(out, l);
-      break;
     }
   }
+  for (size_t i = 0; out->num_tiled > 0 && i < out->num_leaves; i++)
+    if (out->leaves[i].dim < 0 && !whole_ok(a, &out->leaves[i], widest))
+      refuse_partial(out, &out->leaves[i]);
   if (out->num_tiled > 0)
     note_broadcast_across(a, out, chosen);
   else if (!out->reason)
@@ -785,16 +797,37 @@ static void choose_axis(analyzer *a, npuc_dim_result *out) {
   free(count), free(stamp), free(outer), free(widest), free(chosen);
 }
 
-/* The largest static size in each class (-1 when a member is dynamic). */
+/* The largest static size in each class (-1 when a member is dynamic);
+ * also moves the reduced marks of the members to their class. */
 static void class_widths(analyzer *a, int64_t *widest) {
   for (size_t k = 0; k < a->num_nodes; k++)
     widest[k] = 0;
   for (size_t k = 0; k < a->num_nodes; k++) {
     int32_t r = find(a, (int32_t)k);
+    a->reduced[r] = a->reduced[r] || a->reduced[k];
     if (widest[r] < 0 || a->size[k] < 0)
       widest[r] = -1;
     else if (a->size[k] > widest[r])
       widest[r] = a->size[k];
+  }
+}
+
+static bool two_dims_in(analyzer *a, const value_slot *v, int32_t *root) {
+  for (int d = 0; v->key && d < v->rank; d++)
+    for (int e = d + 1; e < v->rank; e++)
+      if (find(a, v->base + d) == find(a, v->base + e)) {
+        *root = find(a, v->base + d);
+        return true;
+      }
+  return false;
+}
+
+/* The classes that hold two dims of one value. */
+static void mark_across(analyzer *a) {
+  for (size_t s = 0; s <= a->mask; s++) {
+    int32_t root;
+    if (two_dims_in(a, &a->slots[s], &root))
+      a->across[root] = true;
   }
 }
 
@@ -902,13 +935,9 @@ static void note_broadcast_across(analyzer *a, npuc_dim_result *out,
   const value_slot *first = NULL; /* the oldest such value: deterministic */
   for (size_t s = 0; s <= a->mask; s++) {
     const value_slot *v = &a->slots[s];
-    int hits = 0;
-    for (int d = 0; v->key && d < v->rank && hits < 2; d++)
-      for (int e = d + 1; e < v->rank; e++)
-        if (find(a, v->base + d) == find(a, v->base + e) &&
-            chosen[find(a, v->base + d)])
-          hits = 2;
-    if (hits >= 2 && (!first || v->base < first->base))
+    int32_t root;
+    if (two_dims_in(a, v, &root) && chosen[root] &&
+        (!first || v->base < first->base))
       first = v;
   }
   if (!first)
@@ -923,6 +952,7 @@ static void analyzer_free(analyzer *a) {
   free(a->op_keys);
   free(a->op_index);
   free(a->needed);
+  free(a->across);
   free(a->slots);
   free(a->parent);
   free(a->size);

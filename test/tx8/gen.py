@@ -6,7 +6,8 @@ op's support.
 For each configuration it writes, into OUT/caseN/:
   model.mlir   the graph in the TX8 pipeline contract's post-grouping form
                (one tx8be.group per compute op, load_var / channel_norm /
-               store_var inside, dev_info layouts on some loads);
+               store_var inside, dev_info layouts on some loads, some
+               results kept in DDR in an aligned layout);
   argN.bin     the graph inputs (raw little-endian elements, row-major),
                constN.bin the constants (also in the module's
                tx8be.const_container);
@@ -379,7 +380,12 @@ def write_module(rng, g, tiles, results):
             lines.append("      %%ra = tx8be.channel_norm %%r to <%s> : %s -> %s" %
                          (after, rtype, rtype))
             stored = "%ra"
-        lines.append("      %%s = tx8be.store_var %s : %s -> %s" % (stored, rtype, rtype))
+        # The result may stay in DDR in an aligned layout (as tx8-group-ldst
+        # leaves it); the next group's load and the host convert.
+        sattr = " {%s}" % dev_attr(layout_names(len(op["shape"]))[1]) \
+            if rng.random() < 0.3 else ""
+        lines.append("      %%s = tx8be.store_var %s%s : %s -> %s" %
+                     (stored, sattr, rtype, rtype))
         lines.append("      tx8be.return %%s : %s" % rtype)
         lines.append("    }")
     lines.append("    return %s : %s" % (", ".join("%" + r for r in results),

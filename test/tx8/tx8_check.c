@@ -8,7 +8,8 @@
  *   op  NAME DTYPE RANK DIMS... KIND [PARAMS] : OPERANDS...
  *   out NAME FILE                          compare with OUT_DIR/FILE
  * KIND and PARAMS: relu|gelu|exp|log|sigmoid|tanh|sqrt|rsqrt|abs;
- * add|sub|mul|div; batchnorm EPS; gemm TA TB; conv SH SW PT PB PL PR DH DW G.
+ * add|sub|mul|div; batchnorm EPS; gemm TA TB; conv SH SW PT PB PL PR DH DW G;
+ * reshape.
  * An operand `-` is an absent bias. Tensors are compact row-major.
  *
  * Tolerance: |got - ref| <= tol * (|ref| + mean |ref| of the output), tol
@@ -211,6 +212,11 @@ static void run_op(tensor *out, char **save) {
   } else if (b >= 0) {
     operands(save, in, present, 2);
     npuc_tx8_ref_binary((npuc_tx8_binary_op)b, &in[0], &in[1], &o);
+  } else if (!strcmp(kind, "reshape")) { /* same elements, compact */
+    operands(save, in, present, 1);
+    if (count_of(ts[0]) != count_of(out) || ts[0]->dt != out->dt)
+      die("reshape of %s changes the elements", out->name);
+    memcpy(out->data, ts[0]->data, (size_t)bytes_of(out));
   } else if (!strcmp(kind, "batchnorm")) {
     char *eps = strtok_r(NULL, " \t\n", save);
     npuc_tx8_batchnorm_param p = {eps ? strtof(eps, NULL) : 1e-6f};

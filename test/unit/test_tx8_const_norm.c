@@ -1,8 +1,8 @@
-/* tx8-const-norm lays a constant out at compile time: the container entry
- * it writes must be, byte for byte, what op_channel_norm of the C model
- * (libnpuc_tx8_rt) produces from the original data at run time — both
- * directions, every dtype, C on both sides of the block width, N > 1,
- * and random shapes. */
+/* tx8-const-norm{aligned-data=true} lays a constant out at compile time:
+ * the container entry it writes must be, byte for byte, what
+ * op_channel_norm of the C model (libnpuc_tx8_rt) produces from the
+ * original data at run time — both directions, every dtype, C on both
+ * sides of the block width, N > 1, and random shapes. */
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 #include "npuc/Tx8Runtime.h"
@@ -121,7 +121,8 @@ static unsigned char *entry_after_pass(const char *text, int64_t eb,
   npuc_pass_context pctx = {NULL, ctx};
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   assert_true(
-      npuc_pipeline_parse(pm, "builtin.module(tx8-const-norm)", &pctx, NULL));
+      npuc_pipeline_parse(pm, "builtin.module(tx8-const-norm{aligned-data=true})",
+                          &pctx, NULL));
   assert_true(mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module)));
   mlirPassManagerDestroy(pm);
   /* The channel_norm is gone; the load_const feeds the return. */

@@ -247,11 +247,11 @@ static void emit_load(group_emitter *g, int buf) {
   int t = g->operand_ddr[b->source];
   npuc_sb_printf(g->out,
                  "    { /* load_var: %s */\n"
-                 "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, %d, %s, NPUC_TX8_TENSOR);\n"
+                 "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, %d, %s, %s);\n"
                  "      cycles += op_dma_load_slice(&b[%d], &whole, &l[%d]);\n"
                  "    }\n",
                  g->prog->tensors[t].name, t, buf, b->shape.rank,
-                 dtype_c(b->dtype), buf, buf);
+                 dtype_c(b->dtype), mode_c(g->prog->tensors[t].mode), buf, buf);
 }
 
 static void emit_norm(group_emitter *g, int buf) {
@@ -266,11 +266,11 @@ static void emit_store(group_emitter *g, int s) {
   const npuc_tx8_buffer *b = &p->buffers[buf];
   npuc_sb_printf(g->out,
                  "    { /* store_var: %s */\n"
-                 "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, %d, %s, NPUC_TX8_TENSOR);\n"
+                 "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, %d, %s, %s);\n"
                  "      cycles += op_dma_store_slice(&whole, &b[%d], &l[%d]);\n"
                  "    }\n",
-                 t >= 0 ? g->prog->tensors[t].name : "?", t, buf,
-                 b->shape.rank, dtype_c(b->dtype), buf, buf);
+                 g->prog->tensors[t].name, t, buf, b->shape.rank,
+                 dtype_c(b->dtype), mode_c(g->prog->tensors[t].mode), buf, buf);
 }
 
 /* ---- the compute op ----------------------------------------------------------------- */

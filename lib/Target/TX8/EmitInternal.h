@@ -16,12 +16,15 @@ typedef enum {
   TX8_DDR_INTERMEDIATE, /* a group result */
 } tx8_ddr_kind;
 
-/* A tensor in DDR; always compact row-major (the DMA converts layouts). */
+/* A tensor in DDR: compact row-major unless its producer's dev_info says
+ * otherwise (a store_var's, a load_const of a Cx image); the DMA converts. */
 typedef struct {
   MlirValue value;
   tx8_ddr_kind kind;
   npuc_tx8_shape shape;
   npuc_tx8_dtype dtype;
+  npuc_tx8_layout_mode mode;
+  int alias;          /* >= 0: the same bytes as that tensor (a DDR reshape) */
   MlirAttribute data; /* CONSTANT: the dense elements */
   char name[32];      /* "arg0", "const1", "g2_r0" */
 } tx8_ddr;

@@ -13,6 +13,7 @@
 #endif
 #include "EmitInternal.h"
 #include "npuc/IR.h"
+#include "npuc/Pass.h"
 #include "npuc/Target.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -27,18 +28,55 @@ static bool emit_program(MlirOperation module, const npuc_tx8_target *t,
                          const npuc_compile_options *o,
                          npuc_emitted_files *out);
 
-/* The contract's pass order, as far as the passes exist in this tree. */
+/* The TX8 pipeline contract's pass order (/work/tx8-contract.md,
+ * docs/tx8.md). A pass missing from this build's registry is skipped, so
+ * the list stays right while the passes land one by one. */
+static const char *const contract_passes[] = {
+    "tx8-layout-init",   "tx8-layout-transmit", "tx8-layout-align-to-npu",
+    "tx8-layout-align-opt", "tx8-move-constant", "tx8-const-norm",
+    "tx8-group-single",  "tx8-group-ldst",      "tx8-group-mapping",
+    "tx8-sharding",
+};
+/* The first pass that works on grouped IR: a module that is grouped
+ * already (hand-written, or from an earlier run) starts there. */
+#define FIRST_GROUPED_PASS 9
+
+static bool takes_option(const npuc_pass_def *def, const char *name) {
+  for (size_t i = 0; i < def->num_options; ++i)
+    if (strcmp(def->options[i].name, name) == 0)
+      return true;
+  return false;
+}
+
+static MlirWalkResult find_group(MlirOperation op, void *user) {
+  char name[64];
+  if (strcmp(npuc_tx8_op_name(op, name, sizeof name), "tx8be.group") != 0)
+    return MlirWalkResultAdvance;
+  *(bool *)user = true;
+  return MlirWalkResultInterrupt;
+}
+
 static bool tx8_pipeline(MlirOperation module, const npuc_compile_options *o,
                          char *buf, size_t size) {
   npuc_tx8_target t;
   if (!load_target(module, o, &t))
     return false;
-  int n = o->target_config
-              ? snprintf(buf, size,
-                         "builtin.module(tx8-sharding{target-config=%s})",
-                         o->target_config)
-              : snprintf(buf, size, "builtin.module(tx8-sharding)");
-  return n >= 0 && (size_t)n < size;
+  bool grouped = false;
+  mlirOperationWalk(module, find_group, &grouped, MlirWalkPreOrder);
+  npuc_sb sb = {0};
+  size_t n = sizeof contract_passes / sizeof contract_passes[0];
+  for (size_t i = grouped ? FIRST_GROUPED_PASS : 0; i < n; ++i) {
+    const npuc_pass_def *def = npuc_pass_lookup(contract_passes[i]);
+    if (!def)
+      continue;
+    npuc_sb_printf(&sb, "%s%s", sb.len ? "," : "", def->name);
+    if (o->target_config && takes_option(def, "target-config"))
+      npuc_sb_printf(&sb, "{target-config=%s}", o->target_config);
+  }
+  char *passes = npuc_sb_take(&sb);
+  int len = snprintf(buf, size, "builtin.module(%s)", passes);
+  free(passes);
+  return len >= 0 && (size_t)len < size;
 }
 
 static bool tx8_emit(const npuc_op_registry *reg, MlirOperation module,
@@ -70,7 +108,8 @@ typedef struct {
   MlirOperation module, func;
   tx8_program prog;
   npuc_sb groups;   /* the group functions */
-  int num_groups;
+  int num_groups;   /* with code */
+  int group_seq;    /* all, for naming their results */
   int outputs[64];  /* func results -> DDR tensor */
   int num_outputs;
   MlirAttribute container; /* tx8be.const_container */
@@ -169,6 +208,12 @@ static void index_tensors(tx8_program *prog) {
     prog->slots[slot_of(prog, prog->tensors[i].value)] = i + 1;
 }
 
+static int64_t ddr_bytes(const tx8_ddr *d) {
+  npuc_tx8_dims dims = npuc_tx8_dims_of_shape(d->shape.dims, d->shape.rank,
+                                              d->mode);
+  return npuc_tx8_layout_of(dims, d->dtype, d->mode).total_bytes;
+}
+
 static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
                        tx8_ddr_kind kind, MlirAttribute data,
                        const char *name) {
@@ -182,6 +227,8 @@ static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
   t->value = v;
   t->kind = kind;
   t->data = data;
+  t->mode = NPUC_TX8_TENSOR;
+  t->alias = -1;
   snprintf(t->name, sizeof t->name, "%s", name);
   MlirType type = mlirValueGetType(v);
   if (!npuc_tx8_shape_of(type, &t->shape) || t->shape.rank == 0) {
@@ -267,29 +314,51 @@ static bool add_constant(graph *g, MlirOperation op, bool from_container) {
     snprintf(name, sizeof name, "const_op%d", g->prog.num_tensors);
   }
   MlirValue v = mlirOperationGetResult(op, 0);
-  if (mlirAttributeIsNull(value) || !mlirAttributeIsADenseElements(value) ||
-      !mlirTypeEqual(mlirAttributeGetType(value), mlirValueGetType(v))) {
-    npuc_op_error(op, "tx8: unsupported constant: its value must be dense "
-                      "elements of the result type");
+  npuc_tx8_dev_attr dev;
+  npuc_tx8_attr_status has_dev = npuc_tx8_op_dev_attr(op, &dev);
+  if (has_dev == NPUC_TX8_ATTR_MALFORMED ||
+      !add_tensor(g, op, v, TX8_DDR_CONSTANT, value, name))
     return false;
-  }
-  return add_tensor(g, op, v, TX8_DDR_CONSTANT, value, name);
+  /* The container holds the bytes as they lie in DDR: the compact tensor,
+   * or (tx8-const-norm) the image of its aligned layout. */
+  tx8_ddr *t = &g->prog.tensors[g->prog.num_tensors - 1];
+  if (has_dev == NPUC_TX8_ATTR_PRESENT)
+    t->mode = dev.mem_layout;
+  MlirType result = mlirValueGetType(v);
+  bool ok = !mlirAttributeIsNull(value) && mlirAttributeIsADenseElements(value) &&
+            mlirTypeEqual(mlirShapedTypeGetElementType(mlirAttributeGetType(value)),
+                          mlirShapedTypeGetElementType(result)) &&
+            mlirElementsAttrGetNumElements(value) * npuc_tx8_dtype_bytes(t->dtype) ==
+                ddr_bytes(t);
+  if (!ok)
+    npuc_op_error(op, "tx8: unsupported constant: its value must be dense "
+                      "elements of the result's type, %lld bytes (the result "
+                      "in %s)", (long long)ddr_bytes(t),
+                  npuc_tx8_layout_name(t->mode));
+  return ok;
 }
 
+static bool result_layout(graph *g, MlirOperation group, intptr_t i,
+                          tx8_ddr *t);
+
 static bool add_group(graph *g, MlirOperation op, const npuc_tx8_target *t) {
-  int id = g->num_groups++;
   int32_t tiles = npuc_tx8_group_tiles(op, t);
   if (tiles <= 0)
     return false;
   if (tiles > g->prog.tiles)
     g->prog.tiles = tiles;
+  int id = g->num_groups, seq = g->group_seq++;
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
     char name[32];
-    snprintf(name, sizeof name, "g%d_r%zd", id, (ssize_t)i);
+    snprintf(name, sizeof name, "g%d_r%zd", seq, (ssize_t)i);
     if (!add_tensor(g, op, mlirOperationGetResult(op, i), TX8_DDR_INTERMEDIATE,
-                    (MlirAttribute){NULL}, name))
+                    (MlirAttribute){NULL}, name) ||
+        !result_layout(g, op, i, &g->prog.tensors[g->prog.num_tensors - 1]))
       return false;
   }
+  if (npuc_tx8_group_is_ddr_only(op))
+    return true; /* no code: its results alias its inputs */
+  g->num_groups++;
   if (!tx8_emit_group(&g->prog, op, id, &g->groups))
     return false;
   MlirAttribute alloc = mlirOperationGetAttributeByName(
@@ -297,6 +366,54 @@ static bool add_group(graph *g, MlirOperation op, const npuc_tx8_target *t) {
   int64_t bytes = (int64_t)mlirIntegerAttrGetValueUInt(alloc);
   if (bytes > g->prog.spm_bytes)
     g->prog.spm_bytes = bytes;
+  return true;
+}
+
+/* Where group result `i` lies in DDR: as its store_var's dev_info says
+ * (compact without one), or, for a reshape of a group input in a DDR-only
+ * group, in that input's bytes. */
+static bool result_layout(graph *g, MlirOperation group, intptr_t i,
+                          tx8_ddr *t) {
+  /* The last op: MLIR does not know an unregistered op is a terminator. */
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(group, 0));
+  MlirOperation ret = {NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    ret = op;
+  if (mlirOperationIsNull(ret) || i >= mlirOperationGetNumOperands(ret))
+    return true; /* the group plan reports it */
+  MlirValue v = mlirOperationGetOperand(ret, i);
+  if (!mlirValueIsAOpResult(v))
+    return true;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  char name[64];
+  npuc_tx8_op_name(def, name, sizeof name);
+  npuc_tx8_dev_attr dev;
+  if (!strcmp(name, "tx8be.store_var")) {
+    npuc_tx8_attr_status has = npuc_tx8_op_dev_attr(def, &dev);
+    if (has == NPUC_TX8_ATTR_PRESENT)
+      t->mode = dev.mem_layout;
+    return has != NPUC_TX8_ATTR_MALFORMED;
+  }
+  if (!strcmp(name, "tx8be.reshape") && npuc_tx8_group_is_ddr_only(group)) {
+    MlirValue in = mlirOperationGetOperand(def, 0);
+    int src = mlirValueIsABlockArgument(in)
+                  ? tx8_ddr_index(&g->prog, mlirOperationGetOperand(
+                        group, mlirBlockArgumentGetArgNumber(in)))
+                  : -1;
+    if (src < 0 || npuc_tx8_is_aligned(g->prog.tensors[src].mode)) {
+      npuc_op_error(def, "tx8be.reshape: unsupported: a DDR reshape needs a "
+                         "compact group input");
+      return false;
+    }
+    t->alias = g->prog.tensors[src].alias >= 0 ? g->prog.tensors[src].alias : src;
+    return true;
+  }
+  if (npuc_tx8_group_is_ddr_only(group)) {
+    npuc_op_error(def, "%s: unsupported op in a DDR-only group (group_tag 2): "
+                       "the tx8 code generator knows reshape there", name);
+    return false;
+  }
   return true;
 }
 
@@ -327,12 +444,18 @@ static void write_header(npuc_sb *sb) {
       "#include \"npuc/Tx8Runtime.h\"\n\n"
       "#include <stdint.h>\n\n"
       "typedef enum { TX8_INPUT, TX8_CONSTANT, TX8_INTERMEDIATE } tx8_ddr_kind;\n\n"
-      "/* A tensor in DDR, compact row-major. */\n"
+      "/* A tensor in DDR, in `mode` (graph inputs and outputs are compact\n"
+      " * row-major in their files). */\n"
       "typedef struct {\n"
       "  const char *name;\n"
       "  tx8_ddr_kind kind;\n"
       "  int64_t bytes;\n"
       "  const unsigned char *data; /* constants */\n"
+      "  npuc_tx8_dtype dtype;\n"
+      "  npuc_tx8_layout_mode mode;\n"
+      "  int32_t rank;\n"
+      "  int32_t shape[NPUC_TX8_MAX_SHAPE_DIM];\n"
+      "  int alias; /* >= 0: the bytes of that tensor (a DDR reshape) */\n"
       "} tx8_ddr_tensor;\n\n"
       "extern const tx8_ddr_tensor tx8_tensors[];\n"
       "extern const int tx8_num_tensors;\n"
@@ -365,14 +488,20 @@ static void write_main(graph *g, const npuc_tx8_target *t, npuc_sb *sb) {
   npuc_sb_printf(sb, "const tx8_ddr_tensor tx8_tensors[] = {\n");
   for (int i = 0; i < p->num_tensors; ++i) {
     const tx8_ddr *d = &p->tensors[i];
-    npuc_tx8_tsr tsr = npuc_tx8_tsr_make(NULL, npuc_tx8_dims_of_shape(
-        d->shape.dims, d->shape.rank, NPUC_TX8_TENSOR), d->dtype, NPUC_TX8_TENSOR);
     static const char *const kinds[] = {"TX8_INPUT", "TX8_CONSTANT",
                                         "TX8_INTERMEDIATE"};
-    npuc_sb_printf(sb, "    {\"%s\", %s, %lld, %s%s},\n", d->name, kinds[d->kind],
-                   (long long)tsr.layout.total_bytes,
+    static const char *const dtypes[] = {"NPUC_TX8_F16", "NPUC_TX8_BF16",
+                                         "NPUC_TX8_F32", "NPUC_TX8_I8"};
+    static const char *const modes[] = {"NPUC_TX8_TENSOR", "NPUC_TX8_NTENSOR",
+                                        "NPUC_TX8_CX", "NPUC_TX8_NCX"};
+    npuc_sb_printf(sb, "    {\"%s\", %s, %lld, %s%s, %s, %s, %d, {", d->name,
+                   kinds[d->kind], (long long)ddr_bytes(d),
                    d->kind == TX8_DDR_CONSTANT ? "tx8_data_" : "",
-                   d->kind == TX8_DDR_CONSTANT ? d->name : "NULL");
+                   d->kind == TX8_DDR_CONSTANT ? d->name : "NULL",
+                   dtypes[d->dtype], modes[d->mode], d->shape.rank);
+    for (int k = 0; k < d->shape.rank; ++k)
+      npuc_sb_printf(sb, "%s%lld", k ? ", " : "", (long long)d->shape.dims[k]);
+    npuc_sb_printf(sb, "}, %d},\n", d->alias);
   }
   npuc_sb_printf(sb, "};\nconst int tx8_num_tensors = %d;\n", p->num_tensors);
   npuc_sb_printf(sb, "const int tx8_outputs[] = {");
@@ -401,9 +530,8 @@ static void write_constants(graph *g, npuc_sb *sb) {
     const tx8_ddr *d = &g->prog.tensors[i];
     if (d->kind != TX8_DDR_CONSTANT)
       continue;
-    int64_t count = 1, eb = element_bytes(d->dtype);
-    for (int k = 0; k < d->shape.rank; ++k)
-      count *= d->shape.dims[k];
+    int64_t count = mlirElementsAttrGetNumElements(d->data),
+            eb = element_bytes(d->dtype);
     const unsigned char *raw = mlirDenseElementsAttrGetRawData(d->data);
     bool splat = mlirDenseElementsAttrIsSplat(d->data);
     npuc_sb_printf(sb, "static const unsigned char tx8_data_%s[%lld] = {", d->name,
@@ -490,6 +618,7 @@ static void write_host(npuc_sb *sb) {
       "  char **ddr = calloc((size_t)tx8_num_tensors, sizeof *ddr);\n"
       "  for (int i = 0; i < tx8_num_tensors; ++i) {\n"
       "    const tx8_ddr_tensor *t = &tx8_tensors[i];\n"
+      "    if (t->alias >= 0) {\n      ddr[i] = ddr[t->alias];\n      continue;\n    }\n"
       "    ddr[i] = calloc((size_t)t->bytes, 1);\n"
       "    if (t->kind == TX8_CONSTANT)\n      memcpy(ddr[i], t->data, (size_t)t->bytes);\n"
       "    else if (t->kind == TX8_INPUT && !read_input(argv[1], t, ddr[i]))\n      return 1;\n"
@@ -508,10 +637,17 @@ static void write_host(npuc_sb *sb) {
       "  int ok = 1;\n"
       "  for (int i = 0; i < tx8_num_outputs && ok; ++i) {\n"
       "    char name[64];\n    const tx8_ddr_tensor *t = &tx8_tensors[tx8_outputs[i]];\n"
+      "    /* Files are compact row-major, whatever the layout in DDR. */\n"
+      "    TSR in_ddr = npuc_tx8_tsr_of_shape(ddr[tx8_outputs[i]], t->shape, t->rank, t->dtype, t->mode);\n"
+      "    TSR out = npuc_tx8_tsr_of_shape(NULL, t->shape, t->rank, t->dtype, npuc_tx8_compact_of(t->mode));\n"
+      "    out.data = malloc((size_t)out.layout.total_bytes);\n"
+      "    op_dma_store(&out, &in_ddr);\n"
       "    snprintf(name, sizeof name, \"result%%d.bin\", i);\n"
-      "    ok = write_file(argv[2], name, ddr[tx8_outputs[i]], (size_t)t->bytes);\n  }\n"
+      "    ok = write_file(argv[2], name, out.data, (size_t)out.layout.total_bytes);\n"
+      "    free(out.data);\n  }\n"
       "  ok = ok && write_report(argv[2], cycles);\n"
-      "  for (int i = 0; i < tx8_num_tensors; ++i)\n    free(ddr[i]);\n"
+      "  for (int i = 0; i < tx8_num_tensors; ++i)\n"
+      "    if (tx8_tensors[i].alias < 0)\n      free(ddr[i]);\n"
       "  free(ddr);\n  free(cycles);\n  free(jobs);\n  free(threads);\n"
       "  return ok ? 0 : 1;\n}\n");
 }

@@ -100,6 +100,14 @@ int32_t npuc_tx8_group_tiles(MlirOperation group, const npuc_tx8_target *t) {
   return dx * dy;
 }
 
+bool npuc_tx8_group_is_ddr_only(MlirOperation group) {
+  MlirAttribute tag = mlirOperationGetAttributeByName(
+      group, mlirStringRefCreateFromCString("group_tag"));
+  return mlirOperationIsNull(npuc_tx8_group_compute_op(group)) &&
+         !mlirAttributeIsNull(tag) && mlirAttributeIsAInteger(tag) &&
+         mlirIntegerAttrGetValueInt(tag) == 2;
+}
+
 MlirOperation npuc_tx8_group_compute_op(MlirOperation group) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(group, 0));
   MlirOperation none = {NULL};

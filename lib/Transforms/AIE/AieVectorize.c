@@ -59,12 +59,6 @@ static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
                   (long long)shift);
     return false;
   }
-  if (npuc_pass_opt_bool(opts, "aieml")) {
-    npuc_emit_diagnostic(mlirOperationGetLocation(module), NPUC_SEV_REMARK,
-                         "aie-vectorize: the AIE-ML schemes are not "
-                         "implemented; the module is left unchanged");
-    return true;
-  }
   /* Functions are collected first: the rewrite must not upset the walk. */
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation f = mlirBlockGetFirstOperation(body);
@@ -79,6 +73,7 @@ static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
     proto.zero_offset = npuc_pass_opt_int(opts, "zero-offset");
     proto.dup_factor = npuc_pass_opt_int(opts, "dup-factor");
     proto.unaligned_check = npuc_pass_opt_bool(opts, "unaligned-loads-check");
+    proto.aieml = npuc_pass_opt_bool(opts, "aieml");
     if (!vectorize_func(&proto))
       return false;
   }
@@ -125,6 +120,8 @@ static bool analyse(aie_state *s, bool *accepted) {
     return true;
   aie_reassociate(s);
   aie_fuse_fma(s);
+  if (s->aieml)
+    aie_narrow(s);
   if (!aie_check_supported(s))
     return true;
   aie_fuse_columns(s);
@@ -137,6 +134,7 @@ static void state_free(aie_state *s) {
   free(s->nodes);
   aie_ptrmap_free(&s->read_of);
   aie_ptrmap_free(&s->node_of);
+  aie_ptrmap_free(&s->filter_base);
   npuc_reuse_destroy(s->reuse);
 }
 

@@ -283,8 +283,13 @@ static MlirOperation vectorized_loop(MlirOperation read) {
   return loop;
 }
 
-static bool scheme_supports(const aie_node *n) {
+static bool scheme_supports(const aie_state *s, const aie_node *n) {
   bool mul_like = n->kind == AIE_MUL || n->kind == AIE_FMA;
+  /* AIE-ML: the conv multiplies only (mul_conv / fma_conv). */
+  if (s->aieml)
+    return mul_like && !n->is_float && !n->fmsub &&
+           ((n->elem_bits == 16 && n->lanes == 16) ||
+            (n->elem_bits == 8 && n->lanes == 32));
   if (n->is_float)
     return n->elem_bits == 32 && n->lanes == 8;
   switch (n->elem_bits) {
@@ -303,10 +308,11 @@ bool aie_check_supported(aie_state *s) {
   char why[160];
   for (size_t i = 0; i < s->num_nodes; i++) {
     aie_node *n = &s->nodes[i];
-    if (n->dead || scheme_supports(n))
+    if (n->dead || scheme_supports(s, n))
       continue;
     snprintf(why, sizeof why,
-             "no AIE1 scheme for %s on %lld lanes of %lld-bit %s",
+             "no %s scheme for %s on %lld lanes of %lld-bit %s",
+             s->aieml ? "AIE-ML" : "AIE1",
              n->kind == AIE_FMA ? "a multiply-accumulate"
              : n->kind == AIE_MUL ? "a multiply"
                                   : "an add/sub",
@@ -393,7 +399,7 @@ void aie_fuse_columns(aie_state *s) {
  * distance on each. */
 static bool can_extend(const aie_state *s, aie_node *def, aie_node *n,
                        int64_t *dx, int64_t *dz) {
-  int max_cols = def->elem_bits == 16 ? 2 : 8;
+  int max_cols = def->elem_bits == 8 ? 8 : s->aieml ? 4 : 2;
   if (def->cols >= max_cols ||
       !read_distance(s, def->last_x, n->x, dx) || *dx != 1 ||
       !read_distance(s, def->last_z, n->z, dz) || *dz < 1 || *dz > 15)
@@ -452,4 +458,37 @@ static void absorb_read(aie_state *s, MlirValue v, MlirOperation user) {
       mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)) &&
       mlirOperationEqual(mlirOpOperandGetOwner(u), user))
     s->reads[r].absorbed = true;
+}
+
+/* ---- AIE-ML: narrow multiplies --------------------------------------- */
+
+/* Polygeist writes i16 convolutions as i32 arithmetic on sign-extended
+ * reads; the AIE-ML conv multiplies take the narrow data and accumulate
+ * wide anyway, so such a node is computed at the reads' width. */
+void aie_narrow(aie_state *s) {
+  for (size_t i = 0; i < s->num_nodes; i++) {
+    aie_node *n = &s->nodes[i];
+    if (n->dead || (n->kind != AIE_MUL && n->kind != AIE_FMA))
+      continue;
+    size_t rx = aie_read_of_value(s, n->x), rz = aie_read_of_value(s, n->z);
+    if (rx == SIZE_MAX || rz == SIZE_MAX ||
+        s->reads[rx].elem_bits != s->reads[rz].elem_bits ||
+        s->reads[rx].elem_bits >= n->elem_bits ||
+        !mlirValueIsAOpResult(n->x) ||
+        !aie_op_is(mlirOpResultGetOwner(n->x), "arith.extsi"))
+      continue;
+    n->elem_bits = s->reads[rx].elem_bits;
+    n->narrowed = true;
+  }
+  /* An fma's accumulator chain narrows with it. */
+  for (size_t i = 0; i < s->num_nodes; i++) {
+    aie_node *n = &s->nodes[i];
+    if (n->dead || n->kind != AIE_FMA || n->narrowed)
+      continue;
+    size_t d = aie_node_of_value(s, n->acc);
+    if (d != SIZE_MAX && s->nodes[d].narrowed) {
+      n->elem_bits = s->nodes[d].elem_bits;
+      n->narrowed = true;
+    }
+  }
 }

@@ -56,6 +56,7 @@ typedef struct {
   int32_t col_offset_x;  /* column fusion: distance of the fused reads */
   int32_t col_offset_z;
   bool fused;            /* carries a second column (16-bit/8-bit) */
+  bool narrowed;         /* aieml: computes on sign-extended narrow reads */
   size_t rep;            /* absorbed by column fusion into this node */
   int cols;              /* columns fused into this node (8-bit: <= 8) */
   MlirValue last_x, last_z; /* operands of the last fused column */
@@ -80,6 +81,7 @@ typedef struct {
   aie_ptrmap read_of; /* transfer_read op -> read index */
   aie_ptrmap node_of; /* op -> node index (the fma's add/sub and mul) */
   npuc_reuse *reuse;
+  aie_ptrmap filter_base; /* aieml: filter upd -> its concat/shuffle */
 } aie_state;
 
 /* AieVectorizeAnalysis.c: collects reads and nodes, checks alignment and
@@ -91,6 +93,10 @@ bool aie_check_supported(aie_state *s);
 void aie_reassociate(aie_state *s);
 void aie_fuse_fma(aie_state *s);
 void aie_fuse_columns(aie_state *s);
+/* aieml: a multiply of sign-extended i8/i16 reads is done at their width. */
+void aie_narrow(aie_state *s);
+/* aieml: the conv op of a node (AieVectorizeSchemes.c). */
+int64_t aie_conv_columns(const aie_node *n);
 
 /* AieVectorizeUpd.c: reuse analysis and aievec.upd generation. */
 bool aie_compute_reuse(aie_state *s);

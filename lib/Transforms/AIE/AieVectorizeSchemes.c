@@ -31,6 +31,9 @@ static void generate_mul_like(aie_state *s, aie_node *n);
 static void generate_add_sub(aie_state *s, aie_node *n);
 static void generate_mul_8(aie_state *s, aie_node *n);
 static MlirValue plain_value_8(aie_state *s, aie_node *n);
+static void generate_conv(aie_state *s, aie_node *n);
+static MlirValue plain_value_ml(aie_state *s, aie_node *n, MlirType out);
+static void replace_narrowed_uses(aie_state *s, aie_node *n, MlirValue old);
 static bool needs_plain_result(const aie_state *s, MlirValue v);
 static bool is_replaced_op(const aie_state *s, MlirOperation op);
 static void erase_replaced(aie_state *s);
@@ -40,7 +43,9 @@ bool aie_generate_ops(aie_state *s) {
     aie_node *n = &s->nodes[i];
     if (n->dead)
       continue;
-    if ((n->kind == AIE_MUL || n->kind == AIE_FMA) && n->elem_bits == 8)
+    if (s->aieml)
+      generate_conv(s, n);
+    else if ((n->kind == AIE_MUL || n->kind == AIE_FMA) && n->elem_bits == 8)
       generate_mul_8(s, n);
     else if (n->kind == AIE_MUL || n->kind == AIE_FMA)
       generate_mul_like(s, n);
@@ -52,6 +57,8 @@ bool aie_generate_ops(aie_state *s) {
     aie_node *n = &s->nodes[i];
     MlirValue old = mlirOperationGetResult(n->op, 0);
     size_t live = n->dead ? n->rep : i;
+    if (live != SIZE_MAX && s->nodes[live].narrowed)
+      replace_narrowed_uses(s, &s->nodes[live], old);
     if (live != SIZE_MAX && needs_plain_result(s, old))
       mlirValueReplaceAllUsesOfWith(old, plain_value(s, &s->nodes[live]));
   }
@@ -81,7 +88,9 @@ static operand plain_operand(aie_state *s, MlirValue orig) {
 static MlirType acc_type(aie_state *s, const aie_node *n) {
   MlirType elem = mlirShapedTypeGetElementType(
       mlirValueGetType(mlirOperationGetResult(n->op, 0)));
-  if (!n->is_float)
+  if (s->aieml) /* AIE-ML: i16 x i16 -> i64, i8 x i8 -> i32 */
+    elem = mlirIntegerTypeGet(s->ctx, n->elem_bits == 16 ? 64 : 32);
+  else if (!n->is_float)
     elem = mlirIntegerTypeGet(s->ctx, n->elem_bits == 32 ? 80 : 48);
   int64_t lanes = n->lanes;
   return mlirVectorTypeGet(1, &lanes, elem);
@@ -114,6 +123,9 @@ static MlirValue plain_value(aie_state *s, aie_node *n) {
     n->srs_value = n->acc_value;
     return n->srs_value;
   }
+  if (s->aieml)
+    return plain_value_ml(
+        s, n, mlirValueGetType(mlirOperationGetResult(n->op, 0)));
   if (n->elem_bits == 8)
     return plain_value_8(s, n);
   npuc_builder b = npuc_builder_before(n->op);
@@ -398,6 +410,119 @@ static MlirValue plain_value_8(aie_state *s, aie_node *n) {
   return n->srs_value;
 }
 
+/* ---- AIE-ML conv ----------------------------------------------------- */
+
+int64_t aie_conv_columns(const aie_node *n) {
+  return n->elem_bits == 8 ? 8 : 4;
+}
+
+static MlirNamedAttribute i32_attr(aie_state *s, const char *name,
+                                   int64_t v) {
+  return aie_named(s->ctx, name,
+                   mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 32), v));
+}
+
+/* The filter as the conv ops read it: the 16-bit filter doubled by a
+ * concat, the 8-bit one (each value twice, dup-factor 2) compacted by
+ * legacyshuffle mode 0; a filter row further on is shifted into place
+ * (aievec.shift, in bytes). */
+static MlirValue conv_filter(aie_state *s, npuc_builder *b, aie_node *n,
+                             operand z) {
+  MlirValue base = z.v;
+  int64_t start = z.start;
+  if (n->elem_bits == 8 && s->dup_factor == 2)
+    start /= 2;
+  /* One concat/shuffle per filter vector, shared by its rows. */
+  if (!s->filter_base.keys && !aie_ptrmap_init(&s->filter_base, 8))
+    return base;
+  size_t cached = aie_ptrmap_get(&s->filter_base, z.v.ptr);
+  if (cached != SIZE_MAX) {
+    base.ptr = (void *)(uintptr_t)cached;
+  } else {
+    if (n->elem_bits == 16 && lanes_of(base) < 2 * n->lanes) {
+      base = concat_self(s, b, base);
+    } else if (n->elem_bits == 8 && s->dup_factor == 2) {
+      MlirType t = mlirValueGetType(base);
+      MlirNamedAttribute mode = i32_attr(s, "mode", 0);
+      base = mlirOperationGetResult(
+          npuc_build_op(b, "aievec.legacyshuffle", 1, &base, 1, &t, 1,
+                        &mode),
+          0);
+    }
+    (void)aie_ptrmap_put(&s->filter_base, z.v.ptr, (size_t)(uintptr_t)base.ptr);
+  }
+  int64_t bytes = start * (n->elem_bits / 8);
+  if (bytes == 0)
+    return base;
+  MlirValue amount =
+      npuc_build_int_constant(b, mlirIntegerTypeGet(s->ctx, 32), bytes);
+  MlirValue operands[3] = {base, base, amount};
+  MlirType t = mlirValueGetType(base);
+  MlirNamedAttribute is_acc =
+      aie_named(s->ctx, "isAcc", mlirBoolAttrGet(s->ctx, 0));
+  return mlirOperationGetResult(
+      npuc_build_op(b, "aievec.shift", 3, operands, 1, &t, 1, &is_acc), 0);
+}
+
+/* mul_conv / fma_conv: M output lanes, each the dot product of N
+ * consecutive image elements with the filter row. */
+static void generate_conv(aie_state *s, aie_node *n) {
+  npuc_builder b = npuc_builder_before(n->op);
+  MlirValue acc = {NULL};
+  if (n->kind == AIE_FMA)
+    acc = acc_operand(s, n, &b);
+  operand x = plain_operand(s, n->x);
+  operand z = plain_operand(s, n->z);
+  MlirValue filter = conv_filter(s, &b, n, z);
+  if (lanes_of(x.v) < lanes_of(filter))
+    x.v = concat_self(s, &b, x.v);
+  MlirNamedAttribute attrs[2] = {i32_attr(s, "M", n->lanes),
+                                 i32_attr(s, "N", aie_conv_columns(n))};
+  MlirValue operands[3] = {x.v, filter, acc};
+  MlirType type = acc_type(s, n);
+  n->new_op = npuc_build_op(
+      &b, n->kind == AIE_FMA ? "aievec.fma_conv" : "aievec.mul_conv",
+      n->kind == AIE_FMA ? 3 : 2, operands, 1, &type, 2, attrs);
+  n->acc_value = mlirOperationGetResult(n->new_op, 0);
+}
+
+/* The accumulator down to `out`: srs, or a cast when the widths agree
+ * (the 8-bit conv accumulates in i32). */
+static MlirValue plain_value_ml(aie_state *s, aie_node *n, MlirType out) {
+  npuc_builder b = npuc_builder_before(n->op);
+  MlirType acc = mlirValueGetType(n->acc_value);
+  if (mlirTypeEqual(mlirShapedTypeGetElementType(acc),
+                    mlirShapedTypeGetElementType(out))) {
+    MlirNamedAttribute res_acc =
+        aie_named(s->ctx, "isResAcc", mlirBoolAttrGet(s->ctx, 0));
+    return mlirOperationGetResult(
+        npuc_build_op(&b, "aievec.cast", 1, &n->acc_value, 1, &out, 1,
+                      &res_acc),
+        0);
+  }
+  MlirValue shift =
+      npuc_build_int_constant(&b, mlirIntegerTypeGet(s->ctx, 32), s->shift);
+  MlirValue operands[2] = {n->acc_value, shift};
+  return mlirOperationGetResult(
+      npuc_build_op(&b, "aievec.srs", 2, operands, 1, &out, 0, NULL), 0);
+}
+
+/* A narrowed node's result truncated back to the reads' width: the
+ * truncation becomes the srs itself. */
+static void replace_narrowed_uses(aie_state *s, aie_node *n, MlirValue old) {
+  MlirOpOperand u = mlirValueGetFirstUse(old);
+  while (!mlirOpOperandIsNull(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    u = mlirOpOperandGetNextUse(u);
+    if (!aie_op_is(user, "arith.trunci"))
+      continue;
+    MlirValue res = mlirOperationGetResult(user, 0);
+    MlirValue plain = plain_value_ml(s, n, mlirValueGetType(res));
+    mlirValueReplaceAllUsesOfWith(res, plain);
+    mlirOperationDestroy(user);
+  }
+}
+
 /* ---- add / sub -------------------------------------------------------- */
 
 static void generate_add_sub(aie_state *s, aie_node *n) {
@@ -459,7 +584,12 @@ bool aie_check_operands(aie_state *s) {
       continue;
     int64_t vec = n->lanes * n->elem_bits;
     bool ok;
-    if ((n->kind == AIE_MUL || n->kind == AIE_FMA) && n->elem_bits == 8)
+    if (s->aieml)
+      ok = operand_fits(s, n, n->x, 256, 512, "image") &&
+           operand_fits(s, n, n->z, 128, 512, "filter") &&
+           (n->kind != AIE_FMA ||
+            operand_fits(s, n, n->acc, vec, vec, "accumulator"));
+    else if ((n->kind == AIE_MUL || n->kind == AIE_FMA) && n->elem_bits == 8)
       ok = operand_fits(s, n, n->z, 256, 512, "X (filter)") &&
            operand_fits(s, n, n->x, 128, 256, "Z (image)") &&
            (n->kind != AIE_FMA ||

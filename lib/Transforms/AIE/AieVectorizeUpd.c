@@ -30,9 +30,12 @@ bool aie_compute_reuse(aie_state *s) {
     npuc_linear_access access;
     if (!npuc_linearize_access(mt, indices, (size_t)rank, &access))
       return false;
-    npuc_reuse_read info = {memref,        r->loop,
-                            r->elem_bits,  r->lanes,
-                            r->splat,      r->mul_operand ? 256 : 128,
+    /* AIE-ML takes an 8-bit filter as one 512-bit vector. */
+    int64_t min_vec = !r->mul_operand                            ? 128
+                      : s->aieml && r->elem_bits == 8 && r->splat ? 512
+                                                                  : 256;
+    npuc_reuse_read info = {memref,       r->loop,   r->elem_bits,
+                            r->lanes,     r->splat,  min_vec,
                             r->extra_elems};
     if (!npuc_reuse_insert(s->reuse, i, &info, &access))
       return false;
@@ -59,8 +62,8 @@ static void mark_operand_roles(aie_state *s) {
     aie_node *n = &s->nodes[i];
     if (n->dead || (n->kind != AIE_MUL && n->kind != AIE_FMA))
       continue;
-    /* The 8-bit scheme multiplies the filter (X) into the image (Z). */
-    bool swap = n->elem_bits == 8;
+    /* The AIE1 8-bit scheme multiplies the filter (X) into the image (Z). */
+    bool swap = n->elem_bits == 8 && !s->aieml;
     size_t rx = aie_read_of_value(s, swap ? n->z : n->x);
     size_t rz = aie_read_of_value(s, swap ? n->x : n->z);
     if (rx != SIZE_MAX) {
@@ -69,7 +72,9 @@ static void mark_operand_roles(aie_state *s) {
         x_uses[rx]++;
       /* The 16-bit multiply's second column reads past the vector. */
       int64_t extra = n->fused ? n->col_offset_x : 1;
-      if (n->elem_bits == 16 && !aie_simple_candidate(s, n) &&
+      if (s->aieml)
+        extra = aie_conv_columns(n) - 1;
+      if ((s->aieml || (n->elem_bits == 16 && !aie_simple_candidate(s, n))) &&
           extra > s->reads[rx].extra_elems)
         s->reads[rx].extra_elems = extra;
     }
@@ -96,13 +101,14 @@ typedef struct {
   MlirBlock block;
   MlirValue value; /* the latest upd of the interval */
   unsigned halves; /* bit i: half i loaded */
-  size_t next;     /* next entry of the same group */
 } upd_entry;
 
+/* (group, interval, block) -> entry, open addressing: one probe per read
+ * on average, however many intervals a group has. */
 typedef struct {
-  upd_entry *entries;
-  size_t count, cap;
-  size_t *head; /* per group */
+  upd_entry *slots;
+  bool *used;
+  size_t cap;
 } upd_table;
 
 static upd_entry *lookup(upd_table *t, size_t group, int64_t lo,
@@ -111,13 +117,12 @@ static MlirValue build_upd(aie_state *s, aie_read *r, MlirType type,
                            int64_t index, int64_t offset, MlirValue prev);
 
 bool aie_generate_upds(aie_state *s) {
-  size_t groups = npuc_reuse_num_groups(s->reuse);
-  upd_table t = {NULL, 0, 0, malloc((groups ? groups : 1) * sizeof(size_t))};
-  if (!t.head)
-    return false;
-  for (size_t g = 0; g < groups; g++)
-    t.head[g] = SIZE_MAX;
-  bool ok = true;
+  upd_table t = {NULL, NULL, 16};
+  while (t.cap < 2 * s->num_reads + 2)
+    t.cap *= 2;
+  t.slots = malloc(t.cap * sizeof *t.slots);
+  t.used = calloc(t.cap, sizeof *t.used);
+  bool ok = t.slots && t.used;
   for (size_t i = 0; ok && i < s->num_reads; i++) {
     aie_read *r = &s->reads[i];
     if (!r->analysed)
@@ -131,16 +136,12 @@ bool aie_generate_upds(aie_state *s) {
         mlirValueGetType(mlirOperationGetResult(r->op, 0)));
     int64_t lanes = width / r->elem_bits;
     MlirType type = mlirVectorTypeGet(1, &lanes, elem);
-    /* Up to 256 bits a vector loads at once; wider ones by halves, and
+    /* Up to 256 bits (AIE-ML: 512) a vector loads at once; wider ones by halves, and
      * only the halves some read needs. */
-    bool whole = width <= 256;
+    bool whole = width <= (s->aieml ? 512 : 256);
     bool need[2] = {whole || elo < mid, !whole && ehi > mid};
     upd_entry *e = lookup(&t, npuc_reuse_group(s->reuse, i), ilo,
                           mlirOperationGetBlock(r->op));
-    if (!e) {
-      ok = false;
-      break;
-    }
     for (int h = 0; h < 2; h++) {
       if (!need[h] || (e->halves & (1u << h)))
         continue;
@@ -151,28 +152,28 @@ bool aie_generate_upds(aie_state *s) {
     r->vec = e->value;
     r->start = (start_bits - ilo) / r->elem_bits;
   }
-  free(t.entries);
-  free(t.head);
+  free(t.slots);
+  free(t.used);
   return ok;
 }
 
+/* The table has room for every read, so it never fills. */
 static upd_entry *lookup(upd_table *t, size_t group, int64_t lo,
                          MlirBlock block) {
-  for (size_t e = t->head[group]; e != SIZE_MAX; e = t->entries[e].next)
-    if (t->entries[e].lo == lo && mlirBlockEqual(t->entries[e].block, block))
-      return &t->entries[e];
-  if (t->count == t->cap) {
-    size_t cap = t->cap ? 2 * t->cap : 16;
-    upd_entry *n = realloc(t->entries, cap * sizeof *n);
-    if (!n)
-      return NULL;
-    t->entries = n;
-    t->cap = cap;
+  uint64_t h = (uint64_t)group * 0x9e3779b97f4a7c15ull;
+  h ^= (uint64_t)lo * 0xc2b2ae3d27d4eb4full;
+  h ^= (uintptr_t)block.ptr;
+  h ^= h >> 29;
+  size_t i = (size_t)h & (t->cap - 1);
+  while (t->used[i]) {
+    upd_entry *e = &t->slots[i];
+    if (e->group == group && e->lo == lo && mlirBlockEqual(e->block, block))
+      return e;
+    i = (i + 1) & (t->cap - 1);
   }
-  upd_entry *e = &t->entries[t->count];
-  *e = (upd_entry){group, lo, block, {NULL}, 0, t->head[group]};
-  t->head[group] = t->count++;
-  return e;
+  t->used[i] = true;
+  t->slots[i] = (upd_entry){group, lo, block, {NULL}, 0};
+  return &t->slots[i];
 }
 
 /* aievec.upd %mem[indices of the read], [%prev] {index, offset}: the

@@ -28,6 +28,9 @@ static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
 static const npuc_pass_option_def options[] = {
     {"target-config", NPUC_OPT_STRING, "",
      "TX8 target description (YAML) overriding the built-in one", NULL},
+    {"aligned-data", NPUC_OPT_BOOL, "false",
+     "store a constant read in Cx/NCx as that layout's image (DDR holds "
+     "aligned data) instead of compact (the load converts)", NULL},
 };
 
 const npuc_pass_def npuc_pass_tx8_const_norm = {
@@ -45,8 +48,11 @@ const npuc_pass_def npuc_pass_tx8_const_norm = {
 typedef struct {
   MlirOperation load;
   int32_t id;                   /* its entry now */
-  npuc_tx8_layout_mode from;    /* the layout the entry is in */
-  npuc_tx8_layout_mode to;      /* the layout it will read */
+  npuc_tx8_layout_mode from;    /* its dev_info's layout now */
+  npuc_tx8_layout_mode to;      /* its dev_info's layout after */
+  npuc_tx8_layout_mode data_from, data_to; /* the entry's layout, before
+                                               and after (compact unless
+                                               aligned-data) */
   MlirType type;                /* its result type now */
   MlirType new_type;            /* after the unpack reshape */
   MlirOperation norm;           /* the channel_norm to erase, or null */
@@ -68,6 +74,7 @@ typedef struct {
   size_t num_variants;
   int32_t *first_variant; /* per original entry, -1 */
   bool *live;             /* per entry */
+  bool aligned_data;      /* entries read aligned hold the aligned image */
 } entries;
 
 static bool plan_load(MlirOperation load, const entries *e, plan *p);
@@ -89,6 +96,7 @@ static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
       !tx8_container_read(module, PASS, &e.cc))
     return false;
   e.num_original = e.cc.count;
+  e.aligned_data = npuc_pass_opt_bool(opts, "aligned-data");
   tx8_op_list loads;
   tx8_collect_ops(module, "tx8be.load_const", &loads);
   plan *plans = calloc(loads.count + 1, sizeof *plans);
@@ -138,6 +146,7 @@ static bool plan_load(MlirOperation load, const entries *e, plan *p) {
   p->id = tx8_load_const_id(load);
   p->from = st == NPUC_TX8_ATTR_PRESENT ? dev.mem_layout : NPUC_TX8_TENSOR;
   p->to = p->from;
+  p->data_from = p->data_to = e->aligned_data ? p->from : NPUC_TX8_TENSOR;
   p->type = p->new_type = mlirValueGetType(result);
   if (p->id < 0 || (size_t)p->id >= e->num_original) {
     npuc_op_error(load,
@@ -169,6 +178,8 @@ static bool plan_load(MlirOperation load, const entries *e, plan *p) {
   }
   p->norm = user;
   p->to = to;
+  if (e->aligned_data)
+    p->data_to = to;
   return true;
 }
 
@@ -182,11 +193,11 @@ static bool plan_unpack(MlirOperation load, plan *p) {
                        "[K/4, 4N]");
     return false;
   }
-  if (npuc_tx8_is_aligned(p->from)) {
+  if (npuc_tx8_is_aligned(p->data_from)) {
     npuc_op_error(load,
                   PASS ": the packed weights of tx8be.unpack are in %s; only "
                        "compact data can be re-viewed",
-                  npuc_tx8_layout_name(p->from));
+                  npuc_tx8_layout_name(p->data_from));
     return false;
   }
   int64_t shape[2] = {mlirShapedTypeGetDimSize(p->type, 0) / 4,
@@ -208,12 +219,12 @@ static bool check_shared_layouts(const plan *plans, size_t n, size_t num_ids) {
   for (size_t i = 0; i < n; i++) {
     int *s = &seen[plans[i].id];
     if (*s < 0)
-      *s = (int)plans[i].from;
-    else if (*s != (int)plans[i].from) {
+      *s = (int)plans[i].data_from;
+    else if (*s != (int)plans[i].data_from) {
       npuc_op_error(plans[i].load,
                     PASS ": load_const[%d] reads its entry as %s, another "
                          "load_const of it as %s",
-                    plans[i].id, npuc_tx8_layout_name(plans[i].from),
+                    plans[i].id, npuc_tx8_layout_name(plans[i].data_from),
                     npuc_tx8_layout_name((npuc_tx8_layout_mode)*s));
       ok = false;
     }
@@ -245,25 +256,25 @@ static bool assign_entries(entries *e, plan *plans, size_t n) {
 }
 
 static int32_t variant_entry(entries *e, const plan *p, bool *ok) {
-  if (p->to == p->from && mlirTypeEqual(p->new_type, p->type))
+  if (p->data_to == p->data_from && mlirTypeEqual(p->new_type, p->type))
     return p->id;
   for (int32_t v = e->first_variant[p->id]; v >= 0; v = e->variants[v].next)
-    if (e->variants[v].mode == p->to &&
+    if (e->variants[v].mode == p->data_to &&
         mlirTypeEqual(e->variants[v].type, p->new_type))
       return e->variants[v].entry;
   MlirAttribute value = e->cc.values[p->id];
   const char *why = "";
-  if (p->to != p->from &&
-      !tx8_relayout(value, p->type, p->from, p->to, &value, &why)) {
+  if (p->data_to != p->data_from &&
+      !tx8_relayout(value, p->type, p->data_from, p->data_to, &value, &why)) {
     npuc_op_error(p->load, PASS ": cannot lay the constant out in %s: %s",
-                  npuc_tx8_layout_name(p->to), why);
+                  npuc_tx8_layout_name(p->data_to), why);
     *ok = false;
     return p->id;
   }
   if (!mlirTypeEqual(p->new_type, p->type))
     value = mlirDenseElementsAttrReshapeGet(value, p->new_type);
   variant *v = &e->variants[e->num_variants];
-  *v = (variant){p->id, p->to, p->new_type, (int32_t)tx8_container_add(&e->cc, value),
+  *v = (variant){p->id, p->data_to, p->new_type, (int32_t)tx8_container_add(&e->cc, value),
                  e->first_variant[p->id]};
   e->first_variant[p->id] = (int32_t)e->num_variants++;
   return v->entry;

@@ -42,11 +42,13 @@ const npuc_pass_def npuc_pass_tx8_group_single = {
 typedef enum {
   ROLE_OUTSIDE,  /* stays in the graph body as it is */
   ROLE_COMPUTE,  /* gets a group */
-  ROLE_ABSORBED, /* a channel_norm that goes into its user's group */
+  ROLE_ABSORBED, /* a channel_norm that goes into its user's or its
+                    producer's group */
   ROLE_BAD,      /* cannot be grouped: an error */
 } op_role;
 
 static op_role role_of(MlirOperation op);
+static bool absorbed_after(MlirOperation op);
 static bool check_body(MlirBlock body);
 static void group_body(MlirBlock body);
 static void number_groups(MlirOperation module);
@@ -86,7 +88,7 @@ static bool is_structure(MlirOperation op) {
  * that op's input in SPM: it belongs in the op's group. (An op that reads
  * the operand in DDR, like reshape, needs it converted before, in a group
  * of its own whose store puts it in DDR.) */
-static bool absorbed(MlirOperation op) {
+static bool absorbed_before(MlirOperation op) {
   if (!tx8_op_is(op, "tx8be.channel_norm"))
     return false;
   MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
@@ -101,12 +103,32 @@ static bool absorbed(MlirOperation op) {
          (role_of(user) == ROLE_COMPUTE || role_of(user) == ROLE_ABSORBED);
 }
 
+/* Otherwise, a channel_norm that is the only user of a compute op's only
+ * result converts that op's output before it is stored: it belongs in the
+ * op's group, after the op (the code generator's "channel_norm after the
+ * op"; e.g. one before the graph's return or before a reshape). */
+static bool absorbed_after(MlirOperation op) {
+  if (!tx8_op_is(op, "tx8be.channel_norm") || absorbed_before(op))
+    return false;
+  MlirValue in = mlirOperationGetOperand(op, 0);
+  if (!mlirValueIsAOpResult(in))
+    return false;
+  MlirOperation producer = mlirOpResultGetOwner(in);
+  MlirOpOperand u = mlirValueGetFirstUse(in);
+  return !tx8_op_is(producer, "tx8be.channel_norm") &&
+         mlirOperationGetNumResults(producer) == 1 &&
+         mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)) &&
+         mlirBlockEqual(mlirOperationGetBlock(producer), mlirOperationGetBlock(op)) &&
+         role_of(producer) == ROLE_COMPUTE;
+}
+
 static op_role role_of(MlirOperation op) {
   if (is_structure(op))
     return ROLE_OUTSIDE;
   if (tx8_op_is(op, "tx8be.constant") || !npuc_tx8_query_op(op).known)
     return ROLE_BAD;
-  return absorbed(op) ? ROLE_ABSORBED : ROLE_COMPUTE;
+  return absorbed_before(op) || absorbed_after(op) ? ROLE_ABSORBED
+                                                   : ROLE_COMPUTE;
 }
 
 static bool check_body(MlirBlock body) {
@@ -130,7 +152,8 @@ static bool check_body(MlirBlock body) {
 /* ---- building one group ------------------------------------------------------ */
 
 typedef struct {
-  tx8_op_list members; /* absorbed channel_norms first, the compute op last */
+  tx8_op_list members; /* channel_norms of its inputs, the compute op, the
+                          channel_norm of its result if any */
   MlirValue *inputs;   /* the group's operands, each once */
   size_t num_inputs, cap_inputs;
 } group_plan;
@@ -164,10 +187,19 @@ static void add_members(group_plan *p, MlirOperation op) {
     if (!mlirValueIsAOpResult(v))
       continue;
     MlirOperation def = mlirOpResultGetOwner(v);
-    if (role_of(def) == ROLE_ABSORBED && !is_member(p, def))
+    if (absorbed_before(def) && !is_member(p, def))
       add_members(p, def);
   }
   tx8_op_list_push(&p->members, op);
+}
+
+/* The channel_norm converting `op`'s result, if it goes in the group. */
+static void add_after(group_plan *p, MlirOperation op) {
+  if (mlirOperationGetNumResults(op) != 1)
+    return;
+  MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+  if (!mlirOpOperandIsNull(u) && absorbed_after(mlirOpOperandGetOwner(u)))
+    tx8_op_list_push(&p->members, mlirOpOperandGetOwner(u));
 }
 
 static bool defined_by(MlirValue v, const char *name) {
@@ -200,18 +232,22 @@ static void collect_inputs(group_plan *p) {
   }
 }
 
-static MlirOperation create_group(MlirOperation op, const group_plan *p);
+static MlirOperation create_group(MlirOperation op, MlirOperation last,
+                                  const group_plan *p);
 
 static void make_group(MlirOperation op) {
   group_plan p;
   memset(&p, 0, sizeof p);
   add_members(&p, op);
+  add_after(&p, op);
   collect_inputs(&p);
-  MlirOperation group = create_group(op, &p);
+  /* The group yields what its last member computes. */
+  MlirOperation last = p.members.ops[p.members.count - 1];
+  MlirOperation group = create_group(op, last, &p);
   MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(group, 0));
-  intptr_t nres = mlirOperationGetNumResults(op);
+  intptr_t nres = mlirOperationGetNumResults(last);
   for (intptr_t r = 0; r < nres; r++)
-    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, r),
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(last, r),
                                   mlirOperationGetResult(group, r));
   for (size_t m = 0; m < p.members.count; m++) {
     MlirOperation member = p.members.ops[m];
@@ -226,7 +262,7 @@ static void make_group(MlirOperation op) {
   if (!results)
     abort(); /* out of memory */
   for (intptr_t r = 0; r < nres; r++)
-    results[r] = mlirOperationGetResult(op, r);
+    results[r] = mlirOperationGetResult(last, r);
   MlirOperationState st = mlirOperationStateGet(
       mlirStringRefCreateFromCString("tx8be.return"), mlirOperationGetLocation(op));
   mlirOperationStateAddOperands(&st, nres, results);
@@ -244,14 +280,15 @@ static MlirNamedAttribute named_int(MlirContext ctx, const char *name,
 }
 
 /* The group op, before `op`, with one block argument per input and the
- * op's result types; group_id is set by number_groups. */
-static MlirOperation create_group(MlirOperation op, const group_plan *p) {
+ * result types of `last`; group_id is set by number_groups. */
+static MlirOperation create_group(MlirOperation op, MlirOperation last,
+                                  const group_plan *p) {
   MlirContext ctx = mlirOperationGetContext(op);
   MlirLocation loc = mlirOperationGetLocation(op);
   size_t n = p->num_inputs;
   MlirType *types = malloc((n + 1) * sizeof *types);
   MlirLocation *locs = malloc((n + 1) * sizeof *locs);
-  intptr_t nres = mlirOperationGetNumResults(op);
+  intptr_t nres = mlirOperationGetNumResults(last);
   MlirType *res_types = malloc(((size_t)nres + 1) * sizeof *res_types);
   if (!types || !locs || !res_types)
     abort(); /* out of memory */
@@ -260,7 +297,7 @@ static MlirOperation create_group(MlirOperation op, const group_plan *p) {
     locs[i] = loc;
   }
   for (intptr_t r = 0; r < nres; r++)
-    res_types[r] = mlirValueGetType(mlirOperationGetResult(op, r));
+    res_types[r] = mlirValueGetType(mlirOperationGetResult(last, r));
   MlirRegion region = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(region, mlirBlockCreate((intptr_t)n, types, locs));
   int tag = npuc_tx8_query_op(op).parallel ? 0 : 2;

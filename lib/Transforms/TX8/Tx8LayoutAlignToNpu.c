@@ -12,7 +12,8 @@
  * user (toward what the user needs), and every op's dev_info records the
  * memory layout its result takes: layout_str mapped to Cx/NCx or
  * Tensor/NTensor (N when the layout's first letter is the batch). Values
- * returned from the function are converted back to compact.
+ * returned from the function keep their layout: DDR is compact, and the
+ * store that writes a graph output there converts it.
  * tx8-layout-align-opt then merges and folds the channel_norms.
  * docs/passes/tx8-layout-align-to-npu.md. */
 #include "Tx8LayoutSupport.h"
@@ -50,7 +51,6 @@ typedef struct {
 } user_conversions;
 
 static bool align_op(MlirOperation op);
-static bool align_return(MlirOperation ret);
 static npuc_tx8_layout_mode mode_of(MlirValue v);
 static bool convert_operand(user_conversions *uc, intptr_t index,
                             npuc_tx8_layout_mode want);
@@ -63,9 +63,7 @@ static bool align_to_npu(MlirOperation func, const npuc_pass_options *opts,
   bool ok = true;
   /* Program order: producers are placed before their users look. */
   for (size_t i = 0; i < n && ok; ++i) {
-    if (tx8l_op_is(ops[i], "func.return"))
-      ok = align_return(ops[i]);
-    else if (tx8l_is_layout_op(ctx->registry, ops[i]))
+    if (tx8l_is_layout_op(ctx->registry, ops[i]))
       ok = align_op(ops[i]);
   }
   free(ops);
@@ -190,14 +188,22 @@ static intptr_t lead_operand(MlirOperation op) {
   return -1;
 }
 
+/* Does the op place its result itself: a source without operands
+ * (constants), or a DMA (load_var, store_var), which converts layouts as
+ * it copies? */
+static bool places_own_result(MlirOperation op, intptr_t lead) {
+  npuc_tx8_engine e = npuc_tx8_query_op(op).engine;
+  return lead < 0 || e == NPUC_TX8_ENGINE_LOAD || e == NPUC_TX8_ENGINE_STORE;
+}
+
 /* An op that runs on either kind: it keeps the layout its lead operand
- * arrives in, and the others follow. Without operands (constants) the
- * result starts compact, as the graph's inputs do, unless dev_info has
- * placed it already. */
+ * arrives in, and the others follow. An op that places its own result
+ * keeps the layout its dev_info gives, else starts compact, as the graph's
+ * inputs do. */
 static bool follow_lead(MlirOperation op, const char *layout,
                         npuc_tx8_layout_mode *out) {
   intptr_t lead = lead_operand(op);
-  if (lead < 0) {
+  if (places_own_result(op, lead)) {
     npuc_tx8_dev_attr dev;
     if (npuc_tx8_op_dev_attr(op, &dev) == NPUC_TX8_ATTR_PRESENT)
       *out = dev.mem_layout;
@@ -217,19 +223,6 @@ static bool follow_lead(MlirOperation op, const char *layout,
         : npuc_tx8_is_aligned(*out) ? NPUC_TX8_CX
                                     : NPUC_TX8_TENSOR;
     if (!convert_operand(&uc, i, want))
-      return false;
-  }
-  return true;
-}
-
-/* The graph's outputs go back to DDR compact. */
-static bool align_return(MlirOperation ret) {
-  user_conversions uc = {.user = ret};
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); ++i) {
-    MlirValue v = mlirOperationGetOperand(ret, i);
-    npuc_tx8_layout_mode m = mode_of(v);
-    if (tx8l_rank(mlirValueGetType(v)) >= 0 && npuc_tx8_is_aligned(m) &&
-        !convert_operand(&uc, i, npuc_tx8_compact_of(m)))
       return false;
   }
   return true;

@@ -22,6 +22,9 @@ static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
 static const npuc_pass_option_def options[] = {
     {"target-config", NPUC_OPT_STRING, "",
      "TX8 target description (YAML) overriding the built-in one", NULL},
+    {"aligned-data", NPUC_OPT_BOOL, "false",
+     "store a constant whose dev_info says Cx/NCx as that layout's image "
+     "(DDR holds aligned data) instead of compact (the load converts)", NULL},
 };
 
 const npuc_pass_def npuc_pass_tx8_move_constant = {
@@ -36,7 +39,8 @@ const npuc_pass_def npuc_pass_tx8_move_constant = {
 #define PASS "tx8-move-constant"
 
 static bool check_load_consts(MlirOperation module, size_t entries);
-static bool entry_value(MlirOperation constant, MlirAttribute *value);
+static bool entry_value(MlirOperation constant, bool aligned_data,
+                        MlirAttribute *value);
 static bool check_users(MlirOperation constant);
 static void replace_uses(MlirOperation constant, int32_t id);
 static void renumber(MlirOperation module, const int32_t *map);
@@ -63,7 +67,9 @@ static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
   /* Check everything first: on an error the module stays as it was. */
   bool ok = check_load_consts(module, cc.count);
   for (size_t i = 0; i < constants.count; i++) {
-    ok = entry_value(constants.ops[i], &values[i]) && ok;
+    ok = entry_value(constants.ops[i], npuc_pass_opt_bool(opts, "aligned-data"),
+                     &values[i]) &&
+         ok;
     ok = check_users(constants.ops[i]) && ok;
   }
   for (size_t i = 0; ok && i < constants.count; i++) {
@@ -111,9 +117,10 @@ static bool check_load_consts(MlirOperation module, size_t entries) {
   return ok;
 }
 
-/* The container entry of a constant: its value, laid out as its dev_info
- * says (an aligned constant is stored as the aligned image). */
-static bool entry_value(MlirOperation constant, MlirAttribute *value) {
+/* The container entry of a constant: its value; with aligned-data, laid
+ * out as its dev_info says (an aligned constant as the aligned image). */
+static bool entry_value(MlirOperation constant, bool aligned_data,
+                        MlirAttribute *value) {
   MlirAttribute v = mlirOperationGetAttributeByName(constant, ref("value"));
   MlirType type = mlirValueGetType(mlirOperationGetResult(constant, 0));
   if (mlirAttributeIsNull(v)) {
@@ -145,7 +152,8 @@ static bool entry_value(MlirOperation constant, MlirAttribute *value) {
   if (st == NPUC_TX8_ATTR_MALFORMED)
     return false;
   *value = v;
-  if (st == NPUC_TX8_ATTR_ABSENT || !npuc_tx8_is_aligned(dev.mem_layout))
+  if (!aligned_data || st == NPUC_TX8_ATTR_ABSENT ||
+      !npuc_tx8_is_aligned(dev.mem_layout))
     return true;
   const char *why = "";
   if (tx8_relayout(v, type, npuc_tx8_compact_of(dev.mem_layout),

@@ -100,6 +100,8 @@ static void write_attrs(const npuc_tx8_group_plan *p, const decision *d,
 
 static bool shard_group(MlirOperation group, const npuc_tx8_target *t,
                         int64_t spm) {
+  if (npuc_tx8_group_is_ddr_only(group))
+    return true; /* works in DDR: no tiles, no SPM */
   npuc_tx8_group_plan plan;
   if (!npuc_tx8_group_plan_build(group, &plan))
     return false;

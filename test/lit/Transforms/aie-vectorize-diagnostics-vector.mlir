@@ -1,9 +1,7 @@
 // Refusals on vector code written by hand (no super-vectorizer), and the
 // options that stop the pass.
 // RUN: npuc-opt %s -split-input-file --aie-vectorize --verify-diagnostics | FileCheck %s
-// RUN: npuc-opt %s -split-input-file --aie-vectorize="aieml=true" --verify-diagnostics=false 2>&1 | FileCheck %s --check-prefix=AIEML
 // RUN: not npuc-opt %s -split-input-file --aie-vectorize="shift=64" 2>&1 | FileCheck %s --check-prefix=SHIFT
-// AIEML: remark: aie-vectorize: the AIE-ML schemes are not implemented; the module is left unchanged
 // SHIFT: error: aie-vectorize: shift must be in 0..63, got 64
 // SHIFT-NOT: func.func
 

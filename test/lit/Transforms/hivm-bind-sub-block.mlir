@@ -6,6 +6,9 @@
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics --hivm-bind-sub-block | FileCheck %s
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics \
 // RUN:   --hivm-bind-sub-block=all-vector-kernels=true | FileCheck %s --check-prefix=ALL
+// A second run leaves split functions alone ({tiled_op}, {limit_sub_block_id0}):
+// RUN: npuc-opt %s --split-input-file --hivm-bind-sub-block 2>/dev/null \
+// RUN:   | npuc-opt --split-input-file --hivm-bind-sub-block | FileCheck %s
 
 // The seed's example: exp then abs of 64 halves, each sub-block computes 32.
 // CHECK-LABEL: func.func @seed_success(

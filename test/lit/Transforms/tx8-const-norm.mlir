@@ -1,10 +1,10 @@
-// tx8-const-norm: a load_const whose only user is a channel_norm loses the
-// channel_norm; its container entry is laid out in the channel_norm's
-// layout at compile time (the rank-1 image, padding included) and its
-// dev_info says so. Each layout an entry is read in gets an entry of its
+// tx8-const-norm with aligned-data: a load_const whose only user is a
+// channel_norm loses the channel_norm; its container entry is laid out in
+// the channel_norm's layout at compile time (the rank-1 image, padding
+// included) and its dev_info says so. Each layout an entry is read in gets an entry of its
 // own; entries nobody reads any more go; large entries come first again.
 // The packed weights of an unpack are viewed as [K/4, 4N].
-// RUN: npuc-opt %s --split-input-file --tx8-const-norm | FileCheck %s
+// RUN: npuc-opt %s --split-input-file --tx8-const-norm=aligned-data=true | FileCheck %s
 
 // Entry 0 (2x3 f32) is read four times: twice as Cx (one new entry, 2 rows
 // of 3 channels padded to 4 in one 256-byte batch = 64 f32), once as NCx

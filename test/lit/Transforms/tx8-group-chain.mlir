@@ -4,17 +4,27 @@
 // layouts change, a rank-1 constant already Cx). Afterwards the top level
 // holds only load_const, none, groups and the return; each group loads
 // its inputs, holds one compute op (with the channel_norms converting its
-// inputs), stores its result and runs on the 4x4 mesh.
+// inputs or its result), stores its result and runs on the 4x4 mesh.
 // RUN: npuc-opt %s --tx8-move-constant --tx8-const-norm --tx8-group-single --tx8-group-ldst --tx8-group-mapping | FileCheck %s
 // RUN: npuc-opt %s --pass-pipeline='builtin.module(tx8-move-constant,tx8-const-norm,tx8-group-single,tx8-group-ldst,tx8-group-mapping)' > %t
 // RUN: sed -nE '/^    (%[0-9]+ = tx8be\.(load_const|none|group)|return )/d; /^    [^ }^]/p' %t | FileCheck %s --check-prefix=TOP --allow-empty
 // TOP-NOT: {{.}}
 
-// Entries: the conv weights; the Cx image of the rank-1 scale (8 f32
-// in a 256-byte batch); the zeros; the bias, compact for the add and as
-// Cx image for the mul (two entries); the gemm weights only as Cx image
-// (8 rows of 8 f16 in one 256-byte batch: the compact original is gone).
-// CHECK-LABEL: module attributes {tx8be.const_container = [dense<5.000000e-01> : tensor<3x3x8x8xf16>, dense<[1.000000e+00, 2.000000e+00, {{.*}}> : tensor<64xf32>, dense<0.000000e+00> : tensor<8xf32>, dense<[1.000000e+00, {{.*}}, 8.000000e+00]> : tensor<8xf16>, dense<{{.*}}> : tensor<128xf16>, dense<{{.*}}> : tensor<128xf16>], tx8be.tile_dx = 4 : i32, tx8be.tile_dy = 4 : i32}
+// With aligned-data the container holds what DDR would then hold: the
+// Cx image of the rank-1 scale (8 f32 in a 256-byte batch); the bias
+// compact for the add and as Cx image for the mul (two entries); the gemm
+// weights only as Cx image (8 rows of 8 f16 in one 256-byte batch: the
+// compact original is gone).
+// RUN: npuc-opt %s --tx8-move-constant=aligned-data=true --tx8-const-norm=aligned-data=true | FileCheck %s --check-prefix=ALIGNED
+// ALIGNED: tx8be.const_container = [dense<5.000000e-01> : tensor<3x3x8x8xf16>, dense<[1.000000e+00, 2.000000e+00, {{.*}}> : tensor<64xf32>, dense<0.000000e+00> : tensor<8xf32>, dense<[1.000000e+00, {{.*}}, 8.000000e+00]> : tensor<8xf16>, dense<{{.*}}> : tensor<128xf16>, dense<{{.*}}> : tensor<128xf16>]
+// ALIGNED: tx8be.load_const[4] {dev_info = #tx8be.dev_attr<{{.*}}mem_layout = Cx{{.*}}>} : tensor<8x8xf16>
+// ALIGNED: tx8be.load_const[3] : tensor<8xf16>
+// ALIGNED: tx8be.load_const[5] {dev_info = #tx8be.dev_attr<{{.*}}mem_layout = Cx{{.*}}>} : tensor<8xf16>
+
+// Entries (compact: DDR holds compact data, each load converts to its
+// dev_info's layout): the conv weights, the scale, the zeros, the gemm
+// weights, the bias (one entry for both of its layouts).
+// CHECK-LABEL: module attributes {tx8be.const_container = [dense<5.000000e-01> : tensor<3x3x8x8xf16>, dense<[1.000000e+00, 2.000000e+00, {{.*}}, 8.000000e+00]> : tensor<8xf32>, dense<0.000000e+00> : tensor<8xf32>, dense<{{.*}}> : tensor<8x8xf16>, dense<[1.000000e+00, {{.*}}, 8.000000e+00]> : tensor<8xf16>], tx8be.tile_dx = 4 : i32, tx8be.tile_dy = 4 : i32}
 // CHECK: %[[NONE:.*]] = tx8be.none
 // CHECK-NEXT: %[[W:.*]] = tx8be.load_const[0] {layout_str = "HWOI"}
 // CHECK-NEXT: %[[CONV:.*]] = tx8be.group(%arg0, %[[W]]) {{.*}}attributes {dev_region = #tx8be.region_attr<tile_dx = 4, tile_dy = 4>, group_id = 0 : si32, group_tag = 0 : i32}
@@ -32,34 +42,34 @@
 // CHECK-COUNT-5: tx8be.load_var
 // CHECK-NEXT: tx8be.batchnorm_inference
 // CHECK-NEXT: tx8be.store_var
-// CHECK: %[[RELU:.*]] = tx8be.group(%[[BN]]) {{.*}}group_id = 2 : si32, group_tag = 0 : i32}
-// CHECK: tx8be.relu
-// The channel_norm before the reshape is a group of its own; the reshape
+// The channel_norm before the reshape converts the relu's result before
+// it is stored: it joins the relu's group, after the relu. The reshape
 // group works in DDR (no load, no store, tag 2).
-// CHECK: %[[CN:.*]] = tx8be.group(%[[RELU]]) {{.*}}group_id = 3 : si32, group_tag = 0 : i32}
+// CHECK: %[[RELU:.*]] = tx8be.group(%[[BN]]) {{.*}}group_id = 2 : si32, group_tag = 0 : i32}
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: tx8be.load_var
+// CHECK-NEXT: tx8be.relu
 // CHECK-NEXT: tx8be.channel_norm {{.*}} to <Tensor>
 // CHECK-NEXT: tx8be.store_var
-// CHECK: %[[RS:.*]] = tx8be.group(%[[CN]]) {{.*}}group_id = 4 : si32, group_tag = 2 : i32}
+// CHECK: %[[RS:.*]] = tx8be.group(%[[RELU]]) {{.*}}group_id = 3 : si32, group_tag = 2 : i32}
 // CHECK-NEXT: ^bb0(%[[A4:.*]]: tensor<1x4x4x8xf16>):
 // CHECK-NEXT: %[[R:.*]] = tx8be.reshape %[[A4]]
 // CHECK-NEXT: tx8be.return %[[R]]
 // The gemm's weights come as Cx with no channel_norm left; its input's
 // channel_norm is in its group.
-// CHECK: %[[G:.*]] = tx8be.load_const[4] {dev_info = #tx8be.dev_attr<{{.*}}mem_layout = Cx{{.*}}>} : tensor<8x8xf16>
-// CHECK-NEXT: %[[GEMM:.*]] = tx8be.group(%[[RS]], %[[G]]) {{.*}}group_id = 5 : si32, group_tag = 0 : i32}
+// CHECK: %[[G:.*]] = tx8be.load_const[3] {dev_info = #tx8be.dev_attr<{{.*}}mem_layout = Cx{{.*}}>} : tensor<8x8xf16>
+// CHECK-NEXT: %[[GEMM:.*]] = tx8be.group(%[[RS]], %[[G]]) {{.*}}group_id = 4 : si32, group_tag = 0 : i32}
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: %[[LA:.*]] = tx8be.load_var
 // CHECK-NEXT: %[[LB:.*]] = tx8be.load_var
 // CHECK-NEXT: %[[CA:.*]] = tx8be.channel_norm %[[LA]] to <Cx>
 // CHECK-NEXT: tx8be.gemm %[[CA]], %[[LB]], %[[NONE]]
-// CHECK: %[[B0:.*]] = tx8be.load_const[3] : tensor<8xf16>
-// CHECK-NEXT: %[[ADD:.*]] = tx8be.group(%[[GEMM]], %[[B0]]) {{.*}}group_id = 6 : si32, group_tag = 0 : i32}
+// CHECK: %[[B0:.*]] = tx8be.load_const[4] : tensor<8xf16>
+// CHECK-NEXT: %[[ADD:.*]] = tx8be.group(%[[GEMM]], %[[B0]]) {{.*}}group_id = 5 : si32, group_tag = 0 : i32}
 // CHECK: tx8be.channel_norm {{.*}} to <Tensor>
 // CHECK-NEXT: tx8be.add
-// CHECK: %[[B1:.*]] = tx8be.load_const[5] {dev_info = #tx8be.dev_attr<{{.*}}mem_layout = Cx{{.*}}>} : tensor<8xf16>
-// CHECK-NEXT: %[[MUL:.*]] = tx8be.group(%[[ADD]], %[[B1]]) {{.*}}group_id = 7 : si32, group_tag = 0 : i32}
+// CHECK: %[[B1:.*]] = tx8be.load_const[4] {dev_info = #tx8be.dev_attr<{{.*}}mem_layout = Cx{{.*}}>} : tensor<8xf16>
+// CHECK-NEXT: %[[MUL:.*]] = tx8be.group(%[[ADD]], %[[B1]]) {{.*}}group_id = 6 : si32, group_tag = 0 : i32}
 // CHECK: tx8be.mul
 // CHECK: return %[[MUL]]
 // CHECK-NOT: tx8be.constant

@@ -38,7 +38,8 @@
 // CHECK-NEXT: %[[D:.*]] = tx8be.add %[[A7]], %[[A7]]
 // CHECK-NEXT: tx8be.return %[[D]]
 // CHECK-NEXT: }
-// A channel_norm with two users is an op of its own.
+// A channel_norm with two users is an op of its own (one read by the
+// graph's return would go with its producer, see below).
 // CHECK-NEXT: %[[G5:.*]] = tx8be.group(%[[G4]]) {{.*}}group_id = 5 : si32, group_tag = 0 : i32} {
 // CHECK: tx8be.channel_norm
 // CHECK: %[[G6:.*]] = tx8be.group(%[[G5]]) : {{.*}}group_id = 6
@@ -114,5 +115,39 @@ module {
     %0 = tx8be.channel_norm %x to <Tensor> : tensor<2x4x8xf16> -> tensor<2x4x8xf16>
     %1 = tx8be.reshape %0 : tensor<2x4x8xf16> -> tensor<8x8xf16>
     return %1 : tensor<8x8xf16>
+  }
+}
+
+// -----
+
+// A channel_norm that is the only user of an op's result converts it
+// before the store: it joins the op's group, after it, and the group
+// yields the converted value (here to the graph's return, and to a
+// reshape, which reads DDR). Its producer must be a compute op of the body.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[E:.*]] = tx8be.group(%arg0) {{.*}}group_id = 0 : si32, group_tag = 0 : i32} {
+// CHECK-NEXT: ^bb0(%[[A:.*]]: tensor<2x4x8xf16>):
+// CHECK-NEXT: %[[X:.*]] = tx8be.exp %[[A]]
+// CHECK-NEXT: %[[N:.*]] = tx8be.channel_norm %[[X]] to <Tensor>
+// CHECK-NEXT: tx8be.return %[[N]]
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[R:.*]] = tx8be.group(%arg0) {{.*}}group_id = 1 : si32, group_tag = 0 : i32} {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tx8be.relu
+// CHECK-NEXT: tx8be.channel_norm
+// CHECK-NEXT: tx8be.return
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[S:.*]] = tx8be.group(%[[R]]) {{.*}}group_id = 2 : si32, group_tag = 2 : i32} {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tx8be.reshape
+// CHECK: return %[[E]], %[[S]]
+module {
+  func.func @main(%x: tensor<2x4x8xf16>) -> (tensor<2x4x8xf16>, tensor<8x8xf16>) {
+    %0 = tx8be.exp %x : tensor<2x4x8xf16> -> tensor<2x4x8xf16>
+    %1 = tx8be.channel_norm %0 to <Tensor> : tensor<2x4x8xf16> -> tensor<2x4x8xf16>
+    %2 = tx8be.relu %x : tensor<2x4x8xf16> -> tensor<2x4x8xf16>
+    %3 = tx8be.channel_norm %2 to <Tensor> : tensor<2x4x8xf16> -> tensor<2x4x8xf16>
+    %4 = tx8be.reshape %3 : tensor<2x4x8xf16> -> tensor<8x8xf16>
+    return %1, %4 : tensor<2x4x8xf16>, tensor<8x8xf16>
   }
 }

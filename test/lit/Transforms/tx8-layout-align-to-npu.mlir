@@ -1,18 +1,18 @@
 // tx8-layout-align-to-npu: a channel_norm wherever an operand's memory
 // layout conflicts with what its user's alignMode accepts, converting
-// toward the user; dev_info.mem_layout on every op; graph outputs compact.
+// toward the user; dev_info.mem_layout on every op. Graph outputs keep
+// their layout (the store to DDR, which is compact, converts).
 // RUN: npuc-opt %s --tx8-layout-align-to-npu | FileCheck %s
 
 // An aligned-only op (batchnorm): its input to NCx (layout NHWC has the
 // batch first), its [C] operands to Cx, one channel_norm for an operand
-// taken four times; the result is NCx and goes back to NTensor on return.
+// taken four times; the result is NCx, returned as it is.
 // CHECK-LABEL: func.func @aligned_op
 // CHECK-SAME: (%[[X:.*]]: tensor<2x4x4x40xf16>, %[[S:.*]]: tensor<40xf32>)
 // CHECK-NEXT: %[[XN:.*]] = tx8be.channel_norm %[[X]] to <NCx> {dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = NCx, multi_buf_en = false, multi_buf_num = 1, out_shape_buf_idx = [], temporal_mem_slice = [], source_type = 0, imm_addr = 0, mem_addr = []>, layout_str = "NTensor"}
 // CHECK-NEXT: %[[SN:.*]] = tx8be.channel_norm %[[S]] to <Cx> {{{.*}}mem_layout = Cx{{.*}}layout_str = "Tensor"}
 // CHECK-NEXT: %[[BN:.*]] = tx8be.batchnorm_inference %[[XN]], %[[SN]], %[[SN]], %[[SN]], %[[SN]] {{{.*}}mem_layout = NCx{{.*}}layout_str = "NHWC"}
-// CHECK-NEXT: %[[OUT:.*]] = tx8be.channel_norm %[[BN]] to <NTensor> {{{.*}}mem_layout = NTensor{{.*}}layout_str = "NHWC"}
-// CHECK-NEXT: return %[[OUT]]
+// CHECK-NEXT: return %[[BN]]
 func.func @aligned_op(%x: tensor<2x4x4x40xf16>, %s: tensor<40xf32>) -> tensor<2x4x4x40xf16> {
   %0 = tx8be.batchnorm_inference %x, %s, %s, %s, %s {layout_str = "NHWC"} : tensor<2x4x4x40xf16>, tensor<40xf32>, tensor<40xf32>, tensor<40xf32>, tensor<40xf32> -> tensor<2x4x4x40xf16>
   return %0 : tensor<2x4x4x40xf16>
@@ -47,8 +47,7 @@ func.func @compact_op(%a: tensor<8x32xf16>, %b: tensor<32x16xf16>) -> tensor<128
 // CHECK-NEXT: %[[VC:.*]] = tx8be.channel_norm %arg2 to <Cx>
 // CHECK-NEXT: %[[MUL:.*]] = tx8be.mul %[[VC]], %[[SUB]] {{{.*}}mem_layout = NCx{{.*}}}
 // CHECK-NEXT: %[[RELU:.*]] = tx8be.relu %[[ADD]] {{{.*}}mem_layout = Tensor{{.*}}}
-// CHECK-NEXT: %[[MT:.*]] = tx8be.channel_norm %[[MUL]] to <NTensor>
-// CHECK-NEXT: return %[[RELU]], %[[MT]]
+// CHECK-NEXT: return %[[RELU]], %[[MUL]]
 func.func @follow_lead(%x: tensor<2x8x16xf16>, %s: tensor<16xf32>, %v: tensor<16xf16>) -> (tensor<2x8x16xf16>, tensor<2x8x16xf16>) {
   %bn = tx8be.batchnorm_inference %x, %s, %s, %s, %s {layout_str = "NTensor"} : tensor<2x8x16xf16>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<2x8x16xf16>
   %0 = tx8be.add %x, %bn {layout_str = "NTensor"} : tensor<2x8x16xf16>, tensor<2x8x16xf16> -> tensor<2x8x16xf16>
@@ -70,7 +69,7 @@ func.func @follow_lead(%x: tensor<2x8x16xf16>, %s: tensor<16xf32>, %v: tensor<16
 // CHECK-NEXT: %[[BN:.*]] = tx8be.batchnorm_inference %[[N]], %[[S]], %[[S]], %[[S]], %[[S]]
 // CHECK-NEXT: %[[G:.*]] = tx8be.gemm %[[BN]], %[[W]], %[[C]]
 // CHECK-NEXT: %[[R:.*]] = tx8be.relu %[[G]] {dev_info = #tx8be.dev_attr<imm_size = 64, mem_layout = NCx, multi_buf_en = true, multi_buf_num = 2, out_shape_buf_idx = [], temporal_mem_slice = [1, 4, 8], source_type = 0, imm_addr = 0, mem_addr = [0, 512]>
-// CHECK-NEXT: tx8be.channel_norm %[[R]] to <NTensor>
+// CHECK-NEXT: return %[[R]]
 func.func @no_conflict(%x: tensor<1x8x32xf16>, %s: tensor<32xf32>, %w: tensor<32x8xf16>) -> tensor<1x8x8xf16> {
   %c = tx8be.constant {layout_str = "Tensor", value = dense<1.0> : tensor<8xf16>, dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = Cx, multi_buf_en = false, multi_buf_num = 1, out_shape_buf_idx = [], temporal_mem_slice = [], source_type = 0, imm_addr = 0, mem_addr = []>} : tensor<8xf16>
   %xn = tx8be.channel_norm %x to <Cx> : tensor<1x8x32xf16> -> tensor<1x8x32xf16>
@@ -107,4 +106,18 @@ func.func @from_group(%x: tensor<2x8x16xf16>, %s: tensor<16xf32>) -> tensor<2x8x
   }
   %0 = tx8be.batchnorm_inference %g, %s, %s, %s, %s {layout_str = "NTensor"} : tensor<2x8x16xf16>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<2x8x16xf16>
   return %0 : tensor<2x8x16xf16>
+}
+
+// A load or store converts as it copies: its dev_info's layout stays (run
+// on grouped input, a load into NCx needs no channel_norm after it).
+// CHECK-LABEL: func.func @dma
+// CHECK: %[[L:.*]] = tx8be.load_var %arg0 {dev_info = #tx8be.dev_attr<{{.*}}mem_layout = NCx
+// CHECK-NOT: tx8be.channel_norm %[[L]]
+// CHECK: tx8be.batchnorm_inference %[[L]],
+// CHECK: tx8be.store_var %{{.*}} {dev_info = #tx8be.dev_attr<{{.*}}mem_layout = Tensor
+func.func @dma(%x: tensor<2x8x16xf16>, %s: tensor<16xf32>) -> tensor<2x8x16xf16> {
+  %l = tx8be.load_var %x {layout_str = "NTensor", dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = NCx, multi_buf_en = false, multi_buf_num = 1, out_shape_buf_idx = [], temporal_mem_slice = [], source_type = 0, imm_addr = 0, mem_addr = []>} : tensor<2x8x16xf16> -> tensor<2x8x16xf16>
+  %0 = tx8be.batchnorm_inference %l, %s, %s, %s, %s {layout_str = "NTensor"} : tensor<2x8x16xf16>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<2x8x16xf16>
+  %1 = tx8be.store_var %0 {layout_str = "NTensor", dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = Tensor, multi_buf_en = false, multi_buf_num = 1, out_shape_buf_idx = [], temporal_mem_slice = [], source_type = 0, imm_addr = 0, mem_addr = []>} : tensor<2x8x16xf16> -> tensor<2x8x16xf16>
+  return %1 : tensor<2x8x16xf16>
 }
