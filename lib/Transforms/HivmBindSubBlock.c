@@ -34,6 +34,7 @@
 #include <mlir-c/BuiltinTypes.h>
 #include <mlir-c/Diagnostics.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,16 +323,24 @@ static MlirWalkResult collect_load_root(MlirOperation op, void *user) {
   return MlirWalkResultAdvance;
 }
 
+static int by_address(const void *x, const void *y) {
+  uintptr_t a = (uintptr_t)((const MlirValue *)x)->ptr;
+  uintptr_t b = (uintptr_t)((const MlirValue *)y)->ptr;
+  return a < b ? -1 : a > b;
+}
+
 /* A store into global memory the function also loads from: once the
  * sub-blocks work on different halves, one may overwrite what the other
- * still reads (in 1:1 both write the same values). Kernel arguments are
- * few, so the roots are compared pairwise. */
+ * still reads (in 1:1 both write the same values). The load roots are
+ * sorted once and each store's root looked up: n log n. */
 static bool check_memory(MlirOperation func, const npuc_dim_result *dims,
                          const npuc_op_registry *reg, failure *f) {
   load_roots lr = {reg, NULL, 0, 0};
   mlirOperationWalk(func, collect_load_root, &lr, MlirWalkPreOrder);
+  if (lr.count)
+    qsort(lr.roots, lr.count, sizeof *lr.roots, by_address);
   bool ok = true;
-  for (size_t i = 0; ok && i < dims->num_leaves; i++) {
+  for (size_t i = 0; ok && lr.count && i < dims->num_leaves; i++) {
     const npuc_dim_leaf *l = &dims->leaves[i];
     if (l->dim < 0) /* whole, on sub-block 0 only: as in 1:1 */
       continue;
@@ -340,14 +349,13 @@ static bool check_memory(MlirOperation func, const npuc_dim_result *dims,
       if (!mlirTypeIsAMemRef(mlirValueGetType(v)))
         continue;
       MlirValue root = memory_root(v);
-      for (size_t j = 0; ok && j < lr.count; j++)
-        if (mlirValueEqual(root, lr.roots[j])) {
-          fail(f, mlirOperationGetLocation(l->op),
-               "the kernel stores to memory it also loads from (argument "
-               "%d); the sub-blocks could overwrite what the other reads",
-               (int)mlirBlockArgumentGetArgNumber(root));
-          ok = false;
-        }
+      if (bsearch(&root, lr.roots, lr.count, sizeof *lr.roots, by_address)) {
+        fail(f, mlirOperationGetLocation(l->op),
+             "the kernel stores to memory it also loads from (argument "
+             "%d); the sub-blocks could overwrite what the other reads",
+             (int)mlirBlockArgumentGetArgNumber(root));
+        ok = false;
+      }
     }
   }
   free(lr.roots);
@@ -357,6 +365,7 @@ static bool check_memory(MlirOperation func, const npuc_dim_result *dims,
 /* ---- tiling ------------------------------------------------------------------- */
 
 static MlirOperation wrap_in_loop(MlirOperation func);
+static MlirValue read_sub_block(MlirOperation op);
 /* The offsets %sb * half, one per half size, at the top of the loop body:
  * leaves cut along the same axis share them, so the bubble-up patterns see
  * equal windows (an insert_slice of one half read back by another leaf
@@ -393,10 +402,14 @@ static void tile(MlirOperation func, const npuc_dim_result *dims,
    * original to restore. */
   MlirOperation backup = mlirOperationClone(func);
   MlirOperation loop = wrap_in_loop(func);
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
-  MlirValue sub_block = mlirBlockGetArgument(body, 0);
-  offset_cache offsets = {sub_block, mlirBlockGetFirstOperation(body), 0,
-                          {0}, {{NULL}}};
+  /* The offsets read the sub-block index in front of the loop, not from
+   * its induction variable: both name the sub-block once the loop is
+   * mapped, and values from outside the body the patterns rewrite keep
+   * their dominance checks cheap (MLIR recomputes a block's op order after
+   * every insertion into it; a value defined inside would make each
+   * rewrite cost a walk of the body). */
+  MlirValue sub_block = read_sub_block(loop);
+  offset_cache offsets = {sub_block, loop, 0, {0}, {{NULL}}};
   for (size_t i = 0; i < dims->num_leaves; i++) {
     if (dims->leaves[i].dim >= 0)
       tile_leaf(&dims->leaves[i], &offsets, ctx->registry);
@@ -413,6 +426,18 @@ static void tile(MlirOperation func, const npuc_dim_result *dims,
     mlirRegionTakeBody(mlirOperationGetRegion(func, 0),
                        mlirOperationGetRegion(backup, 0));
   mlirOperationDestroy(backup);
+}
+
+/* %i = arith.index_cast (hivm.hir.get_sub_block_idx) before `op`. */
+static MlirValue read_sub_block(MlirOperation op) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  npuc_builder b = npuc_builder_before(op);
+  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+  MlirValue id = mlirOperationGetResult(
+      npuc_build_op(&b, "hivm.hir.get_sub_block_idx", 0, NULL, 1, &i64, 0,
+                    NULL),
+      0);
+  return npuc_build_int_cast(&b, id, mlirIndexTypeGet(ctx));
 }
 
 /* Moves the body (but the return) into the sub-block loop. */

@@ -107,16 +107,19 @@ static bool bind_loop(MlirOperation loop) {
                         "iteration per vector sub-block)");
     return false;
   }
-  MlirContext ctx = mlirOperationGetContext(loop);
-  npuc_builder b = npuc_builder_before(loop);
-  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
-  MlirValue id = mlirOperationGetResult(
-      npuc_build_op(&b, "hivm.hir.get_sub_block_idx", 0, NULL, 1, &i64, 0,
-                    NULL),
-      0);
-  MlirValue index = npuc_build_int_cast(&b, id, mlirIndexTypeGet(ctx));
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
-  mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, 0), index);
+  MlirValue iv = mlirBlockGetArgument(body, 0);
+  if (!mlirOpOperandIsNull(mlirValueGetFirstUse(iv))) {
+    MlirContext ctx = mlirOperationGetContext(loop);
+    npuc_builder b = npuc_builder_before(loop);
+    MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+    MlirValue id = mlirOperationGetResult(
+        npuc_build_op(&b, "hivm.hir.get_sub_block_idx", 0, NULL, 1, &i64, 0,
+                      NULL),
+        0);
+    mlirValueReplaceAllUsesOfWith(
+        iv, npuc_build_int_cast(&b, id, mlirIndexTypeGet(ctx)));
+  }
   MlirOperation yield = mlirBlockGetTerminator(body);
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationEqual(op, yield);) {
