@@ -27,9 +27,9 @@
 #include <stddef.h>
 
 typedef struct {
-  MlirOperation op;  /* the store-like op */
-  MlirValue value;   /* what it stores (its `src`) */
-  int dim;           /* the dim of `value` to halve; -1: leave it whole */
+  MlirOperation op; /* the store-like op */
+  MlirValue value;  /* what it stores (its `src`) */
+  int dim;          /* the dim of `value` to halve; -1: leave it whole */
   /* The length the two halves share: the dim's size, or for a window the
    * size of the sliced dim. A window store writes `tensor.extract_slice
    * %x[offs][sizes]` (unit strides, %x statically shaped) into
@@ -45,7 +45,7 @@ typedef struct {
 typedef struct {
   npuc_dim_leaf *leaves; /* store-like ops in walk order (malloc'd) */
   size_t num_leaves;
-  size_t num_tiled;      /* leaves with dim >= 0 */
+  size_t num_tiled; /* leaves with dim >= 0 */
   /* The chosen axis joins two dims of one value through a broadcast: the
    * op defining that value (the function when it is a block argument). */
   bool broadcast_across;

@@ -34,6 +34,7 @@
 #include <mlir-c/BuiltinTypes.h>
 #include <mlir-c/Diagnostics.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,8 +84,8 @@ static bool check_shape(MlirOperation func, const npuc_dim_result *dims,
                         const npuc_op_registry *reg, failure *f);
 static bool check_memory(MlirOperation func, const npuc_dim_result *dims,
                          const npuc_op_registry *reg, failure *f);
-static void tile(MlirOperation func, const npuc_dim_result *dims,
-                 bool strict, const npuc_pass_context *ctx, failure *f);
+static void tile(MlirOperation func, const npuc_dim_result *dims, bool strict,
+                 const npuc_pass_context *ctx, failure *f);
 static void fall_back(MlirOperation func, const npuc_op_registry *reg);
 
 static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
@@ -130,11 +131,12 @@ static void fail(failure *f, MlirLocation loc, const char *fmt, ...) {
   f->loc = loc;
 }
 
-/* ---- which functions -------------------------------------------------------- */
+/* ---- which functions --------------------------------------------------------
+ */
 
 static bool has_attr(MlirOperation op, const char *name) {
-  return !mlirAttributeIsNull(
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name)));
+  return !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString(name)));
 }
 
 typedef struct {
@@ -182,23 +184,8 @@ static bool applies(MlirOperation func, bool all_vector_kernels) {
   return !split;
 }
 
-/* ---- what tiling needs ------------------------------------------------------ */
-
-
-/* Is `t` shaped like the stored value type `vt` (dim d may be dynamic in
- * both: a window)? */
-static bool like_value(MlirType t, MlirType vt, int d) {
-  if (!mlirTypeIsAShaped(t) || !mlirShapedTypeHasRank(t) ||
-      mlirShapedTypeGetRank(t) != mlirShapedTypeGetRank(vt))
-    return false;
-  for (intptr_t k = 0; k < mlirShapedTypeGetRank(vt); k++) {
-    bool dyn = mlirShapedTypeIsDynamicDim(vt, k);
-    if (dyn != mlirShapedTypeIsDynamicDim(t, k) || (dyn && k != d) ||
-        (!dyn && mlirShapedTypeGetDimSize(t, k) != mlirShapedTypeGetDimSize(vt, k)))
-      return false;
-  }
-  return true;
-}
+/* ---- what tiling needs ------------------------------------------------------
+ */
 
 /* Can tiling halve the destination? It must have the stored value's shape:
  * a memref with a strided layout, or a tensor init mirrored by the op's one
@@ -207,10 +194,12 @@ static bool leaf_ok(const npuc_dim_leaf *l, const npuc_op_registry *reg,
                     failure *f) {
   MlirLocation loc = mlirOperationGetLocation(l->op);
   intptr_t nres = mlirOperationGetNumResults(l->op);
-  if (nres > 1 || (nres == 1 && (l->window || !mlirTypeIsATensor(mlirValueGetType(
-                                                    mlirOperationGetResult(l->op, 0)))))) {
-    fail(f, loc, "a store-like op with several results, or a window stored "
-                 "into a tensor, is not tiled");
+  if (nres > 1 ||
+      (nres == 1 && (l->window || !mlirTypeIsATensor(mlirValueGetType(
+                                      mlirOperationGetResult(l->op, 0)))))) {
+    fail(f, loc,
+         "a store-like op with several results, or a window stored "
+         "into a tensor, is not tiled");
     return false;
   }
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(l->op));
@@ -227,7 +216,7 @@ static bool leaf_ok(const npuc_dim_leaf *l, const npuc_op_registry *reg,
     MlirType t = mlirValueGetType(mlirOperationGetOperand(l->op, i));
     int64_t strides[MAX_RANK], offset;
     bool tensor_init = nres == 1 && mlirTypeIsATensor(t);
-    if (!like_value(t, vt, l->dim) ||
+    if (!npuc_sub_block_like_value(t, vt, l->dim) ||
         (!tensor_init &&
          (!mlirTypeIsAMemRef(t) ||
           mlirLogicalResultIsFailure(
@@ -272,10 +261,10 @@ static bool check_shape(MlirOperation func, const npuc_dim_result *dims,
  * argument (or the op that allocates it). */
 static MlirValue memory_root(MlirValue v) {
   static const char *const views[] = {
-      "memref.subview",       "memref.reinterpret_cast",
-      "memref.cast",          "memref.memory_space_cast",
+      "memref.subview",        "memref.reinterpret_cast",
+      "memref.cast",           "memref.memory_space_cast",
       "memref.collapse_shape", "memref.expand_shape",
-      "memref.view",          NULL};
+      "memref.view",           NULL};
   while (mlirValueIsAOpResult(v)) {
     MlirOperation def = mlirOpResultGetOwner(v);
     bool view = false;
@@ -322,16 +311,24 @@ static MlirWalkResult collect_load_root(MlirOperation op, void *user) {
   return MlirWalkResultAdvance;
 }
 
+static int by_address(const void *x, const void *y) {
+  uintptr_t a = (uintptr_t)((const MlirValue *)x)->ptr;
+  uintptr_t b = (uintptr_t)((const MlirValue *)y)->ptr;
+  return a < b ? -1 : a > b;
+}
+
 /* A store into global memory the function also loads from: once the
  * sub-blocks work on different halves, one may overwrite what the other
- * still reads (in 1:1 both write the same values). Kernel arguments are
- * few, so the roots are compared pairwise. */
+ * still reads (in 1:1 both write the same values). The load roots are
+ * sorted once and each store's root looked up: n log n. */
 static bool check_memory(MlirOperation func, const npuc_dim_result *dims,
                          const npuc_op_registry *reg, failure *f) {
   load_roots lr = {reg, NULL, 0, 0};
   mlirOperationWalk(func, collect_load_root, &lr, MlirWalkPreOrder);
+  if (lr.count)
+    qsort(lr.roots, lr.count, sizeof *lr.roots, by_address);
   bool ok = true;
-  for (size_t i = 0; ok && i < dims->num_leaves; i++) {
+  for (size_t i = 0; ok && lr.count && i < dims->num_leaves; i++) {
     const npuc_dim_leaf *l = &dims->leaves[i];
     if (l->dim < 0) /* whole, on sub-block 0 only: as in 1:1 */
       continue;
@@ -340,39 +337,25 @@ static bool check_memory(MlirOperation func, const npuc_dim_result *dims,
       if (!mlirTypeIsAMemRef(mlirValueGetType(v)))
         continue;
       MlirValue root = memory_root(v);
-      for (size_t j = 0; ok && j < lr.count; j++)
-        if (mlirValueEqual(root, lr.roots[j])) {
-          fail(f, mlirOperationGetLocation(l->op),
-               "the kernel stores to memory it also loads from (argument "
-               "%d); the sub-blocks could overwrite what the other reads",
-               (int)mlirBlockArgumentGetArgNumber(root));
-          ok = false;
-        }
+      if (bsearch(&root, lr.roots, lr.count, sizeof *lr.roots, by_address)) {
+        fail(f, mlirOperationGetLocation(l->op),
+             "the kernel stores to memory it also loads from (argument "
+             "%d); the sub-blocks could overwrite what the other reads",
+             (int)mlirBlockArgumentGetArgNumber(root));
+        ok = false;
+      }
     }
   }
   free(lr.roots);
   return ok;
 }
 
-/* ---- tiling ------------------------------------------------------------------- */
+/* ---- tiling
+ * ------------------------------------------------------------------- */
 
 static MlirOperation wrap_in_loop(MlirOperation func);
-/* The offsets %sb * half, one per half size, at the top of the loop body:
- * leaves cut along the same axis share them, so the bubble-up patterns see
- * equal windows (an insert_slice of one half read back by another leaf
- * composes exactly). */
-typedef struct {
-  MlirValue sub_block;
-  MlirOperation top; /* the first op of the loop body as wrapped */
-  int count;
-  int64_t half[16];
-  MlirValue offset[16];
-} offset_cache;
+static MlirValue read_sub_block(MlirOperation op);
 
-static void tile_leaf(const npuc_dim_leaf *l, offset_cache *offsets,
-                      const npuc_op_registry *reg);
-static void dps_inits(MlirOperation op, const npuc_op_registry *reg,
-                      MlirValue *inits);
 static void guard_leaf(MlirOperation op, MlirValue sub_block,
                        const npuc_op_registry *reg);
 static bool bubble(MlirOperation func, bool strict,
@@ -381,8 +364,8 @@ static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
                            failure *f);
 static void erase_dead_values(MlirOperation func, const npuc_op_registry *reg);
 
-static void tile(MlirOperation func, const npuc_dim_result *dims,
-                 bool strict, const npuc_pass_context *ctx, failure *f) {
+static void tile(MlirOperation func, const npuc_dim_result *dims, bool strict,
+                 const npuc_pass_context *ctx, failure *f) {
   if (dims->broadcast_across) {
     npuc_emit_diagnostic(mlirOperationGetLocation(func), NPUC_SEV_REMARK,
                          "the chosen tiling axis joins two different axes of "
@@ -393,18 +376,22 @@ static void tile(MlirOperation func, const npuc_dim_result *dims,
    * original to restore. */
   MlirOperation backup = mlirOperationClone(func);
   MlirOperation loop = wrap_in_loop(func);
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
-  MlirValue sub_block = mlirBlockGetArgument(body, 0);
-  offset_cache offsets = {sub_block, mlirBlockGetFirstOperation(body), 0,
-                          {0}, {{NULL}}};
+  /* The offsets read the sub-block index in front of the loop, not from
+   * its induction variable: both name the sub-block once the loop is
+   * mapped, and values from outside the body the patterns rewrite keep
+   * their dominance checks cheap (MLIR recomputes a block's op order after
+   * every insertion into it; a value defined inside would make each
+   * rewrite cost a walk of the body). */
+  MlirValue sub_block = read_sub_block(loop);
+  npuc_sub_block_offsets offsets = {sub_block, loop, 0, {0}, {{NULL}}};
   for (size_t i = 0; i < dims->num_leaves; i++) {
     if (dims->leaves[i].dim >= 0)
-      tile_leaf(&dims->leaves[i], &offsets, ctx->registry);
+      npuc_sub_block_tile_leaf(&dims->leaves[i], &offsets, ctx->registry);
     else
       guard_leaf(dims->leaves[i].op, sub_block, ctx->registry);
   }
-  bool ok = bubble(func, strict, ctx, f) &&
-            verify_quietly(func, ctx->registry, f);
+  bool ok =
+      bubble(func, strict, ctx, f) && verify_quietly(func, ctx->registry, f);
   if (ok) {
     erase_dead_values(func, ctx->registry);
     ok = npuc_map_sub_block_loops(func);
@@ -413,6 +400,18 @@ static void tile(MlirOperation func, const npuc_dim_result *dims,
     mlirRegionTakeBody(mlirOperationGetRegion(func, 0),
                        mlirOperationGetRegion(backup, 0));
   mlirOperationDestroy(backup);
+}
+
+/* %i = arith.index_cast (hivm.hir.get_sub_block_idx) before `op`. */
+static MlirValue read_sub_block(MlirOperation op) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  npuc_builder b = npuc_builder_before(op);
+  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+  MlirValue id =
+      mlirOperationGetResult(npuc_build_op(&b, "hivm.hir.get_sub_block_idx", 0,
+                                           NULL, 1, &i64, 0, NULL),
+                             0);
+  return npuc_build_int_cast(&b, id, mlirIndexTypeGet(ctx));
 }
 
 /* Moves the body (but the return) into the sub-block loop. */
@@ -445,346 +444,11 @@ static MlirOperation wrap_in_loop(MlirOperation func) {
   return loop;
 }
 
-static MlirNamedAttribute named(MlirContext ctx, const char *name,
-                                MlirAttribute a) {
-  return mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), a);
-}
-
-/* The part of shaped value `v` along `dim` at `offset`, of `size` (null:
- * the static `static_size`), marked to bubble: tensor.extract_slice of a
- * tensor, memref.subview of a memref. */
-static MlirValue part_of(npuc_builder *b, MlirValue v, int dim,
-                         MlirValue offset, MlirValue size,
-                         int64_t static_size) {
-  MlirType t = mlirValueGetType(v);
-  MlirContext ctx = mlirTypeGetContext(t);
-  intptr_t rank = mlirShapedTypeGetRank(t);
-  int64_t offs[MAX_RANK], sizes[MAX_RANK], ones[MAX_RANK];
-  for (intptr_t d = 0; d < rank; d++) {
-    offs[d] = d == dim ? mlirShapedTypeGetDynamicSize() : 0;
-    sizes[d] = mlirShapedTypeGetDimSize(t, d);
-    ones[d] = 1;
-  }
-  sizes[dim] = mlirValueIsNull(size) ? static_size
-                                     : mlirShapedTypeGetDynamicSize();
-  MlirType part;
-  bool tensor = mlirTypeIsATensor(t);
-  if (tensor) {
-    part = mlirRankedTensorTypeGet(rank, sizes, mlirShapedTypeGetElementType(t),
-                                   mlirRankedTensorTypeGetEncoding(t));
-  } else {
-    int64_t strides[MAX_RANK], whole_offset;
-    mlirMemRefTypeGetStridesAndOffset(t, strides, &whole_offset);
-    MlirAttribute layout = mlirStridedLayoutAttrGet(
-        ctx, mlirShapedTypeGetDynamicStrideOrOffset(), rank, strides);
-    part = mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), rank, sizes,
-                             layout, mlirMemRefTypeGetMemorySpace(t));
-  }
-  int32_t segments[4] = {1, 1, mlirValueIsNull(size) ? 0 : 1, 0};
-  MlirNamedAttribute attrs[5] = {
-      named(ctx, "static_offsets", mlirDenseI64ArrayGet(ctx, rank, offs)),
-      named(ctx, "static_sizes", mlirDenseI64ArrayGet(ctx, rank, sizes)),
-      named(ctx, "static_strides", mlirDenseI64ArrayGet(ctx, rank, ones)),
-      named(ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 4, segments)),
-      named(ctx, NPUC_BUBBLE_MARK, mlirUnitAttrGet(ctx)),
-  };
-  MlirValue operands[3] = {v, offset, size};
-  return mlirOperationGetResult(
-      npuc_build_op(b, tensor ? "tensor.extract_slice" : "memref.subview",
-                    mlirValueIsNull(size) ? 2 : 3, operands, 1, &part, 5,
-                    attrs),
-      0);
-}
-
-/* A store into a tensor now writes half of it: the op is rebuilt with the
- * half result type, and the users of the whole result see the half
- * inserted into the whole destination (the other sub-block writes the
- * other half of the memory behind it). */
-static void halve_result(const npuc_dim_leaf *l, MlirValue init,
-                         MlirValue offset) {
-  MlirOperation op = l->op;
-  MlirContext ctx = mlirOperationGetContext(op);
-  MlirValue old = mlirOperationGetResult(op, 0);
-  MlirType whole = mlirValueGetType(old);
-  intptr_t rank = mlirShapedTypeGetRank(whole);
-  int64_t sizes[MAX_RANK], offs[MAX_RANK], ones[MAX_RANK];
-  for (intptr_t d = 0; d < rank; d++) {
-    sizes[d] = mlirShapedTypeGetDimSize(whole, d) / (d == l->dim ? 2 : 1);
-    offs[d] = d == l->dim ? mlirShapedTypeGetDynamicSize() : 0;
-    ones[d] = 1;
-  }
-  MlirType part =
-      mlirRankedTensorTypeGet(rank, sizes, mlirShapedTypeGetElementType(whole),
-                              mlirRankedTensorTypeGetEncoding(whole));
-  MlirOperationState st = mlirOperationStateGet(
-      mlirIdentifierStr(mlirOperationGetName(op)), mlirOperationGetLocation(op));
-  intptr_t nops = mlirOperationGetNumOperands(op);
-  MlirValue operands[64];
-  for (intptr_t i = 0; i < nops && i < 64; i++)
-    operands[i] = mlirOperationGetOperand(op, i);
-  mlirOperationStateAddOperands(&st, nops < 64 ? nops : 64, operands);
-  mlirOperationStateAddResults(&st, 1, &part);
-  for (intptr_t i = 0; i < mlirOperationGetNumAttributes(op); i++) {
-    MlirNamedAttribute a = mlirOperationGetAttribute(op, i);
-    mlirOperationStateAddAttributes(&st, 1, &a);
-  }
-  MlirOperation tiled = mlirOperationCreate(&st);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, tiled);
-  npuc_builder b = npuc_builder_before(op);
-  int32_t segments[5] = {1, 1, 1, 0, 0};
-  MlirNamedAttribute attrs[4] = {
-      named(ctx, "static_offsets", mlirDenseI64ArrayGet(ctx, rank, offs)),
-      named(ctx, "static_sizes", mlirDenseI64ArrayGet(ctx, rank, sizes)),
-      named(ctx, "static_strides", mlirDenseI64ArrayGet(ctx, rank, ones)),
-      named(ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 5, segments)),
-  };
-  MlirValue ins[3] = {mlirOperationGetResult(tiled, 0), init, offset};
-  MlirValue merged = mlirOperationGetResult(
-      npuc_build_op(&b, "tensor.insert_slice", 3, ins, 1, &whole, 4, attrs),
-      0);
-  mlirValueReplaceAllUsesOfWith(old, merged);
-  mlirOperationDestroy(op);
-}
-
-/* An offset or size: a constant (`v` null) or an SSA value. */
-typedef struct {
-  MlirValue v;
-  int64_t c;
-} ofr;
-
-/* Offsets and sizes of a slice-like op (extract_slice, subview). */
-static void read_window(MlirOperation op, intptr_t rank, ofr *offs,
-                        ofr *sizes) {
-  MlirAttribute so = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("static_offsets"));
-  MlirAttribute ss = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("static_sizes"));
-  intptr_t next = 1; /* dynamic operands follow the source */
-  for (intptr_t d = 0; d < rank; d++) {
-    offs[d].c = mlirDenseI64ArrayGetElement(so, d);
-    offs[d].v = offs[d].c == mlirShapedTypeGetDynamicSize()
-                    ? mlirOperationGetOperand(op, next++)
-                    : (MlirValue){NULL};
-  }
-  for (intptr_t d = 0; d < rank; d++) {
-    sizes[d].c = mlirDenseI64ArrayGetElement(ss, d);
-    sizes[d].v = sizes[d].c == mlirShapedTypeGetDynamicSize()
-                     ? mlirOperationGetOperand(op, next++)
-                     : (MlirValue){NULL};
-  }
-}
-
-static MlirValue ofr_value(npuc_builder *b, MlirType index, ofr x) {
-  return mlirValueIsNull(x.v) ? npuc_build_int_constant(b, index, x.c) : x.v;
-}
-
-/* A slice of `src` (tensor.extract_slice or memref.subview), unit strides,
- * not marked: the part of a window inside a half. */
-static MlirValue window_part(npuc_builder *b, MlirValue src,
-                             const ofr *offs, const ofr *sizes) {
-  MlirType t = mlirValueGetType(src);
-  MlirContext ctx = mlirTypeGetContext(t);
-  intptr_t rank = mlirShapedTypeGetRank(t);
-  int64_t so[MAX_RANK], ss[MAX_RANK], ones[MAX_RANK];
-  MlirValue operands[1 + 2 * MAX_RANK];
-  intptr_t n = 0, noffs = 0, nsizes = 0;
-  operands[n++] = src;
-  for (intptr_t d = 0; d < rank; d++) {
-    so[d] = mlirValueIsNull(offs[d].v) ? offs[d].c
-                                       : mlirShapedTypeGetDynamicSize();
-    if (!mlirValueIsNull(offs[d].v))
-      operands[n++] = offs[d].v, noffs++;
-    ones[d] = 1;
-  }
-  for (intptr_t d = 0; d < rank; d++) {
-    ss[d] = mlirValueIsNull(sizes[d].v) ? sizes[d].c
-                                        : mlirShapedTypeGetDynamicSize();
-    if (!mlirValueIsNull(sizes[d].v))
-      operands[n++] = sizes[d].v, nsizes++;
-  }
-  MlirType part;
-  bool tensor = mlirTypeIsATensor(t);
-  if (tensor) {
-    part = mlirRankedTensorTypeGet(rank, ss, mlirShapedTypeGetElementType(t),
-                                   mlirRankedTensorTypeGetEncoding(t));
-  } else {
-    int64_t strides[MAX_RANK], whole_offset;
-    mlirMemRefTypeGetStridesAndOffset(t, strides, &whole_offset);
-    MlirAttribute layout = mlirStridedLayoutAttrGet(
-        ctx, mlirShapedTypeGetDynamicStrideOrOffset(), rank, strides);
-    part = mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), rank, ss,
-                             layout, mlirMemRefTypeGetMemorySpace(t));
-  }
-  int32_t segments[4] = {1, (int32_t)noffs, (int32_t)nsizes, 0};
-  MlirNamedAttribute attrs[4] = {
-      named(ctx, "static_offsets", mlirDenseI64ArrayGet(ctx, rank, so)),
-      named(ctx, "static_sizes", mlirDenseI64ArrayGet(ctx, rank, ss)),
-      named(ctx, "static_strides", mlirDenseI64ArrayGet(ctx, rank, ones)),
-      named(ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 4, segments)),
-  };
-  return mlirOperationGetResult(
-      npuc_build_op(b, tensor ? "tensor.extract_slice" : "memref.subview", n,
-                    operands, 1, &part, 4, attrs),
-      0);
-}
-
-/* A window store: the half of the whole %x is taken (marked), and the
- * store writes the part of the window [o, o+n) inside the half
- * [off, off+h): lo = max(o, off), hi = max(lo, min(o+n, off+h)); from the
- * half at min(lo - off, h), into %d at o2 + (lo - o), hi - lo long. */
-/* Index arithmetic on offsets and sizes that folds constants and the
- * identities the window formulas meet (o = 0 in masked tails), so the
- * output stays readable without a canonicalization run. */
-static bool ofr_is(ofr x, int64_t c) { return mlirValueIsNull(x.v) && x.c == c; }
-
-static bool ofr_same(ofr x, ofr y) {
-  return mlirValueIsNull(x.v) ? mlirValueIsNull(y.v) && x.c == y.c
-                              : !mlirValueIsNull(y.v) && mlirValueEqual(x.v, y.v);
-}
-
-static ofr ofr_op(npuc_builder *b, MlirType index, const char *op, ofr x,
-                  ofr y) {
-  MlirValue v = npuc_build_binary(b, op, ofr_value(b, index, x),
-                                  ofr_value(b, index, y));
-  return (ofr){v, 0};
-}
-
-static ofr ofr_add(npuc_builder *b, MlirType index, ofr x, ofr y) {
-  if (ofr_is(x, 0))
-    return y;
-  if (ofr_is(y, 0))
-    return x;
-  if (mlirValueIsNull(x.v) && mlirValueIsNull(y.v))
-    return (ofr){{NULL}, x.c + y.c};
-  return ofr_op(b, index, "arith.addi", x, y);
-}
-
-static ofr ofr_sub(npuc_builder *b, MlirType index, ofr x, ofr y) {
-  if (ofr_is(y, 0))
-    return x;
-  if (ofr_same(x, y))
-    return (ofr){{NULL}, 0};
-  if (mlirValueIsNull(x.v) && mlirValueIsNull(y.v))
-    return (ofr){{NULL}, x.c - y.c};
-  return ofr_op(b, index, "arith.subi", x, y);
-}
-
-/* min/max; `nonneg_y`: y is known to be at least 0 (max(0, y) = y). */
-static ofr ofr_minmax(npuc_builder *b, MlirType index, bool max, ofr x,
-                      ofr y, bool nonneg_y) {
-  if (ofr_same(x, y))
-    return x;
-  if (max && nonneg_y && ofr_is(x, 0))
-    return y;
-  if (!max && nonneg_y && ofr_is(x, 0))
-    return x;
-  if (mlirValueIsNull(x.v) && mlirValueIsNull(y.v))
-    return (ofr){{NULL}, max ? (x.c > y.c ? x.c : y.c) : (x.c < y.c ? x.c : y.c)};
-  return ofr_op(b, index, max ? "arith.maxsi" : "arith.minsi", x, y);
-}
-
-static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
-                        MlirValue offset, int64_t half) {
-  MlirType index = mlirValueGetType(offset);
-  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(l->value));
-  ofr offs[MAX_RANK], sizes[MAX_RANK], to[MAX_RANK], to_sizes[MAX_RANK];
-  read_window(l->slice, rank, offs, sizes);
-  read_window(l->view, rank, to, to_sizes);
-  int d = l->dim;
-  ofr off = {offset, 0}, h = {{NULL}, half}, o = offs[d], n = sizes[d];
-  ofr lo = ofr_minmax(b, index, true, o, off, true);
-  ofr end = ofr_add(b, index, o, n);
-  ofr half_end = ofr_add(b, index, off, h);
-  ofr hi = ofr_minmax(b, index, true, lo,
-                      ofr_minmax(b, index, false, end, half_end, false), false);
-  sizes[d] = ofr_sub(b, index, hi, lo);
-  to_sizes[d] = sizes[d];
-  to[d] = ofr_add(b, index, to[d], ofr_sub(b, index, lo, o));
-  offs[d] = ofr_minmax(b, index, false, ofr_sub(b, index, lo, off), h, false);
-  MlirValue x = part_of(b, mlirOperationGetOperand(l->slice, 0), d, offset,
-                        (MlirValue){NULL}, half);
-  MlirValue value = mlirOperationGetResult(l->slice, 0);
-  MlirValue view = mlirOperationGetResult(l->view, 0);
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(l->op); i++) {
-    MlirValue v = mlirOperationGetOperand(l->op, i);
-    if (mlirValueEqual(v, value))
-      mlirOperationSetOperand(l->op, i, window_part(b, x, offs, sizes));
-    else if (mlirValueEqual(v, view))
-      mlirOperationSetOperand(
-          l->op, i,
-          window_part(b, mlirOperationGetOperand(l->view, 0), to, to_sizes));
-  }
-}
-
-static MlirValue half_offset(offset_cache *c, int64_t half,
-                             MlirValue *half_v) {
-  MlirType index = mlirValueGetType(c->sub_block);
-  for (int i = 0; i < c->count; i++)
-    if (c->half[i] == half) {
-      *half_v = mlirOperationGetOperand(
-          mlirOpResultGetOwner(c->offset[i]), 1);
-      return c->offset[i];
-    }
-  npuc_builder b = npuc_builder_before(c->top);
-  *half_v = npuc_build_int_constant(&b, index, half);
-  MlirValue off = npuc_build_binary(&b, "arith.muli", c->sub_block, *half_v);
-  if (c->count < 16) {
-    c->half[c->count] = half;
-    c->offset[c->count++] = off;
-  }
-  return off;
-}
-
-static void tile_leaf(const npuc_dim_leaf *l, offset_cache *offsets,
-                      const npuc_op_registry *reg) {
-  MlirContext ctx = mlirOperationGetContext(l->op);
-  MlirValue init = {NULL}; /* the whole tensor a store with a result writes */
-  if (mlirOperationGetNumResults(l->op) == 1)
-    dps_inits(l->op, reg, &init);
-  npuc_builder b = npuc_builder_before(l->op);
-  MlirType vt = mlirValueGetType(l->value);
-  int64_t half = l->extent / 2;
-  MlirValue half_v;
-  MlirValue offset = half_offset(offsets, half, &half_v);
-  if (l->window) {
-    tile_window(l, &b, offset, half);
-    mlirOperationSetDiscardableAttributeByName(
-        l->op, mlirStringRefCreateFromCString("tiled_op"),
-        mlirUnitAttrGet(ctx));
-    return;
-  }
-  MlirValue size = {NULL};
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(l->op); i++) {
-    MlirValue v = mlirOperationGetOperand(l->op, i);
-    if (like_value(mlirValueGetType(v), vt, l->dim))
-      mlirOperationSetOperand(l->op, i,
-                              part_of(&b, v, l->dim, offset, size, half));
-  }
-  mlirOperationSetDiscardableAttributeByName(
-      l->op, mlirStringRefCreateFromCString("tiled_op"), mlirUnitAttrGet(ctx));
-  if (mlirOperationGetNumResults(l->op) == 1)
-    halve_result(l, init, offset);
-}
-
-/* The inits the results of a destination-style op mirror. */
-static void dps_inits(MlirOperation op, const npuc_op_registry *reg,
-                      MlirValue *inits) {
-  intptr_t n = mlirOperationGetNumResults(op);
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  const npuc_op_def *def = npuc_op_lookup(reg, name.data, name.length);
-  intptr_t first = 0, count = 0;
-  if (def && def->dps_inits >= 0)
-    npuc_operand_group(def, op, def->dps_inits, &first, &count);
-  for (intptr_t i = 0; i < n; i++)
-    inits[i] = mlirOperationGetOperand(op, i < count ? first + i : 0);
-}
-
 static void guard_leaf(MlirOperation op, MlirValue sub_block,
                        const npuc_op_registry *reg) {
   MlirValue inits[1];
   if (mlirOperationGetNumResults(op) > 0)
-    dps_inits(op, reg, inits);
+    npuc_sub_block_inits(op, reg, inits);
   npuc_guard_sub_block0(op, sub_block, inits);
 }
 
@@ -817,13 +481,12 @@ static bool bubble(MlirOperation func, bool strict,
     return false;
   }
   if (!mlirOperationIsNull(left.blocker)) {
-    const char *why = mlirOperationEqual(left.blocker, rep.blocker)
-                          ? rep.reason
-                          : NULL;
+    const char *why =
+        mlirOperationEqual(left.blocker, rep.blocker) ? rep.reason : NULL;
     MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(left.blocker));
     fail(f, mlirOperationGetLocation(left.blocker),
-         "cannot bubble the slice up through '%.*s'%s%s", (int)n.length,
-         n.data, why ? ": " : "", why ? why : "");
+         "cannot bubble the slice up through '%.*s'%s%s", (int)n.length, n.data,
+         why ? ": " : "", why ? why : "");
     return false;
   }
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(left.kept));
@@ -857,7 +520,8 @@ static MlirWalkResult find_leftover(MlirOperation op, void *user) {
   return MlirWalkResultAdvance;
 }
 
-/* ---- dead whole values ---------------------------------------------------- */
+/* ---- dead whole values ----------------------------------------------------
+ */
 
 typedef struct {
   MlirOperation *ops;
@@ -888,9 +552,11 @@ static bool value_only(MlirOperation op, const npuc_op_registry *reg) {
   if (mlirOperationGetNumResults(op) == 0 || mlirOperationGetNumRegions(op))
     return false;
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
-    if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, r))))
+    if (!mlirOpOperandIsNull(
+            mlirValueGetFirstUse(mlirOperationGetResult(op, r))))
       return false;
-  if (npuc_op_is(op, "tensor.empty") || npuc_op_is(op, "tensor.extract_slice") ||
+  if (npuc_op_is(op, "tensor.empty") ||
+      npuc_op_is(op, "tensor.extract_slice") ||
       npuc_op_is(op, "tensor.expand_shape") ||
       npuc_op_is(op, "tensor.collapse_shape"))
     return true;
@@ -918,7 +584,8 @@ static void erase_dead_values(MlirOperation func, const npuc_op_registry *reg) {
   free(l.ops);
 }
 
-/* ---- verifying without reporting ------------------------------------------- */
+/* ---- verifying without reporting -------------------------------------------
+ */
 
 typedef struct {
   bool seen;
@@ -959,7 +626,8 @@ static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
   return ok;
 }
 
-/* ---- the 1:1 fallback ------------------------------------------------------- */
+/* ---- the 1:1 fallback -------------------------------------------------------
+ */
 
 typedef struct {
   const npuc_op_registry *reg;

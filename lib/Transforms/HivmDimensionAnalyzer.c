@@ -116,7 +116,8 @@ static bool collect_ops(analyzer *a, MlirOperation func) {
   return !a->oom;
 }
 
-/* ---- which ops the stores depend on ------------------------------------------ */
+/* ---- which ops the stores depend on
+ * ------------------------------------------ */
 
 static size_t hash_ptr(const void *p);
 static bool is_store_like(analyzer *a, MlirOperation op);
@@ -157,7 +158,8 @@ static bool find_needed(analyzer *a) {
     bool need = is_store_like(a, op) ||
                 mlirOperationIsNull(mlirOperationGetNextInBlock(op));
     for (intptr_t r = 0; !need && r < mlirOperationGetNumResults(op); r++)
-      for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+      for (MlirOpOperand u =
+               mlirValueGetFirstUse(mlirOperationGetResult(op, r));
            !need && !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
         need = is_needed(a, mlirOpOperandGetOwner(u));
     a->needed[i] = need;
@@ -169,7 +171,8 @@ static bool is_store_like(analyzer *a, MlirOperation op) {
   return npuc_dim_stored_operand(a->reg, op) >= 0;
 }
 
-/* ---- nodes ----------------------------------------------------------------- */
+/* ---- nodes -----------------------------------------------------------------
+ */
 
 static size_t hash_ptr(const void *p) {
   uintptr_t x = (uintptr_t)p;
@@ -311,8 +314,8 @@ static bool is(MlirOperation op, const char *name) {
 
 static intptr_t i64_list(MlirOperation op, const char *name, int64_t *out,
                          intptr_t cap) {
-  MlirAttribute a = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString(name));
+  MlirAttribute a =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
   if (mlirAttributeIsNull(a))
     return -1;
   intptr_t n = 0;
@@ -339,8 +342,7 @@ static bool in_list(const int64_t *v, intptr_t n, int64_t x) {
   return false;
 }
 
-static void connect_hivm(analyzer *a, MlirOperation op,
-                         const npuc_op_def *def);
+static void connect_hivm(analyzer *a, MlirOperation op, const npuc_op_def *def);
 static void connect_reshape(analyzer *a, MlirOperation op, bool expand);
 static void connect_slice(analyzer *a, MlirOperation op, MlirValue whole,
                           MlirValue part);
@@ -453,11 +455,10 @@ static void connect_broadcast(analyzer *a, MlirOperation op, MlirValue in,
   int64_t dims[MAX_RANK];
   intptr_t n = i64_list(op, "broadcast_dims", dims, MAX_RANK);
   for (int d = 0; d < rank; d++) {
-    bool broadcast =
-        n >= 0 ? in_list(dims, n, d)
-               : (!mlirShapedTypeIsDynamicDim(it, d) &&
-                  mlirShapedTypeGetDimSize(it, d) == 1 &&
-                  mlirShapedTypeGetDimSize(ot, d) != 1);
+    bool broadcast = n >= 0 ? in_list(dims, n, d)
+                            : (!mlirShapedTypeIsDynamicDim(it, d) &&
+                               mlirShapedTypeGetDimSize(it, d) == 1 &&
+                               mlirShapedTypeGetDimSize(ot, d) != 1);
     if (!broadcast)
       join(a, in, d, out, d);
   }
@@ -494,10 +495,10 @@ static void connect_transpose(analyzer *a, MlirOperation op, MlirValue in,
  * outermost non-unit dim of its group on the higher-rank side (the dim a
  * half of it maps onto cleanly). */
 static void connect_reshape(analyzer *a, MlirOperation op, bool expand) {
-  MlirValue low = expand ? mlirOperationGetOperand(op, 0)
-                         : mlirOperationGetResult(op, 0);
-  MlirValue high = expand ? mlirOperationGetResult(op, 0)
-                          : mlirOperationGetOperand(op, 0);
+  MlirValue low =
+      expand ? mlirOperationGetOperand(op, 0) : mlirOperationGetResult(op, 0);
+  MlirValue high =
+      expand ? mlirOperationGetResult(op, 0) : mlirOperationGetOperand(op, 0);
   MlirType ht = mlirValueGetType(high);
   MlirAttribute groups = mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("reassociation"));
@@ -561,7 +562,8 @@ static void connect_region_values(analyzer *a, MlirOperation op) {
       for (intptr_t i = 0; !mlirOperationIsNull(y) && i < nres &&
                            i < mlirOperationGetNumOperands(y);
            i++)
-        join_all(a, mlirOperationGetOperand(y, i), mlirOperationGetResult(op, i));
+        join_all(a, mlirOperationGetOperand(y, i),
+                 mlirOperationGetResult(op, i));
     }
     return;
   }
@@ -589,7 +591,8 @@ static void connect_region_values(analyzer *a, MlirOperation op) {
                        i < mlirBlockGetNumArguments(before) &&
                        i < mlirOperationGetNumOperands(y);
        i++) {
-    join_all(a, mlirOperationGetOperand(op, i), mlirBlockGetArgument(before, i));
+    join_all(a, mlirOperationGetOperand(op, i),
+             mlirBlockGetArgument(before, i));
     join_all(a, mlirOperationGetOperand(y, i), mlirBlockGetArgument(before, i));
   }
   for (intptr_t i = 0; i < nres && i < mlirBlockGetNumArguments(after) &&
@@ -602,7 +605,8 @@ static void connect_region_values(analyzer *a, MlirOperation op) {
   }
 }
 
-/* ---- leaves and the axis ----------------------------------------------------- */
+/* ---- leaves and the axis
+ * ----------------------------------------------------- */
 
 static bool collect_leaves(analyzer *a, npuc_dim_result *out) {
   size_t n = 0;
@@ -679,8 +683,8 @@ static void find_window(analyzer *a, npuc_dim_leaf *l) {
   const npuc_op_def *def = npuc_op_lookup(a->reg, n.data, n.length);
   intptr_t dst = 0, count = 0;
   int g = def ? npuc_op_find_operand(def, "dst") : -1;
-  if (g < 0 || !npuc_operand_group(def, l->op, g, &dst, &count) ||
-      count != 1 || !mlirValueIsAOpResult(l->value))
+  if (g < 0 || !npuc_operand_group(def, l->op, g, &dst, &count) || count != 1 ||
+      !mlirValueIsAOpResult(l->value))
     return;
   MlirValue to = mlirOperationGetOperand(l->op, dst);
   if (!mlirValueIsAOpResult(to))

@@ -77,8 +77,8 @@ bool npuc_map_sub_block_loops(MlirOperation root) {
 }
 
 static bool has_attr(MlirOperation op, const char *name) {
-  return !mlirAttributeIsNull(
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name)));
+  return !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString(name)));
 }
 
 /* Is `op` an scf.for marked as the sub-block loop? */
@@ -107,16 +107,19 @@ static bool bind_loop(MlirOperation loop) {
                         "iteration per vector sub-block)");
     return false;
   }
-  MlirContext ctx = mlirOperationGetContext(loop);
-  npuc_builder b = npuc_builder_before(loop);
-  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
-  MlirValue id = mlirOperationGetResult(
-      npuc_build_op(&b, "hivm.hir.get_sub_block_idx", 0, NULL, 1, &i64, 0,
-                    NULL),
-      0);
-  MlirValue index = npuc_build_int_cast(&b, id, mlirIndexTypeGet(ctx));
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
-  mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, 0), index);
+  MlirValue iv = mlirBlockGetArgument(body, 0);
+  if (!mlirOpOperandIsNull(mlirValueGetFirstUse(iv))) {
+    MlirContext ctx = mlirOperationGetContext(loop);
+    npuc_builder b = npuc_builder_before(loop);
+    MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+    MlirValue id =
+        mlirOperationGetResult(npuc_build_op(&b, "hivm.hir.get_sub_block_idx",
+                                             0, NULL, 1, &i64, 0, NULL),
+                               0);
+    mlirValueReplaceAllUsesOfWith(
+        iv, npuc_build_int_cast(&b, id, mlirIndexTypeGet(ctx)));
+  }
   MlirOperation yield = mlirBlockGetTerminator(body);
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationEqual(op, yield);) {
@@ -134,7 +137,8 @@ static bool bind_loop(MlirOperation loop) {
   return true;
 }
 
-/* ---- the 1:1 guard -------------------------------------------------------- */
+/* ---- the 1:1 guard --------------------------------------------------------
+ */
 
 void npuc_guard_sub_block0(MlirOperation op, MlirValue sub_block,
                            const MlirValue *inits) {
@@ -143,10 +147,10 @@ void npuc_guard_sub_block0(MlirOperation op, MlirValue sub_block,
   MlirType index = mlirIndexTypeGet(ctx);
   if (mlirValueIsNull(sub_block)) {
     MlirType i64 = mlirIntegerTypeGet(ctx, 64);
-    MlirValue id = mlirOperationGetResult(
-        npuc_build_op(&b, "hivm.hir.get_sub_block_idx", 0, NULL, 1, &i64, 0,
-                      NULL),
-        0);
+    MlirValue id =
+        mlirOperationGetResult(npuc_build_op(&b, "hivm.hir.get_sub_block_idx",
+                                             0, NULL, 1, &i64, 0, NULL),
+                               0);
     sub_block = npuc_build_int_cast(&b, id, index);
   }
   MlirValue zero = npuc_build_int_constant(&b, index, 0);

@@ -2,8 +2,11 @@
 #ifndef NPUC_TRANSFORMS_SUBBLOCK_H
 #define NPUC_TRANSFORMS_SUBBLOCK_H
 
+#include "npuc/DimensionAnalyzer.h"
+#include "npuc/OpTable.h"
 #include <mlir-c/IR.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /* The marks of the loop that stands for the sub-blocks. */
 #define SUB_BLOCK_LOOP_MARK "map_for_to_forall"
@@ -23,5 +26,29 @@ bool npuc_map_sub_block_loops(MlirOperation root);
  * value, or null to read hivm.hir.get_sub_block_idx just before `op`. */
 void npuc_guard_sub_block0(MlirOperation op, MlirValue sub_block,
                            const MlirValue *inits);
+
+/* The offsets %i * half, one per half size, made in front of `top` (the
+ * sub-block loop) from the sub-block index `sub_block`: leaves cut along
+ * the same axis share them, so the bubble-up patterns see equal windows
+ * (an insert_slice of one half read back by another leaf composes
+ * exactly). */
+typedef struct {
+  MlirValue sub_block;
+  MlirOperation top;
+  int count;
+  int64_t half[16];
+  MlirValue offset[16];
+} npuc_sub_block_offsets;
+
+/* Cuts the leaf to its sub-block's half (SubBlockTile.c). */
+void npuc_sub_block_tile_leaf(const npuc_dim_leaf *l,
+                              npuc_sub_block_offsets *offsets,
+                              const npuc_op_registry *reg);
+/* The inits the results of a destination-style op mirror, one per result. */
+void npuc_sub_block_inits(MlirOperation op, const npuc_op_registry *reg,
+                          MlirValue *inits);
+/* Is `t` shaped like the stored value type `vt` (dim d may be dynamic in
+ * both: a window)? */
+bool npuc_sub_block_like_value(MlirType t, MlirType vt, int d);
 
 #endif

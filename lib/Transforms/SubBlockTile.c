@@ -1,0 +1,387 @@
+/* Tile and slice: the rewrite of one store-like leaf in 1:2 sub-block
+ * tiling (hivm-bind-sub-block; docs/passes/hivm-bind-sub-block.md). Each
+ * leaf stores only the half of its value one sub-block owns: marked
+ * `tensor.extract_slice` / `memref.subview` of the value and of the
+ * destination at %i * size/2, size size/2, which the bubble-up patterns
+ * then move up; a store into a tensor is rebuilt with the half result; a
+ * window store writes the part of its window inside the half. */
+#include "BuildOps.h"
+#include "SubBlock.h"
+#include "npuc/BubbleUp.h"
+#include "npuc/Verify.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+
+#define MAX_RANK 16
+
+static MlirValue half_offset(npuc_sub_block_offsets *c, int64_t half,
+                             MlirValue *half_v);
+static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
+                        MlirValue offset, int64_t half);
+static MlirValue part_of(npuc_builder *b, MlirValue v, int dim,
+                         MlirValue offset, MlirValue size, int64_t static_size);
+static void halve_result(const npuc_dim_leaf *l, MlirValue init,
+                         MlirValue offset);
+
+/* Every operand of the leaf shaped like the stored value (the value, the
+ * destination; offsets and mask of an indirect store) is cut to the
+ * sub-block's half: offset %i * extent/2, size extent/2 (a window:
+ * tile_window). The leaf gets {tiled_op}. */
+void npuc_sub_block_tile_leaf(const npuc_dim_leaf *l,
+                              npuc_sub_block_offsets *offsets,
+                              const npuc_op_registry *reg) {
+  MlirContext ctx = mlirOperationGetContext(l->op);
+  MlirValue init = {NULL}; /* the whole tensor a store with a result writes */
+  if (mlirOperationGetNumResults(l->op) == 1)
+    npuc_sub_block_inits(l->op, reg, &init);
+  npuc_builder b = npuc_builder_before(l->op);
+  MlirType vt = mlirValueGetType(l->value);
+  int64_t half = l->extent / 2;
+  MlirValue half_v;
+  MlirValue offset = half_offset(offsets, half, &half_v);
+  if (l->window) {
+    tile_window(l, &b, offset, half);
+    mlirOperationSetDiscardableAttributeByName(
+        l->op, mlirStringRefCreateFromCString("tiled_op"),
+        mlirUnitAttrGet(ctx));
+    return;
+  }
+  MlirValue size = {NULL};
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(l->op); i++) {
+    MlirValue v = mlirOperationGetOperand(l->op, i);
+    if (npuc_sub_block_like_value(mlirValueGetType(v), vt, l->dim))
+      mlirOperationSetOperand(l->op, i,
+                              part_of(&b, v, l->dim, offset, size, half));
+  }
+  mlirOperationSetDiscardableAttributeByName(
+      l->op, mlirStringRefCreateFromCString("tiled_op"), mlirUnitAttrGet(ctx));
+  if (mlirOperationGetNumResults(l->op) == 1)
+    halve_result(l, init, offset);
+}
+
+/* Is `t` shaped like the stored value type `vt` (dim d may be dynamic in
+ * both: a window)? */
+bool npuc_sub_block_like_value(MlirType t, MlirType vt, int d) {
+  if (!mlirTypeIsAShaped(t) || !mlirShapedTypeHasRank(t) ||
+      mlirShapedTypeGetRank(t) != mlirShapedTypeGetRank(vt))
+    return false;
+  for (intptr_t k = 0; k < mlirShapedTypeGetRank(vt); k++) {
+    bool dyn = mlirShapedTypeIsDynamicDim(vt, k);
+    if (dyn != mlirShapedTypeIsDynamicDim(t, k) || (dyn && k != d) ||
+        (!dyn &&
+         mlirShapedTypeGetDimSize(t, k) != mlirShapedTypeGetDimSize(vt, k)))
+      return false;
+  }
+  return true;
+}
+
+static MlirNamedAttribute named(MlirContext ctx, const char *name,
+                                MlirAttribute a) {
+  return mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), a);
+}
+
+/* The part of shaped value `v` along `dim` at `offset`, of `size` (null:
+ * the static `static_size`), marked to bubble: tensor.extract_slice of a
+ * tensor, memref.subview of a memref. */
+static MlirValue part_of(npuc_builder *b, MlirValue v, int dim,
+                         MlirValue offset, MlirValue size,
+                         int64_t static_size) {
+  MlirType t = mlirValueGetType(v);
+  MlirContext ctx = mlirTypeGetContext(t);
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  int64_t offs[MAX_RANK], sizes[MAX_RANK], ones[MAX_RANK];
+  for (intptr_t d = 0; d < rank; d++) {
+    offs[d] = d == dim ? mlirShapedTypeGetDynamicSize() : 0;
+    sizes[d] = mlirShapedTypeGetDimSize(t, d);
+    ones[d] = 1;
+  }
+  sizes[dim] =
+      mlirValueIsNull(size) ? static_size : mlirShapedTypeGetDynamicSize();
+  MlirType part;
+  bool tensor = mlirTypeIsATensor(t);
+  if (tensor) {
+    part = mlirRankedTensorTypeGet(rank, sizes, mlirShapedTypeGetElementType(t),
+                                   mlirRankedTensorTypeGetEncoding(t));
+  } else {
+    int64_t strides[MAX_RANK], whole_offset;
+    mlirMemRefTypeGetStridesAndOffset(t, strides, &whole_offset);
+    MlirAttribute layout = mlirStridedLayoutAttrGet(
+        ctx, mlirShapedTypeGetDynamicStrideOrOffset(), rank, strides);
+    part = mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), rank, sizes,
+                             layout, mlirMemRefTypeGetMemorySpace(t));
+  }
+  int32_t segments[4] = {1, 1, mlirValueIsNull(size) ? 0 : 1, 0};
+  MlirNamedAttribute attrs[5] = {
+      named(ctx, "static_offsets", mlirDenseI64ArrayGet(ctx, rank, offs)),
+      named(ctx, "static_sizes", mlirDenseI64ArrayGet(ctx, rank, sizes)),
+      named(ctx, "static_strides", mlirDenseI64ArrayGet(ctx, rank, ones)),
+      named(ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 4, segments)),
+      named(ctx, NPUC_BUBBLE_MARK, mlirUnitAttrGet(ctx)),
+  };
+  MlirValue operands[3] = {v, offset, size};
+  return mlirOperationGetResult(
+      npuc_build_op(b, tensor ? "tensor.extract_slice" : "memref.subview",
+                    mlirValueIsNull(size) ? 2 : 3, operands, 1, &part, 5,
+                    attrs),
+      0);
+}
+
+/* A store into a tensor now writes half of it: the op is rebuilt with the
+ * half result type, and the users of the whole result see the half
+ * inserted into the whole destination (the other sub-block writes the
+ * other half of the memory behind it). */
+static void halve_result(const npuc_dim_leaf *l, MlirValue init,
+                         MlirValue offset) {
+  MlirOperation op = l->op;
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirValue old = mlirOperationGetResult(op, 0);
+  MlirType whole = mlirValueGetType(old);
+  intptr_t rank = mlirShapedTypeGetRank(whole);
+  int64_t sizes[MAX_RANK], offs[MAX_RANK], ones[MAX_RANK];
+  for (intptr_t d = 0; d < rank; d++) {
+    sizes[d] = mlirShapedTypeGetDimSize(whole, d) / (d == l->dim ? 2 : 1);
+    offs[d] = d == l->dim ? mlirShapedTypeGetDynamicSize() : 0;
+    ones[d] = 1;
+  }
+  MlirType part =
+      mlirRankedTensorTypeGet(rank, sizes, mlirShapedTypeGetElementType(whole),
+                              mlirRankedTensorTypeGetEncoding(whole));
+  MlirOperationState st =
+      mlirOperationStateGet(mlirIdentifierStr(mlirOperationGetName(op)),
+                            mlirOperationGetLocation(op));
+  intptr_t nops = mlirOperationGetNumOperands(op);
+  MlirValue operands[64];
+  for (intptr_t i = 0; i < nops && i < 64; i++)
+    operands[i] = mlirOperationGetOperand(op, i);
+  mlirOperationStateAddOperands(&st, nops < 64 ? nops : 64, operands);
+  mlirOperationStateAddResults(&st, 1, &part);
+  for (intptr_t i = 0; i < mlirOperationGetNumAttributes(op); i++) {
+    MlirNamedAttribute a = mlirOperationGetAttribute(op, i);
+    mlirOperationStateAddAttributes(&st, 1, &a);
+  }
+  MlirOperation tiled = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, tiled);
+  npuc_builder b = npuc_builder_before(op);
+  int32_t segments[5] = {1, 1, 1, 0, 0};
+  MlirNamedAttribute attrs[4] = {
+      named(ctx, "static_offsets", mlirDenseI64ArrayGet(ctx, rank, offs)),
+      named(ctx, "static_sizes", mlirDenseI64ArrayGet(ctx, rank, sizes)),
+      named(ctx, "static_strides", mlirDenseI64ArrayGet(ctx, rank, ones)),
+      named(ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 5, segments)),
+  };
+  MlirValue ins[3] = {mlirOperationGetResult(tiled, 0), init, offset};
+  MlirValue merged = mlirOperationGetResult(
+      npuc_build_op(&b, "tensor.insert_slice", 3, ins, 1, &whole, 4, attrs), 0);
+  mlirValueReplaceAllUsesOfWith(old, merged);
+  mlirOperationDestroy(op);
+}
+
+/* An offset or size: a constant (`v` null) or an SSA value. */
+typedef struct {
+  MlirValue v;
+  int64_t c;
+} ofr;
+
+/* Offsets and sizes of a slice-like op (extract_slice, subview). */
+static void read_window(MlirOperation op, intptr_t rank, ofr *offs,
+                        ofr *sizes) {
+  MlirAttribute so = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("static_offsets"));
+  MlirAttribute ss = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("static_sizes"));
+  intptr_t next = 1; /* dynamic operands follow the source */
+  for (intptr_t d = 0; d < rank; d++) {
+    offs[d].c = mlirDenseI64ArrayGetElement(so, d);
+    offs[d].v = offs[d].c == mlirShapedTypeGetDynamicSize()
+                    ? mlirOperationGetOperand(op, next++)
+                    : (MlirValue){NULL};
+  }
+  for (intptr_t d = 0; d < rank; d++) {
+    sizes[d].c = mlirDenseI64ArrayGetElement(ss, d);
+    sizes[d].v = sizes[d].c == mlirShapedTypeGetDynamicSize()
+                     ? mlirOperationGetOperand(op, next++)
+                     : (MlirValue){NULL};
+  }
+}
+
+static MlirValue ofr_value(npuc_builder *b, MlirType index, ofr x) {
+  return mlirValueIsNull(x.v) ? npuc_build_int_constant(b, index, x.c) : x.v;
+}
+
+/* A slice of `src` (tensor.extract_slice or memref.subview), unit strides,
+ * not marked: the part of a window inside a half. */
+static MlirValue window_part(npuc_builder *b, MlirValue src, const ofr *offs,
+                             const ofr *sizes) {
+  MlirType t = mlirValueGetType(src);
+  MlirContext ctx = mlirTypeGetContext(t);
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  int64_t so[MAX_RANK], ss[MAX_RANK], ones[MAX_RANK];
+  MlirValue operands[1 + 2 * MAX_RANK];
+  intptr_t n = 0, noffs = 0, nsizes = 0;
+  operands[n++] = src;
+  for (intptr_t d = 0; d < rank; d++) {
+    so[d] =
+        mlirValueIsNull(offs[d].v) ? offs[d].c : mlirShapedTypeGetDynamicSize();
+    if (!mlirValueIsNull(offs[d].v))
+      operands[n++] = offs[d].v, noffs++;
+    ones[d] = 1;
+  }
+  for (intptr_t d = 0; d < rank; d++) {
+    ss[d] = mlirValueIsNull(sizes[d].v) ? sizes[d].c
+                                        : mlirShapedTypeGetDynamicSize();
+    if (!mlirValueIsNull(sizes[d].v))
+      operands[n++] = sizes[d].v, nsizes++;
+  }
+  MlirType part;
+  bool tensor = mlirTypeIsATensor(t);
+  if (tensor) {
+    part = mlirRankedTensorTypeGet(rank, ss, mlirShapedTypeGetElementType(t),
+                                   mlirRankedTensorTypeGetEncoding(t));
+  } else {
+    int64_t strides[MAX_RANK], whole_offset;
+    mlirMemRefTypeGetStridesAndOffset(t, strides, &whole_offset);
+    MlirAttribute layout = mlirStridedLayoutAttrGet(
+        ctx, mlirShapedTypeGetDynamicStrideOrOffset(), rank, strides);
+    part = mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), rank, ss, layout,
+                             mlirMemRefTypeGetMemorySpace(t));
+  }
+  int32_t segments[4] = {1, (int32_t)noffs, (int32_t)nsizes, 0};
+  MlirNamedAttribute attrs[4] = {
+      named(ctx, "static_offsets", mlirDenseI64ArrayGet(ctx, rank, so)),
+      named(ctx, "static_sizes", mlirDenseI64ArrayGet(ctx, rank, ss)),
+      named(ctx, "static_strides", mlirDenseI64ArrayGet(ctx, rank, ones)),
+      named(ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 4, segments)),
+  };
+  return mlirOperationGetResult(
+      npuc_build_op(b, tensor ? "tensor.extract_slice" : "memref.subview", n,
+                    operands, 1, &part, 4, attrs),
+      0);
+}
+
+/* Index arithmetic on offsets and sizes that folds constants and the
+ * identities the window formulas meet (o = 0 in masked tails), so the
+ * output stays readable without a canonicalization run. */
+static bool ofr_is(ofr x, int64_t c) {
+  return mlirValueIsNull(x.v) && x.c == c;
+}
+
+static bool ofr_same(ofr x, ofr y) {
+  return mlirValueIsNull(x.v)
+             ? mlirValueIsNull(y.v) && x.c == y.c
+             : !mlirValueIsNull(y.v) && mlirValueEqual(x.v, y.v);
+}
+
+static ofr ofr_op(npuc_builder *b, MlirType index, const char *op, ofr x,
+                  ofr y) {
+  MlirValue v =
+      npuc_build_binary(b, op, ofr_value(b, index, x), ofr_value(b, index, y));
+  return (ofr){v, 0};
+}
+
+static ofr ofr_add(npuc_builder *b, MlirType index, ofr x, ofr y) {
+  if (ofr_is(x, 0))
+    return y;
+  if (ofr_is(y, 0))
+    return x;
+  if (mlirValueIsNull(x.v) && mlirValueIsNull(y.v))
+    return (ofr){{NULL}, x.c + y.c};
+  return ofr_op(b, index, "arith.addi", x, y);
+}
+
+static ofr ofr_sub(npuc_builder *b, MlirType index, ofr x, ofr y) {
+  if (ofr_is(y, 0))
+    return x;
+  if (ofr_same(x, y))
+    return (ofr){{NULL}, 0};
+  if (mlirValueIsNull(x.v) && mlirValueIsNull(y.v))
+    return (ofr){{NULL}, x.c - y.c};
+  return ofr_op(b, index, "arith.subi", x, y);
+}
+
+/* min/max; `nonneg_y`: y is known to be at least 0 (max(0, y) = y). */
+static ofr ofr_minmax(npuc_builder *b, MlirType index, bool max, ofr x, ofr y,
+                      bool nonneg_y) {
+  if (ofr_same(x, y))
+    return x;
+  if (max && nonneg_y && ofr_is(x, 0))
+    return y;
+  if (!max && nonneg_y && ofr_is(x, 0))
+    return x;
+  if (mlirValueIsNull(x.v) && mlirValueIsNull(y.v))
+    return (ofr){{NULL},
+                 max ? (x.c > y.c ? x.c : y.c) : (x.c < y.c ? x.c : y.c)};
+  return ofr_op(b, index, max ? "arith.maxsi" : "arith.minsi", x, y);
+}
+
+/* A window store: the half of the whole %x is taken (marked), and the
+ * store writes the part of the window [o, o+n) inside the half
+ * [off, off+h): lo = max(o, off), hi = max(lo, min(o+n, off+h)); from the
+ * half at min(lo - off, h), into %d at o2 + (lo - o), hi - lo long. */
+static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
+                        MlirValue offset, int64_t half) {
+  MlirType index = mlirValueGetType(offset);
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(l->value));
+  ofr offs[MAX_RANK], sizes[MAX_RANK], to[MAX_RANK], to_sizes[MAX_RANK];
+  read_window(l->slice, rank, offs, sizes);
+  read_window(l->view, rank, to, to_sizes);
+  int d = l->dim;
+  ofr off = {offset, 0}, h = {{NULL}, half}, o = offs[d], n = sizes[d];
+  ofr lo = ofr_minmax(b, index, true, o, off, true);
+  ofr end = ofr_add(b, index, o, n);
+  ofr half_end = ofr_add(b, index, off, h);
+  ofr hi = ofr_minmax(b, index, true, lo,
+                      ofr_minmax(b, index, false, end, half_end, false), false);
+  sizes[d] = ofr_sub(b, index, hi, lo);
+  to_sizes[d] = sizes[d];
+  to[d] = ofr_add(b, index, to[d], ofr_sub(b, index, lo, o));
+  offs[d] = ofr_minmax(b, index, false, ofr_sub(b, index, lo, off), h, false);
+  MlirValue x = part_of(b, mlirOperationGetOperand(l->slice, 0), d, offset,
+                        (MlirValue){NULL}, half);
+  MlirValue value = mlirOperationGetResult(l->slice, 0);
+  MlirValue view = mlirOperationGetResult(l->view, 0);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(l->op); i++) {
+    MlirValue v = mlirOperationGetOperand(l->op, i);
+    if (mlirValueEqual(v, value))
+      mlirOperationSetOperand(l->op, i, window_part(b, x, offs, sizes));
+    else if (mlirValueEqual(v, view))
+      mlirOperationSetOperand(
+          l->op, i,
+          window_part(b, mlirOperationGetOperand(l->view, 0), to, to_sizes));
+  }
+}
+
+/* The offset %i * half of this half size, made once in front of the loop
+ * (`c->top`) and shared (see npuc_sub_block_offsets); `half_v` is the
+ * constant. */
+static MlirValue half_offset(npuc_sub_block_offsets *c, int64_t half,
+                             MlirValue *half_v) {
+  MlirType index = mlirValueGetType(c->sub_block);
+  for (int i = 0; i < c->count; i++)
+    if (c->half[i] == half) {
+      *half_v = mlirOperationGetOperand(mlirOpResultGetOwner(c->offset[i]), 1);
+      return c->offset[i];
+    }
+  npuc_builder b = npuc_builder_before(c->top);
+  *half_v = npuc_build_int_constant(&b, index, half);
+  MlirValue off = npuc_build_binary(&b, "arith.muli", c->sub_block, *half_v);
+  if (c->count < 16) {
+    c->half[c->count] = half;
+    c->offset[c->count++] = off;
+  }
+  return off;
+}
+
+/* The inits the results of a destination-style op mirror. */
+void npuc_sub_block_inits(MlirOperation op, const npuc_op_registry *reg,
+                          MlirValue *inits) {
+  intptr_t n = mlirOperationGetNumResults(op);
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  const npuc_op_def *def = npuc_op_lookup(reg, name.data, name.length);
+  intptr_t first = 0, count = 0;
+  if (def && def->dps_inits >= 0)
+    npuc_operand_group(def, op, def->dps_inits, &first, &count);
+  for (intptr_t i = 0; i < n; i++)
+    inits[i] = mlirOperationGetOperand(op, i < count ? first + i : 0);
+}
