@@ -319,13 +319,17 @@ static bool add_constant(graph *g, MlirOperation op, bool from_container) {
   if (has_dev == NPUC_TX8_ATTR_MALFORMED ||
       !add_tensor(g, op, v, TX8_DDR_CONSTANT, value, name))
     return false;
-  /* The container holds the bytes as they lie in DDR: the compact tensor,
-   * or (tx8-const-norm) the image of its aligned layout. */
+  /* The container holds the bytes as they lie in DDR: the compact tensor
+   * (an entry of the load_const's type; its dev_info is then the layout a
+   * load brings it into), or, with tx8-const-norm's aligned-data, the
+   * rank-1 image of the aligned layout its dev_info names. */
   tx8_ddr *t = &g->prog.tensors[g->prog.num_tensors - 1];
-  if (has_dev == NPUC_TX8_ATTR_PRESENT)
-    t->mode = dev.mem_layout;
   MlirType result = mlirValueGetType(v);
-  bool ok = !mlirAttributeIsNull(value) && mlirAttributeIsADenseElements(value) &&
+  bool dense = !mlirAttributeIsNull(value) && mlirAttributeIsADenseElements(value);
+  if (dense && !mlirTypeEqual(mlirAttributeGetType(value), result) &&
+      has_dev == NPUC_TX8_ATTR_PRESENT && npuc_tx8_is_aligned(dev.mem_layout))
+    t->mode = dev.mem_layout;
+  bool ok = dense &&
             mlirTypeEqual(mlirShapedTypeGetElementType(mlirAttributeGetType(value)),
                           mlirShapedTypeGetElementType(result)) &&
             mlirElementsAttrGetNumElements(value) * npuc_tx8_dtype_bytes(t->dtype) ==

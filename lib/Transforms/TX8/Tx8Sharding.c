@@ -44,6 +44,7 @@ const npuc_pass_def npuc_pass_tx8_sharding = {
 typedef struct {
   MlirOperation *groups;
   size_t count, cap;
+  bool out_of_memory;
 } group_list;
 
 typedef struct {
@@ -69,7 +70,9 @@ static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
     spm = target.spm_bytes;
   group_list list = {0};
   mlirOperationWalk(module, collect_group, &list, MlirWalkPreOrder);
-  bool ok = true;
+  bool ok = !list.out_of_memory;
+  if (!ok)
+    npuc_op_error(module, "tx8-sharding: out of memory");
   for (size_t i = 0; i < list.count && ok; ++i)
     ok = shard_group(list.groups[i], &target, spm);
   free(list.groups);
@@ -82,8 +85,14 @@ static MlirWalkResult collect_group(MlirOperation op, void *user) {
   if (strcmp(npuc_tx8_op_name(op, name, sizeof name), "tx8be.group") != 0)
     return MlirWalkResultAdvance;
   if (l->count == l->cap) {
-    l->cap = l->cap ? 2 * l->cap : 16;
-    l->groups = realloc(l->groups, l->cap * sizeof *l->groups);
+    size_t cap = l->cap ? 2 * l->cap : 16;
+    MlirOperation *grown = realloc(l->groups, cap * sizeof *grown);
+    if (!grown) {
+      l->out_of_memory = true;
+      return MlirWalkResultInterrupt;
+    }
+    l->groups = grown;
+    l->cap = cap;
   }
   l->groups[l->count++] = op;
   return MlirWalkResultSkip; /* groups do not nest */
