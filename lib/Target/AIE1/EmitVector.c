@@ -112,7 +112,7 @@ static const char *define_result(vop *v, const char **elem, int64_t *lanes) {
 static void checked(vop *v, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void checked(vop *v, const char *fmt, ...) {
-  char call[2048];
+  char call[4096]; /* two locations (600) and an index list (1024) fit */
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(call, sizeof call, fmt, ap);
