@@ -51,6 +51,7 @@ conformance: build
 	test/conformance/bubble_up.sh $(BUILD)/bin/npuc-opt
 	test/conformance/aie_vectorize.sh --strict $(BUILD)/bin/npuc-opt
 	test/conformance/tile_and_bind.sh $(BUILD)/bin/npuc-opt
+	test/conformance/tile_and_bind_exec.py $(BUILD)
 
 # TX8 end to end on TX8_COUNT random configurations (test/tx8/gen.py):
 # compile with --target=tx8, run on the simulated tiles, compare with the
@@ -77,6 +78,7 @@ bench: build
 	bench/hivm_rt_vadd.sh $(BUILD)
 	NPUC_OPT=$(BUILD)/bin/npuc-opt bench/auto_blockify.sh
 	NPUC_OPT=$(BUILD)/bin/npuc-opt bench/bubble_up.sh
+	NPUC_OPT=$(BUILD)/bin/npuc-opt bench/bind_sub_block.sh
 	bench/aie_vectorize.py $(BUILD)/bin/npuc-opt
 
 clean:

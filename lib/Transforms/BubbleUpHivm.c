@@ -629,7 +629,6 @@ static ival ival_op(bub_rw *r, const char *name, ival a, ival b, MlirType t) {
   MlirOperationState st =
       mlirOperationStateGet(mlirStringRefCreateFromCString(name), r->loc);
   MlirValue ops[2] = {ival_value(r, a, t), ival_value(r, b, t)};
-  bub_commute_constant(name, ops);
   mlirOperationStateAddOperands(&st, 2, ops);
   mlirOperationStateAddResults(&st, 1, &t);
   return (ival){mlirOperationGetResult(bub_create(r, &st), 0), 0};

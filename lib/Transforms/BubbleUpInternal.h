@@ -127,10 +127,6 @@ bub_ofr bub_mulc(bub_rw *r, bub_ofr a, int64_t k);
 bub_ofr bub_floordivc(bub_rw *r, bub_ofr a, int64_t k);
 bub_ofr bub_min(bub_rw *r, bub_ofr a, bub_ofr b);
 bub_ofr bub_max(bub_rw *r, bub_ofr a, bub_ofr b);
-/* Puts a constant operand of a commutative arith op (addi, muli, minsi,
- * maxsi) on the right, where MLIR's folder keeps it (the greedy driver runs
- * without folding). */
-void bub_commute_constant(const char *name, MlirValue ops[2]);
 /* Is `x` provably a multiple of k (constant, or affine.apply / arith.muli
  * by a multiple of k)? */
 bool bub_multiple_of(bub_ofr x, int64_t k);

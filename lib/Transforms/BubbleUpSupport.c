@@ -289,28 +289,10 @@ static bub_ofr apply_expr(bub_rw *r, MlirAffineExpr e, sym_list *l) {
   return bub_v(mlirOperationGetResult(bub_create(r, &st), 0));
 }
 
-static bool is_constant(MlirValue v) {
-  return mlirValueIsAOpResult(v) &&
-         bub_op_is(mlirOpResultGetOwner(v), "arith.constant");
-}
-
-void bub_commute_constant(const char *name, MlirValue ops[2]) {
-  bool commutative = !strcmp(name, "arith.addi") ||
-                     !strcmp(name, "arith.muli") ||
-                     !strcmp(name, "arith.minsi") ||
-                     !strcmp(name, "arith.maxsi");
-  if (commutative && is_constant(ops[0]) && !is_constant(ops[1])) {
-    MlirValue t = ops[0];
-    ops[0] = ops[1];
-    ops[1] = t;
-  }
-}
-
 static MlirValue arith_binary(bub_rw *r, const char *name, MlirValue a,
                               MlirValue b) {
   MlirOperationState st = mlirOperationStateGet(str(name), r->loc);
   MlirValue ops[2] = {a, b};
-  bub_commute_constant(name, ops);
   MlirType t = mlirValueGetType(a);
   mlirOperationStateAddOperands(&st, 2, ops);
   mlirOperationStateAddResults(&st, 1, &t);

@@ -81,7 +81,9 @@ static void usage(FILE *f) {
              "Compiles with --target=ascend-cmodel, builds with $CC (default cc),\n"
              "runs every block, and writes DIR/argN.bin and DIR/summary.txt\n"
              "(with --compare: DIR/a and DIR/b). NPUC_THREADS=n runs blocks on n\n"
-             "threads; NPUC_CHECK_BOUNDS=1 checks every access.\n");
+             "threads; NPUC_CHECK_BOUNDS=1 checks every access. The spec's\n"
+             "sub_blocks: N (or [A, B] for the two kernels of --compare) sets\n"
+             "the sub-blocks launched per block.\n");
 }
 
 static int remove_entry(const char *path, const struct stat *sb, int flag,

@@ -14,6 +14,16 @@ func.func @arg(%a: tensor<8xf32>) -> tensor<4xf32> {
 }
 
 // -----
+// A marked slice of a whole argument folds away (the greedy driver folds).
+// CHECK-LABEL: func.func @arg_whole(
+// CHECK-SAME:    %[[A:.*]]: tensor<8x4xf32>)
+// CHECK-NEXT:    return %[[A]]
+func.func @arg_whole(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %1 = tensor.extract_slice %a[0, 0] [8, 4] [1, 1] {to_be_bubbled_slice} : tensor<8x4xf32> to tensor<8x4xf32>
+  return %1 : tensor<8x4xf32>
+}
+
+// -----
 // A loop's iter_arg is a block argument too.
 // CHECK-LABEL: func.func @iter_arg(
 // CHECK:         scf.for %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<8xf32>) {

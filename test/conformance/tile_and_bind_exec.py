@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""Execution check of hivm-bind-sub-block on the AscendNPU-IR cases in
+tile-and-bind-splits/: every case the pass tiles must compute, with two
+sub-blocks, exactly what the original computes with one.
+
+For each case: `npuc-opt --hivm-bind-sub-block` (the options of the anchor's
+RUN line: none). A case is *tiled* when the output binds the sub-block index
+and guards nothing to sub-block 0 (no `limit_sub_block_id0`); *fallback*
+when it guards (the 1:1 form, also checked: two sub-blocks of it must equal
+one of the original); else *untouched* (no AIV function of a mix kernel).
+Both forms are compiled for the C model as they are (npuc-run runs no
+pipeline; the spec comes from npuc-compile with
+--enable-auto-bind-sub-block=false); a case the C model cannot compile is
+*unsupported*, with the first error's op, as is a case without an AIV entry
+function (a helper function, not a kernel). The others run
+with `npuc-run --compare ORIGINAL TILED` on random inputs made from the
+kernel's argument list (as cmodel.py does: static shapes, dynamic sizes
+2^21 elements, integer scalars 1, float scalars 0.5), the original with one
+sub-block and the tiled form with two (spec `sub_blocks: [1, 2]`), under
+NPUC_CHECK_BOUNDS=1; outputs must be identical bit for bit. When the
+original itself reads past those inputs, the dynamic sizes are made 4x
+larger once; if it still does, the case is unsupported.
+
+Prints the counts (tiled / fallback / untouched; compared, equal, differ,
+unsupported with reasons, errors) and lists every case that is not equal.
+Exit 1 when a compared case differs or a run fails, 0 otherwise.
+
+usage: tile_and_bind_exec.py [-v] [BUILD_DIR [CASES_DIR]]
+"""
+import collections
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cmodel import spec_from_description, split_cases  # noqa: E402
+
+TIMEOUT = 300
+
+
+def main(argv):
+    verbose = "-v" in argv
+    rest = [a for a in argv if a != "-v"]
+    build = os.path.abspath(rest[0] if rest else os.path.join(ROOT, "build"))
+    cases_dir = rest[1] if len(rest) > 1 else os.path.join(
+        ROOT, "..", "shared", "conformance", "ascendnpu-ir", "tile-and-bind-splits")
+    if not os.path.isdir(cases_dir):
+        print("tile-and-bind execution: %s not found, nothing to run" % cases_dir)
+        return 0
+    counts, unsupported, listed = collections.Counter(), collections.Counter(), []
+    files = sorted((f for f in os.listdir(cases_dir) if f.endswith(".mlir")),
+                   key=lambda f: [int(t) if t.isdigit() else t
+                                  for t in re.split(r"(\d+)", f)])
+    for name in files:
+        for first_line, text in split_cases(os.path.join(cases_dir, name)):
+            if not text.strip():
+                continue
+            counts["cases"] += 1
+            where = "%s:%d" % (name, first_line)
+            with tempfile.TemporaryDirectory() as work:
+                form, outcome, detail = check_case(build, text, work)
+            counts[form] += 1
+            counts[(form, outcome)] += 1
+            if outcome == "unsupported":
+                unsupported[detail] += 1
+            if outcome not in ("equal", "untouched", "unsupported") or verbose:
+                listed.append("%s  %s %s%s" % (where, form, outcome,
+                                               ": " + detail if detail else ""))
+    report(counts, unsupported, listed)
+    bad = sum(counts[(f, o)] for f in ("tiled", "fallback")
+              for o in ("differ", "error"))
+    return 1 if bad else 0
+
+
+def report(counts, unsupported, listed):
+    print("tile-and-bind execution: %d cases: %d tiled, %d fallback (1:1), "
+          "%d untouched, %d pass errors" % (
+              counts["cases"], counts["tiled"], counts["fallback"],
+              counts["untouched"], counts["pass-error"]))
+    for form in ("tiled", "fallback"):
+        compared = counts[(form, "equal")] + counts[(form, "differ")]
+        print("  %-8s compared %d: equal %d, differ %d; unsupported by the C "
+              "model %d; run errors %d" % (
+                  form, compared, counts[(form, "equal")], counts[(form, "differ")],
+                  counts[(form, "unsupported")], counts[(form, "error")]))
+    for why, n in unsupported.most_common():
+        print("  unsupported: %-40s %d case%s" % (why, n, "" if n == 1 else "s"))
+    for line in listed:
+        print("  " + line)
+
+
+def check_case(build, text, work):
+    """Returns (form, outcome, detail)."""
+    orig = os.path.join(work, "orig.mlir")
+    tiled = os.path.join(work, "tiled.mlir")
+    with open(orig, "w") as f:
+        f.write(text)
+    r = run([tool(build, "npuc-opt"), orig, "--hivm-bind-sub-block", "-o", tiled])
+    if r.returncode != 0:
+        return "pass-error", "error", first_error(r.stderr)
+    with open(tiled) as f:
+        out = f.read()
+    if "limit_sub_block_id0" in out:
+        form = "fallback"
+    elif "get_sub_block_idx" in out and "get_sub_block_idx" not in text:
+        form = "tiled"
+    else:
+        return "untouched", "untouched", ""
+    kernel = aiv_entry(out)
+    if kernel is None:
+        return form, "unsupported", "no AIV entry function"
+    spec, why = make_spec(build, orig, kernel, work)
+    if spec is None:
+        return form, "unsupported", why
+    r = compare(build, orig, tiled, spec, work)
+    if r is None:
+        return form, "error", "timed out after %ds" % TIMEOUT
+    if r.returncode != 0 and "orig.mlir" in first_error(r.stderr):
+        enlarge(spec)  # the original itself reads past the inputs: roomier
+        r = compare(build, orig, tiled, spec, work)
+        if r is None:
+            return form, "error", "timed out after %ds" % TIMEOUT
+        if r.returncode != 0 and "orig.mlir" in first_error(r.stderr):
+            return form, "unsupported", "the original fails on the inputs made"
+    if r.returncode == 0 and "outputs identical" in r.stdout:
+        return form, "equal", ""
+    if r.returncode == 1 and "differ" in r.stdout:
+        return form, "differ", first_difference(r.stdout)
+    message = first_error(r.stderr)
+    m = re.search(r"error: unsupported op (\S+)", message)
+    if m:
+        return form, "unsupported", "tiled form: unsupported op " + m.group(1)
+    return form, "error", message
+
+
+def compare(build, orig, tiled, spec, work):
+    """npuc-run --compare under NPUC_CHECK_BOUNDS=1; None on timeout."""
+    env = dict(os.environ, NPUC_CHECK_BOUNDS="1")
+    try:
+        return run([tool(build, "npuc-run"), "--compare", orig, tiled, "--spec",
+                    spec, "-o", os.path.join(work, "run")], env=env,
+                   timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def enlarge(spec):
+    """Dynamic sizes 4x larger (2^23 elements; 2^25 for i8 workspaces)."""
+    with open(spec) as f:
+        text = f.read()
+    text = text.replace(str(1 << 23), str(1 << 25)).replace(str(1 << 21), str(1 << 23))
+    with open(spec, "w") as f:
+        f.write(text)
+
+
+def make_spec(build, orig, kernel, work):
+    """A spec for `kernel` of the original, or (None, why it cannot run)."""
+    out = os.path.join(work, "orig-c")
+    r = run([tool(build, "npuc-compile"), "--target=ascend-cmodel",
+             "--enable-auto-bind-sub-block=false", "-o", out, orig])
+    if r.returncode != 0:
+        message = first_error(r.stderr)
+        m = re.search(r"error: unsupported op (\S+)", message)
+        if m:
+            return None, "unsupported op " + m.group(1)
+        if re.search(r"error: argument \d+ of .* has a type", message):
+            return None, "argument type"
+        return None, "does not compile: " + message
+    r = run(["make", "-s", "-C", out])
+    if r.returncode != 0:
+        return None, "generated C does not build"
+    desc = run([os.path.join(out, "kernel"), "--describe"]).stdout
+    chosen = describe_kernel(desc, kernel)
+    if not chosen:
+        return None, "kernel %s not in the emitted module" % kernel
+    spec = spec_from_description(chosen).replace(
+        "seed: 1\n", "seed: 1\nsub_blocks: [1, 2]\n")
+    path = os.path.join(work, "spec.yaml")
+    with open(path, "w") as f:
+        f.write(spec)
+    return path, ""
+
+
+def describe_kernel(desc, kernel):
+    """The --describe lines of one kernel."""
+    lines, keep = [], False
+    for line in desc.splitlines():
+        if line.startswith("kernel "):
+            keep = line.split()[1] == kernel
+        if keep:
+            lines.append(line)
+    return "\n".join(lines)
+
+
+def aiv_entry(text):
+    """The name of the first entry function of the vector half of a mix
+    kernel (the functions hivm-bind-sub-block works on)."""
+    for m in re.finditer(r"func\.func @([\w$.]+)\((.*)", text):
+        header = m.group(2)
+        if ("hacc.entry" in header and "hivm.part_of_mix" in header
+                and "func_core_type<AIV>" in header):
+            return m.group(1)
+    return None
+
+
+def first_difference(stdout):
+    for line in stdout.splitlines():
+        if "differ" in line:
+            return line.strip()
+    return "outputs differ"
+
+
+def first_line(text):
+    return (text.strip().splitlines() or ["(no message)"])[0]
+
+
+def first_error(text):
+    """The first error line (remarks come before it), else the first line."""
+    for line in text.splitlines():
+        if "error:" in line:
+            return line.strip()
+    return first_line(text)
+
+
+def tool(build, name):
+    return os.path.join(build, "bin", name)
+
+
+def run(cmd, env=None, timeout=TIMEOUT):
+    return subprocess.run(cmd, capture_output=True, text=True, env=env,
+                          timeout=timeout)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
