@@ -35,6 +35,14 @@ struct npuc_bubble_ctx {
   const npuc_op_registry *reg;
   npuc_bubble_options opts;
   size_t num_rewrites;
+  /* While `defer` is set, a to_tensor whose tensor had users other than
+   * equal marked slices is not looked at again in this sweep: every new
+   * slice of it would otherwise rescan all its uses (quadratic on a long
+   * chain). npuc_bubble_up_slices sweeps once more, without deferring, when
+   * any was deferred. Keyed by address, never dereferenced; a collision or
+   * a reused address only costs a look or a deferral. */
+  bool defer, deferred_any;
+  const void *deferred[64];
   /* Why a pattern last refused a slice: keyed by the slice and its
    * producer, so a recycled address does not inherit a stale reason. */
   struct {
@@ -218,6 +226,9 @@ void bub_replace(bub_rw *r, MlirValue v);
 bool bub_refuse(bub_rw *r, const char *why);
 const char *bub_reason(npuc_bubble_ctx *bc, MlirOperation slice,
                        MlirOperation producer);
+/* Defers `producer` (see npuc_bubble_ctx.defer); is it deferred? */
+void bub_defer(npuc_bubble_ctx *bc, MlirOperation producer);
+bool bub_deferred(npuc_bubble_ctx *bc, MlirOperation producer);
 
 /* ---- misc -------------------------------------------------------------------- */
 

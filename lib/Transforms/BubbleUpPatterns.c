@@ -270,7 +270,8 @@ bool npuc_bubble_up_slices(MlirOperation root, const npuc_op_registry *reg,
   /* One sweep: every op a rewrite creates or changes, and every user of a
    * replaced value, goes back on the worklist, so bubbling finishes within
    * the sweep; a second one would only rescan the whole function to
-   * confirm. Whether it converged is judged by the stop-point check. */
+   * confirm, and runs only for deferred buffers (npuc_bubble_ctx.defer).
+   * Whether it converged is judged by the stop-point check. */
   mlirGreedyRewriteDriverConfigSetMaxIterations(cfg, 1);
   mlirGreedyRewriteDriverConfigSetRegionSimplificationLevel(
       cfg, MLIR_GREEDY_SIMPLIFY_REGION_LEVEL_DISABLED);
@@ -278,7 +279,12 @@ bool npuc_bubble_up_slices(MlirOperation root, const npuc_op_registry *reg,
    * put constants where the folder would); trying to fold every op the
    * driver visits cost a tenth of the pass on long chains. */
   mlirGreedyRewriteDriverConfigEnableFolding(cfg, false);
+  bc->defer = true;
   mlirApplyPatternsAndFoldGreedilyWithOp(root, frozen, cfg);
+  if (bc->deferred_any) { /* the deferred buffers, now their users are done */
+    bc->defer = false;
+    mlirApplyPatternsAndFoldGreedilyWithOp(root, frozen, cfg);
+  }
   mlirGreedyRewriteDriverConfigDestroy(cfg);
   mlirFrozenRewritePatternSetDestroy(frozen);
   npuc_bubble_check(bc, root, report);

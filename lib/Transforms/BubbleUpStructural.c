@@ -1236,8 +1236,10 @@ static MlirType memref_of(MlirType like, const bub_slice *s) {
 }
 
 static bool tt_rewrite(bub_rw *r) {
-  if (!uses_are_this_slice(r))
+  if (bub_deferred(r->bc, r->producer) || !uses_are_this_slice(r)) {
+    bub_defer(r->bc, r->producer);
     return bub_refuse(r, "the tensor of the buffer has other uses");
+  }
   MlirValue buf = mlirOperationGetOperand(r->producer, 0);
   buffer_uses u;
   memset(&u, 0, sizeof u);

@@ -1105,6 +1105,21 @@ bool bub_refuse(bub_rw *r, const char *why) {
   return false;
 }
 
+static size_t defer_slot(npuc_bubble_ctx *bc, MlirOperation producer) {
+  return reason_slot(producer.ptr) % (sizeof bc->deferred / sizeof bc->deferred[0]);
+}
+
+void bub_defer(npuc_bubble_ctx *bc, MlirOperation producer) {
+  if (!bc->defer)
+    return;
+  bc->deferred[defer_slot(bc, producer)] = producer.ptr;
+  bc->deferred_any = true;
+}
+
+bool bub_deferred(npuc_bubble_ctx *bc, MlirOperation producer) {
+  return bc->defer && bc->deferred[defer_slot(bc, producer)] == producer.ptr;
+}
+
 const char *bub_reason(npuc_bubble_ctx *bc, MlirOperation slice,
                        MlirOperation producer) {
   size_t i = reason_slot(slice.ptr);
@@ -1115,6 +1130,8 @@ const char *bub_reason(npuc_bubble_ctx *bc, MlirOperation slice,
 }
 
 /* ---- dominance ------------------------------------------------------------------------ */
+
+static bool is_before(MlirOperation a, MlirOperation b, MlirBlock block);
 
 bool bub_dominates(MlirValue v, MlirOperation op) {
   if (mlirValueIsABlockArgument(v)) {
@@ -1130,9 +1147,25 @@ bool bub_dominates(MlirValue v, MlirOperation op) {
   for (MlirOperation cur = op; !mlirOperationIsNull(cur);
        cur = mlirOperationGetParentOperation(cur))
     if (mlirBlockEqual(mlirOperationGetBlock(cur), block))
-      return !mlirOperationEqual(def, cur) &&
-             mlirOperationIsBeforeInBlock(def, cur);
+      return !mlirOperationEqual(def, cur) && is_before(def, cur, block);
   return false;
+}
+
+/* Is `a` before `b` in `block`? Index arithmetic that slices use is mostly
+ * computed near the top of its block (sub-block offsets are): a short walk
+ * from the block's start answers that without MLIR's op order, which every
+ * op a pattern moves invalidates, and which then costs a renumbering of
+ * the whole block at the next query. */
+static bool is_before(MlirOperation a, MlirOperation b, MlirBlock block) {
+  MlirOperation k = mlirBlockGetFirstOperation(block);
+  for (int n = 0; n < 64 && !mlirOperationIsNull(k);
+       n++, k = mlirOperationGetNextInBlock(k)) {
+    if (mlirOperationEqual(k, a))
+      return true;
+    if (mlirOperationEqual(k, b))
+      return false;
+  }
+  return mlirOperationIsBeforeInBlock(a, b);
 }
 
 static bool hoistable(MlirOperation op) {

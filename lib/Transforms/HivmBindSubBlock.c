@@ -633,28 +633,75 @@ static MlirValue window_part(npuc_builder *b, MlirValue src,
  * store writes the part of the window [o, o+n) inside the half
  * [off, off+h): lo = max(o, off), hi = max(lo, min(o+n, off+h)); from the
  * half at min(lo - off, h), into %d at o2 + (lo - o), hi - lo long. */
+/* Index arithmetic on offsets and sizes that folds constants and the
+ * identities the window formulas meet (o = 0 in masked tails), so the
+ * output stays readable without a canonicalization run. */
+static bool ofr_is(ofr x, int64_t c) { return mlirValueIsNull(x.v) && x.c == c; }
+
+static bool ofr_same(ofr x, ofr y) {
+  return mlirValueIsNull(x.v) ? mlirValueIsNull(y.v) && x.c == y.c
+                              : !mlirValueIsNull(y.v) && mlirValueEqual(x.v, y.v);
+}
+
+static ofr ofr_op(npuc_builder *b, MlirType index, const char *op, ofr x,
+                  ofr y) {
+  MlirValue v = npuc_build_binary(b, op, ofr_value(b, index, x),
+                                  ofr_value(b, index, y));
+  return (ofr){v, 0};
+}
+
+static ofr ofr_add(npuc_builder *b, MlirType index, ofr x, ofr y) {
+  if (ofr_is(x, 0))
+    return y;
+  if (ofr_is(y, 0))
+    return x;
+  if (mlirValueIsNull(x.v) && mlirValueIsNull(y.v))
+    return (ofr){{NULL}, x.c + y.c};
+  return ofr_op(b, index, "arith.addi", x, y);
+}
+
+static ofr ofr_sub(npuc_builder *b, MlirType index, ofr x, ofr y) {
+  if (ofr_is(y, 0))
+    return x;
+  if (ofr_same(x, y))
+    return (ofr){{NULL}, 0};
+  if (mlirValueIsNull(x.v) && mlirValueIsNull(y.v))
+    return (ofr){{NULL}, x.c - y.c};
+  return ofr_op(b, index, "arith.subi", x, y);
+}
+
+/* min/max; `nonneg_y`: y is known to be at least 0 (max(0, y) = y). */
+static ofr ofr_minmax(npuc_builder *b, MlirType index, bool max, ofr x,
+                      ofr y, bool nonneg_y) {
+  if (ofr_same(x, y))
+    return x;
+  if (max && nonneg_y && ofr_is(x, 0))
+    return y;
+  if (!max && nonneg_y && ofr_is(x, 0))
+    return x;
+  if (mlirValueIsNull(x.v) && mlirValueIsNull(y.v))
+    return (ofr){{NULL}, max ? (x.c > y.c ? x.c : y.c) : (x.c < y.c ? x.c : y.c)};
+  return ofr_op(b, index, max ? "arith.maxsi" : "arith.minsi", x, y);
+}
+
 static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
-                        MlirValue offset, MlirValue half_v, int64_t half) {
+                        MlirValue offset, int64_t half) {
   MlirType index = mlirValueGetType(offset);
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(l->value));
   ofr offs[MAX_RANK], sizes[MAX_RANK], to[MAX_RANK], to_sizes[MAX_RANK];
   read_window(l->slice, rank, offs, sizes);
   read_window(l->view, rank, to, to_sizes);
   int d = l->dim;
-  MlirValue o = ofr_value(b, index, offs[d]);
-  MlirValue n = ofr_value(b, index, sizes[d]);
-  MlirValue lo = npuc_build_binary(b, "arith.maxsi", o, offset);
-  MlirValue end = npuc_build_binary(b, "arith.addi", o, n);
-  MlirValue half_end = npuc_build_binary(b, "arith.addi", offset, half_v);
-  MlirValue hi = npuc_build_binary(
-      b, "arith.maxsi", lo, npuc_build_binary(b, "arith.minsi", end, half_end));
-  MlirValue shift = npuc_build_binary(b, "arith.subi", lo, o);
-  sizes[d].v = npuc_build_binary(b, "arith.subi", hi, lo);
+  ofr off = {offset, 0}, h = {{NULL}, half}, o = offs[d], n = sizes[d];
+  ofr lo = ofr_minmax(b, index, true, o, off, true);
+  ofr end = ofr_add(b, index, o, n);
+  ofr half_end = ofr_add(b, index, off, h);
+  ofr hi = ofr_minmax(b, index, true, lo,
+                      ofr_minmax(b, index, false, end, half_end, false), false);
+  sizes[d] = ofr_sub(b, index, hi, lo);
   to_sizes[d] = sizes[d];
-  to[d].v = npuc_build_binary(b, "arith.addi", ofr_value(b, index, to[d]),
-                              shift);
-  offs[d].v = npuc_build_binary(
-      b, "arith.minsi", npuc_build_binary(b, "arith.subi", lo, offset), half_v);
+  to[d] = ofr_add(b, index, to[d], ofr_sub(b, index, lo, o));
+  offs[d] = ofr_minmax(b, index, false, ofr_sub(b, index, lo, off), h, false);
   MlirValue x = part_of(b, mlirOperationGetOperand(l->slice, 0), d, offset,
                         (MlirValue){NULL}, half);
   MlirValue value = mlirOperationGetResult(l->slice, 0);
@@ -701,7 +748,7 @@ static void tile_leaf(const npuc_dim_leaf *l, offset_cache *offsets,
   MlirValue half_v;
   MlirValue offset = half_offset(offsets, half, &half_v);
   if (l->window) {
-    tile_window(l, &b, offset, half_v, half);
+    tile_window(l, &b, offset, half);
     mlirOperationSetDiscardableAttributeByName(
         l->op, mlirStringRefCreateFromCString("tiled_op"),
         mlirUnitAttrGet(ctx));

@@ -73,7 +73,9 @@ def run_case(build, text, work):
                         "--target=ascend-cmodel", "-o", out, src],
                        capture_output=True, text=True)
     if r.returncode != 0:
-        first = (r.stderr.strip().splitlines() or ["(no message)"])[0]
+        # The first error (passes may print remarks before it).
+        lines = r.stderr.strip().splitlines() or ["(no message)"]
+        first = next((l for l in lines if "error:" in l), lines[0])
         m = re.search(r"case\.mlir:\d+:\d+: error: unsupported op (\S+)", first)
         arg = re.search(r"case\.mlir:\d+:\d+: error: argument \d+ of .* has a type", first)
         if os.path.exists(out):

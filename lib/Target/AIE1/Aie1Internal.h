@@ -22,7 +22,10 @@ typedef struct {
   /* aie-vectorize options, passed through when given (-1: not given). */
   int64_t shift, zero_offset, dup_factor;
   int unaligned_loads_check; /* -1 not given, 0 false, 1 true */
-  int64_t filter_arg;        /* the buffer zero-offset's zeros are in */
+  /* The filter layout the vectorized kernel assumes, in argument
+   * filter_arg: element k is 0 when k % period >= used, else a copy of
+   * element k - k % dup. zero-offset Z alone means period Z, used Z - 1. */
+  int64_t filter_arg, filter_period, filter_used, filter_dup;
   int64_t dynamic_size;      /* the host's size of every `?` dimension */
   int64_t slack;             /* elements after each buffer */
   uint64_t seed;             /* of the host's random inputs */

@@ -5,6 +5,9 @@
  *   shift: 0                   # aie-vectorize options, passed through
  *   zero-offset: 4             # also: the host zeroes every 4th element
  *   filter-arg: 1              #   (k % 4 == 3) of this argument (default 1)
+ *   filter-period: 16          # or, explicitly: elements k % 16 >= 6 are 0,
+ *   filter-used: 6             #   the others come in equal pairs
+ *   filter-dup: 2
  *   dup-factor: 2
  *   unaligned-loads-check: false
  *   dynamic-size: 16           # the host's size of every `?` dimension
@@ -23,6 +26,7 @@
 
 static bool read_key(npuc_yaml *y, const char *key, yaml_node_t *value,
                      aie1_config *cfg);
+static void default_filter_layout(aie1_config *cfg);
 
 bool aie1_config_read(const npuc_compile_options *o, aie1_config *cfg) {
   *cfg = (aie1_config){.vectorize = true,
@@ -32,12 +36,17 @@ bool aie1_config_read(const npuc_compile_options *o, aie1_config *cfg) {
                        .dup_factor = -1,
                        .unaligned_loads_check = -1,
                        .filter_arg = 1,
+                       .filter_period = 0,
+                       .filter_used = -1,
+                       .filter_dup = 1,
                        .dynamic_size = 16,
                        .slack = 256,
                        .seed = 1,
                        .f32_ulps = 0};
-  if (!o->target_config)
+  if (!o->target_config) {
+    default_filter_layout(cfg);
     return true;
+  }
   size_t len;
   char *text = npuc_read_input(o->target_config, &len, NULL);
   if (!text)
@@ -56,7 +65,17 @@ bool aie1_config_read(const npuc_compile_options *o, aie1_config *cfg) {
     read_key(&y, npuc_yaml_key(&y, root, i), npuc_yaml_value(&y, root, i), cfg);
   ok = y.ok;
   yaml_document_delete(&doc);
+  default_filter_layout(cfg);
   return ok;
+}
+
+/* zero-offset Z asserts the filter's every Z-th element is zero; without
+ * an explicit layout that is the one the host makes. */
+static void default_filter_layout(aie1_config *cfg) {
+  if (cfg->filter_period == 0 && cfg->zero_offset > 0)
+    cfg->filter_period = cfg->zero_offset;
+  if (cfg->filter_used < 0)
+    cfg->filter_used = cfg->filter_period > 0 ? cfg->filter_period - 1 : 0;
 }
 
 static bool read_int(npuc_yaml *y, yaml_node_t *v, const char *key,
@@ -118,6 +137,12 @@ static bool read_key(npuc_yaml *y, const char *key, yaml_node_t *value,
   }
   if (!strcmp(key, "filter-arg"))
     return read_int(y, value, key, 0, 15, &cfg->filter_arg);
+  if (!strcmp(key, "filter-period"))
+    return read_int(y, value, key, 1, 1 << 20, &cfg->filter_period);
+  if (!strcmp(key, "filter-used"))
+    return read_int(y, value, key, 0, 1 << 20, &cfg->filter_used);
+  if (!strcmp(key, "filter-dup"))
+    return read_int(y, value, key, 1, 1 << 20, &cfg->filter_dup);
   if (!strcmp(key, "dynamic-size"))
     return read_int(y, value, key, 1, 1 << 16, &cfg->dynamic_size);
   if (!strcmp(key, "slack"))
@@ -127,8 +152,8 @@ static bool read_key(npuc_yaml *y, const char *key, yaml_node_t *value,
   npuc_yaml_error(y, value,
                   "unknown key '%s' in the aie1-cmodel configuration (known: "
                   "vectorize, virtual-vector-size, shift, zero-offset, "
-                  "dup-factor, unaligned-loads-check, filter-arg, dynamic-size, slack, "
-                  "seed, f32-ulps)",
+                  "dup-factor, unaligned-loads-check, filter-arg, filter-period, filter-used, "
+                  "filter-dup, dynamic-size, slack, seed, f32-ulps)",
                   key);
   return false;
 }

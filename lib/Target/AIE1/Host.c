@@ -38,12 +38,14 @@ void aie1_emit_host(const aie1_kernel *ks, size_t n, const aie1_config *cfg,
                  "/* f32 results may differ by this many units in the last "
                  "place. */\n"
                  "static const int64_t npuc_f32_ulps = %lld;\n"
-                 "/* zero-offset: element k of argument npuc_zero_arg is 0 "
-                 "when\n * k %% npuc_zero_offset == npuc_zero_offset - 1 (the "
-                 "filter's recurring\n * zeros, which the vectorized kernel "
-                 "multiplies). */\n"
-                 "static const int npuc_zero_arg = %lld;\n"
-                 "static const int64_t npuc_zero_offset = %lld;\n"
+                 "/* The filter layout the vectorization assumes, in argument\n"
+                 " * npuc_filter_arg: element k is 0 when k %% period >= used "
+                 "(zero-offset's\n * recurring zeros), else equal to element "
+                 "k - k %% dup. */\n"
+                 "static const int npuc_filter_arg = %lld;\n"
+                 "static const int64_t npuc_filter_period = %lld;\n"
+                 "static const int64_t npuc_filter_used = %lld;\n"
+                 "static const int64_t npuc_filter_dup = %lld;\n"
                  "/* The size of every dynamic (-1) dimension. */\n"
                  "static const int64_t npuc_dynamic_size = %lld;\n"
                  "/* Vector loads may read past a buffer's end, as the "
@@ -53,8 +55,8 @@ void aie1_emit_host(const aie1_kernel *ks, size_t n, const aie1_config *cfg,
                  "static const int64_t NPUC_SLACK = %lld;\n"
                  "static const int npuc_num_kernels = %zu;\n\n%s",
                  (unsigned long long)cfg->seed, (long long)cfg->f32_ulps,
-                 (long long)cfg->filter_arg,
-                 (long long)(cfg->zero_offset > 0 ? cfg->zero_offset : 0),
+                 (long long)cfg->filter_arg, (long long)cfg->filter_period,
+                 (long long)cfg->filter_used, (long long)cfg->filter_dup,
                  (long long)cfg->dynamic_size, (long long)cfg->slack, n,
                  host_body());
 }
@@ -152,6 +154,16 @@ static const char *host_body(void) {
     "    }\n"
     "  }\n"
     "}\n\n"
+    "static void npuc_shape_filter(npuc_buf *b, int64_t n) {\n"
+    "  size_t es = npuc_rt_elem_size(b->dtype);\n"
+    "  char *d = b->data;\n"
+    "  for (int64_t e = 0; e < n; ++e) {\n"
+    "    if (npuc_filter_period > 0 && e % npuc_filter_period >= npuc_filter_used)\n"
+    "      memset(d + e * (int64_t)es, 0, es);\n"
+    "    else if (npuc_filter_dup > 1 && e % npuc_filter_dup != 0)\n"
+    "      memcpy(d + e * (int64_t)es, d + (e - e % npuc_filter_dup) * (int64_t)es, es);\n"
+    "  }\n"
+    "}\n\n"
     "static npuc_buf npuc_make(const npuc_host_arg *a, int64_t *n) {\n"
     "  npuc_buf b;\n"
     "  memset(&b, 0, sizeof b);\n"
@@ -244,10 +256,8 @@ static const char *host_body(void) {
     "    vec[i] = npuc_make(&k->args[i], &n[i]);\n"
     "    ref[i] = npuc_make(&k->args[i], &n[i]);\n"
     "    npuc_fill(&vec[i], n[i] + NPUC_SLACK);\n"
-    "    if (i == npuc_zero_arg && npuc_zero_offset > 0)\n"
-    "      for (int64_t e = npuc_zero_offset - 1; e < n[i]; e += npuc_zero_offset)\n"
-    "        memset((char *)vec[i].data + e * (int64_t)npuc_rt_elem_size(vec[i].dtype), 0,\n"
-    "               npuc_rt_elem_size(vec[i].dtype));\n"
+    "    if (i == npuc_filter_arg)\n"
+    "      npuc_shape_filter(&vec[i], n[i]);\n"
     "    memcpy(ref[i].data, vec[i].data,\n"
     "           (size_t)vec[i].extent * npuc_rt_elem_size(vec[i].dtype));\n"
     "  }\n"

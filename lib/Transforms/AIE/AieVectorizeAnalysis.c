@@ -304,6 +304,33 @@ static bool scheme_supports(const aie_state *s, const aie_node *n) {
   }
 }
 
+/* A 1-D vector read of a memref, without a mask. */
+static bool read_is_plain(const aie_read *r) {
+  MlirType vt = mlirValueGetType(mlirOperationGetResult(r->op, 0));
+  MlirType mt = mlirValueGetType(mlirOperationGetOperand(r->op, 0));
+  if (!mlirTypeIsAMemRef(mt) || mlirShapedTypeGetRank(vt) != 1)
+    return false;
+  /* source, one index per dimension, padding: a mask would be one more. */
+  return mlirOperationGetNumOperands(r->op) == 2 + mlirShapedTypeGetRank(mt);
+}
+
+/* Operands seen through a cast must have the node's width (AIE1 has no
+ * widening multiply of narrow data; aieml narrows nodes first). */
+static bool operands_match_width(const aie_state *s, const aie_node *n,
+                                 MlirOperation *culprit) {
+  MlirValue ops[3] = {n->x, n->z, n->acc};
+  for (int k = 0; k < 3; k++) {
+    if (!ops[k].ptr)
+      continue;
+    size_t r = aie_read_of_value(s, ops[k]);
+    if (r != SIZE_MAX && s->reads[r].elem_bits != n->elem_bits) {
+      *culprit = s->reads[r].op;
+      return false;
+    }
+  }
+  return true;
+}
+
 bool aie_check_supported(aie_state *s) {
   char why[160];
   for (size_t i = 0; i < s->num_nodes; i++) {
@@ -321,10 +348,27 @@ bool aie_check_supported(aie_state *s) {
     refuse(s, n->op, why);
     return false;
   }
+  for (size_t i = 0; i < s->num_nodes; i++) {
+    MlirOperation culprit;
+    if (!s->nodes[i].dead &&
+        !operands_match_width(s, &s->nodes[i], &culprit)) {
+      refuse(s, s->nodes[i].op,
+             s->aieml ? "an operand is extended from another width"
+                      : "an operand is extended from another width (the "
+                        "AIE1 schemes multiply at the data's width; aieml "
+                        "narrows such multiplies)");
+      return false;
+    }
+  }
   for (size_t i = 0; i < s->num_reads; i++) {
     aie_read *r = &s->reads[i];
     if (r->elem_bits == 0 || r->lanes <= 0) {
       refuse(s, r->op, "unsupported element type of a vector read");
+      return false;
+    }
+    if (!read_is_plain(r)) {
+      refuse(s, r->op,
+             "only unmasked 1-D reads of memrefs become AIE loads");
       return false;
     }
     if (mlirOperationIsNull(r->loop) || r->splat)

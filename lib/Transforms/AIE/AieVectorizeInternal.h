@@ -108,6 +108,25 @@ bool aie_check_operands(aie_state *s);
 /* AieVectorizeSchemes.c: aievec ops for each node. */
 bool aie_generate_ops(aie_state *s);
 
+/* Shared by the scheme files (AieVectorizeSchemes.c, AieVectorizeAieml.c):
+ * an operand as the new ops take it, the accumulator type and conversions. */
+typedef struct {
+  MlirValue v;
+  int64_t start; /* element position of the data in v */
+  bool splat;
+} aie_operand;
+aie_operand aie_plain_operand(aie_state *s, MlirValue orig);
+MlirValue aie_acc_operand(aie_state *s, aie_node *n, npuc_builder *b);
+MlirType aie_acc_type(aie_state *s, const aie_node *n);
+MlirValue aie_concat_self(aie_state *s, npuc_builder *b, MlirValue v);
+int64_t aie_lanes_of(MlirValue v);
+
+/* AieVectorizeAieml.c: the AIE-ML conv op of a node; its result brought
+ * down to `out`; a narrowed node's truncations replaced by that. */
+void aie_generate_conv(aie_state *s, aie_node *n);
+MlirValue aie_plain_value_ml(aie_state *s, aie_node *n, MlirType out);
+void aie_replace_narrowed_uses(aie_state *s, aie_node *n, MlirValue old);
+
 /* AieVectorizeLicm.c: the post-pass clean-up (canonicalize, cse, LICM that
  * knows aievec ops are pure, lower-affine). */
 bool aie_post_canonicalize(MlirOperation module);

@@ -7,7 +7,7 @@
  *  - 16-bit (i16 -> i48): see the i16 helpers below;
  *  - add/sub: lane-wise ("simple") when both operands are whole aligned
  *    vectors, else the start/offset form.
- * ups converts an accumulator operand that is not one already; srs
+ * ups converts an accumulator aie_operand that is not one already; srs
  * converts a result that something other than an AIE multiply uses. */
 #include "AieVectorizeInternal.h"
 #include "npuc/IR.h"
@@ -18,22 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-  MlirValue v;
-  int64_t start; /* element position of the data in v */
-  bool splat;
-} operand;
 
-static operand plain_operand(aie_state *s, MlirValue orig);
-static MlirValue acc_operand(aie_state *s, aie_node *n, npuc_builder *b);
 static MlirValue plain_value(aie_state *s, aie_node *n);
 static void generate_mul_like(aie_state *s, aie_node *n);
 static void generate_add_sub(aie_state *s, aie_node *n);
 static void generate_mul_8(aie_state *s, aie_node *n);
 static MlirValue plain_value_8(aie_state *s, aie_node *n);
-static void generate_conv(aie_state *s, aie_node *n);
-static MlirValue plain_value_ml(aie_state *s, aie_node *n, MlirType out);
-static void replace_narrowed_uses(aie_state *s, aie_node *n, MlirValue old);
 static bool needs_plain_result(const aie_state *s, MlirValue v);
 static bool is_replaced_op(const aie_state *s, MlirOperation op);
 static void erase_replaced(aie_state *s);
@@ -44,7 +34,7 @@ bool aie_generate_ops(aie_state *s) {
     if (n->dead)
       continue;
     if (s->aieml)
-      generate_conv(s, n);
+      aie_generate_conv(s, n);
     else if ((n->kind == AIE_MUL || n->kind == AIE_FMA) && n->elem_bits == 8)
       generate_mul_8(s, n);
     else if (n->kind == AIE_MUL || n->kind == AIE_FMA)
@@ -58,7 +48,7 @@ bool aie_generate_ops(aie_state *s) {
     MlirValue old = mlirOperationGetResult(n->op, 0);
     size_t live = n->dead ? n->rep : i;
     if (live != SIZE_MAX && s->nodes[live].narrowed)
-      replace_narrowed_uses(s, &s->nodes[live], old);
+      aie_replace_narrowed_uses(s, &s->nodes[live], old);
     if (live != SIZE_MAX && needs_plain_result(s, old))
       mlirValueReplaceAllUsesOfWith(old, plain_value(s, &s->nodes[live]));
   }
@@ -75,17 +65,17 @@ bool aie_generate_ops(aie_state *s) {
 
 /* ---- Operands --------------------------------------------------------- */
 
-static operand plain_operand(aie_state *s, MlirValue orig) {
+aie_operand aie_plain_operand(aie_state *s, MlirValue orig) {
   size_t r = aie_read_of_value(s, orig);
   if (r != SIZE_MAX && s->reads[r].analysed)
-    return (operand){s->reads[r].vec, s->reads[r].start, s->reads[r].splat};
+    return (aie_operand){s->reads[r].vec, s->reads[r].start, s->reads[r].splat};
   size_t n = aie_live_node_of_value(s, orig);
   if (n != SIZE_MAX && !s->nodes[n].dead && s->nodes[n].new_op.ptr)
-    return (operand){plain_value(s, &s->nodes[n]), 0, false};
-  return (operand){orig, 0, false};
+    return (aie_operand){plain_value(s, &s->nodes[n]), 0, false};
+  return (aie_operand){orig, 0, false};
 }
 
-static MlirType acc_type(aie_state *s, const aie_node *n) {
+MlirType aie_acc_type(aie_state *s, const aie_node *n) {
   MlirType elem = mlirShapedTypeGetElementType(
       mlirValueGetType(mlirOperationGetResult(n->op, 0)));
   if (s->aieml) /* AIE-ML: i16 x i16 -> i64, i8 x i8 -> i32 */
@@ -98,15 +88,15 @@ static MlirType acc_type(aie_state *s, const aie_node *n) {
 
 /* The accumulator of an fma: the result of an AIE multiply as it is, or
  * any other vector moved up into an accumulator (ups; floats need none). */
-static MlirValue acc_operand(aie_state *s, aie_node *n, npuc_builder *b) {
+MlirValue aie_acc_operand(aie_state *s, aie_node *n, npuc_builder *b) {
   size_t d = aie_live_node_of_value(s, n->acc);
   if (d != SIZE_MAX && !s->nodes[d].dead && s->nodes[d].new_op.ptr &&
       (s->nodes[d].kind == AIE_MUL || s->nodes[d].kind == AIE_FMA))
     return s->nodes[d].acc_value;
-  operand p = plain_operand(s, n->acc);
+  aie_operand p = aie_plain_operand(s, n->acc);
   if (n->is_float)
     return p.v;
-  MlirType type = acc_type(s, n);
+  MlirType type = aie_acc_type(s, n);
   MlirNamedAttribute shift = aie_named(
       s->ctx, "shift",
       mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 8), s->shift));
@@ -124,7 +114,7 @@ static MlirValue plain_value(aie_state *s, aie_node *n) {
     return n->srs_value;
   }
   if (s->aieml)
-    return plain_value_ml(
+    return aie_plain_value_ml(
         s, n, mlirValueGetType(mlirOperationGetResult(n->op, 0)));
   if (n->elem_bits == 8)
     return plain_value_8(s, n);
@@ -138,7 +128,7 @@ static MlirValue plain_value(aie_state *s, aie_node *n) {
   return n->srs_value;
 }
 
-static MlirValue concat_self(aie_state *s, npuc_builder *b, MlirValue v) {
+MlirValue aie_concat_self(aie_state *s, npuc_builder *b, MlirValue v) {
   MlirType t = mlirValueGetType(v);
   int64_t lanes = 2 * mlirShapedTypeGetDimSize(t, 0);
   MlirType wide = mlirVectorTypeGet(1, &lanes, mlirShapedTypeGetElementType(t));
@@ -148,7 +138,7 @@ static MlirValue concat_self(aie_state *s, npuc_builder *b, MlirValue v) {
       npuc_build_op(b, "aievec.concat", 2, operands, 1, &wide, 0, NULL), 0);
 }
 
-static int64_t lanes_of(MlirValue v) {
+int64_t aie_lanes_of(MlirValue v) {
   return mlirShapedTypeGetDimSize(mlirValueGetType(v), 0);
 }
 
@@ -178,7 +168,7 @@ static void offsets_32(char *buf, size_t cap, int64_t lanes, bool splat) {
     at += (size_t)snprintf(buf + at, cap - at, "%x", splat ? 0 : (int)i);
 }
 
-static void scheme_32(aie_state *s, attr_list *a, char which, operand o,
+static void scheme_32(aie_state *s, attr_list *a, char which, aie_operand o,
                       int64_t lanes) {
   char name[16], offs[24];
   offsets_32(offs, sizeof offs, lanes, o.splat);
@@ -191,7 +181,7 @@ static void scheme_32(aie_state *s, attr_list *a, char which, operand o,
 /* The 16-bit X operand: xstart even (an odd start shifts the square),
  * pair p of lanes at 32-bit word p*accIncr, and a 2x2 square whose
  * columns are `col` elements apart. */
-static void scheme_16_x(aie_state *s, attr_list *a, operand o, int64_t col) {
+static void scheme_16_x(aie_state *s, attr_list *a, aie_operand o, int64_t col) {
   int64_t incr = o.splat ? 0 : 1, m = o.start & 1;
   int64_t o_step = col > incr ? col : incr;
   unsigned odd = o_step <= 1 ? 0 : (unsigned)(o_step - 2) / 2;
@@ -219,7 +209,7 @@ static void scheme_16_x(aie_state *s, attr_list *a, operand o, int64_t col) {
 /* The 16-bit Z operand: one element per lane (none for a splat); the
  * second column is `zstep` elements on. Unfused, it must hit a zero of
  * the filter: the next multiple of zero-offset (1 without the option). */
-static void scheme_16_z(aie_state *s, attr_list *a, operand o,
+static void scheme_16_z(aie_state *s, attr_list *a, aie_operand o,
                         const aie_node *n) {
   add_str(s, a, "zoffsets", o.splat ? "0" : "0x76543210");
   add_str(s, a, "zoffsets_hi", o.splat ? "0" : "0xfedcba98");
@@ -234,7 +224,7 @@ static void scheme_16_z(aie_state *s, attr_list *a, operand o,
 
 /* The 16-bit add/sub: lanes by quads, square 0x3210 (a splat: all 0). */
 static void scheme_16_add(aie_state *s, attr_list *a, char which,
-                          operand o) {
+                          aie_operand o) {
   char name[16];
   snprintf(name, sizeof name, "%coffsets", which);
   add_str(s, a, name, o.splat ? "0" : "0x03020100");
@@ -252,19 +242,19 @@ static void generate_mul_like(aie_state *s, aie_node *n) {
   npuc_builder b = npuc_builder_before(n->op);
   MlirValue acc = {NULL};
   if (n->kind == AIE_FMA)
-    acc = acc_operand(s, n, &b);
-  operand x = plain_operand(s, n->x);
-  operand z = plain_operand(s, n->z);
+    acc = aie_acc_operand(s, n, &b);
+  aie_operand x = aie_plain_operand(s, n->x);
+  aie_operand z = aie_plain_operand(s, n->z);
   attr_list a = {.count = 0};
   if (n->fmsub)
     a.list[a.count++] =
         aie_named(s->ctx, "fmsub", mlirBoolAttrGet(s->ctx, 1));
   bool simple = aie_simple_candidate(s, n) && x.start == 0 && z.start == 0 &&
-                lanes_of(x.v) == n->lanes && lanes_of(z.v) == n->lanes;
+                aie_lanes_of(x.v) == n->lanes && aie_lanes_of(z.v) == n->lanes;
   if (!simple) {
     /* The advanced schemes read X of twice Z's lanes. */
-    if (lanes_of(x.v) < 2 * n->lanes)
-      x.v = concat_self(s, &b, x.v);
+    if (aie_lanes_of(x.v) < 2 * n->lanes)
+      x.v = aie_concat_self(s, &b, x.v);
     if (n->elem_bits == 16) {
       scheme_16_x(s, &a, x, n->fused ? n->col_offset_x : 1);
       scheme_16_z(s, &a, z, n);
@@ -274,7 +264,7 @@ static void generate_mul_like(aie_state *s, aie_node *n) {
     }
   }
   MlirValue operands[3] = {x.v, z.v, acc};
-  MlirType type = acc_type(s, n);
+  MlirType type = aie_acc_type(s, n);
   n->new_op = npuc_build_op(
       &b, n->kind == AIE_FMA ? "aievec_aie1.mac" : "aievec_aie1.mul",
       n->kind == AIE_FMA ? 3 : 2, operands, 1, &type, a.count, a.list);
@@ -285,7 +275,7 @@ static void generate_mul_like(aie_state *s, aie_node *n) {
 
 static MlirValue ups_of(aie_state *s, npuc_builder *b, aie_node *n,
                         MlirValue v) {
-  MlirType type = acc_type(s, n);
+  MlirType type = aie_acc_type(s, n);
   MlirNamedAttribute shift = aie_named(
       s->ctx, "shift",
       mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 8), s->shift));
@@ -297,7 +287,7 @@ static MlirValue ups_of(aie_state *s, npuc_builder *b, aie_node *n,
  * value twice): words 4 bytes apart per column pair, square 0x1010.
  * Z = the image: pair p of lanes at p, p + (distance+1)/2 (16-bit words),
  * square 0x2110, two bytes per column pair. */
-static void scheme_8(aie_state *s, attr_list *a, operand x, operand z,
+static void scheme_8(aie_state *s, attr_list *a, aie_operand x, aie_operand z,
                      const aie_node *n, int64_t zstart) {
   int64_t xcol = n->fused ? n->col_offset_z : s->dup_factor;
   int64_t zcol = n->fused ? n->col_offset_x : 1;
@@ -339,15 +329,15 @@ static void generate_mul_8(aie_state *s, aie_node *n) {
       acc[0] = def->acc_value;
       acc[1] = def->acc_value2;
     } else {
-      acc[0] = acc[1] = ups_of(s, &b, n, plain_operand(s, n->acc).v);
+      acc[0] = acc[1] = ups_of(s, &b, n, aie_plain_operand(s, n->acc).v);
     }
   }
-  operand x = plain_operand(s, n->z), z = plain_operand(s, n->x);
-  if (lanes_of(z.v) < 2 * n->lanes)
-    z.v = concat_self(s, &b, z.v);
-  if (lanes_of(x.v) < 2 * lanes_of(z.v))
-    x.v = concat_self(s, &b, x.v);
-  MlirType type = acc_type(s, n);
+  aie_operand x = aie_plain_operand(s, n->z), z = aie_plain_operand(s, n->x);
+  if (aie_lanes_of(z.v) < 2 * n->lanes)
+    z.v = aie_concat_self(s, &b, z.v);
+  if (aie_lanes_of(x.v) < 2 * aie_lanes_of(z.v))
+    x.v = aie_concat_self(s, &b, x.v);
+  MlirType type = aie_acc_type(s, n);
   for (int half = 0; half < 2; half++) {
     attr_list a = {.count = 0};
     if (n->fmsub)
@@ -410,125 +400,12 @@ static MlirValue plain_value_8(aie_state *s, aie_node *n) {
   return n->srs_value;
 }
 
-/* ---- AIE-ML conv ----------------------------------------------------- */
-
-int64_t aie_conv_columns(const aie_node *n) {
-  return n->elem_bits == 8 ? 8 : 4;
-}
-
-static MlirNamedAttribute i32_attr(aie_state *s, const char *name,
-                                   int64_t v) {
-  return aie_named(s->ctx, name,
-                   mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 32), v));
-}
-
-/* The filter as the conv ops read it: the 16-bit filter doubled by a
- * concat, the 8-bit one (each value twice, dup-factor 2) compacted by
- * legacyshuffle mode 0; a filter row further on is shifted into place
- * (aievec.shift, in bytes). */
-static MlirValue conv_filter(aie_state *s, npuc_builder *b, aie_node *n,
-                             operand z) {
-  MlirValue base = z.v;
-  int64_t start = z.start;
-  if (n->elem_bits == 8 && s->dup_factor == 2)
-    start /= 2;
-  /* One concat/shuffle per filter vector, shared by its rows. */
-  if (!s->filter_base.keys && !aie_ptrmap_init(&s->filter_base, 8))
-    return base;
-  size_t cached = aie_ptrmap_get(&s->filter_base, z.v.ptr);
-  if (cached != SIZE_MAX) {
-    base.ptr = (void *)(uintptr_t)cached;
-  } else {
-    if (n->elem_bits == 16 && lanes_of(base) < 2 * n->lanes) {
-      base = concat_self(s, b, base);
-    } else if (n->elem_bits == 8 && s->dup_factor == 2) {
-      MlirType t = mlirValueGetType(base);
-      MlirNamedAttribute mode = i32_attr(s, "mode", 0);
-      base = mlirOperationGetResult(
-          npuc_build_op(b, "aievec.legacyshuffle", 1, &base, 1, &t, 1,
-                        &mode),
-          0);
-    }
-    (void)aie_ptrmap_put(&s->filter_base, z.v.ptr, (size_t)(uintptr_t)base.ptr);
-  }
-  int64_t bytes = start * (n->elem_bits / 8);
-  if (bytes == 0)
-    return base;
-  MlirValue amount =
-      npuc_build_int_constant(b, mlirIntegerTypeGet(s->ctx, 32), bytes);
-  MlirValue operands[3] = {base, base, amount};
-  MlirType t = mlirValueGetType(base);
-  MlirNamedAttribute is_acc =
-      aie_named(s->ctx, "isAcc", mlirBoolAttrGet(s->ctx, 0));
-  return mlirOperationGetResult(
-      npuc_build_op(b, "aievec.shift", 3, operands, 1, &t, 1, &is_acc), 0);
-}
-
-/* mul_conv / fma_conv: M output lanes, each the dot product of N
- * consecutive image elements with the filter row. */
-static void generate_conv(aie_state *s, aie_node *n) {
-  npuc_builder b = npuc_builder_before(n->op);
-  MlirValue acc = {NULL};
-  if (n->kind == AIE_FMA)
-    acc = acc_operand(s, n, &b);
-  operand x = plain_operand(s, n->x);
-  operand z = plain_operand(s, n->z);
-  MlirValue filter = conv_filter(s, &b, n, z);
-  if (lanes_of(x.v) < lanes_of(filter))
-    x.v = concat_self(s, &b, x.v);
-  MlirNamedAttribute attrs[2] = {i32_attr(s, "M", n->lanes),
-                                 i32_attr(s, "N", aie_conv_columns(n))};
-  MlirValue operands[3] = {x.v, filter, acc};
-  MlirType type = acc_type(s, n);
-  n->new_op = npuc_build_op(
-      &b, n->kind == AIE_FMA ? "aievec.fma_conv" : "aievec.mul_conv",
-      n->kind == AIE_FMA ? 3 : 2, operands, 1, &type, 2, attrs);
-  n->acc_value = mlirOperationGetResult(n->new_op, 0);
-}
-
-/* The accumulator down to `out`: srs, or a cast when the widths agree
- * (the 8-bit conv accumulates in i32). */
-static MlirValue plain_value_ml(aie_state *s, aie_node *n, MlirType out) {
-  npuc_builder b = npuc_builder_before(n->op);
-  MlirType acc = mlirValueGetType(n->acc_value);
-  if (mlirTypeEqual(mlirShapedTypeGetElementType(acc),
-                    mlirShapedTypeGetElementType(out))) {
-    MlirNamedAttribute res_acc =
-        aie_named(s->ctx, "isResAcc", mlirBoolAttrGet(s->ctx, 0));
-    return mlirOperationGetResult(
-        npuc_build_op(&b, "aievec.cast", 1, &n->acc_value, 1, &out, 1,
-                      &res_acc),
-        0);
-  }
-  MlirValue shift =
-      npuc_build_int_constant(&b, mlirIntegerTypeGet(s->ctx, 32), s->shift);
-  MlirValue operands[2] = {n->acc_value, shift};
-  return mlirOperationGetResult(
-      npuc_build_op(&b, "aievec.srs", 2, operands, 1, &out, 0, NULL), 0);
-}
-
-/* A narrowed node's result truncated back to the reads' width: the
- * truncation becomes the srs itself. */
-static void replace_narrowed_uses(aie_state *s, aie_node *n, MlirValue old) {
-  MlirOpOperand u = mlirValueGetFirstUse(old);
-  while (!mlirOpOperandIsNull(u)) {
-    MlirOperation user = mlirOpOperandGetOwner(u);
-    u = mlirOpOperandGetNextUse(u);
-    if (!aie_op_is(user, "arith.trunci"))
-      continue;
-    MlirValue res = mlirOperationGetResult(user, 0);
-    MlirValue plain = plain_value_ml(s, n, mlirValueGetType(res));
-    mlirValueReplaceAllUsesOfWith(res, plain);
-    mlirOperationDestroy(user);
-  }
-}
-
 /* ---- add / sub -------------------------------------------------------- */
 
 static void generate_add_sub(aie_state *s, aie_node *n) {
   npuc_builder b = npuc_builder_before(n->op);
-  operand x = plain_operand(s, n->x);
-  operand z = plain_operand(s, n->z);
+  aie_operand x = aie_plain_operand(s, n->x);
+  aie_operand z = aie_plain_operand(s, n->z);
   attr_list a = {.count = 0};
   bool simple = !x.splat && !z.splat && x.start == 0 && z.start == 0;
   if (!simple && n->elem_bits == 16) {

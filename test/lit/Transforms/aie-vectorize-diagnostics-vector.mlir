@@ -20,3 +20,20 @@ func.func @step(%A: memref<64xi32>, %B: memref<8xi32>, %C: memref<64xi32>) {
   }
   return
 }
+
+// -----
+// A read of a tensor (or a masked one) is no AIE load.
+// CHECK-LABEL: func.func @tensor
+// CHECK:         vector.transfer_read
+func.func @tensor(%T: tensor<64xi32>, %B: memref<8xi32>, %C: memref<64xi32>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0 : i32
+  affine.for %i = 0 to 64 step 8 {
+    // expected-remark@+1 {{aie-vectorize: only unmasked 1-D reads of memrefs become AIE loads; the function is left as the super-vectorizer produced it}}
+    %a = vector.transfer_read %T[%i], %pad : tensor<64xi32>, vector<8xi32>
+    %b = vector.transfer_read %B[%c0], %pad : memref<8xi32>, vector<8xi32>
+    %p = arith.muli %a, %b : vector<8xi32>
+    vector.transfer_write %p, %C[%i] : vector<8xi32>, memref<64xi32>
+  }
+  return
+}

@@ -51,3 +51,22 @@ func.func @wide_z(%A: memref<72xi32>, %B: memref<72xi32>, %C: memref<64xi32>) {
   }
   return
 }
+
+// -----
+// AIE1 multiplies at the data's width: a product of sign-extended i16
+// reads computed in i32 is refused (aieml narrows it instead).
+// CHECK-LABEL: func.func @extended
+// CHECK:         arith.extsi
+// CHECK-NOT:     aievec
+func.func @extended(%A: memref<64xi16>, %B: memref<64xi16>, %C: memref<64xi32>) {
+  affine.for %i = 0 to 64 {
+    %a = affine.load %A[%i] : memref<64xi16>
+    %x = arith.extsi %a : i16 to i32
+    %b = affine.load %B[%i] : memref<64xi16>
+    %y = arith.extsi %b : i16 to i32
+    // expected-remark@+1 {{aie-vectorize: an operand is extended from another width (the AIE1 schemes multiply at the data's width; aieml narrows such multiplies); the function is left as the super-vectorizer produced it}}
+    %p = arith.muli %x, %y : i32
+    affine.store %p, %C[%i] : memref<64xi32>
+  }
+  return
+}

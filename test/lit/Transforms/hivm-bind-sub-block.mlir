@@ -176,26 +176,53 @@ func.func @store_into_tensor(%x: tensor<64xf32>, %ws: tensor<64xf32>) attributes
 // computes its 32 and stores the part of [0, %n) inside them.
 // CHECK-LABEL: func.func @window(
 // CHECK-SAME:      %[[N:[^:]*]]: index
-// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
-// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[C32:.*]] = arith.constant 32 : index
 // CHECK:         %[[OFF:.*]] = arith.muli %{{.*}}, %[[C32]] : index
-// CHECK:         %[[LO:.*]] = arith.maxsi %[[OFF]], %[[C0]] : index
 // CHECK:         %[[HEND:.*]] = arith.addi %[[OFF]], %[[C32]] : index
 // CHECK:         %[[MIN:.*]] = arith.minsi %[[N]], %[[HEND]] : index
-// CHECK:         %[[HI:.*]] = arith.maxsi %[[LO]], %[[MIN]] : index
-// CHECK:         %[[SIZE:.*]] = arith.subi %[[HI]], %[[LO]] : index
-// CHECK:         %[[IN:.*]] = arith.subi %[[LO]], %[[OFF]] : index
-// CHECK:         %[[AT:.*]] = arith.minsi %[[IN]], %[[C32]] : index
+// CHECK:         %[[HI:.*]] = arith.maxsi %[[OFF]], %[[MIN]] : index
+// CHECK:         %[[SIZE:.*]] = arith.subi %[[HI]], %[[OFF]] : index
 // CHECK:         %[[S:.*]] = tensor.extract_slice %{{.*}}[%[[OFF]]] [32] [1] {to_be_bubbled_slice} : tensor<64xf32> to tensor<32xf32>
 // CHECK-NOT:     tensor<64xf32>
 // CHECK:         %[[A:.*]] = hivm.hir.vabs ins(%[[S]] : tensor<32xf32>)
-// CHECK:         %[[P:.*]] = tensor.extract_slice %[[A]][%[[AT]]] [%[[SIZE]]] [1] : tensor<32xf32> to tensor<?xf32>
-// CHECK:         %[[Q:.*]] = memref.subview %{{.*}}[%[[LO]]] [%[[SIZE]]] [1] : memref<64xf32> to memref<?xf32, strided<[1], offset: ?>>
+// CHECK:         %[[P:.*]] = tensor.extract_slice %[[A]][0] [%[[SIZE]]] [1] : tensor<32xf32> to tensor<?xf32>
+// CHECK:         %[[Q:.*]] = memref.subview %{{.*}}[%[[OFF]]] [%[[SIZE]]] [1] : memref<64xf32> to memref<?xf32, strided<[1], offset: ?>>
 // CHECK:         hivm.hir.store ins(%[[P]] : tensor<?xf32>) outs(%[[Q]] : memref<?xf32, strided<[1], offset: ?>>) {tiled_op}
 func.func @window(%x: tensor<64xf32>, %out: memref<64xf32>, %n: index) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
   %e = tensor.empty() : tensor<64xf32>
   %a = hivm.hir.vabs ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
   %s = tensor.extract_slice %a[0] [%n] [1] : tensor<64xf32> to tensor<?xf32>
+  %v = memref.subview %out[0] [%n] [1] : memref<64xf32> to memref<?xf32, strided<[1]>>
+  hivm.hir.store ins(%s : tensor<?xf32>) outs(%v : memref<?xf32, strided<[1]>>)
+  return
+}
+
+// -----
+
+// A window read at %o and written at 0: each sub-block takes the part of
+// [%o, %o+%n) inside its half of %x, lo = max(%o, off), and writes it at
+// lo - %o.
+// CHECK-LABEL: func.func @shifted_window(
+// CHECK-SAME:      %[[O:[^:]*]]: index, %[[N:[^:]*]]: index)
+// CHECK:         %[[OFF:.*]] = arith.muli %{{.*}}, %[[C32:.*]] : index
+// CHECK:         %[[LO:.*]] = arith.maxsi %[[O]], %[[OFF]] : index
+// CHECK:         %[[END:.*]] = arith.addi %[[O]], %[[N]] : index
+// CHECK:         %[[HEND:.*]] = arith.addi %[[OFF]], %{{.*}} : index
+// CHECK:         %[[MIN:.*]] = arith.minsi %[[END]], %[[HEND]] : index
+// CHECK:         %[[HI:.*]] = arith.maxsi %[[LO]], %[[MIN]] : index
+// CHECK:         %[[SIZE:.*]] = arith.subi %[[HI]], %[[LO]] : index
+// CHECK:         %[[AT:.*]] = arith.subi %[[LO]], %[[O]] : index
+// CHECK:         %[[IN:.*]] = arith.subi %[[LO]], %[[OFF]] : index
+// CHECK:         %[[FROM:.*]] = arith.minsi %[[IN]], %{{.*}} : index
+// CHECK:         %[[S:.*]] = tensor.extract_slice %{{.*}}[%[[OFF]]] [32] [1] {to_be_bubbled_slice} : tensor<64xf32> to tensor<32xf32>
+// CHECK:         %[[A:.*]] = hivm.hir.vexp ins(%[[S]] : tensor<32xf32>)
+// CHECK:         %[[P:.*]] = tensor.extract_slice %[[A]][%[[FROM]]] [%[[SIZE]]] [1] : tensor<32xf32> to tensor<?xf32>
+// CHECK:         %[[Q:.*]] = memref.subview %{{.*}}[%[[AT]]] [%[[SIZE]]] [1] : memref<64xf32> to memref<?xf32, strided<[1], offset: ?>>
+// CHECK:         hivm.hir.store ins(%[[P]] : tensor<?xf32>) outs(%[[Q]] : {{.*}}) {tiled_op}
+func.func @shifted_window(%x: tensor<64xf32>, %out: memref<64xf32>, %o: index, %n: index) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
+  %e = tensor.empty() : tensor<64xf32>
+  %a = hivm.hir.vexp ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  %s = tensor.extract_slice %a[%o] [%n] [1] : tensor<64xf32> to tensor<?xf32>
   %v = memref.subview %out[0] [%n] [1] : memref<64xf32> to memref<?xf32, strided<[1]>>
   hivm.hir.store ins(%s : tensor<?xf32>) outs(%v : memref<?xf32, strided<[1]>>)
   return
