@@ -53,14 +53,14 @@ conformance: build
 	test/conformance/tile_and_bind.sh $(BUILD)/bin/npuc-opt
 	test/conformance/tile_and_bind_exec.py $(BUILD)
 
-# TX8 end to end on TX8_COUNT random configurations (test/tx8/gen.py):
-# compile with --target=tx8, run on the simulated tiles, compare with the
-# reference. `make check` runs a fixed handful (Execution/tx8-random.test).
+# TX8 end to end on TX8_COUNT random configurations (test/tx8/gen.py), half
+# of them flat graphs through the whole pipeline: compile with --target=tx8,
+# run on the simulated tiles, compare with the reference. `make check` runs a fixed handful (Execution/tx8-random.test).
 TX8_SEED  ?= 6
 TX8_COUNT ?= 70
 tx8-random: build
 	rm -rf $(BUILD)/tx8-random
-	python3 test/tx8/gen.py --seed $(TX8_SEED) --count $(TX8_COUNT) \
+	python3 test/tx8/gen.py --seed $(TX8_SEED) --count $(TX8_COUNT) --mixed \
 	  --bin $(BUILD)/bin --out $(BUILD)/tx8-random
 
 # libFuzzer on the syntax engine for FUZZ_SECONDS; fails on any crash.

@@ -4,10 +4,12 @@ test-generator style: random dims, layouts, dtypes and shapes within each
 op's support.
 
 For each configuration it writes, into OUT/caseN/:
-  model.mlir   the graph in the TX8 pipeline contract's post-grouping form
-               (one tx8be.group per compute op, load_var / channel_norm /
-               store_var inside, dev_info layouts on some loads, some
-               results kept in DDR in an aligned layout);
+  model.mlir   the graph, flat as users write it (--flat, half with
+               --mixed: npuc-compile runs the whole tx8 pipeline) or in the
+               TX8 pipeline contract's post-grouping form (one tx8be.group
+               per compute op, load_var / channel_norm / store_var inside,
+               dev_info layouts on some loads, some results kept in DDR in
+               an aligned layout);
   argN.bin     the graph inputs (raw little-endian elements, row-major),
                constN.bin the constants (also in the module's
                tx8be.const_container);
@@ -19,7 +21,7 @@ compares its outputs with the naive reference of libnpuc_tx8_rt
 (npuc-tx8-check). Exits 1 if any configuration fails.
 
 Usage: gen.py --seed S --count N --out DIR [--bin BUILD/bin] [--kinds k,...]
-              [--cycle] [--verbose]
+              [--flat | --mixed] [--cycle] [--verbose]
 Kinds: batchnorm, gemm, conv, add_vector (a rank-1 operand), binary,
 unary, graph5 (conv -> batchnorm -> relu -> gemm -> add).
 """
@@ -395,6 +397,32 @@ def write_module(rng, g, tiles, results):
     return "\n".join(lines) + "\n"
 
 
+def write_flat_module(rng, g, tiles, results):
+    """The graph as users write it (the contract's input graph): weights as
+    tx8be.constant, ops in order, no groups; npuc-compile's pipeline lays
+    out, groups and shards it."""
+    ty = lambda n: ttype(g.shapes[n], g.dtypes[n])
+    lines = ["module attributes {tx8be.tile_dx = %d : i32, tx8be.tile_dy = %d : i32} {"
+             % tiles]
+    args = ", ".join("%%%s: %s" % (n, ty(n)) for (n, _, _, _) in g.inputs)
+    lines.append("  func.func @main(%s) -> (%s) {" % (
+        args, ", ".join(ty(r) for r in results)))
+    for (n, s, dt, v) in g.consts:
+        lines.append("    %%%s = tx8be.constant {value = %s} : %s" % (n, dense(v, s, dt), ty(n)))
+    if any("-" in op["operands"] for op in g.ops):
+        lines.append("    %none = tx8be.none : none")
+    for op in g.ops:
+        values = ["%none" if n == "-" else "%" + n for n in op["operands"]]
+        types = ["none" if n == "-" else ty(n) for n in op["operands"]]
+        lines.append("    %%%s = %s" % (op["name"], op_text(
+            op, values, types, ttype(op["shape"], op["dt"]), [])))
+    lines.append("    return %s : %s" % (", ".join("%" + r for r in results),
+                                         ", ".join(ty(r) for r in results)))
+    lines.append("  }")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 def write_graph(g, results):
     lines = []
     for (n, s, dt, _) in g.inputs + g.consts:
@@ -431,8 +459,9 @@ def run_case(args, index, rng):
     for (n, s, dt, v) in g.inputs + g.consts:
         with open(os.path.join(case, n + ".bin"), "wb") as f:
             f.write(pack(dt, v))
+    flat = args.flat or (args.mixed and rng.random() < 0.5)
     with open(os.path.join(case, "model.mlir"), "w") as f:
-        f.write(write_module(rng, g, tiles, [result]))
+        f.write((write_flat_module if flat else write_module)(rng, g, tiles, [result]))
     with open(os.path.join(case, "graph.txt"), "w") as f:
         f.write(write_graph(g, [result]))
     # A small SPM forces temporal splits; grow it until the groups fit, so
@@ -452,7 +481,7 @@ def run_case(args, index, rng):
             spm = spm * 3 // 2
             continue
         break
-    config = dict(index=index, kind=kind, tiles=list(tiles), spm_bytes=spm,
+    config = dict(index=index, kind=kind, flat=flat, tiles=list(tiles), spm_bytes=spm,
                   inputs=[dict(name=n, shape=s, dtype=dt) for (n, s, dt, _) in g.inputs],
                   constants=[dict(name=n, shape=s, dtype=dt) for (n, s, dt, _) in g.consts],
                   ops=[dict(name=o["name"], kind=o["kind"], shape=o["shape"],
@@ -471,7 +500,8 @@ def run_case(args, index, rng):
             steps.append(run([tool(args.bin, "npuc-tx8-check"),
                               os.path.join(case, "graph.txt"), case, res]))
     ok = steps[-1].returncode == 0 and len(steps) == 4
-    summary = "%s case%d %s (%s)" % ("PASS" if ok else "FAIL", index, kind,
+    summary = "%s case%d %s%s (%s)" % ("PASS" if ok else "FAIL", index, kind,
+                                       " flat" if flat else "",
                                      ", ".join("%s%s" % (o["kind"], o["shape"])
                                                for o in g.ops))
     print(summary)
@@ -489,6 +519,11 @@ def main():
     p.add_argument("--bin", default=None, help="where npuc-compile and "
                    "npuc-tx8-check are (default: PATH)")
     p.add_argument("--kinds", default=",".join(KINDS))
+    p.add_argument("--flat", action="store_true",
+                   help="write graphs as users do (no groups): the whole "
+                   "tx8 pipeline runs")
+    p.add_argument("--mixed", action="store_true",
+                   help="flat graphs for half the configurations")
     p.add_argument("--cycle", action="store_true",
                    help="take the kinds in turn instead of at random")
     p.add_argument("--verbose", action="store_true")

@@ -1,8 +1,8 @@
 /* tx8-sharding: splits each tx8be.group's compute op over the tiles and in
  * time (the seed's sharding + split, without its cost-model search):
  *   1. sharding: the output splits across the group's tiles along one
- *      dimension the op's slice rule allows (BatchNorm: C only; gemm: the
- *      batch, M or N; conv: N or H; elementwise: any), the one that keeps
+ *      dimension the op's slice rule allows (BatchNorm: C only; gemm: its
+ *      rows or N; conv: N or H; elementwise: any), the one that keeps
  *      the most tiles busy, the outermost on a tie; a tile_parallel with
  *      sharding_is_given = true is kept (after checking it);
  *   2. split: one tile's part is cut along its outermost splittable
@@ -10,7 +10,8 @@
  *      buffers (npuc_tx8_group_spm_bytes) fit the tile's SPM.
  * Writes tile_parallel (shape_spatial_sharding) and dev_info
  * (temporal_mem_slice) on the compute op and spm_alloc_size on the group,
- * the attributes the code generator reads. docs/passes/tx8-sharding.md. */
+ * the attributes the code generator reads; skips DDR-only groups
+ * (group_tag 2 without a compute op). docs/passes/tx8-sharding.md. */
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 #include "npuc/Tx8Group.h"
