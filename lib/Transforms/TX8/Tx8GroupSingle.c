@@ -11,10 +11,12 @@
  *
  * The group's operands are the DDR values the op reads (graph arguments,
  * load_const results, results of earlier groups), each once; tx8be.none
- * stays outside and is read from there. group_id counts the module's
- * groups in order; group_tag is 0, or 2 for ops the op library marks as
- * not parallel (reshape, tuple: nothing to shard). load_const, none, group,
- * call and the terminators stay outside. docs/passes/tx8-group-single.md */
+ * stays outside and is read from there. A channel_norm several groups
+ * would take in is first copied, one per such group, so each converts in
+ * its own SPM. group_id counts the module's groups in order; group_tag
+ * is 0, or 2 for ops the op library marks as not parallel (reshape,
+ * tuple: nothing to shard). load_const, none, group, call and the
+ * terminators stay outside. docs/passes/tx8-group-single.md */
 #include "Tx8Graph.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
@@ -84,23 +86,51 @@ static bool is_structure(MlirOperation op) {
   return false;
 }
 
-/* A channel_norm whose only user is a compute op that loads it converts
- * that op's input in SPM: it belongs in the op's group. (An op that reads
- * the operand in DDR, like reshape, needs it converted before, in a group
- * of its own whose store puts it in DDR.) */
-static bool absorbed_before(MlirOperation op) {
-  if (!tx8_op_is(op, "tx8be.channel_norm"))
-    return false;
-  MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
-  if (mlirOpOperandIsNull(u) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
-    return false;
+/* The one op reading `v` (through every use of it), or a null op. */
+static MlirOperation sole_user(MlirValue v) {
+  MlirOperation none = {NULL};
+  MlirOpOperand u = mlirValueGetFirstUse(v);
+  if (mlirOpOperandIsNull(u))
+    return none;
   MlirOperation user = mlirOpOperandGetOwner(u);
-  if (!npuc_tx8_mask_bit(npuc_tx8_query_op(user).need_load,
-                         (intptr_t)mlirOpOperandGetOperandNumber(u)))
+  for (; !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    if (!mlirOperationEqual(mlirOpOperandGetOwner(u), user))
+      return none;
+  return user;
+}
+
+/* Does `user` load every operand it reads `v` through (need_load)? */
+static bool loads_every_use(MlirOperation user, MlirValue v) {
+  npuc_tx8_op_attr attr = npuc_tx8_query_op(user);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(user); i++)
+    if (mlirValueEqual(mlirOperationGetOperand(user, i), v) &&
+        !npuc_tx8_mask_bit(attr.need_load, i))
+      return false;
+  return true;
+}
+
+/* Would channel_norm `op` go into `user`'s group if `user` were its only
+ * reader? Yes when `user` is a compute op (or a channel_norm going into
+ * one) of the same block that loads it: the conversion happens in SPM. (An
+ * op that reads the operand in DDR, like reshape, needs it converted
+ * before, in a group of its own whose store puts it in DDR.) */
+static bool takes_in(MlirOperation user, MlirOperation op) {
+  if (!loads_every_use(user, mlirOperationGetResult(op, 0)))
     return false;
   return !mlirBlockIsNull(mlirOperationGetBlock(user)) &&
          mlirBlockEqual(mlirOperationGetBlock(user), mlirOperationGetBlock(op)) &&
          (role_of(user) == ROLE_COMPUTE || role_of(user) == ROLE_ABSORBED);
+}
+
+/* A channel_norm read by one op only (maybe as several operands) that
+ * takes it in converts that op's input in SPM: it belongs in the op's
+ * group. split_shared_norms makes this the case for every op that loads
+ * a converted value. */
+static bool absorbed_before(MlirOperation op) {
+  if (!tx8_op_is(op, "tx8be.channel_norm"))
+    return false;
+  MlirOperation user = sole_user(mlirOperationGetResult(op, 0));
+  return !mlirOperationIsNull(user) && takes_in(user, op);
 }
 
 /* Otherwise, a channel_norm that is the only user of a compute op's only
@@ -159,8 +189,10 @@ typedef struct {
 } group_plan;
 
 static void make_group(MlirOperation op);
+static void split_shared_norms(MlirBlock body);
 
 static void group_body(MlirBlock body) {
+  split_shared_norms(body);
   /* Decide first: grouping moves ops out of the body being walked. */
   tx8_op_list compute = {0};
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
@@ -171,6 +203,76 @@ static void group_body(MlirBlock body) {
     make_group(compute.ops[i]);
   tx8_op_list_free(&compute);
 }
+
+/* ---- a copy of a shared channel_norm per op that loads it --------------------- */
+
+static void split_norm(MlirOperation norm);
+
+/* A channel_norm several ops read (tx8-layout-align-opt merged their
+ * equal conversions, or several ops read one graph input converted) would
+ * be a group of its own: load, convert, store the converted data to DDR,
+ * for every reader to load again. Instead every reader that would take
+ * it in gets its own copy, so the conversion happens in that reader's
+ * group, in SPM, as with a single reader: no extra DDR round trip, and
+ * every group keeps one compute op. Bottom-up, so a channel_norm feeding
+ * shared channel_norms sees their copies as its readers. */
+static void split_shared_norms(MlirBlock body) {
+  tx8_op_list norms = {0};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (tx8_op_is(op, "tx8be.channel_norm"))
+      tx8_op_list_push(&norms, op);
+  for (size_t i = norms.count; i-- > 0;)
+    split_norm(norms.ops[i]);
+  tx8_op_list_free(&norms);
+}
+
+static bool reads(MlirOperation user, MlirValue v) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(user); i++)
+    if (mlirValueEqual(mlirOperationGetOperand(user, i), v))
+      return true;
+  return false;
+}
+
+/* A copy of `norm` just before `user`, which reads it instead of `norm`. */
+static void copy_for(MlirOperation norm, MlirOperation user) {
+  MlirOperation copy = mlirOperationClone(norm);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(user), user, copy);
+  MlirValue v = mlirOperationGetResult(norm, 0);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(user); i++)
+    if (mlirValueEqual(mlirOperationGetOperand(user, i), v))
+      mlirOperationSetOperand(user, i, mlirOperationGetResult(copy, 0));
+}
+
+/* Readers that do not take it in (the graph's return, a reshape, which
+ * reads DDR) keep reading `norm`; it goes when no reader is left. One
+ * that the producer's group takes (absorbed_after) stays shared: it is
+ * converted once, before the store. */
+static void split_norm(MlirOperation norm) {
+  MlirValue v = mlirOperationGetResult(norm, 0);
+  if (mlirOpOperandIsNull(mlirValueGetFirstUse(v)) || absorbed_before(norm) ||
+      absorbed_after(norm))
+    return;
+  tx8_op_list users = {0}; /* an op reading it twice is here twice */
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    tx8_op_list_push(&users, mlirOpOperandGetOwner(u));
+  bool still_read = false;
+  for (size_t i = 0; i < users.count; i++) {
+    MlirOperation user = users.ops[i];
+    if (!reads(user, v))
+      continue; /* got its copy at its first use */
+    if (takes_in(user, norm))
+      copy_for(norm, user);
+    else
+      still_read = true;
+  }
+  if (!still_read)
+    mlirOperationDestroy(norm);
+  tx8_op_list_free(&users);
+}
+
+/* ---- members and inputs ------------------------------------------------------- */
 
 static bool is_member(const group_plan *p, MlirOperation op) {
   for (size_t i = 0; i < p->members.count; i++)
