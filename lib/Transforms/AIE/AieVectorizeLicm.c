@@ -3,7 +3,10 @@
  * MLIR knows to be pure, and our aievec ops are unregistered (unknown
  * effects), so this file runs MLIR's LICM algorithm itself with a list of
  * ops known to be pure: aievec ops (mlir-aie declares them Pure, upd
- * included) and the upstream index/arith ops around them. */
+ * included) and the upstream index/arith ops around them. One deliberate
+ * difference from mlir-aie: an upd (a load) stays in a loop that writes
+ * its memref, where mlir-aie hoists it and loses all but the last update
+ * (its conv2d_uj tests). */
 #include "AieVectorizeInternal.h"
 #include "npuc/IR.h"
 
@@ -123,14 +126,53 @@ static bool invariant(MlirOperation op, MlirOperation loop) {
   return true;
 }
 
+/* The memrefs a loop writes (or all of them, for an op of unknown
+ * effects such as a call). */
+typedef struct {
+  aie_ptrmap written;
+  bool everything;
+} loop_writes;
+
+static MlirWalkResult note_write(MlirOperation op, void *user) {
+  loop_writes *w = user;
+  static const char *const stores[] = {"vector.transfer_write",
+                                        "affine.store", "memref.store",
+                                        "vector.store", "affine.vector_store"};
+  for (size_t i = 0; i < sizeof stores / sizeof stores[0]; i++)
+    if (aie_op_is(op, stores[i]) && mlirOperationGetNumOperands(op) > 1) {
+      if (!aie_ptrmap_put(&w->written, mlirOperationGetOperand(op, 1).ptr, 1))
+        w->everything = true;
+      return MlirWalkResultAdvance;
+    }
+  if (aie_op_is(op, "func.call") || aie_op_is(op, "func.call_indirect"))
+    w->everything = true;
+  return MlirWalkResultAdvance;
+}
+
+/* May `op` move out of a loop with these writes? Loads must not pass a
+ * store to their memref. */
+static bool load_unaffected(MlirOperation op, const loop_writes *w) {
+  if (!aie_op_is(op, "aievec.upd"))
+    return true;
+  return !w->everything &&
+         aie_ptrmap_get(&w->written, mlirOperationGetOperand(op, 0).ptr) ==
+             SIZE_MAX;
+}
+
 /* MLIR's moveLoopInvariantCode: a FIFO of the body's ops; a hoisted op
  * puts its users in the body back on the queue. */
 static void hoist_from(MlirOperation loop) {
+  loop_writes w = {{0}, false};
+  if (!aie_ptrmap_init(&w.written, 8))
+    return;
+  mlirOperationWalk(loop, note_write, &w, MlirWalkPreOrder);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
   size_t cap = 64, head = 0, tail = 0;
   MlirOperation *queue = malloc(cap * sizeof *queue);
-  if (!queue)
+  if (!queue) {
+    aie_ptrmap_free(&w.written);
     return;
+  }
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     if (tail == cap) {
@@ -145,7 +187,7 @@ static void hoist_from(MlirOperation loop) {
   while (head < tail) {
     MlirOperation op = queue[head++];
     if (!mlirBlockEqual(mlirOperationGetBlock(op), body) || !is_pure(op) ||
-        !invariant(op, loop))
+        !invariant(op, loop) || !load_unaffected(op, &w))
       continue;
     mlirOperationMoveBefore(op, loop);
     for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
@@ -158,6 +200,7 @@ static void hoist_from(MlirOperation loop) {
           MlirOperation *n = realloc(queue, 2 * cap * sizeof *n);
           if (!n) {
             free(queue);
+            aie_ptrmap_free(&w.written);
             return;
           }
           queue = n;
@@ -167,4 +210,5 @@ static void hoist_from(MlirOperation loop) {
       }
   }
   free(queue);
+  aie_ptrmap_free(&w.written);
 }
