@@ -28,9 +28,7 @@ static bool emit_program(MlirOperation module, const npuc_tx8_target *t,
                          const npuc_compile_options *o,
                          npuc_emitted_files *out);
 
-/* The TX8 pipeline contract's pass order (/work/tx8-contract.md,
- * docs/tx8.md). A pass missing from this build's registry is skipped, so
- * the list stays right while the passes land one by one. */
+/* The TX8 pipeline's pass order (docs/tx8.md, "Code generation"). */
 static const char *const contract_passes[] = {
     "tx8-layout-init",   "tx8-layout-transmit", "tx8-layout-align-to-npu",
     "tx8-layout-align-opt", "tx8-move-constant", "tx8-const-norm",
@@ -67,11 +65,14 @@ static bool tx8_pipeline(MlirOperation module, const npuc_compile_options *o,
   size_t n = sizeof contract_passes / sizeof contract_passes[0];
   for (size_t i = grouped ? FIRST_GROUPED_PASS : 0; i < n; ++i) {
     const npuc_pass_def *def = npuc_pass_lookup(contract_passes[i]);
-    if (!def)
-      continue;
-    npuc_sb_printf(&sb, "%s%s", sb.len ? "," : "", def->name);
+    npuc_sb_printf(&sb, "%s%s{", sb.len ? "," : "", def->name);
+    /* Constants are laid out at compile time, as the seed's ConstNorm
+     * does: the container holds the bytes the load brings into SPM. */
+    if (takes_option(def, "aligned-data"))
+      npuc_sb_printf(&sb, " aligned-data=true");
     if (o->target_config && takes_option(def, "target-config"))
-      npuc_sb_printf(&sb, "{target-config=%s}", o->target_config);
+      npuc_sb_printf(&sb, " target-config=%s", o->target_config);
+    npuc_sb_printf(&sb, "}");
   }
   char *passes = npuc_sb_take(&sb);
   int len = snprintf(buf, size, "builtin.module(%s)", passes);
