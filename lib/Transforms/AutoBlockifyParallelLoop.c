@@ -16,6 +16,7 @@
  * for where this differs from AscendNPU-IR's pass. */
 #include "BuildOps.h"
 #include "npuc/IR.h"
+#include "npuc/OpList.h"
 #include "npuc/Pass.h"
 #include "npuc/TargetSpec.h"
 
@@ -56,11 +57,6 @@ typedef struct {
   int64_t physical_option; /* 0: from the target spec */
 } config;
 
-typedef struct {
-  MlirOperation *ops;
-  size_t count, cap;
-} op_list;
-
 /* Operand `index` of `owner`: one use of the block index. */
 typedef struct {
   MlirOperation owner;
@@ -96,7 +92,7 @@ typedef struct {
   MlirBlock entry;
   MlirOperation mark;      /* annotation.mark %n {logical_block_num} */
   MlirValue logical;       /* %n */
-  op_list block_idx;       /* every get_block_idx of the body, walk order */
+  npuc_op_list block_idx;  /* every get_block_idx of the body, walk order */
   MlirOperation illegal;   /* the first op that ties blocks together */
   const char *why_illegal;
   int64_t physical;
@@ -114,7 +110,7 @@ typedef struct {
 } loop_nest;
 
 static bool blockify_entry(MlirOperation func, const config *cfg);
-static void list_push(op_list *l, MlirOperation op);
+static void list_push(npuc_op_list *l, MlirOperation op);
 static void error_at(MlirLocation loc, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -454,14 +450,14 @@ static MlirWalkResult keep_operands(MlirOperation op, void *user);
 
 typedef struct {
   kernel *k;
-  op_list *work;
+  npuc_op_list *work;
 } slice_walk;
 
 /* Keeps the backward slice of the logical count (through the regions of
  * kept ops too), the mark and one get_block_idx. A count that depends on
  * the block index cannot be hoisted: refused. */
 static bool keep_logical_slice(kernel *k) {
-  op_list work = {0};
+  npuc_op_list work = {0};
   slice_walk w = {k, &work};
   MlirOperation root = top_level_op(k->logical, k->entry);
   if (!mlirOperationIsNull(root) && set_insert(&k->kept, root))
@@ -706,16 +702,9 @@ static void collect_uses(MlirValue v, use_ref **uses, size_t *count) {
 
 /* ---- small helpers ----------------------------------------------------- */
 
-static void list_push(op_list *l, MlirOperation op) {
-  if (l->count == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 16;
-    MlirOperation *grown = realloc(l->ops, cap * sizeof *grown);
-    if (!grown)
-      abort(); /* out of memory: no way to leave the IR consistent */
-    l->ops = grown;
-    l->cap = cap;
-  }
-  l->ops[l->count++] = op;
+static void list_push(npuc_op_list *l, MlirOperation op) {
+  if (!npuc_op_list_push(l, op))
+    abort(); /* out of memory: no way to leave the IR consistent */
 }
 
 static void error_at(MlirLocation loc, const char *fmt, ...) {

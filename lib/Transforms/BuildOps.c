@@ -1,5 +1,6 @@
 /* Generic-form builders for the upstream ops the passes create. */
 #include "BuildOps.h"
+#include "npuc/OpList.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -123,32 +124,21 @@ MlirOperation npuc_build_if_else(npuc_builder *b, MlirValue cond,
   return create(b, &st);
 }
 
-typedef struct {
-  MlirOperation *ops;
-  size_t count, cap;
-} entry_list;
-
 /* Function bodies hold no further functions: they are skipped. */
-static MlirWalkResult collect_entry(MlirOperation op, void *user) {
+static unsigned device_entry(MlirOperation op, void *user) {
+  (void)user;
   if (!npuc_op_is(op, "func.func"))
-    return MlirWalkResultAdvance;
-  entry_list *l = user;
+    return NPUC_OP_PASS;
   if (mlirAttributeIsNull(mlirOperationGetAttributeByName(
           op, mlirStringRefCreateFromCString("hacc.entry"))))
-    return MlirWalkResultSkip;
-  if (l->count == l->cap) {
-    l->cap = l->cap ? 2 * l->cap : 8;
-    l->ops = realloc(l->ops, l->cap * sizeof *l->ops);
-    if (!l->ops)
-      abort(); /* out of memory before any rewrite: nothing to undo */
-  }
-  l->ops[l->count++] = op;
-  return MlirWalkResultSkip;
+    return NPUC_OP_SKIP_REGIONS;
+  return NPUC_OP_KEEP | NPUC_OP_SKIP_REGIONS;
 }
 
 MlirOperation *npuc_device_entries(MlirOperation root, size_t *count) {
-  entry_list l = {NULL, 0, 0};
-  mlirOperationWalk(root, collect_entry, &l, MlirWalkPreOrder);
+  npuc_op_list l = {0};
+  if (!npuc_op_list_collect(root, MlirWalkPreOrder, device_entry, NULL, &l))
+    abort(); /* out of memory before any rewrite: nothing to undo */
   *count = l.count;
   return l.ops;
 }

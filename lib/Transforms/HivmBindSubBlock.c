@@ -27,6 +27,7 @@
 #include "npuc/BubbleUp.h"
 #include "npuc/DimensionAnalyzer.h"
 #include "npuc/IR.h"
+#include "npuc/OpList.h"
 #include "npuc/Pass.h"
 #include "npuc/Verify.h"
 
@@ -523,28 +524,6 @@ static MlirWalkResult find_leftover(MlirOperation op, void *user) {
 /* ---- dead whole values ----------------------------------------------------
  */
 
-typedef struct {
-  MlirOperation *ops;
-  size_t count, cap;
-  bool oom;
-} op_list;
-
-static MlirWalkResult collect_any(MlirOperation op, void *user) {
-  op_list *l = user;
-  if (l->count == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 256;
-    MlirOperation *ops = realloc(l->ops, cap * sizeof *ops);
-    if (!ops) {
-      l->oom = true;
-      return MlirWalkResultInterrupt;
-    }
-    l->ops = ops;
-    l->cap = cap;
-  }
-  l->ops[l->count++] = op;
-  return MlirWalkResultAdvance;
-}
-
 /* Computes a value and nothing else: tensor-semantics HIVM ops (no memref
  * operand, no side effects) and the tensor ops the tiling leaves behind.
  * The greedy driver does not erase the unregistered HIVM ops itself. */
@@ -576,12 +555,12 @@ static bool value_only(MlirOperation op, const npuc_op_registry *reg) {
 /* The whole values the halves replaced (a window's producer keeps no user).
  * Backwards over the walk order, so a chain goes in one sweep. */
 static void erase_dead_values(MlirOperation func, const npuc_op_registry *reg) {
-  op_list l = {NULL, 0, 0, false};
-  mlirOperationWalk(func, collect_any, &l, MlirWalkPreOrder);
-  for (size_t i = l.count; !l.oom && i-- > 0;)
+  npuc_op_list l = {0};
+  bool ok = npuc_op_list_collect(func, MlirWalkPreOrder, NULL, NULL, &l);
+  for (size_t i = l.count; ok && i-- > 0;)
     if (value_only(l.ops[i], reg))
       mlirOperationDestroy(l.ops[i]);
-  free(l.ops);
+  npuc_op_list_free(&l);
 }
 
 /* ---- verifying without reporting -------------------------------------------
@@ -629,34 +608,18 @@ static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
 /* ---- the 1:1 fallback -------------------------------------------------------
  */
 
-typedef struct {
-  const npuc_op_registry *reg;
-  MlirOperation *ops;
-  size_t count, cap;
-} leaf_list;
-
-static MlirWalkResult collect_leaf(MlirOperation op, void *user) {
-  leaf_list *l = user;
-  if (npuc_dim_stored_operand(l->reg, op) < 0)
-    return MlirWalkResultAdvance;
-  if (l->count == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 16;
-    MlirOperation *ops = realloc(l->ops, cap * sizeof *ops);
-    if (!ops)
-      abort(); /* out of memory before the rewrite: nothing to undo */
-    l->ops = ops;
-    l->cap = cap;
-  }
-  l->ops[l->count++] = op;
-  return MlirWalkResultAdvance;
+static unsigned store_like(MlirOperation op, void *reg) {
+  return npuc_dim_stored_operand(reg, op) < 0 ? NPUC_OP_PASS : NPUC_OP_KEEP;
 }
 
 /* Every store-like op runs on sub-block 0 only. */
 static void fall_back(MlirOperation func, const npuc_op_registry *reg) {
-  leaf_list l = {reg, NULL, 0, 0};
-  mlirOperationWalk(func, collect_leaf, &l, MlirWalkPreOrder);
+  npuc_op_list l = {0};
+  if (!npuc_op_list_collect(func, MlirWalkPreOrder, store_like, (void *)reg,
+                            &l))
+    abort(); /* out of memory before the rewrite: nothing to undo */
   for (size_t i = 0; i < l.count; i++)
     if (mlirOperationGetNumResults(l.ops[i]) <= 1)
       guard_leaf(l.ops[i], (MlirValue){NULL}, reg);
-  free(l.ops);
+  npuc_op_list_free(&l);
 }

@@ -2,6 +2,7 @@
  * include/npuc/DimensionAnalyzer.h for the model (union-find of the dims of
  * every shaped value, one axis chosen for all store-like leaves). */
 #include "npuc/DimensionAnalyzer.h"
+#include "npuc/OpList.h"
 #include "npuc/Verify.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -32,8 +33,7 @@ typedef struct {
   bool *reduced;
   size_t num_nodes, cap_nodes;
   /* the ops of the function, in walk order */
-  MlirOperation *ops;
-  size_t num_ops, cap_ops;
+  npuc_op_list ops;
   /* op -> index in ops (open addressing), and whether a store-like op
    * depends on the op's results (a reduction elsewhere does not stop the
    * axis it reduces from being split) */
@@ -62,8 +62,8 @@ bool npuc_dim_analyze(MlirOperation func, const npuc_op_registry *reg,
   analyzer a = {0};
   a.reg = reg;
   bool ok = collect_ops(&a, func) && find_needed(&a);
-  for (size_t i = 0; ok && i < a.num_ops; i++)
-    connect_op(&a, a.ops[i]);
+  for (size_t i = 0; ok && i < a.ops.count; i++)
+    connect_op(&a, a.ops.ops[i]);
   ok = ok && !a.oom && collect_leaves(&a, out);
   if (ok)
     choose_axis(&a, out);
@@ -95,24 +95,9 @@ intptr_t npuc_dim_stored_operand(const npuc_op_registry *reg,
 
 /* ---- the ops ------------------------------------------------------------- */
 
-static MlirWalkResult collect_one(MlirOperation op, void *user) {
-  analyzer *a = user;
-  if (a->num_ops == a->cap_ops) {
-    size_t cap = a->cap_ops ? 2 * a->cap_ops : 256;
-    MlirOperation *ops = realloc(a->ops, cap * sizeof *ops);
-    if (!ops) {
-      a->oom = true;
-      return MlirWalkResultInterrupt;
-    }
-    a->ops = ops;
-    a->cap_ops = cap;
-  }
-  a->ops[a->num_ops++] = op;
-  return MlirWalkResultAdvance;
-}
-
 static bool collect_ops(analyzer *a, MlirOperation func) {
-  mlirOperationWalk(func, collect_one, a, MlirWalkPreOrder);
+  if (!npuc_op_list_collect(func, MlirWalkPreOrder, NULL, NULL, &a->ops))
+    a->oom = true;
   return !a->oom;
 }
 
@@ -140,21 +125,21 @@ static bool is_needed(analyzer *a, MlirOperation op) {
  * sweep over every use settles it. */
 static bool find_needed(analyzer *a) {
   size_t cap = 16;
-  while (cap < 2 * a->num_ops)
+  while (cap < 2 * a->ops.count)
     cap *= 2;
   a->op_keys = calloc(cap, sizeof *a->op_keys);
   a->op_index = malloc(cap * sizeof *a->op_index);
-  a->needed = calloc(a->num_ops + 1, sizeof *a->needed);
+  a->needed = calloc(a->ops.count + 1, sizeof *a->needed);
   if (!a->op_keys || !a->op_index || !a->needed)
     return false;
   a->op_mask = cap - 1;
-  for (size_t i = 0; i < a->num_ops; i++) {
-    size_t j = op_slot(a, a->ops[i].ptr);
-    a->op_keys[j] = a->ops[i].ptr;
+  for (size_t i = 0; i < a->ops.count; i++) {
+    size_t j = op_slot(a, a->ops.ops[i].ptr);
+    a->op_keys[j] = a->ops.ops[i].ptr;
     a->op_index[j] = i;
   }
-  for (size_t i = a->num_ops; i-- > 0;) {
-    MlirOperation op = a->ops[i];
+  for (size_t i = a->ops.count; i-- > 0;) {
+    MlirOperation op = a->ops.ops[i];
     bool need = is_store_like(a, op) ||
                 mlirOperationIsNull(mlirOperationGetNextInBlock(op));
     for (intptr_t r = 0; !need && r < mlirOperationGetNumResults(op); r++)
@@ -610,18 +595,18 @@ static void connect_region_values(analyzer *a, MlirOperation op) {
 
 static bool collect_leaves(analyzer *a, npuc_dim_result *out) {
   size_t n = 0;
-  for (size_t i = 0; i < a->num_ops; i++)
-    n += npuc_dim_stored_operand(a->reg, a->ops[i]) >= 0;
+  for (size_t i = 0; i < a->ops.count; i++)
+    n += npuc_dim_stored_operand(a->reg, a->ops.ops[i]) >= 0;
   out->leaves = n ? calloc(n, sizeof *out->leaves) : NULL;
   if (n && !out->leaves)
     return false;
-  for (size_t i = 0; i < a->num_ops; i++) {
-    intptr_t k = npuc_dim_stored_operand(a->reg, a->ops[i]);
+  for (size_t i = 0; i < a->ops.count; i++) {
+    intptr_t k = npuc_dim_stored_operand(a->reg, a->ops.ops[i]);
     if (k < 0)
       continue;
     npuc_dim_leaf *l = &out->leaves[out->num_leaves++];
-    l->op = a->ops[i];
-    l->value = mlirOperationGetOperand(a->ops[i], k);
+    l->op = a->ops.ops[i];
+    l->value = mlirOperationGetOperand(a->ops.ops[i], k);
     l->dim = -1;
     node_of(a, l->value);
     find_window(a, l);
@@ -961,5 +946,5 @@ static void analyzer_free(analyzer *a) {
   free(a->parent);
   free(a->size);
   free(a->reduced);
-  free(a->ops);
+  npuc_op_list_free(&a->ops);
 }

@@ -8,6 +8,7 @@
 #include "BuildOps.h"
 #include "SubBlock.h"
 #include "npuc/IR.h"
+#include "npuc/OpList.h"
 #include "npuc/Pass.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -37,42 +38,26 @@ static bool map_for_to_sub_block(MlirOperation func,
   return npuc_map_sub_block_loops(func);
 }
 
-typedef struct {
-  MlirOperation *ops;
-  size_t count, cap;
-  bool oom;
-} loop_list;
-
 static bool is_sub_block_loop(MlirOperation op);
 static bool bind_loop(MlirOperation loop);
 
-static MlirWalkResult collect_loop(MlirOperation op, void *user) {
-  loop_list *l = user;
+static unsigned sub_block_loop(MlirOperation op, void *user) {
+  (void)user;
   if (!is_sub_block_loop(op))
-    return MlirWalkResultAdvance;
-  if (l->count == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 4;
-    MlirOperation *ops = realloc(l->ops, cap * sizeof *ops);
-    if (!ops) {
-      l->oom = true;
-      return MlirWalkResultInterrupt;
-    }
-    l->ops = ops;
-    l->cap = cap;
-  }
-  l->ops[l->count++] = op;
-  return MlirWalkResultSkip; /* a sub-block loop inside one is an error */
+    return NPUC_OP_PASS;
+  /* a sub-block loop inside one is an error */
+  return NPUC_OP_KEEP | NPUC_OP_SKIP_REGIONS;
 }
 
 bool npuc_map_sub_block_loops(MlirOperation root) {
-  loop_list l = {NULL, 0, 0, false};
-  mlirOperationWalk(root, collect_loop, &l, MlirWalkPreOrder);
-  bool ok = !l.oom;
-  if (l.oom)
+  npuc_op_list l = {0};
+  bool ok =
+      npuc_op_list_collect(root, MlirWalkPreOrder, sub_block_loop, NULL, &l);
+  if (!ok)
     npuc_op_error(root, "hivm-map-for-to-sub-block: out of memory");
   for (size_t i = 0; ok && i < l.count; i++)
     ok = bind_loop(l.ops[i]);
-  free(l.ops);
+  npuc_op_list_free(&l);
   return ok;
 }
 

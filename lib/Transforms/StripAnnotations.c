@@ -3,6 +3,7 @@
  * whose attributes are all listed in `keep` survive, so a pipeline can drop
  * the hints it is done with and keep the rest. A mark without attributes
  * carries nothing worth keeping and is always erased. */
+#include "npuc/OpList.h"
 #include "npuc/Pass.h"
 
 #include <mlir-c/Diagnostics.h>
@@ -27,14 +28,7 @@ const npuc_pass_def npuc_pass_strip_annotations = {
     strip_annotations,
 };
 
-typedef struct {
-  const char *keep; /* "a,b,c" */
-  MlirOperation *doomed;
-  size_t count, cap;
-  bool out_of_memory;
-} strip_state;
-
-static MlirWalkResult collect_mark(MlirOperation op, void *user);
+static unsigned doomed_mark(MlirOperation op, void *keep);
 static bool is_annotation_mark(MlirOperation op);
 static bool all_attributes_kept(MlirOperation op, const char *keep);
 static bool in_comma_list(const char *list, MlirStringRef name);
@@ -44,38 +38,27 @@ static bool strip_annotations(MlirOperation root,
                               const npuc_pass_options *opts,
                               const npuc_pass_context *ctx) {
   (void)ctx;
-  strip_state st = {npuc_pass_opt_str(opts, "keep"), NULL, 0, 0, false};
+  npuc_op_list doomed = {0};
   /* Erasing while walking would invalidate the walk: collect first. */
-  mlirOperationWalk(root, collect_mark, &st, MlirWalkPostOrder);
-  if (st.out_of_memory) {
-    free(st.doomed);
+  if (!npuc_op_list_collect(root, MlirWalkPostOrder, doomed_mark,
+                            (void *)npuc_pass_opt_str(opts, "keep"), &doomed)) {
+    npuc_op_list_free(&doomed);
     mlirEmitError(mlirOperationGetLocation(root),
                   "npuc-strip-annotations: out of memory");
     return false;
   }
-  for (size_t i = 0; i < st.count; i++)
-    mlirOperationDestroy(st.doomed[i]);
-  free(st.doomed);
+  for (size_t i = 0; i < doomed.count; i++)
+    mlirOperationDestroy(doomed.ops[i]);
+  npuc_op_list_free(&doomed);
   return true;
 }
 
-static MlirWalkResult collect_mark(MlirOperation op, void *user) {
-  strip_state *st = user;
-  if (!is_annotation_mark(op) || all_attributes_kept(op, st->keep) ||
+/* `keep` is the option's "a,b,c". */
+static unsigned doomed_mark(MlirOperation op, void *keep) {
+  if (!is_annotation_mark(op) || all_attributes_kept(op, keep) ||
       !results_unused(op))
-    return MlirWalkResultAdvance;
-  if (st->count == st->cap) {
-    size_t cap = st->cap ? st->cap * 2 : 16;
-    MlirOperation *grown = realloc(st->doomed, cap * sizeof *grown);
-    if (!grown) {
-      st->out_of_memory = true;
-      return MlirWalkResultInterrupt;
-    }
-    st->doomed = grown;
-    st->cap = cap;
-  }
-  st->doomed[st->count++] = op;
-  return MlirWalkResultAdvance;
+    return NPUC_OP_PASS;
+  return NPUC_OP_KEEP;
 }
 
 static bool is_annotation_mark(MlirOperation op) {

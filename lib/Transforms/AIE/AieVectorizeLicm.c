@@ -9,6 +9,7 @@
  * (its conv2d_uj tests). */
 #include "AieVectorizeInternal.h"
 #include "npuc/IR.h"
+#include "npuc/OpList.h"
 
 #include <mlir-c/Pass.h>
 #include <stdlib.h>
@@ -41,47 +42,28 @@ bool aie_run_upstream(MlirOperation module, const char *pipeline) {
 
 /* ---- LICM ------------------------------------------------------------- */
 
-typedef struct {
-  MlirOperation *loops;
-  size_t count, cap;
-  bool oom;
-} loop_list;
-
-static MlirWalkResult collect_loop(MlirOperation op, void *user);
+static unsigned loop_op(MlirOperation op, void *user);
 static void hoist_from(MlirOperation loop);
 
 /* Inner loops first (post-order), so invariants climb out level by level,
  * as MLIR's pass does. */
 static bool hoist_invariants(MlirOperation module) {
-  loop_list l = {NULL, 0, 0, false};
-  mlirOperationWalk(module, collect_loop, &l, MlirWalkPostOrder);
-  if (l.oom) {
-    free(l.loops);
+  npuc_op_list l = {0};
+  if (!npuc_op_list_collect(module, MlirWalkPostOrder, loop_op, NULL, &l)) {
+    npuc_op_list_free(&l);
     npuc_op_error(module, "aie-vectorize: out of memory");
     return false;
   }
   for (size_t i = 0; i < l.count; i++)
-    hoist_from(l.loops[i]);
-  free(l.loops);
+    hoist_from(l.ops[i]);
+  npuc_op_list_free(&l);
   return true;
 }
 
-static MlirWalkResult collect_loop(MlirOperation op, void *user) {
-  loop_list *l = user;
-  if (!aie_op_is(op, "affine.for") && !aie_op_is(op, "scf.for"))
-    return MlirWalkResultAdvance;
-  if (l->count == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 16;
-    MlirOperation *n = realloc(l->loops, cap * sizeof *n);
-    if (!n) {
-      l->oom = true;
-      return MlirWalkResultInterrupt;
-    }
-    l->loops = n;
-    l->cap = cap;
-  }
-  l->loops[l->count++] = op;
-  return MlirWalkResultAdvance;
+static unsigned loop_op(MlirOperation op, void *user) {
+  (void)user;
+  return aie_op_is(op, "affine.for") || aie_op_is(op, "scf.for") ? NPUC_OP_KEEP
+                                                                 : NPUC_OP_PASS;
 }
 
 /* Ops without memory effects that are safe to execute speculatively. */

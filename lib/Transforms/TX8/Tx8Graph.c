@@ -5,43 +5,25 @@
 #include <string.h>
 
 void tx8_op_list_push(tx8_op_list *l, MlirOperation op) {
-  if (l->count == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 16;
-    MlirOperation *v = realloc(l->ops, cap * sizeof *v);
-    if (!v)
-      abort(); /* out of memory */
-    l->ops = v;
-    l->cap = cap;
-  }
-  l->ops[l->count++] = op;
+  if (!npuc_op_list_push(l, op))
+    abort(); /* out of memory */
 }
 
-void tx8_op_list_free(tx8_op_list *l) {
-  free(l->ops);
-  memset(l, 0, sizeof *l);
-}
+void tx8_op_list_free(tx8_op_list *l) { npuc_op_list_free(l); }
 
 bool tx8_op_is(MlirOperation op, const char *name) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
 }
 
-typedef struct {
-  const char *name;
-  tx8_op_list *out;
-} collect_ctx;
-
-static MlirWalkResult collect_one(MlirOperation op, void *user) {
-  collect_ctx *c = user;
-  if (tx8_op_is(op, c->name))
-    tx8_op_list_push(c->out, op);
-  return MlirWalkResultAdvance;
+static unsigned named(MlirOperation op, void *name) {
+  return tx8_op_is(op, name) ? NPUC_OP_KEEP : NPUC_OP_PASS;
 }
 
 void tx8_collect_ops(MlirOperation root, const char *name, tx8_op_list *out) {
   memset(out, 0, sizeof *out);
-  collect_ctx c = {name, out};
-  mlirOperationWalk(root, collect_one, &c, MlirWalkPreOrder);
+  if (!npuc_op_list_collect(root, MlirWalkPreOrder, named, (void *)name, out))
+    abort(); /* out of memory */
 }
 
 void tx8_graph_ops(MlirOperation module, tx8_op_list *out) {

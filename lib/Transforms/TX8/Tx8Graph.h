@@ -4,15 +4,14 @@
 #ifndef NPUC_TRANSFORMS_TX8_GRAPH_H
 #define NPUC_TRANSFORMS_TX8_GRAPH_H
 
+#include "npuc/OpList.h"
 #include <mlir-c/IR.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef struct {
-  MlirOperation *ops;
-  size_t count, cap;
-} tx8_op_list;
+typedef npuc_op_list tx8_op_list;
 
+/* Aborts when out of memory (the TX8 passes collect before rewriting). */
 void tx8_op_list_push(tx8_op_list *l, MlirOperation op);
 void tx8_op_list_free(tx8_op_list *l);
 

@@ -2,6 +2,7 @@
 #include "Tx8LayoutSupport.h"
 
 #include "../BuildOps.h"
+#include "npuc/OpList.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -11,32 +12,16 @@
 
 /* ---- ops -------------------------------------------------------------------- */
 
-typedef struct {
-  MlirOperation root;
-  MlirOperation *ops;
-  size_t len, cap;
-} op_list;
-
-static MlirWalkResult collect_one(MlirOperation op, void *user) {
-  op_list *l = user;
-  if (mlirOperationEqual(op, l->root))
-    return MlirWalkResultAdvance;
-  if (l->len == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 64;
-    MlirOperation *grown = realloc(l->ops, cap * sizeof *grown);
-    if (!grown)
-      abort();
-    l->ops = grown;
-    l->cap = cap;
-  }
-  l->ops[l->len++] = op;
-  return MlirWalkResultAdvance;
+static unsigned not_root(MlirOperation op, void *root) {
+  return mlirOperationEqual(op, *(MlirOperation *)root) ? NPUC_OP_PASS
+                                                        : NPUC_OP_KEEP;
 }
 
 MlirOperation *tx8l_collect_ops(MlirOperation func, size_t *count) {
-  op_list l = {func, NULL, 0, 0};
-  mlirOperationWalk(func, collect_one, &l, MlirWalkPreOrder);
-  *count = l.len;
+  npuc_op_list l = {0};
+  if (!npuc_op_list_collect(func, MlirWalkPreOrder, not_root, &func, &l))
+    abort();
+  *count = l.count;
   return l.ops;
 }
 

@@ -13,6 +13,7 @@
  * the attributes the code generator reads; skips DDR-only groups
  * (group_tag 2 without a compute op). docs/passes/tx8-sharding.md. */
 #include "npuc/IR.h"
+#include "npuc/OpList.h"
 #include "npuc/Pass.h"
 #include "npuc/Tx8Group.h"
 
@@ -43,19 +44,13 @@ const npuc_pass_def npuc_pass_tx8_sharding = {
 };
 
 typedef struct {
-  MlirOperation *groups;
-  size_t count, cap;
-  bool out_of_memory;
-} group_list;
-
-typedef struct {
   int32_t sharding[NPUC_TX8_MAX_RANK];
   int32_t slice[NPUC_TX8_MAX_RANK];
   int64_t spm_bytes;
   int64_t offsets[NPUC_TX8_MAX_BUFFERS + 1];
 } decision;
 
-static MlirWalkResult collect_group(MlirOperation op, void *user);
+static unsigned group_op(MlirOperation op, void *user);
 static bool shard_group(MlirOperation group, const npuc_tx8_target *t,
                         int64_t spm);
 
@@ -69,34 +64,23 @@ static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
   int64_t spm = npuc_pass_opt_int(opts, "spm-bytes");
   if (spm <= 0)
     spm = target.spm_bytes;
-  group_list list = {0};
-  mlirOperationWalk(module, collect_group, &list, MlirWalkPreOrder);
-  bool ok = !list.out_of_memory;
+  npuc_op_list list = {0};
+  bool ok =
+      npuc_op_list_collect(module, MlirWalkPreOrder, group_op, NULL, &list);
   if (!ok)
     npuc_op_error(module, "tx8-sharding: out of memory");
   for (size_t i = 0; i < list.count && ok; ++i)
-    ok = shard_group(list.groups[i], &target, spm);
-  free(list.groups);
+    ok = shard_group(list.ops[i], &target, spm);
+  npuc_op_list_free(&list);
   return ok;
 }
 
-static MlirWalkResult collect_group(MlirOperation op, void *user) {
-  group_list *l = user;
+static unsigned group_op(MlirOperation op, void *user) {
+  (void)user;
   char name[64];
   if (strcmp(npuc_tx8_op_name(op, name, sizeof name), "tx8be.group") != 0)
-    return MlirWalkResultAdvance;
-  if (l->count == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 16;
-    MlirOperation *grown = realloc(l->groups, cap * sizeof *grown);
-    if (!grown) {
-      l->out_of_memory = true;
-      return MlirWalkResultInterrupt;
-    }
-    l->groups = grown;
-    l->cap = cap;
-  }
-  l->groups[l->count++] = op;
-  return MlirWalkResultSkip; /* groups do not nest */
+    return NPUC_OP_PASS;
+  return NPUC_OP_KEEP | NPUC_OP_SKIP_REGIONS; /* groups do not nest */
 }
 
 /* ---- one group ----------------------------------------------------------------- */
