@@ -222,14 +222,20 @@ static void scheme_16_z(aie_state *s, attr_list *a, aie_operand o,
   add_int(s, a, "zstep", step);
 }
 
-/* The 16-bit add/sub: lanes by quads, square 0x3210 (a splat: all 0). */
+/* The 16-bit add/sub (RA_16, aie1-lane-semantics.md 5.2): output quad q
+ * takes elements start + 2*ne .. +1 and start + 2*(ne + no + 1) .. +1,
+ * where ne / no are the offset nibbles 2q / 2q+1 (in 32-bit words). Lane
+ * s = 4q+k reads element s when ne = 2q and no = 0: 0x06040200 and
+ * 0x0e0c0a08 with square 0x3210. mlir-aie emits 0x03020100 / 0x07060504
+ * (ne = q), which makes lane 4q+k read element 2q+k: only lanes 0..3 are
+ * right (its test_add_i16). A splat reads element start everywhere. */
 static void scheme_16_add(aie_state *s, attr_list *a, char which,
                           aie_operand o) {
   char name[16];
   snprintf(name, sizeof name, "%coffsets", which);
-  add_str(s, a, name, o.splat ? "0" : "0x03020100");
+  add_str(s, a, name, o.splat ? "0" : "0x06040200");
   snprintf(name, sizeof name, "%coffsets_hi", which);
-  add_str(s, a, name, o.splat ? "0" : "0x07060504");
+  add_str(s, a, name, o.splat ? "0" : "0x0e0c0a08");
   snprintf(name, sizeof name, "%csquare", which);
   add_str(s, a, name, o.splat ? "0" : "0x3210");
   snprintf(name, sizeof name, "%cstart", which);
