@@ -50,6 +50,7 @@ conformance: build
 	test/conformance/blockify.sh $(BUILD)/bin/npuc-opt
 	test/conformance/bubble_up.sh $(BUILD)/bin/npuc-opt
 	test/conformance/aie_vectorize.sh --strict $(BUILD)/bin/npuc-opt
+	test/conformance/aie1_exec.py --strict $(BUILD)
 	test/conformance/tile_and_bind.sh $(BUILD)/bin/npuc-opt
 	test/conformance/tile_and_bind_exec.py $(BUILD)
 

@@ -16,6 +16,8 @@ from a temporary copy. Verdicts per case:
   not compiled  npuc-compile refused (first error shown): e.g.
                 aie-vectorize refused the function (no scheme)
 
+  known         MISMATCH in a file of KNOWN_MISMATCHES below (not a failure)
+
 usage: aie1_exec.py [--strict] [BUILD_DIR [CONFORMANCE_DIR]]
 Exit 0 unless --strict and a case is MISMATCH or failed to build/run.
 """
@@ -97,6 +99,17 @@ def run_case(build, tmp, name, text, cfg):
     return "run failed", first_line(p.stderr, r"error")
 
 
+# Files whose vectorized form is known to differ from the scalar program,
+# with the reason; a MISMATCH there is reported as `known`.
+KNOWN_MISMATCHES = {
+    # The 16-bit scheme pairs the third filter column with z[3] of the row,
+    # which it assumes zero; with 3x3 rows 3 apart that element is a real
+    # tap (the anchor does the same: aie1-lane-semantics.md 7.2).
+    # test/lit/Target/aie1-vectorize-uj-i16-odd-tap.test is its XFAIL.
+    "conv2d_uj_i16.mlir",
+}
+
+
 def main(argv):
     strict = "--strict" in argv
     args = [a for a in argv if a != "--strict"]
@@ -117,6 +130,8 @@ def main(argv):
                 else:
                     verdict, detail = run_case(build, tmp, "case%d_%s" % (
                         n, fname.replace(".", "_")), text, cfg)
+                if verdict == "MISMATCH" and fname in KNOWN_MISMATCHES:
+                    verdict = "known"
                 counts[verdict] = counts.get(verdict, 0) + 1
                 bad += verdict in ("MISMATCH", "build failed", "run failed")
                 print("%-14s %-44s %s" % (verdict, label, detail))
