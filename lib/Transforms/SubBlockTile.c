@@ -82,6 +82,23 @@ static MlirNamedAttribute named(MlirContext ctx, const char *name,
       mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), a);
 }
 
+/* The type of a part of shaped type `t` with `sizes`: a tensor keeps its
+ * encoding, a memref view gets a strided layout with a dynamic offset. */
+static MlirType part_type(MlirType t, const int64_t *sizes) {
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  MlirType element = mlirShapedTypeGetElementType(t);
+  if (mlirTypeIsATensor(t))
+    return mlirRankedTensorTypeGet(rank, sizes, element,
+                                   mlirRankedTensorTypeGetEncoding(t));
+  int64_t strides[MAX_RANK], whole_offset;
+  mlirMemRefTypeGetStridesAndOffset(t, strides, &whole_offset);
+  MlirAttribute layout = mlirStridedLayoutAttrGet(
+      mlirTypeGetContext(t), mlirShapedTypeGetDynamicStrideOrOffset(), rank,
+      strides);
+  return mlirMemRefTypeGet(element, rank, sizes, layout,
+                           mlirMemRefTypeGetMemorySpace(t));
+}
+
 /* The part of shaped value `v` along `dim` at `offset`, of `size` (null:
  * the static `static_size`), marked to bubble: tensor.extract_slice of a
  * tensor, memref.subview of a memref. */
@@ -99,19 +116,8 @@ static MlirValue part_of(npuc_builder *b, MlirValue v, int dim,
   }
   sizes[dim] =
       mlirValueIsNull(size) ? static_size : mlirShapedTypeGetDynamicSize();
-  MlirType part;
   bool tensor = mlirTypeIsATensor(t);
-  if (tensor) {
-    part = mlirRankedTensorTypeGet(rank, sizes, mlirShapedTypeGetElementType(t),
-                                   mlirRankedTensorTypeGetEncoding(t));
-  } else {
-    int64_t strides[MAX_RANK], whole_offset;
-    mlirMemRefTypeGetStridesAndOffset(t, strides, &whole_offset);
-    MlirAttribute layout = mlirStridedLayoutAttrGet(
-        ctx, mlirShapedTypeGetDynamicStrideOrOffset(), rank, strides);
-    part = mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), rank, sizes,
-                             layout, mlirMemRefTypeGetMemorySpace(t));
-  }
+  MlirType part = part_type(t, sizes);
   int32_t segments[4] = {1, 1, mlirValueIsNull(size) ? 0 : 1, 0};
   MlirNamedAttribute attrs[5] = {
       named(ctx, "static_offsets", mlirDenseI64ArrayGet(ctx, rank, offs)),
@@ -234,19 +240,8 @@ static MlirValue window_part(npuc_builder *b, MlirValue src, const ofr *offs,
     if (!mlirValueIsNull(sizes[d].v))
       operands[n++] = sizes[d].v, nsizes++;
   }
-  MlirType part;
   bool tensor = mlirTypeIsATensor(t);
-  if (tensor) {
-    part = mlirRankedTensorTypeGet(rank, ss, mlirShapedTypeGetElementType(t),
-                                   mlirRankedTensorTypeGetEncoding(t));
-  } else {
-    int64_t strides[MAX_RANK], whole_offset;
-    mlirMemRefTypeGetStridesAndOffset(t, strides, &whole_offset);
-    MlirAttribute layout = mlirStridedLayoutAttrGet(
-        ctx, mlirShapedTypeGetDynamicStrideOrOffset(), rank, strides);
-    part = mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), rank, ss, layout,
-                             mlirMemRefTypeGetMemorySpace(t));
-  }
+  MlirType part = part_type(t, ss);
   int32_t segments[4] = {1, (int32_t)noffs, (int32_t)nsizes, 0};
   MlirNamedAttribute attrs[4] = {
       named(ctx, "static_offsets", mlirDenseI64ArrayGet(ctx, rank, so)),
