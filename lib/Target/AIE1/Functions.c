@@ -80,7 +80,7 @@ static bool emit_function(const npuc_op_registry *reg, MlirOperation func,
     npuc_sb_printf(file, "void %s(const npuc_buf *npuc_args) {\n%s}\n\n",
                    cname, body.data ? body.data : "");
   npuc_sb_free(&body);
-  free(em.slots);
+  npuc_em_free_values(&em);
   return ok;
 }
 

@@ -73,14 +73,43 @@ static npuc_value_slot *find_slot(emitter *em, const void *key) {
       return &em->slots[i];
 }
 
+#define NAMES_PER_CHUNK 1024
+
+static const char *new_name(emitter *em) {
+  size_t id = (size_t)em->next_id++;
+  size_t chunk = id / NAMES_PER_CHUNK;
+  if (chunk >= em->num_name_chunks) {
+    npuc_value_name **chunks =
+        realloc(em->name_chunks, (chunk + 1) * sizeof *chunks);
+    if (!chunks || !(chunks[chunk] = malloc(NAMES_PER_CHUNK *
+                                            sizeof(npuc_value_name))))
+      abort(); /* out of memory */
+    em->name_chunks = chunks;
+    em->num_name_chunks = chunk + 1;
+  }
+  char *name = em->name_chunks[chunk][id % NAMES_PER_CHUNK];
+  snprintf(name, sizeof(npuc_value_name), "v%zu", id);
+  return name;
+}
+
 const char *npuc_em_define(emitter *em, MlirValue v) {
   npuc_value_slot *s = find_slot(em, v.ptr);
   if (!s->key) {
     s->key = v.ptr;
     em->slot_count++;
   }
-  snprintf(s->name, sizeof s->name, "v%d", em->next_id++);
+  s->name = new_name(em);
   return s->name;
+}
+
+void npuc_em_free_values(emitter *em) {
+  for (size_t i = 0; i < em->num_name_chunks; ++i)
+    free(em->name_chunks[i]);
+  free(em->name_chunks);
+  free(em->slots);
+  em->name_chunks = NULL;
+  em->slots = NULL;
+  em->num_name_chunks = em->slot_count = em->slot_cap = 0;
 }
 
 const char *npuc_em_name(emitter *em, MlirValue v) {

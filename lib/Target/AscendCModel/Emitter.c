@@ -47,7 +47,7 @@ bool npuc_emit_ascend_cmodel(const npuc_op_registry *reg, MlirOperation module,
     npuc_sb_printf(&kernel, "};\nconst int npuc_num_kernels = %zu;\n", n);
   }
   free(entries);
-  free(em.slots);
+  npuc_em_free_values(&em);
   if (!ok) {
     npuc_sb_free(&kernel);
     return false;

@@ -14,9 +14,11 @@
 #include "npuc/StringBuilder.h"
 
 typedef struct {
-  const void *key; /* MlirValue.ptr */
-  char name[24];
+  const void *key;  /* MlirValue.ptr */
+  const char *name; /* in the emitter's name chunks, which never move */
 } npuc_value_slot;
+
+typedef char npuc_value_name[16];
 
 typedef struct emitter {
   const npuc_op_registry *reg;
@@ -25,6 +27,10 @@ typedef struct emitter {
   int next_id;
   npuc_value_slot *slots;
   size_t slot_count, slot_cap; /* open addressing, cap a power of two */
+  /* The names live apart from the table, so a name handed out stays valid
+   * when the table grows. */
+  npuc_value_name **name_chunks;
+  size_t num_name_chunks;
   bool failed;
   bool has_sync;
   bool uses_sub_block;
@@ -41,6 +47,8 @@ typedef struct emitter {
 const char *npuc_em_name(emitter *em, MlirValue v);
 /* Declares a fresh C variable for `v` (a result or block argument). */
 const char *npuc_em_define(emitter *em, MlirValue v);
+/* Frees the value table and names (the emitter itself is the caller's). */
+void npuc_em_free_values(emitter *em);
 
 /* ---- types -------------------------------------------------------------- */
 
