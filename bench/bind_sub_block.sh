@@ -68,53 +68,8 @@ gen_kernel() {
   }' > "$2"
 }
 
-# bench/bubble_up.sh's input: the same chain ending in a marked slice.
-# usage: gen_chain N FILE
-gen_chain() {
-  awk -v n="$1" 'BEGIN {
-    T = "tensor<64x64xf32>"
-    print "func.func @chain(%a: " T ", %b: " T ", %s: f32, %o: index) -> tensor<32x64xf32> {"
-    print "  %e = tensor.empty() : " T
-    cur = "%a"
-    for (i = 0; i < n; i++) {
-      k = i % 4; v = "%v" i
-      if (k == 0) l = "hivm.hir.vadd ins(" cur ", %b : " T ", " T ")"
-      else if (k == 1) l = "hivm.hir.vexp ins(" cur " : " T ")"
-      else if (k == 2) l = "hivm.hir.vmul ins(" cur ", %s : " T ", f32)"
-      else l = "hivm.hir.vmax ins(" cur ", %b : " T ", " T ")"
-      print "  " v " = " l " outs(%e : " T ") -> " T
-      cur = v
-    }
-    print "  %r = tensor.extract_slice " cur "[%o, 0] [32, 64] [1, 1] {to_be_bubbled_slice} : " T " to tensor<32x64xf32>"
-    print "  return %r : tensor<32x64xf32>"
-    print "}"
-  }' > "$2"
-}
-
-now() { date +%s.%N; }
-min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "inf" || b < a) ? b : a }'; }
-# usage: pass_time FILE PASS -> the pass's --mlir-timing wall time
-pass_time() {
-  "$npuc_opt" "$1" "--$2" --mlir-timing -o /dev/null 2>&1 |
-    awk -v p="$2" '$NF == p { print $1; exit }'
-}
-# usage: best_pass FILE PASS -> best-of-R pass time
-best_pass() {
-  local b=inf
-  for ((r = 0; r < runs; r++)); do b=$(min "$b" "$(pass_time "$1" "$2")"); done
-  echo "$b"
-}
-# usage: best_parse FILE -> best-of-R wall time of parse+print
-best_parse() {
-  local b=inf t0 t1
-  for ((r = 0; r < runs; r++)); do
-    t0=$(now)
-    "$npuc_opt" "$1" -o /dev/null
-    t1=$(now)
-    b=$(min "$b" "$(awk -v x="$t0" -v y="$t1" 'BEGIN { print y - x }')")
-  done
-  echo "$b"
-}
+# shellcheck source=bench/chain-lib.sh
+source "$root/bench/chain-lib.sh"
 # usage: row NAME TIME PARSE
 row() {
   awk -v n="$1" -v p="$2" -v t="$3" -v m="$max_ratio" 'BEGIN {

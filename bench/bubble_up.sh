@@ -33,72 +33,31 @@ done
 if [[ -n $keep ]]; then work=$keep; mkdir -p "$work"
 else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
 
-# One function: a chain cycling vadd(x, %b), vexp(x), vmul(x, %s),
-# vmax(x, %b) on tensor<64x64xf32>, all writing the shared empty %e, then a
-# marked slice of the last result (its first 32 rows at %o).
-# usage: gen N FILE
-gen() {
-  awk -v n="$1" 'BEGIN {
-    T = "tensor<64x64xf32>"
-    print "func.func @chain(%a: " T ", %b: " T ", %s: f32, %o: index) -> tensor<32x64xf32> {"
-    print "  %e = tensor.empty() : " T
-    cur = "%a"
-    for (i = 0; i < n; i++) {
-      k = i % 4; v = "%v" i
-      if (k == 0) l = "hivm.hir.vadd ins(" cur ", %b : " T ", " T ")"
-      else if (k == 1) l = "hivm.hir.vexp ins(" cur " : " T ")"
-      else if (k == 2) l = "hivm.hir.vmul ins(" cur ", %s : " T ", f32)"
-      else l = "hivm.hir.vmax ins(" cur ", %b : " T ", " T ")"
-      print "  " v " = " l " outs(%e : " T ") -> " T
-      cur = v
-    }
-    print "  %r = tensor.extract_slice " cur "[%o, 0] [32, 64] [1, 1] {to_be_bubbled_slice} : " T " to tensor<32x64xf32>"
-    print "  return %r : tensor<32x64xf32>"
-    print "}"
-  }' > "$2"
-}
-
-now() { date +%s.%N; }
-min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "inf" || b < a) ? b : a }'; }
-pass_time() {
-  "$npuc_opt" "$1" --hivm-bubble-up-extract-slice --mlir-timing -o /dev/null 2>&1 |
-    awk '$NF == "hivm-bubble-up-extract-slice" { print $1; exit }'
-}
-# usage: best_pass FILE -> best-of-R pass time
-best_pass() {
-  local b=inf
-  for ((r = 0; r < runs; r++)); do b=$(min "$b" "$(pass_time "$1")"); done
-  echo "$b"
-}
+# shellcheck source=bench/chain-lib.sh
+source "$root/bench/chain-lib.sh"
 
 chain=$work/chain.mlir
-gen "$ops" "$chain"
+gen_chain "$ops" "$chain"
 "$npuc_opt" "$chain" --hivm-bubble-up-extract-slice -o "$work/out.mlir"
 # Bubbled through: every op is on 32 rows, the slice sits on an argument.
 grep -q "hivm.hir.vmax ins(.*tensor<32x64xf32>" "$work/out.mlir" &&
   grep -q "tensor.extract_slice %arg1\[%arg3, 0\] \[32, 64\]" "$work/out.mlir" ||
   { echo "the pass did not bubble the benchmark chain" >&2; exit 1; }
 
-best_parse=inf
-for ((r = 0; r < runs; r++)); do
-  t0=$(now)
-  "$npuc_opt" "$chain" -o /dev/null
-  t1=$(now)
-  best_parse=$(min "$best_parse" "$(awk -v x="$t0" -v y="$t1" 'BEGIN { print y - x }')")
-done
-pass=$(best_pass "$chain")
+parse=$(best_parse "$chain")
+pass=$(best_pass "$chain" hivm-bubble-up-extract-slice)
 
 printf 'chain: %d ops (%d bytes), best of %d\n' "$ops" "$(wc -c < "$chain")" "$runs"
-printf 'npuc-opt parse+print          %8.4fs\n' "$best_parse"
+printf 'npuc-opt parse+print          %8.4fs\n' "$parse"
 printf 'hivm-bubble-up-extract-slice  %8.4fs  (--mlir-timing: with the verifier run after it)\n' "$pass"
-awk -v p="$pass" -v t="$best_parse" -v m="$max_ratio" 'BEGIN {
+awk -v p="$pass" -v t="$parse" -v m="$max_ratio" 'BEGIN {
   r = p / t
   printf "ratio pass/parse+print        %8.4f   target < %s  %s\n", r, m, (r < m ? "PASS" : "MISS")
 }'
 echo "pass time per op (linear when flat):"
 for n in $((ops / 4)) $((ops / 2)) "$ops" $((ops * 2)); do
   f=$work/chain$n.mlir
-  gen "$n" "$f"
-  t=$(best_pass "$f")
+  gen_chain "$n" "$f"
+  t=$(best_pass "$f" hivm-bubble-up-extract-slice)
   awk -v n="$n" -v t="$t" 'BEGIN { printf "  %7d ops  %8.4fs  %6.2f us/op\n", n, t, t / n * 1e6 }'
 done
