@@ -37,12 +37,15 @@ done
 if [[ -n $keep ]]; then work=$keep; mkdir -p "$work"
 else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
 
+# shellcheck source=bench/chain-lib.sh
+source "$root/bench/chain-lib.sh"
+
 # The kernel: the chain of bench/bubble_up.sh (vadd with %b, vexp, vmul by
 # %s, vmax with %b on tensor<64x64xf32>, one shared empty init) between two
 # loads and a store.
 # usage: gen_kernel N FILE
 gen_kernel() {
-  awk -v n="$1" 'BEGIN {
+  awk -v n="$1" "$chain_awk"'BEGIN {
     T = "tensor<64x64xf32>"; M = "memref<64x64xf32>"
     print "func.func @chain(%x: " M ", %y: " M ", %s: f32, %out: " M ") attributes {hacc.entry, hacc.function_kind = #hacc.function_kind<DEVICE>, hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {"
     print "  %ux = memref.alloc() : " M
@@ -52,24 +55,13 @@ gen_kernel() {
     print "  hivm.hir.load ins(%y : " M ") outs(%uy : " M ")"
     print "  %b = bufferization.to_tensor %uy restrict writable : " M " to " T
     print "  %e = tensor.empty() : " T
-    cur = "%a"
-    for (i = 0; i < n; i++) {
-      k = i % 4; v = "%v" i
-      if (k == 0) l = "hivm.hir.vadd ins(" cur ", %b : " T ", " T ")"
-      else if (k == 1) l = "hivm.hir.vexp ins(" cur " : " T ")"
-      else if (k == 2) l = "hivm.hir.vmul ins(" cur ", %s : " T ", f32)"
-      else l = "hivm.hir.vmax ins(" cur ", %b : " T ", " T ")"
-      print "  " v " = " l " outs(%e : " T ") -> " T
-      cur = v
-    }
+    cur = chain(n, T)
     print "  hivm.hir.store ins(" cur " : " T ") outs(%out : " M ")"
     print "  return"
     print "}"
   }' > "$2"
 }
 
-# shellcheck source=bench/chain-lib.sh
-source "$root/bench/chain-lib.sh"
 # usage: row NAME TIME PARSE
 row() {
   awk -v n="$1" -v p="$2" -v t="$3" -v m="$max_ratio" 'BEGIN {

@@ -2,25 +2,35 @@
 # chain they generate and their best-of-R timers. Callers set `npuc_opt` and
 # `runs` before calling.
 
+# awk: prints n elementwise ops on %a of type T (vadd with %b, vexp, vmul
+# by %s, vmax with %b, all writing the shared empty %e) and returns the last
+# value's name.
+chain_awk='
+function chain(n, T,    cur, i, k, v, l) {
+  cur = "%a"
+  for (i = 0; i < n; i++) {
+    k = i % 4; v = "%v" i
+    if (k == 0) l = "hivm.hir.vadd ins(" cur ", %b : " T ", " T ")"
+    else if (k == 1) l = "hivm.hir.vexp ins(" cur " : " T ")"
+    else if (k == 2) l = "hivm.hir.vmul ins(" cur ", %s : " T ", f32)"
+    else l = "hivm.hir.vmax ins(" cur ", %b : " T ", " T ")"
+    print "  " v " = " l " outs(%e : " T ") -> " T
+    cur = v
+  }
+  return cur
+}
+'
+
 # A chain of N elementwise ops on tensor<64x64xf32> (vadd, vexp, vmul by a
 # scalar, vmax), all writing one shared empty init, ending in a marked slice
 # of its first 32 rows: the input hivm-bubble-up-extract-slice bubbles.
 # usage: gen_chain N FILE
 gen_chain() {
-  awk -v n="$1" 'BEGIN {
+  awk -v n="$1" "$chain_awk"'BEGIN {
     T = "tensor<64x64xf32>"
     print "func.func @chain(%a: " T ", %b: " T ", %s: f32, %o: index) -> tensor<32x64xf32> {"
     print "  %e = tensor.empty() : " T
-    cur = "%a"
-    for (i = 0; i < n; i++) {
-      k = i % 4; v = "%v" i
-      if (k == 0) l = "hivm.hir.vadd ins(" cur ", %b : " T ", " T ")"
-      else if (k == 1) l = "hivm.hir.vexp ins(" cur " : " T ")"
-      else if (k == 2) l = "hivm.hir.vmul ins(" cur ", %s : " T ", f32)"
-      else l = "hivm.hir.vmax ins(" cur ", %b : " T ", " T ")"
-      print "  " v " = " l " outs(%e : " T ") -> " T
-      cur = v
-    }
+    cur = chain(n, T)
     print "  %r = tensor.extract_slice " cur "[%o, 0] [32, 64] [1, 1] {to_be_bubbled_slice} : " T " to tensor<32x64xf32>"
     print "  return %r : tensor<32x64xf32>"
     print "}"

@@ -28,20 +28,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def split_cases(path):
-    """(first line, text) per `// -----` chunk, as --split-input-file does."""
-    cases, start, lines = [], 1, []
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            if line.rstrip("\n") == "// -----":
-                cases.append((start, "".join(lines)))
-                start, lines = n + 1, []
-            else:
-                lines.append(line)
-    cases.append((start, "".join(lines)))
-    return cases
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cmodel import split_cases  # noqa: E402
 
 
 def run_options(text):
