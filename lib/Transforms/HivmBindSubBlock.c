@@ -279,15 +279,14 @@ static MlirValue memory_root(MlirValue v) {
 }
 
 typedef struct {
-  const npuc_op_registry *reg;
+  npuc_op_def_cache defs;
   MlirValue *roots; /* memory the function loads from (arguments) */
   size_t count, cap;
 } load_roots;
 
 static MlirWalkResult collect_load_root(MlirOperation op, void *user) {
   load_roots *lr = user;
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  const npuc_op_def *def = npuc_op_lookup(lr->reg, n.data, n.length);
+  const npuc_op_def *def = npuc_op_def_of(&lr->defs, op);
   intptr_t first, count;
   int g = def && npuc_op_has_trait(def, NPUC_TRAIT_LOAD_LIKE)
               ? npuc_op_find_operand(def, "src")
@@ -324,7 +323,10 @@ static int by_address(const void *x, const void *y) {
  * sorted once and each store's root looked up: n log n. */
 static bool check_memory(MlirOperation func, const npuc_dim_result *dims,
                          const npuc_op_registry *reg, failure *f) {
-  load_roots lr = {reg, NULL, 0, 0};
+  load_roots lr;
+  npuc_op_def_cache_init(&lr.defs, reg);
+  lr.roots = NULL;
+  lr.count = lr.cap = 0;
   mlirOperationWalk(func, collect_load_root, &lr, MlirWalkPreOrder);
   if (lr.count)
     qsort(lr.roots, lr.count, sizeof *lr.roots, by_address);
