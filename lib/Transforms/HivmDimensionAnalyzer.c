@@ -320,7 +320,10 @@ static bool find_needed(analyzer *a) {
  */
 
 static bool grow_slots(analyzer *a) {
+  /* first sized for about two values per op: one growth at most */
   size_t cap = a->slots ? 2 * (a->mask + 1) : 1024;
+  while (!a->slots && cap < 4 * a->ops.count)
+    cap *= 2;
   value_slot *slots = calloc(cap, sizeof *slots);
   if (!slots)
     return false;
@@ -1031,7 +1034,7 @@ static bool two_dims_in(analyzer *a, const value_slot *v, int32_t *root) {
 static void mark_across(analyzer *a) {
   for (size_t s = 0; s <= a->mask; s++) {
     int32_t root;
-    if (two_dims_in(a, &a->slots[s], &root))
+    if (a->slots[s].rank >= 2 && two_dims_in(a, &a->slots[s], &root))
       a->across[root] = true;
   }
 }
@@ -1144,7 +1147,7 @@ static void note_broadcast_across(analyzer *a, npuc_dim_result *out,
   for (size_t s = 0; s <= a->mask; s++) {
     const value_slot *v = &a->slots[s];
     int32_t root;
-    if (two_dims_in(a, v, &root) && chosen[root] &&
+    if (v->rank >= 2 && two_dims_in(a, v, &root) && chosen[root] &&
         (!first || v->base < first->base))
       first = v;
   }
