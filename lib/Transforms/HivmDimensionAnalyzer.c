@@ -46,6 +46,7 @@ typedef struct {
   op_kind kind;
   int src, dst;    /* operand groups `src` and `dst` of a table op, or -1 */
   bool store_like; /* the store-like trait and a `src` group */
+  bool load_like;  /* the load-like trait and a `src` group */
   bool broadcast;  /* hivm.hir.vbrc */
   bool same_dims;  /* hivm.hir.bitcast: the operand's dims are the result's */
 } name_facts;
@@ -104,7 +105,7 @@ typedef struct {
   bool oom;
 } analyzer;
 
-static bool collect_ops(analyzer *a, MlirOperation func);
+static bool collect_ops(analyzer *a, MlirOperation func, npuc_dim_result *out);
 static bool find_needed(analyzer *a);
 static bool is_needed(analyzer *a, MlirOperation op);
 static void connect_op(analyzer *a, MlirOperation op);
@@ -118,7 +119,7 @@ bool npuc_dim_analyze(MlirOperation func, const npuc_op_registry *reg,
   memset(out, 0, sizeof *out);
   analyzer a = {0};
   a.reg = reg;
-  bool ok = collect_ops(&a, func) && find_needed(&a);
+  bool ok = collect_ops(&a, func, out) && find_needed(&a);
   for (size_t i = 0; ok && i < a.ops.count; i++)
     connect_op(&a, a.ops.ops[i]);
   ok = ok && !a.oom && collect_leaves(&a, out);
@@ -133,8 +134,10 @@ bool npuc_dim_analyze(MlirOperation func, const npuc_op_registry *reg,
 
 void npuc_dim_result_free(npuc_dim_result *r) {
   free(r->leaves);
+  free(r->loads);
   r->leaves = NULL;
-  r->num_leaves = r->num_tiled = 0;
+  r->loads = NULL;
+  r->num_leaves = r->num_tiled = r->num_loads = 0;
 }
 
 static intptr_t stored_operand(const npuc_op_def *def, int src,
@@ -149,7 +152,8 @@ intptr_t npuc_dim_stored_operand(const npuc_op_registry *reg,
   return stored_operand(def, npuc_op_find_operand(def, "src"), op);
 }
 
-/* The first operand of group `src` of a store-like op, or -1. */
+/* The first operand of group `src` of a store-like (or load-like) op, or
+ * -1. */
 static intptr_t stored_operand(const npuc_op_def *def, int src,
                                MlirOperation op) {
   intptr_t first, count;
@@ -173,7 +177,8 @@ static void describe_name(analyzer *a, MlirOperation op, name_facts *f);
 
 /* The facts of op's name: looked up on the first op of that name. */
 static const name_facts *facts_of(analyzer *a, MlirOperation op) {
-  static const name_facts none = {NULL, NULL, K_OTHER, -1, -1, false, false,
+  static const name_facts none = {NULL,  NULL,  K_OTHER, -1,
+                                  -1,    false, false,   false,
                                   false};
   const void *key = mlirOperationGetName(op).ptr;
   if (!a->names || 2 * (a->num_names + 1) > a->names_mask + 1) {
@@ -230,11 +235,13 @@ static void describe_name(analyzer *a, MlirOperation op, name_facts *f) {
   };
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   const npuc_op_def *def = npuc_op_lookup(a->reg, n.data, n.length);
-  *f = (name_facts){NULL, def, K_OTHER, -1, -1, false, false, false};
+  *f = (name_facts){NULL, def, K_OTHER, -1, -1, false, false, false, false};
   if (def) {
     f->src = npuc_op_find_operand(def, "src");
     f->dst = npuc_op_find_operand(def, "dst");
-    f->store_like = npuc_op_has_trait(def, NPUC_TRAIT_STORE_LIKE) && f->src >= 0;
+    f->store_like =
+        f->src >= 0 && npuc_op_has_trait(def, NPUC_TRAIT_STORE_LIKE);
+    f->load_like = f->src >= 0 && npuc_op_has_trait(def, NPUC_TRAIT_LOAD_LIKE);
   }
   if (def && n.length > 9 && memcmp(n.data, "hivm.hir.", 9) == 0) {
     f->kind = K_HIVM;
@@ -253,19 +260,43 @@ static op_kind kind_of(analyzer *a, MlirOperation op) {
 
 /* ---- the ops ------------------------------------------------------------- */
 
-/* The ops in walk order and, per op, the operand it stores. */
-static bool collect_ops(analyzer *a, MlirOperation func) {
+static bool add_load(npuc_dim_result *out, MlirOperation op,
+                     const name_facts *f);
+
+/* The ops in walk order, per op the operand it stores, and what the
+ * load-like ops read. */
+static bool collect_ops(analyzer *a, MlirOperation func, npuc_dim_result *out) {
   if (!npuc_op_list_collect(func, MlirWalkPreOrder, NULL, NULL, &a->ops))
     a->oom = true;
   a->stored = a->oom ? NULL : malloc((a->ops.count + 1) * sizeof *a->stored);
-  for (size_t i = 0; a->stored && i < a->ops.count; i++) {
+  for (size_t i = 0; a->stored && i < a->ops.count && !a->oom; i++) {
     const name_facts *f = facts_of(a, a->ops.ops[i]);
     a->stored[i] =
         f->store_like ? stored_operand(f->def, f->src, a->ops.ops[i]) : -1;
+    if (f->load_like && !add_load(out, a->ops.ops[i], f))
+      a->oom = true;
   }
   if (!a->stored)
     a->oom = true;
   return !a->oom;
+}
+
+/* Appends the memref a load-like op reads (its first `src` operand). */
+static bool add_load(npuc_dim_result *out, MlirOperation op,
+                     const name_facts *f) {
+  intptr_t k = stored_operand(f->def, f->src, op);
+  if (k < 0 ||
+      !mlirTypeIsAMemRef(mlirValueGetType(mlirOperationGetOperand(op, k))))
+    return true;
+  if ((out->num_loads & (out->num_loads - 1)) == 0) { /* 0, 1, 2, 4, ... */
+    MlirValue *grown =
+        realloc(out->loads, 2 * (out->num_loads + 1) * sizeof *grown);
+    if (!grown)
+      return false;
+    out->loads = grown;
+  }
+  out->loads[out->num_loads++] = mlirOperationGetOperand(op, k);
+  return true;
 }
 
 /* ---- which ops the stores depend on
