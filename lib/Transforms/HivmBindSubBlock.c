@@ -584,15 +584,23 @@ static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
 /* ---- the 1:1 fallback -------------------------------------------------------
  */
 
-static unsigned store_like(MlirOperation op, void *reg) {
-  return npuc_dim_stored_operand(reg, op) < 0 ? NPUC_OP_PASS : NPUC_OP_KEEP;
+/* The table entry is found through the cache; only store-like ops pay
+ * for the full check. */
+static unsigned store_like(MlirOperation op, void *user) {
+  npuc_op_def_cache *defs = user;
+  const npuc_op_def *def = npuc_op_def_of(defs, op);
+  if (!def || !npuc_op_has_trait(def, NPUC_TRAIT_STORE_LIKE))
+    return NPUC_OP_PASS;
+  return npuc_dim_stored_operand(defs->reg, op) < 0 ? NPUC_OP_PASS
+                                                    : NPUC_OP_KEEP;
 }
 
 /* Every store-like op runs on sub-block 0 only. */
 static void fall_back(MlirOperation func, const npuc_op_registry *reg) {
   npuc_op_list l = {0};
-  if (!npuc_op_list_collect(func, MlirWalkPreOrder, store_like, (void *)reg,
-                            &l))
+  npuc_op_def_cache defs;
+  npuc_op_def_cache_init(&defs, reg);
+  if (!npuc_op_list_collect(func, MlirWalkPreOrder, store_like, &defs, &l))
     abort(); /* out of memory before the rewrite: nothing to undo */
   for (size_t i = 0; i < l.count; i++)
     if (mlirOperationGetNumResults(l.ops[i]) <= 1)
