@@ -17,7 +17,9 @@ comes from npuc-compile --kernel=NAME with
 *unsupported*, with the first error's op. The others run
 with `npuc-run --compare ORIGINAL TILED` on random inputs made from the
 kernel's argument list (as cmodel.py does: static shapes, dynamic sizes
-2^21 elements, integer scalars 1, float scalars 0.5), the original with one
+2^21 elements, integer scalars 1, float scalars 0.5; then, for a kernel
+with integer scalars, again with those 3: more blocks of a grid, offsets
+that are not 0; a case is equal when both rounds are), the original with one
 sub-block and the tiled form with two (spec `sub_blocks: [1, 2]`), under
 NPUC_CHECK_BOUNDS=1; outputs must be identical bit for bit. When the
 original itself reads past those inputs, the dynamic sizes grow by the
@@ -122,6 +124,33 @@ def check_case(build, text, work):
     spec, why = make_spec(build, orig, kernel, work)
     if spec is None:
         return form, "unsupported", why
+    # Integer scalars 1 (one logical block of a grid), then, if the kernel
+    # takes any, 3 (more blocks, offsets that are not 0): a case is equal
+    # only when both rounds are.
+    with open(spec) as f:
+        base = f.read()
+    for value in INT_SCALARS:
+        text = re.sub(r"(\{scalar: (?:i\d+|index), value: )1\}",
+                      lambda m: m.group(1) + value + "}", base)
+        if value != INT_SCALARS[0] and text == base:
+            break
+        with open(spec, "w") as f:
+            f.write(text)
+        if os.path.exists(spec + ".base"):
+            os.remove(spec + ".base")
+        outcome, detail = run_round(build, orig, tiled, spec, work)
+        if outcome != "equal":
+            if value != INT_SCALARS[0]:
+                detail = "integer scalars %s: %s" % (value, detail)
+            return form, outcome, detail
+    return form, "equal", ""
+
+
+INT_SCALARS = ("1", "3")
+
+
+def run_round(build, orig, tiled, spec, work):
+    """One comparison on the spec's inputs: (outcome, detail)."""
     r, scale = compare(build, orig, tiled, spec, work), 1
     # The original itself reads past the inputs: make the dynamic sizes
     # larger, as much as the reported overhang asks for, up to MAX_SCALE
@@ -129,24 +158,24 @@ def check_case(build, text, work):
     while r is not None and r.returncode != 0 and "orig.mlir" in first_error(r.stderr):
         grow = growth_needed(first_error(r.stderr))
         if grow is None or scale * grow > MAX_SCALE:
-            return form, "unsupported", "the original fails on the inputs made: " + \
+            return "unsupported", "the original fails on the inputs made: " + \
                 strip_path(first_error(r.stderr))
         scale *= grow
         scale_spec(spec, scale)
         r = compare(build, orig, tiled, spec, work)
     if r is None:
-        return form, "error", "timed out after %ds" % TIMEOUT
+        return "error", "timed out after %ds" % TIMEOUT
     if r.returncode == 0 and "outputs identical" in r.stdout:
         if not writes_an_output(os.path.join(work, "run")):
-            return form, "no-output", "the original writes none of its buffers"
-        return form, "equal", ""
+            return "no-output", "the original writes none of its buffers"
+        return "equal", ""
     if r.returncode == 1 and "differ" in r.stdout:
-        return form, "differ", first_difference(r.stdout)
+        return "differ", first_difference(r.stdout)
     message = first_error(r.stderr)
     m = re.search(r"error: unsupported op (\S+)", message)
     if m:
-        return form, "unsupported", "tiled form: unsupported op " + m.group(1)
-    return form, "error", message
+        return "unsupported", "tiled form: unsupported op " + m.group(1)
+    return "error", message
 
 
 def compare(build, orig, tiled, spec, work):
