@@ -28,7 +28,6 @@
 
 #include <mlir-c/BuiltinTypes.h>
 #include <stdlib.h>
-#include <string.h>
 
 typedef struct {
   MlirOperation op;   /* arith.muli, addi or subi on i8, i16 or i32 */
@@ -58,7 +57,9 @@ bool aie1_fixed_point_references(const aie1_kernel *ks, size_t n,
   if (shift <= 0)
     return true;
   for (size_t i = 0; i < n; ++i) {
-    bool seen = false; /* a reference shared by kernels is rewritten once */
+    /* A reference shared by kernels is rewritten once (a handful of
+     * kernels per module: the quadratic scan stays small). */
+    bool seen = false;
     for (size_t j = 0; j < i; ++j)
       seen |= mlirOperationEqual(ks[j].ref, ks[i].ref);
     if (!seen && !rewrite_function(ks[i].ref, shift))
@@ -89,10 +90,6 @@ static bool rewrite_function(MlirOperation func, int64_t shift) {
 }
 
 /* ---- the ops ------------------------------------------------------------ */
-
-static bool is_name(MlirOperation op, const char *want) {
-  return npuc_op_is(op, want);
-}
 
 static unsigned data_bits(MlirOperation op) {
   if (mlirOperationGetNumResults(op) != 1)
@@ -125,8 +122,8 @@ static MlirWalkResult collect_op(MlirOperation op, void *user) {
   collector *c = user;
   fx_state *s = c->s;
   unsigned bits = data_bits(op);
-  if (!bits || !(is_name(op, "arith.muli") || is_name(op, "arith.addi") ||
-                 is_name(op, "arith.subi")))
+  if (!bits || !(npuc_op_is(op, "arith.muli") || npuc_op_is(op, "arith.addi") ||
+                 npuc_op_is(op, "arith.subi")))
     return MlirWalkResultAdvance;
   if (s->shift > max_shift(bits)) {
     c->bad = op;
@@ -197,7 +194,7 @@ static bool has_single_use(MlirValue v) {
  * the same block. (Its type is the add's: arith keeps operand types.) */
 static fx_node *fusable_mul(fx_state *s, MlirValue v, MlirOperation at) {
   fx_node *m = node_of(s, v);
-  if (!m || m->fused || !is_name(m->op, "arith.muli") || !has_single_use(v) ||
+  if (!m || m->fused || !npuc_op_is(m->op, "arith.muli") || !has_single_use(v) ||
       !mlirBlockEqual(mlirOperationGetBlock(m->op), mlirOperationGetBlock(at)))
     return NULL;
   return m;
@@ -231,13 +228,13 @@ static void build_node(fx_state *s, size_t i) {
   MlirValue c = mlirOperationGetOperand(n->op, 1);
   MlirType acc = acc_type(mlirOperationGetContext(n->op), data_bits(n->op));
   npuc_builder b = npuc_builder_before(n->op);
-  if (is_name(n->op, "arith.muli")) {
+  if (npuc_op_is(n->op, "arith.muli")) {
     MlirValue x = npuc_build_int_cast(&b, a, acc);
     n->wide = npuc_build_binary(&b, "arith.muli", x,
                                 npuc_build_int_cast(&b, c, acc));
     return;
   }
-  bool sub = is_name(n->op, "arith.subi");
+  bool sub = npuc_op_is(n->op, "arith.subi");
   fx_node *prod = fusable_mul(s, c, n->op);
   MlirValue init = a;
   if (!prod && !sub && (prod = fusable_mul(s, a, n->op)))
