@@ -51,12 +51,14 @@ typedef struct {
 } fx_state;
 
 static bool rewrite_function(MlirOperation func, int64_t shift);
+static void warn_scalar_multiply(MlirOperation kernel, int64_t shift);
 
 bool aie1_fixed_point_references(const aie1_kernel *ks, size_t n,
                                  int64_t shift) {
   if (shift <= 0)
     return true;
   for (size_t i = 0; i < n; ++i) {
+    warn_scalar_multiply(ks[i].vec, shift);
     /* A reference shared by kernels is rewritten once (a handful of
      * kernels per module: the quadratic scan stays small). */
     bool seen = false;
@@ -87,6 +89,30 @@ static bool rewrite_function(MlirOperation func, int64_t shift) {
   free(s.nodes);
   free(s.by_op);
   return ok;
+}
+
+static unsigned data_bits(MlirOperation op);
+
+static MlirWalkResult find_scalar_multiply(MlirOperation op, void *user) {
+  if (npuc_op_is(op, "arith.muli") && data_bits(op)) {
+    *(MlirOperation *)user = op;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* The rewrite treats every multiply of the reference as vectorized. One
+ * that stayed scalar in the kernel wraps there: say so where it is, since
+ * the host will report the difference it makes. */
+static void warn_scalar_multiply(MlirOperation kernel, int64_t shift) {
+  MlirOperation mul = {NULL};
+  mlirOperationWalk(kernel, find_scalar_multiply, &mul, MlirWalkPreOrder);
+  if (!mlirOperationIsNull(mul))
+    npuc_emit_diagnostic(
+        mlirOperationGetLocation(mul), NPUC_SEV_WARNING,
+        "this multiply is scalar in the vectorized kernel, where it wraps; "
+        "the fixed-point reference (shift %lld) takes it as vectorized",
+        (long long)shift);
 }
 
 /* ---- the ops ------------------------------------------------------------ */
