@@ -125,6 +125,7 @@ int64_t aie_lanes_of(MlirValue v);
  * pairs it with a filter zero only where the layout proves one; otherwise
  * it is done lane-wise on operands moved so lane L holds its element. */
 int64_t aie_i16_zstep(const aie_state *s, aie_operand z);
+bool aie_i16_may_pair(const aie_state *s, const aie_node *n);
 bool aie_i16_pairs_with_zero(const aie_state *s, const aie_node *n,
                              aie_operand z);
 MlirValue aie_i16_lanes_from(aie_state *s, npuc_builder *b, aie_operand o,

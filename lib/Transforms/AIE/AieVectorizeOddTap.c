@@ -24,8 +24,12 @@
 static bool paired_element_is_zero(const aie_state *s, MlirOperation read,
                                    int64_t step);
 static int64_t floor_mod(int64_t a, int64_t m);
+static bool linearize(MlirOperation read, npuc_linear_access *a);
+static bool linear_offset(MlirOperation read, int64_t *offset);
 static MlirValue select_lanes(aie_state *s, npuc_builder *b, MlirValue v,
                               int64_t start, bool splat);
+static MlirValue ext_of(aie_state *s, npuc_builder *b, MlirValue v,
+                        int64_t index, int64_t lanes);
 
 /* The second column of an unfused 16-bit multiply: the next position of
  * the recurring zero (1 element on without zero-offset). */
@@ -35,15 +39,29 @@ int64_t aie_i16_zstep(const aie_state *s, aie_operand z) {
   return (s->zero_offset - 1) - z.start % s->zero_offset;
 }
 
-/* May the unfused multiply `n` (Z operand `z`) pair its one column with a
- * zero of the filter? Only a splat Z read whose paired element the layout
- * makes zero, and which stays inside the Z vector (no wrap). */
+/* Before the reuse analysis, from the Z read's linear position alone:
+ * can the unfused multiply `n` pair with a zero? Only a splat Z read whose
+ * next zero position the layout proves zero. When this is false, X needs
+ * no element past its lanes. */
+bool aie_i16_may_pair(const aie_state *s, const aie_node *n) {
+  size_t r = aie_read_of_value(s, n->z);
+  if (s->zero_offset <= 0 || r == SIZE_MAX || !s->reads[r].splat)
+    return false;
+  int64_t offset;
+  if (!linear_offset(s->reads[r].op, &offset))
+    return false;
+  int64_t step = (s->zero_offset - 1) - floor_mod(offset, s->zero_offset);
+  return paired_element_is_zero(s, s->reads[r].op, step);
+}
+
+/* After upd generation, with Z as the op takes it (`z`): does the second
+ * column, zstep on from zstart in the Z vector, land on that proven zero
+ * and stay inside the vector (no wrap)? */
 bool aie_i16_pairs_with_zero(const aie_state *s, const aie_node *n,
                              aie_operand z) {
-  if (s->zero_offset <= 0 || !z.splat)
-    return false;
   size_t r = aie_read_of_value(s, n->z);
-  if (r == SIZE_MAX || !s->reads[r].analysed)
+  if (!z.splat || r == SIZE_MAX || !s->reads[r].analysed ||
+      !aie_i16_may_pair(s, n))
     return false;
   int64_t step = aie_i16_zstep(s, z);
   if (z.start + step >= aie_lanes_of(z.v))
@@ -52,22 +70,18 @@ bool aie_i16_pairs_with_zero(const aie_state *s, const aie_node *n,
 }
 
 /* `v` (16-bit) as `lanes` lanes where lane L holds element start + L (a
- * splat: element start). A whole aligned vector is returned as it is. */
+ * splat: element start). A whole aligned vector is returned as it is; an
+ * aligned half of a wider one is only extracted. */
 MlirValue aie_i16_lanes_from(aie_state *s, npuc_builder *b, aie_operand o,
                              int64_t lanes) {
   if (!o.splat && o.start == 0 && aie_lanes_of(o.v) == lanes)
     return o.v;
+  if (!o.splat && o.start % lanes == 0)
+    return ext_of(s, b, o.v, o.start / lanes, lanes);
   MlirValue v = o.v;
   if (aie_lanes_of(v) < 2 * lanes) /* select32 reads 32 lanes */
     v = aie_concat_self(s, b, v);
-  MlirValue all = select_lanes(s, b, v, o.start, o.splat);
-  MlirType type =
-      mlirVectorTypeGet(1, &lanes, mlirShapedTypeGetElementType(
-                                       mlirValueGetType(o.v)));
-  MlirNamedAttribute index = aie_named(
-      s->ctx, "index", mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 8), 0));
-  return mlirOperationGetResult(
-      npuc_build_op(b, "aievec_aie1.ext", 1, &all, 1, &type, 1, &index), 0);
+  return ext_of(s, b, select_lanes(s, b, v, o.start, o.splat), 0, lanes);
 }
 
 /* The element `step` past the read is zero for every value of the read's
@@ -79,15 +93,10 @@ MlirValue aie_i16_lanes_from(aie_state *s, npuc_builder *b, aie_operand o,
 static bool paired_element_is_zero(const aie_state *s, MlirOperation read,
                                    int64_t step) {
   MlirType mt = mlirValueGetType(mlirOperationGetOperand(read, 0));
-  intptr_t rank = mlirShapedTypeGetRank(mt);
-  MlirValue indices[16];
-  if (rank < 1 || rank > 16)
-    return false;
-  for (intptr_t k = 0; k < rank; k++)
-    indices[k] = mlirOperationGetOperand(read, 1 + k);
   npuc_linear_access a;
-  if (!npuc_linearize_access(mt, indices, (size_t)rank, &a))
+  if (!linearize(read, &a))
     return false;
+  intptr_t rank = mlirShapedTypeGetRank(mt);
   int64_t zo = s->zero_offset, row = mlirShapedTypeGetDimSize(mt, rank - 1);
   bool row_known = !mlirShapedTypeIsDynamicSize(row);
   bool zero = floor_mod(a.offset + step, zo) == zo - 1;
@@ -103,6 +112,39 @@ static bool paired_element_is_zero(const aie_state *s, MlirOperation read,
                 (whole_rows && floor_mod(a.offset, row) + step < row);
   npuc_linear_access_free(&a);
   return zero && inside;
+}
+
+/* The read's access, row-major: index terms + constant offset. */
+static bool linearize(MlirOperation read, npuc_linear_access *a) {
+  MlirType mt = mlirValueGetType(mlirOperationGetOperand(read, 0));
+  intptr_t rank = mlirShapedTypeGetRank(mt);
+  MlirValue indices[16];
+  if (rank < 1 || rank > 16)
+    return false;
+  for (intptr_t k = 0; k < rank; k++)
+    indices[k] = mlirOperationGetOperand(read, 1 + k);
+  return npuc_linearize_access(mt, indices, (size_t)rank, a);
+}
+
+static bool linear_offset(MlirOperation read, int64_t *offset) {
+  npuc_linear_access a;
+  if (!linearize(read, &a))
+    return false;
+  *offset = a.offset;
+  npuc_linear_access_free(&a);
+  return true;
+}
+
+/* aievec_aie1.ext: slice `index` of `lanes` lanes. */
+static MlirValue ext_of(aie_state *s, npuc_builder *b, MlirValue v,
+                        int64_t index, int64_t lanes) {
+  MlirType type = mlirVectorTypeGet(
+      1, &lanes, mlirShapedTypeGetElementType(mlirValueGetType(v)));
+  MlirNamedAttribute attr =
+      aie_named(s->ctx, "index",
+                mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 8), index));
+  return mlirOperationGetResult(
+      npuc_build_op(b, "aievec_aie1.ext", 1, &v, 1, &type, 1, &attr), 0);
 }
 
 static int64_t floor_mod(int64_t a, int64_t m) {

@@ -177,3 +177,50 @@ func.func @odd_splat_inside(%A: memref<1040xi16>, %B: memref<8xi16>, %C: memref<
   }
   return
 }
+
+// -----
+// A tap alone, B[6] of a memref<7xi16>: one column, so X needs no element
+// past its 16 lanes: one 256-bit load, used as it is.
+// ZO-LABEL: func.func @alone
+// ZO:         %[[B:.*]] = aievec.upd %arg1[%c6] {index = 0 : i8, offset = -96 : i32} : memref<7xi16>, vector<16xi16>
+// ZO:         %[[Z:.*]] = aievec_aie1.ext
+// ZO:         scf.for
+// ZO:         %[[A:.*]] = aievec.upd %arg0[%arg3] {index = 0 : i8, offset = 0 : i32} : memref<1040xi16>, vector<16xi16>
+// ZO-NEXT:    %[[U:.*]] = aievec.ups
+// ZO-NEXT:    aievec_aie1.mac %[[A]], %[[Z]], %[[U]] : vector<16xi16>, vector<16xi16>, vector<16xi48>
+func.func @alone(%A: memref<1040xi16>, %B: memref<7xi16>, %C: memref<1024xi16>) {
+  affine.for %i = 0 to 1024 {
+    %c = affine.load %C[%i] : memref<1024xi16>
+    %a = affine.load %A[%i] : memref<1040xi16>
+    %b = affine.load %B[6] : memref<7xi16>
+    %p = arith.muli %a, %b : i16
+    %s = arith.addi %c, %p : i16
+    affine.store %s, %C[%i] : memref<1024xi16>
+  }
+  return
+}
+
+// -----
+// sub(acc, mul): the one-column mac keeps fmsub.
+// ZO-LABEL: func.func @msc
+// ZO:         aievec_aie1.mac {{.*}}fmsub = true, {{.*}}zstart = "8", zstep = "1"}
+// ZO:         aievec_aie1.mac %{{.*}}, %{{.*}}, %{{.*}} {fmsub = true} : vector<16xi16>, vector<16xi16>, vector<16xi48>
+func.func @msc(%A: memref<1040xi16>, %B: memref<11xi16>, %C: memref<1024xi16>) {
+  affine.for %i = 0 to 1024 {
+    %c = affine.load %C[%i] : memref<1024xi16>
+    %a0 = affine.load %A[%i] : memref<1040xi16>
+    %b0 = affine.load %B[8] : memref<11xi16>
+    %p0 = arith.muli %a0, %b0 : i16
+    %s0 = arith.subi %c, %p0 : i16
+    %a1 = affine.load %A[%i + 1] : memref<1040xi16>
+    %b1 = affine.load %B[9] : memref<11xi16>
+    %p1 = arith.muli %a1, %b1 : i16
+    %s1 = arith.subi %s0, %p1 : i16
+    %a2 = affine.load %A[%i + 2] : memref<1040xi16>
+    %b2 = affine.load %B[10] : memref<11xi16>
+    %p2 = arith.muli %a2, %b2 : i16
+    %s2 = arith.subi %s1, %p2 : i16
+    affine.store %s2, %C[%i] : memref<1024xi16>
+  }
+  return
+}
