@@ -93,12 +93,14 @@ MlirValue aie_i16_lanes_from(aie_state *s, npuc_builder *b, aie_operand o,
 static bool paired_element_is_zero(const aie_state *s, MlirOperation read,
                                    int64_t step) {
   MlirType mt = mlirValueGetType(mlirOperationGetOperand(read, 0));
-  npuc_linear_access a;
-  if (!linearize(read, &a))
-    return false;
   intptr_t rank = mlirShapedTypeGetRank(mt);
+  if (rank < 1)
+    return false;
   int64_t zo = s->zero_offset, row = mlirShapedTypeGetDimSize(mt, rank - 1);
   bool row_known = !mlirShapedTypeIsDynamicSize(row);
+  npuc_linear_access a;
+  if ((row_known && row <= 0) || !linearize(read, &a))
+    return false; /* an empty row has no zero to pair with */
   bool zero = floor_mod(a.offset + step, zo) == zo - 1;
   bool whole_rows = true; /* the terms move by whole rows */
   for (size_t t = 0; t < a.num_terms; t++) {
