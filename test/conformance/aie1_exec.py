@@ -87,11 +87,8 @@ def run_case(build, tmp, name, text, cfg):
 # Files whose vectorized form is known to differ from the scalar program,
 # with the reason; a MISMATCH there is reported as `known`.
 KNOWN_MISMATCHES = {
-    # The 16-bit scheme pairs the third filter column with z[3] of the row,
-    # which it assumes zero; with 3x3 rows 3 apart that element is a real
-    # tap (the anchor does the same: aie1-lane-semantics.md 7.2).
-    # test/lit/Target/aie1-vectorize-uj-i16-odd-tap.test is its XFAIL.
-    "conv2d_uj_i16.mlir",
+    # conv2d_uj_i16 was here until aie-vectorize stopped pairing the odd
+    # filter tap with an element it could not prove zero.
     # The 8-bit scheme starts both paired accumulators from the same
     # ups(C[c..c+15]), while lane 4p+h holds pixel 2p+h: pixels 2..15 get
     # another pixel's initial value (aie1-lane-semantics.md 7.3; the
