@@ -129,8 +129,8 @@ static bool write_manifest(const npuc_run_spec *spec, int64_t sub_blocks,
   FILE *f = fopen(path, "w");
   if (!f)
     return false;
-  if (spec->kernel)
-    fprintf(f, "kernel %s\n", spec->kernel);
+  /* A named kernel was emitted alone (emit_into), as the first and only
+   * one: the manifest need not name it, and its C name may differ. */
   if (spec->blocks >= 0)
     fprintf(f, "blocks %lld\n", (long long)spec->blocks);
   if (sub_blocks > 0)
