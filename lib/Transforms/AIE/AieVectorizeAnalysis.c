@@ -285,11 +285,13 @@ static MlirOperation vectorized_loop(MlirOperation read) {
 
 static bool scheme_supports(const aie_state *s, const aie_node *n) {
   bool mul_like = n->kind == AIE_MUL || n->kind == AIE_FMA;
-  /* AIE-ML: the conv multiplies only (mul_conv / fma_conv). */
+  /* AIE-ML: the conv multiplies (mul_conv / fma_conv) and the
+   * element-wise ones (mul_elem / mac_elem). */
   if (s->aieml)
-    return mul_like && !n->is_float && !n->fmsub &&
-           ((n->elem_bits == 16 && n->lanes == 16) ||
-            (n->elem_bits == 8 && n->lanes == 32));
+    return aie_ml_elementwise(n) ||
+           (mul_like && !n->is_float && !n->fmsub &&
+            ((n->elem_bits == 16 && n->lanes == 16) ||
+             (n->elem_bits == 8 && n->lanes == 32)));
   if (n->is_float)
     return n->elem_bits == 32 && n->lanes == 8;
   switch (n->elem_bits) {
@@ -411,7 +413,8 @@ void aie_fuse_columns(aie_state *s) {
   for (size_t i = 0; i < s->num_nodes; i++) {
     aie_node *n = &s->nodes[i];
     if (n->dead || n->kind != AIE_FMA || n->is_float ||
-        (n->elem_bits != 16 && n->elem_bits != 8))
+        (n->elem_bits != 16 && n->elem_bits != 8) ||
+        (s->aieml && aie_ml_elementwise(n))) /* one column per lane */
       continue;
     size_t d = aie_live_node_of_value(s, n->acc);
     if (d == SIZE_MAX)

@@ -30,10 +30,11 @@ bool aie_compute_reuse(aie_state *s) {
     npuc_linear_access access;
     if (!npuc_linearize_access(mt, indices, (size_t)rank, &access))
       return false;
-    /* AIE-ML takes an 8-bit filter as one 512-bit vector. */
-    int64_t min_vec = !r->mul_operand                            ? 128
-                      : s->aieml && r->elem_bits == 8 && r->splat ? 512
-                                                                  : 256;
+    /* AIE-ML takes an 8-bit filter, and the source of a broadcast, as
+     * one 512-bit vector. */
+    bool whole_512 = s->aieml && r->splat &&
+                     (r->elem_bits == 8 || r->broadcast_src);
+    int64_t min_vec = !r->mul_operand ? 128 : whole_512 ? 512 : 256;
     npuc_reuse_read info = {memref,       r->loop,   r->elem_bits,
                             r->lanes,     r->splat,  min_vec,
                             r->extra_elems};
@@ -73,10 +74,16 @@ static void mark_operand_roles(aie_state *s) {
       /* The 16-bit multiply's second column reads past the vector. */
       int64_t extra = n->fused ? n->col_offset_x : 1;
       if (s->aieml)
-        extra = aie_conv_columns(n) - 1;
+        extra = aie_ml_elementwise(n) ? 0 : aie_conv_columns(n) - 1;
       if ((s->aieml || (n->elem_bits == 16 && !aie_simple_candidate(s, n))) &&
           extra > s->reads[rx].extra_elems)
         s->reads[rx].extra_elems = extra;
+    }
+    if (s->aieml && aie_ml_elementwise(n)) {
+      if (rx != SIZE_MAX && s->reads[rx].splat)
+        s->reads[rx].broadcast_src = true;
+      if (rz != SIZE_MAX && s->reads[rz].splat)
+        s->reads[rz].broadcast_src = true;
     }
     if (rz != SIZE_MAX) {
       s->reads[rz].mul_operand = true;
