@@ -180,17 +180,13 @@ static bool elem_operand_fits(aie_state *s, aie_node *n, MlirValue v,
   bool splat = s->reads[r].splat;
   if (hi - lo == vec && (splat || start == 0))
     return true;
+  /* The extents are aligned to the vector's size, so a streaming read of
+   * one whole vector that starts inside it spans two. */
   char why[200];
-  if (hi - lo != vec)
-    snprintf(why, sizeof why,
-             "the element-wise AIE-ML scheme takes the %s operand from a "
-             "%lld-bit AIE vector, the reads around it make it %lld bits",
-             role, (long long)vec, (long long)(hi - lo));
-  else
-    snprintf(why, sizeof why,
-             "the element-wise AIE-ML scheme needs the %s operand at the "
-             "start of its AIE vector, it is at element %lld",
-             role, (long long)start);
+  snprintf(why, sizeof why,
+           "the element-wise AIE-ML scheme takes the %s operand from a "
+           "%lld-bit AIE vector, the reads around it make it %lld bits",
+           role, (long long)vec, (long long)(hi - lo));
   npuc_emit_diagnostic(mlirOperationGetLocation(n->op), NPUC_SEV_REMARK,
                        "aie-vectorize: %s; the function is left as the "
                        "super-vectorizer produced it",

@@ -17,16 +17,18 @@ typedef struct {
   aie_state *s;
   size_t cap_reads, cap_nodes;
   bool oom;
+  uint32_t writes; /* ops seen so far that may write memory */
 } collector;
 
 static MlirWalkResult collect_op(MlirOperation op, void *user);
 static bool is_compute_op(MlirOperation op);
+static bool may_write(MlirOperation op);
 static MlirOperation innermost_loop(MlirOperation op);
 static bool read_is_splat(MlirOperation read);
 static bool has_single_use(MlirValue v);
 
 bool aie_collect(aie_state *s) {
-  collector c = {s, 0, 0, false};
+  collector c = {s, 0, 0, false, 0};
   mlirOperationWalk(s->func, collect_op, &c, MlirWalkPreOrder);
   if (c.oom || !aie_ptrmap_init(&s->read_of, s->num_reads) ||
       !aie_ptrmap_init(&s->node_of, 2 * s->num_nodes))
@@ -65,6 +67,7 @@ static MlirWalkResult collect_op(MlirOperation op, void *user) {
     aie_read *r = &s->reads[s->num_reads++];
     memset(r, 0, sizeof *r);
     r->op = op;
+    r->epoch = c->writes;
     r->loop = innermost_loop(op);
     r->splat = read_is_splat(op);
     r->lanes = mlirShapedTypeGetDimSize(vt, 0);
@@ -95,8 +98,18 @@ static MlirWalkResult collect_op(MlirOperation op, void *user) {
                    : mlirTypeIsAF32(et)   ? 32
                                           : 0;
     n->lanes = mlirShapedTypeGetDimSize(vt, 0);
+  } else if (may_write(op)) {
+    c->writes++;
   }
   return MlirWalkResultAdvance;
+}
+
+/* Stores and calls: a read after one may see other data than a read of
+ * the same place before it (those the forwarding could not resolve). */
+static bool may_write(MlirOperation op) {
+  return aie_op_is(op, "vector.transfer_write") ||
+         aie_op_is(op, "affine.store") || aie_op_is(op, "memref.store") ||
+         aie_op_is(op, "func.call");
 }
 
 /* Vector arith ops the schemes turn into AIE ops. */

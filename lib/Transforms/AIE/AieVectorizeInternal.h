@@ -38,6 +38,8 @@ typedef struct {
   bool analysed;         /* part of the reuse analysis (in a loop) */
   bool absorbed;         /* only read by a multiply fused into another */
   bool broadcast_src;    /* aieml: a splat an element-wise multiply takes */
+  uint32_t epoch;        /* writes to memory before it (walk order): reads
+                            apart by a write never share a load */
   /* After upd generation: */
   MlirValue vec;         /* the upd result holding this read's data */
   int64_t start;         /* element position of the read within `vec` */

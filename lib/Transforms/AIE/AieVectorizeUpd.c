@@ -101,11 +101,13 @@ static void mark_operand_roles(aie_state *s) {
 
 /* ---- upd generation --------------------------------------------------- */
 
-/* The upd ops already made for one interval in one block. */
+/* The upd ops already made for one interval in one block, between the
+ * same writes to memory. */
 typedef struct {
   size_t group;
   int64_t lo;
   MlirBlock block;
+  uint32_t epoch;
   MlirValue value; /* the latest upd of the interval */
   unsigned halves; /* bit i: half i loaded */
 } upd_entry;
@@ -119,7 +121,7 @@ typedef struct {
 } upd_table;
 
 static upd_entry *lookup(upd_table *t, size_t group, int64_t lo,
-                         MlirBlock block);
+                         MlirBlock block, uint32_t epoch);
 static MlirValue build_upd(aie_state *s, aie_read *r, MlirType type,
                            int64_t index, int64_t offset, MlirValue prev);
 
@@ -148,7 +150,7 @@ bool aie_generate_upds(aie_state *s) {
     bool whole = width <= (s->aieml ? 512 : 256);
     bool need[2] = {whole || elo < mid, !whole && ehi > mid};
     upd_entry *e = lookup(&t, npuc_reuse_group(s->reuse, i), ilo,
-                          mlirOperationGetBlock(r->op));
+                          mlirOperationGetBlock(r->op), r->epoch);
     for (int h = 0; h < 2; h++) {
       if (!need[h] || (e->halves & (1u << h)))
         continue;
@@ -166,20 +168,22 @@ bool aie_generate_upds(aie_state *s) {
 
 /* The table has room for every read, so it never fills. */
 static upd_entry *lookup(upd_table *t, size_t group, int64_t lo,
-                         MlirBlock block) {
+                         MlirBlock block, uint32_t epoch) {
   uint64_t h = (uint64_t)group * 0x9e3779b97f4a7c15ull;
   h ^= (uint64_t)lo * 0xc2b2ae3d27d4eb4full;
+  h ^= (uint64_t)epoch * 0x165667b19e3779f9ull;
   h ^= (uintptr_t)block.ptr;
   h ^= h >> 29;
   size_t i = (size_t)h & (t->cap - 1);
   while (t->used[i]) {
     upd_entry *e = &t->slots[i];
-    if (e->group == group && e->lo == lo && mlirBlockEqual(e->block, block))
+    if (e->group == group && e->lo == lo && e->epoch == epoch &&
+        mlirBlockEqual(e->block, block))
       return e;
     i = (i + 1) & (t->cap - 1);
   }
   t->used[i] = true;
-  t->slots[i] = (upd_entry){group, lo, block, {NULL}, 0};
+  t->slots[i] = (upd_entry){group, lo, block, epoch, {NULL}, 0};
   return &t->slots[i];
 }
 
