@@ -65,7 +65,7 @@ def main():
             if status == "differs" and name in placement:
                 same, why = same_aievec_ops(args.npuc_opt, path)
                 status = "differs" if same else "FAIL"
-                note += (" " if note else "") + why
+                note += ("; " if note else "") + why
                 detail = detail if same else why
             if status == "FAIL":
                 broken.append(name)

@@ -142,7 +142,7 @@ static bool effect_free(MlirOperation op) {
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (aie_op_is(op, names[i]))
       return true;
-  /* arith: everything but the divisions is pure; those are too, since
-   * division by zero is undefined behaviour, not an effect. */
+  /* arith ops touch no memory (a division by zero is undefined
+   * behaviour, not a memory effect). */
   return aie_op_in_dialect(op, "arith");
 }
