@@ -54,6 +54,7 @@ static bool aie1_emit(const npuc_op_registry *reg, MlirOperation module,
   } else {
     ok = collect_prevectorized(reg, module, &ks, &n);
   }
+  ok = ok && aie1_fixed_point_references(ks, n, cfg.shift);
   ok = ok && emit_files(reg, ks, n, &cfg, o, out);
   free(ks);
   if (!mlirOperationIsNull(reference))
@@ -315,8 +316,10 @@ static bool emit_files(const npuc_op_registry *reg, const aie1_kernel *ks,
                        size_t n, const aie1_config *cfg,
                        const npuc_compile_options *o, npuc_emitted_files *out) {
   npuc_sb kernel = {0}, reference = {0}, host = {0}, make = {0};
-  bool ok = aie1_emit_functions(reg, ks, n, true, cfg->aieml, &kernel) &&
-            aie1_emit_functions(reg, ks, n, false, false, &reference);
+  bool ok = aie1_emit_functions(reg, ks, n, true, cfg->shift, cfg->aieml,
+                                &kernel) &&
+            aie1_emit_functions(reg, ks, n, false, cfg->shift, false,
+                                &reference);
   if (ok) {
     aie1_emit_host(ks, n, cfg, &host);
     aie1_emit_makefile(o, &make);

@@ -133,6 +133,16 @@ MlirType aie_acc_type(aie_state *s, const aie_node *n);
 MlirValue aie_concat_self(aie_state *s, npuc_builder *b, MlirValue v);
 int64_t aie_lanes_of(MlirValue v);
 
+/* AieVectorizeOddTap.c: a 16-bit multiply that fused no second column
+ * pairs it with a filter zero only where the layout proves one; otherwise
+ * it is done lane-wise on operands moved so lane L holds its element. */
+int64_t aie_i16_zstep(const aie_state *s, aie_operand z);
+bool aie_i16_may_pair(const aie_state *s, const aie_node *n);
+bool aie_i16_pairs_with_zero(const aie_state *s, const aie_node *n,
+                             aie_operand z);
+MlirValue aie_i16_lanes_from(aie_state *s, npuc_builder *b, aie_operand o,
+                             int64_t lanes);
+
 /* AieVectorizeAieml.c: the AIE-ML op of a node (conv, or element-wise
  * with broadcast splats); whether the intervals suit the element-wise
  * form (else a remark); its result brought down to `out`; a narrowed

@@ -207,19 +207,15 @@ static void scheme_16_x(aie_state *s, attr_list *a, aie_operand o, int64_t col) 
 }
 
 /* The 16-bit Z operand: one element per lane (none for a splat); the
- * second column is `zstep` elements on. Unfused, it must hit a zero of
- * the filter: the next multiple of zero-offset (1 without the option). */
+ * second column is `zstep` elements on. Unfused, it hits a zero of the
+ * filter, the next position of zero-offset (AieVectorizeOddTap.c decides
+ * when that zero is proven). */
 static void scheme_16_z(aie_state *s, attr_list *a, aie_operand o,
                         const aie_node *n) {
   add_str(s, a, "zoffsets", o.splat ? "0" : "0x76543210");
   add_str(s, a, "zoffsets_hi", o.splat ? "0" : "0xfedcba98");
   add_int(s, a, "zstart", o.start);
-  int64_t step = 1;
-  if (n->fused)
-    step = n->col_offset_z;
-  else if (s->zero_offset > 0)
-    step = (s->zero_offset - 1) - o.start % s->zero_offset;
-  add_int(s, a, "zstep", step);
+  add_int(s, a, "zstep", n->fused ? n->col_offset_z : aie_i16_zstep(s, o));
 }
 
 /* The 16-bit add/sub (RA_16, aie1-lane-semantics.md 5.2): output quad q
@@ -257,6 +253,13 @@ static void generate_mul_like(aie_state *s, aie_node *n) {
         aie_named(s->ctx, "fmsub", mlirBoolAttrGet(s->ctx, 1));
   bool simple = aie_simple_candidate(s, n) && x.start == 0 && z.start == 0 &&
                 aie_lanes_of(x.v) == n->lanes && aie_lanes_of(z.v) == n->lanes;
+  if (!simple && n->elem_bits == 16 && !n->fused &&
+      !aie_i16_pairs_with_zero(s, n, z)) {
+    /* No proven zero for a second column: one column, lane-wise. */
+    x.v = aie_i16_lanes_from(s, &b, x, n->lanes);
+    z.v = aie_i16_lanes_from(s, &b, z, n->lanes);
+    simple = true;
+  }
   if (!simple) {
     /* The advanced schemes read X of twice Z's lanes. */
     if (aie_lanes_of(x.v) < 2 * n->lanes)

@@ -71,12 +71,15 @@ static void mark_operand_roles(aie_state *s) {
       s->reads[rx].mul_operand = true;
       if (x_uses)
         x_uses[rx]++;
-      /* The 16-bit multiply's second column reads past the vector. */
+      /* The 16-bit multiply's second column reads past the vector (an
+       * unfused one only when it may pair with a filter zero). */
       int64_t extra = n->fused ? n->col_offset_x : 1;
       if (s->aieml)
         extra = aie_ml_elementwise(n) ? 0 : aie_conv_columns(n) - 1;
-      if ((s->aieml || (n->elem_bits == 16 && !aie_simple_candidate(s, n))) &&
-          extra > s->reads[rx].extra_elems)
+      bool second_column = n->elem_bits == 16 &&
+                           !aie_simple_candidate(s, n) &&
+                           (n->fused || aie_i16_may_pair(s, n));
+      if ((s->aieml || second_column) && extra > s->reads[rx].extra_elems)
         s->reads[rx].extra_elems = extra;
     }
     if (s->aieml && aie_ml_elementwise(n)) {
