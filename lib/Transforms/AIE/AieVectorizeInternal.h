@@ -37,6 +37,9 @@ typedef struct {
   int64_t extra_elems;   /* fused columns read this much further */
   bool analysed;         /* part of the reuse analysis (in a loop) */
   bool absorbed;         /* only read by a multiply fused into another */
+  bool broadcast_src;    /* aieml: a splat an element-wise multiply takes */
+  uint32_t epoch;        /* writes to memory before it (walk order): reads
+                            apart by a write never share a load */
   /* After upd generation: */
   MlirValue vec;         /* the upd result holding this read's data */
   int64_t start;         /* element position of the read within `vec` */
@@ -95,8 +98,17 @@ void aie_fuse_fma(aie_state *s);
 void aie_fuse_columns(aie_state *s);
 /* aieml: a multiply of sign-extended i8/i16 reads is done at their width. */
 void aie_narrow(aie_state *s);
-/* aieml: the conv op of a node (AieVectorizeSchemes.c). */
+/* aieml (AieVectorizeAieml.c): the taps of a node's conv op; whether the
+ * node is element-wise instead (mac_elem/mul_elem: i32 x 16 lanes, i16 x
+ * 32 lanes); the width of its accumulator elements. */
 int64_t aie_conv_columns(const aie_node *n);
+bool aie_ml_elementwise(const aie_node *n);
+int64_t aie_ml_acc_bits(const aie_node *n);
+
+/* AieVectorizeForward.c: within each block, a transfer_read of what the
+ * last transfer_write wrote takes the written vector, and a write
+ * overwritten before anything reads its memref is erased. */
+void aie_forward_stores(MlirOperation func);
 
 /* AieVectorizeUpd.c: reuse analysis and aievec.upd generation. */
 bool aie_compute_reuse(aie_state *s);
@@ -131,9 +143,12 @@ bool aie_i16_pairs_with_zero(const aie_state *s, const aie_node *n,
 MlirValue aie_i16_lanes_from(aie_state *s, npuc_builder *b, aie_operand o,
                              int64_t lanes);
 
-/* AieVectorizeAieml.c: the AIE-ML conv op of a node; its result brought
- * down to `out`; a narrowed node's truncations replaced by that. */
-void aie_generate_conv(aie_state *s, aie_node *n);
+/* AieVectorizeAieml.c: the AIE-ML op of a node (conv, or element-wise
+ * with broadcast splats); whether the intervals suit the element-wise
+ * form (else a remark); its result brought down to `out`; a narrowed
+ * node's truncations replaced by that. */
+void aie_generate_aieml(aie_state *s, aie_node *n);
+bool aie_check_operands_elem(aie_state *s, aie_node *n);
 MlirValue aie_plain_value_ml(aie_state *s, aie_node *n, MlirType out);
 void aie_replace_narrowed_uses(aie_state *s, aie_node *n, MlirValue old);
 

@@ -34,7 +34,7 @@ bool aie_generate_ops(aie_state *s) {
     if (n->dead)
       continue;
     if (s->aieml)
-      aie_generate_conv(s, n);
+      aie_generate_aieml(s, n);
     else if ((n->kind == AIE_MUL || n->kind == AIE_FMA) && n->elem_bits == 8)
       generate_mul_8(s, n);
     else if (n->kind == AIE_MUL || n->kind == AIE_FMA)
@@ -78,8 +78,8 @@ aie_operand aie_plain_operand(aie_state *s, MlirValue orig) {
 MlirType aie_acc_type(aie_state *s, const aie_node *n) {
   MlirType elem = mlirShapedTypeGetElementType(
       mlirValueGetType(mlirOperationGetResult(n->op, 0)));
-  if (s->aieml) /* AIE-ML: i16 x i16 -> i64, i8 x i8 -> i32 */
-    elem = mlirIntegerTypeGet(s->ctx, n->elem_bits == 16 ? 64 : 32);
+  if (s->aieml)
+    elem = mlirIntegerTypeGet(s->ctx, aie_ml_acc_bits(n));
   else if (!n->is_float)
     elem = mlirIntegerTypeGet(s->ctx, n->elem_bits == 32 ? 80 : 48);
   int64_t lanes = n->lanes;
@@ -470,7 +470,9 @@ bool aie_check_operands(aie_state *s) {
       continue;
     int64_t vec = n->lanes * n->elem_bits;
     bool ok;
-    if (s->aieml)
+    if (s->aieml && aie_ml_elementwise(n))
+      ok = aie_check_operands_elem(s, n);
+    else if (s->aieml)
       ok = operand_fits(s, n, n->x, 256, 512, "image") &&
            operand_fits(s, n, n->z, 128, 512, "filter") &&
            (n->kind != AIE_FMA ||
