@@ -91,12 +91,10 @@ def run_case(build, tmp, name, text, cfg):
 # with the reason; a MISMATCH there is reported as `known`.
 KNOWN_MISMATCHES = {
     # conv2d_uj_i16 was here until aie-vectorize stopped pairing the odd
-    # filter tap with an element it could not prove zero.
-    # The 8-bit scheme starts both paired accumulators from the same
-    # ups(C[c..c+15]), while lane 4p+h holds pixel 2p+h: pixels 2..15 get
-    # another pixel's initial value (aie1-lane-semantics.md 7.3; the
-    # _noinit file, without C, is equal).
-    "conv2d_uij_i8.mlir",
+    # filter tap with an element it could not prove zero; conv2d_uij_i8
+    # until it stopped starting both 8-bit paired accumulators from
+    # ups(C[c..c+15]) (lane 4p+h holds pixel 2p+h; aie1-lane-semantics.md
+    # 7.3): it now adds C after the post-processing, in pixel order.
 }
 
 # Input properties a file's vectorization assumes, beyond its RUN line:

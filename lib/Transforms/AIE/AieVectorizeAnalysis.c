@@ -319,6 +319,18 @@ static bool scheme_supports(const aie_state *s, const aie_node *n) {
   }
 }
 
+/* The 8-bit pair's accumulators cannot start from an initial value in
+ * pixel order, so generate_mul_8 starts the chain with mul, which cannot
+ * subtract. */
+static bool subtracts_from_initial_value_8(const aie_state *s,
+                                           const aie_node *n) {
+  if (n->dead || n->elem_bits != 8 || n->kind != AIE_FMA || !n->fmsub)
+    return false;
+  size_t d = aie_live_node_of_value(s, n->acc);
+  return d == SIZE_MAX ||
+         (s->nodes[d].kind != AIE_MUL && s->nodes[d].kind != AIE_FMA);
+}
+
 /* A 1-D vector read of a memref, without a mask. */
 static bool read_is_plain(const aie_read *r) {
   MlirType vt = mlirValueGetType(mlirOperationGetResult(r->op, 0));
@@ -372,6 +384,15 @@ bool aie_check_supported(aie_state *s) {
                       : "an operand is extended from another width (the "
                         "AIE1 schemes multiply at the data's width; aieml "
                         "narrows such multiplies)");
+      return false;
+    }
+  }
+  for (size_t i = 0; i < s->num_nodes; i++) {
+    if (subtracts_from_initial_value_8(s, &s->nodes[i])) {
+      refuse(s, s->nodes[i].op,
+             "an 8-bit multiply-subtract from an initial value (the "
+             "8-bit chain starts with mul and adds its initial value after "
+             "the srs; there is no negating mul)");
       return false;
     }
   }

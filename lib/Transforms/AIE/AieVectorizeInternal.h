@@ -70,6 +70,9 @@ typedef struct {
   /* 8-bit: each node is a pair of ops, for output lanes 0..7 and 8..15. */
   MlirOperation new_op2;
   MlirValue acc_value2;
+  /* 8-bit: the chain's initial value, added in pixel order after the srs
+   * (the pair's lanes are not in pixel order, so it cannot be ups'ed). */
+  MlirValue init8;
 } aie_node;
 
 typedef struct {
