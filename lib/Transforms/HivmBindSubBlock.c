@@ -211,8 +211,10 @@ static bool leaf_ok(const npuc_dim_leaf *l, const npuc_op_registry *reg,
   if (l->window) /* the analyzer matched the window's subview */
     return true;
   MlirType vt = mlirValueGetType(l->value);
-  bool gathers = npuc_op_is(l->op, "hivm.hir.indirect_store");
-  for (intptr_t i = first; i < first + count && !gathers; i++) {
+  if (npuc_sub_block_scatters(
+          l->op)) /* its destination (a memref) stays whole */
+    return true;
+  for (intptr_t i = first; i < first + count; i++) {
     MlirType t = mlirValueGetType(mlirOperationGetOperand(l->op, i));
     int64_t strides[MAX_RANK], offset;
     bool tensor_init = nres == 1 && mlirTypeIsATensor(t);

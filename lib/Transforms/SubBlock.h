@@ -47,6 +47,11 @@ void npuc_sub_block_tile_leaf(const npuc_dim_leaf *l,
 /* The inits the results of a destination-style op mirror, one per result. */
 void npuc_sub_block_inits(MlirOperation op, const npuc_op_registry *reg,
                           MlirValue *inits);
+/* Does the leaf address its destination through offsets it carries (an
+ * indirect store)? Its destination then stays whole: the offsets are
+ * absolute, so each sub-block scatters its half of the values into all of
+ * it. */
+bool npuc_sub_block_scatters(MlirOperation op);
 /* Is `t` shaped like the stored value type `vt` (dim d may be dynamic in
  * both: a window)? */
 bool npuc_sub_block_like_value(MlirType t, MlirType vt, int d);

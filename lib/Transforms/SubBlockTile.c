@@ -23,11 +23,13 @@ static MlirValue part_of(npuc_builder *b, MlirValue v, int dim,
                          MlirValue offset, MlirValue size, int64_t static_size);
 static void halve_result(const npuc_dim_leaf *l, MlirValue init,
                          MlirValue offset);
+static void destination_operands(MlirOperation op, const npuc_op_registry *reg,
+                                 intptr_t *first, intptr_t *count);
 
 /* Every operand of the leaf shaped like the stored value (the value, the
- * destination; offsets and mask of an indirect store) is cut to the
- * sub-block's half: offset %i * extent/2, size extent/2 (a window:
- * tile_window). The leaf gets {tiled_op}. */
+ * destination; offsets and mask of an indirect store, whose destination
+ * stays whole) is cut to the sub-block's half: offset %i * extent/2, size
+ * extent/2 (a window: tile_window). The leaf gets {tiled_op}. */
 void npuc_sub_block_tile_leaf(const npuc_dim_leaf *l,
                               npuc_sub_block_offsets *offsets,
                               const npuc_op_registry *reg) {
@@ -48,8 +50,13 @@ void npuc_sub_block_tile_leaf(const npuc_dim_leaf *l,
     return;
   }
   MlirValue size = {NULL};
+  intptr_t dst_first = 0, dst_count = 0; /* kept whole: a scatter's */
+  if (npuc_sub_block_scatters(l->op))
+    destination_operands(l->op, reg, &dst_first, &dst_count);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(l->op); i++) {
     MlirValue v = mlirOperationGetOperand(l->op, i);
+    if (i >= dst_first && i < dst_first + dst_count)
+      continue;
     if (npuc_sub_block_like_value(mlirValueGetType(v), vt, l->dim))
       mlirOperationSetOperand(l->op, i,
                               part_of(&b, v, l->dim, offset, size, half));
@@ -58,6 +65,20 @@ void npuc_sub_block_tile_leaf(const npuc_dim_leaf *l,
       l->op, mlirStringRefCreateFromCString("tiled_op"), mlirUnitAttrGet(ctx));
   if (mlirOperationGetNumResults(l->op) == 1)
     halve_result(l, init, offset);
+}
+
+bool npuc_sub_block_scatters(MlirOperation op) {
+  return npuc_op_is(op, "hivm.hir.indirect_store");
+}
+
+/* The operands of the leaf's `dst` group. */
+static void destination_operands(MlirOperation op, const npuc_op_registry *reg,
+                                 intptr_t *first, intptr_t *count) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  const npuc_op_def *def = npuc_op_lookup(reg, n.data, n.length);
+  int g = def ? npuc_op_find_operand(def, "dst") : -1;
+  if (g < 0 || !npuc_operand_group(def, op, g, first, count))
+    *first = *count = 0;
 }
 
 /* Is `t` shaped like the stored value type `vt` (dim d may be dynamic in
