@@ -41,8 +41,12 @@ struct npuc_bubble_ctx {
    * chain). npuc_bubble_up_slices sweeps once more, without deferring, when
    * any was deferred. Keyed by address, never dereferenced; a collision or
    * a reused address only costs a look or a deferral. */
-  bool defer, deferred_any;
+  bool defer;
   const void *deferred[64];
+  /* Deferred to_tensors still in the table; `defer_lost` when one took the
+   * slot of another (that one is then only found by the next sweep). */
+  int ndeferred;
+  bool defer_lost;
   /* Why a pattern last refused a slice: keyed by the slice and its
    * producer, so a recycled address does not inherit a stale reason. */
   struct {
@@ -97,6 +101,11 @@ typedef struct {
   /* The producer's operand count per group of its op table entry, read
    * at the first lookup (ngroups 0: not yet, -1: unreadable; BubbleUpHivm.c). */
   int32_t group_sizes[64];
+  /* Shared slices of to_tensor results this rewrite used (bub_extract):
+   * when the rewrite leaves one the only user of its tensor, the to-tensor
+   * pattern can run on it now (npuc_bubble_ctx.defer). */
+  MlirOperation shared[4];
+  int nshared;
   int ngroups;
   /* The last group looked up, by the address of its name. */
   const char *last_group;
@@ -225,6 +234,12 @@ const char *bub_reason(npuc_bubble_ctx *bc, MlirOperation slice,
 /* Defers `producer` (see npuc_bubble_ctx.defer); is it deferred? */
 void bub_defer(npuc_bubble_ctx *bc, MlirOperation producer);
 bool bub_deferred(npuc_bubble_ctx *bc, MlirOperation producer);
+/* After a successful rewrite: the shared slices it used that are now the
+ * only user of their to_tensor go back on the driver's worklist, no longer
+ * deferred. */
+void bub_wake_shared(bub_rw *r);
+/* Does any deferred to_tensor need another sweep? */
+bool bub_any_deferred(npuc_bubble_ctx *bc);
 
 /* ---- misc -------------------------------------------------------------------- */
 

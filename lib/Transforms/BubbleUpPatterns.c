@@ -119,8 +119,10 @@ static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern,
   if (wrong_kind)
     return mlirLogicalResultFailure();
   mlirRewriterBaseSetInsertionPointBefore(r.rw, op);
-  return pi->pat->rewrite(&r) ? mlirLogicalResultSuccess()
-                              : mlirLogicalResultFailure();
+  if (!pi->pat->rewrite(&r))
+    return mlirLogicalResultFailure();
+  bub_wake_shared(&r);
+  return mlirLogicalResultSuccess();
 }
 
 bool npuc_bubble_populate_patterns(npuc_bubble_ctx *bc,
@@ -281,7 +283,7 @@ bool npuc_bubble_up_slices(MlirOperation root, const npuc_op_registry *reg,
    * keeps doing. */
   bc->defer = true;
   mlirApplyPatternsAndFoldGreedilyWithOp(root, frozen, cfg);
-  if (bc->deferred_any) { /* the deferred buffers, now their users are done */
+  if (bub_any_deferred(bc)) { /* the deferred buffers, now their users are done */
     bc->defer = false;
     mlirApplyPatternsAndFoldGreedilyWithOp(root, frozen, cfg);
   }

@@ -12,6 +12,8 @@
 
 const int64_t BUB_DYN = INT64_MIN; /* mlirShapedTypeGetDynamicSize() */
 
+static const MlirOperation no_op = {NULL};
+
 static MlirStringRef str(const char *s) {
   return mlirStringRefCreateFromCString(s);
 }
@@ -819,6 +821,81 @@ static bool reuse_slice(bub_rw *r) {
   return true;
 }
 
+static MlirValue build_extract(bub_rw *r, MlirValue src, const bub_slice *s,
+                               bool marked, MlirOperation attrs_from,
+                               MlirType type);
+
+/* Is `k` a marked slice of `src` (carrying nothing but the mark) of type
+ * `type` taking `s`? */
+static bool is_equal_slice(MlirOperation k, MlirValue src, MlirType type,
+                           const bub_slice *s) {
+  bub_slice ks;
+  if (!bub_op_is(k, "tensor.extract_slice") ||
+      !mlirValueEqual(mlirOperationGetOperand(k, 0), src) ||
+      !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(k, 0)), type) ||
+      mlirOperationGetNumDiscardableAttributes(k) != 1 ||
+      !npuc_bubble_is_marked(k) || !bub_slice_read(k, 1, &ks) ||
+      ks.rank != s->rank)
+    return false;
+  for (int d = 0; d < s->rank; d++)
+    if (!bub_eq(ks.off[d], s->off[d]) || !bub_eq(ks.size[d], s->size[d]) ||
+        ks.stride[d] != s->stride[d])
+      return false;
+  return true;
+}
+
+/* Is `tt` (a to_tensor) the tensor of a static memref.alloc, or of a
+ * memory-space cast of one: a buffer the to-tensor pattern can narrow? The
+ * others keep their slices where their users are. */
+static bool of_local_buffer(MlirOperation tt) {
+  MlirValue buf = mlirOperationGetOperand(tt, 0);
+  MlirOperation def = mlirValueIsAOpResult(buf) ? mlirOpResultGetOwner(buf)
+                                                : no_op;
+  if (bub_op_is(def, "memref.memory_space_cast")) {
+    buf = mlirOperationGetOperand(def, 0);
+    def = mlirValueIsAOpResult(buf) ? mlirOpResultGetOwner(buf) : no_op;
+  }
+  return bub_op_is(def, "memref.alloc") &&
+         mlirOperationGetNumOperands(def) == 0;
+}
+
+/* The marked slice `s` of the tensor of a buffer (`src`, the result of the
+ * to_tensor `tt`). Every op of a chain that reads that tensor would get
+ * its own slice, all equal, that the to-tensor pattern merges once their
+ * users are bubbled (and that the driver visits one by one). Instead one
+ * slice right after `tt` serves them all: later rewrites find it there.
+ * Null when the slice's offsets or sizes are computed after `tt`. */
+static MlirValue shared_tensor_slice(bub_rw *r, MlirOperation tt,
+                                     MlirValue src, MlirType type,
+                                     const bub_slice *s) {
+  MlirOperation after = mlirOperationGetNextInBlock(tt);
+  if (mlirOperationIsNull(after) || !of_local_buffer(tt) ||
+      r->nshared == (int)(sizeof r->shared / sizeof r->shared[0]))
+    return (MlirValue){NULL};
+  /* Only shared slices go between a to_tensor and its first user. */
+  MlirOperation k = after;
+  for (int n = 0; n < 8 && !mlirOperationIsNull(k);
+       n++, k = mlirOperationGetNextInBlock(k)) {
+    if (is_equal_slice(k, src, type, s)) {
+      r->shared[r->nshared++] = k;
+      return mlirOperationGetResult(k, 0);
+    }
+  }
+  /* A tensor read once keeps its slice at its user. */
+  MlirOpOperand u = mlirValueGetFirstUse(src);
+  if (mlirOpOperandIsNull(u) || mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
+    return (MlirValue){NULL};
+  for (int d = 0; d < s->rank; d++)
+    if ((!mlirValueIsNull(s->off[d].v) && !bub_dominates(s->off[d].v, after)) ||
+        (!mlirValueIsNull(s->size[d].v) && !bub_dominates(s->size[d].v, after)))
+      return (MlirValue){NULL};
+  MlirValue v = build_extract(r, src, s, true, no_op, type);
+  k = mlirOpResultGetOwner(v);
+  mlirRewriterBaseMoveOpAfter(r->rw, k, tt);
+  r->shared[r->nshared++] = k;
+  return v;
+}
+
 MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
                       const bool *drop, bool marked,
                       MlirOperation attrs_from) {
@@ -828,14 +905,28 @@ MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
   if (!drops && bub_slice_is_identity(s, src))
     return src;
   MlirType type = bub_sliced_type(r, mlirValueGetType(src), s, drop);
+  MlirOperation def =
+      mlirValueIsAOpResult(src) ? mlirOpResultGetOwner(src) : no_op;
   /* A marked slice of an empty tensor would become an empty tensor (the
    * empty pattern): make that directly. */
-  if (marked && !drops && mlirValueIsAOpResult(src) &&
-      bub_op_is(mlirOpResultGetOwner(src), "tensor.empty"))
-    return shared_empty(r, mlirOpResultGetOwner(src), type, s);
+  if (marked && !drops && bub_op_is(def, "tensor.empty"))
+    return shared_empty(r, def, type, s);
+  if (marked && !drops && mlirOperationIsNull(attrs_from) &&
+      bub_op_is(def, "bufferization.to_tensor")) {
+    MlirValue v = shared_tensor_slice(r, def, src, type, s);
+    if (!mlirValueIsNull(v))
+      return v;
+  }
   if (marked && !drops && mlirOperationIsNull(attrs_from) &&
       mlirOperationGetNumDiscardableAttributes(r->slice_op) == 1)
     return extract_like_slice(r, src, s, type);
+  return build_extract(r, src, s, marked, attrs_from, type);
+}
+
+/* A new tensor.extract_slice of type `type` (bub_extract). */
+static MlirValue build_extract(bub_rw *r, MlirValue src, const bub_slice *s,
+                               bool marked, MlirOperation attrs_from,
+                               MlirType type) {
   MlirOperationState st =
       mlirOperationStateGet(str("tensor.extract_slice"), r->loc);
   mlirOperationStateAddOperands(&st, 1, &src);
@@ -1094,8 +1185,42 @@ static size_t defer_slot(npuc_bubble_ctx *bc, MlirOperation producer) {
 void bub_defer(npuc_bubble_ctx *bc, MlirOperation producer) {
   if (!bc->defer)
     return;
-  bc->deferred[defer_slot(bc, producer)] = producer.ptr;
-  bc->deferred_any = true;
+  const void **slot = &bc->deferred[defer_slot(bc, producer)];
+  if (*slot == producer.ptr)
+    return;
+  if (*slot)
+    bc->defer_lost = true;
+  else
+    bc->ndeferred++;
+  *slot = producer.ptr;
+}
+
+static void undefer(npuc_bubble_ctx *bc, MlirOperation producer) {
+  const void **slot = &bc->deferred[defer_slot(bc, producer)];
+  if (*slot == producer.ptr) {
+    *slot = NULL;
+    bc->ndeferred--;
+  }
+}
+
+bool bub_any_deferred(npuc_bubble_ctx *bc) {
+  return bc->ndeferred > 0 || bc->defer_lost;
+}
+
+void bub_wake_shared(bub_rw *r) {
+  for (int i = 0; i < r->nshared; i++) {
+    MlirOperation k = r->shared[i];
+    MlirValue src = mlirOperationGetOperand(k, 0);
+    MlirOpOperand u = mlirValueGetFirstUse(src);
+    if (mlirOpOperandIsNull(u) ||
+        !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
+      continue;
+    undefer(r->bc, mlirOpResultGetOwner(src));
+    /* A modification notice puts it back on the worklist. */
+    mlirRewriterBaseStartOpModification(r->rw, k);
+    mlirRewriterBaseFinalizeOpModification(r->rw, k);
+  }
+  r->nshared = 0;
 }
 
 bool bub_deferred(npuc_bubble_ctx *bc, MlirOperation producer) {
