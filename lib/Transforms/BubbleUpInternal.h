@@ -60,6 +60,18 @@ struct npuc_bubble_ctx {
     const void *name;
     const npuc_op_def *def;
   } defs[64];
+  /* The last type bub_sliced_type made: a chain slices one type alike in
+   * every rewrite. */
+  MlirType memo_src, memo_res;
+  bub_slice memo_sizes; /* only rank and sizes are compared */
+  /* Decoded i64 arrays by attribute (attributes live as long as the
+   * context, so an entry never goes stale): the parts of every slice read
+   * on the hot path. */
+  struct {
+    const void *attr;
+    intptr_t n;
+    int64_t v[BUB_MAX_RANK];
+  } arrays[64];
   /* Identifiers of attribute names, by the address of the literal. */
   struct {
     const char *name;
@@ -95,9 +107,6 @@ typedef struct {
     MlirOperation owner;
     intptr_t index;
   } old_uses[4];
-  /* The last type bub_sliced_type made for a slice with the sizes of `s`
-   * (a rewrite slices several operands of one type alike). */
-  MlirType memo_src, memo_res;
   /* The producer's operand count per group of its op table entry, read
    * at the first lookup (ngroups 0: not yet, -1: unreadable; BubbleUpHivm.c). */
   int32_t group_sizes[64];
@@ -166,6 +175,10 @@ int bub_shape(MlirType t, int64_t *out);
 /* Reads offsets/sizes/strides of an extract_slice, insert_slice or subview
  * (dynamic operands start at operand `dyn_start`). */
 bool bub_slice_read(MlirOperation op, intptr_t dyn_start, bub_slice *out);
+/* The same for a tensor.extract_slice, decoding its static parts through
+ * the cache of `bc`. */
+bool bub_extract_slice_read(npuc_bubble_ctx *bc, MlirOperation op,
+                            bub_slice *out);
 /* The whole of `v` (offsets 0, sizes its dims, strides 1). */
 void bub_slice_full(bub_rw *r, MlirValue v, bub_slice *out);
 /* Does `s` take all of dim d of `v` (static zero offset and equal size)? */
@@ -243,7 +256,11 @@ bool bub_any_deferred(npuc_bubble_ctx *bc);
 
 /* ---- misc -------------------------------------------------------------------- */
 
-bool bub_op_is(MlirOperation op, const char *name);
+/* Is `op` (possibly null) named `name`? `name` must be a string literal:
+ * its length is known at compile time (called on every op a pattern
+ * looks at). */
+#define bub_op_is(op, name) bub_op_is_n((op), (name), sizeof(name) - 1)
+bool bub_op_is_n(MlirOperation op, const char *name, size_t len);
 bool bub_has_attr(MlirOperation op, const char *name);
 MlirAttribute bub_attr(MlirOperation op, const char *name);
 /* i64 elements of a DenseI64ArrayAttr or ArrayAttr of integers. */

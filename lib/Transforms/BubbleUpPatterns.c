@@ -110,7 +110,7 @@ static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern,
   r.producer = producer;
   r.result_index = mlirOpResultGetResultNumber(source);
   r.slice_type = slice_type;
-  if (!bub_slice_read(op, 1, &r.s) || r.s.rank != rank)
+  if (!bub_extract_slice_read(pi->bc, op, &r.s) || r.s.rank != rank)
     return mlirLogicalResultFailure();
   if (!bub_slice_unit_strides(&r.s)) {
     bub_refuse(&r, "the slice has non-unit strides");

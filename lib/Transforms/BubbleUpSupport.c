@@ -18,11 +18,10 @@ static MlirStringRef str(const char *s) {
   return mlirStringRefCreateFromCString(s);
 }
 
-bool bub_op_is(MlirOperation op, const char *name) {
+bool bub_op_is_n(MlirOperation op, const char *name, size_t len) {
   if (mlirOperationIsNull(op))
     return false;
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  size_t len = strlen(name);
   return n.length == len && memcmp(n.data, name, len) == 0;
 }
 
@@ -521,13 +520,15 @@ MlirType bub_sliced_type(bub_rw *r, MlirType src, const bub_slice *s,
   for (int i = 0; drop && i < s->rank; i++)
     if (drop[i])
       return bub_slice_tensor_type(src, s, drop);
-  if (s != &r->s && !same_sizes(s, &r->s))
-    return bub_slice_tensor_type(src, s, NULL);
-  if (mlirTypeIsNull(r->memo_src) || !mlirTypeEqual(r->memo_src, src)) {
-    r->memo_src = src;
-    r->memo_res = bub_slice_tensor_type(src, s, NULL);
+  npuc_bubble_ctx *bc = r->bc;
+  if (mlirTypeIsNull(bc->memo_src) || !mlirTypeEqual(bc->memo_src, src) ||
+      !same_sizes(s, &bc->memo_sizes)) {
+    bc->memo_src = src;
+    bc->memo_res = bub_slice_tensor_type(src, s, NULL);
+    bc->memo_sizes.rank = s->rank;
+    memcpy(bc->memo_sizes.size, s->size, sizeof s->size[0] * (size_t)s->rank);
   }
-  return r->memo_res;
+  return bc->memo_res;
 }
 
 /* ---- slices ---------------------------------------------------------------- */
@@ -571,6 +572,52 @@ bool bub_slice_read(MlirOperation op, intptr_t dyn_start, bub_slice *out) {
     if (strides[i] == BUB_DYN && next < nops)
       value_const(mlirOperationGetOperand(op, next++), &c);
     out->stride[i] = strides[i] != BUB_DYN ? strides[i] : c;
+  }
+  return true;
+}
+
+/* bub_i64_array through the cache of decoded arrays. */
+static intptr_t cached_i64_array(npuc_bubble_ctx *bc, MlirAttribute a,
+                                 int64_t *out) {
+  size_t slot = ((uintptr_t)a.ptr >> 4) % (sizeof bc->arrays / sizeof bc->arrays[0]);
+  if (a.ptr && bc->arrays[slot].attr == a.ptr) {
+    intptr_t n = bc->arrays[slot].n;
+    memcpy(out, bc->arrays[slot].v, sizeof out[0] * (size_t)n);
+    return n;
+  }
+  intptr_t n = bub_i64_array(a, out, BUB_MAX_RANK);
+  if (n >= 0 && n <= BUB_MAX_RANK) {
+    bc->arrays[slot].attr = a.ptr;
+    bc->arrays[slot].n = n;
+    memcpy(bc->arrays[slot].v, out, sizeof out[0] * (size_t)n);
+  }
+  return n;
+}
+
+bool bub_extract_slice_read(npuc_bubble_ctx *bc, MlirOperation op,
+                            bub_slice *out) {
+  static const char *const names[3] = {"static_offsets", "static_sizes",
+                                       "static_strides"};
+  int64_t parts[3][BUB_MAX_RANK];
+  intptr_t n = -1;
+  for (int k = 0; k < 3; k++) {
+    intptr_t m = cached_i64_array(
+        bc, mlirOperationGetInherentAttributeByName(op, str(names[k])),
+        parts[k]);
+    if (m < 0 || m > BUB_MAX_RANK || (k > 0 && m != n))
+      return false;
+    n = m;
+  }
+  intptr_t next = 1, nops = mlirOperationGetNumOperands(op);
+  out->rank = (int)n;
+  if (!read_mixed(op, parts[0], n, &next, nops, out->off) ||
+      !read_mixed(op, parts[1], n, &next, nops, out->size))
+    return false;
+  for (intptr_t i = 0; i < n; i++) {
+    int64_t c = BUB_DYN;
+    if (parts[2][i] == BUB_DYN && next < nops)
+      value_const(mlirOperationGetOperand(op, next++), &c);
+    out->stride[i] = parts[2][i] != BUB_DYN ? parts[2][i] : c;
   }
   return true;
 }
@@ -827,14 +874,14 @@ static MlirValue build_extract(bub_rw *r, MlirValue src, const bub_slice *s,
 
 /* Is `k` a marked slice of `src` (carrying nothing but the mark) of type
  * `type` taking `s`? */
-static bool is_equal_slice(MlirOperation k, MlirValue src, MlirType type,
-                           const bub_slice *s) {
+static bool is_equal_slice(npuc_bubble_ctx *bc, MlirOperation k,
+                           MlirValue src, MlirType type, const bub_slice *s) {
   bub_slice ks;
   if (!bub_op_is(k, "tensor.extract_slice") ||
       !mlirValueEqual(mlirOperationGetOperand(k, 0), src) ||
       !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(k, 0)), type) ||
       mlirOperationGetNumDiscardableAttributes(k) != 1 ||
-      !npuc_bubble_is_marked(k) || !bub_slice_read(k, 1, &ks) ||
+      !npuc_bubble_is_marked(k) || !bub_extract_slice_read(bc, k, &ks) ||
       ks.rank != s->rank)
     return false;
   for (int d = 0; d < s->rank; d++)
@@ -876,7 +923,7 @@ static MlirValue shared_tensor_slice(bub_rw *r, MlirOperation tt,
   MlirOperation k = after;
   for (int n = 0; n < 8 && !mlirOperationIsNull(k);
        n++, k = mlirOperationGetNextInBlock(k)) {
-    if (is_equal_slice(k, src, type, s)) {
+    if (is_equal_slice(r->bc, k, src, type, s)) {
       r->shared[r->nshared++] = k;
       return mlirOperationGetResult(k, 0);
     }
@@ -1302,14 +1349,18 @@ static bool hoist(bub_rw *r, MlirValue v, MlirOperation op, int depth,
 }
 
 bool bub_slice_hoist(bub_rw *r, MlirOperation op) {
-  for (int pass = 0; pass < 2; pass++) { /* check everything, then move */
-    bool dry = pass == 0;
-    for (int d = 0; d < r->s.rank; d++)
-      if ((!mlirValueIsNull(r->s.off[d].v) &&
-           !hoist(r, r->s.off[d].v, op, 0, dry)) ||
-          (!mlirValueIsNull(r->s.size[d].v) &&
-           !hoist(r, r->s.size[d].v, op, 0, dry)))
-        return false;
+  /* Usually they dominate already: then there is nothing to move. */
+  MlirValue dyn[2 * BUB_MAX_RANK];
+  int n = 0;
+  for (int d = 0; d < r->s.rank; d++) {
+    if (!mlirValueIsNull(r->s.off[d].v) && !bub_dominates(r->s.off[d].v, op))
+      dyn[n++] = r->s.off[d].v;
+    if (!mlirValueIsNull(r->s.size[d].v) && !bub_dominates(r->s.size[d].v, op))
+      dyn[n++] = r->s.size[d].v;
   }
+  for (int pass = 0; pass < 2; pass++) /* check everything, then move */
+    for (int i = 0; i < n; i++)
+      if (!hoist(r, dyn[i], op, 0, pass == 0))
+        return false;
   return true;
 }
