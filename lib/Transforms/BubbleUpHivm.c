@@ -70,8 +70,9 @@ static bool sliced_results(bub_rw *r, MlirType *out, intptr_t *n) {
     return false;
   for (intptr_t i = 0; i < *n; i++) {
     MlirType t = mlirValueGetType(mlirOperationGetResult(r->producer, i));
+    bub_type_info ti;
     if (!mlirTypeEqual(t, mlirValueGetType(r->source)) &&
-        (!bub_is_ranked_tensor(t) || bub_rank(t) != r->s.rank))
+        (ti = bub_type(r->bc, t), !ti.ranked_tensor || ti.rank != r->s.rank))
       return false;
     out[i] = bub_sliced_type(r, t, &r->s, NULL);
   }
@@ -88,9 +89,12 @@ static bool group_ok(bub_rw *r, const char *name, bool scalars) {
   MlirType rt = mlirValueGetType(r->source);
   for (intptr_t i = first; i < first + count; i++) {
     MlirType t = mlirValueGetType(mlirOperationGetOperand(r->producer, i));
-    if (mlirTypeEqual(t, rt) || (scalars && !mlirTypeIsAShaped(t)))
+    if (mlirTypeEqual(t, rt))
       continue;
-    if (!bub_is_ranked_tensor(t) || bub_rank(t) != r->s.rank)
+    bub_type_info ti = bub_type(r->bc, t);
+    if (scalars && ti.rank < 0 && !mlirTypeIsAShaped(t))
+      continue;
+    if (!ti.ranked_tensor || ti.rank != r->s.rank)
       return false;
   }
   return true;
@@ -169,12 +173,14 @@ static bool ew_rewrite(bub_rw *r) {
   bub_shape(rt, out);
   for (intptr_t i = first; i < first + count; i++) {
     MlirType t = mlirValueGetType(ops[i]);
-    if (!mlirTypeIsAShaped(t))
-      continue; /* scalar operands pass through */
-    if (mlirTypeEqual(t, rt))
+    if (mlirTypeEqual(t, rt)) {
       memcpy(in, out, sizeof out);
-    else
-      bub_shape(t, in);
+    } else {
+      bub_type_info ti = bub_type(r->bc, t);
+      if (ti.rank < 0 && !mlirTypeIsAShaped(t))
+        continue; /* scalar operands pass through */
+      memcpy(in, ti.shape, sizeof in[0] * (size_t)r->s.rank);
+    }
     const bub_slice *use = &r->s;
     bub_slice os;
     for (int d = 0; d < r->s.rank; d++) {

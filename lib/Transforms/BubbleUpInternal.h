@@ -72,6 +72,14 @@ struct npuc_bubble_ctx {
     intptr_t n;
     int64_t v[BUB_MAX_RANK];
   } arrays[64];
+  /* Rank and shape by type (types live as long as the context): shaped
+   * type queries go through an interface lookup each. */
+  struct {
+    const void *type;
+    int rank; /* -1: not a ranked shaped type */
+    bool ranked_tensor;
+    int64_t shape[BUB_MAX_RANK];
+  } types[64];
   /* Identifiers of attribute names, by the address of the literal. */
   struct {
     const char *name;
@@ -151,6 +159,15 @@ bool bub_multiple_of(bub_ofr x, int64_t k);
 
 /* ---- types --------------------------------------------------------------- */
 
+/* The rank and shape of `t` from the cache of `bc`: rank -1 unless `t`
+ * is a ranked shaped type of rank <= BUB_MAX_RANK; shape[d] is BUB_DYN for
+ * a dynamic dim. Valid until the next call. */
+typedef struct {
+  int rank;
+  bool ranked_tensor;
+  const int64_t *shape;
+} bub_type_info;
+bub_type_info bub_type(npuc_bubble_ctx *bc, MlirType t);
 bool bub_is_ranked_tensor(MlirType t);
 int64_t bub_rank(MlirType t);
 int64_t bub_dim_size(MlirType t, intptr_t d); /* BUB_DYN when dynamic */

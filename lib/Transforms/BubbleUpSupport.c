@@ -435,6 +435,24 @@ bool bub_multiple_of(bub_ofr x, int64_t k) {
 
 /* ---- types ------------------------------------------------------------------ */
 
+bub_type_info bub_type(npuc_bubble_ctx *bc, MlirType t) {
+  if (mlirTypeIsNull(t))
+    return (bub_type_info){-1, false, NULL};
+  size_t slot = ((uintptr_t)t.ptr >> 4) % (sizeof bc->types / sizeof bc->types[0]);
+  if (bc->types[slot].type != t.ptr) {
+    bc->types[slot].type = t.ptr;
+    bc->types[slot].ranked_tensor = bub_is_ranked_tensor(t);
+    bc->types[slot].rank =
+        bc->types[slot].ranked_tensor || (mlirTypeIsAShaped(t) &&
+                                          mlirShapedTypeHasRank(t))
+            ? bub_shape(t, bc->types[slot].shape)
+            : -1;
+  }
+  bub_type_info info = {bc->types[slot].rank, bc->types[slot].ranked_tensor,
+                        bc->types[slot].shape};
+  return info;
+}
+
 bool bub_is_ranked_tensor(MlirType t) {
   return !mlirTypeIsNull(t) && mlirTypeIsARankedTensor(t);
 }
