@@ -889,6 +889,7 @@ static bool reuse_slice(bub_rw *r) {
 static MlirValue build_extract(bub_rw *r, MlirValue src, const bub_slice *s,
                                bool marked, MlirOperation attrs_from,
                                MlirType type);
+static void note_shared(bub_rw *r, MlirValue src, MlirOperation k);
 
 /* Is `k` a marked slice of `src` (carrying nothing but the mark) of type
  * `type` taking `s`? */
@@ -924,41 +925,66 @@ static bool of_local_buffer(MlirOperation tt) {
          mlirOperationGetNumOperands(def) == 0;
 }
 
-/* The marked slice `s` of the tensor of a buffer (`src`, the result of the
- * to_tensor `tt`). Every op of a chain that reads that tensor would get
- * its own slice, all equal, that the to-tensor pattern merges once their
- * users are bubbled (and that the driver visits one by one). Instead one
- * slice right after `tt` serves them all: later rewrites find it there.
- * Null when the slice's offsets or sizes are computed after `tt`. */
-static MlirValue shared_tensor_slice(bub_rw *r, MlirOperation tt,
-                                     MlirValue src, MlirType type,
-                                     const bub_slice *s) {
-  MlirOperation after = mlirOperationGetNextInBlock(tt);
-  if (mlirOperationIsNull(after) || !of_local_buffer(tt) ||
+/* Where the one marked slice of `src` that all its readers share goes
+ * (bub_extract): right after the to_tensor of a local buffer, or after the
+ * constants at the top of a function for its arguments. Null when `src`
+ * gets a slice per reader. */
+static MlirOperation shared_slice_place(MlirValue src) {
+  if (mlirValueIsABlockArgument(src)) {
+    MlirBlock b = mlirBlockArgumentGetOwner(src);
+    if (!bub_op_is(mlirBlockGetParentOperation(b), "func.func"))
+      return no_op; /* loop-carried values have their own patterns */
+    MlirOperation k = mlirBlockGetFirstOperation(b);
+    while (bub_op_is(k, "arith.constant"))
+      k = mlirOperationGetNextInBlock(k);
+    return k;
+  }
+  MlirOperation def = mlirOpResultGetOwner(src);
+  if (!bub_op_is(def, "bufferization.to_tensor") || !of_local_buffer(def))
+    return no_op;
+  return mlirOperationGetNextInBlock(def);
+}
+
+/* The marked slice `s` of `src` when several ops read `src` whole: a
+ * function argument, or the tensor of a buffer. Every op of a chain that
+ * reads it would get its own slice, all equal, each visited by the driver
+ * (and, for a buffer, merged by the to-tensor pattern once all are made).
+ * Instead one slice at shared_slice_place serves them all: later rewrites
+ * find it there. Null when `src` is read once, has no such place, or the
+ * slice's offsets or sizes are computed after that place. */
+static MlirValue shared_slice(bub_rw *r, MlirValue src, MlirType type,
+                              const bub_slice *s) {
+  MlirOperation at = shared_slice_place(src);
+  if (mlirOperationIsNull(at) ||
       r->nshared == (int)(sizeof r->shared / sizeof r->shared[0]))
     return (MlirValue){NULL};
-  /* Only shared slices go between a to_tensor and its first user. */
-  MlirOperation k = after;
+  /* Only shared slices go between the place and the first reader. */
+  MlirOperation k = at;
   for (int n = 0; n < 8 && !mlirOperationIsNull(k);
        n++, k = mlirOperationGetNextInBlock(k)) {
     if (is_equal_slice(r->bc, k, src, type, s)) {
-      r->shared[r->nshared++] = k;
+      note_shared(r, src, k);
       return mlirOperationGetResult(k, 0);
     }
   }
-  /* A tensor read once keeps its slice at its user. */
   MlirOpOperand u = mlirValueGetFirstUse(src);
   if (mlirOpOperandIsNull(u) || mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
     return (MlirValue){NULL};
   for (int d = 0; d < s->rank; d++)
-    if ((!mlirValueIsNull(s->off[d].v) && !bub_dominates(s->off[d].v, after)) ||
-        (!mlirValueIsNull(s->size[d].v) && !bub_dominates(s->size[d].v, after)))
+    if ((!mlirValueIsNull(s->off[d].v) && !bub_dominates(s->off[d].v, at)) ||
+        (!mlirValueIsNull(s->size[d].v) && !bub_dominates(s->size[d].v, at)))
       return (MlirValue){NULL};
   MlirValue v = build_extract(r, src, s, true, no_op, type);
   k = mlirOpResultGetOwner(v);
-  mlirRewriterBaseMoveOpAfter(r->rw, k, tt);
-  r->shared[r->nshared++] = k;
+  mlirRewriterBaseMoveOpBefore(r->rw, k, at);
+  note_shared(r, src, k);
   return v;
+}
+
+/* A shared slice of a to_tensor may have to wake it (bub_wake_shared). */
+static void note_shared(bub_rw *r, MlirValue src, MlirOperation k) {
+  if (mlirValueIsAOpResult(src))
+    r->shared[r->nshared++] = k;
 }
 
 MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
@@ -976,9 +1002,8 @@ MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
    * empty pattern): make that directly. */
   if (marked && !drops && bub_op_is(def, "tensor.empty"))
     return shared_empty(r, def, type, s);
-  if (marked && !drops && mlirOperationIsNull(attrs_from) &&
-      bub_op_is(def, "bufferization.to_tensor")) {
-    MlirValue v = shared_tensor_slice(r, def, src, type, s);
+  if (marked && !drops && mlirOperationIsNull(attrs_from)) {
+    MlirValue v = shared_slice(r, src, type, s);
     if (!mlirValueIsNull(v))
       return v;
   }
