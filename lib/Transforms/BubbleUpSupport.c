@@ -891,6 +891,11 @@ static MlirValue build_extract(bub_rw *r, MlirValue src, const bub_slice *s,
                                MlirType type);
 static void note_shared(bub_rw *r, MlirValue src, MlirOperation k);
 
+static bool is_slice_of(MlirOperation k, MlirValue src) {
+  return bub_op_is(k, "tensor.extract_slice") &&
+         mlirValueEqual(mlirOperationGetOperand(k, 0), src);
+}
+
 /* Is `k` a marked slice of `src` (carrying nothing but the mark) of type
  * `type` taking `s`? */
 static bool is_equal_slice(npuc_bubble_ctx *bc, MlirOperation k,
@@ -958,9 +963,11 @@ static MlirValue shared_slice(bub_rw *r, MlirValue src, MlirType type,
   if (mlirOperationIsNull(at) ||
       r->nshared == (int)(sizeof r->shared / sizeof r->shared[0]))
     return (MlirValue){NULL};
-  /* Only shared slices go between the place and the first reader. */
+  /* The shared slices of `src` are the run of its marked slices at the
+   * place (a slice a reader made for itself may follow them: it is not
+   * looked at). */
   MlirOperation k = at;
-  for (int n = 0; n < 8 && !mlirOperationIsNull(k);
+  for (int n = 0; n < 8 && is_slice_of(k, src);
        n++, k = mlirOperationGetNextInBlock(k)) {
     if (is_equal_slice(r->bc, k, src, type, s)) {
       note_shared(r, src, k);
