@@ -27,6 +27,50 @@ const npuc_op_def *bub_def(npuc_bubble_ctx *bc, MlirOperation op) {
   return def;
 }
 
+/* npuc_op_find_operand, remembered per run: `name` is a literal. */
+static int group_index(npuc_bubble_ctx *bc, const npuc_op_def *def,
+                       const char *name) {
+  size_t n = sizeof bc->group_index / sizeof bc->group_index[0];
+  size_t slot = (((uintptr_t)def >> 4) + ((uintptr_t)name >> 2)) % n;
+  if (bc->group_index[slot].def != def || bc->group_index[slot].name != name) {
+    bc->group_index[slot].def = def;
+    bc->group_index[slot].name = name;
+    bc->group_index[slot].index = npuc_op_find_operand(def, name);
+  }
+  return bc->group_index[slot].index;
+}
+
+/* npuc_operand_group_sizes, remembered per run by what they depend on:
+ * the definition, the operand count and the operandSegmentSizes attribute
+ * (attributes are uniqued). Returns the number of groups, -1 when the
+ * operands do not fit the definition. */
+static int group_sizes(npuc_bubble_ctx *bc, const npuc_op_def *def,
+                       MlirOperation op, int32_t *sizes) {
+  MlirAttribute seg = bub_attr(op, "operandSegmentSizes");
+  intptr_t nops = mlirOperationGetNumOperands(op);
+  size_t cap = sizeof bc->group_sizes[0].sizes / sizeof(int32_t);
+  size_t slot = (((uintptr_t)def >> 4) + ((uintptr_t)seg.ptr >> 4) +
+                 (size_t)nops) %
+                (sizeof bc->group_sizes / sizeof bc->group_sizes[0]);
+  if (bc->group_sizes[slot].def == def &&
+      bc->group_sizes[slot].segments == seg.ptr &&
+      bc->group_sizes[slot].nops == nops) {
+    memcpy(sizes, bc->group_sizes[slot].sizes,
+           sizeof(int32_t) * def->num_operands);
+    return (int)def->num_operands;
+  }
+  if (!npuc_operand_group_sizes(def, op, sizes))
+    return -1;
+  if (def->num_operands <= cap) {
+    bc->group_sizes[slot].def = def;
+    bc->group_sizes[slot].segments = seg.ptr;
+    bc->group_sizes[slot].nops = nops;
+    memcpy(bc->group_sizes[slot].sizes, sizes,
+           sizeof(int32_t) * def->num_operands);
+  }
+  return (int)def->num_operands;
+}
+
 /* Operand group `name` of the producer. */
 static bool group(bub_rw *r, const char *name, intptr_t *first,
                   intptr_t *count) {
@@ -37,11 +81,9 @@ static bool group(bub_rw *r, const char *name, intptr_t *first,
   }
   const npuc_op_def *def = bub_def(r->bc, r->producer);
   if (r->ngroups == 0)
-    r->ngroups = def && npuc_operand_group_sizes(def, r->producer,
-                                                 r->group_sizes)
-                     ? (int)def->num_operands
+    r->ngroups = def ? group_sizes(r->bc, def, r->producer, r->group_sizes)
                      : -1;
-  int g = r->ngroups > 0 ? npuc_op_find_operand(def, name) : -1;
+  int g = r->ngroups > 0 ? group_index(r->bc, def, name) : -1;
   if (g < 0)
     return false;
   *first = 0;

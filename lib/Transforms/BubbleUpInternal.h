@@ -80,6 +80,20 @@ struct npuc_bubble_ctx {
     bool ranked_tensor;
     int64_t shape[BUB_MAX_RANK];
   } types[64];
+  /* Operand groups of HIVM ops: the index of a group by op definition and
+   * the address of the literal naming it, and the group sizes by
+   * definition, operand count and operandSegmentSizes attribute (null when
+   * the op has none). */
+  struct {
+    const void *def;
+    const char *name;
+    int index;
+  } group_index[32];
+  struct {
+    const void *def, *segments;
+    intptr_t nops;
+    int32_t sizes[16];
+  } group_sizes[16];
   /* Identifiers of attribute names, by the address of the literal. */
   struct {
     const char *name;
@@ -282,6 +296,10 @@ bool bub_has_attr(MlirOperation op, const char *name);
 MlirAttribute bub_attr(MlirOperation op, const char *name);
 /* i64 elements of a DenseI64ArrayAttr or ArrayAttr of integers. */
 intptr_t bub_i64_array(MlirAttribute a, int64_t *out, intptr_t cap);
+/* The same through the cache of decoded arrays of `bc` (room for
+ * BUB_MAX_RANK; -1 when longer). */
+intptr_t bub_cached_i64_array(npuc_bubble_ctx *bc, MlirAttribute a,
+                              int64_t *out);
 MlirAttribute bub_i64_array_attr(MlirContext ctx, const int64_t *v,
                                  intptr_t n);
 /* Does `v` dominate `op` (defined before it in an enclosing block)? */

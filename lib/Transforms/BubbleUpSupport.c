@@ -594,9 +594,8 @@ bool bub_slice_read(MlirOperation op, intptr_t dyn_start, bub_slice *out) {
   return true;
 }
 
-/* bub_i64_array through the cache of decoded arrays. */
-static intptr_t cached_i64_array(npuc_bubble_ctx *bc, MlirAttribute a,
-                                 int64_t *out) {
+intptr_t bub_cached_i64_array(npuc_bubble_ctx *bc, MlirAttribute a,
+                              int64_t *out) {
   size_t slot = ((uintptr_t)a.ptr >> 4) % (sizeof bc->arrays / sizeof bc->arrays[0]);
   if (a.ptr && bc->arrays[slot].attr == a.ptr) {
     intptr_t n = bc->arrays[slot].n;
@@ -619,7 +618,7 @@ bool bub_extract_slice_read(npuc_bubble_ctx *bc, MlirOperation op,
   int64_t parts[3][BUB_MAX_RANK];
   intptr_t n = -1;
   for (int k = 0; k < 3; k++) {
-    intptr_t m = cached_i64_array(
+    intptr_t m = bub_cached_i64_array(
         bc, mlirOperationGetInherentAttributeByName(op, str(names[k])),
         parts[k]);
     if (m < 0 || m > BUB_MAX_RANK || (k > 0 && m != n))
