@@ -212,7 +212,7 @@ static bool ew_rewrite(bub_rw *r) {
                          "result's rank");
   bub_prepare_in_place(r);
   int64_t out[BUB_MAX_RANK], in[BUB_MAX_RANK];
-  bub_shape(rt, out);
+  memcpy(out, bub_type(r->bc, rt).shape, sizeof out[0] * (size_t)r->s.rank);
   for (intptr_t i = first; i < first + count; i++) {
     MlirType t = mlirValueGetType(ops[i]);
     if (mlirTypeEqual(t, rt)) {

@@ -10,6 +10,7 @@
 #include <mlir-c/Rewrite.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #define BUB_MAX_RANK 16
 /* The name of the loop placeholder (see the scf.for pattern). */
@@ -292,8 +293,14 @@ bool bub_any_deferred(npuc_bubble_ctx *bc);
  * looks at). */
 #define bub_op_is(op, name) bub_op_is_n((op), (name), sizeof(name) - 1)
 bool bub_op_is_n(MlirOperation op, const char *name, size_t len);
-bool bub_has_attr(MlirOperation op, const char *name);
-MlirAttribute bub_attr(MlirOperation op, const char *name);
+/* An attribute by name (inline: the length of a literal name is known at
+ * compile time). */
+static inline MlirAttribute bub_attr(MlirOperation op, const char *name) {
+  return mlirOperationGetAttributeByName(op, mlirStringRefCreate(name, strlen(name)));
+}
+static inline bool bub_has_attr(MlirOperation op, const char *name) {
+  return !mlirAttributeIsNull(bub_attr(op, name));
+}
 /* i64 elements of a DenseI64ArrayAttr or ArrayAttr of integers. */
 intptr_t bub_i64_array(MlirAttribute a, int64_t *out, intptr_t cap);
 /* The same through the cache of decoded arrays of `bc` (room for

@@ -64,7 +64,7 @@ static bool unit_static_strides(npuc_bubble_ctx *bc, MlirOperation slice) {
   int64_t strides[BUB_MAX_RANK];
   intptr_t n = bub_cached_i64_array(
       bc, mlirOperationGetInherentAttributeByName(
-              slice, mlirStringRefCreateFromCString("static_strides")),
+              slice, mlirStringRefCreate("static_strides", 14)),
       strides);
   for (intptr_t i = 0; i < n && i < BUB_MAX_RANK; i++)
     if (strides[i] != 1)

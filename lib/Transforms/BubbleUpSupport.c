@@ -14,8 +14,9 @@ const int64_t BUB_DYN = INT64_MIN; /* mlirShapedTypeGetDynamicSize() */
 
 static const MlirOperation no_op = {NULL};
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
+/* Inlined, so the length of a literal is known at compile time. */
+static inline MlirStringRef str(const char *s) {
+  return mlirStringRefCreate(s, strlen(s));
 }
 
 bool bub_op_is_n(MlirOperation op, const char *name, size_t len) {
@@ -25,20 +26,13 @@ bool bub_op_is_n(MlirOperation op, const char *name, size_t len) {
   return n.length == len && memcmp(n.data, name, len) == 0;
 }
 
-MlirAttribute bub_attr(MlirOperation op, const char *name) {
-  return mlirOperationGetAttributeByName(op, str(name));
-}
-
-bool bub_has_attr(MlirOperation op, const char *name) {
-  return !mlirAttributeIsNull(bub_attr(op, name));
-}
 
 /* Called on every slice the greedy driver visits: a lookup by name in the
  * slice's (discardable) attributes, without uniquing the mark's name. */
 bool npuc_bubble_is_marked(MlirOperation op) {
   return bub_op_is(op, "tensor.extract_slice") &&
          !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
-             op, mlirStringRefCreateFromCString(NPUC_BUBBLE_MARK)));
+             op, str(NPUC_BUBBLE_MARK)));
 }
 
 intptr_t bub_i64_array(MlirAttribute a, int64_t *out, intptr_t cap) {
