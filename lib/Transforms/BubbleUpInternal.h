@@ -39,9 +39,11 @@ struct npuc_bubble_ctx {
   /* While `defer` is set, a to_tensor whose tensor had users other than
    * equal marked slices is not looked at again in this sweep: every new
    * slice of it would otherwise rescan all its uses (quadratic on a long
-   * chain). npuc_bubble_up_slices sweeps once more, without deferring, when
-   * any was deferred. Keyed by address, never dereferenced; a collision or
-   * a reused address only costs a look or a deferral. */
+   * chain). The rewrite that leaves a shared slice the tensor's only user
+   * undefers it (bub_wake_shared); npuc_bubble_up_slices sweeps once more,
+   * without deferring, when any is left. Keyed by address, never
+   * dereferenced; a collision or a reused address only costs a look, a
+   * deferral or that extra sweep. */
   bool defer;
   const void *deferred[64];
   /* Deferred to_tensors still in the table; `defer_lost` when one took the
@@ -296,15 +298,17 @@ bool bub_op_is_n(MlirOperation op, const char *name, size_t len);
 /* An attribute by name (inline: the length of a literal name is known at
  * compile time). */
 static inline MlirAttribute bub_attr(MlirOperation op, const char *name) {
-  return mlirOperationGetAttributeByName(op, mlirStringRefCreate(name, strlen(name)));
+  return mlirOperationGetAttributeByName(
+      op, mlirStringRefCreate(name, strlen(name)));
 }
 static inline bool bub_has_attr(MlirOperation op, const char *name) {
   return !mlirAttributeIsNull(bub_attr(op, name));
 }
 /* i64 elements of a DenseI64ArrayAttr or ArrayAttr of integers. */
 intptr_t bub_i64_array(MlirAttribute a, int64_t *out, intptr_t cap);
-/* The same through the cache of decoded arrays of `bc` (room for
- * BUB_MAX_RANK; -1 when longer). */
+/* The same through the cache of decoded arrays of `bc`, with room for
+ * BUB_MAX_RANK elements in `out` (a longer array gives its length and only
+ * the first BUB_MAX_RANK elements). */
 intptr_t bub_cached_i64_array(npuc_bubble_ctx *bc, MlirAttribute a,
                               int64_t *out);
 MlirAttribute bub_i64_array_attr(MlirContext ctx, const int64_t *v,
