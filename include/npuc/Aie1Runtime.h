@@ -26,6 +26,9 @@ typedef enum {
   NPUC_AIE1_F32,
   NPUC_AIE1_ACC48, /* 48-bit integer accumulator lanes (vector<Nxi48>) */
   NPUC_AIE1_ACC80, /* 80-bit integer accumulator lanes (vector<Nxi80>) */
+  /* AIE-ML's 64-bit accumulator lanes (vector<16xi64>); not AIE1. Its
+   * 32-bit accumulator (vector<32xi32>) is held as I32 lanes. */
+  NPUC_AIE1_I64,
 } npuc_aie1_elem;
 
 /* One 80-bit accumulator lane: the value hi * 2^64 + lo, with hi in
@@ -50,6 +53,7 @@ typedef struct {
     float f32[32];
     int64_t acc48[16]; /* sign-extended from bit 47 */
     npuc_aie1_i80 acc80[16];
+    int64_t i64[16];
   } u;
 } npuc_aie1_vec;
 
@@ -75,11 +79,16 @@ typedef enum {
 
 /* One core's state: its rounding and saturation modes (the hardware leaves
  * them uninitialised; npuc_aie1_ctx_init sets floor and none, the AIE API's
- * defaults) and the reason the last op failed. */
+ * defaults), the reason the last op failed, and whether the core is an
+ * AIE-ML one (false after init). AIE-ML, as modelled here (see
+ * docs/aie1-cmodel.md; NOT from the AIE1 lane-semantics reference): upd
+ * reads vectors of up to 512 bits whole; ups / srs convert to and from
+ * I32 / I64 accumulator lanes; mul_elem / mac_elem are allowed. */
 typedef struct {
   npuc_aie1_round round;
   npuc_aie1_sat sat;
   char error[256];
+  bool aieml;
 } npuc_aie1_ctx;
 
 void npuc_aie1_ctx_init(npuc_aie1_ctx *ctx);
@@ -87,7 +96,7 @@ void npuc_aie1_ctx_init(npuc_aie1_ctx *ctx);
  * libnpuc_hivm_rt does: for emitted code, after an op returned false. */
 void npuc_aie1_fail(const npuc_aie1_ctx *ctx, const char *loc);
 
-/* Bits per lane: 8, 16, 32, 32, 48, 80. */
+/* Bits per lane: 8, 16, 32, 32, 48, 80, 64. */
 int32_t npuc_aie1_elem_bits(npuc_aie1_elem elem);
 /* A zeroed vector. Data vectors must fill a 128-, 256-, 512- or 1024-bit
  * register; accumulators have 4, 8 or 16 lanes. */
@@ -126,8 +135,8 @@ bool npuc_aie1_params_set(npuc_aie1_ctx *ctx, npuc_aie1_params *p,
 /* ---- data movement (aievec) ---------------------------------------------- */
 
 /* aievec.upd: element address a = linear_index + offset_bits / elem bits
- * in `mem` (mem_len elements of `elem`). A vector of at most 256 bits is
- * read whole (index 0). A wider one has its low (index 0) or high (index
+ * in `mem` (mem_len elements of `elem`). A vector of at most 256 bits
+ * (AIE-ML: 512) is read whole (index 0). A wider one has its low (index 0) or high (index
  * 1) half read from a..a+lanes/2-1; the other half comes from `prev`, or
  * is 0 when prev is NULL. */
 bool npuc_aie1_upd(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
@@ -162,12 +171,15 @@ bool npuc_aie1_pack(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
  */
 
 /* aievec.ups: acc[k] = sign_extend(v[k]) << shift, shift in [0, 63]; i8 and
- * i16 go to ACC48, i32 to ACC80, f32 stays f32. */
+ * i16 go to ACC48, i32 to ACC80, f32 stays f32. AIE-ML (ctx->aieml): i8,
+ * i16 go to I32 or I64 lanes, i32 to I64, wrapping to the lane. */
 bool npuc_aie1_ups(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
                    const npuc_aie1_vec *src, npuc_aie1_elem acc, int32_t shift);
 /* aievec.srs: out[k] = SAT(ROUND(acc[k] >> shift)) to `to` (i8, i16 or
  * i32; f32 from f32 is the identity), shift in [0, 63], under ctx->round
- * and ctx->sat; is_signed false saturates to [0, 2^n - 1]. */
+ * and ctx->sat; is_signed false saturates to [0, 2^n - 1]. AIE-ML
+ * (ctx->aieml) also takes I32 / I64 accumulator lanes, to a narrower
+ * element. */
 bool npuc_aie1_srs(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
                    const npuc_aie1_vec *acc, npuc_aie1_elem to, int32_t shift,
                    bool is_signed);
@@ -193,6 +205,20 @@ bool npuc_aie1_add(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
 bool npuc_aie1_sub(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
                    const npuc_aie1_vec *x, const npuc_aie1_vec *z,
                    const npuc_aie1_params *p);
+/* ---- AIE-ML element-wise (ctx->aieml only) --------------------------------
+ */
+
+/* aievec.mul_elem: out[k] = lhs[k] * rhs[k], exact, in I64 lanes for i32
+ * operands and I32 lanes (wrapping) for i8 / i16 ones. */
+bool npuc_aie1_mul_elem(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
+                        const npuc_aie1_vec *lhs, const npuc_aie1_vec *rhs,
+                        npuc_aie1_elem acc_elem);
+/* aievec.mac_elem: out[k] = acc[k] + lhs[k] * rhs[k] (minus with fmsub),
+ * wrapping to the accumulator lane. */
+bool npuc_aie1_mac_elem(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
+                        const npuc_aie1_vec *lhs, const npuc_aie1_vec *rhs,
+                        const npuc_aie1_vec *acc, bool fmsub);
+
 /* aievec_aie1.select (and aievec.select): 32 lanes of i16 or 16 lanes of
  * i32 / f32; lane s from the y side (p->z on ybuff, or on xbuff when ybuff
  * is NULL) when bit s of p->select is set, else from the x side. */

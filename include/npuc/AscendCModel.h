@@ -17,10 +17,16 @@
 typedef struct {
   const char *include_dir; /* where npuc/KernelPrelude.h is */
   const char *runtime_lib; /* path of libnpuc_hivm_rt.a */
+  /* NULL: every device entry (func.func with hacc.entry). Else only the
+   * func.func of this name, entry or not: the vector half of a mix kernel
+   * that is not an entry can run on its own, and ops of other functions
+   * (the cube half) need not be supported. */
+  const char *kernel;
 } npuc_cmodel_options;
 
 /* Emits the files in memory. On an unsupported op, a dynamic shape it
- * cannot size, or a module without a device entry, reports a located error
+ * cannot size, a module without a device entry, or a `kernel` that names no
+ * func.func with a body, reports a located error
  * through MLIR's diagnostics and returns false with no files. */
 bool npuc_emit_ascend_cmodel(const npuc_op_registry *reg, MlirOperation module,
                              const npuc_cmodel_options *opts,

@@ -50,6 +50,11 @@ typedef struct {
    * op defining that value (the function when it is a block argument). */
   bool broadcast_across;
   MlirOperation broadcast_at;
+  /* The memref each load-like op reads (its first `src` operand, when a
+   * memref), in walk order (malloc'd): tiling checks that no halved store
+   * writes memory a load reads, without a walk of its own. */
+  MlirValue *loads;
+  size_t num_loads;
   /* When no axis was found (num_tiled == 0 with leaves): why, and the op
    * it is about. */
   const char *reason; /* points into reason_buf */

@@ -174,6 +174,20 @@ void npuc_rt_arange(const npuc_buf *dst, int64_t offset,
 void npuc_rt_interleave(const npuc_buf *dst, const npuc_buf *srcs, int nsrc,
                         const char *loc);
 
+/* Gather (indirect_load): dst[i] = src[offsets[i]] where mask[i] != 0 (no
+ * mask: everywhere); other elements of dst are left as they are. Scatter
+ * (indirect_store): dst[offsets[i]] = src[i] where mask[i] != 0, in
+ * row-major order of i (a later element wins). The memref side (src of a
+ * gather, dst of a scatter) has rank 1 and the dense side's dtype; offsets
+ * and mask are integers of the dense side's shape. An active offset outside
+ * the memref is an error, with or without NPUC_CHECK_BOUNDS. */
+void npuc_rt_indirect_load(const npuc_buf *dst, const npuc_buf *src,
+                           const npuc_buf *offsets, const npuc_buf *mask,
+                           const char *loc);
+void npuc_rt_indirect_store(const npuc_buf *dst, const npuc_buf *src,
+                            const npuc_buf *offsets, const npuc_buf *mask,
+                            const char *loc);
+
 /* ---- errors ------------------------------------------------------------- */
 
 /* Prints "loc: error: message" to stderr and exits with status 3. */

@@ -18,6 +18,7 @@ typedef struct {
   const char *target_config; /* --target-config=FILE, or NULL */
   const char *include_dir;   /* where the npuc/ headers are */
   const char *runtime_dir;   /* where the libnpuc_*_rt.a archives are */
+  const char *kernel;        /* --kernel=NAME (ascend-cmodel), or NULL */
 } npuc_compile_options;
 
 typedef struct {

@@ -22,4 +22,28 @@ bool npuc_operand_group(const npuc_op_def *def, MlirOperation op, int group,
 bool npuc_operand_group_sizes(const npuc_op_def *def, MlirOperation op,
                               int32_t *sizes);
 
+/* The table entry of an op, cached by its name: op names are uniqued
+ * identifiers, so a small cache keyed by the identifier's pointer saves
+ * the lookup by string for most ops of a walk (a pass looking up the entry
+ * of every op of a large function). Initialize with
+ * npuc_op_def_cache_init; nothing to free. A name that collides with
+ * another replaces it: the cache only saves lookups. */
+#define NPUC_OP_DEF_CACHE_SIZE 64 /* a power of two */
+typedef struct {
+  const void *name; /* MlirIdentifier.ptr; NULL: empty */
+  const npuc_op_def *def;
+  bool owned; /* no entry, but the name is in a table dialect's namespace */
+} npuc_op_def_slot;
+typedef struct {
+  const npuc_op_registry *reg;
+  npuc_op_def_slot slots[NPUC_OP_DEF_CACHE_SIZE];
+} npuc_op_def_cache;
+
+void npuc_op_def_cache_init(npuc_op_def_cache *c, const npuc_op_registry *reg);
+/* npuc_op_lookup of op's name, or NULL. */
+const npuc_op_def *npuc_op_def_of(npuc_op_def_cache *c, MlirOperation op);
+/* The cache slot of op's name (def, and whether a table dialect owns it). */
+const npuc_op_def_slot *npuc_op_def_slot_of(npuc_op_def_cache *c,
+                                            MlirOperation op);
+
 #endif

@@ -104,7 +104,7 @@ const npuc_op_def *npuc_op_lookup(const npuc_op_registry *reg,
     return NULL;
   size_t h = hash_name(name, len) & (reg->bucket_count - 1);
   for (npuc_op_bucket *b = reg->buckets[h]; b; b = b->next)
-    if (strlen(b->op->name) == len && memcmp(b->op->name, name, len) == 0)
+    if (b->name_len == len && memcmp(b->op->name, name, len) == 0)
       return b->op;
   return NULL;
 }
@@ -343,6 +343,7 @@ static void reindex_dialect(npuc_op_registry *reg, loader *ld,
     size_t h = hash_name(op->name, strlen(op->name)) & (reg->bucket_count - 1);
     npuc_op_bucket *b = calloc(1, sizeof *b);
     b->op = op;
+    b->name_len = strlen(op->name);
     b->dialect = d;
     b->next = reg->buckets[h];
     reg->buckets[h] = b;

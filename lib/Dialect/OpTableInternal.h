@@ -6,6 +6,7 @@
 
 typedef struct npuc_op_bucket {
   npuc_op_def *op;
+  size_t name_len; /* strlen(op->name): a lookup compares lengths first */
   npuc_dialect_def *dialect;
   struct npuc_op_bucket *next;
 } npuc_op_bucket;

@@ -5,12 +5,13 @@
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <mlir-c/Diagnostics.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct {
-  const npuc_op_registry *reg;
+  npuc_op_def_cache names;
   bool ok;
 } verify_state;
 
@@ -20,22 +21,48 @@ static void report_unknown(const npuc_op_registry *reg, MlirOperation op,
                            MlirStringRef name);
 
 bool npuc_verify_table_ops(const npuc_op_registry *reg, MlirOperation root) {
-  verify_state st = {reg, true};
+  verify_state st;
+  npuc_op_def_cache_init(&st.names, reg);
+  st.ok = true;
   mlirOperationWalk(root, verify_one, &st, MlirWalkPreOrder);
   return st.ok;
 }
 
 static MlirWalkResult verify_one(MlirOperation op, void *user) {
   verify_state *st = user;
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  const npuc_op_def *def = npuc_op_lookup(st->reg, name.data, name.length);
-  if (def && !verify_op(def, op))
+  const npuc_op_def_slot *e = npuc_op_def_slot_of(&st->names, op);
+  if (e->def && !verify_op(e->def, op))
     st->ok = false;
-  if (!def && npuc_op_owner(st->reg, name.data, name.length)) {
-    report_unknown(st->reg, op, name);
+  if (e->owned) {
+    report_unknown(st->names.reg, op,
+                   mlirIdentifierStr(mlirOperationGetName(op)));
     st->ok = false;
   }
   return MlirWalkResultAdvance;
+}
+
+void npuc_op_def_cache_init(npuc_op_def_cache *c, const npuc_op_registry *reg) {
+  memset(c, 0, sizeof *c);
+  c->reg = reg;
+}
+
+const npuc_op_def *npuc_op_def_of(npuc_op_def_cache *c, MlirOperation op) {
+  return npuc_op_def_slot_of(c, op)->def;
+}
+
+const npuc_op_def_slot *npuc_op_def_slot_of(npuc_op_def_cache *c,
+                                            MlirOperation op) {
+  MlirIdentifier id = mlirOperationGetName(op);
+  uintptr_t key = (uintptr_t)id.ptr;
+  npuc_op_def_slot *e = &c->slots[(key ^ (key >> 7) ^ (key >> 13)) &
+                                  (NPUC_OP_DEF_CACHE_SIZE - 1)];
+  if (e->name != id.ptr) {
+    MlirStringRef name = mlirIdentifierStr(id);
+    e->name = id.ptr;
+    e->def = npuc_op_lookup(c->reg, name.data, name.length);
+    e->owned = !e->def && npuc_op_owner(c->reg, name.data, name.length);
+  }
+  return e;
 }
 
 /* Generic form bypasses the custom-syntax reader: catch unknown names of
@@ -60,8 +87,9 @@ static void report_unknown(const npuc_op_registry *reg, MlirOperation op,
 
 static bool segment_sizes(const npuc_op_def *def, MlirOperation op,
                           int32_t *sizes) {
+  static const char seg_name[] = "operandSegmentSizes";
   MlirAttribute seg = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("operandSegmentSizes"));
+      op, mlirStringRefCreate(seg_name, sizeof seg_name - 1));
   if (!mlirAttributeIsNull(seg)) {
     if (!mlirAttributeIsADenseI32Array(seg) ||
         (size_t)mlirDenseArrayGetNumElements(seg) != def->num_operands)

@@ -18,7 +18,8 @@
 extern char **environ;
 
 static bool emit_into(const npuc_op_registry *reg, const char *kernel_path,
-                      const char *work_dir, const npuc_diag_sink *sink);
+                      const char *kernel, const char *work_dir,
+                      const npuc_diag_sink *sink);
 static bool build(const char *work_dir, const npuc_diag_sink *sink);
 static bool write_manifest(const npuc_run_spec *spec, int64_t sub_blocks,
                            const char *in_dir, const char *work_dir,
@@ -30,7 +31,7 @@ bool npuc_run_kernel(const npuc_op_registry *reg, const char *kernel_path,
                      const char *in_dir, const char *work_dir,
                      const char *out_dir, const npuc_diag_sink *sink) {
   if (!npuc_make_dirs(work_dir, sink) || !npuc_make_dirs(out_dir, sink) ||
-      !emit_into(reg, kernel_path, work_dir, sink) || !build(work_dir, sink) ||
+      !emit_into(reg, kernel_path, spec->kernel, work_dir, sink) || !build(work_dir, sink) ||
       !write_manifest(spec, sub_blocks, in_dir, work_dir, out_dir))
     return false;
   char exe[4200], manifest[4200];
@@ -62,7 +63,8 @@ static bool write_text(const char *dir, const char *name, const char *text) {
 }
 
 static bool emit_into(const npuc_op_registry *reg, const char *kernel_path,
-                      const char *work_dir, const npuc_diag_sink *sink) {
+                      const char *kernel, const char *work_dir,
+                      const npuc_diag_sink *sink) {
   size_t len;
   char *text = npuc_read_input(kernel_path, &len, sink);
   if (!text)
@@ -73,8 +75,11 @@ static bool emit_into(const npuc_op_registry *reg, const char *kernel_path,
   npuc_module m = {{NULL}, {0}, NULL};
   ok = ok && npuc_module_parse(ctx, reg, text, len, name, 1, sink, &m);
   npuc_emitted_files files = {0};
+  /* A named kernel is emitted alone: it need not be an entry, and ops of
+   * the module's other functions need not be supported. */
   npuc_cmodel_options opts = {env_or("NPUC_INCLUDE_DIR", NPUC_INCLUDE_DIR),
-                              env_or("NPUC_RUNTIME_LIB", NPUC_RUNTIME_LIB)};
+                              env_or("NPUC_RUNTIME_LIB", NPUC_RUNTIME_LIB),
+                              kernel};
   ok = ok && npuc_emit_ascend_cmodel(reg, m.op, &opts, &files);
   for (size_t i = 0; ok && i < files.count; ++i)
     ok = write_text(work_dir, files.files[i].name, files.files[i].text);
@@ -124,8 +129,8 @@ static bool write_manifest(const npuc_run_spec *spec, int64_t sub_blocks,
   FILE *f = fopen(path, "w");
   if (!f)
     return false;
-  if (spec->kernel)
-    fprintf(f, "kernel %s\n", spec->kernel);
+  /* A named kernel was emitted alone (emit_into), as the first and only
+   * one: the manifest need not name it, and its C name may differ. */
   if (spec->blocks >= 0)
     fprintf(f, "blocks %lld\n", (long long)spec->blocks);
   if (sub_blocks > 0)

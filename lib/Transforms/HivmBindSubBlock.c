@@ -83,8 +83,7 @@ static void fail(failure *f, MlirLocation loc, const char *fmt, ...)
 static bool applies(MlirOperation func, bool all_vector_kernels);
 static bool check_shape(MlirOperation func, const npuc_dim_result *dims,
                         const npuc_op_registry *reg, failure *f);
-static bool check_memory(MlirOperation func, const npuc_dim_result *dims,
-                         const npuc_op_registry *reg, failure *f);
+static bool check_memory(const npuc_dim_result *dims, failure *f);
 static void tile(MlirOperation func, const npuc_dim_result *dims, bool strict,
                  const npuc_pass_context *ctx, failure *f);
 static void fall_back(MlirOperation func, const npuc_op_registry *reg);
@@ -109,7 +108,7 @@ static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
   else if (dims.num_tiled == 0)
     fail(&f, mlirOperationGetLocation(dims.culprit), "%s", dims.reason);
   else if (check_shape(func, &dims, ctx->registry, &f) &&
-           check_memory(func, &dims, ctx->registry, &f))
+           check_memory(&dims, &f))
     tile(func, &dims, npuc_pass_opt_bool(opts, "strict-mode"), ctx, &f);
   npuc_dim_result_free(&dims);
   if (f.failed) {
@@ -279,38 +278,9 @@ static MlirValue memory_root(MlirValue v) {
 }
 
 typedef struct {
-  const npuc_op_registry *reg;
   MlirValue *roots; /* memory the function loads from (arguments) */
-  size_t count, cap;
+  size_t count;
 } load_roots;
-
-static MlirWalkResult collect_load_root(MlirOperation op, void *user) {
-  load_roots *lr = user;
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  const npuc_op_def *def = npuc_op_lookup(lr->reg, n.data, n.length);
-  intptr_t first, count;
-  int g = def && npuc_op_has_trait(def, NPUC_TRAIT_LOAD_LIKE)
-              ? npuc_op_find_operand(def, "src")
-              : -1;
-  if (g < 0 || !npuc_operand_group(def, op, g, &first, &count) || count < 1)
-    return MlirWalkResultAdvance;
-  MlirValue src = mlirOperationGetOperand(op, first);
-  if (!mlirTypeIsAMemRef(mlirValueGetType(src)))
-    return MlirWalkResultAdvance;
-  MlirValue root = memory_root(src);
-  if (!mlirValueIsABlockArgument(root))
-    return MlirWalkResultAdvance;
-  if (lr->count == lr->cap) {
-    size_t cap = lr->cap ? 2 * lr->cap : 16;
-    MlirValue *roots = realloc(lr->roots, cap * sizeof *roots);
-    if (!roots)
-      return MlirWalkResultInterrupt;
-    lr->roots = roots;
-    lr->cap = cap;
-  }
-  lr->roots[lr->count++] = root;
-  return MlirWalkResultAdvance;
-}
 
 static int by_address(const void *x, const void *y) {
   uintptr_t a = (uintptr_t)((const MlirValue *)x)->ptr;
@@ -320,12 +290,18 @@ static int by_address(const void *x, const void *y) {
 
 /* A store into global memory the function also loads from: once the
  * sub-blocks work on different halves, one may overwrite what the other
- * still reads (in 1:1 both write the same values). The load roots are
- * sorted once and each store's root looked up: n log n. */
-static bool check_memory(MlirOperation func, const npuc_dim_result *dims,
-                         const npuc_op_registry *reg, failure *f) {
-  load_roots lr = {reg, NULL, 0, 0};
-  mlirOperationWalk(func, collect_load_root, &lr, MlirWalkPreOrder);
+ * still reads (in 1:1 both write the same values). The roots of what the
+ * loads read (the analyzer lists it) are sorted once and each store's root
+ * looked up: n log n. */
+static bool check_memory(const npuc_dim_result *dims, failure *f) {
+  load_roots lr = {malloc((dims->num_loads + 1) * sizeof *lr.roots), 0};
+  if (!lr.roots)
+    abort(); /* out of memory before the rewrite: nothing to undo */
+  for (size_t i = 0; i < dims->num_loads; i++) {
+    MlirValue root = memory_root(dims->loads[i]);
+    if (mlirValueIsABlockArgument(root))
+      lr.roots[lr.count++] = root;
+  }
   if (lr.count)
     qsort(lr.roots, lr.count, sizeof *lr.roots, by_address);
   bool ok = true;
@@ -608,15 +584,23 @@ static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
 /* ---- the 1:1 fallback -------------------------------------------------------
  */
 
-static unsigned store_like(MlirOperation op, void *reg) {
-  return npuc_dim_stored_operand(reg, op) < 0 ? NPUC_OP_PASS : NPUC_OP_KEEP;
+/* The table entry is found through the cache; only store-like ops pay
+ * for the full check. */
+static unsigned store_like(MlirOperation op, void *user) {
+  npuc_op_def_cache *defs = user;
+  const npuc_op_def *def = npuc_op_def_of(defs, op);
+  if (!def || !npuc_op_has_trait(def, NPUC_TRAIT_STORE_LIKE))
+    return NPUC_OP_PASS;
+  return npuc_dim_stored_operand(defs->reg, op) < 0 ? NPUC_OP_PASS
+                                                    : NPUC_OP_KEEP;
 }
 
 /* Every store-like op runs on sub-block 0 only. */
 static void fall_back(MlirOperation func, const npuc_op_registry *reg) {
   npuc_op_list l = {0};
-  if (!npuc_op_list_collect(func, MlirWalkPreOrder, store_like, (void *)reg,
-                            &l))
+  npuc_op_def_cache defs;
+  npuc_op_def_cache_init(&defs, reg);
+  if (!npuc_op_list_collect(func, MlirWalkPreOrder, store_like, &defs, &l))
     abort(); /* out of memory before the rewrite: nothing to undo */
   for (size_t i = 0; i < l.count; i++)
     if (mlirOperationGetNumResults(l.ops[i]) <= 1)

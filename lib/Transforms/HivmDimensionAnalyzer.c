@@ -1,6 +1,14 @@
 /* The dimension analyzer of 1:2 sub-block tiling: see
  * include/npuc/DimensionAnalyzer.h for the model (union-find of the dims of
- * every shaped value, one axis chosen for all store-like leaves). */
+ * every shaped value, one axis chosen for all store-like leaves).
+ *
+ * Cost: the analyzer runs on every AIV function, so each fact is read from
+ * MLIR once. Op names are uniqued identifiers: what the analyzer needs of
+ * a name (its kind, table entry, operand groups) is looked up once per
+ * name and then found by the identifier's pointer. A value's rank and
+ * static sizes are read once, when its nodes are made, and later read from
+ * the node arrays (ShapedType queries go through MLIR's interface lookup,
+ * which costs far more than the union-find step). */
 #include "npuc/DimensionAnalyzer.h"
 #include "npuc/OpList.h"
 #include "npuc/Verify.h"
@@ -16,14 +24,62 @@
 /* A DMA moves 32-byte blocks: half a row must stay a whole number of them. */
 #define DMA_BLOCK_BYTES 32
 
-/* Where the dims of one shaped value start in the node arrays. */
+/* The op kinds the analyzer connects dims through. */
+typedef enum {
+  K_OTHER,
+  K_HIVM, /* an hivm.hir op of the table */
+  K_EXPAND,
+  K_COLLAPSE,
+  K_EXTRACT_SLICE,
+  K_SUBVIEW,
+  K_INSERT_SLICE,
+  K_SAME_SHAPE, /* to_tensor, to_buffer, casts: the result is the operand */
+  K_FOR,
+  K_IF,
+  K_WHILE,
+} op_kind;
+
+/* What the analyzer needs of one op name. */
 typedef struct {
-  const void *key; /* MlirValue.ptr; NULL: empty slot */
-  int32_t base, rank;
+  const void *name; /* MlirIdentifier.ptr; NULL: empty slot */
+  const npuc_op_def *def;
+  op_kind kind;
+  int src, dst;    /* operand groups `src` and `dst` of a table op, or -1 */
+  bool store_like; /* the store-like trait and a `src` group */
+  bool load_like;  /* the load-like trait and a `src` group */
+  bool broadcast;  /* hivm.hir.vbrc */
+  bool same_dims;  /* hivm.hir.bitcast: the operand's dims are the result's */
+} name_facts;
+
+/* Where the dims of one value start in the node arrays. */
+typedef struct {
+  const void *key;    /* MlirValue.ptr; NULL: empty slot */
+  int32_t base, rank; /* rank -1: not a ranked shaped value (no nodes) */
 } value_slot;
+
+/* The shape of one type: rank (-1: not a ranked shaped type) and static
+ * sizes (-1: dynamic) at sizes[first ..]. */
+typedef struct {
+  const void *key; /* MlirType.ptr; NULL: empty slot */
+  int32_t rank, first;
+} type_slot;
+
+/* The dims of one value: nodes base .. base+rank-1 (rank -1: none). */
+typedef struct {
+  int32_t base, rank;
+} dims;
 
 typedef struct {
   const npuc_op_registry *reg;
+  /* op name -> facts (open addressing, at most half full) */
+  name_facts *names;
+  size_t names_mask, num_names;
+  /* type -> shape (open addressing, at most half full); values of one
+   * type are common, and its shape is read from MLIR once */
+  type_slot *types;
+  size_t types_mask, num_types;
+  int64_t *type_sizes;
+  size_t num_type_sizes, cap_type_sizes;
   /* value -> first node (open addressing, at most half full) */
   value_slot *slots;
   size_t mask, num_values;
@@ -32,8 +88,10 @@ typedef struct {
   int64_t *size;
   bool *reduced;
   size_t num_nodes, cap_nodes;
-  /* the ops of the function, in walk order */
+  /* the ops of the function, in walk order, and per op the operand index
+   * of the value it stores (-1: not store-like) */
   npuc_op_list ops;
+  intptr_t *stored;
   /* op -> index in ops (open addressing), and whether a store-like op
    * depends on the op's results (a reduction elsewhere does not stop the
    * axis it reduces from being split) */
@@ -47,7 +105,7 @@ typedef struct {
   bool oom;
 } analyzer;
 
-static bool collect_ops(analyzer *a, MlirOperation func);
+static bool collect_ops(analyzer *a, MlirOperation func, npuc_dim_result *out);
 static bool find_needed(analyzer *a);
 static bool is_needed(analyzer *a, MlirOperation op);
 static void connect_op(analyzer *a, MlirOperation op);
@@ -61,7 +119,7 @@ bool npuc_dim_analyze(MlirOperation func, const npuc_op_registry *reg,
   memset(out, 0, sizeof *out);
   analyzer a = {0};
   a.reg = reg;
-  bool ok = collect_ops(&a, func) && find_needed(&a);
+  bool ok = collect_ops(&a, func, out) && find_needed(&a);
   for (size_t i = 0; ok && i < a.ops.count; i++)
     connect_op(&a, a.ops.ops[i]);
   ok = ok && !a.oom && collect_leaves(&a, out);
@@ -76,9 +134,14 @@ bool npuc_dim_analyze(MlirOperation func, const npuc_op_registry *reg,
 
 void npuc_dim_result_free(npuc_dim_result *r) {
   free(r->leaves);
+  free(r->loads);
   r->leaves = NULL;
-  r->num_leaves = r->num_tiled = 0;
+  r->loads = NULL;
+  r->num_leaves = r->num_tiled = r->num_loads = 0;
 }
+
+static intptr_t stored_operand(const npuc_op_def *def, int src,
+                               MlirOperation op);
 
 intptr_t npuc_dim_stored_operand(const npuc_op_registry *reg,
                                  MlirOperation op) {
@@ -86,26 +149,158 @@ intptr_t npuc_dim_stored_operand(const npuc_op_registry *reg,
   const npuc_op_def *def = npuc_op_lookup(reg, n.data, n.length);
   if (!def || !npuc_op_has_trait(def, NPUC_TRAIT_STORE_LIKE))
     return -1;
+  return stored_operand(def, npuc_op_find_operand(def, "src"), op);
+}
+
+/* The first operand of group `src` of a store-like (or load-like) op, or
+ * -1. */
+static intptr_t stored_operand(const npuc_op_def *def, int src,
+                               MlirOperation op) {
   intptr_t first, count;
-  int g = npuc_op_find_operand(def, "src");
-  if (g < 0 || !npuc_operand_group(def, op, g, &first, &count) || count < 1)
+  if (src < 0 || !npuc_operand_group(def, op, src, &first, &count) ||
+      count < 1)
     return -1;
   return first;
 }
 
+/* ---- op names ------------------------------------------------------------ */
+
+static size_t hash_ptr(const void *p) {
+  uintptr_t x = (uintptr_t)p;
+  x ^= x >> 17;
+  x *= 0xed5ad4bbu;
+  x ^= x >> 11;
+  return (size_t)x;
+}
+
+static void describe_name(analyzer *a, MlirOperation op, name_facts *f);
+
+/* The facts of op's name: looked up on the first op of that name. */
+static const name_facts *facts_of(analyzer *a, MlirOperation op) {
+  static const name_facts none = {NULL,  NULL,  K_OTHER, -1,
+                                  -1,    false, false,   false,
+                                  false};
+  const void *key = mlirOperationGetName(op).ptr;
+  if (!a->names || 2 * (a->num_names + 1) > a->names_mask + 1) {
+    size_t cap = a->names ? 2 * (a->names_mask + 1) : 64;
+    name_facts *grown = calloc(cap, sizeof *grown);
+    if (!grown) {
+      a->oom = true;
+      return &none;
+    }
+    for (size_t i = 0; a->names && i <= a->names_mask; i++) {
+      size_t j = hash_ptr(a->names[i].name) & (cap - 1);
+      while (a->names[i].name && grown[j].name)
+        j = (j + 1) & (cap - 1);
+      if (a->names[i].name)
+        grown[j] = a->names[i];
+    }
+    free(a->names);
+    a->names = grown;
+    a->names_mask = cap - 1;
+  }
+  size_t j = hash_ptr(key) & a->names_mask;
+  while (a->names[j].name && a->names[j].name != key)
+    j = (j + 1) & a->names_mask;
+  if (!a->names[j].name) {
+    describe_name(a, op, &a->names[j]);
+    a->names[j].name = key;
+    a->num_names++;
+  }
+  return &a->names[j];
+}
+
+static bool name_is(MlirStringRef n, const char *name) {
+  return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
+}
+
+static void describe_name(analyzer *a, MlirOperation op, name_facts *f) {
+  static const struct {
+    const char *name;
+    op_kind kind;
+  } kinds[] = {
+      {"tensor.expand_shape", K_EXPAND},
+      {"tensor.collapse_shape", K_COLLAPSE},
+      {"tensor.extract_slice", K_EXTRACT_SLICE},
+      {"memref.subview", K_SUBVIEW},
+      {"tensor.insert_slice", K_INSERT_SLICE},
+      {"bufferization.to_tensor", K_SAME_SHAPE},
+      {"bufferization.to_buffer", K_SAME_SHAPE},
+      {"tensor.cast", K_SAME_SHAPE},
+      {"memref.cast", K_SAME_SHAPE},
+      {"memref.memory_space_cast", K_SAME_SHAPE},
+      {"scf.for", K_FOR},
+      {"scf.if", K_IF},
+      {"scf.while", K_WHILE},
+  };
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  const npuc_op_def *def = npuc_op_lookup(a->reg, n.data, n.length);
+  *f = (name_facts){NULL, def, K_OTHER, -1, -1, false, false, false, false};
+  if (def) {
+    f->src = npuc_op_find_operand(def, "src");
+    f->dst = npuc_op_find_operand(def, "dst");
+    f->store_like =
+        f->src >= 0 && npuc_op_has_trait(def, NPUC_TRAIT_STORE_LIKE);
+    f->load_like = f->src >= 0 && npuc_op_has_trait(def, NPUC_TRAIT_LOAD_LIKE);
+  }
+  if (def && n.length > 9 && memcmp(n.data, "hivm.hir.", 9) == 0) {
+    f->kind = K_HIVM;
+    f->broadcast = name_is(n, "hivm.hir.vbrc");
+    f->same_dims = name_is(n, "hivm.hir.bitcast");
+    return;
+  }
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (name_is(n, kinds[i].name))
+      f->kind = kinds[i].kind;
+}
+
+static op_kind kind_of(analyzer *a, MlirOperation op) {
+  return facts_of(a, op)->kind;
+}
+
 /* ---- the ops ------------------------------------------------------------- */
 
-static bool collect_ops(analyzer *a, MlirOperation func) {
+static bool add_load(npuc_dim_result *out, MlirOperation op,
+                     const name_facts *f);
+
+/* The ops in walk order, per op the operand it stores, and what the
+ * load-like ops read. */
+static bool collect_ops(analyzer *a, MlirOperation func, npuc_dim_result *out) {
   if (!npuc_op_list_collect(func, MlirWalkPreOrder, NULL, NULL, &a->ops))
+    a->oom = true;
+  a->stored = a->oom ? NULL : malloc((a->ops.count + 1) * sizeof *a->stored);
+  for (size_t i = 0; a->stored && i < a->ops.count && !a->oom; i++) {
+    const name_facts *f = facts_of(a, a->ops.ops[i]);
+    a->stored[i] =
+        f->store_like ? stored_operand(f->def, f->src, a->ops.ops[i]) : -1;
+    if (f->load_like && !add_load(out, a->ops.ops[i], f))
+      a->oom = true;
+  }
+  if (!a->stored)
     a->oom = true;
   return !a->oom;
 }
 
+/* Appends the memref a load-like op reads (its first `src` operand). */
+static bool add_load(npuc_dim_result *out, MlirOperation op,
+                     const name_facts *f) {
+  intptr_t k = stored_operand(f->def, f->src, op);
+  if (k < 0 ||
+      !mlirTypeIsAMemRef(mlirValueGetType(mlirOperationGetOperand(op, k))))
+    return true;
+  if ((out->num_loads & (out->num_loads - 1)) == 0) { /* 0, 1, 2, 4, ... */
+    MlirValue *grown =
+        realloc(out->loads, 2 * (out->num_loads + 1) * sizeof *grown);
+    if (!grown)
+      return false;
+    out->loads = grown;
+  }
+  out->loads[out->num_loads++] = mlirOperationGetOperand(op, k);
+  return true;
+}
+
 /* ---- which ops the stores depend on
  * ------------------------------------------ */
-
-static size_t hash_ptr(const void *p);
-static bool is_store_like(analyzer *a, MlirOperation op);
 
 static size_t op_slot(const analyzer *a, const void *key) {
   size_t j = hash_ptr(key) & a->op_mask;
@@ -140,7 +335,7 @@ static bool find_needed(analyzer *a) {
   }
   for (size_t i = a->ops.count; i-- > 0;) {
     MlirOperation op = a->ops.ops[i];
-    bool need = is_store_like(a, op) ||
+    bool need = a->stored[i] >= 0 ||
                 mlirOperationIsNull(mlirOperationGetNextInBlock(op));
     for (intptr_t r = 0; !need && r < mlirOperationGetNumResults(op); r++)
       for (MlirOpOperand u =
@@ -152,23 +347,14 @@ static bool find_needed(analyzer *a) {
   return true;
 }
 
-static bool is_store_like(analyzer *a, MlirOperation op) {
-  return npuc_dim_stored_operand(a->reg, op) >= 0;
-}
-
 /* ---- nodes -----------------------------------------------------------------
  */
 
-static size_t hash_ptr(const void *p) {
-  uintptr_t x = (uintptr_t)p;
-  x ^= x >> 17;
-  x *= 0xed5ad4bbu;
-  x ^= x >> 11;
-  return (size_t)x;
-}
-
 static bool grow_slots(analyzer *a) {
+  /* first sized for about two values per op: one growth at most */
   size_t cap = a->slots ? 2 * (a->mask + 1) : 1024;
+  while (!a->slots && cap < 4 * a->ops.count)
+    cap *= 2;
   value_slot *slots = calloc(cap, sizeof *slots);
   if (!slots)
     return false;
@@ -207,48 +393,125 @@ static bool reserve_nodes(analyzer *a, size_t n) {
   return true;
 }
 
+/* The rank of a ranked shaped type (tensor, memref, vector) up to
+ * MAX_RANK, else -1. The kind checks compare type ids; only the rank
+ * itself goes through the ShapedType interface. */
 static int rank_of(MlirType t) {
-  if (!mlirTypeIsAShaped(t) || !mlirShapedTypeHasRank(t))
+  if (!mlirTypeIsARankedTensor(t) && !mlirTypeIsAMemRef(t) &&
+      !mlirTypeIsAVector(t))
     return -1;
   int64_t r = mlirShapedTypeGetRank(t);
   return r <= MAX_RANK ? (int)r : -1;
 }
 
-/* The first node of `v` (its dims are base .. base+rank-1); -1 for values
- * that are not ranked shaped values. Creates the nodes on first sight. */
-static int32_t node_of(analyzer *a, MlirValue v) {
-  if (a->oom || mlirValueIsNull(v))
-    return -1;
-  MlirType t = mlirValueGetType(v);
+static bool grow_types(analyzer *a);
+static bool add_sizes(analyzer *a, MlirType t, int rank, int32_t *first);
+
+/* The shape of `t`, read from MLIR on the first value of that type (NULL
+ * when out of memory). */
+static const type_slot *shape_of(analyzer *a, MlirType t) {
+  if ((!a->types || 2 * (a->num_types + 1) > a->types_mask + 1) &&
+      !grow_types(a))
+    return NULL;
+  size_t j = hash_ptr(t.ptr) & a->types_mask;
+  while (a->types[j].key && a->types[j].key != t.ptr)
+    j = (j + 1) & a->types_mask;
+  if (a->types[j].key)
+    return &a->types[j];
   int rank = rank_of(t);
-  if (rank < 0)
-    return -1;
+  int32_t first = 0;
+  if (rank > 0 && !add_sizes(a, t, rank, &first))
+    return NULL;
+  a->types[j] = (type_slot){t.ptr, rank, first};
+  a->num_types++;
+  return &a->types[j];
+}
+
+static bool grow_types(analyzer *a) {
+  size_t cap = a->types ? 2 * (a->types_mask + 1) : 64;
+  type_slot *types = calloc(cap, sizeof *types);
+  if (!types)
+    return false;
+  for (size_t i = 0; a->types && i <= a->types_mask; i++) {
+    if (!a->types[i].key)
+      continue;
+    size_t j = hash_ptr(a->types[i].key) & (cap - 1);
+    while (types[j].key)
+      j = (j + 1) & (cap - 1);
+    types[j] = a->types[i];
+  }
+  free(a->types);
+  a->types = types;
+  a->types_mask = cap - 1;
+  return true;
+}
+
+/* Appends the static sizes of t's dims (-1: dynamic) to type_sizes. */
+static bool add_sizes(analyzer *a, MlirType t, int rank, int32_t *first) {
+  if (a->num_type_sizes + (size_t)rank > a->cap_type_sizes) {
+    size_t cap = a->cap_type_sizes ? 2 * a->cap_type_sizes : 64;
+    while (cap < a->num_type_sizes + (size_t)rank)
+      cap *= 2;
+    int64_t *sizes = realloc(a->type_sizes, cap * sizeof *sizes);
+    if (!sizes)
+      return false;
+    a->type_sizes = sizes;
+    a->cap_type_sizes = cap;
+  }
+  *first = (int32_t)a->num_type_sizes;
+  for (int d = 0; d < rank; d++) {
+    int64_t size = mlirShapedTypeGetDimSize(t, d);
+    a->type_sizes[a->num_type_sizes++] =
+        size == mlirShapedTypeGetDynamicSize() ? -1 : size;
+  }
+  return true;
+}
+
+/* The dims of `v` (rank -1 for values that are not ranked shaped values).
+ * Creates its nodes, reading its type, on first sight. */
+static dims dims_of(analyzer *a, MlirValue v) {
+  const dims none = {-1, -1};
+  if (a->oom || mlirValueIsNull(v))
+    return none;
   if (!a->slots || 2 * (a->num_values + 1) > a->mask + 1) {
     if (!grow_slots(a)) {
       a->oom = true;
-      return -1;
+      return none;
     }
   }
   size_t j = hash_ptr(v.ptr) & a->mask;
   while (a->slots[j].key && a->slots[j].key != v.ptr)
     j = (j + 1) & a->mask;
   if (a->slots[j].key)
-    return a->slots[j].base;
-  if (!reserve_nodes(a, (size_t)rank)) {
+    return (dims){a->slots[j].base, a->slots[j].rank};
+  const type_slot *t = shape_of(a, mlirValueGetType(v));
+  int rank = t ? t->rank : -1;
+  if (!t || (rank >= 0 && !reserve_nodes(a, (size_t)rank))) {
     a->oom = true;
-    return -1;
+    return none;
   }
-  int32_t base = (int32_t)a->num_nodes;
+  int32_t base = rank < 0 ? -1 : (int32_t)a->num_nodes;
   for (int d = 0; d < rank; d++) {
     a->parent[base + d] = base + d;
-    a->size[base + d] =
-        mlirShapedTypeIsDynamicDim(t, d) ? -1 : mlirShapedTypeGetDimSize(t, d);
+    a->size[base + d] = a->type_sizes[t->first + d];
     a->reduced[base + d] = false;
   }
-  a->num_nodes += (size_t)rank;
+  if (rank > 0)
+    a->num_nodes += (size_t)rank;
   a->slots[j] = (value_slot){v.ptr, base, rank};
   a->num_values++;
-  return base;
+  return (dims){base, rank};
+}
+
+/* The first node of `v`, or -1 for values that are not ranked shaped
+ * values. */
+static int32_t node_of(analyzer *a, MlirValue v) {
+  return dims_of(a, v).base;
+}
+
+/* The static size of dim d of a value (-1: dynamic). */
+static int64_t dim_size(const analyzer *a, dims x, int d) {
+  return a->size[x.base + d];
 }
 
 static int32_t find(analyzer *a, int32_t n) {
@@ -272,30 +535,24 @@ static void unite(analyzer *a, int32_t x, int32_t y) {
     a->parent[x] = y;
 }
 
-/* Joins dim dv of v with dim dw of w. */
-static void join(analyzer *a, MlirValue v, int dv, MlirValue w, int dw) {
-  int32_t bv = node_of(a, v), bw = node_of(a, w);
-  if (bv < 0 || bw < 0 || dv < 0 || dw < 0 ||
-      dv >= rank_of(mlirValueGetType(v)) || dw >= rank_of(mlirValueGetType(w)))
+/* Joins dim dv of x with dim dw of y. */
+static void join_dims(analyzer *a, dims x, int dv, dims y, int dw) {
+  if (x.base < 0 || y.base < 0 || dv < 0 || dw < 0 || dv >= x.rank ||
+      dw >= y.rank)
     return;
-  unite(a, bv + dv, bw + dw);
+  unite(a, x.base + dv, y.base + dw);
 }
 
 /* Joins every dim of v with the same dim of w when their ranks agree. */
 static void join_all(analyzer *a, MlirValue v, MlirValue w) {
-  int rv = rank_of(mlirValueGetType(v)), rw = rank_of(mlirValueGetType(w));
-  if (rv < 0 || rv != rw)
+  dims x = dims_of(a, v), y = dims_of(a, w);
+  if (x.rank < 0 || x.rank != y.rank)
     return;
-  for (int d = 0; d < rv; d++)
-    join(a, v, d, w, d);
+  for (int d = 0; d < x.rank; d++)
+    unite(a, x.base + d, y.base + d);
 }
 
 /* ---- connecting dims across ops ------------------------------------------ */
-
-static bool is(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
-}
 
 static intptr_t i64_list(MlirOperation op, const char *name, int64_t *out,
                          intptr_t cap) {
@@ -327,46 +584,43 @@ static bool in_list(const int64_t *v, intptr_t n, int64_t x) {
   return false;
 }
 
-static void connect_hivm(analyzer *a, MlirOperation op, const npuc_op_def *def);
+static void connect_hivm(analyzer *a, MlirOperation op, const name_facts *f);
 static void connect_reshape(analyzer *a, MlirOperation op, bool expand);
 static void connect_slice(analyzer *a, MlirOperation op, MlirValue whole,
                           MlirValue part);
-static void connect_region_values(analyzer *a, MlirOperation op);
+static void connect_region_values(analyzer *a, MlirOperation op, op_kind k);
 
 static void connect_op(analyzer *a, MlirOperation op) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  const npuc_op_def *def = npuc_op_lookup(a->reg, n.data, n.length);
-  if (def && n.length > 9 && memcmp(n.data, "hivm.hir.", 9) == 0) {
-    connect_hivm(a, op, def);
-  } else if (is(op, "tensor.expand_shape")) {
-    connect_reshape(a, op, true);
-  } else if (is(op, "tensor.collapse_shape")) {
-    connect_reshape(a, op, false);
-  } else if (is(op, "tensor.extract_slice") || is(op, "memref.subview")) {
+  const name_facts *f = facts_of(a, op);
+  switch (f->kind) {
+  case K_HIVM:
+    connect_hivm(a, op, f);
+    break;
+  case K_EXPAND:
+  case K_COLLAPSE:
+    connect_reshape(a, op, f->kind == K_EXPAND);
+    break;
+  case K_EXTRACT_SLICE:
+  case K_SUBVIEW:
     connect_slice(a, op, mlirOperationGetOperand(op, 0),
                   mlirOperationGetResult(op, 0));
-  } else if (is(op, "tensor.insert_slice")) {
+    break;
+  case K_INSERT_SLICE:
     connect_slice(a, op, mlirOperationGetOperand(op, 1),
                   mlirOperationGetOperand(op, 0));
     join_all(a, mlirOperationGetOperand(op, 1), mlirOperationGetResult(op, 0));
-  } else if (is(op, "bufferization.to_tensor") ||
-             is(op, "bufferization.to_buffer") || is(op, "tensor.cast") ||
-             is(op, "memref.cast") || is(op, "memref.memory_space_cast")) {
+    break;
+  case K_SAME_SHAPE:
     join_all(a, mlirOperationGetOperand(op, 0), mlirOperationGetResult(op, 0));
-  } else if (is(op, "scf.for") || is(op, "scf.if") || is(op, "scf.while")) {
-    connect_region_values(a, op);
+    break;
+  case K_FOR:
+  case K_IF:
+  case K_WHILE:
+    connect_region_values(a, op, f->kind);
+    break;
+  case K_OTHER:
+    break;
   }
-}
-
-/* Operand group `name` of an hivm op: first index and count (0 if none). */
-static intptr_t group(const npuc_op_def *def, MlirOperation op,
-                      const char *name, intptr_t *count) {
-  int g = npuc_op_find_operand(def, name);
-  intptr_t first = 0;
-  *count = 0;
-  if (g < 0 || !npuc_operand_group(def, op, g, &first, count))
-    *count = 0;
-  return first;
 }
 
 static void connect_elementwise(analyzer *a, MlirOperation op, MlirValue out,
@@ -378,11 +632,18 @@ static void connect_reduce(analyzer *a, MlirOperation op, MlirValue in,
 static void connect_transpose(analyzer *a, MlirOperation op, MlirValue in,
                               MlirValue out);
 
-static void connect_hivm(analyzer *a, MlirOperation op,
-                         const npuc_op_def *def) {
-  intptr_t nsrc, ndst;
-  intptr_t src = group(def, op, "src", &nsrc);
-  intptr_t dst = group(def, op, "dst", &ndst);
+static void connect_hivm(analyzer *a, MlirOperation op, const name_facts *f) {
+  /* Operand groups `src` and `dst`: first index and count (0 if none). */
+  int32_t sizes[64];
+  intptr_t src = 0, nsrc = 0, dst = 0, ndst = 0;
+  if (npuc_operand_group_sizes(f->def, op, sizes)) {
+    for (int g = 0; g < f->src; g++)
+      src += sizes[g];
+    for (int g = 0; g < f->dst; g++)
+      dst += sizes[g];
+    nsrc = f->src >= 0 ? sizes[f->src] : 0;
+    ndst = f->dst >= 0 ? sizes[f->dst] : 0;
+  }
   /* Destination style: each result is its init. */
   for (intptr_t i = 0; i < ndst && i < mlirOperationGetNumResults(op); i++)
     join_all(a, mlirOperationGetOperand(op, dst + i),
@@ -391,17 +652,17 @@ static void connect_hivm(analyzer *a, MlirOperation op,
     return;
   MlirValue in = mlirOperationGetOperand(op, src);
   MlirValue out = mlirOperationGetOperand(op, dst);
+  const npuc_op_def *def = f->def;
   if (npuc_op_has_trait(def, NPUC_TRAIT_ELEMENTWISE))
     connect_elementwise(a, op, out, src, nsrc);
-  else if (is(op, "hivm.hir.vbrc"))
+  else if (f->broadcast)
     connect_broadcast(a, op, in, out);
   else if (npuc_op_has_trait(def, NPUC_TRAIT_REDUCTION))
     connect_reduce(a, op, in, out);
   else if (npuc_op_has_trait(def, NPUC_TRAIT_TRANSPOSE))
     connect_transpose(a, op, in, out);
   else if (npuc_op_has_trait(def, NPUC_TRAIT_LOAD_LIKE) ||
-           npuc_op_has_trait(def, NPUC_TRAIT_STORE_LIKE) ||
-           is(op, "hivm.hir.bitcast"))
+           npuc_op_has_trait(def, NPUC_TRAIT_STORE_LIKE) || f->same_dims)
     for (intptr_t i = 0; i < nsrc; i++) /* indirect_store: offsets, mask */
       join_all(a, mlirOperationGetOperand(op, src + i), out);
 }
@@ -413,56 +674,48 @@ static void connect_elementwise(analyzer *a, MlirOperation op, MlirValue out,
   int64_t perm[MAX_RANK];
   if (i64_list(op, "transpose", perm, MAX_RANK) > 0)
     return; /* an implicit transpose: no bubbling through it either */
-  MlirType ot = mlirValueGetType(out);
-  int rank = rank_of(ot);
+  dims o = dims_of(a, out);
   for (intptr_t i = first; i < first + count; i++) {
-    MlirValue in = mlirOperationGetOperand(op, i);
-    MlirType it = mlirValueGetType(in);
-    if (rank_of(it) != rank)
+    dims x = dims_of(a, mlirOperationGetOperand(op, i));
+    if (x.rank != o.rank)
       continue;
-    for (int d = 0; d < rank; d++) {
-      bool unit_in = !mlirShapedTypeIsDynamicDim(it, d) &&
-                     mlirShapedTypeGetDimSize(it, d) == 1;
-      bool unit_out = !mlirShapedTypeIsDynamicDim(ot, d) &&
-                      mlirShapedTypeGetDimSize(ot, d) == 1;
+    for (int d = 0; d < o.rank; d++) {
+      bool unit_in = dim_size(a, x, d) == 1, unit_out = dim_size(a, o, d) == 1;
       if (!unit_in || unit_out)
-        join(a, in, d, out, d);
+        unite(a, x.base + d, o.base + d);
     }
   }
 }
 
 static void connect_broadcast(analyzer *a, MlirOperation op, MlirValue in,
                               MlirValue out) {
-  MlirType it = mlirValueGetType(in), ot = mlirValueGetType(out);
-  int rank = rank_of(ot);
-  if (rank_of(it) != rank)
+  dims x = dims_of(a, in), o = dims_of(a, out);
+  if (x.rank != o.rank || o.rank < 0)
     return; /* a scalar broadcast carries no dims */
-  int64_t dims[MAX_RANK];
-  intptr_t n = i64_list(op, "broadcast_dims", dims, MAX_RANK);
-  for (int d = 0; d < rank; d++) {
-    bool broadcast = n >= 0 ? in_list(dims, n, d)
-                            : (!mlirShapedTypeIsDynamicDim(it, d) &&
-                               mlirShapedTypeGetDimSize(it, d) == 1 &&
-                               mlirShapedTypeGetDimSize(ot, d) != 1);
+  int64_t bdims[MAX_RANK];
+  intptr_t n = i64_list(op, "broadcast_dims", bdims, MAX_RANK);
+  for (int d = 0; d < o.rank; d++) {
+    /* a dynamic output dim counts as not 1 */
+    bool broadcast = n >= 0 ? in_list(bdims, n, d)
+                            : dim_size(a, x, d) == 1 && dim_size(a, o, d) != 1;
     if (!broadcast)
-      join(a, in, d, out, d);
+      unite(a, x.base + d, o.base + d);
   }
 }
 
 static void connect_reduce(analyzer *a, MlirOperation op, MlirValue in,
                            MlirValue out) {
-  int rank = rank_of(mlirValueGetType(in));
-  int32_t base = node_of(a, in);
-  if (base < 0 || rank_of(mlirValueGetType(out)) != rank)
+  dims x = dims_of(a, in), o = dims_of(a, out);
+  if (x.base < 0 || o.rank != x.rank)
     return;
-  int64_t dims[MAX_RANK];
-  intptr_t n = i64_list(op, "reduce_dims", dims, MAX_RANK);
+  int64_t rdims[MAX_RANK];
+  intptr_t n = i64_list(op, "reduce_dims", rdims, MAX_RANK);
   bool needed = is_needed(a, op);
-  for (int d = 0; d < rank; d++) {
-    if (n >= 0 && in_list(dims, n, d))
-      a->reduced[base + d] = a->reduced[base + d] || needed;
+  for (int d = 0; d < x.rank; d++) {
+    if (n >= 0 && in_list(rdims, n, d))
+      a->reduced[x.base + d] = a->reduced[x.base + d] || needed;
     else
-      join(a, in, d, out, d);
+      join_dims(a, x, d, o, d);
   }
 }
 
@@ -470,25 +723,25 @@ static void connect_transpose(analyzer *a, MlirOperation op, MlirValue in,
                               MlirValue out) {
   int64_t perm[MAX_RANK];
   intptr_t n = i64_list(op, "permutation", perm, MAX_RANK);
-  if (n != rank_of(mlirValueGetType(out)))
+  dims x = dims_of(a, in), o = dims_of(a, out);
+  if (n != o.rank)
     return;
   for (intptr_t d = 0; d < n; d++)
-    join(a, out, (int)d, in, (int)perm[d]);
+    join_dims(a, o, (int)d, x, (int)perm[d]);
 }
 
 /* expand_shape and collapse_shape: the dim of the lower-rank side joins the
  * outermost non-unit dim of its group on the higher-rank side (the dim a
  * half of it maps onto cleanly). */
 static void connect_reshape(analyzer *a, MlirOperation op, bool expand) {
-  MlirValue low =
-      expand ? mlirOperationGetOperand(op, 0) : mlirOperationGetResult(op, 0);
-  MlirValue high =
-      expand ? mlirOperationGetResult(op, 0) : mlirOperationGetOperand(op, 0);
-  MlirType ht = mlirValueGetType(high);
+  dims low = dims_of(a, expand ? mlirOperationGetOperand(op, 0)
+                               : mlirOperationGetResult(op, 0));
+  dims high = dims_of(a, expand ? mlirOperationGetResult(op, 0)
+                                : mlirOperationGetOperand(op, 0));
   MlirAttribute groups = mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("reassociation"));
   if (mlirAttributeIsNull(groups) || !mlirAttributeIsAArray(groups) ||
-      rank_of(ht) < 0)
+      high.rank < 0)
     return;
   for (intptr_t g = 0; g < mlirArrayAttrGetNumElements(groups); g++) {
     MlirAttribute grp = mlirArrayAttrGetElement(groups, g);
@@ -497,17 +750,16 @@ static void connect_reshape(analyzer *a, MlirOperation op, bool expand) {
     int pick = -1;
     for (intptr_t k = 0; k < mlirArrayAttrGetNumElements(grp); k++) {
       int d = (int)mlirIntegerAttrGetValueInt(mlirArrayAttrGetElement(grp, k));
-      if (d < 0 || d >= rank_of(ht))
+      if (d < 0 || d >= high.rank)
         break;
       if (pick < 0)
         pick = d;
-      if (mlirShapedTypeIsDynamicDim(ht, d) ||
-          mlirShapedTypeGetDimSize(ht, d) != 1) {
+      if (dim_size(a, high, d) != 1) {
         pick = d;
         break;
       }
     }
-    join(a, low, (int)g, high, pick);
+    join_dims(a, low, (int)g, high, pick);
   }
 }
 
@@ -515,17 +767,16 @@ static void connect_reshape(analyzer *a, MlirOperation op, bool expand) {
  * possibly rank-reduced (unit dims of the slice dropped). */
 static void connect_slice(analyzer *a, MlirOperation op, MlirValue whole,
                           MlirValue part) {
-  int rw = rank_of(mlirValueGetType(whole));
-  int rp = rank_of(mlirValueGetType(part));
+  dims w = dims_of(a, whole), p = dims_of(a, part);
   int64_t sizes[MAX_RANK];
   intptr_t n = i64_list(op, "static_sizes", sizes, MAX_RANK);
-  if (rw < 0 || rp < 0 || rp > rw || n != rw)
+  if (w.rank < 0 || p.rank < 0 || p.rank > w.rank || n != w.rank)
     return;
   int j = 0;
-  for (int d = 0; d < rw && j < rp; d++) {
-    bool drop = rw - d > rp - j && sizes[d] == 1;
+  for (int d = 0; d < w.rank && j < p.rank; d++) {
+    bool drop = w.rank - d > p.rank - j && sizes[d] == 1;
     if (!drop)
-      join(a, whole, d, part, j++);
+      join_dims(a, w, d, p, j++);
   }
 }
 
@@ -539,9 +790,9 @@ static MlirBlock first_block(MlirOperation op, intptr_t region) {
 }
 
 /* Loop-carried and if-yielded values: the same tensor on every path. */
-static void connect_region_values(analyzer *a, MlirOperation op) {
+static void connect_region_values(analyzer *a, MlirOperation op, op_kind k) {
   intptr_t nres = mlirOperationGetNumResults(op);
-  if (is(op, "scf.if")) {
+  if (k == K_IF) {
     for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); r++) {
       MlirOperation y = terminator(op, r);
       for (intptr_t i = 0; !mlirOperationIsNull(y) && i < nres &&
@@ -552,7 +803,7 @@ static void connect_region_values(analyzer *a, MlirOperation op) {
     }
     return;
   }
-  if (is(op, "scf.for")) {
+  if (k == K_FOR) {
     MlirBlock body = first_block(op, 0);
     MlirOperation y = terminator(op, 0);
     if (mlirBlockIsNull(body) || mlirOperationIsNull(y))
@@ -596,12 +847,12 @@ static void connect_region_values(analyzer *a, MlirOperation op) {
 static bool collect_leaves(analyzer *a, npuc_dim_result *out) {
   size_t n = 0;
   for (size_t i = 0; i < a->ops.count; i++)
-    n += npuc_dim_stored_operand(a->reg, a->ops.ops[i]) >= 0;
+    n += a->stored[i] >= 0;
   out->leaves = n ? calloc(n, sizeof *out->leaves) : NULL;
   if (n && !out->leaves)
     return false;
   for (size_t i = 0; i < a->ops.count; i++) {
-    intptr_t k = npuc_dim_stored_operand(a->reg, a->ops.ops[i]);
+    intptr_t k = a->stored[i];
     if (k < 0)
       continue;
     npuc_dim_leaf *l = &out->leaves[out->num_leaves++];
@@ -664,11 +915,10 @@ static bool static_shape(MlirType t) {
  * a same-rank slice of a statically shaped tensor, the destination a
  * subview of the same sizes. */
 static void find_window(analyzer *a, npuc_dim_leaf *l) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(l->op));
-  const npuc_op_def *def = npuc_op_lookup(a->reg, n.data, n.length);
+  const name_facts *f = facts_of(a, l->op);
   intptr_t dst = 0, count = 0;
-  int g = def ? npuc_op_find_operand(def, "dst") : -1;
-  if (g < 0 || !npuc_operand_group(def, l->op, g, &dst, &count) || count != 1 ||
+  if (f->dst < 0 || !npuc_operand_group(f->def, l->op, f->dst, &dst, &count) ||
+      count != 1 ||
       !mlirValueIsAOpResult(l->value))
     return;
   MlirValue to = mlirOperationGetOperand(l->op, dst);
@@ -676,7 +926,7 @@ static void find_window(analyzer *a, npuc_dim_leaf *l) {
     return;
   MlirOperation slice = mlirOpResultGetOwner(l->value);
   MlirOperation view = mlirOpResultGetOwner(to);
-  if (!is(slice, "tensor.extract_slice") || !is(view, "memref.subview"))
+  if (kind_of(a, slice) != K_EXTRACT_SLICE || kind_of(a, view) != K_SUBVIEW)
     return;
   MlirType x = mlirValueGetType(mlirOperationGetOperand(slice, 0));
   MlirType d = mlirValueGetType(mlirOperationGetOperand(view, 0));
@@ -815,7 +1065,7 @@ static bool two_dims_in(analyzer *a, const value_slot *v, int32_t *root) {
 static void mark_across(analyzer *a) {
   for (size_t s = 0; s <= a->mask; s++) {
     int32_t root;
-    if (two_dims_in(a, &a->slots[s], &root))
+    if (a->slots[s].rank >= 2 && two_dims_in(a, &a->slots[s], &root))
       a->across[root] = true;
   }
 }
@@ -826,8 +1076,9 @@ static void count_leaves(analyzer *a, const npuc_dim_result *out,
                          int32_t *count, int32_t *stamp, int8_t *outer) {
   for (size_t i = 0; i < out->num_leaves; i++) {
     const npuc_dim_leaf *l = &out->leaves[i];
-    int32_t base = node_of(a, l->value);
-    for (int d = 0; base >= 0 && d < rank_of(mlirValueGetType(l->value)); d++) {
+    dims x = dims_of(a, l->value);
+    int32_t base = x.base;
+    for (int d = 0; base >= 0 && d < x.rank; d++) {
       int64_t extent;
       bool window;
       if (unfit(a, l, d, base, &extent, &window))
@@ -849,8 +1100,9 @@ static void count_leaves(analyzer *a, const npuc_dim_result *out,
  * the same axis; unrelated leaves get their own. */
 static int32_t pick_dim(analyzer *a, npuc_dim_leaf *l, const int32_t *count,
                         const int8_t *outer) {
-  int32_t base = node_of(a, l->value), best = -1;
-  for (int d = 0; base >= 0 && d < rank_of(mlirValueGetType(l->value)); d++) {
+  dims x = dims_of(a, l->value);
+  int32_t base = x.base, best = -1;
+  for (int d = 0; base >= 0 && d < x.rank; d++) {
     int64_t extent;
     bool window;
     if (unfit(a, l, d, base, &extent, &window))
@@ -873,9 +1125,9 @@ static int32_t pick_dim(analyzer *a, npuc_dim_leaf *l, const int32_t *count,
  * with an axis that cannot be halved. */
 static bool whole_ok(analyzer *a, const npuc_dim_leaf *l,
                      const int64_t *widest) {
-  int32_t base = node_of(a, l->value);
-  for (int d = 0; base >= 0 && d < rank_of(mlirValueGetType(l->value)); d++) {
-    int64_t w = widest[find(a, base + d)];
+  dims x = dims_of(a, l->value);
+  for (int d = 0; x.base >= 0 && d < x.rank; d++) {
+    int64_t w = widest[find(a, x.base + d)];
     if (w < 0 || w > 1)
       return false;
   }
@@ -896,8 +1148,9 @@ static void refuse_partial(npuc_dim_result *out, const npuc_dim_leaf *l) {
 static void explain_failure(analyzer *a, npuc_dim_result *out) {
   const npuc_dim_leaf *l = &out->leaves[0];
   out->culprit = l->op;
-  int32_t base = node_of(a, l->value);
-  int rank = rank_of(mlirValueGetType(l->value));
+  dims x = dims_of(a, l->value);
+  int32_t base = x.base;
+  int rank = x.rank;
   if (base < 0 || rank == 0) {
     snprintf(out->reason_buf, sizeof out->reason_buf,
              "the stored value has no dimension to split");
@@ -925,7 +1178,7 @@ static void note_broadcast_across(analyzer *a, npuc_dim_result *out,
   for (size_t s = 0; s <= a->mask; s++) {
     const value_slot *v = &a->slots[s];
     int32_t root;
-    if (two_dims_in(a, v, &root) && chosen[root] &&
+    if (v->rank >= 2 && two_dims_in(a, v, &root) && chosen[root] &&
         (!first || v->base < first->base))
       first = v;
   }
@@ -943,6 +1196,10 @@ static void analyzer_free(analyzer *a) {
   free(a->needed);
   free(a->across);
   free(a->slots);
+  free(a->names);
+  free(a->stored);
+  free(a->types);
+  free(a->type_sizes);
   free(a->parent);
   free(a->size);
   free(a->reduced);

@@ -7,14 +7,20 @@ of its RUN lines: `aie-opt` becomes npuc-opt, and aie-opt's global flags
 --aie-vectorize pass (npuc has no global pass flags). The pipe into
 FileCheck (with its -check-prefix) is kept and runs under pipefail, as lit
 runs it. A file passes when all its RUN lines pass. Files marked
-`// XFAIL: *` count as expected failures. RUN lines without FileCheck only
-have to exit 0 and are reported as "no-check".
+`// XFAIL: *` count as expected failures. A file whose RUN lines have no
+FileCheck but which has CHECK lines is checked against them anyway (its
+line says so); with neither, RUN lines only have to exit 0 ("no-check").
+CHECK lines that still show the old `aievec.srs %x {shift = N : i8}`
+syntax are read as today's `aievec.srs %x, %shift : acc, i32, out`.
 
 Output: one line per file (pass / FAIL / XFAIL / XPASS / no-check /
 differs), then the totals. aie_vectorize_expected.txt lists the files that
 must pass, and as `differs NAME` the known anchor miscompiles whose CHECK
 lines must not match (reported "differs" when they do not, "FAIL" when
-they do). With --strict the exit code is 1 when a listed file breaks.
+they do). `differs-placement NAME` also requires the output to hold the
+same aievec ops as the CHECK lines (names of SSA values aside), only some
+placed elsewhere. With --strict the exit code is 1 when a listed file
+breaks.
 
 usage: aie_vectorize.py [--strict] [-v] [NPUC_OPT [DIR]]
 """
@@ -25,6 +31,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -46,19 +53,24 @@ def main():
     if not files:
         print("no inputs under %s" % args.dir)
         return 1
-    expected, differs = read_expected(
+    expected, differs, placement = read_expected(
         os.path.join(HERE, "aie_vectorize_expected.txt"))
     counts = {}
     broken = []
     for path in files:
         name = os.path.basename(path)
-        status, detail = run_file(args.npuc_opt, path)
-        if name in differs:
+        status, detail, note = run_file(args.npuc_opt, path)
+        if name in differs or name in placement:
             status = "differs" if status == "FAIL" else "FAIL"
+            if status == "differs" and name in placement:
+                same, why = same_aievec_ops(args.npuc_opt, path)
+                status = "differs" if same else "FAIL"
+                note += ("; " if note else "") + why
+                detail = detail if same else why
             if status == "FAIL":
                 broken.append(name)
         counts[status] = counts.get(status, 0) + 1
-        print("%-8s %s" % (status, name))
+        print("%-8s %s%s" % (status, name, "  (%s)" % note if note else ""))
         if args.v and detail and status in ("FAIL", "XFAIL"):
             print("         " + detail)
         if name in expected and status != "pass":
@@ -71,16 +83,18 @@ def main():
 
 
 def read_expected(path):
-    names, differs = set(), set()
+    names, differs, placement = set(), set(), set()
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             for line in f:
                 line = line.split("#")[0].strip()
-                if line.startswith("differs "):
+                if line.startswith("differs-placement "):
+                    placement.add(line.split()[1])
+                elif line.startswith("differs "):
                     differs.add(line.split()[1])
                 elif line:
                     names.add(line)
-    return names, differs
+    return names, differs, placement
 
 
 def run_lines(text):
@@ -135,12 +149,33 @@ def translate(run, npuc_opt, path):
     return cmd
 
 
+CHECK_LINE = re.compile(r"^\s*//\s*CHECK(?:-[A-Z]+)?:", re.M)
+OLD_SRS = re.compile(
+    r"aievec\.srs (%[\w.]+) \{shift = \d+ : i8\} : (vector<[^>]*>), "
+    r"(vector<[^>]*>)")
+
+
+def current_syntax(text):
+    """CHECK lines with the old srs form read as today's."""
+    return OLD_SRS.sub(r"aievec.srs \1, %{{[a-z0-9_]+}} : \2, i32, \3", text)
+
+
 def run_file(npuc_opt, path):
+    """(status, first error, note about how the file was checked)."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     xfail = re.search(r"^\s*//\s*XFAIL:\s*\*", text, re.M) is not None
     runs = run_lines(text)
     checked = any("FileCheck" in r for r in runs)
+    note = ""
+    check_file = None
+    if not checked and CHECK_LINE.search(text):
+        # Its CHECK lines say what the anchor prints: check them anyway.
+        checked, note = True, "CHECK lines checked; its RUN line has none"
+        check_file = tempfile.NamedTemporaryFile(
+            "w", suffix=".mlir", delete=False)
+        check_file.write(current_syntax(text))
+        check_file.close()
     detail = ""
     ok = bool(runs)
     for run in runs:
@@ -148,6 +183,8 @@ def run_file(npuc_opt, path):
         if cmd is None:
             ok, detail = False, "cannot translate: " + run
             break
+        if check_file:
+            cmd += " | %s %s" % (FILECHECK, shlex.quote(check_file.name))
         p = subprocess.run(["bash", "-o", "pipefail", "-c", cmd],
                            capture_output=True, text=True)
         if p.returncode != 0:
@@ -155,11 +192,45 @@ def run_file(npuc_opt, path):
             errs = [l for l in p.stderr.splitlines() if "error:" in l]
             detail = errs[0] if errs else p.stderr.strip()[:200]
             break
+    if check_file:
+        os.unlink(check_file.name)
     if xfail:
-        return ("XPASS" if ok else "XFAIL"), detail
+        return ("XPASS" if ok else "XFAIL"), detail, note
     if not checked:
-        return ("no-check" if ok else "FAIL"), detail
-    return ("pass" if ok else "FAIL"), detail
+        return ("no-check" if ok else "FAIL"), detail, note
+    return ("pass" if ok else "FAIL"), detail, note
+
+
+def aievec_ops(text):
+    """The aievec op lines of `text` as a sorted list, SSA value names
+    (but function and loop arguments) replaced by %_."""
+    ops = []
+    for line in text.splitlines():
+        line = re.sub(r"^\s*//\s*CHECK(?:-[A-Z]+)?:", "", line)
+        if "aievec" not in line or line.lstrip().startswith("//"):
+            continue
+        line = re.sub(r"%(?!arg\d)[\w.]+", "%_", line)
+        line = re.sub(r"%\{\{[^}]*\}\}", "%_", line)
+        ops.append(" ".join(line.split()))
+    return sorted(ops)
+
+
+def same_aievec_ops(npuc_opt, path):
+    """Does the first RUN line's output hold the aievec ops of the CHECK
+    lines, as a multiset?"""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    cmd = translate(run_lines(text)[0].split("|")[0], npuc_opt, path)
+    p = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True)
+    want = aievec_ops("\n".join(
+        l for l in current_syntax(text).splitlines() if CHECK_LINE.match(l)))
+    got = aievec_ops(p.stdout)
+    if want == got:
+        return True, "same %d aievec ops, placed differently" % len(want)
+    missing = [o for o in want if o not in got]
+    extra = [o for o in got if o not in want]
+    return False, "aievec ops differ: %d missing (%s), %d extra (%s)" % (
+        len(missing), missing[:1], len(extra), extra[:1])
 
 
 if __name__ == "__main__":

@@ -8,18 +8,26 @@ RUN line: none). A case is *tiled* when the output binds the sub-block index
 and guards nothing to sub-block 0 (no `limit_sub_block_id0`); *fallback*
 when it guards (the 1:1 form, also checked: two sub-blocks of it must equal
 one of the original); else *untouched* (no AIV function of a mix kernel).
-Both forms are compiled for the C model as they are (npuc-run runs no
-pipeline; the spec comes from npuc-compile with
+The function run is the first AIV function of a mix kernel, entry or not:
+npuc-run emits the function its spec names alone (`kernel:`), so the cube
+half's ops (mmadL1, fixpipe, nd2nz) need not be supported. Both forms are
+compiled for the C model as they are (npuc-run runs no pipeline; the spec
+comes from npuc-compile --kernel=NAME with
 --enable-auto-bind-sub-block=false); a case the C model cannot compile is
-*unsupported*, with the first error's op, as is a case without an AIV entry
-function (a helper function, not a kernel). The others run
+*unsupported*, with the first error's op. The others run
 with `npuc-run --compare ORIGINAL TILED` on random inputs made from the
 kernel's argument list (as cmodel.py does: static shapes, dynamic sizes
-2^21 elements, integer scalars 1, float scalars 0.5), the original with one
+2^21 elements, integer scalars 1, float scalars 0.5; then, for a kernel
+with integer scalars, again with those 3: more blocks of a grid, offsets
+that are not 0; a case is equal when both rounds are), the original with one
 sub-block and the tiled form with two (spec `sub_blocks: [1, 2]`), under
 NPUC_CHECK_BOUNDS=1; outputs must be identical bit for bit. When the
-original itself reads past those inputs, the dynamic sizes are made 4x
-larger once; if it still does, the case is unsupported.
+original itself reads past those inputs, the dynamic sizes grow by the
+power of two the reported overhang needs, up to 8x; beyond, or on any
+other error of the original, the case is unsupported with that error. When the
+original writes none of its buffers (it only computes tensors, which are
+passed by value, or its stores are empty), equal outputs prove nothing:
+such a case is counted as "no output to compare".
 
 Prints the counts (tiled / fallback / untouched; compared, equal, differ,
 unsupported with reasons, errors) and lists every case that is not equal.
@@ -82,10 +90,11 @@ def report(counts, unsupported, listed):
               counts["untouched"], counts["pass-error"]))
     for form in ("tiled", "fallback"):
         compared = counts[(form, "equal")] + counts[(form, "differ")]
-        print("  %-8s compared %d: equal %d, differ %d; unsupported by the C "
-              "model %d; run errors %d" % (
+        print("  %-8s compared %d: equal %d, differ %d; no output to compare %d; "
+              "unsupported by the C model %d; run errors %d" % (
                   form, compared, counts[(form, "equal")], counts[(form, "differ")],
-                  counts[(form, "unsupported")], counts[(form, "error")]))
+                  counts[(form, "no-output")], counts[(form, "unsupported")],
+                  counts[(form, "error")]))
     for why, n in unsupported.most_common():
         print("  unsupported: %-40s %d case%s" % (why, n, "" if n == 1 else "s"))
     for line in listed:
@@ -109,31 +118,64 @@ def check_case(build, text, work):
         form = "tiled"
     else:
         return "untouched", "untouched", ""
-    kernel = aiv_entry(out)
+    kernel = aiv_function(out)
     if kernel is None:
-        return form, "unsupported", "no AIV entry function"
+        return form, "unsupported", "no AIV function"
     spec, why = make_spec(build, orig, kernel, work)
     if spec is None:
         return form, "unsupported", why
-    r = compare(build, orig, tiled, spec, work)
-    if r is None:
-        return form, "error", "timed out after %ds" % TIMEOUT
-    if r.returncode != 0 and "orig.mlir" in first_error(r.stderr):
-        enlarge(spec)  # the original itself reads past the inputs: roomier
+    # Integer scalars 1 (one logical block of a grid), then, if the kernel
+    # takes any, 3 (more blocks, offsets that are not 0): a case is equal
+    # only when both rounds are.
+    with open(spec) as f:
+        base = f.read()
+    for value in INT_SCALARS:
+        text = re.sub(r"(\{scalar: (?:i\d+|index), value: )1\}",
+                      lambda m: m.group(1) + value + "}", base)
+        if value != INT_SCALARS[0] and text == base:
+            break
+        with open(spec, "w") as f:
+            f.write(text)
+        if os.path.exists(spec + ".base"):
+            os.remove(spec + ".base")
+        outcome, detail = run_round(build, orig, tiled, spec, work)
+        if outcome != "equal":
+            if value != INT_SCALARS[0]:
+                detail = "integer scalars %s: %s" % (value, detail)
+            return form, outcome, detail
+    return form, "equal", ""
+
+
+INT_SCALARS = ("1", "3")
+
+
+def run_round(build, orig, tiled, spec, work):
+    """One comparison on the spec's inputs: (outcome, detail)."""
+    r, scale = compare(build, orig, tiled, spec, work), 1
+    # The original itself reads past the inputs: make the dynamic sizes
+    # larger, as much as the reported overhang asks for, up to MAX_SCALE
+    # times the first size. Other errors of the original are final.
+    while r is not None and r.returncode != 0 and "orig.mlir" in first_error(r.stderr):
+        grow = growth_needed(first_error(r.stderr))
+        if grow is None or scale * grow > MAX_SCALE:
+            return "unsupported", "the original fails on the inputs made: " + \
+                strip_path(first_error(r.stderr))
+        scale *= grow
+        scale_spec(spec, scale)
         r = compare(build, orig, tiled, spec, work)
-        if r is None:
-            return form, "error", "timed out after %ds" % TIMEOUT
-        if r.returncode != 0 and "orig.mlir" in first_error(r.stderr):
-            return form, "unsupported", "the original fails on the inputs made"
+    if r is None:
+        return "error", "timed out after %ds" % TIMEOUT
     if r.returncode == 0 and "outputs identical" in r.stdout:
-        return form, "equal", ""
+        if not writes_an_output(os.path.join(work, "run")):
+            return "no-output", "the original writes none of its buffers"
+        return "equal", ""
     if r.returncode == 1 and "differ" in r.stdout:
-        return form, "differ", first_difference(r.stdout)
+        return "differ", first_difference(r.stdout)
     message = first_error(r.stderr)
     m = re.search(r"error: unsupported op (\S+)", message)
     if m:
-        return form, "unsupported", "tiled form: unsupported op " + m.group(1)
-    return form, "error", message
+        return "unsupported", "tiled form: unsupported op " + m.group(1)
+    return "error", message
 
 
 def compare(build, orig, tiled, spec, work):
@@ -147,20 +189,64 @@ def compare(build, orig, tiled, spec, work):
         return None
 
 
-def enlarge(spec):
-    """Dynamic sizes 4x larger (2^23 elements; 2^25 for i8 workspaces)."""
-    with open(spec) as f:
+def writes_an_output(run_dir):
+    """True when some buffer the original left (run/a) differs from its
+    input (run/in): else equal outputs prove nothing (a function that only
+    computes tensors, which the C model passes by value, writes nothing)."""
+    for name in os.listdir(os.path.join(run_dir, "in")):
+        with open(os.path.join(run_dir, "in", name), "rb") as f:
+            before = f.read()
+        with open(os.path.join(run_dir, "a", name), "rb") as f:
+            if f.read() != before:
+                return True
+    return False
+
+
+MAX_SCALE = 8
+DYNAMIC_SIZES = (1 << 21, 1 << 23)  # what cmodel.py gives ? dims (i8: 2^23)
+
+
+def growth_needed(message):
+    """How many times larger the dynamic sizes must be for the overhang an
+    error reports ("view reaches element N of a buffer of M elements", or
+    "index N out of bounds for dimension D of size M"), as a power of two;
+    None for any other error."""
+    m = (re.search(r"reaches element (\d+) of a buffer of (\d+) elements", message)
+         or re.search(r"index (\d+) out of bounds for dimension \d+ of size (\d+)",
+                      message))
+    if not m:
+        return None
+    need, have, grow = int(m.group(1)) + 1, int(m.group(2)), 2
+    while have * grow < need:
+        grow *= 2
+    return grow
+
+
+def scale_spec(spec, scale):
+    """Writes the spec with every dynamic size `scale` times the first one
+    (the base spec is kept beside it)."""
+    base = spec + ".base"
+    if not os.path.exists(base):
+        os.rename(spec, base)
+    with open(base) as f:
         text = f.read()
-    text = text.replace(str(1 << 23), str(1 << 25)).replace(str(1 << 21), str(1 << 23))
+    sizes = "|".join(str(n) for n in DYNAMIC_SIZES)
+    text = re.sub(r"\b(%s)\b" % sizes, lambda m: str(int(m.group(1)) * scale), text)
     with open(spec, "w") as f:
         f.write(text)
+
+
+def strip_path(message):
+    """An error without the temporary directory of the case."""
+    return re.sub(r"\S*/orig\.mlir", "orig.mlir", message)
 
 
 def make_spec(build, orig, kernel, work):
     """A spec for `kernel` of the original, or (None, why it cannot run)."""
     out = os.path.join(work, "orig-c")
     r = run([tool(build, "npuc-compile"), "--target=ascend-cmodel",
-             "--enable-auto-bind-sub-block=false", "-o", out, orig])
+             "--enable-auto-bind-sub-block=false", "--kernel=" + kernel,
+             "-o", out, orig])
     if r.returncode != 0:
         message = first_error(r.stderr)
         m = re.search(r"error: unsupported op (\S+)", message)
@@ -195,13 +281,13 @@ def describe_kernel(desc, kernel):
     return "\n".join(lines)
 
 
-def aiv_entry(text):
-    """The name of the first entry function of the vector half of a mix
-    kernel (the functions hivm-bind-sub-block works on)."""
+def aiv_function(text):
+    """The name of the first function of the vector half of a mix kernel
+    (the functions hivm-bind-sub-block works on), entry or not: npuc-run
+    runs the function its spec names alone."""
     for m in re.finditer(r"func\.func @([\w$.]+)\((.*)", text):
         header = m.group(2)
-        if ("hacc.entry" in header and "hivm.part_of_mix" in header
-                and "func_core_type<AIV>" in header):
+        if "hivm.part_of_mix" in header and "func_core_type<AIV>" in header:
             return m.group(1)
     return None
 

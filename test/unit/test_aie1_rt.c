@@ -1125,6 +1125,119 @@ static void fail_reports_and_exits(void **state) {
   assert_string_equal(buf, "k.mlir:4:7: error: srs shift 99 outside [0, 63]\n");
 }
 
+/* ---- AIE-ML (ctx.aieml) ------------------------------------------------------
+ * Not from the AIE1 reference: the element-wise semantics of the aievec op
+ * documentation (docs/aie1-cmodel.md, "AIE-ML"). Expected values by hand. */
+
+static int64_t i64_lane(const npuc_aie1_vec *v, int k) {
+  assert_int_equal(v->elem, NPUC_AIE1_I64);
+  return v->u.i64[k];
+}
+
+static void aieml_upd_whole_512(void **state) {
+  (void)state;
+  int32_t mem[40];
+  for (int i = 0; i < 40; ++i)
+    mem[i] = 100 + i;
+  ctx.aieml = true;
+  npuc_aie1_vec v;
+  /* AIE1 reads the low half only (upd_halves); AIE-ML all 512 bits. */
+  expect_ok(npuc_aie1_upd(&ctx, &v, NULL, mem, 40, NPUC_AIE1_I32, 16, 3, 0, 0));
+  for (int k = 0; k < 16; ++k)
+    assert_int_equal(v.u.i32[k], 103 + k);
+  expect_error(npuc_aie1_upd(&ctx, &v, NULL, mem, 40, NPUC_AIE1_I32, 16, 0, 0, 1),
+               "only index 0");
+}
+
+static void aieml_ups_srs(void **state) {
+  (void)state;
+  ctx.aieml = true;
+  npuc_aie1_vec x = vec(NPUC_AIE1_I32, 16), acc, back;
+  x.u.i32[0] = -3;
+  x.u.i32[1] = 2147483647;
+  x.u.i32[2] = -2147483647 - 1;
+  expect_ok(npuc_aie1_ups(&ctx, &acc, &x, NPUC_AIE1_I64, 4));
+  assert_int_equal(i64_lane(&acc, 0), -48);
+  assert_int_equal(i64_lane(&acc, 1), INT64_C(34359738352));  /* (2^31-1)*16 */
+  assert_int_equal(i64_lane(&acc, 2), -INT64_C(34359738368)); /* -2^31*16 */
+  expect_ok(npuc_aie1_srs(&ctx, &back, &acc, NPUC_AIE1_I32, 4, true));
+  for (int k = 0; k < 3; ++k)
+    assert_int_equal(back.u.i32[k], x.u.i32[k]);
+  /* Past 32 bits: the low bits without saturation, clamped with it. */
+  acc.u.i64[0] = INT64_C(0x123456789);
+  expect_ok(npuc_aie1_srs(&ctx, &back, &acc, NPUC_AIE1_I32, 0, true));
+  assert_int_equal(back.u.i32[0], 0x23456789);
+  ctx.sat = NPUC_AIE1_SAT_SATURATE;
+  expect_ok(npuc_aie1_srs(&ctx, &back, &acc, NPUC_AIE1_I32, 0, true));
+  assert_int_equal(back.u.i32[0], 2147483647);
+  /* i16 into 32 lanes of i32, and back with a floor shift: -7 >> 1 = -4. */
+  npuc_aie1_vec h = ramp(NPUC_AIE1_I16, 32, -7, 1), a32, h2;
+  expect_ok(npuc_aie1_ups(&ctx, &a32, &h, NPUC_AIE1_I32, 0));
+  assert_int_equal(a32.elem, NPUC_AIE1_I32);
+  assert_int_equal(a32.u.i32[31], 24);
+  expect_ok(npuc_aie1_srs(&ctx, &h2, &a32, NPUC_AIE1_I16, 1, true));
+  assert_int_equal(h2.u.i16[0], -4);
+  assert_int_equal(h2.u.i16[31], 12);
+  expect_error(npuc_aie1_ups(&ctx, &acc, &x, NPUC_AIE1_I32, 0),
+               "AIE-ML ups widens");
+  expect_error(npuc_aie1_srs(&ctx, &back, &a32, NPUC_AIE1_I32, 0, true),
+               "AIE-ML srs narrows");
+}
+
+static void aieml_mul_mac_elem(void **state) {
+  (void)state;
+  ctx.aieml = true;
+  npuc_aie1_vec a = vec(NPUC_AIE1_I32, 16), b = vec(NPUC_AIE1_I32, 16);
+  npuc_aie1_vec p, m;
+  a.u.i32[0] = 1 << 30;
+  b.u.i32[0] = 1 << 30;
+  a.u.i32[1] = -100000;
+  b.u.i32[1] = 70000;
+  a.u.i32[15] = 3;
+  b.u.i32[15] = -5;
+  expect_ok(npuc_aie1_mul_elem(&ctx, &p, &a, &b, NPUC_AIE1_I64));
+  assert_int_equal(i64_lane(&p, 0), INT64_C(1) << 60); /* exact, 61 bits */
+  assert_int_equal(i64_lane(&p, 1), -INT64_C(7000000000));
+  assert_int_equal(i64_lane(&p, 15), -15);
+  assert_int_equal(i64_lane(&p, 2), 0);
+  /* acc + a*b, and acc - a*b with fmsub: lane 0 is 2^60 + 2^60. */
+  expect_ok(npuc_aie1_mac_elem(&ctx, &m, &a, &b, &p, false));
+  assert_int_equal(i64_lane(&m, 0), INT64_C(1) << 61);
+  assert_int_equal(i64_lane(&m, 15), -30);
+  expect_ok(npuc_aie1_mac_elem(&ctx, &m, &a, &b, &m, true));
+  assert_int_equal(i64_lane(&m, 0), INT64_C(1) << 60);
+  assert_int_equal(i64_lane(&m, 1), -INT64_C(7000000000));
+  /* i16 accumulates in 32-bit lanes and wraps there:
+   * (2^31 - 1) + 30000 * 30000 - 2^32 = -1247483649. */
+  npuc_aie1_vec h = vec(NPUC_AIE1_I16, 32), acc = vec(NPUC_AIE1_I32, 32), r;
+  h.u.i16[5] = 30000;
+  acc.u.i32[5] = 2147483647;
+  expect_ok(npuc_aie1_mac_elem(&ctx, &r, &h, &h, &acc, false));
+  assert_int_equal(r.u.i32[5], -1247483649);
+  assert_int_equal(r.u.i32[4], 0);
+}
+
+static void aieml_errors(void **state) {
+  (void)state;
+  npuc_aie1_vec a = vec(NPUC_AIE1_I32, 16), acc = vec(NPUC_AIE1_I64, 16), r;
+  expect_error(npuc_aie1_mac_elem(&ctx, &r, &a, &a, &acc, false),
+               "mac_elem is an AIE-ML op; this core is AIE1");
+  ctx.aieml = true;
+  expect_error(npuc_aie1_mul_elem(&ctx, &r, &a, &a, NPUC_AIE1_I32),
+               "mul_elem of i32 lanes accumulates in i64, not i32");
+  npuc_aie1_vec narrow = vec(NPUC_AIE1_I64, 8);
+  expect_error(npuc_aie1_mac_elem(&ctx, &r, &a, &a, &narrow, false),
+               "accumulates in vector<16xi64>, not vector<8xi64>");
+  npuc_aie1_vec h = vec(NPUC_AIE1_I16, 32);
+  expect_error(npuc_aie1_mul_elem(&ctx, &r, &a, &h, NPUC_AIE1_I64),
+               "two integer vectors of one type");
+  int64_t mem[32] = {0};
+  expect_error(npuc_aie1_upd(&ctx, &r, NULL, mem, 32, NPUC_AIE1_I64, 16, 0, 0, 0),
+               "upd loads data vectors");
+  expect_error(npuc_aie1_store(&ctx, &acc, mem, 32, 0, 16),
+               "srs an accumulator first");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(shapes, reset),
@@ -1165,6 +1278,10 @@ int main(void) {
       cmocka_unit_test_setup(add_sub_lanewise, reset),
       cmocka_unit_test_setup(add32_test_add_i16, reset),
       cmocka_unit_test_setup(fail_reports_and_exits, reset),
+      cmocka_unit_test_setup(aieml_upd_whole_512, reset),
+      cmocka_unit_test_setup(aieml_ups_srs, reset),
+      cmocka_unit_test_setup(aieml_mul_mac_elem, reset),
+      cmocka_unit_test_setup(aieml_errors, reset),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1480,6 +1480,57 @@ static void interleave_channels(void **state) {
     }
 }
 
+/* Gather and scatter on every dtype, dense and strided views of rank 0..3,
+ * a strided rank-1 memref side, offsets of every integer width, and masks
+ * (i1, i8, or none); a few offsets repeat, so a scatter's later element must
+ * win. The reference walks the dense side in row-major order. */
+static void indirect_gather_scatter(void **state) {
+  (void)state;
+  const npuc_dtype offset_dts[] = {NPUC_DT_I8, NPUC_DT_I16, NPUC_DT_I32, NPUC_DT_I64};
+  for (size_t d = 0; d < ARRAY_LEN(kAllDtypes); d++)
+    for (int32_t rank = 0; rank <= 3; rank++) {
+      npuc_dtype dt = kAllDtypes[d];
+      int64_t sizes[NPUC_RT_MAX_RANK], msize[1] = {rnd_range(1, 40)};
+      random_shape(rank, sizes, 5);
+      bool strided = (d + (size_t)rank) % 2 == 1;
+      npuc_buf memref = make_buf(dt, 1, msize, !strided);
+      npuc_buf before = npuc_rt_alloc(dt, 1, msize, LOC);
+      npuc_buf dense = make_buf(dt, rank, sizes, strided);
+      npuc_buf offs = make_buf(offset_dts[(size_t)rank % 4], rank, sizes, strided);
+      npuc_buf mask = make_buf(rank % 2 ? NPUC_DT_I1 : NPUC_DT_I8, rank, sizes, false);
+      bool masked = (d % 3) != 0;
+      int64_t idx[NPUC_RT_MAX_RANK] = {0}, at[1];
+      fill(&memref, VALUES_GENERAL);
+      fill(&dense, VALUES_GENERAL);
+      do {
+        seti(&offs, idx, rnd_range(0, msize[0] - 1));
+        seti(&mask, idx, (int64_t)(rnd() % 3 != 0));
+      } while (next_index(idx, rank, sizes));
+      npuc_rt_copy(&before, &memref, LOC);
+      /* Gather into a copy of the dense side: masked-off elements stay. */
+      npuc_buf gathered = npuc_rt_clone(&dense, LOC);
+      npuc_rt_indirect_load(&gathered, &memref, &offs, masked ? &mask : NULL, LOC);
+      memset(idx, 0, sizeof idx);
+      do {
+        at[0] = geti(&offs, idx);
+        bool on = !masked || geti(&mask, idx) != 0;
+        assert_int_equal(get_bits(&gathered, idx),
+                         on ? get_bits(&memref, at) : get_bits(&dense, idx));
+      } while (next_index(idx, rank, sizes));
+      /* Scatter, against the reference applied to `before`. */
+      npuc_rt_indirect_store(&memref, &dense, &offs, masked ? &mask : NULL, LOC);
+      memset(idx, 0, sizeof idx);
+      do {
+        at[0] = geti(&offs, idx);
+        if (!masked || geti(&mask, idx) != 0)
+          set_bits(&before, at, get_bits(&dense, idx));
+      } while (next_index(idx, rank, sizes));
+      for (at[0] = 0; at[0] < msize[0]; at[0]++)
+        assert_int_equal(get_bits(&memref, at), get_bits(&before, at));
+      npuc_rt_arena_reset();
+    }
+}
+
 /* ======================================================================
  * Errors: each case runs in a child that must exit 3 after printing
  * "t.mlir:7:3: error: " and the expected words.
@@ -1702,6 +1753,44 @@ static void fail_interleave_none(void) {
   npuc_buf d = f32_2x3();
   npuc_rt_interleave(&d, NULL, 0, LOC);
 }
+static void fail_indirect_offset(void) {
+  int64_t n4[1] = {4}, n2[1] = {2};
+  npuc_buf m = npuc_rt_alloc(NPUC_DT_F32, 1, n4, LOC);
+  npuc_buf d = npuc_rt_alloc(NPUC_DT_F32, 1, n2, LOC);
+  npuc_buf o = npuc_rt_alloc(NPUC_DT_I64, 1, n2, LOC);
+  ((int64_t *)o.data)[1] = 4;
+  npuc_rt_indirect_load(&d, &m, &o, NULL, LOC);
+}
+static void fail_indirect_negative(void) {
+  int64_t n4[1] = {4}, n2[1] = {2};
+  npuc_buf m = npuc_rt_alloc(NPUC_DT_I16, 1, n4, LOC);
+  npuc_buf s = npuc_rt_alloc(NPUC_DT_I16, 1, n2, LOC);
+  npuc_buf o = npuc_rt_alloc(NPUC_DT_I32, 1, n2, LOC);
+  ((int32_t *)o.data)[0] = -1;
+  npuc_rt_indirect_store(&m, &s, &o, NULL, LOC);
+}
+static void fail_indirect_rank(void) {
+  npuc_buf m = f32_2x3(), d = f32_2x3(), o = npuc_rt_alloc(NPUC_DT_I64, 2, k2x3, LOC);
+  npuc_rt_indirect_load(&d, &m, &o, NULL, LOC);
+}
+static void fail_indirect_float_offsets(void) {
+  int64_t n4[1] = {4};
+  npuc_buf m = npuc_rt_alloc(NPUC_DT_F32, 1, n4, LOC);
+  npuc_buf d = f32_2x3(), o = f32_2x3();
+  npuc_rt_indirect_load(&d, &m, &o, NULL, LOC);
+}
+static void fail_indirect_mask_shape(void) {
+  int64_t n4[1] = {4};
+  npuc_buf m = npuc_rt_alloc(NPUC_DT_F32, 1, n4, LOC);
+  npuc_buf s = f32_2x3(), o = i32_2x3(), k = npuc_rt_alloc(NPUC_DT_I1, 2, k3x2, LOC);
+  npuc_rt_indirect_store(&m, &s, &o, &k, LOC);
+}
+static void fail_indirect_dtype(void) {
+  int64_t n4[1] = {4};
+  npuc_buf m = npuc_rt_alloc(NPUC_DT_F16, 1, n4, LOC);
+  npuc_buf d = f32_2x3(), o = i32_2x3();
+  npuc_rt_indirect_load(&d, &m, &o, NULL, LOC);
+}
 static void fail_direct(void) { npuc_rt_fail(LOC, "custom %d", 42); }
 
 typedef struct {
@@ -1757,6 +1846,12 @@ static const fail_case kFailCases[] = {
     {"interleave last dim", fail_interleave_last_dim, "last dim 3 times 2 sources is not dst's 3"},
     {"interleave rank", fail_interleave_rank, "interleave src 0 has rank 1, dst has 2"},
     {"interleave none", fail_interleave_none, "0 sources"},
+    {"indirect offset", fail_indirect_offset, "indirect_load: offset 4 outside the memref's 4 elements"},
+    {"indirect negative", fail_indirect_negative, "indirect_store: offset -1 outside the memref's 4 elements"},
+    {"indirect rank", fail_indirect_rank, "the memref has rank 2; the C model indexes rank 1 only"},
+    {"indirect float offsets", fail_indirect_float_offsets, "offsets must be integers, not f32"},
+    {"indirect mask shape", fail_indirect_mask_shape, "mask: shape 3x2 does not match 2x3"},
+    {"indirect dtype", fail_indirect_dtype, "indirect_load src: dtype f16 does not match f32"},
     {"npuc_rt_fail", fail_direct, "custom 42"},
 };
 
@@ -1853,6 +1948,7 @@ int main(void) {
       cmocka_unit_test(transpose_permutations),
       cmocka_unit_test(arange_values),
       cmocka_unit_test(interleave_channels),
+      cmocka_unit_test(indirect_gather_scatter),
       cmocka_unit_test(every_error_path),
       cmocka_unit_test(bounds_checks_follow_the_environment),
   };

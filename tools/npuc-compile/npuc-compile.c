@@ -36,7 +36,7 @@ static int compile(const options *o);
 static void print_help(void);
 
 int main(int argc, char **argv) {
-  options o = {NULL, NULL, NULL, {false, true, NULL, NULL, NULL}};
+  options o = {NULL, NULL, NULL, {false, true, NULL, NULL, NULL, NULL}};
   int status = parse_command_line(argc, argv, &o);
   return status == CONTINUE ? compile(&o) : status;
 }
@@ -157,7 +157,7 @@ static int unknown_option(const char *arg, const char *name);
 
 static const char *const option_names[] = {
     "target", "o", "enable-auto-blockify-loop", "enable-auto-bind-sub-block",
-    "target-config", "help", "version", NULL};
+    "target-config", "kernel", "help", "version", NULL};
 
 static int parse_command_line(int argc, char **argv, options *o) {
   for (int i = 1; i < argc; i++) {
@@ -184,7 +184,7 @@ static int parse_command_line(int argc, char **argv, options *o) {
       printf(TOOL " version " NPUC_VERSION " (MLIR 22)\n");
       return 0;
     }
-    if (IS("target") || IS("o") || IS("target-config")) {
+    if (IS("target") || IS("o") || IS("target-config") || IS("kernel")) {
       if (!value && i + 1 < argc)
         value = argv[++i];
       if (!value || !*value) {
@@ -193,6 +193,8 @@ static int parse_command_line(int argc, char **argv, options *o) {
       }
       if (IS("target-config"))
         o->compile.target_config = value;
+      else if (IS("kernel"))
+        o->compile.kernel = value;
       else
         *(IS("o") ? &o->output_dir : &o->target) = value;
     } else if (IS("enable-auto-blockify-loop")) {
@@ -219,6 +221,12 @@ static int parse_command_line(int argc, char **argv, options *o) {
   if (!valid_target(o->target)) {
     fprintf(stderr, TOOL ": error: unknown target '%s'; ", o->target);
     list_targets(stderr);
+    return 1;
+  }
+  /* Only the C model can run one function alone (see AscendCModel.h). */
+  if (o->compile.kernel && strcmp(o->target, "ascend-cmodel") != 0) {
+    fprintf(stderr, TOOL ": error: --kernel is an option of "
+                    "--target=ascend-cmodel only\n");
     return 1;
   }
   if (!o->output_dir) {
@@ -287,6 +295,10 @@ static void print_help(void) {
   printf("  -o <dir>                           Output directory\n"
          "  --target-config=<file>             Override the target "
          "description (YAML)\n"
+         "  --kernel=<name>                    ascend-cmodel: emit only the "
+         "func.func <name>,\n"
+         "                                     entry or not (default: every "
+         "hacc.entry)\n"
          "  --enable-auto-blockify-loop        Run auto-blockify-parallel-loop: "
          "loop each kernel\n"
          "                                     over its logical blocks on the "

@@ -83,7 +83,9 @@ static void usage(FILE *f) {
              "(with --compare: DIR/a and DIR/b). NPUC_THREADS=n runs blocks on n\n"
              "threads; NPUC_CHECK_BOUNDS=1 checks every access. The spec's\n"
              "sub_blocks: N (or [A, B] for the two kernels of --compare) sets\n"
-             "the sub-blocks launched per block.\n");
+             "the sub-blocks launched per block. The spec's kernel: NAME runs\n"
+             "the func.func NAME alone, entry or not (the module's other\n"
+             "functions are not compiled).\n");
 }
 
 static int remove_entry(const char *path, const struct stat *sb, int flag,

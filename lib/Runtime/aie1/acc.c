@@ -5,6 +5,13 @@
 static bool check_shift(npuc_aie1_ctx *ctx, int32_t shift, const char *op);
 static npuc_aie1_elem acc_for(npuc_aie1_elem elem);
 static bool check_modes(npuc_aie1_ctx *ctx);
+static bool aieml_acc(const npuc_aie1_ctx *ctx, npuc_aie1_elem acc);
+static bool ups_aieml(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
+                      const npuc_aie1_vec *src, npuc_aie1_elem acc,
+                      int32_t shift);
+static bool srs_aieml(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
+                      const npuc_aie1_vec *acc, npuc_aie1_elem to,
+                      int32_t shift, bool is_signed);
 static aie1_wide round_shift(aie1_wide x, int s, npuc_aie1_round mode);
 static int64_t saturate(aie1_wide q, int n, npuc_aie1_sat sat, bool is_signed);
 
@@ -14,6 +21,8 @@ bool npuc_aie1_ups(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
   if (!aie1_check_vec(ctx, src, "ups operand") ||
       !check_shift(ctx, shift, "ups"))
     return false;
+  if (aieml_acc(ctx, acc))
+    return ups_aieml(ctx, out, src, acc, shift);
   if (aie1_is_acc(src->elem) || acc != acc_for(src->elem))
     return aie1_error(ctx, "ups of %s lanes gives %s lanes, not %s",
                       aie1_elem_name(src->elem),
@@ -42,6 +51,8 @@ bool npuc_aie1_srs(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
     *out = *acc;
     return true;
   }
+  if (aieml_acc(ctx, acc->elem))
+    return srs_aieml(ctx, out, acc, to, shift, is_signed);
   if (!aie1_is_acc(acc->elem) || !aie1_is_int_data(to))
     return aie1_error(ctx,
                       "srs turns integer accumulators into i8, i16 or "
@@ -112,5 +123,55 @@ static bool check_modes(npuc_aie1_ctx *ctx) {
                       (int)ctx->round);
   if ((unsigned)ctx->sat > NPUC_AIE1_SAT_SYMMETRIC)
     return aie1_error(ctx, "saturation mode %d is unknown", (int)ctx->sat);
+  return true;
+}
+
+/* ---- AIE-ML accumulators ------------------------------------------------
+ * Not from aie1-lane-semantics.md (AIE1 only): AIE-ML's accumulator lanes
+ * are 32 or 64 bits (vector<32xi32>, vector<16xi64>), held as I32 / I64
+ * lanes; ups and srs are those of AIE1 at that width (docs/aie1-cmodel.md,
+ * "AIE-ML"). */
+
+static bool aieml_acc(const npuc_aie1_ctx *ctx, npuc_aie1_elem acc) {
+  return ctx->aieml && (acc == NPUC_AIE1_I32 || acc == NPUC_AIE1_I64);
+}
+
+/* acc[k] = sign_extend(v[k]) << shift, wrapped to the lane. */
+static bool ups_aieml(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
+                      const npuc_aie1_vec *src, npuc_aie1_elem acc,
+                      int32_t shift) {
+  if (!aie1_is_int_data(src->elem) ||
+      npuc_aie1_elem_bits(acc) <= npuc_aie1_elem_bits(src->elem))
+    return aie1_error(ctx,
+                      "AIE-ML ups widens i8, i16 or i32 lanes, not %s to %s",
+                      aie1_elem_name(src->elem), aie1_elem_name(acc));
+  npuc_aie1_vec r;
+  if (!npuc_aie1_vec_init(ctx, &r, acc, src->lanes))
+    return false;
+  for (int32_t k = 0; k < src->lanes; ++k)
+    aie1_set_int(&r, k, aie1_s64((uint64_t)aie1_get_int(src, k) << shift));
+  *out = r;
+  return true;
+}
+
+static bool srs_aieml(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
+                      const npuc_aie1_vec *acc, npuc_aie1_elem to,
+                      int32_t shift, bool is_signed) {
+  if (!aie1_is_int_data(to) ||
+      npuc_aie1_elem_bits(to) >= npuc_aie1_elem_bits(acc->elem))
+    return aie1_error(ctx,
+                      "AIE-ML srs narrows %s accumulator lanes to i8, i16 or "
+                      "i32, not to %s",
+                      aie1_elem_name(acc->elem), aie1_elem_name(to));
+  npuc_aie1_vec r;
+  if (!npuc_aie1_vec_init(ctx, &r, to, acc->lanes))
+    return false;
+  int n = (int)npuc_aie1_elem_bits(to);
+  for (int32_t k = 0; k < acc->lanes; ++k) {
+    aie1_wide q = round_shift(aie1_wide_from_i64(aie1_get_int(acc, k)), shift,
+                              ctx->round);
+    aie1_set_int(&r, k, saturate(q, n, ctx->sat, is_signed));
+  }
+  *out = r;
   return true;
 }

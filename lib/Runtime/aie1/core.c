@@ -40,6 +40,7 @@ int32_t npuc_aie1_elem_bits(npuc_aie1_elem elem) {
   case NPUC_AIE1_F32: return 32;
   case NPUC_AIE1_ACC48: return 48;
   case NPUC_AIE1_ACC80: return 80;
+  case NPUC_AIE1_I64: return 64;
   }
   return 0;
 }
@@ -52,6 +53,7 @@ const char *aie1_elem_name(npuc_aie1_elem elem) {
   case NPUC_AIE1_F32: return "f32";
   case NPUC_AIE1_ACC48: return "i48";
   case NPUC_AIE1_ACC80: return "i80";
+  case NPUC_AIE1_I64: return "i64";
   }
   return "?";
 }
@@ -115,6 +117,7 @@ int64_t aie1_get_int(const npuc_aie1_vec *v, int32_t lane) {
   case NPUC_AIE1_I16: return v->u.i16[lane];
   case NPUC_AIE1_I32: return v->u.i32[lane];
   case NPUC_AIE1_ACC48: return v->u.acc48[lane];
+  case NPUC_AIE1_I64: return v->u.i64[lane];
   default: return 0;
   }
 }
@@ -126,6 +129,7 @@ void aie1_set_int(npuc_aie1_vec *v, int32_t lane, int64_t value) {
   case NPUC_AIE1_I16: v->u.i16[lane] = (int16_t)aie1_sext(bits, 16); break;
   case NPUC_AIE1_I32: v->u.i32[lane] = (int32_t)aie1_sext(bits, 32); break;
   case NPUC_AIE1_ACC48: v->u.acc48[lane] = aie1_sext(bits, 48); break;
+  case NPUC_AIE1_I64: v->u.i64[lane] = value; break;
   default: break;
   }
 }

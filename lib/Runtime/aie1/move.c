@@ -11,7 +11,7 @@ bool npuc_aie1_upd(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
                    npuc_aie1_elem elem, int32_t lanes, int64_t linear_index,
                    int32_t offset_bits, int32_t index) {
   npuc_aie1_vec r;
-  if (aie1_is_acc(elem))
+  if (aie1_is_acc(elem) || elem == NPUC_AIE1_I64)
     return aie1_error(ctx, "upd loads data vectors, not vector<%dx%s>",
                       (int)lanes, aie1_elem_name(elem));
   if (!npuc_aie1_vec_init(ctx, &r, elem, lanes))
@@ -20,16 +20,19 @@ bool npuc_aie1_upd(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
   if (offset_bits % eb != 0)
     return aie1_error(ctx, "upd offset %d bits is not a whole number of %s",
                       (int)offset_bits, aie1_elem_name(elem));
-  bool whole = lanes * eb <= 256;
+  int32_t whole_bits = ctx->aieml ? 512 : 256; /* the load width */
+  bool whole = lanes * eb <= whole_bits;
   if (index != 0 && (whole || index != 1))
     return aie1_error(ctx, "upd index %d: a vector of %d bits has %s",
                       (int)index, (int)(lanes * eb),
                       whole ? "only index 0 (it is read whole)"
                             : "index 0 (low half) and 1 (high half)");
   if (prev && (whole || prev->elem != elem || prev->lanes != lanes))
-    return aie1_error(ctx, whole ? "upd of a vector of at most 256 bits "
-                                   "reads it whole and updates no vector"
-                                 : "upd updates a vector of another type");
+    return whole ? aie1_error(ctx,
+                              "upd of a vector of at most %d bits reads it "
+                              "whole and updates no vector",
+                              (int)whole_bits)
+                 : aie1_error(ctx, "upd updates a vector of another type");
   int32_t count = whole ? lanes : lanes / 2;
   int64_t first = linear_index + offset_bits / eb;
   if (!check_bounds(ctx, mem, mem_len, first, count, "upd"))
@@ -85,7 +88,7 @@ bool npuc_aie1_store(npuc_aie1_ctx *ctx, const npuc_aie1_vec *v, void *mem,
                      int64_t mem_len, int64_t linear_index, int32_t count) {
   if (!aie1_check_vec(ctx, v, "store"))
     return false;
-  if (aie1_is_acc(v->elem))
+  if (aie1_is_acc(v->elem) || v->elem == NPUC_AIE1_I64)
     return aie1_error(ctx, "store writes data vectors; srs an accumulator "
                            "first");
   if (count < 0 || count > v->lanes)

@@ -18,6 +18,9 @@ typedef struct {
   /* false: the module already holds vectorized kernels, each naming its
    * scalar reference with `npuc.aie1_reference = @f`; no vectorization. */
   bool vectorize;
+  /* The kernels target AIE-ML: aie-vectorize runs with aieml=true and the
+   * emulated core is AIE-ML (npuc_aie1_ctx.aieml). */
+  bool aieml;
   int64_t virtual_vector_size; /* 0: from the element type */
   /* aie-vectorize options, passed through when given (-1: not given). */
   int64_t shift, zero_offset, dup_factor;
@@ -43,14 +46,28 @@ typedef struct {
   char name[128]; /* C-safe symbol name of `vec` */
 } aie1_kernel;
 
+/* With shift > 0, rewrites each kernel's scalar reference (a function
+ * with its affine ops lowered) to the fixed-point meaning aie-vectorize's
+ * `shift` gives it: exact wide accumulation, ups and srs where the
+ * vectorized form has them (FixedPoint.c). Errors are located. */
+bool aie1_fixed_point_references(const aie1_kernel *ks, size_t n,
+                                 int64_t shift);
+
 /* The emitter family of aievec, aievec_aie1 and the vector ops the
  * vectorized kernels use (npuc_em_op's target_op hook). */
 bool aie1_em_vector_op(emitter *em, MlirOperation op, const char *name);
+/* The same on an AIE-ML core ('aieml: true'): also mul_elem, mac_elem and
+ * i64 accumulator lanes. */
+bool aie1_em_vector_op_aieml(emitter *em, MlirOperation op,
+                             const char *name);
 
-/* Emits `npuc_vec_<name>` (vectorized) or `npuc_ref_<name>` (reference)
- * for every kernel: a C function taking the kernel's buffers. */
+/* Emits `npuc_vec_<name>` (vectorized, on an AIE-ML core when `aieml`) or
+ * `npuc_ref_<name>` (reference) for every kernel: a C function taking the
+ * kernel's buffers. `shift` > 0 says so in the header of the (fixed-point)
+ * reference. */
 bool aie1_emit_functions(const npuc_op_registry *reg, const aie1_kernel *ks,
-                         size_t n, bool vectorized, npuc_sb *file);
+                         size_t n, bool vectorized, int64_t shift, bool aieml,
+                         npuc_sb *file);
 /* host.c: random inputs, both versions, comparison. Makefile. */
 void aie1_emit_host(const aie1_kernel *ks, size_t n, const aie1_config *cfg,
                     npuc_sb *file);

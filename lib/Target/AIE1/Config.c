@@ -10,6 +10,8 @@
  *   filter-dup: 2
  *   dup-factor: 2
  *   unaligned-loads-check: false
+ *   aieml: true                # AIE-ML: aie-vectorize's aieml, the emulator's
+ *                              #   AIE-ML core (docs/aie1-cmodel.md)
  *   dynamic-size: 16           # the host's size of every `?` dimension
  *   slack: 256                 # elements after each buffer (vector overreads)
  *   seed: 1                    # the host's random inputs
@@ -30,6 +32,7 @@ static void default_filter_layout(aie1_config *cfg);
 
 bool aie1_config_read(const npuc_compile_options *o, aie1_config *cfg) {
   *cfg = (aie1_config){.vectorize = true,
+                       .aieml = false,
                        .virtual_vector_size = 0,
                        .shift = -1,
                        .zero_offset = -1,
@@ -129,6 +132,8 @@ static bool read_key(npuc_yaml *y, const char *key, yaml_node_t *value,
     cfg->unaligned_loads_check = b;
     return true;
   }
+  if (!strcmp(key, "aieml"))
+    return read_bool(y, value, key, &cfg->aieml);
   if (!strcmp(key, "seed")) {
     if (!read_int(y, value, key, 0, INT64_MAX, &seed))
       return false;

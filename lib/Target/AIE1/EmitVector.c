@@ -16,6 +16,7 @@ typedef struct {
   emitter *em;
   MlirOperation op;
   char loc[600];
+  bool aieml; /* the kernel runs on an AIE-ML core */
 } vop;
 
 static bool emit_upd(vop *v);
@@ -28,11 +29,23 @@ static bool emit_shift(vop *v);
 static bool emit_pack(vop *v);
 static bool emit_lane_op(vop *v, const char *fn, int nvec);
 static bool emit_select(vop *v);
+static bool emit_elem(vop *v, bool mac);
+static bool refuse_aieml(vop *v, const char *name);
 static bool refuse_vector_arith(vop *v, const char *name);
 
+static bool vector_op(vop v, const char *name);
+
 bool aie1_em_vector_op(emitter *em, MlirOperation op, const char *name) {
-  vop v = {em, op, ""};
-  npuc_em_loc(em, op, v.loc, sizeof v.loc);
+  return vector_op((vop){em, op, "", false}, name);
+}
+
+bool aie1_em_vector_op_aieml(emitter *em, MlirOperation op,
+                             const char *name) {
+  return vector_op((vop){em, op, "", true}, name);
+}
+
+static bool vector_op(vop v, const char *name) {
+  npuc_em_loc(v.em, v.op, v.loc, sizeof v.loc);
   if (npuc_em_name_is(name, "aievec.upd"))
     return emit_upd(&v);
   if (npuc_em_name_is(name, "vector.transfer_write"))
@@ -63,7 +76,11 @@ bool aie1_em_vector_op(emitter *em, MlirOperation op, const char *name) {
   if (npuc_em_name_is(name, "aievec.select") ||
       npuc_em_name_is(name, "aievec_aie1.select"))
     return emit_select(&v);
-  return refuse_vector_arith(&v, name);
+  if (npuc_em_name_is(name, "aievec.mac_elem"))
+    return emit_elem(&v, true);
+  if (npuc_em_name_is(name, "aievec.mul_elem"))
+    return emit_elem(&v, false);
+  return refuse_aieml(&v, name) || refuse_vector_arith(&v, name);
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -88,10 +105,12 @@ static int64_t int_attr(vop *v, const char *name, int64_t fallback) {
 static bool vector_shape(vop *v, MlirType t, const char **elem,
                          int64_t *lanes) {
   if (!mlirTypeIsAVector(t) || mlirShapedTypeGetRank(t) != 1 ||
-      !(*elem = aie1_elem_name(mlirShapedTypeGetElementType(t)))) {
+      !(*elem = aie1_elem_name(mlirShapedTypeGetElementType(t))) ||
+      (!v->aieml && strcmp(*elem, "NPUC_AIE1_I64") == 0)) {
     npuc_em_error(v->em, v->op,
                   "type not supported by --target=aie1-cmodel: vectors are "
-                  "1-D of i8, i16, i32, f32, i48 or i80");
+                  "1-D of i8, i16, i32, f32, i48 or i80 (and i64, AIE-ML's "
+                  "accumulator, with 'aieml: true')");
     return false;
   }
   *lanes = mlirShapedTypeGetDimSize(t, 0);
@@ -406,6 +425,55 @@ static bool emit_select(vop *v) {
     checked(v, "npuc_aie1_select(&npuc_ctx, &%s, &%s, %s, &%s)", r, x, y,
             pname);
   return true;
+}
+
+/* ---- AIE-ML ------------------------------------------------------------- */
+
+/* mac_elem %lhs, %rhs, %acc {fmsub} / mul_elem %lhs, %rhs: lane-wise, on a
+ * core the configuration made AIE-ML. */
+static bool emit_elem(vop *v, bool mac) {
+  const char *elem;
+  int64_t lanes;
+  const char *lhs = operand(v, 0), *rhs = operand(v, 1);
+  const char *acc = mac ? operand(v, 2) : NULL;
+  if (!v->aieml) {
+    npuc_em_error(v->em, v->op,
+                  "aievec.%s is an AIE-ML op: emulating it needs 'aieml: "
+                  "true' in --target-config",
+                  mac ? "mac_elem" : "mul_elem");
+    return true;
+  }
+  MlirAttribute fmsub = npuc_em_attr(v->op, "fmsub");
+  bool sub = !mlirAttributeIsNull(fmsub) && mlirAttributeIsABool(fmsub) &&
+             mlirBoolAttrGetValue(fmsub);
+  const char *r = define_result(v, &elem, &lanes);
+  if (!r)
+    return true;
+  if (mac)
+    checked(v, "npuc_aie1_mac_elem(&npuc_ctx, &%s, &%s, &%s, &%s, %s)", r, lhs,
+            rhs, acc, sub ? "true" : "false");
+  else
+    checked(v, "npuc_aie1_mul_elem(&npuc_ctx, &%s, &%s, &%s, %s)", r, lhs, rhs,
+            elem);
+  return true;
+}
+
+/* The AIE-ML ops the emulator does not model: a located error naming the
+ * op, so that a kernel using them is told apart from a broken one. */
+static bool refuse_aieml(vop *v, const char *name) {
+  static const char *const unmodelled[] = {
+      "aievec.mul_conv", "aievec.fma_conv", "aievec.legacyshuffle",
+      "aievec.cast"};
+  for (size_t i = 0; i < sizeof unmodelled / sizeof *unmodelled; ++i)
+    if (npuc_em_name_is(name, unmodelled[i])) {
+      npuc_em_error(v->em, v->op,
+                    "AIE-ML op %s is not emulated by --target=aie1-cmodel "
+                    "(of AIE-ML it runs mul_elem, mac_elem, broadcast and "
+                    "the i32/i64 accumulators of ups and srs)",
+                    unmodelled[i]);
+      return true;
+    }
+  return false;
 }
 
 /* The shared scalar family would read an arith or math op on vectors as a

@@ -53,12 +53,14 @@ void aie1_emit_host(const aie1_kernel *ks, size_t n, const aie1_config *cfg,
                  "used. Every buffer gets this many\n * elements of random "
                  "slack. */\n"
                  "static const int64_t NPUC_SLACK = %lld;\n"
-                 "static const int npuc_num_kernels = %zu;\n\n%s",
+                 "static const int npuc_num_kernels = %zu;\n"
+                 "/* > 0: the references are fixed point with this shift. */\n"
+                 "static const int npuc_shift = %lld;\n\n%s",
                  (unsigned long long)cfg->seed, (long long)cfg->f32_ulps,
                  (long long)cfg->filter_arg, (long long)cfg->filter_period,
                  (long long)cfg->filter_used, (long long)cfg->filter_dup,
                  (long long)cfg->dynamic_size, (long long)cfg->slack, n,
-                 host_body());
+                 (long long)(cfg->shift > 0 ? cfg->shift : 0), host_body());
 }
 
 void aie1_emit_makefile(const npuc_compile_options *o, npuc_sb *file) {
@@ -278,6 +280,8 @@ static const char *host_body(void) {
     "int main(int argc, char **argv) {\n"
     "  npuc_rng = argc > 1 ? strtoull(argv[1], NULL, 10) : npuc_default_seed;\n"
     "  printf(\"seed %llu\\n\", (unsigned long long)npuc_rng);\n"
+    "  if (npuc_shift > 0)\n"
+    "    printf(\"reference: fixed point, shift %d\\n\", npuc_shift);\n"
     "  int64_t bad = 0;\n"
     "  for (int k = 0; k < npuc_num_kernels; ++k)\n"
     "    bad += npuc_run(&npuc_kernels[k]);\n"

@@ -54,6 +54,7 @@ static bool aie1_emit(const npuc_op_registry *reg, MlirOperation module,
   } else {
     ok = collect_prevectorized(reg, module, &ks, &n);
   }
+  ok = ok && aie1_fixed_point_references(ks, n, cfg.shift);
   ok = ok && emit_files(reg, ks, n, &cfg, o, out);
   free(ks);
   if (!mlirOperationIsNull(reference))
@@ -180,6 +181,10 @@ static int64_t vector_size_for(MlirOperation module, const aie1_config *cfg) {
         narrowest = w;
     }
   }
+  /* AIE-ML: 512-bit vectors for i32 (mac_elem); i16 keeps the 16 lanes of
+   * the conv scheme, i8 takes its 32. */
+  if (cfg->aieml)
+    return narrowest >= 16 ? 16 : 32;
   return narrowest >= 32 ? 8 : 16;
 }
 
@@ -196,6 +201,8 @@ static void vectorize_pipeline(MlirOperation module, const aie1_config *cfg,
   if (cfg->dup_factor >= 0)
     at += (size_t)snprintf(opts + at, sizeof opts - at, " dup-factor=%lld",
                            (long long)cfg->dup_factor);
+  if (cfg->aieml)
+    at += (size_t)snprintf(opts + at, sizeof opts - at, " aieml=true");
   if (cfg->unaligned_loads_check >= 0)
     at += (size_t)snprintf(opts + at, sizeof opts - at,
                            " unaligned-loads-check=%s",
@@ -309,8 +316,10 @@ static bool emit_files(const npuc_op_registry *reg, const aie1_kernel *ks,
                        size_t n, const aie1_config *cfg,
                        const npuc_compile_options *o, npuc_emitted_files *out) {
   npuc_sb kernel = {0}, reference = {0}, host = {0}, make = {0};
-  bool ok = aie1_emit_functions(reg, ks, n, true, &kernel) &&
-            aie1_emit_functions(reg, ks, n, false, &reference);
+  bool ok = aie1_emit_functions(reg, ks, n, true, cfg->shift, cfg->aieml,
+                                &kernel) &&
+            aie1_emit_functions(reg, ks, n, false, cfg->shift, false,
+                                &reference);
   if (ok) {
     aie1_emit_host(ks, n, cfg, &host);
     aie1_emit_makefile(o, &make);

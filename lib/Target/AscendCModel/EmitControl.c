@@ -10,6 +10,7 @@ static bool emit_for(emitter *em, MlirOperation op);
 static bool emit_if(emitter *em, MlirOperation op);
 static bool emit_while(emitter *em, MlirOperation op);
 static bool emit_scope(emitter *em, MlirOperation op);
+static bool is_terminator(MlirOperation op);
 
 bool npuc_em_control_op(emitter *em, MlirOperation op, const char *name) {
   if (npuc_em_name_is(name, "scf.for"))
@@ -34,17 +35,26 @@ bool npuc_em_control_op(emitter *em, MlirOperation op, const char *name) {
 }
 
 /* Emits a block's ops but its terminator, which it returns (null if the
- * block ends otherwise). */
+ * block ends otherwise). scope.return is an unregistered op to MLIR, so
+ * mlirBlockGetTerminator does not know it ends the block: the last op is
+ * taken as the terminator by name. */
 static MlirOperation emit_body(emitter *em, MlirBlock block) {
-  MlirOperation term = mlirBlockGetTerminator(block);
   for (MlirOperation op = mlirBlockGetFirstOperation(block);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (mlirOperationEqual(op, term))
-      break;
+    if (mlirOperationIsNull(mlirOperationGetNextInBlock(op)) && is_terminator(op))
+      return op;
     if (!npuc_em_op(em, op))
       return (MlirOperation){NULL};
   }
-  return term;
+  return (MlirOperation){NULL};
+}
+
+static bool is_terminator(MlirOperation op) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  char name[32];
+  snprintf(name, sizeof name, "%.*s", (int)n.length, n.data);
+  return npuc_em_name_is(name, "scf.yield") || npuc_em_name_is(name, "scf.condition") ||
+         npuc_em_name_is(name, "scope.return");
 }
 
 /* `targets[i] = operands of term`, evaluated before any assignment. */

@@ -18,11 +18,20 @@ typedef struct {
 static bool emit_dps(emitter *em, hivm_op *h, const char *name);
 static bool emit_index_query(emitter *em, hivm_op *h, const char *name);
 static bool emit_bitcast(emitter *em, hivm_op *h);
+static void emit_indirect_load(emitter *em, hivm_op *h);
+static void emit_indirect_store(emitter *em, hivm_op *h);
+static void emit_lock_var(emitter *em, hivm_op *h);
 
-/* Ops that only steer hardware the host does not have. */
+/* Ops that only steer hardware the host does not have. Cross-block sync
+ * and the block lock among them: a kernel with any of these runs its blocks
+ * and sub-blocks one after another on one thread (the descriptor's
+ * has_sync), so a critical section between lock and unlock already runs
+ * alone, in one of the orders hardware could pick; a wait for the cube
+ * half has nothing to wait for, as the cube half is not run. */
 static const char *const kNoOps[] = {
     "hivm.hir.set_mask_norm", "hivm.hir.set_ffts_base_addr",
     "hivm.hir.sync_block_set", "hivm.hir.sync_block_wait", "hivm.hir.sync_block",
+    "hivm.hir.sync_block_lock", "hivm.hir.sync_block_unlock",
     "hivm.hir.set_flag", "hivm.hir.wait_flag", "hivm.hir.pipe_barrier",
     "hivm.hir.set_ctrl", "hivm.hir.anchor", "hivm.hir.debug", "annotation.mark",
 };
@@ -41,6 +50,18 @@ bool npuc_em_hivm_op(emitter *em, MlirOperation op, const char *name) {
     return true;
   if (npuc_em_name_is(name, "hivm.hir.bitcast"))
     return emit_bitcast(em, &h);
+  if (npuc_em_name_is(name, "hivm.hir.create_sync_block_lock")) {
+    emit_lock_var(em, &h);
+    return true;
+  }
+  if (npuc_em_name_is(name, "hivm.hir.indirect_load")) {
+    emit_indirect_load(em, &h);
+    return true;
+  }
+  if (npuc_em_name_is(name, "hivm.hir.indirect_store")) {
+    emit_indirect_store(em, &h);
+    return true;
+  }
   if (h.def->dps_inits >= 0 && emit_dps(em, &h, name))
     return true;
   npuc_em_error(em, op, "unsupported op %s for --target=ascend-cmodel", name);
@@ -331,4 +352,88 @@ static bool emit_bitcast(emitter *em, hivm_op *h) {
                npuc_em_dtype_name(dt), name, h->loc);
   npuc_em_line(em, "%s.dtype = %s;", name, npuc_em_dtype_name(dt));
   return true;
+}
+
+/* ---- gather and scatter ------------------------------------------------------ */
+
+/* The C expression for the address of optional operand group `name`, or
+ * "NULL" when the op has none. */
+static const char *optional_buf(emitter *em, hivm_op *h, const char *name,
+                                char *buf, size_t cap) {
+  intptr_t first, n;
+  if (!group(h, name, &first, &n) || n != 1)
+    return "NULL";
+  snprintf(buf, cap, "&%s", operand(em, h, first));
+  return buf;
+}
+
+/* Masked-off elements take `other` when given, else keep the init's value
+ * (a tensor result starts as a copy of the init, as destination-style
+ * semantics say). */
+static void emit_indirect_load(emitter *em, hivm_op *h) {
+  intptr_t src, offsets, dst, n;
+  group(h, "src", &src, &n);
+  group(h, "offsets", &offsets, &n);
+  group(h, "dst", &dst, &n);
+  const char *init = operand(em, h, dst);
+  const char *out = init;
+  bool fresh = mlirOperationGetNumResults(h->op) == 1;
+  if (fresh) {
+    out = npuc_em_define(em, mlirOperationGetResult(h->op, 0));
+    npuc_em_line(em, "npuc_buf %s = npuc_rt_alloc(%s.dtype, %s.rank, %s.sizes, %s);",
+                 out, init, init, init, h->loc);
+  }
+  npuc_em_line(em, "{");
+  em->indent++;
+  intptr_t other;
+  if (group(h, "other", &other, &n) && n == 1) {
+    npuc_sb sb = {0};
+    operand_init(em, h, other, &sb);
+    npuc_em_line(em, "const npuc_operand other = %s;", sb.data);
+    npuc_em_line(em, "npuc_rt_broadcast(&%s, &other, %s);", out, h->loc);
+    npuc_sb_free(&sb);
+  } else if (fresh) {
+    npuc_em_line(em, "npuc_rt_copy(&%s, &%s, %s);", out, init, h->loc);
+  }
+  char mask[300];
+  npuc_em_line(em, "npuc_rt_indirect_load(&%s, &%s, &%s, %s, %s);", out,
+               operand(em, h, src), operand(em, h, offsets),
+               optional_buf(em, h, "mask", mask, sizeof mask), h->loc);
+  em->indent--;
+  npuc_em_line(em, "}");
+}
+
+static void emit_indirect_store(emitter *em, hivm_op *h) {
+  intptr_t src, offsets, dst, n;
+  group(h, "src", &src, &n);
+  group(h, "offsets", &offsets, &n);
+  group(h, "dst", &dst, &n);
+  char mask[300];
+  npuc_em_line(em, "npuc_rt_indirect_store(&%s, &%s, &%s, %s, %s);",
+               operand(em, h, dst), operand(em, h, src), operand(em, h, offsets),
+               optional_buf(em, h, "mask", mask, sizeof mask), h->loc);
+}
+
+/* ---- the block lock ------------------------------------------------------------ */
+
+/* The lock variable is a zeroed buffer of its static type; lock and unlock
+ * never read it (see kNoOps), so each block may have its own. */
+static void emit_lock_var(emitter *em, hivm_op *h) {
+  MlirType t = mlirValueGetType(mlirOperationGetResult(h->op, 0));
+  int dt;
+  if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t) || !npuc_em_dtype(t, &dt)) {
+    npuc_em_error(em, h->op, "a lock variable of a dynamic or unknown type is "
+                  "outside the C model");
+    return;
+  }
+  npuc_sb sizes = {0};
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  for (intptr_t d = 0; d < rank; ++d)
+    npuc_sb_printf(&sizes, "%s%lld", d ? ", " : "",
+                   (long long)mlirShapedTypeGetDimSize(t, d));
+  npuc_em_line(em, "npuc_buf %s = npuc_rt_alloc(%s, %zd, (const int64_t[]){%s}, %s);",
+               npuc_em_define(em, mlirOperationGetResult(h->op, 0)),
+               npuc_em_dtype_name(dt), (ssize_t)rank, sizes.data ? sizes.data : "0",
+               h->loc);
+  npuc_sb_free(&sizes);
 }

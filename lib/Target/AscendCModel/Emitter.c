@@ -14,7 +14,8 @@ typedef struct {
   char name[256];
 } entry_func;
 
-static size_t collect_entries(MlirOperation module, entry_func **out);
+static size_t collect_entries(MlirOperation module, const char *only,
+                              entry_func **out);
 static bool emit_kernel(emitter *em, npuc_sb *file, entry_func *e);
 static void emit_host(npuc_sb *file);
 static void emit_makefile(npuc_sb *file, const npuc_cmodel_options *opts);
@@ -25,10 +26,16 @@ bool npuc_emit_ascend_cmodel(const npuc_op_registry *reg, MlirOperation module,
                              npuc_emitted_files *out) {
   memset(out, 0, sizeof *out);
   entry_func *entries = NULL;
-  size_t n = collect_entries(module, &entries);
+  const char *only = opts ? opts->kernel : NULL;
+  size_t n = collect_entries(module, only, &entries);
   if (n == 0) {
-    mlirEmitError(mlirOperationGetLocation(module),
-                  "no device entry: no func.func has the hacc.entry attribute");
+    char message[512];
+    if (only)
+      snprintf(message, sizeof message, "no func.func named '%.400s' to run", only);
+    else
+      snprintf(message, sizeof message,
+               "no device entry: no func.func has the hacc.entry attribute");
+    mlirEmitError(mlirOperationGetLocation(module), message);
     return false;
   }
   npuc_sb kernel = {0};
@@ -76,33 +83,47 @@ bool npuc_em_name_is(const char *name, const char *want) {
   return strcmp(name, want) == 0;
 }
 
+static void c_identifier(MlirStringRef sym, char *buf, size_t cap);
+
 static bool op_named(MlirOperation op, const char *want) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   return strlen(want) == n.length && memcmp(n.data, want, n.length) == 0;
 }
 
-static size_t collect_entries(MlirOperation module, entry_func **out) {
+/* The functions to emit: every hacc.entry, or the one named `only`
+ * (entry or not). */
+static size_t collect_entries(MlirOperation module, const char *only,
+                              entry_func **out) {
   size_t n = 0;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!op_named(op, "func.func") ||
-        mlirAttributeIsNull(npuc_em_attr(op, "hacc.entry")))
+    if (!op_named(op, "func.func"))
+      continue;
+    MlirStringRef sym = mlirStringAttrGetValue(npuc_em_attr(op, "sym_name"));
+    bool wanted = only ? strlen(only) == sym.length &&
+                             memcmp(only, sym.data, sym.length) == 0
+                       : !mlirAttributeIsNull(npuc_em_attr(op, "hacc.entry"));
+    if (!wanted)
       continue;
     *out = realloc(*out, (n + 1) * sizeof **out);
     (*out)[n].func = op;
-    MlirStringRef sym = mlirStringAttrGetValue(npuc_em_attr(op, "sym_name"));
-    size_t len = sym.length < 255 ? sym.length : 255;
-    for (size_t i = 0; i < len; ++i) {
-      char c = sym.data[i];
-      bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                (c >= '0' && c <= '9') || c == '_';
-      (*out)[n].name[i] = ok ? c : '_';
-    }
-    (*out)[n].name[len] = '\0';
+    c_identifier(sym, (*out)[n].name, sizeof (*out)[n].name);
     ++n;
   }
   return n;
+}
+
+/* The symbol with every character C does not allow in a name made '_'. */
+static void c_identifier(MlirStringRef sym, char *buf, size_t cap) {
+  size_t len = sym.length < cap - 1 ? sym.length : cap - 1;
+  for (size_t i = 0; i < len; ++i) {
+    char c = sym.data[i];
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '_';
+    buf[i] = ok ? c : '_';
+  }
+  buf[len] = '\0';
 }
 
 /* ---- one kernel ----------------------------------------------------------- */
@@ -124,7 +145,7 @@ static bool emit_kernel(emitter *em, npuc_sb *file, entry_func *e) {
   MlirRegion body = mlirOperationGetRegion(e->func, 0);
   MlirBlock entry = mlirRegionGetFirstBlock(body);
   if (mlirBlockIsNull(entry)) {
-    npuc_em_error(em, e->func, "device entry '%s' has no body", e->name);
+    npuc_em_error(em, e->func, "function '%s' has no body to run", e->name);
     return false;
   }
   if (!scan_kernel(em, e->func))

@@ -28,7 +28,7 @@ static bool ascend_emit(const npuc_op_registry *reg, MlirOperation module,
                         npuc_emitted_files *out) {
   char lib[4096];
   snprintf(lib, sizeof lib, "%s/libnpuc_hivm_rt.a", o->runtime_dir);
-  npuc_cmodel_options copts = {o->include_dir, lib};
+  npuc_cmodel_options copts = {o->include_dir, lib, o->kernel};
   return npuc_emit_ascend_cmodel(reg, module, &copts, out);
 }
 

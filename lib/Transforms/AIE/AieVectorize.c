@@ -86,7 +86,8 @@ static bool analyse(aie_state *s, bool *accepted);
  * fails); a function the schemes cannot handle is left alone with a
  * diagnostic and counts as done. The checks run on the function as given,
  * so a refused function stays exactly as the super-vectorizer left it;
- * an accepted one is canonicalized (index arithmetic simplified, equal
+ * an accepted one has its transfers forwarded (a read of what the block
+ * just wrote takes the written vector), is canonicalized (index arithmetic simplified, equal
  * index computations merged) and analysed again before the rewrite. */
 static bool vectorize_func(aie_state *proto) {
   aie_state s = *proto;
@@ -95,8 +96,10 @@ static bool vectorize_func(aie_state *proto) {
   state_free(&s);
   if (!ok || !accepted)
     return ok;
+  aie_forward_stores(proto->func);
   if (!aie_run_upstream(proto->func, "canonicalize,cse"))
     return false;
+  aie_forward_stores(proto->func); /* views canonicalize may have folded */
   s = *proto;
   ok = analyse(&s, &accepted);
   if (ok && accepted) {

@@ -17,16 +17,18 @@ typedef struct {
   aie_state *s;
   size_t cap_reads, cap_nodes;
   bool oom;
+  uint32_t writes; /* ops seen so far that may write memory */
 } collector;
 
 static MlirWalkResult collect_op(MlirOperation op, void *user);
 static bool is_compute_op(MlirOperation op);
+static bool may_write(MlirOperation op);
 static MlirOperation innermost_loop(MlirOperation op);
 static bool read_is_splat(MlirOperation read);
 static bool has_single_use(MlirValue v);
 
 bool aie_collect(aie_state *s) {
-  collector c = {s, 0, 0, false};
+  collector c = {s, 0, 0, false, 0};
   mlirOperationWalk(s->func, collect_op, &c, MlirWalkPreOrder);
   if (c.oom || !aie_ptrmap_init(&s->read_of, s->num_reads) ||
       !aie_ptrmap_init(&s->node_of, 2 * s->num_nodes))
@@ -65,6 +67,7 @@ static MlirWalkResult collect_op(MlirOperation op, void *user) {
     aie_read *r = &s->reads[s->num_reads++];
     memset(r, 0, sizeof *r);
     r->op = op;
+    r->epoch = c->writes;
     r->loop = innermost_loop(op);
     r->splat = read_is_splat(op);
     r->lanes = mlirShapedTypeGetDimSize(vt, 0);
@@ -95,8 +98,18 @@ static MlirWalkResult collect_op(MlirOperation op, void *user) {
                    : mlirTypeIsAF32(et)   ? 32
                                           : 0;
     n->lanes = mlirShapedTypeGetDimSize(vt, 0);
+  } else if (may_write(op)) {
+    c->writes++;
   }
   return MlirWalkResultAdvance;
+}
+
+/* Stores and calls: a read after one may see other data than a read of
+ * the same place before it (those the forwarding could not resolve). */
+static bool may_write(MlirOperation op) {
+  return aie_op_is(op, "vector.transfer_write") ||
+         aie_op_is(op, "affine.store") || aie_op_is(op, "memref.store") ||
+         aie_op_is(op, "func.call");
 }
 
 /* Vector arith ops the schemes turn into AIE ops. */
@@ -285,11 +298,13 @@ static MlirOperation vectorized_loop(MlirOperation read) {
 
 static bool scheme_supports(const aie_state *s, const aie_node *n) {
   bool mul_like = n->kind == AIE_MUL || n->kind == AIE_FMA;
-  /* AIE-ML: the conv multiplies only (mul_conv / fma_conv). */
+  /* AIE-ML: the conv multiplies (mul_conv / fma_conv) and the
+   * element-wise ones (mul_elem / mac_elem). */
   if (s->aieml)
-    return mul_like && !n->is_float && !n->fmsub &&
-           ((n->elem_bits == 16 && n->lanes == 16) ||
-            (n->elem_bits == 8 && n->lanes == 32));
+    return aie_ml_elementwise(n) ||
+           (mul_like && !n->is_float && !n->fmsub &&
+            ((n->elem_bits == 16 && n->lanes == 16) ||
+             (n->elem_bits == 8 && n->lanes == 32)));
   if (n->is_float)
     return n->elem_bits == 32 && n->lanes == 8;
   switch (n->elem_bits) {
@@ -302,6 +317,18 @@ static bool scheme_supports(const aie_state *s, const aie_node *n) {
   default:
     return false;
   }
+}
+
+/* The 8-bit pair's accumulators cannot start from an initial value in
+ * pixel order, so generate_mul_8 starts the chain with mul, which cannot
+ * subtract. */
+static bool subtracts_from_initial_value_8(const aie_state *s,
+                                           const aie_node *n) {
+  if (n->dead || n->elem_bits != 8 || n->kind != AIE_FMA || !n->fmsub)
+    return false;
+  size_t d = aie_live_node_of_value(s, n->acc);
+  return d == SIZE_MAX ||
+         (s->nodes[d].kind != AIE_MUL && s->nodes[d].kind != AIE_FMA);
 }
 
 /* A 1-D vector read of a memref, without a mask. */
@@ -360,6 +387,15 @@ bool aie_check_supported(aie_state *s) {
       return false;
     }
   }
+  for (size_t i = 0; i < s->num_nodes; i++) {
+    if (subtracts_from_initial_value_8(s, &s->nodes[i])) {
+      refuse(s, s->nodes[i].op,
+             "an 8-bit multiply-subtract from an initial value (the "
+             "8-bit chain starts with mul and adds its initial value after "
+             "the srs; there is no negating mul)");
+      return false;
+    }
+  }
   for (size_t i = 0; i < s->num_reads; i++) {
     aie_read *r = &s->reads[i];
     if (r->elem_bits == 0 || r->lanes <= 0) {
@@ -411,7 +447,8 @@ void aie_fuse_columns(aie_state *s) {
   for (size_t i = 0; i < s->num_nodes; i++) {
     aie_node *n = &s->nodes[i];
     if (n->dead || n->kind != AIE_FMA || n->is_float ||
-        (n->elem_bits != 16 && n->elem_bits != 8))
+        (n->elem_bits != 16 && n->elem_bits != 8) ||
+        (s->aieml && aie_ml_elementwise(n))) /* one column per lane */
       continue;
     size_t d = aie_live_node_of_value(s, n->acc);
     if (d == SIZE_MAX)

@@ -37,6 +37,9 @@ typedef struct {
   int64_t extra_elems;   /* fused columns read this much further */
   bool analysed;         /* part of the reuse analysis (in a loop) */
   bool absorbed;         /* only read by a multiply fused into another */
+  bool broadcast_src;    /* aieml: a splat an element-wise multiply takes */
+  uint32_t epoch;        /* writes to memory before it (walk order): reads
+                            apart by a write never share a load */
   /* After upd generation: */
   MlirValue vec;         /* the upd result holding this read's data */
   int64_t start;         /* element position of the read within `vec` */
@@ -67,6 +70,9 @@ typedef struct {
   /* 8-bit: each node is a pair of ops, for output lanes 0..7 and 8..15. */
   MlirOperation new_op2;
   MlirValue acc_value2;
+  /* 8-bit: the chain's initial value, added in pixel order after the srs
+   * (the pair's lanes are not in pixel order, so it cannot be ups'ed). */
+  MlirValue init8;
 } aie_node;
 
 typedef struct {
@@ -95,8 +101,17 @@ void aie_fuse_fma(aie_state *s);
 void aie_fuse_columns(aie_state *s);
 /* aieml: a multiply of sign-extended i8/i16 reads is done at their width. */
 void aie_narrow(aie_state *s);
-/* aieml: the conv op of a node (AieVectorizeSchemes.c). */
+/* aieml (AieVectorizeAieml.c): the taps of a node's conv op; whether the
+ * node is element-wise instead (mac_elem/mul_elem: i32 x 16 lanes, i16 x
+ * 32 lanes); the width of its accumulator elements. */
 int64_t aie_conv_columns(const aie_node *n);
+bool aie_ml_elementwise(const aie_node *n);
+int64_t aie_ml_acc_bits(const aie_node *n);
+
+/* AieVectorizeForward.c: within each block, a transfer_read of what the
+ * last transfer_write wrote takes the written vector, and a write
+ * overwritten before anything reads its memref is erased. */
+void aie_forward_stores(MlirOperation func);
 
 /* AieVectorizeUpd.c: reuse analysis and aievec.upd generation. */
 bool aie_compute_reuse(aie_state *s);
@@ -121,9 +136,22 @@ MlirType aie_acc_type(aie_state *s, const aie_node *n);
 MlirValue aie_concat_self(aie_state *s, npuc_builder *b, MlirValue v);
 int64_t aie_lanes_of(MlirValue v);
 
-/* AieVectorizeAieml.c: the AIE-ML conv op of a node; its result brought
- * down to `out`; a narrowed node's truncations replaced by that. */
-void aie_generate_conv(aie_state *s, aie_node *n);
+/* AieVectorizeOddTap.c: a 16-bit multiply that fused no second column
+ * pairs it with a filter zero only where the layout proves one; otherwise
+ * it is done lane-wise on operands moved so lane L holds its element. */
+int64_t aie_i16_zstep(const aie_state *s, aie_operand z);
+bool aie_i16_may_pair(const aie_state *s, const aie_node *n);
+bool aie_i16_pairs_with_zero(const aie_state *s, const aie_node *n,
+                             aie_operand z);
+MlirValue aie_i16_lanes_from(aie_state *s, npuc_builder *b, aie_operand o,
+                             int64_t lanes);
+
+/* AieVectorizeAieml.c: the AIE-ML op of a node (conv, or element-wise
+ * with broadcast splats); whether the intervals suit the element-wise
+ * form (else a remark); its result brought down to `out`; a narrowed
+ * node's truncations replaced by that. */
+void aie_generate_aieml(aie_state *s, aie_node *n);
+bool aie_check_operands_elem(aie_state *s, aie_node *n);
 MlirValue aie_plain_value_ml(aie_state *s, aie_node *n, MlirType out);
 void aie_replace_narrowed_uses(aie_state *s, aie_node *n, MlirValue old);
 

@@ -24,6 +24,8 @@ static void generate_mul_like(aie_state *s, aie_node *n);
 static void generate_add_sub(aie_state *s, aie_node *n);
 static void generate_mul_8(aie_state *s, aie_node *n);
 static MlirValue plain_value_8(aie_state *s, aie_node *n);
+static MlirValue add_initial_value_8(aie_state *s, npuc_builder *b,
+                                     aie_node *n, MlirValue low);
 static bool needs_plain_result(const aie_state *s, MlirValue v);
 static bool is_replaced_op(const aie_state *s, MlirOperation op);
 static void erase_replaced(aie_state *s);
@@ -34,7 +36,7 @@ bool aie_generate_ops(aie_state *s) {
     if (n->dead)
       continue;
     if (s->aieml)
-      aie_generate_conv(s, n);
+      aie_generate_aieml(s, n);
     else if ((n->kind == AIE_MUL || n->kind == AIE_FMA) && n->elem_bits == 8)
       generate_mul_8(s, n);
     else if (n->kind == AIE_MUL || n->kind == AIE_FMA)
@@ -78,8 +80,8 @@ aie_operand aie_plain_operand(aie_state *s, MlirValue orig) {
 MlirType aie_acc_type(aie_state *s, const aie_node *n) {
   MlirType elem = mlirShapedTypeGetElementType(
       mlirValueGetType(mlirOperationGetResult(n->op, 0)));
-  if (s->aieml) /* AIE-ML: i16 x i16 -> i64, i8 x i8 -> i32 */
-    elem = mlirIntegerTypeGet(s->ctx, n->elem_bits == 16 ? 64 : 32);
+  if (s->aieml)
+    elem = mlirIntegerTypeGet(s->ctx, aie_ml_acc_bits(n));
   else if (!n->is_float)
     elem = mlirIntegerTypeGet(s->ctx, n->elem_bits == 32 ? 80 : 48);
   int64_t lanes = n->lanes;
@@ -207,19 +209,15 @@ static void scheme_16_x(aie_state *s, attr_list *a, aie_operand o, int64_t col) 
 }
 
 /* The 16-bit Z operand: one element per lane (none for a splat); the
- * second column is `zstep` elements on. Unfused, it must hit a zero of
- * the filter: the next multiple of zero-offset (1 without the option). */
+ * second column is `zstep` elements on. Unfused, it hits a zero of the
+ * filter, the next position of zero-offset (AieVectorizeOddTap.c decides
+ * when that zero is proven). */
 static void scheme_16_z(aie_state *s, attr_list *a, aie_operand o,
                         const aie_node *n) {
   add_str(s, a, "zoffsets", o.splat ? "0" : "0x76543210");
   add_str(s, a, "zoffsets_hi", o.splat ? "0" : "0xfedcba98");
   add_int(s, a, "zstart", o.start);
-  int64_t step = 1;
-  if (n->fused)
-    step = n->col_offset_z;
-  else if (s->zero_offset > 0)
-    step = (s->zero_offset - 1) - o.start % s->zero_offset;
-  add_int(s, a, "zstep", step);
+  add_int(s, a, "zstep", n->fused ? n->col_offset_z : aie_i16_zstep(s, o));
 }
 
 /* The 16-bit add/sub (RA_16, aie1-lane-semantics.md 5.2): output quad q
@@ -257,6 +255,13 @@ static void generate_mul_like(aie_state *s, aie_node *n) {
         aie_named(s->ctx, "fmsub", mlirBoolAttrGet(s->ctx, 1));
   bool simple = aie_simple_candidate(s, n) && x.start == 0 && z.start == 0 &&
                 aie_lanes_of(x.v) == n->lanes && aie_lanes_of(z.v) == n->lanes;
+  if (!simple && n->elem_bits == 16 && !n->fused &&
+      !aie_i16_pairs_with_zero(s, n, z)) {
+    /* No proven zero for a second column: one column, lane-wise. */
+    x.v = aie_i16_lanes_from(s, &b, x, n->lanes);
+    z.v = aie_i16_lanes_from(s, &b, z, n->lanes);
+    simple = true;
+  }
   if (!simple) {
     /* The advanced schemes read X of twice Z's lanes. */
     if (aie_lanes_of(x.v) < 2 * n->lanes)
@@ -278,16 +283,6 @@ static void generate_mul_like(aie_state *s, aie_node *n) {
 }
 
 /* ---- 8-bit mul / fma --------------------------------------------------- */
-
-static MlirValue ups_of(aie_state *s, npuc_builder *b, aie_node *n,
-                        MlirValue v) {
-  MlirType type = aie_acc_type(s, n);
-  MlirNamedAttribute shift = aie_named(
-      s->ctx, "shift",
-      mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 8), s->shift));
-  return mlirOperationGetResult(
-      npuc_build_op(b, "aievec.ups", 1, &v, 1, &type, 1, &shift), 0);
-}
 
 /* X = the filter, duplicated dup-factor times (each 16-bit half holds one
  * value twice): words 4 bytes apart per column pair, square 0x1010.
@@ -324,18 +319,26 @@ static void scheme_8(aie_state *s, attr_list *a, aie_operand x, aie_operand z,
 }
 
 /* Each op yields 8 useful lanes (lane 4p+h holds pixel 2p+h, copied into
- * lane 4p+2+h), so a node is a pair of ops: pixels 0..7 and 8..15. */
+ * lane 4p+2+h), so a node is a pair of ops: pixels 0..7 and 8..15.
+ * An initial value that is not such a pair cannot enter the accumulators:
+ * ups(C) would give lane L the value C[L], not C of lane L's pixel
+ * (aie1-lane-semantics.md 7.3). So the chain starts with mul and the
+ * value is added after the post-processing, in pixel order (init8; a
+ * subtracting first op is refused in aie_check_supported). */
 static void generate_mul_8(aie_state *s, aie_node *n) {
   npuc_builder b = npuc_builder_before(n->op);
   MlirValue acc[2] = {{NULL}, {NULL}};
+  bool mac = false;
   if (n->kind == AIE_FMA) {
     size_t d = aie_live_node_of_value(s, n->acc);
     aie_node *def = d != SIZE_MAX ? &s->nodes[d] : NULL;
     if (def && !def->dead && def->new_op2.ptr) {
       acc[0] = def->acc_value;
       acc[1] = def->acc_value2;
+      n->init8 = def->init8;
+      mac = true;
     } else {
-      acc[0] = acc[1] = ups_of(s, &b, n, aie_plain_operand(s, n->acc).v);
+      n->init8 = aie_plain_operand(s, n->acc).v;
     }
   }
   aie_operand x = aie_plain_operand(s, n->z), z = aie_plain_operand(s, n->x);
@@ -351,9 +354,9 @@ static void generate_mul_8(aie_state *s, aie_node *n) {
           aie_named(s->ctx, "fmsub", mlirBoolAttrGet(s->ctx, 1));
     scheme_8(s, &a, x, z, n, z.start + 8 * half);
     MlirValue operands[3] = {x.v, z.v, acc[half]};
-    MlirOperation op = npuc_build_op(
-        &b, n->kind == AIE_FMA ? "aievec_aie1.mac" : "aievec_aie1.mul",
-        n->kind == AIE_FMA ? 3 : 2, operands, 1, &type, a.count, a.list);
+    MlirOperation op =
+        npuc_build_op(&b, mac ? "aievec_aie1.mac" : "aievec_aie1.mul",
+                      mac ? 3 : 2, operands, 1, &type, a.count, a.list);
     if (half == 0) {
       n->new_op = op;
       n->acc_value = mlirOperationGetResult(op, 0);
@@ -400,10 +403,35 @@ static MlirValue plain_value_8(aie_state *s, aie_node *n) {
       s->ctx, "index", mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 8), 0));
   MlirValue low = mlirOperationGetResult(
       npuc_build_op(&b, "aievec_aie1.ext", 1, &sel, 1, &v16, 1, &index), 0);
+  if (n->init8.ptr)
+    low = add_initial_value_8(s, &b, n, low);
   MlirType out = mlirValueGetType(mlirOperationGetResult(n->op, 0));
   n->srs_value = mlirOperationGetResult(
       npuc_build_op(&b, "aievec.pack", 1, &low, 1, &out, 0, NULL), 0);
   return n->srs_value;
+}
+
+/* low + the initial value widened to i16 (srs(ups(C, 0), 0): sign
+ * extension), lane-wise. Under floor rounding and no saturation
+ * srs(ups(C, s) + S, s) = C + srs(S, s) (mod 2^16, and mod 2^8 after the
+ * pack), so this equals accumulating from ups(C) in the right lanes. */
+static MlirValue add_initial_value_8(aie_state *s, npuc_builder *b,
+                                     aie_node *n, MlirValue low) {
+  MlirType type = aie_acc_type(s, n);
+  MlirNamedAttribute no_shift = aie_named(
+      s->ctx, "shift", mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 8), 0));
+  MlirValue up = mlirOperationGetResult(
+      npuc_build_op(b, "aievec.ups", 1, &n->init8, 1, &type, 1, &no_shift),
+      0);
+  MlirValue zero =
+      npuc_build_int_constant(b, mlirIntegerTypeGet(s->ctx, 32), 0);
+  MlirValue srs_ops[2] = {up, zero};
+  MlirType v16 = mlirValueGetType(low);
+  MlirValue wide = mlirOperationGetResult(
+      npuc_build_op(b, "aievec.srs", 2, srs_ops, 1, &v16, 0, NULL), 0);
+  MlirValue add_ops[2] = {low, wide};
+  return mlirOperationGetResult(
+      npuc_build_op(b, "aievec_aie1.add", 2, add_ops, 1, &v16, 0, NULL), 0);
 }
 
 /* ---- add / sub -------------------------------------------------------- */
@@ -467,7 +495,9 @@ bool aie_check_operands(aie_state *s) {
       continue;
     int64_t vec = n->lanes * n->elem_bits;
     bool ok;
-    if (s->aieml)
+    if (s->aieml && aie_ml_elementwise(n))
+      ok = aie_check_operands_elem(s, n);
+    else if (s->aieml)
       ok = operand_fits(s, n, n->x, 256, 512, "image") &&
            operand_fits(s, n, n->z, 128, 512, "filter") &&
            (n->kind != AIE_FMA ||

@@ -30,10 +30,11 @@ bool aie_compute_reuse(aie_state *s) {
     npuc_linear_access access;
     if (!npuc_linearize_access(mt, indices, (size_t)rank, &access))
       return false;
-    /* AIE-ML takes an 8-bit filter as one 512-bit vector. */
-    int64_t min_vec = !r->mul_operand                            ? 128
-                      : s->aieml && r->elem_bits == 8 && r->splat ? 512
-                                                                  : 256;
+    /* AIE-ML takes an 8-bit filter, and the source of a broadcast, as
+     * one 512-bit vector. */
+    bool whole_512 = s->aieml && r->splat &&
+                     (r->elem_bits == 8 || r->broadcast_src);
+    int64_t min_vec = !r->mul_operand ? 128 : whole_512 ? 512 : 256;
     npuc_reuse_read info = {memref,       r->loop,   r->elem_bits,
                             r->lanes,     r->splat,  min_vec,
                             r->extra_elems};
@@ -70,13 +71,22 @@ static void mark_operand_roles(aie_state *s) {
       s->reads[rx].mul_operand = true;
       if (x_uses)
         x_uses[rx]++;
-      /* The 16-bit multiply's second column reads past the vector. */
+      /* The 16-bit multiply's second column reads past the vector (an
+       * unfused one only when it may pair with a filter zero). */
       int64_t extra = n->fused ? n->col_offset_x : 1;
       if (s->aieml)
-        extra = aie_conv_columns(n) - 1;
-      if ((s->aieml || (n->elem_bits == 16 && !aie_simple_candidate(s, n))) &&
-          extra > s->reads[rx].extra_elems)
+        extra = aie_ml_elementwise(n) ? 0 : aie_conv_columns(n) - 1;
+      bool second_column = n->elem_bits == 16 &&
+                           !aie_simple_candidate(s, n) &&
+                           (n->fused || aie_i16_may_pair(s, n));
+      if ((s->aieml || second_column) && extra > s->reads[rx].extra_elems)
         s->reads[rx].extra_elems = extra;
+    }
+    if (s->aieml && aie_ml_elementwise(n)) {
+      if (rx != SIZE_MAX && s->reads[rx].splat)
+        s->reads[rx].broadcast_src = true;
+      if (rz != SIZE_MAX && s->reads[rz].splat)
+        s->reads[rz].broadcast_src = true;
     }
     if (rz != SIZE_MAX) {
       s->reads[rz].mul_operand = true;
@@ -94,11 +104,13 @@ static void mark_operand_roles(aie_state *s) {
 
 /* ---- upd generation --------------------------------------------------- */
 
-/* The upd ops already made for one interval in one block. */
+/* The upd ops already made for one interval in one block, between the
+ * same writes to memory. */
 typedef struct {
   size_t group;
   int64_t lo;
   MlirBlock block;
+  uint32_t epoch;
   MlirValue value; /* the latest upd of the interval */
   unsigned halves; /* bit i: half i loaded */
 } upd_entry;
@@ -112,7 +124,7 @@ typedef struct {
 } upd_table;
 
 static upd_entry *lookup(upd_table *t, size_t group, int64_t lo,
-                         MlirBlock block);
+                         MlirBlock block, uint32_t epoch);
 static MlirValue build_upd(aie_state *s, aie_read *r, MlirType type,
                            int64_t index, int64_t offset, MlirValue prev);
 
@@ -141,7 +153,7 @@ bool aie_generate_upds(aie_state *s) {
     bool whole = width <= (s->aieml ? 512 : 256);
     bool need[2] = {whole || elo < mid, !whole && ehi > mid};
     upd_entry *e = lookup(&t, npuc_reuse_group(s->reuse, i), ilo,
-                          mlirOperationGetBlock(r->op));
+                          mlirOperationGetBlock(r->op), r->epoch);
     for (int h = 0; h < 2; h++) {
       if (!need[h] || (e->halves & (1u << h)))
         continue;
@@ -159,20 +171,22 @@ bool aie_generate_upds(aie_state *s) {
 
 /* The table has room for every read, so it never fills. */
 static upd_entry *lookup(upd_table *t, size_t group, int64_t lo,
-                         MlirBlock block) {
+                         MlirBlock block, uint32_t epoch) {
   uint64_t h = (uint64_t)group * 0x9e3779b97f4a7c15ull;
   h ^= (uint64_t)lo * 0xc2b2ae3d27d4eb4full;
+  h ^= (uint64_t)epoch * 0x165667b19e3779f9ull;
   h ^= (uintptr_t)block.ptr;
   h ^= h >> 29;
   size_t i = (size_t)h & (t->cap - 1);
   while (t->used[i]) {
     upd_entry *e = &t->slots[i];
-    if (e->group == group && e->lo == lo && mlirBlockEqual(e->block, block))
+    if (e->group == group && e->lo == lo && e->epoch == epoch &&
+        mlirBlockEqual(e->block, block))
       return e;
     i = (i + 1) & (t->cap - 1);
   }
   t->used[i] = true;
-  t->slots[i] = (upd_entry){group, lo, block, {NULL}, 0};
+  t->slots[i] = (upd_entry){group, lo, block, epoch, {NULL}, 0};
   return &t->slots[i];
 }
 

@@ -181,3 +181,25 @@ func.func @rotate(%init: tensor<64xf32>, %out: memref<64xf32>) attributes {hivm.
   hivm.hir.store ins(%r : tensor<64xf32>) outs(%out : memref<64xf32>)
   return
 }
+
+// -----
+
+// An empty tensor (a zero-size inner dim) passes the analyzer (64 rows,
+// even; zero-byte rows), but MLIR rejects the half the tiling cuts: a
+// static offset 0 into a dim of size 0 is out of bounds. The tiled
+// function does not verify, so it comes back whole and 1:1, with MLIR's
+// reason in the remark.
+// CHECK-LABEL: func.func @empty_rows(
+// CHECK:         %[[E:.*]] = hivm.hir.vexp ins(%{{.*}} : tensor<64x0xf32>) outs(%{{.*}} : tensor<64x0xf32>) -> tensor<64x0xf32>
+// CHECK:         scf.if
+// CHECK-NEXT:      hivm.hir.store ins(%[[E]] : tensor<64x0xf32>) outs(%{{.*}} : memref<64x0xf32>)
+// CHECK-NEXT:    } {limit_sub_block_id0}
+// CHECK-NOT:     tiled_op
+// CHECK-NOT:     to_be_bubbled_slice
+func.func @empty_rows(%x: tensor<64x0xf32>, %out: memref<64x0xf32>) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
+  %e = tensor.empty() : tensor<64x0xf32>
+  %y = hivm.hir.vexp ins(%x : tensor<64x0xf32>) outs(%e : tensor<64x0xf32>) -> tensor<64x0xf32>
+  // expected-remark@+1 {{falling back to 1:1 (stores on sub-block 0 only): the tiled function does not verify: offset 1 is out-of-bounds: 0 >= 0}}
+  hivm.hir.store ins(%y : tensor<64x0xf32>) outs(%out : memref<64x0xf32>)
+  return
+}

@@ -59,12 +59,14 @@ module {
     %5 = aievec.mac_elem %0, %3, %2 : vector<16xi32>, vector<16xi32>, vector<16xi64>
     %6 = aievec.mac_elem %0, %4, %5 {fmsub = true} : vector<16xi32>, vector<16xi32>, vector<16xi64>
     %7 = aievec.srs %6, %c0_i32 : vector<16xi64>, i32, vector<16xi32>
-    %8 = aievec.cast %7 {isResAcc = true} : vector<16xi32>, vector<16xi32>
-    %9 = aievec.cast %8 : vector<16xi32>, vector<16xi32>
-    %10 = aievec.upd %arg2[%c0] {index = 0 : i8, offset = 0 : i32} : memref<64xi8>, vector<64xi8>
-    %11 = aievec.legacyshuffle %10 {mode = 0 : i32} : vector<64xi8>, vector<64xi8>
-    %12 = aievec.legacyshuffle %11 : vector<64xi8>, vector<64xi8>
-    vector.transfer_write %9, %arg0[%c0, %c0] : vector<16xi32>, memref<64x64xi32>
+    %8 = aievec.mul_elem %0, %3 : vector<16xi32>, vector<16xi32>, vector<16xi64>
+    %9 = aievec.srs %8, %c0_i32 : vector<16xi64>, i32, vector<16xi32>
+    %10 = aievec.cast %7 {isResAcc = true} : vector<16xi32>, vector<16xi32>
+    %11 = aievec.cast %10 : vector<16xi32>, vector<16xi32>
+    %12 = aievec.upd %arg2[%c0] {index = 0 : i8, offset = 0 : i32} : memref<64xi8>, vector<64xi8>
+    %13 = aievec.legacyshuffle %12 {mode = 0 : i32} : vector<64xi8>, vector<64xi8>
+    %14 = aievec.legacyshuffle %13 : vector<64xi8>, vector<64xi8>
+    vector.transfer_write %11, %arg0[%c0, %c0] : vector<16xi32>, memref<64x64xi32>
     return
   }
   func.func @opaque_acc(%arg0: vector<8xf32>) -> vector<8xf32> {
