@@ -27,6 +27,50 @@ const npuc_op_def *bub_def(npuc_bubble_ctx *bc, MlirOperation op) {
   return def;
 }
 
+/* npuc_op_find_operand, remembered per run: `name` is a literal. */
+static int group_index(npuc_bubble_ctx *bc, const npuc_op_def *def,
+                       const char *name) {
+  size_t n = sizeof bc->group_index / sizeof bc->group_index[0];
+  size_t slot = (((uintptr_t)def >> 4) + ((uintptr_t)name >> 2)) % n;
+  if (bc->group_index[slot].def != def || bc->group_index[slot].name != name) {
+    bc->group_index[slot].def = def;
+    bc->group_index[slot].name = name;
+    bc->group_index[slot].index = npuc_op_find_operand(def, name);
+  }
+  return bc->group_index[slot].index;
+}
+
+/* npuc_operand_group_sizes, remembered per run by what they depend on:
+ * the definition, the operand count and the operandSegmentSizes attribute
+ * (attributes are uniqued). Returns the number of groups, -1 when the
+ * operands do not fit the definition. */
+static int group_sizes(npuc_bubble_ctx *bc, const npuc_op_def *def,
+                       MlirOperation op, int32_t *sizes) {
+  MlirAttribute seg = bub_attr(op, "operandSegmentSizes");
+  intptr_t nops = mlirOperationGetNumOperands(op);
+  size_t cap = sizeof bc->group_sizes[0].sizes / sizeof(int32_t);
+  size_t slot = (((uintptr_t)def >> 4) + ((uintptr_t)seg.ptr >> 4) +
+                 (size_t)nops) %
+                (sizeof bc->group_sizes / sizeof bc->group_sizes[0]);
+  if (bc->group_sizes[slot].def == def &&
+      bc->group_sizes[slot].segments == seg.ptr &&
+      bc->group_sizes[slot].nops == nops) {
+    memcpy(sizes, bc->group_sizes[slot].sizes,
+           sizeof(int32_t) * def->num_operands);
+    return (int)def->num_operands;
+  }
+  if (!npuc_operand_group_sizes(def, op, sizes))
+    return -1;
+  if (def->num_operands <= cap) {
+    bc->group_sizes[slot].def = def;
+    bc->group_sizes[slot].segments = seg.ptr;
+    bc->group_sizes[slot].nops = nops;
+    memcpy(bc->group_sizes[slot].sizes, sizes,
+           sizeof(int32_t) * def->num_operands);
+  }
+  return (int)def->num_operands;
+}
+
 /* Operand group `name` of the producer. */
 static bool group(bub_rw *r, const char *name, intptr_t *first,
                   intptr_t *count) {
@@ -37,11 +81,9 @@ static bool group(bub_rw *r, const char *name, intptr_t *first,
   }
   const npuc_op_def *def = bub_def(r->bc, r->producer);
   if (r->ngroups == 0)
-    r->ngroups = def && npuc_operand_group_sizes(def, r->producer,
-                                                 r->group_sizes)
-                     ? (int)def->num_operands
+    r->ngroups = def ? group_sizes(r->bc, def, r->producer, r->group_sizes)
                      : -1;
-  int g = r->ngroups > 0 ? npuc_op_find_operand(def, name) : -1;
+  int g = r->ngroups > 0 ? group_index(r->bc, def, name) : -1;
   if (g < 0)
     return false;
   *first = 0;
@@ -70,8 +112,9 @@ static bool sliced_results(bub_rw *r, MlirType *out, intptr_t *n) {
     return false;
   for (intptr_t i = 0; i < *n; i++) {
     MlirType t = mlirValueGetType(mlirOperationGetResult(r->producer, i));
+    bub_type_info ti;
     if (!mlirTypeEqual(t, mlirValueGetType(r->source)) &&
-        (!bub_is_ranked_tensor(t) || bub_rank(t) != r->s.rank))
+        (ti = bub_type(r->bc, t), !ti.ranked_tensor || ti.rank != r->s.rank))
       return false;
     out[i] = bub_sliced_type(r, t, &r->s, NULL);
   }
@@ -88,9 +131,12 @@ static bool group_ok(bub_rw *r, const char *name, bool scalars) {
   MlirType rt = mlirValueGetType(r->source);
   for (intptr_t i = first; i < first + count; i++) {
     MlirType t = mlirValueGetType(mlirOperationGetOperand(r->producer, i));
-    if (mlirTypeEqual(t, rt) || (scalars && !mlirTypeIsAShaped(t)))
+    if (mlirTypeEqual(t, rt))
       continue;
-    if (!bub_is_ranked_tensor(t) || bub_rank(t) != r->s.rank)
+    bub_type_info ti = bub_type(r->bc, t);
+    if (scalars && ti.rank < 0 && !mlirTypeIsAShaped(t))
+      continue;
+    if (!ti.ranked_tensor || ti.rank != r->s.rank)
       return false;
   }
   return true;
@@ -166,15 +212,17 @@ static bool ew_rewrite(bub_rw *r) {
                          "result's rank");
   bub_prepare_in_place(r);
   int64_t out[BUB_MAX_RANK], in[BUB_MAX_RANK];
-  bub_shape(rt, out);
+  memcpy(out, bub_type(r->bc, rt).shape, sizeof out[0] * (size_t)r->s.rank);
   for (intptr_t i = first; i < first + count; i++) {
     MlirType t = mlirValueGetType(ops[i]);
-    if (!mlirTypeIsAShaped(t))
-      continue; /* scalar operands pass through */
-    if (mlirTypeEqual(t, rt))
+    if (mlirTypeEqual(t, rt)) {
       memcpy(in, out, sizeof out);
-    else
-      bub_shape(t, in);
+    } else {
+      bub_type_info ti = bub_type(r->bc, t);
+      if (ti.rank < 0 && !mlirTypeIsAShaped(t))
+        continue; /* scalar operands pass through */
+      memcpy(in, ti.shape, sizeof in[0] * (size_t)r->s.rank);
+    }
     const bub_slice *use = &r->s;
     bub_slice os;
     for (int d = 0; d < r->s.rank; d++) {

@@ -10,6 +10,7 @@
 #include <mlir-c/Rewrite.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #define BUB_MAX_RANK 16
 /* The name of the loop placeholder (see the scf.for pattern). */
@@ -38,11 +39,17 @@ struct npuc_bubble_ctx {
   /* While `defer` is set, a to_tensor whose tensor had users other than
    * equal marked slices is not looked at again in this sweep: every new
    * slice of it would otherwise rescan all its uses (quadratic on a long
-   * chain). npuc_bubble_up_slices sweeps once more, without deferring, when
-   * any was deferred. Keyed by address, never dereferenced; a collision or
-   * a reused address only costs a look or a deferral. */
-  bool defer, deferred_any;
+   * chain). The rewrite that leaves a shared slice the tensor's only user
+   * undefers it (bub_wake_shared); npuc_bubble_up_slices sweeps once more,
+   * without deferring, when any is left. Keyed by address, never
+   * dereferenced; a collision or a reused address only costs a look, a
+   * deferral or that extra sweep. */
+  bool defer;
   const void *deferred[64];
+  /* Deferred to_tensors still in the table; `defer_lost` when one took the
+   * slot of another (that one is then only found by the next sweep). */
+  int ndeferred;
+  bool defer_lost;
   /* Why a pattern last refused a slice: keyed by the slice and its
    * producer, so a recycled address does not inherit a stale reason. */
   struct {
@@ -56,6 +63,40 @@ struct npuc_bubble_ctx {
     const void *name;
     const npuc_op_def *def;
   } defs[64];
+  /* The last type bub_sliced_type made: a chain slices one type alike in
+   * every rewrite. */
+  MlirType memo_src, memo_res;
+  bub_slice memo_sizes; /* only rank and sizes are compared */
+  /* Decoded i64 arrays by attribute (attributes live as long as the
+   * context, so an entry never goes stale): the parts of every slice read
+   * on the hot path. */
+  struct {
+    const void *attr;
+    intptr_t n;
+    int64_t v[BUB_MAX_RANK];
+  } arrays[64];
+  /* Rank and shape by type (types live as long as the context): shaped
+   * type queries go through an interface lookup each. */
+  struct {
+    const void *type;
+    int rank; /* -1: not a ranked shaped type */
+    bool ranked_tensor;
+    int64_t shape[BUB_MAX_RANK];
+  } types[64];
+  /* Operand groups of HIVM ops: the index of a group by op definition and
+   * the address of the literal naming it, and the group sizes by
+   * definition, operand count and operandSegmentSizes attribute (null when
+   * the op has none). */
+  struct {
+    const void *def;
+    const char *name;
+    int index;
+  } group_index[32];
+  struct {
+    const void *def, *segments;
+    intptr_t nops;
+    int32_t sizes[16];
+  } group_sizes[16];
   /* Identifiers of attribute names, by the address of the literal. */
   struct {
     const char *name;
@@ -91,12 +132,14 @@ typedef struct {
     MlirOperation owner;
     intptr_t index;
   } old_uses[4];
-  /* The last type bub_sliced_type made for a slice with the sizes of `s`
-   * (a rewrite slices several operands of one type alike). */
-  MlirType memo_src, memo_res;
   /* The producer's operand count per group of its op table entry, read
    * at the first lookup (ngroups 0: not yet, -1: unreadable; BubbleUpHivm.c). */
   int32_t group_sizes[64];
+  /* Shared slices of to_tensor results this rewrite used (bub_extract):
+   * when the rewrite leaves one the only user of its tensor, the to-tensor
+   * pattern can run on it now (npuc_bubble_ctx.defer). */
+  MlirOperation shared[4];
+  int nshared;
   int ngroups;
   /* The last group looked up, by the address of its name. */
   const char *last_group;
@@ -133,6 +176,15 @@ bool bub_multiple_of(bub_ofr x, int64_t k);
 
 /* ---- types --------------------------------------------------------------- */
 
+/* The rank and shape of `t` from the cache of `bc`: rank -1 unless `t`
+ * is a ranked shaped type of rank <= BUB_MAX_RANK; shape[d] is BUB_DYN for
+ * a dynamic dim. Valid until the next call. */
+typedef struct {
+  int rank;
+  bool ranked_tensor;
+  const int64_t *shape;
+} bub_type_info;
+bub_type_info bub_type(npuc_bubble_ctx *bc, MlirType t);
 bool bub_is_ranked_tensor(MlirType t);
 int64_t bub_rank(MlirType t);
 int64_t bub_dim_size(MlirType t, intptr_t d); /* BUB_DYN when dynamic */
@@ -157,6 +209,10 @@ int bub_shape(MlirType t, int64_t *out);
 /* Reads offsets/sizes/strides of an extract_slice, insert_slice or subview
  * (dynamic operands start at operand `dyn_start`). */
 bool bub_slice_read(MlirOperation op, intptr_t dyn_start, bub_slice *out);
+/* The same for a tensor.extract_slice, decoding its static parts through
+ * the cache of `bc`. */
+bool bub_extract_slice_read(npuc_bubble_ctx *bc, MlirOperation op,
+                            bub_slice *out);
 /* The whole of `v` (offsets 0, sizes its dims, strides 1). */
 void bub_slice_full(bub_rw *r, MlirValue v, bub_slice *out);
 /* Does `s` take all of dim d of `v` (static zero offset and equal size)? */
@@ -225,14 +281,36 @@ const char *bub_reason(npuc_bubble_ctx *bc, MlirOperation slice,
 /* Defers `producer` (see npuc_bubble_ctx.defer); is it deferred? */
 void bub_defer(npuc_bubble_ctx *bc, MlirOperation producer);
 bool bub_deferred(npuc_bubble_ctx *bc, MlirOperation producer);
+/* After a successful rewrite: the shared slices it used that are now the
+ * only user of their to_tensor go back on the driver's worklist, no longer
+ * deferred. */
+void bub_wake_shared(bub_rw *r);
+/* Does any deferred to_tensor need another sweep? */
+bool bub_any_deferred(npuc_bubble_ctx *bc);
 
 /* ---- misc -------------------------------------------------------------------- */
 
-bool bub_op_is(MlirOperation op, const char *name);
-bool bub_has_attr(MlirOperation op, const char *name);
-MlirAttribute bub_attr(MlirOperation op, const char *name);
+/* Is `op` (possibly null) named `name`? `name` must be a string literal:
+ * its length is known at compile time (called on every op a pattern
+ * looks at). */
+#define bub_op_is(op, name) bub_op_is_n((op), (name), sizeof(name) - 1)
+bool bub_op_is_n(MlirOperation op, const char *name, size_t len);
+/* An attribute by name (inline: the length of a literal name is known at
+ * compile time). */
+static inline MlirAttribute bub_attr(MlirOperation op, const char *name) {
+  return mlirOperationGetAttributeByName(
+      op, mlirStringRefCreate(name, strlen(name)));
+}
+static inline bool bub_has_attr(MlirOperation op, const char *name) {
+  return !mlirAttributeIsNull(bub_attr(op, name));
+}
 /* i64 elements of a DenseI64ArrayAttr or ArrayAttr of integers. */
 intptr_t bub_i64_array(MlirAttribute a, int64_t *out, intptr_t cap);
+/* The same through the cache of decoded arrays of `bc`, with room for
+ * BUB_MAX_RANK elements in `out` (a longer array gives its length and only
+ * the first BUB_MAX_RANK elements). */
+intptr_t bub_cached_i64_array(npuc_bubble_ctx *bc, MlirAttribute a,
+                              int64_t *out);
 MlirAttribute bub_i64_array_attr(MlirContext ctx, const int64_t *v,
                                  intptr_t n);
 /* Does `v` dominate `op` (defined before it in an enclosing block)? */

@@ -60,12 +60,12 @@ typedef struct {
 static void instance_destruct(void *user) { free(user); }
 
 /* Are the slice's static strides all 1? (A dynamic one is not.) */
-static bool unit_static_strides(MlirOperation slice) {
+static bool unit_static_strides(npuc_bubble_ctx *bc, MlirOperation slice) {
   int64_t strides[BUB_MAX_RANK];
-  intptr_t n = bub_i64_array(
-      mlirOperationGetInherentAttributeByName(
-          slice, mlirStringRefCreateFromCString("static_strides")),
-      strides, BUB_MAX_RANK);
+  intptr_t n = bub_cached_i64_array(
+      bc, mlirOperationGetInherentAttributeByName(
+              slice, mlirStringRefCreate("static_strides", 14)),
+      strides);
   for (intptr_t i = 0; i < n && i < BUB_MAX_RANK; i++)
     if (strides[i] != 1)
       return false;
@@ -86,17 +86,17 @@ static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern,
   MlirOperation producer = mlirOpResultGetOwner(source);
   if (!pi->pat->applies(pi->bc, producer))
     return mlirLogicalResultFailure();
-  MlirType st = mlirValueGetType(source);
-  if (!bub_is_ranked_tensor(st))
+  bub_type_info sti = bub_type(pi->bc, mlirValueGetType(source));
+  if (!sti.ranked_tensor)
     return mlirLogicalResultFailure();
-  int64_t rank = bub_rank(st);
+  int64_t rank = sti.rank;
   MlirType slice_type = mlirValueGetType(mlirOperationGetResult(op, 0));
-  bool reducing = bub_rank(slice_type) != rank;
+  bool reducing = bub_type(pi->bc, slice_type).rank != rank;
   /* Of rank-reduce and the producer's pattern, only one goes on: the other
    * stops here, before reading the slice, unless the slice has non-unit
    * strides, which both record as the reason to refuse it. */
   bool wrong_kind = reducing != (pi->pat == &bub_pat_rank_reduce);
-  if (rank > BUB_MAX_RANK || (wrong_kind && unit_static_strides(op)) ||
+  if (rank < 0 || (wrong_kind && unit_static_strides(pi->bc, op)) ||
       !npuc_bubble_is_marked(op))
     return mlirLogicalResultFailure();
   bub_rw r;
@@ -110,7 +110,7 @@ static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern,
   r.producer = producer;
   r.result_index = mlirOpResultGetResultNumber(source);
   r.slice_type = slice_type;
-  if (!bub_slice_read(op, 1, &r.s) || r.s.rank != rank)
+  if (!bub_extract_slice_read(pi->bc, op, &r.s) || r.s.rank != rank)
     return mlirLogicalResultFailure();
   if (!bub_slice_unit_strides(&r.s)) {
     bub_refuse(&r, "the slice has non-unit strides");
@@ -119,8 +119,10 @@ static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern,
   if (wrong_kind)
     return mlirLogicalResultFailure();
   mlirRewriterBaseSetInsertionPointBefore(r.rw, op);
-  return pi->pat->rewrite(&r) ? mlirLogicalResultSuccess()
-                              : mlirLogicalResultFailure();
+  if (!pi->pat->rewrite(&r))
+    return mlirLogicalResultFailure();
+  bub_wake_shared(&r);
+  return mlirLogicalResultSuccess();
 }
 
 bool npuc_bubble_populate_patterns(npuc_bubble_ctx *bc,
@@ -281,7 +283,7 @@ bool npuc_bubble_up_slices(MlirOperation root, const npuc_op_registry *reg,
    * keeps doing. */
   bc->defer = true;
   mlirApplyPatternsAndFoldGreedilyWithOp(root, frozen, cfg);
-  if (bc->deferred_any) { /* the deferred buffers, now their users are done */
+  if (bub_any_deferred(bc)) { /* the deferred buffers, now their users are done */
     bc->defer = false;
     mlirApplyPatternsAndFoldGreedilyWithOp(root, frozen, cfg);
   }

@@ -12,8 +12,9 @@
 
 #define MAX_VALUES 64
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
+/* Inlined, so the length of a literal is known at compile time. */
+static inline MlirStringRef str(const char *s) {
+  return mlirStringRefCreate(s, strlen(s));
 }
 
 static const MlirOperation no_op = {NULL};

@@ -12,32 +12,27 @@
 
 const int64_t BUB_DYN = INT64_MIN; /* mlirShapedTypeGetDynamicSize() */
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
+static const MlirOperation no_op = {NULL};
+
+/* Inlined, so the length of a literal is known at compile time. */
+static inline MlirStringRef str(const char *s) {
+  return mlirStringRefCreate(s, strlen(s));
 }
 
-bool bub_op_is(MlirOperation op, const char *name) {
+bool bub_op_is_n(MlirOperation op, const char *name, size_t len) {
   if (mlirOperationIsNull(op))
     return false;
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  size_t len = strlen(name);
   return n.length == len && memcmp(n.data, name, len) == 0;
 }
 
-MlirAttribute bub_attr(MlirOperation op, const char *name) {
-  return mlirOperationGetAttributeByName(op, str(name));
-}
-
-bool bub_has_attr(MlirOperation op, const char *name) {
-  return !mlirAttributeIsNull(bub_attr(op, name));
-}
 
 /* Called on every slice the greedy driver visits: a lookup by name in the
  * slice's (discardable) attributes, without uniquing the mark's name. */
 bool npuc_bubble_is_marked(MlirOperation op) {
   return bub_op_is(op, "tensor.extract_slice") &&
          !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
-             op, mlirStringRefCreateFromCString(NPUC_BUBBLE_MARK)));
+             op, str(NPUC_BUBBLE_MARK)));
 }
 
 intptr_t bub_i64_array(MlirAttribute a, int64_t *out, intptr_t cap) {
@@ -434,6 +429,24 @@ bool bub_multiple_of(bub_ofr x, int64_t k) {
 
 /* ---- types ------------------------------------------------------------------ */
 
+bub_type_info bub_type(npuc_bubble_ctx *bc, MlirType t) {
+  if (mlirTypeIsNull(t))
+    return (bub_type_info){-1, false, NULL};
+  size_t slot = ((uintptr_t)t.ptr >> 4) % (sizeof bc->types / sizeof bc->types[0]);
+  if (bc->types[slot].type != t.ptr) {
+    bc->types[slot].type = t.ptr;
+    bc->types[slot].ranked_tensor = bub_is_ranked_tensor(t);
+    bc->types[slot].rank =
+        bc->types[slot].ranked_tensor || (mlirTypeIsAShaped(t) &&
+                                          mlirShapedTypeHasRank(t))
+            ? bub_shape(t, bc->types[slot].shape)
+            : -1;
+  }
+  bub_type_info info = {bc->types[slot].rank, bc->types[slot].ranked_tensor,
+                        bc->types[slot].shape};
+  return info;
+}
+
 bool bub_is_ranked_tensor(MlirType t) {
   return !mlirTypeIsNull(t) && mlirTypeIsARankedTensor(t);
 }
@@ -519,13 +532,15 @@ MlirType bub_sliced_type(bub_rw *r, MlirType src, const bub_slice *s,
   for (int i = 0; drop && i < s->rank; i++)
     if (drop[i])
       return bub_slice_tensor_type(src, s, drop);
-  if (s != &r->s && !same_sizes(s, &r->s))
-    return bub_slice_tensor_type(src, s, NULL);
-  if (mlirTypeIsNull(r->memo_src) || !mlirTypeEqual(r->memo_src, src)) {
-    r->memo_src = src;
-    r->memo_res = bub_slice_tensor_type(src, s, NULL);
+  npuc_bubble_ctx *bc = r->bc;
+  if (mlirTypeIsNull(bc->memo_src) || !mlirTypeEqual(bc->memo_src, src) ||
+      !same_sizes(s, &bc->memo_sizes)) {
+    bc->memo_src = src;
+    bc->memo_res = bub_slice_tensor_type(src, s, NULL);
+    bc->memo_sizes.rank = s->rank;
+    memcpy(bc->memo_sizes.size, s->size, sizeof s->size[0] * (size_t)s->rank);
   }
-  return r->memo_res;
+  return bc->memo_res;
 }
 
 /* ---- slices ---------------------------------------------------------------- */
@@ -569,6 +584,51 @@ bool bub_slice_read(MlirOperation op, intptr_t dyn_start, bub_slice *out) {
     if (strides[i] == BUB_DYN && next < nops)
       value_const(mlirOperationGetOperand(op, next++), &c);
     out->stride[i] = strides[i] != BUB_DYN ? strides[i] : c;
+  }
+  return true;
+}
+
+intptr_t bub_cached_i64_array(npuc_bubble_ctx *bc, MlirAttribute a,
+                              int64_t *out) {
+  size_t slot = ((uintptr_t)a.ptr >> 4) % (sizeof bc->arrays / sizeof bc->arrays[0]);
+  if (a.ptr && bc->arrays[slot].attr == a.ptr) {
+    intptr_t n = bc->arrays[slot].n;
+    memcpy(out, bc->arrays[slot].v, sizeof out[0] * (size_t)n);
+    return n;
+  }
+  intptr_t n = bub_i64_array(a, out, BUB_MAX_RANK);
+  if (n >= 0 && n <= BUB_MAX_RANK) {
+    bc->arrays[slot].attr = a.ptr;
+    bc->arrays[slot].n = n;
+    memcpy(bc->arrays[slot].v, out, sizeof out[0] * (size_t)n);
+  }
+  return n;
+}
+
+bool bub_extract_slice_read(npuc_bubble_ctx *bc, MlirOperation op,
+                            bub_slice *out) {
+  static const char *const names[3] = {"static_offsets", "static_sizes",
+                                       "static_strides"};
+  int64_t parts[3][BUB_MAX_RANK];
+  intptr_t n = -1;
+  for (int k = 0; k < 3; k++) {
+    intptr_t m = bub_cached_i64_array(
+        bc, mlirOperationGetInherentAttributeByName(op, str(names[k])),
+        parts[k]);
+    if (m < 0 || m > BUB_MAX_RANK || (k > 0 && m != n))
+      return false;
+    n = m;
+  }
+  intptr_t next = 1, nops = mlirOperationGetNumOperands(op);
+  out->rank = (int)n;
+  if (!read_mixed(op, parts[0], n, &next, nops, out->off) ||
+      !read_mixed(op, parts[1], n, &next, nops, out->size))
+    return false;
+  for (intptr_t i = 0; i < n; i++) {
+    int64_t c = BUB_DYN;
+    if (parts[2][i] == BUB_DYN && next < nops)
+      value_const(mlirOperationGetOperand(op, next++), &c);
+    out->stride[i] = parts[2][i] != BUB_DYN ? parts[2][i] : c;
   }
   return true;
 }
@@ -819,6 +879,114 @@ static bool reuse_slice(bub_rw *r) {
   return true;
 }
 
+static MlirValue build_extract(bub_rw *r, MlirValue src, const bub_slice *s,
+                               bool marked, MlirOperation attrs_from,
+                               MlirType type);
+static void note_shared(bub_rw *r, MlirValue src, MlirOperation k);
+
+static bool is_slice_of(MlirOperation k, MlirValue src) {
+  return bub_op_is(k, "tensor.extract_slice") &&
+         mlirValueEqual(mlirOperationGetOperand(k, 0), src);
+}
+
+/* Is `k` a marked slice of `src` (carrying nothing but the mark) of type
+ * `type` taking `s`? */
+static bool is_equal_slice(npuc_bubble_ctx *bc, MlirOperation k,
+                           MlirValue src, MlirType type, const bub_slice *s) {
+  bub_slice ks;
+  if (!bub_op_is(k, "tensor.extract_slice") ||
+      !mlirValueEqual(mlirOperationGetOperand(k, 0), src) ||
+      !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(k, 0)), type) ||
+      mlirOperationGetNumDiscardableAttributes(k) != 1 ||
+      !npuc_bubble_is_marked(k) || !bub_extract_slice_read(bc, k, &ks) ||
+      ks.rank != s->rank)
+    return false;
+  for (int d = 0; d < s->rank; d++)
+    if (!bub_eq(ks.off[d], s->off[d]) || !bub_eq(ks.size[d], s->size[d]) ||
+        ks.stride[d] != s->stride[d])
+      return false;
+  return true;
+}
+
+/* Is `tt` (a to_tensor) the tensor of a static memref.alloc, or of a
+ * memory-space cast of one: a buffer the to-tensor pattern can narrow? The
+ * others keep their slices where their users are. */
+static bool of_local_buffer(MlirOperation tt) {
+  MlirValue buf = mlirOperationGetOperand(tt, 0);
+  MlirOperation def = mlirValueIsAOpResult(buf) ? mlirOpResultGetOwner(buf)
+                                                : no_op;
+  if (bub_op_is(def, "memref.memory_space_cast")) {
+    buf = mlirOperationGetOperand(def, 0);
+    def = mlirValueIsAOpResult(buf) ? mlirOpResultGetOwner(buf) : no_op;
+  }
+  return bub_op_is(def, "memref.alloc") &&
+         mlirOperationGetNumOperands(def) == 0;
+}
+
+/* Where the one marked slice of `src` that all its readers share goes
+ * (bub_extract): right after the to_tensor of a local buffer, or after the
+ * constants at the top of a function for its arguments. Null when `src`
+ * gets a slice per reader. */
+static MlirOperation shared_slice_place(MlirValue src) {
+  if (mlirValueIsABlockArgument(src)) {
+    MlirBlock b = mlirBlockArgumentGetOwner(src);
+    if (!bub_op_is(mlirBlockGetParentOperation(b), "func.func"))
+      return no_op; /* loop-carried values have their own patterns */
+    MlirOperation k = mlirBlockGetFirstOperation(b);
+    while (bub_op_is(k, "arith.constant"))
+      k = mlirOperationGetNextInBlock(k);
+    return k;
+  }
+  MlirOperation def = mlirOpResultGetOwner(src);
+  if (!bub_op_is(def, "bufferization.to_tensor") || !of_local_buffer(def))
+    return no_op;
+  return mlirOperationGetNextInBlock(def);
+}
+
+/* The marked slice `s` of `src` when several ops read `src` whole: a
+ * function argument, or the tensor of a buffer. Every op of a chain that
+ * reads it would get its own slice, all equal, each visited by the driver
+ * (and, for a buffer, merged by the to-tensor pattern once all are made).
+ * Instead one slice at shared_slice_place serves them all: later rewrites
+ * find it there. Null when `src` is read once, has no such place, or the
+ * slice's offsets or sizes are computed after that place. */
+static MlirValue shared_slice(bub_rw *r, MlirValue src, MlirType type,
+                              const bub_slice *s) {
+  MlirOperation at = shared_slice_place(src);
+  if (mlirOperationIsNull(at) ||
+      r->nshared == (int)(sizeof r->shared / sizeof r->shared[0]))
+    return (MlirValue){NULL};
+  /* The shared slices of `src` are the run of its marked slices at the
+   * place (a slice a reader made for itself may follow them: it is not
+   * looked at). */
+  MlirOperation k = at;
+  for (int n = 0; n < 8 && is_slice_of(k, src);
+       n++, k = mlirOperationGetNextInBlock(k)) {
+    if (is_equal_slice(r->bc, k, src, type, s)) {
+      note_shared(r, src, k);
+      return mlirOperationGetResult(k, 0);
+    }
+  }
+  MlirOpOperand u = mlirValueGetFirstUse(src);
+  if (mlirOpOperandIsNull(u) || mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
+    return (MlirValue){NULL};
+  for (int d = 0; d < s->rank; d++)
+    if ((!mlirValueIsNull(s->off[d].v) && !bub_dominates(s->off[d].v, at)) ||
+        (!mlirValueIsNull(s->size[d].v) && !bub_dominates(s->size[d].v, at)))
+      return (MlirValue){NULL};
+  MlirValue v = build_extract(r, src, s, true, no_op, type);
+  k = mlirOpResultGetOwner(v);
+  mlirRewriterBaseMoveOpBefore(r->rw, k, at);
+  note_shared(r, src, k);
+  return v;
+}
+
+/* A shared slice of a to_tensor may have to wake it (bub_wake_shared). */
+static void note_shared(bub_rw *r, MlirValue src, MlirOperation k) {
+  if (mlirValueIsAOpResult(src))
+    r->shared[r->nshared++] = k;
+}
+
 MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
                       const bool *drop, bool marked,
                       MlirOperation attrs_from) {
@@ -828,14 +996,27 @@ MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
   if (!drops && bub_slice_is_identity(s, src))
     return src;
   MlirType type = bub_sliced_type(r, mlirValueGetType(src), s, drop);
+  MlirOperation def =
+      mlirValueIsAOpResult(src) ? mlirOpResultGetOwner(src) : no_op;
   /* A marked slice of an empty tensor would become an empty tensor (the
    * empty pattern): make that directly. */
-  if (marked && !drops && mlirValueIsAOpResult(src) &&
-      bub_op_is(mlirOpResultGetOwner(src), "tensor.empty"))
-    return shared_empty(r, mlirOpResultGetOwner(src), type, s);
+  if (marked && !drops && bub_op_is(def, "tensor.empty"))
+    return shared_empty(r, def, type, s);
+  if (marked && !drops && mlirOperationIsNull(attrs_from)) {
+    MlirValue v = shared_slice(r, src, type, s);
+    if (!mlirValueIsNull(v))
+      return v;
+  }
   if (marked && !drops && mlirOperationIsNull(attrs_from) &&
       mlirOperationGetNumDiscardableAttributes(r->slice_op) == 1)
     return extract_like_slice(r, src, s, type);
+  return build_extract(r, src, s, marked, attrs_from, type);
+}
+
+/* A new tensor.extract_slice of type `type` (bub_extract). */
+static MlirValue build_extract(bub_rw *r, MlirValue src, const bub_slice *s,
+                               bool marked, MlirOperation attrs_from,
+                               MlirType type) {
   MlirOperationState st =
       mlirOperationStateGet(str("tensor.extract_slice"), r->loc);
   mlirOperationStateAddOperands(&st, 1, &src);
@@ -1094,8 +1275,42 @@ static size_t defer_slot(npuc_bubble_ctx *bc, MlirOperation producer) {
 void bub_defer(npuc_bubble_ctx *bc, MlirOperation producer) {
   if (!bc->defer)
     return;
-  bc->deferred[defer_slot(bc, producer)] = producer.ptr;
-  bc->deferred_any = true;
+  const void **slot = &bc->deferred[defer_slot(bc, producer)];
+  if (*slot == producer.ptr)
+    return;
+  if (*slot)
+    bc->defer_lost = true;
+  else
+    bc->ndeferred++;
+  *slot = producer.ptr;
+}
+
+static void undefer(npuc_bubble_ctx *bc, MlirOperation producer) {
+  const void **slot = &bc->deferred[defer_slot(bc, producer)];
+  if (*slot == producer.ptr) {
+    *slot = NULL;
+    bc->ndeferred--;
+  }
+}
+
+bool bub_any_deferred(npuc_bubble_ctx *bc) {
+  return bc->ndeferred > 0 || bc->defer_lost;
+}
+
+void bub_wake_shared(bub_rw *r) {
+  for (int i = 0; i < r->nshared; i++) {
+    MlirOperation k = r->shared[i];
+    MlirValue src = mlirOperationGetOperand(k, 0);
+    MlirOpOperand u = mlirValueGetFirstUse(src);
+    if (mlirOpOperandIsNull(u) ||
+        !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
+      continue;
+    undefer(r->bc, mlirOpResultGetOwner(src));
+    /* A modification notice puts it back on the worklist. */
+    mlirRewriterBaseStartOpModification(r->rw, k);
+    mlirRewriterBaseFinalizeOpModification(r->rw, k);
+  }
+  r->nshared = 0;
 }
 
 bool bub_deferred(npuc_bubble_ctx *bc, MlirOperation producer) {
@@ -1177,14 +1392,18 @@ static bool hoist(bub_rw *r, MlirValue v, MlirOperation op, int depth,
 }
 
 bool bub_slice_hoist(bub_rw *r, MlirOperation op) {
-  for (int pass = 0; pass < 2; pass++) { /* check everything, then move */
-    bool dry = pass == 0;
-    for (int d = 0; d < r->s.rank; d++)
-      if ((!mlirValueIsNull(r->s.off[d].v) &&
-           !hoist(r, r->s.off[d].v, op, 0, dry)) ||
-          (!mlirValueIsNull(r->s.size[d].v) &&
-           !hoist(r, r->s.size[d].v, op, 0, dry)))
-        return false;
+  /* Usually they dominate already: then there is nothing to move. */
+  MlirValue dyn[2 * BUB_MAX_RANK];
+  int n = 0;
+  for (int d = 0; d < r->s.rank; d++) {
+    if (!mlirValueIsNull(r->s.off[d].v) && !bub_dominates(r->s.off[d].v, op))
+      dyn[n++] = r->s.off[d].v;
+    if (!mlirValueIsNull(r->s.size[d].v) && !bub_dominates(r->s.size[d].v, op))
+      dyn[n++] = r->s.size[d].v;
   }
+  for (int pass = 0; pass < 2; pass++) /* check everything, then move */
+    for (int i = 0; i < n; i++)
+      if (!hoist(r, dyn[i], op, 0, pass == 0))
+        return false;
   return true;
 }
