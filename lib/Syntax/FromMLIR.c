@@ -303,6 +303,8 @@ static bool parse_generic(npuc_lexer *lx, generic_op *g) {
     npuc_token l = npuc_lex(lx);
     npuc_lex(lx);
     npuc_token close = npuc_skip_balanced(lx, '(');
+    if (!npuc_tok_punct(close, ')'))
+      return false;
     g->loc = (span){l.start, close.start + 1};
   }
   return g->operands.len == g->operand_types.len;

@@ -463,7 +463,12 @@ static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
     npuc_token l = npuc_lex(&st->lx);
     npuc_lex(&st->lx);
     npuc_token close = npuc_skip_balanced(&st->lx, '(');
-    p.loc = (piece){l.start, (size_t)(close.start + 1 - l.start), l.line, l.col};
+    if (npuc_tok_punct(close, ')')) {
+      p.loc = (piece){l.start, (size_t)(close.start + 1 - l.start), l.line, l.col};
+    } else {
+      error_at(st, l, "expected ')' to close the op's loc(");
+      ok = false;
+    }
   }
   ok = ok && check_groups(st, &p);
   if (ok) {
