@@ -106,7 +106,7 @@ static bool vectorize_func(aie_state *proto) {
     ok = aie_compute_reuse(&s);
     if (ok && aie_check_operands(&s))
       ok = aie_generate_upds(&s) && aie_generate_ops(&s) &&
-           aie_post_canonicalize(s.func);
+           aie_post_canonicalize(s.func, s.aieml);
   }
   state_free(&s);
   return ok;

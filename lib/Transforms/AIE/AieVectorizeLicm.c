@@ -6,7 +6,8 @@
  * included) and the upstream index/arith ops around them. One deliberate
  * difference from mlir-aie: an upd (a load) stays in a loop that writes
  * its memref, where mlir-aie hoists it and loses all but the last update
- * (its conv2d_uj tests). */
+ * (its conv2d_uj tests); AieVectorizeAccum.c then carries it through the
+ * loop where that is safe. */
 #include "AieVectorizeInternal.h"
 #include "npuc/IR.h"
 #include "npuc/OpList.h"
@@ -17,9 +18,10 @@
 
 static bool hoist_invariants(MlirOperation module);
 
-bool aie_post_canonicalize(MlirOperation func) {
+bool aie_post_canonicalize(MlirOperation func, bool aieml) {
   return aie_run_upstream(func, "canonicalize,cse") &&
-         hoist_invariants(func) && aie_run_upstream(func, "lower-affine");
+         hoist_invariants(func) && aie_run_upstream(func, "lower-affine") &&
+         aie_carry_accumulators(func, aieml ? 512 : 256);
 }
 
 /* Runs an upstream pipeline on one function from inside our pass, as

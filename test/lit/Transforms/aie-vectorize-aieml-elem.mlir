@@ -9,11 +9,11 @@
 // RUN: npuc-opt %s -split-input-file -affine-super-vectorize="virtual-vector-size=32" --aie-vectorize="aieml=true shift=3" | FileCheck %s --check-prefix=I16
 
 // I32-LABEL: func.func @gemm
-// I32:         scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c4 {
+// I32:         %[[C:.*]] = aievec.upd %arg2[%arg3, %arg4] {index = 0 : i8, offset = 0 : i32} : memref<32x32xi32>, vector<16xi32>
+// I32-NEXT:    %[[OUT:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c4 iter_args(%[[CC:.*]] = %[[C]]) -> (vector<16xi32>) {
 // I32-NEXT:      %[[A:.*]] = aievec.upd %arg0[%arg3, %[[K]]] {index = 0 : i8, offset = 0 : i32} : memref<32x32xi32>, vector<16xi32>
 // I32-NEXT:      %[[B0:.*]] = aievec.upd %arg1[%[[K]], %arg4] {index = 0 : i8, offset = 0 : i32} : memref<32x32xi32>, vector<16xi32>
-// I32-NEXT:      %[[C:.*]] = aievec.upd %arg2[%arg3, %arg4] {index = 0 : i8, offset = 0 : i32} : memref<32x32xi32>, vector<16xi32>
-// I32-NEXT:      %[[ACC:.*]] = aievec.ups %[[C]] {shift = 0 : i8} : vector<16xi32>, vector<16xi64>
+// I32-NEXT:      %[[ACC:.*]] = aievec.ups %[[CC]] {shift = 0 : i8} : vector<16xi32>, vector<16xi64>
 // I32-NEXT:      %[[S0:.*]] = aievec.broadcast %[[A]] {idx = 0 : i8} : vector<16xi32>, vector<16xi32>
 // I32-NEXT:      %[[M0:.*]] = aievec.mac_elem %[[B0]], %[[S0]], %[[ACC]] : vector<16xi32>, vector<16xi32>, vector<16xi64>
 // I32:           %[[B1:.*]] = aievec.upd %arg1[%{{.*}}, %arg4] {index = 0 : i8, offset = 0 : i32} : memref<32x32xi32>, vector<16xi32>
@@ -23,8 +23,9 @@
 // I32-NEXT:      %[[S3:.*]] = aievec.broadcast %[[A]] {idx = 3 : i8} : vector<16xi32>, vector<16xi32>
 // I32-NEXT:      %[[M3:.*]] = aievec.mac_elem %[[B3]], %[[S3]], %[[M1]] {fmsub = true} : vector<16xi32>, vector<16xi32>, vector<16xi64>
 // I32-NEXT:      %[[R:.*]] = aievec.srs %[[M3]], %c0_i32 : vector<16xi64>, i32, vector<16xi32>
-// I32-NEXT:      vector.transfer_write %[[R]], %arg2[%arg3, %arg4] : vector<16xi32>, memref<32x32xi32>
+// I32-NEXT:      scf.yield %[[R]] : vector<16xi32>
 // I32-NEXT:    }
+// I32-NEXT:    vector.transfer_write %[[OUT]], %arg2[%arg3, %arg4] : vector<16xi32>, memref<32x32xi32>
 // I32-NOT:     transfer_write
 // I32-NOT:     aievec.upd %arg0
 // I16-LABEL: func.func @gemm

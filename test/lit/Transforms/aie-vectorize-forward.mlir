@@ -8,14 +8,17 @@
 // An unrolled reduction: one load and one store of C per k step, the
 // products chained through the accumulator.
 // CHECK-LABEL: func.func @gemm2
-// CHECK:         scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c2 {
-// CHECK:           %[[C:.*]] = aievec.upd %arg2[%arg3, %arg4]
-// CHECK-NEXT:      %[[ACC:.*]] = aievec.ups %[[C]]
+// (The remaining read and write of C are then carried through the k loop.)
+// CHECK:         %[[C:.*]] = aievec.upd %arg2[%arg3, %arg4]
+// CHECK-NEXT:    %[[OUT:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c2 iter_args(%[[CC:.*]] = %[[C]])
+// CHECK-NOT:       %arg2
+// CHECK:           %[[ACC:.*]] = aievec.ups %[[CC]]
 // CHECK:           %[[M0:.*]] = aievec_aie1.mac %{{.*}}, %{{.*}}, %[[ACC]]
 // CHECK:           %[[M1:.*]] = aievec_aie1.mac %{{.*}}, %{{.*}}, %[[M0]]
 // CHECK-NEXT:      %[[R:.*]] = aievec.srs %[[M1]]
-// CHECK-NEXT:      vector.transfer_write %[[R]], %arg2[%arg3, %arg4]
+// CHECK-NEXT:      scf.yield %[[R]]
 // CHECK-NEXT:    }
+// CHECK-NEXT:    vector.transfer_write %[[OUT]], %arg2[%arg3, %arg4]
 // CHECK-NOT:     aievec.upd %arg2
 // CHECK-NOT:     transfer_write
 func.func @gemm2(%A: memref<16x16xi32>, %B: memref<16x16xi32>, %C: memref<16x16xi32>) {

@@ -25,7 +25,9 @@
 // ZO-NEXT:    %[[Z:.*]] = aievec_aie1.ext %[[ZS]] {index = 0 : i8} : vector<32xi16>, vector<16xi16>
 // ZO-NEXT:    %[[M1:.*]] = aievec_aie1.mac %[[X]], %[[Z]], %[[M0]] : vector<16xi16>, vector<16xi16>, vector<16xi48>
 // ZO-NEXT:    %[[S:.*]] = aievec.srs %[[M1]], %c0_i32 : vector<16xi48>, i32, vector<16xi16>
-// ZO-NEXT:    vector.transfer_write %[[S]], %arg2[%arg3, %arg4]
+// ZO-NEXT:    scf.yield %[[S]]
+// ZO-NEXT:  }
+// ZO-NEXT:  vector.transfer_write %{{.*}}, %arg2[%arg3, %arg4]
 func.func @uj_3x3(%in: memref<6x18xi16>, %w: memref<3x3xi16>, %out: memref<4x16xi16>) {
   affine.for %y = 0 to 4 {
     affine.for %x = 0 to 16 {
