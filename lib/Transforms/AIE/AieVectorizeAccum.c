@@ -152,13 +152,6 @@ static bool writes_same(MlirOperation write, MlirOperation upd) {
   return true;
 }
 
-static bool plain_memref(MlirValue memref) {
-  if (mlirValueIsABlockArgument(memref))
-    return true;
-  MlirOperation def = mlirOpResultGetOwner(memref);
-  return aie_op_is(def, "memref.alloc") || aie_op_is(def, "memref.alloca");
-}
-
 typedef struct {
   accum_pair pair;
   MlirValue memref;
@@ -177,7 +170,7 @@ static MlirWalkResult check_access(MlirOperation op, void *user) {
     MlirValue v = mlirOperationGetOperand(op, i);
     if (!mlirTypeIsAMemRef(mlirValueGetType(v)))
       continue;
-    if (!plain_memref(v) || (!ours && mlirValueEqual(v, c->memref))) {
+    if (!aie_plain_memref(v) || (!ours && mlirValueEqual(v, c->memref))) {
       c->ok = false;
       return MlirWalkResultInterrupt;
     }
@@ -188,7 +181,7 @@ static MlirWalkResult check_access(MlirOperation op, void *user) {
 /* Nothing in the loop but U and W can see M. */
 static bool loop_keeps_memref_private(MlirOperation loop, accum_pair p) {
   privacy_check c = {p, mlirOperationGetOperand(p.upd, 0), true};
-  if (!plain_memref(c.memref))
+  if (!aie_plain_memref(c.memref))
     return false;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);

@@ -41,7 +41,6 @@ void aie_forward_stores(MlirOperation func) {
 
 static bool is_transfer(MlirOperation op);
 static bool same_place(MlirOperation write, MlirOperation other);
-static bool plain_memref(MlirValue memref);
 static bool effect_free(MlirOperation op);
 static void forward_nested(MlirOperation op);
 
@@ -59,13 +58,13 @@ static void forward_block(MlirBlock block) {
                  mlirValueEqual(mlirOperationGetOperand(op, 0),
                                 mlirOperationGetOperand(last.write, 1))) {
         last.read_since = true;
-      } else if (!plain_memref(mlirOperationGetOperand(op, 0))) {
+      } else if (!aie_plain_memref(mlirOperationGetOperand(op, 0))) {
         last.write.ptr = NULL; /* a view may alias the written memref */
       }
     } else if (aie_op_is(op, "vector.transfer_write") && is_transfer(op)) {
       if (last.write.ptr && !last.read_since && same_place(last.write, op))
         mlirOperationDestroy(last.write);
-      bool known = plain_memref(mlirOperationGetOperand(op, 1));
+      bool known = aie_plain_memref(mlirOperationGetOperand(op, 1));
       last = (last_write){known ? op : (MlirOperation){NULL}, false};
     } else if (mlirOperationGetNumRegions(op) > 0) {
       forward_nested(op);
@@ -126,7 +125,7 @@ static bool same_place(MlirOperation write, MlirOperation other) {
 }
 
 /* Block arguments and fresh allocations: no view of another memref. */
-static bool plain_memref(MlirValue memref) {
+bool aie_plain_memref(MlirValue memref) {
   if (mlirValueIsABlockArgument(memref))
     return true;
   MlirOperation def = mlirOpResultGetOwner(memref);

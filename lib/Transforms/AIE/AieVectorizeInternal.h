@@ -112,6 +112,9 @@ int64_t aie_ml_acc_bits(const aie_node *n);
  * last transfer_write wrote takes the written vector, and a write
  * overwritten before anything reads its memref is erased. */
 void aie_forward_stores(MlirOperation func);
+/* A block argument or a fresh allocation: no view of another memref (the
+ * forwarding and the accumulator carry assume distinct ones don't alias). */
+bool aie_plain_memref(MlirValue memref);
 
 /* AieVectorizeUpd.c: reuse analysis and aievec.upd generation. */
 bool aie_compute_reuse(aie_state *s);
