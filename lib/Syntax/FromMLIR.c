@@ -328,6 +328,8 @@ static bool assign_groups(const npuc_value_def *defs, size_t ndefs,
   if (segments) {
     /* array<i32: 2, 1> */
     const char *p = segments->value.s, *e = segments->value.e;
+    if (!p || p >= e) /* a segment attribute without a value */
+      return false;
     const char *colon = memchr(p, ':', (size_t)(e - p));
     size_t at = 0, g = 0;
     p = colon ? colon + 1 : e;

@@ -1,0 +1,4 @@
+func.func @f() {
+  hivm.hir.custom {operandSegmentSizes, symbol = "x"} "d.x"
+  return
+}
