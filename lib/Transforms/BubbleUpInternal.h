@@ -103,6 +103,10 @@ struct npuc_bubble_ctx {
     MlirIdentifier id;
   } idents[32];
   int nidents;
+  /* The patterns of the set (npuc_bubble_populate_patterns), by their
+   * index in the table: a slice that climbed is offered to them again
+   * within the same rewrite. */
+  bool enabled[32];
 };
 
 /* One application: the marked slice, its producer and the builder state.

@@ -23,6 +23,8 @@ static const bub_pattern *const patterns[] = {
 };
 
 #define NUM_PATTERNS (sizeof patterns / sizeof patterns[0])
+_Static_assert(NUM_PATTERNS <= sizeof ((npuc_bubble_ctx *)0)->enabled,
+               "npuc_bubble_ctx.enabled has a flag per pattern");
 
 size_t npuc_bubble_num_patterns(void) { return NUM_PATTERNS; }
 
@@ -72,37 +74,83 @@ static bool unit_static_strides(npuc_bubble_ctx *bc, MlirOperation slice) {
   return n >= 0;
 }
 
+static bool apply_one(const bub_pattern *pat, npuc_bubble_ctx *bc,
+                      MlirOperation op, MlirRewriterBase rw,
+                      const bub_slice *known, bub_slice *climbed_as,
+                      bool *climbed);
+static bool apply_any(npuc_bubble_ctx *bc, MlirOperation op,
+                      MlirRewriterBase rw, const bub_slice *known,
+                      bub_slice *climbed_as, bool *climbed);
+
 static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern,
                                            MlirOperation op,
                                            MlirPatternRewriter rewriter,
                                            void *user) {
   (void)pattern;
   pattern_instance *pi = user;
+  MlirRewriterBase rw = mlirPatternRewriterAsBase(rewriter);
+  bub_slice parts[2];
+  bool climbed;
+  if (!apply_one(pi->pat, pi->bc, op, rw, NULL, &parts[0], &climbed))
+    return mlirLogicalResultFailure();
+  /* The slice climbed: it is now the marked slice of an operand of the op
+   * it was rewritten through, the op the driver would visit next. Offering
+   * it to the patterns here, with the parts the rewrite just gave it,
+   * spares the driver's visit per op of a chain (a fold attempt, every
+   * pattern's match, reading the slice back). */
+  for (int k = 0; climbed; k ^= 1)
+    if (!apply_any(pi->bc, op, rw, &parts[k], &parts[k ^ 1], &climbed))
+      break;
+  return mlirLogicalResultSuccess();
+}
+
+/* The patterns of the set in the table's order (the driver's, by
+ * benefit), on a slice whose parts are `known`. */
+static bool apply_any(npuc_bubble_ctx *bc, MlirOperation op,
+                      MlirRewriterBase rw, const bub_slice *known,
+                      bub_slice *climbed_as, bool *climbed) {
+  for (size_t i = 0; i < NUM_PATTERNS; i++)
+    if (bc->enabled[i] &&
+        apply_one(patterns[i], bc, op, rw, known, climbed_as, climbed))
+      return true;
+  return false;
+}
+
+/* One pattern on the marked slice `op`; its parts are read from it unless
+ * `known`. On success, *climbed says whether the slice op lives on as the
+ * marked slice of one of the producer's operands, then with parts
+ * *climbed_as. */
+static bool apply_one(const bub_pattern *pat, npuc_bubble_ctx *bc,
+                      MlirOperation op, MlirRewriterBase rw,
+                      const bub_slice *known, bub_slice *climbed_as,
+                      bool *climbed) {
   /* Cheapest tests first: every pattern sees every slice the driver
    * visits. The root is tensor.extract_slice, so its source is operand 0. */
   MlirValue source = mlirOperationGetOperand(op, 0);
   if (!mlirValueIsAOpResult(source))
-    return mlirLogicalResultFailure(); /* a block argument: a stop point */
+    return false; /* a block argument: a stop point */
   MlirOperation producer = mlirOpResultGetOwner(source);
-  if (!pi->pat->applies(pi->bc, producer))
-    return mlirLogicalResultFailure();
-  bub_type_info sti = bub_type(pi->bc, mlirValueGetType(source));
+  if (!pat->applies(bc, producer))
+    return false;
+  bub_type_info sti = bub_type(bc, mlirValueGetType(source));
   if (!sti.ranked_tensor)
-    return mlirLogicalResultFailure();
+    return false;
   int64_t rank = sti.rank;
   MlirType slice_type = mlirValueGetType(mlirOperationGetResult(op, 0));
-  bool reducing = bub_type(pi->bc, slice_type).rank != rank;
+  bool reducing = bub_type(bc, slice_type).rank != rank;
   /* Of rank-reduce and the producer's pattern, only one goes on: the other
    * stops here, before reading the slice, unless the slice has non-unit
    * strides, which both record as the reason to refuse it. */
-  bool wrong_kind = reducing != (pi->pat == &bub_pat_rank_reduce);
-  if (rank < 0 || (wrong_kind && unit_static_strides(pi->bc, op)) ||
-      !npuc_bubble_is_marked(op))
-    return mlirLogicalResultFailure();
+  bool wrong_kind = reducing != (pat == &bub_pat_rank_reduce);
+  if (rank < 0 ||
+      (wrong_kind && (known ? bub_slice_unit_strides(known)
+                            : unit_static_strides(bc, op))) ||
+      (!known && !npuc_bubble_is_marked(op)))
+    return false;
   bub_rw r;
   memset(&r, 0, sizeof r);
-  r.bc = pi->bc;
-  r.rw = mlirPatternRewriterAsBase(rewriter);
+  r.bc = bc;
+  r.rw = rw;
   r.ctx = mlirOperationGetContext(op);
   r.loc = mlirOperationGetLocation(op);
   r.slice_op = op;
@@ -110,19 +158,26 @@ static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern,
   r.producer = producer;
   r.result_index = mlirOpResultGetResultNumber(source);
   r.slice_type = slice_type;
-  if (!bub_extract_slice_read(pi->bc, op, &r.s) || r.s.rank != rank)
-    return mlirLogicalResultFailure();
+  if (known)
+    r.s = *known;
+  else if (!bub_extract_slice_read(bc, op, &r.s))
+    return false;
+  if (r.s.rank != rank)
+    return false;
   if (!bub_slice_unit_strides(&r.s)) {
     bub_refuse(&r, "the slice has non-unit strides");
-    return mlirLogicalResultFailure();
+    return false;
   }
   if (wrong_kind)
-    return mlirLogicalResultFailure();
+    return false;
   mlirRewriterBaseSetInsertionPointBefore(r.rw, op);
-  if (!pi->pat->rewrite(&r))
-    return mlirLogicalResultFailure();
+  if (!pat->rewrite(&r))
+    return false;
   bub_wake_shared(&r);
-  return mlirLogicalResultSuccess();
+  *climbed = r.reused;
+  if (r.reused)
+    *climbed_as = r.reused_as;
+  return true;
 }
 
 bool npuc_bubble_populate_patterns(npuc_bubble_ctx *bc,
@@ -141,6 +196,7 @@ bool npuc_bubble_populate_patterns(npuc_bubble_ctx *bc,
       wanted = strcmp(patterns[i]->name, *o) == 0;
     if (!wanted)
       continue;
+    bc->enabled[i] = true;
     pattern_instance *pi = malloc(sizeof *pi);
     if (!pi)
       return false;
