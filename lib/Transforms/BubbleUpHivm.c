@@ -191,30 +191,161 @@ static bool identity_perm(MlirAttribute a) {
   return n >= 0;
 }
 
-static bool ew_rewrite(bub_rw *r) {
+/* What the in-place rewrite of one elementwise op needs, all checked
+ * before anything is created. */
+typedef struct {
+  MlirOperation op;
+  intptr_t nops, nres, first, count; /* first, count: the `src` group */
   MlirValue ops[MAX_OPERANDS];
   MlirType res[MAX_OPERANDS];
-  intptr_t nops = copy_operands(r->producer, ops), nres, first, count;
+  int64_t bdims[BUB_MAX_RANK];
+  intptr_t nb;
+  /* The operand the op above it in the run computes: it is left as it is,
+   * since that op shrinks to exactly its slice (-1: none). */
+  intptr_t follow;
+} ew_plan;
+
+/* Ops rewritten by one application at most; a longer chain takes several
+ * (the slice climbs from one run to the next). */
+#define EW_RUN 16
+
+static const char *ew_check(bub_rw *r, ew_plan *p);
+static int ew_extend_run(bub_rw *r, ew_plan *run);
+static void ew_focus(bub_rw *r, MlirOperation op);
+static void ew_slice_operands(bub_rw *r, ew_plan *p, MlirNamedAttribute *set,
+                              intptr_t *nset, const char **drop);
+
+/* The slice's producer is rewritten in place or rebuilt (bub_rebuild). In
+ * place, the elementwise ops above it whose one result only it reads, and
+ * so on up a chain, shrink in the same application: each keeps reading the
+ * op above, which now computes exactly the slice it needs, so no slice is
+ * made and moved per op of the chain, only at the top of the run. */
+static bool ew_rewrite(bub_rw *r) {
+  ew_plan run[EW_RUN];
+  const char *why = ew_check(r, &run[0]);
+  if (why)
+    return bub_refuse(r, why);
+  bub_prepare_in_place(r);
+  MlirValue source = r->source;
+  intptr_t index = r->result_index;
+  int n = r->in_place ? ew_extend_run(r, run) : 1;
+  MlirNamedAttribute set[1];
+  intptr_t nset;
+  const char *drop[] = {NULL, NULL};
+  /* Top down: the topmost op slices its operands first, so the slice
+   * being rewritten climbs there (bub_extract reuses it). */
+  for (int i = n - 1; i > 0; i--) {
+    ew_focus(r, run[i].op);
+    ew_slice_operands(r, &run[i], set, &nset, drop);
+    bub_shrink_in_place(r, run[i].op, run[i].nops, run[i].ops, run[i].nres,
+                        run[i].res, nset, set, drop);
+    r->bc->num_rewrites++;
+  }
+  if (n > 1) {
+    ew_focus(r, run[0].op);
+    r->source = source;
+    r->result_index = index;
+  }
+  ew_slice_operands(r, &run[0], set, &nset, drop);
+  bub_rebuild(r, run[0].nops, run[0].ops, run[0].nres, run[0].res, nset, set,
+              drop);
+  return true;
+}
+
+/* Fills `p` for r->producer; the reason it cannot be rewritten, or NULL. */
+static const char *ew_check(bub_rw *r, ew_plan *p) {
+  p->op = r->producer;
+  p->follow = -1;
+  p->nops = copy_operands(r->producer, p->ops);
   MlirAttribute tr = bub_attr(r->producer, "transpose");
   if (!mlirAttributeIsNull(tr) && !identity_perm(tr))
-    return bub_refuse(r, "elementwise op with a transpose");
-  if (nops < 0 || !sliced_results(r, res, &nres) ||
-      !group(r, "src", &first, &count))
-    return bub_refuse(r, "results are not tensors of the slice's rank");
-  MlirType rt = mlirValueGetType(r->source);
-  int64_t bdims[BUB_MAX_RANK];
-  MlirAttribute battr = bub_attr(r->producer, "broadcast");
-  intptr_t nb = bub_i64_array(battr, bdims, BUB_MAX_RANK);
-  if (nb > BUB_MAX_RANK)
-    return bub_refuse(r, "bad broadcast attribute");
+    return "elementwise op with a transpose";
+  if (p->nops < 0 || !sliced_results(r, p->res, &p->nres) ||
+      !group(r, "src", &p->first, &p->count))
+    return "results are not tensors of the slice's rank";
+  p->nb = bub_i64_array(bub_attr(r->producer, "broadcast"), p->bdims,
+                        BUB_MAX_RANK);
+  if (p->nb > BUB_MAX_RANK)
+    return "bad broadcast attribute";
   if (!group_ok(r, "src", true) || !group_ok(r, "dst", false))
-    return bub_refuse(r, "an operand is not a scalar or a tensor of the "
-                         "result's rank");
-  bub_prepare_in_place(r);
+    return "an operand is not a scalar or a tensor of the result's rank";
+  return NULL;
+}
+
+/* r->producer, its sliced result and its operand groups. */
+static void ew_focus(bub_rw *r, MlirOperation op) {
+  r->producer = op;
+  r->source = mlirOperationGetResult(op, 0);
+  r->result_index = 0;
+  r->ngroups = 0;
+  r->last_group = NULL;
+  mlirRewriterBaseSetInsertionPointBefore(r->rw, op);
+}
+
+/* The `src` operand of p's op that an elementwise op above can compute in
+ * place with the same slice: of p's result type (so a broadcast dim of
+ * size 1 cannot take another part), that op's one result, read once, with
+ * the slice's sizes and offsets available before it. -1 if none. */
+static intptr_t ew_follow(bub_rw *r, const ew_plan *p, MlirType rt) {
+  bub_type_info ti = bub_type(r->bc, rt);
+  for (int d = 0; d < r->s.rank; d++)
+    if (ti.shape[d] == 1 && contains(p->bdims, p->nb, d))
+      return -1;
+  for (intptr_t i = p->first; i < p->first + p->count; i++) {
+    MlirValue v = p->ops[i];
+    if (!mlirValueIsAOpResult(v) || !mlirTypeEqual(mlirValueGetType(v), rt))
+      continue;
+    MlirOperation q = mlirOpResultGetOwner(v);
+    MlirOpOperand u = mlirValueGetFirstUse(v);
+    if (!ew_applies(r->bc, q) || mlirOperationGetNumResults(q) != 1 ||
+        mlirOperationGetNumRegions(q) != 0 ||
+        !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
+      continue;
+    bool dominated = true;
+    for (int d = 0; d < r->s.rank && dominated; d++)
+      dominated =
+          (mlirValueIsNull(r->s.off[d].v) || bub_dominates(r->s.off[d].v, q)) &&
+          (mlirValueIsNull(r->s.size[d].v) || bub_dominates(r->s.size[d].v, q));
+    if (dominated)
+      return i;
+  }
+  return -1;
+}
+
+/* Extends run[0] (r's producer, in place) upwards; returns its length.
+ * Leaves r focused on run[0]. */
+static int ew_extend_run(bub_rw *r, ew_plan *run) {
+  MlirType rt = mlirValueGetType(r->source);
+  MlirValue source = r->source;
+  intptr_t index = r->result_index;
+  int n = 1;
+  while (n < EW_RUN) {
+    intptr_t f = ew_follow(r, &run[n - 1], rt);
+    if (f < 0)
+      break;
+    ew_focus(r, mlirOpResultGetOwner(run[n - 1].ops[f]));
+    if (ew_check(r, &run[n]))
+      break;
+    run[n - 1].follow = f;
+    n++;
+  }
+  ew_focus(r, run[0].op);
+  r->source = source;
+  r->result_index = index;
+  return n;
+}
+
+/* Slices p's operands by S (but the one it follows), and says what
+ * becomes of its `broadcast` attribute. */
+static void ew_slice_operands(bub_rw *r, ew_plan *p, MlirNamedAttribute *set,
+                              intptr_t *nset, const char **drop) {
+  MlirType rt = mlirValueGetType(r->source);
   int64_t out[BUB_MAX_RANK], in[BUB_MAX_RANK];
   memcpy(out, bub_type(r->bc, rt).shape, sizeof out[0] * (size_t)r->s.rank);
-  for (intptr_t i = first; i < first + count; i++) {
-    MlirType t = mlirValueGetType(ops[i]);
+  for (intptr_t i = p->first; i < p->first + p->count; i++) {
+    if (i == p->follow)
+      continue;
+    MlirType t = mlirValueGetType(p->ops[i]);
     if (mlirTypeEqual(t, rt)) {
       memcpy(in, out, sizeof out);
     } else {
@@ -226,7 +357,7 @@ static bool ew_rewrite(bub_rw *r) {
     const bub_slice *use = &r->s;
     bub_slice os;
     for (int d = 0; d < r->s.rank; d++) {
-      if (in[d] == 1 && (out[d] != 1 || contains(bdims, nb, d))) {
+      if (in[d] == 1 && (out[d] != 1 || contains(p->bdims, p->nb, d))) {
         if (use != &os)
           os = r->s;
         use = &os;
@@ -234,23 +365,21 @@ static bool ew_rewrite(bub_rw *r) {
         os.size[d] = bub_c(1);
       }
     }
-    ops[i] = bub_extract(r, ops[i], use, NULL, true, (MlirOperation){NULL});
+    p->ops[i] =
+        bub_extract(r, p->ops[i], use, NULL, true, (MlirOperation){NULL});
   }
-  slice_group(r, "dst", ops);
-  MlirNamedAttribute set[1];
-  intptr_t nset = 0;
-  const char *drop[] = {NULL, NULL};
-  if (nb > 0) {
+  slice_group(r, "dst", p->ops);
+  *nset = 0;
+  drop[0] = NULL;
+  if (p->nb > 0) {
     int64_t kept[BUB_MAX_RANK];
-    intptr_t nk = still_broadcast(r, bdims, nb, kept);
+    intptr_t nk = still_broadcast(r, p->bdims, p->nb, kept);
     if (nk > 0)
-      set[nset++] = bub_named(r, "broadcast",
-                              bub_i64_array_attr(r->ctx, kept, nk));
+      set[(*nset)++] = bub_named(r, "broadcast",
+                                 bub_i64_array_attr(r->ctx, kept, nk));
     else
       drop[0] = "broadcast";
   }
-  bub_rebuild(r, nops, ops, nres, res, nset, set, drop);
-  return true;
 }
 
 const bub_pattern bub_pat_elementwise = {

@@ -268,6 +268,14 @@ MlirOperation bub_mark_buffer_size(bub_rw *r, MlirValue v, MlirType t,
 void bub_rebuild(bub_rw *r, intptr_t nopnds, const MlirValue *opnds,
                  intptr_t nres, const MlirType *res, intptr_t nset,
                  const MlirNamedAttribute *set, const char *const *drop);
+/* The in-place half of bub_rebuild, without replacing the slice: for an
+ * op above the producer in a run of ops rewritten by one pattern (the
+ * elementwise run), whose result keeps its one user. */
+void bub_shrink_in_place(bub_rw *r, MlirOperation op, intptr_t nopnds,
+                         const MlirValue *opnds, intptr_t nres,
+                         const MlirType *res, intptr_t nset,
+                         const MlirNamedAttribute *set,
+                         const char *const *drop);
 /* For patterns that end in bub_rebuild, once they have checked everything
  * and will succeed: sets r->in_place (and the insertion point before the
  * producer) when the slice is the producer's only user and the slice's

@@ -983,8 +983,12 @@ static MlirValue shared_slice(bub_rw *r, MlirValue src, MlirType type,
 
 /* A shared slice of a to_tensor may have to wake it (bub_wake_shared). */
 static void note_shared(bub_rw *r, MlirValue src, MlirOperation k) {
-  if (mlirValueIsAOpResult(src))
-    r->shared[r->nshared++] = k;
+  if (!mlirValueIsAOpResult(src))
+    return;
+  for (int i = 0; i < r->nshared; i++)
+    if (mlirOperationEqual(r->shared[i], k))
+      return; /* an elementwise run reads it in every op */
+  r->shared[r->nshared++] = k;
 }
 
 MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
@@ -1218,19 +1222,27 @@ void bub_rebuild(bub_rw *r, intptr_t nopnds, const MlirValue *opnds,
   }
   /* The slice was the producer's only user: shrink the producer itself. */
   MlirOperation p = r->producer;
-  mlirRewriterBaseStartOpModification(r->rw, p);
-  mlirOperationSetOperands(p, nopnds, opnds);
-  for (intptr_t i = 0; i < nres; i++)
-    mlirValueSetType(mlirOperationGetResult(p, i), res[i]);
-  for (const char *const *d = drop; d && *d; d++)
-    mlirOperationRemoveDiscardableAttributeByName(p, str(*d));
-  for (intptr_t i = 0; i < nset; i++)
-    mlirOperationSetDiscardableAttributeByName(
-        p, mlirIdentifierStr(set[i].name), set[i].attribute);
-  mlirRewriterBaseFinalizeOpModification(r->rw, p);
+  bub_shrink_in_place(r, p, nopnds, opnds, nres, res, nset, set, drop);
   MlirValue v = mlirOperationGetResult(p, r->result_index);
   r->producer = (MlirOperation){NULL};
   bub_replace(r, v);
+}
+
+void bub_shrink_in_place(bub_rw *r, MlirOperation op, intptr_t nopnds,
+                         const MlirValue *opnds, intptr_t nres,
+                         const MlirType *res, intptr_t nset,
+                         const MlirNamedAttribute *set,
+                         const char *const *drop) {
+  mlirRewriterBaseStartOpModification(r->rw, op);
+  mlirOperationSetOperands(op, nopnds, opnds);
+  for (intptr_t i = 0; i < nres; i++)
+    mlirValueSetType(mlirOperationGetResult(op, i), res[i]);
+  for (const char *const *d = drop; d && *d; d++)
+    mlirOperationRemoveDiscardableAttributeByName(op, str(*d));
+  for (intptr_t i = 0; i < nset; i++)
+    mlirOperationSetDiscardableAttributeByName(
+        op, mlirIdentifierStr(set[i].name), set[i].attribute);
+  mlirRewriterBaseFinalizeOpModification(r->rw, op);
 }
 
 bool bub_prepare_in_place(bub_rw *r) {

@@ -81,6 +81,7 @@ static void fail(failure *f, MlirLocation loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static bool applies(MlirOperation func, bool all_vector_kernels);
+static bool split_already(const npuc_dim_result *dims);
 static bool check_shape(MlirOperation func, const npuc_dim_result *dims,
                         const npuc_op_registry *reg, failure *f);
 static bool check_memory(const npuc_dim_result *dims, failure *f);
@@ -97,7 +98,7 @@ static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
     npuc_op_error(func, "hivm-bind-sub-block: out of memory");
     return false;
   }
-  if (dims.num_leaves == 0) { /* nothing is stored: nothing to split */
+  if (dims.num_leaves == 0 || split_already(&dims)) { /* nothing to split */
     npuc_dim_result_free(&dims);
     return true;
   }
@@ -161,27 +162,29 @@ static bool is_aiv(MlirOperation func) {
   return strcmp(t.text, "#hivm.func_core_type<AIV>") == 0;
 }
 
-static MlirWalkResult find_split_mark(MlirOperation op, void *user) {
-  if (!has_attr(op, "tiled_op") && !has_attr(op, SUB_BLOCK_GUARD_MARK))
-    return MlirWalkResultAdvance;
-  *(bool *)user = true;
-  return MlirWalkResultInterrupt;
-}
-
 /* AIV functions of mix kernels (all AIV functions with all-vector-kernels),
- * unless the module opts out or the function was split already (its
- * {tiled_op} and {limit_sub_block_id0} marks: a second run would split the
- * halves again). */
+ * unless the module opts out. */
 static bool applies(MlirOperation func, bool all_vector_kernels) {
   if (!is_aiv(func) ||
       (!all_vector_kernels && !has_attr(func, "hivm.part_of_mix")))
     return false;
   MlirOperation parent = mlirOperationGetParentOperation(func);
-  if (!mlirOperationIsNull(parent) && has_attr(parent, DISABLE_ATTR))
-    return false;
-  bool split = false;
-  mlirOperationWalk(func, find_split_mark, &split, MlirWalkPreOrder);
-  return !split;
+  return mlirOperationIsNull(parent) || !has_attr(parent, DISABLE_ATTR);
+}
+
+/* Was the function split already? A second run would split the halves
+ * again. The marks of a split sit on store-like ops: {tiled_op} on each
+ * halved one, {limit_sub_block_id0} on the scf.if guarding each other one;
+ * the analyzer has listed them all as leaves. */
+static bool split_already(const npuc_dim_result *dims) {
+  for (size_t i = 0; i < dims->num_leaves; i++) {
+    MlirOperation op = dims->leaves[i].op;
+    MlirOperation parent = mlirOperationGetParentOperation(op);
+    if (has_attr(op, "tiled_op") ||
+        (npuc_op_is(parent, "scf.if") && has_attr(parent, SUB_BLOCK_GUARD_MARK)))
+      return true;
+  }
+  return false;
 }
 
 /* ---- what tiling needs ------------------------------------------------------
