@@ -31,9 +31,25 @@ typedef struct {
 /* Parsed option values of one pass instance. */
 typedef struct npuc_pass_options npuc_pass_options;
 
+/* Who verifies the op a pass ran on, after it. MLIR's pass manager does,
+ * unless the pass preserved all analyses, which an external pass cannot
+ * say through the C API: a pass that verified its own result
+ * (hivm-bind-sub-block must, for its fallback) would be verified twice.
+ * When a pipeline holds only npuc passes, npuc_pass_manager_verify_each
+ * hands the check to the passes: each verifies its op after it runs,
+ * unless it said it left it verified (npuc_pass_verified). Upstream passes
+ * cannot do that, so with any of them the pass manager keeps the check. */
+typedef struct {
+  bool upstream_passes; /* set while passes are added */
+  bool by_passes;       /* set by npuc_pass_manager_verify_each */
+} npuc_verify_each;
+
 typedef struct {
   const npuc_op_registry *registry;
   MlirContext context;
+  /* NULL: the pass manager verifies after each pass. Must outlive the
+   * pass manager. */
+  npuc_verify_each *verify_each;
 } npuc_pass_context;
 
 typedef struct {
@@ -71,6 +87,12 @@ bool npuc_pipeline_parse(MlirPassManager pm, const char *pipeline,
 bool npuc_pipeline_add_flag(MlirPassManager pm, const char *name,
                             const char *options, const npuc_pass_context *ctx,
                             const npuc_diag_sink *sink);
+/* After the passes are added: with no upstream pass among them, turns the
+ * pass manager's verifier off and has our passes verify instead. */
+void npuc_pass_manager_verify_each(MlirPassManager pm, npuc_verify_each *v);
+/* Called by a pass on the op it runs on: the op, as the pass leaves it,
+ * has been verified (or is unchanged), so it need not be again. */
+void npuc_pass_verified(MlirOperation op);
 /* Is `name` a pass known to npuc or to upstream MLIR? */
 bool npuc_pass_name_known(const char *name);
 /* Up to `max` pass names (npuc and upstream) close to a misspelt `name`,

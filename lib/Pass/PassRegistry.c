@@ -155,9 +155,25 @@ static void *pass_clone(void *user) {
   return copy;
 }
 
+/* The op the running pass said it left verified (npuc_pass_verified); per
+ * thread, as the pass manager runs passes on functions in parallel. */
+static _Thread_local void *verified_op;
+
+void npuc_pass_verified(MlirOperation op) { verified_op = op.ptr; }
+
+void npuc_pass_manager_verify_each(MlirPassManager pm, npuc_verify_each *v) {
+  v->by_passes = !v->upstream_passes;
+  mlirPassManagerEnableVerifier(pm, !v->by_passes);
+}
+
 static void pass_run(MlirOperation op, MlirExternalPass pass, void *user) {
   pass_instance *inst = user;
-  if (!inst->def->run(op, inst->opts, &inst->ctx))
+  verified_op = NULL;
+  bool ok = inst->def->run(op, inst->opts, &inst->ctx);
+  const npuc_verify_each *v = inst->ctx.verify_each;
+  if (ok && v && v->by_passes && verified_op != op.ptr)
+    ok = mlirOperationVerify(op);
+  if (!ok)
     mlirExternalPassSignalFailure(pass);
 }
 

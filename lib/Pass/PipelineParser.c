@@ -185,6 +185,8 @@ static bool add_upstream_pass(builder *b, MlirOpPassManager pm,
   char *error = NULL;
   if (!text)
     return false;
+  if (b->ctx->verify_each) /* it cannot say it verified its result */
+    b->ctx->verify_each->upstream_passes = true;
   bool ok = npuc_upstream_check(text, &error);
   if (!ok) {
     if (!error || is_unknown_pass_message(error))

@@ -91,8 +91,10 @@ static void fall_back(MlirOperation func, const npuc_op_registry *reg);
 
 static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
                            const npuc_pass_context *ctx) {
-  if (!applies(func, npuc_pass_opt_bool(opts, "all-vector-kernels")))
+  if (!applies(func, npuc_pass_opt_bool(opts, "all-vector-kernels"))) {
+    npuc_pass_verified(func); /* unchanged */
     return true;
+  }
   npuc_dim_result dims;
   if (!npuc_dim_analyze(func, ctx->registry, &dims)) {
     npuc_op_error(func, "hivm-bind-sub-block: out of memory");
@@ -100,6 +102,7 @@ static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
   }
   if (dims.num_leaves == 0 || split_already(&dims)) { /* nothing to split */
     npuc_dim_result_free(&dims);
+    npuc_pass_verified(func); /* unchanged */
     return true;
   }
   failure f = {0};
@@ -119,6 +122,8 @@ static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
                          "%s",
                          f.why);
     fall_back(func, ctx->registry);
+  } else {
+    npuc_pass_verified(func); /* tile() verified it last */
   }
   return true;
 }
@@ -372,12 +377,13 @@ static void tile(MlirOperation func, const npuc_dim_result *dims, bool strict,
     else
       guard_leaf(dims->leaves[i].op, sub_block, ctx->registry);
   }
-  bool ok =
-      bubble(func, strict, ctx, f) && verify_quietly(func, ctx->registry, f);
+  bool ok = bubble(func, strict, ctx, f);
   if (ok) {
     erase_dead_values(func, ctx->registry);
     ok = npuc_map_sub_block_loops(func);
   }
+  /* Last, so the pass leaves the function verified as it is. */
+  ok = ok && verify_quietly(func, ctx->registry, f);
   if (!ok)
     mlirRegionTakeBody(mlirOperationGetRegion(func, 0),
                        mlirOperationGetRegion(backup, 0));

@@ -4,6 +4,7 @@
 #include "Pass/PassInternal.h"
 
 #include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
 #include <mlir-c/Diagnostics.h>
 #include <mlir-c/IR.h>
 #include <mlir-c/RegisterEverything.h>
@@ -36,6 +37,8 @@ static void log_run(const char *tag, MlirOperation op) {
   pthread_mutex_unlock(&log_lock);
 }
 
+static void break_first_op(MlirOperation func);
+
 static bool record_run(MlirOperation op, const npuc_pass_options *opts,
                        const npuc_pass_context *ctx) {
   (void)ctx;
@@ -45,22 +48,42 @@ static bool record_run(MlirOperation op, const npuc_pass_options *opts,
     mlirEmitError(mlirOperationGetLocation(op), "test pass failed");
     return false;
   }
+  if (npuc_pass_opt_bool(opts, "break"))
+    break_first_op(op);
+  if (npuc_pass_opt_bool(opts, "claim-verified"))
+    npuc_pass_verified(op);
   return true;
+}
+
+/* The first op of a function gets a result type its operands do not have
+ * (arith.addi of i32 giving i64): the function no longer verifies. */
+static void break_first_op(MlirOperation func) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  MlirOperation first = mlirBlockGetFirstOperation(body);
+  if (mlirOperationGetNumResults(first) > 0)
+    mlirValueSetType(mlirOperationGetResult(first, 0),
+                     mlirIntegerTypeGet(mlirOperationGetContext(func), 64));
 }
 
 static const npuc_pass_option_def record_options[] = {
     {"tag", NPUC_OPT_STRING, "none", "written to the log", NULL},
     {"fail", NPUC_OPT_BOOL, "false", "fail after logging", NULL},
+    {"break", NPUC_OPT_BOOL, "false", "leave the function invalid", NULL},
+    {"claim-verified", NPUC_OPT_BOOL, "false",
+     "say the op was left verified (npuc_pass_verified)", NULL},
 };
 
+#define NUM_RECORD_OPTIONS (sizeof record_options / sizeof record_options[0])
+
 static const npuc_pass_def func_pass = {
-    "npuc-test-func", "logs each function", "func.func", record_options, 2,
-    record_run};
+    "npuc-test-func", "logs each function", "func.func", record_options,
+    NUM_RECORD_OPTIONS, record_run};
 static const npuc_pass_def module_pass = {
-    "npuc-test-module", "logs the module", "builtin.module", record_options, 2,
-    record_run};
+    "npuc-test-module", "logs the module", "builtin.module", record_options,
+    NUM_RECORD_OPTIONS, record_run};
 static const npuc_pass_def any_pass = {
-    "npuc-test-any", "logs any op", "any", record_options, 2, record_run};
+    "npuc-test-any", "logs any op", "any", record_options, NUM_RECORD_OPTIONS,
+    record_run};
 
 /* ---- Fixture -------------------------------------------------------- */
 
@@ -144,6 +167,24 @@ static bool run_pipeline(fixture *f, const char *pipeline) {
   return ok;
 }
 
+/* run_pipeline, with verification after each pass left to our passes
+ * when the pipeline allows it (npuc_pass_manager_verify_each). */
+static bool run_verifying_each(fixture *f, const char *pipeline,
+                               npuc_verify_each *v) {
+  npuc_diag_sink sink = {collect_error, f};
+  *v = (npuc_verify_each){false, false};
+  f->pass_ctx.verify_each = v;
+  MlirPassManager pm = mlirPassManagerCreate(f->ctx);
+  bool ok = npuc_pipeline_parse(pm, pipeline, &f->pass_ctx, &sink);
+  if (ok) {
+    npuc_pass_manager_verify_each(pm, v);
+    ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, f->module));
+  }
+  mlirPassManagerDestroy(pm);
+  f->pass_ctx.verify_each = NULL;
+  return ok;
+}
+
 /* ---- Tests ---------------------------------------------------------- */
 
 static void test_func_pass_nests_implicitly(void **state) {
@@ -204,6 +245,39 @@ static void test_failing_pass_fails_the_run(void **state) {
   assert_false(run_pipeline(f, "builtin.module(npuc-test-module{fail=true})"));
   assert_string_equal(f->errors, "");
   assert_string_equal(run_log, "none:module ");
+}
+
+/* Only npuc passes: the pass manager's verifier is off, and our pass
+ * verifies the function it broke. */
+static void test_our_passes_verify_after_themselves(void **state) {
+  fixture *f = *state;
+  npuc_verify_each v;
+  assert_true(run_verifying_each(f, "npuc-test-func{tag=a}", &v));
+  assert_true(v.by_passes);
+  assert_false(run_verifying_each(f, "npuc-test-func{break=true}", &v));
+  assert_true(v.by_passes);
+}
+
+/* A pass that says it left its op verified is not verified again: here it
+ * says so wrongly, and the broken function gets through (the pass manager
+ * would have caught it). */
+static void test_a_pass_verified_is_not_verified_again(void **state) {
+  fixture *f = *state;
+  npuc_verify_each v;
+  assert_true(run_verifying_each(
+      f, "npuc-test-func{break=true claim-verified=true}", &v));
+  assert_true(v.by_passes);
+}
+
+/* With an upstream pass in the pipeline the pass manager keeps verifying:
+ * the claim of our pass does not stop it. */
+static void test_upstream_passes_keep_the_pass_manager_verifier(void **state) {
+  fixture *f = *state;
+  npuc_verify_each v;
+  assert_false(run_verifying_each(
+      f, "func.func(cse,npuc-test-func{break=true claim-verified=true})", &v));
+  assert_true(v.upstream_passes);
+  assert_false(v.by_passes);
 }
 
 static void test_anchor_mismatch_is_reported(void **state) {
@@ -279,6 +353,12 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_flag_form, setup, teardown),
       cmocka_unit_test_setup_teardown(test_failing_pass_fails_the_run, setup,
                                       teardown),
+      cmocka_unit_test_setup_teardown(test_our_passes_verify_after_themselves,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          test_a_pass_verified_is_not_verified_again, setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          test_upstream_passes_keep_the_pass_manager_verifier, setup, teardown),
       cmocka_unit_test_setup_teardown(test_anchor_mismatch_is_reported, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_bad_option_is_reported, setup,

@@ -118,7 +118,7 @@ static unsigned char *entry_after_pass(const char *text, int64_t eb,
       ctx, mlirStringRefCreateFromCString(text),
       mlirStringRefCreateFromCString("test.mlir"));
   assert_false(mlirOperationIsNull(module));
-  npuc_pass_context pctx = {NULL, ctx};
+  npuc_pass_context pctx = {NULL, ctx, NULL};
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   assert_true(
       npuc_pipeline_parse(pm, "builtin.module(tx8-const-norm{aligned-data=true})",

@@ -320,7 +320,7 @@ static MlirOperation parse(graph *g, bool transform) {
   assert_true(npuc_module_parse(g->ctx, reg, kGraph, strlen(kGraph), "g.mlir",
                                 1, NULL, &g->m));
   if (transform) {
-    npuc_pass_context pc = {reg, g->ctx};
+    npuc_pass_context pc = {reg, g->ctx, NULL};
     MlirPassManager pm = mlirPassManagerCreate(g->ctx);
     assert_true(npuc_pipeline_parse(pm, kPipeline, &pc, NULL));
     assert_true(mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, g->m.op)));

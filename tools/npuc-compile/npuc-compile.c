@@ -116,7 +116,7 @@ static void finish_options(options *o) {
 static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
                          npuc_module *m, const char *pipeline) {
   npuc_context_set_sink(ctx, NULL, m->map);
-  npuc_pass_context pctx = {registry, ctx};
+  npuc_pass_context pctx = {registry, ctx, NULL};
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   bool ok = npuc_pipeline_parse(pm, pipeline, &pctx, NULL) &&
             mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, m->op)) &&

@@ -47,6 +47,7 @@ typedef struct {
   MlirContext context;
   MlirOpPrintingFlags ir_printing_flags;
   npuc_output *out;
+  npuc_verify_each verify_each; /* of the pass manager being built or run */
 } tool;
 
 enum { CONTINUE = -1 };
@@ -83,7 +84,8 @@ static int run(const options *o) {
   char *input = npuc_read_input(o->input, &len, NULL);
   if (!input)
     return 1;
-  tool t = {o, npuc_input_display_name(o->input), NULL, {NULL}, {NULL}, NULL};
+  tool t = {o,      npuc_input_display_name(o->input), NULL, {NULL}, {NULL},
+            NULL, {false, false}};
   bool ok = npuc_check_text(input, len, t.filename, NULL) &&
             (t.registry = npuc_builtin_op_registry(NULL)) != NULL;
   if (ok) {
@@ -208,13 +210,16 @@ static MlirPassManager build_pass_manager(tool *t, const npuc_diag_sink *sink,
     mlirPassManagerEnableIRPrinting(pm, false, true, false, false, false,
                                     t->ir_printing_flags,
                                     mlirStringRefCreate(NULL, 0));
-  npuc_pass_context pctx = {t->registry, t->context};
+  t->verify_each = (npuc_verify_each){false, false};
+  npuc_pass_context pctx = {t->registry, t->context, &t->verify_each};
   bool ok = true;
   if (o->pipeline)
     ok = npuc_pipeline_parse(pm, o->pipeline, &pctx, sink);
   for (size_t i = 0; ok && i < o->num_passes; i++)
     ok = npuc_pipeline_add_flag(pm, o->passes[i].name, o->passes[i].value,
                                 &pctx, sink);
+  if (ok)
+    npuc_pass_manager_verify_each(pm, &t->verify_each);
   if (!ok) {
     mlirPassManagerDestroy(pm);
     pm.ptr = NULL;

@@ -152,7 +152,7 @@ static bool check_signature(MlirOperation func) {
 static bool run_pipeline(const npuc_op_registry *reg, MlirOperation op,
                          const char *pipeline) {
   MlirContext ctx = mlirOperationGetContext(op);
-  npuc_pass_context pctx = {reg, ctx};
+  npuc_pass_context pctx = {reg, ctx, NULL};
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   bool ok = npuc_pipeline_parse(pm, pipeline, &pctx, NULL) &&
             mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op)) &&
