@@ -195,7 +195,8 @@ static bool identity_perm(MlirAttribute a) {
  * before anything is created. */
 typedef struct {
   MlirOperation op;
-  intptr_t nops, nres, first, count; /* first, count: the `src` group */
+  intptr_t nops, nres;
+  intptr_t first, count, dfirst, dcount; /* the `src` and `dst` groups */
   MlirValue ops[MAX_OPERANDS];
   MlirType res[MAX_OPERANDS];
   int64_t bdims[BUB_MAX_RANK];
@@ -267,7 +268,8 @@ static const char *ew_check(bub_rw *r, ew_plan *p) {
                         BUB_MAX_RANK);
   if (p->nb > BUB_MAX_RANK)
     return "bad broadcast attribute";
-  if (!group_ok(r, "src", true) || !group_ok(r, "dst", false))
+  if (!group_ok(r, "src", true) || !group_ok(r, "dst", false) ||
+      !group(r, "dst", &p->dfirst, &p->dcount))
     return "an operand is not a scalar or a tensor of the result's rank";
   return NULL;
 }
@@ -368,7 +370,9 @@ static void ew_slice_operands(bub_rw *r, ew_plan *p, MlirNamedAttribute *set,
     p->ops[i] =
         bub_extract(r, p->ops[i], use, NULL, true, (MlirOperation){NULL});
   }
-  slice_group(r, "dst", p->ops);
+  for (intptr_t i = p->dfirst; i < p->dfirst + p->dcount; i++)
+    p->ops[i] =
+        bub_extract(r, p->ops[i], &r->s, NULL, true, (MlirOperation){NULL});
   *nset = 0;
   drop[0] = NULL;
   if (p->nb > 0) {

@@ -144,6 +144,14 @@ typedef struct {
    * pattern can run on it now (npuc_bubble_ctx.defer). */
   MlirOperation shared[4];
   int nshared;
+  /* The last shared slice found or made (bub_extract): the ops of an
+   * elementwise run all read it; within one application nothing erases it,
+   * so it is not looked for again. */
+  struct {
+    MlirValue src, v;
+    MlirType type;
+    bub_slice s;
+  } last_shared;
   int ngroups;
   /* The last group looked up, by the address of its name. */
   const char *last_group;

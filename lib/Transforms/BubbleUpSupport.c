@@ -874,6 +874,7 @@ static bool reuse_slice(bub_rw *r) {
   }
   r->nold_uses = n;
   r->reused = true;
+  r->last_shared.v = (MlirValue){NULL}; /* in case it was the slice */
   mlirRewriterBaseMoveOpBefore(r->rw, r->slice_op, at);
   mlirRewriterBaseStartOpModification(r->rw, r->slice_op);
   return true;
@@ -991,6 +992,23 @@ static void note_shared(bub_rw *r, MlirValue src, MlirOperation k) {
   r->shared[r->nshared++] = k;
 }
 
+/* Is (src, type, s) the last shared slice taken in this application? The
+ * parts must be the same values and constants, not just equal ones. */
+static bool same_shared(const bub_rw *r, MlirValue src, MlirType type,
+                        const bub_slice *s) {
+  const bub_slice *t = &r->last_shared.s;
+  if (mlirValueIsNull(r->last_shared.v) ||
+      !mlirValueEqual(r->last_shared.src, src) ||
+      !mlirTypeEqual(r->last_shared.type, type) || t->rank != s->rank)
+    return false;
+  for (int d = 0; d < s->rank; d++)
+    if (t->off[d].v.ptr != s->off[d].v.ptr || t->off[d].c != s->off[d].c ||
+        t->size[d].v.ptr != s->size[d].v.ptr ||
+        t->size[d].c != s->size[d].c || t->stride[d] != s->stride[d])
+      return false;
+  return true;
+}
+
 MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
                       const bool *drop, bool marked,
                       MlirOperation attrs_from) {
@@ -1007,9 +1025,16 @@ MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
   if (marked && !drops && bub_op_is(def, "tensor.empty"))
     return shared_empty(r, def, type, s);
   if (marked && !drops && mlirOperationIsNull(attrs_from)) {
+    if (same_shared(r, src, type, s))
+      return r->last_shared.v;
     MlirValue v = shared_slice(r, src, type, s);
-    if (!mlirValueIsNull(v))
+    if (!mlirValueIsNull(v)) {
+      r->last_shared.src = src;
+      r->last_shared.v = v;
+      r->last_shared.type = type;
+      r->last_shared.s = *s;
       return v;
+    }
   }
   if (marked && !drops && mlirOperationIsNull(attrs_from) &&
       mlirOperationGetNumDiscardableAttributes(r->slice_op) == 1)
