@@ -15,7 +15,7 @@ ASAN_ENV   := ASAN_OPTIONS=detect_leaks=1 \
               UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 .PHONY: all deps build check build-asan check-asan demo clean conformance \
-        fuzz fuzz-repro bench tx8-random
+        fuzz fuzz-repro fuzz-passes bench tx8-random
 
 all: build
 
@@ -71,6 +71,14 @@ fuzz: deps
 # The saved reproducers of past fuzzer findings stay fixed.
 fuzz-repro: deps
 	fuzz/run.sh --repro
+
+# Mutants of the conformance and lit cases through the sub-block passes,
+# built with AddressSanitizer and UBSan; fails on a crash or a report.
+MUTANTS ?= 300
+fuzz-passes: build-asan
+	$(ASAN_ENV) python3 fuzz/mutate_passes.py \
+	  --npuc-opt $(ASAN_BUILD)/bin/npuc-opt --out $(ASAN_BUILD)/mutants \
+	  --mutants $(MUTANTS)
 
 # Benchmarks print ratios against reference runs; they are not tests.
 bench: build
