@@ -195,6 +195,7 @@ static bool identity_perm(MlirAttribute a) {
  * before anything is created. */
 typedef struct {
   MlirOperation op;
+  MlirValue result; /* the sliced one */
   intptr_t nops, nres;
   intptr_t first, count, dfirst, dcount; /* the `src` and `dst` groups */
   MlirValue ops[MAX_OPERANDS];
@@ -212,7 +213,8 @@ typedef struct {
 
 static const char *ew_check(bub_rw *r, ew_plan *p);
 static int ew_extend_run(bub_rw *r, ew_plan *run);
-static void ew_focus(bub_rw *r, MlirOperation op);
+static void ew_focus(bub_rw *r, const ew_plan *p);
+static void focus_on(bub_rw *r, MlirValue result);
 static void ew_slice_operands(bub_rw *r, ew_plan *p, MlirNamedAttribute *set,
                               intptr_t *nset, const char **drop);
 
@@ -227,8 +229,6 @@ static bool ew_rewrite(bub_rw *r) {
   if (why)
     return bub_refuse(r, why);
   bub_prepare_in_place(r);
-  MlirValue source = r->source;
-  intptr_t index = r->result_index;
   int n = r->in_place ? ew_extend_run(r, run) : 1;
   MlirNamedAttribute set[1];
   intptr_t nset;
@@ -236,17 +236,14 @@ static bool ew_rewrite(bub_rw *r) {
   /* Top down: the topmost op slices its operands first, so the slice
    * being rewritten climbs there (bub_extract reuses it). */
   for (int i = n - 1; i > 0; i--) {
-    ew_focus(r, run[i].op);
+    ew_focus(r, &run[i]);
     ew_slice_operands(r, &run[i], set, &nset, drop);
     bub_shrink_in_place(r, run[i].op, run[i].nops, run[i].ops, run[i].nres,
                         run[i].res, nset, set, drop);
     r->bc->num_rewrites++;
   }
-  if (n > 1) {
-    ew_focus(r, run[0].op);
-    r->source = source;
-    r->result_index = index;
-  }
+  if (n > 1)
+    ew_focus(r, &run[0]);
   ew_slice_operands(r, &run[0], set, &nset, drop);
   bub_rebuild(r, run[0].nops, run[0].ops, run[0].nres, run[0].res, nset, set,
               drop);
@@ -256,6 +253,7 @@ static bool ew_rewrite(bub_rw *r) {
 /* Fills `p` for r->producer; the reason it cannot be rewritten, or NULL. */
 static const char *ew_check(bub_rw *r, ew_plan *p) {
   p->op = r->producer;
+  p->result = r->source;
   p->follow = -1;
   p->nops = copy_operands(r->producer, p->ops);
   MlirAttribute tr = bub_attr(r->producer, "transpose");
@@ -274,14 +272,17 @@ static const char *ew_check(bub_rw *r, ew_plan *p) {
   return NULL;
 }
 
-/* r->producer, its sliced result and its operand groups. */
-static void ew_focus(bub_rw *r, MlirOperation op) {
-  r->producer = op;
-  r->source = mlirOperationGetResult(op, 0);
-  r->result_index = 0;
+/* Makes the op of p (of `result`) r's producer: the sliced result, its
+ * operand groups (read again) and the insertion point in front of it. */
+static void ew_focus(bub_rw *r, const ew_plan *p) { focus_on(r, p->result); }
+
+static void focus_on(bub_rw *r, MlirValue result) {
+  r->producer = mlirOpResultGetOwner(result);
+  r->source = result;
+  r->result_index = mlirOpResultGetResultNumber(result);
   r->ngroups = 0;
   r->last_group = NULL;
-  mlirRewriterBaseSetInsertionPointBefore(r->rw, op);
+  mlirRewriterBaseSetInsertionPointBefore(r->rw, r->producer);
 }
 
 /* The `src` operand of p's op that an elementwise op above can compute in
@@ -318,22 +319,18 @@ static intptr_t ew_follow(bub_rw *r, const ew_plan *p, MlirType rt) {
  * Leaves r focused on run[0]. */
 static int ew_extend_run(bub_rw *r, ew_plan *run) {
   MlirType rt = mlirValueGetType(r->source);
-  MlirValue source = r->source;
-  intptr_t index = r->result_index;
   int n = 1;
   while (n < EW_RUN) {
     intptr_t f = ew_follow(r, &run[n - 1], rt);
     if (f < 0)
       break;
-    ew_focus(r, mlirOpResultGetOwner(run[n - 1].ops[f]));
+    focus_on(r, run[n - 1].ops[f]);
     if (ew_check(r, &run[n]))
       break;
     run[n - 1].follow = f;
     n++;
   }
-  ew_focus(r, run[0].op);
-  r->source = source;
-  r->result_index = index;
+  ew_focus(r, &run[0]);
   return n;
 }
 
