@@ -116,11 +116,14 @@ static void finish_options(options *o) {
 static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
                          npuc_module *m, const char *pipeline) {
   npuc_context_set_sink(ctx, NULL, m->map);
-  npuc_pass_context pctx = {registry, ctx, NULL};
+  npuc_verify_each verify_each = {false, false};
+  npuc_pass_context pctx = {registry, ctx, &verify_each};
   MlirPassManager pm = mlirPassManagerCreate(ctx);
-  bool ok = npuc_pipeline_parse(pm, pipeline, &pctx, NULL) &&
-            mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, m->op)) &&
-            npuc_verify_table_ops(registry, m->op);
+  bool ok = npuc_pipeline_parse(pm, pipeline, &pctx, NULL);
+  if (ok)
+    npuc_pass_manager_verify_each(pm, &verify_each);
+  ok = ok && mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, m->op)) &&
+       npuc_verify_table_ops(registry, m->op);
   mlirPassManagerDestroy(pm);
   return ok;
 }
