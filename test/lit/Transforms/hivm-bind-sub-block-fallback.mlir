@@ -3,6 +3,11 @@
 // guarded by `hivm.hir.get_sub_block_idx == 0`, and a remark at the op that
 // caused it says why.
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics --hivm-bind-sub-block | FileCheck %s
+// A second run leaves the guarded functions alone ({limit_sub_block_id0} on
+// the scf.if around a store), with no remark:
+// RUN: npuc-opt %s --split-input-file --hivm-bind-sub-block 2>/dev/null \
+// RUN:   | npuc-opt --split-input-file --hivm-bind-sub-block 2>%t.second | FileCheck %s
+// RUN: not grep . %t.second
 
 // The seed's fallback example, when no axis can be halved (63 is odd): the
 // computation stays whole, only the store is guarded.
