@@ -38,6 +38,7 @@ typedef struct {
   bool timing;
   bool print_generic;
   bool print_debuginfo;
+  bool no_verify_each; /* --verify-each=false */
 } options;
 
 typedef struct {
@@ -218,7 +219,9 @@ static MlirPassManager build_pass_manager(tool *t, const npuc_diag_sink *sink,
   for (size_t i = 0; ok && i < o->num_passes; i++)
     ok = npuc_pipeline_add_flag(pm, o->passes[i].name, o->passes[i].value,
                                 &pctx, sink);
-  if (ok)
+  if (ok && o->no_verify_each)
+    mlirPassManagerEnableVerifier(pm, false);
+  else if (ok)
     npuc_pass_manager_verify_each(pm, &t->verify_each);
   if (!ok) {
     mlirPassManagerDestroy(pm);
@@ -238,6 +241,7 @@ typedef enum {
   OPT_VERIFY,
   OPT_PRINT_AFTER_ALL,
   OPT_TIMING,
+  OPT_VERIFY_EACH,
   OPT_GENERIC,
   OPT_DEBUGINFO,
   OPT_ALLOW_UNREGISTERED,
@@ -268,6 +272,9 @@ static const option_spec specs[] = {
      "Print the IR after every pass on stderr (MLIR's own printer)"},
     {"mlir-timing", ARG_NONE, OPT_TIMING, "--mlir-timing",
      "Report the time each pass took on stderr"},
+    {"verify-each", ARG_NONE, OPT_VERIFY_EACH, "--verify-each[=false]",
+     "Verify the IR after each pass (default); false: only the input and "
+     "our op tables at the end"},
     {"mlir-print-op-generic", ARG_NONE, OPT_GENERIC, "--mlir-print-op-generic",
      "Print every op in generic form"},
     {"mlir-print-debuginfo", ARG_NONE, OPT_DEBUGINFO, "--mlir-print-debuginfo",
@@ -372,6 +379,7 @@ static int apply_option(const option_spec *spec, const char *value,
   case OPT_VERIFY: o->verify_diagnostics = flag; break;
   case OPT_PRINT_AFTER_ALL: o->print_ir_after_all = flag; break;
   case OPT_TIMING: o->timing = flag; break;
+  case OPT_VERIFY_EACH: o->no_verify_each = !flag; break;
   case OPT_GENERIC: o->print_generic = flag; break;
   case OPT_DEBUGINFO: o->print_debuginfo = flag; break;
   case OPT_ALLOW_UNREGISTERED: break; /* our dialects need it: always on */
