@@ -8,6 +8,7 @@
 #include "npuc/OpTable.h"
 #include <mlir-c/IR.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Verifies every table-described op nested under `root` (inclusive).
  * Returns false if any failed. */
@@ -21,6 +22,19 @@ bool npuc_operand_group(const npuc_op_def *def, MlirOperation op, int group,
  * sizes[def->num_operands] (at most 64 groups); false as above. */
 bool npuc_operand_group_sizes(const npuc_op_def *def, MlirOperation op,
                               int32_t *sizes);
+
+/* The attribute `name` (of `len` bytes) of an op of our dialects, or null.
+ * MLIR does not register these ops, so all their attributes are
+ * discardable: looking there alone saves mlirOperationGetAttributeByName's
+ * first step, asking the op for an inherent attribute by string (a third
+ * of its cost). Scanning the attributes by position costs more than either
+ * (the C API filters or rebuilds the list on each call). Not for
+ * registered ops, whose inherent attributes are not discardable. */
+MlirAttribute npuc_table_op_attr(MlirOperation op, const char *name,
+                                 size_t len);
+/* The same for a string literal `name`. */
+#define npuc_table_op_attr_lit(op, name)                                       \
+  npuc_table_op_attr((op), (name), sizeof(name) - 1)
 
 /* The table entry of an op, cached by its name: op names are uniqued
  * identifiers, so a small cache keyed by the identifier's pointer saves

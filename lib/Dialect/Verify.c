@@ -83,13 +83,17 @@ static void report_unknown(const npuc_op_registry *reg, MlirOperation op,
 }
 
 
+MlirAttribute npuc_table_op_attr(MlirOperation op, const char *name,
+                                 size_t len) {
+  return mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreate(name, len));
+}
+
 /* ---- operand groups ------------------------------------------------------ */
 
 static bool segment_sizes(const npuc_op_def *def, MlirOperation op,
                           int32_t *sizes) {
-  static const char seg_name[] = "operandSegmentSizes";
-  MlirAttribute seg = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreate(seg_name, sizeof seg_name - 1));
+  MlirAttribute seg = npuc_table_op_attr_lit(op, "operandSegmentSizes");
   if (!mlirAttributeIsNull(seg)) {
     if (!mlirAttributeIsADenseI32Array(seg) ||
         (size_t)mlirDenseArrayGetNumElements(seg) != def->num_operands)
@@ -291,8 +295,7 @@ static bool verify_results(const npuc_op_def *def, MlirOperation op) {
 static bool verify_attrs(const npuc_op_def *def, MlirOperation op) {
   for (size_t i = 0; i < def->num_attrs; ++i) {
     const npuc_attr_def *a = &def->attrs[i];
-    MlirAttribute attr = mlirOperationGetAttributeByName(
-        op, mlirStringRefCreateFromCString(a->name));
+    MlirAttribute attr = npuc_table_op_attr(op, a->name, strlen(a->name));
     if (mlirAttributeIsNull(attr)) {
       if (a->optional)
         continue;

@@ -554,10 +554,23 @@ static void join_all(analyzer *a, MlirValue v, MlirValue w) {
 
 /* ---- connecting dims across ops ------------------------------------------ */
 
+static intptr_t i64_list_of(MlirAttribute a, int64_t *out, intptr_t cap);
+
+/* The i64 list attribute `name` of op (-1: none or not a list). */
 static intptr_t i64_list(MlirOperation op, const char *name, int64_t *out,
                          intptr_t cap) {
-  MlirAttribute a =
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+  return i64_list_of(
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name)),
+      out, cap);
+}
+
+/* The same for an op of our tables (npuc_table_op_attr). */
+static intptr_t table_i64_list(MlirOperation op, const char *name,
+                               int64_t *out, intptr_t cap) {
+  return i64_list_of(npuc_table_op_attr(op, name, strlen(name)), out, cap);
+}
+
+static intptr_t i64_list_of(MlirAttribute a, int64_t *out, intptr_t cap) {
   if (mlirAttributeIsNull(a))
     return -1;
   intptr_t n = 0;
@@ -672,7 +685,7 @@ static void connect_hivm(analyzer *a, MlirOperation op, const name_facts *f) {
 static void connect_elementwise(analyzer *a, MlirOperation op, MlirValue out,
                                 intptr_t first, intptr_t count) {
   int64_t perm[MAX_RANK];
-  if (i64_list(op, "transpose", perm, MAX_RANK) > 0)
+  if (table_i64_list(op, "transpose", perm, MAX_RANK) > 0)
     return; /* an implicit transpose: no bubbling through it either */
   dims o = dims_of(a, out);
   for (intptr_t i = first; i < first + count; i++) {
@@ -693,7 +706,7 @@ static void connect_broadcast(analyzer *a, MlirOperation op, MlirValue in,
   if (x.rank != o.rank || o.rank < 0)
     return; /* a scalar broadcast carries no dims */
   int64_t bdims[MAX_RANK];
-  intptr_t n = i64_list(op, "broadcast_dims", bdims, MAX_RANK);
+  intptr_t n = table_i64_list(op, "broadcast_dims", bdims, MAX_RANK);
   for (int d = 0; d < o.rank; d++) {
     /* a dynamic output dim counts as not 1 */
     bool broadcast = n >= 0 ? in_list(bdims, n, d)
@@ -709,7 +722,7 @@ static void connect_reduce(analyzer *a, MlirOperation op, MlirValue in,
   if (x.base < 0 || o.rank != x.rank)
     return;
   int64_t rdims[MAX_RANK];
-  intptr_t n = i64_list(op, "reduce_dims", rdims, MAX_RANK);
+  intptr_t n = table_i64_list(op, "reduce_dims", rdims, MAX_RANK);
   bool needed = is_needed(a, op);
   for (int d = 0; d < x.rank; d++) {
     if (n >= 0 && in_list(rdims, n, d))
@@ -722,7 +735,7 @@ static void connect_reduce(analyzer *a, MlirOperation op, MlirValue in,
 static void connect_transpose(analyzer *a, MlirOperation op, MlirValue in,
                               MlirValue out) {
   int64_t perm[MAX_RANK];
-  intptr_t n = i64_list(op, "permutation", perm, MAX_RANK);
+  intptr_t n = table_i64_list(op, "permutation", perm, MAX_RANK);
   dims x = dims_of(a, in), o = dims_of(a, out);
   if (n != o.rank)
     return;
