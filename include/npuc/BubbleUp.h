@@ -85,6 +85,20 @@ bool npuc_bubble_up_slices(MlirOperation root, const npuc_op_registry *reg,
                            const npuc_bubble_options *opts,
                            npuc_bubble_report *report);
 
+/* Is the bubble-up of a marked slice of each of `values` certain to end
+ * well, before any is made? True when each slice (full rank, unit strides,
+ * along any one dim) will climb, rewritten by patterns that promise to
+ * succeed, up to block arguments, `tensor.empty` and
+ * `bufferization.to_tensor` results, whose patterns then take it further
+ * or leave it there, and every slice made on the way verifies.
+ * Conservative: an op whose pattern makes no promise (today only the
+ * elementwise one does), or a tensor with a dim of size 0, gives false. Linear in the ops
+ * reached. Other marked slices under the same root are the caller's to
+ * rule out. For callers that would otherwise keep a copy of the IR to
+ * restore when the bubble-up fails. */
+bool npuc_bubble_certain(MlirContext ctx, const npuc_op_registry *reg,
+                         const MlirValue *values, size_t n);
+
 /* Collects the report of a finished greedy run over `root` (used by
  * npuc_bubble_up_slices; for callers with their own pattern sets). Erases
  * the loop placeholders nothing uses any more. */

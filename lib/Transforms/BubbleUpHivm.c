@@ -46,7 +46,7 @@ static int group_index(npuc_bubble_ctx *bc, const npuc_op_def *def,
  * operands do not fit the definition. */
 static int group_sizes(npuc_bubble_ctx *bc, const npuc_op_def *def,
                        MlirOperation op, int32_t *sizes) {
-  MlirAttribute seg = bub_attr(op, "operandSegmentSizes");
+  MlirAttribute seg = npuc_table_op_attr_lit(op, "operandSegmentSizes");
   intptr_t nops = mlirOperationGetNumOperands(op);
   size_t cap = sizeof bc->group_sizes[0].sizes / sizeof(int32_t);
   size_t slot = (((uintptr_t)def >> 4) + ((uintptr_t)seg.ptr >> 4) +
@@ -256,13 +256,13 @@ static const char *ew_check(bub_rw *r, ew_plan *p) {
   p->result = r->source;
   p->follow = -1;
   p->nops = copy_operands(r->producer, p->ops);
-  MlirAttribute tr = bub_attr(r->producer, "transpose");
+  MlirAttribute tr = npuc_table_op_attr_lit(r->producer, "transpose");
   if (!mlirAttributeIsNull(tr) && !identity_perm(tr))
     return "elementwise op with a transpose";
   if (p->nops < 0 || !sliced_results(r, p->res, &p->nres) ||
       !group(r, "src", &p->first, &p->count))
     return "results are not tensors of the slice's rank";
-  p->nb = bub_i64_array(bub_attr(r->producer, "broadcast"), p->bdims,
+  p->nb = bub_i64_array(npuc_table_op_attr_lit(r->producer, "broadcast"), p->bdims,
                         BUB_MAX_RANK);
   if (p->nb > BUB_MAX_RANK)
     return "bad broadcast attribute";
@@ -383,11 +383,37 @@ static void ew_slice_operands(bub_rw *r, ew_plan *p, MlirNamedAttribute *set,
   }
 }
 
+/* The promise (bub_pattern.certain). With one result of type t, no
+ * transpose or broadcast attribute and every operand a scalar or of type t,
+ * ew_check accepts any full-rank slice of the result: its results are t,
+ * its `src` and `dst` groups hold scalars and tensors of t. And
+ * ew_slice_operands cuts every tensor alike, as no dim is a broadcast one. */
+static bool ew_certain(npuc_bubble_ctx *bc, MlirOperation p, MlirType t) {
+  if (!bub_type(bc, t).ranked_tensor || mlirOperationGetNumResults(p) != 1 ||
+      !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(p, 0)), t) ||
+      !mlirAttributeIsNull(npuc_table_op_attr_lit(p, "transpose")) ||
+      !mlirAttributeIsNull(npuc_table_op_attr_lit(p, "broadcast")))
+    return false;
+  const npuc_op_def *def = bub_def(bc, p);
+  int32_t sizes[MAX_OPERANDS];
+  if (!def || def->num_operands > MAX_OPERANDS ||
+      group_sizes(bc, def, p, sizes) < 0 || group_index(bc, def, "src") < 0 ||
+      group_index(bc, def, "dst") < 0)
+    return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(p); i++) {
+    MlirType ot = mlirValueGetType(mlirOperationGetOperand(p, i));
+    if (!mlirTypeEqual(ot, t) &&
+        (bub_type(bc, ot).rank >= 0 || mlirTypeIsAShaped(ot)))
+      return false;
+  }
+  return true;
+}
+
 const bub_pattern bub_pat_elementwise = {
     "elementwise",
     "HIVM ops with the elementwise trait (scalars pass, `broadcast` dims stay "
     "whole)",
-    ew_applies, ew_rewrite};
+    ew_applies, ew_rewrite, ew_certain};
 
 /* ---- broadcast: hivm.hir.vbrc ------------------------------------------- */
 
@@ -456,7 +482,7 @@ const bub_pattern bub_pat_broadcast = {
     "broadcast",
     "hivm.hir.vbrc: broadcast dims keep offset 0 / size 1 and leave "
     "broadcast_dims when they shrink to 1",
-    brc_applies, brc_rewrite};
+    brc_applies, brc_rewrite, NULL};
 
 /* ---- reduce: hivm.hir.vreduce (and other reduction-trait ops) ------------ */
 
@@ -505,7 +531,7 @@ const bub_pattern bub_pat_reduce = {
     "reduce",
     "hivm.hir.vreduce: slices of non-reduced dims; reduced dims stay whole in "
     "the input and 0/1 in the result",
-    red_applies, red_rewrite};
+    red_applies, red_rewrite, NULL};
 
 /* ---- transpose: hivm.hir.vtranspose ------------------------------------ */
 
@@ -548,7 +574,7 @@ static bool tr_rewrite(bub_rw *r) {
 
 const bub_pattern bub_pat_transpose = {
     "transpose", "hivm.hir.vtranspose: the input slice is the permuted slice",
-    tr_applies, tr_rewrite};
+    tr_applies, tr_rewrite, NULL};
 
 /* ---- interleave: hivm.hir.vinterleave ------------------------------------ */
 
@@ -585,7 +611,7 @@ static bool il_rewrite(bub_rw *r) {
 const bub_pattern bub_pat_interleave = {
     "interleave",
     "hivm.hir.vinterleave: slices that keep the interleaved last dim whole",
-    il_applies, il_rewrite};
+    il_applies, il_rewrite, NULL};
 
 /* ---- arange: hivm.hir.varange ---------------------------------------------- */
 
@@ -630,7 +656,7 @@ static bool ar_rewrite(bub_rw *r) {
 const bub_pattern bub_pat_arange = {
     "arange",
     "hivm.hir.varange: the offset moves to the slice's first element", ar_applies,
-    ar_rewrite};
+    ar_rewrite, NULL};
 
 /* ---- bitcast: hivm.hir.bitcast ----------------------------------------------- */
 
@@ -658,7 +684,7 @@ static bool bc_rewrite(bub_rw *r) {
 
 const bub_pattern bub_pat_bitcast = {
     "bitcast", "hivm.hir.bitcast between tensors of one shape", bc_applies,
-    bc_rewrite};
+    bc_rewrite, NULL};
 
 /* ---- load: hivm.hir.load with a tensor result (a stop point) ------------- */
 
@@ -718,7 +744,7 @@ const bub_pattern bub_pat_load = {
     "load",
     "hivm.hir.load into a tensor: memref.subview of the source (bubbling stops "
     "there)",
-    ld_applies, ld_rewrite};
+    ld_applies, ld_rewrite, NULL};
 
 /* ---- pointwise loads: indirect_load, gather_load from a flat base -------- */
 
@@ -765,7 +791,7 @@ const bub_pattern bub_pat_pointwise_load = {
     "pointwise-load",
     "hivm.hir.indirect_load, gather_load from a rank-1 base: tensor operands of "
     "the result's shape are sliced",
-    pl_applies, pl_rewrite};
+    pl_applies, pl_rewrite, NULL};
 
 /* ---- stride_load ------------------------------------------------------------ */
 
@@ -875,4 +901,4 @@ const bub_pattern bub_pat_stride_load = {
     "stride-load",
     "hivm.hir.stride_load: the offset moves to the slice, numels are clamped "
     "to it",
-    sl_applies, sl_rewrite};
+    sl_applies, sl_rewrite, NULL};

@@ -348,6 +348,11 @@ typedef struct {
   const char *summary;
   bool (*applies)(npuc_bubble_ctx *bc, MlirOperation producer);
   bool (*rewrite)(bub_rw *r);
+  /* A promise, checked before anything is rewritten (npuc_bubble_certain):
+   * `rewrite` will succeed on any full-rank, unit-stride slice of the
+   * producer's one result, of type `t`, and slices each shaped operand
+   * alike: every shaped operand has type `t`. NULL: no promise. */
+  bool (*certain)(npuc_bubble_ctx *bc, MlirOperation producer, MlirType t);
 } bub_pattern;
 
 /* HIVM op kinds (BubbleUpHivm.c). */

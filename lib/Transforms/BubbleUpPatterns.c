@@ -2,6 +2,7 @@
  * wrapping as MLIR rewrite patterns through the C API, and the greedy
  * driver run with its stop-point check. */
 #include "BubbleUpInternal.h"
+#include "npuc/PtrSet.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,107 @@ bool npuc_bubble_populate_patterns(npuc_bubble_ctx *bc,
     mlirRewritePatternSetAdd(set, p);
   }
   return true;
+}
+
+/* ---- the promise check ----------------------------------------------------- */
+
+typedef struct {
+  MlirValue *v;
+  size_t count, cap;
+} value_stack;
+
+static bool push_value(value_stack *st, MlirValue v) {
+  if (st->count == st->cap) {
+    size_t cap = st->cap ? 2 * st->cap : 64;
+    MlirValue *nv = realloc(st->v, cap * sizeof *nv);
+    if (!nv)
+      return false;
+    st->v = nv;
+    st->cap = cap;
+  }
+  st->v[st->count++] = v;
+  return true;
+}
+
+static bool op_promised(npuc_bubble_ctx *bc, MlirOperation op, MlirType t);
+
+static bool reached_once(MlirValue v);
+static bool has_empty_dim(npuc_bubble_ctx *bc, MlirType t);
+
+/* Depth first from `values` up through the ops their slices reach, each op
+ * once: a value read by several ops is a stop point, or its producer is
+ * remembered as checked. */
+bool npuc_bubble_certain(MlirContext ctx, const npuc_op_registry *reg,
+                         const MlirValue *values, size_t n) {
+  npuc_bubble_ctx *bc = npuc_bubble_ctx_create(ctx, reg, NULL);
+  MlirIdentifier empty =
+      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("tensor.empty"));
+  MlirIdentifier to_tensor = mlirIdentifierGet(
+      ctx, mlirStringRefCreateFromCString("bufferization.to_tensor"));
+  value_stack st = {NULL, 0, 0};
+  npuc_ptr_set seen = {0};
+  bool ok = bc != NULL;
+  for (size_t i = 0; ok && i < n; i++) {
+    MlirType t = mlirValueGetType(values[i]);
+    if (bub_is_ranked_tensor(t))
+      ok = !has_empty_dim(bc, t) && push_value(&st, values[i]);
+  }
+  while (ok && st.count > 0) {
+    MlirValue v = st.v[--st.count];
+    if (!mlirValueIsAOpResult(v))
+      continue; /* a block argument */
+    MlirOperation op = mlirOpResultGetOwner(v);
+    MlirIdentifier name = mlirOperationGetName(op);
+    if (mlirIdentifierEqual(name, empty) || mlirIdentifierEqual(name, to_tensor))
+      continue;
+    if (!reached_once(v) && !npuc_ptr_set_insert(&seen, op.ptr)) {
+      ok = !seen.oom;
+      continue;
+    }
+    MlirType t = mlirValueGetType(v);
+    ok = !has_empty_dim(bc, t) && op_promised(bc, op, t);
+    for (intptr_t i = 0; ok && i < mlirOperationGetNumOperands(op); i++) {
+      MlirValue o = mlirOperationGetOperand(op, i);
+      if (mlirTypeEqual(mlirValueGetType(o), t))
+        ok = push_value(&st, o);
+    }
+  }
+  npuc_ptr_set_free(&seen);
+  free(st.v);
+  npuc_bubble_ctx_destroy(bc);
+  return ok;
+}
+
+/* A value with one use is pushed once (by its one user, itself visited
+ * once), and the promised ops have one result: its producer needs no
+ * entry in the set. */
+static bool reached_once(MlirValue v) {
+  MlirOpOperand u = mlirValueGetFirstUse(v);
+  return !mlirOpOperandIsNull(u) &&
+         mlirOpOperandIsNull(mlirOpOperandGetNextUse(u));
+}
+
+/* MLIR rejects a slice of a tensor with a dim of size 0 (its static offset
+ * 0 there is out of bounds): the tiled function would not verify. */
+static bool has_empty_dim(npuc_bubble_ctx *bc, MlirType t) {
+  bub_type_info ti = bub_type(bc, t);
+  for (int d = 0; d < ti.rank; d++)
+    if (ti.shape[d] == 0)
+      return true;
+  return false;
+}
+
+/* The pattern that will rewrite a slice of `op` is the first in the table
+ * whose `applies` takes it (the rank-reducing split aside: the slices are
+ * full rank); it must promise to succeed. */
+static bool op_promised(npuc_bubble_ctx *bc, MlirOperation op, MlirType t) {
+  for (size_t i = 0; i < NUM_PATTERNS; i++) {
+    const bub_pattern *pat = patterns[i];
+    if (pat == &bub_pat_rank_reduce || !pat->applies(bc, op))
+      continue;
+    return pat->certain && pat->certain(bc, op, t);
+  }
+  return false;
 }
 
 /* ---- the stop-point check ------------------------------------------------- */

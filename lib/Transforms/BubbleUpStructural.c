@@ -48,7 +48,7 @@ const bub_pattern bub_pat_rank_reduce = {
     "rank-reducing-slice",
     "a marked rank-reducing slice becomes a marked full-rank slice and a "
     "plain rank-reducing one",
-    rr_applies, rr_rewrite};
+    rr_applies, rr_rewrite, NULL};
 
 /* ---- tensor.empty (a stop point) ---------------------------------------- */
 
@@ -70,7 +70,7 @@ const bub_pattern bub_pat_empty = {
     "empty",
     "tensor.empty: an empty tensor of the slice's shape (dynamic sizes get a "
     "buffer_size_in_byte mark)",
-    empty_applies, empty_rewrite};
+    empty_applies, empty_rewrite, NULL};
 
 /* ---- tensor.extract_slice: compose ---------------------------------------- */
 
@@ -139,7 +139,7 @@ const bub_pattern bub_pat_extract = {
     "extract-slice",
     "tensor.extract_slice: the marked slice moves to the parent's source and "
     "the parent slices what is left",
-    ex_applies, ex_rewrite};
+    ex_applies, ex_rewrite, NULL};
 
 /* ---- tensor.insert_slice --------------------------------------------------- */
 
@@ -292,7 +292,7 @@ const bub_pattern bub_pat_insert = {
     "insert-slice",
     "tensor.insert_slice: the window slices the destination and the matching "
     "part of the source (clamped where they partly overlap)",
-    ins_applies, ins_rewrite};
+    ins_applies, ins_rewrite, NULL};
 
 /* ---- tensor.expand_shape / collapse_shape --------------------------------- */
 
@@ -444,7 +444,7 @@ const bub_pattern bub_pat_expand = {
     "expand-shape",
     "tensor.expand_shape: groups whose slice is a contiguous run of the source "
     "dim",
-    expand_applies, expand_rewrite};
+    expand_applies, expand_rewrite, NULL};
 
 static bool collapse_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
@@ -549,7 +549,7 @@ const bub_pattern bub_pat_collapse = {
     "collapse-shape",
     "tensor.collapse_shape: a slice that is a block of the group's source dims "
     "(the non-unit dim, or aligned outer dims)",
-    collapse_applies, collapse_rewrite};
+    collapse_applies, collapse_rewrite, NULL};
 
 /* ---- arith.select ------------------------------------------------------------ */
 
@@ -573,7 +573,7 @@ static bool sel_rewrite(bub_rw *r) {
 
 const bub_pattern bub_pat_select = {
     "select", "arith.select on tensors (a tensor condition is sliced too)",
-    sel_applies, sel_rewrite};
+    sel_applies, sel_rewrite, NULL};
 
 /* Every use of the sliced value is a marked slice equal to this one (the
  * same value sliced once per consumer, before anything merged them). */
@@ -716,7 +716,7 @@ static bool if_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_if = {
-    "scf.if", "scf.if: every branch yields the slice", if_applies, if_rewrite};
+    "scf.if", "scf.if: every branch yields the slice", if_applies, if_rewrite, NULL};
 
 /* scf.for: the loop carries only the slice. The body's uses of the
  * iter_arg go through an `npuc.bubble_unslice` placeholder standing for the
@@ -833,7 +833,7 @@ const bub_pattern bub_pat_for = {
     "scf.for",
     "scf.for: the loop carries the slice of a result (init, iter_arg and "
     "yielded value)",
-    for_applies, for_rewrite};
+    for_applies, for_rewrite, NULL};
 
 /* ---- scf.for over tiles of the carried tensor --------------------------- */
 
@@ -1032,7 +1032,7 @@ const bub_pattern bub_pat_for_tiles = {
     "scf.for-tiles",
     "scf.for over tiles of the carried tensor, computed elementwise: the same "
     "loop over smaller tiles of the slice",
-    for_applies, tiles_rewrite};
+    for_applies, tiles_rewrite, NULL};
 
 /* The placeholder of a loop rewrite: the same slice of it is the carried
  * slice itself. */
@@ -1056,7 +1056,7 @@ static bool unslice_rewrite(bub_rw *r) {
 const bub_pattern bub_pat_unslice = {
     "loop-placeholder",
     "the scf.for placeholder: its own slice is the carried slice",
-    unslice_applies, unslice_rewrite};
+    unslice_applies, unslice_rewrite, NULL};
 
 /* ---- bufferization.to_tensor of a buffer filled by loads ------------------- */
 
@@ -1415,4 +1415,4 @@ const bub_pattern bub_pat_to_tensor = {
     "to-tensor",
     "bufferization.to_tensor of a memref.alloc filled by hivm.hir.load: a "
     "buffer of the slice's shape, loads narrowed with memref.subview",
-    tt_applies, tt_rewrite};
+    tt_applies, tt_rewrite, NULL};

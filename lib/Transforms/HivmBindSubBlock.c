@@ -70,9 +70,11 @@ const npuc_pass_def npuc_pass_hivm_bind_sub_block = {
     bind_sub_block,
 };
 
-/* Why tiling a function failed, and at which op. */
+/* Why tiling a function failed, and at which op. `unrestorable`: no copy
+ * of the function was kept (the bubble-up was certain to succeed), so it
+ * cannot fall back: an internal error. */
 typedef struct {
-  bool failed;
+  bool failed, unrestorable;
   MlirLocation loc;
   char why[320];
 } failure;
@@ -115,6 +117,13 @@ static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
            check_memory(&dims, &f))
     tile(func, &dims, npuc_pass_opt_bool(opts, "strict-mode"), ctx, &f);
   npuc_dim_result_free(&dims);
+  if (f.unrestorable) {
+    npuc_emit_diagnostic(f.loc, NPUC_SEV_ERROR,
+                         "hivm-bind-sub-block: internal error: the bubble-up "
+                         "was certain to succeed, but %s",
+                         f.why);
+    return false;
+  }
   if (f.failed) {
     npuc_emit_diagnostic(f.loc, NPUC_SEV_REMARK,
                          "cannot split the work over two vector sub-blocks, "
@@ -345,6 +354,8 @@ static MlirValue read_sub_block(MlirOperation op);
 
 static void guard_leaf(MlirOperation op, MlirValue sub_block,
                        const npuc_op_registry *reg);
+static bool bubble_certain(MlirOperation func, const npuc_dim_result *dims,
+                           const npuc_op_registry *reg);
 static bool bubble(MlirOperation func, bool strict,
                    const npuc_pass_context *ctx, failure *f);
 static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
@@ -360,8 +371,11 @@ static void tile(MlirOperation func, const npuc_dim_result *dims, bool strict,
     strict = false;
   }
   /* The patterns may leave placeholders behind on failure: keep the
-   * original to restore. */
-  MlirOperation backup = mlirOperationClone(func);
+   * original to restore, unless the bubble-up is certain to succeed (the
+   * copy and its destruction cost a fifth of the pass on a long chain). */
+  MlirOperation backup = bubble_certain(func, dims, ctx->registry)
+                             ? (MlirOperation){NULL}
+                             : mlirOperationClone(func);
   MlirOperation loop = wrap_in_loop(func);
   /* The offsets read the sub-block index in front of the loop, not from
    * its induction variable: both name the sub-block once the loop is
@@ -384,10 +398,62 @@ static void tile(MlirOperation func, const npuc_dim_result *dims, bool strict,
   }
   /* Last, so the pass leaves the function verified as it is. */
   ok = ok && verify_quietly(func, ctx->registry, f);
+  if (mlirOperationIsNull(backup)) {
+    f->unrestorable = !ok;
+    return;
+  }
   if (!ok)
     mlirRegionTakeBody(mlirOperationGetRegion(func, 0),
                        mlirOperationGetRegion(backup, 0));
   mlirOperationDestroy(backup);
+}
+
+static MlirWalkResult find_marks(MlirOperation op, void *user);
+
+/* Can the bubble-up of the slices tiling will make not fail? Each halved
+ * leaf's value and destination are cut (SubBlockTile.c); their bubble-up
+ * must be certain (npuc_bubble_certain), with nothing else in the function
+ * marked for it or for the sub-block mapping. Leaves with results, windows
+ * and scatters, and an axis joined across a broadcast, are not looked
+ * into: the copy is kept. */
+static bool bubble_certain(MlirOperation func, const npuc_dim_result *dims,
+                           const npuc_op_registry *reg) {
+  enum { MAX_CUT = 256 };
+  MlirValue cut[MAX_CUT];
+  size_t n = 0;
+  if (dims->broadcast_across)
+    return false;
+  for (size_t i = 0; i < dims->num_leaves; i++) {
+    const npuc_dim_leaf *l = &dims->leaves[i];
+    if (l->dim < 0)
+      continue;
+    if (l->window || npuc_sub_block_scatters(l->op) ||
+        mlirOperationGetNumResults(l->op) != 0)
+      return false;
+    MlirType vt = mlirValueGetType(l->value);
+    for (intptr_t k = 0; k < mlirOperationGetNumOperands(l->op); k++) {
+      MlirValue v = mlirOperationGetOperand(l->op, k);
+      if (!npuc_sub_block_like_value(mlirValueGetType(v), vt, l->dim))
+        continue;
+      if (n == MAX_CUT)
+        return false;
+      cut[n++] = v;
+    }
+  }
+  bool marked = false;
+  mlirOperationWalk(func, find_marks, &marked, MlirWalkPreOrder);
+  return !marked &&
+         npuc_bubble_certain(mlirOperationGetContext(func), reg, cut, n);
+}
+
+/* Slices marked to bubble, loop placeholders, sub-block loops. */
+static MlirWalkResult find_marks(MlirOperation op, void *user) {
+  if (npuc_bubble_is_marked(op) || npuc_op_is(op, BUB_UNSLICE) ||
+      (npuc_op_is(op, "scf.for") && has_attr(op, SUB_BLOCK_LOOP_MARK))) {
+    *(bool *)user = true;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
 }
 
 /* %i = arith.index_cast (hivm.hir.get_sub_block_idx) before `op`. */

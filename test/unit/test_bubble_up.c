@@ -10,6 +10,7 @@
 #include "npuc/BubbleUp.h"
 #include "npuc/IR.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *kChain =
@@ -174,6 +175,110 @@ static void runs_some_patterns(void **state) {
   done(&f);
 }
 
+/* ---- npuc_bubble_certain: on the value a function returns ---------------- */
+
+static MlirWalkResult find_return(MlirOperation op, void *user) {
+  if (!name_is(op, "func.return"))
+    return MlirWalkResultAdvance;
+  *(MlirOperation *)user = op;
+  return MlirWalkResultInterrupt;
+}
+
+static bool certain(const char *text) {
+  fixture f;
+  parse(&f, text);
+  MlirOperation ret = {NULL};
+  mlirOperationWalk(f.m.op, find_return, &ret, MlirWalkPreOrder);
+  assert_false(mlirOperationIsNull(ret));
+  MlirValue v[2] = {mlirOperationGetOperand(ret, 0),
+                    mlirOperationGetOperand(ret, 0)};
+  bool yes = npuc_bubble_certain(f.ctx, npuc_builtin_op_registry(NULL), v, 2);
+  done(&f);
+  return yes;
+}
+
+#define T8 "tensor<8xf32>"
+#define FUNC(args) "func.func @f(" args ") -> " T8 " {\n"
+#define EMPTY "  %e = tensor.empty() : " T8 "\n"
+#define RET(v) "  return " v " : " T8 "\n}\n"
+
+/* Elementwise ops up to block arguments, tensor.empty and to_tensor, a
+ * scalar operand on the way. */
+static void certain_for_an_elementwise_chain(void **state) {
+  (void)state;
+  assert_true(certain(
+      FUNC("%a: " T8 ", %m: memref<8xf32>, %s: f32") EMPTY
+      "  %t = bufferization.to_tensor %m restrict writable : memref<8xf32> "
+      "to " T8 "\n"
+      "  %0 = hivm.hir.vexp ins(%a : " T8 ") outs(%e : " T8 ") -> " T8 "\n"
+      "  %1 = hivm.hir.vadd ins(%0, %t : " T8 ", " T8 ") outs(%e : " T8
+      ") -> " T8 "\n"
+      "  %2 = hivm.hir.vmul ins(%1, %s : " T8 ", f32) outs(%e : " T8 ") -> " T8
+      "\n" RET("%2")));
+  assert_true(certain(FUNC("%a: " T8) RET("%a"))); /* nothing to climb */
+}
+
+/* Ops whose pattern makes no promise, or an elementwise op it does not
+ * cover: a broadcast operand, an empty tensor, an op without a pattern, a
+ * reduction, a loop. */
+static void not_certain_elsewhere(void **state) {
+  (void)state;
+  assert_false(certain(
+      "func.func @f(%a: tensor<1x8xf32>, %b: tensor<4x8xf32>) -> "
+      "tensor<4x8xf32> {\n"
+      "  %e = tensor.empty() : tensor<4x8xf32>\n"
+      "  %0 = hivm.hir.vadd ins(%a, %b : tensor<1x8xf32>, tensor<4x8xf32>) "
+      "outs(%e : tensor<4x8xf32>) broadcast = [0] -> tensor<4x8xf32>\n"
+      "  return %0 : tensor<4x8xf32>\n}\n"));
+  assert_false(certain( /* the same, implicit */
+      "func.func @f(%a: tensor<1x8xf32>, %b: tensor<4x8xf32>) -> "
+      "tensor<4x8xf32> {\n"
+      "  %e = tensor.empty() : tensor<4x8xf32>\n"
+      "  %0 = hivm.hir.vadd ins(%a, %b : tensor<1x8xf32>, tensor<4x8xf32>) "
+      "outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>\n"
+      "  return %0 : tensor<4x8xf32>\n}\n"));
+  assert_false(certain( /* a slice of it would not verify */
+      "func.func @f(%a: tensor<8x0xf32>) -> tensor<8x0xf32> {\n"
+      "  %e = tensor.empty() : tensor<8x0xf32>\n"
+      "  %0 = hivm.hir.vexp ins(%a : tensor<8x0xf32>) "
+      "outs(%e : tensor<8x0xf32>) -> tensor<8x0xf32>\n"
+      "  return %0 : tensor<8x0xf32>\n}\n"));
+  assert_false(certain(FUNC("%a: " T8) EMPTY
+                       "  %0 = math.sqrt %a : " T8 "\n"
+                       "  %1 = hivm.hir.vexp ins(%0 : " T8 ") outs(%e : " T8
+                       ") -> " T8 "\n" RET("%1")));
+  assert_false(certain(
+      "func.func @f(%a: tensor<8x16xf32>) -> tensor<8x1xf32> {\n"
+      "  %e = tensor.empty() : tensor<8x1xf32>\n"
+      "  %0 = hivm.hir.vreduce <sum> ins(%a : tensor<8x16xf32>) "
+      "outs(%e : tensor<8x1xf32>) reduce_dims = [1] -> tensor<8x1xf32>\n"
+      "  return %0 : tensor<8x1xf32>\n}\n"));
+  assert_false(certain(
+      FUNC("%a: " T8 ", %n: index") EMPTY
+      "  %c0 = arith.constant 0 : index\n"
+      "  %c1 = arith.constant 1 : index\n"
+      "  %0 = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a) -> (" T8
+      ") {\n"
+      "    %y = hivm.hir.vexp ins(%x : " T8 ") outs(%e : " T8 ") -> " T8 "\n"
+      "    scf.yield %y : " T8 "\n  }\n" RET("%0")));
+}
+
+/* Each value read twice, 48 deep: each op is checked once (without the
+ * set of checked ops, 2^48 paths). */
+static void certain_on_a_dag_in_linear_time(void **state) {
+  (void)state;
+  char text[8192];
+  size_t len =
+      (size_t)snprintf(text, sizeof text, "%s", FUNC("%v0: " T8) EMPTY);
+  for (int i = 0; i < 48; i++)
+    len += (size_t)snprintf(text + len, sizeof text - len,
+                            "  %%v%d = hivm.hir.vadd ins(%%v%d, %%v%d : " T8
+                            ", " T8 ") outs(%%e : " T8 ") -> " T8 "\n",
+                            i + 1, i, i);
+  snprintf(text + len, sizeof text - len, "%s", RET("%v48"));
+  assert_true(certain(text));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(bubbles_a_chain),
@@ -181,6 +286,9 @@ int main(void) {
       cmocka_unit_test(reports_why_a_pattern_refused),
       cmocka_unit_test(lists_the_patterns),
       cmocka_unit_test(runs_some_patterns),
+      cmocka_unit_test(certain_for_an_elementwise_chain),
+      cmocka_unit_test(not_certain_elsewhere),
+      cmocka_unit_test(certain_on_a_dag_in_linear_time),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,25 @@
+/* A set of pointers (MLIR handles: ops, values, types), open addressing.
+ * For walks over IR that must visit each op or value once however many
+ * paths reach it. */
+#ifndef NPUC_PTRSET_H
+#define NPUC_PTRSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+  const void **slots; /* NULL: empty */
+  size_t mask, count;
+  bool oom; /* an insertion failed */
+} npuc_ptr_set;
+
+/* Adds `p` (not NULL). True when it was not in the set yet; false when it
+ * was, or when growing failed (`oom` then set). */
+bool npuc_ptr_set_insert(npuc_ptr_set *s, const void *p);
+
+bool npuc_ptr_set_contains(const npuc_ptr_set *s, const void *p);
+
+/* Frees the slots and leaves an empty set. */
+void npuc_ptr_set_free(npuc_ptr_set *s);
+
+#endif
