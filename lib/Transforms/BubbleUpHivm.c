@@ -289,6 +289,8 @@ static void focus_on(bub_rw *r, MlirValue result) {
  * place with the same slice: of p's result type (so a broadcast dim of
  * size 1 cannot take another part), that op's one result, read once, with
  * the slice's sizes and offsets available before it. -1 if none. */
+static bool slice_dominates(bub_rw *r, MlirOperation q);
+
 static intptr_t ew_follow(bub_rw *r, const ew_plan *p, MlirType rt) {
   bub_type_info ti = bub_type(r->bc, rt);
   for (int d = 0; d < r->s.rank; d++)
@@ -304,15 +306,45 @@ static intptr_t ew_follow(bub_rw *r, const ew_plan *p, MlirType rt) {
         mlirOperationGetNumRegions(q) != 0 ||
         !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
       continue;
-    bool dominated = true;
-    for (int d = 0; d < r->s.rank && dominated; d++)
-      dominated =
-          (mlirValueIsNull(r->s.off[d].v) || bub_dominates(r->s.off[d].v, q)) &&
-          (mlirValueIsNull(r->s.size[d].v) || bub_dominates(r->s.size[d].v, q));
-    if (dominated)
+    if (slice_dominates(r, q))
       return i;
   }
   return -1;
+}
+
+static bool defined_outside(MlirValue v, MlirBlock b);
+
+/* Are the slice's dynamic offsets and sizes available before `q`? The ops
+ * of a run sit in one block, and the parts are mostly computed outside it
+ * (sub-block offsets are, in front of the sub-block loop): then they
+ * dominate the whole block, which is remembered for the next op. */
+static bool slice_dominates(bub_rw *r, MlirOperation q) {
+  MlirBlock b = mlirOperationGetBlock(q);
+  if (mlirBlockEqual(b, r->parts_dominate))
+    return true;
+  bool outside = true;
+  for (int d = 0; d < r->s.rank; d++) {
+    MlirValue parts[2] = {r->s.off[d].v, r->s.size[d].v};
+    for (int k = 0; k < 2; k++) {
+      if (mlirValueIsNull(parts[k]))
+        continue;
+      if (!bub_dominates(parts[k], q))
+        return false;
+      outside = outside && defined_outside(parts[k], b);
+    }
+  }
+  if (outside)
+    r->parts_dominate = b;
+  return true;
+}
+
+/* Is `v` defined in another block than `b` (so, dominating an op of `b`,
+ * it dominates them all)? */
+static bool defined_outside(MlirValue v, MlirBlock b) {
+  MlirBlock at = mlirValueIsABlockArgument(v)
+                     ? mlirBlockArgumentGetOwner(v)
+                     : mlirOperationGetBlock(mlirOpResultGetOwner(v));
+  return !mlirBlockEqual(at, b);
 }
 
 /* Extends run[0] (r's producer, in place) upwards; returns its length.

@@ -144,14 +144,19 @@ typedef struct {
    * pattern can run on it now (npuc_bubble_ctx.defer). */
   MlirOperation shared[4];
   int nshared;
-  /* The last shared slice found or made (bub_extract): the ops of an
-   * elementwise run all read it; within one application nothing erases it,
-   * so it is not looked for again. */
+  /* The last two shared slices (or slices of a shared tensor.empty) found
+   * or made by bub_extract: the ops of an elementwise run all read the
+   * same ones (an operand and the init, say); within one application
+   * nothing erases them, and they sit right after what they slice, so
+   * they are not looked for again. */
   struct {
     MlirValue src, v;
-    MlirType type;
     bub_slice s;
-  } last_shared;
+  } shared_memo[2];
+  int shared_memo_next;
+  /* A block all of whose ops the slice's dynamic parts dominate (defined
+   * outside it; BubbleUpHivm.c), or null. */
+  MlirBlock parts_dominate;
   int ngroups;
   /* The last group looked up, by the address of its name. */
   const char *last_group;

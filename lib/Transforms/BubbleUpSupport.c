@@ -751,7 +751,7 @@ static void add_slice_parts(bub_rw *r, MlirOperationState *st,
  * chain of N ops gets one new empty tensor rather than N. An empty tensor
  * used once is replaced where the slice is. */
 static MlirValue shared_empty(bub_rw *r, MlirOperation old, MlirType type,
-                              const bub_slice *s) {
+                              const bub_slice *s, bool *shared_place) {
   MlirValue ov = mlirOperationGetResult(old, 0);
   MlirOperation after = mlirOperationGetNextInBlock(old);
   /* One made before for another user: among the ops right after `old`. */
@@ -769,8 +769,10 @@ static MlirValue shared_empty(bub_rw *r, MlirOperation old, MlirType type,
       if (!mlirValueIsNull(s->size[d].v))
         same = i < nk &&
                mlirValueEqual(mlirOperationGetOperand(k, i++), s->size[d].v);
-    if (same && i == nk)
+    if (same && i == nk) {
+      *shared_place = true;
       return kv;
+    }
   }
   MlirOpOperand u = mlirValueGetFirstUse(ov);
   bool shared = !mlirOpOperandIsNull(u) &&
@@ -784,6 +786,7 @@ static MlirValue shared_empty(bub_rw *r, MlirOperation old, MlirType type,
   MlirOperation mark = bub_mark_buffer_size(r, e, type, mlirValueGetType(ov));
   if (shared && !mlirOperationIsNull(mark))
     mlirRewriterBaseMoveOpAfter(r->rw, mark, mlirOpResultGetOwner(e));
+  *shared_place = shared;
   return e;
 }
 
@@ -792,6 +795,7 @@ static MlirValue shared_empty(bub_rw *r, MlirOperation old, MlirType type,
  * than building an op from an attribute list, which MLIR sorts and
  * uniques; bubbling a long chain creates one per op. */
 static bool reuse_slice(bub_rw *r);
+static void forget_shared(bub_rw *r);
 
 static MlirValue extract_like_slice(bub_rw *r, MlirValue src,
                                     const bub_slice *s, MlirType type) {
@@ -874,7 +878,7 @@ static bool reuse_slice(bub_rw *r) {
   }
   r->nold_uses = n;
   r->reused = true;
-  r->last_shared.v = (MlirValue){NULL}; /* in case it was the slice */
+  forget_shared(r); /* in case one was the slice */
   mlirRewriterBaseMoveOpBefore(r->rw, r->slice_op, at);
   mlirRewriterBaseStartOpModification(r->rw, r->slice_op);
   return true;
@@ -994,19 +998,38 @@ static void note_shared(bub_rw *r, MlirValue src, MlirOperation k) {
 
 /* Is (src, type, s) the last shared slice taken in this application? The
  * parts must be the same values and constants, not just equal ones. */
-static bool same_shared(const bub_rw *r, MlirValue src, MlirType type,
-                        const bub_slice *s) {
-  const bub_slice *t = &r->last_shared.s;
-  if (mlirValueIsNull(r->last_shared.v) ||
-      !mlirValueEqual(r->last_shared.src, src) ||
-      !mlirTypeEqual(r->last_shared.type, type) || t->rank != s->rank)
-    return false;
-  for (int d = 0; d < s->rank; d++)
-    if (t->off[d].v.ptr != s->off[d].v.ptr || t->off[d].c != s->off[d].c ||
-        t->size[d].v.ptr != s->size[d].v.ptr ||
-        t->size[d].c != s->size[d].c || t->stride[d] != s->stride[d])
-      return false;
-  return true;
+/* The shared slice of `src` by `s` this application found or made, or
+ * null. */
+static MlirValue recall_shared(const bub_rw *r, MlirValue src,
+                               const bub_slice *s) {
+  for (int k = 0; k < 2; k++) {
+    const bub_slice *t = &r->shared_memo[k].s;
+    if (mlirValueIsNull(r->shared_memo[k].v) ||
+        !mlirValueEqual(r->shared_memo[k].src, src) || t->rank != s->rank)
+      continue;
+    bool same = true;
+    for (int d = 0; d < s->rank && same; d++)
+      same = t->off[d].v.ptr == s->off[d].v.ptr && t->off[d].c == s->off[d].c &&
+             t->size[d].v.ptr == s->size[d].v.ptr &&
+             t->size[d].c == s->size[d].c && t->stride[d] == s->stride[d];
+    if (same)
+      return r->shared_memo[k].v;
+  }
+  return (MlirValue){NULL};
+}
+
+static MlirValue remember_shared(bub_rw *r, MlirValue src, const bub_slice *s,
+                                 MlirValue v) {
+  int k = r->shared_memo_next;
+  r->shared_memo_next ^= 1;
+  r->shared_memo[k].src = src;
+  r->shared_memo[k].v = v;
+  r->shared_memo[k].s = *s;
+  return v;
+}
+
+static void forget_shared(bub_rw *r) {
+  r->shared_memo[0].v = r->shared_memo[1].v = (MlirValue){NULL};
 }
 
 MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
@@ -1015,6 +1038,10 @@ MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
   bool drops = false;
   for (int i = 0; drop && i < s->rank; i++)
     drops |= drop[i];
+  bool plain = marked && !drops && mlirOperationIsNull(attrs_from);
+  MlirValue v = plain ? recall_shared(r, src, s) : (MlirValue){NULL};
+  if (!mlirValueIsNull(v))
+    return v;
   if (!drops && bub_slice_is_identity(s, src))
     return src;
   MlirType type = bub_sliced_type(r, mlirValueGetType(src), s, drop);
@@ -1022,22 +1049,17 @@ MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
       mlirValueIsAOpResult(src) ? mlirOpResultGetOwner(src) : no_op;
   /* A marked slice of an empty tensor would become an empty tensor (the
    * empty pattern): make that directly. */
-  if (marked && !drops && bub_op_is(def, "tensor.empty"))
-    return shared_empty(r, def, type, s);
-  if (marked && !drops && mlirOperationIsNull(attrs_from)) {
-    if (same_shared(r, src, type, s))
-      return r->last_shared.v;
-    MlirValue v = shared_slice(r, src, type, s);
-    if (!mlirValueIsNull(v)) {
-      r->last_shared.src = src;
-      r->last_shared.v = v;
-      r->last_shared.type = type;
-      r->last_shared.s = *s;
-      return v;
-    }
+  if (marked && !drops && bub_op_is(def, "tensor.empty")) {
+    bool shared;
+    v = shared_empty(r, def, type, s, &shared);
+    return plain && shared ? remember_shared(r, src, s, v) : v;
   }
-  if (marked && !drops && mlirOperationIsNull(attrs_from) &&
-      mlirOperationGetNumDiscardableAttributes(r->slice_op) == 1)
+  if (plain) {
+    v = shared_slice(r, src, type, s);
+    if (!mlirValueIsNull(v))
+      return remember_shared(r, src, s, v);
+  }
+  if (plain && mlirOperationGetNumDiscardableAttributes(r->slice_op) == 1)
     return extract_like_slice(r, src, s, type);
   return build_extract(r, src, s, marked, attrs_from, type);
 }
