@@ -107,6 +107,9 @@ struct npuc_bubble_ctx {
    * index in the table: a slice that climbed is offered to them again
    * within the same rewrite. */
   bool enabled[32];
+  /* The elementwise pattern's plans of a run (BubbleUpHivm.c), made at its
+   * first run; freed with the state. */
+  void *ew_plans;
 };
 
 /* One application: the marked slice, its producer and the builder state.

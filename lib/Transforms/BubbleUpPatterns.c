@@ -52,7 +52,11 @@ npuc_bubble_ctx *npuc_bubble_ctx_create(MlirContext ctx,
   return bc;
 }
 
-void npuc_bubble_ctx_destroy(npuc_bubble_ctx *bc) { free(bc); }
+void npuc_bubble_ctx_destroy(npuc_bubble_ctx *bc) {
+  if (bc)
+    free(bc->ew_plans);
+  free(bc);
+}
 
 /* What MLIR holds for each pattern (its userData). */
 typedef struct {

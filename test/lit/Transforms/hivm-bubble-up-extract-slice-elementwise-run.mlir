@@ -1,12 +1,34 @@
 // hivm-bubble-up-extract-slice on chains of elementwise ops: the op below
 // the slice is rewritten in place, and so are the elementwise ops above it
 // whose one result the op below reads, in one application of the pattern
-// (a run of at most 16; a longer chain takes several). Each op of a run
+// (a run of at most 256; a longer chain takes several). Each op of a run
 // keeps reading the op above, which now computes exactly its slice.
 // RUN: npuc-opt %s --split-input-file --hivm-bubble-up-extract-slice | FileCheck %s
 
-// A chain of 20 ops, longer than one run: every op is on the 4 rows of the
-// slice, the shared operand %b is sliced once, nothing whole is left.
+// A chain of 600 ops, three runs: every op is on the 4 rows of the slice,
+// the shared operand %b is sliced once and the init once (a smaller empty),
+// nothing whole is left.
+// RUN: awk 'BEGIN { T = "tensor<16x8xf32>"; \
+// RUN:   print "func.func @longer(%a: " T ", %b: " T ", %o: index) -> tensor<4x8xf32> {"; \
+// RUN:   print "  %e = tensor.empty() : " T; cur = "%a"; \
+// RUN:   for (i = 0; i < 600; i++) { \
+// RUN:     if (i % 2) ins = cur ", %b : " T ", " T; else ins = cur " : " T; \
+// RUN:     print "  %v" i " = hivm.hir." (i % 2 ? "vadd" : "vexp") " ins(" ins ") outs(%e : " T ") -> " T; \
+// RUN:     cur = "%v" i } \
+// RUN:   print "  %r = tensor.extract_slice " cur "[%o, 0] [4, 8] [1, 1] {to_be_bubbled_slice} : " T " to tensor<4x8xf32>"; \
+// RUN:   print "  return %r : tensor<4x8xf32>"; print "}" }' > %t.mlir
+// RUN: npuc-opt %t.mlir --hivm-bubble-up-extract-slice | FileCheck %s --check-prefix=LONG
+// LONG-LABEL: func.func @longer(
+// LONG-NEXT:    tensor.extract_slice %arg1[%arg2, 0] [4, 8] [1, 1] {to_be_bubbled_slice}
+// LONG-NEXT:    tensor.empty() : tensor<4x8xf32>
+// LONG-NEXT:    tensor.extract_slice %arg0[%arg2, 0] [4, 8] [1, 1] {to_be_bubbled_slice}
+// LONG-COUNT-600: hivm.hir.v{{exp|add}} ins({{.*}}) outs(%{{.*}} : tensor<4x8xf32>) -> tensor<4x8xf32>
+// LONG-NEXT:    return
+// LONG-NOT:     tensor<16x8xf32>
+// LONG-NOT:     extract_slice
+
+// A chain of 20 ops: every op is on the 4 rows of the slice, the shared
+// operand %b is sliced once, nothing whole is left.
 // CHECK-LABEL: func.func @long_chain(
 // CHECK-SAME:    %[[A:.*]]: tensor<16x8xf32>, %[[B:.*]]: tensor<16x8xf32>, %[[O:.*]]: index)
 // CHECK-NEXT:    %[[SB:.*]] = tensor.extract_slice %[[B]][%[[O]], 0] [4, 8] [1, 1] {to_be_bubbled_slice}
