@@ -9,6 +9,7 @@
 #include <mlir-c/IR.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Verifies every table-described op nested under `root` (inclusive).
  * Returns false if any failed. */
@@ -22,6 +23,25 @@ bool npuc_operand_group(const npuc_op_def *def, MlirOperation op, int group,
  * sizes[def->num_operands] (at most 64 groups); false as above. */
 bool npuc_operand_group_sizes(const npuc_op_def *def, MlirOperation op,
                               int32_t *sizes);
+
+/* npuc_operand_group_sizes, remembered by what the sizes depend on: the
+ * op's definition, its operandSegmentSizes attribute (uniqued) and its
+ * operand count. Ops of one kind mostly share all three, and decoding the
+ * attribute costs more than finding it. Zero-initialize; nothing to free;
+ * one per walk (not shared between threads). A collision only costs a
+ * decoding. */
+#define NPUC_GROUP_SIZES_CACHE_SIZE 16
+typedef struct {
+  struct {
+    const npuc_op_def *def;
+    const void *segments; /* the attribute's storage; NULL: none */
+    intptr_t nops;
+    int32_t sizes[16];
+  } slots[NPUC_GROUP_SIZES_CACHE_SIZE];
+} npuc_group_sizes_cache;
+bool npuc_operand_group_sizes_cached(npuc_group_sizes_cache *c,
+                                     const npuc_op_def *def, MlirOperation op,
+                                     int32_t *sizes);
 
 /* The attribute `name` (of `len` bytes) of an op of our dialects, or null.
  * MLIR does not register these ops, so all their attributes are

@@ -12,17 +12,20 @@
 
 typedef struct {
   npuc_op_def_cache names;
+  npuc_group_sizes_cache groups;
   bool ok;
 } verify_state;
 
 static MlirWalkResult verify_one(MlirOperation op, void *user);
-static bool verify_op(const npuc_op_def *def, MlirOperation op);
+static bool verify_op(verify_state *st, const npuc_op_def *def,
+                      MlirOperation op);
 static void report_unknown(const npuc_op_registry *reg, MlirOperation op,
                            MlirStringRef name);
 
 bool npuc_verify_table_ops(const npuc_op_registry *reg, MlirOperation root) {
   verify_state st;
   npuc_op_def_cache_init(&st.names, reg);
+  memset(&st.groups, 0, sizeof st.groups);
   st.ok = true;
   mlirOperationWalk(root, verify_one, &st, MlirWalkPreOrder);
   return st.ok;
@@ -31,7 +34,7 @@ bool npuc_verify_table_ops(const npuc_op_registry *reg, MlirOperation root) {
 static MlirWalkResult verify_one(MlirOperation op, void *user) {
   verify_state *st = user;
   const npuc_op_def_slot *e = npuc_op_def_slot_of(&st->names, op);
-  if (e->def && !verify_op(e->def, op))
+  if (e->def && !verify_op(st, e->def, op))
     st->ok = false;
   if (e->owned) {
     report_unknown(st->names.reg, op,
@@ -91,9 +94,20 @@ MlirAttribute npuc_table_op_attr(MlirOperation op, const char *name,
 
 /* ---- operand groups ------------------------------------------------------ */
 
+static bool decode_segments(const npuc_op_def *def, MlirAttribute seg,
+                            intptr_t nops, int32_t *sizes);
+
 static bool segment_sizes(const npuc_op_def *def, MlirOperation op,
                           int32_t *sizes) {
-  MlirAttribute seg = npuc_table_op_attr_lit(op, "operandSegmentSizes");
+  return decode_segments(def,
+                         npuc_table_op_attr_lit(op, "operandSegmentSizes"),
+                         mlirOperationGetNumOperands(op), sizes);
+}
+
+/* The group sizes from operandSegmentSizes `seg` (null: from the operand
+ * count `nops`, when at most one group is variadic or optional). */
+static bool decode_segments(const npuc_op_def *def, MlirAttribute seg,
+                            intptr_t nops, int32_t *sizes) {
   if (!mlirAttributeIsNull(seg)) {
     if (!mlirAttributeIsADenseI32Array(seg) ||
         (size_t)mlirDenseArrayGetNumElements(seg) != def->num_operands)
@@ -105,11 +119,11 @@ static bool segment_sizes(const npuc_op_def *def, MlirOperation op,
         return false;
       total += sizes[i];
     }
-    return total == mlirOperationGetNumOperands(op);
+    return total == nops;
   }
   if (def->uses_segments)
     return false;
-  intptr_t total = mlirOperationGetNumOperands(op), fixed = 0;
+  intptr_t total = nops, fixed = 0;
   int flexible = -1;
   for (size_t i = 0; i < def->num_operands; ++i) {
     if (def->operands[i].variadic || def->operands[i].optional)
@@ -141,6 +155,33 @@ bool npuc_operand_group(const npuc_op_def *def, MlirOperation op, int group,
 bool npuc_operand_group_sizes(const npuc_op_def *def, MlirOperation op,
                               int32_t *sizes) {
   return def->num_operands <= 64 && segment_sizes(def, op, sizes);
+}
+
+bool npuc_operand_group_sizes_cached(npuc_group_sizes_cache *c,
+                                     const npuc_op_def *def, MlirOperation op,
+                                     int32_t *sizes) {
+  if (def->num_operands > 64)
+    return false;
+  MlirAttribute seg = npuc_table_op_attr_lit(op, "operandSegmentSizes");
+  intptr_t nops = mlirOperationGetNumOperands(op);
+  size_t cap = sizeof c->slots[0].sizes / sizeof c->slots[0].sizes[0];
+  size_t at = (((uintptr_t)def >> 4) + ((uintptr_t)seg.ptr >> 4) +
+               (size_t)nops) %
+              NPUC_GROUP_SIZES_CACHE_SIZE;
+  if (c->slots[at].def == def && c->slots[at].segments == seg.ptr &&
+      c->slots[at].nops == nops) {
+    memcpy(sizes, c->slots[at].sizes, sizeof(int32_t) * def->num_operands);
+    return true;
+  }
+  if (!decode_segments(def, seg, nops, sizes))
+    return false;
+  if (def->num_operands <= cap) {
+    c->slots[at].def = def;
+    c->slots[at].segments = seg.ptr;
+    c->slots[at].nops = nops;
+    memcpy(c->slots[at].sizes, sizes, sizeof(int32_t) * def->num_operands);
+  }
+  return true;
 }
 
 /* ---- kinds --------------------------------------------------------------- */
@@ -311,9 +352,10 @@ static bool verify_attrs(const npuc_op_def *def, MlirOperation op) {
   return true;
 }
 
-static bool verify_op(const npuc_op_def *def, MlirOperation op) {
+static bool verify_op(verify_state *st, const npuc_op_def *def,
+                      MlirOperation op) {
   int32_t sizes[64];
-  if (def->num_operands > 64 || !segment_sizes(def, op, sizes)) {
+  if (!npuc_operand_group_sizes_cached(&st->groups, def, op, sizes)) {
     npuc_op_error(op, "'%s' has %zd operands, which do not fit its operand "
              "groups%s", def->name, (ssize_t)mlirOperationGetNumOperands(op),
              def->uses_segments ? " (operandSegmentSizes missing or wrong)"

@@ -41,35 +41,14 @@ static int group_index(npuc_bubble_ctx *bc, const npuc_op_def *def,
   return bc->group_index[slot].index;
 }
 
-/* npuc_operand_group_sizes, remembered per run by what they depend on:
- * the definition, the operand count and the operandSegmentSizes attribute
- * (attributes are uniqued). Returns the number of groups, -1 when the
- * operands do not fit the definition. */
+/* The operand count of each group of `op` (of definition `def`), through
+ * the run's cache; returns the number of groups, -1 when the operands do
+ * not fit the definition. */
 static int group_sizes(npuc_bubble_ctx *bc, const npuc_op_def *def,
                        MlirOperation op, int32_t *sizes) {
-  MlirAttribute seg = npuc_table_op_attr_lit(op, "operandSegmentSizes");
-  intptr_t nops = mlirOperationGetNumOperands(op);
-  size_t cap = sizeof bc->group_sizes[0].sizes / sizeof(int32_t);
-  size_t slot = (((uintptr_t)def >> 4) + ((uintptr_t)seg.ptr >> 4) +
-                 (size_t)nops) %
-                (sizeof bc->group_sizes / sizeof bc->group_sizes[0]);
-  if (bc->group_sizes[slot].def == def &&
-      bc->group_sizes[slot].segments == seg.ptr &&
-      bc->group_sizes[slot].nops == nops) {
-    memcpy(sizes, bc->group_sizes[slot].sizes,
-           sizeof(int32_t) * def->num_operands);
-    return (int)def->num_operands;
-  }
-  if (!npuc_operand_group_sizes(def, op, sizes))
-    return -1;
-  if (def->num_operands <= cap) {
-    bc->group_sizes[slot].def = def;
-    bc->group_sizes[slot].segments = seg.ptr;
-    bc->group_sizes[slot].nops = nops;
-    memcpy(bc->group_sizes[slot].sizes, sizes,
-           sizeof(int32_t) * def->num_operands);
-  }
-  return (int)def->num_operands;
+  return npuc_operand_group_sizes_cached(&bc->groups, def, op, sizes)
+             ? (int)def->num_operands
+             : -1;
 }
 
 /* Operand group `name` of the producer. */

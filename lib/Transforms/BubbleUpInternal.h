@@ -5,6 +5,7 @@
 #define NPUC_BUBBLEUP_INTERNAL_H
 
 #include "npuc/BubbleUp.h"
+#include "npuc/Verify.h"
 
 #include <mlir-c/IR.h>
 #include <mlir-c/Rewrite.h>
@@ -84,19 +85,14 @@ struct npuc_bubble_ctx {
     int64_t shape[BUB_MAX_RANK];
   } types[64];
   /* Operand groups of HIVM ops: the index of a group by op definition and
-   * the address of the literal naming it, and the group sizes by
-   * definition, operand count and operandSegmentSizes attribute (null when
-   * the op has none). */
+   * the address of the literal naming it; the group sizes by what they
+   * depend on (npuc_operand_group_sizes_cached). */
   struct {
     const void *def;
     const char *name;
     int index;
   } group_index[32];
-  struct {
-    const void *def, *segments;
-    intptr_t nops;
-    int32_t sizes[16];
-  } group_sizes[16];
+  npuc_group_sizes_cache groups;
   /* Identifiers of attribute names, by the address of the literal. */
   struct {
     const char *name;

@@ -102,6 +102,7 @@ typedef struct {
   /* per class root: it holds two dims of one value (a broadcast joined two
    * axes); which of them a reduction reduces is then unknown */
   bool *across;
+  npuc_group_sizes_cache groups;
   bool oom;
 } analyzer;
 
@@ -649,7 +650,7 @@ static void connect_hivm(analyzer *a, MlirOperation op, const name_facts *f) {
   /* Operand groups `src` and `dst`: first index and count (0 if none). */
   int32_t sizes[64];
   intptr_t src = 0, nsrc = 0, dst = 0, ndst = 0;
-  if (npuc_operand_group_sizes(f->def, op, sizes)) {
+  if (npuc_operand_group_sizes_cached(&a->groups, f->def, op, sizes)) {
     for (int g = 0; g < f->src; g++)
       src += sizes[g];
     for (int g = 0; g < f->dst; g++)
