@@ -59,11 +59,13 @@ static bool group(bub_rw *r, const char *name, intptr_t *first,
     *count = r->last_count;
     return true;
   }
-  const npuc_op_def *def = bub_def(r->bc, r->producer);
-  if (r->ngroups == 0)
-    r->ngroups = def ? group_sizes(r->bc, def, r->producer, r->group_sizes)
-                     : -1;
-  int g = r->ngroups > 0 ? group_index(r->bc, def, name) : -1;
+  if (r->ngroups == 0) {
+    r->producer_def = bub_def(r->bc, r->producer);
+    r->ngroups = r->producer_def ? group_sizes(r->bc, r->producer_def,
+                                               r->producer, r->group_sizes)
+                                 : -1;
+  }
+  int g = r->ngroups > 0 ? group_index(r->bc, r->producer_def, name) : -1;
   if (g < 0)
     return false;
   *first = 0;
@@ -104,13 +106,23 @@ static bool sliced_results(bub_rw *r, MlirType *out, intptr_t *n) {
 /* Is every operand of the group a tensor of the slice's rank (or, with
  * `scalars`, a scalar)? Patterns check everything before they create
  * anything: a pattern that fails must leave the IR as it was. */
+static bool operands_ok(bub_rw *r, const MlirValue *ops, intptr_t first,
+                        intptr_t count, bool scalars);
+
 static bool group_ok(bub_rw *r, const char *name, bool scalars) {
   intptr_t first, count;
-  if (!group(r, name, &first, &count))
-    return false;
+  return group(r, name, &first, &count) &&
+         operands_ok(r, NULL, first, count, scalars);
+}
+
+/* The same for the producer's operands first .. first+count-1, read from
+ * `ops` when the caller has them. */
+static bool operands_ok(bub_rw *r, const MlirValue *ops, intptr_t first,
+                        intptr_t count, bool scalars) {
   MlirType rt = mlirValueGetType(r->source);
   for (intptr_t i = first; i < first + count; i++) {
-    MlirType t = mlirValueGetType(mlirOperationGetOperand(r->producer, i));
+    MlirType t = mlirValueGetType(
+        ops ? ops[i] : mlirOperationGetOperand(r->producer, i));
     if (mlirTypeEqual(t, rt))
       continue;
     bub_type_info ti = bub_type(r->bc, t);
@@ -260,8 +272,9 @@ static const char *ew_check(bub_rw *r, ew_plan *p) {
                         BUB_MAX_RANK);
   if (p->nb > BUB_MAX_RANK)
     return "bad broadcast attribute";
-  if (!group_ok(r, "src", true) || !group_ok(r, "dst", false) ||
-      !group(r, "dst", &p->dfirst, &p->dcount))
+  if (!group(r, "dst", &p->dfirst, &p->dcount) ||
+      !operands_ok(r, p->ops, p->first, p->count, true) ||
+      !operands_ok(r, p->ops, p->dfirst, p->dcount, false))
     return "an operand is not a scalar or a tensor of the result's rank";
   return NULL;
 }

@@ -138,6 +138,7 @@ typedef struct {
   /* The producer's operand count per group of its op table entry, read
    * at the first lookup (ngroups 0: not yet, -1: unreadable; BubbleUpHivm.c). */
   int32_t group_sizes[64];
+  const npuc_op_def *producer_def; /* read with the group sizes */
   /* Shared slices of to_tensor results this rewrite used (bub_extract):
    * when the rewrite leaves one the only user of its tensor, the to-tensor
    * pattern can run on it now (npuc_bubble_ctx.defer). */

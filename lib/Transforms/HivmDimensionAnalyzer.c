@@ -102,6 +102,10 @@ typedef struct {
   /* per class root: it holds two dims of one value (a broadcast joined two
    * axes); which of them a reduction reduces is then unknown */
   bool *across;
+  /* Some union joined dims of different positions (a broadcast, a
+   * transpose, a reshape): only then can a class hold two dims of one
+   * value, as every other union joins dim d with dim d. */
+  bool mixed_dims;
   npuc_group_sizes_cache groups;
   bool oom;
 } analyzer;
@@ -541,6 +545,7 @@ static void join_dims(analyzer *a, dims x, int dv, dims y, int dw) {
   if (x.base < 0 || y.base < 0 || dv < 0 || dw < 0 || dv >= x.rank ||
       dw >= y.rank)
     return;
+  a->mixed_dims |= dv != dw;
   unite(a, x.base + dv, y.base + dw);
 }
 
@@ -1077,7 +1082,7 @@ static bool two_dims_in(analyzer *a, const value_slot *v, int32_t *root) {
 
 /* The classes that hold two dims of one value. */
 static void mark_across(analyzer *a) {
-  for (size_t s = 0; s <= a->mask; s++) {
+  for (size_t s = 0; a->mixed_dims && s <= a->mask; s++) {
     int32_t root;
     if (a->slots[s].rank >= 2 && two_dims_in(a, &a->slots[s], &root))
       a->across[root] = true;
