@@ -48,6 +48,7 @@ typedef struct {
   bool store_like; /* the store-like trait and a `src` group */
   bool load_like;  /* the load-like trait and a `src` group */
   bool broadcast;  /* hivm.hir.vbrc */
+  bool reduction;  /* the reduction trait */
   bool same_dims;  /* hivm.hir.bitcast: the operand's dims are the result's */
 } name_facts;
 
@@ -99,6 +100,9 @@ typedef struct {
   size_t *op_index;
   size_t op_mask;
   bool *needed;
+  /* Any op with the reduction trait: only then are `needed` and the op
+   * index above made (connect_reduce alone asks). */
+  bool reductions;
   /* per class root: it holds two dims of one value (a broadcast joined two
    * axes); which of them a reduction reduces is then unknown */
   bool *across;
@@ -124,7 +128,7 @@ bool npuc_dim_analyze(MlirOperation func, const npuc_op_registry *reg,
   memset(out, 0, sizeof *out);
   analyzer a = {0};
   a.reg = reg;
-  bool ok = collect_ops(&a, func, out) && find_needed(&a);
+  bool ok = collect_ops(&a, func, out) && (!a.reductions || find_needed(&a));
   for (size_t i = 0; ok && i < a.ops.count; i++)
     connect_op(&a, a.ops.ops[i]);
   ok = ok && !a.oom && collect_leaves(&a, out);
@@ -182,9 +186,8 @@ static void describe_name(analyzer *a, MlirOperation op, name_facts *f);
 
 /* The facts of op's name: looked up on the first op of that name. */
 static const name_facts *facts_of(analyzer *a, MlirOperation op) {
-  static const name_facts none = {NULL,  NULL,  K_OTHER, -1,
-                                  -1,    false, false,   false,
-                                  false};
+  static const name_facts none = {NULL,  NULL,  K_OTHER, -1,    -1,
+                                  false, false, false,   false, false};
   const void *key = mlirOperationGetName(op).ptr;
   if (!a->names || 2 * (a->num_names + 1) > a->names_mask + 1) {
     size_t cap = a->names ? 2 * (a->names_mask + 1) : 64;
@@ -240,13 +243,15 @@ static void describe_name(analyzer *a, MlirOperation op, name_facts *f) {
   };
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   const npuc_op_def *def = npuc_op_lookup(a->reg, n.data, n.length);
-  *f = (name_facts){NULL, def, K_OTHER, -1, -1, false, false, false, false};
+  *f = (name_facts){NULL,  def,   K_OTHER, -1,   -1,
+                    false, false, false,   false, false};
   if (def) {
     f->src = npuc_op_find_operand(def, "src");
     f->dst = npuc_op_find_operand(def, "dst");
     f->store_like =
         f->src >= 0 && npuc_op_has_trait(def, NPUC_TRAIT_STORE_LIKE);
     f->load_like = f->src >= 0 && npuc_op_has_trait(def, NPUC_TRAIT_LOAD_LIKE);
+    f->reduction = npuc_op_has_trait(def, NPUC_TRAIT_REDUCTION);
   }
   if (def && n.length > 9 && memcmp(n.data, "hivm.hir.", 9) == 0) {
     f->kind = K_HIVM;
@@ -276,6 +281,7 @@ static bool collect_ops(analyzer *a, MlirOperation func, npuc_dim_result *out) {
   a->stored = a->oom ? NULL : malloc((a->ops.count + 1) * sizeof *a->stored);
   for (size_t i = 0; a->stored && i < a->ops.count && !a->oom; i++) {
     const name_facts *f = facts_of(a, a->ops.ops[i]);
+    a->reductions |= f->reduction;
     a->stored[i] =
         f->store_like ? stored_operand(f->def, f->src, a->ops.ops[i]) : -1;
     if (f->load_like && !add_load(out, a->ops.ops[i], f))
