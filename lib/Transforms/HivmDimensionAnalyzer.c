@@ -362,9 +362,11 @@ static bool find_needed(analyzer *a) {
  */
 
 static bool grow_slots(analyzer *a) {
-  /* first sized for about two values per op: one growth at most */
+  /* First sized for a value per op (most ops have one result; operands
+   * are values already seen), half full: a table twice that size is
+   * touched at random and costs more in cache misses than a growth. */
   size_t cap = a->slots ? 2 * (a->mask + 1) : 1024;
-  while (!a->slots && cap < 4 * a->ops.count)
+  while (!a->slots && cap < 2 * a->ops.count)
     cap *= 2;
   value_slot *slots = calloc(cap, sizeof *slots);
   if (!slots)
