@@ -39,6 +39,10 @@ typedef struct {
    * `buffer_size_in_byte` hint uses ceil(dim / sub_blocks). 1 (and strict)
    * give the whole dimension, which always holds. */
   int64_t sub_blocks;
+  /* The caller made marked slices under the root: npuc_bubble_up_slices
+   * does not walk it to find one first (without one it leaves the IR
+   * alone, folds included). */
+  bool marked;
 } npuc_bubble_options;
 
 typedef struct {

@@ -414,8 +414,9 @@ bool npuc_bubble_up_slices(MlirOperation root, const npuc_op_registry *reg,
   memset(report, 0, sizeof *report);
   /* Without marked slices there is nothing to do: leave the IR as it is
    * (the greedy driver would fold and deduplicate constants). */
-  bool marked = false;
-  mlirOperationWalk(root, find_mark, &marked, MlirWalkPreOrder);
+  bool marked = opts && opts->marked;
+  if (!marked)
+    mlirOperationWalk(root, find_mark, &marked, MlirWalkPreOrder);
   if (!marked)
     return true;
   MlirContext ctx = mlirOperationGetContext(root);

@@ -356,7 +356,7 @@ static void guard_leaf(MlirOperation op, MlirValue sub_block,
                        const npuc_op_registry *reg);
 static bool bubble_certain(MlirOperation func, const npuc_dim_result *dims,
                            const npuc_op_registry *reg);
-static bool bubble(MlirOperation func, bool strict,
+static bool bubble(MlirOperation func, bool strict, bool marked,
                    const npuc_pass_context *ctx, failure *f);
 static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
                            failure *f);
@@ -384,14 +384,14 @@ static void tile(MlirOperation func, const npuc_dim_result *dims, bool strict,
    * every insertion into it; a value defined inside would make each
    * rewrite cost a walk of the body). */
   MlirValue sub_block = read_sub_block(loop);
-  npuc_sub_block_offsets offsets = {sub_block, loop, 0, {0}, {{NULL}}};
+  npuc_sub_block_offsets offsets = {sub_block, loop, 0, {0}, {{NULL}}, 0};
   for (size_t i = 0; i < dims->num_leaves; i++) {
     if (dims->leaves[i].dim >= 0)
       npuc_sub_block_tile_leaf(&dims->leaves[i], &offsets, ctx->registry);
     else
       guard_leaf(dims->leaves[i].op, sub_block, ctx->registry);
   }
-  bool ok = bubble(func, strict, ctx, f);
+  bool ok = bubble(func, strict, offsets.tensor_slices > 0, ctx, f);
   if (ok) {
     erase_dead_values(func, ctx->registry);
     ok = npuc_map_sub_block_loops(func);
@@ -519,10 +519,11 @@ static MlirWalkResult find_leftover(MlirOperation op, void *user);
  * the patterns could not narrow) are accepted: the op computes the whole
  * value on each sub-block and the slice takes its half, which is exact,
  * only less work is saved. A slice stuck below any other op falls back,
- * as does a loop placeholder (the IR would not be valid). */
-static bool bubble(MlirOperation func, bool strict,
+ * as does a loop placeholder (the IR would not be valid). `marked`: tiling
+ * made a marked tensor slice (the bubble-up need not look for one). */
+static bool bubble(MlirOperation func, bool strict, bool marked,
                    const npuc_pass_context *ctx, failure *f) {
-  npuc_bubble_options bo = {strict, 2};
+  npuc_bubble_options bo = {strict, 2, marked};
   npuc_bubble_report rep;
   if (npuc_bubble_up_slices(func, ctx->registry, &bo, &rep))
     return true;

@@ -38,7 +38,7 @@ const npuc_pass_def npuc_pass_hivm_bubble_up_extract_slice = {
 static bool bubble_up(MlirOperation func, const npuc_pass_options *opts,
                       const npuc_pass_context *ctx) {
   npuc_bubble_options bo = {npuc_pass_opt_bool(opts, "strict-mode"),
-                            npuc_pass_opt_int(opts, "sub-blocks")};
+                            npuc_pass_opt_int(opts, "sub-blocks"), false};
   if (bo.sub_blocks < 1) {
     mlirEmitError(mlirOperationGetLocation(func),
                   "hivm-bubble-up-extract-slice: sub-blocks must be at least 1");

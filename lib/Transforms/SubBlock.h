@@ -38,6 +38,9 @@ typedef struct {
   int count;
   int64_t half[16];
   MlirValue offset[16];
+  /* Marked tensor slices the leaves got (npuc_sub_block_tile_leaf counts
+   * them): without one there is nothing for the bubble-up patterns. */
+  int tensor_slices;
 } npuc_sub_block_offsets;
 
 /* Cuts the leaf to its sub-block's half (SubBlockTile.c). */

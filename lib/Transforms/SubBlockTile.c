@@ -43,6 +43,8 @@ void npuc_sub_block_tile_leaf(const npuc_dim_leaf *l,
   MlirValue half_v;
   MlirValue offset = half_offset(offsets, half, &half_v);
   if (l->window) {
+    offsets->tensor_slices +=
+        mlirTypeIsATensor(mlirValueGetType(mlirOperationGetOperand(l->slice, 0)));
     tile_window(l, &b, offset, half);
     mlirOperationSetDiscardableAttributeByName(
         l->op, mlirStringRefCreateFromCString("tiled_op"),
@@ -57,9 +59,11 @@ void npuc_sub_block_tile_leaf(const npuc_dim_leaf *l,
     MlirValue v = mlirOperationGetOperand(l->op, i);
     if (i >= dst_first && i < dst_first + dst_count)
       continue;
-    if (npuc_sub_block_like_value(mlirValueGetType(v), vt, l->dim))
-      mlirOperationSetOperand(l->op, i,
-                              part_of(&b, v, l->dim, offset, size, half));
+    if (!npuc_sub_block_like_value(mlirValueGetType(v), vt, l->dim))
+      continue;
+    offsets->tensor_slices += mlirTypeIsATensor(mlirValueGetType(v));
+    mlirOperationSetOperand(l->op, i,
+                            part_of(&b, v, l->dim, offset, size, half));
   }
   mlirOperationSetDiscardableAttributeByName(
       l->op, mlirStringRefCreateFromCString("tiled_op"), mlirUnitAttrGet(ctx));
