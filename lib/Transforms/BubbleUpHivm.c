@@ -13,11 +13,23 @@
 
 #define MAX_OPERANDS 64
 
+static int group_index(npuc_bubble_ctx *bc, const npuc_op_def *def,
+                       const char *name);
+
+static const struct bub_def_slot *def_slot(npuc_bubble_ctx *bc,
+                                           MlirOperation op);
+
 const npuc_op_def *bub_def(npuc_bubble_ctx *bc, MlirOperation op) {
+  return def_slot(bc, op)->def;
+}
+
+/* The cache slot of op's name, filled on a miss. */
+static const struct bub_def_slot *def_slot(npuc_bubble_ctx *bc,
+                                           MlirOperation op) {
   MlirIdentifier id = mlirOperationGetName(op);
   size_t slot = ((uintptr_t)id.ptr >> 4) % (sizeof bc->defs / sizeof bc->defs[0]);
   if (bc->defs[slot].name == id.ptr)
-    return bc->defs[slot].def;
+    return &bc->defs[slot];
   MlirStringRef n = mlirIdentifierStr(id);
   const npuc_op_def *def =
       n.length < 9 || memcmp(n.data, "hivm.hir.", 9) != 0
@@ -25,7 +37,12 @@ const npuc_op_def *bub_def(npuc_bubble_ctx *bc, MlirOperation op) {
           : npuc_op_lookup(bc->reg, n.data, n.length);
   bc->defs[slot].name = id.ptr;
   bc->defs[slot].def = def;
-  return def;
+  bc->defs[slot].elementwise = def &&
+                               npuc_op_has_trait(def, NPUC_TRAIT_ELEMENTWISE) &&
+                               def->dps_inits >= 0;
+  bc->defs[slot].ew_groups = def && group_index(bc, def, "src") >= 0 &&
+                             group_index(bc, def, "dst") >= 0;
+  return &bc->defs[slot];
 }
 
 /* npuc_op_find_operand, remembered per run: `name` is a literal. */
@@ -169,9 +186,7 @@ static intptr_t still_broadcast(bub_rw *r, const int64_t *dims, intptr_t n,
 /* ---- elementwise: every v* op with tensor semantics -------------------- */
 
 static bool ew_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  const npuc_op_def *def = bub_def(bc, p);
-  return def && npuc_op_has_trait(def, NPUC_TRAIT_ELEMENTWISE) &&
-         def->dps_inits >= 0 && mlirOperationGetNumResults(p) > 0;
+  return def_slot(bc, p)->elementwise && mlirOperationGetNumResults(p) > 0;
 }
 
 static bool identity_perm(MlirAttribute a) {
@@ -433,11 +448,10 @@ static bool ew_certain(npuc_bubble_ctx *bc, MlirOperation p, MlirType t) {
       !mlirAttributeIsNull(npuc_table_op_attr_lit(p, "transpose")) ||
       !mlirAttributeIsNull(npuc_table_op_attr_lit(p, "broadcast")))
     return false;
-  const npuc_op_def *def = bub_def(bc, p);
+  const struct bub_def_slot *d = def_slot(bc, p);
   int32_t sizes[MAX_OPERANDS];
-  if (!def || def->num_operands > MAX_OPERANDS ||
-      group_sizes(bc, def, p, sizes) < 0 || group_index(bc, def, "src") < 0 ||
-      group_index(bc, def, "dst") < 0)
+  if (!d->ew_groups || d->def->num_operands > MAX_OPERANDS ||
+      group_sizes(bc, d->def, p, sizes) < 0)
     return false;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(p); i++) {
     MlirType ot = mlirValueGetType(mlirOperationGetOperand(p, i));

@@ -59,10 +59,13 @@ struct npuc_bubble_ctx {
   } reasons[256];
   /* Op table entries by op name (the name's uniqued identifier; NULL
    * entries for ops that have none): patterns look up their producer's
-   * entry several times per rewrite. */
-  struct {
+   * entry several times per rewrite. What the elementwise pattern asks of
+   * the entry (BubbleUpHivm.c) is read with it: the trait and tensor
+   * semantics (`elementwise`), and `src` and `dst` groups (`ew_groups`). */
+  struct bub_def_slot {
     const void *name;
     const npuc_op_def *def;
+    bool elementwise, ew_groups;
   } defs[64];
   /* The last type bub_sliced_type made: a chain slices one type alike in
    * every rewrite. */
