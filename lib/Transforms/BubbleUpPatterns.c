@@ -326,6 +326,8 @@ typedef struct {
   npuc_bubble_report *rep;
   MlirOperation dead[64];
   size_t ndead;
+  /* The names looked for, as identifiers: the walk sees every op. */
+  MlirIdentifier placeholder, slice;
 } check_state;
 
 static void stuck(check_state *cs, MlirOperation slice, MlirOperation blocker,
@@ -339,7 +341,8 @@ static void stuck(check_state *cs, MlirOperation slice, MlirOperation blocker,
 
 static MlirWalkResult check_op(MlirOperation op, void *user) {
   check_state *cs = user;
-  if (bub_op_is(op, BUB_UNSLICE)) {
+  MlirIdentifier name = mlirOperationGetName(op);
+  if (mlirIdentifierEqual(name, cs->placeholder)) {
     MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
     if (mlirOpOperandIsNull(u)) { /* dead: erased after the walk */
       if (cs->ndead < 64)
@@ -354,7 +357,7 @@ static MlirWalkResult check_op(MlirOperation op, void *user) {
           why ? why : "the loop body needs the whole loop-carried value");
     return MlirWalkResultAdvance;
   }
-  if (!npuc_bubble_is_marked(op))
+  if (!mlirIdentifierEqual(name, cs->slice) || !npuc_bubble_is_marked(op))
     return MlirWalkResultAdvance;
   MlirValue src = mlirOperationGetOperand(op, 0);
   if (!mlirValueIsAOpResult(src))
@@ -377,7 +380,14 @@ static MlirWalkResult collect_dead_placeholder(MlirOperation op, void *user) {
 
 void npuc_bubble_check(npuc_bubble_ctx *bc, MlirOperation root,
                        npuc_bubble_report *report) {
-  check_state cs = {bc, report, {{NULL}}, 0};
+  check_state cs = {
+      bc,
+      report,
+      {{NULL}},
+      0,
+      mlirIdentifierGet(bc->ctx, mlirStringRefCreateFromCString(BUB_UNSLICE)),
+      mlirIdentifierGet(bc->ctx,
+                        mlirStringRefCreateFromCString("tensor.extract_slice"))};
   report->num_stuck = 0;
   report->first_stuck = (MlirOperation){NULL};
   report->blocker = (MlirOperation){NULL};

@@ -408,6 +408,12 @@ static void tile(MlirOperation func, const npuc_dim_result *dims, bool strict,
   mlirOperationDestroy(backup);
 }
 
+typedef struct {
+  MlirIdentifier slice, loop, placeholder;
+  bool found;
+} marks_search;
+
+static MlirIdentifier identifier(MlirContext ctx, const char *name);
 static MlirWalkResult find_marks(MlirOperation op, void *user);
 
 /* Can the bubble-up of the slices tiling will make not fail? Each halved
@@ -440,17 +446,28 @@ static bool bubble_certain(MlirOperation func, const npuc_dim_result *dims,
       cut[n++] = v;
     }
   }
-  bool marked = false;
-  mlirOperationWalk(func, find_marks, &marked, MlirWalkPreOrder);
-  return !marked &&
-         npuc_bubble_certain(mlirOperationGetContext(func), reg, cut, n);
+  MlirContext ctx = mlirOperationGetContext(func);
+  marks_search m = {identifier(ctx, "tensor.extract_slice"),
+                    identifier(ctx, "scf.for"), identifier(ctx, BUB_UNSLICE),
+                    false};
+  mlirOperationWalk(func, find_marks, &m, MlirWalkPreOrder);
+  return !m.found && npuc_bubble_certain(ctx, reg, cut, n);
 }
 
-/* Slices marked to bubble, loop placeholders, sub-block loops. */
+static MlirIdentifier identifier(MlirContext ctx, const char *name) {
+  return mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name));
+}
+
+/* Slices marked to bubble, loop placeholders, sub-block loops. Op names
+ * are compared as identifiers: the walk sees every op. */
 static MlirWalkResult find_marks(MlirOperation op, void *user) {
-  if (npuc_bubble_is_marked(op) || npuc_op_is(op, BUB_UNSLICE) ||
-      (npuc_op_is(op, "scf.for") && has_attr(op, SUB_BLOCK_LOOP_MARK))) {
-    *(bool *)user = true;
+  marks_search *m = user;
+  MlirIdentifier name = mlirOperationGetName(op);
+  if ((mlirIdentifierEqual(name, m->slice) && npuc_bubble_is_marked(op)) ||
+      mlirIdentifierEqual(name, m->placeholder) ||
+      (mlirIdentifierEqual(name, m->loop) &&
+       has_attr(op, SUB_BLOCK_LOOP_MARK))) {
+    m->found = true;
     return MlirWalkResultInterrupt;
   }
   return MlirWalkResultAdvance;
