@@ -48,6 +48,10 @@ typedef struct {
 typedef struct {
   size_t num_rewrites; /* successful pattern applications */
   size_t num_stuck;    /* marked slices that could not move further */
+  /* Rewrites that built the producer anew beside it, as it had other
+   * users: readers of one value that take equal slices of it each get
+   * such a copy, which compute equal values. */
+  size_t num_copies;
   /* The first stuck slice (null op when none), the op it stopped at (null
    * op for a leftover loop placeholder) and, when a pattern refused it, why
    * (a static string; NULL when no pattern applies to that op kind). */

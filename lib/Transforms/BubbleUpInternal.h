@@ -37,6 +37,7 @@ struct npuc_bubble_ctx {
   const npuc_op_registry *reg;
   npuc_bubble_options opts;
   size_t num_rewrites;
+  size_t num_copies; /* npuc_bubble_report.num_copies */
   /* While `defer` is set, a to_tensor whose tensor had users other than
    * equal marked slices is not looked at again in this sweep: every new
    * slice of it would otherwise rescan all its uses (quadratic on a long

@@ -406,6 +406,7 @@ void npuc_bubble_check(npuc_bubble_ctx *bc, MlirOperation root,
                         MlirWalkPreOrder);
   }
   report->num_rewrites = bc->num_rewrites;
+  report->num_copies = bc->num_copies;
 }
 
 static MlirWalkResult find_mark(MlirOperation op, void *user) {

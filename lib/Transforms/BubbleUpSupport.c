@@ -1264,6 +1264,7 @@ void bub_rebuild(bub_rw *r, intptr_t nopnds, const MlirValue *opnds,
   if (!r->in_place) {
     MlirOperation op = bub_clone_op(r, r->producer, nopnds, opnds, nres, res,
                                     nset, set, drop);
+    r->bc->num_copies++;
     bub_replace(r, mlirOperationGetResult(op, r->result_index));
     return;
   }

@@ -13,7 +13,9 @@
  *      sub-block 0 only;
  *   4. the bubble-up patterns (include/npuc/BubbleUp.h) move the slices up
  *      to block arguments, tensor.empty and loads, so each sub-block
- *      computes only its half;
+ *      computes only its half; the whole values left without readers are
+ *      erased, and the copies made for readers of one value merged
+ *      (SubBlockMerge.c);
  *   5. the loop is bound: its body reads hivm.hir.get_sub_block_idx
  *      (HivmMapForToSubBlock.c).
  *
@@ -357,7 +359,7 @@ static void guard_leaf(MlirOperation op, MlirValue sub_block,
 static bool bubble_certain(MlirOperation func, const npuc_dim_result *dims,
                            const npuc_op_registry *reg);
 static bool bubble(MlirOperation func, bool strict, bool marked,
-                   const npuc_pass_context *ctx, failure *f);
+                   const npuc_pass_context *ctx, failure *f, size_t *copies);
 static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
                            failure *f);
 static void erase_dead_values(MlirOperation func, const npuc_op_registry *reg);
@@ -391,9 +393,12 @@ static void tile(MlirOperation func, const npuc_dim_result *dims, bool strict,
     else
       guard_leaf(dims->leaves[i].op, sub_block, ctx->registry);
   }
-  bool ok = bubble(func, strict, offsets.tensor_slices > 0, ctx, f);
+  size_t copies = 0;
+  bool ok = bubble(func, strict, offsets.tensor_slices > 0, ctx, f, &copies);
   if (ok) {
     erase_dead_values(func, ctx->registry);
+    if (copies > 0) /* else there is nothing to merge: skip the walk */
+      npuc_sub_block_merge_equal(func, ctx->registry);
     ok = npuc_map_sub_block_loops(func);
   }
   /* Last, so the pass leaves the function verified as it is. */
@@ -537,12 +542,16 @@ static MlirWalkResult find_leftover(MlirOperation op, void *user);
  * value on each sub-block and the slice takes its half, which is exact,
  * only less work is saved. A slice stuck below any other op falls back,
  * as does a loop placeholder (the IR would not be valid). `marked`: tiling
- * made a marked tensor slice (the bubble-up need not look for one). */
+ * made a marked tensor slice (the bubble-up need not look for one).
+ * `copies`: how many ops the bubble-up built anew beside the original
+ * (npuc_bubble_report.num_copies). */
 static bool bubble(MlirOperation func, bool strict, bool marked,
-                   const npuc_pass_context *ctx, failure *f) {
+                   const npuc_pass_context *ctx, failure *f, size_t *copies) {
   npuc_bubble_options bo = {strict, 2, marked};
   npuc_bubble_report rep;
-  if (npuc_bubble_up_slices(func, ctx->registry, &bo, &rep))
+  bool done = npuc_bubble_up_slices(func, ctx->registry, &bo, &rep);
+  *copies = rep.num_copies;
+  if (done)
     return true;
   leftovers left = {{NULL}, {NULL}, false};
   mlirOperationWalk(func, find_leftover, &left, MlirWalkPreOrder);

@@ -43,6 +43,12 @@ typedef struct {
   int tensor_slices;
 } npuc_sub_block_offsets;
 
+/* Merges the ops of our tables that compute equal values and nothing else
+ * (SubBlockMerge.c): the copies the bubble-up makes of an op read by
+ * several ops that all take the same half. */
+void npuc_sub_block_merge_equal(MlirOperation func,
+                                const npuc_op_registry *reg);
+
 /* Cuts the leaf to its sub-block's half (SubBlockTile.c). */
 void npuc_sub_block_tile_leaf(const npuc_dim_leaf *l,
                               npuc_sub_block_offsets *offsets,
