@@ -358,6 +358,8 @@ static void guard_leaf(MlirOperation op, MlirValue sub_block,
                        const npuc_op_registry *reg);
 static bool bubble_certain(MlirOperation func, const npuc_dim_result *dims,
                            const npuc_op_registry *reg);
+static bool split_leaves(MlirOperation func, const npuc_dim_result *dims,
+                         const npuc_op_registry *reg);
 static bool bubble(MlirOperation func, bool strict, bool marked,
                    const npuc_pass_context *ctx, failure *f, size_t *copies);
 static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
@@ -378,23 +380,9 @@ static void tile(MlirOperation func, const npuc_dim_result *dims, bool strict,
   MlirOperation backup = bubble_certain(func, dims, ctx->registry)
                              ? (MlirOperation){NULL}
                              : mlirOperationClone(func);
-  MlirOperation loop = wrap_in_loop(func);
-  /* The offsets read the sub-block index in front of the loop, not from
-   * its induction variable: both name the sub-block once the loop is
-   * mapped, and values from outside the body the patterns rewrite keep
-   * their dominance checks cheap (MLIR recomputes a block's op order after
-   * every insertion into it; a value defined inside would make each
-   * rewrite cost a walk of the body). */
-  MlirValue sub_block = read_sub_block(loop);
-  npuc_sub_block_offsets offsets = {sub_block, loop, 0, {0}, {{NULL}}, 0};
-  for (size_t i = 0; i < dims->num_leaves; i++) {
-    if (dims->leaves[i].dim >= 0)
-      npuc_sub_block_tile_leaf(&dims->leaves[i], &offsets, ctx->registry);
-    else
-      guard_leaf(dims->leaves[i].op, sub_block, ctx->registry);
-  }
+  bool marked = split_leaves(func, dims, ctx->registry);
   size_t copies = 0;
-  bool ok = bubble(func, strict, offsets.tensor_slices > 0, ctx, f, &copies);
+  bool ok = bubble(func, strict, marked, ctx, f, &copies);
   if (ok) {
     erase_dead_values(func, ctx->registry);
     if (copies > 0) /* else there is nothing to merge: skip the walk */
@@ -418,6 +406,8 @@ typedef struct {
   bool found;
 } marks_search;
 
+static bool cut_values(const npuc_dim_result *dims, MlirValue *cut,
+                       size_t cap, size_t *n);
 static MlirIdentifier identifier(MlirContext ctx, const char *name);
 static MlirWalkResult find_marks(MlirOperation op, void *user);
 
@@ -432,8 +422,21 @@ static bool bubble_certain(MlirOperation func, const npuc_dim_result *dims,
   enum { MAX_CUT = 256 };
   MlirValue cut[MAX_CUT];
   size_t n = 0;
-  if (dims->broadcast_across)
+  if (dims->broadcast_across || !cut_values(dims, cut, MAX_CUT, &n))
     return false;
+  MlirContext ctx = mlirOperationGetContext(func);
+  marks_search m = {identifier(ctx, "tensor.extract_slice"),
+                    identifier(ctx, "scf.for"), identifier(ctx, BUB_UNSLICE),
+                    false};
+  mlirOperationWalk(func, find_marks, &m, MlirWalkPreOrder);
+  return !m.found && npuc_bubble_certain(ctx, reg, cut, n);
+}
+
+/* The operands tiling will cut (as npuc_sub_block_tile_leaf does) into
+ * cut[0 .. *n-1]; false for a leaf this does not look into (with results,
+ * a window, a scatter) or more than `cap` of them. */
+static bool cut_values(const npuc_dim_result *dims, MlirValue *cut,
+                       size_t cap, size_t *n) {
   for (size_t i = 0; i < dims->num_leaves; i++) {
     const npuc_dim_leaf *l = &dims->leaves[i];
     if (l->dim < 0)
@@ -446,17 +449,12 @@ static bool bubble_certain(MlirOperation func, const npuc_dim_result *dims,
       MlirValue v = mlirOperationGetOperand(l->op, k);
       if (!npuc_sub_block_like_value(mlirValueGetType(v), vt, l->dim))
         continue;
-      if (n == MAX_CUT)
+      if (*n == cap)
         return false;
-      cut[n++] = v;
+      cut[(*n)++] = v;
     }
   }
-  MlirContext ctx = mlirOperationGetContext(func);
-  marks_search m = {identifier(ctx, "tensor.extract_slice"),
-                    identifier(ctx, "scf.for"), identifier(ctx, BUB_UNSLICE),
-                    false};
-  mlirOperationWalk(func, find_marks, &m, MlirWalkPreOrder);
-  return !m.found && npuc_bubble_certain(ctx, reg, cut, n);
+  return true;
 }
 
 static MlirIdentifier identifier(MlirContext ctx, const char *name) {
@@ -476,6 +474,28 @@ static MlirWalkResult find_marks(MlirOperation op, void *user) {
     return MlirWalkResultInterrupt;
   }
   return MlirWalkResultAdvance;
+}
+
+/* Wraps the body in the sub-block loop, halves each leaf with an axis and
+ * guards the others; returns whether a leaf got a marked tensor slice. */
+static bool split_leaves(MlirOperation func, const npuc_dim_result *dims,
+                         const npuc_op_registry *reg) {
+  MlirOperation loop = wrap_in_loop(func);
+  /* The offsets read the sub-block index in front of the loop, not from
+   * its induction variable: both name the sub-block once the loop is
+   * mapped, and values from outside the body the patterns rewrite keep
+   * their dominance checks cheap (MLIR recomputes a block's op order after
+   * every insertion into it; a value defined inside would make each
+   * rewrite cost a walk of the body). */
+  MlirValue sub_block = read_sub_block(loop);
+  npuc_sub_block_offsets offsets = {sub_block, loop, 0, {0}, {{NULL}}, 0};
+  for (size_t i = 0; i < dims->num_leaves; i++) {
+    if (dims->leaves[i].dim >= 0)
+      npuc_sub_block_tile_leaf(&dims->leaves[i], &offsets, reg);
+    else
+      guard_leaf(dims->leaves[i].op, sub_block, reg);
+  }
+  return offsets.tensor_slices > 0;
 }
 
 /* %i = arith.index_cast (hivm.hir.get_sub_block_idx) before `op`. */
