@@ -6,6 +6,17 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/* A hash of a pointer for open-addressing tables keyed by MLIR handles
+ * (their low bits are alignment, their high bits alike). */
+static inline size_t npuc_hash_ptr(const void *p) {
+  uintptr_t x = (uintptr_t)p;
+  x ^= x >> 17;
+  x *= 0xed5ad4bbu;
+  x ^= x >> 11;
+  return (size_t)x;
+}
 
 typedef struct {
   const void **slots; /* NULL: empty */

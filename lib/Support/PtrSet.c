@@ -4,16 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-static size_t hash_ptr(const void *p) {
-  uintptr_t x = (uintptr_t)p;
-  x ^= x >> 17;
-  x *= 0xed5ad4bbu;
-  x ^= x >> 11;
-  return (size_t)x;
-}
-
 static size_t slot_of(const void *const *slots, size_t mask, const void *p) {
-  size_t j = hash_ptr(p) & mask;
+  size_t j = npuc_hash_ptr(p) & mask;
   while (slots[j] && slots[j] != p)
     j = (j + 1) & mask;
   return j;

@@ -11,6 +11,7 @@
  * which costs far more than the union-find step). */
 #include "npuc/DimensionAnalyzer.h"
 #include "npuc/OpList.h"
+#include "npuc/PtrSet.h"
 #include "npuc/Verify.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -174,14 +175,6 @@ static intptr_t stored_operand(const npuc_op_def *def, int src,
 
 /* ---- op names ------------------------------------------------------------ */
 
-static size_t hash_ptr(const void *p) {
-  uintptr_t x = (uintptr_t)p;
-  x ^= x >> 17;
-  x *= 0xed5ad4bbu;
-  x ^= x >> 11;
-  return (size_t)x;
-}
-
 static void describe_name(analyzer *a, MlirOperation op, name_facts *f);
 
 /* The facts of op's name: looked up on the first op of that name. */
@@ -197,7 +190,7 @@ static const name_facts *facts_of(analyzer *a, MlirOperation op) {
       return &none;
     }
     for (size_t i = 0; a->names && i <= a->names_mask; i++) {
-      size_t j = hash_ptr(a->names[i].name) & (cap - 1);
+      size_t j = npuc_hash_ptr(a->names[i].name) & (cap - 1);
       while (a->names[i].name && grown[j].name)
         j = (j + 1) & (cap - 1);
       if (a->names[i].name)
@@ -207,7 +200,7 @@ static const name_facts *facts_of(analyzer *a, MlirOperation op) {
     a->names = grown;
     a->names_mask = cap - 1;
   }
-  size_t j = hash_ptr(key) & a->names_mask;
+  size_t j = npuc_hash_ptr(key) & a->names_mask;
   while (a->names[j].name && a->names[j].name != key)
     j = (j + 1) & a->names_mask;
   if (!a->names[j].name) {
@@ -314,7 +307,7 @@ static bool add_load(npuc_dim_result *out, MlirOperation op,
  * ------------------------------------------ */
 
 static size_t op_slot(const analyzer *a, const void *key) {
-  size_t j = hash_ptr(key) & a->op_mask;
+  size_t j = npuc_hash_ptr(key) & a->op_mask;
   while (a->op_keys[j] && a->op_keys[j] != key)
     j = (j + 1) & a->op_mask;
   return j;
@@ -374,7 +367,7 @@ static bool grow_slots(analyzer *a) {
   for (size_t i = 0; a->slots && i <= a->mask; i++) {
     if (!a->slots[i].key)
       continue;
-    size_t j = hash_ptr(a->slots[i].key) & (cap - 1);
+    size_t j = npuc_hash_ptr(a->slots[i].key) & (cap - 1);
     while (slots[j].key)
       j = (j + 1) & (cap - 1);
     slots[j] = a->slots[i];
@@ -426,7 +419,7 @@ static const type_slot *shape_of(analyzer *a, MlirType t) {
   if ((!a->types || 2 * (a->num_types + 1) > a->types_mask + 1) &&
       !grow_types(a))
     return NULL;
-  size_t j = hash_ptr(t.ptr) & a->types_mask;
+  size_t j = npuc_hash_ptr(t.ptr) & a->types_mask;
   while (a->types[j].key && a->types[j].key != t.ptr)
     j = (j + 1) & a->types_mask;
   if (a->types[j].key)
@@ -448,7 +441,7 @@ static bool grow_types(analyzer *a) {
   for (size_t i = 0; a->types && i <= a->types_mask; i++) {
     if (!a->types[i].key)
       continue;
-    size_t j = hash_ptr(a->types[i].key) & (cap - 1);
+    size_t j = npuc_hash_ptr(a->types[i].key) & (cap - 1);
     while (types[j].key)
       j = (j + 1) & (cap - 1);
     types[j] = a->types[i];
@@ -492,7 +485,7 @@ static dims dims_of(analyzer *a, MlirValue v) {
       return none;
     }
   }
-  size_t j = hash_ptr(v.ptr) & a->mask;
+  size_t j = npuc_hash_ptr(v.ptr) & a->mask;
   while (a->slots[j].key && a->slots[j].key != v.ptr)
     j = (j + 1) & a->mask;
   if (a->slots[j].key)
