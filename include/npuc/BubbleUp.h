@@ -100,7 +100,9 @@ bool npuc_bubble_up_slices(MlirOperation root, const npuc_op_registry *reg,
  * `bufferization.to_tensor` results, whose patterns then take it further
  * or leave it there, and every slice made on the way verifies.
  * Conservative: an op whose pattern makes no promise (today only the
- * elementwise one does), or a tensor with a dim of size 0, gives false. Linear in the ops
+ * elementwise one does), or a tensor with a dim of size 0, gives false.
+ * For IR that verifies, as passes assume (an op's operands fit the
+ * operand groups of its table entry). Linear in the ops
  * reached. Other marked slices under the same root are the caller's to
  * rule out. For callers that would otherwise keep a copy of the IR to
  * restore when the bubble-up fails. */

@@ -1195,7 +1195,7 @@ static void explain_failure(analyzer *a, npuc_dim_result *out) {
 static void note_broadcast_across(analyzer *a, npuc_dim_result *out,
                                   const bool *chosen) {
   const value_slot *first = NULL; /* the oldest such value: deterministic */
-  for (size_t s = 0; s <= a->mask; s++) {
+  for (size_t s = 0; a->mixed_dims && s <= a->mask; s++) {
     const value_slot *v = &a->slots[s];
     int32_t root;
     if (v->rank >= 2 && two_dims_in(a, v, &root) && chosen[root] &&
