@@ -16,20 +16,31 @@
 static int group_index(npuc_bubble_ctx *bc, const npuc_op_def *def,
                        const char *name);
 
-static const struct bub_def_slot *def_slot(npuc_bubble_ctx *bc,
-                                           MlirOperation op);
+static inline const struct bub_def_slot *def_slot(npuc_bubble_ctx *bc,
+                                                  MlirOperation op);
 
 const npuc_op_def *bub_def(npuc_bubble_ctx *bc, MlirOperation op) {
   return def_slot(bc, op)->def;
 }
 
-/* The cache slot of op's name, filled on a miss. */
-static const struct bub_def_slot *def_slot(npuc_bubble_ctx *bc,
-                                           MlirOperation op) {
+static const struct bub_def_slot *fill_def_slot(npuc_bubble_ctx *bc,
+                                                MlirIdentifier id,
+                                                size_t slot);
+
+/* The cache slot of op's name (asked about every op a pattern looks at). */
+static inline const struct bub_def_slot *def_slot(npuc_bubble_ctx *bc,
+                                                  MlirOperation op) {
   MlirIdentifier id = mlirOperationGetName(op);
   size_t slot = ((uintptr_t)id.ptr >> 4) % (sizeof bc->defs / sizeof bc->defs[0]);
   if (bc->defs[slot].name == id.ptr)
     return &bc->defs[slot];
+  return fill_def_slot(bc, id, slot);
+}
+
+/* def_slot on a miss: looks the name up in the op table. */
+static const struct bub_def_slot *fill_def_slot(npuc_bubble_ctx *bc,
+                                                MlirIdentifier id,
+                                                size_t slot) {
   MlirStringRef n = mlirIdentifierStr(id);
   const npuc_op_def *def =
       n.length < 9 || memcmp(n.data, "hivm.hir.", 9) != 0

@@ -205,7 +205,17 @@ typedef struct {
   bool ranked_tensor;
   const int64_t *shape;
 } bub_type_info;
-bub_type_info bub_type(npuc_bubble_ctx *bc, MlirType t);
+bub_type_info bub_type_fill(npuc_bubble_ctx *bc, MlirType t);
+/* Inline: patterns ask on every operand they look at, and almost always
+ * about a type in the cache. */
+static inline bub_type_info bub_type(npuc_bubble_ctx *bc, MlirType t) {
+  size_t slot = ((uintptr_t)t.ptr >> 4) %
+                (sizeof bc->types / sizeof bc->types[0]);
+  if (t.ptr && bc->types[slot].type == t.ptr)
+    return (bub_type_info){bc->types[slot].rank, bc->types[slot].ranked_tensor,
+                           bc->types[slot].shape};
+  return bub_type_fill(bc, t);
+}
 bool bub_is_ranked_tensor(MlirType t);
 int64_t bub_rank(MlirType t);
 int64_t bub_dim_size(MlirType t, intptr_t d); /* BUB_DYN when dynamic */

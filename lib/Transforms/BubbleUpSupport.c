@@ -429,7 +429,8 @@ bool bub_multiple_of(bub_ofr x, int64_t k) {
 
 /* ---- types ------------------------------------------------------------------ */
 
-bub_type_info bub_type(npuc_bubble_ctx *bc, MlirType t) {
+/* bub_type on a miss: reads the type into its slot. */
+bub_type_info bub_type_fill(npuc_bubble_ctx *bc, MlirType t) {
   if (mlirTypeIsNull(t))
     return (bub_type_info){-1, false, NULL};
   size_t slot = ((uintptr_t)t.ptr >> 4) % (sizeof bc->types / sizeof bc->types[0]);
@@ -1276,13 +1277,27 @@ void bub_rebuild(bub_rw *r, intptr_t nopnds, const MlirValue *opnds,
   bub_replace(r, v);
 }
 
+/* Sets the operands of `op` to `opnds`, touching only those that change:
+ * each set moves a use between use lists, and an op of an elementwise run
+ * keeps reading the op above it. */
+static void set_changed_operands(MlirOperation op, intptr_t n,
+                                 const MlirValue *opnds) {
+  if (mlirOperationGetNumOperands(op) != n) {
+    mlirOperationSetOperands(op, n, opnds);
+    return;
+  }
+  for (intptr_t i = 0; i < n; i++)
+    if (!mlirValueEqual(mlirOperationGetOperand(op, i), opnds[i]))
+      mlirOperationSetOperand(op, i, opnds[i]);
+}
+
 void bub_shrink_in_place(bub_rw *r, MlirOperation op, intptr_t nopnds,
                          const MlirValue *opnds, intptr_t nres,
                          const MlirType *res, intptr_t nset,
                          const MlirNamedAttribute *set,
                          const char *const *drop) {
   mlirRewriterBaseStartOpModification(r->rw, op);
-  mlirOperationSetOperands(op, nopnds, opnds);
+  set_changed_operands(op, nopnds, opnds);
   for (intptr_t i = 0; i < nres; i++)
     mlirValueSetType(mlirOperationGetResult(op, i), res[i]);
   for (const char *const *d = drop; d && *d; d++)
