@@ -19,17 +19,14 @@ bool npuc_verify_table_ops(const npuc_op_registry *reg, MlirOperation root);
  * Sets *first and *count; false if the op's operands do not fit its table. */
 bool npuc_operand_group(const npuc_op_def *def, MlirOperation op, int group,
                         intptr_t *first, intptr_t *count);
-/* The operand count of every group of `op` at once, into
- * sizes[def->num_operands] (at most 64 groups); false as above. */
-bool npuc_operand_group_sizes(const npuc_op_def *def, MlirOperation op,
-                              int32_t *sizes);
 
-/* npuc_operand_group_sizes, remembered by what the sizes depend on: the
- * op's definition, its operandSegmentSizes attribute (uniqued) and its
- * operand count. Ops of one kind mostly share all three, and decoding the
- * attribute costs more than finding it. Zero-initialize; nothing to free;
- * one per walk (not shared between threads). A collision only costs a
- * decoding. */
+/* The operand count of every group of `op` at once, into
+ * sizes[def->num_operands] (at most 64 groups); false as above. Remembered
+ * in `c` by what the sizes depend on: the op's definition, its
+ * operandSegmentSizes attribute (uniqued) and its operand count. Ops of
+ * one kind mostly share all three, and decoding the attribute costs more
+ * than finding it. Zero-initialize; nothing to free; one per walk (not
+ * shared between threads). A collision only costs a decoding. */
 #define NPUC_GROUP_SIZES_CACHE_SIZE 16
 typedef struct {
   struct {

@@ -152,11 +152,6 @@ bool npuc_operand_group(const npuc_op_def *def, MlirOperation op, int group,
   return true;
 }
 
-bool npuc_operand_group_sizes(const npuc_op_def *def, MlirOperation op,
-                              int32_t *sizes) {
-  return def->num_operands <= 64 && segment_sizes(def, op, sizes);
-}
-
 bool npuc_operand_group_sizes_cached(npuc_group_sizes_cache *c,
                                      const npuc_op_def *def, MlirOperation op,
                                      int32_t *sizes) {

@@ -131,12 +131,12 @@ static bool sliced_results(bub_rw *r, MlirType *out, intptr_t *n) {
   return true;
 }
 
-/* Is every operand of the group a tensor of the slice's rank (or, with
- * `scalars`, a scalar)? Patterns check everything before they create
- * anything: a pattern that fails must leave the IR as it was. */
 static bool operands_ok(bub_rw *r, const MlirValue *ops, intptr_t first,
                         intptr_t count, bool scalars);
 
+/* Is every operand of the group a tensor of the slice's rank (or, with
+ * `scalars`, a scalar)? Patterns check everything before they create
+ * anything: a pattern that fails must leave the IR as it was. */
 static bool group_ok(bub_rw *r, const char *name, bool scalars) {
   intptr_t first, count;
   return group(r, name, &first, &count) &&
@@ -294,8 +294,8 @@ static const char *ew_check(bub_rw *r, ew_plan *p) {
   if (p->nops < 0 || !sliced_results(r, p->res, &p->nres) ||
       !group(r, "src", &p->first, &p->count))
     return "results are not tensors of the slice's rank";
-  p->nb = bub_i64_array(npuc_table_op_attr_lit(r->producer, "broadcast"), p->bdims,
-                        BUB_MAX_RANK);
+  p->nb = bub_i64_array(npuc_table_op_attr_lit(r->producer, "broadcast"),
+                        p->bdims, BUB_MAX_RANK);
   if (p->nb > BUB_MAX_RANK)
     return "bad broadcast attribute";
   if (!group(r, "dst", &p->dfirst, &p->dcount) ||
