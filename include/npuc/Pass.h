@@ -93,6 +93,11 @@ void npuc_pass_manager_verify_each(MlirPassManager pm, npuc_verify_each *v);
 /* Called by a pass on the op it runs on: the op, as the pass leaves it,
  * has been verified (or is unchanged), so it need not be again. */
 void npuc_pass_verified(MlirOperation op);
+/* After a pipeline ran on `root`: checks our ops against their tables
+ * (the passes check only MLIR's verifier), and a failure, as the input
+ * was checked when read, is a pass's fault: says so, as an internal
+ * error. */
+bool npuc_verify_after_passes(const npuc_op_registry *reg, MlirOperation root);
 /* Is `name` a pass known to npuc or to upstream MLIR? */
 bool npuc_pass_name_known(const char *name);
 /* Up to `max` pass names (npuc and upstream) close to a misspelt `name`,

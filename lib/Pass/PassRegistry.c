@@ -5,7 +5,9 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "PassInternal.h"
+#include "npuc/IR.h"
 #include "npuc/ToolSupport.h"
+#include "npuc/Verify.h"
 
 #include <stdalign.h>
 #include <stdlib.h>
@@ -164,6 +166,16 @@ void npuc_pass_verified(MlirOperation op) { verified_op = op.ptr; }
 void npuc_pass_manager_verify_each(MlirPassManager pm, npuc_verify_each *v) {
   v->by_passes = !v->upstream_passes;
   mlirPassManagerEnableVerifier(pm, !v->by_passes);
+}
+
+bool npuc_verify_after_passes(const npuc_op_registry *reg,
+                              MlirOperation root) {
+  if (npuc_verify_table_ops(reg, root))
+    return true;
+  npuc_emit_diagnostic(mlirOperationGetLocation(root), NPUC_SEV_ERROR,
+                       "internal error: the passes left ops that do not "
+                       "verify against their op tables (above)");
+  return false;
 }
 
 static void pass_run(MlirOperation op, MlirExternalPass pass, void *user) {

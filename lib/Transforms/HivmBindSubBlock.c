@@ -389,8 +389,13 @@ static void tile(MlirOperation func, const npuc_dim_result *dims, bool strict,
       npuc_sub_block_merge_equal(func, ctx->registry);
     ok = npuc_map_sub_block_loops(func);
   }
-  /* Last, so the pass leaves the function verified as it is. */
-  ok = ok && verify_quietly(func, ctx->registry, f);
+  /* Last, so the pass leaves the function verified as it is. Our ops are
+   * checked against their tables here only to choose the fallback: with
+   * no copy to restore, that check is the pipeline's, as after any other
+   * pass (npuc-opt and npuc-compile check the tables after the passes). */
+  ok = ok && verify_quietly(func,
+                            mlirOperationIsNull(backup) ? NULL : ctx->registry,
+                            f);
   if (mlirOperationIsNull(backup)) {
     f->unrestorable = !ok;
     return;
@@ -690,13 +695,15 @@ static MlirLogicalResult swallow(MlirDiagnostic diag, void *user) {
   return mlirLogicalResultSuccess();
 }
 
+/* MLIR's verifier, then (unless `reg` is NULL) our tables'. */
 static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
                            failure *f) {
   MlirContext ctx = mlirOperationGetContext(func);
   first_diag d = {false, {NULL}, {0}};
   MlirDiagnosticHandlerID id =
       mlirContextAttachDiagnosticHandler(ctx, swallow, &d, NULL);
-  bool ok = mlirOperationVerify(func) && npuc_verify_table_ops(reg, func);
+  bool ok = mlirOperationVerify(func) &&
+            (!reg || npuc_verify_table_ops(reg, func));
   mlirContextDetachDiagnosticHandler(ctx, id);
   if (!ok)
     fail(f, d.seen ? d.loc : mlirOperationGetLocation(func),

@@ -2,6 +2,8 @@
  * nesting under func.func, options reaching the pass (also in the clones
  * MLIR makes per thread), failures, and anchors that do not fit. */
 #include "Pass/PassInternal.h"
+#include "npuc/IR.h"
+#include "npuc/OpTable.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -340,6 +342,46 @@ static void test_upstream_anchors(void **state) {
   free(error);
 }
 
+/* Our ops are checked against their tables after the passes; as the
+ * input was checked when read, an op that fails is a pass's bug, and the
+ * report says so. Here a vadd's result no longer fits its init. */
+static void test_table_errors_after_passes_are_internal(void **state) {
+  (void)state;
+  static const char text[] =
+      "func.func @f(%a: tensor<8xf32>) -> tensor<8xf32> {\n"
+      "  %e = tensor.empty() : tensor<8xf32>\n"
+      "  %0 = hivm.hir.vabs ins(%a : tensor<8xf32>) outs(%e : tensor<8xf32>)"
+      " -> tensor<8xf32>\n"
+      "  return %0 : tensor<8xf32>\n"
+      "}\n";
+  fixture f = {0};
+  MlirContext ctx = npuc_context_create();
+  const npuc_op_registry *reg = npuc_builtin_op_registry(NULL);
+  npuc_module m;
+  assert_true(npuc_module_parse(ctx, reg, text, sizeof text - 1, "t.mlir", 1,
+                                NULL, &m));
+  npuc_diag_sink sink = {collect_error, &f};
+  npuc_context_set_sink(ctx, &sink, NULL);
+  assert_true(npuc_verify_after_passes(reg, m.op));
+  assert_string_equal(f.errors, "");
+  MlirOperation func = mlirBlockGetFirstOperation(mlirModuleGetBody(
+      mlirModuleFromOperation(m.op)));
+  MlirOperation empty = mlirBlockGetFirstOperation(
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)));
+  MlirOperation vabs = mlirOperationGetNextInBlock(empty);
+  mlirValueSetType(mlirOperationGetResult(vabs, 0),
+                   mlirRankedTensorTypeGet(1, (int64_t[]){4},
+                                           mlirF32TypeGet(ctx),
+                                           mlirAttributeGetNull()));
+  assert_false(npuc_verify_after_passes(reg, m.op));
+  assert_non_null(strstr(f.errors, "hivm.hir.vabs"));
+  assert_non_null(strstr(f.errors, "internal error: the passes left ops that "
+                                   "do not verify against their op tables"));
+  npuc_context_set_sink(ctx, NULL, NULL);
+  npuc_module_destroy(&m);
+  npuc_context_destroy(ctx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_func_pass_nests_implicitly, setup,
@@ -367,6 +409,7 @@ int main(void) {
                                       teardown),
       cmocka_unit_test_setup_teardown(test_names_known, setup, teardown),
       cmocka_unit_test(test_upstream_anchors),
+      cmocka_unit_test(test_table_errors_after_passes_are_internal),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -123,7 +123,7 @@ static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
   if (ok)
     npuc_pass_manager_verify_each(pm, &verify_each);
   ok = ok && mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, m->op)) &&
-       npuc_verify_table_ops(registry, m->op);
+       npuc_verify_after_passes(registry, m->op);
   mlirPassManagerDestroy(pm);
   return ok;
 }

@@ -177,7 +177,7 @@ static bool run_and_print(tool *t, npuc_module *m,
     MlirPassManager pm = build_pass_manager(t, sink, true);
     ok = !mlirPassManagerIsNull(pm) &&
          mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, m->op)) &&
-         npuc_verify_table_ops(t->registry, m->op);
+         npuc_verify_after_passes(t->registry, m->op);
     if (!mlirPassManagerIsNull(pm))
       mlirPassManagerDestroy(pm); /* prints the --mlir-timing report */
   }
