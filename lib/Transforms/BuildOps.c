@@ -100,6 +100,18 @@ MlirOperation npuc_build_for(npuc_builder *b, MlirValue lb, MlirValue ub,
   return create(b, &st);
 }
 
+void npuc_move_block_arguments(MlirBlock from, MlirBlock to) {
+  intptr_t n = mlirBlockGetNumArguments(from);
+  for (intptr_t i = 0; i < n; i++) {
+    MlirValue a = mlirBlockGetArgument(from, i);
+    MlirValue b =
+        mlirBlockAddArgument(to, mlirValueGetType(a), mlirValueGetLocation(a));
+    mlirValueReplaceAllUsesOfWith(a, b);
+  }
+  for (intptr_t i = n; i-- > 0;)
+    mlirBlockEraseArgument(from, (unsigned)i);
+}
+
 MlirOperation npuc_build_if(npuc_builder *b, MlirValue cond) {
   MlirOperationState st =
       mlirOperationStateGet(mlirStringRefCreateFromCString("scf.if"), b->loc);

@@ -46,6 +46,9 @@ MlirValue npuc_build_int_cast(npuc_builder *b, MlirValue v, MlirType to);
 /* scf.for %iv = lb to ub step step, with an empty body (just scf.yield). */
 MlirOperation npuc_build_for(npuc_builder *b, MlirValue lb, MlirValue ub,
                              MlirValue step);
+/* Appends the arguments of `from` (types and locations) to `to`, makes
+ * them stand for the old ones everywhere, and erases those from `from`. */
+void npuc_move_block_arguments(MlirBlock from, MlirBlock to);
 /* scf.if %cond without results or else branch; the then block holds only
  * scf.yield. */
 MlirOperation npuc_build_if(npuc_builder *b, MlirValue cond);

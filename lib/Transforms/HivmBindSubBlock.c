@@ -89,7 +89,7 @@ static bool split_already(const npuc_dim_result *dims);
 static bool check_shape(MlirOperation func, const npuc_dim_result *dims,
                         const npuc_op_registry *reg, failure *f);
 static bool check_memory(const npuc_dim_result *dims, failure *f);
-static void tile(MlirOperation func, const npuc_dim_result *dims, bool strict,
+static void tile(MlirOperation func, npuc_dim_result *dims, bool strict,
                  const npuc_pass_context *ctx, failure *f);
 static void fall_back(MlirOperation func, const npuc_op_registry *reg);
 
@@ -351,14 +351,15 @@ static bool check_memory(const npuc_dim_result *dims, failure *f) {
 /* ---- tiling
  * ------------------------------------------------------------------- */
 
-static MlirOperation wrap_in_loop(MlirOperation func);
+static MlirOperation wrap_in_loop(MlirOperation func, npuc_dim_result *dims);
+static MlirBlock take_arguments(MlirBlock block, npuc_dim_result *dims);
 static MlirValue read_sub_block(MlirOperation op);
 
 static void guard_leaf(MlirOperation op, MlirValue sub_block,
                        const npuc_op_registry *reg);
 static bool bubble_certain(MlirOperation func, const npuc_dim_result *dims,
                            const npuc_op_registry *reg);
-static bool split_leaves(MlirOperation func, const npuc_dim_result *dims,
+static bool split_leaves(MlirOperation func, npuc_dim_result *dims,
                          const npuc_op_registry *reg);
 static bool bubble(MlirOperation func, bool strict, bool marked,
                    const npuc_pass_context *ctx, failure *f, size_t *copies);
@@ -366,7 +367,7 @@ static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
                            failure *f);
 static void erase_dead_values(MlirOperation func, const npuc_op_registry *reg);
 
-static void tile(MlirOperation func, const npuc_dim_result *dims, bool strict,
+static void tile(MlirOperation func, npuc_dim_result *dims, bool strict,
                  const npuc_pass_context *ctx, failure *f) {
   if (dims->broadcast_across) {
     npuc_emit_diagnostic(mlirOperationGetLocation(func), NPUC_SEV_REMARK,
@@ -483,9 +484,9 @@ static MlirWalkResult find_marks(MlirOperation op, void *user) {
 
 /* Wraps the body in the sub-block loop, halves each leaf with an axis and
  * guards the others; returns whether a leaf got a marked tensor slice. */
-static bool split_leaves(MlirOperation func, const npuc_dim_result *dims,
+static bool split_leaves(MlirOperation func, npuc_dim_result *dims,
                          const npuc_op_registry *reg) {
-  MlirOperation loop = wrap_in_loop(func);
+  MlirOperation loop = wrap_in_loop(func, dims);
   /* The offsets read the sub-block index in front of the loop, not from
    * its induction variable: both name the sub-block once the loop is
    * mapped, and values from outside the body the patterns rewrite keep
@@ -516,25 +517,38 @@ static MlirValue read_sub_block(MlirOperation op) {
 }
 
 /* Moves the body (but the return) into the sub-block loop. */
-static MlirOperation wrap_in_loop(MlirOperation func) {
+/* The body's block becomes the loop's, so its ops are not moved one by
+ * one (a walk of the function, and each move renumbers the block): the
+ * function gets a new entry block with its arguments, holding the bounds,
+ * the loop and the return. check_shape accepted the body: one block
+ * ending in a value-less return. */
+static MlirOperation wrap_in_loop(MlirOperation func, npuc_dim_result *dims) {
   MlirContext ctx = mlirOperationGetContext(func);
-  MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
-  MlirOperation ret = mlirBlockGetTerminator(block);
-  MlirOperation first = mlirBlockGetFirstOperation(block);
-  npuc_builder b = npuc_builder_before(first);
-  b.loc = mlirOperationGetLocation(func);
+  MlirLocation loc = mlirOperationGetLocation(func);
+  MlirRegion region = mlirOperationGetRegion(func, 0);
+  MlirBlock body = mlirRegionGetFirstBlock(region);
+  MlirBlock entry = take_arguments(body, dims);
+  MlirOperation ret = mlirBlockGetTerminator(body);
+  mlirOperationRemoveFromParent(ret);
+  mlirBlockAppendOwnedOperation(entry, ret);
+  MlirRegion held = mlirRegionCreate();
+  mlirRegionTakeBody(held, region);
+  mlirRegionAppendOwnedBlock(region, entry);
+  npuc_builder b = npuc_builder_before(ret);
+  b.loc = loc;
   MlirType index = mlirIndexTypeGet(ctx);
   MlirValue c0 = npuc_build_int_constant(&b, index, 0);
   MlirValue c1 = npuc_build_int_constant(&b, index, 1);
   MlirValue c2 = npuc_build_int_constant(&b, index, 2);
   MlirOperation loop = npuc_build_for(&b, c0, c2, c1);
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
-  MlirOperation yield = mlirBlockGetTerminator(body);
-  for (MlirOperation op = first; !mlirOperationEqual(op, ret);) {
-    MlirOperation next = mlirOperationGetNextInBlock(op);
-    mlirOperationMoveBefore(op, yield);
-    op = next;
-  }
+  MlirRegion loop_region = mlirOperationGetRegion(loop, 0);
+  MlirOperation yield =
+      mlirBlockGetTerminator(mlirRegionGetFirstBlock(loop_region));
+  mlirOperationRemoveFromParent(yield);
+  mlirBlockAppendOwnedOperation(body, yield);
+  mlirBlockAddArgument(body, index, loc); /* the induction variable */
+  mlirRegionTakeBody(loop_region, held);  /* drops the loop's own block */
+  mlirRegionDestroy(held);
   mlirOperationSetDiscardableAttributeByName(
       loop, mlirStringRefCreateFromCString(SUB_BLOCK_LOOP_MARK),
       mlirUnitAttrGet(ctx));
@@ -543,6 +557,29 @@ static MlirOperation wrap_in_loop(MlirOperation func) {
       mlirAttributeParseGet(ctx,
                             mlirStringRefCreateFromCString(SUB_BLOCK_MAPPING)));
   return loop;
+}
+
+/* A new block with the arguments of `block`, which from now on stand for
+ * them, in the IR and in the leaves' values; `block` is left without
+ * arguments. */
+static MlirBlock take_arguments(MlirBlock block, npuc_dim_result *dims) {
+  MlirBlock entry = mlirBlockCreate(0, NULL, NULL);
+  int *arg = malloc((dims->num_leaves + 1) * sizeof *arg);
+  if (!arg)
+    abort(); /* before the rewrite: nothing to undo */
+  for (size_t k = 0; k < dims->num_leaves; k++) {
+    MlirValue v = dims->leaves[k].value;
+    arg[k] = mlirValueIsABlockArgument(v) &&
+                     mlirBlockEqual(mlirBlockArgumentGetOwner(v), block)
+                 ? (int)mlirBlockArgumentGetArgNumber(v)
+                 : -1;
+  }
+  npuc_move_block_arguments(block, entry);
+  for (size_t k = 0; k < dims->num_leaves; k++)
+    if (arg[k] >= 0)
+      dims->leaves[k].value = mlirBlockGetArgument(entry, arg[k]);
+  free(arg);
+  return entry;
 }
 
 static void guard_leaf(MlirOperation op, MlirValue sub_block,

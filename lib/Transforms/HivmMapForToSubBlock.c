@@ -40,6 +40,9 @@ static bool map_for_to_sub_block(MlirOperation func,
 
 static bool is_sub_block_loop(MlirOperation op);
 static bool bind_loop(MlirOperation loop);
+static bool fewer_ops_around(MlirOperation loop, MlirBlock body);
+static void move_body_out(MlirOperation loop, MlirBlock body);
+static void take_place_of_parent(MlirOperation loop, MlirBlock body);
 
 static unsigned sub_block_loop(MlirOperation op, void *user) {
   (void)user;
@@ -105,6 +108,43 @@ static bool bind_loop(MlirOperation loop) {
     mlirValueReplaceAllUsesOfWith(
         iv, npuc_build_int_cast(&b, id, mlirIndexTypeGet(ctx)));
   }
+  MlirValue bounds[3] = {mlirOperationGetOperand(loop, 0),
+                         mlirOperationGetOperand(loop, 1),
+                         mlirOperationGetOperand(loop, 2)};
+  if (fewer_ops_around(loop, body)) {
+    take_place_of_parent(loop, body);
+  } else {
+    move_body_out(loop, body);
+    mlirOperationDestroy(loop);
+  }
+  for (int i = 0; i < 3; i++) /* constants made for the loop alone */
+    if (mlirOpOperandIsNull(mlirValueGetFirstUse(bounds[i])))
+      mlirOperationDestroy(mlirOpResultGetOwner(bounds[i]));
+  return true;
+}
+
+/* Does the loop's block hold fewer other ops than its body, and is it the
+ * only block of its region (no branch names it)? Then the body's block
+ * takes its place, and only the ops around the loop move: in
+ * hivm-bind-sub-block, a few constants around a body of the whole
+ * function. Counts in step, so costs the smaller of the two. */
+static bool fewer_ops_around(MlirOperation loop, MlirBlock body) {
+  MlirBlock parent = mlirOperationGetBlock(loop);
+  if (!mlirBlockIsNull(mlirBlockGetNextInRegion(parent)) ||
+      !mlirBlockEqual(
+          mlirRegionGetFirstBlock(mlirBlockGetParentRegion(parent)), parent))
+    return false;
+  MlirOperation in = mlirBlockGetFirstOperation(body);
+  MlirOperation out = mlirBlockGetFirstOperation(parent);
+  while (!mlirOperationIsNull(in) && !mlirOperationIsNull(out)) {
+    in = mlirOperationGetNextInBlock(in);
+    out = mlirOperationGetNextInBlock(out);
+  }
+  return mlirOperationIsNull(out) && !mlirOperationIsNull(in);
+}
+
+/* The body's ops go in front of the loop, one by one. */
+static void move_body_out(MlirOperation loop, MlirBlock body) {
   MlirOperation yield = mlirBlockGetTerminator(body);
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationEqual(op, yield);) {
@@ -112,14 +152,35 @@ static bool bind_loop(MlirOperation loop) {
     mlirOperationMoveBefore(op, loop);
     op = next;
   }
-  MlirValue bounds[3] = {mlirOperationGetOperand(loop, 0),
-                         mlirOperationGetOperand(loop, 1),
-                         mlirOperationGetOperand(loop, 2)};
-  mlirOperationDestroy(loop);
-  for (int i = 0; i < 3; i++) /* constants made for the loop alone */
-    if (mlirOpOperandIsNull(mlirValueGetFirstUse(bounds[i])))
-      mlirOperationDestroy(mlirOpResultGetOwner(bounds[i]));
-  return true;
+}
+
+/* The ops before the loop go to the front of its body, those after it
+ * to the end (instead of the yield), the block's arguments too; then the
+ * body's block replaces the loop's, which goes with the loop. */
+static void take_place_of_parent(MlirOperation loop, MlirBlock body) {
+  MlirBlock parent = mlirOperationGetBlock(loop);
+  MlirRegion region = mlirBlockGetParentRegion(parent);
+  MlirOperation front = mlirBlockGetFirstOperation(body);
+  for (MlirOperation op = mlirBlockGetFirstOperation(parent);
+       !mlirOperationEqual(op, loop);) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    mlirOperationMoveBefore(op, front);
+    op = next;
+  }
+  mlirOperationDestroy(mlirBlockGetTerminator(body)); /* the yield */
+  for (MlirOperation op = mlirOperationGetNextInBlock(loop);
+       !mlirOperationIsNull(op);) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    mlirOperationRemoveFromParent(op);
+    mlirBlockAppendOwnedOperation(body, op);
+    op = next;
+  }
+  mlirBlockEraseArgument(body, 0); /* the induction variable, now unused */
+  npuc_move_block_arguments(parent, body);
+  MlirRegion held = mlirRegionCreate();
+  mlirRegionTakeBody(held, mlirOperationGetRegion(loop, 0));
+  mlirRegionTakeBody(region, held); /* destroys `parent`, and the loop */
+  mlirRegionDestroy(held);
 }
 
 /* ---- the 1:1 guard --------------------------------------------------------
