@@ -365,6 +365,8 @@ static bool bubble(MlirOperation func, bool strict, bool marked,
                    const npuc_pass_context *ctx, failure *f, size_t *copies);
 static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
                            failure *f);
+static void tidy_up(MlirOperation func, const npuc_op_registry *reg,
+                    size_t copies, bool certain);
 static void erase_dead_values(MlirOperation func, const npuc_op_registry *reg);
 
 static void tile(MlirOperation func, npuc_dim_result *dims, bool strict,
@@ -385,9 +387,7 @@ static void tile(MlirOperation func, npuc_dim_result *dims, bool strict,
   size_t copies = 0;
   bool ok = bubble(func, strict, marked, ctx, f, &copies);
   if (ok) {
-    erase_dead_values(func, ctx->registry);
-    if (copies > 0) /* else there is nothing to merge: skip the walk */
-      npuc_sub_block_merge_equal(func, ctx->registry);
+    tidy_up(func, ctx->registry, copies, mlirOperationIsNull(backup));
     ok = npuc_map_sub_block_loops(func);
   }
   /* Last, so the pass leaves the function verified as it is. Our ops are
@@ -692,6 +692,20 @@ static bool value_only(MlirOperation op, const npuc_op_registry *reg) {
     if (mlirTypeIsAMemRef(mlirValueGetType(mlirOperationGetOperand(op, i))))
       return false;
   return true;
+}
+
+/* Erases the whole values the halves replaced and merges equal copies
+ * (npuc_bubble_report.num_copies). A certain bubble-up without copies
+ * rewrote every op in place, and a pattern erases a producer with its
+ * last user (bub_replace): nothing is left to erase or merge, and the
+ * walks are skipped. */
+static void tidy_up(MlirOperation func, const npuc_op_registry *reg,
+                    size_t copies, bool certain) {
+  if (copies == 0 && certain)
+    return;
+  erase_dead_values(func, reg);
+  if (copies > 0)
+    npuc_sub_block_merge_equal(func, reg);
 }
 
 /* The whole values the halves replaced (a window's producer keeps no user).
