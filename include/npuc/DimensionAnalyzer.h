@@ -21,6 +21,7 @@
 #ifndef NPUC_DIMENSIONANALYZER_H
 #define NPUC_DIMENSIONANALYZER_H
 
+#include "npuc/OpList.h"
 #include "npuc/OpTable.h"
 #include <mlir-c/IR.h>
 #include <stdbool.h>
@@ -55,6 +56,9 @@ typedef struct {
    * writes memory a load reads, without a walk of its own. */
   MlirValue *loads;
   size_t num_loads;
+  /* Every op of the function in walk order (pre-order), as analyzed: a
+   * caller looking for ops before it changes the IR needs no walk. */
+  npuc_op_list ops;
   /* When no axis was found (num_tiled == 0 with leaves): why, and the op
    * it is about. */
   const char *reason; /* points into reason_buf */

@@ -53,6 +53,13 @@ MlirAttribute npuc_table_op_attr(MlirOperation op, const char *name,
 #define npuc_table_op_attr_lit(op, name)                                       \
   npuc_table_op_attr((op), (name), sizeof(name) - 1)
 
+/* Does `op`, of table entry `def`, carry no attribute but what its operand
+ * groups need (operandSegmentSizes, for an entry with segments)? Then
+ * each of its optional attributes is absent: one count answers for all
+ * the lookups (a count costs about one lookup). For ops that verified
+ * against `def`. */
+bool npuc_table_op_bare(const npuc_op_def *def, MlirOperation op);
+
 /* The table entry of an op, cached by its name: op names are uniqued
  * identifiers, so a small cache keyed by the identifier's pointer saves
  * the lookup by string for most ops of a walk (a pass looking up the entry

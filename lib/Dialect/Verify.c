@@ -92,6 +92,11 @@ MlirAttribute npuc_table_op_attr(MlirOperation op, const char *name,
       op, mlirStringRefCreate(name, len));
 }
 
+bool npuc_table_op_bare(const npuc_op_def *def, MlirOperation op) {
+  return mlirOperationGetNumDiscardableAttributes(op) ==
+         (def->uses_segments ? 1 : 0);
+}
+
 /* ---- operand groups ------------------------------------------------------ */
 
 static bool decode_segments(const npuc_op_def *def, MlirAttribute seg,

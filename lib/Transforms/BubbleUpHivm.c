@@ -288,14 +288,17 @@ static const char *ew_check(bub_rw *r, ew_plan *p) {
   p->result = r->source;
   p->follow = -1;
   p->nops = copy_operands(r->producer, p->ops);
-  MlirAttribute tr = npuc_table_op_attr_lit(r->producer, "transpose");
+  bool bare = npuc_table_op_bare(bub_def(r->bc, r->producer), r->producer);
+  MlirAttribute tr = bare ? (MlirAttribute){NULL}
+                          : npuc_table_op_attr_lit(r->producer, "transpose");
   if (!mlirAttributeIsNull(tr) && !identity_perm(tr))
     return "elementwise op with a transpose";
   if (p->nops < 0 || !sliced_results(r, p->res, &p->nres) ||
       !group(r, "src", &p->first, &p->count))
     return "results are not tensors of the slice's rank";
-  p->nb = bub_i64_array(npuc_table_op_attr_lit(r->producer, "broadcast"),
-                        p->bdims, BUB_MAX_RANK);
+  p->nb = bare ? -1
+               : bub_i64_array(npuc_table_op_attr_lit(r->producer, "broadcast"),
+                               p->bdims, BUB_MAX_RANK);
   if (p->nb > BUB_MAX_RANK)
     return "bad broadcast attribute";
   if (!group(r, "dst", &p->dfirst, &p->dcount) ||
@@ -454,13 +457,15 @@ static void ew_slice_operands(bub_rw *r, ew_plan *p, MlirNamedAttribute *set,
  * its `src` and `dst` groups hold scalars and tensors of t. And
  * ew_slice_operands cuts every tensor alike, as no dim is a broadcast one. */
 static bool ew_certain(npuc_bubble_ctx *bc, MlirOperation p, MlirType t) {
-  if (!bub_type(bc, t).ranked_tensor || mlirOperationGetNumResults(p) != 1 ||
-      !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(p, 0)), t) ||
-      !mlirAttributeIsNull(npuc_table_op_attr_lit(p, "transpose")) ||
-      !mlirAttributeIsNull(npuc_table_op_attr_lit(p, "broadcast")))
-    return false;
+  const struct bub_def_slot *ds = def_slot(bc, p);
   /* The operands fit the groups (ew_check reads them): the op verifies. */
-  if (!def_slot(bc, p)->ew_groups)
+  if (!ds->ew_groups || !bub_type(bc, t).ranked_tensor ||
+      mlirOperationGetNumResults(p) != 1 ||
+      !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(p, 0)), t))
+    return false;
+  if (!npuc_table_op_bare(ds->def, p) &&
+      (!mlirAttributeIsNull(npuc_table_op_attr_lit(p, "transpose")) ||
+       !mlirAttributeIsNull(npuc_table_op_attr_lit(p, "broadcast"))))
     return false;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(p); i++) {
     MlirType ot = mlirValueGetType(mlirOperationGetOperand(p, i));

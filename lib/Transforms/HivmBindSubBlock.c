@@ -415,7 +415,7 @@ typedef struct {
 static bool cut_values(const npuc_dim_result *dims, MlirValue *cut,
                        size_t cap, size_t *n);
 static MlirIdentifier identifier(MlirContext ctx, const char *name);
-static MlirWalkResult find_marks(MlirOperation op, void *user);
+static bool is_marked(MlirOperation op, const marks_search *m);
 
 /* Can the bubble-up of the slices tiling will make not fail? Each halved
  * leaf's value and destination are cut (SubBlockTile.c); their bubble-up
@@ -434,7 +434,8 @@ static bool bubble_certain(MlirOperation func, const npuc_dim_result *dims,
   marks_search m = {identifier(ctx, "tensor.extract_slice"),
                     identifier(ctx, "scf.for"), identifier(ctx, BUB_UNSLICE),
                     false};
-  mlirOperationWalk(func, find_marks, &m, MlirWalkPreOrder);
+  for (size_t i = 0; i < dims->ops.count && !m.found; i++)
+    m.found = is_marked(dims->ops.ops[i], &m);
   return !m.found && npuc_bubble_certain(ctx, reg, cut, n);
 }
 
@@ -468,18 +469,13 @@ static MlirIdentifier identifier(MlirContext ctx, const char *name) {
 }
 
 /* Slices marked to bubble, loop placeholders, sub-block loops. Op names
- * are compared as identifiers: the walk sees every op. */
-static MlirWalkResult find_marks(MlirOperation op, void *user) {
-  marks_search *m = user;
+ * are compared as identifiers: every op of the function is asked. */
+static bool is_marked(MlirOperation op, const marks_search *m) {
   MlirIdentifier name = mlirOperationGetName(op);
-  if ((mlirIdentifierEqual(name, m->slice) && npuc_bubble_is_marked(op)) ||
-      mlirIdentifierEqual(name, m->placeholder) ||
-      (mlirIdentifierEqual(name, m->loop) &&
-       has_attr(op, SUB_BLOCK_LOOP_MARK))) {
-    m->found = true;
-    return MlirWalkResultInterrupt;
-  }
-  return MlirWalkResultAdvance;
+  return (mlirIdentifierEqual(name, m->slice) && npuc_bubble_is_marked(op)) ||
+         mlirIdentifierEqual(name, m->placeholder) ||
+         (mlirIdentifierEqual(name, m->loop) &&
+          has_attr(op, SUB_BLOCK_LOOP_MARK));
 }
 
 /* Wraps the body in the sub-block loop, halves each leaf with an axis and

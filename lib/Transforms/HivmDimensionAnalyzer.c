@@ -136,6 +136,10 @@ bool npuc_dim_analyze(MlirOperation func, const npuc_op_registry *reg,
   if (ok)
     choose_axis(&a, out);
   ok = ok && !a.oom;
+  if (ok) { /* handed over */
+    out->ops = a.ops;
+    a.ops = (npuc_op_list){0};
+  }
   analyzer_free(&a);
   if (!ok)
     npuc_dim_result_free(out);
@@ -145,6 +149,7 @@ bool npuc_dim_analyze(MlirOperation func, const npuc_op_registry *reg,
 void npuc_dim_result_free(npuc_dim_result *r) {
   free(r->leaves);
   free(r->loads);
+  npuc_op_list_free(&r->ops);
   r->leaves = NULL;
   r->loads = NULL;
   r->num_leaves = r->num_tiled = r->num_loads = 0;
