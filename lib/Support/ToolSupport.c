@@ -5,6 +5,9 @@
 #include "npuc/ToolSupport.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -332,4 +335,13 @@ bool npuc_make_dirs(const char *path, const npuc_diag_sink *sink) {
                    "cannot create directory '%s': %s", path, strerror(errno));
   free(copy);
   return ok;
+}
+
+void npuc_keep_freed_memory(void) {
+#ifdef __GLIBC__
+  /* Blocks up to 32 MiB (glibc's largest threshold) come from the heap, and
+   * up to 256 MiB of free heap stays mapped. */
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
 }

@@ -48,6 +48,7 @@ static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
                          npuc_module *m, const char *pipeline);
 
 static int compile(const options *o) {
+  npuc_keep_freed_memory();
   npuc_install_fatal_error_handler(TOOL);
   size_t len;
   char *input = npuc_read_input(o->input, &len, NULL);

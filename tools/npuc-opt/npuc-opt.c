@@ -80,6 +80,7 @@ int main(int argc, char **argv) {
 /* ---- The run -------------------------------------------------------- */
 
 static int run(const options *o) {
+  npuc_keep_freed_memory();
   npuc_install_fatal_error_handler(TOOL);
   size_t len;
   char *input = npuc_read_input(o->input, &len, NULL);
