@@ -4,6 +4,7 @@
  * from the op table (npuc_operand_group), and a rebuilt op keeps the
  * original's attributes, operandSegmentSizes included. */
 #include "BubbleUpInternal.h"
+#include "npuc/PtrSet.h"
 #include "npuc/Verify.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -60,7 +61,8 @@ static const struct bub_def_slot *fill_def_slot(npuc_bubble_ctx *bc,
 static int group_index(npuc_bubble_ctx *bc, const npuc_op_def *def,
                        const char *name) {
   size_t n = sizeof bc->group_index / sizeof bc->group_index[0];
-  size_t slot = (((uintptr_t)def >> 4) + ((uintptr_t)name >> 2)) % n;
+  size_t slot =
+      npuc_hash_ptr((const void *)((uintptr_t)def ^ (uintptr_t)name)) % n;
   if (bc->group_index[slot].def != def || bc->group_index[slot].name != name) {
     bc->group_index[slot].def = def;
     bc->group_index[slot].name = name;

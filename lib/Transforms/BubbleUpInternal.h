@@ -95,7 +95,7 @@ struct npuc_bubble_ctx {
     const void *def;
     const char *name;
     int index;
-  } group_index[32];
+  } group_index[128];
   npuc_group_sizes_cache groups;
   /* Identifiers of attribute names, by the address of the literal. */
   struct {

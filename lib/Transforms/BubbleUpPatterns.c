@@ -240,6 +240,8 @@ static bool push_value(value_stack *st, MlirValue v) {
 
 static bool op_promised(npuc_bubble_ctx *bc, MlirOperation op, MlirType t);
 
+static bool ends_path(MlirOperation op, MlirIdentifier empty,
+                      MlirIdentifier to_tensor);
 static bool reached_once(MlirValue v);
 static bool has_empty_dim(npuc_bubble_ctx *bc, MlirType t);
 
@@ -261,15 +263,20 @@ bool npuc_bubble_certain(MlirContext ctx, const npuc_op_registry *reg,
     if (bub_is_ranked_tensor(t))
       ok = !has_empty_dim(bc, t) && push_value(&st, values[i]);
   }
+  /* The last two values found to end a path (a shared init or input is
+   * read by every op of a chain): not pushed again. */
+  MlirValue ends[2] = {{NULL}, {NULL}};
+  unsigned next_end = 0;
   while (ok && st.count > 0) {
     MlirValue v = st.v[--st.count];
-    if (!mlirValueIsAOpResult(v))
-      continue; /* a block argument */
-    MlirOperation op = mlirOpResultGetOwner(v);
-    MlirIdentifier name = mlirOperationGetName(op);
-    if (mlirIdentifierEqual(name, empty) || mlirIdentifierEqual(name, to_tensor))
+    MlirOperation op = mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v)
+                                               : (MlirOperation){NULL};
+    if (mlirOperationIsNull(op) || ends_path(op, empty, to_tensor)) {
+      ends[next_end++ % 2] = v;
       continue;
+    }
     if (!reached_once(v) && !npuc_ptr_set_insert(&seen, op.ptr)) {
+      ends[next_end++ % 2] = v;
       ok = !seen.oom;
       continue;
     }
@@ -277,7 +284,8 @@ bool npuc_bubble_certain(MlirContext ctx, const npuc_op_registry *reg,
     ok = !has_empty_dim(bc, t) && op_promised(bc, op, t);
     for (intptr_t i = 0; ok && i < mlirOperationGetNumOperands(op); i++) {
       MlirValue o = mlirOperationGetOperand(op, i);
-      if (mlirTypeEqual(mlirValueGetType(o), t))
+      if (!mlirValueEqual(o, ends[0]) && !mlirValueEqual(o, ends[1]) &&
+          mlirTypeEqual(mlirValueGetType(o), t))
         ok = push_value(&st, o);
     }
   }
@@ -285,6 +293,14 @@ bool npuc_bubble_certain(MlirContext ctx, const npuc_op_registry *reg,
   free(st.v);
   npuc_bubble_ctx_destroy(bc);
   return ok;
+}
+
+/* Slices stop at block arguments (no op), tensor.empty and to_tensor. */
+static bool ends_path(MlirOperation op, MlirIdentifier empty,
+                      MlirIdentifier to_tensor) {
+  MlirIdentifier name = mlirOperationGetName(op);
+  return mlirIdentifierEqual(name, empty) ||
+         mlirIdentifierEqual(name, to_tensor);
 }
 
 /* A value with one use is pushed once (by its one user, itself visited
