@@ -12,12 +12,37 @@ typedef struct {
 
 static MlirWalkResult collect_one(MlirOperation op, void *user);
 
+static bool collect_pre_order(MlirOperation op, const collect_ctx *c);
+
 bool npuc_op_list_collect(MlirOperation root, MlirWalkOrder order,
                           npuc_op_filter filter, void *user,
                           npuc_op_list *out) {
   collect_ctx c = {filter, user, out};
-  mlirOperationWalk(root, collect_one, &c, order);
+  if (order == MlirWalkPreOrder)
+    collect_pre_order(root, &c);
+  else
+    mlirOperationWalk(root, collect_one, &c, order);
   return !out->oom;
+}
+
+/* Pre-order by following the blocks' op lists: a callback per op through
+ * mlirOperationWalk costs more than the walk itself. Recurses once per
+ * level of region nesting. */
+static bool collect_pre_order(MlirOperation op, const collect_ctx *c) {
+  unsigned verdict = c->filter ? c->filter(op, c->user) : NPUC_OP_KEEP;
+  if ((verdict & NPUC_OP_KEEP) && !npuc_op_list_push(c->out, op))
+    return false;
+  if (verdict & NPUC_OP_SKIP_REGIONS)
+    return true;
+  intptr_t n = mlirOperationGetNumRegions(op);
+  for (intptr_t r = 0; r < n; r++)
+    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+         !mlirBlockIsNull(b); b = mlirBlockGetNextInRegion(b))
+      for (MlirOperation o = mlirBlockGetFirstOperation(b);
+           !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
+        if (!collect_pre_order(o, c))
+          return false;
+  return true;
 }
 
 static MlirWalkResult collect_one(MlirOperation op, void *user) {
