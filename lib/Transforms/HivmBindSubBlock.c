@@ -512,12 +512,12 @@ static MlirValue read_sub_block(MlirOperation op) {
   return npuc_build_int_cast(&b, id, mlirIndexTypeGet(ctx));
 }
 
-/* Moves the body (but the return) into the sub-block loop. */
-/* The body's block becomes the loop's, so its ops are not moved one by
- * one (a walk of the function, and each move renumbers the block): the
- * function gets a new entry block with its arguments, holding the bounds,
- * the loop and the return. check_shape accepted the body: one block
- * ending in a value-less return. */
+/* Moves the body (but the return) into the sub-block loop. The body's
+ * block becomes the loop's, so its ops are not moved one by one (a walk
+ * of the function, and each move renumbers the block): the function gets
+ * a new entry block with its arguments, holding the bounds, the loop and
+ * the return. check_shape accepted the body: one block ending in a
+ * value-less return. */
 static MlirOperation wrap_in_loop(MlirOperation func, npuc_dim_result *dims) {
   MlirContext ctx = mlirOperationGetContext(func);
   MlirLocation loc = mlirOperationGetLocation(func);
