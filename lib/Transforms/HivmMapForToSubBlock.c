@@ -43,6 +43,8 @@ static bool bind_loop(MlirOperation loop);
 static bool fewer_ops_around(MlirOperation loop, MlirBlock body);
 static void move_body_out(MlirOperation loop, MlirBlock body);
 static void take_place_of_parent(MlirOperation loop, MlirBlock body);
+static void move_ops_before(MlirOperation first, MlirOperation end,
+                            MlirOperation before);
 
 static unsigned sub_block_loop(MlirOperation op, void *user) {
   (void)user;
@@ -145,11 +147,17 @@ static bool fewer_ops_around(MlirOperation loop, MlirBlock body) {
 
 /* The body's ops go in front of the loop, one by one. */
 static void move_body_out(MlirOperation loop, MlirBlock body) {
-  MlirOperation yield = mlirBlockGetTerminator(body);
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationEqual(op, yield);) {
+  move_ops_before(mlirBlockGetFirstOperation(body),
+                  mlirBlockGetTerminator(body), loop);
+}
+
+/* Moves the ops from `first` up to `end` (excluded), in order, in front of
+ * `before`. */
+static void move_ops_before(MlirOperation first, MlirOperation end,
+                            MlirOperation before) {
+  for (MlirOperation op = first; !mlirOperationEqual(op, end);) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
-    mlirOperationMoveBefore(op, loop);
+    mlirOperationMoveBefore(op, before);
     op = next;
   }
 }
@@ -160,13 +168,8 @@ static void move_body_out(MlirOperation loop, MlirBlock body) {
 static void take_place_of_parent(MlirOperation loop, MlirBlock body) {
   MlirBlock parent = mlirOperationGetBlock(loop);
   MlirRegion region = mlirBlockGetParentRegion(parent);
-  MlirOperation front = mlirBlockGetFirstOperation(body);
-  for (MlirOperation op = mlirBlockGetFirstOperation(parent);
-       !mlirOperationEqual(op, loop);) {
-    MlirOperation next = mlirOperationGetNextInBlock(op);
-    mlirOperationMoveBefore(op, front);
-    op = next;
-  }
+  move_ops_before(mlirBlockGetFirstOperation(parent), loop,
+                  mlirBlockGetFirstOperation(body));
   mlirOperationDestroy(mlirBlockGetTerminator(body)); /* the yield */
   for (MlirOperation op = mlirOperationGetNextInBlock(loop);
        !mlirOperationIsNull(op);) {
