@@ -20,6 +20,10 @@ npuc-opt's decision is read from its output: tiled when an op carries
 fallback when `limit_sub_block_id0` is there without it, else untouched.
 npuc-opt runs with the RUN line's options, without -verify-diagnostics (the
 remarks differ in wording; the decision is what is compared).
+
+Each disagreement is printed with its reason from KNOWN_DIFFERENCES; one
+that is not there is UNEXPLAINED and fails the script, as does agreement
+below --min.
 """
 import argparse
 import os
@@ -47,6 +51,37 @@ ANCHOR_BY_READING = {
     "split_29.mlir": ("tiled", "the CHECK lines show the 16x16 reduction "
                       "as 16x8, no limit_sub_block_id0"),
 }
+
+
+# Where npuc decides otherwise on purpose, by the AIV function's name: the
+# reason (docs/passes/hivm-bind-sub-block.md, "Differences from
+# bishengir"). A disagreement not listed here is reported as unexplained.
+KNOWN_DIFFERENCES = {
+    "check_column_split_aiv": "a column split of a buffer the cube fills "
+    "(tightly coupled) on Ascend910_9579, whose fixpipe has no COLUMN_SPLIT "
+    "dual destination: bishengir falls back, npuc has no target table for "
+    "it yet and splits",
+    "ub_alloc_vreduce_dim0_aiv": "the reduction over rows leaves the "
+    "columns of a tightly coupled buffer on Ascend910_9579 to split: as "
+    "above",
+    "unstructure_store": "a one-element window stored in an unrolled loop: "
+    "npuc cuts the window on its source's half, bishengir falls back",
+    "dynamic_shape_insert_slice": "tensor.insert_slice of a dynamically "
+    "sized source: npuc bubbles through it with run-time clamps, "
+    "bishengir falls back",
+    "prepare_wy_repr_fwd_kernel_chunk64_mix_aiv": "reductions along an "
+    "axis a broadcast joined with another (both turn strict mode off): npuc "
+    "splits, bishengir falls back on this kernel",
+}
+
+AIV_FUNC = re.compile(r"func\.func @(\w+)\(.*hivm\.func_core_type<AIV>")
+
+
+def known_difference(text):
+    for m in AIV_FUNC.finditer(text):
+        if m.group(1) in KNOWN_DIFFERENCES:
+            return KNOWN_DIFFERENCES[m.group(1)]
+    return None
 
 
 def case_number(name):
@@ -126,7 +161,7 @@ def main():
               file=sys.stderr)
         return 2
 
-    agree = 0
+    agree = unexplained = 0
     disagreements = []
     for name in names:
         path = os.path.join(args.dir, name)
@@ -145,8 +180,11 @@ def main():
             name, want, got, "agree" if same else "DISAGREE",
             (" (" + why + ")") if why else ""))
         if not same:
-            disagreements.append("%s: bishengir %s, npuc %s%s" % (
-                name, want, got, (": " + why) if why else ""))
+            known = known_difference(text)
+            unexplained += known is None
+            disagreements.append("%s: bishengir %s, npuc %s: %s" % (
+                name, want, got, known or
+                "UNEXPLAINED" + ((" (npuc: " + why + ")") if why else "")))
 
     n = len(names)
     pct = 100.0 * agree / n
@@ -155,8 +193,9 @@ def main():
         for d in disagreements:
             print("  " + d)
     print("tile_and_bind conformance: decisions agree on %d of %d (%.1f%%, "
-          "target %.0f%%)" % (agree, n, pct, args.min))
-    return 0 if pct >= args.min else 1
+          "target %.0f%%); %d disagreement(s) unexplained" %
+          (agree, n, pct, args.min, unexplained))
+    return 0 if pct >= args.min and unexplained == 0 else 1
 
 
 if __name__ == "__main__":

@@ -8,5 +8,7 @@
 #   DIR       the cases (default ../shared/conformance/ascendnpu-ir/
 #             tile-and-bind-splits beside the repository)
 #   --min     exit 1 when the agreement is below PCT percent (default 90)
+# Each disagreement is printed with its reason; one the script has no reason
+# for also makes it exit 1.
 # The logic is in tile_and_bind.py (python3, standard library only).
 exec python3 "$(dirname "$0")/tile_and_bind.py" "$@"
