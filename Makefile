@@ -5,6 +5,7 @@ ASAN_BUILD ?= build-asan
 JOBS       ?= 2
 BUILD_TYPE ?= RelWithDebInfo
 DEMO_INPUT ?= examples/hivm/add_kernel.mlir
+DEMO_SPEC  ?= examples/hivm/add_kernel.yaml
 PACKAGES   := libmlir-22-dev mlir-22-tools llvm-22-tools llvm-22-dev \
               libyaml-dev libcmocka-dev cmake clang libclang-rt-14-dev gcc make \
               python3 pkg-config
@@ -36,9 +37,17 @@ build-asan: deps
 check-asan: build-asan
 	$(ASAN_ENV) scripts/run-tests.sh $(ASAN_BUILD)
 
+# The demo: the seed's add_kernel through auto-blockify and the 1:2
+# sub-block split, printed, then the original and the result run on the C
+# model on the same inputs (DEMO_SPEC) and their outputs compared.
 demo: build
 	@test -f $(DEMO_INPUT) || { echo "make demo: $(DEMO_INPUT) does not exist" >&2; exit 1; }
-	$(BUILD)/bin/npuc-opt $(DEMO_INPUT)
+	@mkdir -p $(BUILD)/demo
+	$(BUILD)/bin/npuc-opt $(DEMO_INPUT) --auto-blockify-parallel-loop \
+	  --hivm-bind-sub-block=all-vector-kernels=true -o $(BUILD)/demo/opt.mlir
+	@cat $(BUILD)/demo/opt.mlir
+	$(BUILD)/bin/npuc-run --compare $(DEMO_INPUT) $(BUILD)/demo/opt.mlir \
+	  --spec $(DEMO_SPEC) -o $(BUILD)/demo/run
 
 # Every case of ../shared/conformance/ascendnpu-ir parses, verifies and
 # round-trips (expected failures: test/conformance/xfail.txt); every case
