@@ -44,6 +44,18 @@ pass_time() {
   "$npuc_opt" "$1" "--$2" --mlir-timing -o /dev/null 2>&1 |
     awk -v p="$2" '$NF == p { print $1; exit }'
 }
+# usage: io_time FILE -> reading plus printing as npuc-opt's --mlir-timing
+# reports them (Parser + Output: no start-up, teardown or file I/O)
+io_time() {
+  "$npuc_opt" "$1" --mlir-timing -o /dev/null 2>&1 |
+    awk '$NF == "Parser" || $NF == "Output" { t += $1 } END { print t }'
+}
+# usage: best_io FILE -> best-of-R io_time
+best_io() {
+  local b=inf
+  for ((r = 0; r < runs; r++)); do b=$(min "$b" "$(io_time "$1")"); done
+  echo "$b"
+}
 # usage: best_pass FILE PASS -> best-of-R pass time
 best_pass() {
   local b=inf

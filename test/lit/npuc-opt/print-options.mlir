@@ -27,3 +27,7 @@ module {
 // TIME: Execution time report
 // TIME: CSE
 // TIME: Total
+// TIME: Reading and printing time report
+// TIME: {{^    [0-9.]+ \( *[0-9.]+%\)  Parser$}}
+// TIME: {{^    [0-9.]+ \( *[0-9.]+%\)  Output$}}
+// TIME: {{^    [0-9.]+ \(100.0%\)  Total$}}
