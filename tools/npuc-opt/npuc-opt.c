@@ -103,9 +103,12 @@ static int run(const options *o) {
       mlirOpPrintingFlagsPrintGenericOpForm(t.ir_printing_flags);
     if (o->print_debuginfo)
       mlirOpPrintingFlagsEnableDebugInfo(t.ir_printing_flags, true, false);
-    ok = pipeline_is_valid(&t) && process_input(&t, input, len);
-    if (o->timing)
-      print_io_timing(&t);
+    ok = pipeline_is_valid(&t);
+    if (ok) {
+      ok = process_input(&t, input, len);
+      if (o->timing)
+        print_io_timing(&t);
+    }
     mlirOpPrintingFlagsDestroy(t.ir_printing_flags);
     npuc_context_destroy(t.context);
   }
