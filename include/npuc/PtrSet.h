@@ -28,8 +28,6 @@ typedef struct {
  * was, or when growing failed (`oom` then set). */
 bool npuc_ptr_set_insert(npuc_ptr_set *s, const void *p);
 
-bool npuc_ptr_set_contains(const npuc_ptr_set *s, const void *p);
-
 /* Frees the slots and leaves an empty set. */
 void npuc_ptr_set_free(npuc_ptr_set *s);
 

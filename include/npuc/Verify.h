@@ -56,7 +56,7 @@ MlirAttribute npuc_table_op_attr(MlirOperation op, const char *name,
 /* Does `op`, of table entry `def`, carry no attribute but what its operand
  * groups need (operandSegmentSizes, for an entry with segments)? Then
  * each of its optional attributes is absent: one count answers for all
- * the lookups (a count costs about one lookup). For ops that verified
+ * the lookups (a count costs less than two lookups). For ops that verified
  * against `def`. */
 bool npuc_table_op_bare(const npuc_op_def *def, MlirOperation op);
 

@@ -38,10 +38,6 @@ bool npuc_ptr_set_insert(npuc_ptr_set *s, const void *p) {
   return true;
 }
 
-bool npuc_ptr_set_contains(const npuc_ptr_set *s, const void *p) {
-  return s->slots && s->slots[slot_of(s->slots, s->mask, p)] == p;
-}
-
 void npuc_ptr_set_free(npuc_ptr_set *s) {
   free(s->slots);
   s->slots = NULL;

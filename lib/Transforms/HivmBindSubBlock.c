@@ -380,24 +380,22 @@ static void tile(MlirOperation func, npuc_dim_result *dims, bool strict,
   /* The patterns may leave placeholders behind on failure: keep the
    * original to restore, unless the bubble-up is certain to succeed (the
    * copy and its destruction cost a fifth of the pass on a long chain). */
-  MlirOperation backup = bubble_certain(func, dims, ctx->registry)
-                             ? (MlirOperation){NULL}
-                             : mlirOperationClone(func);
+  bool certain = bubble_certain(func, dims, ctx->registry);
+  MlirOperation backup =
+      certain ? (MlirOperation){NULL} : mlirOperationClone(func);
   bool marked = split_leaves(func, dims, ctx->registry);
   size_t copies = 0;
   bool ok = bubble(func, strict, marked, ctx, f, &copies);
   if (ok) {
-    tidy_up(func, ctx->registry, copies, mlirOperationIsNull(backup));
+    tidy_up(func, ctx->registry, copies, certain);
     ok = npuc_map_sub_block_loops(func);
   }
   /* Last, so the pass leaves the function verified as it is. Our ops are
    * checked against their tables here only to choose the fallback: with
    * no copy to restore, that check is the pipeline's, as after any other
    * pass (npuc-opt and npuc-compile check the tables after the passes). */
-  ok = ok && verify_quietly(func,
-                            mlirOperationIsNull(backup) ? NULL : ctx->registry,
-                            f);
-  if (mlirOperationIsNull(backup)) {
+  ok = ok && verify_quietly(func, certain ? NULL : ctx->registry, f);
+  if (certain) {
     f->unrestorable = !ok;
     return;
   }

@@ -208,3 +208,25 @@ func.func @empty_rows(%x: tensor<64x0xf32>, %out: memref<64x0xf32>) attributes {
   hivm.hir.store ins(%y : tensor<64x0xf32>) outs(%out : memref<64x0xf32>)
   return
 }
+
+// -----
+
+// The store's chain alone would bubble for certain, but the function
+// already holds a marked slice, which the bubble-up takes up too and which
+// stops below math.sqrt: the pass must have kept its copy to come back to
+// (not an internal error) and falls back.
+// CHECK-LABEL: func.func @marked_elsewhere(
+// CHECK:         scf.if
+// CHECK-NEXT:      hivm.hir.store ins(%{{.*}} : tensor<64x64xf32>) outs(%{{.*}} : memref<64x64xf32>)
+// CHECK-NEXT:    } {limit_sub_block_id0}
+// CHECK-NOT:     tiled_op
+func.func @marked_elsewhere(%a: tensor<64x64xf32>, %out: memref<64x64xf32>) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
+  %e = tensor.empty() : tensor<64x64xf32>
+  %0 = hivm.hir.vexp ins(%a : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  hivm.hir.store ins(%0 : tensor<64x64xf32>) outs(%out : memref<64x64xf32>)
+  // expected-remark@+1 {{falling back to 1:1 (stores on sub-block 0 only): cannot bubble the slice up through 'math.sqrt'}}
+  %s = math.sqrt %a : tensor<64x64xf32>
+  %m = tensor.extract_slice %s[0, 0] [32, 64] [1, 1] {to_be_bubbled_slice} : tensor<64x64xf32> to tensor<32x64xf32>
+  annotation.mark %m {keep} : tensor<32x64xf32>
+  return
+}
