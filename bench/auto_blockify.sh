@@ -79,14 +79,14 @@ now() { date +%s.%N; }
 pass_time() {
   local name=$1
   shift
-  "$npuc_opt" "$kernel" "$@" --mlir-timing -o /dev/null 2>&1 |
+  "$npuc_opt" "$kernel" "$@" --mlir-timing 2>&1 >/dev/null |
     awk -v name="$name" '$NF == name { print $1; exit }'
 }
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "inf" || b < a) ? b : a }'; }
 best_parse=inf best_pass=inf best_base=inf
 for ((r = 0; r < runs; r++)); do
   t0=$(now)
-  "$npuc_opt" "$kernel" -o /dev/null
+  "$npuc_opt" "$kernel" >/dev/null
   t1=$(now)
   best_parse=$(min "$best_parse" "$(awk -v x="$t0" -v y="$t1" 'BEGIN { print y - x }')")
   best_pass=$(min "$best_pass" "$(pass_time auto-blockify-parallel-loop \

@@ -41,13 +41,13 @@ now() { date +%s.%N; }
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "inf" || b < a) ? b : a }'; }
 # usage: pass_time FILE PASS -> the pass's --mlir-timing wall time
 pass_time() {
-  "$npuc_opt" "$1" "--$2" --mlir-timing -o /dev/null 2>&1 |
+  "$npuc_opt" "$1" "--$2" --mlir-timing 2>&1 >/dev/null |
     awk -v p="$2" '$NF == p { print $1; exit }'
 }
 # usage: io_time FILE -> reading plus printing as npuc-opt's --mlir-timing
 # reports them (Parser + Output: no start-up, teardown or file I/O)
 io_time() {
-  "$npuc_opt" "$1" --mlir-timing -o /dev/null 2>&1 |
+  "$npuc_opt" "$1" --mlir-timing 2>&1 >/dev/null |
     awk '$NF == "Parser" || $NF == "Output" { t += $1 } END { print t }'
 }
 # usage: best_io FILE -> best-of-R io_time
@@ -67,7 +67,7 @@ best_parse() {
   local b=inf t0 t1
   for ((r = 0; r < runs; r++)); do
     t0=$(now)
-    "$npuc_opt" "$1" -o /dev/null
+    "$npuc_opt" "$1" >/dev/null
     t1=$(now)
     b=$(min "$b" "$(awk -v x="$t0" -v y="$t1" 'BEGIN { print y - x }')")
   done

@@ -37,7 +37,10 @@ size_t npuc_split_input(const char *buf, size_t len, const char *marker,
                         npuc_chunk **out);
 
 /* Output to stdout ("-" or NULL) or to a file that appears, complete, only
- * when committed: the text goes to a temporary file next to it first. */
+ * when committed: the text goes to a temporary file next to it first, and
+ * an existing file keeps its mode. A symlink is followed (its target is
+ * replaced, not the link); a device, FIFO or /dev/stdout is written
+ * directly. */
 typedef struct npuc_output npuc_output;
 npuc_output *npuc_output_open(const char *path, const npuc_diag_sink *sink);
 bool npuc_output_write(npuc_output *out, const char *data, size_t len);

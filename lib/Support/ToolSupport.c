@@ -2,6 +2,9 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fchmod, fileno */
 #endif
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700 /* realpath */
+#endif
 #include "npuc/ToolSupport.h"
 
 #include <errno.h>
@@ -207,6 +210,16 @@ struct npuc_output {
   bool failed;
 };
 
+static char *output_target(const char *path, struct stat *st, bool *exists);
+static npuc_output *output_open_direct(npuc_output *out, const char *path,
+                                       const npuc_diag_sink *sink);
+
+/* As LLVM's ToolOutputFile: a regular file (or a new one) is written
+ * through a temporary file beside it and renamed into place on commit,
+ * keeping the old file's mode; anything else (a device such as /dev/null,
+ * a FIFO, /dev/stdout) is written directly, since renaming over it would
+ * replace the node. A symlink is followed: its target is replaced, never
+ * the link. */
 npuc_output *npuc_output_open(const char *path, const npuc_diag_sink *sink) {
   npuc_output *out = calloc(1, sizeof *out);
   if (!out)
@@ -215,14 +228,22 @@ npuc_output *npuc_output_open(const char *path, const npuc_diag_sink *sink) {
     out->file = stdout;
     return out;
   }
-  size_t len = strlen(path);
-  out->target = strdup(path);
-  out->tmp_path = malloc(len + sizeof ".tmp.XXXXXX");
-  if (!out->target || !out->tmp_path) {
+  struct stat st;
+  bool exists = false;
+  out->target = output_target(path, &st, &exists);
+  if (!out->target) {
     npuc_output_discard(out);
     return NULL;
   }
-  memcpy(out->tmp_path, path, len);
+  if (exists && !S_ISREG(st.st_mode))
+    return output_open_direct(out, path, sink);
+  size_t len = strlen(out->target);
+  out->tmp_path = malloc(len + sizeof ".tmp.XXXXXX");
+  if (!out->tmp_path) {
+    npuc_output_discard(out);
+    return NULL;
+  }
+  memcpy(out->tmp_path, out->target, len);
   memcpy(out->tmp_path + len, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
   int fd = mkstemp(out->tmp_path);
   if (fd < 0) {
@@ -233,13 +254,43 @@ npuc_output *npuc_output_open(const char *path, const npuc_diag_sink *sink) {
     npuc_output_discard(out);
     return NULL;
   }
-  /* mkstemp makes the file private; the output gets the usual mode. */
+  /* mkstemp makes the file private; the output gets the old file's mode,
+   * or the usual one for a new file. */
   mode_t mask = umask(0);
   umask(mask);
-  (void)fchmod(fd, 0666 & ~mask);
+  (void)fchmod(fd, exists ? (st.st_mode & 07777) : (0666 & ~mask));
   out->file = fdopen(fd, "wb");
   if (!out->file) {
     close(fd);
+    npuc_output_discard(out);
+    return NULL;
+  }
+  return out;
+}
+
+/* The file to write: `path`, or the regular file a symlink there points
+ * at. `exists` says whether `st` describes an existing file; a dangling
+ * link is reported as an existing non-regular file, written through. */
+static char *output_target(const char *path, struct stat *st, bool *exists) {
+  if (stat(path, st) == 0) {
+    *exists = true;
+    char *real = S_ISREG(st->st_mode) ? realpath(path, NULL) : NULL;
+    return real ? real : strdup(path);
+  }
+  struct stat lst;
+  if (lstat(path, &lst) == 0) { /* a dangling symlink */
+    *st = lst;
+    *exists = true;
+  }
+  return strdup(path);
+}
+
+static npuc_output *output_open_direct(npuc_output *out, const char *path,
+                                       const npuc_diag_sink *sink) {
+  out->file = fopen(out->target, "wb");
+  if (!out->file) {
+    npuc_diag_emit(sink, NPUC_SEV_ERROR, NULL, 0, 0,
+                   "cannot open output file '%s': %s", path, strerror(errno));
     npuc_output_discard(out);
     return NULL;
   }
@@ -260,6 +311,10 @@ bool npuc_output_commit(npuc_output *out, const npuc_diag_sink *sink) {
   }
   ok = fclose(out->file) == 0 && ok;
   out->file = NULL;
+  if (ok && !out->tmp_path) { /* written directly */
+    npuc_output_discard(out);
+    return true;
+  }
   if (ok && rename(out->tmp_path, out->target) == 0) {
     free(out->tmp_path);
     out->tmp_path = NULL;

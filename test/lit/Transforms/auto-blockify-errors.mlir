@@ -2,7 +2,7 @@
 // logical_block_num mark, a physical count that can neither be read from
 // the target spec nor given, a bad auto_blockify_size.
 // Each fails the pass (and npuc-opt).
-// RUN: npuc-opt %s --split-input-file --verify-diagnostics -auto-blockify-parallel-loop -o /dev/null
+// RUN: npuc-opt %s --split-input-file --verify-diagnostics -auto-blockify-parallel-loop -o %t.out
 // RUN: not npuc-opt %s --split-input-file -auto-blockify-parallel-loop 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=FAIL
 // FAIL-COUNT-9: error:

@@ -1,7 +1,7 @@
 // physical-block-num must be positive: the pass fails at the module before
 // looking at any function.
-// RUN: npuc-opt %s --verify-diagnostics -auto-blockify-parallel-loop=physical-block-num=0 -o /dev/null
-// RUN: npuc-opt %s --verify-diagnostics -auto-blockify-parallel-loop=physical-block-num=-2 -o /dev/null
+// RUN: npuc-opt %s --verify-diagnostics -auto-blockify-parallel-loop=physical-block-num=0 -o %t.out
+// RUN: npuc-opt %s --verify-diagnostics -auto-blockify-parallel-loop=physical-block-num=-2 -o %t.out
 // RUN: not npuc-opt %s -auto-blockify-parallel-loop=physical-block-num=-2 2>&1 | FileCheck %s
 // CHECK: error: auto-blockify-parallel-loop: physical-block-num must be positive, got -2
 

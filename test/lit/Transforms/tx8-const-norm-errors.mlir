@@ -1,7 +1,7 @@
 // tx8-const-norm errors: a container or load_const that does not hold
 // together, constants it cannot lay out or re-view. Each fails the pass
 // with a located error and no output.
-// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-const-norm=aligned-data=true -o /dev/null
+// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-const-norm=aligned-data=true -o %t.out
 // RUN: not npuc-opt %s --split-input-file --tx8-const-norm=aligned-data=true 2>&1 | FileCheck %s --check-prefix=FAIL
 // FAIL-COUNT-8: error:
 // FAIL-NOT: error:

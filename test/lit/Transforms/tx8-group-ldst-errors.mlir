@@ -1,6 +1,6 @@
 // tx8-group-ldst errors: groups whose boundary it cannot tell. Nothing is
 // changed then.
-// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-group-ldst -o /dev/null
+// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-group-ldst -o %t.out
 // RUN: not npuc-opt %s --split-input-file --tx8-group-ldst 2>&1 | FileCheck %s --check-prefix=FAIL
 // FAIL-COUNT-2: error:
 // FAIL-NOT: error:

@@ -1,6 +1,6 @@
 // tx8-group-mapping errors: a tile mesh the target does not have, or one
 // that is not a positive integer. No group is changed.
-// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-group-mapping -o /dev/null
+// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-group-mapping -o %t.out
 // RUN: not npuc-opt %s --split-input-file --tx8-group-mapping 2>&1 | FileCheck %s --check-prefix=FAIL
 // FAIL-COUNT-4: error:
 // FAIL-NOT: error:

@@ -1,5 +1,5 @@
 // tx8-group-single errors: ops it cannot group. Nothing is grouped then.
-// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-group-single -o /dev/null
+// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-group-single -o %t.out
 // RUN: not npuc-opt %s --split-input-file --tx8-group-single 2>&1 | FileCheck %s --check-prefix=FAIL
 // FAIL-COUNT-2: error:
 // FAIL-NOT: error:

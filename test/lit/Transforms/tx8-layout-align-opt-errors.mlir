@@ -1,6 +1,6 @@
 // tx8-layout-align-opt: a dev_info the patterns would rewrite but cannot
 // read is an error before anything changes.
-// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-layout-align-opt -o /dev/null
+// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-layout-align-opt -o %t.out
 // RUN: not npuc-opt %s --split-input-file --tx8-layout-align-opt 2>&1 | FileCheck %s
 // CHECK-COUNT-2: error: malformed dev_info
 // CHECK-NOT: func.func

@@ -2,7 +2,7 @@
 // naming it and the reason: no layout yet, a layout that names none, a
 // conflict no channel_norm resolves (an aligned-only op on a dtype Cx/NCx
 // cannot hold), a dynamic shape, a dev_info it cannot read.
-// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-layout-align-to-npu -o /dev/null
+// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-layout-align-to-npu -o %t.out
 // RUN: not npuc-opt %s --split-input-file --tx8-layout-align-to-npu 2>&1 | FileCheck %s
 // CHECK-COUNT-7: error: tx8-layout-align-to-npu
 // CHECK: error: malformed dev_info

@@ -1,6 +1,6 @@
 // tx8-layout-init: a gemm/conv layout_str that does not name input, weight
 // and result layouts of the right ranks is an error at the op.
-// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-layout-init -o /dev/null
+// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-layout-init -o %t.out
 // RUN: not npuc-opt %s --split-input-file --tx8-layout-init 2>&1 | FileCheck %s
 // CHECK-COUNT-3: error: tx8-layout-init
 // CHECK-NOT: func.func

@@ -1,6 +1,6 @@
 // tx8-layout-transmit: a known layout_str that does not name a layout of
 // the op's tensors is an error at the op, and nothing is propagated.
-// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-layout-transmit -o /dev/null
+// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-layout-transmit -o %t.out
 // RUN: not npuc-opt %s --split-input-file --tx8-layout-transmit 2>&1 | FileCheck %s
 // CHECK-COUNT-3: error: tx8-layout-transmit
 // CHECK-NOT: func.func

@@ -1,7 +1,7 @@
 // tx8-move-constant errors: constants it cannot store, users whose loads
 // it cannot tell, load_consts without data, a bad tile mesh. Each fails
 // the pass with a located error and no output.
-// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-move-constant=aligned-data=true -o /dev/null
+// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-move-constant=aligned-data=true -o %t.out
 // RUN: not npuc-opt %s --split-input-file --tx8-move-constant=aligned-data=true 2>&1 | FileCheck %s --check-prefix=FAIL
 // FAIL-COUNT-9: error:
 // FAIL-NOT: error:

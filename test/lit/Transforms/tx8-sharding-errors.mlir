@@ -1,5 +1,5 @@
 // tx8-sharding's errors: each names the op and the reason, fails the pass.
-// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-sharding -o /dev/null
+// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-sharding -o %t.out
 // RUN: not npuc-opt %s --split-input-file --tx8-sharding 2>&1 | FileCheck %s --check-prefix=FAIL
 // FAIL-COUNT-11: error:
 // FAIL-NOT: error:

@@ -20,7 +20,7 @@
 // RUN: npuc-opt %s | FileCheck %s --check-prefix=NONE
 // Passes of different anchors keep their order: here a function pass (run
 // on each function), a module pass, an npuc pass, a pass for any op.
-// RUN: npuc-opt %s --mlir-print-ir-after-all -o /dev/null \
+// RUN: npuc-opt %s --mlir-print-ir-after-all -o %t.out \
 // RUN:   --pass-pipeline='builtin.module(affine-super-vectorize{virtual-vector-size=16},gpu-kernel-outlining,npuc-strip-annotations,cse)' \
 // RUN:   2>&1 | FileCheck %s --check-prefix=ORDER
 
