@@ -10,6 +10,7 @@
 #include "npuc/OpTable.h"
 #include <mlir-c/IR.h>
 #include <mlir-c/Pass.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -103,5 +104,31 @@ bool npuc_pass_name_known(const char *name);
 /* Up to `max` pass names (npuc and upstream) close to a misspelt `name`,
  * closest first, for "did you mean" messages. */
 size_t npuc_pass_suggest(const char *name, const char **out, size_t max);
+
+/* ---- Diagnostics of a running pass ----------------------------------
+ * Every message a pass reports goes through these (chibicc's error_tok):
+ * at the op's (or location's) file:line:col, to the sink the tools
+ * installed (so --verify-diagnostics sees it), prefixed with the running
+ * pass's name: "tx8-sharding: the group does not fit SPM". Outside a pass
+ * (a target's emitter calling pass code) there is no prefix. An error
+ * must be followed by the pass returning false. */
+void npuc_pass_error(MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void npuc_pass_warning(MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void npuc_pass_remark(MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void npuc_pass_note(MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void npuc_pass_error_at(MlirLocation loc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void npuc_pass_warning_at(MlirLocation loc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void npuc_pass_remark_at(MlirLocation loc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void npuc_pass_diag_v(MlirLocation loc, npuc_severity sev, const char *fmt,
+                      va_list ap);
+/* The name of the pass running on this thread, or NULL. */
+const char *npuc_pass_current(void);
 
 #endif

@@ -31,4 +31,21 @@ bool npuc_ptr_set_insert(npuc_ptr_set *s, const void *p);
 /* Frees the slots and leaves an empty set. */
 void npuc_ptr_set_free(npuc_ptr_set *s);
 
+/* The one pointer map: pointer keys (MLIR handles' .ptr, table entries)
+ * to a uintptr_t value (an index, or a pointer cast). Same hashing and
+ * probing as the set. Zero-initialise before use. */
+typedef struct {
+  const void **keys; /* NULL: empty */
+  uintptr_t *values;
+  size_t mask, count;
+  bool oom; /* an insertion failed */
+} npuc_ptr_map;
+
+/* Inserts or replaces; false only when out of memory (m->oom is set). */
+bool npuc_ptr_map_put(npuc_ptr_map *m, const void *key, uintptr_t value);
+/* The value of `key` in *value; false if absent. */
+bool npuc_ptr_map_get(const npuc_ptr_map *m, const void *key,
+                      uintptr_t *value);
+void npuc_ptr_map_free(npuc_ptr_map *m);
+
 #endif

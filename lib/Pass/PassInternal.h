@@ -75,4 +75,8 @@ const char *npuc_upstream_anchor_of(const char *element);
 /* Common upstream pass names, for suggestions. NULL-terminated. */
 extern const char *const npuc_upstream_pass_names[];
 
+/* Sets the name npuc_pass_error and friends put in front of messages on
+ * this thread; returns the previous one. */
+const char *npuc_pass_set_current(const char *name);
+
 #endif

@@ -1,6 +1,6 @@
 /* The registry of npuc passes and their wrapping as MLIR external passes.
  * To add a pass: define `const npuc_pass_def npuc_pass_<name>` in
- * lib/Transforms/ and list it in `passes` below (the order is --help's). */
+ * lib/Transforms/ and list it in Passes.def (the order is --help's). */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
@@ -13,57 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const npuc_pass_def npuc_pass_strip_annotations;
-extern const npuc_pass_def npuc_pass_auto_blockify_parallel_loop;
-extern const npuc_pass_def npuc_pass_triton_global_kernel_args_to_hivm_op;
-extern const npuc_pass_def npuc_pass_hivm_bubble_up_extract_slice;
-/* HIVM sub-block binding */
-extern const npuc_pass_def npuc_pass_hivm_bind_sub_block;
-extern const npuc_pass_def npuc_pass_hivm_map_for_to_sub_block;
-
-/* TX8 layouts */
-extern const npuc_pass_def npuc_pass_tx8_layout_init;
-extern const npuc_pass_def npuc_pass_tx8_layout_transmit;
-extern const npuc_pass_def npuc_pass_tx8_layout_align_to_npu;
-extern const npuc_pass_def npuc_pass_tx8_layout_align_opt;
-
-/* TX8 constants, groups and sharding */
-extern const npuc_pass_def npuc_pass_tx8_move_constant;
-extern const npuc_pass_def npuc_pass_tx8_const_norm;
-extern const npuc_pass_def npuc_pass_tx8_group_single;
-extern const npuc_pass_def npuc_pass_tx8_group_ldst;
-extern const npuc_pass_def npuc_pass_tx8_group_mapping;
-extern const npuc_pass_def npuc_pass_tx8_sharding;
-
-/* AIE */
-extern const npuc_pass_def npuc_pass_aie_vectorize;
+#define NPUC_PASS(symbol) extern const npuc_pass_def symbol;
+#include "Passes.def"
+#undef NPUC_PASS
 
 static const npuc_pass_def *const passes[] = {
-    &npuc_pass_strip_annotations,
-    &npuc_pass_auto_blockify_parallel_loop,
-    &npuc_pass_triton_global_kernel_args_to_hivm_op,
-    &npuc_pass_hivm_bubble_up_extract_slice,
-    /* HIVM sub-block binding */
-    &npuc_pass_hivm_bind_sub_block,
-    &npuc_pass_hivm_map_for_to_sub_block,
-
-    /* TX8 layouts */
-    &npuc_pass_tx8_layout_init,
-    &npuc_pass_tx8_layout_transmit,
-    &npuc_pass_tx8_layout_align_to_npu,
-    &npuc_pass_tx8_layout_align_opt,
-
-    /* TX8 constants, groups and sharding */
-    &npuc_pass_tx8_move_constant,
-    &npuc_pass_tx8_const_norm,
-    &npuc_pass_tx8_group_single,
-    &npuc_pass_tx8_group_ldst,
-    &npuc_pass_tx8_group_mapping,
-    &npuc_pass_tx8_sharding,
-
-    /* AIE */
-    &npuc_pass_aie_vectorize,
-
+#define NPUC_PASS(symbol) &symbol,
+#include "Passes.def"
+#undef NPUC_PASS
 };
 
 #define NUM_PASSES (sizeof passes / sizeof passes[0])
@@ -181,7 +138,9 @@ bool npuc_verify_after_passes(const npuc_op_registry *reg,
 static void pass_run(MlirOperation op, MlirExternalPass pass, void *user) {
   pass_instance *inst = user;
   verified_op = NULL;
+  const char *outer = npuc_pass_set_current(inst->def->name);
   bool ok = inst->def->run(op, inst->opts, &inst->ctx);
+  npuc_pass_set_current(outer);
   const npuc_verify_each *v = inst->ctx.verify_each;
   if (ok && v && v->by_passes && verified_op != op.ptr)
     ok = mlirOperationVerify(op);

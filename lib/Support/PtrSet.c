@@ -44,3 +44,62 @@ void npuc_ptr_set_free(npuc_ptr_set *s) {
   s->mask = s->count = 0;
   s->oom = false;
 }
+
+/* ---- The map ---------------------------------------------------------- */
+
+static bool map_grow(npuc_ptr_map *m) {
+  size_t cap = m->keys ? 2 * (m->mask + 1) : 64;
+  const void **keys = calloc(cap, sizeof *keys);
+  uintptr_t *values = malloc(cap * sizeof *values);
+  if (!keys || !values) {
+    free(keys);
+    free(values);
+    return false;
+  }
+  for (size_t i = 0; m->keys && i <= m->mask; i++)
+    if (m->keys[i]) {
+      size_t j = slot_of(keys, cap - 1, m->keys[i]);
+      keys[j] = m->keys[i];
+      values[j] = m->values[i];
+    }
+  free(m->keys);
+  free(m->values);
+  m->keys = keys;
+  m->values = values;
+  m->mask = cap - 1;
+  return true;
+}
+
+bool npuc_ptr_map_put(npuc_ptr_map *m, const void *key, uintptr_t value) {
+  if ((!m->keys || 2 * (m->count + 1) > m->mask + 1) && !map_grow(m)) {
+    m->oom = true;
+    return false;
+  }
+  size_t j = slot_of(m->keys, m->mask, key);
+  if (!m->keys[j]) {
+    m->keys[j] = key;
+    m->count++;
+  }
+  m->values[j] = value;
+  return true;
+}
+
+bool npuc_ptr_map_get(const npuc_ptr_map *m, const void *key,
+                      uintptr_t *value) {
+  if (!m->keys)
+    return false;
+  size_t j = slot_of(m->keys, m->mask, key);
+  if (!m->keys[j])
+    return false;
+  *value = m->values[j];
+  return true;
+}
+
+void npuc_ptr_map_free(npuc_ptr_map *m) {
+  free(m->keys);
+  free(m->values);
+  m->keys = NULL;
+  m->values = NULL;
+  m->mask = m->count = 0;
+  m->oom = false;
+}

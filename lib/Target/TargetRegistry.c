@@ -7,14 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const npuc_target_def npuc_target_ascend_cmodel;
-extern const npuc_target_def npuc_target_tx8;
-extern const npuc_target_def npuc_target_aie1_cmodel;
+/* Every target, once, in --help order. */
+#define NPUC_TARGETS(X)                                                        \
+  X(npuc_target_ascend_cmodel)                                                 \
+  X(npuc_target_tx8)                                                           \
+  X(npuc_target_aie1_cmodel)
+
+#define DECLARE(symbol) extern const npuc_target_def symbol;
+NPUC_TARGETS(DECLARE)
+#undef DECLARE
 
 static const npuc_target_def *const targets[] = {
-    &npuc_target_ascend_cmodel,
-    &npuc_target_tx8,
-    &npuc_target_aie1_cmodel,
+#define ADDRESS(symbol) &symbol,
+    NPUC_TARGETS(ADDRESS)
+#undef ADDRESS
 };
 
 #define NUM_TARGETS (sizeof targets / sizeof targets[0])

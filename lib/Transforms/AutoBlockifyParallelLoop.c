@@ -14,7 +14,7 @@
  * synchronises blocks, updates memory atomically or reads the block count
  * is left alone with a warning. See docs/passes/auto-blockify-parallel-loop.md
  * for where this differs from AscendNPU-IR's pass. */
-#include "BuildOps.h"
+#include "npuc/BuildOps.h"
 #include "npuc/IR.h"
 #include "npuc/OpList.h"
 #include "npuc/Pass.h"

@@ -24,7 +24,7 @@
  * {limit_sub_block_id0}`), with a remark naming the reason at the op that
  * caused it. docs/passes/hivm-bind-sub-block.md has the details. */
 #include "BubbleUpInternal.h" /* BUB_UNSLICE */
-#include "BuildOps.h"
+#include "npuc/BuildOps.h"
 #include "SubBlock.h"
 #include "npuc/BubbleUp.h"
 #include "npuc/DimensionAnalyzer.h"

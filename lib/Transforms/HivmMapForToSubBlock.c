@@ -5,7 +5,7 @@
  * replaced by its body with the induction variable read from
  * hivm.hir.get_sub_block_idx. Also provides the scf.if guard that keeps an
  * op to sub-block 0 (the 1:1 fallback). */
-#include "BuildOps.h"
+#include "npuc/BuildOps.h"
 #include "SubBlock.h"
 #include "npuc/IR.h"
 #include "npuc/OpList.h"

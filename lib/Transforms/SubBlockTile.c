@@ -5,7 +5,7 @@
  * destination at %i * size/2, size size/2, which the bubble-up patterns
  * then move up; a store into a tensor is rebuilt with the half result; a
  * window store writes the part of its window inside the half. */
-#include "BuildOps.h"
+#include "npuc/BuildOps.h"
 #include "SubBlock.h"
 #include "npuc/BubbleUp.h"
 #include "npuc/Verify.h"

@@ -16,7 +16,7 @@
  * blocks: x on register-based targets (Ascend950, "A5"), z everywhere else
  * (the legacy memory-based decode). See
  * docs/passes/triton-global-kernel-args-to-hivm-op.md. */
-#include "BuildOps.h"
+#include "npuc/BuildOps.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 

@@ -23,7 +23,7 @@
  * The rewrite uses arith ops only, so the reference is still emitted by the
  * shared scalar emitter, which wraps every integer at its width. */
 #include "Aie1Internal.h"
-#include "../../Transforms/BuildOps.h"
+#include "npuc/BuildOps.h"
 #include "npuc/IR.h"
 
 #include <mlir-c/BuiltinTypes.h>

@@ -5,7 +5,7 @@
 #define NPUC_AIE_VECTORIZE_INTERNAL_H
 
 #include "npuc/IntervalReuse.h"
-#include "../BuildOps.h"
+#include "npuc/BuildOps.h"
 
 #include <mlir-c/IR.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* Helpers shared by the tx8-layout passes (Tx8LayoutSupport.h). */
 #include "Tx8LayoutSupport.h"
 
-#include "../BuildOps.h"
+#include "npuc/BuildOps.h"
 #include "npuc/OpList.h"
 
 #include <mlir-c/BuiltinAttributes.h>

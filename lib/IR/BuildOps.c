@@ -1,5 +1,5 @@
 /* Generic-form builders for the upstream ops the passes create. */
-#include "BuildOps.h"
+#include "npuc/BuildOps.h"
 #include "npuc/OpList.h"
 
 #include <mlir-c/BuiltinAttributes.h>

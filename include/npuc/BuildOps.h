@@ -2,8 +2,8 @@
  * only offers the generic OperationState: these helpers give each op the
  * operands, attributes and regions its generic form needs, so MLIR's
  * verifier accepts what the passes create. */
-#ifndef NPUC_TRANSFORMS_BUILDOPS_H
-#define NPUC_TRANSFORMS_BUILDOPS_H
+#ifndef NPUC_BUILDOPS_H
+#define NPUC_BUILDOPS_H
 
 #include <mlir-c/IR.h>
 #include <stdbool.h>
