@@ -5,6 +5,7 @@
 #define NPUC_IR_H
 
 #include "npuc/Diagnostics.h"
+#include "npuc/OpError.h"
 #include "npuc/OpTable.h"
 #include "npuc/Syntax.h"
 #include <mlir-c/IR.h>
@@ -50,9 +51,6 @@ char *npuc_op_print(const npuc_op_registry *reg, MlirOperation op,
 
 void npuc_module_destroy(npuc_module *m);
 
-/* mlirEmitError at the op's location, with printf formatting. */
-void npuc_op_error(MlirOperation op, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 
 /* MLIR's C API can emit errors only (mlirEmitError). Passes report
  * warnings, remarks and notes (and errors alike) here: the location is

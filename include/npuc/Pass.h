@@ -72,7 +72,10 @@ const char *npuc_pass_opt_str(const npuc_pass_options *o, const char *name);
 /* Was the option given explicitly (not defaulted)? */
 bool npuc_pass_opt_given(const npuc_pass_options *o, const char *name);
 
-/* The registry of npuc passes, in --help order. */
+/* The registry of npuc passes, in --help order: the tools fill it with
+ * npuc_register_passes (npuc/Passes.h). False if the name is taken or the
+ * registry full. */
+bool npuc_pass_register(const npuc_pass_def *def);
 size_t npuc_num_passes(void);
 const npuc_pass_def *npuc_pass_at(size_t i);
 const npuc_pass_def *npuc_pass_lookup(const char *name);

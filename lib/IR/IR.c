@@ -165,15 +165,6 @@ static void forward(context_state *st, MlirDiagnostic d) {
     forward(st, mlirDiagnosticGetNote(d, i));
 }
 
-void npuc_op_error(MlirOperation op, const char *fmt, ...) {
-  char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  mlirEmitError(mlirOperationGetLocation(op), msg);
-}
-
 void npuc_emit_diagnostic(MlirLocation loc, npuc_severity sev, const char *fmt,
                           ...) {
   char file[1024] = "";

@@ -51,11 +51,6 @@ char *npuc_pipeline_elem_text(const npuc_pipeline_elem *e);
 
 /* ---- npuc passes as MLIR passes (PassRegistry.c) -------------------- */
 
-/* Adds a pass to the registry at run time, after the built-in ones (unit
- * tests register their test passes so). False if full or the name is
- * taken. */
-bool npuc_pass_register_extra(const npuc_pass_def *def);
-
 /* A new MLIR pass running `def` with `opts` (ownership of opts moves to the
  * pass). */
 MlirPass npuc_pass_create(const npuc_pass_def *def, npuc_pass_options *opts,

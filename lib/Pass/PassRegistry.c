@@ -1,6 +1,7 @@
 /* The registry of npuc passes and their wrapping as MLIR external passes.
  * To add a pass: define `const npuc_pass_def npuc_pass_<name>` in
- * lib/Transforms/ and list it in Passes.def (the order is --help's). */
+ * lib/Transforms/ and list it in lib/Transforms/Passes.def (the order is
+ * --help's); the tools register that list (npuc_register_passes). */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
@@ -13,26 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NPUC_PASS(symbol) extern const npuc_pass_def symbol;
-#include "Passes.def"
-#undef NPUC_PASS
-
-static const npuc_pass_def *const passes[] = {
-#define NPUC_PASS(symbol) &symbol,
-#include "Passes.def"
-#undef NPUC_PASS
-};
-
-#define NUM_PASSES (sizeof passes / sizeof passes[0])
-
-/* Passes added at run time (unit tests register test passes here). */
-#define MAX_EXTRA_PASSES 8
-static const npuc_pass_def *extra_passes[MAX_EXTRA_PASSES];
-static size_t num_extra_passes;
+/* The passes registered so far (npuc_register_passes, in
+ * lib/Transforms/Passes.c, registers every npuc pass; unit tests add test
+ * passes), in --help order. */
+#define MAX_PASSES 64
+static const npuc_pass_def *registered[MAX_PASSES];
+static size_t num_registered;
 
 /* MLIR identifies a pass class by a TypeID made from a unique address,
  * which must be 8-byte aligned. */
-static alignas(8) char pass_type_ids[NUM_PASSES + MAX_EXTRA_PASSES][8];
+static alignas(8) char pass_type_ids[MAX_PASSES][8];
 
 /* What MLIR holds for one pass instance (its userData). */
 typedef struct {
@@ -46,26 +37,23 @@ static pass_instance *instance_new(const npuc_pass_def *def,
                                    npuc_pass_options *opts,
                                    const npuc_pass_context *ctx);
 
-size_t npuc_num_passes(void) { return NUM_PASSES + num_extra_passes; }
+size_t npuc_num_passes(void) { return num_registered; }
 
 const npuc_pass_def *npuc_pass_at(size_t i) {
-  if (i < NUM_PASSES)
-    return passes[i];
-  return i - NUM_PASSES < num_extra_passes ? extra_passes[i - NUM_PASSES]
-                                           : NULL;
+  return i < num_registered ? registered[i] : NULL;
 }
 
 const npuc_pass_def *npuc_pass_lookup(const char *name) {
-  for (size_t i = 0; i < npuc_num_passes(); i++)
-    if (strcmp(npuc_pass_at(i)->name, name) == 0)
-      return npuc_pass_at(i);
+  for (size_t i = 0; i < num_registered; i++)
+    if (strcmp(registered[i]->name, name) == 0)
+      return registered[i];
   return NULL;
 }
 
-bool npuc_pass_register_extra(const npuc_pass_def *def) {
-  if (num_extra_passes == MAX_EXTRA_PASSES || npuc_pass_lookup(def->name))
+bool npuc_pass_register(const npuc_pass_def *def) {
+  if (num_registered == MAX_PASSES || npuc_pass_lookup(def->name))
     return false;
-  extra_passes[num_extra_passes++] = def;
+  registered[num_registered++] = def;
   return true;
 }
 

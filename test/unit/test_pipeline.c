@@ -2,6 +2,7 @@
  * nesting under func.func, options reaching the pass (also in the clones
  * MLIR makes per thread), failures, and anchors that do not fit. */
 #include "Pass/PassInternal.h"
+#include "npuc/Passes.h"
 #include "npuc/IR.h"
 #include "npuc/OpTable.h"
 
@@ -125,9 +126,9 @@ static MlirLogicalResult ignore_diagnostic(MlirDiagnostic d, void *user) {
 static int setup(void **state) {
   static bool registered;
   if (!registered) {
-    registered = npuc_pass_register_extra(&func_pass) &&
-                 npuc_pass_register_extra(&module_pass) &&
-                 npuc_pass_register_extra(&any_pass);
+    registered = npuc_pass_register(&func_pass) &&
+                 npuc_pass_register(&module_pass) &&
+                 npuc_pass_register(&any_pass);
     if (!registered)
       return -1;
   }
@@ -383,6 +384,7 @@ static void test_table_errors_after_passes_are_internal(void **state) {
 }
 
 int main(void) {
+  npuc_register_passes();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_func_pass_nests_implicitly, setup,
                                       teardown),

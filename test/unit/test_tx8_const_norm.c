@@ -3,6 +3,7 @@
  * op_channel_norm of the C model (libnpuc_tx8_rt) produces from the
  * original data at run time — both directions, every dtype, C on both
  * sides of the block width, N > 1, and random shapes. */
+#include "npuc/Passes.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 #include "npuc/Tx8Runtime.h"
@@ -221,6 +222,7 @@ static void test_random_configs(void **state) {
 }
 
 int main(void) {
+  npuc_register_passes();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fixed_configs),
       cmocka_unit_test(test_random_configs),

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "npuc/Passes.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 #include "npuc/TX8.h"
@@ -401,6 +402,7 @@ static void channel_norm_round_trips(void **state) {
 }
 
 int main(void) {
+  npuc_register_passes();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(same_bits_before_and_after_layouts),
       cmocka_unit_test(channel_norm_round_trips),

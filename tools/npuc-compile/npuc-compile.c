@@ -7,6 +7,7 @@
 #endif
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
+#include "npuc/Passes.h"
 #include "npuc/Target.h"
 #include "npuc/ToolSupport.h"
 #include "npuc/Verify.h"
@@ -37,6 +38,7 @@ static void print_help(void);
 
 int main(int argc, char **argv) {
   options o = {NULL, NULL, NULL, {false, true, NULL, NULL, NULL, NULL}};
+  npuc_register_passes();
   int status = parse_command_line(argc, argv, &o);
   return status == CONTINUE ? compile(&o) : status;
 }

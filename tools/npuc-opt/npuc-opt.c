@@ -6,6 +6,7 @@
 #endif
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
+#include "npuc/Passes.h"
 #include "npuc/ToolSupport.h"
 #include "npuc/Verify.h"
 #include "npuc/VerifyDiagnostics.h"
@@ -74,6 +75,7 @@ static void print_help(void);
 int main(int argc, char **argv) {
   options o = {0};
   o.input = "-";
+  npuc_register_passes();
   int status = parse_command_line(argc, argv, &o);
   if (status == CONTINUE)
     status = run(&o);

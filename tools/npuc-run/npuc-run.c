@@ -9,6 +9,7 @@
  * kernel failed; 2 bad usage or input. */
 /* nftw */
 #define _XOPEN_SOURCE 700
+#include "npuc/Passes.h"
 #include "npuc/Run.h"
 #include "npuc/ToolSupport.h"
 
@@ -33,6 +34,7 @@ static void usage(FILE *f);
 
 int main(int argc, char **argv) {
   options o = {{NULL, NULL}, 0, false, NULL, NULL};
+  npuc_register_passes();
   int status = parse_args(argc, argv, &o);
   return status >= 0 ? status : run(&o);
 }
