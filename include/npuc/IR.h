@@ -5,7 +5,7 @@
 #define NPUC_IR_H
 
 #include "npuc/Diagnostics.h"
-#include "npuc/OpError.h"
+#include "npuc/MlirSupport.h"
 #include "npuc/OpTable.h"
 #include "npuc/Syntax.h"
 #include <mlir-c/IR.h>

@@ -1,22 +1,10 @@
 /* Reads integer entries of the DLTI target system spec. */
 #include "npuc/TargetSpec.h"
 #include "npuc/Lexer.h"
+#include "npuc/MlirSupport.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct {
-  char *data;
-  size_t len;
-} text;
-
-static void append(MlirStringRef s, void *user) {
-  text *t = user;
-  t->data = realloc(t->data, t->len + s.length + 1);
-  memcpy(t->data + t->len, s.data, s.length);
-  t->len += s.length;
-  t->data[t->len] = '\0';
-}
 
 static MlirAttribute find_spec(MlirOperation op) {
   MlirStringRef name = mlirStringRefCreateFromCString("dlti.target_system_spec");
@@ -72,8 +60,8 @@ bool npuc_target_spec_int(MlirOperation op, const char *device,
   MlirAttribute spec = find_spec(op);
   if (mlirAttributeIsNull(spec))
     return false;
-  text t = {NULL, 0};
-  mlirAttributePrint(spec, append, &t);
+  npuc_sb t = {0};
+  mlirAttributePrint(spec, npuc_sb_append_mlir, &t);
   bool found = t.data && scan(t.data, t.len, device, key, value);
   free(t.data);
   return found;

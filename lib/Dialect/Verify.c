@@ -1,6 +1,6 @@
 /* Verifies table-described ops against their table entry. */
 #include "npuc/Verify.h"
-#include "npuc/OpError.h"
+#include "npuc/MlirSupport.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>

@@ -2,6 +2,7 @@
  * parse/print through the syntax engine. */
 #include "npuc/IR.h"
 #include "npuc/Lexer.h"
+#include "npuc/MlirSupport.h"
 #include "npuc/Verify.h"
 
 #include <mlir-c/Diagnostics.h>
@@ -78,22 +79,6 @@ void npuc_context_set_sink(MlirContext ctx, const npuc_diag_sink *sink,
 
 /* ---- diagnostics -------------------------------------------------------- */
 
-typedef struct {
-  char *data;
-  size_t len, cap;
-} strbuf;
-
-static void strbuf_cb(MlirStringRef s, void *user) {
-  strbuf *b = user;
-  if (b->len + s.length + 1 > b->cap) {
-    b->cap = (b->len + s.length + 1) * 2;
-    b->data = realloc(b->data, b->cap);
-  }
-  memcpy(b->data + b->len, s.data, s.length);
-  b->len += s.length;
-  b->data[b->len] = '\0';
-}
-
 /* loc("file":3:5) and friends, printed by MLIR; we read the first
  * "file":line:col in the text, which is the innermost file position for
  * name, callsite and fused locations alike. */
@@ -116,8 +101,8 @@ bool npuc_location_file_line_col(MlirLocation loc, char *file, size_t file_cap,
 
 static bool raw_file_line_col(MlirLocation loc, char *file, size_t file_cap,
                               int *line, int *col) {
-  strbuf b = {0};
-  mlirLocationPrint(loc, strbuf_cb, &b);
+  npuc_sb b = {0};
+  mlirLocationPrint(loc, npuc_sb_append_mlir, &b);
   bool ok = false;
   const char *q = b.data ? strchr(b.data, '"') : NULL;
   while (q && !ok) {
@@ -155,8 +140,8 @@ static void forward(context_state *st, MlirDiagnostic d) {
   bool has_pos = npuc_location_file_line_col(mlirDiagnosticGetLocation(d),
                                              file, sizeof file, &line, &col);
   const char *name = file;
-  strbuf msg = {0};
-  mlirDiagnosticPrint(d, strbuf_cb, &msg);
+  npuc_sb msg = {0};
+  mlirDiagnosticPrint(d, npuc_sb_append_mlir, &msg);
   const npuc_diag_sink *sink = st->has_sink ? &st->sink : NULL;
   npuc_diag_emit(sink, severity_of(d), has_pos ? name : NULL, line, col, "%s",
                  msg.data ? msg.data : "");
@@ -262,24 +247,22 @@ char *npuc_op_print(const npuc_op_registry *reg, MlirOperation op,
     mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
   if (opts && opts->generic)
     mlirOpPrintingFlagsPrintGenericOpForm(flags);
-  strbuf b = {0};
-  mlirOperationPrintWithFlags(op, flags, strbuf_cb, &b);
+  npuc_sb b = {0};
+  mlirOperationPrintWithFlags(op, flags, npuc_sb_append_mlir, &b);
   mlirOpPrintingFlagsDestroy(flags);
-  strbuf_cb(mlirStringRefCreate("\n", 1), &b);
+  npuc_sb_append(&b, "\n", 1);
   if (opts && opts->debug_info) {
     /* Show the user's file name, not the internal buffer name. */
     context_state *st = state_of(mlirOperationGetContext(op));
     const char *real = st && st->filename[0] ? st->filename : kRewrittenName;
-    strbuf fixed = {0};
+    npuc_sb fixed = {0};
     for (const char *r = b.data; *r;) {
       const char *hit = strstr(r, "loc(\"-\":");
       size_t keep = hit ? (size_t)(hit - r) : strlen(r);
-      strbuf_cb(mlirStringRefCreate(r, keep), &fixed);
+      npuc_sb_append(&fixed, r, keep);
       if (!hit)
         break;
-      strbuf_cb(mlirStringRefCreateFromCString("loc(\""), &fixed);
-      strbuf_cb(mlirStringRefCreateFromCString(real), &fixed);
-      strbuf_cb(mlirStringRefCreateFromCString("\":"), &fixed);
+      npuc_sb_printf(&fixed, "loc(\"%s\":", real);
       r = hit + strlen("loc(\"-\":");
     }
     free(b.data);

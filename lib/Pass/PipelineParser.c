@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L /* strdup, strndup */
 #endif
 #include "PassInternal.h"
+#include "npuc/MlirSupport.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -20,17 +21,12 @@
 #define MODULE_ANCHOR "builtin.module"
 #define ANY_ANCHOR "any"
 
-typedef struct {
-  char *data;
-  size_t len, cap;
-} strbuf;
-
 /* Consecutive upstream passes bound for the same place, collected into one
  * pipeline string: this level, or an implicit nest under op `nest`. */
 typedef struct {
   bool active;
   const char *nest; /* NULL: this level; else borrowed, lives in a cache */
-  strbuf text;
+  npuc_sb text;
 } upstream_group;
 
 typedef struct {
@@ -53,7 +49,6 @@ static bool add_upstream_pass(builder *b, MlirOpPassManager pm,
                               upstream_group *g);
 static placement place(const char *pass_anchor, const char *level);
 static bool flush_group(builder *b, MlirOpPassManager pm, upstream_group *g);
-static bool strbuf_append(strbuf *s, const char *data, size_t len);
 static void report(builder *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void report_misplaced(builder *b, const char *name,
@@ -207,8 +202,7 @@ static bool add_upstream_pass(builder *b, MlirOpPassManager pm,
   if (ok) {
     g->active = true;
     g->nest = nest;
-    ok = (g->text.len == 0 || strbuf_append(&g->text, ",", 1)) &&
-         strbuf_append(&g->text, text, strlen(text));
+    npuc_sb_printf(&g->text, "%s%s", g->text.len ? "," : "", text);
   }
   free(error);
   free(text);
@@ -227,10 +221,6 @@ static placement place(const char *pass_anchor, const char *level) {
                                                  : PLACE_NESTED;
 }
 
-static void collect_message(MlirStringRef s, void *user) {
-  strbuf_append(user, s.data, s.length);
-}
-
 static bool flush_group(builder *b, MlirOpPassManager pm, upstream_group *g) {
   if (!g->active || g->text.len == 0) {
     g->active = false;
@@ -240,10 +230,10 @@ static bool flush_group(builder *b, MlirOpPassManager pm, upstream_group *g) {
       g->nest ? mlirOpPassManagerGetNestedUnder(
                     pm, mlirStringRefCreateFromCString(g->nest))
               : pm;
-  strbuf msg = {NULL, 0, 0};
+  npuc_sb msg = {0};
   MlirLogicalResult r = mlirOpPassManagerAddPipeline(
-      target, mlirStringRefCreate(g->text.data, g->text.len), collect_message,
-      &msg);
+      target, mlirStringRefCreate(g->text.data, g->text.len),
+      npuc_sb_append_mlir, &msg);
   bool ok = mlirLogicalResultIsSuccess(r);
   if (!ok)
     report(b, "cannot add upstream passes '%s': %s", g->text.data,
@@ -253,21 +243,6 @@ static bool flush_group(builder *b, MlirOpPassManager pm, upstream_group *g) {
   g->nest = NULL;
   g->text.len = 0;
   return ok;
-}
-
-static bool strbuf_append(strbuf *s, const char *data, size_t len) {
-  if (s->len + len + 1 > s->cap) {
-    size_t cap = (s->len + len + 1) * 2;
-    char *grown = realloc(s->data, cap);
-    if (!grown)
-      return false;
-    s->data = grown;
-    s->cap = cap;
-  }
-  memcpy(s->data + s->len, data, len);
-  s->len += len;
-  s->data[s->len] = '\0';
-  return true;
 }
 
 /* ---- Errors --------------------------------------------------------- */

@@ -14,6 +14,7 @@
 #define _POSIX_C_SOURCE 200809L /* dup, fileno, fork, pipe, strndup */
 #endif
 #include "PassInternal.h"
+#include "npuc/MlirSupport.h"
 
 #include <errno.h>
 #include <mlir-c/RegisterEverything.h>
@@ -38,11 +39,6 @@ typedef struct {
   char *anchor; /* "" for any op, NULL when unknown */
 } anchor_cache_entry;
 
-typedef struct {
-  char *data;
-  size_t len;
-} message;
-
 /* LLVM's option parser prints some complaints straight to stderr; they are
  * caught and folded into our one error message. */
 typedef struct {
@@ -59,7 +55,6 @@ static char *explain_failure(const char *reported, const char *printed);
 static bool capture_begin(stderr_capture *c);
 static char *capture_end(stderr_capture *c);
 static char *pass_name_of(const char *element);
-static void collect(MlirStringRef s, void *user);
 
 static anchor_cache_entry *anchor_cache;
 static size_t anchor_cache_len;
@@ -77,12 +72,12 @@ bool npuc_upstream_check(const char *element, char **error) {
   /* Not anchored: accepts every pass, whatever op it runs on. */
   MlirPassManager pm = mlirPassManagerCreateOnOperation(
       scratch_context(), mlirStringRefCreateFromCString("any"));
-  message m = {NULL, 0};
+  npuc_sb m = {0};
   stderr_capture capture;
   bool capturing = capture_begin(&capture);
   MlirLogicalResult r = mlirOpPassManagerAddPipeline(
       mlirPassManagerGetAsOpPassManager(pm),
-      mlirStringRefCreateFromCString(element), collect, &m);
+      mlirStringRefCreateFromCString(element), npuc_sb_append_mlir, &m);
   char *printed = capturing ? capture_end(&capture) : NULL;
   mlirPassManagerDestroy(pm);
   bool ok = mlirLogicalResultIsSuccess(r);
@@ -174,10 +169,10 @@ static void probe_in_child(int fd, const char *element) {
   LLVMInstallFatalErrorHandler(report_fatal_error_and_exit);
   MlirPassManager pm = mlirPassManagerCreateOnOperation(
       scratch_context(), mlirStringRefCreateFromCString(PROBE_ANCHOR));
-  message m = {NULL, 0};
+  npuc_sb m = {0};
   MlirLogicalResult r = mlirOpPassManagerAddPipeline(
       mlirPassManagerGetAsOpPassManager(pm),
-      mlirStringRefCreateFromCString(element), collect, &m);
+      mlirStringRefCreateFromCString(element), npuc_sb_append_mlir, &m);
   write_report(mlirLogicalResultIsSuccess(r) ? ACCEPTED : m.data);
   _exit(0);
 }
@@ -229,17 +224,6 @@ static MlirContext scratch_context(void) {
   if (mlirContextIsNull(ctx))
     ctx = mlirContextCreateWithThreading(false);
   return ctx;
-}
-
-static void collect(MlirStringRef s, void *user) {
-  message *m = user;
-  char *grown = realloc(m->data, m->len + s.length + 1);
-  if (!grown)
-    return;
-  memcpy(grown + m->len, s.data, s.length);
-  m->len += s.length;
-  grown[m->len] = '\0';
-  m->data = grown;
 }
 
 /* MLIR's callback says what is wrong on its first non-empty line, unless

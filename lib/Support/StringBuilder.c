@@ -3,10 +3,19 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "npuc/StringBuilder.h"
+#include "npuc/Alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Room for `more` bytes and a NUL after what is there. */
+static void reserve(npuc_sb *sb, size_t more) {
+  if (sb->len + more + 1 > sb->cap) {
+    sb->cap = (sb->len + more + 1) * 2;
+    sb->data = npuc_xrealloc(sb->data, sb->cap);
+  }
+}
 
 void npuc_sb_vprintf(npuc_sb *sb, const char *fmt, va_list ap) {
   va_list copy;
@@ -15,10 +24,7 @@ void npuc_sb_vprintf(npuc_sb *sb, const char *fmt, va_list ap) {
   va_end(copy);
   if (n < 0)
     return;
-  if (sb->len + (size_t)n + 1 > sb->cap) {
-    sb->cap = (sb->len + (size_t)n + 1) * 2;
-    sb->data = realloc(sb->data, sb->cap);
-  }
+  reserve(sb, (size_t)n);
   vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
   sb->len += (size_t)n;
 }
@@ -30,8 +36,15 @@ void npuc_sb_printf(npuc_sb *sb, const char *fmt, ...) {
   va_end(ap);
 }
 
+void npuc_sb_append(npuc_sb *sb, const char *data, size_t len) {
+  reserve(sb, len);
+  memcpy(sb->data + sb->len, data, len);
+  sb->len += len;
+  sb->data[sb->len] = '\0';
+}
+
 char *npuc_sb_take(npuc_sb *sb) {
-  char *text = sb->data ? sb->data : strdup("");
+  char *text = sb->data ? sb->data : npuc_xstrdup("");
   memset(sb, 0, sizeof *sb);
   return text;
 }

@@ -1,5 +1,5 @@
-/* include/npuc/OpError.h */
-#include "npuc/OpError.h"
+/* include/npuc/MlirSupport.h */
+#include "npuc/MlirSupport.h"
 
 #include <mlir-c/Diagnostics.h>
 #include <stdarg.h>
@@ -12,4 +12,8 @@ void npuc_op_error(MlirOperation op, const char *fmt, ...) {
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   mlirEmitError(mlirOperationGetLocation(op), msg);
+}
+
+void npuc_sb_append_mlir(MlirStringRef s, void *sb) {
+  npuc_sb_append(sb, s.data, s.length);
 }
