@@ -21,12 +21,21 @@ typedef enum {
   NPUC_OPT_ENUM,   /* one of enum_values */
 } npuc_opt_type;
 
+/* One option of a pass. A pass declares its options as a struct, one field
+ * each (bool for NPUC_OPT_BOOL, int64_t for NPUC_OPT_INT, const char * for
+ * NPUC_OPT_STRING and NPUC_OPT_ENUM), and this table maps each name to its
+ * field with designated initializers:
+ *   {.name = "mode", .type = NPUC_OPT_ENUM, .field = offsetof(opts, mode),
+ *    .default_value = "strided", .help = "...", .enum_values = modes}
+ * so a misspelt field is a compile-time error; the pass reads the parsed
+ * struct with npuc_pass_opts. */
 typedef struct {
   const char *name;
   npuc_opt_type type;
   const char *default_value;
   const char *help;
   const char *const *enum_values; /* NULL-terminated, for NPUC_OPT_ENUM */
+  size_t field;                   /* offsetof the field in the struct */
 } npuc_pass_option_def;
 
 /* Parsed option values of one pass instance. */
@@ -63,7 +72,15 @@ typedef struct {
    * emitted an error (mlirEmitError) first. */
   bool (*run)(MlirOperation op, const npuc_pass_options *opts,
               const npuc_pass_context *ctx);
+  size_t options_size; /* sizeof the pass's options struct */
 } npuc_pass_def;
+
+/* The pass's options struct, parsed (string fields live as long as
+ * `o`). */
+const void *npuc_pass_opts(const npuc_pass_options *o);
+/* Was the option of the field at `field` (offsetof) given explicitly,
+ * not defaulted? */
+bool npuc_pass_opt_given_field(const npuc_pass_options *o, size_t field);
 
 /* Option values; names must be declared in the pass's option table. */
 bool npuc_pass_opt_bool(const npuc_pass_options *o, const char *name);

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #endif
 #include "PassInternal.h"
+#include "npuc/Alloc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -21,9 +22,13 @@ typedef struct {
 struct npuc_pass_options {
   const npuc_pass_def *def;
   option_value *values; /* parallel to def->options */
+  void *fields;         /* the pass's options struct, filled from values */
 };
 
 static npuc_pass_options *options_with_defaults(const npuc_pass_def *def);
+static void fill_fields(npuc_pass_options *o);
+static bool parse_text(npuc_pass_options *o, const char *text, char **error);
+static bool text_is_true(const char *t);
 static bool parse_items(npuc_pass_options *o, const char *s, size_t len,
                         char **error);
 static bool set_option(npuc_pass_options *o, const char *name, size_t name_len,
@@ -42,8 +47,18 @@ npuc_pass_options *npuc_pass_options_parse(const npuc_pass_def *def,
                                            const char *text, char **error) {
   *error = NULL;
   npuc_pass_options *o = options_with_defaults(def);
-  if (!o || !text)
-    return o;
+  if (!o)
+    return NULL;
+  if (text && !parse_text(o, text, error)) {
+    npuc_pass_options_free(o);
+    return NULL;
+  }
+  fill_fields(o);
+  return o;
+}
+
+/* "{a=1 b=2}", "{a=1,b=2}" or "a=1 b=2", surrounding blanks allowed. */
+static bool parse_text(npuc_pass_options *o, const char *text, char **error) {
   size_t len = strlen(text);
   while (len && isspace((unsigned char)text[0]))
     text++, len--;
@@ -52,11 +67,7 @@ npuc_pass_options *npuc_pass_options_parse(const npuc_pass_def *def,
   /* The pipeline form carries its braces; the flag form usually not. */
   if (len >= 2 && text[0] == '{' && text[len - 1] == '}')
     text++, len -= 2;
-  if (!parse_items(o, text, len, error)) {
-    npuc_pass_options_free(o);
-    return NULL;
-  }
-  return o;
+  return parse_items(o, text, len, error);
 }
 
 npuc_pass_options *npuc_pass_options_clone(const npuc_pass_options *src) {
@@ -73,6 +84,7 @@ npuc_pass_options *npuc_pass_options_clone(const npuc_pass_options *src) {
     o->values[i].text = copy;
     o->values[i].given = src->values[i].given;
   }
+  fill_fields(o);
   return o;
 }
 
@@ -82,6 +94,7 @@ void npuc_pass_options_free(npuc_pass_options *o) {
   for (size_t i = 0; i < o->def->num_options; i++)
     free(o->values[i].text);
   free(o->values);
+  free(o->fields);
   free(o);
 }
 
@@ -140,7 +153,10 @@ static const option_value *value_of(const npuc_pass_options *o,
 }
 
 bool npuc_pass_opt_bool(const npuc_pass_options *o, const char *name) {
-  const char *t = value_of(o, name)->text;
+  return text_is_true(value_of(o, name)->text);
+}
+
+static bool text_is_true(const char *t) {
   return strcmp(t, "true") == 0 || strcmp(t, "True") == 0 ||
          strcmp(t, "1") == 0;
 }
@@ -155,6 +171,43 @@ const char *npuc_pass_opt_str(const npuc_pass_options *o, const char *name) {
 
 bool npuc_pass_opt_given(const npuc_pass_options *o, const char *name) {
   return value_of(o, name)->given;
+}
+
+const void *npuc_pass_opts(const npuc_pass_options *o) {
+  if (!o->fields) {
+    fprintf(stderr, "npuc: internal error: pass '%s' declares no options "
+                    "struct\n", o->def->name);
+    abort();
+  }
+  return o->fields;
+}
+
+bool npuc_pass_opt_given_field(const npuc_pass_options *o, size_t field) {
+  for (size_t i = 0; i < o->def->num_options; i++)
+    if (o->def->options[i].field == field)
+      return o->values[i].given;
+  fprintf(stderr, "npuc: internal error: pass '%s' has no option at offset "
+                  "%zu\n", o->def->name, field);
+  abort();
+}
+
+/* The typed struct from the (checked) texts; the strings are borrowed. */
+static void fill_fields(npuc_pass_options *o) {
+  const npuc_pass_def *def = o->def;
+  if (!def->options_size)
+    return;
+  free(o->fields);
+  o->fields = npuc_xcalloc(1, def->options_size);
+  for (size_t i = 0; i < def->num_options; i++) {
+    char *at = (char *)o->fields + def->options[i].field;
+    const char *text = o->values[i].text;
+    switch (def->options[i].type) {
+    case NPUC_OPT_BOOL: *(bool *)at = text_is_true(text); break;
+    case NPUC_OPT_INT: *(int64_t *)at = strtoll(text, NULL, 10); break;
+    case NPUC_OPT_STRING:
+    case NPUC_OPT_ENUM: *(const char **)at = text; break;
+    }
+  }
 }
 
 /* ---- Parsing -------------------------------------------------------- */

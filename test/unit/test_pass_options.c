@@ -12,12 +12,28 @@
 
 static const char *const modes[] = {"fast", "exact", NULL};
 
+typedef struct {
+  const char *keep;
+  int64_t count;
+  bool verbose;
+  const char *mode;
+} test_opts;
+
 static const npuc_pass_option_def test_options[] = {
-    {"keep", NPUC_OPT_STRING, "", "names to keep", NULL},
-    {"count", NPUC_OPT_INT, "4", "how many", NULL},
-    {"verbose", NPUC_OPT_BOOL, "false", "talk", NULL},
-    {"mode", NPUC_OPT_ENUM, NULL, "how", modes},
+    {.name = "keep", .type = NPUC_OPT_STRING, .default_value = "",
+     .help = "names to keep", .field = offsetof(test_opts, keep)},
+    {.name = "count", .type = NPUC_OPT_INT, .default_value = "4",
+     .help = "how many", .field = offsetof(test_opts, count)},
+    {.name = "verbose", .type = NPUC_OPT_BOOL, .default_value = "false",
+     .help = "talk", .field = offsetof(test_opts, verbose)},
+    {.name = "mode", .type = NPUC_OPT_ENUM, .help = "how",
+     .enum_values = modes, .field = offsetof(test_opts, mode)},
 };
+
+/* The parsed struct of `o`. */
+static const test_opts *fields(const npuc_pass_options *o) {
+  return npuc_pass_opts(o);
+}
 
 static bool never_run(MlirOperation op, const npuc_pass_options *o,
                       const npuc_pass_context *c) {
@@ -26,8 +42,13 @@ static bool never_run(MlirOperation op, const npuc_pass_options *o,
 }
 
 static const npuc_pass_def test_pass = {
-    "npuc-test", "a pass for tests", "any", test_options,
-    sizeof test_options / sizeof test_options[0], never_run};
+    .name = "npuc-test",
+    .summary = "a pass for tests",
+    .anchor = "any",
+    .options = test_options,
+    .num_options = sizeof test_options / sizeof test_options[0],
+    .run = never_run,
+    .options_size = sizeof(test_opts)};
 
 /* Parses `text`, expecting success. */
 static npuc_pass_options *parse_ok(const char *text) {
@@ -55,21 +76,21 @@ static void parse_fails(const char *text, const char *needle1,
 static void test_defaults(void **state) {
   (void)state;
   npuc_pass_options *o = parse_ok(NULL);
-  assert_string_equal(npuc_pass_opt_str(o, "keep"), "");
-  assert_int_equal(npuc_pass_opt_int(o, "count"), 4);
-  assert_false(npuc_pass_opt_bool(o, "verbose"));
-  assert_string_equal(npuc_pass_opt_str(o, "mode"), "fast");
-  assert_false(npuc_pass_opt_given(o, "count"));
+  assert_string_equal(fields(o)->keep, "");
+  assert_int_equal(fields(o)->count, 4);
+  assert_false(fields(o)->verbose);
+  assert_string_equal(fields(o)->mode, "fast");
+  assert_false(npuc_pass_opt_given_field(o, offsetof(test_opts, count)));
   npuc_pass_options_free(o);
 }
 
 static void test_flag_form(void **state) {
   (void)state;
   npuc_pass_options *o = parse_ok("count=-12 verbose=true");
-  assert_int_equal(npuc_pass_opt_int(o, "count"), -12);
-  assert_true(npuc_pass_opt_bool(o, "verbose"));
-  assert_true(npuc_pass_opt_given(o, "count"));
-  assert_false(npuc_pass_opt_given(o, "keep"));
+  assert_int_equal(fields(o)->count, -12);
+  assert_true(fields(o)->verbose);
+  assert_true(npuc_pass_opt_given_field(o, offsetof(test_opts, count)));
+  assert_false(npuc_pass_opt_given_field(o, offsetof(test_opts, keep)));
   npuc_pass_options_free(o);
 }
 
@@ -79,8 +100,8 @@ static void test_braced_forms(void **state) {
                          "{ count=7 , mode=exact }"};
   for (size_t i = 0; i < 3; i++) {
     npuc_pass_options *o = parse_ok(forms[i]);
-    assert_int_equal(npuc_pass_opt_int(o, "count"), 7);
-    assert_string_equal(npuc_pass_opt_str(o, "mode"), "exact");
+    assert_int_equal(fields(o)->count, 7);
+    assert_string_equal(fields(o)->mode, "exact");
     npuc_pass_options_free(o);
   }
 }
@@ -89,24 +110,24 @@ static void test_braced_forms(void **state) {
 static void test_comma_in_value(void **state) {
   (void)state;
   npuc_pass_options *o = parse_ok("{keep=a,b,c count=1}");
-  assert_string_equal(npuc_pass_opt_str(o, "keep"), "a,b,c");
-  assert_int_equal(npuc_pass_opt_int(o, "count"), 1);
+  assert_string_equal(fields(o)->keep, "a,b,c");
+  assert_int_equal(fields(o)->count, 1);
   npuc_pass_options_free(o);
   o = parse_ok("keep=a,b,verbose");
-  assert_string_equal(npuc_pass_opt_str(o, "keep"), "a,b");
-  assert_true(npuc_pass_opt_bool(o, "verbose"));
+  assert_string_equal(fields(o)->keep, "a,b");
+  assert_true(fields(o)->verbose);
   npuc_pass_options_free(o);
 }
 
 static void test_quoted_values(void **state) {
   (void)state;
   npuc_pass_options *o = parse_ok("keep=\"x y, z\" count='3'");
-  assert_string_equal(npuc_pass_opt_str(o, "keep"), "x y, z");
-  assert_int_equal(npuc_pass_opt_int(o, "count"), 3);
+  assert_string_equal(fields(o)->keep, "x y, z");
+  assert_int_equal(fields(o)->count, 3);
   npuc_pass_options_free(o);
   o = parse_ok("{keep={a b} verbose}");
-  assert_string_equal(npuc_pass_opt_str(o, "keep"), "{a b}");
-  assert_true(npuc_pass_opt_bool(o, "verbose"));
+  assert_string_equal(fields(o)->keep, "{a b}");
+  assert_true(fields(o)->verbose);
   npuc_pass_options_free(o);
 }
 
@@ -116,12 +137,12 @@ static void test_bool_spellings(void **state) {
   const char *off[] = {"verbose=false", "verbose=False", "verbose=0"};
   for (size_t i = 0; i < 4; i++) {
     npuc_pass_options *o = parse_ok(on[i]);
-    assert_true(npuc_pass_opt_bool(o, "verbose"));
+    assert_true(fields(o)->verbose);
     npuc_pass_options_free(o);
   }
   for (size_t i = 0; i < 3; i++) {
     npuc_pass_options *o = parse_ok(off[i]);
-    assert_false(npuc_pass_opt_bool(o, "verbose"));
+    assert_false(fields(o)->verbose);
     npuc_pass_options_free(o);
   }
 }
@@ -145,10 +166,10 @@ static void test_clone_copies_values(void **state) {
   npuc_pass_options *o = parse_ok("keep=abc count=9");
   npuc_pass_options *c = npuc_pass_options_clone(o);
   npuc_pass_options_free(o);
-  assert_string_equal(npuc_pass_opt_str(c, "keep"), "abc");
-  assert_int_equal(npuc_pass_opt_int(c, "count"), 9);
-  assert_true(npuc_pass_opt_given(c, "keep"));
-  assert_false(npuc_pass_opt_given(c, "verbose"));
+  assert_string_equal(fields(c)->keep, "abc");
+  assert_int_equal(fields(c)->count, 9);
+  assert_true(npuc_pass_opt_given_field(c, offsetof(test_opts, keep)));
+  assert_false(npuc_pass_opt_given_field(c, offsetof(test_opts, verbose)));
   npuc_pass_options_free(c);
 }
 
