@@ -104,6 +104,12 @@ static bool is_id_char(char c) {
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+static npuc_token lex_sigil_id(npuc_lexer *lx, const char *p);
+static npuc_token lex_hash(npuc_lexer *lx, const char *p);
+static npuc_token lex_string(npuc_lexer *lx, const char *start,
+                             const char *quote, npuc_tok_kind kind);
+static npuc_token lex_punct(npuc_lexer *lx, const char *p);
+
 static npuc_token lex_token(npuc_lexer *lx) {
   const char *p = lx->cur, *end = lx->end;
   if (p >= end)
@@ -125,88 +131,83 @@ static npuc_token lex_token(npuc_lexer *lx) {
   case '%':
   case '^':
   case '!':
-  case '@': {
-    if (c == '@' && p + 1 < end && p[1] == '"') {
-      const char *q = scan_string(p + 1, end);
-      if (!q) {
-        lx->cur = end;
-        return make(lx, NPUC_TOK_ERROR, p);
-      }
-      lx->cur = q;
-      return make(lx, NPUC_TOK_AT_ID, p);
-    }
-    const char *q = scan_suffix_id(p + 1, end);
-    if (q == p + 1) {
-      lx->cur = p + 1;
-      return make(lx, NPUC_TOK_ERROR, p);
-    }
-    /* %x#1 names one result of a multi-result op. */
-    if (c == '%' && q < end && *q == '#' && q + 1 < end && is_digit(q[1])) {
-      ++q;
-      while (q < end && is_digit(*q))
-        ++q;
-    }
-    lx->cur = q;
-    npuc_tok_kind kind = c == '%'   ? NPUC_TOK_PERCENT_ID
-                         : c == '^' ? NPUC_TOK_CARET_ID
-                         : c == '!' ? NPUC_TOK_BANG_ID
-                                    : NPUC_TOK_AT_ID;
-    return make(lx, kind, p);
-  }
-  case '#': {
-    if (p + 1 < end && p[1] == '-' && p + 2 < end && p[2] == '}') {
-      lx->cur = p + 3;
-      return make(lx, NPUC_TOK_META_END, p);
-    }
-    const char *q = scan_suffix_id(p + 1, end);
-    if (q == p + 1) {
-      lx->cur = p + 1;
-      return make(lx, NPUC_TOK_ERROR, p);
-    }
-    lx->cur = q;
-    return make(lx, NPUC_TOK_HASH_ID, p);
-  }
-  case '"': {
-    const char *q = scan_string(p, end);
-    if (!q) {
-      lx->cur = end;
-      return make(lx, NPUC_TOK_ERROR, p);
-    }
-    lx->cur = q;
-    return make(lx, NPUC_TOK_STRING, p);
-  }
-  case '-':
-    if (p + 1 < end && p[1] == '>') {
-      lx->cur = p + 2;
-      return make(lx, NPUC_TOK_ARROW, p);
-    }
-    break;
-  case '>':
-    if (p + 1 < end && p[1] == '=') {
-      lx->cur = p + 2;
-      return make(lx, NPUC_TOK_GE, p);
-    }
-    break;
-  case '{':
-    if (p + 2 < end && p[1] == '-' && p[2] == '#') {
-      lx->cur = p + 3;
-      return make(lx, NPUC_TOK_META_BEGIN, p);
-    }
-    break;
+  case '@':
+    return lex_sigil_id(lx, p);
+  case '#':
+    return lex_hash(lx, p);
+  case '"':
+    return lex_string(lx, p, p, NPUC_TOK_STRING);
   default:
-    break;
+    return lex_punct(lx, p);
   }
-  switch (c) {
-  case '(': case ')': case '[': case ']': case '{': case '}': case '<':
-  case '>': case ':': case ',': case '=': case '?': case '*': case '+':
-  case '-': case '|': case '.':
+}
+
+/* %value, ^block, !type, @symbol or @"symbol"; %x#1 names one result of a
+ * multi-result op. */
+static npuc_token lex_sigil_id(npuc_lexer *lx, const char *p) {
+  const char *end = lx->end;
+  char c = *p;
+  if (c == '@' && p + 1 < end && p[1] == '"')
+    return lex_string(lx, p, p + 1, NPUC_TOK_AT_ID);
+  const char *q = scan_suffix_id(p + 1, end);
+  if (q == p + 1) {
     lx->cur = p + 1;
-    return make(lx, NPUC_TOK_PUNCT, p);
-  default:
-    break;
+    return make(lx, NPUC_TOK_ERROR, p);
+  }
+  if (c == '%' && q < end && *q == '#' && q + 1 < end && is_digit(q[1])) {
+    ++q;
+    while (q < end && is_digit(*q))
+      ++q;
+  }
+  lx->cur = q;
+  npuc_tok_kind kind = c == '%'   ? NPUC_TOK_PERCENT_ID
+                       : c == '^' ? NPUC_TOK_CARET_ID
+                       : c == '!' ? NPUC_TOK_BANG_ID
+                                  : NPUC_TOK_AT_ID;
+  return make(lx, kind, p);
+}
+
+/* #attr, or the end of a {-# ... #-} block. */
+static npuc_token lex_hash(npuc_lexer *lx, const char *p) {
+  const char *end = lx->end;
+  if (p + 1 < end && p[1] == '-' && p + 2 < end && p[2] == '}') {
+    lx->cur = p + 3;
+    return make(lx, NPUC_TOK_META_END, p);
+  }
+  const char *q = scan_suffix_id(p + 1, end);
+  lx->cur = q == p + 1 ? p + 1 : q;
+  return make(lx, q == p + 1 ? NPUC_TOK_ERROR : NPUC_TOK_HASH_ID, p);
+}
+
+/* A token from `start` ending with the quoted string at `quote`;
+ * unterminated, the rest of the input is an error. */
+static npuc_token lex_string(npuc_lexer *lx, const char *start,
+                             const char *quote, npuc_tok_kind kind) {
+  const char *q = scan_string(quote, lx->end);
+  lx->cur = q ? q : lx->end;
+  return make(lx, q ? kind : NPUC_TOK_ERROR, start);
+}
+
+/* ->, >=, {-#, or one punctuation character; anything else is an error. */
+static npuc_token lex_punct(npuc_lexer *lx, const char *p) {
+  const char *end = lx->end;
+  char c = *p, next = p + 1 < end ? p[1] : '\0';
+  if (c == '-' && next == '>') {
+    lx->cur = p + 2;
+    return make(lx, NPUC_TOK_ARROW, p);
+  }
+  if (c == '>' && next == '=') {
+    lx->cur = p + 2;
+    return make(lx, NPUC_TOK_GE, p);
+  }
+  if (c == '{' && next == '-' && p + 2 < end && p[2] == '#') {
+    lx->cur = p + 3;
+    return make(lx, NPUC_TOK_META_BEGIN, p);
   }
   lx->cur = p + 1;
-  return make(lx, NPUC_TOK_ERROR, p);
+  return make(lx, strchr("()[]{}<>:,=?*+-|.", c) && c ? NPUC_TOK_PUNCT
+                                                       : NPUC_TOK_ERROR,
+              p);
 }
 
 static npuc_token make(npuc_lexer *lx, npuc_tok_kind kind, const char *start) {
