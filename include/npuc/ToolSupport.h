@@ -8,10 +8,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The largest input file read (1 GiB), and the largest configuration or
+ * spec (1 MiB): beyond them a read is an error, so `/dev/zero` or a
+ * runaway pipe ends. */
+#define NPUC_INPUT_LIMIT ((size_t)1 << 30)
+#define NPUC_CONFIG_LIMIT ((size_t)1 << 20)
+
 /* The whole file, or stdin for "-", NUL-terminated (the NUL is not counted
- * in *len). NULL after reporting why on `sink`. */
+ * in *len). NULL after reporting why on `sink`: cannot open or read, a
+ * directory, larger than NPUC_INPUT_LIMIT, or a NUL byte in it (not text:
+ * reading stops at the chunk that holds it). */
 char *npuc_read_input(const char *path, size_t *len,
                       const npuc_diag_sink *sink);
+/* The same with another size limit (NPUC_CONFIG_LIMIT for configs). */
+char *npuc_read_input_limited(const char *path, size_t limit, size_t *len,
+                              const npuc_diag_sink *sink);
 
 /* The name diagnostics use for `path`: "<stdin>" for "-". */
 const char *npuc_input_display_name(const char *path);

@@ -20,7 +20,7 @@
 
 /* ---- Input ---------------------------------------------------------- */
 
-static char *read_stream(FILE *f, size_t *len);
+static char *read_stream(FILE *f, size_t limit, size_t *len, bool *has_nul);
 static void line_col_at(const char *buf, size_t offset, int *line, int *col);
 static size_t utf8_sequence_length(const unsigned char *p, size_t avail);
 
@@ -30,42 +30,69 @@ const char *npuc_input_display_name(const char *path) {
 
 char *npuc_read_input(const char *path, size_t *len,
                       const npuc_diag_sink *sink) {
+  return npuc_read_input_limited(path, NPUC_INPUT_LIMIT, len, sink);
+}
+
+char *npuc_read_input_limited(const char *path, size_t limit, size_t *len,
+                              const npuc_diag_sink *sink) {
   bool is_stdin = strcmp(path, "-") == 0;
+  const char *shown = npuc_input_display_name(path);
   FILE *f = is_stdin ? stdin : fopen(path, "rb");
   if (!f) {
     npuc_diag_emit(sink, NPUC_SEV_ERROR, NULL, 0, 0,
                    "cannot open input file '%s': %s", path, strerror(errno));
     return NULL;
   }
-  char *buf = read_stream(f, len);
+  bool has_nul = false;
+  char *buf = read_stream(f, limit, len, &has_nul);
   int saved = errno;
   if (!is_stdin)
     fclose(f);
-  if (!buf)
+  if (!buf && saved == EFBIG)
     npuc_diag_emit(sink, NPUC_SEV_ERROR, NULL, 0, 0,
-                   "cannot read input file '%s': %s",
-                   npuc_input_display_name(path), strerror(saved));
+                   "input file '%s' is larger than the limit of %zu bytes",
+                   shown, limit);
+  else if (!buf)
+    npuc_diag_emit(sink, NPUC_SEV_ERROR, NULL, 0, 0,
+                   "cannot read input file '%s': %s", shown, strerror(saved));
+  /* Reading stopped at the first chunk with a NUL (so /dev/zero ends):
+   * not text, reported where the NUL is. */
+  if (buf && has_nul && !npuc_check_text(buf, *len, shown, sink)) {
+    free(buf);
+    return NULL;
+  }
   return buf;
 }
 
-static char *read_stream(FILE *f, size_t *len) {
+/* Reads to the end, or up to the chunk holding the first NUL byte, or
+ * fails with EFBIG past `limit` bytes. */
+static char *read_stream(FILE *f, size_t limit, size_t *len, bool *has_nul) {
   size_t cap = 1 << 16, n = 0;
   char *buf = malloc(cap);
   if (!buf)
     return NULL;
   for (;;) {
     if (n + 1 >= cap) {
-      char *grown = realloc(buf, cap * 2);
+      char *grown = cap <= limit ? realloc(buf, cap * 2) : NULL;
       if (!grown) {
         free(buf);
-        errno = ENOMEM;
+        errno = cap <= limit ? ENOMEM : EFBIG;
         return NULL;
       }
       buf = grown;
       cap *= 2;
     }
     size_t got = fread(buf + n, 1, cap - n - 1, f);
+    if (got && memchr(buf + n, 0, got))
+      *has_nul = true;
     n += got;
+    if (n > limit) {
+      free(buf);
+      errno = EFBIG;
+      return NULL;
+    }
+    if (*has_nul)
+      break;
     if (got == 0) {
       if (ferror(f)) {
         int saved = errno ? errno : EIO;
