@@ -59,6 +59,19 @@ bool npuc_output_write(npuc_output *out, const char *data, size_t len);
 bool npuc_output_commit(npuc_output *out, const npuc_diag_sink *sink);
 /* Removes the temporary file and frees; the target is left untouched. */
 void npuc_output_discard(npuc_output *out);
+/* Removes every temporary output still open: on SIGINT, SIGTERM, SIGHUP,
+ * SIGPIPE and crashes (handlers installed by the first npuc_output_open)
+ * and on LLVM's fatal errors. Async-signal-safe. */
+void npuc_remove_temp_files(void);
+
+/* An output directory built whole, then moved into place: a fresh
+ * ".DIR.tmp.XXXXXX" beside `dir` (its parents made), the files written
+ * there, then commit renames it to `dir` (or, when `dir` exists, each
+ * file into it) and removes what is left; remove drops it on failure. */
+char *npuc_staging_dir_create(const char *dir, const npuc_diag_sink *sink);
+bool npuc_staging_dir_commit(const char *staging, const char *dir,
+                             const npuc_diag_sink *sink);
+void npuc_staging_dir_remove(const char *staging);
 
 /* mkdir -p: creates the directory and missing parents. */
 bool npuc_make_dirs(const char *path, const npuc_diag_sink *sink);

@@ -22,6 +22,7 @@ static const char *fatal_tool_name = "npuc";
 static void on_fatal_error(const char *reason) {
   fprintf(stderr, "%s: error: %s\n", fatal_tool_name, reason);
   fflush(stderr);
+  npuc_remove_temp_files();
   _exit(1);
 }
 

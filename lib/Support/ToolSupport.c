@@ -5,9 +5,15 @@
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700 /* realpath */
 #endif
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memrchr, mkdtemp */
+#endif
 #include "npuc/ToolSupport.h"
+#include "npuc/StringBuilder.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -238,6 +244,8 @@ struct npuc_output {
 };
 
 static char *output_target(const char *path, struct stat *st, bool *exists);
+static void remember_temp(char *path);
+static void forget_temp(const char *path);
 static npuc_output *output_open_direct(npuc_output *out, const char *path,
                                        const npuc_diag_sink *sink);
 
@@ -273,6 +281,8 @@ npuc_output *npuc_output_open(const char *path, const npuc_diag_sink *sink) {
   memcpy(out->tmp_path, out->target, len);
   memcpy(out->tmp_path + len, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
   int fd = mkstemp(out->tmp_path);
+  if (fd >= 0)
+    remember_temp(out->tmp_path);
   if (fd < 0) {
     npuc_diag_emit(sink, NPUC_SEV_ERROR, NULL, 0, 0,
                    "cannot open output file '%s': %s", path, strerror(errno));
@@ -331,8 +341,13 @@ bool npuc_output_write(npuc_output *out, const char *data, size_t len) {
 }
 
 bool npuc_output_commit(npuc_output *out, const npuc_diag_sink *sink) {
+  errno = 0;
   bool ok = !out->failed && fflush(out->file) == 0;
-  if (!out->target) {
+  if (!out->target) { /* > /dev/full, a closed stdout */
+    if (!ok)
+      npuc_diag_emit(sink, NPUC_SEV_ERROR, NULL, 0, 0,
+                     "cannot write to standard output: %s",
+                     strerror(errno ? errno : EIO));
     free(out);
     return ok;
   }
@@ -343,6 +358,7 @@ bool npuc_output_commit(npuc_output *out, const npuc_diag_sink *sink) {
     return true;
   }
   if (ok && rename(out->tmp_path, out->target) == 0) {
+    forget_temp(out->tmp_path);
     free(out->tmp_path);
     out->tmp_path = NULL;
     npuc_output_discard(out);
@@ -360,11 +376,65 @@ void npuc_output_discard(npuc_output *out) {
     return;
   if (out->file && out->file != stdout)
     fclose(out->file);
-  if (out->tmp_path)
+  if (out->tmp_path) {
     unlink(out->tmp_path);
+    forget_temp(out->tmp_path);
+  }
   free(out->tmp_path);
   free(out->target);
   free(out);
+}
+
+/* ---- Temporary files on every exit path ----------------------------- */
+
+/* The temporary outputs not yet renamed into place. A signal or a fatal
+ * error removes them (unlink is async-signal-safe); a crash too, unless a
+ * sanitizer owns that signal. */
+#define MAX_TEMPS 16
+static char *volatile live_temps[MAX_TEMPS];
+
+static void on_signal(int sig) {
+  npuc_remove_temp_files();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void install_signal_handlers(void) {
+  static bool installed;
+  if (installed)
+    return;
+  installed = true;
+  static const int quit[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+  static const int crash[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
+  for (size_t i = 0; i < sizeof quit / sizeof *quit; i++)
+    if (signal(quit[i], on_signal) == SIG_IGN)
+      signal(quit[i], SIG_IGN); /* nohup and friends keep theirs */
+  for (size_t i = 0; i < sizeof crash / sizeof *crash; i++) {
+    struct sigaction old;
+    if (sigaction(crash[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+      signal(crash[i], on_signal);
+  }
+}
+
+static void remember_temp(char *path) {
+  install_signal_handlers();
+  for (size_t i = 0; i < MAX_TEMPS; i++)
+    if (!live_temps[i]) {
+      live_temps[i] = path;
+      return;
+    }
+}
+
+static void forget_temp(const char *path) {
+  for (size_t i = 0; i < MAX_TEMPS; i++)
+    if (live_temps[i] == path)
+      live_temps[i] = NULL;
+}
+
+void npuc_remove_temp_files(void) {
+  for (size_t i = 0; i < MAX_TEMPS; i++)
+    if (live_temps[i])
+      unlink(live_temps[i]);
 }
 
 /* ---- Suggestions --------------------------------------------------- */
@@ -417,6 +487,79 @@ bool npuc_make_dirs(const char *path, const npuc_diag_sink *sink) {
                    "cannot create directory '%s': %s", path, strerror(errno));
   free(copy);
   return ok;
+}
+
+/* ---- Staging directories ------------------------------------------- */
+
+/* "a/b/out" -> "a/b/.out.tmp.XXXXXX", made with mkdtemp after its parent. */
+char *npuc_staging_dir_create(const char *dir, const npuc_diag_sink *sink) {
+  size_t len = strlen(dir);
+  while (len > 1 && dir[len - 1] == '/')
+    len--;
+  const char *slash = memrchr(dir, '/', len);
+  size_t parent_len = slash ? (size_t)(slash - dir) : 0;
+  const char *base = slash ? slash + 1 : dir;
+  size_t base_len = len - (size_t)(base - dir);
+  npuc_sb path = {0};
+  if (slash) {
+    npuc_sb_append(&path, dir, parent_len ? parent_len : 1);
+    if (!npuc_make_dirs(path.data, sink)) {
+      npuc_sb_free(&path);
+      return NULL;
+    }
+    npuc_sb_append(&path, "/", 1);
+  }
+  npuc_sb_printf(&path, ".%.*s.tmp.XXXXXX", (int)base_len, base);
+  if (!mkdtemp(path.data)) {
+    npuc_diag_emit(sink, NPUC_SEV_ERROR, NULL, 0, 0,
+                   "cannot create directory '%s': %s", dir, strerror(errno));
+    npuc_sb_free(&path);
+    return NULL;
+  }
+  return npuc_sb_take(&path);
+}
+
+/* A new output directory is the staging directory renamed; into an
+ * existing one, each file is renamed over its old self. */
+bool npuc_staging_dir_commit(const char *staging, const char *dir,
+                             const npuc_diag_sink *sink) {
+  if (rename(staging, dir) == 0)
+    return true;
+  struct stat st;
+  bool ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+  if (!ok)
+    errno = errno ? errno : ENOTDIR;
+  DIR *d = ok ? opendir(staging) : NULL;
+  for (struct dirent *e; d && ok && (e = readdir(d));) {
+    if (e->d_name[0] == '.')
+      continue;
+    char from[4096], to[4096];
+    snprintf(from, sizeof from, "%s/%s", staging, e->d_name);
+    snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
+    ok = rename(from, to) == 0;
+  }
+  if (d)
+    closedir(d);
+  if (!ok)
+    npuc_diag_emit(sink, NPUC_SEV_ERROR, NULL, 0, 0,
+                   "cannot write output directory '%s': %s", dir,
+                   strerror(errno ? errno : EIO));
+  npuc_staging_dir_remove(staging);
+  return ok;
+}
+
+void npuc_staging_dir_remove(const char *staging) {
+  DIR *d = opendir(staging);
+  for (struct dirent *e; d && (e = readdir(d));) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+      continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", staging, e->d_name);
+    unlink(path);
+  }
+  if (d)
+    closedir(d);
+  rmdir(staging);
 }
 
 void npuc_keep_freed_memory(void) {

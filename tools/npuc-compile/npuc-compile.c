@@ -43,6 +43,7 @@ int main(int argc, char **argv) {
   return status == CONTINUE ? compile(&o) : status;
 }
 
+static bool write_staged(const char *staging, const npuc_emitted_file *file);
 static bool emit_target(const options *o, const npuc_op_registry *registry,
                         MlirOperation module);
 static void finish_options(options *o);
@@ -131,8 +132,10 @@ static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
   return ok;
 }
 
-/* Generates every file in memory first: on any error the output directory
- * is neither created nor touched. */
+/* Generates every file in memory first, writes them into a staging
+ * directory beside the output, and only when all are written moves them
+ * into place: on any error the output directory is neither created nor
+ * touched, and the staging directory is removed. */
 static bool emit_target(const options *o, const npuc_op_registry *registry,
                         MlirOperation module) {
   npuc_emitted_files files = {0};
@@ -141,17 +144,26 @@ static bool emit_target(const options *o, const npuc_op_registry *registry,
     npuc_emitted_files_free(&files);
     return false;
   }
-  bool ok = npuc_make_dirs(o->output_dir, NULL);
-  for (size_t i = 0; ok && i < files.count; ++i) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", o->output_dir, files.files[i].name);
-    npuc_output *out = npuc_output_open(path, NULL);
-    ok = out && npuc_output_write(out, files.files[i].text,
-                                  strlen(files.files[i].text)) &&
-         npuc_output_commit(out, NULL);
-  }
+  char *staging = npuc_staging_dir_create(o->output_dir, NULL);
+  bool ok = staging != NULL;
+  for (size_t i = 0; ok && i < files.count; ++i)
+    ok = write_staged(staging, &files.files[i]);
+  if (ok)
+    ok = npuc_staging_dir_commit(staging, o->output_dir, NULL);
+  else if (staging)
+    npuc_staging_dir_remove(staging);
+  free(staging);
   npuc_emitted_files_free(&files);
   return ok;
+}
+
+static bool write_staged(const char *staging, const npuc_emitted_file *file) {
+  char path[4096];
+  int n = snprintf(path, sizeof path, "%s/%s", staging, file->name);
+  npuc_output *out =
+      n > 0 && (size_t)n < sizeof path ? npuc_output_open(path, NULL) : NULL;
+  return out && npuc_output_write(out, file->text, strlen(file->text)) &&
+         npuc_output_commit(out, NULL);
 }
 
 /* ---- Command line --------------------------------------------------- */
