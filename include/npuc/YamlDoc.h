@@ -28,9 +28,15 @@ yaml_node_t *npuc_yaml_at(const npuc_yaml *y, const yaml_node_t *seq,
 void npuc_yaml_error(npuc_yaml *y, const yaml_node_t *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* What a document may hold (configs, specs and op tables alike): nesting
+ * depth, anchors, and nodes once every alias is expanded. */
+#define NPUC_YAML_MAX_DEPTH 64ULL
+#define NPUC_YAML_MAX_ANCHORS 1024ULL
+#define NPUC_YAML_MAX_NODES 1000000ULL
+
 /* Parses `text` into *doc and points *y at it; false (reported at the
- * problem's position) when it is not YAML. On success the caller ends with
- * yaml_document_delete(doc). */
+ * problem's position) when it is not YAML or is over a limit above. On
+ * success the caller ends with yaml_document_delete(doc). */
 bool npuc_yaml_load_string(npuc_yaml *y, yaml_document_t *doc, const char *text,
                            size_t len, const char *file,
                            const npuc_diag_sink *sink);
