@@ -105,7 +105,7 @@ static int64_t int_attr(vop *v, const char *name, int64_t fallback) {
 static bool vector_shape(vop *v, MlirType t, const char **elem,
                          int64_t *lanes) {
   if (!mlirTypeIsAVector(t) || mlirShapedTypeGetRank(t) != 1 ||
-      !(*elem = aie1_elem_name(mlirShapedTypeGetElementType(t))) ||
+      !(*elem = aie1_elem_constant(mlirShapedTypeGetElementType(t))) ||
       (!v->aieml && strcmp(*elem, "NPUC_AIE1_I64") == 0)) {
     npuc_em_error(v->em, v->op,
                   "type not supported by --target=aie1-cmodel: vectors are "

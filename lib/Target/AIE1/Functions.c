@@ -72,7 +72,7 @@ static bool emit_function(const npuc_op_registry *reg, MlirOperation func,
   em.out = &body;
   em.indent = 1;
   em.target_name = "aie1-cmodel";
-  em.target_op = aieml ? aie1_em_vector_op_aieml : aie1_em_vector_op;
+  em.first_op = aieml ? aie1_em_vector_op_aieml : aie1_em_vector_op;
   /* One core's rounding and saturation modes: floor, none (see
    * docs/aie1-emulator.md), which make srs at shift 0 wrap as the scalar
    * program does. */
@@ -95,7 +95,7 @@ static bool emit_function(const npuc_op_registry *reg, MlirOperation func,
   return ok;
 }
 
-const char *aie1_elem_name(MlirType t) {
+const char *aie1_elem_constant(MlirType t) {
   if (mlirTypeIsAF32(t))
     return "NPUC_AIE1_F32";
   if (!mlirTypeIsAInteger(t))

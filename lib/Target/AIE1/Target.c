@@ -134,7 +134,7 @@ static bool check_signature(MlirOperation func) {
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); ++i) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(entry, i));
     MlirType e = mlirTypeIsAMemRef(t) ? mlirShapedTypeGetElementType(t) : t;
-    bool data = aie1_elem_name(e) &&
+    bool data = aie1_elem_constant(e) &&
                 !(mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) > 32);
     bool row_major = mlirTypeIsAMemRef(t) &&
                      mlirAffineMapIsIdentity(mlirMemRefTypeGetAffineMap(t));

@@ -1,7 +1,7 @@
 /* HIVM and annotation ops, as calls into libnpuc_hivm_rt. A destination-
  * style op with tensor outs writes a fresh buffer per result (tensor value
  * semantics); with memref outs it writes the memref in place. */
-#include "EmitterInternal.h"
+#include "AscendCModelInternal.h"
 #include "npuc/Verify.h"
 
 #include <mlir-c/BuiltinAttributes.h>

@@ -1,5 +1,5 @@
 /* ascend-cmodel: HIVM kernel module -> kernel.c, host.c, Makefile. */
-#include "EmitterInternal.h"
+#include "AscendCModelInternal.h"
 #include "npuc/IR.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -44,6 +44,8 @@ bool npuc_emit_ascend_cmodel(const npuc_op_registry *reg, MlirOperation module,
   emitter em;
   memset(&em, 0, sizeof em);
   em.reg = reg;
+  em.target_name = "ascend-cmodel";
+  em.last_op = npuc_em_hivm_op;
   bool ok = true;
   for (size_t i = 0; i < n && ok; ++i)
     ok = emit_kernel(&em, &kernel, &entries[i]);
@@ -73,15 +75,6 @@ static void add_file(npuc_emitted_files *out, const char *name, npuc_sb *sb) {
 }
 
 /* ---- entries ------------------------------------------------------------ */
-
-MlirAttribute npuc_em_attr(MlirOperation op, const char *name) {
-  return mlirOperationGetAttributeByName(op,
-                                         mlirStringRefCreateFromCString(name));
-}
-
-bool npuc_em_name_is(const char *name, const char *want) {
-  return strcmp(name, want) == 0;
-}
 
 static void c_identifier(MlirStringRef sym, char *buf, size_t cap);
 

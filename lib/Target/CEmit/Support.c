@@ -1,5 +1,5 @@
 /* The emitter's plumbing: text, value names, types, op dispatch. */
-#include "EmitterInternal.h"
+#include "npuc/CEmit.h"
 #include "npuc/IR.h"
 
 #include <mlir-c/BuiltinTypes.h>
@@ -180,21 +180,26 @@ const char *npuc_em_ctype(MlirType t) {
 
 /* ---- dispatch ----------------------------------------------------------- */
 
-const char *npuc_em_target(const emitter *em) {
-  return em->target_name ? em->target_name : "ascend-cmodel";
+MlirAttribute npuc_em_attr(MlirOperation op, const char *name) {
+  return mlirOperationGetAttributeByName(op,
+                                         mlirStringRefCreateFromCString(name));
 }
+
+bool npuc_em_name_is(const char *name, const char *want) {
+  return strcmp(name, want) == 0;
+}
+
+const char *npuc_em_target(const emitter *em) { return em->target_name; }
 
 bool npuc_em_op(emitter *em, MlirOperation op) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   char name[128];
   snprintf(name, sizeof name, "%.*s", (int)n.length, n.data);
-  /* A reusing target sees each op first, so it can take over the vector
-   * forms of arith ops; it replaces the HIVM family. */
-  bool known = (em->target_op && em->target_op(em, op, name)) ||
+  bool known = (em->first_op && em->first_op(em, op, name)) ||
                npuc_em_scalar_op(em, op, name) ||
                npuc_em_control_op(em, op, name) ||
                npuc_em_buffer_op(em, op, name) ||
-               (!em->target_op && npuc_em_hivm_op(em, op, name));
+               (em->last_op && em->last_op(em, op, name));
   if (known)
     return !em->failed;
   npuc_em_error(em, op, "unsupported op %s for --target=%s", name,

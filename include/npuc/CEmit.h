@@ -1,8 +1,12 @@
-/* Shared by the files of the ascend-cmodel C emitter. Not public. */
-#ifndef NPUC_EMITTER_INTERNAL_H
-#define NPUC_EMITTER_INTERNAL_H
+/* CEmit: the C emitter the C-model targets share (lib/Target/CEmit). It
+ * writes scalars (arith, math, affine), control flow (scf, func) and
+ * buffers (memref, tensor, bufferization) as C over the prelude headers;
+ * a target adds its own op families through the hooks of `emitter`
+ * (ascend-cmodel: HIVM ops; aie1-cmodel: aievec ops). Internal to the
+ * compiler's targets: not an API of the library. */
+#ifndef NPUC_CEMIT_H
+#define NPUC_CEMIT_H
 
-#include "npuc/AscendCModel.h"
 #include "npuc/OpTable.h"
 
 #include <mlir-c/IR.h>
@@ -34,11 +38,14 @@ typedef struct emitter {
   bool failed;
   bool has_sync;
   bool uses_sub_block;
-  /* Another target reusing this emitter (aie1-cmodel): its name for error
-   * messages, and its op family, tried before the shared families and
-   * instead of the HIVM ops. NULL for ascend-cmodel. */
+  /* The target using the emitter: its name for error messages, and its op
+   * families (each returns false for an op it does not know). `first_op`
+   * sees each op before the shared families, so it can take over the
+   * vector forms of arith ops (aie1-cmodel); `last_op` sees what they
+   * leave (ascend-cmodel's HIVM ops). Either may be NULL. */
   const char *target_name;
-  bool (*target_op)(struct emitter *em, MlirOperation op, const char *name);
+  bool (*first_op)(struct emitter *em, MlirOperation op, const char *name);
+  bool (*last_op)(struct emitter *em, MlirOperation op, const char *name);
 } emitter;
 
 /* ---- values ------------------------------------------------------------- */
@@ -80,7 +87,7 @@ bool npuc_em_op(emitter *em, MlirOperation op);
 bool npuc_em_block(emitter *em, MlirBlock block);
 bool npuc_em_region(emitter *em, MlirRegion region);
 
-/* "ascend-cmodel", or the name of the target reusing the emitter. */
+/* The name of the target using the emitter (target_name). */
 const char *npuc_em_target(const emitter *em);
 
 /* ---- op families: each returns false if it does not know the op --------- */
@@ -88,7 +95,6 @@ const char *npuc_em_target(const emitter *em);
 bool npuc_em_scalar_op(emitter *em, MlirOperation op, const char *name);
 bool npuc_em_control_op(emitter *em, MlirOperation op, const char *name);
 bool npuc_em_buffer_op(emitter *em, MlirOperation op, const char *name);
-bool npuc_em_hivm_op(emitter *em, MlirOperation op, const char *name);
 
 /* Helpers shared by the families. */
 MlirAttribute npuc_em_attr(MlirOperation op, const char *name);

@@ -1,6 +1,6 @@
 /* scf and func control flow. Loop-carried and if-yielded values become C
  * variables declared before the construct and assigned by its yields. */
-#include "EmitterInternal.h"
+#include "npuc/CEmit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
