@@ -12,23 +12,13 @@
 #ifndef NPUC_HIVM_RUNTIME_H
 #define NPUC_HIVM_RUNTIME_H
 
+#include "npuc/Dtype.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define NPUC_RT_MAX_RANK 8
-
-typedef enum {
-  NPUC_DT_I1,
-  NPUC_DT_I8,
-  NPUC_DT_I16,
-  NPUC_DT_I32,
-  NPUC_DT_I64, /* also index */
-  NPUC_DT_F16,  /* stored as IEEE binary16 bits in uint16_t */
-  NPUC_DT_BF16, /* stored as bfloat16 bits in uint16_t */
-  NPUC_DT_F32,
-  NPUC_DT_F64,
-} npuc_dtype;
 
 /* A strided view: element (i0, ..., ik) is at
  * data + (offset + sum(ij * strides[j])) * elem_size(dtype). */
@@ -52,19 +42,6 @@ typedef struct {
   int64_t i;     /* is_scalar and integer dtype */
   npuc_dtype dtype;
 } npuc_operand;
-
-size_t npuc_rt_elem_size(npuc_dtype dt);
-/* "i1" "i8" "i16" "i32" "i64" "f16" "bf16" "f32" "f64"; parse also takes
- * "index" (as i64). */
-const char *npuc_rt_dtype_name(npuc_dtype dt);
-bool npuc_rt_dtype_parse(const char *name, npuc_dtype *dt);
-bool npuc_rt_is_float(npuc_dtype dt);
-
-/* ---- fp16 / bf16 conversions (round to nearest even) ------------------ */
-float npuc_rt_f16_to_f32(uint16_t h);
-uint16_t npuc_rt_f32_to_f16(float f);
-float npuc_rt_bf16_to_f32(uint16_t h);
-uint16_t npuc_rt_f32_to_bf16(float f);
 
 /* ---- buffers ----------------------------------------------------------- */
 

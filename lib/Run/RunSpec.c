@@ -11,7 +11,7 @@
  *     - {buffer: f32, shape: [100000], init: zeros}
  *     - {buffer: i32, shape: [8, 16], init: file, file: a.bin}
  */
-#include "npuc/HivmRuntime.h"
+#include "npuc/Dtype.h"
 #include "npuc/Run.h"
 
 #include <errno.h>

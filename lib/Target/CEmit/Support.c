@@ -1,5 +1,6 @@
 /* The emitter's plumbing: text, value names, types, op dispatch. */
 #include "npuc/CEmit.h"
+#include "npuc/Dtype.h"
 #include "npuc/IR.h"
 
 #include <mlir-c/BuiltinTypes.h>
@@ -138,10 +139,13 @@ int npuc_em_int_bits(MlirType t) {
   return mlirTypeIsAInteger(t) ? (int)mlirIntegerTypeGetWidth(t) : 0;
 }
 
-/* Values of npuc_dtype in HivmRuntime.h, kept by name in emitted code. */
+/* The names of npuc_dtype (npuc/Dtype.h), kept by name in emitted code. */
 static const char *const dtype_names[] = {
-    "NPUC_DT_I1", "NPUC_DT_I8", "NPUC_DT_I16", "NPUC_DT_I32", "NPUC_DT_I64",
-    "NPUC_DT_F16", "NPUC_DT_BF16", "NPUC_DT_F32", "NPUC_DT_F64"};
+    [NPUC_DT_I1] = "NPUC_DT_I1",     [NPUC_DT_I8] = "NPUC_DT_I8",
+    [NPUC_DT_I16] = "NPUC_DT_I16",   [NPUC_DT_I32] = "NPUC_DT_I32",
+    [NPUC_DT_I64] = "NPUC_DT_I64",   [NPUC_DT_F16] = "NPUC_DT_F16",
+    [NPUC_DT_BF16] = "NPUC_DT_BF16", [NPUC_DT_F32] = "NPUC_DT_F32",
+    [NPUC_DT_F64] = "NPUC_DT_F64"};
 
 const char *npuc_em_dtype_name(int dtype) { return dtype_names[dtype]; }
 
@@ -149,23 +153,23 @@ bool npuc_em_dtype(MlirType t, int *dtype) {
   if (mlirTypeIsATensor(t) || mlirTypeIsAMemRef(t))
     t = mlirShapedTypeGetElementType(t);
   if (mlirTypeIsAIndex(t)) {
-    *dtype = 4;
+    *dtype = NPUC_DT_I64;
     return true;
   }
   if (mlirTypeIsAInteger(t)) {
     switch (mlirIntegerTypeGetWidth(t)) {
-    case 1: *dtype = 0; return true;
-    case 8: *dtype = 1; return true;
-    case 16: *dtype = 2; return true;
-    case 32: *dtype = 3; return true;
-    case 64: *dtype = 4; return true;
+    case 1: *dtype = NPUC_DT_I1; return true;
+    case 8: *dtype = NPUC_DT_I8; return true;
+    case 16: *dtype = NPUC_DT_I16; return true;
+    case 32: *dtype = NPUC_DT_I32; return true;
+    case 64: *dtype = NPUC_DT_I64; return true;
     default: return false;
     }
   }
-  if (mlirTypeIsAF16(t)) { *dtype = 5; return true; }
-  if (mlirTypeIsABF16(t)) { *dtype = 6; return true; }
-  if (mlirTypeIsAF32(t)) { *dtype = 7; return true; }
-  if (mlirTypeIsAF64(t)) { *dtype = 8; return true; }
+  if (mlirTypeIsAF16(t)) { *dtype = NPUC_DT_F16; return true; }
+  if (mlirTypeIsABF16(t)) { *dtype = NPUC_DT_BF16; return true; }
+  if (mlirTypeIsAF32(t)) { *dtype = NPUC_DT_F32; return true; }
+  if (mlirTypeIsAF64(t)) { *dtype = NPUC_DT_F64; return true; }
   return false;
 }
 
