@@ -91,17 +91,11 @@ void npuc_rt_store_i(const npuc_buf *b, const int64_t *idx, int64_t v,
 
 /* ---- HIVM ops ------------------------------------------------------------ */
 
+/* The elementwise ops, one line each in npuc/HivmElementwise.def (the
+ * order of its lines): NPUC_EW_ADD, NPUC_EW_SUB, ... NPUC_EW_SEL. */
 typedef enum {
-  /* binary */
-  NPUC_EW_ADD, NPUC_EW_SUB, NPUC_EW_MUL, NPUC_EW_DIV, NPUC_EW_MAX,
-  NPUC_EW_MIN, NPUC_EW_AND, NPUC_EW_OR, NPUC_EW_XOR, NPUC_EW_SHL,
-  NPUC_EW_SHR, NPUC_EW_POW, NPUC_EW_MOD,
-  /* unary */
-  NPUC_EW_ABS, NPUC_EW_EXP, NPUC_EW_LN, NPUC_EW_SQRT, NPUC_EW_RSQRT,
-  NPUC_EW_REC, NPUC_EW_RELU, NPUC_EW_NOT, NPUC_EW_TANH, NPUC_EW_SIN,
-  NPUC_EW_COS, NPUC_EW_ERF,
-  /* ternary: select(cond, a, b) */
-  NPUC_EW_SEL,
+#define NPUC_EW(NAME, vop, arity, kinds, float_expr, int_expr) NPUC_EW_##NAME,
+#include "npuc/HivmElementwise.def"
 } npuc_ew_op;
 
 /* dst = op(srcs...). An input dimension of size 1 broadcasts to dst's size

@@ -245,37 +245,36 @@ static void cmp_kernel(const ew_job *job, size_t n, void *d,
 
 /* ---- checks ------------------------------------------------------------- */
 
+/* What npuc/HivmElementwise.def says of each op. */
+#define EW_TAKES_F true, false
+#define EW_TAKES_I false, true
+#define EW_TAKES_FI true, true
+static const struct {
+  const char *name; /* without the 'v' of vadd */
+  int arity;
+  bool floats, ints;
+} kOps[] = {
+#define NPUC_EW(NAME, vop, arity, kinds, float_expr, int_expr)                 \
+  [NPUC_EW_##NAME] = {#vop + 1, arity, EW_TAKES_##kinds},
+#include "npuc/HivmElementwise.def"
+};
+#define EW_NUM_OPS (sizeof kOps / sizeof *kOps)
+
 static const char *op_name(npuc_ew_op op) {
-  static const char *const names[] = {
-      "add", "sub", "mul", "div", "max", "min", "and", "or", "xor", "shl",
-      "shr", "pow", "mod", "abs", "exp", "ln", "sqrt", "rsqrt", "rec",
-      "relu", "not", "tanh", "sin", "cos", "erf", "sel"};
-  return (unsigned)op <= NPUC_EW_SEL ? names[op] : "<invalid op>";
+  return (unsigned)op < EW_NUM_OPS ? kOps[op].name : "<invalid op>";
 }
 
 static void check_arity(npuc_ew_op op, int nsrc, const char *loc) {
-  if ((unsigned)op > NPUC_EW_SEL)
+  if ((unsigned)op >= EW_NUM_OPS)
     npuc_rt_fail(loc, "elementwise: invalid op %d", (int)op);
-  int want = op == NPUC_EW_SEL ? 3 : op >= NPUC_EW_ABS ? 1 : 2;
+  int want = kOps[op].arity;
   if (nsrc != want)
     npuc_rt_fail(loc, "elementwise %s: %d operands, expected %d", op_name(op),
                  nsrc, want);
 }
 
 static void check_op_dtype(npuc_ew_op op, npuc_dtype dt, const char *loc) {
-  bool ok;
-  switch (op) {
-  case NPUC_EW_AND: case NPUC_EW_OR: case NPUC_EW_XOR: case NPUC_EW_SHL:
-  case NPUC_EW_SHR: case NPUC_EW_NOT:
-    ok = !npuc_rt_is_float(dt);
-    break;
-  case NPUC_EW_EXP: case NPUC_EW_LN: case NPUC_EW_SQRT: case NPUC_EW_RSQRT:
-  case NPUC_EW_REC: case NPUC_EW_TANH: case NPUC_EW_SIN: case NPUC_EW_COS:
-  case NPUC_EW_ERF:
-    ok = npuc_rt_is_float(dt);
-    break;
-  default: ok = true; break;
-  }
+  bool ok = npuc_rt_is_float(dt) ? kOps[op].floats : kOps[op].ints;
   if (!ok)
     npuc_rt_fail(loc, "elementwise %s does not support dtype %s", op_name(op),
                  npuc_rt_dtype_name(dt));
@@ -285,6 +284,29 @@ static void check_op_dtype(npuc_ew_op op, npuc_dtype dt, const char *loc) {
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
+
+/* One op's dense loop for the type T being instantiated: its inputs (a, b,
+ * c; a select's condition a is int8_t) and d[i] = its expression. The
+ * .inc files paste NPUC_EW_<NAME> before passing it on, as MAX and MIN
+ * are also macros there. Which ops
+ * a type gets: EW_FLOAT_<kinds> and EW_INT_<kinds> of the op's line in
+ * npuc/HivmElementwise.def. */
+#define EW_IN_1 const T *a = in[0];
+#define EW_IN_2 const T *a = in[0], *b = in[1];
+#define EW_IN_3 const int8_t *a = in[0]; const T *b = in[1], *c = in[2];
+#define EW_LOOP(op, arity, expr)                                               \
+  case op: {                                                                   \
+    EW_IN_##arity                                                              \
+    for (size_t i = 0; i < n; i++) d[i] = (expr);                              \
+    return;                                                                    \
+  }
+#define EW_SKIP(op, arity, expr)
+#define EW_FLOAT_F EW_LOOP
+#define EW_FLOAT_FI EW_LOOP
+#define EW_FLOAT_I EW_SKIP
+#define EW_INT_I EW_LOOP
+#define EW_INT_FI EW_LOOP
+#define EW_INT_F EW_SKIP
 
 #define T float
 #define FN(name) CAT(name, f)
