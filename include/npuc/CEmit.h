@@ -15,12 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "npuc/PtrSet.h"
 #include "npuc/StringBuilder.h"
-
-typedef struct {
-  const void *key;  /* MlirValue.ptr */
-  const char *name; /* in the emitter's name chunks, which never move */
-} npuc_value_slot;
 
 typedef char npuc_value_name[16];
 
@@ -29,8 +25,7 @@ typedef struct emitter {
   npuc_sb *out;        /* the function body being written */
   int indent;
   int next_id;
-  npuc_value_slot *slots;
-  size_t slot_count, slot_cap; /* open addressing, cap a power of two */
+  npuc_ptr_map names; /* MlirValue.ptr -> its C name, in name_chunks */
   /* The names live apart from the table, so a name handed out stays valid
    * when the table grows. */
   npuc_value_name **name_chunks;
@@ -54,6 +49,9 @@ typedef struct emitter {
 const char *npuc_em_name(emitter *em, MlirValue v);
 /* Declares a fresh C variable for `v` (a result or block argument). */
 const char *npuc_em_define(emitter *em, MlirValue v);
+/* Forgets every value's name (before the next function); names restart
+ * at v0. */
+void npuc_em_reset_values(emitter *em);
 /* Frees the value table and names (the emitter itself is the caller's). */
 void npuc_em_free_values(emitter *em);
 
@@ -99,5 +97,8 @@ bool npuc_em_buffer_op(emitter *em, MlirOperation op, const char *name);
 /* Helpers shared by the families. */
 MlirAttribute npuc_em_attr(MlirOperation op, const char *name);
 bool npuc_em_name_is(const char *name, const char *want);
+/* The symbol in buf (truncated to cap - 1), with every character C does not
+ * allow in a name made '_'. */
+void npuc_em_c_identifier(MlirStringRef sym, char *buf, size_t cap);
 
 #endif

@@ -71,27 +71,22 @@ double npuc_rti_round_to_dtype(double v, npuc_dtype dt);
 int64_t npuc_rti_wrap_int(int64_t v, npuc_dtype dt);
 
 /* ---- float helpers shared by elementwise and reduce --------------------- */
-/* max/min that propagate NaN and order -0 below +0 (arith.maximumf). */
-static inline float rt_maxf(float a, float b) {
-  if (isnan(a) || isnan(b)) return a + b;
-  if (a == b) return signbit(a) ? b : a;
-  return a > b ? a : b;
-}
-static inline float rt_minf(float a, float b) {
-  if (isnan(a) || isnan(b)) return a + b;
-  if (a == b) return signbit(a) ? a : b;
-  return a < b ? a : b;
-}
-static inline double rt_max(double a, double b) {
-  if (isnan(a) || isnan(b)) return a + b;
-  if (a == b) return signbit(a) ? b : a;
-  return a > b ? a : b;
-}
-static inline double rt_min(double a, double b) {
-  if (isnan(a) || isnan(b)) return a + b;
-  if (a == b) return signbit(a) ? a : b;
-  return a < b ? a : b;
-}
+/* max/min that propagate NaN and order -0 below +0 (arith.maximumf), for
+ * float (rt_maxf, rt_minf) and double (rt_max, rt_min). */
+#define RT_MINMAX(T, MAX, MIN)                                                 \
+  static inline T MAX(T a, T b) {                                              \
+    if (isnan(a) || isnan(b)) return a + b;                                    \
+    if (a == b) return signbit(a) ? b : a;                                     \
+    return a > b ? a : b;                                                      \
+  }                                                                            \
+  static inline T MIN(T a, T b) {                                              \
+    if (isnan(a) || isnan(b)) return a + b;                                    \
+    if (a == b) return signbit(a) ? a : b;                                     \
+    return a < b ? a : b;                                                      \
+  }
+RT_MINMAX(float, rt_maxf, rt_minf)
+RT_MINMAX(double, rt_max, rt_min)
+#undef RT_MINMAX
 
 /* ---- n-d iteration ------------------------------------------------------ */
 #define RT_MAX_OPS 4 /* dst + up to 3 sources */

@@ -2,6 +2,7 @@
  * memref arguments as an array of npuc_buf. The body goes through the
  * shared C emitter with the aievec family hooked in. */
 #include "Aie1Internal.h"
+#include "npuc/BuildOps.h"
 #include "npuc/IR.h"
 
 #include <mlir-c/BuiltinTypes.h>
@@ -39,8 +40,7 @@ bool aie1_emit_functions(const npuc_op_registry *reg, const aie1_kernel *ks,
 }
 
 static MlirWalkResult find_transfer_read(MlirOperation op, void *user) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  if (n.length == 20 && memcmp(n.data, "vector.transfer_read", 20) == 0) {
+  if (npuc_op_is(op, "vector.transfer_read")) {
     *(MlirOperation *)user = op;
     return MlirWalkResultInterrupt;
   }
