@@ -39,4 +39,49 @@ static inline int32_t npuc_aie1_store_count(const npuc_buf *b, int64_t last,
   return left < 0 ? 0 : left < lanes ? (int32_t)left : lanes;
 }
 
+/* ---- the host program (lib/Runtime/aie1/host_main.c) ------------------ */
+
+/* One buffer argument of a kernel: row-major, of this shape. */
+typedef struct {
+  npuc_dtype dtype;
+  int32_t rank;
+  int64_t sizes[NPUC_RT_MAX_RANK]; /* -1: dynamic */
+} npuc_aie1_host_arg;
+
+/* A kernel's two versions, taking the same buffers. */
+typedef struct {
+  const char *name;
+  void (*vec)(const npuc_buf *);
+  void (*ref)(const npuc_buf *);
+  int nargs;
+  const npuc_aie1_host_arg *args;
+} npuc_aie1_host_kernel;
+
+/* What the generated host.c gives the host program: the kernels and the
+ * settings of --target-config (docs/aie1-cmodel.md). */
+typedef struct {
+  const npuc_aie1_host_kernel *kernels;
+  int num_kernels;
+  uint64_t default_seed; /* of the random inputs, without a SEED argument */
+  /* f32 results may differ by this many units in the last place. */
+  int64_t f32_ulps;
+  /* The filter layout the vectorization assumes, in argument filter_arg
+   * (-1: none): element k is 0 when k % period >= used (zero-offset's
+   * recurring zeros), else equal to element k - k % dup. */
+  int filter_arg;
+  int64_t filter_period, filter_used, filter_dup;
+  int64_t dynamic_size; /* the size of every dynamic (-1) dimension */
+  /* Vector loads may read past a buffer's end, as the anchor's kernels do;
+   * the lanes read there are never used. Every buffer gets this many
+   * elements of random slack. */
+  int64_t slack;
+  int shift; /* > 0: the references are fixed point with this shift */
+} npuc_aie1_host;
+
+/* Runs every kernel of `h` on random buffers (seed argv[1], else
+ * h->default_seed), both versions, and compares them; prints a line per
+ * buffer and a summary. Returns the exit status: 0 every buffer equal, 1 a
+ * difference. */
+int npuc_aie1_host_main(int argc, char **argv, const npuc_aie1_host *h);
+
 #endif

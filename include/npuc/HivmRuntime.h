@@ -12,23 +12,13 @@
 #ifndef NPUC_HIVM_RUNTIME_H
 #define NPUC_HIVM_RUNTIME_H
 
+#include "npuc/Dtype.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define NPUC_RT_MAX_RANK 8
-
-typedef enum {
-  NPUC_DT_I1,
-  NPUC_DT_I8,
-  NPUC_DT_I16,
-  NPUC_DT_I32,
-  NPUC_DT_I64, /* also index */
-  NPUC_DT_F16,  /* stored as IEEE binary16 bits in uint16_t */
-  NPUC_DT_BF16, /* stored as bfloat16 bits in uint16_t */
-  NPUC_DT_F32,
-  NPUC_DT_F64,
-} npuc_dtype;
 
 /* A strided view: element (i0, ..., ik) is at
  * data + (offset + sum(ij * strides[j])) * elem_size(dtype). */
@@ -52,19 +42,6 @@ typedef struct {
   int64_t i;     /* is_scalar and integer dtype */
   npuc_dtype dtype;
 } npuc_operand;
-
-size_t npuc_rt_elem_size(npuc_dtype dt);
-/* "i1" "i8" "i16" "i32" "i64" "f16" "bf16" "f32" "f64"; parse also takes
- * "index" (as i64). */
-const char *npuc_rt_dtype_name(npuc_dtype dt);
-bool npuc_rt_dtype_parse(const char *name, npuc_dtype *dt);
-bool npuc_rt_is_float(npuc_dtype dt);
-
-/* ---- fp16 / bf16 conversions (round to nearest even) ------------------ */
-float npuc_rt_f16_to_f32(uint16_t h);
-uint16_t npuc_rt_f32_to_f16(float f);
-float npuc_rt_bf16_to_f32(uint16_t h);
-uint16_t npuc_rt_f32_to_bf16(float f);
 
 /* ---- buffers ----------------------------------------------------------- */
 
@@ -114,17 +91,11 @@ void npuc_rt_store_i(const npuc_buf *b, const int64_t *idx, int64_t v,
 
 /* ---- HIVM ops ------------------------------------------------------------ */
 
+/* The elementwise ops, one line each in npuc/HivmElementwise.def (the
+ * order of its lines): NPUC_EW_ADD, NPUC_EW_SUB, ... NPUC_EW_SEL. */
 typedef enum {
-  /* binary */
-  NPUC_EW_ADD, NPUC_EW_SUB, NPUC_EW_MUL, NPUC_EW_DIV, NPUC_EW_MAX,
-  NPUC_EW_MIN, NPUC_EW_AND, NPUC_EW_OR, NPUC_EW_XOR, NPUC_EW_SHL,
-  NPUC_EW_SHR, NPUC_EW_POW, NPUC_EW_MOD,
-  /* unary */
-  NPUC_EW_ABS, NPUC_EW_EXP, NPUC_EW_LN, NPUC_EW_SQRT, NPUC_EW_RSQRT,
-  NPUC_EW_REC, NPUC_EW_RELU, NPUC_EW_NOT, NPUC_EW_TANH, NPUC_EW_SIN,
-  NPUC_EW_COS, NPUC_EW_ERF,
-  /* ternary: select(cond, a, b) */
-  NPUC_EW_SEL,
+#define NPUC_EW(NAME, vop, arity, kinds, float_expr, int_expr) NPUC_EW_##NAME,
+#include "npuc/HivmElementwise.def"
 } npuc_ew_op;
 
 /* dst = op(srcs...). An input dimension of size 1 broadcasts to dst's size

@@ -1,7 +1,7 @@
 /* Compiles a kernel with --target=ascend-cmodel, builds it with the C
  * compiler, runs it, and compares outputs of two runs. */
 #include "npuc/AscendCModel.h"
-#include "npuc/HivmRuntime.h"
+#include "npuc/Dtype.h"
 #include "npuc/IR.h"
 #include "npuc/Run.h"
 #include "npuc/ToolSupport.h"

@@ -11,7 +11,8 @@
  *     - {buffer: f32, shape: [100000], init: zeros}
  *     - {buffer: i32, shape: [8, 16], init: file, file: a.bin}
  */
-#include "npuc/HivmRuntime.h"
+#include "npuc/Alloc.h"
+#include "npuc/Dtype.h"
 #include "npuc/Run.h"
 
 #include <errno.h>
@@ -68,7 +69,7 @@ bool npuc_run_spec_load(const char *path, npuc_run_spec *spec,
     npuc_yaml_error(&r, root, "a spec is a mapping with 'args'%s", "");
   } else {
     const char *kernel = npuc_yaml_scalar(npuc_yaml_get(&r, root, "kernel"));
-    spec->kernel = kernel ? strdup(kernel) : NULL;
+    spec->kernel = kernel ? npuc_xstrdup(kernel) : NULL;
     double v;
     if (npuc_yaml_get(&r, root, "seed") && number(&r, npuc_yaml_get(&r, root, "seed"), &v))
       spec->seed = (uint64_t)v;
@@ -147,7 +148,7 @@ static bool read_fill(spec_reader *r, yaml_node_t *a, npuc_run_arg *arg) {
     npuc_yaml_error(r, a, "init: file needs 'file: path.bin'%s", "");
     return false;
   }
-  arg->file = file ? strdup(file) : NULL;
+  arg->file = file ? npuc_xstrdup(file) : NULL;
   return true;
 }
 
@@ -190,7 +191,7 @@ static bool read_args(spec_reader *r, yaml_node_t *list, npuc_run_spec *spec) {
         return false;
     } else {
       const char *value = npuc_yaml_scalar(npuc_yaml_get(r, a, "value"));
-      arg->value = strdup(value ? value : "0");
+      arg->value = npuc_xstrdup(value ? value : "0");
     }
     spec->num_args++;
   }

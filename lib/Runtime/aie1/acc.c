@@ -14,6 +14,9 @@ static bool srs_aieml(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
                       int32_t shift, bool is_signed);
 static aie1_wide round_shift(aie1_wide x, int s, npuc_aie1_round mode);
 static int64_t saturate(aie1_wide q, int n, npuc_aie1_sat sat, bool is_signed);
+static bool shift_round_saturate(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
+                                 const npuc_aie1_vec *acc, npuc_aie1_elem to,
+                                 int32_t shift, bool is_signed);
 
 bool npuc_aie1_ups(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
                    const npuc_aie1_vec *src, npuc_aie1_elem acc,
@@ -58,16 +61,7 @@ bool npuc_aie1_srs(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
                       "srs turns integer accumulators into i8, i16 or "
                       "i32 (f32 into f32), not %s into %s",
                       aie1_elem_name(acc->elem), aie1_elem_name(to));
-  npuc_aie1_vec r;
-  if (!npuc_aie1_vec_init(ctx, &r, to, acc->lanes))
-    return false;
-  int n = (int)npuc_aie1_elem_bits(to);
-  for (int32_t k = 0; k < acc->lanes; ++k) {
-    aie1_wide q = round_shift(aie1_get_acc(acc, k), shift, ctx->round);
-    aie1_set_int(&r, k, saturate(q, n, ctx->sat, is_signed));
-  }
-  *out = r;
-  return true;
+  return shift_round_saturate(ctx, out, acc, to, shift, is_signed);
 }
 
 static bool check_shift(npuc_aie1_ctx *ctx, int32_t shift, const char *op) {
@@ -163,13 +157,28 @@ static bool srs_aieml(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
                       "AIE-ML srs narrows %s accumulator lanes to i8, i16 or "
                       "i32, not to %s",
                       aie1_elem_name(acc->elem), aie1_elem_name(to));
+  return shift_round_saturate(ctx, out, acc, to, shift, is_signed);
+}
+
+/* Lane k of an accumulator: AIE1's 48- or 80-bit lanes, AIE-ML's i32 or
+ * i64 ones. */
+static aie1_wide acc_lane(const npuc_aie1_vec *acc, int32_t k) {
+  if (aie1_is_acc(acc->elem))
+    return aie1_get_acc(acc, k);
+  return aie1_wide_from_i64(aie1_get_int(acc, k));
+}
+
+/* srs proper, once its operands are checked: each lane shifted right,
+ * rounded and saturated into `to`. */
+static bool shift_round_saturate(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
+                                 const npuc_aie1_vec *acc, npuc_aie1_elem to,
+                                 int32_t shift, bool is_signed) {
   npuc_aie1_vec r;
   if (!npuc_aie1_vec_init(ctx, &r, to, acc->lanes))
     return false;
   int n = (int)npuc_aie1_elem_bits(to);
   for (int32_t k = 0; k < acc->lanes; ++k) {
-    aie1_wide q = round_shift(aie1_wide_from_i64(aie1_get_int(acc, k)), shift,
-                              ctx->round);
+    aie1_wide q = round_shift(acc_lane(acc, k), shift, ctx->round);
     aie1_set_int(&r, k, saturate(q, n, ctx->sat, is_signed));
   }
   *out = r;

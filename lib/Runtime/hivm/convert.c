@@ -1,61 +1,14 @@
-/* Dtypes and number conversions: element sizes, f16/bf16 <-> f32, exact
- * rounding of any value to any float format, and the strided row loads
- * and stores that turn buffer elements into compute-type values. */
+/* Number conversions: compute types, exact rounding of any value to any
+ * float format, and the strided row loads and stores that turn buffer
+ * elements into compute-type values. Element sizes, names and f16/bf16 <->
+ * f32 are lib/Common/Dtype.c. */
 #include "internal.h"
 
 #include <string.h>
 
 /* ---- dtypes ------------------------------------------------------------- */
 
-size_t npuc_rt_elem_size(npuc_dtype dt) {
-  switch (dt) {
-  case NPUC_DT_I1:
-  case NPUC_DT_I8: return 1;
-  case NPUC_DT_I16:
-  case NPUC_DT_F16:
-  case NPUC_DT_BF16: return 2;
-  case NPUC_DT_I32:
-  case NPUC_DT_F32: return 4;
-  case NPUC_DT_I64:
-  case NPUC_DT_F64: return 8;
-  }
-  return 0;
-}
-
-bool npuc_rt_is_float(npuc_dtype dt) {
-  return dt == NPUC_DT_F16 || dt == NPUC_DT_BF16 || dt == NPUC_DT_F32 ||
-         dt == NPUC_DT_F64;
-}
-
 bool npuc_rti_dtype_valid(npuc_dtype dt) { return npuc_rt_elem_size(dt) != 0; }
-
-const char *npuc_rt_dtype_name(npuc_dtype dt) {
-  switch (dt) {
-  case NPUC_DT_I1: return "i1";
-  case NPUC_DT_I8: return "i8";
-  case NPUC_DT_I16: return "i16";
-  case NPUC_DT_I32: return "i32";
-  case NPUC_DT_I64: return "i64";
-  case NPUC_DT_F16: return "f16";
-  case NPUC_DT_BF16: return "bf16";
-  case NPUC_DT_F32: return "f32";
-  case NPUC_DT_F64: return "f64";
-  }
-  return "<invalid dtype>";
-}
-
-bool npuc_rt_dtype_parse(const char *name, npuc_dtype *dt) {
-  for (int i = NPUC_DT_I1; i <= NPUC_DT_F64; ++i)
-    if (strcmp(name, npuc_rt_dtype_name((npuc_dtype)i)) == 0) {
-      *dt = (npuc_dtype)i;
-      return true;
-    }
-  if (strcmp(name, "index") == 0) {
-    *dt = NPUC_DT_I64;
-    return true;
-  }
-  return false;
-}
 
 int npuc_rti_int_width(npuc_dtype dt) {
   return dt == NPUC_DT_I1 ? 1 : (int)npuc_rt_elem_size(dt) * 8;
@@ -88,59 +41,6 @@ bool npuc_rti_ct_is_storage(rt_ct ct, npuc_dtype dt) {
    * goes through a load (normalize) and a store (mask). */
   return dt != NPUC_DT_I1 && dt != NPUC_DT_F16 && dt != NPUC_DT_BF16 &&
          npuc_rti_compute_type(dt) == ct;
-}
-
-/* ---- f16 / bf16 <-> f32 ------------------------------------------------- */
-
-float npuc_rt_f16_to_f32(uint16_t h) { return npuc_rti_f16_to_f32(h); }
-uint16_t npuc_rt_f32_to_f16(float f) { return npuc_rti_f32_to_f16(f); }
-float npuc_rt_bf16_to_f32(uint16_t h) { return rt_bf16_to_f32(h); }
-uint16_t npuc_rt_f32_to_bf16(float f) { return npuc_rti_f32_to_bf16(f); }
-
-/* Both directions are written without branches (each case is computed
- * and one selected) so that the row loops over them vectorize. */
-
-float npuc_rti_f16_to_f32(uint16_t h) {
-  uint32_t sign = (uint32_t)(h & 0x8000) << 16;
-  uint32_t bits = (uint32_t)(h & 0x7fff) << 13; /* exponent and mantissa */
-  uint32_t exp = bits & 0x0f800000u;
-  uint32_t normal = bits + 0x38000000u;  /* rebias 15 -> 127 */
-  uint32_t inf_nan = bits + 0x70000000u; /* exponent 31 -> 255, payload kept */
-  /* Zero or subnormal: 2^-14 * (1 + m/1024) - 2^-14 = m * 2^-24, exactly. */
-  float sub = rt_f32_from_bits(bits + 0x38800000u) - 0x1p-14f;
-  uint32_t mag = exp == 0x0f800000u ? inf_nan
-                 : exp == 0         ? rt_f32_bits(sub)
-                                    : normal;
-  return rt_f32_from_bits(sign | mag);
-}
-
-uint16_t npuc_rti_f32_to_f16(float f) {
-  uint32_t x = rt_f32_bits(f);
-  uint32_t sign = (x >> 16) & 0x8000;
-  uint32_t mag = x & 0x7fffffffu;
-  /* Normal f16 (>= 2^-14): rebias 127 -> 15, then drop 13 bits rounding
-   * to nearest even; a carry out of the mantissa bumps the exponent. */
-  uint32_t normal = (mag - 0x38000000u + 0xfffu + ((mag >> 13) & 1)) >> 13;
-  /* Subnormal f16: adding 0.5 leaves the value in units of 2^-24 (the
-   * ulp of 0.5) in the low bits, rounded to nearest even by the FPU;
-   * rounding up to 0x400 is the smallest normal, the right encoding. */
-  uint32_t sub = rt_f32_bits(rt_f32_from_bits(mag) + 0.5f) - 0x3f000000u;
-  /* NaN: quiet it, keep the top payload bits. >= 65520 rounds to Inf. */
-  uint32_t nan = 0x7e00u | ((mag >> 13) & 0x3ffu);
-  uint32_t r = mag > 0x7f800000u   ? nan
-               : mag >= 0x477ff000u ? 0x7c00u
-               : mag >= 0x38800000u ? normal
-                                    : sub;
-  return (uint16_t)(sign | r);
-}
-
-uint16_t npuc_rti_f32_to_bf16(float f) {
-  uint32_t x = rt_f32_bits(f);
-  if ((x & 0x7fffffffu) > 0x7f800000u)
-    return (uint16_t)((x >> 16) | 0x40);
-  /* Adding 0x7fff plus the kept lsb rounds to nearest even; a carry out of
-   * the mantissa bumps the exponent, up to Inf for the largest values. */
-  return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1)) >> 16);
 }
 
 /* ---- exact rounding to a float format ----------------------------------- */
@@ -190,9 +90,9 @@ uint64_t npuc_rti_float_bits_from_int(bool neg, uint64_t mag, npuc_dtype dt,
 
 double npuc_rti_float_bits_to_double(uint64_t bits, npuc_dtype dt) {
   switch (dt) {
-  case NPUC_DT_F16: return npuc_rti_f16_to_f32((uint16_t)bits);
-  case NPUC_DT_BF16: return rt_bf16_to_f32((uint16_t)bits);
-  case NPUC_DT_F32: return rt_f32_from_bits((uint32_t)bits);
+  case NPUC_DT_F16: return npuc_f16_to_f32_inline((uint16_t)bits);
+  case NPUC_DT_BF16: return npuc_bf16_to_f32_inline((uint16_t)bits);
+  case NPUC_DT_F32: return npuc_f32_from_bits((uint32_t)bits);
   default: {
     double d;
     memcpy(&d, &bits, sizeof d);
@@ -327,13 +227,13 @@ static void load_f32(float *out, const npuc_buf *b, int64_t off, int64_t s,
   bool f16 = b->dtype == NPUC_DT_F16;
   /* The dense loops are spelled out: they are the ones that vectorize. */
   if (s == 1 && f16) {
-    for (size_t i = 0; i < n; i++) out[i] = npuc_rti_f16_to_f32(p[i]);
+    for (size_t i = 0; i < n; i++) out[i] = npuc_f16_to_f32_inline(p[i]);
   } else if (s == 1) {
-    for (size_t i = 0; i < n; i++) out[i] = rt_bf16_to_f32(p[i]);
+    for (size_t i = 0; i < n; i++) out[i] = npuc_bf16_to_f32_inline(p[i]);
   } else if (f16) {
-    for (size_t i = 0; i < n; i++) out[i] = npuc_rti_f16_to_f32(p[(int64_t)i * s]);
+    for (size_t i = 0; i < n; i++) out[i] = npuc_f16_to_f32_inline(p[(int64_t)i * s]);
   } else {
-    for (size_t i = 0; i < n; i++) out[i] = rt_bf16_to_f32(p[(int64_t)i * s]);
+    for (size_t i = 0; i < n; i++) out[i] = npuc_bf16_to_f32_inline(p[(int64_t)i * s]);
   }
 }
 
@@ -424,13 +324,13 @@ static void store_f32(const float *in, const npuc_buf *b, int64_t off,
   uint16_t *p = (uint16_t *)b->data + off;
   bool f16 = b->dtype == NPUC_DT_F16;
   if (s == 1 && f16) {
-    for (size_t i = 0; i < n; i++) p[i] = npuc_rti_f32_to_f16(in[i]);
+    for (size_t i = 0; i < n; i++) p[i] = npuc_f32_to_f16_inline(in[i]);
   } else if (s == 1) {
-    for (size_t i = 0; i < n; i++) p[i] = npuc_rti_f32_to_bf16(in[i]);
+    for (size_t i = 0; i < n; i++) p[i] = npuc_f32_to_bf16_inline(in[i]);
   } else if (f16) {
-    for (size_t i = 0; i < n; i++) p[(int64_t)i * s] = npuc_rti_f32_to_f16(in[i]);
+    for (size_t i = 0; i < n; i++) p[(int64_t)i * s] = npuc_f32_to_f16_inline(in[i]);
   } else {
-    for (size_t i = 0; i < n; i++) p[(int64_t)i * s] = npuc_rti_f32_to_bf16(in[i]);
+    for (size_t i = 0; i < n; i++) p[(int64_t)i * s] = npuc_f32_to_bf16_inline(in[i]);
   }
 }
 

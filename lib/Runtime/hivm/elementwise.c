@@ -10,30 +10,81 @@
  * buffer with no index arithmetic and no copies. */
 #include "internal.h"
 
-/* The dense loops, one per compute type, instantiated from ew_float.inc
- * and ew_int.inc at the end of this file. */
-static void ew_f32(npuc_ew_op op, size_t n, float *d, const void *const *in);
-static void ew_f64(npuc_ew_op op, size_t n, double *d, const void *const *in);
-static void ew_i8(npuc_ew_op op, size_t n, int8_t *d, const void *const *in,
-                  const char *loc);
-static void ew_i16(npuc_ew_op op, size_t n, int16_t *d, const void *const *in,
-                   const char *loc);
-static void ew_i32(npuc_ew_op op, size_t n, int32_t *d, const void *const *in,
-                   const char *loc);
-static void ew_i64(npuc_ew_op op, size_t n, int64_t *d, const void *const *in,
-                   const char *loc);
-static void cmp_f32(npuc_cmp_mode mode, size_t n, int8_t *d, const float *a,
-                    const float *b);
-static void cmp_f64(npuc_cmp_mode mode, size_t n, int8_t *d, const double *a,
-                    const double *b);
-static void cmp_i8(npuc_cmp_mode mode, size_t n, int8_t *d, const int8_t *a,
-                   const int8_t *b);
-static void cmp_i16(npuc_cmp_mode mode, size_t n, int8_t *d, const int16_t *a,
-                    const int16_t *b);
-static void cmp_i32(npuc_cmp_mode mode, size_t n, int8_t *d, const int32_t *a,
-                    const int32_t *b);
-static void cmp_i64(npuc_cmp_mode mode, size_t n, int8_t *d, const int64_t *a,
-                    const int64_t *b);
+/* ---- the dense loops ---------------------------------------------------- */
+
+/* One per compute type, instantiated from ew_float.inc and ew_int.inc. */
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+
+/* One op's dense loop for the type T being instantiated: its inputs (a, b,
+ * c; a select's condition a is int8_t) and d[i] = its expression. Which
+ * ops a type gets: EW_FLOAT_<kinds> and EW_INT_<kinds> of the op's line in
+ * npuc/HivmElementwise.def. The .inc files paste NPUC_EW_<NAME> before
+ * passing it on, as MAX and MIN are also macros there. */
+#define EW_IN_1 const T *a = in[0];
+#define EW_IN_2 const T *a = in[0], *b = in[1];
+#define EW_IN_3 const int8_t *a = in[0]; const T *b = in[1], *c = in[2];
+#define EW_LOOP(op, arity, expr)                                               \
+  case op: {                                                                   \
+    EW_IN_##arity                                                              \
+    for (size_t i = 0; i < n; i++) d[i] = (expr);                              \
+    return;                                                                    \
+  }
+#define EW_SKIP(op, arity, expr)
+#define EW_FLOAT_F EW_LOOP
+#define EW_FLOAT_FI EW_LOOP
+#define EW_FLOAT_I EW_SKIP
+#define EW_INT_I EW_LOOP
+#define EW_INT_FI EW_LOOP
+#define EW_INT_F EW_SKIP
+
+#define T float
+#define FN(name) CAT(name, f)
+#define MAX rt_maxf
+#define MIN rt_minf
+#define EW_NAME ew_f32
+#define CMP_NAME cmp_f32
+#include "ew_float.inc"
+
+#define T double
+#define FN(name) name
+#define MAX rt_max
+#define MIN rt_min
+#define EW_NAME ew_f64
+#define CMP_NAME cmp_f64
+#include "ew_float.inc"
+
+#define T int8_t
+#define UT uint32_t
+#define W 8
+#define SFX(name) CAT(name, _i8)
+#define EW_NAME ew_i8
+#define CMP_NAME cmp_i8
+#include "ew_int.inc"
+
+#define T int16_t
+#define UT uint32_t
+#define W 16
+#define SFX(name) CAT(name, _i16)
+#define EW_NAME ew_i16
+#define CMP_NAME cmp_i16
+#include "ew_int.inc"
+
+#define T int32_t
+#define UT uint32_t
+#define W 32
+#define SFX(name) CAT(name, _i32)
+#define EW_NAME ew_i32
+#define CMP_NAME cmp_i32
+#include "ew_int.inc"
+
+#define T int64_t
+#define UT uint64_t
+#define W 64
+#define SFX(name) CAT(name, _i64)
+#define EW_NAME ew_i64
+#define CMP_NAME cmp_i64
+#include "ew_int.inc"
 
 /* ---- the row engine ----------------------------------------------------- */
 
@@ -245,127 +296,37 @@ static void cmp_kernel(const ew_job *job, size_t n, void *d,
 
 /* ---- checks ------------------------------------------------------------- */
 
+/* What npuc/HivmElementwise.def says of each op. */
+#define EW_TAKES_F true, false
+#define EW_TAKES_I false, true
+#define EW_TAKES_FI true, true
+static const struct {
+  const char *name; /* without the 'v' of vadd */
+  int arity;
+  bool floats, ints;
+} kOps[] = {
+#define NPUC_EW(NAME, vop, arity, kinds, float_expr, int_expr)                 \
+  [NPUC_EW_##NAME] = {#vop + 1, arity, EW_TAKES_##kinds},
+#include "npuc/HivmElementwise.def"
+};
+#define EW_NUM_OPS (sizeof kOps / sizeof *kOps)
+
 static const char *op_name(npuc_ew_op op) {
-  static const char *const names[] = {
-      "add", "sub", "mul", "div", "max", "min", "and", "or", "xor", "shl",
-      "shr", "pow", "mod", "abs", "exp", "ln", "sqrt", "rsqrt", "rec",
-      "relu", "not", "tanh", "sin", "cos", "erf", "sel"};
-  return (unsigned)op <= NPUC_EW_SEL ? names[op] : "<invalid op>";
+  return (unsigned)op < EW_NUM_OPS ? kOps[op].name : "<invalid op>";
 }
 
 static void check_arity(npuc_ew_op op, int nsrc, const char *loc) {
-  if ((unsigned)op > NPUC_EW_SEL)
+  if ((unsigned)op >= EW_NUM_OPS)
     npuc_rt_fail(loc, "elementwise: invalid op %d", (int)op);
-  int want = op == NPUC_EW_SEL ? 3 : op >= NPUC_EW_ABS ? 1 : 2;
+  int want = kOps[op].arity;
   if (nsrc != want)
     npuc_rt_fail(loc, "elementwise %s: %d operands, expected %d", op_name(op),
                  nsrc, want);
 }
 
 static void check_op_dtype(npuc_ew_op op, npuc_dtype dt, const char *loc) {
-  bool ok;
-  switch (op) {
-  case NPUC_EW_AND: case NPUC_EW_OR: case NPUC_EW_XOR: case NPUC_EW_SHL:
-  case NPUC_EW_SHR: case NPUC_EW_NOT:
-    ok = !npuc_rt_is_float(dt);
-    break;
-  case NPUC_EW_EXP: case NPUC_EW_LN: case NPUC_EW_SQRT: case NPUC_EW_RSQRT:
-  case NPUC_EW_REC: case NPUC_EW_TANH: case NPUC_EW_SIN: case NPUC_EW_COS:
-  case NPUC_EW_ERF:
-    ok = npuc_rt_is_float(dt);
-    break;
-  default: ok = true; break;
-  }
+  bool ok = npuc_rt_is_float(dt) ? kOps[op].floats : kOps[op].ints;
   if (!ok)
     npuc_rt_fail(loc, "elementwise %s does not support dtype %s", op_name(op),
                  npuc_rt_dtype_name(dt));
 }
-
-/* ---- instantiated kernels ----------------------------------------------- */
-
-#define CAT_(a, b) a##b
-#define CAT(a, b) CAT_(a, b)
-
-#define T float
-#define FN(name) CAT(name, f)
-#define MAX rt_maxf
-#define MIN rt_minf
-#define EW_NAME ew_f32
-#define CMP_NAME cmp_f32
-#include "ew_float.inc"
-#undef T
-#undef FN
-#undef MAX
-#undef MIN
-#undef EW_NAME
-#undef CMP_NAME
-
-#define T double
-#define FN(name) name
-#define MAX rt_max
-#define MIN rt_min
-#define EW_NAME ew_f64
-#define CMP_NAME cmp_f64
-#include "ew_float.inc"
-#undef T
-#undef FN
-#undef MAX
-#undef MIN
-#undef EW_NAME
-#undef CMP_NAME
-
-#define T int8_t
-#define UT uint32_t
-#define W 8
-#define SFX(name) CAT(name, _i8)
-#define EW_NAME ew_i8
-#define CMP_NAME cmp_i8
-#include "ew_int.inc"
-#undef T
-#undef UT
-#undef W
-#undef SFX
-#undef EW_NAME
-#undef CMP_NAME
-
-#define T int16_t
-#define UT uint32_t
-#define W 16
-#define SFX(name) CAT(name, _i16)
-#define EW_NAME ew_i16
-#define CMP_NAME cmp_i16
-#include "ew_int.inc"
-#undef T
-#undef UT
-#undef W
-#undef SFX
-#undef EW_NAME
-#undef CMP_NAME
-
-#define T int32_t
-#define UT uint32_t
-#define W 32
-#define SFX(name) CAT(name, _i32)
-#define EW_NAME ew_i32
-#define CMP_NAME cmp_i32
-#include "ew_int.inc"
-#undef T
-#undef UT
-#undef W
-#undef SFX
-#undef EW_NAME
-#undef CMP_NAME
-
-#define T int64_t
-#define UT uint64_t
-#define W 64
-#define SFX(name) CAT(name, _i64)
-#define EW_NAME ew_i64
-#define CMP_NAME cmp_i64
-#include "ew_int.inc"
-#undef T
-#undef UT
-#undef W
-#undef SFX
-#undef EW_NAME
-#undef CMP_NAME

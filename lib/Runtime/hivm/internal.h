@@ -70,46 +70,23 @@ double npuc_rti_round_to_dtype(double v, npuc_dtype dt);
 /* `v` wrapped to the width of integer dtype `dt` (i1 keeps bit 0). */
 int64_t npuc_rti_wrap_int(int64_t v, npuc_dtype dt);
 
-/* f16/bf16 <-> f32 bodies, inline for the row loops. */
-static inline float rt_f32_from_bits(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-static inline uint32_t rt_f32_bits(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-static inline float rt_bf16_to_f32(uint16_t h) {
-  return rt_f32_from_bits((uint32_t)h << 16);
-}
-float npuc_rti_f16_to_f32(uint16_t h);
-uint16_t npuc_rti_f32_to_f16(float f);
-uint16_t npuc_rti_f32_to_bf16(float f);
-
 /* ---- float helpers shared by elementwise and reduce --------------------- */
-/* max/min that propagate NaN and order -0 below +0 (arith.maximumf). */
-static inline float rt_maxf(float a, float b) {
-  if (isnan(a) || isnan(b)) return a + b;
-  if (a == b) return signbit(a) ? b : a;
-  return a > b ? a : b;
-}
-static inline float rt_minf(float a, float b) {
-  if (isnan(a) || isnan(b)) return a + b;
-  if (a == b) return signbit(a) ? a : b;
-  return a < b ? a : b;
-}
-static inline double rt_max(double a, double b) {
-  if (isnan(a) || isnan(b)) return a + b;
-  if (a == b) return signbit(a) ? b : a;
-  return a > b ? a : b;
-}
-static inline double rt_min(double a, double b) {
-  if (isnan(a) || isnan(b)) return a + b;
-  if (a == b) return signbit(a) ? a : b;
-  return a < b ? a : b;
-}
+/* max/min that propagate NaN and order -0 below +0 (arith.maximumf), for
+ * float (rt_maxf, rt_minf) and double (rt_max, rt_min). */
+#define RT_MINMAX(T, MAX, MIN)                                                 \
+  static inline T MAX(T a, T b) {                                              \
+    if (isnan(a) || isnan(b)) return a + b;                                    \
+    if (a == b) return signbit(a) ? b : a;                                     \
+    return a > b ? a : b;                                                      \
+  }                                                                            \
+  static inline T MIN(T a, T b) {                                              \
+    if (isnan(a) || isnan(b)) return a + b;                                    \
+    if (a == b) return signbit(a) ? a : b;                                     \
+    return a < b ? a : b;                                                      \
+  }
+RT_MINMAX(float, rt_maxf, rt_minf)
+RT_MINMAX(double, rt_max, rt_min)
+#undef RT_MINMAX
 
 /* ---- n-d iteration ------------------------------------------------------ */
 #define RT_MAX_OPS 4 /* dst + up to 3 sources */

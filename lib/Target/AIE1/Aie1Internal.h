@@ -1,12 +1,12 @@
 /* Shared by the files of the aie1-cmodel target. Not public.
  *
- * The target reuses the ascend-cmodel C emitter for scalars, control flow
- * and memrefs (../AscendCModel/EmitterInternal.h) and adds one op family,
+ * The target writes scalars, control flow and memrefs through the shared C
+ * emitter (npuc/CEmit.h, as ascend-cmodel does) and adds one op family,
  * the aievec / aievec_aie1 / vector ops, as calls into libnpuc_aie1_rt. */
 #ifndef NPUC_AIE1_INTERNAL_H
 #define NPUC_AIE1_INTERNAL_H
 
-#include "../AscendCModel/EmitterInternal.h"
+#include "npuc/CEmit.h"
 #include "npuc/Target.h"
 
 #include <mlir-c/IR.h>
@@ -54,7 +54,7 @@ bool aie1_fixed_point_references(const aie1_kernel *ks, size_t n,
                                  int64_t shift);
 
 /* The emitter family of aievec, aievec_aie1 and the vector ops the
- * vectorized kernels use (npuc_em_op's target_op hook). */
+ * vectorized kernels use (the emitter's first_op hook). */
 bool aie1_em_vector_op(emitter *em, MlirOperation op, const char *name);
 /* The same on an AIE-ML core ('aieml: true'): also mul_elem, mac_elem and
  * i64 accumulator lanes. */
@@ -73,8 +73,8 @@ void aie1_emit_host(const aie1_kernel *ks, size_t n, const aie1_config *cfg,
                     npuc_sb *file);
 void aie1_emit_makefile(const npuc_compile_options *o, npuc_sb *file);
 
-/* The npuc_aie1_elem name of a scalar or vector element type; NULL when the
- * AIE1 vector unit has no such element. */
-const char *aie1_elem_name(MlirType t);
+/* The npuc_aie1_elem constant ("NPUC_AIE1_I16") of a scalar or vector
+ * element type; NULL when the AIE1 vector unit has no such element. */
+const char *aie1_elem_constant(MlirType t);
 
 #endif

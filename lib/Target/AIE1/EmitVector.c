@@ -105,7 +105,7 @@ static int64_t int_attr(vop *v, const char *name, int64_t fallback) {
 static bool vector_shape(vop *v, MlirType t, const char **elem,
                          int64_t *lanes) {
   if (!mlirTypeIsAVector(t) || mlirShapedTypeGetRank(t) != 1 ||
-      !(*elem = aie1_elem_name(mlirShapedTypeGetElementType(t))) ||
+      !(*elem = aie1_elem_constant(mlirShapedTypeGetElementType(t))) ||
       (!v->aieml && strcmp(*elem, "NPUC_AIE1_I64") == 0)) {
     npuc_em_error(v->em, v->op,
                   "type not supported by --target=aie1-cmodel: vectors are "
@@ -269,17 +269,16 @@ static bool emit_concat(vop *v) {
   const char *elem;
   int64_t lanes;
   intptr_t n = mlirOperationGetNumOperands(v->op);
-  char list[1024];
-  size_t at = 0;
-  for (intptr_t i = 0; i < n && at < sizeof list; ++i)
-    at += (size_t)snprintf(list + at, sizeof list - at, "%s&%s", i ? ", " : "",
-                           operand(v, i));
+  npuc_sb list = {0};
+  for (intptr_t i = 0; i < n; ++i)
+    npuc_sb_printf(&list, "%s&%s", i ? ", " : "", operand(v, i));
   const char *r = define_result(v, &elem, &lanes);
   if (r)
     checked(v,
             "npuc_aie1_concat(&npuc_ctx, &%s, (const npuc_aie1_vec *const[]){%s}, "
             "%lld)",
-            r, list, (long long)n);
+            r, list.data ? list.data : "", (long long)n);
+  npuc_sb_free(&list);
   return true;
 }
 

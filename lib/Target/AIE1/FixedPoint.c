@@ -23,6 +23,7 @@
  * The rewrite uses arith ops only, so the reference is still emitted by the
  * shared scalar emitter, which wraps every integer at its width. */
 #include "Aie1Internal.h"
+#include "npuc/Alloc.h"
 #include "npuc/BuildOps.h"
 #include "npuc/IR.h"
 
@@ -37,15 +38,10 @@ typedef struct {
 } fx_node;
 
 typedef struct {
-  uintptr_t key; /* the op's pointer */
-  size_t node;
-} fx_key;
-
-typedef struct {
   int64_t shift;
   fx_node *nodes; /* in program order */
   size_t num_nodes, cap;
-  fx_key *by_op; /* sorted by op pointer, for lookups */
+  npuc_ptr_map by_op; /* op pointer -> its index in nodes */
   MlirValue shift_value[2]; /* `shift` as i48 and as i64, made once */
   MlirBlock entry;
 } fx_state;
@@ -71,7 +67,7 @@ bool aie1_fixed_point_references(const aie1_kernel *ks, size_t n,
 }
 
 static bool collect(fx_state *s, MlirOperation func);
-static bool index_by_op(fx_state *s);
+static void index_by_op(fx_state *s);
 static void build_node(fx_state *s, size_t i);
 static void narrow_results(fx_state *s);
 static void erase_replaced(fx_state *s);
@@ -79,15 +75,16 @@ static void erase_replaced(fx_state *s);
 static bool rewrite_function(MlirOperation func, int64_t shift) {
   fx_state s = {.shift = shift};
   s.entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
-  bool ok = collect(&s, func) && index_by_op(&s);
+  bool ok = collect(&s, func);
   if (ok) {
+    index_by_op(&s);
     for (size_t i = 0; i < s.num_nodes; ++i)
       build_node(&s, i);
     narrow_results(&s);
     erase_replaced(&s);
   }
   free(s.nodes);
-  free(s.by_op);
+  npuc_ptr_map_free(&s.by_op);
   return ok;
 }
 
@@ -141,7 +138,6 @@ static int64_t max_shift(unsigned data_bits) {
 typedef struct {
   fx_state *s;
   MlirOperation bad;
-  bool oom;
 } collector;
 
 static MlirWalkResult collect_op(MlirOperation op, void *user) {
@@ -156,14 +152,8 @@ static MlirWalkResult collect_op(MlirOperation op, void *user) {
     return MlirWalkResultInterrupt;
   }
   if (s->num_nodes == s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 32;
-    fx_node *grown = realloc(s->nodes, cap * sizeof *grown);
-    if (!grown) {
-      c->oom = true;
-      return MlirWalkResultInterrupt;
-    }
-    s->nodes = grown;
-    s->cap = cap;
+    s->cap = s->cap ? 2 * s->cap : 32;
+    s->nodes = npuc_xreallocarray(s->nodes, s->cap, sizeof *s->nodes);
   }
   s->nodes[s->num_nodes++] = (fx_node){op, {NULL}, false, 0};
   return MlirWalkResultAdvance;
@@ -171,7 +161,7 @@ static MlirWalkResult collect_op(MlirOperation op, void *user) {
 
 /* Collected first: the rewrite must not upset the walk. */
 static bool collect(fx_state *s, MlirOperation func) {
-  collector c = {s, {NULL}, false};
+  collector c = {s, {NULL}};
   mlirOperationWalk(func, collect_op, &c, MlirWalkPreOrder);
   if (!mlirOperationIsNull(c.bad)) {
     unsigned bits = data_bits(c.bad);
@@ -183,31 +173,23 @@ static bool collect(fx_state *s, MlirOperation func) {
                              : "the accumulator has 48 bits");
     return false;
   }
-  return !c.oom;
-}
-
-static int by_key(const void *a, const void *b) {
-  uintptr_t x = ((const fx_key *)a)->key, y = ((const fx_key *)b)->key;
-  return (x > y) - (x < y);
-}
-
-static bool index_by_op(fx_state *s) {
-  s->by_op = malloc((s->num_nodes ? s->num_nodes : 1) * sizeof *s->by_op);
-  if (!s->by_op)
-    return false;
-  for (size_t i = 0; i < s->num_nodes; ++i)
-    s->by_op[i] = (fx_key){(uintptr_t)s->nodes[i].op.ptr, i};
-  qsort(s->by_op, s->num_nodes, sizeof *s->by_op, by_key);
   return true;
+}
+
+static void index_by_op(fx_state *s) {
+  for (size_t i = 0; i < s->num_nodes; ++i)
+    if (!npuc_ptr_map_put(&s->by_op, s->nodes[i].op.ptr, i))
+      npuc_die("out of memory");
 }
 
 /* The node that defines `v`, or NULL. */
 static fx_node *node_of(fx_state *s, MlirValue v) {
   if (!mlirValueIsAOpResult(v))
     return NULL;
-  fx_key key = {(uintptr_t)mlirOpResultGetOwner(v).ptr, 0};
-  fx_key *k = bsearch(&key, s->by_op, s->num_nodes, sizeof *s->by_op, by_key);
-  return k ? &s->nodes[k->node] : NULL;
+  uintptr_t node;
+  if (!npuc_ptr_map_get(&s->by_op, mlirOpResultGetOwner(v).ptr, &node))
+    return NULL;
+  return &s->nodes[node];
 }
 
 static bool has_single_use(MlirValue v) {

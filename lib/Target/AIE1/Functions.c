@@ -2,6 +2,7 @@
  * memref arguments as an array of npuc_buf. The body goes through the
  * shared C emitter with the aievec family hooked in. */
 #include "Aie1Internal.h"
+#include "npuc/BuildOps.h"
 #include "npuc/IR.h"
 
 #include <mlir-c/BuiltinTypes.h>
@@ -39,8 +40,7 @@ bool aie1_emit_functions(const npuc_op_registry *reg, const aie1_kernel *ks,
 }
 
 static MlirWalkResult find_transfer_read(MlirOperation op, void *user) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  if (n.length == 20 && memcmp(n.data, "vector.transfer_read", 20) == 0) {
+  if (npuc_op_is(op, "vector.transfer_read")) {
     *(MlirOperation *)user = op;
     return MlirWalkResultInterrupt;
   }
@@ -72,7 +72,7 @@ static bool emit_function(const npuc_op_registry *reg, MlirOperation func,
   em.out = &body;
   em.indent = 1;
   em.target_name = "aie1-cmodel";
-  em.target_op = aieml ? aie1_em_vector_op_aieml : aie1_em_vector_op;
+  em.first_op = aieml ? aie1_em_vector_op_aieml : aie1_em_vector_op;
   /* One core's rounding and saturation modes: floor, none (see
    * docs/aie1-emulator.md), which make srs at shift 0 wrap as the scalar
    * program does. */
@@ -95,7 +95,7 @@ static bool emit_function(const npuc_op_registry *reg, MlirOperation func,
   return ok;
 }
 
-const char *aie1_elem_name(MlirType t) {
+const char *aie1_elem_constant(MlirType t) {
   if (mlirTypeIsAF32(t))
     return "NPUC_AIE1_F32";
   if (!mlirTypeIsAInteger(t))

@@ -1,15 +1,12 @@
-/* host.c and the Makefile of aie1-cmodel. The host gives each kernel's two
- * versions the same random buffers, runs the scalar reference on one copy
- * and the vectorized kernel on the other, then compares every buffer
- * element by element, including the slack after each one (a vector store
- * past a buffer's end shows there). The generic part of host.c is fixed
- * text; the kernel table is generated. */
+/* host.c and the Makefile of aie1-cmodel. host.c is the kernel table and
+ * the settings of the host program, lib/Runtime/aie1/host_main.c (in
+ * libnpuc_aie1_rt), which gives each kernel's two versions the same random
+ * buffers, runs both and compares them. */
 #include "Aie1Internal.h"
 
 #include <mlir-c/BuiltinTypes.h>
 #include <string.h>
 
-static const char *host_body(void);
 static void emit_kernel_table(const aie1_kernel *ks, size_t n, npuc_sb *file);
 
 void aie1_emit_host(const aie1_kernel *ks, size_t n, const aie1_config *cfg,
@@ -24,43 +21,30 @@ void aie1_emit_host(const aie1_kernel *ks, size_t n, const aie1_config *cfg,
                  " * Usage: ./kernel [SEED]. Exit status 0: every buffer "
                  "equal; 1: a\n"
                  " * difference; 3: an emulator op refused its operands. */\n"
-                 "#include \"npuc/Aie1KernelPrelude.h\"\n\n"
-                 "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
-                 "typedef struct {\n  npuc_dtype dtype;\n  int32_t rank;\n"
-                 "  int64_t sizes[NPUC_RT_MAX_RANK]; /* -1: dynamic */\n} npuc_host_arg;\n\n"
-                 "typedef struct {\n  const char *name;\n"
-                 "  void (*vec)(const npuc_buf *);\n"
-                 "  void (*ref)(const npuc_buf *);\n  int nargs;\n"
-                 "  const npuc_host_arg *args;\n} npuc_host_kernel;\n\n");
+                 "#include \"npuc/Aie1KernelPrelude.h\"\n\n");
   emit_kernel_table(ks, n, file);
   npuc_sb_printf(file,
-                 "static const uint64_t npuc_default_seed = %lluu;\n"
-                 "/* f32 results may differ by this many units in the last "
-                 "place. */\n"
-                 "static const int64_t npuc_f32_ulps = %lld;\n"
-                 "/* The filter layout the vectorization assumes, in argument\n"
-                 " * npuc_filter_arg: element k is 0 when k %% period >= used "
-                 "(zero-offset's\n * recurring zeros), else equal to element "
-                 "k - k %% dup. */\n"
-                 "static const int npuc_filter_arg = %lld;\n"
-                 "static const int64_t npuc_filter_period = %lld;\n"
-                 "static const int64_t npuc_filter_used = %lld;\n"
-                 "static const int64_t npuc_filter_dup = %lld;\n"
-                 "/* The size of every dynamic (-1) dimension. */\n"
-                 "static const int64_t npuc_dynamic_size = %lld;\n"
-                 "/* Vector loads may read past a buffer's end, as the "
-                 "anchor's kernels\n * do; the lanes read there are never "
-                 "used. Every buffer gets this many\n * elements of random "
-                 "slack. */\n"
-                 "static const int64_t NPUC_SLACK = %lld;\n"
-                 "static const int npuc_num_kernels = %zu;\n"
-                 "/* > 0: the references are fixed point with this shift. */\n"
-                 "static const int npuc_shift = %lld;\n\n%s",
-                 (unsigned long long)cfg->seed, (long long)cfg->f32_ulps,
+                 "static const npuc_aie1_host npuc_host = {\n"
+                 "  .kernels = npuc_kernels,\n"
+                 "  .num_kernels = %zu,\n"
+                 "  .default_seed = %lluu,\n"
+                 "  .f32_ulps = %lld,\n"
+                 "  .filter_arg = %lld,\n"
+                 "  .filter_period = %lld,\n"
+                 "  .filter_used = %lld,\n"
+                 "  .filter_dup = %lld,\n"
+                 "  .dynamic_size = %lld,\n"
+                 "  .slack = %lld,\n"
+                 "  .shift = %lld,\n"
+                 "};\n\n"
+                 "int main(int argc, char **argv) {\n"
+                 "  return npuc_aie1_host_main(argc, argv, &npuc_host);\n"
+                 "}\n",
+                 n, (unsigned long long)cfg->seed, (long long)cfg->f32_ulps,
                  (long long)cfg->filter_arg, (long long)cfg->filter_period,
                  (long long)cfg->filter_used, (long long)cfg->filter_dup,
-                 (long long)cfg->dynamic_size, (long long)cfg->slack, n,
-                 (long long)(cfg->shift > 0 ? cfg->shift : 0), host_body());
+                 (long long)cfg->dynamic_size, (long long)cfg->slack,
+                 (long long)(cfg->shift > 0 ? cfg->shift : 0));
 }
 
 void aie1_emit_makefile(const npuc_compile_options *o, npuc_sb *file) {
@@ -86,14 +70,12 @@ void aie1_emit_makefile(const npuc_compile_options *o, npuc_sb *file) {
 
 /* ---- the kernel table --------------------------------------------------- */
 
-static const char *dtype_name(MlirType e) {
-  if (mlirTypeIsAF32(e))
-    return "NPUC_DT_F32";
-  switch (mlirIntegerTypeGetWidth(e)) {
-  case 8: return "NPUC_DT_I8";
-  case 16: return "NPUC_DT_I16";
-  default: return "NPUC_DT_I32";
-  }
+/* The NPUC_DT_ name of an argument's element type (i8, i16, i32 or f32:
+ * check_signature in Target.c). */
+static const char *dtype_name(MlirType t) {
+  int dt = 0;
+  npuc_em_dtype(t, &dt);
+  return npuc_em_dtype_name(dt);
 }
 
 static void emit_kernel_table(const aie1_kernel *ks, size_t n, npuc_sb *file) {
@@ -104,12 +86,12 @@ static void emit_kernel_table(const aie1_kernel *ks, size_t n, npuc_sb *file) {
     MlirBlock entry =
         mlirRegionGetFirstBlock(mlirOperationGetRegion(ks[k].vec, 0));
     intptr_t nargs = mlirBlockGetNumArguments(entry);
-    npuc_sb_printf(file, "static const npuc_host_arg npuc_args_%s[] = {\n",
+    npuc_sb_printf(file, "static const npuc_aie1_host_arg npuc_args_%s[] = {\n",
                    ks[k].name);
     for (intptr_t i = 0; i < nargs; ++i) {
       MlirType t = mlirValueGetType(mlirBlockGetArgument(entry, i));
       intptr_t rank = mlirShapedTypeGetRank(t);
-      npuc_sb_printf(file, "  {%s, %lld, {", dtype_name(mlirShapedTypeGetElementType(t)),
+      npuc_sb_printf(file, "  {%s, %lld, {", dtype_name(t),
                      (long long)rank);
       for (intptr_t d = 0; d < rank; ++d)
         npuc_sb_printf(file, "%s%lld", d ? ", " : "",
@@ -122,7 +104,8 @@ static void emit_kernel_table(const aie1_kernel *ks, size_t n, npuc_sb *file) {
       npuc_sb_printf(file, "  {NPUC_DT_I32, 0, {0}},\n");
     npuc_sb_printf(file, "};\n\n");
   }
-  npuc_sb_printf(file, "static const npuc_host_kernel npuc_kernels[] = {\n");
+  npuc_sb_printf(file,
+                 "static const npuc_aie1_host_kernel npuc_kernels[] = {\n");
   for (size_t k = 0; k < n; ++k) {
     MlirBlock entry =
         mlirRegionGetFirstBlock(mlirOperationGetRegion(ks[k].vec, 0));
@@ -131,162 +114,4 @@ static void emit_kernel_table(const aie1_kernel *ks, size_t n, npuc_sb *file) {
                    (long long)mlirBlockGetNumArguments(entry), ks[k].name);
   }
   npuc_sb_printf(file, "};\n\n");
-}
-
-/* The generic part of host.c. */
-static const char *host_body(void) {
-  return
-    "static uint64_t npuc_rng;\n\n"
-    "static uint64_t npuc_next(void) { /* splitmix64 */\n"
-    "  uint64_t z = (npuc_rng += 0x9e3779b97f4a7c15ull);\n"
-    "  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;\n"
-    "  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;\n"
-    "  return z ^ (z >> 31);\n"
-    "}\n\n"
-    "/* Integers: any bit pattern (both programs wrap alike). f32: uniform\n"
-    " * in [-1, 1) with a full 24-bit mantissa, so roundings happen. */\n"
-    "static void npuc_fill(npuc_buf *b, int64_t n) {\n"
-    "  for (int64_t i = 0; i < n; ++i) {\n"
-    "    uint64_t r = npuc_next();\n"
-    "    switch (b->dtype) {\n"
-    "    case NPUC_DT_I8: ((int8_t *)b->data)[i] = (int8_t)(uint8_t)r; break;\n"
-    "    case NPUC_DT_I16: ((int16_t *)b->data)[i] = (int16_t)(uint16_t)r; break;\n"
-    "    case NPUC_DT_I32: ((int32_t *)b->data)[i] = (int32_t)(uint32_t)r; break;\n"
-    "    default: ((float *)b->data)[i] = (float)((int32_t)(r >> 40) - 8388608) / 8388608.0f;\n"
-    "    }\n"
-    "  }\n"
-    "}\n\n"
-    "static void npuc_shape_filter(npuc_buf *b, int64_t n) {\n"
-    "  size_t es = npuc_rt_elem_size(b->dtype);\n"
-    "  char *d = b->data;\n"
-    "  /* Never 0, so gcc sees no division by zero in the unused branch. */\n"
-    "  const int64_t period = npuc_filter_period > 0 ? npuc_filter_period : 1;\n"
-    "  const int64_t dup = npuc_filter_dup > 1 ? npuc_filter_dup : 1;\n"
-    "  for (int64_t e = 0; e < n; ++e) {\n"
-    "    if (npuc_filter_period > 0 && e % period >= npuc_filter_used)\n"
-    "      memset(d + e * (int64_t)es, 0, es);\n"
-    "    else if (dup > 1 && e % dup != 0)\n"
-    "      memcpy(d + e * (int64_t)es, d + (e - e % dup) * (int64_t)es, es);\n"
-    "  }\n"
-    "}\n\n"
-    "static npuc_buf npuc_make(const npuc_host_arg *a, int64_t *n) {\n"
-    "  npuc_buf b;\n"
-    "  memset(&b, 0, sizeof b);\n"
-    "  b.dtype = a->dtype;\n"
-    "  b.rank = a->rank;\n"
-    "  *n = 1;\n"
-    "  for (int d = a->rank - 1; d >= 0; --d) {\n"
-    "    b.sizes[d] = a->sizes[d] < 0 ? npuc_dynamic_size : a->sizes[d];\n"
-    "    b.strides[d] = *n;\n"
-    "    *n *= b.sizes[d];\n"
-    "  }\n"
-    "  b.extent = *n + NPUC_SLACK;\n"
-    "  b.data = calloc((size_t)b.extent, npuc_rt_elem_size(a->dtype));\n"
-    "  if (!b.data) {\n"
-    "    fprintf(stderr, \"npuc-aie1: out of memory\\n\");\n"
-    "    exit(2);\n"
-    "  }\n"
-    "  return b;\n"
-    "}\n\n"
-    "/* Distance of two floats in units in the last place (NaNs: 0 if both). */\n"
-    "static int64_t npuc_ulps(float a, float b) {\n"
-    "  if (a != a || b != b)\n"
-    "    return (a != a && b != b) ? 0 : INT64_MAX;\n"
-    "  int32_t ia, ib;\n"
-    "  memcpy(&ia, &a, 4);\n"
-    "  memcpy(&ib, &b, 4);\n"
-    "  int64_t la = ia < 0 ? (int64_t)INT32_MIN - ia : ia;\n"
-    "  int64_t lb = ib < 0 ? (int64_t)INT32_MIN - ib : ib;\n"
-    "  return la > lb ? la - lb : lb - la;\n"
-    "}\n\n"
-    "static double npuc_value(const npuc_buf *b, int64_t i) {\n"
-    "  switch (b->dtype) {\n"
-    "  case NPUC_DT_I8: return ((const int8_t *)b->data)[i];\n"
-    "  case NPUC_DT_I16: return ((const int16_t *)b->data)[i];\n"
-    "  case NPUC_DT_I32: return ((const int32_t *)b->data)[i];\n"
-    "  default: return ((const float *)b->data)[i];\n"
-    "  }\n"
-    "}\n\n"
-    "static void npuc_print_index(const npuc_buf *b, int64_t i, int64_t n) {\n"
-    "  if (i >= n) {\n"
-    "    printf(\"slack+%lld\", (long long)(i - n));\n"
-    "    return;\n"
-    "  }\n"
-    "  printf(\"[\");\n"
-    "  for (int d = 0; d < b->rank; ++d)\n"
-    "    printf(\"%s%lld\", d ? \", \" : \"\", (long long)(i / b->strides[d] % b->sizes[d]));\n"
-    "  printf(\"]\");\n"
-    "}\n\n"
-    "/* Compares one buffer; prints its line; returns the differing count. */\n"
-    "static int64_t npuc_compare(const char *kernel, int arg, const npuc_buf *vec,\n"
-    "                            const npuc_buf *ref, int64_t n) {\n"
-    "  int64_t bad = 0, first = -1, worst = 0;\n"
-    "  for (int64_t i = 0; i < n + NPUC_SLACK; ++i) {\n"
-    "    bool same;\n"
-    "    if (vec->dtype == NPUC_DT_F32) {\n"
-    "      int64_t u = npuc_ulps(((const float *)vec->data)[i], ((const float *)ref->data)[i]);\n"
-    "      if (u > worst)\n"
-    "        worst = u;\n"
-    "      same = u <= npuc_f32_ulps;\n"
-    "    } else {\n"
-    "      size_t es = npuc_rt_elem_size(vec->dtype);\n"
-    "      same = memcmp((const char *)vec->data + i * (int64_t)es,\n"
-    "                    (const char *)ref->data + i * (int64_t)es, es) == 0;\n"
-    "    }\n"
-    "    if (!same && bad++ == 0)\n"
-    "      first = i;\n"
-    "  }\n"
-    "  printf(\"%s arg%d %s: %lld elements\", kernel, arg,\n"
-    "         npuc_rt_dtype_name(vec->dtype), (long long)n);\n"
-    "  if (vec->dtype == NPUC_DT_F32)\n"
-    "    printf(\", max %lld ulp\", (long long)worst);\n"
-    "  if (bad == 0) {\n"
-    "    printf(\", equal\\n\");\n"
-    "    return 0;\n"
-    "  }\n"
-    "  printf(\", %lld DIFFER; first at \", (long long)bad);\n"
-    "  npuc_print_index(vec, first, n);\n"
-    "  printf(\": vectorized %.9g, scalar %.9g\\n\", npuc_value(vec, first),\n"
-    "         npuc_value(ref, first));\n"
-    "  return bad;\n"
-    "}\n\n"
-    "static int64_t npuc_run(const npuc_host_kernel *k) {\n"
-    "  npuc_buf vec[16], ref[16];\n"
-    "  int64_t n[16], bad = 0;\n"
-    "  if (k->nargs > 16) {\n"
-    "    fprintf(stderr, \"npuc-aie1: %s has more than 16 buffers\\n\", k->name);\n"
-    "    exit(2);\n"
-    "  }\n"
-    "  for (int i = 0; i < k->nargs; ++i) {\n"
-    "    vec[i] = npuc_make(&k->args[i], &n[i]);\n"
-    "    ref[i] = npuc_make(&k->args[i], &n[i]);\n"
-    "    npuc_fill(&vec[i], n[i] + NPUC_SLACK);\n"
-    "    if (i == npuc_filter_arg)\n"
-    "      npuc_shape_filter(&vec[i], n[i]);\n"
-    "    memcpy(ref[i].data, vec[i].data,\n"
-    "           (size_t)vec[i].extent * npuc_rt_elem_size(vec[i].dtype));\n"
-    "  }\n"
-    "  k->ref(ref);\n"
-    "  npuc_rt_arena_reset();\n"
-    "  k->vec(vec);\n"
-    "  npuc_rt_arena_reset();\n"
-    "  for (int i = 0; i < k->nargs; ++i) {\n"
-    "    bad += npuc_compare(k->name, i, &vec[i], &ref[i], n[i]);\n"
-    "    free(vec[i].data);\n"
-    "    free(ref[i].data);\n"
-    "  }\n"
-    "  return bad;\n"
-    "}\n\n"
-    "int main(int argc, char **argv) {\n"
-    "  npuc_rng = argc > 1 ? strtoull(argv[1], NULL, 10) : npuc_default_seed;\n"
-    "  printf(\"seed %llu\\n\", (unsigned long long)npuc_rng);\n"
-    "  if (npuc_shift > 0)\n"
-    "    printf(\"reference: fixed point, shift %d\\n\", npuc_shift);\n"
-    "  int64_t bad = 0;\n"
-    "  for (int k = 0; k < npuc_num_kernels; ++k)\n"
-    "    bad += npuc_run(&npuc_kernels[k]);\n"
-    "  printf(\"%s: %d kernel(s), %lld element(s) differ\\n\",\n"
-    "         bad ? \"MISMATCH\" : \"OK\", npuc_num_kernels, (long long)bad);\n"
-    "  return bad ? 1 : 0;\n"
-    "}\n";
 }

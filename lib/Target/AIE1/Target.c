@@ -8,6 +8,8 @@
  * both before vectorization (the reference) and after, so it clones the
  * module first. The driver's pipeline hook stays empty. */
 #include "Aie1Internal.h"
+#include "npuc/Alloc.h"
+#include "npuc/BuildOps.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 #include "npuc/Verify.h"
@@ -73,16 +75,6 @@ const npuc_target_def npuc_target_aie1_cmodel = {
 
 /* ---- kernels ----------------------------------------------------------- */
 
-static bool is_op(MlirOperation op, const char *want) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return strlen(want) == n.length && memcmp(n.data, want, n.length) == 0;
-}
-
-static MlirAttribute attr(MlirOperation op, const char *name) {
-  return mlirOperationGetAttributeByName(op,
-                                         mlirStringRefCreateFromCString(name));
-}
-
 static MlirBlock module_body(MlirOperation module) {
   return mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
 }
@@ -99,29 +91,14 @@ static bool has_body(MlirOperation func) {
       mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)));
 }
 
-static void symbol_name(MlirOperation func, char *buf, size_t cap) {
-  MlirStringRef s = mlirStringAttrGetValue(attr(func, "sym_name"));
-  size_t len = s.length < cap - 1 ? s.length : cap - 1;
-  for (size_t i = 0; i < len; ++i) {
-    char c = s.data[i];
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-              (c >= '0' && c <= '9') || c == '_';
-    buf[i] = ok ? c : '_';
-  }
-  buf[len] = '\0';
-}
-
-static bool add_kernel(aie1_kernel **ks, size_t *n, MlirOperation vec,
+static void add_kernel(aie1_kernel **ks, size_t *n, MlirOperation vec,
                        MlirOperation ref) {
-  aie1_kernel *grown = realloc(*ks, (*n + 1) * sizeof **ks);
-  if (!grown)
-    return false;
-  *ks = grown;
-  grown[*n].vec = vec;
-  grown[*n].ref = ref;
-  symbol_name(vec, grown[*n].name, sizeof grown[*n].name);
-  ++*n;
-  return true;
+  *ks = npuc_xreallocarray(*ks, *n + 1, sizeof **ks);
+  aie1_kernel *k = &(*ks)[(*n)++];
+  k->vec = vec;
+  k->ref = ref;
+  npuc_em_c_identifier(mlirStringAttrGetValue(npuc_em_attr(vec, "sym_name")),
+                       k->name, sizeof k->name);
 }
 
 /* The host passes buffers only: every argument is a row-major memref (the
@@ -130,11 +107,12 @@ static bool add_kernel(aie1_kernel **ks, size_t *n, MlirOperation vec,
 static bool check_signature(MlirOperation func) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   char name[128];
-  symbol_name(func, name, sizeof name);
+  npuc_em_c_identifier(mlirStringAttrGetValue(npuc_em_attr(func, "sym_name")),
+                       name, sizeof name);
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); ++i) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(entry, i));
     MlirType e = mlirTypeIsAMemRef(t) ? mlirShapedTypeGetElementType(t) : t;
-    bool data = aie1_elem_name(e) &&
+    bool data = aie1_elem_constant(e) &&
                 !(mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) > 32);
     bool row_major = mlirTypeIsAMemRef(t) &&
                      mlirAffineMapIsIdentity(mlirMemRefTypeGetAffineMap(t));
@@ -170,7 +148,7 @@ static int64_t vector_size_for(MlirOperation module, const aie1_config *cfg) {
   unsigned narrowest = 32;
   for (MlirOperation f = mlirBlockGetFirstOperation(module_body(module));
        !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
-    if (!is_op(f, "func.func") || !has_body(f))
+    if (!npuc_op_is(f, "func.func") || !has_body(f))
       continue;
     MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
     for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); ++i) {
@@ -190,28 +168,25 @@ static int64_t vector_size_for(MlirOperation module, const aie1_config *cfg) {
 
 static void vectorize_pipeline(MlirOperation module, const aie1_config *cfg,
                                char *buf, size_t cap) {
-  char opts[256] = "";
-  size_t at = 0;
+  npuc_sb opts = {0}; /* " name=value" each */
   if (cfg->shift >= 0)
-    at += (size_t)snprintf(opts + at, sizeof opts - at, " shift=%lld",
-                           (long long)cfg->shift);
+    npuc_sb_printf(&opts, " shift=%lld", (long long)cfg->shift);
   if (cfg->zero_offset >= 0)
-    at += (size_t)snprintf(opts + at, sizeof opts - at, " zero-offset=%lld",
-                           (long long)cfg->zero_offset);
+    npuc_sb_printf(&opts, " zero-offset=%lld", (long long)cfg->zero_offset);
   if (cfg->dup_factor >= 0)
-    at += (size_t)snprintf(opts + at, sizeof opts - at, " dup-factor=%lld",
-                           (long long)cfg->dup_factor);
+    npuc_sb_printf(&opts, " dup-factor=%lld", (long long)cfg->dup_factor);
   if (cfg->aieml)
-    at += (size_t)snprintf(opts + at, sizeof opts - at, " aieml=true");
+    npuc_sb_printf(&opts, " aieml=true");
   if (cfg->unaligned_loads_check >= 0)
-    at += (size_t)snprintf(opts + at, sizeof opts - at,
-                           " unaligned-loads-check=%s",
-                           cfg->unaligned_loads_check ? "true" : "false");
+    npuc_sb_printf(&opts, " unaligned-loads-check=%s",
+                   cfg->unaligned_loads_check ? "true" : "false");
+  bool any = opts.data && opts.data[0];
   snprintf(buf, cap,
            "builtin.module(affine-super-vectorize{virtual-vector-size=%lld},"
            "aie-vectorize%s%s%s,lower-affine)",
-           (long long)vector_size_for(module, cfg), at ? "{" : "",
-           at ? opts + 1 : "", at ? "}" : "");
+           (long long)vector_size_for(module, cfg), any ? "{" : "",
+           any ? opts.data + 1 : "", any ? "}" : "");
+  npuc_sb_free(&opts);
 }
 
 /* Every func.func with a body is a kernel; `reference` is the module's
@@ -222,7 +197,7 @@ static bool collect_vectorized(const npuc_op_registry *reg, MlirOperation module
                                aie1_kernel **ks, size_t *n) {
   for (MlirOperation f = mlirBlockGetFirstOperation(module_body(module));
        !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f))
-    if (is_op(f, "func.func") && has_body(f) && !check_signature(f))
+    if (npuc_op_is(f, "func.func") && has_body(f) && !check_signature(f))
       return false;
   if (!npuc_pass_lookup("aie-vectorize")) {
     npuc_op_error(first_op(module),
@@ -240,8 +215,8 @@ static bool collect_vectorized(const npuc_op_registry *reg, MlirOperation module
   for (MlirOperation f = mlirBlockGetFirstOperation(module_body(module));
        !mlirOperationIsNull(f) && !mlirOperationIsNull(r);
        f = mlirOperationGetNextInBlock(f), r = mlirOperationGetNextInBlock(r))
-    if (is_op(f, "func.func") && has_body(f) && !add_kernel(ks, n, f, r))
-      return false;
+    if (npuc_op_is(f, "func.func") && has_body(f))
+      add_kernel(ks, n, f, r);
   if (*n == 0) {
     npuc_op_error(first_op(module),
                   "no kernel: the module has no func.func with a body");
@@ -253,9 +228,9 @@ static bool collect_vectorized(const npuc_op_registry *reg, MlirOperation module
 static MlirOperation lookup_func(MlirOperation module, MlirStringRef name) {
   for (MlirOperation f = mlirBlockGetFirstOperation(module_body(module));
        !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
-    if (!is_op(f, "func.func"))
+    if (!npuc_op_is(f, "func.func"))
       continue;
-    MlirStringRef s = mlirStringAttrGetValue(attr(f, "sym_name"));
+    MlirStringRef s = mlirStringAttrGetValue(npuc_em_attr(f, "sym_name"));
     if (s.length == name.length && memcmp(s.data, name.data, s.length) == 0)
       return f;
   }
@@ -264,7 +239,7 @@ static MlirOperation lookup_func(MlirOperation module, MlirStringRef name) {
 
 static bool pair_with_reference(MlirOperation module, MlirOperation f,
                                 aie1_kernel **ks, size_t *n) {
-  MlirAttribute a = attr(f, "npuc.aie1_reference");
+  MlirAttribute a = npuc_em_attr(f, "npuc.aie1_reference");
   if (!mlirAttributeIsAFlatSymbolRef(a)) {
     npuc_op_error(f, "npuc.aie1_reference must name a function (@f)");
     return false;
@@ -274,12 +249,17 @@ static bool pair_with_reference(MlirOperation module, MlirOperation f,
     npuc_op_error(f, "npuc.aie1_reference names no function with a body");
     return false;
   }
-  if (!mlirTypeEqual(mlirTypeAttrGetValue(attr(f, "function_type")),
-                     mlirTypeAttrGetValue(attr(ref, "function_type")))) {
+  MlirAttribute type = npuc_em_attr(f, "function_type");
+  MlirAttribute ref_type = npuc_em_attr(ref, "function_type");
+  if (!mlirTypeEqual(mlirTypeAttrGetValue(type),
+                     mlirTypeAttrGetValue(ref_type))) {
     npuc_op_error(f, "the kernel and its reference have different signatures");
     return false;
   }
-  return check_signature(f) && add_kernel(ks, n, f, ref);
+  if (!check_signature(f))
+    return false;
+  add_kernel(ks, n, f, ref);
+  return true;
 }
 
 /* `vectorize: false`: each func.func naming a reference is a kernel, to be
@@ -291,8 +271,8 @@ static bool collect_prevectorized(const npuc_op_registry *reg,
     return false;
   for (MlirOperation f = mlirBlockGetFirstOperation(module_body(module));
        !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f))
-    if (is_op(f, "func.func") &&
-        !mlirAttributeIsNull(attr(f, "npuc.aie1_reference")) &&
+    if (npuc_op_is(f, "func.func") &&
+        !mlirAttributeIsNull(npuc_em_attr(f, "npuc.aie1_reference")) &&
         !pair_with_reference(module, f, ks, n))
       return false;
   if (*n == 0) {

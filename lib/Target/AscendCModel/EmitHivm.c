@@ -1,7 +1,7 @@
 /* HIVM and annotation ops, as calls into libnpuc_hivm_rt. A destination-
  * style op with tensor outs writes a fresh buffer per result (tensor value
  * semantics); with memref outs it writes the memref in place. */
-#include "EmitterInternal.h"
+#include "AscendCModelInternal.h"
 #include "npuc/Verify.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -131,17 +131,16 @@ static void operand_init(emitter *em, hivm_op *h, intptr_t i, npuc_sb *sb) {
 static void emit_compute(emitter *em, hivm_op *h, const char *name,
                          const char *dst, intptr_t src_first, intptr_t nsrc);
 
+/* The elementwise ops the runtime runs (npuc/HivmElementwise.def): each op
+ * name and its runtime enum constant. */
 static const char *const kElementwise[] = {
-    "vadd", "vsub", "vmul", "vdiv", "vmax", "vmin", "vand", "vor", "vxor", "vshl",
-    "vshr", "vpow", "vmod", "vabs", "vexp", "vln", "vsqrt", "vrsqrt", "vrec",
-    "vrelu", "vnot", "vtanh", "vsin", "vcos", "verf", "vsel"};
+#define NPUC_EW(NAME, vop, arity, kinds, float_expr, int_expr) #vop,
+#include "npuc/HivmElementwise.def"
+};
 static const char *const kEwEnums[] = {
-    "NPUC_EW_ADD", "NPUC_EW_SUB", "NPUC_EW_MUL", "NPUC_EW_DIV", "NPUC_EW_MAX",
-    "NPUC_EW_MIN", "NPUC_EW_AND", "NPUC_EW_OR", "NPUC_EW_XOR", "NPUC_EW_SHL",
-    "NPUC_EW_SHR", "NPUC_EW_POW", "NPUC_EW_MOD", "NPUC_EW_ABS", "NPUC_EW_EXP",
-    "NPUC_EW_LN", "NPUC_EW_SQRT", "NPUC_EW_RSQRT", "NPUC_EW_REC", "NPUC_EW_RELU",
-    "NPUC_EW_NOT", "NPUC_EW_TANH", "NPUC_EW_SIN", "NPUC_EW_COS", "NPUC_EW_ERF",
-    "NPUC_EW_SEL"};
+#define NPUC_EW(NAME, vop, arity, kinds, float_expr, int_expr) "NPUC_EW_" #NAME,
+#include "npuc/HivmElementwise.def"
+};
 static const char *const kSupportedDps[] = {
     "vcmp", "vbrc", "vreduce", "vcast", "vtranspose", "varange", "vinterleave",
     "load", "store", "copy"};

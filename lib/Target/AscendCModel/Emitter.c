@@ -1,5 +1,7 @@
 /* ascend-cmodel: HIVM kernel module -> kernel.c, host.c, Makefile. */
-#include "EmitterInternal.h"
+#include "AscendCModelInternal.h"
+#include "npuc/Alloc.h"
+#include "npuc/BuildOps.h"
 #include "npuc/IR.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -44,6 +46,8 @@ bool npuc_emit_ascend_cmodel(const npuc_op_registry *reg, MlirOperation module,
   emitter em;
   memset(&em, 0, sizeof em);
   em.reg = reg;
+  em.target_name = "ascend-cmodel";
+  em.last_op = npuc_em_hivm_op;
   bool ok = true;
   for (size_t i = 0; i < n && ok; ++i)
     ok = emit_kernel(&em, &kernel, &entries[i]);
@@ -69,26 +73,10 @@ bool npuc_emit_ascend_cmodel(const npuc_op_registry *reg, MlirOperation module,
 }
 
 static void add_file(npuc_emitted_files *out, const char *name, npuc_sb *sb) {
-  npuc_emitted_files_add(out, name, sb->data ? sb->data : strdup(""));
+  npuc_emitted_files_add(out, name, sb->data ? sb->data : npuc_xstrdup(""));
 }
 
 /* ---- entries ------------------------------------------------------------ */
-
-MlirAttribute npuc_em_attr(MlirOperation op, const char *name) {
-  return mlirOperationGetAttributeByName(op,
-                                         mlirStringRefCreateFromCString(name));
-}
-
-bool npuc_em_name_is(const char *name, const char *want) {
-  return strcmp(name, want) == 0;
-}
-
-static void c_identifier(MlirStringRef sym, char *buf, size_t cap);
-
-static bool op_named(MlirOperation op, const char *want) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return strlen(want) == n.length && memcmp(n.data, want, n.length) == 0;
-}
 
 /* The functions to emit: every hacc.entry, or the one named `only`
  * (entry or not). */
@@ -98,7 +86,7 @@ static size_t collect_entries(MlirOperation module, const char *only,
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!op_named(op, "func.func"))
+    if (!npuc_op_is(op, "func.func"))
       continue;
     MlirStringRef sym = mlirStringAttrGetValue(npuc_em_attr(op, "sym_name"));
     bool wanted = only ? strlen(only) == sym.length &&
@@ -106,34 +94,15 @@ static size_t collect_entries(MlirOperation module, const char *only,
                        : !mlirAttributeIsNull(npuc_em_attr(op, "hacc.entry"));
     if (!wanted)
       continue;
-    *out = realloc(*out, (n + 1) * sizeof **out);
+    *out = npuc_xreallocarray(*out, n + 1, sizeof **out);
     (*out)[n].func = op;
-    c_identifier(sym, (*out)[n].name, sizeof (*out)[n].name);
+    npuc_em_c_identifier(sym, (*out)[n].name, sizeof (*out)[n].name);
     ++n;
   }
   return n;
 }
 
-/* The symbol with every character C does not allow in a name made '_'. */
-static void c_identifier(MlirStringRef sym, char *buf, size_t cap) {
-  size_t len = sym.length < cap - 1 ? sym.length : cap - 1;
-  for (size_t i = 0; i < len; ++i) {
-    char c = sym.data[i];
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-              (c >= '0' && c <= '9') || c == '_';
-    buf[i] = ok ? c : '_';
-  }
-  buf[len] = '\0';
-}
-
 /* ---- one kernel ----------------------------------------------------------- */
-
-static void reset_values(emitter *em) {
-  if (em->slots)
-    memset(em->slots, 0, em->slot_cap * sizeof *em->slots);
-  em->slot_count = 0;
-  em->next_id = 0;
-}
 
 static bool emit_args(emitter *em, npuc_sb *desc, MlirBlock entry,
                       const char *kname, MlirOperation func);
@@ -153,7 +122,7 @@ static bool emit_kernel(emitter *em, npuc_sb *file, entry_func *e) {
   bool has_grid = false;
   if (!emit_grid_fn(em, file, e->func, e->name, &has_grid))
     return false;
-  reset_values(em);
+  npuc_em_reset_values(em);
   npuc_sb body_text = {0}, desc = {0};
   em->out = &body_text;
   em->indent = 1;
@@ -257,7 +226,7 @@ typedef struct {
 
 static MlirWalkResult find_mark(MlirOperation op, void *user) {
   mark_search *s = user;
-  if (op_named(op, "annotation.mark") &&
+  if (npuc_op_is(op, "annotation.mark") &&
       !mlirAttributeIsNull(npuc_em_attr(op, "logical_block_num")) &&
       mlirOperationGetNumOperands(op) == 1) {
     s->mark = op;
@@ -304,7 +273,7 @@ static bool emit_grid_fn(emitter *em, npuc_sb *file, MlirOperation func,
   if (!slice_of(marked, entry, keep, &nkeep, 256) ||
       npuc_em_class(mlirValueGetType(marked)) != NPUC_VAL_INT)
     return true; /* the host then takes the grid from the spec */
-  reset_values(em);
+  npuc_em_reset_values(em);
   npuc_sb body = {0}, unused = {0};
   em->out = &body;
   em->indent = 1;

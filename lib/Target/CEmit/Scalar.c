@@ -2,7 +2,7 @@
  * the sign-extended value; each result is narrowed with npuc_sext to its
  * width (KernelPrelude.h), which gives wrap-around without C's undefined
  * behaviour. f16/bf16 scalars live in float and are rounded after each op. */
-#include "EmitterInternal.h"
+#include "npuc/CEmit.h"
 
 #include <mlir-c/AffineExpr.h>
 #include <mlir-c/AffineMap.h>

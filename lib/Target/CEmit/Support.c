@@ -1,5 +1,7 @@
 /* The emitter's plumbing: text, value names, types, op dispatch. */
-#include "EmitterInternal.h"
+#include "npuc/CEmit.h"
+#include "npuc/Alloc.h"
+#include "npuc/Dtype.h"
 #include "npuc/IR.h"
 
 #include <mlir-c/BuiltinTypes.h>
@@ -52,39 +54,16 @@ void npuc_em_error(emitter *em, MlirOperation op, const char *fmt, ...) {
 
 /* ---- values ------------------------------------------------------------- */
 
-static npuc_value_slot *find_slot(emitter *em, const void *key) {
-  if (em->slot_cap == 0 || (em->slot_count + 1) * 2 > em->slot_cap) {
-    size_t old_cap = em->slot_cap;
-    npuc_value_slot *old = em->slots;
-    em->slot_cap = old_cap ? old_cap * 2 : 256;
-    em->slots = calloc(em->slot_cap, sizeof *em->slots);
-    em->slot_count = 0;
-    for (size_t i = 0; i < old_cap; ++i)
-      if (old[i].key) {
-        npuc_value_slot *s = find_slot(em, old[i].key);
-        *s = old[i];
-        em->slot_count++;
-      }
-    free(old);
-  }
-  size_t h = ((uintptr_t)key >> 4) * 11400714819323198485ull;
-  for (size_t i = h & (em->slot_cap - 1);; i = (i + 1) & (em->slot_cap - 1))
-    if (!em->slots[i].key || em->slots[i].key == key)
-      return &em->slots[i];
-}
-
 #define NAMES_PER_CHUNK 1024
 
 static const char *new_name(emitter *em) {
   size_t id = (size_t)em->next_id++;
   size_t chunk = id / NAMES_PER_CHUNK;
   if (chunk >= em->num_name_chunks) {
-    npuc_value_name **chunks =
-        realloc(em->name_chunks, (chunk + 1) * sizeof *chunks);
-    if (!chunks || !(chunks[chunk] = malloc(NAMES_PER_CHUNK *
-                                            sizeof(npuc_value_name))))
-      abort(); /* out of memory */
-    em->name_chunks = chunks;
+    em->name_chunks = npuc_xreallocarray(em->name_chunks, chunk + 1,
+                                         sizeof *em->name_chunks);
+    em->name_chunks[chunk] =
+        npuc_xmalloc(NAMES_PER_CHUNK * sizeof(npuc_value_name));
     em->num_name_chunks = chunk + 1;
   }
   char *name = em->name_chunks[chunk][id % NAMES_PER_CHUNK];
@@ -93,30 +72,31 @@ static const char *new_name(emitter *em) {
 }
 
 const char *npuc_em_define(emitter *em, MlirValue v) {
-  npuc_value_slot *s = find_slot(em, v.ptr);
-  if (!s->key) {
-    s->key = v.ptr;
-    em->slot_count++;
-  }
-  s->name = new_name(em);
-  return s->name;
+  const char *name = new_name(em);
+  if (!npuc_ptr_map_put(&em->names, v.ptr, (uintptr_t)name))
+    npuc_die("out of memory");
+  return name;
+}
+
+void npuc_em_reset_values(emitter *em) {
+  npuc_ptr_map_free(&em->names);
+  em->next_id = 0;
 }
 
 void npuc_em_free_values(emitter *em) {
   for (size_t i = 0; i < em->num_name_chunks; ++i)
     free(em->name_chunks[i]);
   free(em->name_chunks);
-  free(em->slots);
+  npuc_ptr_map_free(&em->names);
   em->name_chunks = NULL;
-  em->slots = NULL;
-  em->num_name_chunks = em->slot_count = em->slot_cap = 0;
+  em->num_name_chunks = 0;
 }
 
 const char *npuc_em_name(emitter *em, MlirValue v) {
-  npuc_value_slot *s = find_slot(em, v.ptr);
-  if (!s->key)
+  uintptr_t name;
+  if (!npuc_ptr_map_get(&em->names, v.ptr, &name))
     return npuc_em_define(em, v);
-  return s->name;
+  return (const char *)name;
 }
 
 /* ---- types -------------------------------------------------------------- */
@@ -138,10 +118,13 @@ int npuc_em_int_bits(MlirType t) {
   return mlirTypeIsAInteger(t) ? (int)mlirIntegerTypeGetWidth(t) : 0;
 }
 
-/* Values of npuc_dtype in HivmRuntime.h, kept by name in emitted code. */
+/* The names of npuc_dtype (npuc/Dtype.h), kept by name in emitted code. */
 static const char *const dtype_names[] = {
-    "NPUC_DT_I1", "NPUC_DT_I8", "NPUC_DT_I16", "NPUC_DT_I32", "NPUC_DT_I64",
-    "NPUC_DT_F16", "NPUC_DT_BF16", "NPUC_DT_F32", "NPUC_DT_F64"};
+    [NPUC_DT_I1] = "NPUC_DT_I1",     [NPUC_DT_I8] = "NPUC_DT_I8",
+    [NPUC_DT_I16] = "NPUC_DT_I16",   [NPUC_DT_I32] = "NPUC_DT_I32",
+    [NPUC_DT_I64] = "NPUC_DT_I64",   [NPUC_DT_F16] = "NPUC_DT_F16",
+    [NPUC_DT_BF16] = "NPUC_DT_BF16", [NPUC_DT_F32] = "NPUC_DT_F32",
+    [NPUC_DT_F64] = "NPUC_DT_F64"};
 
 const char *npuc_em_dtype_name(int dtype) { return dtype_names[dtype]; }
 
@@ -149,23 +132,23 @@ bool npuc_em_dtype(MlirType t, int *dtype) {
   if (mlirTypeIsATensor(t) || mlirTypeIsAMemRef(t))
     t = mlirShapedTypeGetElementType(t);
   if (mlirTypeIsAIndex(t)) {
-    *dtype = 4;
+    *dtype = NPUC_DT_I64;
     return true;
   }
   if (mlirTypeIsAInteger(t)) {
     switch (mlirIntegerTypeGetWidth(t)) {
-    case 1: *dtype = 0; return true;
-    case 8: *dtype = 1; return true;
-    case 16: *dtype = 2; return true;
-    case 32: *dtype = 3; return true;
-    case 64: *dtype = 4; return true;
+    case 1: *dtype = NPUC_DT_I1; return true;
+    case 8: *dtype = NPUC_DT_I8; return true;
+    case 16: *dtype = NPUC_DT_I16; return true;
+    case 32: *dtype = NPUC_DT_I32; return true;
+    case 64: *dtype = NPUC_DT_I64; return true;
     default: return false;
     }
   }
-  if (mlirTypeIsAF16(t)) { *dtype = 5; return true; }
-  if (mlirTypeIsABF16(t)) { *dtype = 6; return true; }
-  if (mlirTypeIsAF32(t)) { *dtype = 7; return true; }
-  if (mlirTypeIsAF64(t)) { *dtype = 8; return true; }
+  if (mlirTypeIsAF16(t)) { *dtype = NPUC_DT_F16; return true; }
+  if (mlirTypeIsABF16(t)) { *dtype = NPUC_DT_BF16; return true; }
+  if (mlirTypeIsAF32(t)) { *dtype = NPUC_DT_F32; return true; }
+  if (mlirTypeIsAF64(t)) { *dtype = NPUC_DT_F64; return true; }
   return false;
 }
 
@@ -180,21 +163,38 @@ const char *npuc_em_ctype(MlirType t) {
 
 /* ---- dispatch ----------------------------------------------------------- */
 
-const char *npuc_em_target(const emitter *em) {
-  return em->target_name ? em->target_name : "ascend-cmodel";
+MlirAttribute npuc_em_attr(MlirOperation op, const char *name) {
+  return mlirOperationGetAttributeByName(op,
+                                         mlirStringRefCreateFromCString(name));
 }
+
+bool npuc_em_name_is(const char *name, const char *want) {
+  return strcmp(name, want) == 0;
+}
+
+/* The symbol with every character C does not allow in a name made '_'. */
+void npuc_em_c_identifier(MlirStringRef sym, char *buf, size_t cap) {
+  size_t len = sym.length < cap - 1 ? sym.length : cap - 1;
+  for (size_t i = 0; i < len; ++i) {
+    char c = sym.data[i];
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '_';
+    buf[i] = ok ? c : '_';
+  }
+  buf[len] = '\0';
+}
+
+const char *npuc_em_target(const emitter *em) { return em->target_name; }
 
 bool npuc_em_op(emitter *em, MlirOperation op) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   char name[128];
   snprintf(name, sizeof name, "%.*s", (int)n.length, n.data);
-  /* A reusing target sees each op first, so it can take over the vector
-   * forms of arith ops; it replaces the HIVM family. */
-  bool known = (em->target_op && em->target_op(em, op, name)) ||
+  bool known = (em->first_op && em->first_op(em, op, name)) ||
                npuc_em_scalar_op(em, op, name) ||
                npuc_em_control_op(em, op, name) ||
                npuc_em_buffer_op(em, op, name) ||
-               (!em->target_op && npuc_em_hivm_op(em, op, name));
+               (em->last_op && em->last_op(em, op, name));
   if (known)
     return !em->failed;
   npuc_em_error(em, op, "unsupported op %s for --target=%s", name,

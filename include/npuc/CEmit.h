@@ -1,8 +1,12 @@
-/* Shared by the files of the ascend-cmodel C emitter. Not public. */
-#ifndef NPUC_EMITTER_INTERNAL_H
-#define NPUC_EMITTER_INTERNAL_H
+/* CEmit: the C emitter the C-model targets share (lib/Target/CEmit). It
+ * writes scalars (arith, math, affine), control flow (scf, func) and
+ * buffers (memref, tensor, bufferization) as C over the prelude headers;
+ * a target adds its own op families through the hooks of `emitter`
+ * (ascend-cmodel: HIVM ops; aie1-cmodel: aievec ops). Internal to the
+ * compiler's targets: not an API of the library. */
+#ifndef NPUC_CEMIT_H
+#define NPUC_CEMIT_H
 
-#include "npuc/AscendCModel.h"
 #include "npuc/OpTable.h"
 
 #include <mlir-c/IR.h>
@@ -11,12 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "npuc/PtrSet.h"
 #include "npuc/StringBuilder.h"
-
-typedef struct {
-  const void *key;  /* MlirValue.ptr */
-  const char *name; /* in the emitter's name chunks, which never move */
-} npuc_value_slot;
 
 typedef char npuc_value_name[16];
 
@@ -25,8 +25,7 @@ typedef struct emitter {
   npuc_sb *out;        /* the function body being written */
   int indent;
   int next_id;
-  npuc_value_slot *slots;
-  size_t slot_count, slot_cap; /* open addressing, cap a power of two */
+  npuc_ptr_map names; /* MlirValue.ptr -> its C name, in name_chunks */
   /* The names live apart from the table, so a name handed out stays valid
    * when the table grows. */
   npuc_value_name **name_chunks;
@@ -34,11 +33,14 @@ typedef struct emitter {
   bool failed;
   bool has_sync;
   bool uses_sub_block;
-  /* Another target reusing this emitter (aie1-cmodel): its name for error
-   * messages, and its op family, tried before the shared families and
-   * instead of the HIVM ops. NULL for ascend-cmodel. */
+  /* The target using the emitter: its name for error messages, and its op
+   * families (each returns false for an op it does not know). `first_op`
+   * sees each op before the shared families, so it can take over the
+   * vector forms of arith ops (aie1-cmodel); `last_op` sees what they
+   * leave (ascend-cmodel's HIVM ops). Either may be NULL. */
   const char *target_name;
-  bool (*target_op)(struct emitter *em, MlirOperation op, const char *name);
+  bool (*first_op)(struct emitter *em, MlirOperation op, const char *name);
+  bool (*last_op)(struct emitter *em, MlirOperation op, const char *name);
 } emitter;
 
 /* ---- values ------------------------------------------------------------- */
@@ -47,6 +49,9 @@ typedef struct emitter {
 const char *npuc_em_name(emitter *em, MlirValue v);
 /* Declares a fresh C variable for `v` (a result or block argument). */
 const char *npuc_em_define(emitter *em, MlirValue v);
+/* Forgets every value's name (before the next function); names restart
+ * at v0. */
+void npuc_em_reset_values(emitter *em);
 /* Frees the value table and names (the emitter itself is the caller's). */
 void npuc_em_free_values(emitter *em);
 
@@ -80,7 +85,7 @@ bool npuc_em_op(emitter *em, MlirOperation op);
 bool npuc_em_block(emitter *em, MlirBlock block);
 bool npuc_em_region(emitter *em, MlirRegion region);
 
-/* "ascend-cmodel", or the name of the target reusing the emitter. */
+/* The name of the target using the emitter (target_name). */
 const char *npuc_em_target(const emitter *em);
 
 /* ---- op families: each returns false if it does not know the op --------- */
@@ -88,10 +93,12 @@ const char *npuc_em_target(const emitter *em);
 bool npuc_em_scalar_op(emitter *em, MlirOperation op, const char *name);
 bool npuc_em_control_op(emitter *em, MlirOperation op, const char *name);
 bool npuc_em_buffer_op(emitter *em, MlirOperation op, const char *name);
-bool npuc_em_hivm_op(emitter *em, MlirOperation op, const char *name);
 
 /* Helpers shared by the families. */
 MlirAttribute npuc_em_attr(MlirOperation op, const char *name);
 bool npuc_em_name_is(const char *name, const char *want);
+/* The symbol in buf (truncated to cap - 1), with every character C does not
+ * allow in a name made '_'. */
+void npuc_em_c_identifier(MlirStringRef sym, char *buf, size_t cap);
 
 #endif

@@ -1,7 +1,7 @@
 /* memref, tensor and bufferization ops. A tensor value is a buffer that no
  * op writes after producing it: slices are views, and every op that
  * "modifies" a tensor (insert, insert_slice) works on a fresh copy. */
-#include "EmitterInternal.h"
+#include "npuc/CEmit.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>

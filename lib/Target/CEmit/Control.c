@@ -1,6 +1,8 @@
 /* scf and func control flow. Loop-carried and if-yielded values become C
  * variables declared before the construct and assigned by its yields. */
-#include "EmitterInternal.h"
+#include "npuc/CEmit.h"
+#include "npuc/Alloc.h"
+#include "npuc/BuildOps.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,11 +52,8 @@ static MlirOperation emit_body(emitter *em, MlirBlock block) {
 }
 
 static bool is_terminator(MlirOperation op) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  char name[32];
-  snprintf(name, sizeof name, "%.*s", (int)n.length, n.data);
-  return npuc_em_name_is(name, "scf.yield") || npuc_em_name_is(name, "scf.condition") ||
-         npuc_em_name_is(name, "scope.return");
+  return npuc_op_is(op, "scf.yield") || npuc_op_is(op, "scf.condition") ||
+         npuc_op_is(op, "scope.return");
 }
 
 /* `targets[i] = operands of term`, evaluated before any assignment. */
@@ -84,7 +83,7 @@ static void declare_results(emitter *em, MlirOperation op, intptr_t first_init) 
 
 static MlirValue *results_of(MlirOperation op, intptr_t *n) {
   *n = mlirOperationGetNumResults(op);
-  MlirValue *v = malloc((size_t)(*n + 1) * sizeof *v);
+  MlirValue *v = npuc_xmalloc((size_t)(*n + 1) * sizeof *v);
   for (intptr_t i = 0; i < *n; ++i)
     v[i] = mlirOperationGetResult(op, i);
   return v;
@@ -162,7 +161,7 @@ static bool emit_while(emitter *em, MlirOperation op) {
   MlirBlock before = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
   MlirBlock after = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 1));
   intptr_t nw = mlirBlockGetNumArguments(before);
-  MlirValue *carried = malloc((size_t)(nw + 1) * sizeof *carried);
+  MlirValue *carried = npuc_xmalloc((size_t)(nw + 1) * sizeof *carried);
   for (intptr_t i = 0; i < nw; ++i) {
     MlirValue w = mlirBlockGetArgument(before, i);
     carried[i] = w;
