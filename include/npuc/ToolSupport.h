@@ -29,6 +29,16 @@ const char *npuc_input_display_name(const char *path);
 
 /* Text means valid UTF-8 without NUL bytes. Otherwise reports
  * "file:L:C: error: input is not text (...)" on `sink` and returns false. */
+/* How deep brackets of any kind may nest in an input. MLIR's parser,
+ * verifier and printer recurse on nesting and overflow the stack some
+ * thousands of regions deep; real IR nests a few dozen levels. */
+#define NPUC_NESTING_LIMIT 1000
+/* Brackets (regions, types, attributes, locations) nest at most
+ * NPUC_NESTING_LIMIT deep; else an error at the bracket that goes past.
+ * Strings and comments are skipped. `first_line` is the file line of
+ * buf[0]. */
+bool npuc_check_nesting(const char *buf, size_t len, const char *filename,
+                        int first_line, const npuc_diag_sink *sink);
 bool npuc_check_text(const char *buf, size_t len, const char *filename,
                      const npuc_diag_sink *sink);
 

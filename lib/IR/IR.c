@@ -3,6 +3,7 @@
 #include "npuc/IR.h"
 #include "npuc/Lexer.h"
 #include "npuc/MlirSupport.h"
+#include "npuc/ToolSupport.h"
 #include "npuc/Verify.h"
 
 #include <mlir-c/Diagnostics.h>
@@ -182,6 +183,8 @@ bool npuc_module_parse(MlirContext ctx, const npuc_op_registry *reg,
                        int first_line, const npuc_diag_sink *sink,
                        npuc_module *out) {
   memset(out, 0, sizeof *out);
+  if (!npuc_check_nesting(text, len, filename, first_line, sink))
+    return false;
   npuc_syntax_options opts = {reg, filename, first_line, sink};
   npuc_srcmap *map = NULL;
   char *rewritten = npuc_syntax_to_mlir(&opts, text, len, &out->form, &map);

@@ -136,6 +136,58 @@ bool npuc_check_text(const char *buf, size_t len, const char *filename,
   return true;
 }
 
+bool npuc_check_nesting(const char *buf, size_t len, const char *filename,
+                        int first_line, const npuc_diag_sink *sink) {
+  size_t depth = 0;
+  int line = first_line > 0 ? first_line : 1;
+  const char *line_start = buf;
+  for (const char *p = buf, *end = buf + len; p < end; p++) {
+    switch (*p) {
+    case '\n':
+      line++;
+      line_start = p + 1;
+      break;
+    case '"': /* strings end at their quote or the line's end */
+      for (p++; p < end && *p != '"' && *p != '\n'; p++)
+        p += *p == '\\' && p + 1 < end && p[1] != '\n';
+      if (p < end && *p == '\n')
+        p--;
+      break;
+    case '/':
+      if (p + 1 < end && p[1] == '/')
+        while (p + 1 < end && p[1] != '\n')
+          p++;
+      break;
+    case '-': /* -> and >= are no brackets */
+    case '>':
+      if (p + 1 < end && p[1] == (*p == '-' ? '>' : '=')) {
+        p++;
+        break;
+      }
+      if (*p == '>' && depth)
+        depth--;
+      break;
+    case '(': case '[': case '{': case '<':
+      if (++depth > NPUC_NESTING_LIMIT) {
+        npuc_diag_emit(sink, NPUC_SEV_ERROR, filename, line,
+                       (int)(p - line_start) + 1,
+                       "nesting deeper than %d levels (regions, types, "
+                       "attributes and locations together)",
+                       NPUC_NESTING_LIMIT);
+        return false;
+      }
+      break;
+    case ')': case ']': case '}':
+      if (depth)
+        depth--;
+      break;
+    default:
+      break;
+    }
+  }
+  return true;
+}
+
 /* Length of the well-formed UTF-8 sequence at p, 0 when ill-formed
  * (overlong forms, surrogates and code points past U+10FFFF included). */
 static size_t utf8_sequence_length(const unsigned char *p, size_t avail) {

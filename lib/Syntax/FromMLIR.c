@@ -7,6 +7,8 @@
  * An op whose operands do not fit its table stays generic, so printing
  * never loses information. */
 #include "SyntaxInternal.h"
+#include "npuc/Alloc.h"
+#include "npuc/PtrSet.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -19,6 +21,10 @@ typedef struct {
   npuc_textbuf *out;
   npuc_lexer lx;
   const char *copy;
+  /* The '}' closing each '{' of the whole text, found in one scan: a
+   * region's end is looked up, not scanned for, at every nesting level
+   * (MLIR indents nested regions, so rescanning would be cubic). */
+  const npuc_ptr_map *brace_ends;
 } from_mlir;
 
 typedef struct {
@@ -60,6 +66,9 @@ typedef struct {
 static void convert_lines(from_mlir *st, const char *start, const char *end);
 static const char *statement_name(const char *p, const char *line_end);
 static bool try_render_op(from_mlir *st, npuc_token name);
+static void find_brace_ends(const char *text, size_t len, npuc_ptr_map *ends);
+static npuc_token skip_region(const from_mlir *st, npuc_lexer *lx,
+                              npuc_token open);
 static bool strip_legacy_to_tensor(from_mlir *st, npuc_token name);
 
 char *npuc_syntax_from_mlir(const npuc_op_registry *registry, const char *text,
@@ -74,8 +83,51 @@ char *npuc_syntax_from_mlir(const npuc_op_registry *registry, const char *text,
   if (form)
     st.form_copy = *form;
   st.out = &out;
+  npuc_ptr_map brace_ends = {0};
+  find_brace_ends(text, len, &brace_ends);
+  st.brace_ends = &brace_ends;
   convert_lines(&st, text, text + len);
+  npuc_ptr_map_free(&brace_ends);
   return npuc_tb_take(&out, out_len);
+}
+
+/* Pairs every '{' with its '}' as npuc_skip_balanced would: strings and
+ * `//` comments skipped. Unbalanced braces are left out (their regions
+ * are then scanned for, as before). */
+static void find_brace_ends(const char *text, size_t len, npuc_ptr_map *ends) {
+  size_t cap = 64, depth = 0;
+  const char **open = npuc_xmalloc(cap * sizeof *open);
+  for (const char *p = text, *end = text + len; p < end; p++) {
+    if (*p == '"') {
+      for (p++; p < end && *p != '"' && *p != '\n'; p++)
+        p += *p == '\\' && p + 1 < end;
+    } else if (*p == '/' && p + 1 < end && p[1] == '/') {
+      while (p + 1 < end && p[1] != '\n')
+        p++;
+    } else if (*p == '{') {
+      if (depth == cap)
+        open = npuc_xreallocarray(open, cap *= 2, sizeof *open);
+      open[depth++] = p;
+    } else if (*p == '}' && depth) {
+      npuc_ptr_map_put(ends, open[--depth], (uintptr_t)p);
+    }
+  }
+  free(open);
+}
+
+/* Skips the region body opening at `open` (already lexed), as
+ * npuc_skip_balanced does, through the table when it knows the brace. */
+static npuc_token skip_region(const from_mlir *st, npuc_lexer *lx,
+                              npuc_token open) {
+  uintptr_t close;
+  if (!st->brace_ends ||
+      !npuc_ptr_map_get(st->brace_ends, open.start, &close))
+    return npuc_skip_balanced(lx, '{');
+  /* Line numbers are left behind: printing never reads them past a
+   * region (convert_lines starts a fresh lexer at every op). */
+  lx->cur = (const char *)close;
+  lx->peeked = false;
+  return npuc_lex(lx);
 }
 
 static void flush(from_mlir *st, const char *upto) {
@@ -243,7 +295,8 @@ static bool parse_dict(npuc_lexer *lx, generic_op *g) {
   }
 }
 
-static bool parse_generic(npuc_lexer *lx, generic_op *g) {
+static bool parse_generic(const from_mlir *st, npuc_lexer *lx,
+                          generic_op *g) {
   if (!npuc_tok_punct(npuc_lex(lx), '('))
     return false;
   if (!npuc_tok_punct(npuc_peek(lx), ')')) {
@@ -267,7 +320,7 @@ static bool parse_generic(npuc_lexer *lx, generic_op *g) {
       npuc_token open = npuc_lex(lx);
       if (!npuc_tok_punct(open, '{'))
         return false;
-      npuc_token close = npuc_skip_balanced(lx, '{');
+      npuc_token close = skip_region(st, lx, open);
       if (!npuc_tok_punct(close, '}'))
         return false;
       sl_push(&g->regions, open.start, close.start + 1);
@@ -668,7 +721,7 @@ static bool try_render_op(from_mlir *st, npuc_token name) {
   memset(&g, 0, sizeof g);
   g.def = def;
   npuc_lexer lx = st->lx;
-  bool ok = parse_generic(&lx, &g);
+  bool ok = parse_generic(st, &lx, &g);
   dict_entry *seg = ok ? find_attr(&g, "operandSegmentSizes") : NULL;
   if (seg)
     seg->used = true;
@@ -678,10 +731,13 @@ static bool try_render_op(from_mlir *st, npuc_token name) {
        assign_groups(def->results, def->num_results, g.result_types.len, NULL,
                      &g.result_first, &g.result_count) &&
        g.regions.len == def->num_regions;
-  npuc_textbuf tb;
-  npuc_tb_init(&tb, 256, 1, NULL);
   if (ok) {
-    renderer r = {st, &g, &tb, LAST_WORD};
+    /* Rendered straight into the output (its regions too, recursively),
+     * and cut back if the op turns out not to fit its format: a copy per
+     * nesting level would make deep nesting quadratic. */
+    flush(st, name.start);
+    size_t mark = st->out->len;
+    renderer r = {st, &g, st->out, LAST_WORD};
     mark_format_attrs(&r, def->format, def->format_len);
     put(&r, name.start + 1, name.len - 2);
     ok = render_elems(&r, def->format, def->format_len);
@@ -689,14 +745,14 @@ static bool try_render_op(from_mlir *st, npuc_token name) {
       put(&r, " ", 1);
       put_span(&r, g.loc);
     }
+    if (ok) {
+      st->copy = lx.cur;
+      st->lx = lx;
+    } else {
+      st->out->len = mark;
+      st->out->data[mark] = '\0';
+    }
   }
-  if (ok) {
-    flush(st, name.start);
-    npuc_tb_append(st->out, tb.data, tb.len);
-    st->copy = lx.cur;
-    st->lx = lx;
-  }
-  npuc_tb_free(&tb);
   free_generic(&g);
   return ok;
 }
