@@ -84,6 +84,8 @@ struct npuc_fmt_elem {
   npuc_var_class var_class;
   int var_index;      /* index into operands/results/attrs/regions */
   bool anchor;        /* marked with ^ inside an optional group */
+  bool function_results; /* TYPE from function-results($name): `()`, `T`
+                            or `(T, U)`, as a function type writes them */
   npuc_fmt_elem *children; /* OPTIONAL: the group; ALTERNATIVES: branches */
   size_t num_children;
   size_t *branch_ends; /* ALTERNATIVES: end index of each branch */

@@ -2,6 +2,8 @@
  *
  *   format   := elem*
  *   elem     := `literal` | $name ['^'] | type($name) ['^'] | attr-dict
+ *             | function-results($name) (a result group's types as a
+ *               function type writes them: `()`, `T`, `(T, U)`)
  *             | attr-dict-with-keyword | group
  *   group    := '(' elem+ ('|' elem+)* ')' ['?']
  *
@@ -161,8 +163,9 @@ static bool parse_one(fmt_parser *fp, npuc_fmt_elem *e) {
                                 fp->op->name),
                       false);
   }
-  if (starts_with(p, "type")) {
-    fp->p += 4;
+  bool function_results = starts_with(p, "function-results");
+  if (function_results || starts_with(p, "type")) {
+    fp->p += function_results ? strlen("function-results") : 4;
     skip_space(fp);
     if (*fp->p != '(' || fp->p[1] != '$') {
       fmt_error(fp, "expected type($name) in format of '%s'", fp->op->name);
@@ -170,6 +173,7 @@ static bool parse_one(fmt_parser *fp, npuc_fmt_elem *e) {
     }
     fp->p += 2;
     e->kind = NPUC_FMT_TYPE;
+    e->function_results = function_results;
     e->text = read_name(fp);
     if (!e->text || *fp->p != ')') {
       fmt_error(fp, "malformed type($name) in format of '%s'", fp->op->name);

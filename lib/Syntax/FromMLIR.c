@@ -648,10 +648,15 @@ static bool render_elem(renderer *r, const npuc_fmt_elem *e) {
                    : g->group_count[e->var_index];
     const npuc_value_def *v = res ? &g->def->results[e->var_index]
                                   : &g->def->operands[e->var_index];
-    if (n) {
+    bool parens = e->function_results && n != 1;
+    if (n || parens) {
       space_for_value(r);
+      if (parens)
+        put(r, "(", 1);
       render_list(r, res ? &g->result_types : &g->operand_types, first,
                   v->same_type ? 1 : n);
+      if (parens)
+        put(r, ")", 1);
     }
     return true;
   }
