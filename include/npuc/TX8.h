@@ -1,7 +1,7 @@
 /* TX8: what the tx8be passes and code generator ask of the target, kept
  * out of the passes (docs/tx8.md):
  *   - the target description: tile mesh, memories, engine rates
- *     (lib/Target/TX8/tx8_target.yaml spells out the built-in one);
+ *     (lib/TX8/tx8_target.yaml spells out the built-in one);
  *   - the op library's per-op metadata, the seed's queryOpAttr, read from
  *     the `library:` entries of the tx8be op table;
  *   - shape and layout inference, by the rule each op's `infer:` entry

@@ -33,7 +33,7 @@
 /* ---- the target ----------------------------------------------------------- */
 
 /* What the cycle model needs of the hardware; per chip unless noted.
- * lib/Target/TX8/tx8_target.yaml spells the same numbers (the compiler
+ * lib/TX8/tx8_target.yaml spells the same numbers (the compiler
  * loads it; test_tx8_target checks it equals NPUC_TX8_TARGET_DEFAULT). */
 typedef struct {
   int32_t chips;
