@@ -39,7 +39,7 @@ static const char *const contract_passes[] = {
 };
 /* The first pass that works on grouped IR: a module that is grouped
  * already (hand-written, or from an earlier run) starts there. */
-#define FIRST_GROUPED_PASS 9
+static const char first_grouped_pass[] = "tx8-sharding";
 
 static bool takes_option(const npuc_pass_def *def, const char *name) {
   for (size_t i = 0; i < def->num_options; ++i)
@@ -64,8 +64,10 @@ static bool tx8_pipeline(MlirOperation module, const npuc_compile_options *o,
   bool grouped = false;
   mlirOperationWalk(module, find_group, &grouped, MlirWalkPreOrder);
   npuc_sb sb = {0};
-  size_t n = sizeof contract_passes / sizeof contract_passes[0];
-  for (size_t i = grouped ? FIRST_GROUPED_PASS : 0; i < n; ++i) {
+  size_t n = sizeof contract_passes / sizeof contract_passes[0], first = 0;
+  while (grouped && strcmp(contract_passes[first], first_grouped_pass) != 0)
+    ++first;
+  for (size_t i = first; i < n; ++i) {
     const npuc_pass_def *def = npuc_pass_lookup(contract_passes[i]);
     npuc_sb_printf(&sb, "%s%s{", sb.len ? "," : "", def->name);
     /* Constants are laid out at compile time, as the seed's ConstNorm
