@@ -211,14 +211,15 @@ uint64_t op_batchnorm_inference(const npuc_tx8_batchnorm_param *p,
                                 const npuc_tx8_tsr *out);
 int64_t npuc_tx8_batchnorm_imm_bytes(const npuc_tx8_tsr *in);
 
+/* The elementwise ops, one per row of npuc/Tx8Ops.def. */
 typedef enum {
-  NPUC_TX8_ADD, NPUC_TX8_SUB, NPUC_TX8_MUL, NPUC_TX8_DIV,
+#define TX8_BINARY(op, ENUM, PASSES) NPUC_TX8_##ENUM,
+#include "npuc/Tx8Ops.def"
 } npuc_tx8_binary_op;
 
 typedef enum {
-  NPUC_TX8_RELU, NPUC_TX8_GELU, NPUC_TX8_EXP, NPUC_TX8_LOG,
-  NPUC_TX8_SIGMOID, NPUC_TX8_TANH, NPUC_TX8_SQRT, NPUC_TX8_RSQRT,
-  NPUC_TX8_ABS,
+#define TX8_UNARY(op, ENUM, PASSES) NPUC_TX8_##ENUM,
+#include "npuc/Tx8Ops.def"
 } npuc_tx8_unary_op;
 
 /* out = a op b; either input may be rank-1 [C] (broadcast over rows).

@@ -275,20 +275,10 @@ static void emit_store(group_emitter *g, int s) {
 
 /* ---- the compute op ----------------------------------------------------------------- */
 
+/* The C model's enum of an elementwise op (npuc/Tx8Ops.def). */
 static const char *op_enum(const char *name) {
-  static const char *const map[][2] = {
-      {"tx8be.add", "NPUC_TX8_ADD"},         {"tx8be.sub", "NPUC_TX8_SUB"},
-      {"tx8be.mul", "NPUC_TX8_MUL"},         {"tx8be.div", "NPUC_TX8_DIV"},
-      {"tx8be.relu", "NPUC_TX8_RELU"},       {"tx8be.gelu", "NPUC_TX8_GELU"},
-      {"tx8be.exp", "NPUC_TX8_EXP"},         {"tx8be.log", "NPUC_TX8_LOG"},
-      {"tx8be.sigmoid", "NPUC_TX8_SIGMOID"}, {"tx8be.tanh", "NPUC_TX8_TANH"},
-      {"tx8be.sqrt", "NPUC_TX8_SQRT"},       {"tx8be.rsqrt", "NPUC_TX8_RSQRT"},
-      {"tx8be.abs", "NPUC_TX8_ABS"},
-  };
-  for (size_t i = 0; i < sizeof map / sizeof map[0]; ++i)
-    if (strcmp(map[i][0], name) == 0)
-      return map[i][1];
-  return "";
+  const npuc_tx8_op_def *def = npuc_tx8_op_def_of(name);
+  return def && def->runtime_enum ? def->runtime_enum : "";
 }
 
 static void emit_conv(group_emitter *g, const int *in);
