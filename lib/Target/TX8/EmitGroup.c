@@ -242,16 +242,24 @@ static void emit_loop(group_emitter *g) {
   npuc_sb_printf(o, "  }\n  return cycles;\n}\n\n");
 }
 
-static void emit_load(group_emitter *g, int buf) {
+/* A slice DMA between buffer `buf` and DDR tensor `t`: `call` is
+ * "op_dma_load_slice(&b[%d], &whole" or "op_dma_store_slice(&whole, &b[%d]". */
+static void emit_dma(group_emitter *g, int buf, int t, const char *what,
+                     const char *call) {
   const npuc_tx8_buffer *b = &g->plan.buffers[buf];
-  int t = g->operand_ddr[b->source];
   npuc_sb_printf(g->out,
-                 "    { /* load_var: %s */\n"
+                 "    { /* %s: %s */\n"
                  "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, %d, %s, %s);\n"
-                 "      cycles += op_dma_load_slice(&b[%d], &whole, &l[%d]);\n"
-                 "    }\n",
-                 g->prog->tensors[t].name, t, buf, b->shape.rank,
-                 dtype_c(b->dtype), mode_c(g->prog->tensors[t].mode), buf, buf);
+                 "      cycles += ",
+                 what, g->prog->tensors[t].name, t, buf, b->shape.rank,
+                 dtype_c(b->dtype), mode_c(g->prog->tensors[t].mode));
+  npuc_sb_printf(g->out, call, buf);
+  npuc_sb_printf(g->out, ", &l[%d]);\n    }\n", buf);
+}
+
+static void emit_load(group_emitter *g, int buf) {
+  emit_dma(g, buf, g->operand_ddr[g->plan.buffers[buf].source], "load_var",
+           "op_dma_load_slice(&b[%d], &whole");
 }
 
 static void emit_norm(group_emitter *g, int buf) {
@@ -261,16 +269,8 @@ static void emit_norm(group_emitter *g, int buf) {
 }
 
 static void emit_store(group_emitter *g, int s) {
-  const npuc_tx8_group_plan *p = &g->plan;
-  int buf = p->stores[s].buffer, t = g->result_ddr[s];
-  const npuc_tx8_buffer *b = &p->buffers[buf];
-  npuc_sb_printf(g->out,
-                 "    { /* store_var: %s */\n"
-                 "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, %d, %s, %s);\n"
-                 "      cycles += op_dma_store_slice(&whole, &b[%d], &l[%d]);\n"
-                 "    }\n",
-                 g->prog->tensors[t].name, t, buf, b->shape.rank,
-                 dtype_c(b->dtype), mode_c(g->prog->tensors[t].mode), buf, buf);
+  emit_dma(g, g->plan.stores[s].buffer, g->result_ddr[s], "store_var",
+           "op_dma_store_slice(&whole, &b[%d]");
 }
 
 /* ---- the compute op ----------------------------------------------------------------- */

@@ -14,6 +14,8 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "EmitInternal.h"
+#include "npuc/Alloc.h"
+#include "npuc/BuildOps.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 #include "npuc/Target.h"
@@ -49,8 +51,7 @@ static bool takes_option(const npuc_pass_def *def, const char *name) {
 }
 
 static MlirWalkResult find_group(MlirOperation op, void *user) {
-  char name[64];
-  if (strcmp(npuc_tx8_op_name(op, name, sizeof name), "tx8be.group") != 0)
+  if (!npuc_op_is(op, "tx8be.group"))
     return MlirWalkResultAdvance;
   *(bool *)user = true;
   return MlirWalkResultInterrupt;
@@ -141,13 +142,8 @@ static bool emit_program(MlirOperation module, const npuc_tx8_target *t,
   }
   npuc_sb_free(&g.groups);
   free(g.prog.tensors);
-  free(g.prog.slots);
+  npuc_ptr_map_free(&g.prog.index);
   return ok;
-}
-
-static bool named(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
 }
 
 /* @main, or the module's only function. */
@@ -157,7 +153,7 @@ static bool find_main(graph *g) {
   MlirOperation only = {NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!named(op, "func.func"))
+    if (!npuc_op_is(op, "func.func"))
       continue;
     ++funcs;
     only = op;
@@ -178,33 +174,9 @@ static bool find_main(graph *g) {
   return false;
 }
 
-/* The DDR tensors by value: a hash of the value's pointer, so a graph of
- * n tensors is looked up in O(n) overall. */
-static size_t slot_of(const tx8_program *prog, MlirValue v) {
-  uintptr_t h = (uintptr_t)v.ptr;
-  h ^= h >> 17;
-  h *= (uintptr_t)0x9e3779b97f4a7c15ull;
-  size_t mask = (size_t)prog->num_slots - 1, i = (size_t)(h >> 7) & mask;
-  while (prog->slots[i] &&
-         !mlirValueEqual(prog->tensors[prog->slots[i] - 1].value, v))
-    i = (i + 1) & mask;
-  return i;
-}
-
 int tx8_ddr_index(const tx8_program *prog, MlirValue v) {
-  if (!prog->num_slots)
-    return -1;
-  return prog->slots[slot_of(prog, v)] - 1;
-}
-
-static void index_tensors(tx8_program *prog) {
-  if (2 * prog->num_tensors <= prog->num_slots)
-    return;
-  free(prog->slots);
-  prog->num_slots = prog->num_slots ? 2 * prog->num_slots : 32;
-  prog->slots = calloc((size_t)prog->num_slots, sizeof *prog->slots);
-  for (int i = 0; i < prog->num_tensors; ++i)
-    prog->slots[slot_of(prog, prog->tensors[i].value)] = i + 1;
+  uintptr_t i;
+  return npuc_ptr_map_get(&prog->index, v.ptr, &i) ? (int)i : -1;
 }
 
 static int64_t ddr_bytes(const tx8_ddr *d) {
@@ -219,7 +191,8 @@ static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
   tx8_program *p = &g->prog;
   if (p->num_tensors == p->cap) {
     p->cap = p->cap ? 2 * p->cap : 16;
-    p->tensors = realloc(p->tensors, (size_t)p->cap * sizeof *p->tensors);
+    p->tensors =
+        npuc_xrealloc(p->tensors, (size_t)p->cap * sizeof *p->tensors);
   }
   tx8_ddr *t = &p->tensors[p->num_tensors];
   memset(t, 0, sizeof *t);
@@ -241,11 +214,9 @@ static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
                          "bf16, f32 and i8", name);
     return false;
   }
+  if (!npuc_ptr_map_put(&p->index, v.ptr, (uintptr_t)p->num_tensors))
+    npuc_die("out of memory");
   p->num_tensors++;
-  if (2 * p->num_tensors > p->num_slots)
-    index_tensors(p);
-  else
-    p->slots[slot_of(p, v)] = p->num_tensors;
   return true;
 }
 
