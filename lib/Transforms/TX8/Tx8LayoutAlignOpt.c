@@ -19,9 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool align_opt(MlirOperation func, const npuc_pass_options *opts,
-                      const npuc_pass_context *ctx);
-
 TX8L_PASS(npuc_pass_tx8_layout_align_opt, "tx8-layout-align-opt",
           "Erase redundant tx8be.channel_norm (ConstChannelNormErase, "
           "RedundantChannelNormErase)",

@@ -25,9 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool align_to_npu(MlirOperation func, const npuc_pass_options *opts,
-                         const npuc_pass_context *ctx);
-
 TX8L_PASS(npuc_pass_tx8_layout_align_to_npu, "tx8-layout-align-to-npu",
           "Insert tx8be.channel_norm where an op's alignMode conflicts with its "
           "operands' memory layout; set dev_info mem_layout from layout_str",

@@ -12,9 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static bool layout_init(MlirOperation func, const npuc_pass_options *opts,
-                        const npuc_pass_context *ctx);
-
 TX8L_PASS(npuc_pass_tx8_layout_init, "tx8-layout-init",
           "Give tx8be gemm/conv their layout_str (input-weight-result) and every "
           "other op UNKNOWN",

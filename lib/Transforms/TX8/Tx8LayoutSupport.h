@@ -19,9 +19,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The definition of a layout pass: it runs on each func.func and takes no
- * options. */
+/* The definition of a layout pass: it runs `run` on each func.func and
+ * takes no options. Declares `run`. */
 #define TX8L_PASS(symbol, flag, summary, run)                                 \
+  static bool run(MlirOperation func, const npuc_pass_options *opts,          \
+                  const npuc_pass_context *ctx);                              \
   const npuc_pass_def symbol = {flag, summary, "func.func", NULL, 0, run}
 
 /* What layoutInitPass gives every op but gemm and conv. */

@@ -17,9 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool layout_transmit(MlirOperation func, const npuc_pass_options *opts,
-                            const npuc_pass_context *ctx);
-
 TX8L_PASS(npuc_pass_tx8_layout_transmit, "tx8-layout-transmit",
           "Propagate tx8be layout_str forward and backward from gemm/conv through "
           "each op's layout rule; the rest take their default",
