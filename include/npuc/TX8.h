@@ -1,7 +1,7 @@
 /* TX8: what the tx8be passes and code generator ask of the target, kept
  * out of the passes (docs/tx8.md):
  *   - the target description: tile mesh, memories, engine rates
- *     (lib/Target/TX8/tx8_target.yaml spells out the built-in one);
+ *     (lib/TX8/tx8_target.yaml spells out the built-in one);
  *   - the op library's per-op metadata, the seed's queryOpAttr, read from
  *     the `library:` entries of the tx8be op table;
  *   - shape and layout inference, by the rule each op's `infer:` entry
@@ -265,8 +265,8 @@ bool npuc_tx8_infer_operand_layout(npuc_tx8_layout_rule rule,
  * Which output dimensions of a compute op may be split across tiles
  * (sharding) and in time (split), and which part of each operand one
  * slice of the output reads, as npuc_tx8_window's (Tx8Runtime.h). The
- * tx8-sharding pass and the code generator both use these; lib/Target/
- * TX8/Slice.c has one rule per op family. */
+ * tx8-sharding pass and the code generator both use these; lib/TX8/
+ * Slice.c has one rule per op family, npuc/Tx8Ops.def each op's family. */
 
 typedef enum {
   NPUC_TX8_KIND_UNARY,     /* relu, gelu, ...: same shape in and out */
@@ -287,6 +287,18 @@ typedef struct {
   bool transpose_a, transpose_b;       /* gemm */
   int64_t strides[2], pads[4], dilations[2], groups; /* conv; pads t, b, l, r */
 } npuc_tx8_slice_op;
+
+/* A row of npuc/Tx8Ops.def: a tx8be compute op, its family and, for an
+ * elementwise op, the C model's enum the code generator passes to
+ * op_unary / op_binary (NULL otherwise). */
+typedef struct {
+  const char *name; /* "tx8be.add" */
+  npuc_tx8_op_kind kind;
+  const char *runtime_enum; /* "NPUC_TX8_ADD" */
+} npuc_tx8_op_def;
+
+/* The row of the tx8be compute op `name`; NULL for any other op. */
+const npuc_tx8_op_def *npuc_tx8_op_def_of(const char *name);
 
 /* The op family of a tx8be compute op name; false for any other op. */
 bool npuc_tx8_op_kind_of(const char *name, npuc_tx8_op_kind *kind);

@@ -100,4 +100,30 @@ int64_t npuc_tx8_num_runs(const npuc_tx8_layout *l);
 npuc_tx8_run npuc_tx8_row_run(const npuc_tx8_layout *l, int64_t n, int64_t hw,
                               int64_t i);
 
+/* Input dimension d of an output slice: whole (out_dim < 0), or the
+ * indices [s * scale + offset, (s + len - 1) * scale + offset + extent)
+ * of output dimension out_dim's slice [s, s + len), clipped to the
+ * tensor. Identity: {d, 1, 0, 1}; a convolution row: {1, stride,
+ * -pad_top, (kernel - 1) * dilation + 1}. */
+typedef struct {
+  int32_t out_dim;
+  int32_t scale, offset, extent;
+} npuc_tx8_window;
+
+/* The largest slice of an input through `windows` for output slices of
+ * at most `out_slice` (what a buffer for it must hold). */
+void npuc_tx8_window_max(const npuc_tx8_window *windows, const int32_t *whole,
+                         int32_t dim, const int32_t *out_slice, int32_t *max);
+
+/* The (N, HW, C) of a tensor of `dim` dimensions `shape` in `mode`: what
+ * npuc_tx8_dims_of_shape gives for int32 dimensions (slice shapes). */
+npuc_tx8_dims npuc_tx8_dims_of_shape32(const int32_t *shape, int32_t dim,
+                                       npuc_tx8_layout_mode mode);
+
+/* The scratch op_batchnorm_inference needs for an input of `dims` in
+ * `mode`: an fp32 copy of it and the [C] unit vector, each 2048-bit
+ * aligned (npuc_tx8_batchnorm_imm_bytes). */
+int64_t npuc_tx8_batchnorm_imm_size(npuc_tx8_dims dims,
+                                    npuc_tx8_layout_mode mode);
+
 #endif

@@ -33,7 +33,7 @@
 /* ---- the target ----------------------------------------------------------- */
 
 /* What the cycle model needs of the hardware; per chip unless noted.
- * lib/Target/TX8/tx8_target.yaml spells the same numbers (the compiler
+ * lib/TX8/tx8_target.yaml spells the same numbers (the compiler
  * loads it; test_tx8_target checks it equals NPUC_TX8_TARGET_DEFAULT). */
 typedef struct {
   int32_t chips;
@@ -128,16 +128,6 @@ typedef struct npuc_tx8_g_shape {
 
 typedef npuc_tx8_tsr TSR;
 
-/* Input dimension d of an output slice: whole (out_dim < 0), or the
- * indices [s * scale + offset, (s + len - 1) * scale + offset + extent)
- * of output dimension out_dim's slice [s, s + len), clipped to the
- * tensor. Identity: {d, 1, 0, 1}; a convolution row: {1, stride,
- * -pad_top, (kernel - 1) * dilation + 1}. */
-typedef struct {
-  int32_t out_dim;
-  int32_t scale, offset, extent;
-} npuc_tx8_window;
-
 /* The part of a `dim`-dimensional output of `shape` that tile `tile`
  * computes when dimension d is split `sharding[d]` ways (chunks of
  * ceil(shape[d] / sharding[d]), tiles numbered row-major over the split
@@ -158,10 +148,6 @@ bool npuc_tx8_gshape_next(G_SHAPE *g, const int32_t *slice, L_SHAPE *out);
 void npuc_tx8_lshape_window(const L_SHAPE *out, const npuc_tx8_window *windows,
                             const int32_t *whole, int32_t dim, L_SHAPE *in,
                             int32_t *clipped);
-/* The largest slice of an input through `windows` for output slices of
- * at most `out_slice` (what a buffer for it must hold). */
-void npuc_tx8_window_max(const npuc_tx8_window *windows, const int32_t *whole,
-                         int32_t dim, const int32_t *out_slice, int32_t *max);
 /* A tensor whose shape is l's real slice (l->dim dimensions) in `mode`. */
 TSR npuc_tx8_tsr_of_lshape(void *data, const L_SHAPE *l, npuc_tx8_dtype dt,
                            npuc_tx8_layout_mode mode);
@@ -225,14 +211,15 @@ uint64_t op_batchnorm_inference(const npuc_tx8_batchnorm_param *p,
                                 const npuc_tx8_tsr *out);
 int64_t npuc_tx8_batchnorm_imm_bytes(const npuc_tx8_tsr *in);
 
+/* The elementwise ops, one per row of npuc/Tx8Ops.def. */
 typedef enum {
-  NPUC_TX8_ADD, NPUC_TX8_SUB, NPUC_TX8_MUL, NPUC_TX8_DIV,
+#define TX8_BINARY(op, ENUM, PASSES) NPUC_TX8_##ENUM,
+#include "npuc/Tx8Ops.def"
 } npuc_tx8_binary_op;
 
 typedef enum {
-  NPUC_TX8_RELU, NPUC_TX8_GELU, NPUC_TX8_EXP, NPUC_TX8_LOG,
-  NPUC_TX8_SIGMOID, NPUC_TX8_TANH, NPUC_TX8_SQRT, NPUC_TX8_RSQRT,
-  NPUC_TX8_ABS,
+#define TX8_UNARY(op, ENUM, PASSES) NPUC_TX8_##ENUM,
+#include "npuc/Tx8Ops.def"
 } npuc_tx8_unary_op;
 
 /* out = a op b; either input may be rank-1 [C] (broadcast over rows).

@@ -73,12 +73,12 @@ static void builtin_target(void **state) {
   assert_int_equal(t.ddr_bytes, 64ll << 30);
 }
 
-/* lib/Target/TX8/tx8_target.yaml sets every field, to the built-in value. */
+/* lib/TX8/tx8_target.yaml sets every field, to the built-in value. */
 static void shipped_yaml_is_the_builtin(void **state) {
   (void)state;
   char here[4096], path[4200];
   snprintf(here, sizeof here, "%s", __FILE__);
-  snprintf(path, sizeof path, "%s/../lib/Target/TX8/tx8_target.yaml",
+  snprintf(path, sizeof path, "%s/../lib/TX8/tx8_target.yaml",
            dirname(dirname(here)));
   npuc_tx8_target t;
   memset(&t, 0, sizeof t);

@@ -31,9 +31,7 @@ static npuc_tx8_tsr fp32_copy_of(const npuc_tx8_tsr *in, void *imm) {
 }
 
 int64_t npuc_tx8_batchnorm_imm_bytes(const npuc_tx8_tsr *in) {
-  npuc_tx8_tsr x = fp32_copy_of(in, NULL);
-  return align_batch(x.layout.total_bytes) +
-         align_batch(in->layout.dims.c * (int64_t)sizeof(float));
+  return npuc_tx8_batchnorm_imm_size(in->layout.dims, in->layout.mode);
 }
 
 uint64_t op_batchnorm_inference(const npuc_tx8_batchnorm_param *p,

@@ -23,10 +23,21 @@ static void operand_run(float *dst, const operand *o, const npuc_tx8_run *run);
 static float apply_binary(npuc_tx8_binary_op op, float x, float y);
 static float apply_unary(npuc_tx8_unary_op op, float x);
 
-/* CT passes per element: gelu is erf, multiply and add; sigmoid exp and a
- * reciprocal; the rest are one instruction each. */
+/* CT passes per element: each op's row of npuc/Tx8Ops.def. */
 static int unary_passes(npuc_tx8_unary_op op) {
-  return op == NPUC_TX8_GELU ? 3 : op == NPUC_TX8_SIGMOID ? 2 : 1;
+  static const int passes[] = {
+#define TX8_UNARY(name, ENUM, PASSES) PASSES,
+#include "npuc/Tx8Ops.def"
+  };
+  return passes[op];
+}
+
+static int binary_passes(npuc_tx8_binary_op op) {
+  static const int passes[] = {
+#define TX8_BINARY(name, ENUM, PASSES) PASSES,
+#include "npuc/Tx8Ops.def"
+  };
+  return passes[op];
 }
 
 uint64_t op_binary(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
@@ -50,7 +61,7 @@ uint64_t op_binary(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
   free(ys);
   free(x.vec);
   free(y.vec);
-  return npuc_tx8_cycles_ct(l->total_bytes, 1);
+  return npuc_tx8_cycles_ct(l->total_bytes, binary_passes(op));
 }
 
 uint64_t op_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,

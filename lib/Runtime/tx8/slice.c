@@ -90,24 +90,10 @@ void npuc_tx8_lshape_window(const L_SHAPE *out, const npuc_tx8_window *windows,
   }
 }
 
-void npuc_tx8_window_max(const npuc_tx8_window *windows, const int32_t *whole,
-                         int32_t dim, const int32_t *out_slice, int32_t *max) {
-  for (int32_t d = 0; d < dim; ++d) {
-    const npuc_tx8_window *w = &windows[d];
-    int32_t n = w->out_dim < 0
-                    ? whole[d]
-                    : (out_slice[w->out_dim] - 1) * w->scale + w->extent;
-    max[d] = n < whole[d] ? n : whole[d];
-  }
-}
-
 TSR npuc_tx8_tsr_of_shape(void *data, const int32_t *shape, int32_t dim,
                           npuc_tx8_dtype dt, npuc_tx8_layout_mode mode) {
-  int64_t s[NPUC_TX8_MAX_SHAPE_DIM];
-  for (int32_t d = 0; d < dim; ++d)
-    s[d] = shape[d];
-  return npuc_tx8_tsr_make(data, npuc_tx8_dims_of_shape(s, dim, mode), dt,
-                           mode);
+  return npuc_tx8_tsr_make(data, npuc_tx8_dims_of_shape32(shape, dim, mode),
+                           dt, mode);
 }
 
 TSR npuc_tx8_tsr_of_lshape(void *data, const L_SHAPE *l, npuc_tx8_dtype dt,

@@ -242,16 +242,24 @@ static void emit_loop(group_emitter *g) {
   npuc_sb_printf(o, "  }\n  return cycles;\n}\n\n");
 }
 
-static void emit_load(group_emitter *g, int buf) {
+/* A slice DMA between buffer `buf` and DDR tensor `t`: `call` is
+ * "op_dma_load_slice(&b[%d], &whole" or "op_dma_store_slice(&whole, &b[%d]". */
+static void emit_dma(group_emitter *g, int buf, int t, const char *what,
+                     const char *call) {
   const npuc_tx8_buffer *b = &g->plan.buffers[buf];
-  int t = g->operand_ddr[b->source];
   npuc_sb_printf(g->out,
-                 "    { /* load_var: %s */\n"
+                 "    { /* %s: %s */\n"
                  "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, %d, %s, %s);\n"
-                 "      cycles += op_dma_load_slice(&b[%d], &whole, &l[%d]);\n"
-                 "    }\n",
-                 g->prog->tensors[t].name, t, buf, b->shape.rank,
-                 dtype_c(b->dtype), mode_c(g->prog->tensors[t].mode), buf, buf);
+                 "      cycles += ",
+                 what, g->prog->tensors[t].name, t, buf, b->shape.rank,
+                 dtype_c(b->dtype), mode_c(g->prog->tensors[t].mode));
+  npuc_sb_printf(g->out, call, buf);
+  npuc_sb_printf(g->out, ", &l[%d]);\n    }\n", buf);
+}
+
+static void emit_load(group_emitter *g, int buf) {
+  emit_dma(g, buf, g->operand_ddr[g->plan.buffers[buf].source], "load_var",
+           "op_dma_load_slice(&b[%d], &whole");
 }
 
 static void emit_norm(group_emitter *g, int buf) {
@@ -261,34 +269,16 @@ static void emit_norm(group_emitter *g, int buf) {
 }
 
 static void emit_store(group_emitter *g, int s) {
-  const npuc_tx8_group_plan *p = &g->plan;
-  int buf = p->stores[s].buffer, t = g->result_ddr[s];
-  const npuc_tx8_buffer *b = &p->buffers[buf];
-  npuc_sb_printf(g->out,
-                 "    { /* store_var: %s */\n"
-                 "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, %d, %s, %s);\n"
-                 "      cycles += op_dma_store_slice(&whole, &b[%d], &l[%d]);\n"
-                 "    }\n",
-                 g->prog->tensors[t].name, t, buf, b->shape.rank,
-                 dtype_c(b->dtype), mode_c(g->prog->tensors[t].mode), buf, buf);
+  emit_dma(g, g->plan.stores[s].buffer, g->result_ddr[s], "store_var",
+           "op_dma_store_slice(&whole, &b[%d]");
 }
 
 /* ---- the compute op ----------------------------------------------------------------- */
 
+/* The C model's enum of an elementwise op (npuc/Tx8Ops.def). */
 static const char *op_enum(const char *name) {
-  static const char *const map[][2] = {
-      {"tx8be.add", "NPUC_TX8_ADD"},         {"tx8be.sub", "NPUC_TX8_SUB"},
-      {"tx8be.mul", "NPUC_TX8_MUL"},         {"tx8be.div", "NPUC_TX8_DIV"},
-      {"tx8be.relu", "NPUC_TX8_RELU"},       {"tx8be.gelu", "NPUC_TX8_GELU"},
-      {"tx8be.exp", "NPUC_TX8_EXP"},         {"tx8be.log", "NPUC_TX8_LOG"},
-      {"tx8be.sigmoid", "NPUC_TX8_SIGMOID"}, {"tx8be.tanh", "NPUC_TX8_TANH"},
-      {"tx8be.sqrt", "NPUC_TX8_SQRT"},       {"tx8be.rsqrt", "NPUC_TX8_RSQRT"},
-      {"tx8be.abs", "NPUC_TX8_ABS"},
-  };
-  for (size_t i = 0; i < sizeof map / sizeof map[0]; ++i)
-    if (strcmp(map[i][0], name) == 0)
-      return map[i][1];
-  return "";
+  const npuc_tx8_op_def *def = npuc_tx8_op_def_of(name);
+  return def && def->runtime_enum ? def->runtime_enum : "";
 }
 
 static void emit_conv(group_emitter *g, const int *in);

@@ -3,6 +3,7 @@
 #ifndef NPUC_TX8_EMIT_INTERNAL_H
 #define NPUC_TX8_EMIT_INTERNAL_H
 
+#include "npuc/PtrSet.h"
 #include "npuc/StringBuilder.h"
 #include "npuc/Tx8Group.h"
 
@@ -32,8 +33,7 @@ typedef struct {
 typedef struct {
   tx8_ddr *tensors;
   int num_tensors, cap;
-  int *slots;   /* value -> tensor index + 1, open addressing */
-  int num_slots; /* a power of two, at least twice num_tensors */
+  npuc_ptr_map index; /* value -> tensor index */
   int tiles;         /* the program's tile count */
   int64_t spm_bytes; /* the largest group's spm_alloc_size */
 } tx8_program;

@@ -1,17 +1,21 @@
 /* --target=tx8: a TX8 graph, after the tx8 pipeline, as C over the C model
  * of the op library (libnpuc_tx8_rt):
- *   program.h  the descriptor types main.c and host.c share;
- *   main.c     one function per group (EmitGroup.c) and npuc_tx8_tile_main,
+ *   main.c     one function per group (EmitGroup.c) and tx8_tile_main,
  *              what one tile runs: every group in order, a barrier between
- *              them; the DDR tensor table with the constants' data;
- *   host.c     loads the inputs from <in>/argN.bin, runs all tiles (one
- *              thread each), writes <out>/resultN.bin and a cycle report;
+ *              them; the tables of include/npuc/Tx8Program.h (the DDR
+ *              tensors with the constants' data, outputs, tiles, SPM
+ *              size, target) that the host in libnpuc_tx8_rt
+ *              (lib/Runtime/tx8/host_main.c) reads: it loads the inputs
+ *              from <in>/argN.bin, runs all tiles (one thread each),
+ *              writes <out>/resultN.bin and a cycle report;
  *   Makefile   builds `program` against libnpuc_tx8_rt.a.
  * docs/tx8.md ("Code generation") describes the files. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "EmitInternal.h"
+#include "npuc/Alloc.h"
+#include "npuc/BuildOps.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 #include "npuc/Target.h"
@@ -37,7 +41,7 @@ static const char *const contract_passes[] = {
 };
 /* The first pass that works on grouped IR: a module that is grouped
  * already (hand-written, or from an earlier run) starts there. */
-#define FIRST_GROUPED_PASS 9
+static const char first_grouped_pass[] = "tx8-sharding";
 
 static bool takes_option(const npuc_pass_def *def, const char *name) {
   for (size_t i = 0; i < def->num_options; ++i)
@@ -47,8 +51,7 @@ static bool takes_option(const npuc_pass_def *def, const char *name) {
 }
 
 static MlirWalkResult find_group(MlirOperation op, void *user) {
-  char name[64];
-  if (strcmp(npuc_tx8_op_name(op, name, sizeof name), "tx8be.group") != 0)
+  if (!npuc_op_is(op, "tx8be.group"))
     return MlirWalkResultAdvance;
   *(bool *)user = true;
   return MlirWalkResultInterrupt;
@@ -62,8 +65,10 @@ static bool tx8_pipeline(MlirOperation module, const npuc_compile_options *o,
   bool grouped = false;
   mlirOperationWalk(module, find_group, &grouped, MlirWalkPreOrder);
   npuc_sb sb = {0};
-  size_t n = sizeof contract_passes / sizeof contract_passes[0];
-  for (size_t i = grouped ? FIRST_GROUPED_PASS : 0; i < n; ++i) {
+  size_t n = sizeof contract_passes / sizeof contract_passes[0], first = 0;
+  while (grouped && strcmp(contract_passes[first], first_grouped_pass) != 0)
+    ++first;
+  for (size_t i = first; i < n; ++i) {
     const npuc_pass_def *def = npuc_pass_lookup(contract_passes[i]);
     npuc_sb_printf(&sb, "%s%s{", sb.len ? "," : "", def->name);
     /* Constants are laid out at compile time, as the seed's ConstNorm
@@ -118,9 +123,7 @@ typedef struct {
 
 static bool find_main(graph *g);
 static bool walk_graph(graph *g, const npuc_tx8_target *t);
-static void write_header(npuc_sb *sb);
 static void write_main(graph *g, const npuc_tx8_target *t, npuc_sb *sb);
-static void write_host(npuc_sb *sb);
 static void write_makefile(const npuc_compile_options *o, npuc_sb *sb);
 
 static bool emit_program(MlirOperation module, const npuc_tx8_target *t,
@@ -131,25 +134,16 @@ static bool emit_program(MlirOperation module, const npuc_tx8_target *t,
   g.module = module;
   bool ok = find_main(&g) && walk_graph(&g, t);
   if (ok) {
-    npuc_sb header = {0}, main_c = {0}, host = {0}, make = {0};
-    write_header(&header);
+    npuc_sb main_c = {0}, make = {0};
     write_main(&g, t, &main_c);
-    write_host(&host);
     write_makefile(o, &make);
-    ok = npuc_emitted_files_add(out, "program.h", npuc_sb_take(&header)) &&
-         npuc_emitted_files_add(out, "main.c", npuc_sb_take(&main_c)) &&
-         npuc_emitted_files_add(out, "host.c", npuc_sb_take(&host)) &&
+    ok = npuc_emitted_files_add(out, "main.c", npuc_sb_take(&main_c)) &&
          npuc_emitted_files_add(out, "Makefile", npuc_sb_take(&make));
   }
   npuc_sb_free(&g.groups);
   free(g.prog.tensors);
-  free(g.prog.slots);
+  npuc_ptr_map_free(&g.prog.index);
   return ok;
-}
-
-static bool named(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
 }
 
 /* @main, or the module's only function. */
@@ -159,7 +153,7 @@ static bool find_main(graph *g) {
   MlirOperation only = {NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!named(op, "func.func"))
+    if (!npuc_op_is(op, "func.func"))
       continue;
     ++funcs;
     only = op;
@@ -180,33 +174,9 @@ static bool find_main(graph *g) {
   return false;
 }
 
-/* The DDR tensors by value: a hash of the value's pointer, so a graph of
- * n tensors is looked up in O(n) overall. */
-static size_t slot_of(const tx8_program *prog, MlirValue v) {
-  uintptr_t h = (uintptr_t)v.ptr;
-  h ^= h >> 17;
-  h *= (uintptr_t)0x9e3779b97f4a7c15ull;
-  size_t mask = (size_t)prog->num_slots - 1, i = (size_t)(h >> 7) & mask;
-  while (prog->slots[i] &&
-         !mlirValueEqual(prog->tensors[prog->slots[i] - 1].value, v))
-    i = (i + 1) & mask;
-  return i;
-}
-
 int tx8_ddr_index(const tx8_program *prog, MlirValue v) {
-  if (!prog->num_slots)
-    return -1;
-  return prog->slots[slot_of(prog, v)] - 1;
-}
-
-static void index_tensors(tx8_program *prog) {
-  if (2 * prog->num_tensors <= prog->num_slots)
-    return;
-  free(prog->slots);
-  prog->num_slots = prog->num_slots ? 2 * prog->num_slots : 32;
-  prog->slots = calloc((size_t)prog->num_slots, sizeof *prog->slots);
-  for (int i = 0; i < prog->num_tensors; ++i)
-    prog->slots[slot_of(prog, prog->tensors[i].value)] = i + 1;
+  uintptr_t i;
+  return npuc_ptr_map_get(&prog->index, v.ptr, &i) ? (int)i : -1;
 }
 
 static int64_t ddr_bytes(const tx8_ddr *d) {
@@ -221,7 +191,8 @@ static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
   tx8_program *p = &g->prog;
   if (p->num_tensors == p->cap) {
     p->cap = p->cap ? 2 * p->cap : 16;
-    p->tensors = realloc(p->tensors, (size_t)p->cap * sizeof *p->tensors);
+    p->tensors =
+        npuc_xrealloc(p->tensors, (size_t)p->cap * sizeof *p->tensors);
   }
   tx8_ddr *t = &p->tensors[p->num_tensors];
   memset(t, 0, sizeof *t);
@@ -243,11 +214,9 @@ static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
                          "bf16, f32 and i8", name);
     return false;
   }
+  if (!npuc_ptr_map_put(&p->index, v.ptr, (uintptr_t)p->num_tensors))
+    npuc_die("out of memory");
   p->num_tensors++;
-  if (2 * p->num_tensors > p->num_slots)
-    index_tensors(p);
-  else
-    p->slots[slot_of(p, v)] = p->num_tensors;
   return true;
 }
 
@@ -442,42 +411,6 @@ static bool add_outputs(graph *g, MlirOperation ret) {
 
 /* ---- the files --------------------------------------------------------------------- */
 
-static void write_header(npuc_sb *sb) {
-  npuc_sb_printf(sb,
-      "/* Generated by npuc-compile --target=tx8: what main.c and host.c share. */\n"
-      "#ifndef NPUC_TX8_PROGRAM_H\n#define NPUC_TX8_PROGRAM_H\n\n"
-      "#include \"npuc/Tx8Runtime.h\"\n\n"
-      "#include <stdint.h>\n\n"
-      "typedef enum { TX8_INPUT, TX8_CONSTANT, TX8_INTERMEDIATE } tx8_ddr_kind;\n\n"
-      "/* A tensor in DDR, in `mode` (graph inputs and outputs are compact\n"
-      " * row-major in their files). */\n"
-      "typedef struct {\n"
-      "  const char *name;\n"
-      "  tx8_ddr_kind kind;\n"
-      "  int64_t bytes;\n"
-      "  const unsigned char *data; /* constants */\n"
-      "  npuc_tx8_dtype dtype;\n"
-      "  npuc_tx8_layout_mode mode;\n"
-      "  int32_t rank;\n"
-      "  int32_t shape[NPUC_TX8_MAX_SHAPE_DIM];\n"
-      "  int alias; /* >= 0: the bytes of that tensor (a DDR reshape) */\n"
-      "} tx8_ddr_tensor;\n\n"
-      "extern const tx8_ddr_tensor tx8_tensors[];\n"
-      "extern const int tx8_num_tensors;\n"
-      "extern const int tx8_outputs[]; /* graph result i: a tensor index */\n"
-      "extern const int tx8_num_outputs;\n"
-      "extern const int tx8_num_groups;\n"
-      "extern const int tx8_num_tiles;\n"
-      "extern const int64_t tx8_spm_bytes; /* per tile, the largest group's */\n"
-      "extern const npuc_tx8_target tx8_target;\n\n"
-      "/* What tile `tile` runs: every group in order; cycles[g] gets group g's\n"
-      " * estimate on this tile. */\n"
-      "void tx8_tile_main(int tile, char *const *ddr, char *spm, uint64_t *cycles);\n"
-      "/* Provided by the host: returns once every tile has called it. */\n"
-      "void tx8_barrier(void);\n\n"
-      "#endif\n");
-}
-
 static void write_constants(graph *g, npuc_sb *sb);
 static void write_target(const npuc_tx8_target *t, npuc_sb *sb);
 
@@ -486,8 +419,9 @@ static void write_main(graph *g, const npuc_tx8_target *t, npuc_sb *sb) {
   npuc_sb_printf(sb,
       "/* Generated by npuc-compile --target=tx8: the groups of the graph as the\n"
       " * op library's load -> compute -> store loop over each tile's temporal\n"
-      " * slices, and the DDR tensors. */\n"
-      "#include \"program.h\"\n\n"
+      " * slices, and the DDR tensors: the tables the host in libnpuc_tx8_rt\n"
+      " * runs (npuc/Tx8Program.h). */\n"
+      "#include \"npuc/Tx8Program.h\"\n\n"
       "#include <stdbool.h>\n#include <stddef.h>\n\n");
   write_constants(g, sb);
   npuc_sb_printf(sb, "const tx8_ddr_tensor tx8_tensors[] = {\n");
@@ -567,96 +501,6 @@ static void write_target(const npuc_tx8_target *t, npuc_sb *sb) {
       (long long)t->op_overhead_cycles);
 }
 
-static void write_host(npuc_sb *sb) {
-  npuc_sb_printf(sb,
-      "/* Generated by npuc-compile --target=tx8: runs the program on the C\n"
-      " * model, one thread per tile, each with its own SPM.\n"
-      " * Usage: ./program IN_DIR OUT_DIR\n"
-      " *   reads IN_DIR/argN.bin (graph input N, raw little-endian elements,\n"
-      " *   row-major), writes OUT_DIR/resultN.bin and OUT_DIR/cycles.txt. */\n"
-      "#define _POSIX_C_SOURCE 200809L\n"
-      "#include \"program.h\"\n\n"
-      "#include <pthread.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
-      "static pthread_barrier_t barrier;\n\n"
-      "void tx8_barrier(void) { pthread_barrier_wait(&barrier); }\n\n"
-      "typedef struct {\n  int tile;\n  char **ddr;\n  uint64_t *cycles;\n} tile_job;\n\n"
-      "static void *run_tile(void *arg) {\n"
-      "  tile_job *job = arg;\n"
-      "  char *spm = malloc((size_t)(tx8_spm_bytes > 0 ? tx8_spm_bytes : 1));\n"
-      "  if (!spm) {\n    fprintf(stderr, \"program: out of memory for SPM\\n\");\n    exit(1);\n  }\n"
-      "  tx8_tile_main(job->tile, job->ddr, spm, job->cycles);\n"
-      "  free(spm);\n  return NULL;\n}\n\n"
-      "static int read_input(const char *dir, const tx8_ddr_tensor *t, char *dst) {\n"
-      "  char path[4096];\n"
-      "  snprintf(path, sizeof path, \"%%s/%%s.bin\", dir, t->name);\n"
-      "  FILE *f = fopen(path, \"rb\");\n"
-      "  if (!f) {\n    fprintf(stderr, \"program: cannot read %%s\\n\", path);\n    return 0;\n  }\n"
-      "  size_t got = fread(dst, 1, (size_t)t->bytes, f);\n"
-      "  int extra = fgetc(f) != EOF;\n  fclose(f);\n"
-      "  if (got != (size_t)t->bytes || extra) {\n"
-      "    fprintf(stderr, \"program: %%s must hold exactly %%lld bytes\\n\", path, (long long)t->bytes);\n"
-      "    return 0;\n  }\n  return 1;\n}\n\n"
-      "static int write_file(const char *dir, const char *name, const char *data, size_t n) {\n"
-      "  char path[4096];\n"
-      "  snprintf(path, sizeof path, \"%%s/%%s\", dir, name);\n"
-      "  FILE *f = fopen(path, \"wb\");\n"
-      "  int ok = f && fwrite(data, 1, n, f) == n;\n"
-      "  if (f && fclose(f) != 0)\n    ok = 0;\n"
-      "  if (!ok)\n    fprintf(stderr, \"program: cannot write %%s\\n\", path);\n"
-      "  return ok;\n}\n\n"
-      "static int write_report(const char *dir, const uint64_t *cycles) {\n"
-      "  char line[256];\n  size_t cap = 256 * (size_t)(tx8_num_groups + 2), n = 0;\n"
-      "  char *text = calloc(cap, 1);\n  uint64_t total = 0;\n"
-      "  for (int g = 0; g < tx8_num_groups; ++g) {\n"
-      "    uint64_t worst = 0;\n"
-      "    for (int t = 0; t < tx8_num_tiles; ++t)\n"
-      "      if (cycles[t * tx8_num_groups + g] > worst)\n        worst = cycles[t * tx8_num_groups + g];\n"
-      "    total += worst;\n"
-      "    n += (size_t)snprintf(line, sizeof line, \"group %%d: %%llu cycles (slowest tile)\\n\", g, (unsigned long long)worst);\n"
-      "    strcat(text, line);\n  }\n"
-      "  n += (size_t)snprintf(line, sizeof line, \"total: %%llu cycles on %%d tiles\\n\", (unsigned long long)total, tx8_num_tiles);\n"
-      "  strcat(text, line);\n  fputs(text, stdout);\n"
-      "  int ok = write_file(dir, \"cycles.txt\", text, n);\n  free(text);\n  return ok;\n}\n\n"
-      "int main(int argc, char **argv) {\n"
-      "  if (argc != 3) {\n    fprintf(stderr, \"usage: %%s IN_DIR OUT_DIR\\n\", argv[0]);\n    return 2;\n  }\n"
-      "  npuc_tx8_rt_set_target(&tx8_target);\n"
-      "  char **ddr = calloc((size_t)tx8_num_tensors, sizeof *ddr);\n"
-      "  for (int i = 0; i < tx8_num_tensors; ++i) {\n"
-      "    const tx8_ddr_tensor *t = &tx8_tensors[i];\n"
-      "    if (t->alias >= 0) {\n      ddr[i] = ddr[t->alias];\n      continue;\n    }\n"
-      "    ddr[i] = calloc((size_t)t->bytes, 1);\n"
-      "    if (t->kind == TX8_CONSTANT)\n      memcpy(ddr[i], t->data, (size_t)t->bytes);\n"
-      "    else if (t->kind == TX8_INPUT && !read_input(argv[1], t, ddr[i]))\n      return 1;\n"
-      "  }\n"
-      "  int tiles = tx8_num_tiles;\n"
-      "  uint64_t *cycles = calloc((size_t)(tiles * (tx8_num_groups ? tx8_num_groups : 1)), sizeof *cycles);\n"
-      "  tile_job *jobs = calloc((size_t)tiles, sizeof *jobs);\n"
-      "  pthread_t *threads = calloc((size_t)tiles, sizeof *threads);\n"
-      "  pthread_barrier_init(&barrier, NULL, (unsigned)tiles);\n"
-      "  for (int t = 0; t < tiles; ++t) {\n"
-      "    jobs[t] = (tile_job){t, ddr, cycles + t * tx8_num_groups};\n"
-      "    if (pthread_create(&threads[t], NULL, run_tile, &jobs[t]) != 0) {\n"
-      "      fprintf(stderr, \"program: cannot start tile %%d\\n\", t);\n      return 1;\n    }\n  }\n"
-      "  for (int t = 0; t < tiles; ++t)\n    pthread_join(threads[t], NULL);\n"
-      "  pthread_barrier_destroy(&barrier);\n"
-      "  int ok = 1;\n"
-      "  for (int i = 0; i < tx8_num_outputs && ok; ++i) {\n"
-      "    char name[64];\n    const tx8_ddr_tensor *t = &tx8_tensors[tx8_outputs[i]];\n"
-      "    /* Files are compact row-major, whatever the layout in DDR. */\n"
-      "    TSR in_ddr = npuc_tx8_tsr_of_shape(ddr[tx8_outputs[i]], t->shape, t->rank, t->dtype, t->mode);\n"
-      "    TSR out = npuc_tx8_tsr_of_shape(NULL, t->shape, t->rank, t->dtype, npuc_tx8_compact_of(t->mode));\n"
-      "    out.data = malloc((size_t)out.layout.total_bytes);\n"
-      "    op_dma_store(&out, &in_ddr);\n"
-      "    snprintf(name, sizeof name, \"result%%d.bin\", i);\n"
-      "    ok = write_file(argv[2], name, out.data, (size_t)out.layout.total_bytes);\n"
-      "    free(out.data);\n  }\n"
-      "  ok = ok && write_report(argv[2], cycles);\n"
-      "  for (int i = 0; i < tx8_num_tensors; ++i)\n"
-      "    if (tx8_tensors[i].alias < 0)\n      free(ddr[i]);\n"
-      "  free(ddr);\n  free(cycles);\n  free(jobs);\n  free(threads);\n"
-      "  return ok ? 0 : 1;\n}\n");
-}
-
 static void write_makefile(const npuc_compile_options *o, npuc_sb *sb) {
   const char *rt = o->runtime_dir ? o->runtime_dir : ".";
   npuc_sb_printf(sb,
@@ -665,8 +509,8 @@ static void write_makefile(const npuc_compile_options *o, npuc_sb *sb) {
       "CFLAGS ?= " NPUC_KERNEL_CFLAGS "\n"
       "NPUC_INCLUDE ?= %s\n"
       "NPUC_RT ?= %s/libnpuc_tx8_rt.a %s/libnpuc_hivm_rt.a\n\n"
-      "program: main.c host.c program.h\n"
-      "\t$(CC) -std=c11 $(CFLAGS) -I$(NPUC_INCLUDE) main.c host.c $(NPUC_RT) "
+      "program: main.c\n"
+      "\t$(CC) -std=c11 $(CFLAGS) -I$(NPUC_INCLUDE) main.c $(NPUC_RT) "
       "-lm -lpthread -o $@\n\n"
       "clean:\n\trm -f program\n",
       o->include_dir ? o->include_dir : "include", rt, rt);

@@ -1,6 +1,7 @@
 /* The TX8 constant container; see Tx8ConstContainer.h. */
 #include "Tx8ConstContainer.h"
 #include "npuc/IR.h"
+#include "npuc/Alloc.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -46,9 +47,7 @@ bool tx8_container_read(MlirOperation module, const char *pass,
 size_t tx8_container_add(tx8_const_container *c, MlirAttribute value) {
   if (c->count == c->cap) {
     size_t cap = c->cap ? 2 * c->cap : 16;
-    MlirAttribute *v = realloc(c->values, cap * sizeof *v);
-    if (!v)
-      abort(); /* out of memory */
+    MlirAttribute *v = npuc_xrealloc(c->values, cap * sizeof *v);
     c->values = v;
     c->cap = cap;
   }
@@ -63,10 +62,8 @@ void tx8_container_free(tx8_const_container *c) {
 
 int32_t *tx8_container_commit(MlirOperation module, tx8_const_container *c,
                               const bool *live, int64_t threshold_bytes) {
-  int32_t *map = malloc((c->count ? c->count : 1) * sizeof *map);
-  MlirAttribute *kept = malloc((c->count ? c->count : 1) * sizeof *kept);
-  if (!map || !kept)
-    abort(); /* out of memory */
+  int32_t *map = npuc_xmalloc((c->count ? c->count : 1) * sizeof *map);
+  MlirAttribute *kept = npuc_xmalloc((c->count ? c->count : 1) * sizeof *kept);
   bool had = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
       module, ref(TX8_CONST_CONTAINER_ATTR)));
   size_t n = 0;

@@ -16,6 +16,7 @@
 #include "Tx8ConstContainer.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
+#include "npuc/Alloc.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -41,8 +42,6 @@ const npuc_pass_def npuc_pass_tx8_const_norm = {
     sizeof options / sizeof options[0],
     const_norm,
 };
-
-#define PASS "tx8-const-norm"
 
 /* What becomes of one load_const. */
 typedef struct {
@@ -90,18 +89,16 @@ static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
   int32_t dx, dy;
   entries e;
   memset(&e, 0, sizeof e);
-  if (!npuc_tx8_pass_target(module, PASS,
+  if (!npuc_tx8_pass_target(module, npuc_pass_tx8_const_norm.name,
                             npuc_pass_opt_str(opts, "target-config"), &target) ||
       !npuc_tx8_module_tile_mesh(module, &target, &dx, &dy) ||
-      !tx8_container_read(module, PASS, &e.cc))
+      !tx8_container_read(module, npuc_pass_tx8_const_norm.name, &e.cc))
     return false;
   e.num_original = e.cc.count;
   e.aligned_data = npuc_pass_opt_bool(opts, "aligned-data");
   tx8_op_list loads;
   tx8_collect_ops(module, "tx8be.load_const", &loads);
-  plan *plans = calloc(loads.count + 1, sizeof *plans);
-  if (!plans)
-    abort(); /* out of memory */
+  plan *plans = npuc_xcalloc(loads.count + 1, sizeof *plans);
   /* Decide and check everything before changing anything. */
   bool ok = true;
   for (size_t i = 0; i < loads.count; i++)
@@ -124,7 +121,6 @@ static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
   tx8_container_free(&e.cc);
   return ok;
 }
-
 
 /* The only use of `v`, or a null operand. */
 static MlirOpOperand only_use(MlirValue v) {
@@ -149,19 +145,19 @@ static bool plan_load(MlirOperation load, const entries *e, plan *p) {
   p->data_from = p->data_to = e->aligned_data ? p->from : NPUC_TX8_TENSOR;
   p->type = p->new_type = mlirValueGetType(result);
   if (p->id < 0 || (size_t)p->id >= e->num_original) {
-    npuc_op_error(load,
-                  PASS ": load_const[%d] has no entry in the constant "
-                       "container (%zu entries)",
-                  p->id, e->num_original);
+    npuc_pass_error(load,
+                    "load_const[%d] has no entry in the constant "
+                    "container (%zu entries)",
+                    p->id, e->num_original);
     return false;
   }
   MlirOpOperand use = only_use(result);
   if (mlirOpOperandIsNull(use))
     return true;
   MlirOperation user = mlirOpOperandGetOwner(use);
-  if (tx8_op_is(user, "tx8be.unpack") && mlirOpOperandGetOperandNumber(use) == 0)
+  if (npuc_op_is(user, "tx8be.unpack") && mlirOpOperandGetOperandNumber(use) == 0)
     return plan_unpack(load, p);
-  if (!tx8_op_is(user, "tx8be.channel_norm") ||
+  if (!npuc_op_is(user, "tx8be.channel_norm") ||
       !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(user, 0)), p->type))
     return true;
   npuc_tx8_layout_mode to;
@@ -170,10 +166,10 @@ static bool plan_load(MlirOperation load, const entries *e, plan *p) {
   npuc_tx8_dtype dt;
   if (to != p->from &&
       !npuc_tx8_dtype_of_type(mlirShapedTypeGetElementType(p->type), &dt)) {
-    npuc_op_error(user,
-                  PASS ": cannot lay the constant out in %s: its element type "
-                       "has no TX8 layout (f16, bf16, f32 or i8)",
-                  npuc_tx8_layout_name(to));
+    npuc_pass_error(user,
+                    "cannot lay the constant out in %s: its element type "
+                    "has no TX8 layout (f16, bf16, f32 or i8)",
+                    npuc_tx8_layout_name(to));
     return false;
   }
   p->norm = user;
@@ -187,17 +183,17 @@ static bool plan_load(MlirOperation load, const entries *e, plan *p) {
 static bool plan_unpack(MlirOperation load, plan *p) {
   if (mlirShapedTypeGetRank(p->type) != 2 ||
       mlirShapedTypeGetDimSize(p->type, 0) % 4 != 0) {
-    npuc_op_error(load,
-                  PASS ": the packed weights of tx8be.unpack must be "
-                       "[K, N] with K a multiple of 4 to be viewed as "
-                       "[K/4, 4N]");
+    npuc_pass_error(load,
+                    "the packed weights of tx8be.unpack must be "
+                    "[K, N] with K a multiple of 4 to be viewed as "
+                    "[K/4, 4N]");
     return false;
   }
   if (npuc_tx8_is_aligned(p->data_from)) {
-    npuc_op_error(load,
-                  PASS ": the packed weights of tx8be.unpack are in %s; only "
-                       "compact data can be re-viewed",
-                  npuc_tx8_layout_name(p->data_from));
+    npuc_pass_error(load,
+                    "the packed weights of tx8be.unpack are in %s; only "
+                    "compact data can be re-viewed",
+                    npuc_tx8_layout_name(p->data_from));
     return false;
   }
   int64_t shape[2] = {mlirShapedTypeGetDimSize(p->type, 0) / 4,
@@ -210,9 +206,7 @@ static bool plan_unpack(MlirOperation load, plan *p) {
 /* An entry's data is in one layout: every load_const of it must say the
  * same (tx8-move-constant gives them all the constant's dev_info). */
 static bool check_shared_layouts(const plan *plans, size_t n, size_t num_ids) {
-  int *seen = malloc((num_ids + 1) * sizeof *seen);
-  if (!seen)
-    abort(); /* out of memory */
+  int *seen = npuc_xmalloc((num_ids + 1) * sizeof *seen);
   for (size_t i = 0; i < num_ids; i++)
     seen[i] = -1;
   bool ok = true;
@@ -221,11 +215,11 @@ static bool check_shared_layouts(const plan *plans, size_t n, size_t num_ids) {
     if (*s < 0)
       *s = (int)plans[i].data_from;
     else if (*s != (int)plans[i].data_from) {
-      npuc_op_error(plans[i].load,
-                    PASS ": load_const[%d] reads its entry as %s, another "
-                         "load_const of it as %s",
-                    plans[i].id, npuc_tx8_layout_name(plans[i].data_from),
-                    npuc_tx8_layout_name((npuc_tx8_layout_mode)*s));
+      npuc_pass_error(plans[i].load,
+                      "load_const[%d] reads its entry as %s, another "
+                      "load_const of it as %s",
+                      plans[i].id, npuc_tx8_layout_name(plans[i].data_from),
+                      npuc_tx8_layout_name((npuc_tx8_layout_mode)*s));
       ok = false;
     }
   }
@@ -238,18 +232,14 @@ static int32_t variant_entry(entries *e, const plan *p, bool *ok);
 /* Every load_const gets the entry of its (source, layout, type): the
  * source itself when it reads it unchanged, else one made for it. */
 static bool assign_entries(entries *e, plan *plans, size_t n) {
-  e->first_variant = malloc((e->num_original + 1) * sizeof *e->first_variant);
-  e->variants = malloc((n + 1) * sizeof *e->variants);
-  if (!e->first_variant || !e->variants)
-    abort(); /* out of memory */
+  e->first_variant = npuc_xmalloc((e->num_original + 1) * sizeof *e->first_variant);
+  e->variants = npuc_xmalloc((n + 1) * sizeof *e->variants);
   for (size_t i = 0; i < e->num_original; i++)
     e->first_variant[i] = -1;
   bool ok = true;
   for (size_t i = 0; ok && i < n; i++)
     plans[i].id = variant_entry(e, &plans[i], &ok);
-  e->live = calloc(e->cc.count + 1, sizeof *e->live);
-  if (!e->live)
-    abort(); /* out of memory */
+  e->live = npuc_xcalloc(e->cc.count + 1, sizeof *e->live);
   for (size_t i = 0; ok && i < n; i++)
     e->live[plans[i].id] = true;
   return ok;
@@ -266,8 +256,8 @@ static int32_t variant_entry(entries *e, const plan *p, bool *ok) {
   const char *why = "";
   if (p->data_to != p->data_from &&
       !tx8_relayout(value, p->type, p->data_from, p->data_to, &value, &why)) {
-    npuc_op_error(p->load, PASS ": cannot lay the constant out in %s: %s",
-                  npuc_tx8_layout_name(p->data_to), why);
+    npuc_pass_error(p->load, "cannot lay the constant out in %s: %s",
+                    npuc_tx8_layout_name(p->data_to), why);
     *ok = false;
     return p->id;
   }

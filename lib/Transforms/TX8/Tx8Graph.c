@@ -11,13 +11,8 @@ void tx8_op_list_push(tx8_op_list *l, MlirOperation op) {
 
 void tx8_op_list_free(tx8_op_list *l) { npuc_op_list_free(l); }
 
-bool tx8_op_is(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
-}
-
 static unsigned named(MlirOperation op, void *name) {
-  return tx8_op_is(op, name) ? NPUC_OP_KEEP : NPUC_OP_PASS;
+  return npuc_op_is(op, name) ? NPUC_OP_KEEP : NPUC_OP_PASS;
 }
 
 void tx8_collect_ops(MlirOperation root, const char *name, tx8_op_list *out) {
@@ -31,7 +26,7 @@ void tx8_graph_ops(MlirOperation module, tx8_op_list *out) {
   MlirBlock top = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(top);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if ((tx8_op_is(op, "func.func") || tx8_op_is(op, "tx8be.subgraph")) &&
+    if ((npuc_op_is(op, "func.func") || npuc_op_is(op, "tx8be.subgraph")) &&
         !mlirBlockIsNull(tx8_graph_body(op)))
       tx8_op_list_push(out, op);
 }

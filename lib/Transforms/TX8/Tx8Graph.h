@@ -4,6 +4,7 @@
 #ifndef NPUC_TRANSFORMS_TX8_GRAPH_H
 #define NPUC_TRANSFORMS_TX8_GRAPH_H
 
+#include "npuc/BuildOps.h"
 #include "npuc/OpList.h"
 #include <mlir-c/IR.h>
 #include <stdbool.h>
@@ -15,8 +16,6 @@ typedef npuc_op_list tx8_op_list;
 void tx8_op_list_push(tx8_op_list *l, MlirOperation op);
 void tx8_op_list_free(tx8_op_list *l);
 
-/* Is `op` named exactly `name`? */
-bool tx8_op_is(MlirOperation op, const char *name);
 
 /* The last op of `block` (null if empty). mlirBlockGetTerminator does not
  * serve: it asks for the terminator trait, which unregistered ops such as

@@ -16,6 +16,7 @@
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 #include "npuc/Tx8Ir.h"
+#include "npuc/Alloc.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -33,8 +34,6 @@ const npuc_pass_def npuc_pass_tx8_group_ldst = {
     0,
     group_ldst,
 };
-
-#define PASS "tx8-group-ldst"
 
 static bool check_group(MlirOperation group);
 static void insert_loads(MlirOperation group, int *moves);
@@ -72,8 +71,8 @@ static MlirBlock body_of(MlirOperation group) {
 static bool check_group(MlirOperation group) {
   MlirBlock b = body_of(group);
   if (mlirBlockIsNull(b) || mlirOperationIsNull(tx8_block_last_op(b)) ||
-      !tx8_op_is(tx8_block_last_op(b), "tx8be.return")) {
-    npuc_op_error(group, PASS ": the group's body must end in tx8be.return");
+      !npuc_op_is(tx8_block_last_op(b), "tx8be.return")) {
+    npuc_pass_error(group, "the group's body must end in tx8be.return");
     return false;
   }
   bool ok = true;
@@ -81,10 +80,10 @@ static bool check_group(MlirOperation group) {
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     if (!npuc_tx8_query_op(op).known) {
       MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-      npuc_op_error(op,
-                    PASS ": '%.*s' in a group is no tx8be op: its loads and "
-                         "stores are unknown",
-                    (int)n.length, n.data);
+      npuc_pass_error(op,
+                      "'%.*s' in a group is no tx8be op: its loads and "
+                      "stores are unknown",
+                      (int)n.length, n.data);
       ok = false;
     }
   return ok;
@@ -98,13 +97,13 @@ static npuc_tx8_layout_mode layout_of_value(MlirValue v) {
     if (mlirValueIsABlockArgument(v)) {
       MlirOperation owner =
           mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
-      if (mlirOperationIsNull(owner) || !tx8_op_is(owner, "tx8be.group"))
+      if (mlirOperationIsNull(owner) || !npuc_op_is(owner, "tx8be.group"))
         return NPUC_TX8_TENSOR; /* a graph input */
       v = mlirOperationGetOperand(owner, mlirBlockArgumentGetArgNumber(v));
       continue;
     }
     MlirOperation def = mlirOpResultGetOwner(v);
-    if (!tx8_op_is(def, "tx8be.group"))
+    if (!npuc_op_is(def, "tx8be.group"))
       return npuc_tx8_op_mem_layout(def);
     MlirOperation ret = tx8_block_last_op(body_of(def));
     v = mlirOperationGetOperand(ret, mlirOpResultGetResultNumber(v));
@@ -134,19 +133,17 @@ typedef struct {
 static bool loading_uses(MlirValue arg, use_ref **uses, size_t *n) {
   size_t cap = 4;
   *n = 0;
-  *uses = malloc(cap * sizeof **uses);
-  if (!*uses)
-    abort(); /* out of memory */
+  *uses = npuc_xmalloc(cap * sizeof **uses);
   for (MlirOpOperand u = mlirValueGetFirstUse(arg); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
     intptr_t k = (intptr_t)mlirOpOperandGetOperandNumber(u);
-    if (tx8_op_is(user, "tx8be.load_var"))
+    if (npuc_op_is(user, "tx8be.load_var"))
       return false;
     if (!npuc_tx8_mask_bit(npuc_tx8_query_op(user).need_load, k))
       continue;
-    if (*n == cap && !(*uses = realloc(*uses, (cap *= 2) * sizeof **uses)))
-      abort(); /* out of memory */
+    if (*n == cap)
+      *uses = npuc_xrealloc(*uses, (cap *= 2) * sizeof **uses);
     (*uses)[(*n)++] = (use_ref){user, k};
   }
   return true;
@@ -182,7 +179,7 @@ static void insert_stores(MlirOperation group, int *moves) {
     if (!mlirValueIsAOpResult(v))
       continue; /* an input handed through: it is in DDR already */
     MlirOperation pre = mlirOpResultGetOwner(v);
-    if (tx8_op_is(pre, "tx8be.store_var")) {
+    if (npuc_op_is(pre, "tx8be.store_var")) {
       (*moves)++; /* stored already */
       continue;
     }

@@ -29,22 +29,20 @@ const npuc_pass_def npuc_pass_tx8_group_mapping = {
     group_mapping,
 };
 
-#define PASS "tx8-group-mapping"
-
 static bool group_mapping(MlirOperation module, const npuc_pass_options *opts,
                           const npuc_pass_context *ctx) {
   (void)ctx;
   npuc_tx8_target target;
   int32_t dx, dy;
-  if (!npuc_tx8_pass_target(module, PASS,
+  if (!npuc_tx8_pass_target(module, npuc_pass_tx8_group_mapping.name,
                             npuc_pass_opt_str(opts, "target-config"), &target) ||
       !npuc_tx8_module_tile_mesh(module, &target, &dx, &dy))
     return false;
   if (dx > target.tiles_x || dy > target.tiles_y) {
-    npuc_op_error(module,
-                  PASS ": the tile mesh %dx%d (tx8be.tile_dx x tx8be.tile_dy) "
-                       "exceeds the target's %dx%d tiles",
-                  dx, dy, target.tiles_x, target.tiles_y);
+    npuc_pass_error(module,
+                    "the tile mesh %dx%d (tx8be.tile_dx x tx8be.tile_dy) "
+                    "exceeds the target's %dx%d tiles",
+                    dx, dy, target.tiles_x, target.tiles_y);
     return false;
   }
   npuc_tx8_region_attr region = {dx, dy};

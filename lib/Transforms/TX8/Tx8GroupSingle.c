@@ -21,6 +21,7 @@
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 #include "npuc/Tx8Ir.h"
+#include "npuc/Alloc.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -38,8 +39,6 @@ const npuc_pass_def npuc_pass_tx8_group_single = {
     0,
     group_single,
 };
-
-#define PASS "tx8-group-single"
 
 typedef enum {
   ROLE_OUTSIDE,  /* stays in the graph body as it is */
@@ -81,7 +80,7 @@ static bool is_structure(MlirOperation op) {
       "func.return",
   };
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (tx8_op_is(op, names[i]))
+    if (npuc_op_is(op, names[i]))
       return true;
   return false;
 }
@@ -127,7 +126,7 @@ static bool takes_in(MlirOperation user, MlirOperation op) {
  * group. split_shared_norms makes this the case for every op that loads
  * a converted value. */
 static bool absorbed_before(MlirOperation op) {
-  if (!tx8_op_is(op, "tx8be.channel_norm"))
+  if (!npuc_op_is(op, "tx8be.channel_norm"))
     return false;
   MlirOperation user = sole_user(mlirOperationGetResult(op, 0));
   return !mlirOperationIsNull(user) && takes_in(user, op);
@@ -138,14 +137,14 @@ static bool absorbed_before(MlirOperation op) {
  * op's group, after the op (the code generator's "channel_norm after the
  * op"; e.g. one before the graph's return or before a reshape). */
 static bool absorbed_after(MlirOperation op) {
-  if (!tx8_op_is(op, "tx8be.channel_norm") || absorbed_before(op))
+  if (!npuc_op_is(op, "tx8be.channel_norm") || absorbed_before(op))
     return false;
   MlirValue in = mlirOperationGetOperand(op, 0);
   if (!mlirValueIsAOpResult(in))
     return false;
   MlirOperation producer = mlirOpResultGetOwner(in);
   MlirOpOperand u = mlirValueGetFirstUse(in);
-  return !tx8_op_is(producer, "tx8be.channel_norm") &&
+  return !npuc_op_is(producer, "tx8be.channel_norm") &&
          mlirOperationGetNumResults(producer) == 1 &&
          mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)) &&
          mlirBlockEqual(mlirOperationGetBlock(producer), mlirOperationGetBlock(op)) &&
@@ -155,7 +154,7 @@ static bool absorbed_after(MlirOperation op) {
 static op_role role_of(MlirOperation op) {
   if (is_structure(op))
     return ROLE_OUTSIDE;
-  if (tx8_op_is(op, "tx8be.constant") || !npuc_tx8_query_op(op).known)
+  if (npuc_op_is(op, "tx8be.constant") || !npuc_tx8_query_op(op).known)
     return ROLE_BAD;
   return absorbed_before(op) || absorbed_after(op) ? ROLE_ABSORBED
                                                    : ROLE_COMPUTE;
@@ -168,12 +167,12 @@ static bool check_body(MlirBlock body) {
     if (role_of(op) != ROLE_BAD)
       continue;
     MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-    if (tx8_op_is(op, "tx8be.constant"))
-      npuc_op_error(op, PASS ": a tx8be.constant cannot be grouped: run "
-                        "tx8-move-constant first");
+    if (npuc_op_is(op, "tx8be.constant"))
+      npuc_pass_error(op, "a tx8be.constant cannot be grouped: run "
+                          "tx8-move-constant first");
     else
-      npuc_op_error(op, PASS ": '%.*s' is no tx8be op and cannot be grouped",
-                    (int)n.length, n.data);
+      npuc_pass_error(op, "'%.*s' is no tx8be op and cannot be grouped",
+                      (int)n.length, n.data);
     ok = false;
   }
   return ok;
@@ -220,7 +219,7 @@ static void split_shared_norms(MlirBlock body) {
   tx8_op_list norms = {0};
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (tx8_op_is(op, "tx8be.channel_norm"))
+    if (npuc_op_is(op, "tx8be.channel_norm"))
       tx8_op_list_push(&norms, op);
   for (size_t i = norms.count; i-- > 0;)
     split_norm(norms.ops[i]);
@@ -305,7 +304,7 @@ static void add_after(group_plan *p, MlirOperation op) {
 }
 
 static bool defined_by(MlirValue v, const char *name) {
-  return mlirValueIsAOpResult(v) && tx8_op_is(mlirOpResultGetOwner(v), name);
+  return mlirValueIsAOpResult(v) && npuc_op_is(mlirOpResultGetOwner(v), name);
 }
 
 static void add_input(group_plan *p, MlirValue v) {
@@ -314,9 +313,7 @@ static void add_input(group_plan *p, MlirValue v) {
       return;
   if (p->num_inputs == p->cap_inputs) {
     p->cap_inputs = p->cap_inputs ? 2 * p->cap_inputs : 8;
-    p->inputs = realloc(p->inputs, p->cap_inputs * sizeof *p->inputs);
-    if (!p->inputs)
-      abort(); /* out of memory */
+    p->inputs = npuc_xrealloc(p->inputs, p->cap_inputs * sizeof *p->inputs);
   }
   p->inputs[p->num_inputs++] = v;
 }
@@ -360,9 +357,7 @@ static void make_group(MlirOperation op) {
         if (mlirValueEqual(mlirOperationGetOperand(member, i), p.inputs[k]))
           mlirOperationSetOperand(member, i, mlirBlockGetArgument(block, (intptr_t)k));
   }
-  MlirValue *results = malloc(((size_t)nres + 1) * sizeof *results);
-  if (!results)
-    abort(); /* out of memory */
+  MlirValue *results = npuc_xmalloc(((size_t)nres + 1) * sizeof *results);
   for (intptr_t r = 0; r < nres; r++)
     results[r] = mlirOperationGetResult(last, r);
   MlirOperationState st = mlirOperationStateGet(
@@ -388,12 +383,10 @@ static MlirOperation create_group(MlirOperation op, MlirOperation last,
   MlirContext ctx = mlirOperationGetContext(op);
   MlirLocation loc = mlirOperationGetLocation(op);
   size_t n = p->num_inputs;
-  MlirType *types = malloc((n + 1) * sizeof *types);
-  MlirLocation *locs = malloc((n + 1) * sizeof *locs);
+  MlirType *types = npuc_xmalloc((n + 1) * sizeof *types);
+  MlirLocation *locs = npuc_xmalloc((n + 1) * sizeof *locs);
   intptr_t nres = mlirOperationGetNumResults(last);
-  MlirType *res_types = malloc(((size_t)nres + 1) * sizeof *res_types);
-  if (!types || !locs || !res_types)
-    abort(); /* out of memory */
+  MlirType *res_types = npuc_xmalloc(((size_t)nres + 1) * sizeof *res_types);
   for (size_t i = 0; i < n; i++) {
     types[i] = mlirValueGetType(p->inputs[i]);
     locs[i] = loc;
@@ -432,7 +425,7 @@ static void number_groups(MlirOperation module) {
   for (size_t g = 0; g < graphs.count; g++)
     for (MlirOperation op = mlirBlockGetFirstOperation(tx8_graph_body(graphs.ops[g]));
          !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-      if (tx8_op_is(op, "tx8be.group"))
+      if (npuc_op_is(op, "tx8be.group"))
         mlirOperationSetAttributeByName(
             op, mlirStringRefCreateFromCString("group_id"),
             mlirIntegerAttrGet(si32, next++));

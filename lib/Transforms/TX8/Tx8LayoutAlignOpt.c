@@ -14,22 +14,15 @@
 #include "Tx8LayoutSupport.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
+#include "npuc/Alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static bool align_opt(MlirOperation func, const npuc_pass_options *opts,
-                      const npuc_pass_context *ctx);
-
-const npuc_pass_def npuc_pass_tx8_layout_align_opt = {
-    "tx8-layout-align-opt",
-    "Erase redundant tx8be.channel_norm (ConstChannelNormErase, "
-    "RedundantChannelNormErase)",
-    "func.func",
-    NULL,
-    0,
-    align_opt,
-};
+TX8L_PASS(npuc_pass_tx8_layout_align_opt, "tx8-layout-align-opt",
+          "Erase redundant tx8be.channel_norm (ConstChannelNormErase, "
+          "RedundantChannelNormErase)",
+          align_opt);
 
 static bool check_dev_infos(MlirOperation func);
 static MlirLogicalResult redundant_channel_norm_erase(MlirRewritePattern p,
@@ -83,16 +76,16 @@ static bool align_opt(MlirOperation func, const npuc_pass_options *opts,
 }
 
 static MlirWalkResult check_one(MlirOperation op, void *user) {
-  bool is_cn = tx8l_op_is(op, "tx8be.channel_norm");
-  if (!is_cn && !tx8l_op_is(op, "tx8be.constant"))
+  bool is_cn = npuc_op_is(op, "tx8be.channel_norm");
+  if (!is_cn && !npuc_op_is(op, "tx8be.constant"))
     return MlirWalkResultAdvance;
   npuc_tx8_dev_attr dev;
   npuc_tx8_layout_mode mode;
   if (npuc_tx8_op_dev_attr(op, &dev) == NPUC_TX8_ATTR_MALFORMED) {
     *(bool *)user = false; /* the reader reported it at the op */
   } else if (is_cn && !tx8l_channel_norm_target(op, &mode)) {
-    npuc_op_error(op, "tx8-layout-align-opt: channel_norm without a valid "
-                  "layout");
+    npuc_pass_error(op, "channel_norm without a valid "
+                        "layout");
     *(bool *)user = false;
   }
   return MlirWalkResultAdvance;
@@ -108,7 +101,7 @@ static bool check_dev_infos(MlirOperation func) {
 
 static bool same_conversion(MlirOperation a, MlirOperation b) {
   npuc_tx8_layout_mode ma, mb;
-  return tx8l_op_is(b, "tx8be.channel_norm") &&
+  return npuc_op_is(b, "tx8be.channel_norm") &&
          mlirBlockEqual(mlirOperationGetBlock(a), mlirOperationGetBlock(b)) &&
          tx8l_channel_norm_target(a, &ma) && tx8l_channel_norm_target(b, &mb) &&
          ma == mb;
@@ -125,17 +118,15 @@ static MlirLogicalResult redundant_channel_norm_erase(MlirRewritePattern p,
   (void)p, (void)user;
   MlirValue in = mlirOperationGetOperand(op, 0);
   size_t n = 0, cap = 8;
-  MlirOperation *same = malloc(cap * sizeof *same);
-  if (!same)
-    abort();
+  MlirOperation *same = npuc_xmalloc(cap * sizeof *same);
   MlirOperation first = op;
   for (MlirOpOperand u = mlirValueGetFirstUse(in); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
     MlirOperation other = mlirOpOperandGetOwner(u);
     if (mlirOperationEqual(other, op) || !same_conversion(op, other))
       continue;
-    if (n == cap && !(same = realloc(same, (cap *= 2) * sizeof *same)))
-      abort();
+    if (n == cap)
+      same = npuc_xrealloc(same, (cap *= 2) * sizeof *same);
     same[n++] = other;
     if (mlirOperationIsBeforeInBlock(other, first))
       first = other;
@@ -172,7 +163,7 @@ static MlirLogicalResult const_channel_norm_erase(MlirRewritePattern p,
     return mlirLogicalResultFailure();
   MlirOperation cn = mlirOpOperandGetOwner(use);
   npuc_tx8_layout_mode target;
-  if (!tx8l_op_is(cn, "tx8be.channel_norm") ||
+  if (!npuc_op_is(cn, "tx8be.channel_norm") ||
       !tx8l_channel_norm_target(cn, &target))
     return mlirLogicalResultFailure();
   MlirRewriterBase base = mlirPatternRewriterAsBase(rw);

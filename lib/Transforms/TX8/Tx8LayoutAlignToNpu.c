@@ -25,18 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool align_to_npu(MlirOperation func, const npuc_pass_options *opts,
-                         const npuc_pass_context *ctx);
-
-const npuc_pass_def npuc_pass_tx8_layout_align_to_npu = {
-    "tx8-layout-align-to-npu",
-    "Insert tx8be.channel_norm where an op's alignMode conflicts with its "
-    "operands' memory layout; set dev_info mem_layout from layout_str",
-    "func.func",
-    NULL,
-    0,
-    align_to_npu,
-};
+TX8L_PASS(npuc_pass_tx8_layout_align_to_npu, "tx8-layout-align-to-npu",
+          "Insert tx8be.channel_norm where an op's alignMode conflicts with its "
+          "operands' memory layout; set dev_info mem_layout from layout_str",
+          align_to_npu);
 
 /* The channel_norms made for one user, so an operand it takes twice is
  * converted once. */
@@ -81,7 +73,7 @@ static bool op_fail(MlirOperation op, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  npuc_op_error(op, "tx8-layout-align-to-npu: '%s' %s", name, msg);
+  npuc_pass_error(op, "'%s' %s", name, msg);
   return false;
 }
 
@@ -96,7 +88,7 @@ static bool align_op(MlirOperation op) {
   npuc_tx8_dev_attr dev;
   if (npuc_tx8_op_dev_attr(op, &dev) == NPUC_TX8_ATTR_MALFORMED)
     return false; /* reported at the op by the reader */
-  if (tx8l_op_is(op, "tx8be.channel_norm")) {
+  if (npuc_op_is(op, "tx8be.channel_norm")) {
     /* Placed already: its result is what it converts to. */
     if (!tx8l_channel_norm_target(op, &out))
       return op_fail(op, "has no valid layout");

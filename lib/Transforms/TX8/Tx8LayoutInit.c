@@ -12,18 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static bool layout_init(MlirOperation func, const npuc_pass_options *opts,
-                        const npuc_pass_context *ctx);
-
-const npuc_pass_def npuc_pass_tx8_layout_init = {
-    "tx8-layout-init",
-    "Give tx8be gemm/conv their layout_str (input-weight-result) and every "
-    "other op UNKNOWN",
-    "func.func",
-    NULL,
-    0,
-    layout_init,
-};
+TX8L_PASS(npuc_pass_tx8_layout_init, "tx8-layout-init",
+          "Give tx8be gemm/conv their layout_str (input-weight-result) and every "
+          "other op UNKNOWN",
+          layout_init);
 
 static bool init_source(MlirOperation op);
 static void default_source_layout(MlirOperation op, char *out, size_t cap);
@@ -54,7 +46,7 @@ static bool init_source(MlirOperation op) {
       return true;
     char name[TX8L_NAME_CAP];
     tx8l_op_name(op, name, sizeof name);
-    npuc_op_error(op, "tx8-layout-init: layout_str of '%s': %s", name, why);
+    npuc_pass_error(op, "layout_str of '%s': %s", name, why);
     return false;
   }
   default_source_layout(op, layout, sizeof layout);
@@ -68,7 +60,7 @@ static bool init_source(MlirOperation op) {
  * dimension 0 is 1; a plain matrix is one batch of rows); its weight is a
  * Tensor. */
 static void default_source_layout(MlirOperation op, char *out, size_t cap) {
-  if (tx8l_op_is(op, "tx8be.conv")) {
+  if (npuc_op_is(op, "tx8be.conv")) {
     snprintf(out, cap, "NHWC-HWOI-NHWC");
     return;
   }

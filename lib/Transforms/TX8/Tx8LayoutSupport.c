@@ -25,10 +25,6 @@ MlirOperation *tx8l_collect_ops(MlirOperation func, size_t *count) {
   return l.ops;
 }
 
-bool tx8l_op_is(MlirOperation op, const char *name) {
-  return npuc_op_is(op, name);
-}
-
 void tx8l_op_name(MlirOperation op, char *buf, size_t cap) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   snprintf(buf, cap, "%.*s", (int)n.length, n.data);

@@ -6,7 +6,9 @@
 #ifndef NPUC_TRANSFORMS_TX8_LAYOUT_SUPPORT_H
 #define NPUC_TRANSFORMS_TX8_LAYOUT_SUPPORT_H
 
+#include "npuc/BuildOps.h"
 #include "npuc/OpTable.h"
+#include "npuc/Pass.h"
 #include "npuc/TX8.h"
 #include "npuc/Tx8Ir.h"
 
@@ -17,6 +19,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The definition of a layout pass: it runs `run` on each func.func and
+ * takes no options. Declares `run`. */
+#define TX8L_PASS(symbol, flag, summary, run)                                 \
+  static bool run(MlirOperation func, const npuc_pass_options *opts,          \
+                  const npuc_pass_context *ctx);                              \
+  const npuc_pass_def symbol = {flag, summary, "func.func", NULL, 0, run}
+
 /* What layoutInitPass gives every op but gemm and conv. */
 #define TX8L_UNKNOWN "UNKNOWN"
 /* Room for one layout_str ("NHWC-HWOI-NHWC") or op name. */
@@ -26,7 +35,6 @@
  * array of *count. Passes collect first because they insert ops. */
 MlirOperation *tx8l_collect_ops(MlirOperation func, size_t *count);
 
-bool tx8l_op_is(MlirOperation op, const char *name);
 /* The op's name as a C string ("tx8be.relu"). */
 void tx8l_op_name(MlirOperation op, char *buf, size_t cap);
 

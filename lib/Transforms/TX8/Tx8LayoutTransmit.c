@@ -12,22 +12,15 @@
 #include "Tx8LayoutSupport.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
+#include "npuc/Alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static bool layout_transmit(MlirOperation func, const npuc_pass_options *opts,
-                            const npuc_pass_context *ctx);
-
-const npuc_pass_def npuc_pass_tx8_layout_transmit = {
-    "tx8-layout-transmit",
-    "Propagate tx8be layout_str forward and backward from gemm/conv through "
-    "each op's layout rule; the rest take their default",
-    "func.func",
-    NULL,
-    0,
-    layout_transmit,
-};
+TX8L_PASS(npuc_pass_tx8_layout_transmit, "tx8-layout-transmit",
+          "Propagate tx8be layout_str forward and backward from gemm/conv through "
+          "each op's layout rule; the rest take their default",
+          layout_transmit);
 
 /* The start nodes still to visit: a FIFO of ops, each pushed once. */
 typedef struct {
@@ -48,9 +41,7 @@ static bool layout_transmit(MlirOperation func, const npuc_pass_options *opts,
   size_t n;
   MlirOperation *ops = tx8l_collect_ops(func, &n);
   transmit_state s = {ctx->registry, NULL, 0, 0, n + 1};
-  s.queue = malloc(s.cap * sizeof *s.queue);
-  if (!s.queue)
-    abort();
+  s.queue = npuc_xmalloc(s.cap * sizeof *s.queue);
   bool ok = seed_known(&s, ops, n);
   while (ok && s.head < s.tail) {
     MlirOperation op = s.queue[s.head++];
@@ -77,8 +68,8 @@ static bool seed_known(transmit_state *s, MlirOperation *ops, size_t n) {
       continue;
     }
     tx8l_op_name(ops[i], name, sizeof name);
-    npuc_op_error(ops[i], "tx8-layout-transmit: layout_str of '%s': %s", name,
-                  why);
+    npuc_pass_error(ops[i], "layout_str of '%s': %s", name,
+                    why);
     ok = false;
   }
   return ok;

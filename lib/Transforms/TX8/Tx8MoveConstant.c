@@ -10,6 +10,7 @@
 #include "Tx8ConstContainer.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
+#include "npuc/Alloc.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -36,8 +37,6 @@ const npuc_pass_def npuc_pass_tx8_move_constant = {
     move_constants,
 };
 
-#define PASS "tx8-move-constant"
-
 static bool check_load_consts(MlirOperation module, size_t entries);
 static bool entry_value(MlirOperation constant, bool aligned_data,
                         MlirAttribute *value);
@@ -54,16 +53,14 @@ static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
   npuc_tx8_target target;
   int32_t dx, dy;
   tx8_const_container cc;
-  if (!npuc_tx8_pass_target(module, PASS,
+  if (!npuc_tx8_pass_target(module, npuc_pass_tx8_move_constant.name,
                             npuc_pass_opt_str(opts, "target-config"), &target) ||
       !npuc_tx8_module_tile_mesh(module, &target, &dx, &dy) ||
-      !tx8_container_read(module, PASS, &cc))
+      !tx8_container_read(module, npuc_pass_tx8_move_constant.name, &cc))
     return false;
   tx8_op_list constants;
   tx8_collect_ops(module, "tx8be.constant", &constants);
-  MlirAttribute *values = calloc(constants.count + 1, sizeof *values);
-  if (!values)
-    abort(); /* out of memory */
+  MlirAttribute *values = npuc_xcalloc(constants.count + 1, sizeof *values);
   /* Check everything first: on an error the module stays as it was. */
   bool ok = check_load_consts(module, cc.count);
   for (size_t i = 0; i < constants.count; i++) {
@@ -80,9 +77,7 @@ static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
     mlirOperationDestroy(c);
   }
   if (ok) {
-    bool *live = malloc((cc.count + 1) * sizeof *live);
-    if (!live)
-      abort(); /* out of memory */
+    bool *live = npuc_xmalloc((cc.count + 1) * sizeof *live);
     for (size_t i = 0; i < cc.count; i++)
       live[i] = true;
     int32_t *map = tx8_container_commit(
@@ -106,10 +101,10 @@ static bool check_load_consts(MlirOperation module, size_t entries) {
   for (size_t i = 0; i < loads.count; i++) {
     int32_t id = tx8_load_const_id(loads.ops[i]);
     if (id < 0 || (size_t)id >= entries) {
-      npuc_op_error(loads.ops[i],
-                    PASS ": load_const[%d] has no entry in the constant "
-                         "container (%zu entries)",
-                    id, entries);
+      npuc_pass_error(loads.ops[i],
+                      "load_const[%d] has no entry in the constant "
+                      "container (%zu entries)",
+                      id, entries);
       ok = false;
     }
   }
@@ -124,27 +119,27 @@ static bool entry_value(MlirOperation constant, bool aligned_data,
   MlirAttribute v = mlirOperationGetAttributeByName(constant, ref("value"));
   MlirType type = mlirValueGetType(mlirOperationGetResult(constant, 0));
   if (mlirAttributeIsNull(v)) {
-    npuc_op_error(constant, PASS ": constant has no 'value'");
+    npuc_pass_error(constant, "constant has no 'value'");
     return false;
   }
   if (!mlirAttributeIsADenseIntElements(v) &&
       !mlirAttributeIsADenseFPElements(v)) {
-    npuc_op_error(constant,
-                  PASS ": unsupported constant kind: 'value' must be dense "
-                       "integer or float elements");
+    npuc_pass_error(constant,
+                    "unsupported constant kind: 'value' must be dense "
+                    "integer or float elements");
     return false;
   }
   if (!mlirTypeEqual(mlirAttributeGetType(v), type)) {
-    npuc_op_error(constant,
-                  PASS ": the type of 'value' differs from the result type");
+    npuc_pass_error(constant,
+                    "the type of 'value' differs from the result type");
     return false;
   }
   MlirType elem = mlirShapedTypeGetElementType(type);
   if (mlirTypeIsAInteger(elem) ? mlirIntegerTypeGetWidth(elem) % 8 != 0
                                : mlirFloatTypeGetWidth(elem) % 8 != 0) {
-    npuc_op_error(constant,
-                  PASS ": unsupported constant kind: elements are not a "
-                       "whole number of bytes");
+    npuc_pass_error(constant,
+                    "unsupported constant kind: elements are not a "
+                    "whole number of bytes");
     return false;
   }
   npuc_tx8_dev_attr dev;
@@ -159,11 +154,10 @@ static bool entry_value(MlirOperation constant, bool aligned_data,
   if (tx8_relayout(v, type, npuc_tx8_compact_of(dev.mem_layout),
                    dev.mem_layout, value, &why))
     return true;
-  npuc_op_error(constant, PASS ": cannot lay the constant out in %s: %s",
-                npuc_tx8_layout_name(dev.mem_layout), why);
+  npuc_pass_error(constant, "cannot lay the constant out in %s: %s",
+                  npuc_tx8_layout_name(dev.mem_layout), why);
   return false;
 }
-
 
 /* The op library says for tx8be ops whether they load an operand; a graph
  * output (func.return) and a tuple never do. Other ops are unknown. */
@@ -172,12 +166,12 @@ static bool check_users(MlirOperation constant) {
   for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(constant, 0));
        !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
-    if (!tx8_op_is(user, "func.return") && !npuc_tx8_query_op(user).known) {
+    if (!npuc_op_is(user, "func.return") && !npuc_tx8_query_op(user).known) {
       MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(user));
-      npuc_op_error(user,
-                    PASS ": '%.*s' reads a tx8be constant but is no tx8be op: "
-                         "whether it loads it is unknown",
-                    (int)n.length, n.data);
+      npuc_pass_error(user,
+                      "'%.*s' reads a tx8be constant but is no tx8be op: "
+                      "whether it loads it is unknown",
+                      (int)n.length, n.data);
       ok = false;
     }
   }
@@ -185,7 +179,7 @@ static bool check_users(MlirOperation constant) {
 }
 
 static bool user_loads(MlirOperation user, intptr_t operand) {
-  if (tx8_op_is(user, "func.return") || tx8_op_is(user, "tx8be.tuple"))
+  if (npuc_op_is(user, "func.return") || npuc_op_is(user, "tx8be.tuple"))
     return false;
   return npuc_tx8_mask_bit(npuc_tx8_query_op(user).need_load, operand);
 }
@@ -198,13 +192,11 @@ typedef struct {
 static void replace_uses(MlirOperation constant, int32_t id) {
   MlirValue result = mlirOperationGetResult(constant, 0);
   size_t n = 0, cap = 4;
-  use_ref *uses = malloc(cap * sizeof *uses);
-  if (!uses)
-    abort(); /* out of memory */
+  use_ref *uses = npuc_xmalloc(cap * sizeof *uses);
   for (MlirOpOperand u = mlirValueGetFirstUse(result); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
-    if (n == cap && !(uses = realloc(uses, (cap *= 2) * sizeof *uses)))
-      abort(); /* out of memory */
+    if (n == cap)
+      uses = npuc_xrealloc(uses, (cap *= 2) * sizeof *uses);
     uses[n++] = (use_ref){mlirOpOperandGetOwner(u),
                           (intptr_t)mlirOpOperandGetOperandNumber(u)};
   }

@@ -68,7 +68,7 @@ static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
   bool ok =
       npuc_op_list_collect(module, MlirWalkPreOrder, group_op, NULL, &list);
   if (!ok)
-    npuc_op_error(module, "tx8-sharding: out of memory");
+    npuc_pass_error(module, "out of memory");
   for (size_t i = 0; i < list.count && ok; ++i)
     ok = shard_group(list.ops[i], &target, spm);
   npuc_op_list_free(&list);

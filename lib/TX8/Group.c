@@ -570,24 +570,25 @@ static int64_t align_batch(int64_t bytes) {
 int64_t npuc_tx8_group_spm_bytes(const npuc_tx8_group_plan *p,
                                  const int32_t *out_slice, int64_t *offsets) {
   int64_t total = 0;
-  npuc_tx8_tsr input = {0};
+  npuc_tx8_layout input = {0};
   for (int i = 0; i < p->num_buffers; ++i) {
     const npuc_tx8_buffer *x = &p->buffers[i];
     int32_t whole[NPUC_TX8_MAX_RANK], max[NPUC_TX8_MAX_RANK];
     for (int d = 0; d < x->shape.rank; ++d)
       whole[d] = (int32_t)x->shape.dims[d];
     npuc_tx8_window_max(x->windows, whole, x->shape.rank, out_slice, max);
-    npuc_tx8_tsr t =
-        npuc_tx8_tsr_of_shape(NULL, max, x->shape.rank, x->dtype, x->mode);
+    npuc_tx8_layout t = npuc_tx8_layout_of(
+        npuc_tx8_dims_of_shape32(max, x->shape.rank, x->mode), x->dtype,
+        x->mode);
     if (p->slice.num_operands && i == p->operand_buffer[0])
       input = t;
     if (offsets)
       offsets[i] = total;
-    total += align_batch(t.layout.total_bytes);
+    total += align_batch(t.total_bytes);
   }
   if (offsets)
     offsets[p->num_buffers] = total;
   if (p->slice.kind == NPUC_TX8_KIND_BATCHNORM)
-    total += align_batch(npuc_tx8_batchnorm_imm_bytes(&input));
+    total += align_batch(npuc_tx8_batchnorm_imm_size(input.dims, input.mode));
   return total;
 }

@@ -1,8 +1,15 @@
-/* The TX8 memory layouts: sizes, element offsets and contiguous runs.
- * The rules are the seed's (include/npuc/Tx8Layout.h, docs/tx8.md). */
+/* The TX8 memory layouts: sizes, element offsets and contiguous runs, the
+ * input windows of a slice and the batchnorm scratch. The rules are the
+ * seed's (include/npuc/Tx8Layout.h, docs/tx8.md). Plain C shared by the
+ * compiler (npuc_common) and the C model (compiled into libnpuc_hivm_rt,
+ * which libnpuc_tx8_rt links). */
 #include "npuc/Tx8Layout.h"
 
 static int64_t align_up(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+static int64_t align_batch(int64_t bytes) {
+  return align_up(bytes, NPUC_TX8_BATCH_ALIGN_BYTES);
+}
 
 int64_t npuc_tx8_dtype_bytes(npuc_tx8_dtype dt) {
   switch (dt) {
@@ -72,17 +79,32 @@ int64_t npuc_tx8_padded_channels(int64_t c, npuc_tx8_dtype dt) {
   return c / block * block + pad_c0(c % block);
 }
 
-npuc_tx8_dims npuc_tx8_dims_of_shape(const int64_t *shape, int rank,
-                                     npuc_tx8_layout_mode mode) {
-  npuc_tx8_dims d = {1, 1, rank > 0 ? shape[rank - 1] : 1};
+/* Dimension i of a shape of int64 (wide) or int32 dimensions. */
+static int64_t dim_at(const void *shape, bool wide, int i) {
+  return wide ? ((const int64_t *)shape)[i] : ((const int32_t *)shape)[i];
+}
+
+static npuc_tx8_dims dims_of(const void *shape, bool wide, int rank,
+                             npuc_tx8_layout_mode mode) {
+  npuc_tx8_dims d = {1, 1, rank > 0 ? dim_at(shape, wide, rank - 1) : 1};
   int first = 0;
   if (is_batched(mode) && rank >= 2) {
-    d.n = shape[0];
+    d.n = dim_at(shape, wide, 0);
     first = 1;
   }
   for (int i = first; i < rank - 1; ++i)
-    d.hw *= shape[i];
+    d.hw *= dim_at(shape, wide, i);
   return d;
+}
+
+npuc_tx8_dims npuc_tx8_dims_of_shape(const int64_t *shape, int rank,
+                                     npuc_tx8_layout_mode mode) {
+  return dims_of(shape, true, rank, mode);
+}
+
+npuc_tx8_dims npuc_tx8_dims_of_shape32(const int32_t *shape, int32_t dim,
+                                       npuc_tx8_layout_mode mode) {
+  return dims_of(shape, false, dim, mode);
 }
 
 npuc_tx8_layout npuc_tx8_layout_of(npuc_tx8_dims dims, npuc_tx8_dtype dt,
@@ -104,7 +126,7 @@ npuc_tx8_layout npuc_tx8_layout_of(npuc_tx8_dims dims, npuc_tx8_dtype dt,
   l.c0_align = pad_c0(l.c0);
   l.batch_bytes =
       (l.cx * dims.hw * l.block + dims.hw * l.c0_align) * l.elem_bytes;
-  l.batch_stride = align_up(l.batch_bytes, NPUC_TX8_BATCH_ALIGN_BYTES);
+  l.batch_stride = align_batch(l.batch_bytes);
   l.total_bytes = dims.n * l.batch_stride;
   return l;
 }
@@ -133,4 +155,22 @@ npuc_tx8_run npuc_tx8_row_run(const npuc_tx8_layout *l, int64_t n, int64_t hw,
   r.count = i < l->cx ? l->block : l->c0;
   r.offset = npuc_tx8_offset(l, n, hw, r.c_first);
   return r;
+}
+
+void npuc_tx8_window_max(const npuc_tx8_window *windows, const int32_t *whole,
+                         int32_t dim, const int32_t *out_slice, int32_t *max) {
+  for (int32_t d = 0; d < dim; ++d) {
+    const npuc_tx8_window *w = &windows[d];
+    int32_t n = w->out_dim < 0
+                    ? whole[d]
+                    : (out_slice[w->out_dim] - 1) * w->scale + w->extent;
+    max[d] = n < whole[d] ? n : whole[d];
+  }
+}
+
+int64_t npuc_tx8_batchnorm_imm_size(npuc_tx8_dims dims,
+                                    npuc_tx8_layout_mode mode) {
+  npuc_tx8_layout x = npuc_tx8_layout_of(dims, NPUC_TX8_F32, mode);
+  return align_batch(x.total_bytes) +
+         align_batch(dims.c * (int64_t)sizeof(float));
 }

@@ -5,6 +5,7 @@
  * attribute is a schema of named fields. */
 #include "npuc/TX8.h"
 #include "npuc/Lexer.h"
+#include "npuc/StringBuilder.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -266,60 +267,51 @@ static bool parse_field(reader *r, void *out, uint32_t *seen) {
 
 /* ---- printing ------------------------------------------------------------------ */
 
-typedef struct {
-  char *buf;
-  size_t cap, len;
-} writer;
-
-static void put(writer *w, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void put(writer *w, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  size_t room = w->len < w->cap ? w->cap - w->len : 0;
-  int n = vsnprintf(room ? w->buf + w->len : NULL, room, fmt, ap);
-  va_end(ap);
-  if (n > 0)
-    w->len += (size_t)n;
-}
-
-static void put_value(writer *w, const field *f, const char *p) {
+static void put_value(npuc_sb *w, const field *f, const char *p) {
   switch (f->k) {
-  case K_BOOL: put(w, "%s", *(const bool *)p ? "true" : "false"); return;
-  case K_I32: put(w, "%" PRId32, *(const int32_t *)p); return;
-  case K_I64: put(w, "%" PRId64, *(const int64_t *)p); return;
-  case K_U64: put(w, "%" PRIu64, *(const uint64_t *)p); return;
-  case K_LAYOUT: { /* not npuc_tx8_layout_name: libnpuc links no runtime */
+  case K_BOOL:
+    npuc_sb_printf(w, "%s", *(const bool *)p ? "true" : "false");
+    return;
+  case K_I32: npuc_sb_printf(w, "%" PRId32, *(const int32_t *)p); return;
+  case K_I64: npuc_sb_printf(w, "%" PRId64, *(const int64_t *)p); return;
+  case K_U64: npuc_sb_printf(w, "%" PRIu64, *(const uint64_t *)p); return;
+  case K_LAYOUT: { /* not npuc_tx8_layout_name: out of range is Tensor */
     int m = (int)*(const npuc_tx8_layout_mode *)p;
-    put(w, "%s", m >= 0 && m <= NPUC_TX8_NCX ? layout_words[m] : "Tensor");
+    npuc_sb_printf(w, "%s",
+                   m >= 0 && m <= NPUC_TX8_NCX ? layout_words[m] : "Tensor");
     return;
   }
   case K_PARMODE: {
     int m = (int)*(const npuc_tx8_parallel_mode *)p;
-    put(w, "%s", m >= 0 && m <= NPUC_TX8_PAR_DP_TP ? parmode_words[m] : "none");
+    npuc_sb_printf(w, "%s",
+                   m >= 0 && m <= NPUC_TX8_PAR_DP_TP ? parmode_words[m]
+                                                      : "none");
     return;
   }
   case K_LIST: {
     const npuc_tx8_list *l = (const npuc_tx8_list *)p;
-    put(w, "[");
+    npuc_sb_printf(w, "[");
     for (int32_t i = 0; i < l->len && i < NPUC_TX8_MAX_LIST; ++i)
-      put(w, "%s%" PRId64, i ? ", " : "", l->v[i]);
-    put(w, "]");
+      npuc_sb_printf(w, "%s%" PRId64, i ? ", " : "", l->v[i]);
+    npuc_sb_printf(w, "]");
     return;
   }
   }
 }
 
+/* The text in buf, truncated to cap - 1 bytes as snprintf does; returns
+ * the whole text's length. */
 static size_t print(const schema *s, const void *in, char *buf, size_t cap) {
-  writer w = {buf, cap, 0};
-  if (cap)
-    buf[0] = '\0';
-  put(&w, "%s<", s->mnemonic);
+  npuc_sb w = {0};
+  npuc_sb_printf(&w, "%s<", s->mnemonic);
   for (size_t i = 0; i < s->num_fields; ++i) {
-    put(&w, "%s%s = ", i ? ", " : "", s->fields[i].name);
+    npuc_sb_printf(&w, "%s%s = ", i ? ", " : "", s->fields[i].name);
     put_value(&w, &s->fields[i], (const char *)in + s->fields[i].offset);
   }
-  put(&w, ">");
-  return w.len;
+  npuc_sb_printf(&w, ">");
+  size_t len = w.len;
+  if (cap)
+    snprintf(buf, cap, "%s", w.data);
+  npuc_sb_free(&w);
+  return len;
 }

@@ -14,27 +14,25 @@ static bool check_batchnorm(const npuc_tx8_slice_op *op, char *err, size_t cap);
 static bool check_gemm(const npuc_tx8_slice_op *op, char *err, size_t cap);
 static bool check_conv(const npuc_tx8_slice_op *op, char *err, size_t cap);
 
+static const npuc_tx8_op_def op_defs[] = {
+#define TX8_UNARY(op, ENUM, PASSES) {"tx8be." #op, NPUC_TX8_KIND_UNARY, "NPUC_TX8_" #ENUM},
+#define TX8_BINARY(op, ENUM, PASSES) {"tx8be." #op, NPUC_TX8_KIND_BINARY, "NPUC_TX8_" #ENUM},
+#define TX8_OP(op, KIND) {"tx8be." #op, NPUC_TX8_KIND_##KIND, NULL},
+#include "npuc/Tx8Ops.def"
+};
+
+const npuc_tx8_op_def *npuc_tx8_op_def_of(const char *name) {
+  for (size_t i = 0; i < sizeof op_defs / sizeof op_defs[0]; ++i)
+    if (strcmp(op_defs[i].name, name) == 0)
+      return &op_defs[i];
+  return NULL;
+}
+
 bool npuc_tx8_op_kind_of(const char *name, npuc_tx8_op_kind *kind) {
-  static const struct {
-    const char *name;
-    npuc_tx8_op_kind kind;
-  } kinds[] = {
-      {"tx8be.add", NPUC_TX8_KIND_BINARY},     {"tx8be.sub", NPUC_TX8_KIND_BINARY},
-      {"tx8be.mul", NPUC_TX8_KIND_BINARY},     {"tx8be.div", NPUC_TX8_KIND_BINARY},
-      {"tx8be.relu", NPUC_TX8_KIND_UNARY},     {"tx8be.gelu", NPUC_TX8_KIND_UNARY},
-      {"tx8be.exp", NPUC_TX8_KIND_UNARY},      {"tx8be.log", NPUC_TX8_KIND_UNARY},
-      {"tx8be.sigmoid", NPUC_TX8_KIND_UNARY},  {"tx8be.tanh", NPUC_TX8_KIND_UNARY},
-      {"tx8be.sqrt", NPUC_TX8_KIND_UNARY},     {"tx8be.rsqrt", NPUC_TX8_KIND_UNARY},
-      {"tx8be.abs", NPUC_TX8_KIND_UNARY},
-      {"tx8be.batchnorm_inference", NPUC_TX8_KIND_BATCHNORM},
-      {"tx8be.gemm", NPUC_TX8_KIND_GEMM},      {"tx8be.conv", NPUC_TX8_KIND_CONV},
-  };
-  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; ++i)
-    if (strcmp(kinds[i].name, name) == 0) {
-      *kind = kinds[i].kind;
-      return true;
-    }
-  return false;
+  const npuc_tx8_op_def *def = npuc_tx8_op_def_of(name);
+  if (def)
+    *kind = def->kind;
+  return def != NULL;
 }
 
 bool npuc_tx8_slice_check(const npuc_tx8_slice_op *op, char *err,
