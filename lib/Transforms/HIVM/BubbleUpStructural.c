@@ -12,11 +12,6 @@
 
 #define MAX_VALUES 64
 
-/* Inlined, so the length of a literal is known at compile time. */
-static inline MlirStringRef str(const char *s) {
-  return mlirStringRefCreate(s, strlen(s));
-}
-
 static const MlirOperation no_op = {NULL};
 
 static bool is_unit(bub_ofr x) { return bub_is(x, 1); }
@@ -148,7 +143,7 @@ const bub_pattern bub_pat_extract = {
 static MlirValue build_insert(bub_rw *r, MlirValue src, MlirValue dest,
                               const bub_slice *at, MlirOperation attrs_from) {
   MlirOperationState os =
-      mlirOperationStateGet(str("tensor.insert_slice"), r->loc);
+      mlirOperationStateGet(bub_str("tensor.insert_slice"), r->loc);
   MlirValue two[2] = {src, dest};
   mlirOperationStateAddOperands(&os, 2, two);
   int64_t arr[3][BUB_MAX_RANK];
@@ -300,7 +295,7 @@ const bub_pattern bub_pat_insert = {
  * first[g] .. first[g+1]-1 of the expanded side. */
 static bool read_groups(MlirOperation op, int *first, int *ngroups) {
   MlirAttribute re =
-      mlirOperationGetInherentAttributeByName(op, str("reassociation"));
+      mlirOperationGetInherentAttributeByName(op, bub_str("reassociation"));
   if (mlirAttributeIsNull(re) || !mlirAttributeIsAArray(re))
     return false;
   intptr_t n = mlirArrayAttrGetNumElements(re);
@@ -346,10 +341,13 @@ static bool expand_applies(npuc_bubble_ctx *bc, MlirOperation p) {
 static MlirValue build_reshape(bub_rw *r, MlirValue src, MlirType type,
                                const bub_slice *out_sizes, bool expand) {
   MlirOperationState st = mlirOperationStateGet(
-      str(expand ? "tensor.expand_shape" : "tensor.collapse_shape"), r->loc);
+      bub_str(expand ? "tensor.expand_shape" : "tensor.collapse_shape"),
+      r->loc);
   mlirOperationStateAddOperands(&st, 1, &src);
-  MlirNamedAttribute re = bub_named(r, "reassociation",
-      mlirOperationGetInherentAttributeByName(r->producer, str("reassociation")));
+  MlirNamedAttribute re = bub_named(
+      r, "reassociation",
+      mlirOperationGetInherentAttributeByName(r->producer,
+                                              bub_str("reassociation")));
   mlirOperationStateAddAttributes(&st, 1, &re);
   if (expand) {
     int64_t shape[BUB_MAX_RANK];
@@ -687,7 +685,7 @@ static bool if_rewrite(bub_rw *r) {
   else
     types[i] = r->slice_type;
   mlirRewriterBaseSetInsertionPointBefore(r->rw, old);
-  MlirOperationState st = mlirOperationStateGet(str("scf.if"), r->loc);
+  MlirOperationState st = mlirOperationStateGet(bub_str("scf.if"), r->loc);
   MlirValue cond = mlirOperationGetOperand(old, 0);
   mlirOperationStateAddOperands(&st, 1, &cond);
   mlirOperationStateAddResults(&st, append ? n + 1 : n, types);
@@ -764,13 +762,13 @@ static MlirOperation sliced_loop(bub_rw *r, MlirOperation old, intptr_t i) {
   for (intptr_t k = 0; k < n; k++)
     types[k] = mlirValueGetType(mlirOperationGetResult(old, k));
   types[i] = r->slice_type;
-  MlirOperationState st = mlirOperationStateGet(str("scf.for"), r->loc);
+  MlirOperationState st = mlirOperationStateGet(bub_str("scf.for"), r->loc);
   mlirOperationStateAddOperands(&st, nops, ops);
   mlirOperationStateAddResults(&st, n, types);
   MlirRegion region = mlirRegionCreate();
   mlirOperationStateAddOwnedRegions(&st, 1, &region);
   MlirAttribute uc =
-      mlirOperationGetInherentAttributeByName(old, str("unsignedCmp"));
+      mlirOperationGetInherentAttributeByName(old, bub_str("unsignedCmp"));
   if (!mlirAttributeIsNull(uc)) {
     MlirNamedAttribute a = bub_named(r, "unsignedCmp", uc);
     mlirOperationStateAddAttributes(&st, 1, &a);
@@ -1236,6 +1234,67 @@ static MlirType memref_of(MlirType like, const bub_slice *s) {
                            mlirMemRefTypeGetMemorySpace(like));
 }
 
+/* The buffer behind the tensor: a static memref.alloc (possibly through a
+ * memory_space_cast) whose users are only loads and marks (into `u`). */
+static bool tt_find_buffer(bub_rw *r, MlirValue buf, buffer_uses *u) {
+  if (!mlirValueIsAOpResult(buf))
+    return bub_refuse(r, "the buffer is not allocated here");
+  MlirOperation def = mlirOpResultGetOwner(buf);
+  if (bub_op_is(def, "memref.memory_space_cast")) {
+    u->cast = def;
+    MlirValue a = mlirOperationGetOperand(def, 0);
+    def = mlirValueIsAOpResult(a) ? mlirOpResultGetOwner(a) : no_op;
+  }
+  if (!bub_op_is(def, "memref.alloc") || mlirOperationGetNumOperands(def) != 0)
+    return bub_refuse(r, "the buffer is not a static memref.alloc");
+  u->alloc = def;
+  MlirValue alloc_v = mlirOperationGetResult(def, 0);
+  if (!mlirOperationIsNull(u->cast)) {
+    if (!only_use_is(alloc_v, u->cast) ||
+        !scan_users(r, mlirOperationGetResult(u->cast, 0), u, 0, true))
+      return bub_refuse(r, "the buffer has users other than loads and marks");
+  } else if (!scan_users(r, alloc_v, u, 0, true)) {
+    return bub_refuse(r, "the buffer has users other than loads and marks");
+  }
+  return true;
+}
+
+/* Every load into the buffer can be narrowed to the slice. */
+static bool tt_check_loads(bub_rw *r, const buffer_uses *u) {
+  for (int k = 0; k < u->nloads; k++) {
+    MlirOperation at = u->kind[k] == LOAD_ROW ? u->loop[k] : u->loads[k];
+    if (!mlirBlockEqual(mlirOperationGetBlock(at),
+                        mlirOperationGetBlock(u->alloc)))
+      return bub_refuse(r, "a load into the buffer is in another block");
+    if (u->kind[k] == LOAD_ROW) {
+      /* Rows of the slice's dim; the window takes the other dims whole. */
+      int dim = u->row_dim[k];
+      for (int d = 0; d < r->s.rank; d++)
+        if (d != dim && !bub_slice_full_dim(&r->s, r->source, d))
+          return bub_refuse(r, "rows of another dim than the slice's");
+      if (!loop_only_loads(u->loop[k]))
+        return bub_refuse(r, "the loop filling the buffer does more than "
+                             "load rows");
+    }
+    MlirType lt = mlirValueGetType(mlirOperationGetOperand(u->loads[k], 0));
+    int64_t strides[BUB_MAX_RANK], off;
+    if (mlirOperationGetNumOperands(u->loads[k]) > MAX_VALUES ||
+        (u->kind[k] == LOAD_WHOLE &&
+         (!mlirTypeIsAMemRef(lt) || bub_rank(lt) != r->s.rank ||
+          mlirLogicalResultIsFailure(
+              mlirMemRefTypeGetStridesAndOffset(lt, strides, &off)))))
+      return bub_refuse(r, "a load source that cannot be sliced");
+  }
+  return true;
+}
+
+static MlirValue tt_build_buffer(bub_rw *r, const buffer_uses *u,
+                                 MlirValue buf);
+static void tt_narrow_loops(bub_rw *r, const buffer_uses *u);
+static void tt_narrow_loads(bub_rw *r, const buffer_uses *u, MlirValue nb);
+static MlirValue tt_build_tensor(bub_rw *r, MlirValue nb);
+static void tt_erase_old(bub_rw *r, const buffer_uses *u);
+
 static bool tt_rewrite(bub_rw *r) {
   if (bub_deferred(r->bc, r->producer) || !uses_are_this_slice(r)) {
     bub_defer(r->bc, r->producer);
@@ -1244,56 +1303,30 @@ static bool tt_rewrite(bub_rw *r) {
   MlirValue buf = mlirOperationGetOperand(r->producer, 0);
   buffer_uses u;
   memset(&u, 0, sizeof u);
-  if (!mlirValueIsAOpResult(buf))
-    return bub_refuse(r, "the buffer is not allocated here");
-  MlirOperation def = mlirOpResultGetOwner(buf);
-  if (bub_op_is(def, "memref.memory_space_cast")) {
-    u.cast = def;
-    MlirValue a = mlirOperationGetOperand(def, 0);
-    def = mlirValueIsAOpResult(a) ? mlirOpResultGetOwner(a) : no_op;
-  }
-  if (!bub_op_is(def, "memref.alloc") || mlirOperationGetNumOperands(def) != 0)
-    return bub_refuse(r, "the buffer is not a static memref.alloc");
-  u.alloc = def;
-  MlirValue alloc_v = mlirOperationGetResult(def, 0);
-  if (!mlirOperationIsNull(u.cast)) {
-    if (!only_use_is(alloc_v, u.cast) ||
-        !scan_users(r, mlirOperationGetResult(u.cast, 0), &u, 0, true))
-      return bub_refuse(r, "the buffer has users other than loads and marks");
-  } else if (!scan_users(r, alloc_v, &u, 0, true)) {
-    return bub_refuse(r, "the buffer has users other than loads and marks");
-  }
-  for (int k = 0; k < u.nloads; k++) {
-    MlirOperation at = u.kind[k] == LOAD_ROW ? u.loop[k] : u.loads[k];
-    if (!mlirBlockEqual(mlirOperationGetBlock(at),
-                        mlirOperationGetBlock(u.alloc)))
-      return bub_refuse(r, "a load into the buffer is in another block");
-    if (u.kind[k] == LOAD_ROW) {
-      /* Rows of the slice's dim; the window takes the other dims whole. */
-      int dim = u.row_dim[k];
-      for (int d = 0; d < r->s.rank; d++)
-        if (d != dim && !bub_slice_full_dim(&r->s, r->source, d))
-          return bub_refuse(r, "rows of another dim than the slice's");
-      if (!loop_only_loads(u.loop[k]))
-        return bub_refuse(r, "the loop filling the buffer does more than "
-                             "load rows");
-    }
-    MlirType lt = mlirValueGetType(mlirOperationGetOperand(u.loads[k], 0));
-    int64_t strides[BUB_MAX_RANK], off;
-    if (mlirOperationGetNumOperands(u.loads[k]) > MAX_VALUES ||
-        (u.kind[k] == LOAD_WHOLE &&
-         (!mlirTypeIsAMemRef(lt) || bub_rank(lt) != r->s.rank ||
-          mlirLogicalResultIsFailure(
-              mlirMemRefTypeGetStridesAndOffset(lt, strides, &off)))))
-      return bub_refuse(r, "a load source that cannot be sliced");
-  }
+  if (!tt_find_buffer(r, buf, &u) || !tt_check_loads(r, &u))
+    return false;
   MlirOperation after = mlirOperationGetNextInBlock(u.alloc);
   if (mlirOperationIsNull(after) || !bub_slice_hoist(r, after))
     return bub_refuse(r, "the slice's sizes are computed after the buffer");
-  /* The new buffer, right after the old one. */
-  mlirRewriterBaseSetInsertionPointAfter(r->rw, u.alloc);
+  MlirValue nb = tt_build_buffer(r, &u, buf);
+  tt_narrow_loops(r, &u);
+  tt_narrow_loads(r, &u, nb);
+  MlirValue nt = tt_build_tensor(r, nb);
+  replace_equal_slices(r, nt);
+  bub_replace(r, nt);
+  tt_erase_old(r, &u);
+  return true;
+}
+
+/* The new buffer of the slice's shape, right after the old one (and its
+ * cast and marks after theirs). */
+static MlirValue tt_build_buffer(bub_rw *r, const buffer_uses *u,
+                                 MlirValue buf) {
+  MlirValue alloc_v = mlirOperationGetResult(u->alloc, 0);
+  mlirRewriterBaseSetInsertionPointAfter(r->rw, u->alloc);
   MlirType at = memref_of(mlirValueGetType(alloc_v), &r->s);
-  MlirOperationState st = mlirOperationStateGet(str("memref.alloc"), r->loc);
+  MlirOperationState st =
+      mlirOperationStateGet(bub_str("memref.alloc"), r->loc);
   int32_t seg[2] = {0, 0};
   for (int d = 0; d < r->s.rank; d++)
     if (!mlirValueIsNull(r->s.size[d].v)) {
@@ -1304,7 +1337,7 @@ static bool tt_rewrite(bub_rw *r) {
                                     mlirDenseI32ArrayGet(r->ctx, 2, seg));
   mlirOperationStateAddAttributes(&st, 1, &sa);
   MlirAttribute align =
-      mlirOperationGetInherentAttributeByName(u.alloc, str("alignment"));
+      mlirOperationGetInherentAttributeByName(u->alloc, bub_str("alignment"));
   if (!mlirAttributeIsNull(align)) {
     MlirNamedAttribute al = bub_named(r, "alignment", align);
     mlirOperationStateAddAttributes(&st, 1, &al);
@@ -1312,31 +1345,36 @@ static bool tt_rewrite(bub_rw *r) {
   mlirOperationStateAddResults(&st, 1, &at);
   MlirValue nb = mlirOperationGetResult(bub_create(r, &st), 0);
   bub_mark_buffer_size(r, nb, at, mlirValueGetType(alloc_v));
-  if (!mlirOperationIsNull(u.cast)) {
+  if (!mlirOperationIsNull(u->cast)) {
     MlirType ct = memref_of(mlirValueGetType(buf), &r->s);
     MlirOperationState cs =
-        mlirOperationStateGet(str("memref.memory_space_cast"), r->loc);
+        mlirOperationStateGet(bub_str("memref.memory_space_cast"), r->loc);
     mlirOperationStateAddOperands(&cs, 1, &nb);
     mlirOperationStateAddResults(&cs, 1, &ct);
-    mlirRewriterBaseSetInsertionPointAfter(r->rw, u.cast);
+    mlirRewriterBaseSetInsertionPointAfter(r->rw, u->cast);
     nb = mlirOperationGetResult(bub_create(r, &cs), 0);
   }
-  for (int k = 0; k < u.nmarks; k++) {
-    mlirRewriterBaseSetInsertionPointAfter(r->rw, u.marks[k]);
-    bub_clone_op(r, u.marks[k], 1, &nb, 0, NULL, 0, NULL, NULL);
+  for (int k = 0; k < u->nmarks; k++) {
+    mlirRewriterBaseSetInsertionPointAfter(r->rw, u->marks[k]);
+    bub_clone_op(r, u->marks[k], 1, &nb, 0, NULL, 0, NULL, NULL);
   }
-  /* Loops filling rows run over the rows of the slice only:
-   * [o, min(ub, o + size)) (their lower bound is 0 <= o). */
-  for (int k = 0; k < u.nloads; k++) {
-    if (u.kind[k] != LOAD_ROW)
+  return nb;
+}
+
+/* Loops filling rows run over the rows of the slice only:
+ * [o, min(ub, o + size)) (their lower bound is 0 <= o). */
+static void tt_narrow_loops(bub_rw *r, const buffer_uses *u) {
+  for (int k = 0; k < u->nloads; k++) {
+    if (u->kind[k] != LOAD_ROW)
       continue;
     bool done = false;
     for (int q = 0; q < k; q++)
-      done |= u.kind[q] == LOAD_ROW && mlirOperationEqual(u.loop[q], u.loop[k]);
+      done |=
+          u->kind[q] == LOAD_ROW && mlirOperationEqual(u->loop[q], u->loop[k]);
     if (done)
       continue;
-    MlirOperation l = u.loop[k];
-    int dim = u.row_dim[k];
+    MlirOperation l = u->loop[k];
+    int dim = u->row_dim[k];
     mlirRewriterBaseSetInsertionPointBefore(r->rw, l);
     bub_ofr ub = bub_min(r, bub_v(mlirOperationGetOperand(l, 1)),
                          bub_add(r, r->s.off[dim], r->s.size[dim]));
@@ -1346,28 +1384,31 @@ static bool tt_rewrite(bub_rw *r) {
     mlirOperationSetOperand(l, 1, ubv);
     mlirRewriterBaseFinalizeOpModification(r->rw, l);
   }
-  /* The loads, rewritten in place. */
-  for (int k = 0; k < u.nloads; k++) {
-    MlirOperation l = u.loads[k];
+}
+
+/* The loads, rewritten in place to fill the new buffer `nb`. */
+static void tt_narrow_loads(bub_rw *r, const buffer_uses *u, MlirValue nb) {
+  for (int k = 0; k < u->nloads; k++) {
+    MlirOperation l = u->loads[k];
     mlirRewriterBaseSetInsertionPointBefore(r->rw, l);
     MlirValue ops[MAX_VALUES];
     intptr_t n = mlirOperationGetNumOperands(l);
     for (intptr_t q = 0; q < n; q++)
       ops[q] = mlirOperationGetOperand(l, q);
-    if (u.kind[k] == LOAD_ROW) {
+    if (u->kind[k] == LOAD_ROW) {
       /* Row iv of the slice is row iv - o of the new buffer. */
       MlirValue iv = mlirBlockGetArgument(
-          mlirRegionGetFirstBlock(mlirOperationGetRegion(u.loop[k], 0)), 0);
-      int dim = u.row_dim[k];
+          mlirRegionGetFirstBlock(mlirOperationGetRegion(u->loop[k], 0)), 0);
+      int dim = u->row_dim[k];
       bub_slice row;
       bub_slice_full(r, nb, &row);
       row.off[dim] = bub_sub(r, bub_v(iv), r->s.off[dim]);
       row.size[dim] = bub_c(1);
       ops[1] = bub_view(r, nb, &row);
-    } else if (u.kind[k] == LOAD_WHOLE) {
+    } else if (u->kind[k] == LOAD_WHOLE) {
       ops[0] = bub_subview(r, ops[0], &r->s);
       MlirValue dst = nb; /* views of an identity-layout buffer */
-      for (int q = 0; q < u.load_nviews[k]; q++) {
+      for (int q = 0; q < u->load_nviews[k]; q++) {
         bub_slice all;
         bub_slice_full(r, dst, &all);
         dst = bub_view(r, dst, &all);
@@ -1378,16 +1419,19 @@ static bool tt_rewrite(bub_rw *r) {
     }
     bub_clone_op(r, l, n, ops, 0, NULL, 0, NULL, NULL);
   }
-  /* The tensor of the new buffer replaces the slices, from where the old
-   * tensor was (it dominates them all). */
+}
+
+/* The tensor of the new buffer, which replaces the slices, from where the
+ * old tensor was (it dominates them all). */
+static MlirValue tt_build_tensor(bub_rw *r, MlirValue nb) {
   mlirRewriterBaseSetInsertionPointBefore(r->rw, r->producer);
   MlirOperationState ts =
-      mlirOperationStateGet(str("bufferization.to_tensor"), r->loc);
+      mlirOperationStateGet(bub_str("bufferization.to_tensor"), r->loc);
   mlirOperationStateAddOperands(&ts, 1, &nb);
   const char *units[] = {"restrict", "writable"};
   for (int k = 0; k < 2; k++) {
     MlirAttribute a =
-        mlirOperationGetInherentAttributeByName(r->producer, str(units[k]));
+        mlirOperationGetInherentAttributeByName(r->producer, bub_str(units[k]));
     if (!mlirAttributeIsNull(a)) {
       MlirNamedAttribute na = bub_named(r, units[k], a);
       mlirOperationStateAddAttributes(&ts, 1, &na);
@@ -1395,20 +1439,20 @@ static bool tt_rewrite(bub_rw *r) {
   }
   MlirType tt = r->slice_type;
   mlirOperationStateAddResults(&ts, 1, &tt);
-  MlirValue nt = mlirOperationGetResult(bub_create(r, &ts), 0);
-  replace_equal_slices(r, nt);
-  bub_replace(r, nt);
-  /* The old buffer and everything that wrote it. */
-  for (int k = 0; k < u.nloads; k++)
-    mlirRewriterBaseEraseOp(r->rw, u.loads[k]);
-  for (int k = u.ndoomed - 1; k >= 0; k--)
-    mlirRewriterBaseEraseOp(r->rw, u.doomed[k]);
-  for (int k = 0; k < u.nmarks; k++)
-    mlirRewriterBaseEraseOp(r->rw, u.marks[k]);
-  if (!mlirOperationIsNull(u.cast))
-    mlirRewriterBaseEraseOp(r->rw, u.cast);
-  mlirRewriterBaseEraseOp(r->rw, u.alloc);
-  return true;
+  return mlirOperationGetResult(bub_create(r, &ts), 0);
+}
+
+/* The old buffer and everything that wrote it. */
+static void tt_erase_old(bub_rw *r, const buffer_uses *u) {
+  for (int k = 0; k < u->nloads; k++)
+    mlirRewriterBaseEraseOp(r->rw, u->loads[k]);
+  for (int k = u->ndoomed - 1; k >= 0; k--)
+    mlirRewriterBaseEraseOp(r->rw, u->doomed[k]);
+  for (int k = 0; k < u->nmarks; k++)
+    mlirRewriterBaseEraseOp(r->rw, u->marks[k]);
+  if (!mlirOperationIsNull(u->cast))
+    mlirRewriterBaseEraseOp(r->rw, u->cast);
+  mlirRewriterBaseEraseOp(r->rw, u->alloc);
 }
 
 const bub_pattern bub_pat_to_tensor = {
