@@ -63,7 +63,7 @@ static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation f = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
-    if (!aie_op_is(f, "func.func") ||
+    if (!npuc_op_is(f, "func.func") ||
         mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0))))
       continue;
     aie_state proto = {0};
@@ -143,11 +143,6 @@ static void state_free(aie_state *s) {
 
 /* ---- Helpers ---------------------------------------------------------- */
 
-bool aie_op_is(MlirOperation op, const char *name) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
-}
-
 bool aie_op_in_dialect(MlirOperation op, const char *prefix) {
   MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
   size_t n = strlen(prefix);
@@ -157,7 +152,7 @@ bool aie_op_in_dialect(MlirOperation op, const char *prefix) {
 MlirValue aie_strip_casts(MlirValue v) {
   for (int depth = 0; depth < 8 && mlirValueIsAOpResult(v); depth++) {
     MlirOperation def = mlirOpResultGetOwner(v);
-    if (!aie_op_is(def, "arith.extsi") && !aie_op_is(def, "arith.trunci"))
+    if (!npuc_op_is(def, "arith.extsi") && !npuc_op_is(def, "arith.trunci"))
       break;
     v = mlirOperationGetOperand(def, 0);
   }

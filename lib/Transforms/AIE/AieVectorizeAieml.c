@@ -224,7 +224,7 @@ void aie_replace_narrowed_uses(aie_state *s, aie_node *n, MlirValue old) {
   while (!mlirOpOperandIsNull(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
     u = mlirOpOperandGetNextUse(u);
-    if (!aie_op_is(user, "arith.trunci"))
+    if (!npuc_op_is(user, "arith.trunci"))
       continue;
     MlirValue res = mlirOperationGetResult(user, 0);
     MlirValue plain = aie_plain_value_ml(s, n, mlirValueGetType(res));

@@ -57,7 +57,7 @@ static bool grow(void **array, size_t *cap, size_t count, size_t size) {
 static MlirWalkResult collect_op(MlirOperation op, void *user) {
   collector *c = user;
   aie_state *s = c->s;
-  if (aie_op_is(op, "vector.transfer_read")) {
+  if (npuc_op_is(op, "vector.transfer_read")) {
     if (!grow((void **)&s->reads, &c->cap_reads, s->num_reads,
               sizeof *s->reads)) {
       c->oom = true;
@@ -88,9 +88,9 @@ static MlirWalkResult collect_op(MlirOperation op, void *user) {
     memset(n, 0, sizeof *n);
     n->op = op;
     n->rep = SIZE_MAX;
-    n->kind = (aie_op_is(op, "arith.muli") || aie_op_is(op, "arith.mulf"))
+    n->kind = (npuc_op_is(op, "arith.muli") || npuc_op_is(op, "arith.mulf"))
                   ? AIE_MUL
-              : (aie_op_is(op, "arith.addi") || aie_op_is(op, "arith.addf"))
+              : (npuc_op_is(op, "arith.addi") || npuc_op_is(op, "arith.addf"))
                   ? AIE_ADD
                   : AIE_SUB;
     n->is_float = mlirTypeIsAFloat(et);
@@ -107,9 +107,9 @@ static MlirWalkResult collect_op(MlirOperation op, void *user) {
 /* Stores and calls: a read after one may see other data than a read of
  * the same place before it (those the forwarding could not resolve). */
 static bool may_write(MlirOperation op) {
-  return aie_op_is(op, "vector.transfer_write") ||
-         aie_op_is(op, "affine.store") || aie_op_is(op, "memref.store") ||
-         aie_op_is(op, "func.call");
+  return npuc_op_is(op, "vector.transfer_write") ||
+         npuc_op_is(op, "affine.store") || npuc_op_is(op, "memref.store") ||
+         npuc_op_is(op, "func.call");
 }
 
 /* Vector arith ops the schemes turn into AIE ops. */
@@ -119,7 +119,7 @@ static bool is_compute_op(MlirOperation op) {
                                       "arith.subi", "arith.subf"};
   bool known = false;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    known |= aie_op_is(op, names[i]);
+    known |= npuc_op_is(op, names[i]);
   return known && mlirOperationGetNumResults(op) == 1 &&
          mlirTypeIsAVector(mlirValueGetType(mlirOperationGetResult(op, 0))) &&
          mlirShapedTypeGetRank(
@@ -129,9 +129,9 @@ static bool is_compute_op(MlirOperation op) {
 static MlirOperation innermost_loop(MlirOperation op) {
   for (MlirOperation p = mlirOperationGetParentOperation(op);
        !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p)) {
-    if (aie_op_is(p, "affine.for"))
+    if (npuc_op_is(p, "affine.for"))
       return p;
-    if (aie_op_is(p, "func.func"))
+    if (npuc_op_is(p, "func.func"))
       break;
   }
   return (MlirOperation){NULL};
@@ -289,7 +289,7 @@ static MlirOperation vectorized_loop(MlirOperation read) {
       continue;
     MlirOperation owner =
         mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(atom));
-    if (aie_op_is(owner, "affine.for"))
+    if (npuc_op_is(owner, "affine.for"))
       loop = owner;
   }
   npuc_linear_access_free(&la);
@@ -556,7 +556,7 @@ void aie_narrow(aie_state *s) {
         s->reads[rx].elem_bits != s->reads[rz].elem_bits ||
         s->reads[rx].elem_bits >= n->elem_bits ||
         !mlirValueIsAOpResult(n->x) ||
-        !aie_op_is(mlirOpResultGetOwner(n->x), "arith.extsi"))
+        !npuc_op_is(mlirOpResultGetOwner(n->x), "arith.extsi"))
       continue;
     n->elem_bits = s->reads[rx].elem_bits;
     n->narrowed = true;

@@ -168,7 +168,6 @@ bool aie_run_upstream(MlirOperation module, const char *pipeline);
 bool aie_carry_accumulators(MlirOperation func, int64_t load_bits);
 
 /* Helpers (AieVectorize.c). */
-bool aie_op_is(MlirOperation op, const char *name);
 bool aie_op_in_dialect(MlirOperation op, const char *prefix);
 /* The read or node behind a value, looking through extsi/trunci. */
 size_t aie_read_of_value(const aie_state *s, MlirValue v);

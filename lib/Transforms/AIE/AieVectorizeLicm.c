@@ -64,7 +64,7 @@ static bool hoist_invariants(MlirOperation module) {
 
 static unsigned loop_op(MlirOperation op, void *user) {
   (void)user;
-  return aie_op_is(op, "affine.for") || aie_op_is(op, "scf.for") ? NPUC_OP_KEEP
+  return npuc_op_is(op, "affine.for") || npuc_op_is(op, "scf.for") ? NPUC_OP_KEEP
                                                                  : NPUC_OP_PASS;
 }
 
@@ -79,12 +79,12 @@ static bool is_pure(MlirOperation op) {
     return true;
   if (aie_op_in_dialect(op, "arith")) {
     for (size_t i = 0; i < sizeof unsafe_arith / sizeof unsafe_arith[0]; i++)
-      if (aie_op_is(op, unsafe_arith[i]))
+      if (npuc_op_is(op, unsafe_arith[i]))
         return false;
     return true;
   }
-  return aie_op_is(op, "affine.apply") || aie_op_is(op, "ub.poison") ||
-         aie_op_is(op, "vector.broadcast") || aie_op_is(op, "vector.splat");
+  return npuc_op_is(op, "affine.apply") || npuc_op_is(op, "ub.poison") ||
+         npuc_op_is(op, "vector.broadcast") || npuc_op_is(op, "vector.splat");
 }
 
 static bool inside(MlirOperation op, MlirOperation loop) {
@@ -123,12 +123,12 @@ static MlirWalkResult note_write(MlirOperation op, void *user) {
                                         "affine.store", "memref.store",
                                         "vector.store", "affine.vector_store"};
   for (size_t i = 0; i < sizeof stores / sizeof stores[0]; i++)
-    if (aie_op_is(op, stores[i]) && mlirOperationGetNumOperands(op) > 1) {
+    if (npuc_op_is(op, stores[i]) && mlirOperationGetNumOperands(op) > 1) {
       if (!aie_ptrmap_put(&w->written, mlirOperationGetOperand(op, 1).ptr, 1))
         w->everything = true;
       return MlirWalkResultAdvance;
     }
-  if (aie_op_is(op, "func.call") || aie_op_is(op, "func.call_indirect"))
+  if (npuc_op_is(op, "func.call") || npuc_op_is(op, "func.call_indirect"))
     w->everything = true;
   return MlirWalkResultAdvance;
 }
@@ -136,7 +136,7 @@ static MlirWalkResult note_write(MlirOperation op, void *user) {
 /* May `op` move out of a loop with these writes? Loads must not pass a
  * store to their memref. */
 static bool load_unaffected(MlirOperation op, const loop_writes *w) {
-  if (!aie_op_is(op, "aievec.upd"))
+  if (!npuc_op_is(op, "aievec.upd"))
     return true;
   return !w->everything &&
          aie_ptrmap_get(&w->written, mlirOperationGetOperand(op, 0).ptr) ==

@@ -540,7 +540,7 @@ static bool is_replaced_op(const aie_state *s, MlirOperation op) {
   if (n != SIZE_MAX)
     return true;
   /* A cast feeding a node is replaced with it. */
-  if ((aie_op_is(op, "arith.extsi") || aie_op_is(op, "arith.trunci")) &&
+  if ((npuc_op_is(op, "arith.extsi") || npuc_op_is(op, "arith.trunci")) &&
       mlirOperationGetNumResults(op) == 1) {
     MlirValue r = mlirOperationGetResult(op, 0);
     for (MlirOpOperand u = mlirValueGetFirstUse(r); !mlirOpOperandIsNull(u);
@@ -572,8 +572,8 @@ static void erase_replaced(aie_state *s) {
       for (int k = 0; k < 2; k++)
         if (mlirValueIsAOpResult(ins[k])) {
           MlirOperation def = mlirOpResultGetOwner(ins[k]);
-          if ((aie_op_is(def, "arith.extsi") ||
-               aie_op_is(def, "arith.trunci")) &&
+          if ((npuc_op_is(def, "arith.extsi") ||
+               npuc_op_is(def, "arith.trunci")) &&
               unused(def))
             mlirOperationDestroy(def);
         }

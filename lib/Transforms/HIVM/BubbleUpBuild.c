@@ -97,9 +97,9 @@ static MlirValue shared_empty(bub_rw *r, MlirOperation old, MlirType type,
   MlirOperation k = after;
   for (int n = 0; n < 8 && !mlirOperationIsNull(k);
        n++, k = mlirOperationGetNextInBlock(k)) {
-    if (bub_op_is(k, "annotation.mark"))
+    if (npuc_op_is(k, "annotation.mark"))
       continue;
-    if (!bub_op_is(k, "tensor.empty"))
+    if (!npuc_op_is(k, "tensor.empty"))
       break;
     MlirValue kv = mlirOperationGetResult(k, 0);
     intptr_t i = 0, nk = mlirOperationGetNumOperands(k);
@@ -229,7 +229,7 @@ static MlirValue build_extract(bub_rw *r, MlirValue src, const bub_slice *s,
 static void note_shared(bub_rw *r, MlirValue src, MlirOperation k);
 
 static bool is_slice_of(MlirOperation k, MlirValue src) {
-  return bub_op_is(k, "tensor.extract_slice") &&
+  return npuc_op_is(k, "tensor.extract_slice") &&
          mlirValueEqual(mlirOperationGetOperand(k, 0), src);
 }
 
@@ -238,7 +238,7 @@ static bool is_slice_of(MlirOperation k, MlirValue src) {
 static bool is_equal_slice(npuc_bubble_ctx *bc, MlirOperation k,
                            MlirValue src, MlirType type, const bub_slice *s) {
   bub_slice ks;
-  if (!bub_op_is(k, "tensor.extract_slice") ||
+  if (!npuc_op_is(k, "tensor.extract_slice") ||
       !mlirValueEqual(mlirOperationGetOperand(k, 0), src) ||
       !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(k, 0)), type) ||
       mlirOperationGetNumDiscardableAttributes(k) != 1 ||
@@ -259,11 +259,11 @@ static bool of_local_buffer(MlirOperation tt) {
   MlirValue buf = mlirOperationGetOperand(tt, 0);
   MlirOperation def = mlirValueIsAOpResult(buf) ? mlirOpResultGetOwner(buf)
                                                 : no_op;
-  if (bub_op_is(def, "memref.memory_space_cast")) {
+  if (npuc_op_is(def, "memref.memory_space_cast")) {
     buf = mlirOperationGetOperand(def, 0);
     def = mlirValueIsAOpResult(buf) ? mlirOpResultGetOwner(buf) : no_op;
   }
-  return bub_op_is(def, "memref.alloc") &&
+  return npuc_op_is(def, "memref.alloc") &&
          mlirOperationGetNumOperands(def) == 0;
 }
 
@@ -274,15 +274,15 @@ static bool of_local_buffer(MlirOperation tt) {
 static MlirOperation shared_slice_place(MlirValue src) {
   if (mlirValueIsABlockArgument(src)) {
     MlirBlock b = mlirBlockArgumentGetOwner(src);
-    if (!bub_op_is(mlirBlockGetParentOperation(b), "func.func"))
+    if (!npuc_op_is(mlirBlockGetParentOperation(b), "func.func"))
       return no_op; /* loop-carried values have their own patterns */
     MlirOperation k = mlirBlockGetFirstOperation(b);
-    while (bub_op_is(k, "arith.constant"))
+    while (npuc_op_is(k, "arith.constant"))
       k = mlirOperationGetNextInBlock(k);
     return k;
   }
   MlirOperation def = mlirOpResultGetOwner(src);
-  if (!bub_op_is(def, "bufferization.to_tensor") || !of_local_buffer(def))
+  if (!npuc_op_is(def, "bufferization.to_tensor") || !of_local_buffer(def))
     return no_op;
   return mlirOperationGetNextInBlock(def);
 }
@@ -388,7 +388,7 @@ MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
       mlirValueIsAOpResult(src) ? mlirOpResultGetOwner(src) : no_op;
   /* A marked slice of an empty tensor would become an empty tensor (the
    * empty pattern): make that directly. */
-  if (marked && !drops && bub_op_is(def, "tensor.empty")) {
+  if (marked && !drops && npuc_op_is(def, "tensor.empty")) {
     bool shared;
     v = shared_empty(r, def, type, s, &shared);
     return plain && shared ? remember_shared(r, src, s, v) : v;

@@ -43,7 +43,7 @@ static bool hoistable(MlirOperation op) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   return mlirOperationGetNumRegions(op) == 0 &&
          ((n.length > 6 && memcmp(n.data, "arith.", 6) == 0) ||
-          bub_op_is(op, "affine.apply"));
+          npuc_op_is(op, "affine.apply"));
 }
 
 /* With `dry`, only says whether the move is possible. */

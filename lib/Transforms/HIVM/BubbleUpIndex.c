@@ -24,7 +24,7 @@ static bool value_const(MlirValue v, int64_t *out) {
   if (!mlirValueIsAOpResult(v))
     return false;
   MlirOperation def = mlirOpResultGetOwner(v);
-  if (!bub_op_is(def, "arith.constant"))
+  if (!npuc_op_is(def, "arith.constant"))
     return false;
   MlirAttribute a = bub_attr(def, "value");
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
@@ -59,10 +59,10 @@ bool bub_eq(bub_ofr a, bub_ofr b) {
 static MlirBlock constant_block(bub_rw *r) {
   MlirOperation op = r->slice_op, best = {NULL};
   for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op)) {
-    if (bub_op_is(op, "builtin.module"))
+    if (npuc_op_is(op, "builtin.module"))
       break;
     best = op;
-    if (bub_op_is(op, "func.func"))
+    if (npuc_op_is(op, "func.func"))
       break;
   }
   if (mlirOperationIsNull(best) || mlirOperationGetNumRegions(best) == 0)
@@ -79,7 +79,7 @@ MlirValue bub_constant(bub_rw *r, MlirType type, int64_t c) {
   /* Reuse one of the constants at the top of the function, as MLIR's
    * folder keeps them. */
   MlirOperation last = {NULL};
-  for (MlirOperation k = first; bub_op_is(k, "arith.constant");
+  for (MlirOperation k = first; npuc_op_is(k, "arith.constant");
        k = mlirOperationGetNextInBlock(k)) {
     if (mlirAttributeEqual(bub_attr(k, "value"), value))
       return mlirOperationGetResult(k, 0);
@@ -175,7 +175,7 @@ static bool expr_of(bub_rw *r, bub_ofr x, sym_list *l, MlirAffineExpr *out) {
   }
   if (mlirValueIsAOpResult(x.v)) {
     MlirOperation def = mlirOpResultGetOwner(x.v);
-    if (bub_op_is(def, "affine.apply")) {
+    if (npuc_op_is(def, "affine.apply")) {
       MlirAffineMap map = mlirAffineMapAttrGetValue(bub_attr(def, "map"));
       sym_list saved = *l;
       if (mlirAffineMapGetNumResults(map) == 1 &&
@@ -342,12 +342,12 @@ bool bub_multiple_of(bub_ofr x, int64_t k) {
   if (!mlirValueIsAOpResult(x.v))
     return false;
   MlirOperation def = mlirOpResultGetOwner(x.v);
-  if (bub_op_is(def, "affine.apply")) {
+  if (npuc_op_is(def, "affine.apply")) {
     MlirAffineMap map = mlirAffineMapAttrGetValue(bub_attr(def, "map"));
     return mlirAffineMapGetNumResults(map) == 1 &&
            expr_multiple_of(mlirAffineMapGetResult(map, 0), k);
   }
-  if (bub_op_is(def, "arith.muli"))
+  if (npuc_op_is(def, "arith.muli"))
     return bub_multiple_of(bub_v(mlirOperationGetOperand(def, 0)), k) ||
            bub_multiple_of(bub_v(mlirOperationGetOperand(def, 1)), k);
   return false;

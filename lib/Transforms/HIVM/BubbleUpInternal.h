@@ -5,6 +5,7 @@
 #define NPUC_BUBBLEUP_INTERNAL_H
 
 #include "npuc/BubbleUp.h"
+#include "npuc/BuildOps.h" /* npuc_op_is */
 #include "npuc/Verify.h"
 
 #include <mlir-c/IR.h>
@@ -329,11 +330,6 @@ bool bub_any_deferred(npuc_bubble_ctx *bc);
 
 /* ---- op names and attributes (BubbleUpSlices.c); dominance (BubbleUpHoist.c) */
 
-/* Is `op` (possibly null) named `name`? `name` must be a string literal:
- * its length is known at compile time (called on every op a pattern
- * looks at). */
-#define bub_op_is(op, name) bub_op_is_n((op), (name), sizeof(name) - 1)
-bool bub_op_is_n(MlirOperation op, const char *name, size_t len);
 /* A string ref of a literal (inline, so its length is known at compile
  * time). */
 static inline MlirStringRef bub_str(const char *s) {

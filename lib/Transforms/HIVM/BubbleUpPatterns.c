@@ -379,7 +379,7 @@ static MlirWalkResult check_op(MlirOperation op, void *user) {
   if (!mlirValueIsAOpResult(src))
     return MlirWalkResultAdvance; /* reached a block argument */
   MlirOperation def = mlirOpResultGetOwner(src);
-  if (bub_op_is(def, BUB_UNSLICE))
+  if (npuc_op_is(def, BUB_UNSLICE))
     return MlirWalkResultAdvance; /* reported with the placeholder */
   stuck(cs, op, def, bub_reason(cs->bc, op, def));
   return MlirWalkResultAdvance;
@@ -387,7 +387,7 @@ static MlirWalkResult check_op(MlirOperation op, void *user) {
 
 static MlirWalkResult collect_dead_placeholder(MlirOperation op, void *user) {
   check_state *cs = user;
-  if (bub_op_is(op, BUB_UNSLICE) &&
+  if (npuc_op_is(op, BUB_UNSLICE) &&
       mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, 0))) &&
       cs->ndead < 64)
     cs->dead[cs->ndead++] = op;

@@ -8,17 +8,10 @@
 
 const int64_t BUB_DYN = INT64_MIN; /* mlirShapedTypeGetDynamicSize() */
 
-bool bub_op_is_n(MlirOperation op, const char *name, size_t len) {
-  if (mlirOperationIsNull(op))
-    return false;
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == len && memcmp(n.data, name, len) == 0;
-}
-
 /* Called on every slice the greedy driver visits: a lookup by name in the
  * slice's (discardable) attributes, without uniquing the mark's name. */
 bool npuc_bubble_is_marked(MlirOperation op) {
-  return bub_op_is(op, "tensor.extract_slice") &&
+  return npuc_op_is(op, "tensor.extract_slice") &&
          !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
              op, bub_str(NPUC_BUBBLE_MARK)));
 }

@@ -49,7 +49,7 @@ const bub_pattern bub_pat_rank_reduce = {
 
 static bool empty_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "tensor.empty");
+  return npuc_op_is(p, "tensor.empty");
 }
 
 static bool empty_rewrite(bub_rw *r) {
@@ -71,7 +71,7 @@ const bub_pattern bub_pat_empty = {
 
 static bool ex_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "tensor.extract_slice");
+  return npuc_op_is(p, "tensor.extract_slice");
 }
 
 static bool ex_rewrite(bub_rw *r) {
@@ -190,7 +190,7 @@ static MlirValue build_insert(bub_rw *r, MlirValue src, MlirValue dest,
 
 static bool ins_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "tensor.insert_slice");
+  return npuc_op_is(p, "tensor.insert_slice");
 }
 
 static bool ins_rewrite(bub_rw *r) {
@@ -323,7 +323,7 @@ static bool read_groups(MlirOperation op, int *first, int *ngroups) {
 static bool reshape_of_empty(bub_rw *r) {
   MlirValue src = mlirOperationGetOperand(r->producer, 0);
   if (!mlirValueIsAOpResult(src) ||
-      !bub_op_is(mlirOpResultGetOwner(src), "tensor.empty"))
+      !npuc_op_is(mlirOpResultGetOwner(src), "tensor.empty"))
     return false;
   MlirType type =
       bub_slice_tensor_type(mlirValueGetType(r->source), &r->s, NULL);
@@ -335,7 +335,7 @@ static bool reshape_of_empty(bub_rw *r) {
 
 static bool expand_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "tensor.expand_shape");
+  return npuc_op_is(p, "tensor.expand_shape");
 }
 
 static MlirValue build_reshape(bub_rw *r, MlirValue src, MlirType type,
@@ -446,7 +446,7 @@ const bub_pattern bub_pat_expand = {
 
 static bool collapse_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "tensor.collapse_shape");
+  return npuc_op_is(p, "tensor.collapse_shape");
 }
 
 /* The source slice of collapsed group g (source dims lo..hi-1): outer to
@@ -553,7 +553,7 @@ const bub_pattern bub_pat_collapse = {
 
 static bool sel_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "arith.select") && mlirOperationGetNumOperands(p) == 3;
+  return npuc_op_is(p, "arith.select") && mlirOperationGetNumOperands(p) == 3;
 }
 
 static bool sel_rewrite(bub_rw *r) {
@@ -666,7 +666,7 @@ static void retire(bub_rw *r, MlirOperation old, MlirOperation now) {
 /* scf.if: each branch yields the slice. */
 static bool if_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "scf.if") && mlirOperationGetNumRegions(p) == 2;
+  return npuc_op_is(p, "scf.if") && mlirOperationGetNumRegions(p) == 2;
 }
 
 static bool if_rewrite(bub_rw *r) {
@@ -724,21 +724,21 @@ const bub_pattern bub_pat_if = {
  * means the body needs the whole value: bubbling failed. */
 static bool for_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "scf.for") && mlirOperationGetNumRegions(p) == 1;
+  return npuc_op_is(p, "scf.for") && mlirOperationGetNumRegions(p) == 1;
 }
 
 /* Users the body may apply the placeholder to: ops our patterns bubble
  * through, and the loop's own yield at the same position. */
 static bool carried_use_ok(bub_rw *r, MlirOperation user, intptr_t pos,
                            MlirOperation loop, intptr_t iter) {
-  if (bub_op_is(user, "scf.yield") &&
+  if (npuc_op_is(user, "scf.yield") &&
       mlirOperationEqual(mlirOperationGetParentOperation(user), loop))
     return pos == iter;
-  if (bub_op_is(user, "tensor.extract_slice") ||
-      bub_op_is(user, "tensor.insert_slice") ||
-      bub_op_is(user, "tensor.expand_shape") ||
-      bub_op_is(user, "tensor.collapse_shape") ||
-      bub_op_is(user, "arith.select") || bub_op_is(user, "scf.yield"))
+  if (npuc_op_is(user, "tensor.extract_slice") ||
+      npuc_op_is(user, "tensor.insert_slice") ||
+      npuc_op_is(user, "tensor.expand_shape") ||
+      npuc_op_is(user, "tensor.collapse_shape") ||
+      npuc_op_is(user, "arith.select") || npuc_op_is(user, "scf.yield"))
     return true;
   const npuc_op_def *def = bub_def(r->bc, user);
   return def && mlirOperationGetNumResults(user) > 0 &&
@@ -852,7 +852,7 @@ static bool tile_offset(MlirValue iv, bub_ofr off, int64_t *t) {
   if (!mlirValueIsAOpResult(off.v))
     return false;
   MlirOperation def = mlirOpResultGetOwner(off.v);
-  if (bub_op_is(def, "affine.apply") && mlirOperationGetNumOperands(def) == 1 &&
+  if (npuc_op_is(def, "affine.apply") && mlirOperationGetNumOperands(def) == 1 &&
       mlirValueEqual(mlirOperationGetOperand(def, 0), iv)) {
     MlirAffineMap map = mlirAffineMapAttrGetValue(bub_attr(def, "map"));
     if (mlirAffineMapGetNumResults(map) != 1)
@@ -868,7 +868,7 @@ static bool tile_offset(MlirValue iv, bub_ofr off, int64_t *t) {
     *t = mlirAffineConstantExprGetValue(k);
     return *t > 0;
   }
-  if (bub_op_is(def, "arith.muli"))
+  if (npuc_op_is(def, "arith.muli"))
     for (int j = 0; j < 2; j++)
       if (mlirValueEqual(mlirOperationGetOperand(def, j), iv) &&
           bub_const(bub_v(mlirOperationGetOperand(def, 1 - j)), t))
@@ -890,7 +890,7 @@ static bool tile_elementwise(bub_rw *r, MlirValue v, MlirValue e,
     if (mlirValueEqual(x, e) || !mlirValueIsAOpResult(x))
       continue; /* the tile; block arguments are checked below */
     MlirOperation p = mlirOpResultGetOwner(x);
-    if (bub_op_is(p, "tensor.empty"))
+    if (npuc_op_is(p, "tensor.empty"))
       continue;
     const npuc_op_def *def = bub_def(r->bc, p);
     if (!def || !npuc_op_has_trait(def, NPUC_TRAIT_ELEMENTWISE) ||
@@ -948,10 +948,10 @@ static bool tiles_rewrite(bub_rw *r) {
        u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
     intptr_t at = mlirOpOperandGetOperandNumber(u);
-    if (bub_op_is(user, "tensor.extract_slice") && at == 0 &&
+    if (npuc_op_is(user, "tensor.extract_slice") && at == 0 &&
         mlirOperationIsNull(ex) && !npuc_bubble_is_marked(user))
       ex = user;
-    else if (bub_op_is(user, "tensor.insert_slice") && at == 1 &&
+    else if (npuc_op_is(user, "tensor.insert_slice") && at == 1 &&
              mlirOperationIsNull(ins))
       ins = user;
     else
@@ -1036,7 +1036,7 @@ const bub_pattern bub_pat_for_tiles = {
  * slice itself. */
 static bool unslice_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, BUB_UNSLICE);
+  return npuc_op_is(p, BUB_UNSLICE);
 }
 
 static bool unslice_rewrite(bub_rw *r) {
@@ -1113,7 +1113,7 @@ static bool add_load(buffer_uses *u, MlirOperation load, load_kind kind,
 static bool subview_is_row(MlirOperation sv, MlirOperation *loop, int *dim) {
   MlirOperation l = mlirOperationGetParentOperation(sv);
   bub_slice s;
-  if (!bub_op_is(l, "scf.for") || !bub_slice_read(sv, 1, &s) ||
+  if (!npuc_op_is(l, "scf.for") || !bub_slice_read(sv, 1, &s) ||
       !bub_slice_unit_strides(&s))
     return false;
   MlirValue iv =
@@ -1147,11 +1147,11 @@ static bool loop_only_loads(MlirOperation loop) {
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
     bool pure = (n.length > 6 && memcmp(n.data, "arith.", 6) == 0) ||
-                bub_op_is(op, "affine.apply") ||
-                bub_op_is(op, "memref.subview") ||
-                bub_op_is(op, "memref.reinterpret_cast") ||
-                bub_op_is(op, "memref.cast") || bub_op_is(op, "scf.yield") ||
-                bub_op_is(op, "hivm.hir.load");
+                npuc_op_is(op, "affine.apply") ||
+                npuc_op_is(op, "memref.subview") ||
+                npuc_op_is(op, "memref.reinterpret_cast") ||
+                npuc_op_is(op, "memref.cast") || npuc_op_is(op, "scf.yield") ||
+                npuc_op_is(op, "hivm.hir.load");
     if (!pure || mlirOperationGetNumRegions(op) != 0)
       return false;
   }
@@ -1166,7 +1166,7 @@ static bool scan_users(bub_rw *r, MlirValue v, buffer_uses *u, int nviews,
     MlirOperation user = mlirOpOperandGetOwner(use);
     if (mlirOperationEqual(user, r->producer))
       continue;
-    if (bub_op_is(user, "annotation.mark")) {
+    if (npuc_op_is(user, "annotation.mark")) {
       if (top && u->nmarks < 8)
         u->marks[u->nmarks++] = user;
       else if (u->ndoomed < 64)
@@ -1175,14 +1175,14 @@ static bool scan_users(bub_rw *r, MlirValue v, buffer_uses *u, int nviews,
         return false;
       continue;
     }
-    if (bub_op_is(user, "hivm.hir.load")) {
+    if (npuc_op_is(user, "hivm.hir.load")) {
       /* Written by the load: the buffer must be its destination. */
       if (mlirOpOperandGetOperandNumber(use) != 1 ||
           !add_load(u, user, LOAD_WHOLE, nviews))
         return false;
       continue;
     }
-    if (bub_op_is(user, "memref.subview") && nviews < 4 && u->ndoomed < 64) {
+    if (npuc_op_is(user, "memref.subview") && nviews < 4 && u->ndoomed < 64) {
       MlirValue res = mlirOperationGetResult(user, 0);
       if (subview_is_whole(user)) {
         u->doomed[u->ndoomed++] = user;
@@ -1198,11 +1198,11 @@ static bool scan_users(bub_rw *r, MlirValue v, buffer_uses *u, int nviews,
         for (MlirOpOperand su = mlirValueGetFirstUse(res);
              !mlirOpOperandIsNull(su); su = mlirOpOperandGetNextUse(su)) {
           MlirOperation l = mlirOpOperandGetOwner(su);
-          if (bub_op_is(l, "annotation.mark") && u->ndoomed < 64) {
+          if (npuc_op_is(l, "annotation.mark") && u->ndoomed < 64) {
             u->doomed[u->ndoomed++] = l;
             continue;
           }
-          if (!bub_op_is(l, "hivm.hir.load") ||
+          if (!npuc_op_is(l, "hivm.hir.load") ||
               mlirOpOperandGetOperandNumber(su) != 1 ||
               !add_load(u, l, slice ? LOAD_SLICE : LOAD_ROW, 0))
             return false;
@@ -1219,7 +1219,7 @@ static bool scan_users(bub_rw *r, MlirValue v, buffer_uses *u, int nviews,
 
 static bool tt_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "bufferization.to_tensor") &&
+  return npuc_op_is(p, "bufferization.to_tensor") &&
          mlirOperationGetNumOperands(p) == 1;
 }
 
@@ -1240,12 +1240,12 @@ static bool tt_find_buffer(bub_rw *r, MlirValue buf, buffer_uses *u) {
   if (!mlirValueIsAOpResult(buf))
     return bub_refuse(r, "the buffer is not allocated here");
   MlirOperation def = mlirOpResultGetOwner(buf);
-  if (bub_op_is(def, "memref.memory_space_cast")) {
+  if (npuc_op_is(def, "memref.memory_space_cast")) {
     u->cast = def;
     MlirValue a = mlirOperationGetOperand(def, 0);
     def = mlirValueIsAOpResult(a) ? mlirOpResultGetOwner(a) : no_op;
   }
-  if (!bub_op_is(def, "memref.alloc") || mlirOperationGetNumOperands(def) != 0)
+  if (!npuc_op_is(def, "memref.alloc") || mlirOperationGetNumOperands(def) != 0)
     return bub_refuse(r, "the buffer is not a static memref.alloc");
   u->alloc = def;
   MlirValue alloc_v = mlirOperationGetResult(def, 0);

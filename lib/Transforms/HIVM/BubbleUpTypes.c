@@ -57,10 +57,10 @@ bub_ofr bub_dim(bub_rw *r, MlirValue v, intptr_t d) {
   if (mlirValueIsAOpResult(v)) {
     MlirOperation def = mlirOpResultGetOwner(v);
     bub_slice s;
-    if (bub_op_is(def, "tensor.extract_slice") && bub_slice_read(def, 1, &s) &&
+    if (npuc_op_is(def, "tensor.extract_slice") && bub_slice_read(def, 1, &s) &&
         s.rank == mlirShapedTypeGetRank(t) && !mlirValueIsNull(s.size[d].v))
       return s.size[d]; /* a full-rank slice: its size operand */
-    if (bub_op_is(def, "tensor.empty") || bub_op_is(def, "memref.alloc")) {
+    if (npuc_op_is(def, "tensor.empty") || npuc_op_is(def, "memref.alloc")) {
       intptr_t k = 0;
       for (intptr_t i = 0; i < d; i++)
         k += mlirShapedTypeIsDynamicDim(t, i);
