@@ -43,8 +43,7 @@ static bool strip_annotations(MlirOperation root,
   if (!npuc_op_list_collect(root, MlirWalkPostOrder, doomed_mark,
                             (void *)npuc_pass_opt_str(opts, "keep"), &doomed)) {
     npuc_op_list_free(&doomed);
-    mlirEmitError(mlirOperationGetLocation(root),
-                  "npuc-strip-annotations: out of memory");
+    npuc_pass_error(root, "out of memory");
     return false;
   }
   for (size_t i = 0; i < doomed.count; i++)

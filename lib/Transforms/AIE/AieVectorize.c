@@ -55,8 +55,8 @@ static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
   (void)ctx;
   int64_t shift = npuc_pass_opt_int(opts, "shift");
   if (shift < 0 || shift > 63) {
-    npuc_op_error(module, "aie-vectorize: shift must be in 0..63, got %lld",
-                  (long long)shift);
+    npuc_pass_error(module, "shift must be in 0..63, got %lld",
+                    (long long)shift);
     return false;
   }
   /* Functions are collected first: the rewrite must not upset the walk. */

@@ -47,7 +47,7 @@ bool aie_carry_accumulators(MlirOperation func, int64_t load_bits) {
   npuc_op_list l = {0};
   if (!npuc_op_list_collect(func, MlirWalkPostOrder, scf_loop, NULL, &l)) {
     npuc_op_list_free(&l);
-    npuc_op_error(func, "aie-vectorize: out of memory");
+    npuc_pass_error(func, "out of memory");
     return false;
   }
   for (size_t i = 0; i < l.count; i++) {

@@ -187,10 +187,10 @@ static bool elem_operand_fits(aie_state *s, aie_node *n, MlirValue v,
            "the element-wise AIE-ML scheme takes the %s operand from a "
            "%lld-bit AIE vector, the reads around it make it %lld bits",
            role, (long long)vec, (long long)(hi - lo));
-  npuc_emit_diagnostic(mlirOperationGetLocation(n->op), NPUC_SEV_REMARK,
-                       "aie-vectorize: %s; the function is left as the "
-                       "super-vectorizer produced it",
-                       why);
+  npuc_pass_remark(n->op,
+                   "%s; the function is left as the "
+                   "super-vectorizer produced it",
+                   why);
   return false;
 }
 

@@ -170,18 +170,18 @@ bool aie_check_alignment(aie_state *s) {
       int64_t size = mlirShapedTypeGetDimSize(mt, d);
       if (mlirShapedTypeIsDynamicSize(size) || size % r->lanes == 0)
         continue;
-      npuc_emit_diagnostic(mlirOperationGetLocation(r->op), NPUC_SEV_WARNING,
-                           "vector.transfer_read's shape size of index %ld "
-                           "is not divisible by number of vector lanes.",
-                           (long)d);
+      npuc_pass_warning(r->op,
+                        "vector.transfer_read's shape size of index %ld "
+                        "is not divisible by number of vector lanes.",
+                        (long)d);
       aligned = false;
       break;
     }
   }
   if (!aligned)
-    npuc_emit_diagnostic(mlirOperationGetLocation(s->func), NPUC_SEV_WARNING,
-                         "Cannot apply aie-vectorize to func.func because "
-                         "alignment check has failed.");
+    npuc_pass_warning(s->func,
+                      "Cannot apply aie-vectorize to func.func because "
+                      "alignment check has failed.");
   return aligned;
 }
 
@@ -254,10 +254,10 @@ void aie_fuse_fma(aie_state *s) {
 /* ---- What the AIE1 schemes support ------------------------------------ */
 
 static void refuse(aie_state *s, MlirOperation at, const char *why) {
-  npuc_emit_diagnostic(mlirOperationGetLocation(at), NPUC_SEV_REMARK,
-                       "aie-vectorize: %s; the function is left as the "
-                       "super-vectorizer produced it",
-                       why);
+  npuc_pass_remark(at,
+                   "%s; the function is left as the "
+                   "super-vectorizer produced it",
+                   why);
   (void)s;
 }
 

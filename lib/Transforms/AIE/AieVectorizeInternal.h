@@ -6,6 +6,7 @@
 
 #include "npuc/IntervalReuse.h"
 #include "npuc/BuildOps.h"
+#include "npuc/Pass.h" /* npuc_pass_error, _warning, _remark */
 
 #include <mlir-c/IR.h>
 #include <stdbool.h>

@@ -37,8 +37,7 @@ bool aie_run_upstream(MlirOperation module, const char *pipeline) {
             mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module));
   mlirPassManagerDestroy(pm);
   if (!ok)
-    npuc_op_error(module, "aie-vectorize: the clean-up pipeline '%s' failed",
-                  pipeline);
+    npuc_pass_error(module, "the clean-up pipeline '%s' failed", pipeline);
   return ok;
 }
 
@@ -53,7 +52,7 @@ static bool hoist_invariants(MlirOperation module) {
   npuc_op_list l = {0};
   if (!npuc_op_list_collect(module, MlirWalkPostOrder, loop_op, NULL, &l)) {
     npuc_op_list_free(&l);
-    npuc_op_error(module, "aie-vectorize: out of memory");
+    npuc_pass_error(module, "out of memory");
     return false;
   }
   for (size_t i = 0; i < l.count; i++)

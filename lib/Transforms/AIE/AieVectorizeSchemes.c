@@ -481,10 +481,10 @@ static bool operand_fits(aie_state *s, aie_node *n, MlirValue v,
            "the %s operand would need a %lld-bit AIE vector, the scheme "
            "takes %lld..%lld bits",
            role, (long long)bits, (long long)min_bits, (long long)max_bits);
-  npuc_emit_diagnostic(mlirOperationGetLocation(n->op), NPUC_SEV_REMARK,
-                       "aie-vectorize: %s; the function is left as the "
-                       "super-vectorizer produced it",
-                       why);
+  npuc_pass_remark(n->op,
+                   "%s; the function is left as the "
+                   "super-vectorizer produced it",
+                   why);
   return false;
 }
 

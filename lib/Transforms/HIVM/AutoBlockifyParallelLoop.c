@@ -111,8 +111,6 @@ typedef struct {
 
 static bool blockify_entry(MlirOperation func, const config *cfg);
 static void list_push(npuc_op_list *l, MlirOperation op);
-static void error_at(MlirLocation loc, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 
 static bool auto_blockify(MlirOperation module, const npuc_pass_options *opts,
                           const npuc_pass_context *ctx) {
@@ -121,9 +119,8 @@ static bool auto_blockify(MlirOperation module, const npuc_pass_options *opts,
                 npuc_pass_opt_int(opts, "physical-block-num")};
   if (npuc_pass_opt_given(opts, "physical-block-num") &&
       cfg.physical_option <= 0) {
-    error_at(mlirOperationGetLocation(module),
-             "auto-blockify-parallel-loop: physical-block-num must be "
-             "positive, got %lld", (long long)cfg.physical_option);
+    npuc_pass_error(module, "physical-block-num must be positive, got %lld",
+                    (long long)cfg.physical_option);
     return false;
   }
   size_t n;
@@ -161,9 +158,8 @@ static bool blockify_entry(MlirOperation func, const config *cfg) {
   if (k.block_idx.count == 0) {
     /* No block index: every block does the same, nothing to distribute. */
   } else if (mlirOperationIsNull(k.mark)) {
-    mlirEmitError(mlirOperationGetLocation(func),
-                  "logical block number not found: mark it with "
-                  "annotation.mark %n {logical_block_num}");
+    npuc_pass_error(func, "logical block number not found: mark it with "
+                          "annotation.mark %%n {logical_block_num}");
     ok = false;
   } else if (!physical_block_num(&k) || !blockify_size(&k)) {
     ok = false;
@@ -193,9 +189,9 @@ static bool already_blockified(kernel *k) {
   if (mlirAttributeIsNull(attr_of(k->func, "npuc.physical_block_num")))
     return false;
   MlirStringRef name = func_name(k->func);
-  npuc_emit_diagnostic(mlirOperationGetLocation(k->func), NPUC_SEV_REMARK,
-                       "@%.*s is already blockified (npuc.physical_block_num)",
-                       (int)name.length, name.data);
+  npuc_pass_remark(k->func,
+                   "@%.*s is already blockified (npuc.physical_block_num)",
+                   (int)name.length, name.data);
   return true;
 }
 
@@ -302,17 +298,20 @@ static bool physical_block_num(kernel *k) {
   MlirLocation loc = mlirOperationGetLocation(k->func);
   const char *key = core_count_key(k->func);
   if (!key) {
-    error_at(loc, "physical block number cannot be inferred: @%.*s has no "
-                  "hivm.func_core_type and its module no "
-                  "hivm.module_core_type; pass physical-block-num=N",
-             (int)name.length, name.data);
+    npuc_pass_error_at(loc,
+                       "physical block number cannot be inferred: @%.*s "
+                       "has no hivm.func_core_type and its module no "
+                       "hivm.module_core_type; pass physical-block-num=N",
+                       (int)name.length, name.data);
     return false;
   }
   if (!npuc_target_spec_int(k->func, NULL, key, &k->physical) ||
       k->physical <= 0) {
-    error_at(loc, "physical block number cannot be inferred: the target spec "
-                  "has no positive %s for @%.*s; pass physical-block-num=N",
-             key, (int)name.length, name.data);
+    npuc_pass_error_at(loc,
+                       "physical block number cannot be inferred: the "
+                       "target spec has no positive %s for @%.*s; pass "
+                       "physical-block-num=N",
+                       key, (int)name.length, name.data);
     return false;
   }
   return true;
@@ -351,16 +350,17 @@ static bool blockify_size(kernel *k) {
   MlirLocation loc = mlirOperationGetLocation(k->func);
   if (!mlirAttributeIsNull(a)) {
     if (!mlirAttributeIsAInteger(a) || mlirIntegerAttrGetValueInt(a) <= 0) {
-      mlirEmitError(loc, "auto_blockify_size must be a positive integer");
+      npuc_pass_error_at(loc, "auto_blockify_size must be a positive integer");
       return false;
     }
     k->size = mlirIntegerAttrGetValueInt(a);
   }
   int64_t max = type_max(mlirValueGetType(k->logical));
   if (k->size > max / k->physical) {
-    error_at(loc, "%lld physical blocks of %lld logical blocks each do not "
-                  "fit the type of the logical block number",
-             (long long)k->physical, (long long)k->size);
+    npuc_pass_error_at(loc,
+                       "%lld physical blocks of %lld logical blocks each "
+                       "do not fit the type of the logical block number",
+                       (long long)k->physical, (long long)k->size);
     return false;
   }
   return true;
@@ -421,11 +421,11 @@ static bool nothing_to_gain(kernel *k) {
   if (!npuc_constant_int(k->logical, &n) || n > k->physical)
     return false;
   MlirStringRef name = func_name(k->func);
-  npuc_emit_diagnostic(mlirOperationGetLocation(k->mark), NPUC_SEV_REMARK,
-                       "@%.*s left unchanged: its %lld logical blocks fit on "
-                       "%lld physical blocks, nothing to gain",
-                       (int)name.length, name.data, (long long)n,
-                       (long long)k->physical);
+  npuc_pass_remark(k->mark,
+                   "@%.*s left unchanged: its %lld logical blocks fit on "
+                   "%lld physical blocks, nothing to gain",
+                   (int)name.length, name.data, (long long)n,
+                   (long long)k->physical);
   return true;
 }
 
@@ -436,10 +436,10 @@ static void refuse(kernel *k, MlirOperation at, const char *fmt, ...) {
   vsnprintf(why, sizeof why, fmt, ap);
   va_end(ap);
   MlirStringRef name = func_name(k->func);
-  npuc_emit_diagnostic(mlirOperationGetLocation(at), NPUC_SEV_WARNING,
-                       "cannot blockify @%.*s: %s; the function is left "
-                       "unchanged",
-                       (int)name.length, name.data, why);
+  npuc_pass_warning(at,
+                    "cannot blockify @%.*s: %s; the function is left "
+                    "unchanged",
+                    (int)name.length, name.data, why);
 }
 
 /* ---- what stays before the loop ------------------------------------------ */
@@ -705,15 +705,6 @@ static void collect_uses(MlirValue v, use_ref **uses, size_t *count) {
 static void list_push(npuc_op_list *l, MlirOperation op) {
   if (!npuc_op_list_push(l, op))
     abort(); /* out of memory: no way to leave the IR consistent */
-}
-
-static void error_at(MlirLocation loc, const char *fmt, ...) {
-  char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  mlirEmitError(loc, msg);
 }
 
 static size_t slot_of(const op_set *s, const void *p) {
