@@ -37,9 +37,7 @@ static MlirValue conv_filter(aie_state *s, npuc_builder *b, aie_node *n,
   if (n->elem_bits == 8 && s->dup_factor == 2)
     start /= 2;
   /* One concat/shuffle per filter vector, shared by its rows. */
-  if (!s->filter_base.keys && !aie_ptrmap_init(&s->filter_base, 8))
-    return base;
-  size_t cached = aie_ptrmap_get(&s->filter_base, z.v.ptr);
+  size_t cached = aie_index_of(&s->filter_base, z.v.ptr);
   if (cached != SIZE_MAX) {
     base.ptr = (void *)(uintptr_t)cached;
   } else {
@@ -53,7 +51,7 @@ static MlirValue conv_filter(aie_state *s, npuc_builder *b, aie_node *n,
                         &mode),
           0);
     }
-    (void)aie_ptrmap_put(&s->filter_base, z.v.ptr, (size_t)(uintptr_t)base.ptr);
+    (void)npuc_ptr_map_put(&s->filter_base, z.v.ptr, (uintptr_t)base.ptr);
   }
   int64_t bytes = start * (n->elem_bits / 8);
   if (bytes == 0)

@@ -30,14 +30,13 @@ static bool has_single_use(MlirValue v);
 bool aie_collect(aie_state *s) {
   collector c = {s, 0, 0, false, 0};
   mlirOperationWalk(s->func, collect_op, &c, MlirWalkPreOrder);
-  if (c.oom || !aie_ptrmap_init(&s->read_of, s->num_reads) ||
-      !aie_ptrmap_init(&s->node_of, 2 * s->num_nodes))
+  if (c.oom)
     return false;
   for (size_t i = 0; i < s->num_reads; i++)
-    if (!aie_ptrmap_put(&s->read_of, s->reads[i].op.ptr, i))
+    if (!npuc_ptr_map_put(&s->read_of, s->reads[i].op.ptr, i))
       return false;
   for (size_t i = 0; i < s->num_nodes; i++)
-    if (!aie_ptrmap_put(&s->node_of, s->nodes[i].op.ptr, i))
+    if (!npuc_ptr_map_put(&s->node_of, s->nodes[i].op.ptr, i))
       return false;
   return true;
 }

@@ -112,7 +112,7 @@ static bool invariant(MlirOperation op, MlirOperation loop) {
 /* The memrefs a loop writes (or all of them, for an op of unknown
  * effects such as a call). */
 typedef struct {
-  aie_ptrmap written;
+  npuc_ptr_map written;
   bool everything;
 } loop_writes;
 
@@ -123,7 +123,7 @@ static MlirWalkResult note_write(MlirOperation op, void *user) {
                                         "vector.store", "affine.vector_store"};
   for (size_t i = 0; i < sizeof stores / sizeof stores[0]; i++)
     if (npuc_op_is(op, stores[i]) && mlirOperationGetNumOperands(op) > 1) {
-      if (!aie_ptrmap_put(&w->written, mlirOperationGetOperand(op, 1).ptr, 1))
+      if (!npuc_ptr_map_put(&w->written, mlirOperationGetOperand(op, 1).ptr, 1))
         w->everything = true;
       return MlirWalkResultAdvance;
     }
@@ -138,7 +138,7 @@ static bool load_unaffected(MlirOperation op, const loop_writes *w) {
   if (!npuc_op_is(op, "aievec.upd"))
     return true;
   return !w->everything &&
-         aie_ptrmap_get(&w->written, mlirOperationGetOperand(op, 0).ptr) ==
+         aie_index_of(&w->written, mlirOperationGetOperand(op, 0).ptr) ==
              SIZE_MAX;
 }
 
@@ -146,14 +146,12 @@ static bool load_unaffected(MlirOperation op, const loop_writes *w) {
  * puts its users in the body back on the queue. */
 static void hoist_from(MlirOperation loop) {
   loop_writes w = {{0}, false};
-  if (!aie_ptrmap_init(&w.written, 8))
-    return;
   mlirOperationWalk(loop, note_write, &w, MlirWalkPreOrder);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
   size_t cap = 64, head = 0, tail = 0;
   MlirOperation *queue = malloc(cap * sizeof *queue);
   if (!queue) {
-    aie_ptrmap_free(&w.written);
+    npuc_ptr_map_free(&w.written);
     return;
   }
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
@@ -183,7 +181,7 @@ static void hoist_from(MlirOperation loop) {
           MlirOperation *n = realloc(queue, 2 * cap * sizeof *n);
           if (!n) {
             free(queue);
-            aie_ptrmap_free(&w.written);
+            npuc_ptr_map_free(&w.written);
             return;
           }
           queue = n;
@@ -193,5 +191,5 @@ static void hoist_from(MlirOperation loop) {
       }
   }
   free(queue);
-  aie_ptrmap_free(&w.written);
+  npuc_ptr_map_free(&w.written);
 }

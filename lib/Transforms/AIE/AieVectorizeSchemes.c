@@ -536,7 +536,7 @@ static bool needs_plain_result(const aie_state *s, MlirValue v) {
 }
 
 static bool is_replaced_op(const aie_state *s, MlirOperation op) {
-  size_t n = aie_ptrmap_get(&s->node_of, op.ptr);
+  size_t n = aie_index_of(&s->node_of, op.ptr);
   if (n != SIZE_MAX)
     return true;
   /* A cast feeding a node is replaced with it. */

@@ -18,6 +18,7 @@
 #include "npuc/IR.h"
 #include "npuc/OpList.h"
 #include "npuc/Pass.h"
+#include "npuc/PtrSet.h"
 #include "npuc/TargetSpec.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -63,12 +64,6 @@ typedef struct {
   intptr_t index;
 } use_ref;
 
-/* A set of ops by address (open addressing, at most half full). */
-typedef struct {
-  void **slots;
-  size_t mask, count;
-} op_set;
-
 /* What the survey needs to know of an op, decided once per op name. */
 typedef enum {
   KIND_OTHER,
@@ -97,7 +92,7 @@ typedef struct {
   const char *why_illegal;
   int64_t physical;
   int64_t size;            /* auto_blockify_size: blocks per iteration */
-  op_set kept;             /* entry-block ops that stay before the loop */
+  npuc_ptr_map kept;           /* entry-block ops that stay before the loop */
   MlirOperation kept_idx;  /* the get_block_idx that stays, or null */
   kind_entry kinds[NUM_KIND_SLOTS]; /* survey's cache, by op name */
 } kernel;
@@ -167,7 +162,7 @@ static bool blockify_entry(MlirOperation func, const config *cfg) {
     rewrite(&k);
   }
   free(k.block_idx.ops);
-  free(k.kept.slots);
+  npuc_ptr_map_free(&k.kept);
   return ok;
 }
 
@@ -444,8 +439,8 @@ static void refuse(kernel *k, MlirOperation at, const char *fmt, ...) {
 
 /* ---- what stays before the loop ------------------------------------------ */
 
-static bool set_insert(op_set *s, MlirOperation op);
-static bool set_has(const op_set *s, MlirOperation op);
+static bool set_insert(npuc_ptr_map *s, MlirOperation op);
+static bool set_has(const npuc_ptr_map *s, MlirOperation op);
 static MlirWalkResult keep_operands(MlirOperation op, void *user);
 
 typedef struct {
@@ -707,44 +702,19 @@ static void list_push(npuc_op_list *l, MlirOperation op) {
     abort(); /* out of memory: no way to leave the IR consistent */
 }
 
-static size_t slot_of(const op_set *s, const void *p) {
-  /* Ops sit at regular strides: mix every address bit into the low ones
-   * (splitmix64's finaliser), or probing would run along clusters. */
-  uint64_t h = (uint64_t)(uintptr_t)p;
-  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-  h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-  h ^= h >> 31;
-  size_t i = (size_t)h & s->mask;
-  while (s->slots[i] && s->slots[i] != p)
-    i = (i + 1) & s->mask;
-  return i;
-}
-
-static void set_grow(op_set *s) {
-  size_t cap = s->slots ? 2 * (s->mask + 1) : 16;
-  op_set bigger = {calloc(cap, sizeof(void *)), cap - 1, s->count};
-  if (!bigger.slots)
-    abort(); /* out of memory: no way to leave the IR consistent */
-  for (size_t i = 0; s->slots && i <= s->mask; i++)
-    if (s->slots[i])
-      bigger.slots[slot_of(&bigger, s->slots[i])] = s->slots[i];
-  free(s->slots);
-  *s = bigger;
-}
-
 /* Adds `op`; false when it was there already. */
-static bool set_insert(op_set *s, MlirOperation op) {
-  if (!s->slots || 2 * (s->count + 1) > s->mask + 1)
-    set_grow(s);
-  size_t i = slot_of(s, op.ptr);
-  if (s->slots[i])
+static bool set_insert(npuc_ptr_map *s, MlirOperation op) {
+  uintptr_t seen;
+  if (mlirOperationIsNull(op))
+    return true;
+  if (npuc_ptr_map_get(s, op.ptr, &seen))
     return false;
-  s->slots[i] = op.ptr;
-  s->count++;
+  if (!npuc_ptr_map_put(s, op.ptr, 1))
+    abort(); /* out of memory: no way to leave the IR consistent */
   return true;
 }
 
-static bool set_has(const op_set *s, MlirOperation op) {
-  return s->slots && !mlirOperationIsNull(op) &&
-         s->slots[slot_of(s, op.ptr)] != NULL;
+static bool set_has(const npuc_ptr_map *s, MlirOperation op) {
+  uintptr_t seen;
+  return !mlirOperationIsNull(op) && npuc_ptr_map_get(s, op.ptr, &seen);
 }

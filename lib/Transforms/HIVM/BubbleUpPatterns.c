@@ -2,6 +2,7 @@
  * wrapping as MLIR rewrite patterns through the C API, and the greedy
  * driver run with its stop-point check. */
 #include "BubbleUpInternal.h"
+#include "npuc/Alloc.h"
 #include "npuc/PtrSet.h"
 
 #include <stdlib.h>
@@ -202,9 +203,7 @@ bool npuc_bubble_populate_patterns(npuc_bubble_ctx *bc,
     if (!wanted)
       continue;
     bc->enabled[i] = true;
-    pattern_instance *pi = malloc(sizeof *pi);
-    if (!pi)
-      return false;
+    pattern_instance *pi = npuc_xmalloc(sizeof *pi);
     pi->pat = patterns[i];
     pi->bc = bc;
     MlirRewritePatternCallbacks cb = {NULL, instance_destruct,
