@@ -48,29 +48,30 @@ static void add_discardable_attrs(MlirOperationState *st, MlirOperation from,
   }
 }
 
-/* static_* arrays and dynamic operands of a slice-like op. */
-static void add_slice_parts(bub_rw *r, MlirOperationState *st,
-                            const bub_slice *s, int32_t *counts) {
+/* One mixed list (offsets or sizes): its static values (BUB_DYN for a
+ * dynamic one) into `statics`, its dynamic values as operands; returns
+ * how many those are. */
+static int32_t add_mixed(MlirOperationState *st, const bub_ofr *x, int rank,
+                         int64_t *statics) {
+  int32_t count = 0;
+  for (int i = 0; i < rank; i++) {
+    if (mlirValueIsNull(x[i].v)) {
+      statics[i] = x[i].c;
+    } else {
+      statics[i] = BUB_DYN;
+      mlirOperationStateAddOperands(st, 1, &x[i].v);
+      count++;
+    }
+  }
+  return count;
+}
+
+void bub_add_slice_parts(bub_rw *r, MlirOperationState *st,
+                         const bub_slice *s, int32_t *counts) {
   int64_t arr[3][BUB_MAX_RANK];
-  counts[0] = counts[1] = counts[2] = 0;
-  for (int i = 0; i < s->rank; i++) {
-    if (mlirValueIsNull(s->off[i].v)) {
-      arr[0][i] = s->off[i].c;
-    } else {
-      arr[0][i] = BUB_DYN;
-      mlirOperationStateAddOperands(st, 1, &s->off[i].v);
-      counts[0]++;
-    }
-  }
-  for (int i = 0; i < s->rank; i++) {
-    if (mlirValueIsNull(s->size[i].v)) {
-      arr[1][i] = s->size[i].c;
-    } else {
-      arr[1][i] = BUB_DYN;
-      mlirOperationStateAddOperands(st, 1, &s->size[i].v);
-      counts[1]++;
-    }
-  }
+  counts[0] = add_mixed(st, s->off, s->rank, arr[0]);
+  counts[1] = add_mixed(st, s->size, s->rank, arr[1]);
+  counts[2] = 0;
   for (int i = 0; i < s->rank; i++)
     arr[2][i] = s->stride[i];
   MlirNamedAttribute attrs[3] = {
@@ -411,7 +412,7 @@ static MlirValue build_extract(bub_rw *r, MlirValue src, const bub_slice *s,
       mlirOperationStateGet(bub_str("tensor.extract_slice"), r->loc);
   mlirOperationStateAddOperands(&st, 1, &src);
   int32_t counts[3];
-  add_slice_parts(r, &st, s, counts);
+  bub_add_slice_parts(r, &st, s, counts);
   int32_t seg[4] = {1, counts[0], counts[1], counts[2]};
   MlirNamedAttribute a =
       bub_named(r, "operandSegmentSizes", i32_segments(r->ctx, seg, 4));
@@ -432,7 +433,7 @@ MlirOperation bub_unslice(bub_rw *r, MlirValue v, const bub_slice *s,
   MlirOperationState st = mlirOperationStateGet(bub_str(BUB_UNSLICE), r->loc);
   mlirOperationStateAddOperands(&st, 1, &v);
   int32_t counts[3];
-  add_slice_parts(r, &st, s, counts);
+  bub_add_slice_parts(r, &st, s, counts);
   mlirOperationStateAddResults(&st, 1, &full);
   return bub_create(r, &st);
 }
@@ -480,7 +481,7 @@ MlirValue bub_view(bub_rw *r, MlirValue src, const bub_slice *s) {
   MlirOperationState st = mlirOperationStateGet(bub_str("memref.subview"), r->loc);
   mlirOperationStateAddOperands(&st, 1, &src);
   int32_t counts[3];
-  add_slice_parts(r, &st, s, counts);
+  bub_add_slice_parts(r, &st, s, counts);
   int32_t seg[4] = {1, counts[0], counts[1], counts[2]};
   MlirNamedAttribute a =
       bub_named(r, "operandSegmentSizes", i32_segments(r->ctx, seg, 4));

@@ -257,6 +257,11 @@ bool bub_dropped_dims(const bub_slice *s, MlirType result, bool *drop);
 /* ---- building ops through the rewriter (BubbleUpBuild.c) ---------------- */
 
 MlirNamedAttribute bub_named(bub_rw *r, const char *name, MlirAttribute a);
+/* The static_* arrays and dynamic operands of a slice-like op built in
+ * `st`: counts[0..2] get the numbers of dynamic offsets, sizes and strides
+ * (strides are static: 0). */
+void bub_add_slice_parts(bub_rw *r, MlirOperationState *st,
+                         const bub_slice *s, int32_t *counts);
 MlirOperation bub_create(bub_rw *r, MlirOperationState *st);
 /* A new tensor.extract_slice of `src` (or `src` itself for an identity
  * slice), marked when `marked`; attributes of `attrs_from` (discardable

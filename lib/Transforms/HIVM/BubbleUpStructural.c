@@ -146,36 +146,14 @@ static MlirValue build_insert(bub_rw *r, MlirValue src, MlirValue dest,
       mlirOperationStateGet(bub_str("tensor.insert_slice"), r->loc);
   MlirValue two[2] = {src, dest};
   mlirOperationStateAddOperands(&os, 2, two);
-  int64_t arr[3][BUB_MAX_RANK];
+  bub_slice unit = *at;
+  for (int d = 0; d < unit.rank; d++)
+    unit.stride[d] = 1;
   int32_t seg[5] = {1, 1, 0, 0, 0};
-  for (int d = 0; d < at->rank; d++) {
-    if (mlirValueIsNull(at->off[d].v)) {
-      arr[0][d] = at->off[d].c;
-    } else {
-      arr[0][d] = BUB_DYN;
-      mlirOperationStateAddOperands(&os, 1, &at->off[d].v);
-      seg[2]++;
-    }
-  }
-  for (int d = 0; d < at->rank; d++) {
-    if (mlirValueIsNull(at->size[d].v)) {
-      arr[1][d] = at->size[d].c;
-    } else {
-      arr[1][d] = BUB_DYN;
-      mlirOperationStateAddOperands(&os, 1, &at->size[d].v);
-      seg[3]++;
-    }
-    arr[2][d] = 1;
-  }
-  MlirNamedAttribute attrs[4] = {
-      bub_named(r, "static_offsets",
-                bub_i64_array_attr(r->ctx, arr[0], at->rank)),
-      bub_named(r, "static_sizes", bub_i64_array_attr(r->ctx, arr[1], at->rank)),
-      bub_named(r, "static_strides",
-                bub_i64_array_attr(r->ctx, arr[2], at->rank)),
-      bub_named(r, "operandSegmentSizes", mlirDenseI32ArrayGet(r->ctx, 5, seg)),
-  };
-  mlirOperationStateAddAttributes(&os, 4, attrs);
+  bub_add_slice_parts(r, &os, &unit, seg + 2);
+  MlirNamedAttribute ss =
+      bub_named(r, "operandSegmentSizes", mlirDenseI32ArrayGet(r->ctx, 5, seg));
+  mlirOperationStateAddAttributes(&os, 1, &ss);
   intptr_t nd = mlirOperationIsNull(attrs_from)
                     ? 0
                     : mlirOperationGetNumDiscardableAttributes(attrs_from);
