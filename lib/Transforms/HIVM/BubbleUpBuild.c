@@ -85,6 +85,21 @@ void bub_add_slice_parts(bub_rw *r, MlirOperationState *st,
   mlirOperationStateAddAttributes(st, 3, attrs);
 }
 
+/* The state of a slice op `name` (tensor.extract_slice, memref.subview)
+ * of `src` by `s`: its operands and all attributes but the result's. */
+static MlirOperationState slice_of_state(bub_rw *r, const char *name,
+                                         MlirValue src, const bub_slice *s) {
+  MlirOperationState st = mlirOperationStateGet(bub_str(name), r->loc);
+  mlirOperationStateAddOperands(&st, 1, &src);
+  int32_t counts[3];
+  bub_add_slice_parts(r, &st, s, counts);
+  int32_t seg[4] = {1, counts[0], counts[1], counts[2]};
+  MlirNamedAttribute a =
+      bub_named(r, "operandSegmentSizes", i32_segments(r->ctx, seg, 4));
+  mlirOperationStateAddAttributes(&st, 1, &a);
+  return st;
+}
+
 /* The empty tensor of `type` for a slice `s` of the empty tensor `old`.
  * When several ops share `old` as their init, they share the new one too:
  * it goes right after `old`, where a later slice of `old` finds it, so a
@@ -408,15 +423,7 @@ MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
 static MlirValue build_extract(bub_rw *r, MlirValue src, const bub_slice *s,
                                bool marked, MlirOperation attrs_from,
                                MlirType type) {
-  MlirOperationState st =
-      mlirOperationStateGet(bub_str("tensor.extract_slice"), r->loc);
-  mlirOperationStateAddOperands(&st, 1, &src);
-  int32_t counts[3];
-  bub_add_slice_parts(r, &st, s, counts);
-  int32_t seg[4] = {1, counts[0], counts[1], counts[2]};
-  MlirNamedAttribute a =
-      bub_named(r, "operandSegmentSizes", i32_segments(r->ctx, seg, 4));
-  mlirOperationStateAddAttributes(&st, 1, &a);
+  MlirOperationState st = slice_of_state(r, "tensor.extract_slice", src, s);
   if (!mlirOperationIsNull(attrs_from))
     add_discardable_attrs(&st, attrs_from, NPUC_BUBBLE_MARK);
   if (marked) {
@@ -478,14 +485,7 @@ MlirValue bub_view(bub_rw *r, MlirValue src, const bub_slice *s) {
   MlirType type =
       mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), s->rank, shape,
                         layout, mlirMemRefTypeGetMemorySpace(t));
-  MlirOperationState st = mlirOperationStateGet(bub_str("memref.subview"), r->loc);
-  mlirOperationStateAddOperands(&st, 1, &src);
-  int32_t counts[3];
-  bub_add_slice_parts(r, &st, s, counts);
-  int32_t seg[4] = {1, counts[0], counts[1], counts[2]};
-  MlirNamedAttribute a =
-      bub_named(r, "operandSegmentSizes", i32_segments(r->ctx, seg, 4));
-  mlirOperationStateAddAttributes(&st, 1, &a);
+  MlirOperationState st = slice_of_state(r, "memref.subview", src, s);
   mlirOperationStateAddResults(&st, 1, &type);
   return mlirOperationGetResult(bub_create(r, &st), 0);
 }
