@@ -8,6 +8,7 @@
 #include <mlir-c/IR.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Where new ops go: before `before` in `block`, or at its end when
  * `before` is null. Every op gets `loc`; `first` is the first op this
@@ -62,8 +63,17 @@ MlirOperation npuc_build_if_else(npuc_builder *b, MlirValue cond,
  * them, since rewriting during a walk would upset it. */
 MlirOperation *npuc_device_entries(MlirOperation root, size_t *count);
 
-/* Is `op` named exactly `name`? */
-bool npuc_op_is(MlirOperation op, const char *name);
+/* Is `op` (possibly null) named exactly `name`? Inline, so the length of
+ * a literal name is known at compile time and the lengths are compared
+ * first: passes ask it of every op they look at (the HIVM bubble-up, of
+ * every slice the greedy driver visits, measurably). */
+static inline bool npuc_op_is(MlirOperation op, const char *name) {
+  if (mlirOperationIsNull(op))
+    return false;
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  size_t len = strlen(name);
+  return n.length == len && memcmp(n.data, name, len) == 0;
+}
 /* The integer value of an arith.constant, if `v` is one. */
 bool npuc_constant_int(MlirValue v, int64_t *out);
 

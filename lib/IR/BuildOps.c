@@ -155,12 +155,6 @@ MlirOperation *npuc_device_entries(MlirOperation root, size_t *count) {
   return l.ops;
 }
 
-bool npuc_op_is(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  size_t len = strlen(name);
-  return n.length == len && memcmp(n.data, name, len) == 0;
-}
-
 bool npuc_constant_int(MlirValue v, int64_t *out) {
   if (!mlirValueIsAOpResult(v))
     return false;

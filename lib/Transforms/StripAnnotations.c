@@ -3,6 +3,7 @@
  * whose attributes are all listed in `keep` survive, so a pipeline can drop
  * the hints it is done with and keep the rest. A mark without attributes
  * carries nothing worth keeping and is always erased. */
+#include "npuc/BuildOps.h"
 #include "npuc/OpList.h"
 #include "npuc/Pass.h"
 
@@ -29,7 +30,6 @@ const npuc_pass_def npuc_pass_strip_annotations = {
 };
 
 static unsigned doomed_mark(MlirOperation op, void *keep);
-static bool is_annotation_mark(MlirOperation op);
 static bool all_attributes_kept(MlirOperation op, const char *keep);
 static bool in_comma_list(const char *list, MlirStringRef name);
 static bool results_unused(MlirOperation op);
@@ -43,8 +43,7 @@ static bool strip_annotations(MlirOperation root,
   if (!npuc_op_list_collect(root, MlirWalkPostOrder, doomed_mark,
                             (void *)npuc_pass_opt_str(opts, "keep"), &doomed)) {
     npuc_op_list_free(&doomed);
-    mlirEmitError(mlirOperationGetLocation(root),
-                  "npuc-strip-annotations: out of memory");
+    npuc_pass_error(root, "out of memory");
     return false;
   }
   for (size_t i = 0; i < doomed.count; i++)
@@ -55,17 +54,10 @@ static bool strip_annotations(MlirOperation root,
 
 /* `keep` is the option's "a,b,c". */
 static unsigned doomed_mark(MlirOperation op, void *keep) {
-  if (!is_annotation_mark(op) || all_attributes_kept(op, keep) ||
+  if (!npuc_op_is(op, "annotation.mark") || all_attributes_kept(op, keep) ||
       !results_unused(op))
     return NPUC_OP_PASS;
   return NPUC_OP_KEEP;
-}
-
-static bool is_annotation_mark(MlirOperation op) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  static const char mark[] = "annotation.mark";
-  return name.length == sizeof mark - 1 &&
-         memcmp(name.data, mark, sizeof mark - 1) == 0;
 }
 
 static bool all_attributes_kept(MlirOperation op, const char *keep) {

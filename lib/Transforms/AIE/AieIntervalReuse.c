@@ -2,6 +2,7 @@
  * grouping by memref, base and innermost loop, aligned extents, interval
  * merging and LHS coalescing. */
 #include "npuc/IntervalReuse.h"
+#include "npuc/BuildOps.h"
 
 #include <mlir-c/AffineExpr.h>
 #include <mlir-c/AffineMap.h>
@@ -81,25 +82,6 @@ void npuc_linear_access_free(npuc_linear_access *a) {
   a->num_terms = 0;
 }
 
-static bool op_named(MlirOperation op, const char *name) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
-}
-
-static bool constant_of(MlirValue v, int64_t *out) {
-  if (!mlirValueIsAOpResult(v))
-    return false;
-  MlirOperation def = mlirOpResultGetOwner(v);
-  if (!op_named(def, "arith.constant"))
-    return false;
-  MlirAttribute a = mlirOperationGetAttributeByName(
-      def, mlirStringRefCreateFromCString("value"));
-  if (!mlirAttributeIsAInteger(a))
-    return false;
-  *out = mlirIntegerAttrGetValueInt(a);
-  return true;
-}
-
 static void decompose_expr(MlirAffineExpr e, MlirOperation apply,
                            intptr_t num_dims, int64_t scale, linear_form *lf,
                            int depth);
@@ -109,13 +91,13 @@ static void decompose_expr(MlirAffineExpr e, MlirOperation apply,
 static void decompose(MlirValue v, int64_t scale, linear_form *lf,
                       int depth) {
   int64_t c;
-  if (constant_of(v, &c)) {
+  if (npuc_constant_int(v, &c)) {
     lf->constant += scale * c;
     return;
   }
   if (depth < MAX_DEPTH && mlirValueIsAOpResult(v)) {
     MlirOperation def = mlirOpResultGetOwner(v);
-    if (op_named(def, "affine.apply")) {
+    if (npuc_op_is(def, "affine.apply")) {
       MlirAffineMap map = mlirAffineMapAttrGetValue(
           mlirOperationGetAttributeByName(def,
                                           mlirStringRefCreateFromCString("map")));
@@ -124,14 +106,14 @@ static void decompose(MlirValue v, int64_t scale, linear_form *lf,
                        mlirAffineMapGetNumDims(map), scale, lf, depth + 1);
         return;
       }
-    } else if (op_named(def, "arith.addi") || op_named(def, "arith.subi")) {
+    } else if (npuc_op_is(def, "arith.addi") || npuc_op_is(def, "arith.subi")) {
       decompose(mlirOperationGetOperand(def, 0), scale, lf, depth + 1);
       decompose(mlirOperationGetOperand(def, 1),
-                op_named(def, "arith.subi") ? -scale : scale, lf, depth + 1);
+                npuc_op_is(def, "arith.subi") ? -scale : scale, lf, depth + 1);
       return;
-    } else if (op_named(def, "arith.muli")) {
+    } else if (npuc_op_is(def, "arith.muli")) {
       for (int side = 0; side < 2; side++)
-        if (constant_of(mlirOperationGetOperand(def, side), &c)) {
+        if (npuc_constant_int(mlirOperationGetOperand(def, side), &c)) {
           decompose(mlirOperationGetOperand(def, 1 - side), scale * c, lf,
                     depth + 1);
           return;

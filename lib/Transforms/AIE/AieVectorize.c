@@ -55,15 +55,15 @@ static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
   (void)ctx;
   int64_t shift = npuc_pass_opt_int(opts, "shift");
   if (shift < 0 || shift > 63) {
-    npuc_op_error(module, "aie-vectorize: shift must be in 0..63, got %lld",
-                  (long long)shift);
+    npuc_pass_error(module, "shift must be in 0..63, got %lld",
+                    (long long)shift);
     return false;
   }
   /* Functions are collected first: the rewrite must not upset the walk. */
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation f = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
-    if (!aie_op_is(f, "func.func") ||
+    if (!npuc_op_is(f, "func.func") ||
         mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0))))
       continue;
     aie_state proto = {0};
@@ -135,18 +135,13 @@ static bool analyse(aie_state *s, bool *accepted) {
 static void state_free(aie_state *s) {
   free(s->reads);
   free(s->nodes);
-  aie_ptrmap_free(&s->read_of);
-  aie_ptrmap_free(&s->node_of);
-  aie_ptrmap_free(&s->filter_base);
+  npuc_ptr_map_free(&s->read_of);
+  npuc_ptr_map_free(&s->node_of);
+  npuc_ptr_map_free(&s->filter_base);
   npuc_reuse_destroy(s->reuse);
 }
 
 /* ---- Helpers ---------------------------------------------------------- */
-
-bool aie_op_is(MlirOperation op, const char *name) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
-}
 
 bool aie_op_in_dialect(MlirOperation op, const char *prefix) {
   MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
@@ -157,7 +152,7 @@ bool aie_op_in_dialect(MlirOperation op, const char *prefix) {
 MlirValue aie_strip_casts(MlirValue v) {
   for (int depth = 0; depth < 8 && mlirValueIsAOpResult(v); depth++) {
     MlirOperation def = mlirOpResultGetOwner(v);
-    if (!aie_op_is(def, "arith.extsi") && !aie_op_is(def, "arith.trunci"))
+    if (!npuc_op_is(def, "arith.extsi") && !npuc_op_is(def, "arith.trunci"))
       break;
     v = mlirOperationGetOperand(def, 0);
   }
@@ -168,14 +163,14 @@ size_t aie_read_of_value(const aie_state *s, MlirValue v) {
   v = aie_strip_casts(v);
   if (!mlirValueIsAOpResult(v))
     return SIZE_MAX;
-  return aie_ptrmap_get(&s->read_of, mlirOpResultGetOwner(v).ptr);
+  return aie_index_of(&s->read_of, mlirOpResultGetOwner(v).ptr);
 }
 
 size_t aie_node_of_value(const aie_state *s, MlirValue v) {
   v = aie_strip_casts(v);
   if (!mlirValueIsAOpResult(v))
     return SIZE_MAX;
-  return aie_ptrmap_get(&s->node_of, mlirOpResultGetOwner(v).ptr);
+  return aie_index_of(&s->node_of, mlirOpResultGetOwner(v).ptr);
 }
 
 size_t aie_live_node_of_value(const aie_state *s, MlirValue v) {
@@ -202,63 +197,4 @@ MlirNamedAttribute aie_named(MlirContext ctx, const char *name,
 
 MlirAttribute aie_str_attr(MlirContext ctx, const char *str) {
   return mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(str));
-}
-
-/* ---- Pointer map ------------------------------------------------------ */
-
-static size_t slot_of(const aie_ptrmap *m, const void *key) {
-  uintptr_t h = (uintptr_t)key;
-  h ^= h >> 17;
-  h *= 0x9e3779b97f4a7c15ull;
-  size_t i = (size_t)(h >> 7) & (m->cap - 1);
-  while (m->keys[i] && m->keys[i] != key)
-    i = (i + 1) & (m->cap - 1);
-  return i;
-}
-
-bool aie_ptrmap_init(aie_ptrmap *m, size_t expected) {
-  m->cap = 16;
-  while (m->cap < 2 * expected + 2)
-    m->cap *= 2;
-  m->count = 0;
-  m->keys = calloc(m->cap, sizeof *m->keys);
-  m->values = malloc(m->cap * sizeof *m->values);
-  return m->keys && m->values;
-}
-
-void aie_ptrmap_free(aie_ptrmap *m) {
-  free(m->keys);
-  free(m->values);
-  m->keys = NULL;
-  m->values = NULL;
-}
-
-bool aie_ptrmap_put(aie_ptrmap *m, const void *key, size_t value) {
-  if (2 * (m->count + 1) > m->cap) {
-    aie_ptrmap bigger = {0};
-    if (!aie_ptrmap_init(&bigger, m->cap))
-      return false;
-    for (size_t i = 0; i < m->cap; i++)
-      if (m->keys[i]) {
-        size_t j = slot_of(&bigger, m->keys[i]);
-        bigger.keys[j] = m->keys[i];
-        bigger.values[j] = m->values[i];
-        bigger.count++;
-      }
-    aie_ptrmap_free(m);
-    *m = bigger;
-  }
-  size_t i = slot_of(m, key);
-  if (!m->keys[i])
-    m->count++;
-  m->keys[i] = key;
-  m->values[i] = value;
-  return true;
-}
-
-size_t aie_ptrmap_get(const aie_ptrmap *m, const void *key) {
-  if (!m->keys)
-    return SIZE_MAX;
-  size_t i = slot_of(m, key);
-  return m->keys[i] ? m->values[i] : SIZE_MAX;
 }

@@ -47,7 +47,7 @@ bool aie_carry_accumulators(MlirOperation func, int64_t load_bits) {
   npuc_op_list l = {0};
   if (!npuc_op_list_collect(func, MlirWalkPostOrder, scf_loop, NULL, &l)) {
     npuc_op_list_free(&l);
-    npuc_op_error(func, "aie-vectorize: out of memory");
+    npuc_pass_error(func, "out of memory");
     return false;
   }
   for (size_t i = 0; i < l.count; i++) {
@@ -61,7 +61,7 @@ bool aie_carry_accumulators(MlirOperation func, int64_t load_bits) {
 
 static unsigned scf_loop(MlirOperation op, void *user) {
   (void)user;
-  return aie_op_is(op, "scf.for") ? NPUC_OP_KEEP : NPUC_OP_PASS;
+  return npuc_op_is(op, "scf.for") ? NPUC_OP_KEEP : NPUC_OP_PASS;
 }
 
 /* ---- conditions -------------------------------------------------------- */
@@ -122,7 +122,7 @@ static int64_t vector_bits(MlirType vt) {
 
 /* A plain load of a whole vector (lane semantics §2.1, case 2). */
 static bool whole_upd(MlirOperation op, MlirOperation loop, int64_t load_bits) {
-  if (!aie_op_is(op, "aievec.upd"))
+  if (!npuc_op_is(op, "aievec.upd"))
     return false;
   MlirType mt = mlirValueGetType(mlirOperationGetOperand(op, 0));
   MlirType vt = mlirValueGetType(mlirOperationGetResult(op, 0));
@@ -138,7 +138,7 @@ static bool whole_upd(MlirOperation op, MlirOperation loop, int64_t load_bits) {
 }
 
 static bool writes_same(MlirOperation write, MlirOperation upd) {
-  if (!aie_op_is(write, "vector.transfer_write"))
+  if (!npuc_op_is(write, "vector.transfer_write"))
     return false;
   intptr_t n = mlirOperationGetNumOperands(upd); /* memref + indices */
   if (mlirOperationGetNumOperands(write) != 1 + n ||
@@ -160,7 +160,7 @@ typedef struct {
 
 static MlirWalkResult check_access(MlirOperation op, void *user) {
   privacy_check *c = user;
-  if (aie_op_is(op, "func.call") || aie_op_is(op, "func.call_indirect")) {
+  if (npuc_op_is(op, "func.call") || npuc_op_is(op, "func.call_indirect")) {
     c->ok = false;
     return MlirWalkResultInterrupt;
   }

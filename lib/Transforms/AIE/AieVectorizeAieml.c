@@ -37,9 +37,7 @@ static MlirValue conv_filter(aie_state *s, npuc_builder *b, aie_node *n,
   if (n->elem_bits == 8 && s->dup_factor == 2)
     start /= 2;
   /* One concat/shuffle per filter vector, shared by its rows. */
-  if (!s->filter_base.keys && !aie_ptrmap_init(&s->filter_base, 8))
-    return base;
-  size_t cached = aie_ptrmap_get(&s->filter_base, z.v.ptr);
+  size_t cached = aie_index_of(&s->filter_base, z.v.ptr);
   if (cached != SIZE_MAX) {
     base.ptr = (void *)(uintptr_t)cached;
   } else {
@@ -53,7 +51,7 @@ static MlirValue conv_filter(aie_state *s, npuc_builder *b, aie_node *n,
                         &mode),
           0);
     }
-    (void)aie_ptrmap_put(&s->filter_base, z.v.ptr, (size_t)(uintptr_t)base.ptr);
+    (void)npuc_ptr_map_put(&s->filter_base, z.v.ptr, (uintptr_t)base.ptr);
   }
   int64_t bytes = start * (n->elem_bits / 8);
   if (bytes == 0)
@@ -187,10 +185,10 @@ static bool elem_operand_fits(aie_state *s, aie_node *n, MlirValue v,
            "the element-wise AIE-ML scheme takes the %s operand from a "
            "%lld-bit AIE vector, the reads around it make it %lld bits",
            role, (long long)vec, (long long)(hi - lo));
-  npuc_emit_diagnostic(mlirOperationGetLocation(n->op), NPUC_SEV_REMARK,
-                       "aie-vectorize: %s; the function is left as the "
-                       "super-vectorizer produced it",
-                       why);
+  npuc_pass_remark(n->op,
+                   "%s; the function is left as the "
+                   "super-vectorizer produced it",
+                   why);
   return false;
 }
 
@@ -224,7 +222,7 @@ void aie_replace_narrowed_uses(aie_state *s, aie_node *n, MlirValue old) {
   while (!mlirOpOperandIsNull(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
     u = mlirOpOperandGetNextUse(u);
-    if (!aie_op_is(user, "arith.trunci"))
+    if (!npuc_op_is(user, "arith.trunci"))
       continue;
     MlirValue res = mlirOperationGetResult(user, 0);
     MlirValue plain = aie_plain_value_ml(s, n, mlirValueGetType(res));

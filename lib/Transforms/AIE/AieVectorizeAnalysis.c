@@ -30,14 +30,13 @@ static bool has_single_use(MlirValue v);
 bool aie_collect(aie_state *s) {
   collector c = {s, 0, 0, false, 0};
   mlirOperationWalk(s->func, collect_op, &c, MlirWalkPreOrder);
-  if (c.oom || !aie_ptrmap_init(&s->read_of, s->num_reads) ||
-      !aie_ptrmap_init(&s->node_of, 2 * s->num_nodes))
+  if (c.oom)
     return false;
   for (size_t i = 0; i < s->num_reads; i++)
-    if (!aie_ptrmap_put(&s->read_of, s->reads[i].op.ptr, i))
+    if (!npuc_ptr_map_put(&s->read_of, s->reads[i].op.ptr, i))
       return false;
   for (size_t i = 0; i < s->num_nodes; i++)
-    if (!aie_ptrmap_put(&s->node_of, s->nodes[i].op.ptr, i))
+    if (!npuc_ptr_map_put(&s->node_of, s->nodes[i].op.ptr, i))
       return false;
   return true;
 }
@@ -57,7 +56,7 @@ static bool grow(void **array, size_t *cap, size_t count, size_t size) {
 static MlirWalkResult collect_op(MlirOperation op, void *user) {
   collector *c = user;
   aie_state *s = c->s;
-  if (aie_op_is(op, "vector.transfer_read")) {
+  if (npuc_op_is(op, "vector.transfer_read")) {
     if (!grow((void **)&s->reads, &c->cap_reads, s->num_reads,
               sizeof *s->reads)) {
       c->oom = true;
@@ -88,9 +87,9 @@ static MlirWalkResult collect_op(MlirOperation op, void *user) {
     memset(n, 0, sizeof *n);
     n->op = op;
     n->rep = SIZE_MAX;
-    n->kind = (aie_op_is(op, "arith.muli") || aie_op_is(op, "arith.mulf"))
+    n->kind = (npuc_op_is(op, "arith.muli") || npuc_op_is(op, "arith.mulf"))
                   ? AIE_MUL
-              : (aie_op_is(op, "arith.addi") || aie_op_is(op, "arith.addf"))
+              : (npuc_op_is(op, "arith.addi") || npuc_op_is(op, "arith.addf"))
                   ? AIE_ADD
                   : AIE_SUB;
     n->is_float = mlirTypeIsAFloat(et);
@@ -107,9 +106,9 @@ static MlirWalkResult collect_op(MlirOperation op, void *user) {
 /* Stores and calls: a read after one may see other data than a read of
  * the same place before it (those the forwarding could not resolve). */
 static bool may_write(MlirOperation op) {
-  return aie_op_is(op, "vector.transfer_write") ||
-         aie_op_is(op, "affine.store") || aie_op_is(op, "memref.store") ||
-         aie_op_is(op, "func.call");
+  return npuc_op_is(op, "vector.transfer_write") ||
+         npuc_op_is(op, "affine.store") || npuc_op_is(op, "memref.store") ||
+         npuc_op_is(op, "func.call");
 }
 
 /* Vector arith ops the schemes turn into AIE ops. */
@@ -119,7 +118,7 @@ static bool is_compute_op(MlirOperation op) {
                                       "arith.subi", "arith.subf"};
   bool known = false;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    known |= aie_op_is(op, names[i]);
+    known |= npuc_op_is(op, names[i]);
   return known && mlirOperationGetNumResults(op) == 1 &&
          mlirTypeIsAVector(mlirValueGetType(mlirOperationGetResult(op, 0))) &&
          mlirShapedTypeGetRank(
@@ -129,9 +128,9 @@ static bool is_compute_op(MlirOperation op) {
 static MlirOperation innermost_loop(MlirOperation op) {
   for (MlirOperation p = mlirOperationGetParentOperation(op);
        !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p)) {
-    if (aie_op_is(p, "affine.for"))
+    if (npuc_op_is(p, "affine.for"))
       return p;
-    if (aie_op_is(p, "func.func"))
+    if (npuc_op_is(p, "func.func"))
       break;
   }
   return (MlirOperation){NULL};
@@ -170,18 +169,18 @@ bool aie_check_alignment(aie_state *s) {
       int64_t size = mlirShapedTypeGetDimSize(mt, d);
       if (mlirShapedTypeIsDynamicSize(size) || size % r->lanes == 0)
         continue;
-      npuc_emit_diagnostic(mlirOperationGetLocation(r->op), NPUC_SEV_WARNING,
-                           "vector.transfer_read's shape size of index %ld "
-                           "is not divisible by number of vector lanes.",
-                           (long)d);
+      npuc_pass_warning(r->op,
+                        "vector.transfer_read's shape size of index %ld "
+                        "is not divisible by number of vector lanes.",
+                        (long)d);
       aligned = false;
       break;
     }
   }
   if (!aligned)
-    npuc_emit_diagnostic(mlirOperationGetLocation(s->func), NPUC_SEV_WARNING,
-                         "Cannot apply aie-vectorize to func.func because "
-                         "alignment check has failed.");
+    npuc_pass_warning(s->func,
+                      "Cannot apply aie-vectorize to func.func because "
+                      "alignment check has failed.");
   return aligned;
 }
 
@@ -254,10 +253,10 @@ void aie_fuse_fma(aie_state *s) {
 /* ---- What the AIE1 schemes support ------------------------------------ */
 
 static void refuse(aie_state *s, MlirOperation at, const char *why) {
-  npuc_emit_diagnostic(mlirOperationGetLocation(at), NPUC_SEV_REMARK,
-                       "aie-vectorize: %s; the function is left as the "
-                       "super-vectorizer produced it",
-                       why);
+  npuc_pass_remark(at,
+                   "%s; the function is left as the "
+                   "super-vectorizer produced it",
+                   why);
   (void)s;
 }
 
@@ -289,7 +288,7 @@ static MlirOperation vectorized_loop(MlirOperation read) {
       continue;
     MlirOperation owner =
         mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(atom));
-    if (aie_op_is(owner, "affine.for"))
+    if (npuc_op_is(owner, "affine.for"))
       loop = owner;
   }
   npuc_linear_access_free(&la);
@@ -556,7 +555,7 @@ void aie_narrow(aie_state *s) {
         s->reads[rx].elem_bits != s->reads[rz].elem_bits ||
         s->reads[rx].elem_bits >= n->elem_bits ||
         !mlirValueIsAOpResult(n->x) ||
-        !aie_op_is(mlirOpResultGetOwner(n->x), "arith.extsi"))
+        !npuc_op_is(mlirOpResultGetOwner(n->x), "arith.extsi"))
       continue;
     n->elem_bits = s->reads[rx].elem_bits;
     n->narrowed = true;

@@ -49,7 +49,7 @@ static void forward_block(MlirBlock block) {
   MlirOperation op = mlirBlockGetFirstOperation(block);
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
-    if (aie_op_is(op, "vector.transfer_read") && is_transfer(op)) {
+    if (npuc_op_is(op, "vector.transfer_read") && is_transfer(op)) {
       if (last.write.ptr && same_place(last.write, op)) {
         mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0),
                                       mlirOperationGetOperand(last.write, 0));
@@ -61,7 +61,7 @@ static void forward_block(MlirBlock block) {
       } else if (!aie_plain_memref(mlirOperationGetOperand(op, 0))) {
         last.write.ptr = NULL; /* a view may alias the written memref */
       }
-    } else if (aie_op_is(op, "vector.transfer_write") && is_transfer(op)) {
+    } else if (npuc_op_is(op, "vector.transfer_write") && is_transfer(op)) {
       if (last.write.ptr && !last.read_since && same_place(last.write, op))
         mlirOperationDestroy(last.write);
       bool known = aie_plain_memref(mlirOperationGetOperand(op, 1));
@@ -87,7 +87,7 @@ static void forward_nested(MlirOperation op) {
 /* A 1-D transfer of a memref without a mask: memref, one index per
  * dimension (and the read's padding). */
 static bool is_transfer(MlirOperation op) {
-  bool read = aie_op_is(op, "vector.transfer_read");
+  bool read = npuc_op_is(op, "vector.transfer_read");
   MlirValue memref = mlirOperationGetOperand(op, read ? 0 : 1);
   MlirType mt = mlirValueGetType(memref);
   if (!mlirTypeIsAMemRef(mt))
@@ -107,7 +107,7 @@ static bool same_attr(MlirOperation a, MlirOperation b, const char *name) {
 
 /* Does `other` (a read or write) access exactly what `write` wrote? */
 static bool same_place(MlirOperation write, MlirOperation other) {
-  bool read = aie_op_is(other, "vector.transfer_read");
+  bool read = npuc_op_is(other, "vector.transfer_read");
   intptr_t base = read ? 0 : 1;
   MlirValue vec = read ? mlirOperationGetResult(other, 0)
                        : mlirOperationGetOperand(other, 0);
@@ -129,7 +129,7 @@ bool aie_plain_memref(MlirValue memref) {
   if (mlirValueIsABlockArgument(memref))
     return true;
   MlirOperation def = mlirOpResultGetOwner(memref);
-  return aie_op_is(def, "memref.alloc") || aie_op_is(def, "memref.alloca");
+  return npuc_op_is(def, "memref.alloc") || npuc_op_is(def, "memref.alloca");
 }
 
 /* Ops between the transfers of a super-vectorized body that touch no
@@ -139,7 +139,7 @@ static bool effect_free(MlirOperation op) {
       "affine.apply", "ub.poison", "vector.broadcast", "vector.splat",
       "arith.constant"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (aie_op_is(op, names[i]))
+    if (npuc_op_is(op, names[i]))
       return true;
   /* arith ops touch no memory (a division by zero is undefined
    * behaviour, not a memory effect). */

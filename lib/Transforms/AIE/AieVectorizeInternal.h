@@ -6,24 +6,20 @@
 
 #include "npuc/IntervalReuse.h"
 #include "npuc/BuildOps.h"
+#include "npuc/Pass.h" /* npuc_pass_error, _warning, _remark */
+#include "npuc/PtrSet.h"
 
 #include <mlir-c/IR.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---- A pointer-keyed map (open addressing), for op -> index ---------- */
-typedef struct {
-  const void **keys;
-  size_t *values;
-  size_t cap, count;
-} aie_ptrmap;
-
-bool aie_ptrmap_init(aie_ptrmap *m, size_t expected);
-void aie_ptrmap_free(aie_ptrmap *m);
-bool aie_ptrmap_put(aie_ptrmap *m, const void *key, size_t value);
-/* SIZE_MAX when absent. */
-size_t aie_ptrmap_get(const aie_ptrmap *m, const void *key);
+/* The index `key` maps to in `m` (op -> index maps), SIZE_MAX when
+ * absent. */
+static inline size_t aie_index_of(const npuc_ptr_map *m, const void *key) {
+  uintptr_t v;
+  return npuc_ptr_map_get(m, key, &v) ? (size_t)v : SIZE_MAX;
+}
 
 /* ---- Reads and compute nodes ----------------------------------------- */
 
@@ -84,10 +80,10 @@ typedef struct {
   size_t num_reads;
   aie_node *nodes;
   size_t num_nodes;
-  aie_ptrmap read_of; /* transfer_read op -> read index */
-  aie_ptrmap node_of; /* op -> node index (the fma's add/sub and mul) */
+  npuc_ptr_map read_of; /* transfer_read op -> read index */
+  npuc_ptr_map node_of; /* op -> node index (the fma's add/sub and mul) */
   npuc_reuse *reuse;
-  aie_ptrmap filter_base; /* aieml: filter upd -> its concat/shuffle */
+  npuc_ptr_map filter_base; /* aieml: filter upd -> its concat/shuffle */
 } aie_state;
 
 /* AieVectorizeAnalysis.c: collects reads and nodes, checks alignment and
@@ -168,7 +164,6 @@ bool aie_run_upstream(MlirOperation module, const char *pipeline);
 bool aie_carry_accumulators(MlirOperation func, int64_t load_bits);
 
 /* Helpers (AieVectorize.c). */
-bool aie_op_is(MlirOperation op, const char *name);
 bool aie_op_in_dialect(MlirOperation op, const char *prefix);
 /* The read or node behind a value, looking through extsi/trunci. */
 size_t aie_read_of_value(const aie_state *s, MlirValue v);

@@ -37,8 +37,7 @@ bool aie_run_upstream(MlirOperation module, const char *pipeline) {
             mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module));
   mlirPassManagerDestroy(pm);
   if (!ok)
-    npuc_op_error(module, "aie-vectorize: the clean-up pipeline '%s' failed",
-                  pipeline);
+    npuc_pass_error(module, "the clean-up pipeline '%s' failed", pipeline);
   return ok;
 }
 
@@ -53,7 +52,7 @@ static bool hoist_invariants(MlirOperation module) {
   npuc_op_list l = {0};
   if (!npuc_op_list_collect(module, MlirWalkPostOrder, loop_op, NULL, &l)) {
     npuc_op_list_free(&l);
-    npuc_op_error(module, "aie-vectorize: out of memory");
+    npuc_pass_error(module, "out of memory");
     return false;
   }
   for (size_t i = 0; i < l.count; i++)
@@ -64,7 +63,7 @@ static bool hoist_invariants(MlirOperation module) {
 
 static unsigned loop_op(MlirOperation op, void *user) {
   (void)user;
-  return aie_op_is(op, "affine.for") || aie_op_is(op, "scf.for") ? NPUC_OP_KEEP
+  return npuc_op_is(op, "affine.for") || npuc_op_is(op, "scf.for") ? NPUC_OP_KEEP
                                                                  : NPUC_OP_PASS;
 }
 
@@ -79,12 +78,12 @@ static bool is_pure(MlirOperation op) {
     return true;
   if (aie_op_in_dialect(op, "arith")) {
     for (size_t i = 0; i < sizeof unsafe_arith / sizeof unsafe_arith[0]; i++)
-      if (aie_op_is(op, unsafe_arith[i]))
+      if (npuc_op_is(op, unsafe_arith[i]))
         return false;
     return true;
   }
-  return aie_op_is(op, "affine.apply") || aie_op_is(op, "ub.poison") ||
-         aie_op_is(op, "vector.broadcast") || aie_op_is(op, "vector.splat");
+  return npuc_op_is(op, "affine.apply") || npuc_op_is(op, "ub.poison") ||
+         npuc_op_is(op, "vector.broadcast") || npuc_op_is(op, "vector.splat");
 }
 
 static bool inside(MlirOperation op, MlirOperation loop) {
@@ -113,7 +112,7 @@ static bool invariant(MlirOperation op, MlirOperation loop) {
 /* The memrefs a loop writes (or all of them, for an op of unknown
  * effects such as a call). */
 typedef struct {
-  aie_ptrmap written;
+  npuc_ptr_map written;
   bool everything;
 } loop_writes;
 
@@ -123,12 +122,12 @@ static MlirWalkResult note_write(MlirOperation op, void *user) {
                                         "affine.store", "memref.store",
                                         "vector.store", "affine.vector_store"};
   for (size_t i = 0; i < sizeof stores / sizeof stores[0]; i++)
-    if (aie_op_is(op, stores[i]) && mlirOperationGetNumOperands(op) > 1) {
-      if (!aie_ptrmap_put(&w->written, mlirOperationGetOperand(op, 1).ptr, 1))
+    if (npuc_op_is(op, stores[i]) && mlirOperationGetNumOperands(op) > 1) {
+      if (!npuc_ptr_map_put(&w->written, mlirOperationGetOperand(op, 1).ptr, 1))
         w->everything = true;
       return MlirWalkResultAdvance;
     }
-  if (aie_op_is(op, "func.call") || aie_op_is(op, "func.call_indirect"))
+  if (npuc_op_is(op, "func.call") || npuc_op_is(op, "func.call_indirect"))
     w->everything = true;
   return MlirWalkResultAdvance;
 }
@@ -136,10 +135,10 @@ static MlirWalkResult note_write(MlirOperation op, void *user) {
 /* May `op` move out of a loop with these writes? Loads must not pass a
  * store to their memref. */
 static bool load_unaffected(MlirOperation op, const loop_writes *w) {
-  if (!aie_op_is(op, "aievec.upd"))
+  if (!npuc_op_is(op, "aievec.upd"))
     return true;
   return !w->everything &&
-         aie_ptrmap_get(&w->written, mlirOperationGetOperand(op, 0).ptr) ==
+         aie_index_of(&w->written, mlirOperationGetOperand(op, 0).ptr) ==
              SIZE_MAX;
 }
 
@@ -147,14 +146,12 @@ static bool load_unaffected(MlirOperation op, const loop_writes *w) {
  * puts its users in the body back on the queue. */
 static void hoist_from(MlirOperation loop) {
   loop_writes w = {{0}, false};
-  if (!aie_ptrmap_init(&w.written, 8))
-    return;
   mlirOperationWalk(loop, note_write, &w, MlirWalkPreOrder);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
   size_t cap = 64, head = 0, tail = 0;
   MlirOperation *queue = malloc(cap * sizeof *queue);
   if (!queue) {
-    aie_ptrmap_free(&w.written);
+    npuc_ptr_map_free(&w.written);
     return;
   }
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
@@ -184,7 +181,7 @@ static void hoist_from(MlirOperation loop) {
           MlirOperation *n = realloc(queue, 2 * cap * sizeof *n);
           if (!n) {
             free(queue);
-            aie_ptrmap_free(&w.written);
+            npuc_ptr_map_free(&w.written);
             return;
           }
           queue = n;
@@ -194,5 +191,5 @@ static void hoist_from(MlirOperation loop) {
       }
   }
   free(queue);
-  aie_ptrmap_free(&w.written);
+  npuc_ptr_map_free(&w.written);
 }

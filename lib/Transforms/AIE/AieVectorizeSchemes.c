@@ -481,10 +481,10 @@ static bool operand_fits(aie_state *s, aie_node *n, MlirValue v,
            "the %s operand would need a %lld-bit AIE vector, the scheme "
            "takes %lld..%lld bits",
            role, (long long)bits, (long long)min_bits, (long long)max_bits);
-  npuc_emit_diagnostic(mlirOperationGetLocation(n->op), NPUC_SEV_REMARK,
-                       "aie-vectorize: %s; the function is left as the "
-                       "super-vectorizer produced it",
-                       why);
+  npuc_pass_remark(n->op,
+                   "%s; the function is left as the "
+                   "super-vectorizer produced it",
+                   why);
   return false;
 }
 
@@ -536,11 +536,11 @@ static bool needs_plain_result(const aie_state *s, MlirValue v) {
 }
 
 static bool is_replaced_op(const aie_state *s, MlirOperation op) {
-  size_t n = aie_ptrmap_get(&s->node_of, op.ptr);
+  size_t n = aie_index_of(&s->node_of, op.ptr);
   if (n != SIZE_MAX)
     return true;
   /* A cast feeding a node is replaced with it. */
-  if ((aie_op_is(op, "arith.extsi") || aie_op_is(op, "arith.trunci")) &&
+  if ((npuc_op_is(op, "arith.extsi") || npuc_op_is(op, "arith.trunci")) &&
       mlirOperationGetNumResults(op) == 1) {
     MlirValue r = mlirOperationGetResult(op, 0);
     for (MlirOpOperand u = mlirValueGetFirstUse(r); !mlirOpOperandIsNull(u);
@@ -572,8 +572,8 @@ static void erase_replaced(aie_state *s) {
       for (int k = 0; k < 2; k++)
         if (mlirValueIsAOpResult(ins[k])) {
           MlirOperation def = mlirOpResultGetOwner(ins[k]);
-          if ((aie_op_is(def, "arith.extsi") ||
-               aie_op_is(def, "arith.trunci")) &&
+          if ((npuc_op_is(def, "arith.extsi") ||
+               npuc_op_is(def, "arith.trunci")) &&
               unused(def))
             mlirOperationDestroy(def);
         }

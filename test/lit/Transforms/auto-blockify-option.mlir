@@ -4,7 +4,7 @@
 // RUN: not npuc-opt %s -auto-blockify-parallel-loop 2>&1 | FileCheck %s --check-prefix=ERR
 // RUN: npuc-opt %s -auto-blockify-parallel-loop=physical-block-num=6 | FileCheck %s
 
-// ERR: auto-blockify-option.mlir:[[@LINE+6]]:3: error: physical block number cannot be inferred: @no_spec has no hivm.func_core_type and its module no hivm.module_core_type; pass physical-block-num=N
+// ERR: auto-blockify-option.mlir:[[@LINE+6]]:3: error: auto-blockify-parallel-loop: physical block number cannot be inferred: @no_spec has no hivm.func_core_type and its module no hivm.module_core_type; pass physical-block-num=N
 // CHECK-LABEL: func.func @no_spec
 // CHECK-SAME: npuc.physical_block_num = 6 : i64
 // CHECK: %[[P:.*]] = arith.constant 6 : i32

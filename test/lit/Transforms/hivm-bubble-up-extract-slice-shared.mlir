@@ -71,7 +71,7 @@ func.func @buffer_read_twice(%src: memref<64x64xf32>, %a: tensor<64x64xf32>, %o:
 // hivm-bind-sub-block: the tensor of %ux is also printed whole, so it stays
 // whole on each sub-block; its two readers take one slice of it, right after
 // the to_tensor.
-// BIND:         remark: 'bufferization.to_tensor' stays whole on each sub-block
+// BIND:         remark: hivm-bind-sub-block: 'bufferization.to_tensor' stays whole on each sub-block
 // BIND-LABEL:   func.func @whole_buffer(
 // BIND:           %[[T:.*]] = bufferization.to_tensor %{{.*}} restrict writable : memref<64x64xf32> to tensor<64x64xf32>
 // BIND-NEXT:      %[[S:.*]] = tensor.extract_slice %[[T]][%{{.*}}, 0] [32, 64] [1, 1] {to_be_bubbled_slice}

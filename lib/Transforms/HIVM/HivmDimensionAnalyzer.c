@@ -10,6 +10,7 @@
  * the node arrays (ShapedType queries go through MLIR's interface lookup,
  * which costs far more than the union-find step). */
 #include "npuc/DimensionAnalyzer.h"
+#include "npuc/BuildOps.h"
 #include "npuc/OpList.h"
 #include "npuc/PtrSet.h"
 #include "npuc/Verify.h"
@@ -53,7 +54,10 @@ typedef struct {
   bool same_dims;  /* hivm.hir.bitcast: the operand's dims are the result's */
 } name_facts;
 
-/* Where the dims of one value start in the node arrays. */
+/* Where the dims of one value start in the node arrays. The analyzer's
+ * tables (names, values, types) are its own rather than npuc_ptr_map: the
+ * slot holds the entry itself, one cache line per lookup, which the
+ * issue-5 time target of hivm-bind-sub-block was tuned on. */
 typedef struct {
   const void *key;    /* MlirValue.ptr; NULL: empty slot */
   int32_t base, rank; /* rank -1: not a ranked shaped value (no nodes) */
@@ -216,10 +220,6 @@ static const name_facts *facts_of(analyzer *a, MlirOperation op) {
   return &a->names[j];
 }
 
-static bool name_is(MlirStringRef n, const char *name) {
-  return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
-}
-
 static void describe_name(analyzer *a, MlirOperation op, name_facts *f) {
   static const struct {
     const char *name;
@@ -253,12 +253,12 @@ static void describe_name(analyzer *a, MlirOperation op, name_facts *f) {
   }
   if (def && n.length > 9 && memcmp(n.data, "hivm.hir.", 9) == 0) {
     f->kind = K_HIVM;
-    f->broadcast = name_is(n, "hivm.hir.vbrc");
-    f->same_dims = name_is(n, "hivm.hir.bitcast");
+    f->broadcast = npuc_op_is(op, "hivm.hir.vbrc");
+    f->same_dims = npuc_op_is(op, "hivm.hir.bitcast");
     return;
   }
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-    if (name_is(n, kinds[i].name))
+    if (npuc_op_is(op, kinds[i].name))
       f->kind = kinds[i].kind;
 }
 
@@ -359,6 +359,33 @@ static bool find_needed(analyzer *a) {
 /* ---- nodes -----------------------------------------------------------------
  */
 
+/* The slots of an open-addressed table keyed by the pointer they start
+ * with (value_slot, type_slot; NULL: empty), moved into a new zeroed table
+ * of `cap` slots of `size` bytes (cap a power of two); NULL when out of
+ * memory. */
+static void *rehash(const void *old, size_t old_mask, size_t cap,
+                    size_t size) {
+  char *slots = calloc(cap, size);
+  if (!slots)
+    return NULL;
+  for (size_t i = 0; old && i <= old_mask; i++) {
+    const char *from = (const char *)old + i * size;
+    const void *key, *taken;
+    memcpy(&key, from, sizeof key);
+    if (!key)
+      continue;
+    size_t j = npuc_hash_ptr(key) & (cap - 1);
+    for (;;) {
+      memcpy(&taken, slots + j * size, sizeof taken);
+      if (!taken)
+        break;
+      j = (j + 1) & (cap - 1);
+    }
+    memcpy(slots + j * size, from, size);
+  }
+  return slots;
+}
+
 static bool grow_slots(analyzer *a) {
   /* First sized for a value per op (most ops have one result; operands
    * are values already seen), half full: a table twice that size is
@@ -366,17 +393,9 @@ static bool grow_slots(analyzer *a) {
   size_t cap = a->slots ? 2 * (a->mask + 1) : 1024;
   while (!a->slots && cap < 2 * a->ops.count)
     cap *= 2;
-  value_slot *slots = calloc(cap, sizeof *slots);
+  value_slot *slots = rehash(a->slots, a->mask, cap, sizeof *slots);
   if (!slots)
     return false;
-  for (size_t i = 0; a->slots && i <= a->mask; i++) {
-    if (!a->slots[i].key)
-      continue;
-    size_t j = npuc_hash_ptr(a->slots[i].key) & (cap - 1);
-    while (slots[j].key)
-      j = (j + 1) & (cap - 1);
-    slots[j] = a->slots[i];
-  }
   free(a->slots);
   a->slots = slots;
   a->mask = cap - 1;
@@ -440,17 +459,9 @@ static const type_slot *shape_of(analyzer *a, MlirType t) {
 
 static bool grow_types(analyzer *a) {
   size_t cap = a->types ? 2 * (a->types_mask + 1) : 64;
-  type_slot *types = calloc(cap, sizeof *types);
+  type_slot *types = rehash(a->types, a->types_mask, cap, sizeof *types);
   if (!types)
     return false;
-  for (size_t i = 0; a->types && i <= a->types_mask; i++) {
-    if (!a->types[i].key)
-      continue;
-    size_t j = npuc_hash_ptr(a->types[i].key) & (cap - 1);
-    while (types[j].key)
-      j = (j + 1) & (cap - 1);
-    types[j] = a->types[i];
-  }
   free(a->types);
   a->types = types;
   a->types_mask = cap - 1;

@@ -488,7 +488,7 @@ const bub_pattern bub_pat_elementwise = {
 
 static bool brc_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "hivm.hir.vbrc") && mlirOperationGetNumResults(p) == 1;
+  return npuc_op_is(p, "hivm.hir.vbrc") && mlirOperationGetNumResults(p) == 1;
 }
 
 static bool brc_rewrite(bub_rw *r) {
@@ -606,7 +606,7 @@ const bub_pattern bub_pat_reduce = {
 
 static bool tr_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "hivm.hir.vtranspose") &&
+  return npuc_op_is(p, "hivm.hir.vtranspose") &&
          mlirOperationGetNumResults(p) == 1;
 }
 
@@ -649,7 +649,7 @@ const bub_pattern bub_pat_transpose = {
 
 static bool il_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "hivm.hir.vinterleave") &&
+  return npuc_op_is(p, "hivm.hir.vinterleave") &&
          mlirOperationGetNumResults(p) == 1;
 }
 
@@ -686,7 +686,7 @@ const bub_pattern bub_pat_interleave = {
 
 static bool ar_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "hivm.hir.varange") && mlirOperationGetNumResults(p) == 1;
+  return npuc_op_is(p, "hivm.hir.varange") && mlirOperationGetNumResults(p) == 1;
 }
 
 static bool ar_rewrite(bub_rw *r) {
@@ -731,7 +731,7 @@ const bub_pattern bub_pat_arange = {
 
 static bool bc_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "hivm.hir.bitcast") &&
+  return npuc_op_is(p, "hivm.hir.bitcast") &&
          mlirOperationGetNumOperands(p) == 1 &&
          mlirOperationGetNumResults(p) == 1;
 }
@@ -759,7 +759,7 @@ const bub_pattern bub_pat_bitcast = {
 
 static bool ld_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "hivm.hir.load") && mlirOperationGetNumResults(p) == 1;
+  return npuc_op_is(p, "hivm.hir.load") && mlirOperationGetNumResults(p) == 1;
 }
 
 static bool zero_or_absent(bub_rw *r, const char *name) {
@@ -821,10 +821,10 @@ static bool pl_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
   if (mlirOperationGetNumResults(p) != 1)
     return false;
-  if (bub_op_is(p, "hivm.hir.indirect_load"))
+  if (npuc_op_is(p, "hivm.hir.indirect_load"))
     return true;
   /* Gathering from a flat base, each element depends only on its index. */
-  return bub_op_is(p, "hivm.hir.gather_load") &&
+  return npuc_op_is(p, "hivm.hir.gather_load") &&
          mlirOperationGetNumOperands(p) > 0 &&
          bub_rank(mlirValueGetType(mlirOperationGetOperand(p, 0))) == 1;
 }
@@ -923,7 +923,7 @@ static ival ival_from_index(bub_rw *r, bub_ofr x, MlirType t) {
 
 static bool sl_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "hivm.hir.stride_load") &&
+  return npuc_op_is(p, "hivm.hir.stride_load") &&
          mlirOperationGetNumResults(p) == 1;
 }
 

@@ -18,6 +18,7 @@
 #include "npuc/IR.h"
 #include "npuc/OpList.h"
 #include "npuc/Pass.h"
+#include "npuc/PtrSet.h"
 #include "npuc/TargetSpec.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -63,12 +64,6 @@ typedef struct {
   intptr_t index;
 } use_ref;
 
-/* A set of ops by address (open addressing, at most half full). */
-typedef struct {
-  void **slots;
-  size_t mask, count;
-} op_set;
-
 /* What the survey needs to know of an op, decided once per op name. */
 typedef enum {
   KIND_OTHER,
@@ -97,7 +92,7 @@ typedef struct {
   const char *why_illegal;
   int64_t physical;
   int64_t size;            /* auto_blockify_size: blocks per iteration */
-  op_set kept;             /* entry-block ops that stay before the loop */
+  npuc_ptr_map kept;           /* entry-block ops that stay before the loop */
   MlirOperation kept_idx;  /* the get_block_idx that stays, or null */
   kind_entry kinds[NUM_KIND_SLOTS]; /* survey's cache, by op name */
 } kernel;
@@ -111,8 +106,6 @@ typedef struct {
 
 static bool blockify_entry(MlirOperation func, const config *cfg);
 static void list_push(npuc_op_list *l, MlirOperation op);
-static void error_at(MlirLocation loc, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 
 static bool auto_blockify(MlirOperation module, const npuc_pass_options *opts,
                           const npuc_pass_context *ctx) {
@@ -121,9 +114,8 @@ static bool auto_blockify(MlirOperation module, const npuc_pass_options *opts,
                 npuc_pass_opt_int(opts, "physical-block-num")};
   if (npuc_pass_opt_given(opts, "physical-block-num") &&
       cfg.physical_option <= 0) {
-    error_at(mlirOperationGetLocation(module),
-             "auto-blockify-parallel-loop: physical-block-num must be "
-             "positive, got %lld", (long long)cfg.physical_option);
+    npuc_pass_error(module, "physical-block-num must be positive, got %lld",
+                    (long long)cfg.physical_option);
     return false;
   }
   size_t n;
@@ -161,9 +153,8 @@ static bool blockify_entry(MlirOperation func, const config *cfg) {
   if (k.block_idx.count == 0) {
     /* No block index: every block does the same, nothing to distribute. */
   } else if (mlirOperationIsNull(k.mark)) {
-    mlirEmitError(mlirOperationGetLocation(func),
-                  "logical block number not found: mark it with "
-                  "annotation.mark %n {logical_block_num}");
+    npuc_pass_error(func, "logical block number not found: mark it with "
+                          "annotation.mark %%n {logical_block_num}");
     ok = false;
   } else if (!physical_block_num(&k) || !blockify_size(&k)) {
     ok = false;
@@ -171,7 +162,7 @@ static bool blockify_entry(MlirOperation func, const config *cfg) {
     rewrite(&k);
   }
   free(k.block_idx.ops);
-  free(k.kept.slots);
+  npuc_ptr_map_free(&k.kept);
   return ok;
 }
 
@@ -193,9 +184,9 @@ static bool already_blockified(kernel *k) {
   if (mlirAttributeIsNull(attr_of(k->func, "npuc.physical_block_num")))
     return false;
   MlirStringRef name = func_name(k->func);
-  npuc_emit_diagnostic(mlirOperationGetLocation(k->func), NPUC_SEV_REMARK,
-                       "@%.*s is already blockified (npuc.physical_block_num)",
-                       (int)name.length, name.data);
+  npuc_pass_remark(k->func,
+                   "@%.*s is already blockified (npuc.physical_block_num)",
+                   (int)name.length, name.data);
   return true;
 }
 
@@ -302,17 +293,20 @@ static bool physical_block_num(kernel *k) {
   MlirLocation loc = mlirOperationGetLocation(k->func);
   const char *key = core_count_key(k->func);
   if (!key) {
-    error_at(loc, "physical block number cannot be inferred: @%.*s has no "
-                  "hivm.func_core_type and its module no "
-                  "hivm.module_core_type; pass physical-block-num=N",
-             (int)name.length, name.data);
+    npuc_pass_error_at(loc,
+                       "physical block number cannot be inferred: @%.*s "
+                       "has no hivm.func_core_type and its module no "
+                       "hivm.module_core_type; pass physical-block-num=N",
+                       (int)name.length, name.data);
     return false;
   }
   if (!npuc_target_spec_int(k->func, NULL, key, &k->physical) ||
       k->physical <= 0) {
-    error_at(loc, "physical block number cannot be inferred: the target spec "
-                  "has no positive %s for @%.*s; pass physical-block-num=N",
-             key, (int)name.length, name.data);
+    npuc_pass_error_at(loc,
+                       "physical block number cannot be inferred: the "
+                       "target spec has no positive %s for @%.*s; pass "
+                       "physical-block-num=N",
+                       key, (int)name.length, name.data);
     return false;
   }
   return true;
@@ -351,16 +345,17 @@ static bool blockify_size(kernel *k) {
   MlirLocation loc = mlirOperationGetLocation(k->func);
   if (!mlirAttributeIsNull(a)) {
     if (!mlirAttributeIsAInteger(a) || mlirIntegerAttrGetValueInt(a) <= 0) {
-      mlirEmitError(loc, "auto_blockify_size must be a positive integer");
+      npuc_pass_error_at(loc, "auto_blockify_size must be a positive integer");
       return false;
     }
     k->size = mlirIntegerAttrGetValueInt(a);
   }
   int64_t max = type_max(mlirValueGetType(k->logical));
   if (k->size > max / k->physical) {
-    error_at(loc, "%lld physical blocks of %lld logical blocks each do not "
-                  "fit the type of the logical block number",
-             (long long)k->physical, (long long)k->size);
+    npuc_pass_error_at(loc,
+                       "%lld physical blocks of %lld logical blocks each "
+                       "do not fit the type of the logical block number",
+                       (long long)k->physical, (long long)k->size);
     return false;
   }
   return true;
@@ -421,11 +416,11 @@ static bool nothing_to_gain(kernel *k) {
   if (!npuc_constant_int(k->logical, &n) || n > k->physical)
     return false;
   MlirStringRef name = func_name(k->func);
-  npuc_emit_diagnostic(mlirOperationGetLocation(k->mark), NPUC_SEV_REMARK,
-                       "@%.*s left unchanged: its %lld logical blocks fit on "
-                       "%lld physical blocks, nothing to gain",
-                       (int)name.length, name.data, (long long)n,
-                       (long long)k->physical);
+  npuc_pass_remark(k->mark,
+                   "@%.*s left unchanged: its %lld logical blocks fit on "
+                   "%lld physical blocks, nothing to gain",
+                   (int)name.length, name.data, (long long)n,
+                   (long long)k->physical);
   return true;
 }
 
@@ -436,16 +431,16 @@ static void refuse(kernel *k, MlirOperation at, const char *fmt, ...) {
   vsnprintf(why, sizeof why, fmt, ap);
   va_end(ap);
   MlirStringRef name = func_name(k->func);
-  npuc_emit_diagnostic(mlirOperationGetLocation(at), NPUC_SEV_WARNING,
-                       "cannot blockify @%.*s: %s; the function is left "
-                       "unchanged",
-                       (int)name.length, name.data, why);
+  npuc_pass_warning(at,
+                    "cannot blockify @%.*s: %s; the function is left "
+                    "unchanged",
+                    (int)name.length, name.data, why);
 }
 
 /* ---- what stays before the loop ------------------------------------------ */
 
-static bool set_insert(op_set *s, MlirOperation op);
-static bool set_has(const op_set *s, MlirOperation op);
+static bool set_insert(npuc_ptr_map *s, MlirOperation op);
+static bool set_has(const npuc_ptr_map *s, MlirOperation op);
 static MlirWalkResult keep_operands(MlirOperation op, void *user);
 
 typedef struct {
@@ -707,53 +702,19 @@ static void list_push(npuc_op_list *l, MlirOperation op) {
     abort(); /* out of memory: no way to leave the IR consistent */
 }
 
-static void error_at(MlirLocation loc, const char *fmt, ...) {
-  char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  mlirEmitError(loc, msg);
-}
-
-static size_t slot_of(const op_set *s, const void *p) {
-  /* Ops sit at regular strides: mix every address bit into the low ones
-   * (splitmix64's finaliser), or probing would run along clusters. */
-  uint64_t h = (uint64_t)(uintptr_t)p;
-  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-  h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-  h ^= h >> 31;
-  size_t i = (size_t)h & s->mask;
-  while (s->slots[i] && s->slots[i] != p)
-    i = (i + 1) & s->mask;
-  return i;
-}
-
-static void set_grow(op_set *s) {
-  size_t cap = s->slots ? 2 * (s->mask + 1) : 16;
-  op_set bigger = {calloc(cap, sizeof(void *)), cap - 1, s->count};
-  if (!bigger.slots)
-    abort(); /* out of memory: no way to leave the IR consistent */
-  for (size_t i = 0; s->slots && i <= s->mask; i++)
-    if (s->slots[i])
-      bigger.slots[slot_of(&bigger, s->slots[i])] = s->slots[i];
-  free(s->slots);
-  *s = bigger;
-}
-
 /* Adds `op`; false when it was there already. */
-static bool set_insert(op_set *s, MlirOperation op) {
-  if (!s->slots || 2 * (s->count + 1) > s->mask + 1)
-    set_grow(s);
-  size_t i = slot_of(s, op.ptr);
-  if (s->slots[i])
+static bool set_insert(npuc_ptr_map *s, MlirOperation op) {
+  uintptr_t seen;
+  if (mlirOperationIsNull(op))
+    return true;
+  if (npuc_ptr_map_get(s, op.ptr, &seen))
     return false;
-  s->slots[i] = op.ptr;
-  s->count++;
+  if (!npuc_ptr_map_put(s, op.ptr, 1))
+    abort(); /* out of memory: no way to leave the IR consistent */
   return true;
 }
 
-static bool set_has(const op_set *s, MlirOperation op) {
-  return s->slots && !mlirOperationIsNull(op) &&
-         s->slots[slot_of(s, op.ptr)] != NULL;
+static bool set_has(const npuc_ptr_map *s, MlirOperation op) {
+  uintptr_t seen;
+  return !mlirOperationIsNull(op) && npuc_ptr_map_get(s, op.ptr, &seen);
 }

@@ -16,6 +16,7 @@
  * blocks: x on register-based targets (Ascend950, "A5"), z everywhere else
  * (the legacy memory-based decode). See
  * docs/passes/triton-global-kernel-args-to-hivm-op.md. */
+#include "npuc/Alloc.h"
 #include "npuc/BuildOps.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
@@ -118,18 +119,18 @@ static bool has_logical_mark(MlirOperation func) {
 static bool find_grid_args(MlirOperation func, MlirBlock entry,
                            grid_args *g) {
   intptr_t n = mlirBlockGetNumArguments(entry);
-  MlirLocation loc = mlirOperationGetLocation(func);
   if (n < GRID_ARGS) {
-    mlirEmitError(loc, "arguments program id or program num are missing: a "
-                       "Triton kernel ends with three program counts and "
-                       "three program ids");
+    npuc_pass_error(func, "arguments program id or program num are missing: "
+                          "a Triton kernel ends with three program counts "
+                          "and three program ids");
     return false;
   }
   for (intptr_t i = n - GRID_ARGS; i < n; i++) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(entry, i));
     if (!mlirTypeIsAInteger(t) || mlirIntegerTypeGetWidth(t) != 32) {
-      mlirEmitError(loc, "incompatible types of arguments program id or "
-                         "program num: the last six arguments must be i32");
+      npuc_pass_error(func, "incompatible types of arguments program id or "
+                            "program num: the last six arguments must be "
+                            "i32");
       return false;
     }
   }
@@ -222,9 +223,7 @@ static void drop_id_args(MlirOperation func, MlirBlock entry) {
     mlirBlockEraseArgument(entry, (unsigned)i);
   MlirType type = mlirTypeAttrGetValue(get_attr(func, "function_type"));
   intptr_t nres = mlirFunctionTypeGetNumResults(type);
-  MlirType *types = malloc((size_t)(keep + nres + 1) * sizeof *types);
-  if (!types)
-    abort(); /* out of memory halfway through: no consistent IR to leave */
+  MlirType *types = npuc_xmalloc((size_t)(keep + nres + 1) * sizeof *types);
   for (intptr_t i = 0; i < keep; i++)
     types[i] = mlirFunctionTypeGetInput(type, i);
   for (intptr_t i = 0; i < nres; i++)
@@ -242,9 +241,7 @@ static void trim_per_arg_attrs(MlirOperation func, intptr_t keep) {
   MlirAttribute args = get_attr(func, "arg_attrs");
   if (!mlirAttributeIsNull(args) && mlirAttributeIsAArray(args) &&
       mlirArrayAttrGetNumElements(args) == keep + DIMS) {
-    MlirAttribute *elems = malloc((size_t)(keep + 1) * sizeof *elems);
-    if (!elems)
-      abort(); /* out of memory halfway through: no consistent IR to leave */
+    MlirAttribute *elems = npuc_xmalloc((size_t)(keep + 1) * sizeof *elems);
     for (intptr_t i = 0; i < keep; i++)
       elems[i] = mlirArrayAttrGetElement(args, i);
     set_attr(func, "arg_attrs",
@@ -259,9 +256,7 @@ static void trim_per_arg_attrs(MlirOperation func, intptr_t keep) {
   MlirType i1 = mlirShapedTypeGetElementType(t);
   if (!mlirTypeIsAInteger(i1) || mlirIntegerTypeGetWidth(i1) != 1)
     return;
-  int *bits = malloc((size_t)(keep + 1) * sizeof *bits);
-  if (!bits)
-    abort(); /* out of memory halfway through: no consistent IR to leave */
+  int *bits = npuc_xmalloc((size_t)(keep + 1) * sizeof *bits);
   for (intptr_t i = 0; i < keep; i++)
     bits[i] = mlirDenseElementsAttrGetBoolValue(dyn, i);
   int64_t shape[1] = {keep};

@@ -5,6 +5,7 @@
 #define NPUC_BUBBLEUP_INTERNAL_H
 
 #include "npuc/BubbleUp.h"
+#include "npuc/BuildOps.h" /* npuc_op_is */
 #include "npuc/Verify.h"
 
 #include <mlir-c/IR.h>
@@ -169,7 +170,7 @@ typedef struct {
 
 extern const int64_t BUB_DYN; /* mlirShapedTypeGetDynamicSize() */
 
-/* ---- values and constants ---------------------------------------------- */
+/* ---- values, constants and index arithmetic (BubbleUpIndex.c) ---------- */
 
 bub_ofr bub_c(int64_t c);
 bub_ofr bub_v(MlirValue v);
@@ -195,7 +196,7 @@ bub_ofr bub_max(bub_rw *r, bub_ofr a, bub_ofr b);
  * by a multiple of k)? */
 bool bub_multiple_of(bub_ofr x, int64_t k);
 
-/* ---- types --------------------------------------------------------------- */
+/* ---- types (BubbleUpTypes.c) --------------------------------------------- */
 
 /* The rank and shape of `t` from the cache of `bc`: rank -1 unless `t`
  * is a ranked shaped type of rank <= BUB_MAX_RANK; shape[d] is BUB_DYN for
@@ -235,7 +236,7 @@ MlirType bub_sliced_type(bub_rw *r, MlirType src, const bub_slice *s,
  * `out` (room for BUB_MAX_RANK); returns the rank, -1 when too large. */
 int bub_shape(MlirType t, int64_t *out);
 
-/* ---- slices -------------------------------------------------------------- */
+/* ---- slices (BubbleUpSlices.c) ------------------------------------------- */
 
 /* Reads offsets/sizes/strides of an extract_slice, insert_slice or subview
  * (dynamic operands start at operand `dyn_start`). */
@@ -253,9 +254,14 @@ bool bub_slice_unit_strides(const bub_slice *s);
 /* Which result dims of an extract_slice were dropped (rank reduction). */
 bool bub_dropped_dims(const bub_slice *s, MlirType result, bool *drop);
 
-/* ---- building ops (through the rewriter) -------------------------------- */
+/* ---- building ops through the rewriter (BubbleUpBuild.c) ---------------- */
 
 MlirNamedAttribute bub_named(bub_rw *r, const char *name, MlirAttribute a);
+/* The static_* arrays and dynamic operands of a slice-like op built in
+ * `st`: counts[0..2] get the numbers of dynamic offsets, sizes and strides
+ * (strides are static: 0). */
+void bub_add_slice_parts(bub_rw *r, MlirOperationState *st,
+                         const bub_slice *s, int32_t *counts);
 MlirOperation bub_create(bub_rw *r, MlirOperationState *st);
 /* A new tensor.extract_slice of `src` (or `src` itself for an identity
  * slice), marked when `marked`; attributes of `attrs_from` (discardable
@@ -287,7 +293,7 @@ MlirOperation bub_clone_op(bub_rw *r, MlirOperation op, intptr_t nopnds,
 MlirOperation bub_mark_buffer_size(bub_rw *r, MlirValue v, MlirType t,
                                    MlirType was);
 
-/* ---- finishing ------------------------------------------------------------ */
+/* ---- finishing (BubbleUpFinish.c) ---------------------------------------- */
 
 /* The producer, with these operands, result types and attribute changes,
  * computes the slice: rebuilt in place when r->in_place, else a new op.
@@ -327,13 +333,13 @@ void bub_wake_shared(bub_rw *r);
 /* Does any deferred to_tensor need another sweep? */
 bool bub_any_deferred(npuc_bubble_ctx *bc);
 
-/* ---- misc -------------------------------------------------------------------- */
+/* ---- op names and attributes (BubbleUpSlices.c); dominance (BubbleUpHoist.c) */
 
-/* Is `op` (possibly null) named `name`? `name` must be a string literal:
- * its length is known at compile time (called on every op a pattern
- * looks at). */
-#define bub_op_is(op, name) bub_op_is_n((op), (name), sizeof(name) - 1)
-bool bub_op_is_n(MlirOperation op, const char *name, size_t len);
+/* A string ref of a literal (inline, so its length is known at compile
+ * time). */
+static inline MlirStringRef bub_str(const char *s) {
+  return mlirStringRefCreate(s, strlen(s));
+}
 /* An attribute by name (inline: the length of a literal name is known at
  * compile time). */
 static inline MlirAttribute bub_attr(MlirOperation op, const char *name) {

@@ -59,7 +59,7 @@ bool npuc_map_sub_block_loops(MlirOperation root) {
   bool ok =
       npuc_op_list_collect(root, MlirWalkPreOrder, sub_block_loop, NULL, &l);
   if (!ok)
-    npuc_op_error(root, "hivm-map-for-to-sub-block: out of memory");
+    npuc_pass_error(root, "out of memory");
   for (size_t i = 0; ok && i < l.count; i++)
     ok = bind_loop(l.ops[i]);
   npuc_op_list_free(&l);
@@ -86,15 +86,15 @@ static bool is_sub_block_loop(MlirOperation op) {
 static bool bind_loop(MlirOperation loop) {
   int64_t lb, ub, step;
   if (mlirOperationGetNumResults(loop) != 0) {
-    npuc_op_error(loop, "sub-block loop must not have results");
+    npuc_pass_error(loop, "sub-block loop must not have results");
     return false;
   }
   if (!npuc_constant_int(mlirOperationGetOperand(loop, 0), &lb) ||
       !npuc_constant_int(mlirOperationGetOperand(loop, 1), &ub) ||
       !npuc_constant_int(mlirOperationGetOperand(loop, 2), &step) || lb != 0 ||
       ub != 2 || step != 1) {
-    npuc_op_error(loop, "sub-block loop must run from 0 to 2 step 1 (one "
-                        "iteration per vector sub-block)");
+    npuc_pass_error(loop, "sub-block loop must run from 0 to 2 step 1 (one "
+                          "iteration per vector sub-block)");
     return false;
   }
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));

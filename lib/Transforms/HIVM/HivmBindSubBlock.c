@@ -101,7 +101,7 @@ static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
   }
   npuc_dim_result dims;
   if (!npuc_dim_analyze(func, ctx->registry, &dims)) {
-    npuc_op_error(func, "hivm-bind-sub-block: out of memory");
+    npuc_pass_error(func, "out of memory");
     return false;
   }
   if (dims.num_leaves == 0 || split_already(&dims)) { /* nothing to split */
@@ -120,18 +120,18 @@ static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
     tile(func, &dims, npuc_pass_opt_bool(opts, "strict-mode"), ctx, &f);
   npuc_dim_result_free(&dims);
   if (f.unrestorable) {
-    npuc_emit_diagnostic(f.loc, NPUC_SEV_ERROR,
-                         "hivm-bind-sub-block: internal error: the bubble-up "
-                         "was certain to succeed, but %s",
-                         f.why);
+    npuc_pass_error_at(f.loc,
+                       "internal error: the bubble-up "
+                       "was certain to succeed, but %s",
+                       f.why);
     return false;
   }
   if (f.failed) {
-    npuc_emit_diagnostic(f.loc, NPUC_SEV_REMARK,
-                         "cannot split the work over two vector sub-blocks, "
-                         "falling back to 1:1 (stores on sub-block 0 only): "
-                         "%s",
-                         f.why);
+    npuc_pass_remark_at(f.loc,
+                        "cannot split the work over two vector sub-blocks, "
+                        "falling back to 1:1 (stores on sub-block 0 only): "
+                        "%s",
+                        f.why);
     fall_back(func, ctx->registry);
   } else {
     npuc_pass_verified(func); /* tile() verified it last */
@@ -372,9 +372,9 @@ static void erase_dead_values(MlirOperation func, const npuc_op_registry *reg);
 static void tile(MlirOperation func, npuc_dim_result *dims, bool strict,
                  const npuc_pass_context *ctx, failure *f) {
   if (dims->broadcast_across) {
-    npuc_emit_diagnostic(mlirOperationGetLocation(func), NPUC_SEV_REMARK,
-                         "the chosen tiling axis joins two different axes of "
-                         "one value (a broadcast); strict mode is turned off");
+    npuc_pass_remark(func,
+                     "the chosen tiling axis joins two different axes of "
+                     "one value (a broadcast); strict mode is turned off");
     strict = false;
   }
   /* The patterns may leave placeholders behind on failure: keep the
@@ -627,10 +627,10 @@ static bool bubble(MlirOperation func, bool strict, bool marked,
     return false;
   }
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(left.kept));
-  npuc_emit_diagnostic(mlirOperationGetLocation(left.kept), NPUC_SEV_REMARK,
-                       "'%.*s' stays whole on each sub-block; the slice of "
-                       "its result is taken after it",
-                       (int)n.length, n.data);
+  npuc_pass_remark(left.kept,
+                   "'%.*s' stays whole on each sub-block; the slice of "
+                   "its result is taken after it",
+                   (int)n.length, n.data);
   return true;
 }
 

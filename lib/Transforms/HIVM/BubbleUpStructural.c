@@ -12,11 +12,6 @@
 
 #define MAX_VALUES 64
 
-/* Inlined, so the length of a literal is known at compile time. */
-static inline MlirStringRef str(const char *s) {
-  return mlirStringRefCreate(s, strlen(s));
-}
-
 static const MlirOperation no_op = {NULL};
 
 static bool is_unit(bub_ofr x) { return bub_is(x, 1); }
@@ -54,7 +49,7 @@ const bub_pattern bub_pat_rank_reduce = {
 
 static bool empty_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "tensor.empty");
+  return npuc_op_is(p, "tensor.empty");
 }
 
 static bool empty_rewrite(bub_rw *r) {
@@ -76,7 +71,7 @@ const bub_pattern bub_pat_empty = {
 
 static bool ex_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "tensor.extract_slice");
+  return npuc_op_is(p, "tensor.extract_slice");
 }
 
 static bool ex_rewrite(bub_rw *r) {
@@ -148,39 +143,17 @@ const bub_pattern bub_pat_extract = {
 static MlirValue build_insert(bub_rw *r, MlirValue src, MlirValue dest,
                               const bub_slice *at, MlirOperation attrs_from) {
   MlirOperationState os =
-      mlirOperationStateGet(str("tensor.insert_slice"), r->loc);
+      mlirOperationStateGet(bub_str("tensor.insert_slice"), r->loc);
   MlirValue two[2] = {src, dest};
   mlirOperationStateAddOperands(&os, 2, two);
-  int64_t arr[3][BUB_MAX_RANK];
+  bub_slice unit = *at;
+  for (int d = 0; d < unit.rank; d++)
+    unit.stride[d] = 1;
   int32_t seg[5] = {1, 1, 0, 0, 0};
-  for (int d = 0; d < at->rank; d++) {
-    if (mlirValueIsNull(at->off[d].v)) {
-      arr[0][d] = at->off[d].c;
-    } else {
-      arr[0][d] = BUB_DYN;
-      mlirOperationStateAddOperands(&os, 1, &at->off[d].v);
-      seg[2]++;
-    }
-  }
-  for (int d = 0; d < at->rank; d++) {
-    if (mlirValueIsNull(at->size[d].v)) {
-      arr[1][d] = at->size[d].c;
-    } else {
-      arr[1][d] = BUB_DYN;
-      mlirOperationStateAddOperands(&os, 1, &at->size[d].v);
-      seg[3]++;
-    }
-    arr[2][d] = 1;
-  }
-  MlirNamedAttribute attrs[4] = {
-      bub_named(r, "static_offsets",
-                bub_i64_array_attr(r->ctx, arr[0], at->rank)),
-      bub_named(r, "static_sizes", bub_i64_array_attr(r->ctx, arr[1], at->rank)),
-      bub_named(r, "static_strides",
-                bub_i64_array_attr(r->ctx, arr[2], at->rank)),
-      bub_named(r, "operandSegmentSizes", mlirDenseI32ArrayGet(r->ctx, 5, seg)),
-  };
-  mlirOperationStateAddAttributes(&os, 4, attrs);
+  bub_add_slice_parts(r, &os, &unit, seg + 2);
+  MlirNamedAttribute ss =
+      bub_named(r, "operandSegmentSizes", mlirDenseI32ArrayGet(r->ctx, 5, seg));
+  mlirOperationStateAddAttributes(&os, 1, &ss);
   intptr_t nd = mlirOperationIsNull(attrs_from)
                     ? 0
                     : mlirOperationGetNumDiscardableAttributes(attrs_from);
@@ -195,7 +168,7 @@ static MlirValue build_insert(bub_rw *r, MlirValue src, MlirValue dest,
 
 static bool ins_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "tensor.insert_slice");
+  return npuc_op_is(p, "tensor.insert_slice");
 }
 
 static bool ins_rewrite(bub_rw *r) {
@@ -300,7 +273,7 @@ const bub_pattern bub_pat_insert = {
  * first[g] .. first[g+1]-1 of the expanded side. */
 static bool read_groups(MlirOperation op, int *first, int *ngroups) {
   MlirAttribute re =
-      mlirOperationGetInherentAttributeByName(op, str("reassociation"));
+      mlirOperationGetInherentAttributeByName(op, bub_str("reassociation"));
   if (mlirAttributeIsNull(re) || !mlirAttributeIsAArray(re))
     return false;
   intptr_t n = mlirArrayAttrGetNumElements(re);
@@ -328,7 +301,7 @@ static bool read_groups(MlirOperation op, int *first, int *ngroups) {
 static bool reshape_of_empty(bub_rw *r) {
   MlirValue src = mlirOperationGetOperand(r->producer, 0);
   if (!mlirValueIsAOpResult(src) ||
-      !bub_op_is(mlirOpResultGetOwner(src), "tensor.empty"))
+      !npuc_op_is(mlirOpResultGetOwner(src), "tensor.empty"))
     return false;
   MlirType type =
       bub_slice_tensor_type(mlirValueGetType(r->source), &r->s, NULL);
@@ -340,16 +313,19 @@ static bool reshape_of_empty(bub_rw *r) {
 
 static bool expand_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "tensor.expand_shape");
+  return npuc_op_is(p, "tensor.expand_shape");
 }
 
 static MlirValue build_reshape(bub_rw *r, MlirValue src, MlirType type,
                                const bub_slice *out_sizes, bool expand) {
   MlirOperationState st = mlirOperationStateGet(
-      str(expand ? "tensor.expand_shape" : "tensor.collapse_shape"), r->loc);
+      bub_str(expand ? "tensor.expand_shape" : "tensor.collapse_shape"),
+      r->loc);
   mlirOperationStateAddOperands(&st, 1, &src);
-  MlirNamedAttribute re = bub_named(r, "reassociation",
-      mlirOperationGetInherentAttributeByName(r->producer, str("reassociation")));
+  MlirNamedAttribute re = bub_named(
+      r, "reassociation",
+      mlirOperationGetInherentAttributeByName(r->producer,
+                                              bub_str("reassociation")));
   mlirOperationStateAddAttributes(&st, 1, &re);
   if (expand) {
     int64_t shape[BUB_MAX_RANK];
@@ -448,7 +424,7 @@ const bub_pattern bub_pat_expand = {
 
 static bool collapse_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "tensor.collapse_shape");
+  return npuc_op_is(p, "tensor.collapse_shape");
 }
 
 /* The source slice of collapsed group g (source dims lo..hi-1): outer to
@@ -555,7 +531,7 @@ const bub_pattern bub_pat_collapse = {
 
 static bool sel_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "arith.select") && mlirOperationGetNumOperands(p) == 3;
+  return npuc_op_is(p, "arith.select") && mlirOperationGetNumOperands(p) == 3;
 }
 
 static bool sel_rewrite(bub_rw *r) {
@@ -668,7 +644,7 @@ static void retire(bub_rw *r, MlirOperation old, MlirOperation now) {
 /* scf.if: each branch yields the slice. */
 static bool if_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "scf.if") && mlirOperationGetNumRegions(p) == 2;
+  return npuc_op_is(p, "scf.if") && mlirOperationGetNumRegions(p) == 2;
 }
 
 static bool if_rewrite(bub_rw *r) {
@@ -687,7 +663,7 @@ static bool if_rewrite(bub_rw *r) {
   else
     types[i] = r->slice_type;
   mlirRewriterBaseSetInsertionPointBefore(r->rw, old);
-  MlirOperationState st = mlirOperationStateGet(str("scf.if"), r->loc);
+  MlirOperationState st = mlirOperationStateGet(bub_str("scf.if"), r->loc);
   MlirValue cond = mlirOperationGetOperand(old, 0);
   mlirOperationStateAddOperands(&st, 1, &cond);
   mlirOperationStateAddResults(&st, append ? n + 1 : n, types);
@@ -726,21 +702,21 @@ const bub_pattern bub_pat_if = {
  * means the body needs the whole value: bubbling failed. */
 static bool for_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "scf.for") && mlirOperationGetNumRegions(p) == 1;
+  return npuc_op_is(p, "scf.for") && mlirOperationGetNumRegions(p) == 1;
 }
 
 /* Users the body may apply the placeholder to: ops our patterns bubble
  * through, and the loop's own yield at the same position. */
 static bool carried_use_ok(bub_rw *r, MlirOperation user, intptr_t pos,
                            MlirOperation loop, intptr_t iter) {
-  if (bub_op_is(user, "scf.yield") &&
+  if (npuc_op_is(user, "scf.yield") &&
       mlirOperationEqual(mlirOperationGetParentOperation(user), loop))
     return pos == iter;
-  if (bub_op_is(user, "tensor.extract_slice") ||
-      bub_op_is(user, "tensor.insert_slice") ||
-      bub_op_is(user, "tensor.expand_shape") ||
-      bub_op_is(user, "tensor.collapse_shape") ||
-      bub_op_is(user, "arith.select") || bub_op_is(user, "scf.yield"))
+  if (npuc_op_is(user, "tensor.extract_slice") ||
+      npuc_op_is(user, "tensor.insert_slice") ||
+      npuc_op_is(user, "tensor.expand_shape") ||
+      npuc_op_is(user, "tensor.collapse_shape") ||
+      npuc_op_is(user, "arith.select") || npuc_op_is(user, "scf.yield"))
     return true;
   const npuc_op_def *def = bub_def(r->bc, user);
   return def && mlirOperationGetNumResults(user) > 0 &&
@@ -764,13 +740,13 @@ static MlirOperation sliced_loop(bub_rw *r, MlirOperation old, intptr_t i) {
   for (intptr_t k = 0; k < n; k++)
     types[k] = mlirValueGetType(mlirOperationGetResult(old, k));
   types[i] = r->slice_type;
-  MlirOperationState st = mlirOperationStateGet(str("scf.for"), r->loc);
+  MlirOperationState st = mlirOperationStateGet(bub_str("scf.for"), r->loc);
   mlirOperationStateAddOperands(&st, nops, ops);
   mlirOperationStateAddResults(&st, n, types);
   MlirRegion region = mlirRegionCreate();
   mlirOperationStateAddOwnedRegions(&st, 1, &region);
   MlirAttribute uc =
-      mlirOperationGetInherentAttributeByName(old, str("unsignedCmp"));
+      mlirOperationGetInherentAttributeByName(old, bub_str("unsignedCmp"));
   if (!mlirAttributeIsNull(uc)) {
     MlirNamedAttribute a = bub_named(r, "unsignedCmp", uc);
     mlirOperationStateAddAttributes(&st, 1, &a);
@@ -854,7 +830,7 @@ static bool tile_offset(MlirValue iv, bub_ofr off, int64_t *t) {
   if (!mlirValueIsAOpResult(off.v))
     return false;
   MlirOperation def = mlirOpResultGetOwner(off.v);
-  if (bub_op_is(def, "affine.apply") && mlirOperationGetNumOperands(def) == 1 &&
+  if (npuc_op_is(def, "affine.apply") && mlirOperationGetNumOperands(def) == 1 &&
       mlirValueEqual(mlirOperationGetOperand(def, 0), iv)) {
     MlirAffineMap map = mlirAffineMapAttrGetValue(bub_attr(def, "map"));
     if (mlirAffineMapGetNumResults(map) != 1)
@@ -870,7 +846,7 @@ static bool tile_offset(MlirValue iv, bub_ofr off, int64_t *t) {
     *t = mlirAffineConstantExprGetValue(k);
     return *t > 0;
   }
-  if (bub_op_is(def, "arith.muli"))
+  if (npuc_op_is(def, "arith.muli"))
     for (int j = 0; j < 2; j++)
       if (mlirValueEqual(mlirOperationGetOperand(def, j), iv) &&
           bub_const(bub_v(mlirOperationGetOperand(def, 1 - j)), t))
@@ -892,7 +868,7 @@ static bool tile_elementwise(bub_rw *r, MlirValue v, MlirValue e,
     if (mlirValueEqual(x, e) || !mlirValueIsAOpResult(x))
       continue; /* the tile; block arguments are checked below */
     MlirOperation p = mlirOpResultGetOwner(x);
-    if (bub_op_is(p, "tensor.empty"))
+    if (npuc_op_is(p, "tensor.empty"))
       continue;
     const npuc_op_def *def = bub_def(r->bc, p);
     if (!def || !npuc_op_has_trait(def, NPUC_TRAIT_ELEMENTWISE) ||
@@ -950,10 +926,10 @@ static bool tiles_rewrite(bub_rw *r) {
        u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
     intptr_t at = mlirOpOperandGetOperandNumber(u);
-    if (bub_op_is(user, "tensor.extract_slice") && at == 0 &&
+    if (npuc_op_is(user, "tensor.extract_slice") && at == 0 &&
         mlirOperationIsNull(ex) && !npuc_bubble_is_marked(user))
       ex = user;
-    else if (bub_op_is(user, "tensor.insert_slice") && at == 1 &&
+    else if (npuc_op_is(user, "tensor.insert_slice") && at == 1 &&
              mlirOperationIsNull(ins))
       ins = user;
     else
@@ -1038,7 +1014,7 @@ const bub_pattern bub_pat_for_tiles = {
  * slice itself. */
 static bool unslice_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, BUB_UNSLICE);
+  return npuc_op_is(p, BUB_UNSLICE);
 }
 
 static bool unslice_rewrite(bub_rw *r) {
@@ -1115,7 +1091,7 @@ static bool add_load(buffer_uses *u, MlirOperation load, load_kind kind,
 static bool subview_is_row(MlirOperation sv, MlirOperation *loop, int *dim) {
   MlirOperation l = mlirOperationGetParentOperation(sv);
   bub_slice s;
-  if (!bub_op_is(l, "scf.for") || !bub_slice_read(sv, 1, &s) ||
+  if (!npuc_op_is(l, "scf.for") || !bub_slice_read(sv, 1, &s) ||
       !bub_slice_unit_strides(&s))
     return false;
   MlirValue iv =
@@ -1149,11 +1125,11 @@ static bool loop_only_loads(MlirOperation loop) {
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
     bool pure = (n.length > 6 && memcmp(n.data, "arith.", 6) == 0) ||
-                bub_op_is(op, "affine.apply") ||
-                bub_op_is(op, "memref.subview") ||
-                bub_op_is(op, "memref.reinterpret_cast") ||
-                bub_op_is(op, "memref.cast") || bub_op_is(op, "scf.yield") ||
-                bub_op_is(op, "hivm.hir.load");
+                npuc_op_is(op, "affine.apply") ||
+                npuc_op_is(op, "memref.subview") ||
+                npuc_op_is(op, "memref.reinterpret_cast") ||
+                npuc_op_is(op, "memref.cast") || npuc_op_is(op, "scf.yield") ||
+                npuc_op_is(op, "hivm.hir.load");
     if (!pure || mlirOperationGetNumRegions(op) != 0)
       return false;
   }
@@ -1168,7 +1144,7 @@ static bool scan_users(bub_rw *r, MlirValue v, buffer_uses *u, int nviews,
     MlirOperation user = mlirOpOperandGetOwner(use);
     if (mlirOperationEqual(user, r->producer))
       continue;
-    if (bub_op_is(user, "annotation.mark")) {
+    if (npuc_op_is(user, "annotation.mark")) {
       if (top && u->nmarks < 8)
         u->marks[u->nmarks++] = user;
       else if (u->ndoomed < 64)
@@ -1177,14 +1153,14 @@ static bool scan_users(bub_rw *r, MlirValue v, buffer_uses *u, int nviews,
         return false;
       continue;
     }
-    if (bub_op_is(user, "hivm.hir.load")) {
+    if (npuc_op_is(user, "hivm.hir.load")) {
       /* Written by the load: the buffer must be its destination. */
       if (mlirOpOperandGetOperandNumber(use) != 1 ||
           !add_load(u, user, LOAD_WHOLE, nviews))
         return false;
       continue;
     }
-    if (bub_op_is(user, "memref.subview") && nviews < 4 && u->ndoomed < 64) {
+    if (npuc_op_is(user, "memref.subview") && nviews < 4 && u->ndoomed < 64) {
       MlirValue res = mlirOperationGetResult(user, 0);
       if (subview_is_whole(user)) {
         u->doomed[u->ndoomed++] = user;
@@ -1200,11 +1176,11 @@ static bool scan_users(bub_rw *r, MlirValue v, buffer_uses *u, int nviews,
         for (MlirOpOperand su = mlirValueGetFirstUse(res);
              !mlirOpOperandIsNull(su); su = mlirOpOperandGetNextUse(su)) {
           MlirOperation l = mlirOpOperandGetOwner(su);
-          if (bub_op_is(l, "annotation.mark") && u->ndoomed < 64) {
+          if (npuc_op_is(l, "annotation.mark") && u->ndoomed < 64) {
             u->doomed[u->ndoomed++] = l;
             continue;
           }
-          if (!bub_op_is(l, "hivm.hir.load") ||
+          if (!npuc_op_is(l, "hivm.hir.load") ||
               mlirOpOperandGetOperandNumber(su) != 1 ||
               !add_load(u, l, slice ? LOAD_SLICE : LOAD_ROW, 0))
             return false;
@@ -1221,7 +1197,7 @@ static bool scan_users(bub_rw *r, MlirValue v, buffer_uses *u, int nviews,
 
 static bool tt_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return bub_op_is(p, "bufferization.to_tensor") &&
+  return npuc_op_is(p, "bufferization.to_tensor") &&
          mlirOperationGetNumOperands(p) == 1;
 }
 
@@ -1236,6 +1212,67 @@ static MlirType memref_of(MlirType like, const bub_slice *s) {
                            mlirMemRefTypeGetMemorySpace(like));
 }
 
+/* The buffer behind the tensor: a static memref.alloc (possibly through a
+ * memory_space_cast) whose users are only loads and marks (into `u`). */
+static bool tt_find_buffer(bub_rw *r, MlirValue buf, buffer_uses *u) {
+  if (!mlirValueIsAOpResult(buf))
+    return bub_refuse(r, "the buffer is not allocated here");
+  MlirOperation def = mlirOpResultGetOwner(buf);
+  if (npuc_op_is(def, "memref.memory_space_cast")) {
+    u->cast = def;
+    MlirValue a = mlirOperationGetOperand(def, 0);
+    def = mlirValueIsAOpResult(a) ? mlirOpResultGetOwner(a) : no_op;
+  }
+  if (!npuc_op_is(def, "memref.alloc") || mlirOperationGetNumOperands(def) != 0)
+    return bub_refuse(r, "the buffer is not a static memref.alloc");
+  u->alloc = def;
+  MlirValue alloc_v = mlirOperationGetResult(def, 0);
+  if (!mlirOperationIsNull(u->cast)) {
+    if (!only_use_is(alloc_v, u->cast) ||
+        !scan_users(r, mlirOperationGetResult(u->cast, 0), u, 0, true))
+      return bub_refuse(r, "the buffer has users other than loads and marks");
+  } else if (!scan_users(r, alloc_v, u, 0, true)) {
+    return bub_refuse(r, "the buffer has users other than loads and marks");
+  }
+  return true;
+}
+
+/* Every load into the buffer can be narrowed to the slice. */
+static bool tt_check_loads(bub_rw *r, const buffer_uses *u) {
+  for (int k = 0; k < u->nloads; k++) {
+    MlirOperation at = u->kind[k] == LOAD_ROW ? u->loop[k] : u->loads[k];
+    if (!mlirBlockEqual(mlirOperationGetBlock(at),
+                        mlirOperationGetBlock(u->alloc)))
+      return bub_refuse(r, "a load into the buffer is in another block");
+    if (u->kind[k] == LOAD_ROW) {
+      /* Rows of the slice's dim; the window takes the other dims whole. */
+      int dim = u->row_dim[k];
+      for (int d = 0; d < r->s.rank; d++)
+        if (d != dim && !bub_slice_full_dim(&r->s, r->source, d))
+          return bub_refuse(r, "rows of another dim than the slice's");
+      if (!loop_only_loads(u->loop[k]))
+        return bub_refuse(r, "the loop filling the buffer does more than "
+                             "load rows");
+    }
+    MlirType lt = mlirValueGetType(mlirOperationGetOperand(u->loads[k], 0));
+    int64_t strides[BUB_MAX_RANK], off;
+    if (mlirOperationGetNumOperands(u->loads[k]) > MAX_VALUES ||
+        (u->kind[k] == LOAD_WHOLE &&
+         (!mlirTypeIsAMemRef(lt) || bub_rank(lt) != r->s.rank ||
+          mlirLogicalResultIsFailure(
+              mlirMemRefTypeGetStridesAndOffset(lt, strides, &off)))))
+      return bub_refuse(r, "a load source that cannot be sliced");
+  }
+  return true;
+}
+
+static MlirValue tt_build_buffer(bub_rw *r, const buffer_uses *u,
+                                 MlirValue buf);
+static void tt_narrow_loops(bub_rw *r, const buffer_uses *u);
+static void tt_narrow_loads(bub_rw *r, const buffer_uses *u, MlirValue nb);
+static MlirValue tt_build_tensor(bub_rw *r, MlirValue nb);
+static void tt_erase_old(bub_rw *r, const buffer_uses *u);
+
 static bool tt_rewrite(bub_rw *r) {
   if (bub_deferred(r->bc, r->producer) || !uses_are_this_slice(r)) {
     bub_defer(r->bc, r->producer);
@@ -1244,56 +1281,30 @@ static bool tt_rewrite(bub_rw *r) {
   MlirValue buf = mlirOperationGetOperand(r->producer, 0);
   buffer_uses u;
   memset(&u, 0, sizeof u);
-  if (!mlirValueIsAOpResult(buf))
-    return bub_refuse(r, "the buffer is not allocated here");
-  MlirOperation def = mlirOpResultGetOwner(buf);
-  if (bub_op_is(def, "memref.memory_space_cast")) {
-    u.cast = def;
-    MlirValue a = mlirOperationGetOperand(def, 0);
-    def = mlirValueIsAOpResult(a) ? mlirOpResultGetOwner(a) : no_op;
-  }
-  if (!bub_op_is(def, "memref.alloc") || mlirOperationGetNumOperands(def) != 0)
-    return bub_refuse(r, "the buffer is not a static memref.alloc");
-  u.alloc = def;
-  MlirValue alloc_v = mlirOperationGetResult(def, 0);
-  if (!mlirOperationIsNull(u.cast)) {
-    if (!only_use_is(alloc_v, u.cast) ||
-        !scan_users(r, mlirOperationGetResult(u.cast, 0), &u, 0, true))
-      return bub_refuse(r, "the buffer has users other than loads and marks");
-  } else if (!scan_users(r, alloc_v, &u, 0, true)) {
-    return bub_refuse(r, "the buffer has users other than loads and marks");
-  }
-  for (int k = 0; k < u.nloads; k++) {
-    MlirOperation at = u.kind[k] == LOAD_ROW ? u.loop[k] : u.loads[k];
-    if (!mlirBlockEqual(mlirOperationGetBlock(at),
-                        mlirOperationGetBlock(u.alloc)))
-      return bub_refuse(r, "a load into the buffer is in another block");
-    if (u.kind[k] == LOAD_ROW) {
-      /* Rows of the slice's dim; the window takes the other dims whole. */
-      int dim = u.row_dim[k];
-      for (int d = 0; d < r->s.rank; d++)
-        if (d != dim && !bub_slice_full_dim(&r->s, r->source, d))
-          return bub_refuse(r, "rows of another dim than the slice's");
-      if (!loop_only_loads(u.loop[k]))
-        return bub_refuse(r, "the loop filling the buffer does more than "
-                             "load rows");
-    }
-    MlirType lt = mlirValueGetType(mlirOperationGetOperand(u.loads[k], 0));
-    int64_t strides[BUB_MAX_RANK], off;
-    if (mlirOperationGetNumOperands(u.loads[k]) > MAX_VALUES ||
-        (u.kind[k] == LOAD_WHOLE &&
-         (!mlirTypeIsAMemRef(lt) || bub_rank(lt) != r->s.rank ||
-          mlirLogicalResultIsFailure(
-              mlirMemRefTypeGetStridesAndOffset(lt, strides, &off)))))
-      return bub_refuse(r, "a load source that cannot be sliced");
-  }
+  if (!tt_find_buffer(r, buf, &u) || !tt_check_loads(r, &u))
+    return false;
   MlirOperation after = mlirOperationGetNextInBlock(u.alloc);
   if (mlirOperationIsNull(after) || !bub_slice_hoist(r, after))
     return bub_refuse(r, "the slice's sizes are computed after the buffer");
-  /* The new buffer, right after the old one. */
-  mlirRewriterBaseSetInsertionPointAfter(r->rw, u.alloc);
+  MlirValue nb = tt_build_buffer(r, &u, buf);
+  tt_narrow_loops(r, &u);
+  tt_narrow_loads(r, &u, nb);
+  MlirValue nt = tt_build_tensor(r, nb);
+  replace_equal_slices(r, nt);
+  bub_replace(r, nt);
+  tt_erase_old(r, &u);
+  return true;
+}
+
+/* The new buffer of the slice's shape, right after the old one (and its
+ * cast and marks after theirs). */
+static MlirValue tt_build_buffer(bub_rw *r, const buffer_uses *u,
+                                 MlirValue buf) {
+  MlirValue alloc_v = mlirOperationGetResult(u->alloc, 0);
+  mlirRewriterBaseSetInsertionPointAfter(r->rw, u->alloc);
   MlirType at = memref_of(mlirValueGetType(alloc_v), &r->s);
-  MlirOperationState st = mlirOperationStateGet(str("memref.alloc"), r->loc);
+  MlirOperationState st =
+      mlirOperationStateGet(bub_str("memref.alloc"), r->loc);
   int32_t seg[2] = {0, 0};
   for (int d = 0; d < r->s.rank; d++)
     if (!mlirValueIsNull(r->s.size[d].v)) {
@@ -1304,7 +1315,7 @@ static bool tt_rewrite(bub_rw *r) {
                                     mlirDenseI32ArrayGet(r->ctx, 2, seg));
   mlirOperationStateAddAttributes(&st, 1, &sa);
   MlirAttribute align =
-      mlirOperationGetInherentAttributeByName(u.alloc, str("alignment"));
+      mlirOperationGetInherentAttributeByName(u->alloc, bub_str("alignment"));
   if (!mlirAttributeIsNull(align)) {
     MlirNamedAttribute al = bub_named(r, "alignment", align);
     mlirOperationStateAddAttributes(&st, 1, &al);
@@ -1312,31 +1323,36 @@ static bool tt_rewrite(bub_rw *r) {
   mlirOperationStateAddResults(&st, 1, &at);
   MlirValue nb = mlirOperationGetResult(bub_create(r, &st), 0);
   bub_mark_buffer_size(r, nb, at, mlirValueGetType(alloc_v));
-  if (!mlirOperationIsNull(u.cast)) {
+  if (!mlirOperationIsNull(u->cast)) {
     MlirType ct = memref_of(mlirValueGetType(buf), &r->s);
     MlirOperationState cs =
-        mlirOperationStateGet(str("memref.memory_space_cast"), r->loc);
+        mlirOperationStateGet(bub_str("memref.memory_space_cast"), r->loc);
     mlirOperationStateAddOperands(&cs, 1, &nb);
     mlirOperationStateAddResults(&cs, 1, &ct);
-    mlirRewriterBaseSetInsertionPointAfter(r->rw, u.cast);
+    mlirRewriterBaseSetInsertionPointAfter(r->rw, u->cast);
     nb = mlirOperationGetResult(bub_create(r, &cs), 0);
   }
-  for (int k = 0; k < u.nmarks; k++) {
-    mlirRewriterBaseSetInsertionPointAfter(r->rw, u.marks[k]);
-    bub_clone_op(r, u.marks[k], 1, &nb, 0, NULL, 0, NULL, NULL);
+  for (int k = 0; k < u->nmarks; k++) {
+    mlirRewriterBaseSetInsertionPointAfter(r->rw, u->marks[k]);
+    bub_clone_op(r, u->marks[k], 1, &nb, 0, NULL, 0, NULL, NULL);
   }
-  /* Loops filling rows run over the rows of the slice only:
-   * [o, min(ub, o + size)) (their lower bound is 0 <= o). */
-  for (int k = 0; k < u.nloads; k++) {
-    if (u.kind[k] != LOAD_ROW)
+  return nb;
+}
+
+/* Loops filling rows run over the rows of the slice only:
+ * [o, min(ub, o + size)) (their lower bound is 0 <= o). */
+static void tt_narrow_loops(bub_rw *r, const buffer_uses *u) {
+  for (int k = 0; k < u->nloads; k++) {
+    if (u->kind[k] != LOAD_ROW)
       continue;
     bool done = false;
     for (int q = 0; q < k; q++)
-      done |= u.kind[q] == LOAD_ROW && mlirOperationEqual(u.loop[q], u.loop[k]);
+      done |=
+          u->kind[q] == LOAD_ROW && mlirOperationEqual(u->loop[q], u->loop[k]);
     if (done)
       continue;
-    MlirOperation l = u.loop[k];
-    int dim = u.row_dim[k];
+    MlirOperation l = u->loop[k];
+    int dim = u->row_dim[k];
     mlirRewriterBaseSetInsertionPointBefore(r->rw, l);
     bub_ofr ub = bub_min(r, bub_v(mlirOperationGetOperand(l, 1)),
                          bub_add(r, r->s.off[dim], r->s.size[dim]));
@@ -1346,28 +1362,31 @@ static bool tt_rewrite(bub_rw *r) {
     mlirOperationSetOperand(l, 1, ubv);
     mlirRewriterBaseFinalizeOpModification(r->rw, l);
   }
-  /* The loads, rewritten in place. */
-  for (int k = 0; k < u.nloads; k++) {
-    MlirOperation l = u.loads[k];
+}
+
+/* The loads, rewritten in place to fill the new buffer `nb`. */
+static void tt_narrow_loads(bub_rw *r, const buffer_uses *u, MlirValue nb) {
+  for (int k = 0; k < u->nloads; k++) {
+    MlirOperation l = u->loads[k];
     mlirRewriterBaseSetInsertionPointBefore(r->rw, l);
     MlirValue ops[MAX_VALUES];
     intptr_t n = mlirOperationGetNumOperands(l);
     for (intptr_t q = 0; q < n; q++)
       ops[q] = mlirOperationGetOperand(l, q);
-    if (u.kind[k] == LOAD_ROW) {
+    if (u->kind[k] == LOAD_ROW) {
       /* Row iv of the slice is row iv - o of the new buffer. */
       MlirValue iv = mlirBlockGetArgument(
-          mlirRegionGetFirstBlock(mlirOperationGetRegion(u.loop[k], 0)), 0);
-      int dim = u.row_dim[k];
+          mlirRegionGetFirstBlock(mlirOperationGetRegion(u->loop[k], 0)), 0);
+      int dim = u->row_dim[k];
       bub_slice row;
       bub_slice_full(r, nb, &row);
       row.off[dim] = bub_sub(r, bub_v(iv), r->s.off[dim]);
       row.size[dim] = bub_c(1);
       ops[1] = bub_view(r, nb, &row);
-    } else if (u.kind[k] == LOAD_WHOLE) {
+    } else if (u->kind[k] == LOAD_WHOLE) {
       ops[0] = bub_subview(r, ops[0], &r->s);
       MlirValue dst = nb; /* views of an identity-layout buffer */
-      for (int q = 0; q < u.load_nviews[k]; q++) {
+      for (int q = 0; q < u->load_nviews[k]; q++) {
         bub_slice all;
         bub_slice_full(r, dst, &all);
         dst = bub_view(r, dst, &all);
@@ -1378,16 +1397,19 @@ static bool tt_rewrite(bub_rw *r) {
     }
     bub_clone_op(r, l, n, ops, 0, NULL, 0, NULL, NULL);
   }
-  /* The tensor of the new buffer replaces the slices, from where the old
-   * tensor was (it dominates them all). */
+}
+
+/* The tensor of the new buffer, which replaces the slices, from where the
+ * old tensor was (it dominates them all). */
+static MlirValue tt_build_tensor(bub_rw *r, MlirValue nb) {
   mlirRewriterBaseSetInsertionPointBefore(r->rw, r->producer);
   MlirOperationState ts =
-      mlirOperationStateGet(str("bufferization.to_tensor"), r->loc);
+      mlirOperationStateGet(bub_str("bufferization.to_tensor"), r->loc);
   mlirOperationStateAddOperands(&ts, 1, &nb);
   const char *units[] = {"restrict", "writable"};
   for (int k = 0; k < 2; k++) {
     MlirAttribute a =
-        mlirOperationGetInherentAttributeByName(r->producer, str(units[k]));
+        mlirOperationGetInherentAttributeByName(r->producer, bub_str(units[k]));
     if (!mlirAttributeIsNull(a)) {
       MlirNamedAttribute na = bub_named(r, units[k], a);
       mlirOperationStateAddAttributes(&ts, 1, &na);
@@ -1395,20 +1417,20 @@ static bool tt_rewrite(bub_rw *r) {
   }
   MlirType tt = r->slice_type;
   mlirOperationStateAddResults(&ts, 1, &tt);
-  MlirValue nt = mlirOperationGetResult(bub_create(r, &ts), 0);
-  replace_equal_slices(r, nt);
-  bub_replace(r, nt);
-  /* The old buffer and everything that wrote it. */
-  for (int k = 0; k < u.nloads; k++)
-    mlirRewriterBaseEraseOp(r->rw, u.loads[k]);
-  for (int k = u.ndoomed - 1; k >= 0; k--)
-    mlirRewriterBaseEraseOp(r->rw, u.doomed[k]);
-  for (int k = 0; k < u.nmarks; k++)
-    mlirRewriterBaseEraseOp(r->rw, u.marks[k]);
-  if (!mlirOperationIsNull(u.cast))
-    mlirRewriterBaseEraseOp(r->rw, u.cast);
-  mlirRewriterBaseEraseOp(r->rw, u.alloc);
-  return true;
+  return mlirOperationGetResult(bub_create(r, &ts), 0);
+}
+
+/* The old buffer and everything that wrote it. */
+static void tt_erase_old(bub_rw *r, const buffer_uses *u) {
+  for (int k = 0; k < u->nloads; k++)
+    mlirRewriterBaseEraseOp(r->rw, u->loads[k]);
+  for (int k = u->ndoomed - 1; k >= 0; k--)
+    mlirRewriterBaseEraseOp(r->rw, u->doomed[k]);
+  for (int k = 0; k < u->nmarks; k++)
+    mlirRewriterBaseEraseOp(r->rw, u->marks[k]);
+  if (!mlirOperationIsNull(u->cast))
+    mlirRewriterBaseEraseOp(r->rw, u->cast);
+  mlirRewriterBaseEraseOp(r->rw, u->alloc);
 }
 
 const bub_pattern bub_pat_to_tensor = {

@@ -2,6 +2,7 @@
  * wrapping as MLIR rewrite patterns through the C API, and the greedy
  * driver run with its stop-point check. */
 #include "BubbleUpInternal.h"
+#include "npuc/Alloc.h"
 #include "npuc/PtrSet.h"
 
 #include <stdlib.h>
@@ -202,9 +203,7 @@ bool npuc_bubble_populate_patterns(npuc_bubble_ctx *bc,
     if (!wanted)
       continue;
     bc->enabled[i] = true;
-    pattern_instance *pi = malloc(sizeof *pi);
-    if (!pi)
-      return false;
+    pattern_instance *pi = npuc_xmalloc(sizeof *pi);
     pi->pat = patterns[i];
     pi->bc = bc;
     MlirRewritePatternCallbacks cb = {NULL, instance_destruct,
@@ -379,7 +378,7 @@ static MlirWalkResult check_op(MlirOperation op, void *user) {
   if (!mlirValueIsAOpResult(src))
     return MlirWalkResultAdvance; /* reached a block argument */
   MlirOperation def = mlirOpResultGetOwner(src);
-  if (bub_op_is(def, BUB_UNSLICE))
+  if (npuc_op_is(def, BUB_UNSLICE))
     return MlirWalkResultAdvance; /* reported with the placeholder */
   stuck(cs, op, def, bub_reason(cs->bc, op, def));
   return MlirWalkResultAdvance;
@@ -387,7 +386,7 @@ static MlirWalkResult check_op(MlirOperation op, void *user) {
 
 static MlirWalkResult collect_dead_placeholder(MlirOperation op, void *user) {
   check_state *cs = user;
-  if (bub_op_is(op, BUB_UNSLICE) &&
+  if (npuc_op_is(op, BUB_UNSLICE) &&
       mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, 0))) &&
       cs->ndead < 64)
     cs->dead[cs->ndead++] = op;
