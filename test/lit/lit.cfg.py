@@ -54,5 +54,7 @@ else:
     # Reference programs of the execution tests: plain C, built by the
     # host compiler, independent of npuc.
     config.substitutions.append(("%cc", "cc -std=c11 -O2 -Wall"))
+    config.substitutions.append(("%npuc_src_root", config.npuc_source_dir))
+    config.substitutions.append(("%npuc_obj_root", config.npuc_obj_root))
     for name in ("FileCheck", "not", "split-file"):
         tool(name, config.llvm_tools_dir)
