@@ -78,20 +78,15 @@ typedef struct {
 /* The pass's options struct, parsed (string fields live as long as
  * `o`). */
 const void *npuc_pass_opts(const npuc_pass_options *o);
+/* The struct typed: NPUC_PASS_OPTS(blockify_options, opts)->mode. */
+#define NPUC_PASS_OPTS(type, o) ((const type *)npuc_pass_opts(o))
 /* Was the option of the field at `field` (offsetof) given explicitly,
  * not defaulted? */
 bool npuc_pass_opt_given_field(const npuc_pass_options *o, size_t field);
 
-/* Option values; names must be declared in the pass's option table. */
-bool npuc_pass_opt_bool(const npuc_pass_options *o, const char *name);
-int64_t npuc_pass_opt_int(const npuc_pass_options *o, const char *name);
-const char *npuc_pass_opt_str(const npuc_pass_options *o, const char *name);
-/* Was the option given explicitly (not defaulted)? */
-bool npuc_pass_opt_given(const npuc_pass_options *o, const char *name);
-
 /* The registry of npuc passes, in --help order: the tools fill it with
- * npuc_register_passes (npuc/Passes.h). False if the name is taken or the
- * registry full. */
+ * npuc_register_passes (npuc/Passes.h). False if the name is taken, the
+ * registry full, or the pass has options but no options struct. */
 bool npuc_pass_register(const npuc_pass_def *def);
 size_t npuc_num_passes(void);
 const npuc_pass_def *npuc_pass_at(size_t i);

@@ -140,37 +140,9 @@ char *npuc_pass_options_describe(const npuc_pass_def *def) {
 
 /* ---- Accessors ------------------------------------------------------ */
 
-/* Asking for an option the pass never declared is a bug in the pass. */
-static const option_value *value_of(const npuc_pass_options *o,
-                                    const char *name) {
-  int i = find_option(o->def, name, strlen(name));
-  if (i < 0) {
-    fprintf(stderr, "npuc: internal error: pass '%s' reads undeclared "
-                    "option '%s'\n", o->def->name, name);
-    abort();
-  }
-  return &o->values[i];
-}
-
-bool npuc_pass_opt_bool(const npuc_pass_options *o, const char *name) {
-  return text_is_true(value_of(o, name)->text);
-}
-
 static bool text_is_true(const char *t) {
   return strcmp(t, "true") == 0 || strcmp(t, "True") == 0 ||
          strcmp(t, "1") == 0;
-}
-
-int64_t npuc_pass_opt_int(const npuc_pass_options *o, const char *name) {
-  return strtoll(value_of(o, name)->text, NULL, 10);
-}
-
-const char *npuc_pass_opt_str(const npuc_pass_options *o, const char *name) {
-  return value_of(o, name)->text;
-}
-
-bool npuc_pass_opt_given(const npuc_pass_options *o, const char *name) {
-  return value_of(o, name)->given;
 }
 
 const void *npuc_pass_opts(const npuc_pass_options *o) {

@@ -51,7 +51,9 @@ const npuc_pass_def *npuc_pass_lookup(const char *name) {
 }
 
 bool npuc_pass_register(const npuc_pass_def *def) {
-  if (num_registered == MAX_PASSES || npuc_pass_lookup(def->name))
+  /* Options are read through the pass's struct only. */
+  bool typed = def->num_options == 0 || def->options_size > 0;
+  if (!typed || num_registered == MAX_PASSES || npuc_pass_lookup(def->name))
     return false;
   registered[num_registered++] = def;
   return true;

@@ -1,5 +1,6 @@
 /* include/npuc/Passes.h: the list of Passes.def, registered. */
 #include "npuc/Passes.h"
+#include "npuc/Alloc.h"
 #include "npuc/Pass.h"
 
 #include <stdbool.h>
@@ -13,7 +14,9 @@ void npuc_register_passes(void) {
   if (done)
     return;
   done = true;
-#define NPUC_PASS(symbol) npuc_pass_register(&symbol);
+#define NPUC_PASS(symbol)                                                      \
+  if (!npuc_pass_register(&symbol))                                            \
+    npuc_die("internal error: pass '%s' cannot be registered", symbol.name);
 #include "Passes.def"
 #undef NPUC_PASS
 }

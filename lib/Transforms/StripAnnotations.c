@@ -7,6 +7,7 @@
 #include "npuc/OpList.h"
 #include "npuc/Pass.h"
 
+#include <stddef.h>
 #include <mlir-c/Diagnostics.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,18 +16,26 @@ static bool strip_annotations(MlirOperation root,
                               const npuc_pass_options *opts,
                               const npuc_pass_context *ctx);
 
+typedef struct {
+  const char *keep;
+} strip_options;
+
 static const npuc_pass_option_def options[] = {
-    {"keep", NPUC_OPT_STRING, "",
-     "comma-separated attribute names: marks carrying only these stay", NULL},
+    {.name = "keep",
+     .type = NPUC_OPT_STRING,
+     .default_value = "",
+     .help = "comma-separated attribute names: marks carrying only these stay",
+     .field = offsetof(strip_options, keep)},
 };
 
 const npuc_pass_def npuc_pass_strip_annotations = {
-    "npuc-strip-annotations",
-    "Erase annotation.mark ops, except those whose attributes are all kept",
-    "builtin.module",
-    options,
-    sizeof options / sizeof options[0],
-    strip_annotations,
+    .name = "npuc-strip-annotations",
+    .summary = "Erase annotation.mark ops, except those whose attributes are all kept",
+    .anchor = "builtin.module",
+    .options = options,
+    .num_options = sizeof options / sizeof options[0],
+    .run = strip_annotations,
+    .options_size = sizeof(strip_options),
 };
 
 static unsigned doomed_mark(MlirOperation op, void *keep);
@@ -41,7 +50,7 @@ static bool strip_annotations(MlirOperation root,
   npuc_op_list doomed = {0};
   /* Erasing while walking would invalidate the walk: collect first. */
   if (!npuc_op_list_collect(root, MlirWalkPostOrder, doomed_mark,
-                            (void *)npuc_pass_opt_str(opts, "keep"), &doomed)) {
+                            (void *)NPUC_PASS_OPTS(strip_options, opts)->keep, &doomed)) {
     npuc_op_list_free(&doomed);
     npuc_pass_error(root, "out of memory");
     return false;

@@ -42,18 +42,23 @@ static void log_run(const char *tag, MlirOperation op) {
 
 static void break_first_op(MlirOperation func);
 
+typedef struct {
+  const char *tag;
+  bool fail, break_it, claim_verified;
+} record_options_t;
+
 static bool record_run(MlirOperation op, const npuc_pass_options *opts,
                        const npuc_pass_context *ctx) {
   (void)ctx;
-  const char *tag = npuc_pass_opt_str(opts, "tag");
-  log_run(tag, op);
-  if (npuc_pass_opt_bool(opts, "fail")) {
+  const record_options_t *o = NPUC_PASS_OPTS(record_options_t, opts);
+  log_run(o->tag, op);
+  if (o->fail) {
     mlirEmitError(mlirOperationGetLocation(op), "test pass failed");
     return false;
   }
-  if (npuc_pass_opt_bool(opts, "break"))
+  if (o->break_it)
     break_first_op(op);
-  if (npuc_pass_opt_bool(opts, "claim-verified"))
+  if (o->claim_verified)
     npuc_pass_verified(op);
   return true;
 }
@@ -69,24 +74,30 @@ static void break_first_op(MlirOperation func) {
 }
 
 static const npuc_pass_option_def record_options[] = {
-    {"tag", NPUC_OPT_STRING, "none", "written to the log", NULL},
-    {"fail", NPUC_OPT_BOOL, "false", "fail after logging", NULL},
-    {"break", NPUC_OPT_BOOL, "false", "leave the function invalid", NULL},
-    {"claim-verified", NPUC_OPT_BOOL, "false",
-     "say the op was left verified (npuc_pass_verified)", NULL},
+    {.name = "tag", .type = NPUC_OPT_STRING, .default_value = "none",
+     .help = "written to the log", .field = offsetof(record_options_t, tag)},
+    {.name = "fail", .type = NPUC_OPT_BOOL, .default_value = "false",
+     .help = "fail after logging", .field = offsetof(record_options_t, fail)},
+    {.name = "break", .type = NPUC_OPT_BOOL, .default_value = "false",
+     .help = "leave the function invalid",
+     .field = offsetof(record_options_t, break_it)},
+    {.name = "claim-verified", .type = NPUC_OPT_BOOL, .default_value = "false",
+     .help = "say the op was left verified (npuc_pass_verified)",
+     .field = offsetof(record_options_t, claim_verified)},
 };
 
 #define NUM_RECORD_OPTIONS (sizeof record_options / sizeof record_options[0])
 
-static const npuc_pass_def func_pass = {
-    "npuc-test-func", "logs each function", "func.func", record_options,
-    NUM_RECORD_OPTIONS, record_run};
-static const npuc_pass_def module_pass = {
-    "npuc-test-module", "logs the module", "builtin.module", record_options,
-    NUM_RECORD_OPTIONS, record_run};
-static const npuc_pass_def any_pass = {
-    "npuc-test-any", "logs any op", "any", record_options, NUM_RECORD_OPTIONS,
-    record_run};
+#define RECORD_PASS(flag, what, op_name)                                      \
+  {.name = flag, .summary = what, .anchor = op_name,                           \
+   .options = record_options, .num_options = NUM_RECORD_OPTIONS,               \
+   .run = record_run, .options_size = sizeof(record_options_t)}
+static const npuc_pass_def func_pass =
+    RECORD_PASS("npuc-test-func", "logs each function", "func.func");
+static const npuc_pass_def module_pass =
+    RECORD_PASS("npuc-test-module", "logs the module", "builtin.module");
+static const npuc_pass_def any_pass =
+    RECORD_PASS("npuc-test-any", "logs any op", "any");
 
 /* ---- Fixture -------------------------------------------------------- */
 

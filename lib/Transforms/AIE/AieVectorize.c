@@ -15,6 +15,7 @@
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 
+#include <stddef.h>
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <stdlib.h>
@@ -23,28 +24,51 @@
 static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
                           const npuc_pass_context *ctx);
 
+typedef struct {
+  int64_t shift;
+  int64_t zero_offset;
+  int64_t dup_factor;
+  bool unaligned_loads_check;
+  bool aieml;
+} vectorize_options;
+
 static const npuc_pass_option_def options[] = {
-    {"shift", NPUC_OPT_INT, "0",
-     "shift of the ups/srs conversions to and from accumulators (0..63)",
-     NULL},
-    {"zero-offset", NPUC_OPT_INT, "0",
-     "position (from 1) of the recurring zero in the filter; lets a 16-bit "
+    {.name = "shift",
+     .type = NPUC_OPT_INT,
+     .default_value = "0",
+     .help = "shift of the ups/srs conversions to and from accumulators (0..63)",
+     .field = offsetof(vectorize_options, shift)},
+    {.name = "zero-offset",
+     .type = NPUC_OPT_INT,
+     .default_value = "0",
+     .help = "position (from 1) of the recurring zero in the filter; lets a 16-bit "
      "multiply use a second column that hits a zero",
-     NULL},
-    {"dup-factor", NPUC_OPT_INT, "2",
-     "how often each filter value is duplicated (8-bit scheme)", NULL},
-    {"unaligned-loads-check", NPUC_OPT_BOOL, "true",
-     "refuse functions whose row sizes are not multiples of the lanes", NULL},
-    {"aieml", NPUC_OPT_BOOL, "false", "target AIE-ML instead of AIE1", NULL},
+     .field = offsetof(vectorize_options, zero_offset)},
+    {.name = "dup-factor",
+     .type = NPUC_OPT_INT,
+     .default_value = "2",
+     .help = "how often each filter value is duplicated (8-bit scheme)",
+     .field = offsetof(vectorize_options, dup_factor)},
+    {.name = "unaligned-loads-check",
+     .type = NPUC_OPT_BOOL,
+     .default_value = "true",
+     .help = "refuse functions whose row sizes are not multiples of the lanes",
+     .field = offsetof(vectorize_options, unaligned_loads_check)},
+    {.name = "aieml",
+     .type = NPUC_OPT_BOOL,
+     .default_value = "false",
+     .help = "target AIE-ML instead of AIE1",
+     .field = offsetof(vectorize_options, aieml)},
 };
 
 const npuc_pass_def npuc_pass_aie_vectorize = {
-    "aie-vectorize",
-    "Lower super-vectorized affine loops to AIE1 aievec ops with vector reuse",
-    "builtin.module",
-    options,
-    sizeof options / sizeof options[0],
-    aie_vectorize,
+    .name = "aie-vectorize",
+    .summary = "Lower super-vectorized affine loops to AIE1 aievec ops with vector reuse",
+    .anchor = "builtin.module",
+    .options = options,
+    .num_options = sizeof options / sizeof options[0],
+    .run = aie_vectorize,
+    .options_size = sizeof(vectorize_options),
 };
 
 static bool vectorize_func(aie_state *s);
@@ -53,7 +77,7 @@ static void state_free(aie_state *s);
 static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
                           const npuc_pass_context *ctx) {
   (void)ctx;
-  int64_t shift = npuc_pass_opt_int(opts, "shift");
+  int64_t shift = NPUC_PASS_OPTS(vectorize_options, opts)->shift;
   if (shift < 0 || shift > 63) {
     npuc_pass_error(module, "shift must be in 0..63, got %lld",
                     (long long)shift);
@@ -70,10 +94,10 @@ static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
     proto.ctx = mlirOperationGetContext(f);
     proto.func = f;
     proto.shift = shift;
-    proto.zero_offset = npuc_pass_opt_int(opts, "zero-offset");
-    proto.dup_factor = npuc_pass_opt_int(opts, "dup-factor");
-    proto.unaligned_check = npuc_pass_opt_bool(opts, "unaligned-loads-check");
-    proto.aieml = npuc_pass_opt_bool(opts, "aieml");
+    proto.zero_offset = NPUC_PASS_OPTS(vectorize_options, opts)->zero_offset;
+    proto.dup_factor = NPUC_PASS_OPTS(vectorize_options, opts)->dup_factor;
+    proto.unaligned_check = NPUC_PASS_OPTS(vectorize_options, opts)->unaligned_loads_check;
+    proto.aieml = NPUC_PASS_OPTS(vectorize_options, opts)->aieml;
     if (!vectorize_func(&proto))
       return false;
   }

@@ -21,6 +21,7 @@
 #include "npuc/PtrSet.h"
 #include "npuc/TargetSpec.h"
 
+#include <stddef.h>
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <mlir-c/Diagnostics.h>
@@ -34,22 +35,34 @@ static bool auto_blockify(MlirOperation module, const npuc_pass_options *opts,
 
 static const char *const modes[] = {"strided", "ceildiv", NULL};
 
+typedef struct {
+  const char *mode;
+  int64_t physical_block_num;
+} blockify_options;
+
 static const npuc_pass_option_def options[] = {
-    {"mode", NPUC_OPT_ENUM, "strided",
-     "strided: from the block index to the logical count, step physical; "
+    {.name = "mode",
+     .type = NPUC_OPT_ENUM,
+     .default_value = "strided",
+     .help = "strided: from the block index to the logical count, step physical; "
      "ceildiv: ceildiv(logical, physical) rounds, out-of-range blocks skipped",
-     modes},
-    {"physical-block-num", NPUC_OPT_INT, "0",
-     "physical block count; when given, wins over the target spec", NULL},
+     .enum_values = modes,
+     .field = offsetof(blockify_options, mode)},
+    {.name = "physical-block-num",
+     .type = NPUC_OPT_INT,
+     .default_value = "0",
+     .help = "physical block count; when given, wins over the target spec",
+     .field = offsetof(blockify_options, physical_block_num)},
 };
 
 const npuc_pass_def npuc_pass_auto_blockify_parallel_loop = {
-    "auto-blockify-parallel-loop",
-    "Loop device entries over their logical blocks on the physical cores",
-    "builtin.module",
-    options,
-    sizeof options / sizeof options[0],
-    auto_blockify,
+    .name = "auto-blockify-parallel-loop",
+    .summary = "Loop device entries over their logical blocks on the physical cores",
+    .anchor = "builtin.module",
+    .options = options,
+    .num_options = sizeof options / sizeof options[0],
+    .run = auto_blockify,
+    .options_size = sizeof(blockify_options),
 };
 
 typedef struct {
@@ -110,9 +123,9 @@ static void list_push(npuc_op_list *l, MlirOperation op);
 static bool auto_blockify(MlirOperation module, const npuc_pass_options *opts,
                           const npuc_pass_context *ctx) {
   config cfg = {ctx ? ctx->registry : NULL,
-                strcmp(npuc_pass_opt_str(opts, "mode"), "ceildiv") == 0,
-                npuc_pass_opt_int(opts, "physical-block-num")};
-  if (npuc_pass_opt_given(opts, "physical-block-num") &&
+                strcmp(NPUC_PASS_OPTS(blockify_options, opts)->mode, "ceildiv") == 0,
+                NPUC_PASS_OPTS(blockify_options, opts)->physical_block_num};
+  if (npuc_pass_opt_given_field(opts, offsetof(blockify_options, physical_block_num)) &&
       cfg.physical_option <= 0) {
     npuc_pass_error(module, "physical-block-num must be positive, got %lld",
                     (long long)cfg.physical_option);

@@ -33,6 +33,7 @@
 #include "npuc/Pass.h"
 #include "npuc/Verify.h"
 
+#include <stddef.h>
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <mlir-c/Diagnostics.h>
@@ -48,28 +49,41 @@
 static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
                            const npuc_pass_context *ctx);
 
+typedef struct {
+  bool enable_tile;
+  bool strict_mode;
+  bool all_vector_kernels;
+} bind_options;
+
 static const npuc_pass_option_def options[] = {
-    {"enable-tile", NPUC_OPT_BOOL, "true",
-     "split the work of the two sub-blocks (false: only sub-block 0 stores, "
+    {.name = "enable-tile",
+     .type = NPUC_OPT_BOOL,
+     .default_value = "true",
+     .help = "split the work of the two sub-blocks (false: only sub-block 0 stores, "
      "1:1)",
-     NULL},
-    {"strict-mode", NPUC_OPT_BOOL, "false",
-     "bubble slices only where the rewrite is exact from the IR alone "
+     .field = offsetof(bind_options, enable_tile)},
+    {.name = "strict-mode",
+     .type = NPUC_OPT_BOOL,
+     .default_value = "false",
+     .help = "bubble slices only where the rewrite is exact from the IR alone "
      "(turned off when the chosen axis crosses a broadcast)",
-     NULL},
-    {"all-vector-kernels", NPUC_OPT_BOOL, "false",
-     "also split pure AIV kernels, not only the AIV functions of mix kernels",
-     NULL},
+     .field = offsetof(bind_options, strict_mode)},
+    {.name = "all-vector-kernels",
+     .type = NPUC_OPT_BOOL,
+     .default_value = "false",
+     .help = "also split pure AIV kernels, not only the AIV functions of mix kernels",
+     .field = offsetof(bind_options, all_vector_kernels)},
 };
 
 const npuc_pass_def npuc_pass_hivm_bind_sub_block = {
-    "hivm-bind-sub-block",
-    "Split AIV functions of mix kernels over the two vector sub-blocks (1:2), "
+    .name = "hivm-bind-sub-block",
+    .summary = "Split AIV functions of mix kernels over the two vector sub-blocks (1:2), "
     "or run their stores on sub-block 0 only (1:1)",
-    "func.func",
-    options,
-    sizeof options / sizeof options[0],
-    bind_sub_block,
+    .anchor = "func.func",
+    .options = options,
+    .num_options = sizeof options / sizeof options[0],
+    .run = bind_sub_block,
+    .options_size = sizeof(bind_options),
 };
 
 /* Why tiling a function failed, and at which op. `unrestorable`: no copy
@@ -95,7 +109,7 @@ static void fall_back(MlirOperation func, const npuc_op_registry *reg);
 
 static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
                            const npuc_pass_context *ctx) {
-  if (!applies(func, npuc_pass_opt_bool(opts, "all-vector-kernels"))) {
+  if (!applies(func, NPUC_PASS_OPTS(bind_options, opts)->all_vector_kernels)) {
     npuc_pass_verified(func); /* unchanged */
     return true;
   }
@@ -110,14 +124,14 @@ static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
     return true;
   }
   failure f = {0};
-  if (!npuc_pass_opt_bool(opts, "enable-tile"))
+  if (!NPUC_PASS_OPTS(bind_options, opts)->enable_tile)
     fail(&f, mlirOperationGetLocation(func),
          "sub-block tiling is disabled (enable-tile=false)");
   else if (dims.num_tiled == 0)
     fail(&f, mlirOperationGetLocation(dims.culprit), "%s", dims.reason);
   else if (check_shape(func, &dims, ctx->registry, &f) &&
            check_memory(&dims, &f))
-    tile(func, &dims, npuc_pass_opt_bool(opts, "strict-mode"), ctx, &f);
+    tile(func, &dims, NPUC_PASS_OPTS(bind_options, opts)->strict_mode, ctx, &f);
   npuc_dim_result_free(&dims);
   if (f.unrestorable) {
     npuc_pass_error_at(f.loc,

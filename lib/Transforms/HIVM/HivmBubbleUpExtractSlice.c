@@ -7,6 +7,7 @@
 #include "npuc/BubbleUp.h"
 #include "npuc/Pass.h"
 
+#include <stddef.h>
 #include <mlir-c/Diagnostics.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,31 +15,41 @@
 static bool bubble_up(MlirOperation func, const npuc_pass_options *opts,
                       const npuc_pass_context *ctx);
 
+typedef struct {
+  bool strict_mode;
+  int64_t sub_blocks;
+} bubble_options;
+
 static const npuc_pass_option_def options[] = {
-    {"strict-mode", NPUC_OPT_BOOL, "false",
-     "refuse rewrites that are not exact from the IR alone (unaligned "
+    {.name = "strict-mode",
+     .type = NPUC_OPT_BOOL,
+     .default_value = "false",
+     .help = "refuse rewrites that are not exact from the IR alone (unaligned "
      "collapsed offsets, partly overlapping insert_slice windows)",
-     NULL},
-    {"sub-blocks", NPUC_OPT_INT, "2",
-     "buffer_size_in_byte hints of buffers made dynamic assume tiles of this "
+     .field = offsetof(bubble_options, strict_mode)},
+    {.name = "sub-blocks",
+     .type = NPUC_OPT_INT,
+     .default_value = "2",
+     .help = "buffer_size_in_byte hints of buffers made dynamic assume tiles of this "
      "many sub-blocks (1: the whole dimension)",
-     NULL},
+     .field = offsetof(bubble_options, sub_blocks)},
 };
 
 const npuc_pass_def npuc_pass_hivm_bubble_up_extract_slice = {
-    "hivm-bubble-up-extract-slice",
-    "Bubble tensor.extract_slice {to_be_bubbled_slice} up to block arguments, "
+    .name = "hivm-bubble-up-extract-slice",
+    .summary = "Bubble tensor.extract_slice {to_be_bubbled_slice} up to block arguments, "
     "tensor.empty and loads",
-    "func.func",
-    options,
-    sizeof options / sizeof options[0],
-    bubble_up,
+    .anchor = "func.func",
+    .options = options,
+    .num_options = sizeof options / sizeof options[0],
+    .run = bubble_up,
+    .options_size = sizeof(bubble_options),
 };
 
 static bool bubble_up(MlirOperation func, const npuc_pass_options *opts,
                       const npuc_pass_context *ctx) {
-  npuc_bubble_options bo = {npuc_pass_opt_bool(opts, "strict-mode"),
-                            npuc_pass_opt_int(opts, "sub-blocks"), false};
+  npuc_bubble_options bo = {NPUC_PASS_OPTS(bubble_options, opts)->strict_mode,
+                            NPUC_PASS_OPTS(bubble_options, opts)->sub_blocks, false};
   if (bo.sub_blocks < 1) {
     npuc_pass_error(func, "sub-blocks must be at least 1");
     return false;

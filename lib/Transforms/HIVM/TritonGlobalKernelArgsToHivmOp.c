@@ -21,6 +21,7 @@
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 
+#include <stddef.h>
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <mlir-c/Diagnostics.h>
@@ -33,21 +34,29 @@ static bool grid_args_to_hivm(MlirOperation module,
 
 static const char *const orders[] = {"auto", "x-fastest", "z-fastest", NULL};
 
+typedef struct {
+  const char *order;
+} triton_args_options;
+
 static const npuc_pass_option_def options[] = {
-    {"order", NPUC_OPT_ENUM, "auto",
-     "which program id varies fastest with the block index; auto: x on "
+    {.name = "order",
+     .type = NPUC_OPT_ENUM,
+     .default_value = "auto",
+     .help = "which program id varies fastest with the block index; auto: x on "
      "register-based targets (Ascend950), z otherwise",
-     orders},
+     .enum_values = orders,
+     .field = offsetof(triton_args_options, order)},
 };
 
 const npuc_pass_def npuc_pass_triton_global_kernel_args_to_hivm_op = {
-    "triton-global-kernel-args-to-hivm-op",
-    "Turn a Triton kernel's program-id arguments into get_block_idx and "
+    .name = "triton-global-kernel-args-to-hivm-op",
+    .summary = "Turn a Triton kernel's program-id arguments into get_block_idx and "
     "mark its logical block count",
-    "builtin.module",
-    options,
-    sizeof options / sizeof options[0],
-    grid_args_to_hivm,
+    .anchor = "builtin.module",
+    .options = options,
+    .num_options = sizeof options / sizeof options[0],
+    .run = grid_args_to_hivm,
+    .options_size = sizeof(triton_args_options),
 };
 
 enum { GRID_ARGS = 6, DIMS = 3 };
@@ -63,7 +72,7 @@ static bool grid_args_to_hivm(MlirOperation module,
                               const npuc_pass_options *opts,
                               const npuc_pass_context *ctx) {
   (void)ctx;
-  const char *order = npuc_pass_opt_str(opts, "order");
+  const char *order = NPUC_PASS_OPTS(triton_args_options, opts)->order;
   size_t n;
   MlirOperation *entries = npuc_device_entries(module, &n);
   bool ok = true;

@@ -18,6 +18,7 @@
 #include "npuc/Pass.h"
 #include "npuc/Alloc.h"
 
+#include <stddef.h>
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <stdlib.h>
@@ -26,21 +27,33 @@
 static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
                        const npuc_pass_context *ctx);
 
+typedef struct {
+  const char *target_config;
+  bool aligned_data;
+} const_norm_options;
+
 static const npuc_pass_option_def options[] = {
-    {"target-config", NPUC_OPT_STRING, "",
-     "TX8 target description (YAML) overriding the built-in one", NULL},
-    {"aligned-data", NPUC_OPT_BOOL, "false",
-     "store a constant read in Cx/NCx as that layout's image (DDR holds "
-     "aligned data) instead of compact (the load converts)", NULL},
+    {.name = "target-config",
+     .type = NPUC_OPT_STRING,
+     .default_value = "",
+     .help = "TX8 target description (YAML) overriding the built-in one",
+     .field = offsetof(const_norm_options, target_config)},
+    {.name = "aligned-data",
+     .type = NPUC_OPT_BOOL,
+     .default_value = "false",
+     .help = "store a constant read in Cx/NCx as that layout's image (DDR holds "
+     "aligned data) instead of compact (the load converts)",
+     .field = offsetof(const_norm_options, aligned_data)},
 };
 
 const npuc_pass_def npuc_pass_tx8_const_norm = {
-    "tx8-const-norm",
-    "Fold channel_norm of constants into the container, one entry per layout",
-    "builtin.module",
-    options,
-    sizeof options / sizeof options[0],
-    const_norm,
+    .name = "tx8-const-norm",
+    .summary = "Fold channel_norm of constants into the container, one entry per layout",
+    .anchor = "builtin.module",
+    .options = options,
+    .num_options = sizeof options / sizeof options[0],
+    .run = const_norm,
+    .options_size = sizeof(const_norm_options),
 };
 
 /* What becomes of one load_const. */
@@ -90,12 +103,12 @@ static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
   entries e;
   memset(&e, 0, sizeof e);
   if (!npuc_tx8_pass_target(module, npuc_pass_tx8_const_norm.name,
-                            npuc_pass_opt_str(opts, "target-config"), &target) ||
+                            NPUC_PASS_OPTS(const_norm_options, opts)->target_config, &target) ||
       !npuc_tx8_module_tile_mesh(module, &target, &dx, &dy) ||
       !tx8_container_read(module, npuc_pass_tx8_const_norm.name, &e.cc))
     return false;
   e.num_original = e.cc.count;
-  e.aligned_data = npuc_pass_opt_bool(opts, "aligned-data");
+  e.aligned_data = NPUC_PASS_OPTS(const_norm_options, opts)->aligned_data;
   tx8_op_list loads;
   tx8_collect_ops(module, "tx8be.load_const", &loads);
   plan *plans = npuc_xcalloc(loads.count + 1, sizeof *plans);

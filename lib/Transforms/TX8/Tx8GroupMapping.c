@@ -10,23 +10,32 @@
 #include "npuc/Pass.h"
 #include "npuc/Tx8Ir.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 static bool group_mapping(MlirOperation module, const npuc_pass_options *opts,
                           const npuc_pass_context *ctx);
 
+typedef struct {
+  const char *target_config;
+} mapping_options;
+
 static const npuc_pass_option_def options[] = {
-    {"target-config", NPUC_OPT_STRING, "",
-     "TX8 target description (YAML) overriding the built-in one", NULL},
+    {.name = "target-config",
+     .type = NPUC_OPT_STRING,
+     .default_value = "",
+     .help = "TX8 target description (YAML) overriding the built-in one",
+     .field = offsetof(mapping_options, target_config)},
 };
 
 const npuc_pass_def npuc_pass_tx8_group_mapping = {
-    "tx8-group-mapping",
-    "Map every tx8be.group onto the module's tile mesh (dev_region)",
-    "builtin.module",
-    options,
-    sizeof options / sizeof options[0],
-    group_mapping,
+    .name = "tx8-group-mapping",
+    .summary = "Map every tx8be.group onto the module's tile mesh (dev_region)",
+    .anchor = "builtin.module",
+    .options = options,
+    .num_options = sizeof options / sizeof options[0],
+    .run = group_mapping,
+    .options_size = sizeof(mapping_options),
 };
 
 static bool group_mapping(MlirOperation module, const npuc_pass_options *opts,
@@ -35,7 +44,7 @@ static bool group_mapping(MlirOperation module, const npuc_pass_options *opts,
   npuc_tx8_target target;
   int32_t dx, dy;
   if (!npuc_tx8_pass_target(module, npuc_pass_tx8_group_mapping.name,
-                            npuc_pass_opt_str(opts, "target-config"), &target) ||
+                            NPUC_PASS_OPTS(mapping_options, opts)->target_config, &target) ||
       !npuc_tx8_module_tile_mesh(module, &target, &dx, &dy))
     return false;
   if (dx > target.tiles_x || dy > target.tiles_y) {

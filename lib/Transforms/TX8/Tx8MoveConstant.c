@@ -12,6 +12,7 @@
 #include "npuc/Pass.h"
 #include "npuc/Alloc.h"
 
+#include <stddef.h>
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <stdlib.h>
@@ -20,21 +21,33 @@
 static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
                            const npuc_pass_context *ctx);
 
+typedef struct {
+  const char *target_config;
+  bool aligned_data;
+} move_constant_options;
+
 static const npuc_pass_option_def options[] = {
-    {"target-config", NPUC_OPT_STRING, "",
-     "TX8 target description (YAML) overriding the built-in one", NULL},
-    {"aligned-data", NPUC_OPT_BOOL, "false",
-     "store a constant whose dev_info says Cx/NCx as that layout's image "
-     "(DDR holds aligned data) instead of compact (the load converts)", NULL},
+    {.name = "target-config",
+     .type = NPUC_OPT_STRING,
+     .default_value = "",
+     .help = "TX8 target description (YAML) overriding the built-in one",
+     .field = offsetof(move_constant_options, target_config)},
+    {.name = "aligned-data",
+     .type = NPUC_OPT_BOOL,
+     .default_value = "false",
+     .help = "store a constant whose dev_info says Cx/NCx as that layout's image "
+     "(DDR holds aligned data) instead of compact (the load converts)",
+     .field = offsetof(move_constant_options, aligned_data)},
 };
 
 const npuc_pass_def npuc_pass_tx8_move_constant = {
-    "tx8-move-constant",
-    "Move tx8be constants into the constant container, read by load_const",
-    "builtin.module",
-    options,
-    sizeof options / sizeof options[0],
-    move_constants,
+    .name = "tx8-move-constant",
+    .summary = "Move tx8be constants into the constant container, read by load_const",
+    .anchor = "builtin.module",
+    .options = options,
+    .num_options = sizeof options / sizeof options[0],
+    .run = move_constants,
+    .options_size = sizeof(move_constant_options),
 };
 
 static bool check_load_consts(MlirOperation module, size_t entries);
@@ -54,7 +67,7 @@ static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
   int32_t dx, dy;
   tx8_const_container cc;
   if (!npuc_tx8_pass_target(module, npuc_pass_tx8_move_constant.name,
-                            npuc_pass_opt_str(opts, "target-config"), &target) ||
+                            NPUC_PASS_OPTS(move_constant_options, opts)->target_config, &target) ||
       !npuc_tx8_module_tile_mesh(module, &target, &dx, &dy) ||
       !tx8_container_read(module, npuc_pass_tx8_move_constant.name, &cc))
     return false;
@@ -64,7 +77,7 @@ static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
   /* Check everything first: on an error the module stays as it was. */
   bool ok = check_load_consts(module, cc.count);
   for (size_t i = 0; i < constants.count; i++) {
-    ok = entry_value(constants.ops[i], npuc_pass_opt_bool(opts, "aligned-data"),
+    ok = entry_value(constants.ops[i], NPUC_PASS_OPTS(move_constant_options, opts)->aligned_data,
                      &values[i]) &&
          ok;
     ok = check_users(constants.ops[i]) && ok;

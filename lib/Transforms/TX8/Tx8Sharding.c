@@ -17,6 +17,7 @@
 #include "npuc/Pass.h"
 #include "npuc/Tx8Group.h"
 
+#include <stddef.h>
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <stdio.h>
@@ -26,21 +27,33 @@
 static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
                          const npuc_pass_context *ctx);
 
+typedef struct {
+  const char *target_config;
+  int64_t spm_bytes;
+} sharding_options;
+
 static const npuc_pass_option_def options[] = {
-    {"target-config", NPUC_OPT_STRING, "",
-     "TX8 target description (YAML) overriding the built-in one", NULL},
-    {"spm-bytes", NPUC_OPT_INT, "0",
-     "SPM bytes per tile (0: the target description's)", NULL},
+    {.name = "target-config",
+     .type = NPUC_OPT_STRING,
+     .default_value = "",
+     .help = "TX8 target description (YAML) overriding the built-in one",
+     .field = offsetof(sharding_options, target_config)},
+    {.name = "spm-bytes",
+     .type = NPUC_OPT_INT,
+     .default_value = "0",
+     .help = "SPM bytes per tile (0: the target description's)",
+     .field = offsetof(sharding_options, spm_bytes)},
 };
 
 const npuc_pass_def npuc_pass_tx8_sharding = {
-    "tx8-sharding",
-    "Split each TX8 group's compute op across the tiles and into temporal "
+    .name = "tx8-sharding",
+    .summary = "Split each TX8 group's compute op across the tiles and into temporal "
     "slices that fit SPM",
-    "builtin.module",
-    options,
-    sizeof options / sizeof options[0],
-    run_sharding,
+    .anchor = "builtin.module",
+    .options = options,
+    .num_options = sizeof options / sizeof options[0],
+    .run = run_sharding,
+    .options_size = sizeof(sharding_options),
 };
 
 typedef struct {
@@ -59,9 +72,9 @@ static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
   (void)ctx;
   npuc_tx8_target target;
   if (!npuc_tx8_pass_target(module, "tx8-sharding",
-                            npuc_pass_opt_str(opts, "target-config"), &target))
+                            NPUC_PASS_OPTS(sharding_options, opts)->target_config, &target))
     return false;
-  int64_t spm = npuc_pass_opt_int(opts, "spm-bytes");
+  int64_t spm = NPUC_PASS_OPTS(sharding_options, opts)->spm_bytes;
   if (spm <= 0)
     spm = target.spm_bytes;
   npuc_op_list list = {0};
