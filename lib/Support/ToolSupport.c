@@ -136,12 +136,26 @@ bool npuc_check_text(const char *buf, size_t len, const char *filename,
   return true;
 }
 
+/* The characters npuc_check_nesting looks at; it skips the rest fast. */
+static bool nesting_char(unsigned char c) {
+  static const char chars[] = "\n\"/->([{<)]}";
+  return c && memchr(chars, c, sizeof chars - 1);
+}
+
 bool npuc_check_nesting(const char *buf, size_t len, const char *filename,
                         int first_line, const npuc_diag_sink *sink) {
+  static bool interesting[256];
+  if (!interesting['{'])
+    for (int c = 0; c < 256; c++)
+      interesting[c] = nesting_char((unsigned char)c);
   size_t depth = 0;
   int line = first_line > 0 ? first_line : 1;
   const char *line_start = buf;
   for (const char *p = buf, *end = buf + len; p < end; p++) {
+    while (p < end && !interesting[(unsigned char)*p])
+      p++;
+    if (p == end)
+      break;
     switch (*p) {
     case '\n':
       line++;

@@ -21,11 +21,19 @@ typedef struct {
   npuc_textbuf *out;
   npuc_lexer lx;
   const char *copy;
-  /* The '}' closing each '{' of the whole text, found in one scan: a
-   * region's end is looked up, not scanned for, at every nesting level
-   * (MLIR indents nested regions, so rescanning would be cubic). */
-  const npuc_ptr_map *brace_ends;
+  /* The '}' closing each '{' of the whole text, found in one scan the
+   * first time one of our ops has a region: a region's end is looked up,
+   * not scanned for, at every nesting level (MLIR indents nested regions,
+   * so rescanning would be cubic). */
+  struct brace_table *braces;
 } from_mlir;
+
+struct brace_table {
+  const char *text;
+  size_t len;
+  bool built;
+  npuc_ptr_map ends;
+};
 
 typedef struct {
   const char *s, *e;
@@ -83,11 +91,10 @@ char *npuc_syntax_from_mlir(const npuc_op_registry *registry, const char *text,
   if (form)
     st.form_copy = *form;
   st.out = &out;
-  npuc_ptr_map brace_ends = {0};
-  find_brace_ends(text, len, &brace_ends);
-  st.brace_ends = &brace_ends;
+  struct brace_table braces = {text, len, false, {0}};
+  st.braces = &braces;
   convert_lines(&st, text, text + len);
-  npuc_ptr_map_free(&brace_ends);
+  npuc_ptr_map_free(&braces.ends);
   return npuc_tb_take(&out, out_len);
 }
 
@@ -119,9 +126,13 @@ static void find_brace_ends(const char *text, size_t len, npuc_ptr_map *ends) {
  * npuc_skip_balanced does, through the table when it knows the brace. */
 static npuc_token skip_region(const from_mlir *st, npuc_lexer *lx,
                               npuc_token open) {
+  struct brace_table *b = st->braces;
+  if (!b->built) {
+    find_brace_ends(b->text, b->len, &b->ends);
+    b->built = true;
+  }
   uintptr_t close;
-  if (!st->brace_ends ||
-      !npuc_ptr_map_get(st->brace_ends, open.start, &close))
+  if (!npuc_ptr_map_get(&b->ends, open.start, &close))
     return npuc_skip_balanced(lx, '{');
   /* Line numbers are left behind: printing never reads them past a
    * region (convert_lines starts a fresh lexer at every op). */
