@@ -5,8 +5,10 @@
  *   npuc-run KERNEL.mlir --spec S.yaml [-o DIR]
  *   npuc-run --compare A.mlir B.mlir --spec S.yaml [-o DIR]
  *
- * Exit status: 0 ran (and, comparing, identical); 1 outputs differ or the
- * kernel failed; 2 bad usage or input. */
+ * Exit status: 0 ran (and, comparing, identical); 1 outputs differ or a
+ * kernel failed (did not compile or build, does not take the spec's
+ * arguments, exited with an error or was killed); 2 bad usage, spec or -o
+ * DIR. With -o, DIR changes only when every kernel ran. */
 /* nftw */
 #define _XOPEN_SOURCE 700
 #include "npuc/Alloc.h"
@@ -50,7 +52,7 @@ static int parse_args(int argc, char **argv, options *o) {
     } else if (!strcmp(a, "--compare")) {
       o->compare = true;
     } else if (!strcmp(a, "--spec") || !strcmp(a, "-o")) {
-      if (i + 1 >= argc) {
+      if (i + 1 >= argc || !argv[i + 1][0]) {
         fprintf(stderr, TOOL ": error: %s needs a value\n", a);
         return 2;
       }
