@@ -2,7 +2,12 @@
  * (npuc-run). A YAML spec gives the arguments: buffers with shape, dtype and
  * how to fill them (seeded random, zeros, ones, iota, a .bin file), and
  * scalar values. Two kernels run on the same generated inputs can be
- * compared bit for bit. */
+ * compared bit for bit.
+ *
+ * A run is checked before anything is written: the spec (values, limits),
+ * then each kernel (compiled and built in a work directory, its argument
+ * types against the spec). Only then are the inputs written and the kernel
+ * run, in a run directory the caller moves into place when all went well. */
 #ifndef NPUC_RUN_H
 #define NPUC_RUN_H
 
@@ -11,21 +16,37 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* What a spec may ask for. Ascend's block dimension is at most 65535;
+ * sub-blocks are the vector cores of a cube core (2 on hardware); the
+ * buffers of one spec are generated, written and loaded whole. */
+#define NPUC_RUN_MAX_BLOCKS 65535
+#define NPUC_RUN_MAX_SUB_BLOCKS 64
+#define NPUC_RUN_MAX_BYTES ((int64_t)1 << 30)
+
 typedef enum { NPUC_FILL_RANDOM, NPUC_FILL_ZEROS, NPUC_FILL_ONES, NPUC_FILL_IOTA,
                NPUC_FILL_FILE } npuc_fill;
 
+/* A place in the spec file, for errors found after it was read. */
+typedef struct {
+  int line, col;
+} npuc_run_loc;
+
 typedef struct {
   bool is_buffer;
-  char dtype[8];        /* i1 i8 i16 i32 i64 index f16 bf16 f32 f64 */
+  char dtype[8];        /* i1 i8 i16 i32 i64 f16 bf16 f32 f64 (index: i64) */
   int rank;
   int64_t shape[8];
+  int64_t bytes;        /* of the buffer */
   npuc_fill fill;
   double lo, hi;        /* random range */
   char *file;           /* NPUC_FILL_FILE */
-  char *value;          /* scalars, as written */
+  char *value;          /* scalars: a decimal integer, or the float as written */
+  npuc_run_loc loc;     /* the argument's entry */
+  npuc_run_loc shape_loc;
 } npuc_run_arg;
 
 typedef struct {
+  char *file;           /* the spec's name in diagnostics */
   char *kernel;         /* NULL: the first entry */
   uint64_t seed;
   int64_t blocks;       /* < 0: computed by the kernel */
@@ -35,9 +56,11 @@ typedef struct {
   int64_t sub_blocks[2];
   npuc_run_arg args[64];
   int num_args;
+  npuc_run_loc args_loc;
 } npuc_run_spec;
 
-/* Parses a spec; errors name spec file:line:col. */
+/* Parses and checks a spec (read with NPUC_CONFIG_LIMIT); errors name spec
+ * file:line:col and the field. */
 bool npuc_run_spec_load(const char *path, npuc_run_spec *spec,
                         const npuc_diag_sink *sink);
 void npuc_run_spec_free(npuc_run_spec *spec);
@@ -48,13 +71,22 @@ bool npuc_run_write_inputs(const npuc_run_spec *spec, const char *dir,
                            const npuc_diag_sink *sink);
 
 /* Compiles `kernel_path` (an .mlir file) with --target=ascend-cmodel in
- * work_dir, builds it with the C compiler, runs it on the inputs in
- * in_dir with `sub_blocks` sub-blocks per block (0: the kernel's own
- * count), and writes outputs (argN.bin, summary.txt) to out_dir. */
-bool npuc_run_kernel(const npuc_op_registry *reg, const char *kernel_path,
-                     const npuc_run_spec *spec, int64_t sub_blocks,
-                     const char *in_dir, const char *work_dir,
-                     const char *out_dir, const npuc_diag_sink *sink);
+ * work_dir (created), builds it with the C compiler, and checks its
+ * arguments against the spec: count, kinds, dtypes, ranks and the sizes
+ * its types give statically. Writes nothing outside work_dir. */
+bool npuc_run_build(const npuc_op_registry *reg, const char *kernel_path,
+                    const npuc_run_spec *spec, const char *work_dir,
+                    const npuc_diag_sink *sink);
+
+/* Runs the kernel built in work_dir with `sub_blocks` sub-blocks per block
+ * (0: the kernel's own count), in run_dir: it reads run_dir/in/argN.bin
+ * and writes argN.bin and summary.txt to run_dir/out_sub (an existing
+ * directory; "." for run_dir itself). The kernel runs with run_dir as its
+ * working directory, so no path reaches it as text. */
+bool npuc_run_execute(const char *kernel_path, const npuc_run_spec *spec,
+                      int64_t sub_blocks, const char *work_dir,
+                      const char *run_dir, const char *out_sub,
+                      const npuc_diag_sink *sink);
 
 /* Compares argN.bin files of two output directories; prints each
  * difference (first mismatching element per buffer) to stdout. Returns the

@@ -1,50 +1,105 @@
 /* Compiles a kernel with --target=ascend-cmodel, builds it with the C
- * compiler, runs it, and compares outputs of two runs. */
+ * compiler, checks its arguments against the spec, runs it, and compares
+ * outputs of two runs. Programs are started with fork and exec (argument
+ * vectors, never a shell line), and the kernel runs inside its run
+ * directory reading a manifest of relative paths, so any directory name
+ * works. */
+#include "npuc/Alloc.h"
 #include "npuc/AscendCModel.h"
 #include "npuc/Dtype.h"
 #include "npuc/IR.h"
 #include "npuc/Run.h"
+#include "npuc/StringBuilder.h"
 #include "npuc/ToolSupport.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
-#include <spawn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-
-extern char **environ;
+#include <unistd.h>
 
 static bool emit_into(const npuc_op_registry *reg, const char *kernel_path,
                       const char *kernel, const char *work_dir,
                       const npuc_diag_sink *sink);
 static bool build(const char *work_dir, const npuc_diag_sink *sink);
+static bool check_signature(const npuc_run_spec *spec, const char *work_dir,
+                            const npuc_diag_sink *sink);
 static bool write_manifest(const npuc_run_spec *spec, int64_t sub_blocks,
-                           const char *in_dir, const char *work_dir,
-                           const char *out_dir);
-static int spawn(char *const argv[], const char *log_path);
+                           const char *work_dir, const char *out_sub);
+static bool spawn(char *const argv[], const char *cwd, const char *log_path,
+                  int *status);
+static void report_status(const char *kernel_path, int status,
+                          const npuc_diag_sink *sink);
 
-bool npuc_run_kernel(const npuc_op_registry *reg, const char *kernel_path,
-                     const npuc_run_spec *spec, int64_t sub_blocks,
-                     const char *in_dir, const char *work_dir,
-                     const char *out_dir, const npuc_diag_sink *sink) {
-  if (!npuc_make_dirs(work_dir, sink) || !npuc_make_dirs(out_dir, sink) ||
-      !emit_into(reg, kernel_path, spec->kernel, work_dir, sink) || !build(work_dir, sink) ||
-      !write_manifest(spec, sub_blocks, in_dir, work_dir, out_dir))
-    return false;
-  char exe[4200], manifest[4200];
-  snprintf(exe, sizeof exe, "%s/kernel", work_dir);
-  snprintf(manifest, sizeof manifest, "%s/manifest.txt", work_dir);
-  char *argv[] = {exe, manifest, NULL};
-  int status = spawn(argv, NULL);
-  if (status != 0) {
-    npuc_diag_emit(sink, NPUC_SEV_ERROR, kernel_path, 0, 0,
-                   "the kernel run failed (exit status %d)", status);
+/* "DIR/NAME", malloc'd. */
+static char *path_in(const char *dir, const char *name) {
+  npuc_sb sb = {0};
+  npuc_sb_printf(&sb, "%s/%s", dir, name);
+  return npuc_sb_take(&sb);
+}
+
+bool npuc_run_build(const npuc_op_registry *reg, const char *kernel_path,
+                    const npuc_run_spec *spec, const char *work_dir,
+                    const npuc_diag_sink *sink) {
+  return npuc_make_dirs(work_dir, sink) &&
+         emit_into(reg, kernel_path, spec->kernel, work_dir, sink) &&
+         build(work_dir, sink) && check_signature(spec, work_dir, sink);
+}
+
+bool npuc_run_execute(const char *kernel_path, const npuc_run_spec *spec,
+                      int64_t sub_blocks, const char *work_dir,
+                      const char *run_dir, const char *out_sub,
+                      const npuc_diag_sink *sink) {
+  if (!write_manifest(spec, sub_blocks, work_dir, out_sub)) {
+    npuc_diag_emit(sink, NPUC_SEV_ERROR, NULL, 0, 0,
+                   "cannot write the manifest in '%s': %s", work_dir,
+                   strerror(errno));
     return false;
   }
-  return true;
+  char *exe = path_in(work_dir, "kernel");
+  char *manifest = path_in(work_dir, "manifest.txt");
+  char *argv[] = {exe, manifest, NULL};
+  int status = 0;
+  bool ran = spawn(argv, run_dir, NULL, &status);
+  if (!ran)
+    npuc_diag_emit(sink, NPUC_SEV_ERROR, exe, 0, 0, "cannot run: %s",
+                   strerror(errno));
+  else if (status != 0)
+    report_status(kernel_path, status, sink);
+  free(exe);
+  free(manifest);
+  return ran && status == 0;
+}
+
+/* A nonzero exit, or death by a signal named as the shell names it. */
+static void report_status(const char *kernel_path, int status,
+                          const npuc_diag_sink *sink) {
+  if (WIFEXITED(status)) {
+    npuc_diag_emit(sink, NPUC_SEV_ERROR, kernel_path, 0, 0,
+                   "the kernel run failed (exit status %d)",
+                   WEXITSTATUS(status));
+    return;
+  }
+  static const struct {
+    int sig;
+    const char *name;
+  } names[] = {{SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
+               {SIGILL, "SIGILL"},   {SIGABRT, "SIGABRT"}, {SIGKILL, "SIGKILL"},
+               {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},   {SIGPIPE, "SIGPIPE"},
+               {SIGTRAP, "SIGTRAP"}, {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}};
+  int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  char name[24];
+  snprintf(name, sizeof name, "signal %d", sig);
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
+    if (names[i].sig == sig)
+      snprintf(name, sizeof name, "%s", names[i].name);
+  npuc_diag_emit(sink, NPUC_SEV_ERROR, kernel_path, 0, 0,
+                 "the kernel run was killed by %s (an access outside a "
+                 "buffer? rerun with NPUC_CHECK_BOUNDS=1 to check every "
+                 "access)", name);
 }
 
 static const char *env_or(const char *name, const char *fallback) {
@@ -53,12 +108,12 @@ static const char *env_or(const char *name, const char *fallback) {
 }
 
 static bool write_text(const char *dir, const char *name, const char *text) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
+  char *path = path_in(dir, name);
   FILE *f = fopen(path, "w");
   bool ok = f && fputs(text, f) >= 0;
   if (f)
     ok = fclose(f) == 0 && ok;
+  free(path);
   return ok;
 }
 
@@ -91,42 +146,177 @@ static bool emit_into(const npuc_op_registry *reg, const char *kernel_path,
   return ok;
 }
 
+/* $CC -std=c11 $NPUC_CFLAGS -I<include> kernel.c host.c <runtime> -lm
+ * -lpthread -o kernel, its output in build.log. */
 static bool build(const char *work_dir, const npuc_diag_sink *sink) {
-  char src1[4200], src2[4200], exe[4200], inc[4200], log[4200];
-  snprintf(src1, sizeof src1, "%s/kernel.c", work_dir);
-  snprintf(src2, sizeof src2, "%s/host.c", work_dir);
-  snprintf(exe, sizeof exe, "%s/kernel", work_dir);
-  snprintf(inc, sizeof inc, "-I%s", env_or("NPUC_INCLUDE_DIR", NPUC_INCLUDE_DIR));
-  snprintf(log, sizeof log, "%s/build.log", work_dir);
-  char cc[256], flags[512];
-  snprintf(cc, sizeof cc, "%s", env_or("CC", "cc"));
-  snprintf(flags, sizeof flags, "%s", env_or("NPUC_CFLAGS", NPUC_KERNEL_CFLAGS));
+  char *src1 = path_in(work_dir, "kernel.c"), *src2 = path_in(work_dir, "host.c");
+  char *exe = path_in(work_dir, "kernel"), *log = path_in(work_dir, "build.log");
+  npuc_sb inc = {0};
+  npuc_sb_printf(&inc, "-I%s", env_or("NPUC_INCLUDE_DIR", NPUC_INCLUDE_DIR));
+  char *cc = npuc_xstrdup(env_or("CC", "cc"));
+  char *flags = npuc_xstrdup(env_or("NPUC_CFLAGS", NPUC_KERNEL_CFLAGS));
+  char *rt = npuc_xstrdup(env_or("NPUC_RUNTIME_LIB", NPUC_RUNTIME_LIB));
   char std[] = "-std=c11", o[] = "-o", lm[] = "-lm", lp[] = "-lpthread";
-  char rt[4200];
-  snprintf(rt, sizeof rt, "%s", env_or("NPUC_RUNTIME_LIB", NPUC_RUNTIME_LIB));
   /* The flags are words separated by spaces (no quoting needed for ours). */
   char *argv[32] = {cc, std};
   int argc = 2;
   for (char *w = strtok(flags, " "); w && argc < 20; w = strtok(NULL, " "))
     argv[argc++] = w;
-  char *rest[] = {inc, src1, src2, rt, lm, lp, o, exe, NULL};
+  char *rest[] = {inc.data, src1, src2, rt, lm, lp, o, exe, NULL};
   for (int i = 0; rest[i]; ++i)
     argv[argc++] = rest[i];
   argv[argc] = NULL;
-  if (spawn(argv, log) != 0) {
+  int status = 0;
+  bool ok = spawn(argv, NULL, log, &status) && status == 0;
+  if (!ok)
     npuc_diag_emit(sink, NPUC_SEV_ERROR, log, 0, 0,
                    "the generated C did not build (compiler output there)");
-    return false;
-  }
-  return true;
+  free(src1), free(src2), free(exe), free(log), free(cc), free(flags), free(rt);
+  npuc_sb_free(&inc);
+  return ok;
 }
 
+/* ---- the kernel's arguments against the spec ----------------------------- */
+
+/* One argument as `kernel --describe` prints it. */
+typedef struct {
+  bool is_buffer;
+  char dtype[8];
+  int rank;
+  int64_t sizes[8]; /* -1: dynamic */
+} kernel_arg;
+
+typedef struct {
+  char name[256];
+  kernel_arg args[64];
+  int num_args;
+} kernel_sig;
+
+static bool read_signature(const char *work_dir, kernel_sig *sig,
+                           const npuc_diag_sink *sink);
+static bool check_arg(const npuc_run_spec *spec, const kernel_sig *sig,
+                      int i, const npuc_diag_sink *sink);
+
+/* The kernel the host runs (the first of its table: the named one, emitted
+ * alone, or the first entry) takes what the spec gives: as many
+ * arguments, of the same kinds, dtypes and ranks, and every size its type
+ * fixes. Errors are at the spec's lines. */
+static bool check_signature(const npuc_run_spec *spec, const char *work_dir,
+                            const npuc_diag_sink *sink) {
+  kernel_sig *sig = npuc_xcalloc(1, sizeof *sig);
+  bool ok = read_signature(work_dir, sig, sink);
+  if (ok && sig->num_args != spec->num_args) {
+    npuc_diag_emit(sink, NPUC_SEV_ERROR, spec->file, spec->args_loc.line,
+                   spec->args_loc.col,
+                   "'args' gives %d argument%s, kernel '%s' takes %d",
+                   spec->num_args, spec->num_args == 1 ? "" : "s", sig->name,
+                   sig->num_args);
+    ok = false;
+  }
+  for (int i = 0; ok && i < spec->num_args; ++i)
+    ok = check_arg(spec, sig, i, sink);
+  free(sig);
+  return ok;
+}
+
+/* Parses the first kernel of `kernel --describe`:
+ *   kernel NAME / arg N buf DTYPE RANK S0 .. / arg N scalar DTYPE */
+static bool read_signature(const char *work_dir, kernel_sig *sig,
+                           const npuc_diag_sink *sink) {
+  char *exe = path_in(work_dir, "kernel");
+  char *out = path_in(work_dir, "describe.txt");
+  char describe[] = "--describe";
+  char *argv[] = {exe, describe, NULL};
+  int status = 0;
+  bool ok = spawn(argv, NULL, out, &status) && status == 0;
+  FILE *f = ok ? fopen(out, "r") : NULL;
+  char line[512];
+  int kernels = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    if (sscanf(line, "kernel %255s", sig->name) == 1 && ++kernels > 1)
+      break;
+    kernel_arg *a = &sig->args[sig->num_args];
+    char kind[16];
+    int n = 0, used = 0;
+    if (kernels != 1 || sig->num_args == 64 ||
+        sscanf(line, "arg %d %15s %7s %n", &n, kind, a->dtype, &used) < 3)
+      continue;
+    a->is_buffer = strcmp(kind, "buf") == 0;
+    char *p = line + used;
+    a->rank = a->is_buffer ? (int)strtol(p, &p, 10) : 0;
+    for (int d = 0; d < a->rank && d < 8; ++d)
+      a->sizes[d] = strtoll(p, &p, 10);
+    sig->num_args++;
+  }
+  if (f)
+    fclose(f);
+  if (!f || kernels == 0) {
+    npuc_diag_emit(sink, NPUC_SEV_ERROR, out, 0, 0,
+                   "the built kernel did not describe its arguments");
+    ok = false;
+  }
+  free(exe);
+  free(out);
+  return ok;
+}
+
+static void print_shape(npuc_sb *sb, const int64_t *sizes, int rank) {
+  npuc_sb_printf(sb, "[");
+  for (int d = 0; d < rank; ++d)
+    if (sizes[d] < 0)
+      npuc_sb_printf(sb, "%s?", d ? ", " : "");
+    else
+      npuc_sb_printf(sb, "%s%lld", d ? ", " : "", (long long)sizes[d]);
+  npuc_sb_printf(sb, "]");
+}
+
+static void print_kind(npuc_sb *sb, bool is_buffer, const char *dtype,
+                       int rank) {
+  if (is_buffer)
+    npuc_sb_printf(sb, "a buffer of %s of rank %d", dtype, rank);
+  else
+    npuc_sb_printf(sb, "a scalar %s", dtype);
+}
+
+static bool check_arg(const npuc_run_spec *spec, const kernel_sig *sig,
+                      int i, const npuc_diag_sink *sink) {
+  const npuc_run_arg *a = &spec->args[i];
+  const kernel_arg *k = &sig->args[i];
+  npuc_sb want = {0}, got = {0};
+  bool ok = true;
+  npuc_run_loc at = a->loc;
+  if (k->is_buffer != a->is_buffer || strcmp(k->dtype, a->dtype) != 0 ||
+      k->rank != a->rank) {
+    print_kind(&want, k->is_buffer, k->dtype, k->rank);
+    print_kind(&got, a->is_buffer, a->dtype, a->rank);
+    ok = false;
+  }
+  for (int d = 0; ok && d < k->rank; ++d)
+    if (k->sizes[d] >= 0 && k->sizes[d] != a->shape[d]) {
+      print_shape(&want, k->sizes, k->rank);
+      npuc_sb_printf(&want, " (the static sizes of its type; ? is any)");
+      print_shape(&got, a->shape, a->rank);
+      at = a->shape_loc;
+      ok = false;
+    }
+  if (!ok)
+    npuc_diag_emit(sink, NPUC_SEV_ERROR, spec->file, at.line, at.col,
+                   "argument %d: kernel '%s' takes %s, the spec gives %s", i,
+                   sig->name, want.data, got.data);
+  npuc_sb_free(&want);
+  npuc_sb_free(&got);
+  return ok;
+}
+
+/* ---- running --------------------------------------------------------------- */
+
+/* work_dir/manifest.txt, its paths relative to the run directory the
+ * kernel runs in: in/argN.bin, and out_sub for the outputs. */
 static bool write_manifest(const npuc_run_spec *spec, int64_t sub_blocks,
-                           const char *in_dir, const char *work_dir,
-                           const char *out_dir) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/manifest.txt", work_dir);
+                           const char *work_dir, const char *out_sub) {
+  char *path = path_in(work_dir, "manifest.txt");
   FILE *f = fopen(path, "w");
+  free(path);
   if (!f)
     return false;
   /* A named kernel was emitted alone (emit_into), as the first and only
@@ -135,7 +325,7 @@ static bool write_manifest(const npuc_run_spec *spec, int64_t sub_blocks,
     fprintf(f, "blocks %lld\n", (long long)spec->blocks);
   if (sub_blocks > 0)
     fprintf(f, "sub_blocks %lld\n", (long long)sub_blocks);
-  fprintf(f, "out %s\n", out_dir);
+  fprintf(f, "out %s\n", out_sub);
   for (int i = 0; i < spec->num_args; ++i) {
     const npuc_run_arg *a = &spec->args[i];
     if (!a->is_buffer) {
@@ -145,29 +335,32 @@ static bool write_manifest(const npuc_run_spec *spec, int64_t sub_blocks,
     fprintf(f, "arg buf %s %d", a->dtype, a->rank);
     for (int d = 0; d < a->rank; ++d)
       fprintf(f, " %lld", (long long)a->shape[d]);
-    fprintf(f, " %s/arg%d.bin\n", in_dir, i);
+    fprintf(f, " in/arg%d.bin\n", i);
   }
   return fclose(f) == 0;
 }
 
-/* Runs argv; stdout and stderr go to log_path when given. Returns the exit
- * status, or -1 when it could not run or died by a signal. */
-static int spawn(char *const argv[], const char *log_path) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  if (log_path) {
-    posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+/* Runs argv[0] (searched in PATH) with argv, in `cwd` when given, stdout
+ * and stderr to `log_path` when given; *status is waitpid's. False when it
+ * could not be started (errno says why). */
+static bool spawn(char *const argv[], const char *cwd, const char *log_path,
+                  int *status) {
+  pid_t pid = fork();
+  if (pid < 0)
+    return false;
+  if (pid == 0) {
+    int fd = log_path ? open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
+    if ((cwd && chdir(cwd) != 0) || (log_path && fd < 0))
+      _exit(127);
+    if (fd >= 0 && (dup2(fd, 1) < 0 || dup2(fd, 2) < 0))
+      _exit(127);
+    execvp(argv[0], argv);
+    _exit(127);
   }
-  pid_t pid;
-  int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0)
-    return -1;
-  int status;
-  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-    return -1;
-  return WEXITSTATUS(status);
+  while (waitpid(pid, status, 0) < 0)
+    if (errno != EINTR)
+      return false;
+  return true;
 }
 
 /* ---- comparison ------------------------------------------------------------ */
@@ -177,12 +370,12 @@ static char *read_all(const char *path, size_t *n) {
   if (!f)
     return NULL;
   size_t cap = 1 << 16, len = 0;
-  char *data = malloc(cap);
+  char *data = npuc_xmalloc(cap);
   size_t got;
   while ((got = fread(data + len, 1, cap - len, f)) > 0) {
     len += got;
     if (len == cap)
-      data = realloc(data, cap *= 2);
+      data = npuc_xrealloc(data, cap *= 2);
   }
   fclose(f);
   *n = len;

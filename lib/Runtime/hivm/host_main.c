@@ -23,6 +23,13 @@
 #include <string.h>
 #include <time.h>
 
+/* Limits of a run, as npuc-run's (NPUC_RUN_MAX_* in include/npuc/Run.h,
+ * which the runtime does not include): blocks (Ascend's block dimension),
+ * sub-blocks per block, and bytes of one buffer. */
+#define NPUC_HOST_MAX_BLOCKS 65535
+#define NPUC_HOST_MAX_SUB_BLOCKS 64
+#define NPUC_HOST_MAX_BYTES ((int64_t)1 << 30)
+
 typedef struct {
   npuc_arg_kind kind;
   npuc_dtype dtype;
@@ -112,12 +119,22 @@ static int describe(const npuc_kernel_desc *kernels, int n) {
 
 
 
-static bool load_buffer(host_arg *a, const char *path) {
-  int64_t count = 1;
+static bool load_buffer(host_arg *a, const char *path, int line) {
+  int64_t count = 1, bytes = 0;
+  bool fits = true;
   for (int d = 0; d < a->buf.rank; ++d)
-    count *= a->buf.sizes[d];
-  size_t bytes = (size_t)count * npuc_rt_elem_size(a->dtype);
-  a->buf.data = calloc(bytes ? bytes : 1, 1);
+    fits = fits && a->buf.sizes[d] >= 0 &&
+           !__builtin_mul_overflow(count, a->buf.sizes[d], &count);
+  fits = fits && !__builtin_mul_overflow(count, (int64_t)npuc_rt_elem_size(a->dtype),
+                                         &bytes);
+  a->buf.data = fits && bytes <= NPUC_HOST_MAX_BYTES
+                    ? calloc(bytes ? (size_t)bytes : 1, 1)
+                    : NULL;
+  if (!a->buf.data) {
+    fprintf(stderr, "manifest:%d: error: a buffer of more than %lld bytes, "
+            "or out of memory\n", line, (long long)NPUC_HOST_MAX_BYTES);
+    return false;
+  }
   a->buf.extent = count;
   int64_t stride = 1;
   for (int d = a->buf.rank - 1; d >= 0; --d) {
@@ -132,11 +149,11 @@ static bool load_buffer(host_arg *a, const char *path) {
     fprintf(stderr, "error: cannot read %s: %s\n", path, strerror(errno));
     return false;
   }
-  size_t got = fread(a->buf.data, 1, bytes, f);
+  size_t got = fread(a->buf.data, 1, (size_t)bytes, f);
   fclose(f);
-  if (got != bytes) {
+  if (got != (size_t)bytes) {
     fprintf(stderr, "error: %s has %zu bytes, the argument needs %zu\n", path,
-            got, bytes);
+            got, (size_t)bytes);
     return false;
   }
   return true;
@@ -177,7 +194,7 @@ static bool parse_arg(manifest *m, char *rest, int line) {
       fprintf(stderr, "manifest:%d: error: buffer without a path or '-'\n", line);
       return false;
     }
-    if (!load_buffer(a, path))
+    if (!load_buffer(a, path, line))
       return false;
   }
   m->num_args++;
@@ -202,8 +219,9 @@ static bool read_manifest(const char *path, manifest *m) {
       m->blocks = strtoll(line + 7, NULL, 10);
     else if (strncmp(line, "sub_blocks ", 11) == 0) {
       m->sub_blocks = strtoll(line + 11, NULL, 10);
-      if (m->sub_blocks < 1) {
-        fprintf(stderr, "manifest:%d: error: sub_blocks must be at least 1\n", n);
+      if (m->sub_blocks < 1 || m->sub_blocks > NPUC_HOST_MAX_SUB_BLOCKS) {
+        fprintf(stderr, "manifest:%d: error: sub_blocks must be 1 to %d\n", n,
+                NPUC_HOST_MAX_SUB_BLOCKS);
         ok = false;
       }
     } else if (strncmp(line, "out ", 4) == 0)
@@ -268,6 +286,13 @@ static int64_t launch_blocks(const manifest *m, const npuc_kernel_desc *k,
   if (*logical < 0) {
     fprintf(stderr, "error: the logical block count is negative (%lld)\n",
             (long long)*logical);
+    return -1;
+  }
+  /* A count computed from scalar arguments may be anything: past the
+   * hardware's limit the run would only take forever. */
+  if (*logical > NPUC_HOST_MAX_BLOCKS) {
+    fprintf(stderr, "error: the logical block count %lld is more than the "
+            "limit of %d\n", (long long)*logical, NPUC_HOST_MAX_BLOCKS);
     return -1;
   }
   if (k->physical_blocks > 0 && k->physical_blocks < *logical)

@@ -17,7 +17,8 @@
  *   seed: 1                    # the host's random inputs
  *   f32-ulps: 0                # allowed f32 difference (default exact)
  *
- * Unknown keys and malformed values are errors at their line. */
+ * Unknown keys and malformed values are errors at their line
+ * (cfg.yaml:LINE:COL); the file is read with NPUC_CONFIG_LIMIT. */
 #include "Aie1Internal.h"
 #include "npuc/ToolSupport.h"
 #include "npuc/YamlDoc.h"
@@ -51,7 +52,10 @@ bool aie1_config_read(const npuc_compile_options *o, aie1_config *cfg) {
     return true;
   }
   size_t len;
-  char *text = npuc_read_input(o->target_config, &len, NULL);
+  /* Bounded like every configuration: /dev/zero or a runaway pipe is an
+   * error, and so is a directory (not an empty configuration). */
+  char *text = npuc_read_input_limited(o->target_config, NPUC_CONFIG_LIMIT,
+                                       &len, NULL);
   if (!text)
     return false;
   npuc_yaml y;
