@@ -11,6 +11,7 @@
 #include <mlir-c/IR.h>
 #include <mlir-c/Pass.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -78,6 +79,35 @@ typedef struct {
 /* The pass's options struct, parsed (string fields live as long as
  * `o`). */
 const void *npuc_pass_opts(const npuc_pass_options *o);
+/* A pass's options, listed once: the list macro names, per option, its
+ * C type, field, flag name, kind, default (NULL: none, or an enum's
+ * first value), enum values (NULL) and help:
+ *   #define BIND_OPTIONS(X, T)                                             \
+ *     X(T, bool, strict_mode, "strict-mode", NPUC_OPT_BOOL, "false", NULL,  \
+ *       "bubble slices only where the rewrite is exact")
+ *   NPUC_PASS_OPTIONS(bind_options, BIND_OPTIONS);
+ * declares `typedef struct {bool strict_mode;} bind_options` and the table
+ * `bind_options_table` mapping each name to its field. */
+#define NPUC_OPT_FIELD_(T, ctype_, field_, ...) ctype_ field_;
+#define NPUC_OPT_DEF_(T, ctype_, field_, flag_, kind_, dflt_, values_, text_) \
+  {.name = flag_,                                                              \
+   .type = kind_,                                                              \
+   .default_value = dflt_,                                                     \
+   .help = text_,                                                              \
+   .enum_values = values_,                                                     \
+   .field = offsetof(T, field_)},
+#define NPUC_PASS_OPTIONS(type, list)                                          \
+  typedef struct {                                                             \
+    list(NPUC_OPT_FIELD_, type)                                                \
+  } type;                                                                      \
+  static const npuc_pass_option_def type##_table[] = {                         \
+      list(NPUC_OPT_DEF_, type)}
+/* The npuc_pass_def fields of a pass with options of `type`. */
+#define NPUC_PASS_OPTIONS_OF(type)                                             \
+  .options = type##_table,                                                     \
+  .num_options = sizeof type##_table / sizeof type##_table[0],                 \
+  .options_size = sizeof(type)
+
 /* The struct typed: NPUC_PASS_OPTS(blockify_options, opts)->mode. */
 #define NPUC_PASS_OPTS(type, o) ((const type *)npuc_pass_opts(o))
 /* Was the option of the field at `field` (offsetof) given explicitly,

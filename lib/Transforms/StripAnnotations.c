@@ -16,26 +16,17 @@ static bool strip_annotations(MlirOperation root,
                               const npuc_pass_options *opts,
                               const npuc_pass_context *ctx);
 
-typedef struct {
-  const char *keep;
-} strip_options;
-
-static const npuc_pass_option_def options[] = {
-    {.name = "keep",
-     .type = NPUC_OPT_STRING,
-     .default_value = "",
-     .help = "comma-separated attribute names: marks carrying only these stay",
-     .field = offsetof(strip_options, keep)},
-};
+#define STRIP_OPTIONS(X, T) \
+  X(T, const char *, keep, "keep", NPUC_OPT_STRING, "", NULL, \
+    "comma-separated attribute names: marks carrying only these stay")
+NPUC_PASS_OPTIONS(strip_options, STRIP_OPTIONS);
 
 const npuc_pass_def npuc_pass_strip_annotations = {
     .name = "npuc-strip-annotations",
     .summary = "Erase annotation.mark ops, except those whose attributes are all kept",
     .anchor = "builtin.module",
-    .options = options,
-    .num_options = sizeof options / sizeof options[0],
     .run = strip_annotations,
-    .options_size = sizeof(strip_options),
+    NPUC_PASS_OPTIONS_OF(strip_options),
 };
 
 static unsigned doomed_mark(MlirOperation op, void *keep);

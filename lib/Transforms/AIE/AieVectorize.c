@@ -24,51 +24,25 @@
 static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
                           const npuc_pass_context *ctx);
 
-typedef struct {
-  int64_t shift;
-  int64_t zero_offset;
-  int64_t dup_factor;
-  bool unaligned_loads_check;
-  bool aieml;
-} vectorize_options;
-
-static const npuc_pass_option_def options[] = {
-    {.name = "shift",
-     .type = NPUC_OPT_INT,
-     .default_value = "0",
-     .help = "shift of the ups/srs conversions to and from accumulators (0..63)",
-     .field = offsetof(vectorize_options, shift)},
-    {.name = "zero-offset",
-     .type = NPUC_OPT_INT,
-     .default_value = "0",
-     .help = "position (from 1) of the recurring zero in the filter; lets a 16-bit "
-     "multiply use a second column that hits a zero",
-     .field = offsetof(vectorize_options, zero_offset)},
-    {.name = "dup-factor",
-     .type = NPUC_OPT_INT,
-     .default_value = "2",
-     .help = "how often each filter value is duplicated (8-bit scheme)",
-     .field = offsetof(vectorize_options, dup_factor)},
-    {.name = "unaligned-loads-check",
-     .type = NPUC_OPT_BOOL,
-     .default_value = "true",
-     .help = "refuse functions whose row sizes are not multiples of the lanes",
-     .field = offsetof(vectorize_options, unaligned_loads_check)},
-    {.name = "aieml",
-     .type = NPUC_OPT_BOOL,
-     .default_value = "false",
-     .help = "target AIE-ML instead of AIE1",
-     .field = offsetof(vectorize_options, aieml)},
-};
+#define VECTORIZE_OPTIONS(X, T) \
+  X(T, int64_t, shift, "shift", NPUC_OPT_INT, "0", NULL, \
+    "shift of the ups/srs conversions to and from accumulators (0..63)") \
+  X(T, int64_t, zero_offset, "zero-offset", NPUC_OPT_INT, "0", NULL, \
+    "position (from 1) of the recurring zero in the filter; lets a 16-bit " "multiply use a second column that hits a zero") \
+  X(T, int64_t, dup_factor, "dup-factor", NPUC_OPT_INT, "2", NULL, \
+    "how often each filter value is duplicated (8-bit scheme)") \
+  X(T, bool, unaligned_loads_check, "unaligned-loads-check", NPUC_OPT_BOOL, "true", NULL, \
+    "refuse functions whose row sizes are not multiples of the lanes") \
+  X(T, bool, aieml, "aieml", NPUC_OPT_BOOL, "false", NULL, \
+    "target AIE-ML instead of AIE1")
+NPUC_PASS_OPTIONS(vectorize_options, VECTORIZE_OPTIONS);
 
 const npuc_pass_def npuc_pass_aie_vectorize = {
     .name = "aie-vectorize",
     .summary = "Lower super-vectorized affine loops to AIE1 aievec ops with vector reuse",
     .anchor = "builtin.module",
-    .options = options,
-    .num_options = sizeof options / sizeof options[0],
     .run = aie_vectorize,
-    .options_size = sizeof(vectorize_options),
+    NPUC_PASS_OPTIONS_OF(vectorize_options),
 };
 
 static bool vectorize_func(aie_state *s);

@@ -35,34 +35,19 @@ static bool auto_blockify(MlirOperation module, const npuc_pass_options *opts,
 
 static const char *const modes[] = {"strided", "ceildiv", NULL};
 
-typedef struct {
-  const char *mode;
-  int64_t physical_block_num;
-} blockify_options;
-
-static const npuc_pass_option_def options[] = {
-    {.name = "mode",
-     .type = NPUC_OPT_ENUM,
-     .default_value = "strided",
-     .help = "strided: from the block index to the logical count, step physical; "
-     "ceildiv: ceildiv(logical, physical) rounds, out-of-range blocks skipped",
-     .enum_values = modes,
-     .field = offsetof(blockify_options, mode)},
-    {.name = "physical-block-num",
-     .type = NPUC_OPT_INT,
-     .default_value = "0",
-     .help = "physical block count; when given, wins over the target spec",
-     .field = offsetof(blockify_options, physical_block_num)},
-};
+#define BLOCKIFY_OPTIONS(X, T) \
+  X(T, const char *, mode, "mode", NPUC_OPT_ENUM, "strided", modes, \
+    "strided: from the block index to the logical count, step physical; " "ceildiv: ceildiv(logical, physical) rounds, out-of-range blocks skipped") \
+  X(T, int64_t, physical_block_num, "physical-block-num", NPUC_OPT_INT, "0", NULL, \
+    "physical block count; when given, wins over the target spec")
+NPUC_PASS_OPTIONS(blockify_options, BLOCKIFY_OPTIONS);
 
 const npuc_pass_def npuc_pass_auto_blockify_parallel_loop = {
     .name = "auto-blockify-parallel-loop",
     .summary = "Loop device entries over their logical blocks on the physical cores",
     .anchor = "builtin.module",
-    .options = options,
-    .num_options = sizeof options / sizeof options[0],
     .run = auto_blockify,
-    .options_size = sizeof(blockify_options),
+    NPUC_PASS_OPTIONS_OF(blockify_options),
 };
 
 typedef struct {

@@ -49,41 +49,22 @@
 static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
                            const npuc_pass_context *ctx);
 
-typedef struct {
-  bool enable_tile;
-  bool strict_mode;
-  bool all_vector_kernels;
-} bind_options;
-
-static const npuc_pass_option_def options[] = {
-    {.name = "enable-tile",
-     .type = NPUC_OPT_BOOL,
-     .default_value = "true",
-     .help = "split the work of the two sub-blocks (false: only sub-block 0 stores, "
-     "1:1)",
-     .field = offsetof(bind_options, enable_tile)},
-    {.name = "strict-mode",
-     .type = NPUC_OPT_BOOL,
-     .default_value = "false",
-     .help = "bubble slices only where the rewrite is exact from the IR alone "
-     "(turned off when the chosen axis crosses a broadcast)",
-     .field = offsetof(bind_options, strict_mode)},
-    {.name = "all-vector-kernels",
-     .type = NPUC_OPT_BOOL,
-     .default_value = "false",
-     .help = "also split pure AIV kernels, not only the AIV functions of mix kernels",
-     .field = offsetof(bind_options, all_vector_kernels)},
-};
+#define BIND_OPTIONS(X, T) \
+  X(T, bool, enable_tile, "enable-tile", NPUC_OPT_BOOL, "true", NULL, \
+    "split the work of the two sub-blocks (false: only sub-block 0 stores, " "1:1)") \
+  X(T, bool, strict_mode, "strict-mode", NPUC_OPT_BOOL, "false", NULL, \
+    "bubble slices only where the rewrite is exact from the IR alone " "(turned off when the chosen axis crosses a broadcast)") \
+  X(T, bool, all_vector_kernels, "all-vector-kernels", NPUC_OPT_BOOL, "false", NULL, \
+    "also split pure AIV kernels, not only the AIV functions of mix kernels")
+NPUC_PASS_OPTIONS(bind_options, BIND_OPTIONS);
 
 const npuc_pass_def npuc_pass_hivm_bind_sub_block = {
     .name = "hivm-bind-sub-block",
     .summary = "Split AIV functions of mix kernels over the two vector sub-blocks (1:2), "
     "or run their stores on sub-block 0 only (1:1)",
     .anchor = "func.func",
-    .options = options,
-    .num_options = sizeof options / sizeof options[0],
     .run = bind_sub_block,
-    .options_size = sizeof(bind_options),
+    NPUC_PASS_OPTIONS_OF(bind_options),
 };
 
 /* Why tiling a function failed, and at which op. `unrestorable`: no copy

@@ -15,35 +15,20 @@
 static bool bubble_up(MlirOperation func, const npuc_pass_options *opts,
                       const npuc_pass_context *ctx);
 
-typedef struct {
-  bool strict_mode;
-  int64_t sub_blocks;
-} bubble_options;
-
-static const npuc_pass_option_def options[] = {
-    {.name = "strict-mode",
-     .type = NPUC_OPT_BOOL,
-     .default_value = "false",
-     .help = "refuse rewrites that are not exact from the IR alone (unaligned "
-     "collapsed offsets, partly overlapping insert_slice windows)",
-     .field = offsetof(bubble_options, strict_mode)},
-    {.name = "sub-blocks",
-     .type = NPUC_OPT_INT,
-     .default_value = "2",
-     .help = "buffer_size_in_byte hints of buffers made dynamic assume tiles of this "
-     "many sub-blocks (1: the whole dimension)",
-     .field = offsetof(bubble_options, sub_blocks)},
-};
+#define BUBBLE_OPTIONS(X, T) \
+  X(T, bool, strict_mode, "strict-mode", NPUC_OPT_BOOL, "false", NULL, \
+    "refuse rewrites that are not exact from the IR alone (unaligned " "collapsed offsets, partly overlapping insert_slice windows)") \
+  X(T, int64_t, sub_blocks, "sub-blocks", NPUC_OPT_INT, "2", NULL, \
+    "buffer_size_in_byte hints of buffers made dynamic assume tiles of this " "many sub-blocks (1: the whole dimension)")
+NPUC_PASS_OPTIONS(bubble_options, BUBBLE_OPTIONS);
 
 const npuc_pass_def npuc_pass_hivm_bubble_up_extract_slice = {
     .name = "hivm-bubble-up-extract-slice",
     .summary = "Bubble tensor.extract_slice {to_be_bubbled_slice} up to block arguments, "
     "tensor.empty and loads",
     .anchor = "func.func",
-    .options = options,
-    .num_options = sizeof options / sizeof options[0],
     .run = bubble_up,
-    .options_size = sizeof(bubble_options),
+    NPUC_PASS_OPTIONS_OF(bubble_options),
 };
 
 static bool bubble_up(MlirOperation func, const npuc_pass_options *opts,

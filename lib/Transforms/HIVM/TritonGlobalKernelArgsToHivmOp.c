@@ -34,29 +34,18 @@ static bool grid_args_to_hivm(MlirOperation module,
 
 static const char *const orders[] = {"auto", "x-fastest", "z-fastest", NULL};
 
-typedef struct {
-  const char *order;
-} triton_args_options;
-
-static const npuc_pass_option_def options[] = {
-    {.name = "order",
-     .type = NPUC_OPT_ENUM,
-     .default_value = "auto",
-     .help = "which program id varies fastest with the block index; auto: x on "
-     "register-based targets (Ascend950), z otherwise",
-     .enum_values = orders,
-     .field = offsetof(triton_args_options, order)},
-};
+#define TRITON_ARGS_OPTIONS(X, T) \
+  X(T, const char *, order, "order", NPUC_OPT_ENUM, "auto", orders, \
+    "which program id varies fastest with the block index; auto: x on " "register-based targets (Ascend950), z otherwise")
+NPUC_PASS_OPTIONS(triton_args_options, TRITON_ARGS_OPTIONS);
 
 const npuc_pass_def npuc_pass_triton_global_kernel_args_to_hivm_op = {
     .name = "triton-global-kernel-args-to-hivm-op",
     .summary = "Turn a Triton kernel's program-id arguments into get_block_idx and "
     "mark its logical block count",
     .anchor = "builtin.module",
-    .options = options,
-    .num_options = sizeof options / sizeof options[0],
     .run = grid_args_to_hivm,
-    .options_size = sizeof(triton_args_options),
+    NPUC_PASS_OPTIONS_OF(triton_args_options),
 };
 
 enum { GRID_ARGS = 6, DIMS = 3 };

@@ -27,33 +27,19 @@
 static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
                        const npuc_pass_context *ctx);
 
-typedef struct {
-  const char *target_config;
-  bool aligned_data;
-} const_norm_options;
-
-static const npuc_pass_option_def options[] = {
-    {.name = "target-config",
-     .type = NPUC_OPT_STRING,
-     .default_value = "",
-     .help = "TX8 target description (YAML) overriding the built-in one",
-     .field = offsetof(const_norm_options, target_config)},
-    {.name = "aligned-data",
-     .type = NPUC_OPT_BOOL,
-     .default_value = "false",
-     .help = "store a constant read in Cx/NCx as that layout's image (DDR holds "
-     "aligned data) instead of compact (the load converts)",
-     .field = offsetof(const_norm_options, aligned_data)},
-};
+#define CONST_NORM_OPTIONS(X, T) \
+  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "", NULL, \
+    "TX8 target description (YAML) overriding the built-in one") \
+  X(T, bool, aligned_data, "aligned-data", NPUC_OPT_BOOL, "false", NULL, \
+    "store a constant read in Cx/NCx as that layout's image (DDR holds " "aligned data) instead of compact (the load converts)")
+NPUC_PASS_OPTIONS(const_norm_options, CONST_NORM_OPTIONS);
 
 const npuc_pass_def npuc_pass_tx8_const_norm = {
     .name = "tx8-const-norm",
     .summary = "Fold channel_norm of constants into the container, one entry per layout",
     .anchor = "builtin.module",
-    .options = options,
-    .num_options = sizeof options / sizeof options[0],
     .run = const_norm,
-    .options_size = sizeof(const_norm_options),
+    NPUC_PASS_OPTIONS_OF(const_norm_options),
 };
 
 /* What becomes of one load_const. */

@@ -16,26 +16,17 @@
 static bool group_mapping(MlirOperation module, const npuc_pass_options *opts,
                           const npuc_pass_context *ctx);
 
-typedef struct {
-  const char *target_config;
-} mapping_options;
-
-static const npuc_pass_option_def options[] = {
-    {.name = "target-config",
-     .type = NPUC_OPT_STRING,
-     .default_value = "",
-     .help = "TX8 target description (YAML) overriding the built-in one",
-     .field = offsetof(mapping_options, target_config)},
-};
+#define MAPPING_OPTIONS(X, T) \
+  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "", NULL, \
+    "TX8 target description (YAML) overriding the built-in one")
+NPUC_PASS_OPTIONS(mapping_options, MAPPING_OPTIONS);
 
 const npuc_pass_def npuc_pass_tx8_group_mapping = {
     .name = "tx8-group-mapping",
     .summary = "Map every tx8be.group onto the module's tile mesh (dev_region)",
     .anchor = "builtin.module",
-    .options = options,
-    .num_options = sizeof options / sizeof options[0],
     .run = group_mapping,
-    .options_size = sizeof(mapping_options),
+    NPUC_PASS_OPTIONS_OF(mapping_options),
 };
 
 static bool group_mapping(MlirOperation module, const npuc_pass_options *opts,

@@ -21,33 +21,19 @@
 static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
                            const npuc_pass_context *ctx);
 
-typedef struct {
-  const char *target_config;
-  bool aligned_data;
-} move_constant_options;
-
-static const npuc_pass_option_def options[] = {
-    {.name = "target-config",
-     .type = NPUC_OPT_STRING,
-     .default_value = "",
-     .help = "TX8 target description (YAML) overriding the built-in one",
-     .field = offsetof(move_constant_options, target_config)},
-    {.name = "aligned-data",
-     .type = NPUC_OPT_BOOL,
-     .default_value = "false",
-     .help = "store a constant whose dev_info says Cx/NCx as that layout's image "
-     "(DDR holds aligned data) instead of compact (the load converts)",
-     .field = offsetof(move_constant_options, aligned_data)},
-};
+#define MOVE_CONSTANT_OPTIONS(X, T) \
+  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "", NULL, \
+    "TX8 target description (YAML) overriding the built-in one") \
+  X(T, bool, aligned_data, "aligned-data", NPUC_OPT_BOOL, "false", NULL, \
+    "store a constant whose dev_info says Cx/NCx as that layout's image " "(DDR holds aligned data) instead of compact (the load converts)")
+NPUC_PASS_OPTIONS(move_constant_options, MOVE_CONSTANT_OPTIONS);
 
 const npuc_pass_def npuc_pass_tx8_move_constant = {
     .name = "tx8-move-constant",
     .summary = "Move tx8be constants into the constant container, read by load_const",
     .anchor = "builtin.module",
-    .options = options,
-    .num_options = sizeof options / sizeof options[0],
     .run = move_constants,
-    .options_size = sizeof(move_constant_options),
+    NPUC_PASS_OPTIONS_OF(move_constant_options),
 };
 
 static bool check_load_consts(MlirOperation module, size_t entries);

@@ -27,33 +27,20 @@
 static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
                          const npuc_pass_context *ctx);
 
-typedef struct {
-  const char *target_config;
-  int64_t spm_bytes;
-} sharding_options;
-
-static const npuc_pass_option_def options[] = {
-    {.name = "target-config",
-     .type = NPUC_OPT_STRING,
-     .default_value = "",
-     .help = "TX8 target description (YAML) overriding the built-in one",
-     .field = offsetof(sharding_options, target_config)},
-    {.name = "spm-bytes",
-     .type = NPUC_OPT_INT,
-     .default_value = "0",
-     .help = "SPM bytes per tile (0: the target description's)",
-     .field = offsetof(sharding_options, spm_bytes)},
-};
+#define SHARDING_OPTIONS(X, T) \
+  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "", NULL, \
+    "TX8 target description (YAML) overriding the built-in one") \
+  X(T, int64_t, spm_bytes, "spm-bytes", NPUC_OPT_INT, "0", NULL, \
+    "SPM bytes per tile (0: the target description's)")
+NPUC_PASS_OPTIONS(sharding_options, SHARDING_OPTIONS);
 
 const npuc_pass_def npuc_pass_tx8_sharding = {
     .name = "tx8-sharding",
     .summary = "Split each TX8 group's compute op across the tiles and into temporal "
     "slices that fit SPM",
     .anchor = "builtin.module",
-    .options = options,
-    .num_options = sizeof options / sizeof options[0],
     .run = run_sharding,
-    .options_size = sizeof(sharding_options),
+    NPUC_PASS_OPTIONS_OF(sharding_options),
 };
 
 typedef struct {
