@@ -187,27 +187,22 @@ static void store_accumulators(const void *acc, rt_ct ct, const npuc_buf *dst) {
 #define BIT_AND(a, b) ((a) & (b))
 #define BIT_XOR(a, b) ((a) ^ (b))
 
-static void reduce_row_f32(float *acc, int64_t as, npuc_reduce_op op,
-                           const float *x, size_t n) {
-  switch (op) {
-  case NPUC_RED_SUM: REDUCE_LOOP(float, ADD); return;
-  case NPUC_RED_PROD: REDUCE_LOOP(float, MUL); return;
-  case NPUC_RED_MAX: REDUCE_LOOP(float, rt_maxf); return;
-  case NPUC_RED_MIN: REDUCE_LOOP(float, rt_minf); return;
-  default: return;
+/* The float rows: sum, prod, max and min of element type T (the bitwise
+ * and boolean reductions take integers only; check_reduce refuses them). */
+#define FLOAT_REDUCE_ROW(name, T, MAX, MIN)                             \
+  static void name(T *acc, int64_t as, npuc_reduce_op op, const T *x,   \
+                   size_t n) {                                          \
+    switch (op) {                                                       \
+    case NPUC_RED_SUM: REDUCE_LOOP(T, ADD); return;                     \
+    case NPUC_RED_PROD: REDUCE_LOOP(T, MUL); return;                    \
+    case NPUC_RED_MAX: REDUCE_LOOP(T, MAX); return;                     \
+    case NPUC_RED_MIN: REDUCE_LOOP(T, MIN); return;                     \
+    default: return;                                                    \
+    }                                                                   \
   }
-}
 
-static void reduce_row_f64(double *acc, int64_t as, npuc_reduce_op op,
-                           const double *x, size_t n) {
-  switch (op) {
-  case NPUC_RED_SUM: REDUCE_LOOP(double, ADD); return;
-  case NPUC_RED_PROD: REDUCE_LOOP(double, MUL); return;
-  case NPUC_RED_MAX: REDUCE_LOOP(double, rt_max); return;
-  case NPUC_RED_MIN: REDUCE_LOOP(double, rt_min); return;
-  default: return;
-  }
-}
+FLOAT_REDUCE_ROW(reduce_row_f32, float, rt_maxf, rt_minf)
+FLOAT_REDUCE_ROW(reduce_row_f64, double, rt_max, rt_min)
 
 static void reduce_row_i64(int64_t *acc, int64_t as, npuc_reduce_op op,
                            const int64_t *x, size_t n) {
