@@ -1,9 +1,11 @@
 /* include/npuc/MlirSupport.h */
 #include "npuc/MlirSupport.h"
 
+#include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/Diagnostics.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 void npuc_op_error(MlirOperation op, const char *fmt, ...) {
   char msg[1024];
@@ -16,4 +18,17 @@ void npuc_op_error(MlirOperation op, const char *fmt, ...) {
 
 void npuc_sb_append_mlir(MlirStringRef s, void *sb) {
   npuc_sb_append(sb, s.data, s.length);
+}
+
+bool npuc_strref_contains(MlirStringRef s, const char *part) {
+  size_t n = strlen(part);
+  for (size_t i = 0; i + n <= s.length; i++)
+    if (memcmp(s.data + i, part, n) == 0)
+      return true;
+  return false;
+}
+
+bool npuc_opaque_attr_contains(MlirAttribute a, const char *part) {
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAOpaque(a) &&
+         npuc_strref_contains(mlirOpaqueAttrGetData(a), part);
 }

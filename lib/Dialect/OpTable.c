@@ -27,6 +27,15 @@ static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
 static void reindex_dialect(npuc_op_registry *reg, loader *ld,
                             npuc_dialect_def *d);
 
+/* The tables that map the words of the op tables to enum values. */
+typedef struct {
+  const char *name;
+  int value;
+} name_value;
+#define TABLE_LEN(t) (sizeof(t) / sizeof *(t))
+static bool value_of_name(const name_value *table, size_t n, const char *name,
+                          int *value);
+
 /* ---- public API -------------------------------------------------------- */
 
 const npuc_op_registry *npuc_builtin_op_registry(const npuc_diag_sink *sink) {
@@ -196,10 +205,7 @@ bool npuc_op_has_trait(const npuc_op_def *op, unsigned trait) {
   return op && (op->traits & trait) == trait;
 }
 
-static const struct {
-  const char *name;
-  unsigned bit;
-} trait_names[] = {
+static const name_value trait_names[] = {
     {"elementwise", NPUC_TRAIT_ELEMENTWISE},
     {"broadcastable", NPUC_TRAIT_BROADCASTABLE},
     {"reduction", NPUC_TRAIT_REDUCTION},
@@ -215,10 +221,19 @@ static const struct {
 };
 
 unsigned npuc_trait_from_name(const char *name) {
-  for (size_t i = 0; i < sizeof trait_names / sizeof *trait_names; ++i)
-    if (strcmp(trait_names[i].name, name) == 0)
-      return trait_names[i].bit;
-  return 0;
+  int bit = 0;
+  value_of_name(trait_names, TABLE_LEN(trait_names), name, &bit);
+  return (unsigned)bit;
+}
+
+static bool value_of_name(const name_value *table, size_t n, const char *name,
+                          int *value) {
+  for (size_t i = 0; i < n; ++i)
+    if (strcmp(table[i].name, name) == 0) {
+      *value = table[i].value;
+      return true;
+    }
+  return false;
 }
 
 /* ---- YAML helpers ------------------------------------------------------ */
@@ -352,10 +367,7 @@ static void reindex_dialect(npuc_op_registry *reg, loader *ld,
 
 /* ---- one op ------------------------------------------------------------ */
 
-static const struct {
-  const char *name;
-  npuc_value_kind kind;
-} value_kinds[] = {
+static const name_value value_kinds[] = {
     {"any", NPUC_VK_ANY},
     {"tensor", NPUC_VK_TENSOR},
     {"memref", NPUC_VK_MEMREF},
@@ -367,10 +379,7 @@ static const struct {
     {"vector", NPUC_VK_VECTOR},
 };
 
-static const struct {
-  const char *name;
-  npuc_attr_kind kind;
-} attr_kinds[] = {
+static const name_value attr_kinds[] = {
     {"any", NPUC_AK_ANY},         {"unit", NPUC_AK_UNIT},
     {"bool", NPUC_AK_BOOL},       {"int", NPUC_AK_INT},
     {"i64-array", NPUC_AK_I64_ARRAY}, {"i32-array", NPUC_AK_I32_ARRAY},
@@ -391,16 +400,11 @@ static bool load_values(loader *ld, yaml_node_t *list, npuc_value_def **out,
     (*out)[i].name = strdup(name);
     const char *kind = npuc_yaml_scalar(npuc_yaml_get(ld, v, "kind"));
     (*out)[i].kind = NPUC_VK_ANY;
-    if (kind) {
-      bool found = false;
-      for (size_t k = 0; k < sizeof value_kinds / sizeof *value_kinds; ++k)
-        if (strcmp(value_kinds[k].name, kind) == 0) {
-          (*out)[i].kind = value_kinds[k].kind;
-          found = true;
-        }
-      if (!found)
-        npuc_yaml_error(ld, v, "unknown value kind '%s'", kind);
-    }
+    int vk;
+    if (kind && value_of_name(value_kinds, TABLE_LEN(value_kinds), kind, &vk))
+      (*out)[i].kind = (npuc_value_kind)vk;
+    else if (kind)
+      npuc_yaml_error(ld, v, "unknown value kind '%s'", kind);
     (*out)[i].variadic = truthy(npuc_yaml_scalar(npuc_yaml_get(ld, v, "variadic")));
     (*out)[i].optional = truthy(npuc_yaml_scalar(npuc_yaml_get(ld, v, "optional")));
     const char *fixed = npuc_yaml_scalar(npuc_yaml_get(ld, v, "type"));
@@ -445,16 +449,11 @@ static bool load_attrs(loader *ld, yaml_node_t *list, npuc_op_def *op) {
     a->name = strdup(name);
     const char *kind = npuc_yaml_scalar(npuc_yaml_get(ld, v, "kind"));
     a->kind = NPUC_AK_ANY;
-    if (kind) {
-      bool found = false;
-      for (size_t k = 0; k < sizeof attr_kinds / sizeof *attr_kinds; ++k)
-        if (strcmp(attr_kinds[k].name, kind) == 0) {
-          a->kind = attr_kinds[k].kind;
-          found = true;
-        }
-      if (!found)
-        npuc_yaml_error(ld, v, "unknown attribute kind '%s'", kind);
-    }
+    int ak;
+    if (kind && value_of_name(attr_kinds, TABLE_LEN(attr_kinds), kind, &ak))
+      a->kind = (npuc_attr_kind)ak;
+    else if (kind)
+      npuc_yaml_error(ld, v, "unknown attribute kind '%s'", kind);
     const char *prefix = npuc_yaml_scalar(npuc_yaml_get(ld, v, "enum"));
     if (a->kind == NPUC_AK_ENUM && !prefix)
       npuc_yaml_error(ld, v, "enum attribute '%s' needs 'enum: #dialect.name'",

@@ -11,22 +11,39 @@ static MlirStringRef ref(const char *s) {
   return mlirStringRefCreateFromCString(s);
 }
 
+/* The data of an opaque attribute is `mnemonic<...>`: returns its `<...>`
+ * (length in *len), which the tx8be attribute readers take, or NULL when
+ * `a` is not an opaque attribute with that mnemonic. */
+static const char *opaque_params(MlirAttribute a, const char *mnemonic,
+                                 size_t *len) {
+  if (!mlirAttributeIsAOpaque(a))
+    return NULL;
+  MlirStringRef d = mlirOpaqueAttrGetData(a);
+  const char *lt = memchr(d.data, '<', d.length);
+  size_t m = strlen(mnemonic);
+  if (!lt || (size_t)(lt - d.data) != m || memcmp(d.data, mnemonic, m) != 0)
+    return NULL;
+  *len = d.length - m;
+  return lt;
+}
+
+/* Sets attribute `name` of `op` to the attribute `text` parses to. */
+static void set_parsed(MlirOperation op, const char *name, const char *text) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  mlirOperationSetAttributeByName(op, ref(name),
+                                  mlirAttributeParseGet(ctx, ref(text)));
+}
+
 npuc_tx8_attr_status npuc_tx8_op_dev_attr(MlirOperation op,
                                           npuc_tx8_dev_attr *out) {
   MlirAttribute a = mlirOperationGetAttributeByName(op, ref("dev_info"));
   if (mlirAttributeIsNull(a))
     return NPUC_TX8_ATTR_ABSENT;
   char err[256] = "not a #tx8be.dev_attr";
-  if (mlirAttributeIsAOpaque(a)) {
-    /* The data is `dev_attr<...>`; the reader wants `<...>` or the whole. */
-    MlirStringRef d = mlirOpaqueAttrGetData(a);
-    const char *lt = memchr(d.data, '<', d.length);
-    if (lt && (size_t)(lt - d.data) == strlen("dev_attr") &&
-        memcmp(d.data, "dev_attr", strlen("dev_attr")) == 0 &&
-        npuc_tx8_parse_dev_attr(lt, d.length - (size_t)(lt - d.data), out, err,
-                                sizeof err))
-      return NPUC_TX8_ATTR_PRESENT;
-  }
+  size_t len;
+  const char *params = opaque_params(a, "dev_attr", &len);
+  if (params && npuc_tx8_parse_dev_attr(params, len, out, err, sizeof err))
+    return NPUC_TX8_ATTR_PRESENT;
   npuc_op_error(op, "malformed dev_info: %s", err);
   return NPUC_TX8_ATTR_MALFORMED;
 }
@@ -34,11 +51,8 @@ npuc_tx8_attr_status npuc_tx8_op_dev_attr(MlirOperation op,
 void npuc_tx8_op_set_dev_attr(MlirOperation op, const npuc_tx8_dev_attr *a) {
   char text[1024];
   size_t n = npuc_tx8_print_dev_attr(a, text, sizeof text);
-  if (n >= sizeof text) /* at most 8 entries per list: never this long */
-    return;
-  MlirContext ctx = mlirOperationGetContext(op);
-  mlirOperationSetAttributeByName(op, ref("dev_info"),
-                                  mlirAttributeParseGet(ctx, ref(text)));
+  if (n < sizeof text) /* at most 8 entries per list: never this long */
+    set_parsed(op, "dev_info", text);
 }
 
 npuc_tx8_attr_status npuc_tx8_op_parallel_attr(MlirOperation op,
@@ -48,15 +62,11 @@ npuc_tx8_attr_status npuc_tx8_op_parallel_attr(MlirOperation op,
   if (mlirAttributeIsNull(a))
     return NPUC_TX8_ATTR_ABSENT;
   char err[256] = "not a #tx8be.parallel_attr";
-  if (mlirAttributeIsAOpaque(a)) {
-    MlirStringRef d = mlirOpaqueAttrGetData(a);
-    const char *lt = memchr(d.data, '<', d.length);
-    if (lt && (size_t)(lt - d.data) == strlen("parallel_attr") &&
-        memcmp(d.data, "parallel_attr", strlen("parallel_attr")) == 0 &&
-        npuc_tx8_parse_parallel_attr(lt, d.length - (size_t)(lt - d.data), out,
-                                     err, sizeof err))
-      return NPUC_TX8_ATTR_PRESENT;
-  }
+  size_t len;
+  const char *params = opaque_params(a, "parallel_attr", &len);
+  if (params &&
+      npuc_tx8_parse_parallel_attr(params, len, out, err, sizeof err))
+    return NPUC_TX8_ATTR_PRESENT;
   npuc_op_error(op, "malformed %s: %s", name, err);
   return NPUC_TX8_ATTR_MALFORMED;
 }
@@ -65,11 +75,8 @@ void npuc_tx8_op_set_parallel_attr(MlirOperation op, const char *name,
                                    const npuc_tx8_parallel_attr *a) {
   char text[1024];
   size_t n = npuc_tx8_print_parallel_attr(a, text, sizeof text);
-  if (n >= sizeof text) /* at most 8 entries per list: never this long */
-    return;
-  MlirContext ctx = mlirOperationGetContext(op);
-  mlirOperationSetAttributeByName(op, ref(name),
-                                  mlirAttributeParseGet(ctx, ref(text)));
+  if (n < sizeof text) /* at most 8 entries per list: never this long */
+    set_parsed(op, name, text);
 }
 
 npuc_tx8_dev_attr npuc_tx8_dev_attr_with_layout(npuc_tx8_layout_mode mode) {

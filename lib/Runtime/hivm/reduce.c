@@ -108,21 +108,27 @@ static void init_accumulators(void *acc, rt_ct ct, size_t n,
 static void reduce_row(void *acc, int64_t as, rt_ct ct, npuc_reduce_op op,
                        const void *x, size_t n);
 
+/* A loop over the elements of `b` (src or dst) beside the accumulators.
+ * They are dense row-major over dst's shape; a dim in `reduced` does not
+ * move through them. */
+static void accumulator_loop(rt_loop *l, const npuc_buf *b,
+                             const npuc_buf *dst, uint32_t reduced) {
+  int64_t acc_strides[NPUC_RT_MAX_RANK], stride = 1;
+  for (int32_t j = b->rank - 1; j >= 0; j--) {
+    acc_strides[j] = (reduced >> j & 1) ? 0 : stride;
+    stride *= dst->sizes[j];
+  }
+  npuc_rti_loop_init(l, b->rank, b->sizes);
+  npuc_rti_loop_add(l, b->offset, b->strides);
+  npuc_rti_loop_add(l, 0, acc_strides);
+  npuc_rti_loop_finish(l);
+}
+
 static void accumulate(void *acc, rt_ct ct, npuc_reduce_op op,
                        const npuc_buf *dst, const npuc_buf *src,
                        uint32_t dims_mask) {
-  /* The accumulators are dense row-major over dst's shape; a reduced dim
-   * does not move through them. */
-  int64_t acc_strides[NPUC_RT_MAX_RANK], stride = 1;
-  for (int32_t j = src->rank - 1; j >= 0; j--) {
-    acc_strides[j] = (dims_mask >> j & 1) ? 0 : stride;
-    stride *= dst->sizes[j];
-  }
   rt_loop l;
-  npuc_rti_loop_init(&l, src->rank, src->sizes);
-  npuc_rti_loop_add(&l, src->offset, src->strides);
-  npuc_rti_loop_add(&l, 0, acc_strides);
-  npuc_rti_loop_finish(&l);
+  accumulator_loop(&l, src, dst, dims_mask);
   size_t n = (size_t)rt_loop_row_len(&l), es = npuc_rti_ct_size(ct);
   int64_t ss = rt_loop_row_stride(&l, 0), as = rt_loop_row_stride(&l, 1);
   bool in_place = npuc_rti_ct_is_storage(ct, src->dtype) && ss == 1;
@@ -141,16 +147,8 @@ static void accumulate(void *acc, rt_ct ct, npuc_reduce_op op,
 }
 
 static void store_accumulators(const void *acc, rt_ct ct, const npuc_buf *dst) {
-  int64_t acc_strides[NPUC_RT_MAX_RANK], stride = 1;
-  for (int32_t j = dst->rank - 1; j >= 0; j--) {
-    acc_strides[j] = stride;
-    stride *= dst->sizes[j];
-  }
   rt_loop l;
-  npuc_rti_loop_init(&l, dst->rank, dst->sizes);
-  npuc_rti_loop_add(&l, dst->offset, dst->strides);
-  npuc_rti_loop_add(&l, 0, acc_strides);
-  npuc_rti_loop_finish(&l);
+  accumulator_loop(&l, dst, dst, 0);
   size_t n = (size_t)rt_loop_row_len(&l), es = npuc_rti_ct_size(ct);
   /* Dense accumulators: the innermost merged dim always has stride 1
    * (or 0 for a single element, which reads the same). */
@@ -187,27 +185,22 @@ static void store_accumulators(const void *acc, rt_ct ct, const npuc_buf *dst) {
 #define BIT_AND(a, b) ((a) & (b))
 #define BIT_XOR(a, b) ((a) ^ (b))
 
-static void reduce_row_f32(float *acc, int64_t as, npuc_reduce_op op,
-                           const float *x, size_t n) {
-  switch (op) {
-  case NPUC_RED_SUM: REDUCE_LOOP(float, ADD); return;
-  case NPUC_RED_PROD: REDUCE_LOOP(float, MUL); return;
-  case NPUC_RED_MAX: REDUCE_LOOP(float, rt_maxf); return;
-  case NPUC_RED_MIN: REDUCE_LOOP(float, rt_minf); return;
-  default: return;
+/* The float rows: sum, prod, max and min of element type T (the bitwise
+ * and boolean reductions take integers only; check_reduce refuses them). */
+#define FLOAT_REDUCE_ROW(name, T, MAX, MIN)                             \
+  static void name(T *acc, int64_t as, npuc_reduce_op op, const T *x,   \
+                   size_t n) {                                          \
+    switch (op) {                                                       \
+    case NPUC_RED_SUM: REDUCE_LOOP(T, ADD); return;                     \
+    case NPUC_RED_PROD: REDUCE_LOOP(T, MUL); return;                    \
+    case NPUC_RED_MAX: REDUCE_LOOP(T, MAX); return;                     \
+    case NPUC_RED_MIN: REDUCE_LOOP(T, MIN); return;                     \
+    default: return;                                                    \
+    }                                                                   \
   }
-}
 
-static void reduce_row_f64(double *acc, int64_t as, npuc_reduce_op op,
-                           const double *x, size_t n) {
-  switch (op) {
-  case NPUC_RED_SUM: REDUCE_LOOP(double, ADD); return;
-  case NPUC_RED_PROD: REDUCE_LOOP(double, MUL); return;
-  case NPUC_RED_MAX: REDUCE_LOOP(double, rt_max); return;
-  case NPUC_RED_MIN: REDUCE_LOOP(double, rt_min); return;
-  default: return;
-  }
-}
+FLOAT_REDUCE_ROW(reduce_row_f32, float, rt_maxf, rt_minf)
+FLOAT_REDUCE_ROW(reduce_row_f64, double, rt_max, rt_min)
 
 static void reduce_row_i64(int64_t *acc, int64_t as, npuc_reduce_op op,
                            const int64_t *x, size_t n) {

@@ -34,6 +34,26 @@ static void conv_tap(const npuc_tx8_conv_param *p, const matrix *in,
                      const matrix *w, int64_t cout, int64_t oh, int64_t ow,
                      int64_t kh, int64_t kw, float *row, int32_t *irow);
 
+/* What gemm and conv check first: the operands `x` and `y` and `out` are
+ * valid tensors, and `y` has the dtype of `x`. */
+static void check_ne_operands(const char *op, const char *x_name,
+                              const npuc_tx8_tsr *x, const char *y_name,
+                              const npuc_tx8_tsr *y, const npuc_tx8_tsr *out) {
+  npuc_tx8i_check_tsr(op, x_name, x);
+  npuc_tx8i_check_tsr(op, y_name, y);
+  npuc_tx8i_check_tsr(op, "out", out);
+  npuc_tx8i_check_dtype(op, y_name, y, x->layout.dtype);
+}
+
+/* The per-channel bias as `c` floats, zeros without a bias; the caller
+ * frees it. */
+static float *bias_vector(const npuc_tx8_tsr *bias, int64_t c) {
+  float *v = calloc((size_t)c, sizeof(float));
+  if (bias)
+    npuc_tx8i_vector_f32(v, bias);
+  return v;
+}
+
 /* ---- gemm ----------------------------------------------------------------- */
 
 uint64_t op_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
@@ -41,9 +61,7 @@ uint64_t op_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                  const npuc_tx8_tsr *out) {
   gemm_checks(p, a, b, bias, out);
   npuc_tx8_dims od = out->layout.dims;
-  float *bias_f = calloc((size_t)od.c, sizeof(float));
-  if (bias)
-    npuc_tx8i_vector_f32(bias_f, bias);
+  float *bias_f = bias_vector(bias, od.c);
   matrix mb = gather(b, 0, p->transpose_b);
   for (int64_t n = 0; n < od.n; ++n) {
     matrix ma = gather(a, n, p->transpose_a);
@@ -60,10 +78,7 @@ static void gemm_checks(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                         const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
                         const npuc_tx8_tsr *out) {
   const char *op = "op_gemm";
-  npuc_tx8i_check_tsr(op, "a", a);
-  npuc_tx8i_check_tsr(op, "b", b);
-  npuc_tx8i_check_tsr(op, "out", out);
-  npuc_tx8i_check_dtype(op, "b", b, a->layout.dtype);
+  check_ne_operands(op, "a", a, "b", b, out);
   npuc_tx8_dims ad = a->layout.dims, bd = b->layout.dims,
                 od = out->layout.dims;
   int64_t m = p->transpose_a ? ad.c : ad.hw, k = p->transpose_a ? ad.hw : ad.c;
@@ -158,9 +173,7 @@ uint64_t op_conv(const npuc_tx8_conv_param *p, const npuc_tx8_tsr *in,
                  const npuc_tx8_tsr *out) {
   conv_checks(p, in, weight, bias, out);
   npuc_tx8_dims od = out->layout.dims;
-  float *bias_f = calloc((size_t)od.c, sizeof(float));
-  if (bias)
-    npuc_tx8i_vector_f32(bias_f, bias);
+  float *bias_f = bias_vector(bias, od.c);
   matrix w = gather(weight, 0, false);
   for (int64_t n = 0; n < od.n; ++n) {
     matrix x = gather(in, n, false);
@@ -179,10 +192,7 @@ static void conv_checks(const npuc_tx8_conv_param *p, const npuc_tx8_tsr *in,
                         const npuc_tx8_tsr *w, const npuc_tx8_tsr *bias,
                         const npuc_tx8_tsr *out) {
   const char *op = "op_conv";
-  npuc_tx8i_check_tsr(op, "in", in);
-  npuc_tx8i_check_tsr(op, "weight", w);
-  npuc_tx8i_check_tsr(op, "out", out);
-  npuc_tx8i_check_dtype(op, "weight", w, in->layout.dtype);
+  check_ne_operands(op, "in", in, "weight", w, out);
   if (p->groups <= 0 || p->stride_h <= 0 || p->stride_w <= 0 ||
       p->dilation_h <= 0 || p->dilation_w <= 0 || p->kernel_h <= 0 ||
       p->kernel_w <= 0)

@@ -24,6 +24,7 @@
 #include "npuc/YamlDoc.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,6 +112,27 @@ static bool read_bool(npuc_yaml *y, yaml_node_t *v, const char *key,
   return false;
 }
 
+/* The integer keys: the range each takes and the field it sets. */
+#define INT_KEY(key, lo, hi, field) {key, lo, hi, offsetof(aie1_config, field)}
+static const struct {
+  const char *key;
+  int64_t lo, hi;
+  size_t field;
+} int_keys[] = {
+    INT_KEY("virtual-vector-size", 1, 1024, virtual_vector_size),
+    INT_KEY("shift", 0, 63, shift),
+    INT_KEY("zero-offset", 0, 1 << 20, zero_offset),
+    INT_KEY("dup-factor", 1, 1 << 20, dup_factor),
+    INT_KEY("filter-arg", 0, 15, filter_arg),
+    INT_KEY("filter-period", 1, 1 << 20, filter_period),
+    INT_KEY("filter-used", 0, 1 << 20, filter_used),
+    INT_KEY("filter-dup", 1, 1 << 20, filter_dup),
+    INT_KEY("dynamic-size", 1, 1 << 16, dynamic_size),
+    INT_KEY("slack", 0, 1 << 24, slack),
+    INT_KEY("f32-ulps", 0, 1 << 24, f32_ulps),
+};
+#undef INT_KEY
+
 static bool read_key(npuc_yaml *y, const char *key, yaml_node_t *value,
                      aie1_config *cfg) {
   int64_t seed;
@@ -122,14 +144,6 @@ static bool read_key(npuc_yaml *y, const char *key, yaml_node_t *value,
   }
   if (!strcmp(key, "vectorize"))
     return read_bool(y, value, key, &cfg->vectorize);
-  if (!strcmp(key, "virtual-vector-size"))
-    return read_int(y, value, key, 1, 1024, &cfg->virtual_vector_size);
-  if (!strcmp(key, "shift"))
-    return read_int(y, value, key, 0, 63, &cfg->shift);
-  if (!strcmp(key, "zero-offset"))
-    return read_int(y, value, key, 0, 1 << 20, &cfg->zero_offset);
-  if (!strcmp(key, "dup-factor"))
-    return read_int(y, value, key, 1, 1 << 20, &cfg->dup_factor);
   if (!strcmp(key, "unaligned-loads-check")) {
     if (!read_bool(y, value, key, &b))
       return false;
@@ -144,20 +158,10 @@ static bool read_key(npuc_yaml *y, const char *key, yaml_node_t *value,
     cfg->seed = (uint64_t)seed;
     return true;
   }
-  if (!strcmp(key, "filter-arg"))
-    return read_int(y, value, key, 0, 15, &cfg->filter_arg);
-  if (!strcmp(key, "filter-period"))
-    return read_int(y, value, key, 1, 1 << 20, &cfg->filter_period);
-  if (!strcmp(key, "filter-used"))
-    return read_int(y, value, key, 0, 1 << 20, &cfg->filter_used);
-  if (!strcmp(key, "filter-dup"))
-    return read_int(y, value, key, 1, 1 << 20, &cfg->filter_dup);
-  if (!strcmp(key, "dynamic-size"))
-    return read_int(y, value, key, 1, 1 << 16, &cfg->dynamic_size);
-  if (!strcmp(key, "slack"))
-    return read_int(y, value, key, 0, 1 << 24, &cfg->slack);
-  if (!strcmp(key, "f32-ulps"))
-    return read_int(y, value, key, 0, 1 << 24, &cfg->f32_ulps);
+  for (size_t i = 0; i < sizeof int_keys / sizeof *int_keys; ++i)
+    if (!strcmp(key, int_keys[i].key))
+      return read_int(y, value, key, int_keys[i].lo, int_keys[i].hi,
+                      (int64_t *)((char *)cfg + int_keys[i].field));
   npuc_yaml_error(y, value,
                   "unknown key '%s' in the aie1-cmodel configuration (known: "
                   "vectorize, virtual-vector-size, shift, zero-offset, "

@@ -126,6 +126,17 @@ static void operand_init(emitter *em, hivm_op *h, intptr_t i, npuc_sb *sb) {
   }
 }
 
+/* Broadcasts operand i (declared as the npuc_operand `var`) into buffer
+ * `dst`. */
+static void emit_fill(emitter *em, hivm_op *h, intptr_t i, const char *var,
+                      const char *dst) {
+  npuc_sb sb = {0};
+  operand_init(em, h, i, &sb);
+  npuc_em_line(em, "const npuc_operand %s = %s;", var, sb.data);
+  npuc_em_line(em, "npuc_rt_broadcast(&%s, &%s, %s);", dst, var, h->loc);
+  npuc_sb_free(&sb);
+}
+
 /* ---- destination-style ops -------------------------------------------------- */
 
 static void emit_compute(emitter *em, hivm_op *h, const char *name,
@@ -260,13 +271,8 @@ static void emit_transfer(emitter *em, hivm_op *h, const char *dst, intptr_t src
     npuc_em_line(em, "if (%s != 0) npuc_rt_fail(%s, \"a load with right padding "
                      "is outside the C model\");",
                  operand(em, h, first), h->loc);
-  if (group(h, "pad_value", &first, &n) && n == 1) {
-    npuc_sb sb = {0};
-    operand_init(em, h, first, &sb);
-    npuc_em_line(em, "const npuc_operand pad = %s;", sb.data);
-    npuc_em_line(em, "npuc_rt_broadcast(&%s, &pad, %s);", dst, h->loc);
-    npuc_sb_free(&sb);
-  }
+  if (group(h, "pad_value", &first, &n) && n == 1)
+    emit_fill(em, h, first, "pad", dst);
   npuc_em_line(em, "npuc_rt_copy(&%s, &%s, %s);", dst, operand(em, h, src), h->loc);
 }
 
@@ -386,11 +392,7 @@ static void emit_indirect_load(emitter *em, hivm_op *h) {
   em->indent++;
   intptr_t other;
   if (group(h, "other", &other, &n) && n == 1) {
-    npuc_sb sb = {0};
-    operand_init(em, h, other, &sb);
-    npuc_em_line(em, "const npuc_operand other = %s;", sb.data);
-    npuc_em_line(em, "npuc_rt_broadcast(&%s, &other, %s);", out, h->loc);
-    npuc_sb_free(&sb);
+    emit_fill(em, h, other, "other", out);
   } else if (fresh) {
     npuc_em_line(em, "npuc_rt_copy(&%s, &%s, %s);", out, init, h->loc);
   }

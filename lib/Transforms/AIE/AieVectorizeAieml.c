@@ -95,9 +95,7 @@ int64_t aie_ml_acc_bits(const aie_node *n) {
  * consecutive image elements with the filter row. */
 static void generate_conv(aie_state *s, aie_node *n) {
   npuc_builder b = npuc_builder_before(n->op);
-  MlirValue acc = {NULL};
-  if (n->kind == AIE_FMA)
-    acc = aie_acc_operand(s, n, &b);
+  MlirValue acc = aie_acc_operand(s, n, &b);
   aie_operand x = aie_plain_operand(s, n->x);
   aie_operand z = aie_plain_operand(s, n->z);
   MlirValue filter = conv_filter(s, &b, n, z);
@@ -122,9 +120,7 @@ static MlirValue elem_operand(aie_state *s, npuc_builder *b, aie_node *n,
  * accumulator type; a splat operand is broadcast first. */
 static void generate_elem(aie_state *s, aie_node *n) {
   npuc_builder b = npuc_builder_before(n->op);
-  MlirValue acc = {NULL};
-  if (n->kind == AIE_FMA)
-    acc = aie_acc_operand(s, n, &b);
+  MlirValue acc = aie_acc_operand(s, n, &b);
   MlirValue operands[3] = {elem_operand(s, &b, n, n->x),
                            elem_operand(s, &b, n, n->z), acc};
   MlirNamedAttribute fmsub =

@@ -130,6 +130,7 @@ typedef struct {
   bool splat;
 } aie_operand;
 aie_operand aie_plain_operand(aie_state *s, MlirValue orig);
+/* The accumulator operand of an fma node; a null value for a mul. */
 MlirValue aie_acc_operand(aie_state *s, aie_node *n, npuc_builder *b);
 MlirType aie_acc_type(aie_state *s, const aie_node *n);
 MlirValue aie_concat_self(aie_state *s, npuc_builder *b, MlirValue v);

@@ -89,8 +89,11 @@ MlirType aie_acc_type(aie_state *s, const aie_node *n) {
 }
 
 /* The accumulator of an fma: the result of an AIE multiply as it is, or
- * any other vector moved up into an accumulator (ups; floats need none). */
+ * any other vector moved up into an accumulator (ups; floats need none).
+ * A null value for any other node. */
 MlirValue aie_acc_operand(aie_state *s, aie_node *n, npuc_builder *b) {
+  if (n->kind != AIE_FMA)
+    return (MlirValue){NULL};
   size_t d = aie_live_node_of_value(s, n->acc);
   if (d != SIZE_MAX && !s->nodes[d].dead && s->nodes[d].new_op.ptr &&
       (s->nodes[d].kind == AIE_MUL || s->nodes[d].kind == AIE_FMA))
@@ -244,9 +247,7 @@ static void scheme_16_add(aie_state *s, attr_list *a, char which,
 
 static void generate_mul_like(aie_state *s, aie_node *n) {
   npuc_builder b = npuc_builder_before(n->op);
-  MlirValue acc = {NULL};
-  if (n->kind == AIE_FMA)
-    acc = aie_acc_operand(s, n, &b);
+  MlirValue acc = aie_acc_operand(s, n, &b);
   aie_operand x = aie_plain_operand(s, n->x);
   aie_operand z = aie_plain_operand(s, n->z);
   attr_list a = {.count = 0};

@@ -229,14 +229,6 @@ static bool name_is(MlirStringRef s, const char *name) {
   return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
 }
 
-static bool name_contains(MlirStringRef s, const char *part) {
-  size_t n = strlen(part);
-  for (size_t i = 0; i + n <= s.length; i++)
-    if (memcmp(s.data + i, part, n) == 0)
-      return true;
-  return false;
-}
-
 /* Which ops could make running a block in a loop on another core change
  * what the kernel computes, and why. */
 static kind_entry classify(MlirIdentifier name, const npuc_op_registry *reg) {
@@ -252,7 +244,7 @@ static kind_entry classify(MlirIdentifier name, const npuc_op_registry *reg) {
   else if (def && npuc_op_has_trait(def, NPUC_TRAIT_BLOCK_DEPENDENT))
     e.kind = KIND_TIED,
     e.why = "synchronises with other blocks or shares a lock with them";
-  else if (name_contains(n, "atomic"))
+  else if (npuc_strref_contains(n, "atomic"))
     e.kind = KIND_TIED,
     e.why = "is an atomic update, which combines the results of blocks";
   else if (name_is(n, "hivm.hir.get_block_num"))
@@ -310,11 +302,6 @@ static bool physical_block_num(kernel *k) {
   return true;
 }
 
-static bool opaque_contains(MlirAttribute a, const char *part) {
-  return !mlirAttributeIsNull(a) && mlirAttributeIsAOpaque(a) &&
-         name_contains(mlirOpaqueAttrGetData(a), part);
-}
-
 /* AIV kernels run on vector cores; AIC and mix kernels, and the vector half
  * of a mix kernel, count blocks in cube cores (one cube core and its vector
  * cores form a block). NULL when the core type is unknown. */
@@ -324,9 +311,9 @@ static const char *core_count_key(MlirOperation func) {
        mlirAttributeIsNull(core) && !mlirOperationIsNull(p);
        p = mlirOperationGetParentOperation(p))
     core = attr_of(p, "hivm.module_core_type");
-  if (opaque_contains(core, "<AIC>") || opaque_contains(core, "<MIX>"))
+  if (npuc_opaque_attr_contains(core, "<AIC>") || npuc_opaque_attr_contains(core, "<MIX>"))
     return "CUBE_CORE_COUNT";
-  if (opaque_contains(core, "<AIV>"))
+  if (npuc_opaque_attr_contains(core, "<AIV>"))
     return mlirAttributeIsNull(attr_of(func, "hivm.part_of_mix"))
                ? "VECTOR_CORE_COUNT"
                : "CUBE_CORE_COUNT";

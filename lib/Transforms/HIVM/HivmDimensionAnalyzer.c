@@ -361,14 +361,13 @@ static bool find_needed(analyzer *a) {
 
 /* The slots of an open-addressed table keyed by the pointer they start
  * with (value_slot, type_slot; NULL: empty), moved into a new zeroed table
- * of `cap` slots of `size` bytes (cap a power of two); NULL when out of
- * memory. */
-static void *rehash(const void *old, size_t old_mask, size_t cap,
-                    size_t size) {
+ * of `cap` slots of `size` bytes (cap a power of two). Frees `old` and sets
+ * *mask for the new table; NULL, leaving both, when out of memory. */
+static void *rehash(void *old, size_t *mask, size_t cap, size_t size) {
   char *slots = calloc(cap, size);
   if (!slots)
     return NULL;
-  for (size_t i = 0; old && i <= old_mask; i++) {
+  for (size_t i = 0; old && i <= *mask; i++) {
     const char *from = (const char *)old + i * size;
     const void *key, *taken;
     memcpy(&key, from, sizeof key);
@@ -383,7 +382,18 @@ static void *rehash(const void *old, size_t old_mask, size_t cap,
     }
     memcpy(slots + j * size, from, size);
   }
+  free(old);
+  *mask = cap - 1;
   return slots;
+}
+
+/* A capacity for `need` items: twice `cap` (`first` when there is none
+ * yet), doubled until they fit. */
+static size_t grown_capacity(size_t cap, size_t need, size_t first) {
+  cap = cap ? 2 * cap : first;
+  while (cap < need)
+    cap *= 2;
+  return cap;
 }
 
 static bool grow_slots(analyzer *a) {
@@ -393,21 +403,16 @@ static bool grow_slots(analyzer *a) {
   size_t cap = a->slots ? 2 * (a->mask + 1) : 1024;
   while (!a->slots && cap < 2 * a->ops.count)
     cap *= 2;
-  value_slot *slots = rehash(a->slots, a->mask, cap, sizeof *slots);
-  if (!slots)
-    return false;
-  free(a->slots);
-  a->slots = slots;
-  a->mask = cap - 1;
-  return true;
+  value_slot *slots = rehash(a->slots, &a->mask, cap, sizeof *slots);
+  if (slots)
+    a->slots = slots;
+  return slots != NULL;
 }
 
 static bool reserve_nodes(analyzer *a, size_t n) {
   if (a->num_nodes + n <= a->cap_nodes)
     return true;
-  size_t cap = a->cap_nodes ? 2 * a->cap_nodes : 1024;
-  while (cap < a->num_nodes + n)
-    cap *= 2;
+  size_t cap = grown_capacity(a->cap_nodes, a->num_nodes + n, 1024);
   int32_t *parent = realloc(a->parent, cap * sizeof *parent);
   if (parent)
     a->parent = parent;
@@ -459,21 +464,17 @@ static const type_slot *shape_of(analyzer *a, MlirType t) {
 
 static bool grow_types(analyzer *a) {
   size_t cap = a->types ? 2 * (a->types_mask + 1) : 64;
-  type_slot *types = rehash(a->types, a->types_mask, cap, sizeof *types);
-  if (!types)
-    return false;
-  free(a->types);
-  a->types = types;
-  a->types_mask = cap - 1;
-  return true;
+  type_slot *types = rehash(a->types, &a->types_mask, cap, sizeof *types);
+  if (types)
+    a->types = types;
+  return types != NULL;
 }
 
 /* Appends the static sizes of t's dims (-1: dynamic) to type_sizes. */
 static bool add_sizes(analyzer *a, MlirType t, int rank, int32_t *first) {
   if (a->num_type_sizes + (size_t)rank > a->cap_type_sizes) {
-    size_t cap = a->cap_type_sizes ? 2 * a->cap_type_sizes : 64;
-    while (cap < a->num_type_sizes + (size_t)rank)
-      cap *= 2;
+    size_t cap =
+        grown_capacity(a->cap_type_sizes, a->num_type_sizes + (size_t)rank, 64);
     int64_t *sizes = realloc(a->type_sizes, cap * sizeof *sizes);
     if (!sizes)
       return false;

@@ -139,17 +139,6 @@ static bool find_grid_args(MlirOperation func, MlirBlock entry,
   return true;
 }
 
-static bool opaque_contains(MlirAttribute a, const char *part) {
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsAOpaque(a))
-    return false;
-  MlirStringRef s = mlirOpaqueAttrGetData(a);
-  size_t n = strlen(part);
-  for (size_t i = 0; i + n <= s.length; i++)
-    if (memcmp(s.data + i, part, n) == 0)
-      return true;
-  return false;
-}
-
 /* The hacc.target of the nearest enclosing op that has one decides,
  * unless the option does. */
 static bool x_fastest(MlirOperation func, const char *order) {
@@ -160,7 +149,7 @@ static bool x_fastest(MlirOperation func, const char *order) {
     MlirAttribute target = mlirOperationGetAttributeByName(
         p, mlirStringRefCreateFromCString("hacc.target"));
     if (!mlirAttributeIsNull(target))
-      return opaque_contains(target, "\"Ascend95");
+      return npuc_opaque_attr_contains(target, "\"Ascend95");
   }
   return false;
 }
