@@ -8,7 +8,7 @@ DEMO_INPUT ?= examples/hivm/add_kernel.mlir
 DEMO_SPEC  ?= examples/hivm/add_kernel.yaml
 PACKAGES   := libmlir-22-dev mlir-22-tools llvm-22-tools llvm-22-dev \
               libyaml-dev libcmocka-dev cmake clang libclang-rt-14-dev gcc make \
-              python3 pkg-config
+              python3 pkg-config clang-format
 FUZZ_SECONDS ?= 60
 # Leak checking stays on: the tools free what they allocate and MLIR's C API
 # leaves nothing behind at exit.
@@ -16,6 +16,7 @@ ASAN_ENV   := ASAN_OPTIONS=detect_leaks=1 \
               UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 .PHONY: all deps build check build-asan check-asan demo clean conformance \
+        format format-check \
         fuzz fuzz-repro fuzz-passes bench tx8-random
 
 all: build
@@ -72,6 +73,14 @@ tx8-random: build
 	rm -rf $(BUILD)/tx8-random
 	python3 test/tx8/gen.py --seed $(TX8_SEED) --count $(TX8_COUNT) --mixed \
 	  --bin $(BUILD)/bin --out $(BUILD)/tx8-random
+
+# The C sources in the style of .clang-format. Kernels' .inc bodies and
+# X-macro lists (.def) are left as written.
+FORMAT_FILES = $(shell git ls-files '*.c' '*.h')
+format: deps
+	clang-format -i $(FORMAT_FILES)
+format-check: deps
+	clang-format --dry-run --Werror $(FORMAT_FILES)
 
 # libFuzzer on the syntax engine for FUZZ_SECONDS; fails on any crash.
 fuzz: deps
