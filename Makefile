@@ -80,7 +80,7 @@ FORMAT_FILES = $(shell git ls-files '*.c' '*.h')
 format: deps
 	clang-format -i $(FORMAT_FILES)
 format-check: deps
-	clang-format --dry-run --Werror $(FORMAT_FILES)
+	@clang-format --dry-run --Werror $(FORMAT_FILES) && echo "format-check: $(words $(FORMAT_FILES)) files as .clang-format wants"
 
 # libFuzzer on the syntax engine for FUZZ_SECONDS; fails on any crash.
 fuzz: deps
