@@ -18,7 +18,8 @@ static const double kTargetRatio = 1.5;
  * so it is compiled as a loop over unknown pointers like the library's. */
 __attribute__((noinline)) static void plain_vadd(float *c, const float *a,
                                                  const float *b, size_t n) {
-  for (size_t i = 0; i < n; i++) c[i] = a[i] + b[i];
+  for (size_t i = 0; i < n; i++)
+    c[i] = a[i] + b[i];
 }
 
 static double now(void) {
@@ -48,26 +49,31 @@ static double best_of_runtime(const ew_call *c, int runs) {
     double t = now();
     npuc_rt_elementwise(c->op, &c->dst, c->in, 2, "bench");
     t = now() - t;
-    if (t < best) best = t;
+    if (t < best)
+      best = t;
   }
   return best;
 }
 
-static double best_of_plain(float *c, const float *a, const float *b, int runs) {
+static double best_of_plain(float *c, const float *a, const float *b,
+                            int runs) {
   double best = 1e30;
   for (int r = 0; r < runs; r++) {
     double t = now();
     plain_vadd(c, a, b, N);
     t = now() - t;
-    if (t < best) best = t;
+    if (t < best)
+      best = t;
   }
   return best;
 }
 
 int main(int argc, char **argv) {
   int runs = argc > 1 ? atoi(argv[1]) : 5;
-  if (runs < 1) runs = 1;
-  npuc_buf a = vector(NPUC_DT_F32), b = vector(NPUC_DT_F32), c = vector(NPUC_DT_F32);
+  if (runs < 1)
+    runs = 1;
+  npuc_buf a = vector(NPUC_DT_F32), b = vector(NPUC_DT_F32),
+           c = vector(NPUC_DT_F32);
   float *pa = a.data, *pb = b.data;
   for (size_t i = 0; i < N; i++) {
     pa[i] = (float)(i % 1000) * 0.5f;
@@ -76,7 +82,8 @@ int main(int argc, char **argv) {
   /* The plain loop writes into its own buffer, both touched beforehand,
    * so neither side pays for first-touch page faults. */
   float *plain = malloc(sizeof(float) * N);
-  if (!plain) return 2;
+  if (!plain)
+    return 2;
   memset(plain, 0, sizeof(float) * N);
 
   ew_call vadd = {NPUC_EW_ADD, c, {buffer(a), buffer(b)}};
@@ -88,10 +95,12 @@ int main(int argc, char **argv) {
   }
 
   ew_call vadds = vadd;
-  vadds.in[1] = (npuc_operand){.is_scalar = true, .f = 1.5, .dtype = NPUC_DT_F32};
+  vadds.in[1] =
+      (npuc_operand){.is_scalar = true, .f = 1.5, .dtype = NPUC_DT_F32};
   double t_scalar = best_of_runtime(&vadds, runs);
 
-  ew_call h = {NPUC_EW_ADD, vector(NPUC_DT_F16),
+  ew_call h = {NPUC_EW_ADD,
+               vector(NPUC_DT_F16),
                {buffer(vector(NPUC_DT_F16)), buffer(vector(NPUC_DT_F16))}};
   double t_f16 = best_of_runtime(&h, runs);
 
@@ -101,8 +110,10 @@ int main(int argc, char **argv) {
   printf("%-28s %10.3f ms\n", "npuc_rt_elementwise", t_rt * 1e3);
   printf("%-28s %10.2f  (target <= %.1f)  %s\n", "ratio", ratio, kTargetRatio,
          ratio <= kTargetRatio ? "PASS" : "MISS");
-  printf("%-28s %10.3f ms  (info)\n", "  with a scalar operand", t_scalar * 1e3);
-  printf("%-28s %10.3f ms  (info)\n", "  f16 (converts in chunks)", t_f16 * 1e3);
+  printf("%-28s %10.3f ms  (info)\n", "  with a scalar operand",
+         t_scalar * 1e3);
+  printf("%-28s %10.3f ms  (info)\n", "  f16 (converts in chunks)",
+         t_f16 * 1e3);
   free(plain);
   npuc_rt_arena_reset();
   return 0;

@@ -64,8 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   buf[size] = '\0';
   if (npuc_check_text(buf, size, "fuzz.mlir", &quiet)) {
     npuc_chunk *chunks = NULL;
-    size_t n = npuc_split_input(buf, size, "// -----", "fuzz.mlir", &quiet,
-                                &chunks);
+    size_t n =
+        npuc_split_input(buf, size, "// -----", "fuzz.mlir", &quiet, &chunks);
     for (size_t i = 0; i < n; i++)
       run_chunk(reg, &chunks[i]);
     free(chunks);

@@ -20,8 +20,10 @@
 static inline int64_t npuc_aie1_linear(const npuc_buf *b, const int64_t *idx,
                                        const char *loc) {
   if (b->rank > 0 && b->strides[b->rank - 1] != 1)
-    npuc_rt_fail(loc, "vector access to a memref whose last dimension has "
-                      "stride %lld", (long long)b->strides[b->rank - 1]);
+    npuc_rt_fail(loc,
+                 "vector access to a memref whose last dimension has "
+                 "stride %lld",
+                 (long long)b->strides[b->rank - 1]);
   int64_t at = b->offset;
   for (int32_t d = 0; d < b->rank; ++d)
     at += idx[d] * b->strides[d];

@@ -136,9 +136,9 @@ bool npuc_aie1_params_set(npuc_aie1_ctx *ctx, npuc_aie1_params *p,
 
 /* aievec.upd: element address a = linear_index + offset_bits / elem bits
  * in `mem` (mem_len elements of `elem`). A vector of at most 256 bits
- * (AIE-ML: 512) is read whole (index 0). A wider one has its low (index 0) or high (index
- * 1) half read from a..a+lanes/2-1; the other half comes from `prev`, or
- * is 0 when prev is NULL. */
+ * (AIE-ML: 512) is read whole (index 0). A wider one has its low (index 0) or
+ * high (index 1) half read from a..a+lanes/2-1; the other half comes from
+ * `prev`, or is 0 when prev is NULL. */
 bool npuc_aie1_upd(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
                    const npuc_aie1_vec *prev, const void *mem, int64_t mem_len,
                    npuc_aie1_elem elem, int32_t lanes, int64_t linear_index,

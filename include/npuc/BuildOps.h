@@ -32,7 +32,8 @@ npuc_builder npuc_builder_in_body(MlirOperation op, intptr_t region);
 MlirOperation npuc_build_op(npuc_builder *b, const char *name,
                             intptr_t num_operands, const MlirValue *operands,
                             intptr_t num_results, const MlirType *results,
-                            intptr_t num_attrs, const MlirNamedAttribute *attrs);
+                            intptr_t num_attrs,
+                            const MlirNamedAttribute *attrs);
 /* arith.constant of an integer or index type. */
 MlirValue npuc_build_int_constant(npuc_builder *b, MlirType type,
                                   int64_t value);

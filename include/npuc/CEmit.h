@@ -22,7 +22,7 @@ typedef char npuc_value_name[16];
 
 typedef struct emitter {
   const npuc_op_registry *reg;
-  npuc_sb *out;        /* the function body being written */
+  npuc_sb *out; /* the function body being written */
   int indent;
   int next_id;
   npuc_ptr_map names; /* MlirValue.ptr -> its C name, in name_chunks */
@@ -57,7 +57,12 @@ void npuc_em_free_values(emitter *em);
 
 /* ---- types -------------------------------------------------------------- */
 
-typedef enum { NPUC_VAL_INT, NPUC_VAL_FLOAT, NPUC_VAL_BUF, NPUC_VAL_OTHER } npuc_val_class;
+typedef enum {
+  NPUC_VAL_INT,
+  NPUC_VAL_FLOAT,
+  NPUC_VAL_BUF,
+  NPUC_VAL_OTHER
+} npuc_val_class;
 
 npuc_val_class npuc_em_class(MlirType t);
 /* Integer width (index: 64), or float kind via npuc_em_dtype. */

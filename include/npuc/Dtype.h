@@ -15,7 +15,7 @@ typedef enum {
   NPUC_DT_I8,
   NPUC_DT_I16,
   NPUC_DT_I32,
-  NPUC_DT_I64, /* also index */
+  NPUC_DT_I64,  /* also index */
   NPUC_DT_F16,  /* stored as IEEE binary16 bits in uint16_t */
   NPUC_DT_BF16, /* stored as bfloat16 bits in uint16_t */
   NPUC_DT_F32,
@@ -81,7 +81,7 @@ static inline uint16_t npuc_f32_to_f16_inline(float f) {
   uint32_t sub = npuc_f32_bits(npuc_f32_from_bits(mag) + 0.5f) - 0x3f000000u;
   /* NaN: quiet it, keep the top payload bits. >= 65520 rounds to Inf. */
   uint32_t nan = 0x7e00u | ((mag >> 13) & 0x3ffu);
-  uint32_t r = mag > 0x7f800000u   ? nan
+  uint32_t r = mag > 0x7f800000u    ? nan
                : mag >= 0x477ff000u ? 0x7c00u
                : mag >= 0x38800000u ? normal
                                     : sub;

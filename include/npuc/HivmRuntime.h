@@ -37,9 +37,9 @@ typedef struct {
 /* An op input: a buffer, or a scalar broadcast to every element. */
 typedef struct {
   bool is_scalar;
-  npuc_buf buf;  /* !is_scalar */
-  double f;      /* is_scalar and float dtype */
-  int64_t i;     /* is_scalar and integer dtype */
+  npuc_buf buf; /* !is_scalar */
+  double f;     /* is_scalar and float dtype */
+  int64_t i;    /* is_scalar and integer dtype */
   npuc_dtype dtype;
 } npuc_operand;
 
@@ -67,9 +67,8 @@ npuc_buf npuc_rt_subview(const npuc_buf *src, const int64_t *offsets,
                          const char *loc);
 /* A view with new sizes and strides over the same storage
  * (memref.reinterpret_cast). */
-npuc_buf npuc_rt_reinterpret(const npuc_buf *src, int64_t offset,
-                             int32_t rank, const int64_t *sizes,
-                             const int64_t *strides);
+npuc_buf npuc_rt_reinterpret(const npuc_buf *src, int64_t offset, int32_t rank,
+                             const int64_t *sizes, const int64_t *strides);
 /* expand_shape / collapse_shape (same element count, row-major order): a
  * view when src is contiguous, else a contiguous copy. */
 npuc_buf npuc_rt_reshape(const npuc_buf *src, int32_t rank,
@@ -105,7 +104,12 @@ void npuc_rt_elementwise(npuc_ew_op op, const npuc_buf *dst,
                          const npuc_operand *srcs, int nsrc, const char *loc);
 
 typedef enum {
-  NPUC_CMP_EQ, NPUC_CMP_NE, NPUC_CMP_LT, NPUC_CMP_GT, NPUC_CMP_LE, NPUC_CMP_GE,
+  NPUC_CMP_EQ,
+  NPUC_CMP_NE,
+  NPUC_CMP_LT,
+  NPUC_CMP_GT,
+  NPUC_CMP_LE,
+  NPUC_CMP_GE,
 } npuc_cmp_mode;
 /* dst (i1) = a <mode> b, with broadcasting as above. */
 void npuc_rt_compare(npuc_cmp_mode mode, const npuc_buf *dst,
@@ -117,8 +121,15 @@ void npuc_rt_broadcast(const npuc_buf *dst, const npuc_operand *src,
                        const char *loc);
 
 typedef enum {
-  NPUC_RED_SUM, NPUC_RED_PROD, NPUC_RED_MAX, NPUC_RED_MIN, NPUC_RED_ANY,
-  NPUC_RED_ALL, NPUC_RED_XOR, NPUC_RED_OR, NPUC_RED_AND,
+  NPUC_RED_SUM,
+  NPUC_RED_PROD,
+  NPUC_RED_MAX,
+  NPUC_RED_MIN,
+  NPUC_RED_ANY,
+  NPUC_RED_ALL,
+  NPUC_RED_XOR,
+  NPUC_RED_OR,
+  NPUC_RED_AND,
 } npuc_reduce_op;
 /* dst has size 1 in each dim of `dims_mask` (bit d = reduce dim d) and
  * src's size elsewhere. Sums accumulate in the dst dtype (f16/bf16 in f32). */
@@ -127,8 +138,12 @@ void npuc_rt_reduce(npuc_reduce_op op, const npuc_buf *dst, const npuc_buf *src,
 
 typedef enum {
   NPUC_CAST_DEFAULT, /* float->float: nearest even; float->int: toward zero */
-  NPUC_CAST_RINT, NPUC_CAST_ROUND, NPUC_CAST_FLOOR, NPUC_CAST_CEIL,
-  NPUC_CAST_TRUNC, NPUC_CAST_UNSIGNED, /* source integers read as unsigned */
+  NPUC_CAST_RINT,
+  NPUC_CAST_ROUND,
+  NPUC_CAST_FLOOR,
+  NPUC_CAST_CEIL,
+  NPUC_CAST_TRUNC,
+  NPUC_CAST_UNSIGNED, /* source integers read as unsigned */
 } npuc_cast_mode;
 void npuc_rt_cast(const npuc_buf *dst, const npuc_buf *src, npuc_cast_mode mode,
                   const char *loc);
@@ -138,8 +153,8 @@ void npuc_rt_transpose(const npuc_buf *dst, const npuc_buf *src,
                        const int32_t *perm, const char *loc);
 
 /* dst[i...] = offset + sum(i_k * strides[k]). */
-void npuc_rt_arange(const npuc_buf *dst, int64_t offset,
-                    const int64_t *strides, int nstrides, const char *loc);
+void npuc_rt_arange(const npuc_buf *dst, int64_t offset, const int64_t *strides,
+                    int nstrides, const char *loc);
 
 /* dst[..., k*n + c] = srcs[c][..., k] for n = nsrc channels. */
 void npuc_rt_interleave(const npuc_buf *dst, const npuc_buf *srcs, int nsrc,

@@ -51,7 +51,6 @@ char *npuc_op_print(const npuc_op_registry *reg, MlirOperation op,
 
 void npuc_module_destroy(npuc_module *m);
 
-
 /* MLIR's C API can emit errors only (mlirEmitError). Passes report
  * warnings, remarks and notes (and errors alike) here: the location is
  * resolved to the user's file:line:col and the message goes to the sink

@@ -53,12 +53,12 @@ void npuc_reuse_destroy(npuc_reuse *r);
 
 typedef struct {
   MlirValue memref;
-  MlirOperation loop;  /* innermost enclosing loop (null: none) */
-  int64_t elem_bits;   /* element size */
-  int64_t lanes;       /* vector lanes of the read */
-  bool splat;          /* broadcast of one element */
-  int64_t min_vec_bits;/* 128, or 256 for mul/fma operands */
-  int64_t extra_elems; /* fused columns read this far past the vector */
+  MlirOperation loop;   /* innermost enclosing loop (null: none) */
+  int64_t elem_bits;    /* element size */
+  int64_t lanes;        /* vector lanes of the read */
+  bool splat;           /* broadcast of one element */
+  int64_t min_vec_bits; /* 128, or 256 for mul/fma operands */
+  int64_t extra_elems;  /* fused columns read this far past the vector */
 } npuc_reuse_read;
 
 /* Adds read `id` with its linearized access (the analysis takes ownership

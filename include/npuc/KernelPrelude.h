@@ -29,9 +29,9 @@ typedef enum { NPUC_ARG_BUF, NPUC_ARG_SCALAR } npuc_arg_kind;
 typedef struct {
   npuc_arg_kind kind;
   npuc_dtype dtype;
-  int32_t rank;          /* buffers */
+  int32_t rank;                           /* buffers */
   int64_t static_sizes[NPUC_RT_MAX_RANK]; /* -1 where dynamic */
-  const char *name;      /* "arg2" */
+  const char *name;                       /* "arg2" */
 } npuc_arg_desc;
 
 typedef struct {
@@ -137,8 +137,10 @@ static inline int64_t npuc_shru(int64_t a, int64_t b, int bits) {
 
 /* float -> integer: saturating, NaN -> 0 (C leaves these undefined). */
 static inline int64_t npuc_fptosi(double v, int bits) {
-  double hi = bits >= 64 ? 9223372036854775807.0 : (double)(((int64_t)1 << (bits - 1)) - 1);
-  double lo = bits >= 64 ? -9223372036854775808.0 : -(double)((int64_t)1 << (bits - 1));
+  double hi = bits >= 64 ? 9223372036854775807.0
+                         : (double)(((int64_t)1 << (bits - 1)) - 1);
+  double lo =
+      bits >= 64 ? -9223372036854775808.0 : -(double)((int64_t)1 << (bits - 1));
   if (v != v)
     return 0;
   if (v >= hi)
@@ -149,7 +151,8 @@ static inline int64_t npuc_fptosi(double v, int bits) {
 }
 
 static inline int64_t npuc_fptoui(double v, int bits) {
-  double hi = bits >= 64 ? 18446744073709551615.0 : (double)(((uint64_t)1 << bits) - 1);
+  double hi =
+      bits >= 64 ? 18446744073709551615.0 : (double)(((uint64_t)1 << bits) - 1);
   if (v != v || v <= 0)
     return 0;
   if (v >= hi)
@@ -159,10 +162,12 @@ static inline int64_t npuc_fptoui(double v, int bits) {
 
 /* maximumf/minimumf propagate NaN; maxnumf/minnumf ignore it. */
 static inline double npuc_maximumf(double a, double b) {
-  return (a != a || b != b) ? NAN : (a > b ? a : (a < b ? b : (signbit(a) ? b : a)));
+  return (a != a || b != b) ? NAN
+                            : (a > b ? a : (a < b ? b : (signbit(a) ? b : a)));
 }
 static inline double npuc_minimumf(double a, double b) {
-  return (a != a || b != b) ? NAN : (a < b ? a : (a > b ? b : (signbit(a) ? a : b)));
+  return (a != a || b != b) ? NAN
+                            : (a < b ? a : (a > b ? b : (signbit(a) ? a : b)));
 }
 
 /* Rounds a float held in f32 to f16/bf16 precision (scalar f16 math). */
@@ -181,7 +186,8 @@ static inline int64_t npuc_linear(const npuc_buf *b, const int64_t *idx,
   bool check = npuc_rt_check_bounds();
   for (int32_t d = 0; d < b->rank; ++d) {
     if (check && (idx[d] < 0 || idx[d] >= b->sizes[d]))
-      npuc_rt_fail(loc, "index %lld out of bounds for dimension %d of size %lld",
+      npuc_rt_fail(loc,
+                   "index %lld out of bounds for dimension %d of size %lld",
                    (long long)idx[d], d, (long long)b->sizes[d]);
     at += idx[d] * b->strides[d];
   }

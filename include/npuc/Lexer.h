@@ -31,8 +31,8 @@ typedef struct {
   npuc_tok_kind kind;
   const char *start;
   size_t len;
-  int line; /* 1-based */
-  int col;  /* 1-based, in bytes */
+  int line;        /* 1-based */
+  int col;         /* 1-based, in bytes */
   bool line_start; /* first token on its line */
 } npuc_token;
 

@@ -16,9 +16,9 @@ typedef enum {
   NPUC_VK_ANY,
   NPUC_VK_TENSOR,
   NPUC_VK_MEMREF,
-  NPUC_VK_SHAPED,        /* tensor or memref */
-  NPUC_VK_SCALAR,        /* integer, index or float */
-  NPUC_VK_INTEGER,       /* integer or index */
+  NPUC_VK_SHAPED,  /* tensor or memref */
+  NPUC_VK_SCALAR,  /* integer, index or float */
+  NPUC_VK_INTEGER, /* integer or index */
   NPUC_VK_SHAPED_OR_SCALAR,
   NPUC_VK_TENSOR_OR_SCALAR,
   NPUC_VK_VECTOR,
@@ -45,8 +45,8 @@ typedef enum {
 typedef struct {
   char *name;
   npuc_value_kind kind;
-  bool variadic; /* zero or more */
-  bool optional; /* zero or one */
+  bool variadic;    /* zero or more */
+  bool optional;    /* zero or one */
   char *fixed_type; /* a type the syntax never prints ("index"), or NULL */
   /* The type is that of another operand or result group, never printed
    * (aievec.upd's vector has the result's type). -1: none. */
@@ -59,8 +59,8 @@ typedef struct {
 typedef struct {
   char *name;
   npuc_attr_kind kind;
-  char *enum_prefix; /* NPUC_AK_ENUM: "#hivm.reduce_op" */
-  char *int_type;    /* NPUC_AK_INT: "i64" by default */
+  char *enum_prefix;  /* NPUC_AK_ENUM: "#hivm.reduce_op" */
+  char *int_type;     /* NPUC_AK_INT: "i64" by default */
   char **enum_values; /* optional closed set, NULL-terminated */
   bool optional;
   bool in_format; /* the format shows it; else it lives in attr-dict */
@@ -68,24 +68,24 @@ typedef struct {
 
 /* The assembly format, compiled from the table's directive string. */
 typedef enum {
-  NPUC_FMT_LITERAL,   /* `ins`, `(`, `->` */
-  NPUC_FMT_VAR,       /* $name: operand group, attribute or region */
-  NPUC_FMT_TYPE,      /* type($name): types of an operand or result group */
-  NPUC_FMT_ATTR_DICT, /* attr-dict */
+  NPUC_FMT_LITERAL,      /* `ins`, `(`, `->` */
+  NPUC_FMT_VAR,          /* $name: operand group, attribute or region */
+  NPUC_FMT_TYPE,         /* type($name): types of an operand or result group */
+  NPUC_FMT_ATTR_DICT,    /* attr-dict */
   NPUC_FMT_ATTR_DICT_KW, /* attr-dict-with-keyword */
-  NPUC_FMT_OPTIONAL,  /* ( ... )? */
+  NPUC_FMT_OPTIONAL,     /* ( ... )? */
   NPUC_FMT_ALTERNATIVES, /* ( a | b ), our extension: first that matches */
 } npuc_fmt_kind;
 
 typedef struct npuc_fmt_elem npuc_fmt_elem;
 struct npuc_fmt_elem {
   npuc_fmt_kind kind;
-  char *text;         /* LITERAL: the literal; VAR/TYPE: the variable name */
+  char *text; /* LITERAL: the literal; VAR/TYPE: the variable name */
   npuc_var_class var_class;
-  int var_index;      /* index into operands/results/attrs/regions */
-  bool anchor;        /* marked with ^ inside an optional group */
-  bool function_results; /* TYPE from function-results($name): `()`, `T`
-                            or `(T, U)`, as a function type writes them */
+  int var_index;           /* index into operands/results/attrs/regions */
+  bool anchor;             /* marked with ^ inside an optional group */
+  bool function_results;   /* TYPE from function-results($name): `()`, `T`
+                              or `(T, U)`, as a function type writes them */
   npuc_fmt_elem *children; /* OPTIONAL: the group; ALTERNATIVES: branches */
   size_t num_children;
   size_t *branch_ends; /* ALTERNATIVES: end index of each branch */
@@ -109,7 +109,7 @@ enum {
 };
 
 typedef struct {
-  char *name;          /* full name: "hivm.hir.vadd" */
+  char *name; /* full name: "hivm.hir.vadd" */
   const char *summary;
   unsigned traits;
   npuc_value_def *operands;
@@ -120,18 +120,18 @@ typedef struct {
   size_t num_attrs;
   char **regions;
   size_t num_regions;
-  int dps_inits;       /* index of the operand group that holds the inits, or -1 */
+  int dps_inits; /* index of the operand group that holds the inits, or -1 */
   npuc_fmt_elem *format;
   size_t format_len;
   const char *format_text;
-  bool uses_segments;  /* more than one variadic/optional operand group */
-  const char *table;   /* the table file it came from */
+  bool uses_segments; /* more than one variadic/optional operand group */
+  const char *table;  /* the table file it came from */
   int table_line;
 } npuc_op_def;
 
 typedef struct {
-  char *name;          /* "hivm" */
-  char **op_prefixes;  /* op name prefixes it owns: "hivm.hir." */
+  char *name;         /* "hivm" */
+  char **op_prefixes; /* op name prefixes it owns: "hivm.hir." */
   size_t num_op_prefixes;
   npuc_op_def *ops;
   size_t num_ops;
@@ -152,8 +152,8 @@ bool npuc_op_registry_load_yaml(npuc_op_registry *reg, const char *yaml,
 void npuc_op_registry_destroy(npuc_op_registry *reg);
 
 /* Lookup by full op name; NULL when unknown. O(1) average. */
-const npuc_op_def *npuc_op_lookup(const npuc_op_registry *reg,
-                                  const char *name, size_t len);
+const npuc_op_def *npuc_op_lookup(const npuc_op_registry *reg, const char *name,
+                                  size_t len);
 /* The dialect that owns names with this prefix ("hivm.hir.foo" -> hivm). */
 const npuc_dialect_def *npuc_op_owner(const npuc_op_registry *reg,
                                       const char *name, size_t len);

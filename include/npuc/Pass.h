@@ -16,10 +16,10 @@
 #include <stdint.h>
 
 typedef enum {
-  NPUC_OPT_BOOL,   /* true|false|1|0 (also True/False) */
-  NPUC_OPT_INT,    /* decimal, may be negative */
+  NPUC_OPT_BOOL, /* true|false|1|0 (also True/False) */
+  NPUC_OPT_INT,  /* decimal, may be negative */
   NPUC_OPT_STRING,
-  NPUC_OPT_ENUM,   /* one of enum_values */
+  NPUC_OPT_ENUM, /* one of enum_values */
 } npuc_opt_type;
 
 /* One option of a pass. A pass declares its options as a struct, one field
@@ -89,7 +89,7 @@ const void *npuc_pass_opts(const npuc_pass_options *o);
  * declares `typedef struct {bool strict_mode;} bind_options` and the table
  * `bind_options_table` mapping each name to its field. */
 #define NPUC_OPT_FIELD_(T, ctype_, field_, ...) ctype_ field_;
-#define NPUC_OPT_DEF_(T, ctype_, field_, flag_, kind_, dflt_, values_, text_) \
+#define NPUC_OPT_DEF_(T, ctype_, field_, flag_, kind_, dflt_, values_, text_)  \
   {.name = flag_,                                                              \
    .type = kind_,                                                              \
    .default_value = dflt_,                                                     \
@@ -100,8 +100,7 @@ const void *npuc_pass_opts(const npuc_pass_options *o);
   typedef struct {                                                             \
     list(NPUC_OPT_FIELD_, type)                                                \
   } type;                                                                      \
-  static const npuc_pass_option_def type##_table[] = {                         \
-      list(NPUC_OPT_DEF_, type)}
+  static const npuc_pass_option_def type##_table[] = {list(NPUC_OPT_DEF_, type)}
 /* The npuc_pass_def fields of a pass with options of `type`. */
 #define NPUC_PASS_OPTIONS_OF(type)                                             \
   .options = type##_table,                                                     \

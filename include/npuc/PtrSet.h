@@ -44,8 +44,7 @@ typedef struct {
 /* Inserts or replaces; false only when out of memory (m->oom is set). */
 bool npuc_ptr_map_put(npuc_ptr_map *m, const void *key, uintptr_t value);
 /* The value of `key` in *value; false if absent. */
-bool npuc_ptr_map_get(const npuc_ptr_map *m, const void *key,
-                      uintptr_t *value);
+bool npuc_ptr_map_get(const npuc_ptr_map *m, const void *key, uintptr_t *value);
 void npuc_ptr_map_free(npuc_ptr_map *m);
 
 #endif

@@ -23,8 +23,13 @@
 #define NPUC_RUN_MAX_SUB_BLOCKS 64
 #define NPUC_RUN_MAX_BYTES ((int64_t)1 << 30)
 
-typedef enum { NPUC_FILL_RANDOM, NPUC_FILL_ZEROS, NPUC_FILL_ONES, NPUC_FILL_IOTA,
-               NPUC_FILL_FILE } npuc_fill;
+typedef enum {
+  NPUC_FILL_RANDOM,
+  NPUC_FILL_ZEROS,
+  NPUC_FILL_ONES,
+  NPUC_FILL_IOTA,
+  NPUC_FILL_FILE
+} npuc_fill;
 
 /* A place in the spec file, for errors found after it was read. */
 typedef struct {
@@ -33,23 +38,23 @@ typedef struct {
 
 typedef struct {
   bool is_buffer;
-  char dtype[8];        /* i1 i8 i16 i32 i64 f16 bf16 f32 f64 (index: i64) */
+  char dtype[8]; /* i1 i8 i16 i32 i64 f16 bf16 f32 f64 (index: i64) */
   int rank;
   int64_t shape[8];
-  int64_t bytes;        /* of the buffer */
+  int64_t bytes; /* of the buffer */
   npuc_fill fill;
-  double lo, hi;        /* random range */
-  char *file;           /* NPUC_FILL_FILE */
-  char *value;          /* scalars: a decimal integer, or the float as written */
-  npuc_run_loc loc;     /* the argument's entry */
+  double lo, hi;    /* random range */
+  char *file;       /* NPUC_FILL_FILE */
+  char *value;      /* scalars: a decimal integer, or the float as written */
+  npuc_run_loc loc; /* the argument's entry */
   npuc_run_loc shape_loc;
 } npuc_run_arg;
 
 typedef struct {
-  char *file;           /* the spec's name in diagnostics */
-  char *kernel;         /* NULL: the first entry */
+  char *file;   /* the spec's name in diagnostics */
+  char *kernel; /* NULL: the first entry */
   uint64_t seed;
-  int64_t blocks;       /* < 0: computed by the kernel */
+  int64_t blocks; /* < 0: computed by the kernel */
   /* Sub-blocks launched per block: [0] for a run or the first kernel of a
    * comparison, [1] for the second; 0: the kernel's own count (2 for the
    * vector half of a mix kernel, else 1). `sub_blocks: N` or `[A, B]`. */

@@ -29,8 +29,8 @@ typedef struct npuc_srcmap npuc_srcmap;
 
 typedef struct {
   const npuc_op_registry *registry;
-  const char *filename;     /* for loc() and diagnostics */
-  int first_line;           /* line of the first byte of `text` in the file */
+  const char *filename; /* for loc() and diagnostics */
+  int first_line;       /* line of the first byte of `text` in the file */
   const npuc_diag_sink *sink;
 } npuc_syntax_options;
 

@@ -18,7 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---- target description ----------------------------------------------------- */
+/* ---- target description -----------------------------------------------------
+ */
 
 /* NPUC_TX8_TARGET_DEFAULT. */
 npuc_tx8_target npuc_tx8_target_builtin(void);
@@ -27,13 +28,14 @@ npuc_tx8_target npuc_tx8_target_builtin(void);
  * tx8_target.yaml; any subset of its keys) sets. False, with a diagnostic
  * at the offending line, on malformed YAML, an unknown key or a value that
  * is not a positive number; *t is then unchanged. */
-bool npuc_tx8_target_load_yaml(npuc_tx8_target *t, const char *yaml,
-                               size_t len, const char *filename,
+bool npuc_tx8_target_load_yaml(npuc_tx8_target *t, const char *yaml, size_t len,
+                               const char *filename,
                                const npuc_diag_sink *sink);
 bool npuc_tx8_target_load_file(npuc_tx8_target *t, const char *path,
                                const npuc_diag_sink *sink);
 
-/* ---- op library metadata (queryOpAttr) ---------------------------------------- */
+/* ---- op library metadata (queryOpAttr)
+ * ---------------------------------------- */
 
 typedef enum {
   NPUC_TX8_ALIGN_UNKNOWN, /* does not care how its data is laid out */
@@ -48,13 +50,14 @@ typedef enum {
   NPUC_TX8_ENGINE_LOAD,  /* RDMA */
   NPUC_TX8_ENGINE_STORE, /* WDMA */
   NPUC_TX8_ENGINE_TDMA,
-  NPUC_TX8_ENGINE_NONE,  /* structure, no code of its own */
+  NPUC_TX8_ENGINE_NONE, /* structure, no code of its own */
 } npuc_tx8_engine;
 
 typedef enum {
   NPUC_TX8_DEFAULT_TENSOR,
   NPUC_TX8_DEFAULT_NTENSOR,
-  NPUC_TX8_DEFAULT_BY_BATCH, /* Tensor when operand 0's dim 0 is 1, else NTensor */
+  NPUC_TX8_DEFAULT_BY_BATCH, /* Tensor when operand 0's dim 0 is 1, else NTensor
+                              */
 } npuc_tx8_default_layout;
 
 /* How an op's result shape follows from its operands (npuc_tx8_infer_shape). */
@@ -64,15 +67,16 @@ typedef enum {
   NPUC_TX8_SHAPE_GEMM,
   NPUC_TX8_SHAPE_CONV,
   NPUC_TX8_SHAPE_TRANSPOSE,
-  NPUC_TX8_SHAPE_GIVEN,     /* stated by the op (reshape, constant, call) */
+  NPUC_TX8_SHAPE_GIVEN, /* stated by the op (reshape, constant, call) */
   NPUC_TX8_SHAPE_TUPLE,
-  NPUC_TX8_SHAPE_NONE,      /* no tensor result */
+  NPUC_TX8_SHAPE_NONE, /* no tensor result */
 } npuc_tx8_shape_rule;
 
 /* How an op's layout_str follows (layoutTransmitPass). */
 typedef enum {
   NPUC_TX8_LAYOUT_SAME,    /* operand 0's */
-  NPUC_TX8_LAYOUT_SOURCE,  /* set by layoutInitPass (gemm, conv); propagation starts here */
+  NPUC_TX8_LAYOUT_SOURCE,  /* set by layoutInitPass (gemm, conv); propagation
+                              starts here */
   NPUC_TX8_LAYOUT_STOP,    /* propagation stops (reshape, broadcast) */
   NPUC_TX8_LAYOUT_PERMUTE, /* operand 0's, permuted (transpose) */
   NPUC_TX8_LAYOUT_NONE,
@@ -112,11 +116,11 @@ npuc_tx8_op_attr npuc_tx8_op_library_query(const npuc_tx8_op_library *lib,
 size_t npuc_tx8_op_library_size(const npuc_tx8_op_library *lib);
 void npuc_tx8_op_library_destroy(npuc_tx8_op_library *lib);
 
-/* ---- structured attributes -------------------------------------------------------
- * The opaque attributes tx8be ops carry in their attribute dictionary, in
- * the seed's ODS `struct(params)` form: every field, `name = value`,
- * comma-separated, in any order when read and in the order below when
- * printed (docs/tx8.md):
+/* ---- structured attributes
+ * ------------------------------------------------------- The opaque attributes
+ * tx8be ops carry in their attribute dictionary, in the seed's ODS
+ * `struct(params)` form: every field, `name = value`, comma-separated, in any
+ * order when read and in the order below when printed (docs/tx8.md):
  *   #tx8be.parallel_attr<parallel = dp, is_dp_inner = true, dp_dim_x = 1,
  *     dp_dim_y = 1, dp_dim_z = 1, tp_dim_x = 1, tp_dim_y = 1, tp_dim_z = 1,
  *     sharding_is_given = false, shape_spatial_sharding = [1, 1, 1, 1]>
@@ -141,27 +145,27 @@ typedef enum {
 
 typedef struct {
   npuc_tx8_parallel_mode parallel;
-  bool is_dp_inner;          /* the dp dimension is inner, else tp */
-  int32_t dp_dim[3];         /* data parallel ways along x, y, z */
-  int32_t tp_dim[3];         /* tensor parallel ways along x, y, z */
+  bool is_dp_inner;  /* the dp dimension is inner, else tp */
+  int32_t dp_dim[3]; /* data parallel ways along x, y, z */
+  int32_t tp_dim[3]; /* tensor parallel ways along x, y, z */
   bool sharding_is_given;
   npuc_tx8_list shape_spatial_sharding; /* ways per tensor dimension */
 } npuc_tx8_parallel_attr;
 
 typedef struct {
-  uint64_t imm_size;          /* scratch bytes the op needs */
+  uint64_t imm_size; /* scratch bytes the op needs */
   npuc_tx8_layout_mode mem_layout;
-  bool multi_buf_en;          /* double buffering */
+  bool multi_buf_en; /* double buffering */
   int32_t multi_buf_num;
   npuc_tx8_list out_shape_buf_idx;
   npuc_tx8_list temporal_mem_slice; /* the shape one tile handles per step */
-  int32_t source_type;        /* software pipeline stage */
+  int32_t source_type;              /* software pipeline stage */
   int64_t imm_addr;
-  npuc_tx8_list mem_addr;     /* one address per buffer */
+  npuc_tx8_list mem_addr; /* one address per buffer */
 } npuc_tx8_dev_attr;
 
 typedef struct {
-  int32_t tile_dx, tile_dy;   /* the tile mesh a group runs on */
+  int32_t tile_dx, tile_dy; /* the tile mesh a group runs on */
 } npuc_tx8_region_attr;
 
 /* Parse the attribute's text (with or without its `#tx8be.name` prefix).
@@ -183,7 +187,8 @@ size_t npuc_tx8_print_dev_attr(const npuc_tx8_dev_attr *a, char *buf,
 size_t npuc_tx8_print_region_attr(const npuc_tx8_region_attr *a, char *buf,
                                   size_t cap);
 
-/* ---- shape and layout inference -------------------------------------------------- */
+/* ---- shape and layout inference
+ * -------------------------------------------------- */
 
 #define NPUC_TX8_MAX_RANK 8
 
@@ -194,12 +199,12 @@ typedef struct {
 
 /* The attributes the rules read; unused ones may be left zero/NULL. */
 typedef struct {
-  bool transpose_a, transpose_b;      /* gemm */
-  const int64_t *strides;             /* conv: [h, w] */
-  const int64_t *pads;                /* conv: [top, bottom, left, right] */
-  const int64_t *dilations;           /* conv: [h, w] */
-  int64_t group;                      /* conv; 0 means 1 */
-  const int64_t *permutation;         /* transpose, rank entries */
+  bool transpose_a, transpose_b; /* gemm */
+  const int64_t *strides;        /* conv: [h, w] */
+  const int64_t *pads;           /* conv: [top, bottom, left, right] */
+  const int64_t *dilations;      /* conv: [h, w] */
+  int64_t group;                 /* conv; 0 means 1 */
+  const int64_t *permutation;    /* transpose, rank entries */
 } npuc_tx8_infer_attrs;
 
 /* The result shape of an op of `rule` on operand shapes `ops`. False with
@@ -218,10 +223,11 @@ bool npuc_tx8_infer_layout(npuc_tx8_layout_rule rule, const char *in,
                            const int64_t *permutation, int rank, char *out,
                            size_t out_cap);
 
-/* ---- layout_str: names, components and memory layouts ----------------------------
- * layout_str is the middle end's layout of an op's data: `Tensor`/`NTensor`,
- * a CNN layout of one letter per dimension (`NHWC`, `NCHW`, `HWOI`, ...),
- * or for gemm/conv one such name per operand and the result joined by `-`
+/* ---- layout_str: names, components and memory layouts
+ * ---------------------------- layout_str is the middle end's layout of an op's
+ * data: `Tensor`/`NTensor`, a CNN layout of one letter per dimension (`NHWC`,
+ * `NCHW`, `HWOI`, ...), or for gemm/conv one such name per operand and the
+ * result joined by `-`
  * (`NHWC-HWOI-NHWC`: input, weight, result; the bias is not named). */
 
 /* Component `index` of a `-`-joined layout_str (0 when it has no `-`);
@@ -261,10 +267,10 @@ bool npuc_tx8_infer_operand_layout(npuc_tx8_layout_rule rule,
                                    int operand_rank, int result_rank,
                                    const int64_t *permutation, char *out,
                                    size_t out_cap);
-/* ---- slice rules (the seed's tileShardingSplit / backWindow) ---------------------
- * Which output dimensions of a compute op may be split across tiles
- * (sharding) and in time (split), and which part of each operand one
- * slice of the output reads, as npuc_tx8_window's (Tx8Runtime.h). The
+/* ---- slice rules (the seed's tileShardingSplit / backWindow)
+ * --------------------- Which output dimensions of a compute op may be split
+ * across tiles (sharding) and in time (split), and which part of each operand
+ * one slice of the output reads, as npuc_tx8_window's (Tx8Runtime.h). The
  * tx8-sharding pass and the code generator both use these; lib/TX8/
  * Slice.c has one rule per op family, npuc/Tx8Ops.def each op's family. */
 
@@ -284,7 +290,7 @@ typedef struct {
   int num_operands; /* tensor operands; an absent (none) bias is not one */
   npuc_tx8_shape operands[NPUC_TX8_MAX_OPERANDS];
   npuc_tx8_shape result;
-  bool transpose_a, transpose_b;       /* gemm */
+  bool transpose_a, transpose_b;                     /* gemm */
   int64_t strides[2], pads[4], dilations[2], groups; /* conv; pads t, b, l, r */
 } npuc_tx8_slice_op;
 
@@ -311,7 +317,8 @@ bool npuc_tx8_slice_check(const npuc_tx8_slice_op *op, char *err,
 /* Bit d: output dimension d may be split across tiles (shard) / into
  * temporal slices (split). BatchNorm shards only C and splits all but C
  * (the seed's tileShardingSplit); gemm shards any dimension of the result
- * (its rows and N) and splits the rows; conv shards and splits N and H; elementwise ops any dimension. */
+ * (its rows and N) and splits the rows; conv shards and splits N and H;
+ * elementwise ops any dimension. */
 uint32_t npuc_tx8_shard_axes(const npuc_tx8_slice_op *op);
 uint32_t npuc_tx8_split_axes(const npuc_tx8_slice_op *op);
 

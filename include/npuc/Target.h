@@ -13,8 +13,8 @@
 
 /* What the driver's command line says, for every target. */
 typedef struct {
-  bool auto_blockify_loop;  /* --enable-auto-blockify-loop */
-  bool auto_bind_sub_block; /* --enable-auto-bind-sub-block (default true) */
+  bool auto_blockify_loop;   /* --enable-auto-blockify-loop */
+  bool auto_bind_sub_block;  /* --enable-auto-bind-sub-block (default true) */
   const char *target_config; /* --target-config=FILE, or NULL */
   const char *include_dir;   /* where the npuc/ headers are */
   const char *runtime_dir;   /* where the libnpuc_*_rt.a archives are */

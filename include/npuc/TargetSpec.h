@@ -13,7 +13,7 @@
 /* The integer entry `key` of device `device` ("NPU"; NULL: the first device
  * that has it) in the `dlti.target_system_spec` attribute of `module`, or
  * of the nearest enclosing op that has one. False when absent. */
-bool npuc_target_spec_int(MlirOperation op, const char *device,
-                          const char *key, int64_t *value);
+bool npuc_target_spec_int(MlirOperation op, const char *device, const char *key,
+                          int64_t *value);
 
 #endif

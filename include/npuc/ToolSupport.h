@@ -99,7 +99,6 @@ void npuc_keep_freed_memory(void);
 
 /* Edit distance between two names, for "did you mean" suggestions. */
 size_t npuc_edit_distance(const char *a, const char *b);
-size_t npuc_edit_distance_n(const char *a, size_t la, const char *b,
-                            size_t lb);
+size_t npuc_edit_distance_n(const char *a, size_t la, const char *b, size_t lb);
 
 #endif

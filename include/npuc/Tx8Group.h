@@ -23,13 +23,13 @@ typedef enum {
 
 typedef struct {
   npuc_tx8_buf_kind kind;
-  MlirOperation op;  /* the op defining the buffer's value */
+  MlirOperation op; /* the op defining the buffer's value */
   MlirValue value;
   npuc_tx8_shape shape; /* the whole tensor */
   npuc_tx8_dtype dtype;
-  npuc_tx8_layout_mode mode; /* its layout in SPM */
+  npuc_tx8_layout_mode mode;                  /* its layout in SPM */
   npuc_tx8_window windows[NPUC_TX8_MAX_RANK]; /* from an output slice */
-  int source;        /* LOAD: the group operand; NORM: the buffer converted */
+  int source; /* LOAD: the group operand; NORM: the buffer converted */
   bool has_windows;
 } npuc_tx8_buffer;
 
@@ -38,12 +38,12 @@ typedef struct {
 
 typedef struct {
   MlirOperation group, compute;
-  char compute_name[64];  /* "tx8be.add" */
+  char compute_name[64]; /* "tx8be.add" */
   npuc_tx8_slice_op slice;
   int num_buffers;
   npuc_tx8_buffer buffers[NPUC_TX8_MAX_BUFFERS];
   int operand_buffer[NPUC_TX8_MAX_OPERANDS]; /* tensor operand -> buffer */
-  bool has_bias;    /* gemm/conv: operand 2 is a tensor, not tx8be.none */
+  bool has_bias; /* gemm/conv: operand 2 is a tensor, not tx8be.none */
   int result_buffer;
   int num_stores;
   struct {
@@ -79,7 +79,8 @@ MlirOperation npuc_tx8_group_compute_op(MlirOperation group);
  * (a malformed mesh). */
 int32_t npuc_tx8_group_tiles(MlirOperation group, const npuc_tx8_target *t);
 
-/* ---- small MLIR helpers the TX8 passes and emitter share ---------------------- */
+/* ---- small MLIR helpers the TX8 passes and emitter share
+ * ---------------------- */
 
 /* The op's name as a NUL-terminated copy in `buf`. */
 const char *npuc_tx8_op_name(MlirOperation op, char *buf, size_t cap);

@@ -30,38 +30,39 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* ---- the target ----------------------------------------------------------- */
+/* ---- the target -----------------------------------------------------------
+ */
 
 /* What the cycle model needs of the hardware; per chip unless noted.
  * lib/TX8/tx8_target.yaml spells the same numbers (the compiler
  * loads it; test_tx8_target checks it equals NPUC_TX8_TARGET_DEFAULT). */
 typedef struct {
   int32_t chips;
-  int32_t tiles_x, tiles_y;       /* the tile mesh of one chip */
-  int64_t spm_bytes;              /* per tile */
+  int32_t tiles_x, tiles_y; /* the tile mesh of one chip */
+  int64_t spm_bytes;        /* per tile */
   int64_t ddr_bytes;
   int64_t ddr_bank_bytes;
   double ddr_gbytes_per_s;
   double clock_ghz;
-  int32_t ne_m, ne_k, ne_n;       /* one neural-engine instruction: MxKxN */
+  int32_t ne_m, ne_k, ne_n; /* one neural-engine instruction: MxKxN */
   double ne_tflops_int8, ne_tflops_fp16, ne_tflops_bf16, ne_tflops_fp32;
-  int64_t ct_bytes_per_cycle;     /* CGRA tensor engine, per tile */
-  int64_t tdma_bytes_per_cycle;   /* SPM to SPM moves, per tile */
-  int64_t op_overhead_cycles;     /* issuing one op */
+  int64_t ct_bytes_per_cycle;   /* CGRA tensor engine, per tile */
+  int64_t tdma_bytes_per_cycle; /* SPM to SPM moves, per tile */
+  int64_t op_overhead_cycles;   /* issuing one op */
 } npuc_tx8_target;
 
 /* The seed's figures (16 tiles, 200 GB/s DDR in 4096-byte banks, NE
  * 8x16x8 at 256/128/128/21 TFLOP/s for int8/fp16/bf16/fp32) plus the
  * assumptions docs/tx8.md lists (clock, SPM size, CT/TDMA widths). */
-#define NPUC_TX8_TARGET_DEFAULT                                              \
-  {                                                                          \
-    .chips = 1, .tiles_x = 4, .tiles_y = 4, .spm_bytes = 3 << 20,            \
-    .ddr_bytes = 64ll << 30, .ddr_bank_bytes = 4096,                         \
-    .ddr_gbytes_per_s = 200.0, .clock_ghz = 1.0, .ne_m = 8, .ne_k = 16,      \
-    .ne_n = 8, .ne_tflops_int8 = 256.0, .ne_tflops_fp16 = 128.0,             \
-    .ne_tflops_bf16 = 128.0, .ne_tflops_fp32 = 21.0,                         \
-    .ct_bytes_per_cycle = 256, .tdma_bytes_per_cycle = 256,                  \
-    .op_overhead_cycles = 32                                                 \
+#define NPUC_TX8_TARGET_DEFAULT                                                \
+  {                                                                            \
+    .chips = 1, .tiles_x = 4, .tiles_y = 4, .spm_bytes = 3 << 20,              \
+    .ddr_bytes = 64ll << 30, .ddr_bank_bytes = 4096,                           \
+    .ddr_gbytes_per_s = 200.0, .clock_ghz = 1.0, .ne_m = 8, .ne_k = 16,        \
+    .ne_n = 8, .ne_tflops_int8 = 256.0, .ne_tflops_fp16 = 128.0,               \
+    .ne_tflops_bf16 = 128.0, .ne_tflops_fp32 = 21.0,                           \
+    .ct_bytes_per_cycle = 256, .tdma_bytes_per_cycle = 256,                    \
+    .op_overhead_cycles = 32                                                   \
   }
 
 /* The target the cycle estimates use (a copy is kept). Not thread-safe:
@@ -69,7 +70,8 @@ typedef struct {
 void npuc_tx8_rt_set_target(const npuc_tx8_target *t);
 const npuc_tx8_target *npuc_tx8_rt_target(void);
 
-/* ---- tensors ----------------------------------------------------------------- */
+/* ---- tensors
+ * ----------------------------------------------------------------- */
 
 typedef struct {
   void *data;
@@ -86,7 +88,8 @@ double npuc_tx8_get(const npuc_tx8_tsr *t, int64_t n, int64_t hw, int64_t c);
 void npuc_tx8_set(const npuc_tx8_tsr *t, int64_t n, int64_t hw, int64_t c,
                   double v);
 
-/* ---- data movement -------------------------------------------------------------- */
+/* ---- data movement
+ * -------------------------------------------------------------- */
 
 /* DDR -> SPM (RDMA) and SPM -> DDR (WDMA): copy every element of src to
  * dst, converting the layout; dims and dtype must match. Padding of an
@@ -96,12 +99,12 @@ uint64_t op_dma_store(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src);
 /* SPM -> SPM layout conversion (TDMA), compact <-> aligned. */
 uint64_t op_channel_norm(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src);
 
-/* ---- slices: L_SHAPE, G_SHAPE and windows ------------------------------------
- * Code generated for a group runs, on each tile, a loop over the temporal
- * slices of that tile's part of the output, as the seed's main.c does:
- * G_SHAPE walks the tile's region of the output in slices, L_SHAPE
- * describes one slice of one tensor (the whole tensor's shape, where the
- * slice starts, its nominal and its real length per dimension), and a
+/* ---- slices: L_SHAPE, G_SHAPE and windows
+ * ------------------------------------ Code generated for a group runs, on each
+ * tile, a loop over the temporal slices of that tile's part of the output, as
+ * the seed's main.c does: G_SHAPE walks the tile's region of the output in
+ * slices, L_SHAPE describes one slice of one tensor (the whole tensor's shape,
+ * where the slice starts, its nominal and its real length per dimension), and a
  * window per input dimension says which part of the input one output
  * slice reads (the seed's backWindow). The compiler's slice rules
  * (include/npuc/TX8.h) produce the windows; these functions only apply
@@ -113,15 +116,17 @@ typedef struct npuc_tx8_l_shape {
   int32_t shape_whole[NPUC_TX8_MAX_SHAPE_DIM]; /* the whole tensor */
   int32_t shape_start[NPUC_TX8_MAX_SHAPE_DIM]; /* first index of the slice */
   int32_t shape_slice[NPUC_TX8_MAX_SHAPE_DIM]; /* nominal slice length */
-  int32_t shape_real[NPUC_TX8_MAX_SHAPE_DIM];  /* real length (edges are shorter) */
+  int32_t
+      shape_real[NPUC_TX8_MAX_SHAPE_DIM]; /* real length (edges are shorter) */
   int32_t dim;
 } L_SHAPE;
 
 typedef struct npuc_tx8_g_shape {
-  int32_t spatial_start[NPUC_TX8_MAX_SHAPE_DIM]; /* this tile's region: [start, end) */
+  int32_t spatial_start[NPUC_TX8_MAX_SHAPE_DIM]; /* this tile's region: [start,
+                                                    end) */
   int32_t spatial_end[NPUC_TX8_MAX_SHAPE_DIM];
   int32_t dynamic_offset[NPUC_TX8_MAX_SHAPE_DIM]; /* start of the next slice */
-  int32_t shape[NPUC_TX8_MAX_SHAPE_DIM];         /* the whole output */
+  int32_t shape[NPUC_TX8_MAX_SHAPE_DIM];          /* the whole output */
   int32_t dim;
   int32_t done; /* every slice has been handed out */
 } G_SHAPE;
@@ -161,7 +166,8 @@ TSR npuc_tx8_tsr_of_shape(void *data, const int32_t *shape, int32_t dim,
 uint64_t op_dma_load_slice(const TSR *spm, const TSR *whole, const L_SHAPE *l);
 uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm, const L_SHAPE *l);
 
-/* ---- neural engine ----------------------------------------------------------------- */
+/* ---- neural engine
+ * ----------------------------------------------------------------- */
 
 typedef struct {
   bool transpose_a, transpose_b;
@@ -176,7 +182,7 @@ uint64_t op_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                  const npuc_tx8_tsr *out);
 
 typedef struct {
-  int32_t in_h, in_w;        /* input rows per batch = in_h * in_w */
+  int32_t in_h, in_w; /* input rows per batch = in_h * in_w */
   int32_t kernel_h, kernel_w;
   int32_t stride_h, stride_w;
   int32_t pad_top, pad_left; /* bottom/right padding follows from out_h/w */
@@ -192,7 +198,8 @@ uint64_t op_conv(const npuc_tx8_conv_param *p, const npuc_tx8_tsr *in,
                  const npuc_tx8_tsr *weight, const npuc_tx8_tsr *bias,
                  const npuc_tx8_tsr *out);
 
-/* ---- CGRA tensor engine ------------------------------------------------------------- */
+/* ---- CGRA tensor engine
+ * ------------------------------------------------------------- */
 
 typedef struct {
   float epsilon; /* the seed uses 1e-6 */
@@ -231,7 +238,8 @@ uint64_t op_binary(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
 uint64_t op_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
                   const npuc_tx8_tsr *out);
 
-/* ---- the reference (compute interface) ------------------------------------------------ */
+/* ---- the reference (compute interface)
+ * ------------------------------------------------ */
 
 /* The same ops, naive, in double, on compact tensors, rounding only when
  * storing out. Same argument conventions as the ops above. */
@@ -241,19 +249,17 @@ void npuc_tx8_ref_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
 void npuc_tx8_ref_conv(const npuc_tx8_conv_param *p, const npuc_tx8_tsr *in,
                        const npuc_tx8_tsr *weight, const npuc_tx8_tsr *bias,
                        const npuc_tx8_tsr *out);
-void npuc_tx8_ref_batchnorm_inference(const npuc_tx8_batchnorm_param *p,
-                                      const npuc_tx8_tsr *in,
-                                      const npuc_tx8_tsr *scale,
-                                      const npuc_tx8_tsr *shift,
-                                      const npuc_tx8_tsr *mean,
-                                      const npuc_tx8_tsr *var,
-                                      const npuc_tx8_tsr *out);
+void npuc_tx8_ref_batchnorm_inference(
+    const npuc_tx8_batchnorm_param *p, const npuc_tx8_tsr *in,
+    const npuc_tx8_tsr *scale, const npuc_tx8_tsr *shift,
+    const npuc_tx8_tsr *mean, const npuc_tx8_tsr *var, const npuc_tx8_tsr *out);
 void npuc_tx8_ref_binary(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
                          const npuc_tx8_tsr *b, const npuc_tx8_tsr *out);
 void npuc_tx8_ref_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
                         const npuc_tx8_tsr *out);
 
-/* ---- cycle model ------------------------------------------------------------------------ */
+/* ---- cycle model
+ * ------------------------------------------------------------------------ */
 
 /* The estimates the ops return, by their inputs, under the current target:
  * DDR transfers share the chip's bandwidth among its tiles, neural-engine

@@ -22,8 +22,7 @@ yaml_node_t *npuc_yaml_get(const npuc_yaml *y, const yaml_node_t *map,
                            const char *key);
 /* Items of a sequence node (0 for anything else). */
 size_t npuc_yaml_len(const yaml_node_t *seq);
-yaml_node_t *npuc_yaml_at(const npuc_yaml *y, const yaml_node_t *seq,
-                          size_t i);
+yaml_node_t *npuc_yaml_at(const npuc_yaml *y, const yaml_node_t *seq, size_t i);
 /* Reports an error at the node (or the file) and clears y->ok. */
 void npuc_yaml_error(npuc_yaml *y, const yaml_node_t *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -40,10 +40,19 @@ static void fmt_error(fmt_parser *fp, const char *fmt, const char *arg);
 
 bool npuc_format_compile(npuc_op_def *op, const char *file, int line,
                          const npuc_diag_sink *sink) {
-  fmt_parser fp = {op->format_text, op, file, line, sink, true,
-                   NULL, NULL, NULL, NULL, NULL};
-  size_t n = op->num_operands + op->num_results + op->num_attrs +
-             op->num_regions + 5;
+  fmt_parser fp = {op->format_text,
+                   op,
+                   file,
+                   line,
+                   sink,
+                   true,
+                   NULL,
+                   NULL,
+                   NULL,
+                   NULL,
+                   NULL};
+  size_t n =
+      op->num_operands + op->num_results + op->num_attrs + op->num_regions + 5;
   int *counts = calloc(n * 2, sizeof(int));
   fp.operand_seen = counts;
   fp.operand_typed = fp.operand_seen + op->num_operands + 1;
@@ -159,8 +168,7 @@ static bool parse_one(fmt_parser *fp, npuc_fmt_elem *e) {
     e->kind = NPUC_FMT_VAR;
     e->text = read_name(fp);
     return e->text ? resolve_var(fp, e, false)
-                   : (fmt_error(fp, "'$' without a name in '%s'",
-                                fp->op->name),
+                   : (fmt_error(fp, "'$' without a name in '%s'", fp->op->name),
                       false);
   }
   bool function_results = starts_with(p, "function-results");
@@ -328,14 +336,17 @@ static void check_coverage(fmt_parser *fp) {
                 op->operands[i].name);
     bool implied = op->operands[i].fixed_type || op->operands[i].type_of >= 0;
     if (fp->operand_typed[i] != (implied ? 0 : 1))
-      fmt_error(fp, implied
-                    ? "operand '%s' has a fixed or implied type: no type($name) for it"
-                    : "operand '%s' needs exactly one type($name) in the format",
-                op->operands[i].name);
+      fmt_error(
+          fp,
+          implied ? "operand '%s' has a fixed or implied type: no type($name) "
+                    "for it"
+                  : "operand '%s' needs exactly one type($name) in the format",
+          op->operands[i].name);
   }
   for (size_t i = 0; i < op->num_results; ++i)
     if (fp->result_typed[i] != (op->results[i].type_of >= 0 ? 0 : 1))
-      fmt_error(fp, op->results[i].type_of >= 0
+      fmt_error(fp,
+                op->results[i].type_of >= 0
                     ? "result '%s' has an implied type: no type($name) for it"
                     : "result '%s' needs exactly one type($name) in the format",
                 op->results[i].name);

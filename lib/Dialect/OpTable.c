@@ -107,8 +107,8 @@ static size_t hash_name(const char *s, size_t n) {
   return h;
 }
 
-const npuc_op_def *npuc_op_lookup(const npuc_op_registry *reg,
-                                  const char *name, size_t len) {
+const npuc_op_def *npuc_op_lookup(const npuc_op_registry *reg, const char *name,
+                                  size_t len) {
   if (!reg)
     return NULL;
   size_t h = hash_name(name, len) & (reg->bucket_count - 1);
@@ -277,8 +277,8 @@ static bool load_document(npuc_op_registry *reg, loader *ld) {
     const char *p = npuc_yaml_scalar(npuc_yaml_at(ld, prefixes, i));
     if (!p)
       continue;
-    d->op_prefixes = realloc(d->op_prefixes,
-                             (d->num_op_prefixes + 1) * sizeof(char *));
+    d->op_prefixes =
+        realloc(d->op_prefixes, (d->num_op_prefixes + 1) * sizeof(char *));
     d->op_prefixes[d->num_op_prefixes++] = strdup(p);
   }
   yaml_node_t *classes = npuc_yaml_get(ld, root, "classes");
@@ -313,7 +313,7 @@ static bool load_op_entry(npuc_op_registry *reg, loader *ld,
   size_t count = names ? npuc_yaml_len(names) : (one ? 1 : 0);
   if (count == 0) {
     npuc_yaml_error(ld, entry, "op entry in %s has no 'name' or 'names'",
-                ld->file);
+                    ld->file);
     return false;
   }
   d->ops = realloc(d->ops, (d->num_ops + count) * sizeof *d->ops);
@@ -380,10 +380,14 @@ static const name_value value_kinds[] = {
 };
 
 static const name_value attr_kinds[] = {
-    {"any", NPUC_AK_ANY},         {"unit", NPUC_AK_UNIT},
-    {"bool", NPUC_AK_BOOL},       {"int", NPUC_AK_INT},
-    {"i64-array", NPUC_AK_I64_ARRAY}, {"i32-array", NPUC_AK_I32_ARRAY},
-    {"enum", NPUC_AK_ENUM},       {"string", NPUC_AK_STRING},
+    {"any", NPUC_AK_ANY},
+    {"unit", NPUC_AK_UNIT},
+    {"bool", NPUC_AK_BOOL},
+    {"int", NPUC_AK_INT},
+    {"i64-array", NPUC_AK_I64_ARRAY},
+    {"i32-array", NPUC_AK_I32_ARRAY},
+    {"enum", NPUC_AK_ENUM},
+    {"string", NPUC_AK_STRING},
 };
 
 static bool load_values(loader *ld, yaml_node_t *list, npuc_value_def **out,
@@ -405,12 +409,15 @@ static bool load_values(loader *ld, yaml_node_t *list, npuc_value_def **out,
       (*out)[i].kind = (npuc_value_kind)vk;
     else if (kind)
       npuc_yaml_error(ld, v, "unknown value kind '%s'", kind);
-    (*out)[i].variadic = truthy(npuc_yaml_scalar(npuc_yaml_get(ld, v, "variadic")));
-    (*out)[i].optional = truthy(npuc_yaml_scalar(npuc_yaml_get(ld, v, "optional")));
+    (*out)[i].variadic =
+        truthy(npuc_yaml_scalar(npuc_yaml_get(ld, v, "variadic")));
+    (*out)[i].optional =
+        truthy(npuc_yaml_scalar(npuc_yaml_get(ld, v, "optional")));
     const char *fixed = npuc_yaml_scalar(npuc_yaml_get(ld, v, "type"));
     (*out)[i].fixed_type = fixed ? strdup(fixed) : NULL;
     (*out)[i].type_of = -1;
-    (*out)[i].same_type = truthy(npuc_yaml_scalar(npuc_yaml_get(ld, v, "same_type")));
+    (*out)[i].same_type =
+        truthy(npuc_yaml_scalar(npuc_yaml_get(ld, v, "same_type")));
   }
   return ld->ok;
 }
@@ -457,7 +464,7 @@ static bool load_attrs(loader *ld, yaml_node_t *list, npuc_op_def *op) {
     const char *prefix = npuc_yaml_scalar(npuc_yaml_get(ld, v, "enum"));
     if (a->kind == NPUC_AK_ENUM && !prefix)
       npuc_yaml_error(ld, v, "enum attribute '%s' needs 'enum: #dialect.name'",
-                  a->name);
+                      a->name);
     a->enum_prefix = prefix ? strdup(prefix) : NULL;
     const char *type = npuc_yaml_scalar(npuc_yaml_get(ld, v, "type"));
     a->int_type = strdup(type ? type : "i64");
@@ -466,7 +473,8 @@ static bool load_attrs(loader *ld, yaml_node_t *list, npuc_op_def *op) {
     if (n) {
       a->enum_values = calloc(n + 1, sizeof(char *));
       for (size_t k = 0; k < n; ++k)
-        a->enum_values[k] = strdup(or_empty(npuc_yaml_scalar(npuc_yaml_at(ld, values, k))));
+        a->enum_values[k] =
+            strdup(or_empty(npuc_yaml_scalar(npuc_yaml_at(ld, values, k))));
     }
     a->optional = truthy(npuc_yaml_scalar(npuc_yaml_get(ld, v, "optional"))) ||
                   a->kind == NPUC_AK_UNIT;
@@ -486,7 +494,8 @@ static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
     const char *t = npuc_yaml_scalar(npuc_yaml_at(ld, traits, i));
     unsigned bit = t ? npuc_trait_from_name(t) : 0;
     if (!bit)
-      npuc_yaml_error(ld, npuc_yaml_at(ld, traits, i), "unknown trait '%s'", or_empty(t));
+      npuc_yaml_error(ld, npuc_yaml_at(ld, traits, i), "unknown trait '%s'",
+                      or_empty(t));
     op->traits |= bit;
   }
   load_values(ld, field(ld, entry, classes, "operands"), &op->operands,
@@ -502,7 +511,8 @@ static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
   op->num_regions = npuc_yaml_len(regions);
   op->regions = calloc(op->num_regions ? op->num_regions : 1, sizeof(char *));
   for (size_t i = 0; i < op->num_regions; ++i)
-    op->regions[i] = strdup(or_empty(npuc_yaml_scalar(npuc_yaml_at(ld, regions, i))));
+    op->regions[i] =
+        strdup(or_empty(npuc_yaml_scalar(npuc_yaml_at(ld, regions, i))));
   const char *inits = npuc_yaml_scalar(field(ld, entry, classes, "inits"));
   if (inits) {
     op->dps_inits = npuc_op_find_operand(op, inits);
@@ -520,7 +530,7 @@ static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
     return false;
   }
   op->format_text = strdup(format);
-  return npuc_format_compile(op, ld->file, fmt ? (int)fmt->start_mark.line + 1
-                                               : op->table_line,
-                             ld->sink);
+  return npuc_format_compile(
+      op, ld->file, fmt ? (int)fmt->start_mark.line + 1 : op->table_line,
+      ld->sink);
 }

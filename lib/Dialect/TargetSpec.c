@@ -7,7 +7,8 @@
 #include <string.h>
 
 static MlirAttribute find_spec(MlirOperation op) {
-  MlirStringRef name = mlirStringRefCreateFromCString("dlti.target_system_spec");
+  MlirStringRef name =
+      mlirStringRefCreateFromCString("dlti.target_system_spec");
   for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op)) {
     MlirAttribute a = mlirOperationGetAttributeByName(op, name);
     if (!mlirAttributeIsNull(a))
@@ -30,7 +31,8 @@ static bool scan(const char *s, size_t n, const char *device, const char *key,
   npuc_lexer_init(&lx, s, n, 1);
   int depth = 0, device_depth = -1;
   bool in_device = device == NULL;
-  for (npuc_token t = npuc_lex(&lx); t.kind != NPUC_TOK_EOF; t = npuc_lex(&lx)) {
+  for (npuc_token t = npuc_lex(&lx); t.kind != NPUC_TOK_EOF;
+       t = npuc_lex(&lx)) {
     if (npuc_tok_punct(t, '<')) {
       ++depth;
     } else if (npuc_tok_punct(t, '>')) {
@@ -55,8 +57,8 @@ static bool scan(const char *s, size_t n, const char *device, const char *key,
   return false;
 }
 
-bool npuc_target_spec_int(MlirOperation op, const char *device,
-                          const char *key, int64_t *value) {
+bool npuc_target_spec_int(MlirOperation op, const char *device, const char *key,
+                          int64_t *value) {
   MlirAttribute spec = find_spec(op);
   if (mlirAttributeIsNull(spec))
     return false;

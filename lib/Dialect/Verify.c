@@ -79,12 +79,12 @@ static void report_unknown(const npuc_op_registry *reg, MlirOperation op,
   for (size_t i = 0; i < n; ++i) {
     size_t used = strlen(hint);
     snprintf(hint + used, sizeof hint - used, "%s'%s'",
-             i == 0 ? "; did you mean " : (i + 1 == n ? " or " : ", "), near[i]);
+             i == 0 ? "; did you mean " : (i + 1 == n ? " or " : ", "),
+             near[i]);
   }
   npuc_op_error(op, "unknown op '%.*s' in dialect '%s'%s%s", (int)name.length,
-           name.data, d->name, hint, n ? "?" : "");
+                name.data, d->name, hint, n ? "?" : "");
 }
-
 
 MlirAttribute npuc_table_op_attr(MlirOperation op, const char *name,
                                  size_t len) {
@@ -104,8 +104,7 @@ static bool decode_segments(const npuc_op_def *def, MlirAttribute seg,
 
 static bool segment_sizes(const npuc_op_def *def, MlirOperation op,
                           int32_t *sizes) {
-  return decode_segments(def,
-                         npuc_table_op_attr_lit(op, "operandSegmentSizes"),
+  return decode_segments(def, npuc_table_op_attr_lit(op, "operandSegmentSizes"),
                          mlirOperationGetNumOperands(op), sizes);
 }
 
@@ -146,8 +145,8 @@ static bool decode_segments(const npuc_op_def *def, MlirAttribute seg,
 bool npuc_operand_group(const npuc_op_def *def, MlirOperation op, int group,
                         intptr_t *first, intptr_t *count) {
   int32_t sizes[64];
-  if (group < 0 || (size_t)group >= def->num_operands || def->num_operands > 64 ||
-      !segment_sizes(def, op, sizes))
+  if (group < 0 || (size_t)group >= def->num_operands ||
+      def->num_operands > 64 || !segment_sizes(def, op, sizes))
     return false;
   intptr_t at = 0;
   for (int i = 0; i < group; ++i)
@@ -165,9 +164,9 @@ bool npuc_operand_group_sizes_cached(npuc_group_sizes_cache *c,
   MlirAttribute seg = npuc_table_op_attr_lit(op, "operandSegmentSizes");
   intptr_t nops = mlirOperationGetNumOperands(op);
   size_t cap = sizeof c->slots[0].sizes / sizeof c->slots[0].sizes[0];
-  size_t at = (((uintptr_t)def >> 4) + ((uintptr_t)seg.ptr >> 4) +
-               (size_t)nops) %
-              NPUC_GROUP_SIZES_CACHE_SIZE;
+  size_t at =
+      (((uintptr_t)def >> 4) + ((uintptr_t)seg.ptr >> 4) + (size_t)nops) %
+      NPUC_GROUP_SIZES_CACHE_SIZE;
   if (c->slots[at].def == def && c->slots[at].segments == seg.ptr &&
       c->slots[at].nops == nops) {
     memcpy(sizes, c->slots[at].sizes, sizeof(int32_t) * def->num_operands);
@@ -194,7 +193,8 @@ static bool kind_ok(npuc_value_kind kind, MlirType t) {
   switch (kind) {
   case NPUC_VK_ANY: return true;
   case NPUC_VK_TENSOR: return mlirTypeIsATensor(t);
-  case NPUC_VK_MEMREF: return mlirTypeIsAMemRef(t) || mlirTypeIsAUnrankedMemRef(t);
+  case NPUC_VK_MEMREF:
+    return mlirTypeIsAMemRef(t) || mlirTypeIsAUnrankedMemRef(t);
   case NPUC_VK_SHAPED:
     return mlirTypeIsATensor(t) || mlirTypeIsAMemRef(t) ||
            mlirTypeIsAUnrankedMemRef(t);
@@ -209,10 +209,15 @@ static bool kind_ok(npuc_value_kind kind, MlirType t) {
 }
 
 static const char *kind_name(npuc_value_kind kind) {
-  static const char *const names[] = {
-      "any type", "a tensor", "a memref", "a tensor or memref",
-      "an integer, index or float", "an integer or index",
-      "a tensor, memref or scalar", "a tensor or scalar", "a vector"};
+  static const char *const names[] = {"any type",
+                                      "a tensor",
+                                      "a memref",
+                                      "a tensor or memref",
+                                      "an integer, index or float",
+                                      "an integer or index",
+                                      "a tensor, memref or scalar",
+                                      "a tensor or scalar",
+                                      "a vector"};
   return names[kind];
 }
 
@@ -249,8 +254,8 @@ static bool verify_operands(const npuc_op_def *def, MlirOperation op,
   for (size_t g = 0; g < def->num_operands; ++g) {
     const npuc_value_def *v = &def->operands[g];
     if (!v->variadic && sizes[g] > 1) {
-      npuc_op_error(op, "'%s' takes at most one '%s' operand, got %d", def->name,
-               v->name, sizes[g]);
+      npuc_op_error(op, "'%s' takes at most one '%s' operand, got %d",
+                    def->name, v->name, sizes[g]);
       return false;
     }
     if (!v->variadic && !v->optional && sizes[g] != 1) {
@@ -261,13 +266,14 @@ static bool verify_operands(const npuc_op_def *def, MlirOperation op,
       MlirType t = mlirValueGetType(mlirOperationGetOperand(op, at));
       if (!kind_ok(v->kind, t)) {
         npuc_op_error(op, "operand '%s' of '%s' must be %s", v->name, def->name,
-                 kind_name(v->kind));
+                      kind_name(v->kind));
         return false;
       }
       if (v->same_type && i > 0 &&
-          !mlirTypeEqual(t, mlirValueGetType(mlirOperationGetOperand(op, at - 1)))) {
-        npuc_op_error(op, "operands '%s' of '%s' must all have one type", v->name,
-                      def->name);
+          !mlirTypeEqual(
+              t, mlirValueGetType(mlirOperationGetOperand(op, at - 1)))) {
+        npuc_op_error(op, "operands '%s' of '%s' must all have one type",
+                      v->name, def->name);
         return false;
       }
     }
@@ -287,21 +293,25 @@ static bool verify_dps_results(const npuc_op_def *def, MlirOperation op,
     if (!mlirTypeIsATensor(t))
       continue;
     if (r >= nres) {
-      npuc_op_error(op, "'%s' needs a result for each tensor in outs: %zd results "
-               "for more tensor outs", def->name, (ssize_t)nres);
+      npuc_op_error(op,
+                    "'%s' needs a result for each tensor in outs: %zd results "
+                    "for more tensor outs",
+                    def->name, (ssize_t)nres);
       return false;
     }
     MlirType rt = mlirValueGetType(mlirOperationGetResult(op, r));
     if (!mlirTypeEqual(t, rt)) {
-      npuc_op_error(op, "result #%zd of '%s' must have the type of its outs "
-               "operand", (ssize_t)r, def->name);
+      npuc_op_error(op,
+                    "result #%zd of '%s' must have the type of its outs "
+                    "operand",
+                    (ssize_t)r, def->name);
       return false;
     }
     ++r;
   }
   if (r != nres) {
     npuc_op_error(op, "'%s' has %zd results but %zd tensor outs", def->name,
-             (ssize_t)nres, (ssize_t)r);
+                  (ssize_t)nres, (ssize_t)r);
     return false;
   }
   return true;
@@ -318,8 +328,8 @@ static bool verify_results(const npuc_op_def *def, MlirOperation op) {
   }
   if (nres < fixed || (!flexible && nres != fixed)) {
     npuc_op_error(op, "'%s' expects %s%zd result%s, got %zd", def->name,
-             flexible ? "at least " : "", (ssize_t)fixed,
-             fixed == 1 ? "" : "s", (ssize_t)nres);
+                  flexible ? "at least " : "", (ssize_t)fixed,
+                  fixed == 1 ? "" : "s", (ssize_t)nres);
     return false;
   }
   if (def->num_results == 1)
@@ -327,7 +337,7 @@ static bool verify_results(const npuc_op_def *def, MlirOperation op) {
       if (!kind_ok(def->results[0].kind,
                    mlirValueGetType(mlirOperationGetResult(op, i)))) {
         npuc_op_error(op, "result of '%s' must be %s", def->name,
-                 kind_name(def->results[0].kind));
+                      kind_name(def->results[0].kind));
         return false;
       }
   return true;
@@ -345,7 +355,7 @@ static bool verify_attrs(const npuc_op_def *def, MlirOperation op) {
     }
     if (!attr_kind_ok(a, attr)) {
       npuc_op_error(op, "attribute '%s' of '%s' has the wrong kind", a->name,
-               def->name);
+                    def->name);
       return false;
     }
   }
@@ -356,17 +366,19 @@ static bool verify_op(verify_state *st, const npuc_op_def *def,
                       MlirOperation op) {
   int32_t sizes[64];
   if (!npuc_operand_group_sizes_cached(&st->groups, def, op, sizes)) {
-    npuc_op_error(op, "'%s' has %zd operands, which do not fit its operand "
-             "groups%s", def->name, (ssize_t)mlirOperationGetNumOperands(op),
-             def->uses_segments ? " (operandSegmentSizes missing or wrong)"
-                                : "");
+    npuc_op_error(op,
+                  "'%s' has %zd operands, which do not fit its operand "
+                  "groups%s",
+                  def->name, (ssize_t)mlirOperationGetNumOperands(op),
+                  def->uses_segments ? " (operandSegmentSizes missing or wrong)"
+                                     : "");
     return false;
   }
   if (!verify_operands(def, op, sizes) || !verify_attrs(def, op))
     return false;
   if ((size_t)mlirOperationGetNumRegions(op) != def->num_regions) {
     npuc_op_error(op, "'%s' expects %zu region%s", def->name, def->num_regions,
-             def->num_regions == 1 ? "" : "s");
+                  def->num_regions == 1 ? "" : "s");
     return false;
   }
   if ((def->traits & NPUC_TRAIT_DPS) && def->dps_inits >= 0)

@@ -13,15 +13,15 @@ static MlirRegion region_with_block(MlirLocation loc, intptr_t num_args,
 static void append_yield(MlirBlock block, MlirLocation loc);
 
 npuc_builder npuc_builder_before(MlirOperation op) {
-  npuc_builder b = {mlirOperationGetBlock(op), op,
-                    mlirOperationGetLocation(op), {NULL}};
+  npuc_builder b = {
+      mlirOperationGetBlock(op), op, mlirOperationGetLocation(op), {NULL}};
   return b;
 }
 
 npuc_builder npuc_builder_in_body(MlirOperation op, intptr_t region) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, region));
-  npuc_builder b = {body, mlirBlockGetTerminator(body),
-                    mlirOperationGetLocation(op), {NULL}};
+  npuc_builder b = {
+      body, mlirBlockGetTerminator(body), mlirOperationGetLocation(op), {NULL}};
   return b;
 }
 
@@ -46,8 +46,8 @@ static MlirNamedAttribute named(MlirContext ctx, const char *name,
 
 MlirValue npuc_build_int_constant(npuc_builder *b, MlirType type,
                                   int64_t value) {
-  MlirNamedAttribute attr = named(mlirTypeGetContext(type), "value",
-                                  mlirIntegerAttrGet(type, value));
+  MlirNamedAttribute attr =
+      named(mlirTypeGetContext(type), "value", mlirIntegerAttrGet(type, value));
   MlirOperation op =
       npuc_build_op(b, "arith.constant", 0, NULL, 1, &type, 1, &attr);
   return mlirOperationGetResult(op, 0);
@@ -66,9 +66,9 @@ MlirValue npuc_build_cmpi(npuc_builder *b, int predicate, MlirValue lhs,
   MlirContext ctx = mlirTypeGetContext(mlirValueGetType(lhs));
   MlirValue operands[2] = {lhs, rhs};
   MlirType i1 = mlirIntegerTypeGet(ctx, 1);
-  MlirNamedAttribute attr = named(
-      ctx, "predicate",
-      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), predicate));
+  MlirNamedAttribute attr =
+      named(ctx, "predicate",
+            mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), predicate));
   return mlirOperationGetResult(
       npuc_build_op(b, "arith.cmpi", 2, operands, 1, &i1, 1, &attr), 0);
 }
@@ -90,8 +90,8 @@ MlirValue npuc_build_int_cast(npuc_builder *b, MlirValue v, MlirType to) {
 
 MlirOperation npuc_build_for(npuc_builder *b, MlirValue lb, MlirValue ub,
                              MlirValue step) {
-  MlirOperationState st = mlirOperationStateGet(
-      mlirStringRefCreateFromCString("scf.for"), b->loc);
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("scf.for"), b->loc);
   MlirValue operands[3] = {lb, ub, step};
   mlirOperationStateAddOperands(&st, 3, operands);
   MlirType iv = mlirValueGetType(lb);
@@ -192,7 +192,7 @@ static MlirRegion region_with_block(MlirLocation loc, intptr_t num_args,
 }
 
 static void append_yield(MlirBlock block, MlirLocation loc) {
-  MlirOperationState st = mlirOperationStateGet(
-      mlirStringRefCreateFromCString("scf.yield"), loc);
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("scf.yield"), loc);
   mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&st));
 }

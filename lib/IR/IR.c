@@ -110,8 +110,7 @@ static bool raw_file_line_col(MlirLocation loc, char *file, size_t file_cap,
     const char *e = q + 1;
     while (*e && *e != '"')
       e += (*e == '\\' && e[1]) ? 2 : 1;
-    if (*e == '"' && e[1] == ':' &&
-        sscanf(e + 1, ":%d:%d", line, col) == 2) {
+    if (*e == '"' && e[1] == ':' && sscanf(e + 1, ":%d:%d", line, col) == 2) {
       size_t n = (size_t)(e - q - 1);
       if (n >= file_cap)
         n = file_cap - 1;
@@ -138,8 +137,8 @@ static npuc_severity severity_of(MlirDiagnostic d) {
 static void forward(context_state *st, MlirDiagnostic d) {
   char file[1024] = "";
   int line = 0, col = 0;
-  bool has_pos = npuc_location_file_line_col(mlirDiagnosticGetLocation(d),
-                                             file, sizeof file, &line, &col);
+  bool has_pos = npuc_location_file_line_col(mlirDiagnosticGetLocation(d), file,
+                                             sizeof file, &line, &col);
   const char *name = file;
   npuc_sb msg = {0};
   mlirDiagnosticPrint(d, npuc_sb_append_mlir, &msg);
@@ -155,7 +154,8 @@ void npuc_emit_diagnostic(MlirLocation loc, npuc_severity sev, const char *fmt,
                           ...) {
   char file[1024] = "";
   int line = 0, col = 0;
-  bool has_pos = npuc_location_file_line_col(loc, file, sizeof file, &line, &col);
+  bool has_pos =
+      npuc_location_file_line_col(loc, file, sizeof file, &line, &col);
   context_state *st = state_of(mlirLocationGetContext(loc));
   va_list ap;
   va_start(ap, fmt);
@@ -204,12 +204,15 @@ bool npuc_module_parse(MlirContext ctx, const npuc_op_registry *reg,
     snprintf(st->filename, sizeof st->filename, "%s", filename);
   MlirOperation op;
   if (has_no_tokens(buffer, pad + n)) {
-    op = mlirModuleGetOperation(mlirModuleCreateEmpty(mlirLocationFileLineColGet(
-        ctx, mlirStringRefCreateFromCString(filename),
-        (unsigned)(first_line > 0 ? first_line : 1), 1)));
+    op =
+        mlirModuleGetOperation(mlirModuleCreateEmpty(mlirLocationFileLineColGet(
+            ctx, mlirStringRefCreateFromCString(filename),
+            (unsigned)(first_line > 0 ? first_line : 1), 1)));
   } else {
-    MlirModule m = mlirModuleCreateParse(ctx, mlirStringRefCreate(buffer, pad + n));
-    op = mlirModuleIsNull(m) ? (MlirOperation){NULL} : mlirModuleGetOperation(m);
+    MlirModule m =
+        mlirModuleCreateParse(ctx, mlirStringRefCreate(buffer, pad + n));
+    op =
+        mlirModuleIsNull(m) ? (MlirOperation){NULL} : mlirModuleGetOperation(m);
   }
   free(buffer);
   /* mlirModuleCreateParse has run MLIR's verifier; ours follows. */

@@ -43,8 +43,7 @@ typedef struct {
 
 /* Splits pipeline text into its element tree. On error returns false and
  * sets *error to a malloc'd message that points at the offending byte. */
-bool npuc_pipeline_tokenize(const char *text, npuc_pipeline *out,
-                            char **error);
+bool npuc_pipeline_tokenize(const char *text, npuc_pipeline *out, char **error);
 void npuc_pipeline_free(npuc_pipeline *p);
 /* "name{options}" as MLIR's pipeline parser expects it; malloc'd. */
 char *npuc_pipeline_elem_text(const npuc_pipeline_elem *e);

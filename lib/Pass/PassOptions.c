@@ -132,8 +132,8 @@ char *npuc_pass_options_describe(const npuc_pass_def *def) {
       }
       out = grown;
     }
-    len += (size_t)sprintf(out + len, "%s%s=<%s>", i ? ", " : "", opt->name,
-                           kind);
+    len +=
+        (size_t)sprintf(out + len, "%s%s=<%s>", i ? ", " : "", opt->name, kind);
   }
   return out;
 }
@@ -147,8 +147,10 @@ static bool text_is_true(const char *t) {
 
 const void *npuc_pass_opts(const npuc_pass_options *o) {
   if (!o->fields) {
-    fprintf(stderr, "npuc: internal error: pass '%s' declares no options "
-                    "struct\n", o->def->name);
+    fprintf(stderr,
+            "npuc: internal error: pass '%s' declares no options "
+            "struct\n",
+            o->def->name);
     abort();
   }
   return o->fields;
@@ -158,8 +160,10 @@ bool npuc_pass_opt_given_field(const npuc_pass_options *o, size_t field) {
   for (size_t i = 0; i < o->def->num_options; i++)
     if (o->def->options[i].field == field)
       return o->values[i].given;
-  fprintf(stderr, "npuc: internal error: pass '%s' has no option at offset "
-                  "%zu\n", o->def->name, field);
+  fprintf(stderr,
+          "npuc: internal error: pass '%s' has no option at offset "
+          "%zu\n",
+          o->def->name, field);
   abort();
 }
 
@@ -189,8 +193,8 @@ static npuc_pass_options *options_with_defaults(const npuc_pass_def *def) {
   if (!o)
     return NULL;
   o->def = def;
-  o->values = calloc(def->num_options ? def->num_options : 1,
-                     sizeof *o->values);
+  o->values =
+      calloc(def->num_options ? def->num_options : 1, sizeof *o->values);
   if (!o->values) {
     free(o);
     return NULL;
@@ -364,14 +368,13 @@ static bool check_value(const npuc_pass_def *def,
     *error = format_error(def, "option '%s' expects an integer, got '%s'",
                           opt->name, value);
     return false;
-  case NPUC_OPT_STRING:
-    return true;
+  case NPUC_OPT_STRING: return true;
   case NPUC_OPT_ENUM:
     for (const char *const *v = opt->enum_values; v && *v; v++)
       if (strcmp(value, *v) == 0)
         return true;
-    *error = format_error(def, "option '%s' does not accept '%s'", opt->name,
-                          value);
+    *error =
+        format_error(def, "option '%s' does not accept '%s'", opt->name, value);
     return false;
   }
   return false;
@@ -390,8 +393,7 @@ static const char *default_text(const npuc_pass_option_def *opt) {
   return "";
 }
 
-static int find_option(const npuc_pass_def *def, const char *name,
-                       size_t len) {
+static int find_option(const npuc_pass_def *def, const char *name, size_t len) {
   for (size_t i = 0; i < def->num_options; i++)
     if (strlen(def->options[i].name) == len &&
         memcmp(def->options[i].name, name, len) == 0)
@@ -407,13 +409,12 @@ static char *format_error(const npuc_pass_def *def, const char *fmt, ...) {
   vsnprintf(message, sizeof message, fmt, ap);
   va_end(ap);
   char *valid = npuc_pass_options_describe(def);
-  size_t need = strlen(def->name) + strlen(message) +
-                (valid ? strlen(valid) : 0) + 64;
+  size_t need =
+      strlen(def->name) + strlen(message) + (valid ? strlen(valid) : 0) + 64;
   char *out = malloc(need);
   if (out)
-    snprintf(out, need, "pass '%s': %s; valid options: %s", def->name,
-             message, valid ? valid : "(unknown)");
+    snprintf(out, need, "pass '%s': %s; valid options: %s", def->name, message,
+             valid ? valid : "(unknown)");
   free(valid);
   return out;
 }
-

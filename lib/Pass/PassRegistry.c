@@ -69,12 +69,12 @@ MlirPass npuc_pass_create(const npuc_pass_def *def, npuc_pass_options *opts,
     abort(); /* out of memory, or a pass missing from the registry */
   /* "any" is spelled as an empty op name in the C API. */
   const char *op_name = strcmp(def->anchor, "any") == 0 ? "" : def->anchor;
-  return mlirCreateExternalPass(
-      mlirTypeIDCreate(pass_type_ids[index]),
-      mlirStringRefCreateFromCString(def->name),
-      mlirStringRefCreateFromCString(def->name),
-      mlirStringRefCreateFromCString(def->summary),
-      mlirStringRefCreateFromCString(op_name), 0, NULL, callbacks(), inst);
+  return mlirCreateExternalPass(mlirTypeIDCreate(pass_type_ids[index]),
+                                mlirStringRefCreateFromCString(def->name),
+                                mlirStringRefCreateFromCString(def->name),
+                                mlirStringRefCreateFromCString(def->summary),
+                                mlirStringRefCreateFromCString(op_name), 0,
+                                NULL, callbacks(), inst);
 }
 
 /* ---- External pass callbacks ---------------------------------------- */
@@ -115,8 +115,7 @@ void npuc_pass_manager_verify_each(MlirPassManager pm, npuc_verify_each *v) {
   mlirPassManagerEnableVerifier(pm, !v->by_passes);
 }
 
-bool npuc_verify_after_passes(const npuc_op_registry *reg,
-                              MlirOperation root) {
+bool npuc_verify_after_passes(const npuc_op_registry *reg, MlirOperation root) {
   if (npuc_verify_table_ops(reg, root))
     return true;
   npuc_emit_diagnostic(mlirOperationGetLocation(root), NPUC_SEV_ERROR,

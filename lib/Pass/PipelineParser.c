@@ -42,8 +42,8 @@ static bool add_level(builder *b, MlirOpPassManager pm, const char *anchor,
 static bool add_element(builder *b, MlirOpPassManager pm, const char *anchor,
                         const npuc_pipeline_elem *e, upstream_group *g);
 static bool add_npuc_pass(builder *b, MlirOpPassManager pm, const char *anchor,
-                          const npuc_pass_def *def,
-                          const npuc_pipeline_elem *e, upstream_group *g);
+                          const npuc_pass_def *def, const npuc_pipeline_elem *e,
+                          upstream_group *g);
 static bool add_upstream_pass(builder *b, MlirOpPassManager pm,
                               const char *anchor, const npuc_pipeline_elem *e,
                               upstream_group *g);
@@ -146,8 +146,8 @@ static bool add_element(builder *b, MlirOpPassManager pm, const char *anchor,
 }
 
 static bool add_npuc_pass(builder *b, MlirOpPassManager pm, const char *anchor,
-                          const npuc_pass_def *def,
-                          const npuc_pipeline_elem *e, upstream_group *g) {
+                          const npuc_pass_def *def, const npuc_pipeline_elem *e,
+                          upstream_group *g) {
   placement where = place(def->anchor, anchor);
   if (where == PLACE_NOWHERE) {
     report_misplaced(b, def->name, def->anchor, anchor);
@@ -196,7 +196,8 @@ static bool add_upstream_pass(builder *b, MlirOpPassManager pm,
     ok = false;
   }
   const char *nest = where == PLACE_NESTED ? pass_anchor : NULL;
-  bool same_place = g->nest == nest || (g->nest && nest && !strcmp(g->nest, nest));
+  bool same_place =
+      g->nest == nest || (g->nest && nest && !strcmp(g->nest, nest));
   if (ok && g->active && !same_place)
     ok = flush_group(b, pm, g);
   if (ok) {
@@ -217,8 +218,7 @@ static placement place(const char *pass_anchor, const char *level) {
   if (!pass_anchor || !*pass_anchor || !strcmp(pass_anchor, ANY_ANCHOR) ||
       !strcmp(level, ANY_ANCHOR) || !strcmp(pass_anchor, level))
     return PLACE_HERE;
-  return strcmp(pass_anchor, MODULE_ANCHOR) == 0 ? PLACE_NOWHERE
-                                                 : PLACE_NESTED;
+  return strcmp(pass_anchor, MODULE_ANCHOR) == 0 ? PLACE_NOWHERE : PLACE_NESTED;
 }
 
 static bool flush_group(builder *b, MlirOpPassManager pm, upstream_group *g) {
@@ -270,9 +270,9 @@ static void report_unknown_pass(builder *b, const char *name) {
   char list[512];
   size_t len = 0;
   for (size_t i = 0; i < n && len < sizeof list; i++)
-    len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s'",
-                            i == 0 ? "" : (i + 1 == n ? " or " : ", "),
-                            close[i]);
+    len +=
+        (size_t)snprintf(list + len, sizeof list - len, "%s'%s'",
+                         i == 0 ? "" : (i + 1 == n ? " or " : ", "), close[i]);
   report(b, "unknown pass '%s'; did you mean %s?", name, list);
 }
 
@@ -354,8 +354,9 @@ static bool parse_list(tokenizer *t, npuc_pipeline *out, char close) {
       return true;
     if (*t->p == '\0')
       return fail_at(t, t->p, "expected ')' to close the nested pipeline");
-    return fail_at(t, t->p, close == ')' ? "expected ',' or ')'"
-                                         : "expected ',' between passes");
+    return fail_at(t, t->p,
+                   close == ')' ? "expected ',' or ')'"
+                                : "expected ',' between passes");
   }
 }
 
@@ -426,8 +427,9 @@ static bool scan_braces(tokenizer *t, const char **start, size_t *len) {
       return true;
     }
   }
-  return fail_at(t, open, quote ? "unterminated string in pass options"
-                                : "unbalanced '{' in pass options");
+  return fail_at(t, open,
+                 quote ? "unterminated string in pass options"
+                       : "unbalanced '{' in pass options");
 }
 
 /* "invalid pass pipeline: <what>\n  <text>\n  <caret>" */
@@ -438,8 +440,8 @@ static bool fail_at(tokenizer *t, const char *where, const char *what) {
   t->error = malloc(need);
   if (!t->error)
     return false;
-  int n = snprintf(t->error, need, "invalid pass pipeline: %s\n  %s\n  ",
-                   what, t->text);
+  int n = snprintf(t->error, need, "invalid pass pipeline: %s\n  %s\n  ", what,
+                   t->text);
   for (size_t i = 0; i < col; i++)
     t->error[n++] = ' ';
   t->error[n++] = '^';

@@ -86,10 +86,11 @@ static void report_status(const char *kernel_path, int status,
   static const struct {
     int sig;
     const char *name;
-  } names[] = {{SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
-               {SIGILL, "SIGILL"},   {SIGABRT, "SIGABRT"}, {SIGKILL, "SIGKILL"},
-               {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},   {SIGPIPE, "SIGPIPE"},
-               {SIGTRAP, "SIGTRAP"}, {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}};
+  } names[] = {
+      {SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
+      {SIGILL, "SIGILL"},   {SIGABRT, "SIGABRT"}, {SIGKILL, "SIGKILL"},
+      {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},   {SIGPIPE, "SIGPIPE"},
+      {SIGTRAP, "SIGTRAP"}, {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}};
   int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   char name[24];
   snprintf(name, sizeof name, "signal %d", sig);
@@ -99,7 +100,8 @@ static void report_status(const char *kernel_path, int status,
   npuc_diag_emit(sink, NPUC_SEV_ERROR, kernel_path, 0, 0,
                  "the kernel run was killed by %s (an access outside a "
                  "buffer? rerun with NPUC_CHECK_BOUNDS=1 to check every "
-                 "access)", name);
+                 "access)",
+                 name);
 }
 
 static const char *env_or(const char *name, const char *fallback) {
@@ -149,8 +151,10 @@ static bool emit_into(const npuc_op_registry *reg, const char *kernel_path,
 /* $CC -std=c11 $NPUC_CFLAGS -I<include> kernel.c host.c <runtime> -lm
  * -lpthread -o kernel, its output in build.log. */
 static bool build(const char *work_dir, const npuc_diag_sink *sink) {
-  char *src1 = path_in(work_dir, "kernel.c"), *src2 = path_in(work_dir, "host.c");
-  char *exe = path_in(work_dir, "kernel"), *log = path_in(work_dir, "build.log");
+  char *src1 = path_in(work_dir, "kernel.c"),
+       *src2 = path_in(work_dir, "host.c");
+  char *exe = path_in(work_dir, "kernel"),
+       *log = path_in(work_dir, "build.log");
   npuc_sb inc = {0};
   npuc_sb_printf(&inc, "-I%s", env_or("NPUC_INCLUDE_DIR", NPUC_INCLUDE_DIR));
   char *cc = npuc_xstrdup(env_or("CC", "cc"));
@@ -194,8 +198,8 @@ typedef struct {
 
 static bool read_signature(const char *work_dir, kernel_sig *sig,
                            const npuc_diag_sink *sink);
-static bool check_arg(const npuc_run_spec *spec, const kernel_sig *sig,
-                      int i, const npuc_diag_sink *sink);
+static bool check_arg(const npuc_run_spec *spec, const kernel_sig *sig, int i,
+                      const npuc_diag_sink *sink);
 
 /* The kernel the host runs (the first of its table: the named one, emitted
  * alone, or the first entry) takes what the spec gives: as many
@@ -278,8 +282,8 @@ static void print_kind(npuc_sb *sb, bool is_buffer, const char *dtype,
     npuc_sb_printf(sb, "a scalar %s", dtype);
 }
 
-static bool check_arg(const npuc_run_spec *spec, const kernel_sig *sig,
-                      int i, const npuc_diag_sink *sink) {
+static bool check_arg(const npuc_run_spec *spec, const kernel_sig *sig, int i,
+                      const npuc_diag_sink *sink) {
   const npuc_run_arg *a = &spec->args[i];
   const kernel_arg *k = &sig->args[i];
   npuc_sb want = {0}, got = {0};
@@ -308,7 +312,8 @@ static bool check_arg(const npuc_run_spec *spec, const kernel_sig *sig,
   return ok;
 }
 
-/* ---- running --------------------------------------------------------------- */
+/* ---- running ---------------------------------------------------------------
+ */
 
 /* work_dir/manifest.txt, its paths relative to the run directory the
  * kernel runs in: in/argN.bin, and out_sub for the outputs. */
@@ -363,7 +368,8 @@ static bool spawn(char *const argv[], const char *cwd, const char *log_path,
   return true;
 }
 
-/* ---- comparison ------------------------------------------------------------ */
+/* ---- comparison ------------------------------------------------------------
+ */
 
 static char *read_all(const char *path, size_t *n) {
   FILE *f = fopen(path, "rb");
@@ -427,8 +433,8 @@ int npuc_run_compare(const npuc_run_spec *spec, const char *out_a,
       if (memcmp(a + k * es, b + k * es, es) != 0 && bad++ == 0)
         first = k;
     if (bad) {
-      printf("arg%d: %zu of %zu elements differ; first at %zu: %.9g vs %.9g\n", i,
-             bad, n, first, element(a, dt, first), element(b, dt, first));
+      printf("arg%d: %zu of %zu elements differ; first at %zu: %.9g vs %.9g\n",
+             i, bad, n, first, element(a, dt, first), element(b, dt, first));
       ++differing;
     } else {
       printf("arg%d: %zu elements identical\n", i, n);

@@ -76,8 +76,8 @@ static npuc_run_loc loc_of(const yaml_node_t *n) {
 }
 
 static void read_top(spec_reader *r, yaml_node_t *root, npuc_run_spec *spec) {
-  static const char *const keys[] = {"kernel", "seed", "blocks", "sub_blocks",
-                                     "args", NULL};
+  static const char *const keys[] = {"kernel",     "seed", "blocks",
+                                     "sub_blocks", "args", NULL};
   if (!check_keys(r, root, keys, "a spec"))
     return;
   yaml_node_t *kernel = npuc_yaml_get(r, root, "kernel");
@@ -121,9 +121,8 @@ static bool check_keys(spec_reader *r, yaml_node_t *map,
                k ? ", " : "", known[k]);
     yaml_node_t *key_node =
         yaml_document_get_node(r->doc, map->data.mapping.pairs.start[i].key);
-    npuc_yaml_error(r, key_node,
-                    "unknown key '%s' in %s (known: %s)", key ? key : "?",
-                    what, list);
+    npuc_yaml_error(r, key_node, "unknown key '%s' in %s (known: %s)",
+                    key ? key : "?", what, list);
     return false;
   }
   return true;
@@ -153,8 +152,7 @@ static bool read_int(spec_reader *r, yaml_node_t *n, const char *field,
     v = huge ? (d < 0 ? INT64_MIN : INT64_MAX) : (long long)d;
   }
   if (v < lo || (huge && v < 0)) {
-    npuc_yaml_error(r, n, "%s is %s, less than %lld", field, s,
-                    (long long)lo);
+    npuc_yaml_error(r, n, "%s is %s, less than %lld", field, s, (long long)lo);
     return false;
   }
   if (v > hi || (huge && v > 0)) {
@@ -184,7 +182,8 @@ static void read_sub_blocks(spec_reader *r, yaml_node_t *n,
     char *end = NULL;
     double v = s ? strtod(s, &end) : 0;
     if (s && end != s && !*end && (v < 1 || v != floor(v))) {
-      npuc_yaml_error(r, items[k], "a sub-block count is a whole number of "
+      npuc_yaml_error(r, items[k],
+                      "a sub-block count is a whole number of "
                       "at least 1");
       return;
     }
@@ -229,7 +228,8 @@ static bool read_arg(spec_reader *r, yaml_node_t *a, int index,
   npuc_dtype dtype;
   if (a->type != YAML_MAPPING_NODE || (buf && sc) || !dt ||
       !npuc_rt_dtype_parse(dt, &dtype)) {
-    npuc_yaml_error(r, a, "each argument is {buffer: DTYPE, shape: [..]} or "
+    npuc_yaml_error(r, a,
+                    "each argument is {buffer: DTYPE, shape: [..]} or "
                     "{scalar: DTYPE, value: V}; dtype '%s' is not one of i1 "
                     "i8 i16 i32 i64 index f16 bf16 f32 f64",
                     dt ? dt : "(none)");
@@ -252,14 +252,16 @@ static int64_t elem_bytes(const npuc_run_arg *a) {
  * together at most NPUC_RUN_MAX_BYTES), and the fill. */
 static bool read_buffer(spec_reader *r, yaml_node_t *a, int index,
                         npuc_run_arg *arg, int64_t *total_bytes) {
-  static const char *const keys[] = {"buffer", "shape", "init", "range",
-                                     "file", NULL};
+  static const char *const keys[] = {"buffer", "shape", "init",
+                                     "range",  "file",  NULL};
   if (!check_keys(r, a, keys, "a buffer argument"))
     return false;
   yaml_node_t *shape = npuc_yaml_get(r, a, "shape");
   if (!shape || shape->type != YAML_SEQUENCE_NODE || npuc_yaml_len(shape) > 8) {
-    npuc_yaml_error(r, shape ? shape : a, "argument %d: a buffer needs "
-                    "'shape: [d0, ...]' of rank 0 to 8", index);
+    npuc_yaml_error(r, shape ? shape : a,
+                    "argument %d: a buffer needs "
+                    "'shape: [d0, ...]' of rank 0 to 8",
+                    index);
     return false;
   }
   arg->shape_loc = loc_of(shape);
@@ -276,7 +278,8 @@ static bool read_buffer(spec_reader *r, yaml_node_t *a, int index,
       !npuc_checked_mul(elements, elem_bytes(arg), &arg->bytes) ||
       !npuc_checked_add(*total_bytes, arg->bytes, total_bytes) ||
       *total_bytes > NPUC_RUN_MAX_BYTES) {
-    npuc_yaml_error(r, shape, "argument %d: 'shape' brings the spec's "
+    npuc_yaml_error(r, shape,
+                    "argument %d: 'shape' brings the spec's "
                     "buffers over the limit of %lld bytes (1 GiB) in all",
                     index, (long long)NPUC_RUN_MAX_BYTES);
     return false;
@@ -303,7 +306,8 @@ static bool check_file(spec_reader *r, yaml_node_t *n, int index,
 
 static bool read_fill(spec_reader *r, yaml_node_t *a, int index,
                       npuc_run_arg *arg) {
-  static const char *const fills[] = {"random", "zeros", "ones", "iota", "file"};
+  static const char *const fills[] = {"random", "zeros", "ones", "iota",
+                                      "file"};
   yaml_node_t *init_node = npuc_yaml_get(r, a, "init");
   const char *init = npuc_yaml_scalar(init_node);
   arg->fill = NPUC_FILL_RANDOM;
@@ -311,8 +315,10 @@ static bool read_fill(spec_reader *r, yaml_node_t *a, int index,
     if (strcmp(init, fills[k]) == 0)
       arg->fill = (npuc_fill)k;
   if (init_node && (!init || strcmp(init, fills[arg->fill]) != 0)) {
-    npuc_yaml_error(r, init_node, "argument %d: unknown init '%s' (random, "
-                    "zeros, ones, iota, file)", index, init ? init : "?");
+    npuc_yaml_error(r, init_node,
+                    "argument %d: unknown init '%s' (random, "
+                    "zeros, ones, iota, file)",
+                    index, init ? init : "?");
     return false;
   }
   arg->lo = -1;
@@ -322,13 +328,16 @@ static bool read_fill(spec_reader *r, yaml_node_t *a, int index,
     npuc_yaml_error(r, range, "argument %d: 'range' is [low, high]", index);
     return false;
   }
-  if (range && (!read_number(r, npuc_yaml_at(r, range, 0), "'range'", &arg->lo) ||
-                !read_number(r, npuc_yaml_at(r, range, 1), "'range'", &arg->hi)))
+  if (range &&
+      (!read_number(r, npuc_yaml_at(r, range, 0), "'range'", &arg->lo) ||
+       !read_number(r, npuc_yaml_at(r, range, 1), "'range'", &arg->hi)))
     return false;
   yaml_node_t *file = npuc_yaml_get(r, a, "file");
   if (arg->fill == NPUC_FILL_FILE && !npuc_yaml_scalar(file)) {
-    npuc_yaml_error(r, file ? file : a, "argument %d: init: file needs "
-                    "'file: path.bin'", index);
+    npuc_yaml_error(r, file ? file : a,
+                    "argument %d: init: file needs "
+                    "'file: path.bin'",
+                    index);
     return false;
   }
   if (npuc_yaml_scalar(file))
@@ -343,16 +352,18 @@ static bool check_file(spec_reader *r, yaml_node_t *n, int index,
                        const npuc_run_arg *arg) {
   struct stat st;
   int err = stat(arg->file, &st) != 0 ? errno
-            : S_ISDIR(st.st_mode)      ? EISDIR
-                                       : 0;
+            : S_ISDIR(st.st_mode)     ? EISDIR
+                                      : 0;
   if (err) {
-    npuc_yaml_error(r, n, "argument %d: cannot read '%s': %s", index,
-                    arg->file, strerror(err));
+    npuc_yaml_error(r, n, "argument %d: cannot read '%s': %s", index, arg->file,
+                    strerror(err));
     return false;
   }
   if (S_ISREG(st.st_mode) && st.st_size < arg->bytes) {
-    npuc_yaml_error(r, n, "argument %d: '%s' has %lld bytes, the buffer "
-                    "needs %lld", index, arg->file, (long long)st.st_size,
+    npuc_yaml_error(r, n,
+                    "argument %d: '%s' has %lld bytes, the buffer "
+                    "needs %lld",
+                    index, arg->file, (long long)st.st_size,
                     (long long)arg->bytes);
     return false;
   }
@@ -436,7 +447,9 @@ static void put(void *data, npuc_dtype dt, int64_t k, double v) {
   case NPUC_DT_I32: ((int32_t *)data)[k] = (int32_t)v; break;
   case NPUC_DT_I64: ((int64_t *)data)[k] = (int64_t)v; break;
   case NPUC_DT_F16: ((uint16_t *)data)[k] = npuc_rt_f32_to_f16((float)v); break;
-  case NPUC_DT_BF16: ((uint16_t *)data)[k] = npuc_rt_f32_to_bf16((float)v); break;
+  case NPUC_DT_BF16:
+    ((uint16_t *)data)[k] = npuc_rt_f32_to_bf16((float)v);
+    break;
   case NPUC_DT_F32: ((float *)data)[k] = (float)v; break;
   case NPUC_DT_F64: ((double *)data)[k] = v; break;
   }

@@ -131,14 +131,10 @@ static npuc_token lex_token(npuc_lexer *lx) {
   case '%':
   case '^':
   case '!':
-  case '@':
-    return lex_sigil_id(lx, p);
-  case '#':
-    return lex_hash(lx, p);
-  case '"':
-    return lex_string(lx, p, p, NPUC_TOK_STRING);
-  default:
-    return lex_punct(lx, p);
+  case '@': return lex_sigil_id(lx, p);
+  case '#': return lex_hash(lx, p);
+  case '"': return lex_string(lx, p, p, NPUC_TOK_STRING);
+  default: return lex_punct(lx, p);
   }
 }
 
@@ -205,9 +201,9 @@ static npuc_token lex_punct(npuc_lexer *lx, const char *p) {
     return make(lx, NPUC_TOK_META_BEGIN, p);
   }
   lx->cur = p + 1;
-  return make(lx, strchr("()[]{}<>:,=?*+-|.", c) && c ? NPUC_TOK_PUNCT
-                                                       : NPUC_TOK_ERROR,
-              p);
+  return make(
+      lx, strchr("()[]{}<>:,=?*+-|.", c) && c ? NPUC_TOK_PUNCT : NPUC_TOK_ERROR,
+      p);
 }
 
 static npuc_token make(npuc_lexer *lx, npuc_tok_kind kind, const char *start) {

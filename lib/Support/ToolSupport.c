@@ -181,7 +181,10 @@ bool npuc_check_nesting(const char *buf, size_t len, const char *filename,
       if (*p == '>' && depth)
         depth--;
       break;
-    case '(': case '[': case '{': case '<':
+    case '(':
+    case '[':
+    case '{':
+    case '<':
       if (++depth > NPUC_NESTING_LIMIT) {
         npuc_diag_emit(sink, NPUC_SEV_ERROR, filename, line,
                        (int)(p - line_start) + 1,
@@ -191,12 +194,13 @@ bool npuc_check_nesting(const char *buf, size_t len, const char *filename,
         return false;
       }
       break;
-    case ')': case ']': case '}':
+    case ')':
+    case ']':
+    case '}':
       if (depth)
         depth--;
       break;
-    default:
-      break;
+    default: break;
     }
   }
   return true;
@@ -223,8 +227,7 @@ static size_t utf8_sequence_length(const unsigned char *p, size_t avail) {
     cp = (cp << 6) | (p[k] & 0x3F);
   }
   static const uint32_t min_for_length[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < min_for_length[n] || cp > 0x10FFFF ||
-      (cp >= 0xD800 && cp <= 0xDFFF))
+  if (cp < min_for_length[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
     return 0;
   return n;
 }
@@ -303,8 +306,8 @@ static bool push_chunk(npuc_chunk **chunks, size_t *n, const char *text,
 /* ---- Output --------------------------------------------------------- */
 
 struct npuc_output {
-  FILE *file;     /* stdout, or the temporary file */
-  char *target;   /* NULL for stdout */
+  FILE *file;   /* stdout, or the temporary file */
+  char *target; /* NULL for stdout */
   char *tmp_path;
   bool failed;
 };

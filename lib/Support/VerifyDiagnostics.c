@@ -101,8 +101,8 @@ bool npuc_diag_verifier_finish(npuc_diag_verifier *v,
     expectation *e = &v->expected[i];
     if (e->matched || (e->is_regex && !e->regex_ok))
       continue;
-    npuc_diag_emit(report, NPUC_SEV_ERROR, v->filename, e->src_line,
-                   e->src_col, "expected %s \"%s\" was not produced",
+    npuc_diag_emit(report, NPUC_SEV_ERROR, v->filename, e->src_line, e->src_col,
+                   "expected %s \"%s\" was not produced",
                    npuc_severity_name(e->sev), e->text);
     ok = false;
   }
@@ -259,8 +259,8 @@ static bool add_expectation(npuc_diag_verifier *v, const designator *d,
     return false;
   v->num_expected++;
   if (e->is_regex && !compile_regex(e)) {
-    npuc_diag_emit(report, NPUC_SEV_ERROR, v->filename, e->src_line,
-                   e->src_col, "invalid regex in expected-%s-re {{%s}}",
+    npuc_diag_emit(report, NPUC_SEV_ERROR, v->filename, e->src_line, e->src_col,
+                   "invalid regex in expected-%s-re {{%s}}",
                    npuc_severity_name(e->sev), e->text);
     v->malformed = true;
   }
@@ -303,15 +303,13 @@ static bool check_actual(npuc_diag_verifier *v, const actual_diag *a,
     near_miss = e;
   }
   if (near_miss)
-    npuc_diag_emit(report, NPUC_SEV_ERROR, v->filename, near_miss->src_line,
-                   near_miss->src_col,
-                   "'%s' diagnostic emitted when expecting a '%s'",
-                   npuc_severity_name(a->sev),
-                   npuc_severity_name(near_miss->sev));
+    npuc_diag_emit(
+        report, NPUC_SEV_ERROR, v->filename, near_miss->src_line,
+        near_miss->src_col, "'%s' diagnostic emitted when expecting a '%s'",
+        npuc_severity_name(a->sev), npuc_severity_name(near_miss->sev));
   else
     npuc_diag_emit(report, NPUC_SEV_ERROR, a->file, a->line, a->col,
-                   "unexpected %s: %s", npuc_severity_name(a->sev),
-                   a->message);
+                   "unexpected %s: %s", npuc_severity_name(a->sev), a->message);
   return false;
 }
 

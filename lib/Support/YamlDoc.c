@@ -75,8 +75,8 @@ typedef struct {
 static bool budget_event(yaml_budget *b, const yaml_event_t *e);
 static bool budget_add(yaml_budget *b, const yaml_event_t *e,
                        const yaml_char_t *anchor, uint64_t nodes);
-static bool budget_fail(yaml_budget *b, const yaml_event_t *e,
-                        const char *fmt, unsigned long long n);
+static bool budget_fail(yaml_budget *b, const yaml_event_t *e, const char *fmt,
+                        unsigned long long n);
 
 static bool check_yaml_budget(const char *text, size_t len, const char *file,
                               const npuc_diag_sink *sink) {
@@ -104,8 +104,7 @@ static bool check_yaml_budget(const char *text, size_t len, const char *file,
 
 static bool budget_event(yaml_budget *b, const yaml_event_t *e) {
   switch (e->type) {
-  case YAML_SCALAR_EVENT:
-    return budget_add(b, e, e->data.scalar.anchor, 1);
+  case YAML_SCALAR_EVENT: return budget_add(b, e, e->data.scalar.anchor, 1);
   case YAML_ALIAS_EVENT:
     for (size_t i = 0; i < b->num_anchors; i++)
       if (strcmp(b->anchors[i].name, (const char *)e->data.alias.anchor) == 0)
@@ -116,11 +115,11 @@ static bool budget_event(yaml_budget *b, const yaml_event_t *e) {
     if (b->depth == NPUC_YAML_MAX_DEPTH)
       return budget_fail(b, e, "YAML nested deeper than %llu levels",
                          NPUC_YAML_MAX_DEPTH);
-    b->stack[++b->depth] = (yaml_frame){
-        (const char *)(e->type == YAML_SEQUENCE_START_EVENT
-                           ? e->data.sequence_start.anchor
-                           : e->data.mapping_start.anchor),
-        0};
+    b->stack[++b->depth] =
+        (yaml_frame){(const char *)(e->type == YAML_SEQUENCE_START_EVENT
+                                        ? e->data.sequence_start.anchor
+                                        : e->data.mapping_start.anchor),
+                     0};
     if (b->stack[b->depth].anchor)
       b->stack[b->depth].anchor = npuc_xstrdup(b->stack[b->depth].anchor);
     return true;
@@ -131,8 +130,7 @@ static bool budget_event(yaml_budget *b, const yaml_event_t *e) {
     free((char *)f.anchor);
     return ok;
   }
-  default:
-    return true;
+  default: return true;
   }
 }
 
@@ -154,17 +152,16 @@ static bool budget_add(yaml_budget *b, const yaml_event_t *e,
   return true;
 }
 
-static bool budget_fail(yaml_budget *b, const yaml_event_t *e,
-                        const char *fmt, unsigned long long n) {
-  npuc_diag_emit(b->sink, NPUC_SEV_ERROR, b->file,
-                 (int)e->start_mark.line + 1, (int)e->start_mark.column + 1,
-                 fmt, n);
+static bool budget_fail(yaml_budget *b, const yaml_event_t *e, const char *fmt,
+                        unsigned long long n) {
+  npuc_diag_emit(b->sink, NPUC_SEV_ERROR, b->file, (int)e->start_mark.line + 1,
+                 (int)e->start_mark.column + 1, fmt, n);
   return false;
 }
 
 bool npuc_yaml_load_string(npuc_yaml *y, yaml_document_t *doc, const char *text,
-                         size_t len, const char *file,
-                         const npuc_diag_sink *sink) {
+                           size_t len, const char *file,
+                           const npuc_diag_sink *sink) {
   y->doc = doc;
   y->file = file;
   y->sink = sink;
@@ -192,12 +189,12 @@ size_t npuc_yaml_pairs(const yaml_node_t *map) {
 }
 
 const char *npuc_yaml_key(const npuc_yaml *y, const yaml_node_t *map,
-                               size_t i) {
+                          size_t i) {
   return npuc_yaml_scalar(
       yaml_document_get_node(y->doc, map->data.mapping.pairs.start[i].key));
 }
 
 yaml_node_t *npuc_yaml_value(const npuc_yaml *y, const yaml_node_t *map,
-                                  size_t i) {
+                             size_t i) {
   return yaml_document_get_node(y->doc, map->data.mapping.pairs.start[i].value);
 }

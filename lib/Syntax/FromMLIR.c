@@ -45,7 +45,7 @@ typedef struct {
 } span_list;
 
 typedef struct {
-  span name; /* without quotes for strings */
+  span name;  /* without quotes for strings */
   span value; /* empty for unit attributes */
   span whole;
   bool used;
@@ -160,7 +160,8 @@ static void convert_lines(from_mlir *st, const char *start, const char *end) {
     if (!line_end)
       line_end = end;
     const char *name = statement_name(p, line_end);
-    if (name && (*name == '"' || (st->form && st->form->legacy_to_tensor && *name == 'b'))) {
+    if (name && (*name == '"' ||
+                 (st->form && st->form->legacy_to_tensor && *name == 'b'))) {
       npuc_lexer_init(&st->lx, name, (size_t)(end - name), 1);
       npuc_token tok = npuc_lex(&st->lx);
       bool done = tok.kind == NPUC_TOK_STRING ? try_render_op(st, tok)
@@ -186,8 +187,8 @@ static const char *statement_name(const char *p, const char *line_end) {
     return p < line_end ? p : NULL;
   for (;;) {
     ++p; /* '%' */
-    while (p < line_end && (isalnum((unsigned char)*p) || *p == '_' || *p == '$' ||
-                            *p == '.' || *p == '-' || *p == '#'))
+    while (p < line_end && (isalnum((unsigned char)*p) || *p == '_' ||
+                            *p == '$' || *p == '.' || *p == '-' || *p == '#'))
       ++p;
     if (p < line_end && *p == ':')
       for (++p; p < line_end && isdigit((unsigned char)*p);)
@@ -306,8 +307,7 @@ static bool parse_dict(npuc_lexer *lx, generic_op *g) {
   }
 }
 
-static bool parse_generic(const from_mlir *st, npuc_lexer *lx,
-                          generic_op *g) {
+static bool parse_generic(const from_mlir *st, npuc_lexer *lx, generic_op *g) {
   if (!npuc_tok_punct(npuc_lex(lx), '('))
     return false;
   if (!npuc_tok_punct(npuc_peek(lx), ')')) {
@@ -468,9 +468,9 @@ static void emit_literal(renderer *r, const char *lit) {
   put(r, lit, strlen(lit));
   char c = lit[0];
   bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-  r->last = word ? LAST_WORD
-                 : (lit[1] == '\0' && strchr("([<", c)) ? LAST_OPEN
-                                                         : LAST_OTHER;
+  r->last = word                                   ? LAST_WORD
+            : (lit[1] == '\0' && strchr("([<", c)) ? LAST_OPEN
+                                                   : LAST_OTHER;
 }
 
 static void space_for_value(renderer *r) {
@@ -485,14 +485,11 @@ static bool var_present(renderer *r, const npuc_fmt_elem *e) {
   case NPUC_FMT_VAR:
   case NPUC_FMT_TYPE:
     switch (e->var_class) {
-    case NPUC_VAR_OPERAND:
-      return g->group_count[e->var_index] > 0;
-    case NPUC_VAR_RESULT:
-      return g->result_count[e->var_index] > 0;
+    case NPUC_VAR_OPERAND: return g->group_count[e->var_index] > 0;
+    case NPUC_VAR_RESULT: return g->result_count[e->var_index] > 0;
     case NPUC_VAR_ATTR:
       return find_attr(g, g->def->attrs[e->var_index].name) != NULL;
-    case NPUC_VAR_REGION:
-      return (size_t)e->var_index < g->regions.len;
+    case NPUC_VAR_REGION: return (size_t)e->var_index < g->regions.len;
     }
     return false;
   case NPUC_FMT_ATTR_DICT:
@@ -507,8 +504,7 @@ static bool var_present(renderer *r, const npuc_fmt_elem *e) {
       if (var_present(r, &e->children[i]))
         return true;
     return false;
-  case NPUC_FMT_LITERAL:
-    return false;
+  case NPUC_FMT_LITERAL: return false;
   }
   return false;
 }
@@ -583,8 +579,7 @@ static void render_attr_value(renderer *r, const npuc_attr_def *a, span v) {
     put_span(r, v);
     return;
   }
-  default:
-    put_span(r, v);
+  default: put_span(r, v);
   }
 }
 
@@ -621,9 +616,7 @@ static void render_region(renderer *r, span region) {
 static bool render_elem(renderer *r, const npuc_fmt_elem *e) {
   generic_op *g = r->g;
   switch (e->kind) {
-  case NPUC_FMT_LITERAL:
-    emit_literal(r, e->text);
-    return true;
+  case NPUC_FMT_LITERAL: emit_literal(r, e->text); return true;
   case NPUC_FMT_VAR:
     if (e->var_class == NPUC_VAR_OPERAND) {
       size_t n = g->group_count[e->var_index];
@@ -653,12 +646,12 @@ static bool render_elem(renderer *r, const npuc_fmt_elem *e) {
     return false;
   case NPUC_FMT_TYPE: {
     bool res = e->var_class == NPUC_VAR_RESULT;
-    size_t first = res ? g->result_first[e->var_index]
-                       : g->group_first[e->var_index];
-    size_t n = res ? g->result_count[e->var_index]
-                   : g->group_count[e->var_index];
-    const npuc_value_def *v = res ? &g->def->results[e->var_index]
-                                  : &g->def->operands[e->var_index];
+    size_t first =
+        res ? g->result_first[e->var_index] : g->group_first[e->var_index];
+    size_t n =
+        res ? g->result_count[e->var_index] : g->group_count[e->var_index];
+    const npuc_value_def *v =
+        res ? &g->def->results[e->var_index] : &g->def->operands[e->var_index];
     bool parens = e->function_results && n != 1;
     if (n || parens) {
       space_for_value(r);
@@ -730,7 +723,8 @@ static void mark_format_attrs(renderer *r, const npuc_fmt_elem *e, size_t n) {
 static bool try_render_op(from_mlir *st, npuc_token name) {
   if (name.len < 3)
     return false;
-  const npuc_op_def *def = npuc_op_lookup(st->reg, name.start + 1, name.len - 2);
+  const npuc_op_def *def =
+      npuc_op_lookup(st->reg, name.start + 1, name.len - 2);
   if (!def)
     return false;
   generic_op g;

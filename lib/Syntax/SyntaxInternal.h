@@ -24,8 +24,8 @@ struct npuc_srcmap {
 typedef struct {
   char *data;
   size_t len, cap;
-  int line, col;      /* position of the next byte appended */
-  npuc_srcmap *map;   /* NULL: positions are not tracked */
+  int line, col;    /* position of the next byte appended */
+  npuc_srcmap *map; /* NULL: positions are not tracked */
 } npuc_textbuf;
 
 void npuc_tb_init(npuc_textbuf *tb, size_t reserve, int first_line,
@@ -48,12 +48,11 @@ npuc_token npuc_skip_balanced(npuc_lexer *lx, char open);
 bool npuc_skip_type(npuc_lexer *lx, const char **start, const char **end);
 /* Skips one attribute value (stops before ',' ')' ']' '}' '>' at depth 0,
  * and before a bare `:` only when `stop_at_colon`). */
-bool npuc_skip_attr_value(npuc_lexer *lx, const char **start,
-                          const char **end, bool stop_at_colon);
+bool npuc_skip_attr_value(npuc_lexer *lx, const char **start, const char **end,
+                          bool stop_at_colon);
 
 /* Is a '{' that was just consumed the start of a region (not a dict)? */
-bool npuc_brace_opens_region(const npuc_lexer *lx,
-                             const npuc_op_registry *reg);
+bool npuc_brace_opens_region(const npuc_lexer *lx, const npuc_op_registry *reg);
 /* Does an op name (bare id) belong to one of our tables' op prefixes? */
 bool npuc_is_table_op_name(const npuc_op_registry *reg, npuc_token tok);
 

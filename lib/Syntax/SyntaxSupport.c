@@ -68,8 +68,7 @@ void npuc_tb_anchor(npuc_textbuf *tb, int orig_line, int orig_col) {
     m->cap = m->cap ? m->cap * 2 : 64;
     m->anchors = realloc(m->anchors, m->cap * sizeof *m->anchors);
   }
-  m->anchors[m->len++] =
-      (npuc_anchor){tb->line, tb->col, orig_line, orig_col};
+  m->anchors[m->len++] = (npuc_anchor){tb->line, tb->col, orig_line, orig_col};
 }
 
 char *npuc_tb_take(npuc_textbuf *tb, size_t *len) {
@@ -135,12 +134,15 @@ static int bracket_delta(npuc_token t) {
   if (t.kind != NPUC_TOK_PUNCT)
     return 0;
   switch (t.start[0]) {
-  case '(': case '[': case '{': case '<':
-    return 1;
-  case ')': case ']': case '}': case '>':
-    return -1;
-  default:
-    return 0;
+  case '(':
+  case '[':
+  case '{':
+  case '<': return 1;
+  case ')':
+  case ']':
+  case '}':
+  case '>': return -1;
+  default: return 0;
   }
 }
 
@@ -182,10 +184,11 @@ npuc_token npuc_skip_balanced(npuc_lexer *lx, char open) {
       else
         ++p;
       continue;
-    case '-':
-      p += (p + 1 < end && p[1] == '>') ? 2 : 1;
-      continue;
-    case '(': case '[': case '{': case '<':
+    case '-': p += (p + 1 < end && p[1] == '>') ? 2 : 1; continue;
+    case '(':
+    case '[':
+    case '{':
+    case '<':
       ++depth;
       ++p;
       continue;
@@ -195,13 +198,14 @@ npuc_token npuc_skip_balanced(npuc_lexer *lx, char open) {
         continue;
       }
       /* fall through */
-    case ')': case ']': case '}':
+    case ')':
+    case ']':
+    case '}':
       if (--depth == 0)
         return char_token(lx, NPUC_TOK_PUNCT, p, 1);
       ++p;
       continue;
-    default:
-      ++p;
+    default: ++p;
     }
   }
   return char_token(lx, NPUC_TOK_EOF, end, 0);
@@ -209,8 +213,7 @@ npuc_token npuc_skip_balanced(npuc_lexer *lx, char open) {
 
 /* Is `tok` immediately followed by '<' (no space), as in `memref<`? */
 static bool npuc_next_is_angle(const npuc_lexer *lx, npuc_token tok) {
-  return lx->cur < lx->end && *lx->cur == '<' &&
-         lx->cur == tok.start + tok.len;
+  return lx->cur < lx->end && *lx->cur == '<' && lx->cur == tok.start + tok.len;
 }
 
 bool npuc_skip_type(npuc_lexer *lx, const char **start, const char **end) {
@@ -243,8 +246,8 @@ bool npuc_skip_type(npuc_lexer *lx, const char **start, const char **end) {
   return true;
 }
 
-bool npuc_skip_attr_value(npuc_lexer *lx, const char **start,
-                          const char **end, bool stop_at_colon) {
+bool npuc_skip_attr_value(npuc_lexer *lx, const char **start, const char **end,
+                          bool stop_at_colon) {
   int depth = 0;
   bool any = false;
   *start = *end = lx->cur;
@@ -318,8 +321,8 @@ void npuc_ctx_free(npuc_ctx_stack *s) {
 typedef struct {
   npuc_textbuf *out;
   npuc_lexer lx;
-  const char *copy;     /* start of text not yet copied */
-  int line0, col0;      /* source position of the span's first byte */
+  const char *copy; /* start of text not yet copied */
+  int line0, col0;  /* source position of the span's first byte */
   npuc_direction dir;
   const npuc_op_registry *reg;
   npuc_source_form *form;
@@ -357,7 +360,8 @@ void npuc_rewrite_span(npuc_textbuf *out, const char *start, const char *end,
                        const npuc_op_registry *reg, npuc_source_form *form) {
   /* Most text has nothing to rewrite: copy it without lexing. */
   size_t n = (size_t)(end - start);
-  if (!memmem(start, n, "memref<", 7) && !memmem(start, n, "#dlti.target_system_spec", 24)) {
+  if (!memmem(start, n, "memref<", 7) &&
+      !memmem(start, n, "#dlti.target_system_spec", 24)) {
     npuc_tb_append(out, start, n);
     return;
   }
@@ -390,8 +394,8 @@ static void rewrite_memref(span_rewriter *r) {
                  ours_hash(r->reg, first.start, first.len) &&
                  !memchr(ps, '"', (size_t)(pe - ps)) &&
                  !memchr(ps, '\n', (size_t)(pe - ps));
-    bool unquote = r->dir == NPUC_FROM_MLIR &&
-                   first.kind == NPUC_TOK_STRING && pe == first.start + first.len &&
+    bool unquote = r->dir == NPUC_FROM_MLIR && first.kind == NPUC_TOK_STRING &&
+                   pe == first.start + first.len &&
                    ours_hash(r->reg, first.start + 1, first.len - 2) &&
                    !memchr(first.start + 1, '\\', first.len - 2);
     if (quote || unquote) {
@@ -473,9 +477,10 @@ static void emit_device_spec(span_rewriter *r, const char *vs, const char *ve) {
   npuc_lexer lx;
   npuc_lexer_init(&lx, vs, (size_t)(ve - vs), 1);
   npuc_token head = npuc_lex(&lx);
-  bool is_spec = (npuc_tok_is(head, NPUC_TOK_HASH_ID, "#hacc.target_device_spec") ||
-                  npuc_tok_is(head, NPUC_TOK_HASH_ID, "#dlti.target_device_spec")) &&
-                 npuc_tok_punct(npuc_lex(&lx), '<');
+  bool is_spec =
+      (npuc_tok_is(head, NPUC_TOK_HASH_ID, "#hacc.target_device_spec") ||
+       npuc_tok_is(head, NPUC_TOK_HASH_ID, "#dlti.target_device_spec")) &&
+      npuc_tok_punct(npuc_lex(&lx), '<');
   spec_entry items[256];
   bool legacy = false;
   npuc_token close;

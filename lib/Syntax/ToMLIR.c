@@ -45,7 +45,7 @@ typedef struct {
   piece dict;           /* the user's attr-dict, inside the braces */
   piece loc;            /* a trailing loc(...) written by the user */
   bool header_done;
-  bool needs_loc;       /* MLIR would not place the op where the user did */
+  bool needs_loc; /* MLIR would not place the op where the user did */
 } parsed_op;
 
 static bool convert_block_list(to_mlir *st, bool nested, npuc_token *closing);
@@ -265,9 +265,9 @@ static const char *scan_char(to_mlir *st, npuc_ctx_stack *ctx, const char *p,
       *region_start = region;
       return p + 1;
     }
-  case '(': case '[': case '<':
-    npuc_ctx_push(ctx, *p);
-    return p + 1;
+  case '(':
+  case '[':
+  case '<': npuc_ctx_push(ctx, *p); return p + 1;
   case '}':
     if (ctx->len == 0) {
       st->lx.cur = p + 1;
@@ -276,29 +276,26 @@ static const char *scan_char(to_mlir *st, npuc_ctx_stack *ctx, const char *p,
     }
     npuc_ctx_pop(ctx);
     return p + 1;
-  case ')': case ']':
-    npuc_ctx_pop(ctx);
-    return p + 1;
+  case ')':
+  case ']': npuc_ctx_pop(ctx); return p + 1;
   case '>':
     if (p + 1 < end && p[1] == '=')
       return p + 2; /* >= in affine sets */
     npuc_ctx_pop(ctx);
     return p + 1;
-  case '-':
-    return p + 1 < end && p[1] == '>' ? p + 2 : p + 1;
+  case '-': return p + 1 < end && p[1] == '>' ? p + 2 : p + 1;
   case '#':
     if (p + 2 < end && p[1] == '-' && p[2] == '}') {
       npuc_ctx_pop(ctx);
       return p + 3;
     }
     break;
-  default:
-    break;
+  default: break;
   }
   /* Identifiers, numbers, SSA names: one run at a time. */
   const char *q = p + 1;
-  while (q < end && (isalnum((unsigned char)*q) || *q == '_' || *q == '.' ||
-                     *q == '$'))
+  while (q < end &&
+         (isalnum((unsigned char)*q) || *q == '_' || *q == '.' || *q == '$'))
     ++q;
   return q;
 }
@@ -324,11 +321,14 @@ static int try_statement(to_mlir *st, const char *p) {
   }
   if (name) {
     const char *e = name;
-    while (e < end && (isalnum((unsigned char)*e) || *e == '_' || *e == '.' || *e == '$'))
+    while (e < end &&
+           (isalnum((unsigned char)*e) || *e == '_' || *e == '.' || *e == '$'))
       ++e;
     size_t n = (size_t)(e - name);
-    bool maybe = n > 0 && (npuc_op_owner(st->reg, name, n) ||
-                           (n == 23 && memcmp(name, "bufferization.to_tensor", 23) == 0));
+    bool maybe =
+        n > 0 &&
+        (npuc_op_owner(st->reg, name, n) ||
+         (n == 23 && memcmp(name, "bufferization.to_tensor", 23) == 0));
     if (!maybe)
       return 0;
   }
@@ -338,8 +338,9 @@ static int try_statement(to_mlir *st, const char *p) {
   npuc_token t = npuc_lex(lx);
   npuc_lexer after = *lx;
   npuc_token name_tok = t;
-  bool has_name = t.kind == NPUC_TOK_BARE_ID ||
-                  (t.kind == NPUC_TOK_PERCENT_ID && scan_results(&after, &name_tok));
+  bool has_name =
+      t.kind == NPUC_TOK_BARE_ID ||
+      (t.kind == NPUC_TOK_PERCENT_ID && scan_results(&after, &name_tok));
   if (!has_name || name_tok.kind != NPUC_TOK_BARE_ID) {
     lx->cur = p;
     lx->peeked = false;
@@ -464,7 +465,8 @@ static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
     npuc_lex(&st->lx);
     npuc_token close = npuc_skip_balanced(&st->lx, '(');
     if (npuc_tok_punct(close, ')')) {
-      p.loc = (piece){l.start, (size_t)(close.start + 1 - l.start), l.line, l.col};
+      p.loc =
+          (piece){l.start, (size_t)(close.start + 1 - l.start), l.line, l.col};
     } else {
       error_at(st, l, "expected ')' to close the op's loc(");
       ok = false;
@@ -517,19 +519,15 @@ static bool literal_matches(npuc_token t, const char *lit) {
 
 static bool attr_starts(const npuc_attr_def *a, npuc_token t) {
   switch (a->kind) {
-  case NPUC_AK_UNIT:
-    return false;
+  case NPUC_AK_UNIT: return false;
   case NPUC_AK_BOOL:
     return npuc_tok_keyword(t, "true") || npuc_tok_keyword(t, "false");
-  case NPUC_AK_INT:
-    return t.kind == NPUC_TOK_INTEGER || npuc_tok_punct(t, '-');
+  case NPUC_AK_INT: return t.kind == NPUC_TOK_INTEGER || npuc_tok_punct(t, '-');
   case NPUC_AK_I64_ARRAY:
-  case NPUC_AK_I32_ARRAY:
-    return npuc_tok_punct(t, '[');
+  case NPUC_AK_I32_ARRAY: return npuc_tok_punct(t, '[');
   case NPUC_AK_ENUM:
     return npuc_tok_punct(t, '<') || t.kind == NPUC_TOK_HASH_ID;
-  case NPUC_AK_STRING:
-    return t.kind == NPUC_TOK_STRING;
+  case NPUC_AK_STRING: return t.kind == NPUC_TOK_STRING;
   case NPUC_AK_ANY:
     return t.kind == NPUC_TOK_HASH_ID || t.kind == NPUC_TOK_STRING ||
            t.kind == NPUC_TOK_INTEGER || t.kind == NPUC_TOK_FLOAT ||
@@ -543,26 +541,19 @@ static bool elem_matches(to_mlir *st, const npuc_op_def *def,
                          const npuc_fmt_elem *e) {
   npuc_token t = npuc_peek(&st->lx);
   switch (e->kind) {
-  case NPUC_FMT_LITERAL:
-    return literal_matches(t, e->text);
+  case NPUC_FMT_LITERAL: return literal_matches(t, e->text);
   case NPUC_FMT_VAR:
     switch (e->var_class) {
-    case NPUC_VAR_OPERAND:
-      return t.kind == NPUC_TOK_PERCENT_ID;
-    case NPUC_VAR_ATTR:
-      return attr_starts(&def->attrs[e->var_index], t);
-    case NPUC_VAR_REGION:
-      return npuc_tok_punct(t, '{');
-    default:
-      return false;
+    case NPUC_VAR_OPERAND: return t.kind == NPUC_TOK_PERCENT_ID;
+    case NPUC_VAR_ATTR: return attr_starts(&def->attrs[e->var_index], t);
+    case NPUC_VAR_REGION: return npuc_tok_punct(t, '{');
+    default: return false;
     }
   case NPUC_FMT_TYPE:
     return t.kind == NPUC_TOK_BARE_ID || t.kind == NPUC_TOK_BANG_ID ||
            npuc_tok_punct(t, '(');
-  case NPUC_FMT_ATTR_DICT:
-    return npuc_tok_punct(t, '{');
-  case NPUC_FMT_ATTR_DICT_KW:
-    return npuc_tok_keyword(t, "attributes");
+  case NPUC_FMT_ATTR_DICT: return npuc_tok_punct(t, '{');
+  case NPUC_FMT_ATTR_DICT_KW: return npuc_tok_keyword(t, "attributes");
   case NPUC_FMT_OPTIONAL:
     return e->num_children && elem_matches(st, def, &e->children[0]);
   case NPUC_FMT_ALTERNATIVES: {
@@ -642,8 +633,8 @@ static bool parse_types(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
   bool is_result = e->var_class == NPUC_VAR_RESULT;
   const npuc_value_def *v = is_result ? &p->def->results[e->var_index]
                                       : &p->def->operands[e->var_index];
-  piece_list *out = is_result ? &p->rtypes[e->var_index]
-                              : &p->otypes[e->var_index];
+  piece_list *out =
+      is_result ? &p->rtypes[e->var_index] : &p->otypes[e->var_index];
   /* Operand groups know how many types they need; results take the list. */
   size_t want = is_result ? (size_t)-1 : p->operands[e->var_index].len;
   if (want == 0)
@@ -734,9 +725,8 @@ static char *parse_enum(to_mlir *st, parsed_op *p, const npuc_attr_def *a) {
     return NULL;
   }
   if (!npuc_tok_punct(close, '>')) {
-    error_at(st, close, "expected '>' after %.*s in '%s', found %s",
-             (int)v.len, v.start, p->def->name,
-             describe(close, buf, sizeof buf));
+    error_at(st, close, "expected '>' after %.*s in '%s', found %s", (int)v.len,
+             v.start, p->def->name, describe(close, buf, sizeof buf));
     return NULL;
   }
   if (a->enum_values) {
@@ -744,8 +734,8 @@ static char *parse_enum(to_mlir *st, parsed_op *p, const npuc_attr_def *a) {
     for (char **ev = a->enum_values; *ev && !known; ++ev)
       known = strlen(*ev) == v.len && memcmp(*ev, v.start, v.len) == 0;
     if (!known) {
-      error_at(st, v, "'%.*s' is not a valid %s of '%s'", (int)v.len,
-               v.start, a->name, p->def->name);
+      error_at(st, v, "'%.*s' is not a valid %s of '%s'", (int)v.len, v.start,
+               a->name, p->def->name);
       return NULL;
     }
   }
@@ -760,18 +750,17 @@ static char *parse_attr_value(to_mlir *st, parsed_op *p,
   npuc_token t = npuc_peek(&st->lx);
   char buf[64];
   if (a->kind != NPUC_AK_UNIT && !attr_starts(a, t)) {
-    static const char *const what[] = {"an attribute", "",
-                                       "true or false", "an integer",
-                                       "an integer list [..]",
-                                       "an integer list [..]",
-                                       "an enum value <..>", "a string"};
+    static const char *const what[] = {
+        "an attribute",         "",
+        "true or false",        "an integer",
+        "an integer list [..]", "an integer list [..]",
+        "an enum value <..>",   "a string"};
     error_at(st, t, "expected %s for '%s' of '%s', found %s", what[a->kind],
              a->name, p->def->name, describe(t, buf, sizeof buf));
     return NULL;
   }
   switch (a->kind) {
-  case NPUC_AK_UNIT:
-    return strdup("");
+  case NPUC_AK_UNIT: return strdup("");
   case NPUC_AK_BOOL:
   case NPUC_AK_STRING:
     npuc_lex(&st->lx);
@@ -781,8 +770,8 @@ static char *parse_attr_value(to_mlir *st, parsed_op *p,
     bool neg = npuc_tok_punct(t, '-');
     npuc_token v = neg ? npuc_lex(&st->lx) : t;
     if (v.kind != NPUC_TOK_INTEGER) {
-      error_at(st, v, "expected an integer for '%s' of '%s', found %s",
-               a->name, p->def->name, describe(v, buf, sizeof buf));
+      error_at(st, v, "expected an integer for '%s' of '%s', found %s", a->name,
+               p->def->name, describe(v, buf, sizeof buf));
       return NULL;
     }
     size_t n = v.len + strlen(a->int_type) + 8;
@@ -791,12 +780,9 @@ static char *parse_attr_value(to_mlir *st, parsed_op *p,
              a->int_type);
     return s;
   }
-  case NPUC_AK_I64_ARRAY:
-    return parse_int_array(st, p, "i64");
-  case NPUC_AK_I32_ARRAY:
-    return parse_int_array(st, p, "i32");
-  case NPUC_AK_ENUM:
-    return parse_enum(st, p, a);
+  case NPUC_AK_I64_ARRAY: return parse_int_array(st, p, "i64");
+  case NPUC_AK_I32_ARRAY: return parse_int_array(st, p, "i32");
+  case NPUC_AK_ENUM: return parse_enum(st, p, a);
   case NPUC_AK_ANY: {
     const char *s, *e;
     if (!npuc_skip_attr_value(&st->lx, &s, &e, true)) {
@@ -877,8 +863,7 @@ static bool parse_attr_dict(to_mlir *st, parsed_op *p, bool keyword) {
 
 static bool parse_elem(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
   switch (e->kind) {
-  case NPUC_FMT_LITERAL:
-    return expect_literal(st, p, e->text);
+  case NPUC_FMT_LITERAL: return expect_literal(st, p, e->text);
   case NPUC_FMT_VAR:
     if (e->var_class == NPUC_VAR_OPERAND)
       return parse_operands(st, p, e->var_index);
@@ -888,8 +873,7 @@ static bool parse_elem(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
     p->attrs[e->var_index] =
         parse_attr_value(st, p, &p->def->attrs[e->var_index]);
     return p->attrs[e->var_index] != NULL;
-  case NPUC_FMT_TYPE:
-    return parse_types(st, p, e);
+  case NPUC_FMT_TYPE: return parse_types(st, p, e);
   case NPUC_FMT_ATTR_DICT:
   case NPUC_FMT_ATTR_DICT_KW:
     return parse_attr_dict(st, p, e->kind == NPUC_FMT_ATTR_DICT_KW);
@@ -897,8 +881,7 @@ static bool parse_elem(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
     if (!elem_matches(st, p->def, &e->children[0]))
       return true;
     return parse_elems(st, p, e->children, e->num_children);
-  case NPUC_FMT_ALTERNATIVES:
-    return parse_alternatives(st, p, e);
+  case NPUC_FMT_ALTERNATIVES: return parse_alternatives(st, p, e);
   }
   return false;
 }
@@ -910,13 +893,13 @@ static void fill_implied_types(parsed_op *p) {
   const npuc_op_def *def = p->def;
   for (size_t g = 0; g < def->num_operands + def->num_results; ++g) {
     bool res = g >= def->num_operands;
-    const npuc_value_def *v = res ? &def->results[g - def->num_operands]
-                                  : &def->operands[g];
+    const npuc_value_def *v =
+        res ? &def->results[g - def->num_operands] : &def->operands[g];
     if (v->type_of < 0)
       continue;
     piece_list *dst = res ? &p->rtypes[g - def->num_operands] : &p->otypes[g];
-    const piece_list *src = v->type_of_result ? &p->rtypes[v->type_of]
-                                              : &p->otypes[v->type_of];
+    const piece_list *src =
+        v->type_of_result ? &p->rtypes[v->type_of] : &p->otypes[v->type_of];
     size_t n = res ? src->len : p->operands[g].len;
     for (size_t k = 0; k < n && src->len; ++k)
       pl_push(dst, src->items[k < src->len ? k : 0]);

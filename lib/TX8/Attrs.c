@@ -28,7 +28,8 @@ typedef struct {
   size_t num_fields;
 } schema;
 
-#define PF(name, k, member) {name, k, offsetof(npuc_tx8_parallel_attr, member)}
+#define PF(name, k, member)                                                    \
+  { name, k, offsetof(npuc_tx8_parallel_attr, member) }
 static const field parallel_fields[] = {
     PF("parallel", K_PARMODE, parallel),
     PF("is_dp_inner", K_BOOL, is_dp_inner),
@@ -41,7 +42,8 @@ static const field parallel_fields[] = {
     PF("sharding_is_given", K_BOOL, sharding_is_given),
     PF("shape_spatial_sharding", K_LIST, shape_spatial_sharding),
 };
-#define DF(name, k, member) {name, k, offsetof(npuc_tx8_dev_attr, member)}
+#define DF(name, k, member)                                                    \
+  { name, k, offsetof(npuc_tx8_dev_attr, member) }
 static const field dev_fields[] = {
     DF("imm_size", K_U64, imm_size),
     DF("mem_layout", K_LAYOUT, mem_layout),
@@ -53,7 +55,8 @@ static const field dev_fields[] = {
     DF("imm_addr", K_I64, imm_addr),
     DF("mem_addr", K_LIST, mem_addr),
 };
-#define RF(name, k, member) {name, k, offsetof(npuc_tx8_region_attr, member)}
+#define RF(name, k, member)                                                    \
+  { name, k, offsetof(npuc_tx8_region_attr, member) }
 static const field region_fields[] = {
     RF("tile_dx", K_I32, tile_dx),
     RF("tile_dy", K_I32, tile_dy),
@@ -107,7 +110,8 @@ size_t npuc_tx8_print_region_attr(const npuc_tx8_region_attr *a, char *buf,
   return print(&region_schema, a, buf, cap);
 }
 
-/* ---- reading ------------------------------------------------------------------- */
+/* ---- reading
+ * ------------------------------------------------------------------- */
 
 typedef struct {
   npuc_lexer lx;
@@ -223,8 +227,7 @@ static bool parse_value(reader *r, const field *f, char *p) {
       return false;
     *(int32_t *)p = (int32_t)v;
     return true;
-  case K_I64:
-    return parse_int(r, INT64_MIN + 1, INT64_MAX, (int64_t *)p);
+  case K_I64: return parse_int(r, INT64_MIN + 1, INT64_MAX, (int64_t *)p);
   case K_U64:
     if (!parse_int(r, 0, INT64_MAX, &v))
       return false;
@@ -248,8 +251,7 @@ static bool parse_value(reader *r, const field *f, char *p) {
 static bool parse_field(reader *r, void *out, uint32_t *seen) {
   npuc_token name = npuc_lex(&r->lx);
   size_t i = 0;
-  while (i < r->s->num_fields &&
-         !npuc_tok_keyword(name, r->s->fields[i].name))
+  while (i < r->s->num_fields && !npuc_tok_keyword(name, r->s->fields[i].name))
     ++i;
   if (name.kind != NPUC_TOK_BARE_ID)
     return fail(r, "expected a field name");
@@ -265,7 +267,8 @@ static bool parse_field(reader *r, void *out, uint32_t *seen) {
   return true;
 }
 
-/* ---- printing ------------------------------------------------------------------ */
+/* ---- printing
+ * ------------------------------------------------------------------ */
 
 static void put_value(npuc_sb *w, const field *f, const char *p) {
   switch (f->k) {
@@ -283,9 +286,8 @@ static void put_value(npuc_sb *w, const field *f, const char *p) {
   }
   case K_PARMODE: {
     int m = (int)*(const npuc_tx8_parallel_mode *)p;
-    npuc_sb_printf(w, "%s",
-                   m >= 0 && m <= NPUC_TX8_PAR_DP_TP ? parmode_words[m]
-                                                      : "none");
+    npuc_sb_printf(
+        w, "%s", m >= 0 && m <= NPUC_TX8_PAR_DP_TP ? parmode_words[m] : "none");
     return;
   }
   case K_LIST: {

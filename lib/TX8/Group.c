@@ -47,7 +47,8 @@ bool npuc_tx8_group_plan_build(MlirOperation group, npuc_tx8_group_plan *p) {
          check_dtypes(&b);
 }
 
-/* ---- MLIR helpers ------------------------------------------------------------- */
+/* ---- MLIR helpers
+ * ------------------------------------------------------------- */
 
 const char *npuc_tx8_op_name(MlirOperation op, char *buf, size_t cap) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
@@ -74,8 +75,8 @@ bool npuc_tx8_shape_of(MlirType t, npuc_tx8_shape *s) {
 
 static bool attr_text(MlirOperation op, const char *name, char *buf,
                       size_t cap) {
-  MlirAttribute a = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString(name));
+  MlirAttribute a =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAOpaque(a))
     return false;
   MlirStringRef d = mlirOpaqueAttrGetData(a);
@@ -123,7 +124,8 @@ MlirOperation npuc_tx8_group_compute_op(MlirOperation group) {
   return none;
 }
 
-/* ---- collecting the buffers ------------------------------------------------------ */
+/* ---- collecting the buffers
+ * ------------------------------------------------------ */
 
 static int buffer_of(const npuc_tx8_group_plan *p, MlirValue v) {
   for (int i = 0; i < p->num_buffers; ++i)
@@ -156,13 +158,17 @@ static bool new_buffer(builder *b, MlirOperation op, npuc_tx8_buf_kind kind,
   char name[64];
   npuc_tx8_op_name(op, name, sizeof name);
   if (!npuc_tx8_shape_of(t, &buf->shape) || buf->shape.rank == 0) {
-    npuc_op_error(op, "%s: unsupported shape: the result must be a static "
-                      "tensor of rank 1 to %d", name, NPUC_TX8_MAX_RANK);
+    npuc_op_error(op,
+                  "%s: unsupported shape: the result must be a static "
+                  "tensor of rank 1 to %d",
+                  name, NPUC_TX8_MAX_RANK);
     return false;
   }
   if (!npuc_tx8_dtype_of_type(mlirShapedTypeGetElementType(t), &buf->dtype)) {
-    npuc_op_error(op, "%s: unsupported dtype: TX8 computes f16, bf16, f32 "
-                      "and i8", name);
+    npuc_op_error(op,
+                  "%s: unsupported dtype: TX8 computes f16, bf16, f32 "
+                  "and i8",
+                  name);
     return false;
   }
   return true;
@@ -186,15 +192,19 @@ static bool add_op(builder *b, MlirOperation op) {
   if (strcmp(name, "tx8be.return") == 0)
     return add_return(b, op);
   if (!npuc_tx8_op_kind_of(name, &kind)) {
-    npuc_op_error(op, "%s: unsupported op in a tx8be.group (the TX8 code "
-                      "generator knows load_var, channel_norm, store_var, "
-                      "gemm, conv, batchnorm_inference and the elementwise "
-                      "ops)", name);
+    npuc_op_error(op,
+                  "%s: unsupported op in a tx8be.group (the TX8 code "
+                  "generator knows load_var, channel_norm, store_var, "
+                  "gemm, conv, batchnorm_inference and the elementwise "
+                  "ops)",
+                  name);
     return false;
   }
   if (!mlirOperationIsNull(b->p->compute)) {
-    npuc_op_error(op, "%s: a second compute op in one tx8be.group (one group "
-                      "per compute op)", name);
+    npuc_op_error(op,
+                  "%s: a second compute op in one tx8be.group (one group "
+                  "per compute op)",
+                  name);
     return false;
   }
   b->p->compute = op;
@@ -258,8 +268,10 @@ static bool add_return(builder *b, MlirOperation op) {
            !mlirValueEqual(mlirOperationGetResult(p->stores[s].op, 0), v))
       ++s;
     if (s == p->num_stores) {
-      npuc_op_error(op, "tx8be.return: operand #%zd is not a tx8be.store_var "
-                        "result (group results live in DDR)", (ssize_t)i);
+      npuc_op_error(op,
+                    "tx8be.return: operand #%zd is not a tx8be.store_var "
+                    "result (group results live in DDR)",
+                    (ssize_t)i);
       return false;
     }
     p->stores[s].result = (int)i;
@@ -273,17 +285,17 @@ static bool add_return(builder *b, MlirOperation op) {
   return true;
 }
 
-/* ---- the compute op ---------------------------------------------------------------- */
+/* ---- the compute op
+ * ---------------------------------------------------------------- */
 
 static bool is_none(MlirValue v) {
   return mlirValueIsAOpResult(v) &&
          named(mlirOpResultGetOwner(v), "tx8be.none");
 }
 
-static bool read_i64s(MlirOperation op, const char *name, int64_t *out,
-                      int n) {
-  MlirAttribute a = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString(name));
+static bool read_i64s(MlirOperation op, const char *name, int64_t *out, int n) {
+  MlirAttribute a =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
   if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
       mlirDenseArrayGetNumElements(a) != n)
     return false;
@@ -325,8 +337,8 @@ static bool finish_compute(builder *b) {
   npuc_tx8_group_plan *p = b->p;
   MlirOperation op = p->compute;
   npuc_tx8_slice_op *s = &p->slice;
-  const char *local = npuc_tx8_op_name(op, p->compute_name,
-                                       sizeof p->compute_name);
+  const char *local =
+      npuc_tx8_op_name(op, p->compute_name, sizeof p->compute_name);
   intptr_t n = mlirOperationGetNumOperands(op);
   for (intptr_t i = 0; i < n; ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
@@ -335,8 +347,10 @@ static bool finish_compute(builder *b) {
       continue;
     int buf = buffer_of(p, v);
     if (buf < 0 || buf == p->result_buffer || i >= NPUC_TX8_MAX_OPERANDS) {
-      npuc_op_error(op, "%s: operand #%zd is not in SPM (load it with "
-                        "tx8be.load_var inside the group)", local, (ssize_t)i);
+      npuc_op_error(op,
+                    "%s: operand #%zd is not in SPM (load it with "
+                    "tx8be.load_var inside the group)",
+                    local, (ssize_t)i);
       return false;
     }
     p->operand_buffer[s->num_operands] = buf;
@@ -358,7 +372,8 @@ static bool finish_compute(builder *b) {
   return true;
 }
 
-/* ---- windows ------------------------------------------------------------------------ */
+/* ---- windows
+ * ------------------------------------------------------------------------ */
 
 static bool same_windows(const npuc_tx8_window *a, const npuc_tx8_window *b,
                          int rank) {
@@ -373,8 +388,9 @@ static bool set_windows(builder *b, int buf, const npuc_tx8_window *w) {
                              : -1) {
     npuc_tx8_buffer *x = &p->buffers[buf];
     if (x->has_windows && !same_windows(x->windows, w, x->shape.rank)) {
-      npuc_op_error(x->op, "unsupported: this SPM value feeds operands of "
-                           "%s that read different parts of it",
+      npuc_op_error(x->op,
+                    "unsupported: this SPM value feeds operands of "
+                    "%s that read different parts of it",
                     p->compute_name);
       return false;
     }
@@ -407,15 +423,18 @@ static bool assign_windows(builder *b) {
       x->has_windows = true;
     }
     if (!x->has_windows) {
-      npuc_op_error(x->op, "unsupported: this SPM value is not used by the "
-                           "group's compute op %s", p->compute_name);
+      npuc_op_error(x->op,
+                    "unsupported: this SPM value is not used by the "
+                    "group's compute op %s",
+                    p->compute_name);
       return false;
     }
   }
   return true;
 }
 
-/* ---- layouts ------------------------------------------------------------------------- */
+/* ---- layouts
+ * ------------------------------------------------------------------------- */
 
 /* Whether the op reads operand `i` (-1: its result) as N batches, which
  * decides NTensor/NCx over Tensor/Cx: gemm batches a and the result from
@@ -480,7 +499,8 @@ static bool family_of(builder *b, int i, bool result_aligned, bool *aligned) {
 static int role_of(const npuc_tx8_group_plan *p, int buf) {
   for (int i = 0; i < p->slice.num_operands; ++i)
     for (int x = p->operand_buffer[i]; x >= 0;
-         x = p->buffers[x].kind == NPUC_TX8_BUF_NORM ? p->buffers[x].source : -1)
+         x = p->buffers[x].kind == NPUC_TX8_BUF_NORM ? p->buffers[x].source
+                                                     : -1)
       if (x == buf)
         return i;
   return -1;
@@ -500,7 +520,8 @@ static bool assign_layouts(builder *b) {
   }
   /* The CGRA ops compute in one layout: every full-size operand must be
    * in the result's ([C] vectors are read whole). */
-  if (p->slice.kind == NPUC_TX8_KIND_GEMM || p->slice.kind == NPUC_TX8_KIND_CONV)
+  if (p->slice.kind == NPUC_TX8_KIND_GEMM ||
+      p->slice.kind == NPUC_TX8_KIND_CONV)
     return true;
   npuc_tx8_layout_mode want = p->buffers[p->result_buffer].mode;
   for (int i = 0; i < p->slice.num_operands; ++i) {
@@ -510,14 +531,16 @@ static bool assign_layouts(builder *b) {
        * slice it looks like a tensor and must match: give its chain the
        * result's layout (a vector's is one row either way). */
       for (int c = p->operand_buffer[i]; c >= 0;
-           c = p->buffers[c].kind == NPUC_TX8_BUF_NORM ? p->buffers[c].source : -1)
+           c = p->buffers[c].kind == NPUC_TX8_BUF_NORM ? p->buffers[c].source
+                                                       : -1)
         p->buffers[c].mode = want;
       continue;
     }
     if (x->mode != want) {
-      npuc_op_error(p->compute, "%s: layout conflict: operand #%d is %s (%s) "
-                                "but the op computes in %s (a "
-                                "tx8be.channel_norm must convert it)",
+      npuc_op_error(p->compute,
+                    "%s: layout conflict: operand #%d is %s (%s) "
+                    "but the op computes in %s (a "
+                    "tx8be.channel_norm must convert it)",
                     p->compute_name, i,
                     npuc_tx8_is_aligned(x->mode) ? "aligned" : "compact",
                     npuc_tx8_layout_name(x->mode), npuc_tx8_layout_name(want));
@@ -527,7 +550,8 @@ static bool assign_layouts(builder *b) {
   return true;
 }
 
-/* ---- dtypes ------------------------------------------------------------------------- */
+/* ---- dtypes
+ * ------------------------------------------------------------------------- */
 
 static bool check_dtypes(builder *b) {
   npuc_tx8_group_plan *p = b->p;
@@ -540,27 +564,31 @@ static bool check_dtypes(builder *b) {
     bool bias = i == 2 && (s->kind == NPUC_TX8_KIND_GEMM ||
                            s->kind == NPUC_TX8_KIND_CONV);
     if (vector_of_bn ? dt == NPUC_TX8_I8 : (!bias && dt != out)) {
-      npuc_op_error(p->compute, "%s: unsupported dtype: operand #%d is %s, "
-                                "the result %s", name, i,
-                    npuc_tx8_dtype_name(dt), npuc_tx8_dtype_name(out));
+      npuc_op_error(p->compute,
+                    "%s: unsupported dtype: operand #%d is %s, "
+                    "the result %s",
+                    name, i, npuc_tx8_dtype_name(dt), npuc_tx8_dtype_name(out));
       return false;
     }
   }
   bool int8 = out == NPUC_TX8_I8;
-  bool int8_ok = s->kind == NPUC_TX8_KIND_GEMM || s->kind == NPUC_TX8_KIND_CONV ||
-                 !strcmp(name, "tx8be.add") || !strcmp(name, "tx8be.sub") ||
-                 !strcmp(name, "tx8be.mul") || !strcmp(name, "tx8be.relu") ||
-                 !strcmp(name, "tx8be.abs");
+  bool int8_ok = s->kind == NPUC_TX8_KIND_GEMM ||
+                 s->kind == NPUC_TX8_KIND_CONV || !strcmp(name, "tx8be.add") ||
+                 !strcmp(name, "tx8be.sub") || !strcmp(name, "tx8be.mul") ||
+                 !strcmp(name, "tx8be.relu") || !strcmp(name, "tx8be.abs");
   if (int8 && !int8_ok) {
-    npuc_op_error(p->compute, "%s: unsupported dtype: i8 (the op library has "
-                              "i8 gemm, conv, add, sub, mul, relu and abs)",
+    npuc_op_error(p->compute,
+                  "%s: unsupported dtype: i8 (the op library has "
+                  "i8 gemm, conv, add, sub, mul, relu and abs)",
                   name);
     return false;
   }
   return true;
 }
 
-/* ---- SPM ----------------------------------------------------------------------------- */
+/* ---- SPM
+ * -----------------------------------------------------------------------------
+ */
 
 static int64_t align_batch(int64_t bytes) {
   return (bytes + NPUC_TX8_BATCH_ALIGN_BYTES - 1) / NPUC_TX8_BATCH_ALIGN_BYTES *

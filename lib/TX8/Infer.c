@@ -42,14 +42,13 @@ bool npuc_tx8_infer_shape(npuc_tx8_shape_rule rule, const npuc_tx8_shape *ops,
     return fail(err, err_cap, "needs %d operands, got %d",
                 operands_needed(rule), num_ops);
   switch (rule) {
-  case NPUC_TX8_SHAPE_BROADCAST: return infer_broadcast(ops, result, err, err_cap);
+  case NPUC_TX8_SHAPE_BROADCAST:
+    return infer_broadcast(ops, result, err, err_cap);
   case NPUC_TX8_SHAPE_GEMM: return infer_gemm(ops, a, result, err, err_cap);
   case NPUC_TX8_SHAPE_CONV: return infer_conv(ops, a, result, err, err_cap);
   case NPUC_TX8_SHAPE_TRANSPOSE:
     return infer_transpose(ops, a, result, err, err_cap);
-  default:
-    *result = ops[0];
-    return true;
+  default: *result = ops[0]; return true;
   }
 }
 
@@ -63,7 +62,8 @@ static bool fail(char *err, size_t cap, const char *fmt, ...) {
   return false;
 }
 
-/* ---- shapes ---------------------------------------------------------------- */
+/* ---- shapes ----------------------------------------------------------------
+ */
 
 /* Numpy broadcasting, aligned at the last dimension: a rank-1 [C] operand
  * against [N, H, W, C] is the CGRA's VuV case. */
@@ -120,9 +120,10 @@ static bool infer_conv(const npuc_tx8_shape *ops, const npuc_tx8_infer_attrs *a,
     return fail(err, cap, "conv needs strides, pads and dilations");
   int64_t group = a->group > 0 ? a->group : 1;
   if (w->dims[3] * group != x->dims[3] || w->dims[2] % group)
-    return fail(err, cap, "conv of %lld channels in %lld groups cannot take "
-                "weights of %lld input channels", (long long)x->dims[3],
-                (long long)group, (long long)w->dims[3]);
+    return fail(err, cap,
+                "conv of %lld channels in %lld groups cannot take "
+                "weights of %lld input channels",
+                (long long)x->dims[3], (long long)group, (long long)w->dims[3]);
   for (int i = 0; i < 2; ++i)
     if (a->strides[i] <= 0 || a->dilations[i] <= 0)
       return fail(err, cap, "conv strides and dilations must be positive");
@@ -161,7 +162,8 @@ static bool infer_transpose(const npuc_tx8_shape *ops,
   return true;
 }
 
-/* ---- layouts ------------------------------------------------------------------- */
+/* ---- layouts
+ * ------------------------------------------------------------------- */
 
 static bool copy_out(const char *s, size_t n, char *out, size_t cap) {
   if (n + 1 > cap)
@@ -202,7 +204,8 @@ bool npuc_tx8_infer_layout(npuc_tx8_layout_rule rule, const char *in,
   }
 }
 
-/* ---- layout_str names and backward inference ----------------------------------------- */
+/* ---- layout_str names and backward inference
+ * ----------------------------------------- */
 
 int npuc_tx8_layout_num_components(const char *layout_str) {
   int n = 1;
@@ -245,8 +248,8 @@ npuc_tx8_layout_mode npuc_tx8_mem_layout_of(const char *name, bool aligned) {
 
 bool npuc_tx8_layout_mode_parse(const char *text, size_t len,
                                 npuc_tx8_layout_mode *out) {
-  static const npuc_tx8_layout_mode modes[] = {NPUC_TX8_TENSOR, NPUC_TX8_NTENSOR,
-                                               NPUC_TX8_CX, NPUC_TX8_NCX};
+  static const npuc_tx8_layout_mode modes[] = {
+      NPUC_TX8_TENSOR, NPUC_TX8_NTENSOR, NPUC_TX8_CX, NPUC_TX8_NCX};
   for (size_t i = 0; i < sizeof modes / sizeof modes[0]; ++i) {
     const char *name = npuc_tx8_layout_name(modes[i]);
     if (strlen(name) == len && memcmp(name, text, len) == 0) {

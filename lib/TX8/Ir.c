@@ -64,8 +64,7 @@ npuc_tx8_attr_status npuc_tx8_op_parallel_attr(MlirOperation op,
   char err[256] = "not a #tx8be.parallel_attr";
   size_t len;
   const char *params = opaque_params(a, "parallel_attr", &len);
-  if (params &&
-      npuc_tx8_parse_parallel_attr(params, len, out, err, sizeof err))
+  if (params && npuc_tx8_parse_parallel_attr(params, len, out, err, sizeof err))
     return NPUC_TX8_ATTR_PRESENT;
   npuc_op_error(op, "malformed %s: %s", name, err);
   return NPUC_TX8_ATTR_MALFORMED;
@@ -97,8 +96,8 @@ npuc_tx8_layout_mode npuc_tx8_op_mem_layout(MlirOperation op) {
     return NPUC_TX8_TENSOR;
   MlirStringRef d = mlirOpaqueAttrGetData(raw);
   const char *lt = memchr(d.data, '<', d.length);
-  if (!lt || !npuc_tx8_parse_dev_attr(lt, d.length - (size_t)(lt - d.data),
-                                      &a, NULL, 0))
+  if (!lt || !npuc_tx8_parse_dev_attr(lt, d.length - (size_t)(lt - d.data), &a,
+                                      NULL, 0))
     return NPUC_TX8_TENSOR;
   return a.mem_layout;
 }

@@ -27,8 +27,7 @@ struct npuc_tx8_op_library {
   size_t len;
 };
 
-static void load_ops(npuc_yaml *y, yaml_node_t *root,
-                     npuc_tx8_op_library *lib);
+static void load_ops(npuc_yaml *y, yaml_node_t *root, npuc_tx8_op_library *lib);
 
 /* The seed's struct OpAttr initializers. */
 static npuc_tx8_op_attr default_attr(void) {
@@ -43,7 +42,8 @@ static npuc_tx8_op_attr default_attr(void) {
   return a;
 }
 
-/* ---- public API ------------------------------------------------------------ */
+/* ---- public API ------------------------------------------------------------
+ */
 
 static npuc_tx8_op_library *builtin;
 
@@ -110,7 +110,8 @@ void npuc_tx8_op_library_destroy(npuc_tx8_op_library *lib) {
   free(lib);
 }
 
-/* ---- keys and values ------------------------------------------------------------- */
+/* ---- keys and values
+ * ------------------------------------------------------------- */
 
 typedef struct {
   const char *text;
@@ -126,21 +127,26 @@ static const word layout_words[] = {{"Tensor", NPUC_TX8_DEFAULT_TENSOR},
                                     {"NTensor", NPUC_TX8_DEFAULT_NTENSOR},
                                     {"batch", NPUC_TX8_DEFAULT_BY_BATCH},
                                     {NULL, 0}};
-static const word engine_words[] = {
-    {"ct", NPUC_TX8_ENGINE_CT},     {"ne", NPUC_TX8_ENGINE_NE},
-    {"load", NPUC_TX8_ENGINE_LOAD}, {"store", NPUC_TX8_ENGINE_STORE},
-    {"tdma", NPUC_TX8_ENGINE_TDMA}, {"none", NPUC_TX8_ENGINE_NONE},
-    {NULL, 0}};
-static const word shape_words[] = {
-    {"same", NPUC_TX8_SHAPE_SAME},         {"broadcast", NPUC_TX8_SHAPE_BROADCAST},
-    {"gemm", NPUC_TX8_SHAPE_GEMM},         {"conv", NPUC_TX8_SHAPE_CONV},
-    {"transpose", NPUC_TX8_SHAPE_TRANSPOSE}, {"given", NPUC_TX8_SHAPE_GIVEN},
-    {"tuple", NPUC_TX8_SHAPE_TUPLE},       {"none", NPUC_TX8_SHAPE_NONE},
-    {NULL, 0}};
+static const word engine_words[] = {{"ct", NPUC_TX8_ENGINE_CT},
+                                    {"ne", NPUC_TX8_ENGINE_NE},
+                                    {"load", NPUC_TX8_ENGINE_LOAD},
+                                    {"store", NPUC_TX8_ENGINE_STORE},
+                                    {"tdma", NPUC_TX8_ENGINE_TDMA},
+                                    {"none", NPUC_TX8_ENGINE_NONE},
+                                    {NULL, 0}};
+static const word shape_words[] = {{"same", NPUC_TX8_SHAPE_SAME},
+                                   {"broadcast", NPUC_TX8_SHAPE_BROADCAST},
+                                   {"gemm", NPUC_TX8_SHAPE_GEMM},
+                                   {"conv", NPUC_TX8_SHAPE_CONV},
+                                   {"transpose", NPUC_TX8_SHAPE_TRANSPOSE},
+                                   {"given", NPUC_TX8_SHAPE_GIVEN},
+                                   {"tuple", NPUC_TX8_SHAPE_TUPLE},
+                                   {"none", NPUC_TX8_SHAPE_NONE},
+                                   {NULL, 0}};
 static const word layout_rule_words[] = {
-    {"same", NPUC_TX8_LAYOUT_SAME},   {"source", NPUC_TX8_LAYOUT_SOURCE},
-    {"stop", NPUC_TX8_LAYOUT_STOP},   {"permute", NPUC_TX8_LAYOUT_PERMUTE},
-    {"none", NPUC_TX8_LAYOUT_NONE},   {NULL, 0}};
+    {"same", NPUC_TX8_LAYOUT_SAME}, {"source", NPUC_TX8_LAYOUT_SOURCE},
+    {"stop", NPUC_TX8_LAYOUT_STOP}, {"permute", NPUC_TX8_LAYOUT_PERMUTE},
+    {"none", NPUC_TX8_LAYOUT_NONE}, {NULL, 0}};
 static const word bool_words[] = {{"true", 1}, {"false", 0}, {NULL, 0}};
 
 static int read_word(npuc_yaml *y, yaml_node_t *v, const char *key,
@@ -150,7 +156,7 @@ static int read_word(npuc_yaml *y, yaml_node_t *v, const char *key,
     if (strcmp(w->text, text) == 0)
       return w->value;
   npuc_yaml_error(y, v, "'%s' is not a valid value of '%s'",
-                 text ? text : "(not a scalar)", key);
+                  text ? text : "(not a scalar)", key);
   return words[0].value;
 }
 
@@ -160,7 +166,7 @@ static uint64_t read_mask(npuc_yaml *y, yaml_node_t *v, const char *key) {
   uint64_t mask = text ? strtoull(text, &end, 0) : 0;
   if (!text || !*text || *end || text[0] == '-')
     npuc_yaml_error(y, v, "'%s' must be a bit mask, not '%s'", key,
-                   text ? text : "(not a scalar)");
+                    text ? text : "(not a scalar)");
   return mask;
 }
 
@@ -169,7 +175,8 @@ static void apply_library_key(npuc_yaml *y, const char *key, yaml_node_t *v,
   if (strcmp(key, "align_mode") == 0)
     a->align_mode = (npuc_tx8_align_mode)read_word(y, v, key, align_words);
   else if (strcmp(key, "default_layout") == 0)
-    a->default_layout = (npuc_tx8_default_layout)read_word(y, v, key, layout_words);
+    a->default_layout =
+        (npuc_tx8_default_layout)read_word(y, v, key, layout_words);
   else if (strcmp(key, "need_preset_to_npu") == 0)
     a->need_preset_to_npu = read_word(y, v, key, bool_words);
   else if (strcmp(key, "engine") == 0)
@@ -193,12 +200,14 @@ static void apply_infer_key(npuc_yaml *y, const char *key, yaml_node_t *v,
   if (strcmp(key, "shape") == 0)
     a->shape_rule = (npuc_tx8_shape_rule)read_word(y, v, key, shape_words);
   else if (strcmp(key, "layout") == 0)
-    a->layout_rule = (npuc_tx8_layout_rule)read_word(y, v, key, layout_rule_words);
+    a->layout_rule =
+        (npuc_tx8_layout_rule)read_word(y, v, key, layout_rule_words);
   else
     npuc_yaml_error(y, v, "unknown infer key '%s'", key);
 }
 
-/* ---- entries ------------------------------------------------------------------- */
+/* ---- entries
+ * ------------------------------------------------------------------- */
 
 static void apply_spec(npuc_yaml *y, yaml_node_t *spec, npuc_tx8_op_attr *a) {
   yaml_node_t *library = npuc_yaml_get(y, spec, "library");
@@ -207,8 +216,8 @@ static void apply_spec(npuc_yaml *y, yaml_node_t *spec, npuc_tx8_op_attr *a) {
                       npuc_yaml_value(y, library, i), a);
   yaml_node_t *infer = npuc_yaml_get(y, spec, "infer");
   for (size_t i = 0; i < npuc_yaml_pairs(infer); ++i)
-    apply_infer_key(y, npuc_yaml_key(y, infer, i),
-                    npuc_yaml_value(y, infer, i), a);
+    apply_infer_key(y, npuc_yaml_key(y, infer, i), npuc_yaml_value(y, infer, i),
+                    a);
 }
 
 /* The class chain outermost first, so nearer definitions win. */

@@ -15,8 +15,10 @@ static bool check_gemm(const npuc_tx8_slice_op *op, char *err, size_t cap);
 static bool check_conv(const npuc_tx8_slice_op *op, char *err, size_t cap);
 
 static const npuc_tx8_op_def op_defs[] = {
-#define TX8_UNARY(op, ENUM, PASSES) {"tx8be." #op, NPUC_TX8_KIND_UNARY, "NPUC_TX8_" #ENUM},
-#define TX8_BINARY(op, ENUM, PASSES) {"tx8be." #op, NPUC_TX8_KIND_BINARY, "NPUC_TX8_" #ENUM},
+#define TX8_UNARY(op, ENUM, PASSES)                                            \
+  {"tx8be." #op, NPUC_TX8_KIND_UNARY, "NPUC_TX8_" #ENUM},
+#define TX8_BINARY(op, ENUM, PASSES)                                           \
+  {"tx8be." #op, NPUC_TX8_KIND_BINARY, "NPUC_TX8_" #ENUM},
 #define TX8_OP(op, KIND) {"tx8be." #op, NPUC_TX8_KIND_##KIND, NULL},
 #include "npuc/Tx8Ops.def"
 };
@@ -53,7 +55,8 @@ bool npuc_tx8_slice_check(const npuc_tx8_slice_op *op, char *err,
   return false;
 }
 
-/* ---- which dimensions split ------------------------------------------------------ */
+/* ---- which dimensions split
+ * ------------------------------------------------------ */
 
 static uint32_t all_axes(int rank) { return (1u << rank) - 1; }
 
@@ -81,7 +84,8 @@ uint32_t npuc_tx8_split_axes(const npuc_tx8_slice_op *op) {
   return 0;
 }
 
-/* ---- windows ------------------------------------------------------------------------ */
+/* ---- windows
+ * ------------------------------------------------------------------------ */
 
 static npuc_tx8_window same(int out_dim) {
   npuc_tx8_window w = {out_dim, 1, 0, 1};
@@ -144,15 +148,16 @@ static void conv_windows(const npuc_tx8_slice_op *op, int i,
   const npuc_tx8_shape *weight = &op->operands[1];
   w[0] = same(0);
   for (int d = 0; d < 2; ++d) {
-    npuc_tx8_window k = {1 + d, (int32_t)op->strides[d],
-                         (int32_t)-op->pads[2 * d],
-                         (int32_t)((weight->dims[d] - 1) * op->dilations[d] + 1)};
+    npuc_tx8_window k = {
+        1 + d, (int32_t)op->strides[d], (int32_t)-op->pads[2 * d],
+        (int32_t)((weight->dims[d] - 1) * op->dilations[d] + 1)};
     w[1 + d] = k;
   }
   w[3] = whole();
 }
 
-/* ---- shape checks ------------------------------------------------------------------- */
+/* ---- shape checks
+ * ------------------------------------------------------------------- */
 
 static bool fail(char *err, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -219,9 +224,10 @@ static bool check_gemm(const npuc_tx8_slice_op *op, char *err, size_t cap) {
                        *o = &op->result;
   int r = o->rank;
   if (r < 2 || a->rank != r || b->rank != 2 || (op->transpose_a && r > 3))
-    return fail(err, cap, "gemm needs an operand a of rank 2 or more (2 or 3 "
-                          "with transpose_a), a 2-D operand b and a result "
-                          "of a's rank");
+    return fail(err, cap,
+                "gemm needs an operand a of rank 2 or more (2 or 3 "
+                "with transpose_a), a 2-D operand b and a result "
+                "of a's rank");
   int64_t m = a->dims[r - (op->transpose_a ? 1 : 2)];
   int64_t k = a->dims[r - (op->transpose_a ? 2 : 1)];
   int64_t bk = b->dims[op->transpose_b ? 1 : 0];
@@ -248,19 +254,24 @@ static bool check_conv(const npuc_tx8_slice_op *op, char *err, size_t cap) {
   for (int d = 0; d < 2; ++d) {
     if (op->strides[d] <= 0 || op->dilations[d] <= 0 || op->pads[2 * d] < 0 ||
         op->pads[2 * d + 1] < 0)
-      return fail(err, cap, "strides and dilations must be positive and pads "
-                            "not negative");
+      return fail(err, cap,
+                  "strides and dilations must be positive and pads "
+                  "not negative");
     /* A wider pad gives output rows that read padding only. */
     int64_t extent = (w->dims[d] - 1) * op->dilations[d] + 1;
     if (op->pads[2 * d] >= extent || op->pads[2 * d + 1] >= extent)
-      return fail(err, cap, "pads must be smaller than the kernel's extent "
-                            "(%lld)", (long long)extent);
+      return fail(err, cap,
+                  "pads must be smaller than the kernel's extent "
+                  "(%lld)",
+                  (long long)extent);
   }
   if (op->num_operands == 3 && !is_vector_of(&op->operands[2], o->dims[3]))
     return fail(err, cap, "the bias must be a [%lld] vector",
                 (long long)o->dims[3]);
-  npuc_tx8_infer_attrs attrs = {.strides = op->strides, .pads = op->pads,
-                                .dilations = op->dilations, .group = g};
+  npuc_tx8_infer_attrs attrs = {.strides = op->strides,
+                                .pads = op->pads,
+                                .dilations = op->dilations,
+                                .group = g};
   npuc_tx8_shape inferred;
   if (!npuc_tx8_infer_shape(NPUC_TX8_SHAPE_CONV, op->operands, 2, &attrs,
                             &inferred, err, cap))

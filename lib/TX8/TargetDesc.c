@@ -23,19 +23,27 @@ static const struct {
     {"chip.tiles.y", F_I32, offsetof(npuc_tx8_target, tiles_y)},
     {"chip.ddr_bytes", F_I64, offsetof(npuc_tx8_target, ddr_bytes)},
     {"chip.ddr_bank_bytes", F_I64, offsetof(npuc_tx8_target, ddr_bank_bytes)},
-    {"chip.ddr_gbytes_per_s", F_F64, offsetof(npuc_tx8_target, ddr_gbytes_per_s)},
+    {"chip.ddr_gbytes_per_s", F_F64,
+     offsetof(npuc_tx8_target, ddr_gbytes_per_s)},
     {"tile.spm_bytes", F_I64, offsetof(npuc_tx8_target, spm_bytes)},
     {"tile.clock_ghz", F_F64, offsetof(npuc_tx8_target, clock_ghz)},
     {"engines.ne.instruction.m", F_I32, offsetof(npuc_tx8_target, ne_m)},
     {"engines.ne.instruction.k", F_I32, offsetof(npuc_tx8_target, ne_k)},
     {"engines.ne.instruction.n", F_I32, offsetof(npuc_tx8_target, ne_n)},
-    {"engines.ne.tflops.int8", F_F64, offsetof(npuc_tx8_target, ne_tflops_int8)},
-    {"engines.ne.tflops.fp16", F_F64, offsetof(npuc_tx8_target, ne_tflops_fp16)},
-    {"engines.ne.tflops.bf16", F_F64, offsetof(npuc_tx8_target, ne_tflops_bf16)},
-    {"engines.ne.tflops.fp32", F_F64, offsetof(npuc_tx8_target, ne_tflops_fp32)},
-    {"engines.ct.bytes_per_cycle", F_I64, offsetof(npuc_tx8_target, ct_bytes_per_cycle)},
-    {"engines.tdma.bytes_per_cycle", F_I64, offsetof(npuc_tx8_target, tdma_bytes_per_cycle)},
-    {"engines.op_overhead_cycles", F_I64, offsetof(npuc_tx8_target, op_overhead_cycles)},
+    {"engines.ne.tflops.int8", F_F64,
+     offsetof(npuc_tx8_target, ne_tflops_int8)},
+    {"engines.ne.tflops.fp16", F_F64,
+     offsetof(npuc_tx8_target, ne_tflops_fp16)},
+    {"engines.ne.tflops.bf16", F_F64,
+     offsetof(npuc_tx8_target, ne_tflops_bf16)},
+    {"engines.ne.tflops.fp32", F_F64,
+     offsetof(npuc_tx8_target, ne_tflops_fp32)},
+    {"engines.ct.bytes_per_cycle", F_I64,
+     offsetof(npuc_tx8_target, ct_bytes_per_cycle)},
+    {"engines.tdma.bytes_per_cycle", F_I64,
+     offsetof(npuc_tx8_target, tdma_bytes_per_cycle)},
+    {"engines.op_overhead_cycles", F_I64,
+     offsetof(npuc_tx8_target, op_overhead_cycles)},
 };
 
 static void load_mapping(npuc_yaml *y, yaml_node_t *map, const char *prefix,
@@ -46,8 +54,8 @@ npuc_tx8_target npuc_tx8_target_builtin(void) {
   return t;
 }
 
-bool npuc_tx8_target_load_yaml(npuc_tx8_target *t, const char *yaml,
-                               size_t len, const char *filename,
+bool npuc_tx8_target_load_yaml(npuc_tx8_target *t, const char *yaml, size_t len,
+                               const char *filename,
                                const npuc_diag_sink *sink) {
   npuc_yaml y;
   yaml_document_t doc;
@@ -88,7 +96,8 @@ bool npuc_tx8_target_load_file(npuc_tx8_target *t, const char *path,
   return ok;
 }
 
-/* ---- keys ------------------------------------------------------------------ */
+/* ---- keys ------------------------------------------------------------------
+ */
 
 static void set_field(npuc_yaml *y, yaml_node_t *node, const char *path,
                       npuc_tx8_target *t);
@@ -141,8 +150,8 @@ static void set_field(npuc_yaml *y, yaml_node_t *node, const char *path,
   long long integer = 0;
   if (!parse_positive(text, fields[f].type, &real, &integer)) {
     npuc_yaml_error(y, node, "'%s' must be a positive %s, not '%s'", path,
-                   fields[f].type == F_F64 ? "number" : "integer",
-                   text ? text : "(a list)");
+                    fields[f].type == F_F64 ? "number" : "integer",
+                    text ? text : "(a list)");
     return;
   }
   char *p = (char *)t + fields[f].offset;

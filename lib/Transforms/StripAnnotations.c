@@ -12,18 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool strip_annotations(MlirOperation root,
-                              const npuc_pass_options *opts,
+static bool strip_annotations(MlirOperation root, const npuc_pass_options *opts,
                               const npuc_pass_context *ctx);
 
-#define STRIP_OPTIONS(X, T) \
-  X(T, const char *, keep, "keep", NPUC_OPT_STRING, "", NULL, \
+#define STRIP_OPTIONS(X, T)                                                    \
+  X(T, const char *, keep, "keep", NPUC_OPT_STRING, "", NULL,                  \
     "comma-separated attribute names: marks carrying only these stay")
 NPUC_PASS_OPTIONS(strip_options, STRIP_OPTIONS);
 
 const npuc_pass_def npuc_pass_strip_annotations = {
     .name = "npuc-strip-annotations",
-    .summary = "Erase annotation.mark ops, except those whose attributes are all kept",
+    .summary =
+        "Erase annotation.mark ops, except those whose attributes are all kept",
     .anchor = "builtin.module",
     .run = strip_annotations,
     NPUC_PASS_OPTIONS_OF(strip_options),
@@ -34,14 +34,14 @@ static bool all_attributes_kept(MlirOperation op, const char *keep);
 static bool in_comma_list(const char *list, MlirStringRef name);
 static bool results_unused(MlirOperation op);
 
-static bool strip_annotations(MlirOperation root,
-                              const npuc_pass_options *opts,
+static bool strip_annotations(MlirOperation root, const npuc_pass_options *opts,
                               const npuc_pass_context *ctx) {
   (void)ctx;
   npuc_op_list doomed = {0};
   /* Erasing while walking would invalidate the walk: collect first. */
   if (!npuc_op_list_collect(root, MlirWalkPostOrder, doomed_mark,
-                            (void *)NPUC_PASS_OPTS(strip_options, opts)->keep, &doomed)) {
+                            (void *)NPUC_PASS_OPTS(strip_options, opts)->keep,
+                            &doomed)) {
     npuc_op_list_free(&doomed);
     npuc_pass_error(root, "out of memory");
     return false;
@@ -88,7 +88,8 @@ static bool in_comma_list(const char *list, MlirStringRef name) {
 /* A mark is a statement, but one with used results cannot simply vanish. */
 static bool results_unused(MlirOperation op) {
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
-    if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, i))))
+    if (!mlirOpOperandIsNull(
+            mlirValueGetFirstUse(mlirOperationGetResult(op, i))))
       return false;
   return true;
 }

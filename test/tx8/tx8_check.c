@@ -58,8 +58,8 @@ static int64_t bytes_of(const tensor *t) {
  * gemm's and conv's rows per batch come out right; rank 1 and 2 as Tensor. */
 static npuc_tx8_tsr tsr_of(const tensor *t) {
   npuc_tx8_layout_mode mode = t->rank >= 3 ? NPUC_TX8_NTENSOR : NPUC_TX8_TENSOR;
-  return npuc_tx8_tsr_make(t->data, npuc_tx8_dims_of_shape(t->dims, t->rank, mode),
-                           t->dt, mode);
+  return npuc_tx8_tsr_make(
+      t->data, npuc_tx8_dims_of_shape(t->dims, t->rank, mode), t->dt, mode);
 }
 
 static tensor *lookup(const char *name) {
@@ -71,10 +71,14 @@ static tensor *lookup(const char *name) {
 }
 
 static npuc_tx8_dtype dtype_named(const char *s) {
-  if (!strcmp(s, "f16")) return NPUC_TX8_F16;
-  if (!strcmp(s, "bf16")) return NPUC_TX8_BF16;
-  if (!strcmp(s, "f32")) return NPUC_TX8_F32;
-  if (!strcmp(s, "i8")) return NPUC_TX8_I8;
+  if (!strcmp(s, "f16"))
+    return NPUC_TX8_F16;
+  if (!strcmp(s, "bf16"))
+    return NPUC_TX8_BF16;
+  if (!strcmp(s, "f32"))
+    return NPUC_TX8_F32;
+  if (!strcmp(s, "i8"))
+    return NPUC_TX8_I8;
   die("unknown dtype '%s'", s);
   return NPUC_TX8_F32;
 }
@@ -98,7 +102,8 @@ static tensor *declare(char **save) {
   if (num_tensors == MAX_TENSORS)
     die("more than %s tensors", "64");
   tensor *t = &tensors[num_tensors++];
-  char *name = strtok_r(NULL, " \t\n", save), *dt = strtok_r(NULL, " \t\n", save),
+  char *name = strtok_r(NULL, " \t\n", save),
+       *dt = strtok_r(NULL, " \t\n", save),
        *rank = strtok_r(NULL, " \t\n", save);
   if (!name || !dt || !rank)
     die("malformed line%s", "");
@@ -144,7 +149,8 @@ int main(int argc, char **argv) {
       t->data = calloc((size_t)bytes_of(t), 1);
       run_op(t, &save);
     } else if (!strcmp(kind, "out")) {
-      char *name = strtok_r(NULL, " \t\n", &save), *file = strtok_r(NULL, " \t\n", &save);
+      char *name = strtok_r(NULL, " \t\n", &save),
+           *file = strtok_r(NULL, " \t\n", &save);
       if (!name || !file)
         die("malformed out line%s", "");
       failures += !compare(lookup(name), argv[3], file);
@@ -161,10 +167,12 @@ int main(int argc, char **argv) {
   return failures ? 1 : 0;
 }
 
-/* ---- the ops ---------------------------------------------------------------------- */
+/* ---- the ops
+ * ---------------------------------------------------------------------- */
 
-static const char *const unary_names[] = {"relu", "gelu", "exp", "log", "sigmoid",
-                                          "tanh", "sqrt", "rsqrt", "abs", NULL};
+static const char *const unary_names[] = {"relu",    "gelu", "exp",  "log",
+                                          "sigmoid", "tanh", "sqrt", "rsqrt",
+                                          "abs",     NULL};
 static const char *const binary_names[] = {"add", "sub", "mul", "div", NULL};
 
 static int index_in(const char *const *names, const char *s) {
@@ -221,7 +229,8 @@ static void run_op(tensor *out, char **save) {
     char *eps = strtok_r(NULL, " \t\n", save);
     npuc_tx8_batchnorm_param p = {eps ? strtof(eps, NULL) : 1e-6f};
     operands(save, in, present, 5);
-    npuc_tx8_ref_batchnorm_inference(&p, &in[0], &in[1], &in[2], &in[3], &in[4], &o);
+    npuc_tx8_ref_batchnorm_inference(&p, &in[0], &in[1], &in[2], &in[3], &in[4],
+                                     &o);
   } else if (!strcmp(kind, "gemm")) {
     npuc_tx8_gemm_param p;
     p.transpose_a = next_int(save);
@@ -234,24 +243,31 @@ static void run_op(tensor *out, char **save) {
     for (int i = 0; i < 9; ++i)
       v[i] = next_int(save);
     operands(save, in, present, 3);
-    npuc_tx8_conv_param p = {
-        .in_h = (int32_t)ts[0]->dims[1], .in_w = (int32_t)ts[0]->dims[2],
-        .kernel_h = (int32_t)ts[1]->dims[0], .kernel_w = (int32_t)ts[1]->dims[1],
-        .stride_h = v[0], .stride_w = v[1], .pad_top = v[2], .pad_left = v[4],
-        .dilation_h = v[6], .dilation_w = v[7],
-        .out_h = (int32_t)out->dims[1], .out_w = (int32_t)out->dims[2],
-        .groups = v[8]};
+    npuc_tx8_conv_param p = {.in_h = (int32_t)ts[0]->dims[1],
+                             .in_w = (int32_t)ts[0]->dims[2],
+                             .kernel_h = (int32_t)ts[1]->dims[0],
+                             .kernel_w = (int32_t)ts[1]->dims[1],
+                             .stride_h = v[0],
+                             .stride_w = v[1],
+                             .pad_top = v[2],
+                             .pad_left = v[4],
+                             .dilation_h = v[6],
+                             .dilation_w = v[7],
+                             .out_h = (int32_t)out->dims[1],
+                             .out_w = (int32_t)out->dims[2],
+                             .groups = v[8]};
     /* HWOI weights as one batch of KH*KW*O rows. */
-    npuc_tx8_tsr w = npuc_tx8_tsr_make(ts[1]->data,
-        npuc_tx8_dims_of_shape(ts[1]->dims, 4, NPUC_TX8_TENSOR), ts[1]->dt,
-        NPUC_TX8_TENSOR);
+    npuc_tx8_tsr w = npuc_tx8_tsr_make(
+        ts[1]->data, npuc_tx8_dims_of_shape(ts[1]->dims, 4, NPUC_TX8_TENSOR),
+        ts[1]->dt, NPUC_TX8_TENSOR);
     npuc_tx8_ref_conv(&p, &in[0], &w, present[2] ? &in[2] : NULL, &o);
   } else {
     die("unknown op kind '%s'", kind);
   }
 }
 
-/* ---- comparing ---------------------------------------------------------------------- */
+/* ---- comparing
+ * ---------------------------------------------------------------------- */
 
 static double tolerance(npuc_tx8_dtype dt) {
   switch (dt) {
@@ -287,12 +303,14 @@ static int compare(const tensor *ref, const char *dir, const char *file) {
   }
   if (bad) {
     int64_t b = first / (d.hw * d.c), hw = first / d.c % d.hw, c = first % d.c;
-    printf("%s: MISMATCH in %lld of %lld elements; first at element %lld: got %.9g, "
-           "expected %.9g\n", file, (long long)bad, (long long)n, (long long)first,
+    printf("%s: MISMATCH in %lld of %lld elements; first at element %lld: got "
+           "%.9g, "
+           "expected %.9g\n",
+           file, (long long)bad, (long long)n, (long long)first,
            npuc_tx8_get(&g, b, hw, c), npuc_tx8_get(&r, b, hw, c));
   } else {
-    printf("%s: %lld elements match (%s, worst error %.3g of the tolerance)\n", file,
-           (long long)n, npuc_tx8_dtype_name(ref->dt), worst);
+    printf("%s: %lld elements match (%s, worst error %.3g of the tolerance)\n",
+           file, (long long)n, npuc_tx8_dtype_name(ref->dt), worst);
   }
   free(got.data);
   return bad == 0;

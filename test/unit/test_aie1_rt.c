@@ -1125,9 +1125,10 @@ static void fail_reports_and_exits(void **state) {
   assert_string_equal(buf, "k.mlir:4:7: error: srs shift 99 outside [0, 63]\n");
 }
 
-/* ---- AIE-ML (ctx.aieml) ------------------------------------------------------
- * Not from the AIE1 reference: the element-wise semantics of the aievec op
- * documentation (docs/aie1-cmodel.md, "AIE-ML"). Expected values by hand. */
+/* ---- AIE-ML (ctx.aieml)
+ * ------------------------------------------------------ Not from the AIE1
+ * reference: the element-wise semantics of the aievec op documentation
+ * (docs/aie1-cmodel.md, "AIE-ML"). Expected values by hand. */
 
 static int64_t i64_lane(const npuc_aie1_vec *v, int k) {
   assert_int_equal(v->elem, NPUC_AIE1_I64);
@@ -1145,8 +1146,9 @@ static void aieml_upd_whole_512(void **state) {
   expect_ok(npuc_aie1_upd(&ctx, &v, NULL, mem, 40, NPUC_AIE1_I32, 16, 3, 0, 0));
   for (int k = 0; k < 16; ++k)
     assert_int_equal(v.u.i32[k], 103 + k);
-  expect_error(npuc_aie1_upd(&ctx, &v, NULL, mem, 40, NPUC_AIE1_I32, 16, 0, 0, 1),
-               "only index 0");
+  expect_error(
+      npuc_aie1_upd(&ctx, &v, NULL, mem, 40, NPUC_AIE1_I32, 16, 0, 0, 1),
+      "only index 0");
 }
 
 static void aieml_ups_srs(void **state) {
@@ -1232,8 +1234,9 @@ static void aieml_errors(void **state) {
   expect_error(npuc_aie1_mul_elem(&ctx, &r, &a, &h, NPUC_AIE1_I64),
                "two integer vectors of one type");
   int64_t mem[32] = {0};
-  expect_error(npuc_aie1_upd(&ctx, &r, NULL, mem, 32, NPUC_AIE1_I64, 16, 0, 0, 0),
-               "upd loads data vectors");
+  expect_error(
+      npuc_aie1_upd(&ctx, &r, NULL, mem, 32, NPUC_AIE1_I64, 16, 0, 0, 0),
+      "upd loads data vectors");
   expect_error(npuc_aie1_store(&ctx, &acc, mem, 32, 0, 16),
                "srs an accumulator first");
 }

@@ -153,8 +153,8 @@ static void runs_some_patterns(void **state) {
   (void)state;
   fixture f;
   parse(&f, kChain);
-  npuc_bubble_ctx *bc = npuc_bubble_ctx_create(
-      f.ctx, npuc_builtin_op_registry(NULL), &kOptions);
+  npuc_bubble_ctx *bc =
+      npuc_bubble_ctx_create(f.ctx, npuc_builtin_op_registry(NULL), &kOptions);
   MlirRewritePatternSet set = mlirRewritePatternSetCreate(f.ctx);
   const char *const bad[] = {"no-such-pattern", NULL};
   assert_false(npuc_bubble_populate_patterns(bc, set, bad));
@@ -230,23 +230,26 @@ static void not_certain_elsewhere(void **state) {
       "  %0 = hivm.hir.vadd ins(%a, %b : tensor<1x8xf32>, tensor<4x8xf32>) "
       "outs(%e : tensor<4x8xf32>) broadcast = [0] -> tensor<4x8xf32>\n"
       "  return %0 : tensor<4x8xf32>\n}\n"));
-  assert_false(certain( /* the same, implicit */
-      "func.func @f(%a: tensor<1x8xf32>, %b: tensor<4x8xf32>) -> "
-      "tensor<4x8xf32> {\n"
-      "  %e = tensor.empty() : tensor<4x8xf32>\n"
-      "  %0 = hivm.hir.vadd ins(%a, %b : tensor<1x8xf32>, tensor<4x8xf32>) "
-      "outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>\n"
-      "  return %0 : tensor<4x8xf32>\n}\n"));
-  assert_false(certain( /* a slice of it would not verify */
-      "func.func @f(%a: tensor<8x0xf32>) -> tensor<8x0xf32> {\n"
-      "  %e = tensor.empty() : tensor<8x0xf32>\n"
-      "  %0 = hivm.hir.vexp ins(%a : tensor<8x0xf32>) "
-      "outs(%e : tensor<8x0xf32>) -> tensor<8x0xf32>\n"
-      "  return %0 : tensor<8x0xf32>\n}\n"));
-  assert_false(certain(FUNC("%a: " T8) EMPTY
-                       "  %0 = math.sqrt %a : " T8 "\n"
-                       "  %1 = hivm.hir.vexp ins(%0 : " T8 ") outs(%e : " T8
-                       ") -> " T8 "\n" RET("%1")));
+  assert_false(
+      certain(/* the same, implicit */
+              "func.func @f(%a: tensor<1x8xf32>, %b: tensor<4x8xf32>) -> "
+              "tensor<4x8xf32> {\n"
+              "  %e = tensor.empty() : tensor<4x8xf32>\n"
+              "  %0 = hivm.hir.vadd ins(%a, %b : tensor<1x8xf32>, "
+              "tensor<4x8xf32>) "
+              "outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>\n"
+              "  return %0 : tensor<4x8xf32>\n}\n"));
+  assert_false(
+      certain(/* a slice of it would not verify */
+              "func.func @f(%a: tensor<8x0xf32>) -> tensor<8x0xf32> {\n"
+              "  %e = tensor.empty() : tensor<8x0xf32>\n"
+              "  %0 = hivm.hir.vexp ins(%a : tensor<8x0xf32>) "
+              "outs(%e : tensor<8x0xf32>) -> tensor<8x0xf32>\n"
+              "  return %0 : tensor<8x0xf32>\n}\n"));
+  assert_false(certain(FUNC("%a: " T8) EMPTY "  %0 = math.sqrt %a : " T8 "\n"
+                                             "  %1 = hivm.hir.vexp ins(%0 : " T8
+                                             ") outs(%e : " T8 ") -> " T8
+                                             "\n" RET("%1")));
   assert_false(certain(
       "func.func @f(%a: tensor<8x16xf32>) -> tensor<8x1xf32> {\n"
       "  %e = tensor.empty() : tensor<8x1xf32>\n"

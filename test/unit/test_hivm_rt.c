@@ -22,9 +22,9 @@
 #define LOC "t.mlir:7:3"
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-static const npuc_dtype kAllDtypes[] = {
-    NPUC_DT_I1,  NPUC_DT_I8,   NPUC_DT_I16, NPUC_DT_I32, NPUC_DT_I64,
-    NPUC_DT_F16, NPUC_DT_BF16, NPUC_DT_F32, NPUC_DT_F64};
+static const npuc_dtype kAllDtypes[] = {NPUC_DT_I1,   NPUC_DT_I8,  NPUC_DT_I16,
+                                        NPUC_DT_I32,  NPUC_DT_I64, NPUC_DT_F16,
+                                        NPUC_DT_BF16, NPUC_DT_F32, NPUC_DT_F64};
 static const npuc_dtype kFloatDtypes[] = {NPUC_DT_F16, NPUC_DT_BF16,
                                           NPUC_DT_F32, NPUC_DT_F64};
 static const npuc_dtype kIntDtypes[] = {NPUC_DT_I1, NPUC_DT_I8, NPUC_DT_I16,
@@ -73,9 +73,13 @@ static int int_width(npuc_dtype dt) {
 
 static size_t elem_size(npuc_dtype dt) {
   switch (dt) {
-  case NPUC_DT_I1: case NPUC_DT_I8: return 1;
-  case NPUC_DT_I16: case NPUC_DT_F16: case NPUC_DT_BF16: return 2;
-  case NPUC_DT_I32: case NPUC_DT_F32: return 4;
+  case NPUC_DT_I1:
+  case NPUC_DT_I8: return 1;
+  case NPUC_DT_I16:
+  case NPUC_DT_F16:
+  case NPUC_DT_BF16: return 2;
+  case NPUC_DT_I32:
+  case NPUC_DT_F32: return 4;
   default: return 8;
   }
 }
@@ -126,8 +130,10 @@ static void neighbours(long double a, npuc_dtype dt, long double *lo,
     uint16_t l = 0, h = max; /* value(l) <= a < value(h) */
     while (h - l > 1) {
       uint16_t m = (uint16_t)((l + h) / 2);
-      if (half_value(dt, m) <= a) l = m;
-      else h = m;
+      if (half_value(dt, m) <= a)
+        l = m;
+      else
+        h = m;
     }
     *lo = half_value(dt, l), *hi = half_value(dt, (uint16_t)(l + 1));
     *lo_even = !(l & 1);
@@ -135,7 +141,8 @@ static void neighbours(long double a, npuc_dtype dt, long double *lo,
   }
   if (dt == NPUC_DT_F32) {
     float f = a > FLT_MAX ? FLT_MAX : (float)a;
-    if ((long double)f > a) f = nextafterf(f, 0);
+    if ((long double)f > a)
+      f = nextafterf(f, 0);
     uint32_t u;
     memcpy(&u, &f, sizeof u);
     *lo = f, *lo_even = !(u & 1);
@@ -143,7 +150,8 @@ static void neighbours(long double a, npuc_dtype dt, long double *lo,
     return;
   }
   double d = a > DBL_MAX ? DBL_MAX : (double)a;
-  if ((long double)d > a) d = nextafter(d, 0);
+  if ((long double)d > a)
+    d = nextafter(d, 0);
   uint64_t u;
   memcpy(&u, &d, sizeof u);
   *lo = d, *lo_even = !(u & 1);
@@ -152,13 +160,16 @@ static void neighbours(long double a, npuc_dtype dt, long double *lo,
 
 /* x rounded to dtype dt in mode m; Inf past the largest finite value. */
 static double ref_round(long double x, npuc_dtype dt, ref_mode m) {
-  if (isnan(x)) return NAN;
-  if (isinf(x) || x == 0) return (double)x;
+  if (isnan(x))
+    return NAN;
+  if (isinf(x) || x == 0)
+    return (double)x;
   bool neg = x < 0;
   long double a = neg ? -x : x, lo, hi;
   bool lo_even;
   neighbours(a, dt, &lo, &hi, &lo_even);
-  if (lo == a) return (double)x;
+  if (lo == a)
+    return (double)x;
   bool up = false;
   switch (m) {
   case RM_EVEN: up = a - lo > hi - a || (a - lo == hi - a && !lo_even); break;
@@ -186,17 +197,23 @@ static uint64_t float_bits(npuc_dtype dt, double v) {
     return u;
   }
   uint16_t sign = signbit(v) ? 0x8000 : 0;
-  if (isnan(v)) return dt == NPUC_DT_F16 ? 0x7e00 : 0x7fc0;
+  if (isnan(v))
+    return dt == NPUC_DT_F16 ? 0x7e00 : 0x7fc0;
   double a = fabs(v);
   uint16_t inf = dt == NPUC_DT_F16 ? 0x7c00 : 0x7f80;
-  if (isinf(a)) return sign | inf;
+  if (isinf(a))
+    return sign | inf;
   for (uint16_t l = 0, h = inf;;) { /* value(l) <= a <= value(h) */
-    if (half_value(dt, l) == a) return sign | l;
-    if (half_value(dt, h) == a) return sign | h;
+    if (half_value(dt, l) == a)
+      return sign | l;
+    if (half_value(dt, h) == a)
+      return sign | h;
     uint16_t m = (uint16_t)((l + h) / 2);
     assert_true(h - l > 1); /* a must be representable */
-    if (half_value(dt, m) <= a) l = m;
-    else h = m;
+    if (half_value(dt, m) <= a)
+      l = m;
+    else
+      h = m;
   }
 }
 
@@ -220,15 +237,18 @@ static double value_of_bits(npuc_dtype dt, uint64_t bits) {
 
 /* Sign-extends the low w bits (i1 stays 0/1). */
 static int64_t wrap(uint64_t v, int w) {
-  if (w == 1) return (int64_t)(v & 1);
-  if (w == 64) return (int64_t)v;
+  if (w == 1)
+    return (int64_t)(v & 1);
+  if (w == 64)
+    return (int64_t)v;
   uint64_t m = 1ull << (w - 1);
   v &= (1ull << w) - 1;
   return (int64_t)(v ^ m) - (int64_t)m;
 }
 
 static bool same_float(double a, double b) {
-  if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+  if (isnan(a) || isnan(b))
+    return isnan(a) && isnan(b);
   return a == b && signbit(a) == signbit(b);
 }
 
@@ -238,7 +258,8 @@ static bool same_float(double a, double b) {
 
 static char *elem_ptr(const npuc_buf *b, const int64_t *idx) {
   int64_t off = b->offset;
-  for (int32_t j = 0; j < b->rank; j++) off += idx[j] * b->strides[j];
+  for (int32_t j = 0; j < b->rank; j++)
+    off += idx[j] * b->strides[j];
   return (char *)b->data + off * (int64_t)elem_size(b->dtype);
 }
 
@@ -283,7 +304,8 @@ static void seti(const npuc_buf *b, const int64_t *idx, int64_t v) {
 /* Row-major odometer; false after the last index. */
 static bool next_index(int64_t *idx, int32_t rank, const int64_t *sizes) {
   for (int32_t j = rank - 1; j >= 0; j--) {
-    if (++idx[j] < sizes[j]) return true;
+    if (++idx[j] < sizes[j])
+      return true;
     idx[j] = 0;
   }
   return false;
@@ -291,14 +313,16 @@ static bool next_index(int64_t *idx, int32_t rank, const int64_t *sizes) {
 
 static int64_t count(int32_t rank, const int64_t *sizes) {
   int64_t n = 1;
-  for (int32_t j = 0; j < rank; j++) n *= sizes[j];
+  for (int32_t j = 0; j < rank; j++)
+    n *= sizes[j];
   return n;
 }
 
 /* Index into a source that broadcasts its size-1 dims. */
 static void broadcast_index(const npuc_buf *src, const int64_t *idx,
                             int64_t *out) {
-  for (int32_t j = 0; j < src->rank; j++) out[j] = src->sizes[j] == 1 ? 0 : idx[j];
+  for (int32_t j = 0; j < src->rank; j++)
+    out[j] = src->sizes[j] == 1 ? 0 : idx[j];
 }
 
 /* ======================================================================
@@ -309,7 +333,8 @@ static void broadcast_index(const npuc_buf *src, const int64_t *idx,
  * and offset 1 in every dim of a larger parent. */
 static npuc_buf make_buf(npuc_dtype dt, int32_t rank, const int64_t *sizes,
                          bool strided) {
-  if (!strided) return npuc_rt_alloc(dt, rank, sizes, LOC);
+  if (!strided)
+    return npuc_rt_alloc(dt, rank, sizes, LOC);
   int64_t big[NPUC_RT_MAX_RANK] = {0}, offs[NPUC_RT_MAX_RANK] = {0},
           two[NPUC_RT_MAX_RANK] = {0};
   for (int32_t j = 0; j < rank; j++)
@@ -321,21 +346,23 @@ static npuc_buf make_buf(npuc_dtype dt, int32_t rank, const int64_t *sizes,
 }
 
 typedef enum {
-  VALUES_GENERAL,   /* floats in [-4, 4] plus specials; ints: any bits */
-  VALUES_NONZERO,   /* divisors */
-  VALUES_SMALL,     /* ints in [-5, 5] (pow bases) */
-  VALUES_EXPONENT,  /* ints in [0, 12] (negative ones: see the wraparound test) */
-  VALUES_SHIFT,     /* ints in [-2, width + 2] */
-  VALUES_PLAIN,     /* floats in [-4, 4], no specials */
+  VALUES_GENERAL,  /* floats in [-4, 4] plus specials; ints: any bits */
+  VALUES_NONZERO,  /* divisors */
+  VALUES_SMALL,    /* ints in [-5, 5] (pow bases) */
+  VALUES_EXPONENT, /* ints in [0, 12] (negative ones: see the wraparound test)
+                    */
+  VALUES_SHIFT,    /* ints in [-2, width + 2] */
+  VALUES_PLAIN,    /* floats in [-4, 4], no specials */
 } value_kind;
 
 static double random_float(npuc_dtype dt, value_kind kind) {
-  static const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN,
-                                    1e-6, -3e-7, 65504.0, 0.1, 1.0};
+  static const double specials[] = {0.0,  -0.0,  INFINITY, -INFINITY, NAN,
+                                    1e-6, -3e-7, 65504.0,  0.1,       1.0};
   double v = (rnd_unit() * 8 - 4);
   if (kind == VALUES_GENERAL && rnd() % 8 == 0)
     v = specials[rnd() % ARRAY_LEN(specials)];
-  if (kind == VALUES_NONZERO && fabs(v) < 0.01) v = 0.5;
+  if (kind == VALUES_NONZERO && fabs(v) < 0.01)
+    v = 0.5;
   return ref_round(v, dt, RM_EVEN);
 }
 
@@ -352,21 +379,26 @@ static int64_t random_int(npuc_dtype dt, value_kind kind) {
     break;
   }
   v = wrap((uint64_t)v, w);
-  if (kind == VALUES_NONZERO && v == 0) v = 1;
+  if (kind == VALUES_NONZERO && v == 0)
+    v = 1;
   return v;
 }
 
 static void fill(const npuc_buf *b, value_kind kind) {
   int64_t idx[NPUC_RT_MAX_RANK] = {0};
-  if (count(b->rank, b->sizes) == 0) return;
+  if (count(b->rank, b->sizes) == 0)
+    return;
   do {
-    if (is_float(b->dtype)) setf(b, idx, random_float(b->dtype, kind));
-    else seti(b, idx, random_int(b->dtype, kind));
+    if (is_float(b->dtype))
+      setf(b, idx, random_float(b->dtype, kind));
+    else
+      seti(b, idx, random_int(b->dtype, kind));
   } while (next_index(idx, b->rank, b->sizes));
 }
 
 static void random_shape(int32_t rank, int64_t *sizes, int64_t max_dim) {
-  for (int32_t j = 0; j < rank; j++) sizes[j] = rnd_range(1, max_dim);
+  for (int32_t j = 0; j < rank; j++)
+    sizes[j] = rnd_range(1, max_dim);
 }
 
 static npuc_operand buf_operand(npuc_buf b) {
@@ -375,21 +407,25 @@ static npuc_operand buf_operand(npuc_buf b) {
 
 static npuc_operand scalar_operand(npuc_dtype dt, value_kind kind) {
   npuc_operand s = {.is_scalar = true, .dtype = dt};
-  if (is_float(dt)) s.f = random_float(dt, kind);
-  else s.i = random_int(dt, kind);
+  if (is_float(dt))
+    s.f = random_float(dt, kind);
+  else
+    s.i = random_int(dt, kind);
   return s;
 }
 
 /* The value an operand has at dst index idx. */
 static double operand_f(const npuc_operand *o, const int64_t *idx) {
-  if (o->is_scalar) return o->f;
+  if (o->is_scalar)
+    return o->f;
   int64_t at[NPUC_RT_MAX_RANK];
   broadcast_index(&o->buf, idx, at);
   return getf(&o->buf, at);
 }
 
 static int64_t operand_i(const npuc_operand *o, const int64_t *idx) {
-  if (o->is_scalar) return o->i;
+  if (o->is_scalar)
+    return o->i;
   int64_t at[NPUC_RT_MAX_RANK];
   broadcast_index(&o->buf, idx, at);
   return geti(&o->buf, at);
@@ -400,21 +436,23 @@ static int64_t operand_i(const npuc_operand *o, const int64_t *idx) {
 static npuc_operand random_operand(npuc_dtype dt, int32_t rank,
                                    const int64_t *sizes, value_kind kind,
                                    int variant) {
-  if (variant == 3 && rnd() % 2) return scalar_operand(dt, kind);
+  if (variant == 3 && rnd() % 2)
+    return scalar_operand(dt, kind);
   int64_t s[NPUC_RT_MAX_RANK];
   for (int32_t j = 0; j < rank; j++)
     s[j] = variant == 2 && rnd() % 2 ? 1 : sizes[j];
-  npuc_buf b = make_buf(dt, rank, s, variant == 1 || (variant >= 2 && rnd() % 2));
+  npuc_buf b =
+      make_buf(dt, rank, s, variant == 1 || (variant >= 2 && rnd() % 2));
   fill(&b, kind);
   return buf_operand(b);
 }
 
-#define CHECK(cond, ...)                                                   \
-  do {                                                                     \
-    if (!(cond)) {                                                         \
-      print_error(__VA_ARGS__);                                            \
-      fail();                                                              \
-    }                                                                      \
+#define CHECK(cond, ...)                                                       \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      print_error(__VA_ARGS__);                                                \
+      fail();                                                                  \
+    }                                                                          \
   } while (0)
 
 /* ======================================================================
@@ -424,7 +462,8 @@ static npuc_operand random_operand(npuc_dtype dt, int32_t rank,
 static void dtype_sizes(void **state) {
   (void)state;
   for (size_t k = 0; k < ARRAY_LEN(kAllDtypes); k++) {
-    assert_int_equal(npuc_rt_elem_size(kAllDtypes[k]), elem_size(kAllDtypes[k]));
+    assert_int_equal(npuc_rt_elem_size(kAllDtypes[k]),
+                     elem_size(kAllDtypes[k]));
     assert_int_equal(npuc_rt_is_float(kAllDtypes[k]), is_float(kAllDtypes[k]));
   }
 }
@@ -438,7 +477,8 @@ static void f16_round_trips_exhaustively(void **state) {
     CHECK(same_float(f, want), "f16 0x%04x -> %g, want %g\n", h, f, want);
     uint16_t back = npuc_rt_f32_to_f16(f);
     if (isnan(want))
-      CHECK((back & 0x7c00) == 0x7c00 && (back & 0x3ff) && (back & 0x8000) == (h & 0x8000),
+      CHECK((back & 0x7c00) == 0x7c00 && (back & 0x3ff) &&
+                (back & 0x8000) == (h & 0x8000),
             "NaN 0x%04x -> 0x%04x\n", h, back);
     else
       CHECK(back == h, "f16 0x%04x round trip gave 0x%04x\n", h, back);
@@ -446,12 +486,14 @@ static void f16_round_trips_exhaustively(void **state) {
   for (uint32_t h = 0; h <= 0xffff; h++) {
     float f = npuc_rt_bf16_to_f32((uint16_t)h);
     CHECK(same_float(f, bf16_value((uint16_t)h)), "bf16 0x%04x\n", h);
-    if (!isnan(f)) CHECK(npuc_rt_f32_to_bf16(f) == h, "bf16 0x%04x back\n", h);
+    if (!isnan(f))
+      CHECK(npuc_rt_f32_to_bf16(f) == h, "bf16 0x%04x back\n", h);
   }
 }
 
 static void check_f32_to_half(npuc_dtype dt, float f) {
-  uint16_t got = dt == NPUC_DT_F16 ? npuc_rt_f32_to_f16(f) : npuc_rt_f32_to_bf16(f);
+  uint16_t got =
+      dt == NPUC_DT_F16 ? npuc_rt_f32_to_f16(f) : npuc_rt_f32_to_bf16(f);
   double want = ref_round(f, dt, RM_EVEN);
   CHECK(same_float(half_value(dt, got), want), "%s(%a) = 0x%04x, want %a\n",
         dt == NPUC_DT_F16 ? "f16" : "bf16", f, got, want);
@@ -465,7 +507,8 @@ static void f32_to_half_rounds_to_nearest_even(void **state) {
   for (size_t k = 0; k < 2; k++) {
     npuc_dtype dt = dts[k];
     for (uint16_t h = 0; h < half_max_bits(dt); h++) {
-      float mid = (float)((half_value(dt, h) + half_value(dt, (uint16_t)(h + 1))) / 2);
+      float mid =
+          (float)((half_value(dt, h) + half_value(dt, (uint16_t)(h + 1))) / 2);
       check_f32_to_half(dt, mid);
       check_f32_to_half(dt, -mid);
       check_f32_to_half(dt, nextafterf(mid, 0));
@@ -491,7 +534,8 @@ static void f16_and_bf16_known_values(void **state) {
   assert_int_equal(npuc_rt_f32_to_f16(0x1p-25f), 0x0000); /* tie -> even */
   assert_int_equal(npuc_rt_f32_to_f16(0x1.8p-25f), 0x0001);
   assert_int_equal(npuc_rt_f32_to_f16(0x1.8p-24f), 0x0002); /* tie -> even */
-  assert_int_equal(npuc_rt_f32_to_f16(0x1.ffcp-15f), 0x0400); /* tie -> min normal */
+  assert_int_equal(npuc_rt_f32_to_f16(0x1.ffcp-15f),
+                   0x0400); /* tie -> min normal */
   assert_int_equal(npuc_rt_f32_to_f16(-0.0f), 0x8000);
   assert_int_equal(npuc_rt_f32_to_f16(INFINITY), 0x7c00);
   uint16_t nan = npuc_rt_f32_to_f16(NAN);
@@ -521,7 +565,8 @@ static void alloc_is_aligned_zeroed_and_row_major(void **state) {
     assert_int_equal(b.strides[2], 1);
     assert_int_equal(b.strides[1], sizes[2]);
     assert_int_equal(b.strides[0], sizes[1] * sizes[2]);
-    for (int64_t k = 0; k < count(3, sizes); k++) assert_true(((float *)b.data)[k] == 0);
+    for (int64_t k = 0; k < count(3, sizes); k++)
+      assert_true(((float *)b.data)[k] == 0);
     memset(b.data, 0xff, (size_t)count(3, sizes) * 4); /* must not overlap */
   }
   /* Larger than a chunk, then reuse after a reset. */
@@ -541,7 +586,8 @@ static void load_store_round_and_wrap(void **state) {
   for (size_t k = 0; k < ARRAY_LEN(kFloatDtypes); k++) {
     npuc_dtype dt = kFloatDtypes[k];
     npuc_buf b = npuc_rt_alloc(dt, 2, sizes, LOC);
-    const double values[] = {0.1, 65504, 65520, 1e-7, 3.0, -2.5e-8, 1e300, -0.0};
+    const double values[] = {0.1, 65504,   65520, 1e-7,
+                             3.0, -2.5e-8, 1e300, -0.0};
     for (size_t v = 0; v < ARRAY_LEN(values); v++) {
       npuc_rt_store_f(&b, idx, values[v], LOC);
       double want = ref_round(values[v], dt, RM_EVEN);
@@ -556,11 +602,13 @@ static void load_store_round_and_wrap(void **state) {
   for (size_t k = 0; k < ARRAY_LEN(kIntDtypes); k++) {
     npuc_dtype dt = kIntDtypes[k];
     npuc_buf b = npuc_rt_alloc(dt, 2, sizes, LOC);
-    const int64_t values[] = {0, 1, -1, 127, 128, -129, 40000, INT64_MIN, INT64_MAX};
+    const int64_t values[] = {0,    1,     -1,        127,      128,
+                              -129, 40000, INT64_MIN, INT64_MAX};
     for (size_t v = 0; v < ARRAY_LEN(values); v++) {
       npuc_rt_store_i(&b, idx, values[v], LOC);
-      int64_t want = dt == NPUC_DT_I1 ? -(values[v] & 1)
-                                      : wrap((uint64_t)values[v], int_width(dt));
+      int64_t want = dt == NPUC_DT_I1
+                         ? -(values[v] & 1)
+                         : wrap((uint64_t)values[v], int_width(dt));
       assert_int_equal(npuc_rt_load_i(&b, idx, LOC), want);
     }
   }
@@ -574,7 +622,8 @@ static void views(void **state) {
   (void)state;
   int64_t sizes[3] = {4, 5, 6};
   npuc_buf b = npuc_rt_alloc(NPUC_DT_I32, 3, sizes, LOC);
-  for (int64_t k = 0; k < 120; k++) ((int32_t *)b.data)[k] = (int32_t)k;
+  for (int64_t k = 0; k < 120; k++)
+    ((int32_t *)b.data)[k] = (int32_t)k;
   /* [1:3, 2, 0:6:2] dropping the middle dim. */
   int64_t offs[3] = {1, 2, 0}, szs[3] = {2, 1, 3}, strides[3] = {1, 1, 2};
   npuc_buf v = npuc_rt_subview(&b, offs, szs, strides, 2, 2u, LOC);
@@ -582,7 +631,8 @@ static void views(void **state) {
   for (int64_t i = 0; i < 2; i++)
     for (int64_t j = 0; j < 3; j++) {
       int64_t at[2] = {i, j};
-      assert_int_equal(npuc_rt_load_i(&v, at, LOC), (1 + i) * 30 + 2 * 6 + 2 * j);
+      assert_int_equal(npuc_rt_load_i(&v, at, LOC),
+                       (1 + i) * 30 + 2 * 6 + 2 * j);
     }
   /* A subview of a subview composes offsets and strides. */
   int64_t o2[2] = {1, 1}, s2[2] = {1, 2}, st2[2] = {1, 1};
@@ -605,7 +655,8 @@ static void views(void **state) {
   npuc_buf g = npuc_rt_reshape(&v, 1, &six, LOC);
   assert_ptr_not_equal(g.data, b.data);
   for (int64_t k = 0; k < 6; k++)
-    assert_int_equal(npuc_rt_load_i(&g, &k, LOC), (1 + k / 3) * 30 + 12 + 2 * (k % 3));
+    assert_int_equal(npuc_rt_load_i(&g, &k, LOC),
+                     (1 + k / 3) * 30 + 12 + 2 * (k % 3));
   /* A unit dim with an odd stride does not make a view non-dense. */
   int64_t s3[3] = {20, 1, 6}, st3[3] = {6, 999, 1}, ush[2] = {4, 30};
   npuc_buf u = npuc_rt_reinterpret(&b, 0, 3, s3, st3);
@@ -646,13 +697,13 @@ static void copy_and_clone(void **state) {
  * ====================================================================== */
 
 static const npuc_ew_op kFloatOps[] = {
-    NPUC_EW_ADD, NPUC_EW_SUB, NPUC_EW_MUL, NPUC_EW_DIV, NPUC_EW_MAX,
-    NPUC_EW_MIN, NPUC_EW_POW, NPUC_EW_MOD, NPUC_EW_ABS, NPUC_EW_EXP,
-    NPUC_EW_LN, NPUC_EW_SQRT, NPUC_EW_RSQRT, NPUC_EW_REC, NPUC_EW_RELU,
-    NPUC_EW_TANH, NPUC_EW_SIN, NPUC_EW_COS, NPUC_EW_ERF, NPUC_EW_SEL};
+    NPUC_EW_ADD,  NPUC_EW_SUB,  NPUC_EW_MUL,   NPUC_EW_DIV, NPUC_EW_MAX,
+    NPUC_EW_MIN,  NPUC_EW_POW,  NPUC_EW_MOD,   NPUC_EW_ABS, NPUC_EW_EXP,
+    NPUC_EW_LN,   NPUC_EW_SQRT, NPUC_EW_RSQRT, NPUC_EW_REC, NPUC_EW_RELU,
+    NPUC_EW_TANH, NPUC_EW_SIN,  NPUC_EW_COS,   NPUC_EW_ERF, NPUC_EW_SEL};
 static const npuc_ew_op kIntOps[] = {
     NPUC_EW_ADD, NPUC_EW_SUB, NPUC_EW_MUL, NPUC_EW_DIV, NPUC_EW_MAX,
-    NPUC_EW_MIN, NPUC_EW_AND, NPUC_EW_OR, NPUC_EW_XOR, NPUC_EW_SHL,
+    NPUC_EW_MIN, NPUC_EW_AND, NPUC_EW_OR,  NPUC_EW_XOR, NPUC_EW_SHL,
     NPUC_EW_SHR, NPUC_EW_POW, NPUC_EW_MOD, NPUC_EW_ABS, NPUC_EW_RELU,
     NPUC_EW_NOT, NPUC_EW_SEL};
 
@@ -662,13 +713,17 @@ static int arity(npuc_ew_op op) {
 
 /* NaN-propagating max/min with -0 < +0, written out. */
 static double ref_max(double a, double b) {
-  if (isnan(a) || isnan(b)) return NAN;
-  if (a == 0 && b == 0) return signbit(a) && signbit(b) ? -0.0 : 0.0;
+  if (isnan(a) || isnan(b))
+    return NAN;
+  if (a == 0 && b == 0)
+    return signbit(a) && signbit(b) ? -0.0 : 0.0;
   return a > b ? a : b;
 }
 static double ref_min(double a, double b) {
-  if (isnan(a) || isnan(b)) return NAN;
-  if (a == 0 && b == 0) return signbit(a) || signbit(b) ? -0.0 : 0.0;
+  if (isnan(a) || isnan(b))
+    return NAN;
+  if (a == 0 && b == 0)
+    return signbit(a) || signbit(b) ? -0.0 : 0.0;
   return a < b ? a : b;
 }
 
@@ -702,7 +757,8 @@ static double ref_float_op(npuc_ew_op op, double a, double b, bool wide) {
 
 /* Floor of a / 2^s for 0 <= s < 64, without shifting negative numbers. */
 static int64_t floor_shift(int64_t a, int s) {
-  if (a >= 0) return (int64_t)((uint64_t)a >> s);
+  if (a >= 0)
+    return (int64_t)((uint64_t)a >> s);
   uint64_t m = (uint64_t)(-(a + 1)); /* -a - 1 >= 0 */
   return -(int64_t)(m >> s) - 1;
 }
@@ -710,14 +766,21 @@ static int64_t floor_shift(int64_t a, int s) {
 /* i1 as a boolean: arithmetic mod 2, max/min as or/and. */
 static int64_t ref_bool_op(npuc_ew_op op, int64_t a, int64_t b) {
   switch (op) {
-  case NPUC_EW_ADD: case NPUC_EW_SUB: case NPUC_EW_XOR: return a ^ b;
-  case NPUC_EW_MUL: case NPUC_EW_MIN: case NPUC_EW_AND: return a & b;
-  case NPUC_EW_MAX: case NPUC_EW_OR: return a | b;
+  case NPUC_EW_ADD:
+  case NPUC_EW_SUB:
+  case NPUC_EW_XOR: return a ^ b;
+  case NPUC_EW_MUL:
+  case NPUC_EW_MIN:
+  case NPUC_EW_AND: return a & b;
+  case NPUC_EW_MAX:
+  case NPUC_EW_OR: return a | b;
   case NPUC_EW_DIV: return a;
   case NPUC_EW_MOD: return 0;
-  case NPUC_EW_SHL: case NPUC_EW_SHR: return b == 0 ? a : 0;
+  case NPUC_EW_SHL:
+  case NPUC_EW_SHR: return b == 0 ? a : 0;
   case NPUC_EW_POW: return b == 0 ? 1 : a;
-  case NPUC_EW_ABS: case NPUC_EW_RELU: return a;
+  case NPUC_EW_ABS:
+  case NPUC_EW_RELU: return a;
   case NPUC_EW_NOT: return !a;
   default: fail_msg("not a bool op: %d", (int)op);
   }
@@ -725,7 +788,8 @@ static int64_t ref_bool_op(npuc_ew_op op, int64_t a, int64_t b) {
 }
 
 static int64_t ref_int_op(npuc_ew_op op, int64_t a, int64_t b, int w) {
-  if (w == 1) return ref_bool_op(op, a, b);
+  if (w == 1)
+    return ref_bool_op(op, a, b);
   uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
   switch (op) {
   case NPUC_EW_ADD: return wrap(ua + ub, w);
@@ -741,9 +805,11 @@ static int64_t ref_int_op(npuc_ew_op op, int64_t a, int64_t b, int w) {
   case NPUC_EW_SHL: return b < 0 || b >= w ? 0 : wrap(ua << b, w);
   case NPUC_EW_SHR: return b < 0 || b >= w ? 0 : floor_shift(a, (int)b);
   case NPUC_EW_POW: {
-    if (b < 0) return a == 1 ? 1 : a == -1 ? (b % 2 ? -1 : 1) : 0;
+    if (b < 0)
+      return a == 1 ? 1 : a == -1 ? (b % 2 ? -1 : 1) : 0;
     uint64_t r = 1;
-    for (int64_t k = 0; k < b; k++) r = (uint64_t)wrap(r * ua, w);
+    for (int64_t k = 0; k < b; k++)
+      r = (uint64_t)wrap(r * ua, w);
     return wrap(r, w);
   }
   case NPUC_EW_ABS: return a < 0 ? wrap(0 - ua, w) : a;
@@ -755,10 +821,14 @@ static int64_t ref_int_op(npuc_ew_op op, int64_t a, int64_t b, int w) {
 }
 
 static value_kind operand_kind(npuc_ew_op op, int k, npuc_dtype dt) {
-  if (is_float(dt)) return VALUES_GENERAL;
-  if (k == 1 && (op == NPUC_EW_DIV || op == NPUC_EW_MOD)) return VALUES_NONZERO;
-  if (op == NPUC_EW_POW) return k == 0 ? VALUES_SMALL : VALUES_EXPONENT;
-  if (k == 1 && (op == NPUC_EW_SHL || op == NPUC_EW_SHR)) return VALUES_SHIFT;
+  if (is_float(dt))
+    return VALUES_GENERAL;
+  if (k == 1 && (op == NPUC_EW_DIV || op == NPUC_EW_MOD))
+    return VALUES_NONZERO;
+  if (op == NPUC_EW_POW)
+    return k == 0 ? VALUES_SMALL : VALUES_EXPONENT;
+  if (k == 1 && (op == NPUC_EW_SHL || op == NPUC_EW_SHR))
+    return VALUES_SHIFT;
   return VALUES_GENERAL;
 }
 
@@ -768,16 +838,20 @@ static bool expect_elementwise(npuc_ew_op op, npuc_dtype dt,
                                double *f, int64_t *i) {
   if (op == NPUC_EW_SEL) {
     const npuc_operand *pick = operand_i(&in[0], idx) ? &in[1] : &in[2];
-    if (is_float(dt)) *f = operand_f(pick, idx);
-    else *i = operand_i(pick, idx);
+    if (is_float(dt))
+      *f = operand_f(pick, idx);
+    else
+      *i = operand_i(pick, idx);
     return is_float(dt);
   }
   if (is_float(dt)) {
-    double a = operand_f(&in[0], idx), b = arity(op) > 1 ? operand_f(&in[1], idx) : 0;
+    double a = operand_f(&in[0], idx),
+           b = arity(op) > 1 ? operand_f(&in[1], idx) : 0;
     *f = ref_round(ref_float_op(op, a, b, dt == NPUC_DT_F64), dt, RM_EVEN);
     return true;
   }
-  int64_t a = operand_i(&in[0], idx), b = arity(op) > 1 ? operand_i(&in[1], idx) : 0;
+  int64_t a = operand_i(&in[0], idx),
+          b = arity(op) > 1 ? operand_i(&in[1], idx) : 0;
   *i = ref_int_op(op, a, b, int_width(dt));
   return false;
 }
@@ -806,7 +880,8 @@ static void check_elementwise(npuc_ew_op op, npuc_dtype dt, int32_t rank,
     else
       CHECK(geti(&dst, idx) == i,
             "op %d dtype %d rank %d variant %d: got %lld want %lld\n", (int)op,
-            (int)dt, (int)rank, variant, (long long)geti(&dst, idx), (long long)i);
+            (int)dt, (int)rank, variant, (long long)geti(&dst, idx),
+            (long long)i);
   } while (next_index(idx, rank, sizes));
 }
 
@@ -832,20 +907,23 @@ static void elementwise_int_ops(void **state) {
 
 static npuc_buf vector_i(npuc_dtype dt, const int64_t *v, int64_t n) {
   npuc_buf b = npuc_rt_alloc(dt, 1, &n, LOC);
-  for (int64_t k = 0; k < n; k++) npuc_rt_store_i(&b, &k, v[k], LOC);
+  for (int64_t k = 0; k < n; k++)
+    npuc_rt_store_i(&b, &k, v[k], LOC);
   return b;
 }
 
 static npuc_buf vector_f(npuc_dtype dt, const double *v, int64_t n) {
   npuc_buf b = npuc_rt_alloc(dt, 1, &n, LOC);
-  for (int64_t k = 0; k < n; k++) npuc_rt_store_f(&b, &k, v[k], LOC);
+  for (int64_t k = 0; k < n; k++)
+    npuc_rt_store_f(&b, &k, v[k], LOC);
   return b;
 }
 
 static void expect_i(const npuc_buf *b, const int64_t *want, int64_t n) {
   for (int64_t k = 0; k < n; k++)
     CHECK(npuc_rt_load_i(b, &k, LOC) == want[k], "[%lld] = %lld, want %lld\n",
-          (long long)k, (long long)npuc_rt_load_i(b, &k, LOC), (long long)want[k]);
+          (long long)k, (long long)npuc_rt_load_i(b, &k, LOC),
+          (long long)want[k]);
 }
 
 static void binary_i(npuc_ew_op op, npuc_dtype dt, const int64_t *a,
@@ -877,7 +955,8 @@ static void integer_wraparound_and_shifts(void **state) {
   const int64_t shl[] = {-16, 0, INT32_MIN, 0, 0}, shr[] = {-4, 0, 0, 0, 0};
   binary_i(NPUC_EW_SHL, NPUC_DT_I32, s, by, shl, 5);
   binary_i(NPUC_EW_SHR, NPUC_DT_I32, s, by, shr, 5);
-  const int64_t pa[] = {3, 2, -1, 5, 0, 1, -1, -2}, pb[] = {4, 70, -3, -2, 0, -5, -4, -1};
+  const int64_t pa[] = {3, 2, -1, 5, 0, 1, -1, -2},
+                pb[] = {4, 70, -3, -2, 0, -5, -4, -1};
   const int64_t pw[] = {81, 0, -1, 0, 1, 1, 1, 0};
   binary_i(NPUC_EW_POW, NPUC_DT_I64, pa, pb, pw, 8);
   const int64_t x16[] = {INT16_MIN, -3}, abs16[] = {INT16_MIN, 3};
@@ -906,15 +985,18 @@ static void float_special_cases(void **state) {
   npuc_rt_elementwise(NPUC_EW_MAX, &dst, in, 2, LOC);
   const double max[] = {NAN, NAN, 0.0, 0.0, -0.0, INFINITY};
   for (int64_t k = 0; k < n; k++)
-    CHECK(same_float(npuc_rt_load_f(&dst, &k, LOC), max[k]), "max[%d]\n", (int)k);
+    CHECK(same_float(npuc_rt_load_f(&dst, &k, LOC), max[k]), "max[%d]\n",
+          (int)k);
   npuc_rt_elementwise(NPUC_EW_MIN, &dst, in, 2, LOC);
   const double min[] = {NAN, NAN, -0.0, -0.0, -3, -INFINITY};
   for (int64_t k = 0; k < n; k++)
-    CHECK(same_float(npuc_rt_load_f(&dst, &k, LOC), min[k]), "min[%d]\n", (int)k);
+    CHECK(same_float(npuc_rt_load_f(&dst, &k, LOC), min[k]), "min[%d]\n",
+          (int)k);
   npuc_rt_elementwise(NPUC_EW_RELU, &dst, in, 1, LOC);
   const double relu[] = {NAN, 1, 0.0, 0.0, 0.0, INFINITY};
   for (int64_t k = 0; k < n; k++)
-    CHECK(same_float(npuc_rt_load_f(&dst, &k, LOC), relu[k]), "relu[%d]\n", (int)k);
+    CHECK(same_float(npuc_rt_load_f(&dst, &k, LOC), relu[k]), "relu[%d]\n",
+          (int)k);
   /* f16: 0.1 + 0.2 computed in f32, rounded once; 60000 + 10000 -> Inf. */
   const double h1[] = {0.1, 60000}, h2[] = {0.2, 10000};
   npuc_operand hin[2] = {buf_operand(vector_f(NPUC_DT_F16, h1, 2)),
@@ -924,7 +1006,8 @@ static void float_special_cases(void **state) {
   npuc_rt_elementwise(NPUC_EW_ADD, &h, hin, 2, LOC);
   float sum = (float)f16_value(npuc_rt_f32_to_f16(0.1f)) +
               (float)f16_value(npuc_rt_f32_to_f16(0.2f));
-  assert_true(npuc_rt_load_f(&h, &k0, LOC) == ref_round(sum, NPUC_DT_F16, RM_EVEN));
+  assert_true(npuc_rt_load_f(&h, &k0, LOC) ==
+              ref_round(sum, NPUC_DT_F16, RM_EVEN));
   assert_true(isinf(npuc_rt_load_f(&h, &k1, LOC)));
 }
 
@@ -958,10 +1041,12 @@ static void scalar_operands_convert(void **state) {
 static void elementwise_fast_paths(void **state) {
   (void)state;
   int64_t n = 100003;
-  const npuc_dtype dts[] = {NPUC_DT_F32, NPUC_DT_F16, NPUC_DT_I32, NPUC_DT_I64, NPUC_DT_F64};
+  const npuc_dtype dts[] = {NPUC_DT_F32, NPUC_DT_F16, NPUC_DT_I32, NPUC_DT_I64,
+                            NPUC_DT_F64};
   for (size_t d = 0; d < ARRAY_LEN(dts); d++) {
     npuc_dtype dt = dts[d];
-    npuc_buf a = npuc_rt_alloc(dt, 1, &n, LOC), b = npuc_rt_alloc(dt, 1, &n, LOC);
+    npuc_buf a = npuc_rt_alloc(dt, 1, &n, LOC),
+             b = npuc_rt_alloc(dt, 1, &n, LOC);
     fill(&a, VALUES_PLAIN);
     fill(&b, VALUES_PLAIN);
     npuc_buf keep = npuc_rt_clone(&a, LOC);
@@ -969,23 +1054,29 @@ static void elementwise_fast_paths(void **state) {
     npuc_rt_elementwise(NPUC_EW_ADD, &a, in, 2, LOC); /* a = a + b in place */
     for (int64_t k = 0; k < n; k++) {
       if (is_float(dt)) {
-        double want = ref_round(ref_float_op(NPUC_EW_ADD, getf(&keep, &k), getf(&b, &k),
-                                             dt == NPUC_DT_F64), dt, RM_EVEN);
-        CHECK(same_float(getf(&a, &k), want), "dt %d [%lld]\n", (int)dt, (long long)k);
+        double want = ref_round(ref_float_op(NPUC_EW_ADD, getf(&keep, &k),
+                                             getf(&b, &k), dt == NPUC_DT_F64),
+                                dt, RM_EVEN);
+        CHECK(same_float(getf(&a, &k), want), "dt %d [%lld]\n", (int)dt,
+              (long long)k);
       } else {
-        CHECK(geti(&a, &k) == ref_int_op(NPUC_EW_ADD, geti(&keep, &k), geti(&b, &k),
-                                         int_width(dt)), "dt %d [%lld]\n", (int)dt, (long long)k);
+        CHECK(geti(&a, &k) == ref_int_op(NPUC_EW_ADD, geti(&keep, &k),
+                                         geti(&b, &k), int_width(dt)),
+              "dt %d [%lld]\n", (int)dt, (long long)k);
       }
     }
     npuc_operand sc[2] = {buf_operand(b), scalar_operand(dt, VALUES_PLAIN)};
     npuc_rt_elementwise(NPUC_EW_MUL, &a, sc, 2, LOC);
     for (int64_t k = 0; k < n; k++) {
       if (is_float(dt)) {
-        double want = ref_round(ref_float_op(NPUC_EW_MUL, getf(&b, &k), sc[1].f,
-                                             dt == NPUC_DT_F64), dt, RM_EVEN);
-        CHECK(same_float(getf(&a, &k), want), "scalar dt %d [%lld]\n", (int)dt, (long long)k);
+        double want = ref_round(
+            ref_float_op(NPUC_EW_MUL, getf(&b, &k), sc[1].f, dt == NPUC_DT_F64),
+            dt, RM_EVEN);
+        CHECK(same_float(getf(&a, &k), want), "scalar dt %d [%lld]\n", (int)dt,
+              (long long)k);
       } else {
-        CHECK(geti(&a, &k) == ref_int_op(NPUC_EW_MUL, geti(&b, &k), sc[1].i, int_width(dt)),
+        CHECK(geti(&a, &k) ==
+                  ref_int_op(NPUC_EW_MUL, geti(&b, &k), sc[1].i, int_width(dt)),
               "scalar dt %d [%lld]\n", (int)dt, (long long)k);
       }
     }
@@ -1038,10 +1129,14 @@ static void compare_all_modes(void **state) {
           npuc_rt_compare((npuc_cmp_mode)mode, &dst, &a, &b, LOC);
           int64_t idx[NPUC_RT_MAX_RANK] = {0};
           do {
-            bool want = is_float(dt)
-                            ? ref_compare((npuc_cmp_mode)mode, operand_f(&a, idx), operand_f(&b, idx))
-                            : ref_compare_i((npuc_cmp_mode)mode, operand_i(&a, idx), operand_i(&b, idx));
-            CHECK(get_bits(&dst, idx) == (uint64_t)want, "cmp %d dt %d\n", mode, (int)dt);
+            bool want =
+                is_float(dt)
+                    ? ref_compare((npuc_cmp_mode)mode, operand_f(&a, idx),
+                                  operand_f(&b, idx))
+                    : ref_compare_i((npuc_cmp_mode)mode, operand_i(&a, idx),
+                                    operand_i(&b, idx));
+            CHECK(get_bits(&dst, idx) == (uint64_t)want, "cmp %d dt %d\n", mode,
+                  (int)dt);
           } while (next_index(idx, rank, sizes));
         }
   }
@@ -1071,8 +1166,10 @@ static void broadcast_buffers_and_scalars(void **state) {
         npuc_rt_broadcast(&dst, &src, LOC);
         int64_t idx[NPUC_RT_MAX_RANK] = {0};
         do {
-          if (is_float(dt)) assert_true(same_float(getf(&dst, idx), operand_f(&src, idx)));
-          else assert_int_equal(geti(&dst, idx), operand_i(&src, idx));
+          if (is_float(dt))
+            assert_true(same_float(getf(&dst, idx), operand_f(&src, idx)));
+          else
+            assert_int_equal(geti(&dst, idx), operand_i(&src, idx));
         } while (next_index(idx, rank, sizes));
       }
   }
@@ -1096,9 +1193,10 @@ static const npuc_reduce_op kIntReductions[] = {
     NPUC_RED_ALL, NPUC_RED_XOR,  NPUC_RED_OR,  NPUC_RED_AND};
 
 static double float_identity(npuc_reduce_op op) {
-  return op == NPUC_RED_PROD ? 1 : op == NPUC_RED_MAX ? -INFINITY
-                               : op == NPUC_RED_MIN   ? INFINITY
-                                                      : 0;
+  return op == NPUC_RED_PROD  ? 1
+         : op == NPUC_RED_MAX ? -INFINITY
+         : op == NPUC_RED_MIN ? INFINITY
+                              : 0;
 }
 
 static int64_t int_identity(npuc_reduce_op op, npuc_dtype dt) {
@@ -1109,7 +1207,8 @@ static int64_t int_identity(npuc_reduce_op op, npuc_dtype dt) {
   case NPUC_RED_PROD: return 1;
   case NPUC_RED_MAX: return min;
   case NPUC_RED_MIN: return max;
-  case NPUC_RED_ALL: case NPUC_RED_AND: return w == 1 ? 1 : -1;
+  case NPUC_RED_ALL:
+  case NPUC_RED_AND: return w == 1 ? 1 : -1;
   default: return 0;
   }
 }
@@ -1126,8 +1225,12 @@ static double combine_f(npuc_reduce_op op, double acc, double x, bool wide) {
 static int64_t combine_i(npuc_reduce_op op, int64_t acc, int64_t x, int w) {
   if (w == 1) { /* booleans */
     switch (op) {
-    case NPUC_RED_SUM: case NPUC_RED_XOR: return acc ^ x;
-    case NPUC_RED_PROD: case NPUC_RED_MIN: case NPUC_RED_ALL: case NPUC_RED_AND: return acc & x;
+    case NPUC_RED_SUM:
+    case NPUC_RED_XOR: return acc ^ x;
+    case NPUC_RED_PROD:
+    case NPUC_RED_MIN:
+    case NPUC_RED_ALL:
+    case NPUC_RED_AND: return acc & x;
     default: return acc | x;
     }
   }
@@ -1136,15 +1239,18 @@ static int64_t combine_i(npuc_reduce_op op, int64_t acc, int64_t x, int w) {
   case NPUC_RED_PROD: return wrap((uint64_t)acc * (uint64_t)x, w);
   case NPUC_RED_MAX: return acc > x ? acc : x;
   case NPUC_RED_MIN: return acc < x ? acc : x;
-  case NPUC_RED_ANY: case NPUC_RED_OR: return acc | x;
-  case NPUC_RED_ALL: case NPUC_RED_AND: return acc & x;
+  case NPUC_RED_ANY:
+  case NPUC_RED_OR: return acc | x;
+  case NPUC_RED_ALL:
+  case NPUC_RED_AND: return acc & x;
   default: return acc ^ x;
   }
 }
 
 static int64_t dense_index(const npuc_buf *dst, const int64_t *idx) {
   int64_t k = 0;
-  for (int32_t j = 0; j < dst->rank; j++) k = k * dst->sizes[j] + idx[j];
+  for (int32_t j = 0; j < dst->rank; j++)
+    k = k * dst->sizes[j] + idx[j];
   return k;
 }
 
@@ -1152,10 +1258,12 @@ static void check_reduce(npuc_reduce_op op, npuc_dtype dt, int32_t rank,
                          uint32_t mask, bool strided) {
   int64_t sizes[NPUC_RT_MAX_RANK], dsizes[NPUC_RT_MAX_RANK];
   random_shape(rank, sizes, 5);
-  for (int32_t j = 0; j < rank; j++) dsizes[j] = (mask >> j & 1) ? 1 : sizes[j];
+  for (int32_t j = 0; j < rank; j++)
+    dsizes[j] = (mask >> j & 1) ? 1 : sizes[j];
   npuc_buf src = make_buf(dt, rank, sizes, strided);
-  fill(&src, is_float(dt) ? (rnd() % 2 ? VALUES_GENERAL : VALUES_PLAIN)
-                          : (op == NPUC_RED_PROD ? VALUES_SMALL : VALUES_GENERAL));
+  fill(&src, is_float(dt)
+                 ? (rnd() % 2 ? VALUES_GENERAL : VALUES_PLAIN)
+                 : (op == NPUC_RED_PROD ? VALUES_SMALL : VALUES_GENERAL));
   npuc_buf dst = make_buf(dt, rank, dsizes, !strided);
   npuc_rt_reduce(op, &dst, &src, mask, LOC);
   /* Accumulate in source row-major order, in f32 for f16/bf16/f32. */
@@ -1168,10 +1276,13 @@ static void check_reduce(npuc_reduce_op op, npuc_dtype dt, int32_t rank,
   }
   int64_t idx[NPUC_RT_MAX_RANK] = {0}, at[NPUC_RT_MAX_RANK];
   do {
-    for (int32_t j = 0; j < rank; j++) at[j] = (mask >> j & 1) ? 0 : idx[j];
+    for (int32_t j = 0; j < rank; j++)
+      at[j] = (mask >> j & 1) ? 0 : idx[j];
     int64_t k = dense_index(&dst, at);
-    if (is_float(dt)) facc[k] = combine_f(op, facc[k], getf(&src, idx), dt == NPUC_DT_F64);
-    else iacc[k] = combine_i(op, iacc[k], geti(&src, idx), int_width(dt));
+    if (is_float(dt))
+      facc[k] = combine_f(op, facc[k], getf(&src, idx), dt == NPUC_DT_F64);
+    else
+      iacc[k] = combine_i(op, iacc[k], geti(&src, idx), int_width(dt));
   } while (next_index(idx, rank, sizes));
   memset(idx, 0, sizeof idx);
   do {
@@ -1191,8 +1302,10 @@ static void reduce_each_dim_and_several(void **state) {
   (void)state;
   for (size_t d = 0; d < ARRAY_LEN(kAllDtypes); d++) {
     npuc_dtype dt = kAllDtypes[d];
-    const npuc_reduce_op *ops = is_float(dt) ? kFloatReductions : kIntReductions;
-    size_t nops = is_float(dt) ? ARRAY_LEN(kFloatReductions) : ARRAY_LEN(kIntReductions);
+    const npuc_reduce_op *ops =
+        is_float(dt) ? kFloatReductions : kIntReductions;
+    size_t nops =
+        is_float(dt) ? ARRAY_LEN(kFloatReductions) : ARRAY_LEN(kIntReductions);
     for (size_t o = 0; o < nops; o++)
       for (int32_t rank = 0; rank <= 4; rank++)
         for (uint32_t mask = 0; mask < (1u << rank); mask++)
@@ -1230,7 +1343,7 @@ static void reduce_f16_accumulates_in_f32(void **state) {
  * ====================================================================== */
 
 static const npuc_cast_mode kCastModes[] = {
-    NPUC_CAST_DEFAULT, NPUC_CAST_RINT, NPUC_CAST_ROUND, NPUC_CAST_FLOOR,
+    NPUC_CAST_DEFAULT, NPUC_CAST_RINT,  NPUC_CAST_ROUND,   NPUC_CAST_FLOOR,
     NPUC_CAST_CEIL,    NPUC_CAST_TRUNC, NPUC_CAST_UNSIGNED};
 
 static ref_mode ref_mode_of(npuc_cast_mode mode) {
@@ -1255,12 +1368,16 @@ static double to_integral(double v, npuc_cast_mode mode) {
 }
 
 static int64_t saturate(double v, npuc_dtype dt) {
-  if (isnan(v)) return 0;
+  if (isnan(v))
+    return 0;
   int w = int_width(dt);
-  if (w == 1) return v >= 1 ? 1 : 0;
+  if (w == 1)
+    return v >= 1 ? 1 : 0;
   long double max = ldexpl(1.0L, w - 1) - 1, min = -ldexpl(1.0L, w - 1);
-  if ((long double)v >= max) return (int64_t)max;
-  if ((long double)v <= min) return (int64_t)min;
+  if ((long double)v >= max)
+    return (int64_t)max;
+  if ((long double)v <= min)
+    return (int64_t)min;
   return (int64_t)v;
 }
 
@@ -1280,8 +1397,10 @@ static uint64_t expect_cast(const npuc_buf *src, const int64_t *idx,
     if (!is_float(to))
       return int_bits(to, saturate(to_integral(v, mode), to));
     if (to == from)
-      return float_bits(to, mode == NPUC_CAST_DEFAULT || mode == NPUC_CAST_UNSIGNED
-                                ? v : to_integral(v, mode));
+      return float_bits(to,
+                        mode == NPUC_CAST_DEFAULT || mode == NPUC_CAST_UNSIGNED
+                            ? v
+                            : to_integral(v, mode));
     return float_bits(to, ref_round(v, to, ref_mode_of(mode)));
   }
   int64_t i = geti(src, idx);
@@ -1292,12 +1411,14 @@ static uint64_t expect_cast(const npuc_buf *src, const int64_t *idx,
     x = u;
     i = (int64_t)u;
   }
-  if (is_float(to)) return float_bits(to, ref_round(x, to, ref_mode_of(mode)));
+  if (is_float(to))
+    return float_bits(to, ref_round(x, to, ref_mode_of(mode)));
   return int_bits(to, i);
 }
 
 static bool same_element(npuc_dtype dt, uint64_t a, uint64_t b) {
-  if (!is_float(dt)) return a == b;
+  if (!is_float(dt))
+    return a == b;
   return same_float(value_of_bits(dt, a), value_of_bits(dt, b));
 }
 
@@ -1317,7 +1438,9 @@ static void cast_every_pair_and_mode(void **state) {
         do {
           if (is_float(from)) {
             double scale = ldexp(1.0, (int)rnd_range(-30, 70));
-            double v = rnd() % 3 ? rnd_range(-40, 40) / 4.0 : random_float(NPUC_DT_F64, VALUES_GENERAL) * scale;
+            double v = rnd() % 3
+                           ? rnd_range(-40, 40) / 4.0
+                           : random_float(NPUC_DT_F64, VALUES_GENERAL) * scale;
             setf(&src, idx, ref_round(v, from, RM_EVEN));
           } else {
             seti(&src, idx, random_int(from, VALUES_GENERAL));
@@ -1327,10 +1450,13 @@ static void cast_every_pair_and_mode(void **state) {
         npuc_rt_cast(&dst, &src, mode, LOC);
         memset(idx, 0, sizeof idx);
         do {
-          uint64_t want = expect_cast(&src, idx, to, mode), got = get_bits(&dst, idx);
+          uint64_t want = expect_cast(&src, idx, to, mode),
+                   got = get_bits(&dst, idx);
           CHECK(same_element(to, got, want),
-                "cast %d -> %d mode %d: src bits 0x%llx gave 0x%llx, want 0x%llx\n",
-                (int)from, (int)to, (int)mode, (unsigned long long)get_bits(&src, idx),
+                "cast %d -> %d mode %d: src bits 0x%llx gave 0x%llx, want "
+                "0x%llx\n",
+                (int)from, (int)to, (int)mode,
+                (unsigned long long)get_bits(&src, idx),
                 (unsigned long long)got, (unsigned long long)want);
         } while (next_index(idx, rank, sizes));
       }
@@ -1340,7 +1466,8 @@ static void cast_every_pair_and_mode(void **state) {
 static uint64_t cast_one_f(double v, npuc_dtype from, npuc_dtype to,
                            npuc_cast_mode mode) {
   int64_t one = 1, k = 0;
-  npuc_buf s = npuc_rt_alloc(from, 1, &one, LOC), d = npuc_rt_alloc(to, 1, &one, LOC);
+  npuc_buf s = npuc_rt_alloc(from, 1, &one, LOC),
+           d = npuc_rt_alloc(to, 1, &one, LOC);
   npuc_rt_store_f(&s, &k, v, LOC);
   npuc_rt_cast(&d, &s, mode, LOC);
   return get_bits(&d, &k);
@@ -1349,7 +1476,8 @@ static uint64_t cast_one_f(double v, npuc_dtype from, npuc_dtype to,
 static uint64_t cast_one_i(int64_t v, npuc_dtype from, npuc_dtype to,
                            npuc_cast_mode mode) {
   int64_t one = 1, k = 0;
-  npuc_buf s = npuc_rt_alloc(from, 1, &one, LOC), d = npuc_rt_alloc(to, 1, &one, LOC);
+  npuc_buf s = npuc_rt_alloc(from, 1, &one, LOC),
+           d = npuc_rt_alloc(to, 1, &one, LOC);
   npuc_rt_store_i(&s, &k, v, LOC);
   npuc_rt_cast(&d, &s, mode, LOC);
   return get_bits(&d, &k);
@@ -1358,48 +1486,88 @@ static uint64_t cast_one_i(int64_t v, npuc_dtype from, npuc_dtype to,
 static void cast_known_values(void **state) {
   (void)state;
   /* float -> int: rounding modes, saturation, NaN. */
-  assert_int_equal(cast_one_f(2.5, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_DEFAULT), 2);
-  assert_int_equal(cast_one_f(-2.5, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_DEFAULT), (uint32_t)-2);
-  assert_int_equal(cast_one_f(2.5, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_RINT), 2);
-  assert_int_equal(cast_one_f(3.5, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_RINT), 4);
-  assert_int_equal(cast_one_f(2.5, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_ROUND), 3);
-  assert_int_equal(cast_one_f(-2.5, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_ROUND), (uint32_t)-3);
-  assert_int_equal(cast_one_f(-2.1, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_FLOOR), (uint32_t)-3);
-  assert_int_equal(cast_one_f(2.1, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_CEIL), 3);
-  assert_int_equal(cast_one_f(1e10, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_DEFAULT), INT32_MAX);
-  assert_int_equal(cast_one_f(-1e10, NPUC_DT_F32, NPUC_DT_I8, NPUC_CAST_DEFAULT), 0x80);
-  assert_int_equal(cast_one_f(INFINITY, NPUC_DT_F64, NPUC_DT_I64, NPUC_CAST_DEFAULT), INT64_MAX);
-  assert_int_equal(cast_one_f(NAN, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_DEFAULT), 0);
-  assert_int_equal(cast_one_f(0.7, NPUC_DT_F32, NPUC_DT_I1, NPUC_CAST_ROUND), 1);
-  assert_int_equal(cast_one_f(-5, NPUC_DT_F32, NPUC_DT_I1, NPUC_CAST_DEFAULT), 0);
+  assert_int_equal(cast_one_f(2.5, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_DEFAULT),
+                   2);
+  assert_int_equal(
+      cast_one_f(-2.5, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_DEFAULT),
+      (uint32_t)-2);
+  assert_int_equal(cast_one_f(2.5, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_RINT),
+                   2);
+  assert_int_equal(cast_one_f(3.5, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_RINT),
+                   4);
+  assert_int_equal(cast_one_f(2.5, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_ROUND),
+                   3);
+  assert_int_equal(cast_one_f(-2.5, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_ROUND),
+                   (uint32_t)-3);
+  assert_int_equal(cast_one_f(-2.1, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_FLOOR),
+                   (uint32_t)-3);
+  assert_int_equal(cast_one_f(2.1, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_CEIL),
+                   3);
+  assert_int_equal(
+      cast_one_f(1e10, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_DEFAULT), INT32_MAX);
+  assert_int_equal(
+      cast_one_f(-1e10, NPUC_DT_F32, NPUC_DT_I8, NPUC_CAST_DEFAULT), 0x80);
+  assert_int_equal(
+      cast_one_f(INFINITY, NPUC_DT_F64, NPUC_DT_I64, NPUC_CAST_DEFAULT),
+      INT64_MAX);
+  assert_int_equal(cast_one_f(NAN, NPUC_DT_F32, NPUC_DT_I32, NPUC_CAST_DEFAULT),
+                   0);
+  assert_int_equal(cast_one_f(0.7, NPUC_DT_F32, NPUC_DT_I1, NPUC_CAST_ROUND),
+                   1);
+  assert_int_equal(cast_one_f(-5, NPUC_DT_F32, NPUC_DT_I1, NPUC_CAST_DEFAULT),
+                   0);
   /* float -> float: directed rounding of the narrowing. */
-  assert_int_equal(cast_one_f(0.1, NPUC_DT_F32, NPUC_DT_F16, NPUC_CAST_DEFAULT), 0x2e66);
-  assert_int_equal(cast_one_f(0.1, NPUC_DT_F32, NPUC_DT_F16, NPUC_CAST_TRUNC), 0x2e66);
-  assert_int_equal(cast_one_f(0.1, NPUC_DT_F32, NPUC_DT_F16, NPUC_CAST_CEIL), 0x2e67);
-  assert_int_equal(cast_one_f(70000, NPUC_DT_F32, NPUC_DT_F16, NPUC_CAST_TRUNC), 0x7bff);
-  assert_int_equal(cast_one_f(70000, NPUC_DT_F32, NPUC_DT_F16, NPUC_CAST_DEFAULT), 0x7c00);
-  assert_int_equal(cast_one_f(-70000, NPUC_DT_F32, NPUC_DT_F16, NPUC_CAST_CEIL), 0xfbff);
+  assert_int_equal(cast_one_f(0.1, NPUC_DT_F32, NPUC_DT_F16, NPUC_CAST_DEFAULT),
+                   0x2e66);
+  assert_int_equal(cast_one_f(0.1, NPUC_DT_F32, NPUC_DT_F16, NPUC_CAST_TRUNC),
+                   0x2e66);
+  assert_int_equal(cast_one_f(0.1, NPUC_DT_F32, NPUC_DT_F16, NPUC_CAST_CEIL),
+                   0x2e67);
+  assert_int_equal(cast_one_f(70000, NPUC_DT_F32, NPUC_DT_F16, NPUC_CAST_TRUNC),
+                   0x7bff);
+  assert_int_equal(
+      cast_one_f(70000, NPUC_DT_F32, NPUC_DT_F16, NPUC_CAST_DEFAULT), 0x7c00);
+  assert_int_equal(cast_one_f(-70000, NPUC_DT_F32, NPUC_DT_F16, NPUC_CAST_CEIL),
+                   0xfbff);
   /* Same dtype with a mode: round to an integral value. */
-  assert_true(value_of_bits(NPUC_DT_F32, cast_one_f(2.5, NPUC_DT_F32, NPUC_DT_F32, NPUC_CAST_RINT)) == 2);
-  assert_true(value_of_bits(NPUC_DT_F32, cast_one_f(2.5, NPUC_DT_F32, NPUC_DT_F32, NPUC_CAST_DEFAULT)) == 2.5);
+  assert_true(
+      value_of_bits(NPUC_DT_F32, cast_one_f(2.5, NPUC_DT_F32, NPUC_DT_F32,
+                                            NPUC_CAST_RINT)) == 2);
+  assert_true(
+      value_of_bits(NPUC_DT_F32, cast_one_f(2.5, NPUC_DT_F32, NPUC_DT_F32,
+                                            NPUC_CAST_DEFAULT)) == 2.5);
   /* f64 -> f16 rounds once: a double just above an f16 tie rounds up,
    * where f64 -> f32 -> f16 would round the tie to even (down). */
   double above_tie = 1.0 + 0x1p-11 + 0x1p-40;
-  assert_int_equal(cast_one_f(above_tie, NPUC_DT_F64, NPUC_DT_F16, NPUC_CAST_DEFAULT), 0x3c01);
+  assert_int_equal(
+      cast_one_f(above_tie, NPUC_DT_F64, NPUC_DT_F16, NPUC_CAST_DEFAULT),
+      0x3c01);
   /* int -> float: one rounding even from 64 bits. */
-  int64_t big = (INT64_C(1) << 31) + (INT64_C(1) << 23) + 1; /* just above a bf16 tie */
-  assert_int_equal(cast_one_i(big, NPUC_DT_I64, NPUC_DT_BF16, NPUC_CAST_DEFAULT), 0x4f01);
+  int64_t big =
+      (INT64_C(1) << 31) + (INT64_C(1) << 23) + 1; /* just above a bf16 tie */
+  assert_int_equal(
+      cast_one_i(big, NPUC_DT_I64, NPUC_DT_BF16, NPUC_CAST_DEFAULT), 0x4f01);
   assert_int_equal(cast_one_i(-1, NPUC_DT_I32, NPUC_DT_F32, NPUC_CAST_UNSIGNED),
                    0x4f800000); /* 4294967295 -> 2^32 */
-  assert_int_equal(cast_one_i(16777217, NPUC_DT_I32, NPUC_DT_F32, NPUC_CAST_TRUNC), 0x4b800000);
-  assert_int_equal(cast_one_i(16777217, NPUC_DT_I32, NPUC_DT_F32, NPUC_CAST_CEIL), 0x4b800001);
-  assert_int_equal(cast_one_i(70000, NPUC_DT_I32, NPUC_DT_F16, NPUC_CAST_DEFAULT), 0x7c00);
+  assert_int_equal(
+      cast_one_i(16777217, NPUC_DT_I32, NPUC_DT_F32, NPUC_CAST_TRUNC),
+      0x4b800000);
+  assert_int_equal(
+      cast_one_i(16777217, NPUC_DT_I32, NPUC_DT_F32, NPUC_CAST_CEIL),
+      0x4b800001);
+  assert_int_equal(
+      cast_one_i(70000, NPUC_DT_I32, NPUC_DT_F16, NPUC_CAST_DEFAULT), 0x7c00);
   /* int -> int: wrap, sign- or zero-extend. */
-  assert_int_equal(cast_one_i(300, NPUC_DT_I32, NPUC_DT_I8, NPUC_CAST_DEFAULT), 44);
-  assert_int_equal(cast_one_i(-1, NPUC_DT_I8, NPUC_DT_I32, NPUC_CAST_DEFAULT), 0xffffffffu);
-  assert_int_equal(cast_one_i(-1, NPUC_DT_I8, NPUC_DT_I32, NPUC_CAST_UNSIGNED), 255);
-  assert_int_equal(cast_one_i(1, NPUC_DT_I1, NPUC_DT_I32, NPUC_CAST_DEFAULT), 1);
-  assert_int_equal(cast_one_i(6, NPUC_DT_I32, NPUC_DT_I1, NPUC_CAST_DEFAULT), 0);
+  assert_int_equal(cast_one_i(300, NPUC_DT_I32, NPUC_DT_I8, NPUC_CAST_DEFAULT),
+                   44);
+  assert_int_equal(cast_one_i(-1, NPUC_DT_I8, NPUC_DT_I32, NPUC_CAST_DEFAULT),
+                   0xffffffffu);
+  assert_int_equal(cast_one_i(-1, NPUC_DT_I8, NPUC_DT_I32, NPUC_CAST_UNSIGNED),
+                   255);
+  assert_int_equal(cast_one_i(1, NPUC_DT_I1, NPUC_DT_I32, NPUC_CAST_DEFAULT),
+                   1);
+  assert_int_equal(cast_one_i(6, NPUC_DT_I32, NPUC_DT_I1, NPUC_CAST_DEFAULT),
+                   0);
 }
 
 /* ======================================================================
@@ -1415,18 +1583,23 @@ static void transpose_permutations(void **state) {
       /* every 3-D perm, then reversals of rank 1, 2 and 4 */
       int32_t rank = p < 6 ? 3 : p == 8 ? 4 : p - 5;
       int32_t perm[NPUC_RT_MAX_RANK];
-      if (p < 6) memcpy(perm, perms3[p], sizeof perms3[p]);
-      else for (int32_t j = 0; j < rank; j++) perm[j] = rank - 1 - j;
+      if (p < 6)
+        memcpy(perm, perms3[p], sizeof perms3[p]);
+      else
+        for (int32_t j = 0; j < rank; j++)
+          perm[j] = rank - 1 - j;
       int64_t sizes[NPUC_RT_MAX_RANK], dsizes[NPUC_RT_MAX_RANK];
       random_shape(rank, sizes, 5);
-      for (int32_t j = 0; j < rank; j++) dsizes[j] = sizes[perm[j]];
+      for (int32_t j = 0; j < rank; j++)
+        dsizes[j] = sizes[perm[j]];
       npuc_buf src = make_buf(kAllDtypes[d], rank, sizes, p % 2);
       fill(&src, VALUES_GENERAL);
       npuc_buf dst = make_buf(kAllDtypes[d], rank, dsizes, p % 3 == 0);
       npuc_rt_transpose(&dst, &src, perm, LOC);
       int64_t idx[NPUC_RT_MAX_RANK] = {0}, at[NPUC_RT_MAX_RANK];
       do {
-        for (int32_t j = 0; j < rank; j++) at[perm[j]] = idx[j];
+        for (int32_t j = 0; j < rank; j++)
+          at[perm[j]] = idx[j];
         assert_int_equal(get_bits(&dst, idx), get_bits(&src, at));
       } while (next_index(idx, rank, dsizes));
     }
@@ -1435,21 +1608,27 @@ static void transpose_permutations(void **state) {
 
 static void arange_values(void **state) {
   (void)state;
-  const npuc_dtype dts[] = {NPUC_DT_I8, NPUC_DT_I32, NPUC_DT_I64, NPUC_DT_F16, NPUC_DT_F32};
+  const npuc_dtype dts[] = {NPUC_DT_I8, NPUC_DT_I32, NPUC_DT_I64, NPUC_DT_F16,
+                            NPUC_DT_F32};
   for (size_t d = 0; d < ARRAY_LEN(dts); d++)
     for (int32_t rank = 0; rank <= 3; rank++) {
       int64_t sizes[NPUC_RT_MAX_RANK], strides[NPUC_RT_MAX_RANK];
       random_shape(rank, sizes, 6);
-      for (int32_t j = 0; j < rank; j++) strides[j] = rnd_range(-40, 40);
+      for (int32_t j = 0; j < rank; j++)
+        strides[j] = rnd_range(-40, 40);
       int64_t offset = rnd_range(-100, 100);
       npuc_buf dst = make_buf(dts[d], rank, sizes, rank % 2);
       npuc_rt_arange(&dst, offset, strides, rank, LOC);
       int64_t idx[NPUC_RT_MAX_RANK] = {0};
       do {
         int64_t v = offset;
-        for (int32_t j = 0; j < rank; j++) v += idx[j] * strides[j];
-        if (is_float(dts[d])) assert_true(getf(&dst, idx) == ref_round(v, dts[d], RM_EVEN));
-        else assert_int_equal(geti(&dst, idx), wrap((uint64_t)v, int_width(dts[d])));
+        for (int32_t j = 0; j < rank; j++)
+          v += idx[j] * strides[j];
+        if (is_float(dts[d]))
+          assert_true(getf(&dst, idx) == ref_round(v, dts[d], RM_EVEN));
+        else
+          assert_int_equal(geti(&dst, idx),
+                           wrap((uint64_t)v, int_width(dts[d])));
       } while (next_index(idx, rank, sizes));
     }
 }
@@ -1486,7 +1665,8 @@ static void interleave_channels(void **state) {
  * win. The reference walks the dense side in row-major order. */
 static void indirect_gather_scatter(void **state) {
   (void)state;
-  const npuc_dtype offset_dts[] = {NPUC_DT_I8, NPUC_DT_I16, NPUC_DT_I32, NPUC_DT_I64};
+  const npuc_dtype offset_dts[] = {NPUC_DT_I8, NPUC_DT_I16, NPUC_DT_I32,
+                                   NPUC_DT_I64};
   for (size_t d = 0; d < ARRAY_LEN(kAllDtypes); d++)
     for (int32_t rank = 0; rank <= 3; rank++) {
       npuc_dtype dt = kAllDtypes[d];
@@ -1496,8 +1676,10 @@ static void indirect_gather_scatter(void **state) {
       npuc_buf memref = make_buf(dt, 1, msize, !strided);
       npuc_buf before = npuc_rt_alloc(dt, 1, msize, LOC);
       npuc_buf dense = make_buf(dt, rank, sizes, strided);
-      npuc_buf offs = make_buf(offset_dts[(size_t)rank % 4], rank, sizes, strided);
-      npuc_buf mask = make_buf(rank % 2 ? NPUC_DT_I1 : NPUC_DT_I8, rank, sizes, false);
+      npuc_buf offs =
+          make_buf(offset_dts[(size_t)rank % 4], rank, sizes, strided);
+      npuc_buf mask =
+          make_buf(rank % 2 ? NPUC_DT_I1 : NPUC_DT_I8, rank, sizes, false);
       bool masked = (d % 3) != 0;
       int64_t idx[NPUC_RT_MAX_RANK] = {0}, at[1];
       fill(&memref, VALUES_GENERAL);
@@ -1509,7 +1691,8 @@ static void indirect_gather_scatter(void **state) {
       npuc_rt_copy(&before, &memref, LOC);
       /* Gather into a copy of the dense side: masked-off elements stay. */
       npuc_buf gathered = npuc_rt_clone(&dense, LOC);
-      npuc_rt_indirect_load(&gathered, &memref, &offs, masked ? &mask : NULL, LOC);
+      npuc_rt_indirect_load(&gathered, &memref, &offs, masked ? &mask : NULL,
+                            LOC);
       memset(idx, 0, sizeof idx);
       do {
         at[0] = geti(&offs, idx);
@@ -1518,7 +1701,8 @@ static void indirect_gather_scatter(void **state) {
                          on ? get_bits(&memref, at) : get_bits(&dense, idx));
       } while (next_index(idx, rank, sizes));
       /* Scatter, against the reference applied to `before`. */
-      npuc_rt_indirect_store(&memref, &dense, &offs, masked ? &mask : NULL, LOC);
+      npuc_rt_indirect_store(&memref, &dense, &offs, masked ? &mask : NULL,
+                             LOC);
       memset(idx, 0, sizeof idx);
       do {
         at[0] = geti(&offs, idx);
@@ -1538,15 +1722,21 @@ static void indirect_gather_scatter(void **state) {
 
 static const int64_t k2x3[2] = {2, 3}, k3x2[2] = {3, 2}, k1x3[2] = {1, 3};
 
-static npuc_buf f32_2x3(void) { return npuc_rt_alloc(NPUC_DT_F32, 2, k2x3, LOC); }
-static npuc_buf i32_2x3(void) { return npuc_rt_alloc(NPUC_DT_I32, 2, k2x3, LOC); }
+static npuc_buf f32_2x3(void) {
+  return npuc_rt_alloc(NPUC_DT_F32, 2, k2x3, LOC);
+}
+static npuc_buf i32_2x3(void) {
+  return npuc_rt_alloc(NPUC_DT_I32, 2, k2x3, LOC);
+}
 
 static void fail_alloc_negative(void) {
   int64_t s[1] = {-1};
   npuc_rt_alloc(NPUC_DT_F32, 1, s, LOC);
 }
 static void fail_alloc_rank(void) { npuc_rt_alloc(NPUC_DT_F32, 9, k2x3, LOC); }
-static void fail_alloc_dtype(void) { npuc_rt_alloc((npuc_dtype)42, 2, k2x3, LOC); }
+static void fail_alloc_dtype(void) {
+  npuc_rt_alloc((npuc_dtype)42, 2, k2x3, LOC);
+}
 static void fail_alloc_huge(void) {
   int64_t s[2] = {INT64_C(1) << 40, INT64_C(1) << 40};
   npuc_rt_alloc(NPUC_DT_F64, 2, s, LOC);
@@ -1646,17 +1836,20 @@ static void fail_div_zero(void) {
 }
 static void fail_mod_zero(void) {
   npuc_buf a = npuc_rt_alloc(NPUC_DT_I8, 2, k2x3, LOC);
-  npuc_operand in[2] = {buf_operand(a), {.is_scalar = true, .i = 0, .dtype = NPUC_DT_I8}};
+  npuc_operand in[2] = {buf_operand(a),
+                        {.is_scalar = true, .i = 0, .dtype = NPUC_DT_I8}};
   npuc_rt_elementwise(NPUC_EW_MOD, &a, in, 2, LOC);
 }
 static void fail_pow_zero_negative(void) {
   npuc_buf a = i32_2x3();
-  npuc_operand in[2] = {buf_operand(a), {.is_scalar = true, .i = -1, .dtype = NPUC_DT_I32}};
+  npuc_operand in[2] = {buf_operand(a),
+                        {.is_scalar = true, .i = -1, .dtype = NPUC_DT_I32}};
   npuc_rt_elementwise(NPUC_EW_POW, &a, in, 2, LOC);
 }
 static void fail_scalar_dtype(void) {
   npuc_buf a = f32_2x3();
-  npuc_operand in[2] = {buf_operand(a), {.is_scalar = true, .dtype = (npuc_dtype)-3}};
+  npuc_operand in[2] = {buf_operand(a),
+                        {.is_scalar = true, .dtype = (npuc_dtype)-3}};
   npuc_rt_elementwise(NPUC_EW_ADD, &a, in, 2, LOC);
 }
 static void fail_compare_dst(void) {
@@ -1770,7 +1963,8 @@ static void fail_indirect_negative(void) {
   npuc_rt_indirect_store(&m, &s, &o, NULL, LOC);
 }
 static void fail_indirect_rank(void) {
-  npuc_buf m = f32_2x3(), d = f32_2x3(), o = npuc_rt_alloc(NPUC_DT_I64, 2, k2x3, LOC);
+  npuc_buf m = f32_2x3(), d = f32_2x3(),
+           o = npuc_rt_alloc(NPUC_DT_I64, 2, k2x3, LOC);
   npuc_rt_indirect_load(&d, &m, &o, NULL, LOC);
 }
 static void fail_indirect_float_offsets(void) {
@@ -1782,7 +1976,8 @@ static void fail_indirect_float_offsets(void) {
 static void fail_indirect_mask_shape(void) {
   int64_t n4[1] = {4};
   npuc_buf m = npuc_rt_alloc(NPUC_DT_F32, 1, n4, LOC);
-  npuc_buf s = f32_2x3(), o = i32_2x3(), k = npuc_rt_alloc(NPUC_DT_I1, 2, k3x2, LOC);
+  npuc_buf s = f32_2x3(), o = i32_2x3(),
+           k = npuc_rt_alloc(NPUC_DT_I1, 2, k3x2, LOC);
   npuc_rt_indirect_store(&m, &s, &o, &k, LOC);
 }
 static void fail_indirect_dtype(void) {
@@ -1806,12 +2001,15 @@ static const fail_case kFailCases[] = {
     {"alloc huge", fail_alloc_huge, "overflows"},
     {"copy shape", fail_copy_shape, "shape 3x2 does not match 2x3"},
     {"copy dtype", fail_copy_dtype, "dtype i32 does not match f32"},
-    {"subview bounds", fail_subview_bounds, "index 3 out of bounds for dimension 1 of size 3"},
+    {"subview bounds", fail_subview_bounds,
+     "index 3 out of bounds for dimension 1 of size 3"},
     {"subview dropped", fail_subview_dropped, "dropped dim 0 has size 2"},
     {"subview rank", fail_subview_rank, "result rank 1"},
     {"reshape count", fail_reshape_count, "2x3 (6 elements) to 7"},
-    {"load bounds", fail_load_bounds, "index 3 out of bounds for dimension 1 of size 3"},
-    {"store bounds", fail_store_bounds, "index -1 out of bounds for dimension 0 of size 2"},
+    {"load bounds", fail_load_bounds,
+     "index 3 out of bounds for dimension 1 of size 3"},
+    {"store bounds", fail_store_bounds,
+     "index -1 out of bounds for dimension 0 of size 2"},
     {"load_f of int", fail_load_f_of_int, "load_f from a i32 buffer"},
     {"store_i of float", fail_store_i_of_float, "store_i to a f32 buffer"},
     {"ew arity", fail_ew_arity, "add: 1 operands, expected 2"},
@@ -1819,7 +2017,8 @@ static const fail_case kFailCases[] = {
     {"ew float xor", fail_ew_float_bitwise, "xor does not support dtype f32"},
     {"ew int exp", fail_ew_int_exp, "exp does not support dtype i32"},
     {"ew dtype", fail_ew_dtype, "src 1: dtype i32 does not match f32"},
-    {"ew broadcast", fail_ew_broadcast, "src 1: shape 3x2 does not broadcast to 2x3"},
+    {"ew broadcast", fail_ew_broadcast,
+     "src 1: shape 3x2 does not broadcast to 2x3"},
     {"ew rank", fail_ew_rank, "shape 3 does not broadcast to 2x3"},
     {"ew sel cond", fail_ew_sel_cond, "src 0: dtype f32 does not match i1"},
     {"div zero", fail_div_zero, "integer division by zero"},
@@ -1827,31 +2026,47 @@ static const fail_case kFailCases[] = {
     {"pow zero negative", fail_pow_zero_negative, "0 to a negative power"},
     {"scalar dtype", fail_scalar_dtype, "scalar operand has an invalid dtype"},
     {"compare dst", fail_compare_dst, "dst dtype is f32, expected i1"},
-    {"compare dtypes", fail_compare_dtypes, "rhs: dtype i32 does not match f32"},
+    {"compare dtypes", fail_compare_dtypes,
+     "rhs: dtype i32 does not match f32"},
     {"compare mode", fail_compare_mode, "invalid mode 17"},
-    {"broadcast shape", fail_broadcast_shape, "shape 3x2 does not broadcast to 2x3"},
+    {"broadcast shape", fail_broadcast_shape,
+     "shape 3x2 does not broadcast to 2x3"},
     {"broadcast dtype", fail_broadcast_dtype, "dtype i32 does not match f32"},
-    {"reduce shape", fail_reduce_shape, "dst shape 2x3 does not match 2x3 reduced over mask 0x1"},
+    {"reduce shape", fail_reduce_shape,
+     "dst shape 2x3 does not match 2x3 reduced over mask 0x1"},
     {"reduce mask", fail_reduce_mask, "mask 0x4 names a dim past rank 2"},
-    {"reduce float xor", fail_reduce_float_xor, "reduce xor does not support dtype f32"},
-    {"reduce dtype", fail_reduce_dtype, "reduce dst: dtype f16 does not match f32"},
+    {"reduce float xor", fail_reduce_float_xor,
+     "reduce xor does not support dtype f32"},
+    {"reduce dtype", fail_reduce_dtype,
+     "reduce dst: dtype f16 does not match f32"},
     {"reduce op", fail_reduce_op, "invalid op 40"},
     {"cast shape", fail_cast_shape, "shape 2x3 does not match 3x2"},
     {"cast mode", fail_cast_mode, "invalid mode 12"},
     {"transpose perm", fail_transpose_perm, "perm[1] = 1 is not a permutation"},
-    {"transpose shape", fail_transpose_shape, "dst dim 0 has size 2, src dim 1 has 3"},
-    {"transpose rank", fail_transpose_rank, "dst rank 1 differs from src rank 2"},
+    {"transpose shape", fail_transpose_shape,
+     "dst dim 0 has size 2, src dim 1 has 3"},
+    {"transpose rank", fail_transpose_rank,
+     "dst rank 1 differs from src rank 2"},
     {"arange strides", fail_arange_strides, "1 strides for a rank-2 dst"},
-    {"interleave shape", fail_interleave_shape, "interleave src 1: shape 3x3 does not match 2x3"},
-    {"interleave last dim", fail_interleave_last_dim, "last dim 3 times 2 sources is not dst's 3"},
-    {"interleave rank", fail_interleave_rank, "interleave src 0 has rank 1, dst has 2"},
+    {"interleave shape", fail_interleave_shape,
+     "interleave src 1: shape 3x3 does not match 2x3"},
+    {"interleave last dim", fail_interleave_last_dim,
+     "last dim 3 times 2 sources is not dst's 3"},
+    {"interleave rank", fail_interleave_rank,
+     "interleave src 0 has rank 1, dst has 2"},
     {"interleave none", fail_interleave_none, "0 sources"},
-    {"indirect offset", fail_indirect_offset, "indirect_load: offset 4 outside the memref's 4 elements"},
-    {"indirect negative", fail_indirect_negative, "indirect_store: offset -1 outside the memref's 4 elements"},
-    {"indirect rank", fail_indirect_rank, "the memref has rank 2; the C model indexes rank 1 only"},
-    {"indirect float offsets", fail_indirect_float_offsets, "offsets must be integers, not f32"},
-    {"indirect mask shape", fail_indirect_mask_shape, "mask: shape 3x2 does not match 2x3"},
-    {"indirect dtype", fail_indirect_dtype, "indirect_load src: dtype f16 does not match f32"},
+    {"indirect offset", fail_indirect_offset,
+     "indirect_load: offset 4 outside the memref's 4 elements"},
+    {"indirect negative", fail_indirect_negative,
+     "indirect_store: offset -1 outside the memref's 4 elements"},
+    {"indirect rank", fail_indirect_rank,
+     "the memref has rank 2; the C model indexes rank 1 only"},
+    {"indirect float offsets", fail_indirect_float_offsets,
+     "offsets must be integers, not f32"},
+    {"indirect mask shape", fail_indirect_mask_shape,
+     "mask: shape 3x2 does not match 2x3"},
+    {"indirect dtype", fail_indirect_dtype,
+     "indirect_load src: dtype f16 does not match f32"},
     {"npuc_rt_fail", fail_direct, "custom 42"},
 };
 
@@ -1900,7 +2115,8 @@ static void every_error_path(void **state) {
  * The variable is read once, so this runs in a fresh child before the
  * tests set it. */
 static void bounds_off_child(void) {
-  if (npuc_rt_check_bounds()) _exit(1);
+  if (npuc_rt_check_bounds())
+    _exit(1);
   npuc_buf a = f32_2x3();
   int64_t idx[2] = {0, 4}; /* element 4 of the 6: inside the storage */
   npuc_rt_store_f(&a, idx, 1.5, LOC);

@@ -154,7 +154,8 @@ static void reports_table_errors(void **state) {
 
 static void reports_format_errors(void **state) {
   (void)state;
-  expect_error(OP_HEAD "    format: \"`ins\"\n", "unterminated or empty literal");
+  expect_error(OP_HEAD "    format: \"`ins\"\n",
+               "unterminated or empty literal");
   expect_error(OP_HEAD "    format: $\n", "'$' without a name");
   expect_error(OP_HEAD "    format: type(x)\n", "expected type($name)");
   expect_error(OP_HEAD "    format: $nothing\n", "unknown variable 'nothing'");

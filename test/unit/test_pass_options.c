@@ -20,14 +20,26 @@ typedef struct {
 } test_opts;
 
 static const npuc_pass_option_def test_options[] = {
-    {.name = "keep", .type = NPUC_OPT_STRING, .default_value = "",
-     .help = "names to keep", .field = offsetof(test_opts, keep)},
-    {.name = "count", .type = NPUC_OPT_INT, .default_value = "4",
-     .help = "how many", .field = offsetof(test_opts, count)},
-    {.name = "verbose", .type = NPUC_OPT_BOOL, .default_value = "false",
-     .help = "talk", .field = offsetof(test_opts, verbose)},
-    {.name = "mode", .type = NPUC_OPT_ENUM, .help = "how",
-     .enum_values = modes, .field = offsetof(test_opts, mode)},
+    {.name = "keep",
+     .type = NPUC_OPT_STRING,
+     .default_value = "",
+     .help = "names to keep",
+     .field = offsetof(test_opts, keep)},
+    {.name = "count",
+     .type = NPUC_OPT_INT,
+     .default_value = "4",
+     .help = "how many",
+     .field = offsetof(test_opts, count)},
+    {.name = "verbose",
+     .type = NPUC_OPT_BOOL,
+     .default_value = "false",
+     .help = "talk",
+     .field = offsetof(test_opts, verbose)},
+    {.name = "mode",
+     .type = NPUC_OPT_ENUM,
+     .help = "how",
+     .enum_values = modes,
+     .field = offsetof(test_opts, mode)},
 };
 
 /* The parsed struct of `o`. */
@@ -41,14 +53,14 @@ static bool never_run(MlirOperation op, const npuc_pass_options *o,
   return false;
 }
 
-static const npuc_pass_def test_pass = {
-    .name = "npuc-test",
-    .summary = "a pass for tests",
-    .anchor = "any",
-    .options = test_options,
-    .num_options = sizeof test_options / sizeof test_options[0],
-    .run = never_run,
-    .options_size = sizeof(test_opts)};
+static const npuc_pass_def test_pass = {.name = "npuc-test",
+                                        .summary = "a pass for tests",
+                                        .anchor = "any",
+                                        .options = test_options,
+                                        .num_options = sizeof test_options /
+                                                       sizeof test_options[0],
+                                        .run = never_run,
+                                        .options_size = sizeof(test_opts)};
 
 /* Parses `text`, expecting success. */
 static npuc_pass_options *parse_ok(const char *text) {

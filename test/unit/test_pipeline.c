@@ -74,24 +74,36 @@ static void break_first_op(MlirOperation func) {
 }
 
 static const npuc_pass_option_def record_options[] = {
-    {.name = "tag", .type = NPUC_OPT_STRING, .default_value = "none",
-     .help = "written to the log", .field = offsetof(record_options_t, tag)},
-    {.name = "fail", .type = NPUC_OPT_BOOL, .default_value = "false",
-     .help = "fail after logging", .field = offsetof(record_options_t, fail)},
-    {.name = "break", .type = NPUC_OPT_BOOL, .default_value = "false",
+    {.name = "tag",
+     .type = NPUC_OPT_STRING,
+     .default_value = "none",
+     .help = "written to the log",
+     .field = offsetof(record_options_t, tag)},
+    {.name = "fail",
+     .type = NPUC_OPT_BOOL,
+     .default_value = "false",
+     .help = "fail after logging",
+     .field = offsetof(record_options_t, fail)},
+    {.name = "break",
+     .type = NPUC_OPT_BOOL,
+     .default_value = "false",
      .help = "leave the function invalid",
      .field = offsetof(record_options_t, break_it)},
-    {.name = "claim-verified", .type = NPUC_OPT_BOOL, .default_value = "false",
+    {.name = "claim-verified",
+     .type = NPUC_OPT_BOOL,
+     .default_value = "false",
      .help = "say the op was left verified (npuc_pass_verified)",
      .field = offsetof(record_options_t, claim_verified)},
 };
 
 #define NUM_RECORD_OPTIONS (sizeof record_options / sizeof record_options[0])
 
-#define RECORD_PASS(flag, what, op_name)                                      \
-  {.name = flag, .summary = what, .anchor = op_name,                           \
-   .options = record_options, .num_options = NUM_RECORD_OPTIONS,               \
-   .run = record_run, .options_size = sizeof(record_options_t)}
+#define RECORD_PASS(flag, what, op_name)                                       \
+  {                                                                            \
+    .name = flag, .summary = what, .anchor = op_name,                          \
+    .options = record_options, .num_options = NUM_RECORD_OPTIONS,              \
+    .run = record_run, .options_size = sizeof(record_options_t)                \
+  }
 static const npuc_pass_def func_pass =
     RECORD_PASS("npuc-test-func", "logs each function", "func.func");
 static const npuc_pass_def module_pass =
@@ -101,18 +113,17 @@ static const npuc_pass_def any_pass =
 
 /* ---- Fixture -------------------------------------------------------- */
 
-static const char module_text[] =
-    "module {\n"
-    "  func.func @f(%x: i32) -> i32 {\n"
-    "    %a = arith.addi %x, %x : i32\n"
-    "    %b = arith.addi %x, %x : i32\n"
-    "    %c = arith.addi %a, %b : i32\n"
-    "    return %c : i32\n"
-    "  }\n"
-    "  func.func @g() {\n"
-    "    return\n"
-    "  }\n"
-    "}\n";
+static const char module_text[] = "module {\n"
+                                  "  func.func @f(%x: i32) -> i32 {\n"
+                                  "    %a = arith.addi %x, %x : i32\n"
+                                  "    %b = arith.addi %x, %x : i32\n"
+                                  "    %c = arith.addi %a, %b : i32\n"
+                                  "    return %c : i32\n"
+                                  "  }\n"
+                                  "  func.func @g() {\n"
+                                  "    return\n"
+                                  "  }\n"
+                                  "}\n";
 
 typedef struct {
   MlirContext ctx;
@@ -224,8 +235,9 @@ static void test_bare_list_is_module_level(void **state) {
 static void test_mixed_with_upstream(void **state) {
   fixture *f = *state;
   assert_true(run_pipeline(
-      f, "builtin.module(cse,npuc-test-module{tag=x},canonicalize,"
-         "func.func(cse,npuc-test-func{tag=y},canonicalize{max-iterations=2}))"));
+      f,
+      "builtin.module(cse,npuc-test-module{tag=x},canonicalize,"
+      "func.func(cse,npuc-test-func{tag=y},canonicalize{max-iterations=2}))"));
   assert_string_equal(run_log, "x:module y:f y:g ");
   /* cse ran: one of the two identical additions is gone. */
   char printed[1024] = "";
@@ -244,12 +256,13 @@ static void test_flag_form(void **state) {
   fixture *f = *state;
   npuc_diag_sink sink = {collect_error, f};
   MlirPassManager pm = mlirPassManagerCreate(f->ctx);
-  assert_true(npuc_pipeline_add_flag(pm, "npuc-test-func", "tag=p", &f->pass_ctx,
-                                     &sink));
+  assert_true(npuc_pipeline_add_flag(pm, "npuc-test-func", "tag=p",
+                                     &f->pass_ctx, &sink));
   assert_true(npuc_pipeline_add_flag(pm, "cse", NULL, &f->pass_ctx, &sink));
   assert_true(npuc_pipeline_add_flag(pm, "npuc-test-module", "{tag=q}",
                                      &f->pass_ctx, &sink));
-  assert_true(mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, f->module)));
+  assert_true(
+      mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, f->module)));
   mlirPassManagerDestroy(pm);
   assert_string_equal(run_log, "p:f p:g q:module ");
 }
@@ -316,7 +329,8 @@ static void test_bad_option_is_reported(void **state) {
 static void test_clones_keep_options(void **state) {
   fixture *f = *state;
   mlirContextEnableMultithreading(f->ctx, true);
-  assert_true(run_pipeline(f, "builtin.module(func.func(npuc-test-func{tag=t}))"));
+  assert_true(
+      run_pipeline(f, "builtin.module(func.func(npuc-test-func{tag=t}))"));
   assert_true(strcmp(run_log, "t:f t:g ") == 0 ||
               strcmp(run_log, "t:g t:f ") == 0);
 }
@@ -376,8 +390,8 @@ static void test_table_errors_after_passes_are_internal(void **state) {
   npuc_context_set_sink(ctx, &sink, NULL);
   assert_true(npuc_verify_after_passes(reg, m.op));
   assert_string_equal(f.errors, "");
-  MlirOperation func = mlirBlockGetFirstOperation(mlirModuleGetBody(
-      mlirModuleFromOperation(m.op)));
+  MlirOperation func = mlirBlockGetFirstOperation(
+      mlirModuleGetBody(mlirModuleFromOperation(m.op)));
   MlirOperation empty = mlirBlockGetFirstOperation(
       mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)));
   MlirOperation vabs = mlirOperationGetNextInBlock(empty);

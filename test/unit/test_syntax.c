@@ -39,18 +39,20 @@ static char *to_mlir(const char *text, npuc_source_form *form,
 
 static void lexer_spans(void **state) {
   (void)state;
-  const char *s = "%0:2 = \"a.b\"(%x#1) : (tensor<4x?xf32>) -> i1 // c\n  ^bb0 >= {-# #-}";
+  const char *s =
+      "%0:2 = \"a.b\"(%x#1) : (tensor<4x?xf32>) -> i1 // c\n  ^bb0 >= {-# #-}";
   npuc_lexer lx;
   npuc_lexer_init(&lx, s, strlen(s), 1);
-  npuc_tok_kind want[] = {NPUC_TOK_PERCENT_ID, NPUC_TOK_PUNCT, NPUC_TOK_INTEGER,
-                          NPUC_TOK_PUNCT, NPUC_TOK_STRING, NPUC_TOK_PUNCT,
-                          NPUC_TOK_PERCENT_ID, NPUC_TOK_PUNCT, NPUC_TOK_PUNCT,
-                          NPUC_TOK_PUNCT, NPUC_TOK_BARE_ID, NPUC_TOK_PUNCT,
-                          NPUC_TOK_INTEGER, NPUC_TOK_BARE_ID, NPUC_TOK_PUNCT,
-                          NPUC_TOK_BARE_ID, NPUC_TOK_PUNCT, NPUC_TOK_PUNCT,
-                          NPUC_TOK_ARROW, NPUC_TOK_BARE_ID,
-                          NPUC_TOK_CARET_ID, NPUC_TOK_GE, NPUC_TOK_META_BEGIN,
-                          NPUC_TOK_META_END, NPUC_TOK_EOF};
+  npuc_tok_kind want[] = {
+      NPUC_TOK_PERCENT_ID, NPUC_TOK_PUNCT,      NPUC_TOK_INTEGER,
+      NPUC_TOK_PUNCT,      NPUC_TOK_STRING,     NPUC_TOK_PUNCT,
+      NPUC_TOK_PERCENT_ID, NPUC_TOK_PUNCT,      NPUC_TOK_PUNCT,
+      NPUC_TOK_PUNCT,      NPUC_TOK_BARE_ID,    NPUC_TOK_PUNCT,
+      NPUC_TOK_INTEGER,    NPUC_TOK_BARE_ID,    NPUC_TOK_PUNCT,
+      NPUC_TOK_BARE_ID,    NPUC_TOK_PUNCT,      NPUC_TOK_PUNCT,
+      NPUC_TOK_ARROW,      NPUC_TOK_BARE_ID,    NPUC_TOK_CARET_ID,
+      NPUC_TOK_GE,         NPUC_TOK_META_BEGIN, NPUC_TOK_META_END,
+      NPUC_TOK_EOF};
   for (size_t i = 0; i < sizeof want / sizeof *want; ++i) {
     npuc_token t = npuc_lex(&lx);
     if (t.kind != want[i])
@@ -108,8 +110,10 @@ static void shifted_op_keeps_its_location(void **state) {
   char *out = to_mlir(in, NULL, NULL, pos);
   assert_non_null(out);
   char want[128];
-  snprintf(want, sizeof want, "\"hivm.hir.get_block_idx\"() : () -> i64 "
-           "loc(\"t.mlir\":1:%d)", (int)(strstr(in, "hivm.hir") - in) + 1);
+  snprintf(want, sizeof want,
+           "\"hivm.hir.get_block_idx\"() : () -> i64 "
+           "loc(\"t.mlir\":1:%d)",
+           (int)(strstr(in, "hivm.hir") - in) + 1);
   assert_non_null(strstr(out, want));
   free(out);
 }
@@ -138,7 +142,8 @@ static void source_map_points_back(void **state) {
 static void reports_error_position(void **state) {
   (void)state;
   int pos[2] = {0, 0};
-  char *out = to_mlir("\n  hivm.hir.set_ctrl true at ctl[1]\n", NULL, NULL, pos);
+  char *out =
+      to_mlir("\n  hivm.hir.set_ctrl true at ctl[1]\n", NULL, NULL, pos);
   assert_null(out);
   assert_int_equal(pos[0], 2); /* at `ctl`: expected `ctrl` */
   assert_int_equal(pos[1], 29);
@@ -146,10 +151,11 @@ static void reports_error_position(void **state) {
 
 static void generic_to_custom(void **state) {
   (void)state;
-  const char *in = "    %1 = \"hivm.hir.vreduce\"(%0, %e) {arith = "
-                   "#hivm.reduce_op<max>, operandSegmentSizes = array<i32: 1, 1>,"
-                   " reduce_dims = array<i64: 1>, tag} : (tensor<4x8xf32>, "
-                   "tensor<4x1xf32>) -> tensor<4x1xf32>\n";
+  const char *in =
+      "    %1 = \"hivm.hir.vreduce\"(%0, %e) {arith = "
+      "#hivm.reduce_op<max>, operandSegmentSizes = array<i32: 1, 1>,"
+      " reduce_dims = array<i64: 1>, tag} : (tensor<4x8xf32>, "
+      "tensor<4x1xf32>) -> tensor<4x1xf32>\n";
   char *out = npuc_syntax_from_mlir(registry(), in, strlen(in), NULL, NULL);
   assert_string_equal(out, "    %1 = hivm.hir.vreduce {tag} <max> ins(%0 : "
                            "tensor<4x8xf32>) outs(%e : tensor<4x1xf32>) "
@@ -160,7 +166,8 @@ static void generic_to_custom(void **state) {
 static void unfit_generic_stays_generic(void **state) {
   (void)state;
   /* Without operandSegmentSizes the groups are unknown: keep it generic. */
-  const char *in = "%1 = \"hivm.hir.vadd\"(%0, %0, %0) : (f32, f32, f32) -> f32\n";
+  const char *in =
+      "%1 = \"hivm.hir.vadd\"(%0, %0, %0) : (f32, f32, f32) -> f32\n";
   char *out = npuc_syntax_from_mlir(registry(), in, strlen(in), NULL, NULL);
   assert_string_equal(out, in);
   free(out);
@@ -176,10 +183,12 @@ static void legacy_forms_round_trip(void **state) {
   assert_non_null(mlir);
   assert_true(form.legacy_to_tensor);
   assert_false(form.legacy_target_spec);
-  assert_string_equal(mlir, "%t = bufferization.to_tensor %m restrict : "
-                            "memref<4x?xf32, strided<[?, 1]>, "
-                            "\"#hivm.address_space<ub>\"> to tensor<4x?xf32>\n");
-  char *back = npuc_syntax_from_mlir(registry(), mlir, strlen(mlir), &form, NULL);
+  assert_string_equal(mlir,
+                      "%t = bufferization.to_tensor %m restrict : "
+                      "memref<4x?xf32, strided<[?, 1]>, "
+                      "\"#hivm.address_space<ub>\"> to tensor<4x?xf32>\n");
+  char *back =
+      npuc_syntax_from_mlir(registry(), mlir, strlen(mlir), &form, NULL);
   assert_string_equal(back, in);
   free(back);
   free(mlir);
@@ -192,8 +201,8 @@ static void every_op_has_a_round_trip_test(void **state) {
   snprintf(here, sizeof here, "%s", __FILE__);
   char *test_dir = dirname(dirname(here));
   char cmd[8192];
-  snprintf(cmd, sizeof cmd,
-           "cat %s/lit/Dialect/*/roundtrip*.mlir 2>/dev/null", test_dir);
+  snprintf(cmd, sizeof cmd, "cat %s/lit/Dialect/*/roundtrip*.mlir 2>/dev/null",
+           test_dir);
   FILE *p = popen(cmd, "r");
   assert_non_null(p);
   size_t cap = 1 << 16, len = 0;

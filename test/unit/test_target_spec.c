@@ -42,7 +42,8 @@ static void reads_legacy_spec(void **state) {
   assert_false(npuc_target_spec_int(m.op, NULL, "UB_SIZE", &v));
   /* From an op nested in the module. */
   MlirRegion body = mlirOperationGetRegion(m.op, 0);
-  MlirOperation func = mlirBlockGetFirstOperation(mlirRegionGetFirstBlock(body));
+  MlirOperation func =
+      mlirBlockGetFirstOperation(mlirRegionGetFirstBlock(body));
   assert_true(npuc_target_spec_int(func, NULL, "VECTOR_CORE_COUNT", &v));
   assert_int_equal(v, 40);
   npuc_module_destroy(&m);

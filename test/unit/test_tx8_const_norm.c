@@ -59,8 +59,8 @@ static void type_text(const config *c, int64_t flat, char *out, size_t cap) {
     at += snprintf(out + at, cap - (size_t)at, "%lldx", (long long)flat);
   else
     for (int i = 0; i < c->rank; i++)
-      at += snprintf(out + at, cap - (size_t)at, "%lldx",
-                     (long long)c->shape[i]);
+      at +=
+          snprintf(out + at, cap - (size_t)at, "%lldx", (long long)c->shape[i]);
   snprintf(out + at, cap - (size_t)at, "%s>", elem_name(c->dt));
 }
 
@@ -77,7 +77,8 @@ static char *module_text(const config *c, const unsigned char *bytes,
   size_t len = 0, cap = 1024;
   char *buf = malloc(cap);
   assert_non_null(buf);
-  append(&buf, &len, &cap, "module attributes {tx8be.const_container = [dense<\"0x");
+  append(&buf, &len, &cap,
+         "module attributes {tx8be.const_container = [dense<\"0x");
   for (int64_t i = 0; i < nbytes; i++)
     append(&buf, &len, &cap, "%02X", bytes[i]);
   append(&buf, &len, &cap, "\"> : %s]} {\n", entry);
@@ -113,17 +114,16 @@ static void fill_random(unsigned char *p, int64_t n, npuc_tx8_dtype dt) {
  * the load_const reads afterwards (malloc'd, *len bytes; `eb` bytes an
  * element). */
 static unsigned char *entry_after_pass(const char *text, int64_t eb,
-                                      int64_t *len) {
+                                       int64_t *len) {
   MlirContext ctx = npuc_context_create();
-  MlirOperation module = mlirOperationCreateParse(
-      ctx, mlirStringRefCreateFromCString(text),
-      mlirStringRefCreateFromCString("test.mlir"));
+  MlirOperation module =
+      mlirOperationCreateParse(ctx, mlirStringRefCreateFromCString(text),
+                               mlirStringRefCreateFromCString("test.mlir"));
   assert_false(mlirOperationIsNull(module));
   npuc_pass_context pctx = {NULL, ctx, NULL};
   MlirPassManager pm = mlirPassManagerCreate(ctx);
-  assert_true(
-      npuc_pipeline_parse(pm, "builtin.module(tx8-const-norm{aligned-data=true})",
-                          &pctx, NULL));
+  assert_true(npuc_pipeline_parse(
+      pm, "builtin.module(tx8-const-norm{aligned-data=true})", &pctx, NULL));
   assert_true(mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module)));
   mlirPassManagerDestroy(pm);
   /* The channel_norm is gone; the load_const feeds the return. */
@@ -132,8 +132,8 @@ static unsigned char *entry_after_pass(const char *text, int64_t eb,
   MlirOperation load = mlirBlockGetFirstOperation(
       mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)));
   MlirOperation ret = mlirOperationGetNextInBlock(load);
-  assert_string_equal(
-      mlirIdentifierStr(mlirOperationGetName(ret)).data, "func.return");
+  assert_string_equal(mlirIdentifierStr(mlirOperationGetName(ret)).data,
+                      "func.return");
   int64_t id = mlirIntegerAttrGetValueInt(mlirOperationGetAttributeByName(
       load, mlirStringRefCreateFromCString("const_map_id")));
   MlirAttribute arr = mlirOperationGetAttributeByName(
@@ -167,7 +167,8 @@ static bool check_one(const config *c) {
   /* Compact -> aligned at compile time. */
   char *text = module_text(c, orig, cl.total_bytes, compact, c->mode);
   int64_t len;
-  unsigned char *got = entry_after_pass(text, npuc_tx8_dtype_bytes(c->dt), &len);
+  unsigned char *got =
+      entry_after_pass(text, npuc_tx8_dtype_bytes(c->dt), &len);
   bool ok = len == al.total_bytes && memcmp(got, aligned, (size_t)len) == 0;
   free(text);
   free(got);

@@ -54,7 +54,8 @@ static const char *kPipeline =
     "builtin.module(func.func(tx8-layout-init,tx8-layout-transmit,"
     "tx8-layout-align-to-npu,tx8-layout-align-opt))";
 
-/* ---- values and their placement ---------------------------------------------- */
+/* ---- values and their placement
+ * ---------------------------------------------- */
 
 #define MAX_SLOTS 64
 
@@ -92,8 +93,8 @@ static npuc_tx8_tsr view(const slot *s, npuc_tx8_layout_mode mode) {
 /* The same bytes seen in `mode`, which must place them identically: a
  * conflict the passes left would fail here. */
 static npuc_tx8_tsr view_as(const slot *s, npuc_tx8_layout_mode mode) {
-  assert_true(npuc_tx8_layouts_coincide(s->t.layout.mode, mode, s->shape,
-                                        s->rank));
+  assert_true(
+      npuc_tx8_layouts_coincide(s->t.layout.mode, mode, s->shape, s->rank));
   return view(s, mode);
 }
 
@@ -107,8 +108,8 @@ static slot *new_slot(machine *m, MlirValue v, npuc_tx8_layout_mode mode) {
     s->shape[i] = mlirShapedTypeGetDimSize(t, i);
   npuc_tx8_dims d = npuc_tx8_dims_of_shape(s->shape, s->rank, mode);
   npuc_tx8_layout l = npuc_tx8_layout_of(d, dtype_of(t), mode);
-  s->t = npuc_tx8_tsr_make(calloc(1, (size_t)l.total_bytes), d, dtype_of(t),
-                           mode);
+  s->t =
+      npuc_tx8_tsr_make(calloc(1, (size_t)l.total_bytes), d, dtype_of(t), mode);
   assert_non_null(s->t.data);
   return s;
 }
@@ -126,7 +127,8 @@ static void free_slots(machine *m) {
     free(m->slots[i].t.data);
 }
 
-/* ---- running ops ----------------------------------------------------------------- */
+/* ---- running ops
+ * ----------------------------------------------------------------- */
 
 static MlirAttribute attr(MlirOperation op, const char *name) {
   return mlirOperationGetAttributeByName(op,
@@ -175,17 +177,19 @@ static void run_conv(machine *m, MlirOperation op) {
   slot *x = operand(m, op, 0), *ws = operand(m, op, 1);
   slot *out = new_slot(m, mlirOperationGetResult(op, 0),
                        result_mode(m, op, NPUC_TX8_NTENSOR));
-  npuc_tx8_conv_param p = {
-      .in_h = (int32_t)x->shape[1], .in_w = (int32_t)x->shape[2],
-      .kernel_h = (int32_t)ws->shape[0], .kernel_w = (int32_t)ws->shape[1],
-      .stride_h = (int32_t)i64_at(op, "strides", 0),
-      .stride_w = (int32_t)i64_at(op, "strides", 1),
-      .pad_top = (int32_t)i64_at(op, "pads", 0),
-      .pad_left = (int32_t)i64_at(op, "pads", 2),
-      .dilation_h = (int32_t)i64_at(op, "dilations", 0),
-      .dilation_w = (int32_t)i64_at(op, "dilations", 1),
-      .out_h = (int32_t)out->shape[1], .out_w = (int32_t)out->shape[2],
-      .groups = 1};
+  npuc_tx8_conv_param p = {.in_h = (int32_t)x->shape[1],
+                           .in_w = (int32_t)x->shape[2],
+                           .kernel_h = (int32_t)ws->shape[0],
+                           .kernel_w = (int32_t)ws->shape[1],
+                           .stride_h = (int32_t)i64_at(op, "strides", 0),
+                           .stride_w = (int32_t)i64_at(op, "strides", 1),
+                           .pad_top = (int32_t)i64_at(op, "pads", 0),
+                           .pad_left = (int32_t)i64_at(op, "pads", 2),
+                           .dilation_h = (int32_t)i64_at(op, "dilations", 0),
+                           .dilation_w = (int32_t)i64_at(op, "dilations", 1),
+                           .out_h = (int32_t)out->shape[1],
+                           .out_w = (int32_t)out->shape[2],
+                           .groups = 1};
   op_conv(&p, &in, &w, NULL, &out->t);
 }
 
@@ -241,9 +245,8 @@ static void run_channel_norm(machine *m, MlirOperation op) {
   slot *out = new_slot(m, mlirOperationGetResult(op, 0), to);
   npuc_tx8_layout_mode from = in->t.layout.mode;
   assert_true(npuc_tx8_is_aligned(from) != npuc_tx8_is_aligned(to));
-  npuc_tx8_tsr src = npuc_tx8_is_aligned(from)
-                         ? in->t
-                         : view_as(in, npuc_tx8_compact_of(to));
+  npuc_tx8_tsr src =
+      npuc_tx8_is_aligned(from) ? in->t : view_as(in, npuc_tx8_compact_of(to));
   npuc_tx8_tsr dst = npuc_tx8_is_aligned(to)
                          ? out->t
                          : view_as(out, npuc_tx8_compact_of(from));
@@ -285,7 +288,8 @@ static slot *run(machine *m, MlirOperation func) {
   return NULL;
 }
 
-/* ---- inputs ------------------------------------------------------------------------ */
+/* ---- inputs
+ * ------------------------------------------------------------------------ */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -303,12 +307,13 @@ static void fill_inputs(machine *m, MlirOperation func, uint64_t seed) {
     npuc_tx8_dims d = s->t.layout.dims;
     for (int64_t hw = 0; hw < d.hw; ++hw)
       for (int64_t c = 0; c < d.c; ++c)
-        npuc_tx8_set(&s->t, 0, hw, c, i == 5 ? uniform(0.5, 2.0)
-                                             : uniform(-1.0, 1.0));
+        npuc_tx8_set(&s->t, 0, hw, c,
+                     i == 5 ? uniform(0.5, 2.0) : uniform(-1.0, 1.0));
   }
 }
 
-/* ---- fixture ------------------------------------------------------------------------- */
+/* ---- fixture
+ * ------------------------------------------------------------------------- */
 
 typedef struct {
   MlirContext ctx;
@@ -324,7 +329,8 @@ static MlirOperation parse(graph *g, bool transform) {
     npuc_pass_context pc = {reg, g->ctx, NULL};
     MlirPassManager pm = mlirPassManagerCreate(g->ctx);
     assert_true(npuc_pipeline_parse(pm, kPipeline, &pc, NULL));
-    assert_true(mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, g->m.op)));
+    assert_true(
+        mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, g->m.op)));
     mlirPassManagerDestroy(pm);
   }
   MlirBlock top = mlirRegionGetFirstBlock(mlirOperationGetRegion(g->m.op, 0));
@@ -336,7 +342,9 @@ static void done(graph *g) {
   npuc_context_destroy(g->ctx);
 }
 
-/* ---- tests ------------------------------------------------------------------------------ */
+/* ---- tests
+ * ------------------------------------------------------------------------------
+ */
 
 static void same_bits_before_and_after_layouts(void **state) {
   (void)state;
@@ -371,8 +379,8 @@ static void channel_norm_round_trips(void **state) {
   for (size_t k = 0; k < sizeof ranks / sizeof ranks[0]; ++k) {
     int rank = ranks[k];
     const int64_t *shape = shapes[k];
-    npuc_tx8_layout_mode aligned = rank >= 3 && shape[0] > 1 ? NPUC_TX8_NCX
-                                                             : NPUC_TX8_CX;
+    npuc_tx8_layout_mode aligned =
+        rank >= 3 && shape[0] > 1 ? NPUC_TX8_NCX : NPUC_TX8_CX;
     npuc_tx8_layout_mode compact = npuc_tx8_compact_of(aligned);
     npuc_tx8_dims dc = npuc_tx8_dims_of_shape(shape, rank, compact);
     npuc_tx8_dims da = npuc_tx8_dims_of_shape(shape, rank, aligned);

@@ -51,8 +51,8 @@ static npuc_tx8_dtype rnd_float_dtype(void) {
 /* Channel counts on both sides of every rule: padded rows (<= 32), one
  * padded row of up to 64, exact blocks, blocks plus a C0 tail. */
 static int64_t rnd_channels(void) {
-  static const int64_t edges[] = {1, 3, 4, 5, 31, 32, 33, 63, 64, 65,
-                                  127, 128, 129, 131, 200};
+  static const int64_t edges[] = {1,  3,  4,   5,   31,  32,  33, 63,
+                                  64, 65, 127, 128, 129, 131, 200};
   return rnd_range(0, 2) ? edges[rnd_range(0, ARRAY_LEN(edges) - 1)]
                          : rnd_range(1, 150);
 }
@@ -134,11 +134,11 @@ static double ulp(npuc_tx8_dtype dt, double v) {
 }
 
 typedef struct {
-  const char *what; /* the configuration, printed on failure */
-  double abs_tol;   /* plus one ulp of the output dtype */
+  const char *what;        /* the configuration, printed on failure */
+  double abs_tol;          /* plus one ulp of the output dtype */
   const npuc_tx8_tsr *mag; /* per-element error scale, or NULL */
-  double mag_tol;   /* tolerance per unit of mag */
-  bool quiet;       /* a miss is expected: do not print it */
+  double mag_tol;          /* tolerance per unit of mag */
+  bool quiet;              /* a miss is expected: do not print it */
 } tolerance;
 
 /* Every element of `got` (any layout) within tolerance of `want`
@@ -150,7 +150,8 @@ static int compare(const npuc_tx8_tsr *got, const npuc_tx8_tsr *want,
   for (int64_t n = 0; n < d.n; ++n)
     for (int64_t hw = 0; hw < d.hw; ++hw)
       for (int64_t c = 0; c < d.c; ++c) {
-        double g = npuc_tx8_get(got, n, hw, c), w = npuc_tx8_get(want, n, hw, c);
+        double g = npuc_tx8_get(got, n, hw, c),
+               w = npuc_tx8_get(want, n, hw, c);
         double allowed = tol->abs_tol;
         if (dt != NPUC_TX8_I8)
           allowed += ulp(dt, fmax(fabs(g), fabs(w)));
@@ -159,8 +160,7 @@ static int compare(const npuc_tx8_tsr *got, const npuc_tx8_tsr *want,
         if (!(fabs(g - w) <= allowed) && !(isnan(g) && isnan(w))) {
           if (!tol->quiet)
             fprintf(stderr, "%s: (%lld, %lld, %lld) got %.9g want %.9g\n",
-                    tol->what, (long long)n, (long long)hw, (long long)c, g,
-                    w);
+                    tol->what, (long long)n, (long long)hw, (long long)c, g, w);
           return 1;
         }
       }
@@ -270,8 +270,7 @@ static void channel_padding(void **state) {
   assert_int_equal(l.c0_align, 4);
   assert_int_equal(l.batch_bytes, (128 * 2 + 4 * 2) * 1);
   /* An exact multiple of the block has no C0 part. */
-  l = npuc_tx8_layout_of((npuc_tx8_dims){1, 3, 128}, NPUC_TX8_F16,
-                         NPUC_TX8_CX);
+  l = npuc_tx8_layout_of((npuc_tx8_dims){1, 3, 128}, NPUC_TX8_F16, NPUC_TX8_CX);
   assert_int_equal(npuc_tx8_num_runs(&l), 2);
   assert_int_equal(l.batch_bytes, 3 * 128 * 2);
 }
@@ -356,12 +355,12 @@ static void dma_worked_example(void **state) {
   const uint16_t *a = ncx.t.data;
   /* (n, hw, c) = (1, 1, 130) is compact element 523, at 768 + 262 * 2. */
   assert_int_equal(a[(768 + 262 * 2) / 2], 524);
-  assert_int_equal(a[64], 132);           /* (0, 1, 0) */
-  assert_int_equal(a[128], 65);           /* (0, 0, 64) */
-  assert_int_equal(a[256], 129);          /* (0, 0, 128) */
-  assert_int_equal(a[259], 0);            /* C0 padding of row 0 */
-  assert_int_equal(a[264], 0);            /* after batch 0 */
-  assert_int_equal(a[383], 0);            /* just before batch 1 */
+  assert_int_equal(a[64], 132);  /* (0, 1, 0) */
+  assert_int_equal(a[128], 65);  /* (0, 0, 64) */
+  assert_int_equal(a[256], 129); /* (0, 0, 128) */
+  assert_int_equal(a[259], 0);   /* C0 padding of row 0 */
+  assert_int_equal(a[264], 0);   /* after batch 0 */
+  assert_int_equal(a[383], 0);   /* just before batch 1 */
   owned back = alloc_tsr(d, NPUC_TX8_F16, NPUC_TX8_NTENSOR);
   op_dma_store(&back.t, &ncx.t);
   assert_memory_equal(back.t.data, src.t.data, 2 * 2 * 131 * 2);
@@ -414,8 +413,10 @@ static void binary_ops(void **state) {
     int vec_side = (int)rnd_range(0, 2); /* 0: none, 1: a, 2: b is [C] */
     npuc_tx8_dims vd = {1, 1, d.c};
     npuc_tx8_layout_mode cm = compact_mode(d), am = rnd_aligned(d);
-    owned a = alloc_tsr(vec_side == 1 ? vd : d, dt, vec_side == 1 ? NPUC_TX8_TENSOR : cm);
-    owned b = alloc_tsr(vec_side == 2 ? vd : d, dt, vec_side == 2 ? NPUC_TX8_TENSOR : cm);
+    owned a = alloc_tsr(vec_side == 1 ? vd : d, dt,
+                        vec_side == 1 ? NPUC_TX8_TENSOR : cm);
+    owned b = alloc_tsr(vec_side == 2 ? vd : d, dt,
+                        vec_side == 2 ? NPUC_TX8_TENSOR : cm);
     fill(&a.t, int8 ? -20 : -4, int8 ? 20 : 4);
     fill(&b.t, int8 ? -20 : 0.5, int8 ? 20 : 4); /* no division by ~0 */
     owned want = alloc_tsr(d, dt, cm);
@@ -436,8 +437,8 @@ static void binary_ops(void **state) {
 
 /* Inputs where each function is well conditioned in fp32. */
 static void unary_range(npuc_tx8_unary_op op, double *lo, double *hi) {
-  bool positive = op == NPUC_TX8_LOG || op == NPUC_TX8_SQRT ||
-                  op == NPUC_TX8_RSQRT;
+  bool positive =
+      op == NPUC_TX8_LOG || op == NPUC_TX8_SQRT || op == NPUC_TX8_RSQRT;
   *lo = positive ? 0.1 : -4;
   *hi = positive ? 10 : 4;
 }
@@ -487,7 +488,8 @@ static gemm_config rnd_gemm(bool int8) {
   gemm_config g = {{rnd_range(0, 1), rnd_range(0, 1)}, {0}, {0}, {0}, 0, 0, 0};
   int64_t batches = rnd_range(1, 3), m = rnd_range(1, 20);
   int64_t k = rnd_range(1, 80), n = rnd_channels();
-  g.a = (npuc_tx8_dims){batches, g.p.transpose_a ? k : m, g.p.transpose_a ? m : k};
+  g.a = (npuc_tx8_dims){batches, g.p.transpose_a ? k : m,
+                        g.p.transpose_a ? m : k};
   g.b = (npuc_tx8_dims){1, g.p.transpose_b ? n : k, g.p.transpose_b ? k : n};
   g.out = (npuc_tx8_dims){batches, m, n};
   g.dt = int8 ? NPUC_TX8_I8 : rnd_float_dtype();
@@ -500,8 +502,8 @@ static void run_gemm(const gemm_config *g) {
   bool int8 = g->dt == NPUC_TX8_I8;
   owned a = alloc_tsr(g->a, g->dt, compact_mode(g->a));
   owned b = alloc_tsr(g->b, g->dt, NPUC_TX8_TENSOR);
-  owned bias = alloc_tsr((npuc_tx8_dims){1, 1, g->out.c}, g->out_dt,
-                         NPUC_TX8_TENSOR);
+  owned bias =
+      alloc_tsr((npuc_tx8_dims){1, 1, g->out.c}, g->out_dt, NPUC_TX8_TENSOR);
   fill(&a.t, int8 ? -10 : -2, int8 ? 10 : 2);
   fill(&b.t, int8 ? -10 : -2, int8 ? 10 : 2);
   fill(&bias.t, int8 ? -10 : -2, int8 ? 10 : 2);
@@ -513,7 +515,8 @@ static void run_gemm(const gemm_config *g) {
         abias = abs_copy(&bias.t, false);
   owned mag = alloc_tsr(g->out, NPUC_TX8_F32, compact_mode(g->out));
   npuc_tx8_ref_gemm(&g->p, &aa.t, &ab.t, g->bias ? &abias.t : NULL, &mag.t);
-  owned la = to_layout(&a.t, rnd_aligned(g->a)), lb = to_layout(&b.t, NPUC_TX8_CX);
+  owned la = to_layout(&a.t, rnd_aligned(g->a)),
+        lb = to_layout(&b.t, NPUC_TX8_CX);
   npuc_tx8_layout_mode om = rnd_aligned(g->out);
   owned got = alloc_tsr(g->out, g->out_dt, om);
   op_gemm(&g->p, &la.t, &lb.t, bias_t, &got.t);
@@ -631,8 +634,7 @@ static void free_bn(bn_inputs *x) {
 static owned bn_magnitude(const npuc_tx8_batchnorm_param *p, bn_inputs *x) {
   owned ax = abs_copy(&x->in.t, false), as = abs_copy(&x->scale.t, false),
         ash = abs_copy(&x->shift.t, false), am = abs_copy(&x->mean.t, true);
-  owned mag = alloc_tsr(x->in.t.layout.dims, NPUC_TX8_F32,
-                        x->in.t.layout.mode);
+  owned mag = alloc_tsr(x->in.t.layout.dims, NPUC_TX8_F32, x->in.t.layout.mode);
   npuc_tx8_ref_batchnorm_inference(p, &ax.t, &as.t, &ash.t, &am.t, &x->var.t,
                                    &mag.t);
   owned *all[] = {&ax, &as, &ash, &am};
@@ -657,8 +659,8 @@ static void batchnorm_ops(void **state) {
     owned lsc = to_layout(&x.scale.t, NPUC_TX8_CX);
     owned got = alloc_tsr(d, dt, am);
     void *imm = malloc((size_t)npuc_tx8_batchnorm_imm_bytes(&lin.t));
-    op_batchnorm_inference(&p, &lin.t, &lsc.t, &x.shift.t, &x.mean.t,
-                           &x.var.t, imm, &got.t);
+    op_batchnorm_inference(&p, &lin.t, &lsc.t, &x.shift.t, &x.mean.t, &x.var.t,
+                           imm, &got.t);
     char what[96];
     describe(what, sizeof what, "batchnorm", dt, d, am);
     tolerance tol = {what, 0, &mag.t, 16 * 0x1p-24, false};
@@ -711,8 +713,8 @@ static void comparison_can_fail(void **state) {
   npuc_tx8_set(&got.t, 1, 2, 69, v + 3 * ulp(NPUC_TX8_F16, v));
   assert_int_equal(compare(&got.t, &a.t, &tol), 1);
   /* The same bytes read as compact are a different tensor. */
-  npuc_tx8_tsr misread = npuc_tx8_tsr_make(got.t.data, d, NPUC_TX8_F16,
-                                           NPUC_TX8_NTENSOR);
+  npuc_tx8_tsr misread =
+      npuc_tx8_tsr_make(got.t.data, d, NPUC_TX8_F16, NPUC_TX8_NTENSOR);
   assert_int_equal(compare(&misread, &a.t, &tol), 1);
   free_tsr(&a);
   free_tsr(&got);
@@ -819,8 +821,8 @@ static void unary_int8_exp(void) {
 
 static void binary_layout_mismatch(void) {
   owned a = alloc_tsr((npuc_tx8_dims){2, 2, 40}, NPUC_TX8_F32, NPUC_TX8_NCX);
-  owned b = alloc_tsr((npuc_tx8_dims){2, 2, 40}, NPUC_TX8_F32,
-                      NPUC_TX8_NTENSOR);
+  owned b =
+      alloc_tsr((npuc_tx8_dims){2, 2, 40}, NPUC_TX8_F32, NPUC_TX8_NTENSOR);
   op_binary(NPUC_TX8_ADD, &a.t, &b.t, &a.t);
 }
 
@@ -839,8 +841,10 @@ static void ref_needs_compact(void) {
 
 static void errors(void **state) {
   (void)state;
-  expect_failure(dma_dims_mismatch, "tx8 op_dma_load: error: dst and src: dims");
-  expect_failure(gemm_k_mismatch, "tx8 op_gemm: error: b must be one 8-row matrix");
+  expect_failure(dma_dims_mismatch,
+                 "tx8 op_dma_load: error: dst and src: dims");
+  expect_failure(gemm_k_mismatch,
+                 "tx8 op_gemm: error: b must be one 8-row matrix");
   expect_failure(unary_int8_exp, "i8 supports relu and abs only");
   expect_failure(binary_layout_mismatch, "layouts NTensor and NCx differ");
   expect_failure(batchnorm_bad_vector, "scale must be a [40] vector");

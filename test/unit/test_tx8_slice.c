@@ -21,7 +21,8 @@
 static void tile_regions_partition(void **state) {
   (void)state;
   const int32_t shape[3] = {5, 7, 3};
-  const int32_t splits[][3] = {{1, 1, 1}, {5, 1, 1}, {2, 3, 1}, {1, 4, 3}, {4, 2, 2}};
+  const int32_t splits[][3] = {
+      {1, 1, 1}, {5, 1, 1}, {2, 3, 1}, {1, 4, 3}, {4, 2, 2}};
   for (size_t s = 0; s < sizeof splits / sizeof splits[0]; ++s) {
     int hits[5][7][3];
     memset(hits, 0, sizeof hits);
@@ -48,7 +49,8 @@ static void gshape_slices(void **state) {
   G_SHAPE g;
   L_SHAPE l;
   npuc_tx8_gshape_init(&g, shape, sharding, 2, 1); /* rows 5..9 */
-  const int32_t want[][4] = {{5, 0, 3, 4}, {5, 4, 3, 2}, {8, 0, 2, 4}, {8, 4, 2, 2}};
+  const int32_t want[][4] = {
+      {5, 0, 3, 4}, {5, 4, 3, 2}, {8, 0, 2, 4}, {8, 4, 2, 2}};
   int n = 0;
   while (npuc_tx8_gshape_next(&g, slice, &l)) {
     assert_true(n < 4);
@@ -110,7 +112,8 @@ static void slice_dma_between_layouts(void **state) {
     l.shape_start[d] = start[d];
     l.shape_slice[d] = l.shape_real[d] = size[d];
   }
-  TSR whole = npuc_tx8_tsr_of_shape(src, shape, 3, NPUC_TX8_F16, NPUC_TX8_TENSOR);
+  TSR whole =
+      npuc_tx8_tsr_of_shape(src, shape, 3, NPUC_TX8_F16, NPUC_TX8_TENSOR);
   char *spm = calloc(4096, 1);
   TSR part = npuc_tx8_tsr_of_lshape(spm, &l, NPUC_TX8_F16, NPUC_TX8_NCX);
   op_dma_load_slice(&part, &whole, &l);
@@ -134,7 +137,8 @@ static void slice_dma_between_layouts(void **state) {
   free(dst);
 }
 
-/* ---- the compiler's slice rules ------------------------------------------------ */
+/* ---- the compiler's slice rules
+ * ------------------------------------------------ */
 
 static npuc_tx8_shape shape_of(int rank, const int64_t *dims) {
   npuc_tx8_shape s = {rank, {0}};
@@ -163,8 +167,8 @@ static void batchnorm_shards_c_only(void **state) {
 static void gemm_and_conv_windows(void **state) {
   (void)state;
   /* gemm [3, 5, 7] x [9, 7]^T: a's K and b's K are read whole. */
-  npuc_tx8_slice_op g = {.kind = NPUC_TX8_KIND_GEMM, .num_operands = 2,
-                         .transpose_b = true};
+  npuc_tx8_slice_op g = {
+      .kind = NPUC_TX8_KIND_GEMM, .num_operands = 2, .transpose_b = true};
   const int64_t a[3] = {3, 5, 7}, b[2] = {9, 7}, o[3] = {3, 5, 9};
   g.operands[0] = shape_of(3, a);
   g.operands[1] = shape_of(2, b);
@@ -182,10 +186,14 @@ static void gemm_and_conv_windows(void **state) {
   assert_int_equal(npuc_tx8_split_axes(&g), 0x3u); /* not N */
 
   /* conv 3x3, stride 2, pads 1: the row window. */
-  npuc_tx8_slice_op c = {.kind = NPUC_TX8_KIND_CONV, .num_operands = 2,
-                         .strides = {2, 1}, .pads = {1, 1, 0, 0},
-                         .dilations = {1, 1}, .groups = 1};
-  const int64_t in[4] = {1, 9, 4, 2}, wt[4] = {3, 1, 6, 2}, out[4] = {1, 5, 4, 6};
+  npuc_tx8_slice_op c = {.kind = NPUC_TX8_KIND_CONV,
+                         .num_operands = 2,
+                         .strides = {2, 1},
+                         .pads = {1, 1, 0, 0},
+                         .dilations = {1, 1},
+                         .groups = 1};
+  const int64_t in[4] = {1, 9, 4, 2}, wt[4] = {3, 1, 6, 2},
+                out[4] = {1, 5, 4, 6};
   c.operands[0] = shape_of(4, in);
   c.operands[1] = shape_of(4, wt);
   c.result = shape_of(4, out);

@@ -110,8 +110,8 @@ static void expect_target_error(const char *yaml, const char *fragment,
   npuc_tx8_target t = npuc_tx8_target_builtin();
   collected c = {0};
   npuc_diag_sink sink = {collect, &c};
-  assert_false(npuc_tx8_target_load_yaml(&t, yaml, strlen(yaml), "e.yaml",
-                                         &sink));
+  assert_false(
+      npuc_tx8_target_load_yaml(&t, yaml, strlen(yaml), "e.yaml", &sink));
   if (!strstr(c.last, fragment))
     fail_msg("expected '%s' in '%s'", fragment, c.last);
   assert_int_equal(c.line, line);
@@ -126,9 +126,11 @@ static void target_errors(void **state) {
   expect_target_error("chip: {tiles: {x: 0}}\n",
                       "'chip.tiles.x' must be a positive integer, not '0'", 1);
   expect_target_error("tile:\n  clock_ghz: fast\n",
-                      "'tile.clock_ghz' must be a positive number, not 'fast'", 2);
+                      "'tile.clock_ghz' must be a positive number, not 'fast'",
+                      2);
   expect_target_error("chips: 3000000000\n", "must be a positive integer", 1);
-  expect_target_error("chips: [1]\n", "'chips' must be a positive integer, not '(a list)'", 1);
+  expect_target_error("chips: [1]\n",
+                      "'chips' must be a positive integer, not '(a list)'", 1);
   expect_target_error("- 1\n", "must be a mapping", 1);
   expect_target_error("chips: [1\n", "invalid YAML", 2);
   collected c = {0};
@@ -215,14 +217,15 @@ static npuc_tx8_op_library *load_lib(const char *yaml, collected *c) {
 /* A class's keys apply unless the class below it or the op sets them. */
 static void library_merges_class_chains(void **state) {
   (void)state;
-  const char *y = "classes:\n"
-                  "  base: {library: {engine: ne, parallel: false}}\n"
-                  "  mid: {class: base, library: {engine: tdma}, infer: {shape: conv}}\n"
-                  "ops:\n"
-                  "  - names: [t.a, t.b]\n"
-                  "    class: mid\n"
-                  "    library: {need_store: 0x5}\n"
-                  "  - name: t.c\n";
+  const char *y =
+      "classes:\n"
+      "  base: {library: {engine: ne, parallel: false}}\n"
+      "  mid: {class: base, library: {engine: tdma}, infer: {shape: conv}}\n"
+      "ops:\n"
+      "  - names: [t.a, t.b]\n"
+      "    class: mid\n"
+      "    library: {need_store: 0x5}\n"
+      "  - name: t.c\n";
   collected c;
   npuc_tx8_op_library *lib = load_lib(y, &c);
   assert_non_null(lib);
@@ -254,8 +257,9 @@ static void library_errors(void **state) {
                        "unknown library key 'engin'", 3);
   expect_library_error("ops:\n  - name: t.a\n    library: {engine: gpu}\n",
                        "'gpu' is not a valid value of 'engine'", 3);
-  expect_library_error("ops:\n  - name: t.a\n    library:\n      need_load: -1\n",
-                       "'need_load' must be a bit mask, not '-1'", 4);
+  expect_library_error(
+      "ops:\n  - name: t.a\n    library:\n      need_load: -1\n",
+      "'need_load' must be a bit mask, not '-1'", 4);
   expect_library_error("ops:\n  - name: t.a\n    infer: {shape: guess}\n",
                        "'guess' is not a valid value of 'shape'", 3);
   expect_library_error("ops:\n  - name: t.a\n    infer: {layot: same}\n",
@@ -283,11 +287,13 @@ static void attrs_round_trip(void **state) {
   const char *region = "#tx8be.region_attr<tile_dx = 4, tile_dy = 4>";
   char err[160], out[512];
   npuc_tx8_parallel_attr p;
-  assert_true(npuc_tx8_parse_parallel_attr(par, strlen(par), &p, err, sizeof err));
+  assert_true(
+      npuc_tx8_parse_parallel_attr(par, strlen(par), &p, err, sizeof err));
   assert_int_equal(p.parallel, NPUC_TX8_PAR_DP_TP);
   assert_int_equal(p.tp_dim[1], 4);
   assert_int_equal(p.shape_spatial_sharding.len, 4);
-  assert_int_equal(npuc_tx8_print_parallel_attr(&p, out, sizeof out), strlen(par));
+  assert_int_equal(npuc_tx8_print_parallel_attr(&p, out, sizeof out),
+                   strlen(par));
   assert_string_equal(out, par);
   npuc_tx8_dev_attr d;
   assert_true(npuc_tx8_parse_dev_attr(dev, strlen(dev), &d, err, sizeof err));
@@ -297,13 +303,14 @@ static void attrs_round_trip(void **state) {
   npuc_tx8_print_dev_attr(&d, out, sizeof out);
   assert_string_equal(out, dev);
   npuc_tx8_region_attr r;
-  assert_true(npuc_tx8_parse_region_attr(region, strlen(region), &r, err,
-                                         sizeof err));
+  assert_true(
+      npuc_tx8_parse_region_attr(region, strlen(region), &r, err, sizeof err));
   npuc_tx8_print_region_attr(&r, out, sizeof out);
   assert_string_equal(out, region);
   /* Fields in any order and the bare <...> body read the same. */
   const char *body = "<tile_dy = -1, tile_dx = 0x10>";
-  assert_true(npuc_tx8_parse_region_attr(body, strlen(body), &r, err, sizeof err));
+  assert_true(
+      npuc_tx8_parse_region_attr(body, strlen(body), &r, err, sizeof err));
   assert_int_equal(r.tile_dx, 16);
   assert_int_equal(r.tile_dy, -1);
   /* Printing into a short buffer truncates and reports the full length. */
@@ -316,7 +323,8 @@ static void attrs_round_trip(void **state) {
 static void expect_attr_error(const char *text, const char *message) {
   char err[160];
   npuc_tx8_dev_attr d;
-  assert_false(npuc_tx8_parse_dev_attr(text, strlen(text), &d, err, sizeof err));
+  assert_false(
+      npuc_tx8_parse_dev_attr(text, strlen(text), &d, err, sizeof err));
   assert_string_equal(err, message);
 }
 
@@ -324,7 +332,8 @@ static void attr_errors(void **state) {
   (void)state;
   expect_attr_error("#tx8be.parallel_attr<parallel = dp>",
                     "#tx8be.dev_attr: not this attribute");
-  expect_attr_error("<imm_size = 0>", "#tx8be.dev_attr: missing field 'mem_layout'");
+  expect_attr_error("<imm_size = 0>",
+                    "#tx8be.dev_attr: missing field 'mem_layout'");
   expect_attr_error("<imm_size = 0, imm_size = 1>",
                     "#tx8be.dev_attr: field 'imm_size' given twice");
   expect_attr_error("<imm_sz = 0>", "#tx8be.dev_attr: unknown field 'imm_sz'");
@@ -338,7 +347,8 @@ static void attr_errors(void **state) {
                     "#tx8be.dev_attr: malformed value of 'mem_addr'");
   expect_attr_error("<multi_buf_en = yes>",
                     "#tx8be.dev_attr: malformed value of 'multi_buf_en'");
-  expect_attr_error("<imm_size 0>", "#tx8be.dev_attr: expected '=' after 'imm_size'");
+  expect_attr_error("<imm_size 0>",
+                    "#tx8be.dev_attr: expected '=' after 'imm_size'");
   expect_attr_error("<imm_size = 0; x>",
                     "#tx8be.dev_attr: expected ',' or '>' after a field");
   expect_attr_error("imm_size = 0", "#tx8be.dev_attr: expected '<'");
@@ -358,7 +368,8 @@ static npuc_tx8_shape shape(int rank, ...) {
   return s;
 }
 
-static void assert_shape(const npuc_tx8_shape *s, int rank, const int64_t *dims) {
+static void assert_shape(const npuc_tx8_shape *s, int rank,
+                         const int64_t *dims) {
   assert_int_equal(s->rank, rank);
   for (int i = 0; i < rank; ++i)
     assert_int_equal(s->dims[i], dims[i]);
@@ -368,8 +379,9 @@ static void infer_broadcast_and_gemm(void **state) {
   (void)state;
   char err[128];
   npuc_tx8_shape r;
-  npuc_tx8_shape bn[] = {shape(4, (int64_t)2, (int64_t)4, (int64_t)8, (int64_t)131),
-                         shape(1, (int64_t)131)};
+  npuc_tx8_shape bn[] = {
+      shape(4, (int64_t)2, (int64_t)4, (int64_t)8, (int64_t)131),
+      shape(1, (int64_t)131)};
   assert_true(npuc_tx8_infer_shape(NPUC_TX8_SHAPE_BROADCAST, bn, 2, NULL, &r,
                                    err, sizeof err));
   assert_shape(&r, 4, (int64_t[]){2, 4, 8, 131});
@@ -378,7 +390,8 @@ static void infer_broadcast_and_gemm(void **state) {
   assert_true(npuc_tx8_infer_shape(NPUC_TX8_SHAPE_BROADCAST, ones, 2, NULL, &r,
                                    err, sizeof err));
   assert_shape(&r, 2, (int64_t[]){4, 5});
-  npuc_tx8_shape bad[] = {shape(2, (int64_t)4, (int64_t)3), shape(1, (int64_t)5)};
+  npuc_tx8_shape bad[] = {shape(2, (int64_t)4, (int64_t)3),
+                          shape(1, (int64_t)5)};
   assert_false(npuc_tx8_infer_shape(NPUC_TX8_SHAPE_BROADCAST, bad, 2, NULL, &r,
                                     err, sizeof err));
   assert_string_equal(err, "dimension 1: 3 and 5 do not broadcast");
@@ -399,9 +412,11 @@ static void infer_conv_shapes(void **state) {
   (void)state;
   char err[128];
   npuc_tx8_shape r;
-  npuc_tx8_shape ops[] = {shape(4, (int64_t)1, (int64_t)16, (int64_t)16, (int64_t)8),
-                          shape(4, (int64_t)3, (int64_t)3, (int64_t)16, (int64_t)8)};
-  int64_t s1[] = {1, 1}, s2[] = {2, 2}, p1[] = {1, 1, 1, 1}, p0[] = {0, 0, 0, 0};
+  npuc_tx8_shape ops[] = {
+      shape(4, (int64_t)1, (int64_t)16, (int64_t)16, (int64_t)8),
+      shape(4, (int64_t)3, (int64_t)3, (int64_t)16, (int64_t)8)};
+  int64_t s1[] = {1, 1}, s2[] = {2, 2}, p1[] = {1, 1, 1, 1},
+          p0[] = {0, 0, 0, 0};
   npuc_tx8_infer_attrs a = {.strides = s1, .pads = p1, .dilations = s1};
   assert_true(npuc_tx8_infer_shape(NPUC_TX8_SHAPE_CONV, ops, 2, &a, &r, err,
                                    sizeof err));
@@ -437,8 +452,8 @@ static void infer_transpose_and_layouts(void **state) {
   assert_true(npuc_tx8_infer_layout(NPUC_TX8_LAYOUT_PERMUTE, "NCHW", perm, 4,
                                     layout, sizeof layout));
   assert_string_equal(layout, "NHWC");
-  assert_false(npuc_tx8_infer_layout(NPUC_TX8_LAYOUT_PERMUTE, "Tensor", perm,
-                                     4, layout, sizeof layout));
+  assert_false(npuc_tx8_infer_layout(NPUC_TX8_LAYOUT_PERMUTE, "Tensor", perm, 4,
+                                     layout, sizeof layout));
   int64_t dup[] = {0, 0, 1, 2};
   a.permutation = dup;
   assert_false(npuc_tx8_infer_shape(NPUC_TX8_SHAPE_TRANSPOSE, &in, 1, &a, &r,
@@ -452,8 +467,8 @@ static void infer_transpose_and_layouts(void **state) {
   assert_string_equal(layout, "Tensor");
   assert_false(npuc_tx8_infer_layout(NPUC_TX8_LAYOUT_STOP, "NHWC", NULL, 0,
                                      layout, sizeof layout));
-  assert_false(npuc_tx8_infer_shape(NPUC_TX8_SHAPE_GIVEN, &in, 1, NULL, &r,
-                                    err, sizeof err));
+  assert_false(npuc_tx8_infer_shape(NPUC_TX8_SHAPE_GIVEN, &in, 1, NULL, &r, err,
+                                    sizeof err));
   assert_string_equal(err, "the op states its result type");
 }
 
@@ -475,15 +490,15 @@ static void infer_operand_layouts_and_mem_layouts(void **state) {
   assert_false(npuc_tx8_infer_operand_layout(NPUC_TX8_LAYOUT_SOURCE,
                                              "NHWC-HWOI-NHWC", 2, 1, 4, NULL,
                                              layout, sizeof layout));
-  assert_false(npuc_tx8_infer_operand_layout(NPUC_TX8_LAYOUT_SAME, "NHWC", 1,
-                                             1, 4, NULL, layout, sizeof layout));
+  assert_false(npuc_tx8_infer_operand_layout(NPUC_TX8_LAYOUT_SAME, "NHWC", 1, 1,
+                                             4, NULL, layout, sizeof layout));
   assert_true(npuc_tx8_infer_operand_layout(NPUC_TX8_LAYOUT_SAME, "NHWC", 1, 4,
                                             4, NULL, layout, sizeof layout));
-  assert_false(npuc_tx8_infer_operand_layout(NPUC_TX8_LAYOUT_STOP, "Tensor", 0,
-                                             2, 1, NULL, layout, sizeof layout));
+  assert_false(npuc_tx8_infer_operand_layout(
+      NPUC_TX8_LAYOUT_STOP, "Tensor", 0, 2, 1, NULL, layout, sizeof layout));
   assert_int_equal(npuc_tx8_layout_num_components("Tensor-Tensor-Tensor"), 3);
-  assert_true(npuc_tx8_layout_component("NHWC-HWOI-NHWC", 2, layout,
-                                        sizeof layout));
+  assert_true(
+      npuc_tx8_layout_component("NHWC-HWOI-NHWC", 2, layout, sizeof layout));
   assert_string_equal(layout, "NHWC");
   assert_false(npuc_tx8_layout_component("NHWC", 1, layout, sizeof layout));
   assert_true(npuc_tx8_layout_name_valid("NTensor", 2));
@@ -500,12 +515,13 @@ static void infer_operand_layouts_and_mem_layouts(void **state) {
   assert_int_equal(m, NPUC_TX8_NCX);
   assert_false(npuc_tx8_layout_mode_parse("NCxx", 4, &m));
   int64_t batched[] = {2, 4, 40}, single[] = {1, 4, 40};
-  assert_true(npuc_tx8_layouts_coincide(NPUC_TX8_TENSOR, NPUC_TX8_NTENSOR,
-                                        batched, 3));
-  assert_false(npuc_tx8_layouts_coincide(NPUC_TX8_CX, NPUC_TX8_NCX, batched, 3));
+  assert_true(
+      npuc_tx8_layouts_coincide(NPUC_TX8_TENSOR, NPUC_TX8_NTENSOR, batched, 3));
+  assert_false(
+      npuc_tx8_layouts_coincide(NPUC_TX8_CX, NPUC_TX8_NCX, batched, 3));
   assert_true(npuc_tx8_layouts_coincide(NPUC_TX8_CX, NPUC_TX8_NCX, single, 3));
-  assert_false(npuc_tx8_layouts_coincide(NPUC_TX8_TENSOR, NPUC_TX8_CX, single,
-                                         3));
+  assert_false(
+      npuc_tx8_layouts_coincide(NPUC_TX8_TENSOR, NPUC_TX8_CX, single, 3));
 }
 
 int main(void) {

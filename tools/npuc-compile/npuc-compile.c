@@ -173,17 +173,25 @@ static bool valid_target(const char *target);
 static void list_targets(FILE *f);
 static int unknown_option(const char *arg, const char *name);
 
-static const char *const option_names[] = {
-    "target", "o", "enable-auto-blockify-loop", "enable-auto-bind-sub-block",
-    "target-config", "kernel", "help", "version", NULL};
+static const char *const option_names[] = {"target",
+                                           "o",
+                                           "enable-auto-blockify-loop",
+                                           "enable-auto-bind-sub-block",
+                                           "target-config",
+                                           "kernel",
+                                           "help",
+                                           "version",
+                                           NULL};
 
 static int parse_command_line(int argc, char **argv, options *o) {
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (arg[0] != '-' || arg[1] == '\0') {
       if (o->input) {
-        fprintf(stderr, TOOL ": error: more than one input file ('%s' and "
-                        "'%s')\n", o->input, arg);
+        fprintf(stderr,
+                TOOL ": error: more than one input file ('%s' and "
+                     "'%s')\n",
+                o->input, arg);
         return 1;
       }
       o->input = arg;
@@ -244,7 +252,7 @@ static int parse_command_line(int argc, char **argv, options *o) {
   /* Only the C model can run one function alone (see AscendCModel.h). */
   if (o->compile.kernel && strcmp(o->target, "ascend-cmodel") != 0) {
     fprintf(stderr, TOOL ": error: --kernel is an option of "
-                    "--target=ascend-cmodel only\n");
+                         "--target=ascend-cmodel only\n");
     return 1;
   }
   if (!o->output_dir) {
@@ -294,11 +302,13 @@ static int unknown_option(const char *arg, const char *name) {
       best = *o, best_distance = d;
   }
   if (best)
-    fprintf(stderr, TOOL ": error: unknown option '%s'; did you mean "
-                    "'--%s'?\n", arg, best);
+    fprintf(stderr,
+            TOOL ": error: unknown option '%s'; did you mean "
+                 "'--%s'?\n",
+            arg, best);
   else
-    fprintf(stderr, TOOL ": error: unknown option '%s' (see '" TOOL
-                    " --help')\n", arg);
+    fprintf(stderr,
+            TOOL ": error: unknown option '%s' (see '" TOOL " --help')\n", arg);
   return 1;
 }
 
@@ -310,22 +320,23 @@ static void print_help(void) {
   for (size_t i = 0; i < npuc_num_targets(); i++)
     printf("      %-14s %s\n", npuc_target_at(i)->name,
            npuc_target_at(i)->summary);
-  printf("  -o <dir>                           Output directory\n"
-         "  --target-config=<file>             Override the target "
-         "description (YAML)\n"
-         "  --kernel=<name>                    ascend-cmodel: emit only the "
-         "func.func <name>,\n"
-         "                                     entry or not (default: every "
-         "hacc.entry)\n"
-         "  --enable-auto-blockify-loop        Run auto-blockify-parallel-loop: "
-         "loop each kernel\n"
-         "                                     over its logical blocks on the "
-         "physical cores\n"
-         "                                     (also on with "
-         "TRITON_ALL_BLOCKS_PARALLEL=1)\n"
-         "  --enable-auto-bind-sub-block=<bool>\n"
-         "                                     Bind sub-blocks automatically "
-         "(default: true)\n"
-         "  --help, -h                         Show this help\n"
-         "  --version                          Show the version\n");
+  printf(
+      "  -o <dir>                           Output directory\n"
+      "  --target-config=<file>             Override the target "
+      "description (YAML)\n"
+      "  --kernel=<name>                    ascend-cmodel: emit only the "
+      "func.func <name>,\n"
+      "                                     entry or not (default: every "
+      "hacc.entry)\n"
+      "  --enable-auto-blockify-loop        Run auto-blockify-parallel-loop: "
+      "loop each kernel\n"
+      "                                     over its logical blocks on the "
+      "physical cores\n"
+      "                                     (also on with "
+      "TRITON_ALL_BLOCKS_PARALLEL=1)\n"
+      "  --enable-auto-bind-sub-block=<bool>\n"
+      "                                     Bind sub-blocks automatically "
+      "(default: true)\n"
+      "  --help, -h                         Show this help\n"
+      "  --version                          Show the version\n");
 }

@@ -94,8 +94,15 @@ static int run(const options *o) {
   char *input = npuc_read_input(o->input, &len, NULL);
   if (!input)
     return 1;
-  tool t = {o,    npuc_input_display_name(o->input), NULL, {NULL}, {NULL},
-            NULL, {false, false}, 0, 0};
+  tool t = {o,
+            npuc_input_display_name(o->input),
+            NULL,
+            {NULL},
+            {NULL},
+            NULL,
+            {false, false},
+            0,
+            0};
   bool ok = npuc_check_text(input, len, t.filename, NULL) &&
             (t.registry = npuc_builtin_op_registry(NULL)) != NULL;
   if (ok) {
@@ -171,9 +178,9 @@ static bool process_module(tool *t, const npuc_chunk *chunk,
                            const npuc_diag_sink *sink) {
   npuc_module m;
   double start = seconds();
-  bool parsed = npuc_module_parse(t->context, t->registry, chunk->text,
-                                  chunk->len, t->filename, chunk->first_line,
-                                  sink, &m);
+  bool parsed =
+      npuc_module_parse(t->context, t->registry, chunk->text, chunk->len,
+                        t->filename, chunk->first_line, sink, &m);
   t->parse_seconds += seconds() - start;
   bool ok = parsed && run_and_print(t, &m, sink);
   if (parsed)
@@ -183,8 +190,7 @@ static bool process_module(tool *t, const npuc_chunk *chunk,
   return ok;
 }
 
-static bool run_and_print(tool *t, npuc_module *m,
-                          const npuc_diag_sink *sink) {
+static bool run_and_print(tool *t, npuc_module *m, const npuc_diag_sink *sink) {
   /* Pass diagnostics may point into rewritten text: keep its source map. */
   npuc_context_set_sink(t->context, sink, m->map);
   bool ok = true;
@@ -334,8 +340,7 @@ static const option_spec specs[] = {
 
 #define NUM_SPECS (sizeof specs / sizeof specs[0])
 
-static int apply_option(const option_spec *spec, const char *value,
-                        options *o);
+static int apply_option(const option_spec *spec, const char *value, options *o);
 static bool add_pass_flag(options *o, const char *name, const char *value);
 static int unknown_option(const char *arg, const char *name);
 static const option_spec *find_spec(const char *name, size_t len);
@@ -347,8 +352,10 @@ static int parse_command_line(int argc, char **argv, options *o) {
     const char *arg = argv[i];
     if (only_positional || arg[0] != '-' || arg[1] == '\0') {
       if (have_input) {
-        fprintf(stderr, TOOL ": error: more than one input file ('%s' and "
-                        "'%s')\n", o->input, arg);
+        fprintf(stderr,
+                TOOL ": error: more than one input file ('%s' and "
+                     "'%s')\n",
+                o->input, arg);
         return 1;
       }
       o->input = arg;
@@ -392,8 +399,10 @@ static int parse_command_line(int argc, char **argv, options *o) {
       return 1;
   }
   if (o->pipeline && o->num_passes > 0) {
-    fprintf(stderr, TOOL ": error: --pass-pipeline cannot be combined with "
-                    "individual pass options (--%s)\n", o->passes[0].name);
+    fprintf(stderr,
+            TOOL ": error: --pass-pipeline cannot be combined with "
+                 "individual pass options (--%s)\n",
+            o->passes[0].name);
     return 1;
   }
   return CONTINUE;
@@ -403,8 +412,7 @@ static bool bool_value(const char *value, bool *out) {
   if (!value || !strcmp(value, "true") || !strcmp(value, "True") ||
       !strcmp(value, "1"))
     return *out = true, true;
-  if (!strcmp(value, "false") || !strcmp(value, "False") ||
-      !strcmp(value, "0"))
+  if (!strcmp(value, "false") || !strcmp(value, "False") || !strcmp(value, "0"))
     return *out = false, true;
   return false;
 }
@@ -413,14 +421,18 @@ static int apply_option(const option_spec *spec, const char *value,
                         options *o) {
   bool flag = true;
   if (spec->arg == ARG_NONE && !bool_value(value, &flag)) {
-    fprintf(stderr, TOOL ": error: option '--%s' takes no value other than "
-                    "true or false (got '%s')\n", spec->name, value);
+    fprintf(stderr,
+            TOOL ": error: option '--%s' takes no value other than "
+                 "true or false (got '%s')\n",
+            spec->name, value);
     return 1;
   }
   switch (spec->id) {
   case OPT_OUTPUT: o->output = value; break;
   case OPT_PIPELINE: o->pipeline = value; break;
-  case OPT_SPLIT: o->split_marker = value && *value ? value : SPLIT_MARKER; break;
+  case OPT_SPLIT:
+    o->split_marker = value && *value ? value : SPLIT_MARKER;
+    break;
   case OPT_VERIFY: o->verify_diagnostics = flag; break;
   case OPT_PRINT_AFTER_ALL: o->print_ir_after_all = flag; break;
   case OPT_TIMING: o->timing = flag; break;
@@ -464,11 +476,15 @@ static int unknown_option(const char *arg, const char *name) {
       npuc_edit_distance(name, passes[0]) < best_distance)
     best = passes[0], best_distance = npuc_edit_distance(name, passes[0]);
   if (best && best_distance <= limit)
-    fprintf(stderr, TOOL ": error: unknown option or pass '%s'; did you mean "
-                    "'--%s'?\n", arg, best);
+    fprintf(stderr,
+            TOOL ": error: unknown option or pass '%s'; did you mean "
+                 "'--%s'?\n",
+            arg, best);
   else
-    fprintf(stderr, TOOL ": error: unknown option or pass '%s' (see "
-                    "'" TOOL " --help')\n", arg);
+    fprintf(stderr,
+            TOOL ": error: unknown option or pass '%s' (see "
+                 "'" TOOL " --help')\n",
+            arg);
   return 1;
 }
 
@@ -491,7 +507,8 @@ static void print_help(void) {
   for (size_t i = 0; i < NUM_SPECS; i++)
     if (specs[i].usage)
       printf("  %-32s %s\n", specs[i].usage, specs[i].help);
-  printf("\nNPUC PASSES (as --<name>[=<options>] or inside --pass-pipeline):\n");
+  printf(
+      "\nNPUC PASSES (as --<name>[=<options>] or inside --pass-pipeline):\n");
   for (size_t i = 0; i < npuc_num_passes(); i++)
     print_pass_help(npuc_pass_at(i));
   printf("\nUPSTREAM PASSES:\n"

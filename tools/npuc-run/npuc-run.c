@@ -72,9 +72,9 @@ static int parse_args(int argc, char **argv, options *o) {
   }
   if (!o->spec || o->num_kernels != (o->compare ? 2 : 1)) {
     fprintf(stderr, TOOL ": error: %s\n",
-            !o->spec ? "no --spec given"
-                     : o->compare ? "--compare takes two kernel files"
-                                  : "give one kernel file (or --compare A B)");
+            !o->spec     ? "no --spec given"
+            : o->compare ? "--compare takes two kernel files"
+                         : "give one kernel file (or --compare A B)");
     usage(stderr);
     return 2;
   }
@@ -82,16 +82,17 @@ static int parse_args(int argc, char **argv, options *o) {
 }
 
 static void usage(FILE *f) {
-  fprintf(f, "USAGE: " TOOL " KERNEL.mlir --spec SPEC.yaml [-o DIR]\n"
-             "       " TOOL " --compare A.mlir B.mlir --spec SPEC.yaml [-o DIR]\n\n"
-             "Compiles with --target=ascend-cmodel, builds with $CC (default cc),\n"
-             "runs every block, and writes DIR/argN.bin and DIR/summary.txt\n"
-             "(with --compare: DIR/a and DIR/b). NPUC_THREADS=n runs blocks on n\n"
-             "threads; NPUC_CHECK_BOUNDS=1 checks every access. The spec's\n"
-             "sub_blocks: N (or [A, B] for the two kernels of --compare) sets\n"
-             "the sub-blocks launched per block. The spec's kernel: NAME runs\n"
-             "the func.func NAME alone, entry or not (the module's other\n"
-             "functions are not compiled).\n");
+  fprintf(
+      f, "USAGE: " TOOL " KERNEL.mlir --spec SPEC.yaml [-o DIR]\n"
+         "       " TOOL " --compare A.mlir B.mlir --spec SPEC.yaml [-o DIR]\n\n"
+         "Compiles with --target=ascend-cmodel, builds with $CC (default cc),\n"
+         "runs every block, and writes DIR/argN.bin and DIR/summary.txt\n"
+         "(with --compare: DIR/a and DIR/b). NPUC_THREADS=n runs blocks on n\n"
+         "threads; NPUC_CHECK_BOUNDS=1 checks every access. The spec's\n"
+         "sub_blocks: N (or [A, B] for the two kernels of --compare) sets\n"
+         "the sub-blocks launched per block. The spec's kernel: NAME runs\n"
+         "the func.func NAME alone, entry or not (the module's other\n"
+         "functions are not compiled).\n");
 }
 
 static int remove_entry(const char *path, const struct stat *sb, int flag,
@@ -139,7 +140,8 @@ static int run(const options *o) {
   char *work = make_work_dir();
   int status = work ? build_kernels(o, &spec, reg, work) : 2;
   char *staging = NULL;
-  if (status == 0 && o->out && !(staging = npuc_staging_dir_create(o->out, NULL)))
+  if (status == 0 && o->out &&
+      !(staging = npuc_staging_dir_create(o->out, NULL)))
     status = 2;
   bool complete = false;
   if (status == 0)
@@ -201,10 +203,8 @@ static int run_kernels(const options *o, const npuc_run_spec *spec,
   char *in = path_in(run_dir, "in");
   char *out[2] = {path_in(run_dir, o->compare ? "a" : "."),
                   path_in(run_dir, "b")};
-  int status = npuc_make_dirs(in, NULL) &&
-                       npuc_run_write_inputs(spec, in, NULL)
-                   ? 0
-                   : 2;
+  int status =
+      npuc_make_dirs(in, NULL) && npuc_run_write_inputs(spec, in, NULL) ? 0 : 2;
   for (int k = 0; status == 0 && k < o->num_kernels; ++k) {
     char name[16];
     snprintf(name, sizeof name, "build%d", k);
@@ -225,7 +225,8 @@ static int run_kernels(const options *o, const npuc_run_spec *spec,
       status = 2;
       *complete = false;
     } else if (differing > 0) {
-      printf("%d output buffer%s differ\n", differing, differing == 1 ? "" : "s");
+      printf("%d output buffer%s differ\n", differing,
+             differing == 1 ? "" : "s");
       status = 1;
     } else {
       printf("outputs identical\n");

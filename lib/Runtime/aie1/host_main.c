@@ -31,8 +31,8 @@ int npuc_aie1_host_main(int argc, char **argv, const npuc_aie1_host *h) {
   int64_t bad = 0;
   for (int k = 0; k < h->num_kernels; ++k)
     bad += run_kernel(h, &h->kernels[k]);
-  printf("%s: %d kernel(s), %lld element(s) differ\n",
-         bad ? "MISMATCH" : "OK", h->num_kernels, (long long)bad);
+  printf("%s: %d kernel(s), %lld element(s) differ\n", bad ? "MISMATCH" : "OK",
+         h->num_kernels, (long long)bad);
   return bad ? 1 : 0;
 }
 
@@ -165,8 +165,8 @@ static int64_t compare(const npuc_aie1_host *h, const char *kernel, int arg,
   for (int64_t i = 0; i < n + h->slack; ++i) {
     bool same;
     if (vec->dtype == NPUC_DT_F32) {
-      int64_t u = ulps(((const float *)vec->data)[i],
-                       ((const float *)ref->data)[i]);
+      int64_t u =
+          ulps(((const float *)vec->data)[i], ((const float *)ref->data)[i]);
       if (u > worst)
         worst = u;
       same = u <= h->f32_ulps;

@@ -49,7 +49,8 @@ void npuc_rt_arena_reset(void) {
   /* Keep the largest chunk for the next invocation, free the rest. */
   arena_chunk *keep = NULL;
   for (arena_chunk *c = arena_top; c; c = c->prev)
-    if (!keep || c->size > keep->size) keep = c;
+    if (!keep || c->size > keep->size)
+      keep = c;
   while (arena_top) {
     arena_chunk *prev = arena_top->prev;
     if (arena_top != keep) {
@@ -80,7 +81,8 @@ static void *arena_alloc(size_t bytes, const char *loc) {
   if (bytes > SIZE_MAX - ARENA_ALIGN)
     npuc_rt_fail(loc, "alloc: buffer size overflows");
   bytes = (bytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
-  if (bytes == 0) bytes = ARENA_ALIGN; /* distinct storage per buffer */
+  if (bytes == 0)
+    bytes = ARENA_ALIGN; /* distinct storage per buffer */
   if (!arena_top || arena_top->size - arena_top->used < bytes) {
     size_t size = bytes > ARENA_CHUNK_BYTES ? bytes : ARENA_CHUNK_BYTES;
     arena_chunk *c = malloc(sizeof *c);
@@ -136,8 +138,11 @@ npuc_buf npuc_rt_subview(const npuc_buf *src, const int64_t *offsets,
   npuc_rti_check_buf_shape(src, "subview source", loc);
   if (npuc_rt_check_bounds())
     check_subview_bounds(src, offsets, sizes, strides, loc);
-  npuc_buf v = {.data = src->data, .offset = src->offset, .rank = 0,
-                .dtype = src->dtype, .extent = src->extent};
+  npuc_buf v = {.data = src->data,
+                .offset = src->offset,
+                .rank = 0,
+                .dtype = src->dtype,
+                .extent = src->extent};
   for (int32_t j = 0; j < src->rank; j++) {
     if (sizes[j] < 0)
       npuc_rt_fail(loc, "subview: negative size %lld in dim %d",
@@ -167,26 +172,30 @@ static void check_subview_bounds(const npuc_buf *src, const int64_t *offsets,
                                  const int64_t *sizes, const int64_t *strides,
                                  const char *loc) {
   for (int32_t j = 0; j < src->rank; j++) {
-    if (sizes[j] <= 0) continue;
+    if (sizes[j] <= 0)
+      continue;
     int64_t first = offsets[j], last = offsets[j] + (sizes[j] - 1) * strides[j];
     bool first_ok = first >= 0 && first < src->sizes[j],
          last_ok = last >= 0 && last < src->sizes[j];
-    if (first_ok && last_ok) continue;
-    npuc_rt_fail(loc,
-                 "subview: index %lld out of bounds for dimension %d of size %lld "
-                 "(offset %lld, size %lld, stride %lld)",
-                 (long long)(first_ok ? last : first), (int)j, (long long)src->sizes[j],
-                 (long long)offsets[j], (long long)sizes[j],
-                 (long long)strides[j]);
+    if (first_ok && last_ok)
+      continue;
+    npuc_rt_fail(
+        loc,
+        "subview: index %lld out of bounds for dimension %d of size %lld "
+        "(offset %lld, size %lld, stride %lld)",
+        (long long)(first_ok ? last : first), (int)j, (long long)src->sizes[j],
+        (long long)offsets[j], (long long)sizes[j], (long long)strides[j]);
   }
 }
 
-npuc_buf npuc_rt_reinterpret(const npuc_buf *src, int64_t offset,
-                             int32_t rank, const int64_t *sizes,
-                             const int64_t *strides) {
+npuc_buf npuc_rt_reinterpret(const npuc_buf *src, int64_t offset, int32_t rank,
+                             const int64_t *sizes, const int64_t *strides) {
   npuc_rti_check_rank(rank, NULL);
-  npuc_buf v = {.data = src->data, .offset = offset, .rank = rank,
-                .dtype = src->dtype, .extent = src->extent};
+  npuc_buf v = {.data = src->data,
+                .offset = offset,
+                .rank = rank,
+                .dtype = src->dtype,
+                .extent = src->extent};
   for (int32_t j = 0; j < rank; j++) {
     v.sizes[j] = sizes[j];
     v.strides[j] = strides[j];
@@ -224,8 +233,11 @@ npuc_buf npuc_rt_reshape(const npuc_buf *src, int32_t rank,
                          const int64_t *sizes, const char *loc) {
   npuc_rti_check_buf_shape(src, "reshape source", loc);
   npuc_rti_check_rank(rank, loc);
-  npuc_buf v = {.data = src->data, .offset = src->offset, .rank = rank,
-                .dtype = src->dtype, .extent = src->extent};
+  npuc_buf v = {.data = src->data,
+                .offset = src->offset,
+                .rank = rank,
+                .dtype = src->dtype,
+                .extent = src->extent};
   for (int32_t j = 0; j < rank; j++) {
     if (sizes[j] < 0)
       npuc_rt_fail(loc, "reshape: negative size %lld in dim %d",
@@ -254,11 +266,14 @@ npuc_buf npuc_rt_reshape(const npuc_buf *src, int32_t rank,
 /* Dense row-major, ignoring the strides of size-1 dims (they are never
  * stepped over). */
 static bool is_row_major(const npuc_buf *b) {
-  if (npuc_rti_num_elements(b->rank, b->sizes) == 0) return true;
+  if (npuc_rti_num_elements(b->rank, b->sizes) == 0)
+    return true;
   int64_t expect = 1;
   for (int32_t j = b->rank - 1; j >= 0; j--) {
-    if (b->sizes[j] == 1) continue;
-    if (b->strides[j] != expect) return false;
+    if (b->sizes[j] == 1)
+      continue;
+    if (b->strides[j] != expect)
+      return false;
     expect *= b->sizes[j];
   }
   return true;
@@ -307,7 +322,8 @@ static int64_t element_offset(const npuc_buf *b, const int64_t *idx,
   int64_t off = b->offset;
   for (int32_t j = 0; j < b->rank; j++) {
     if (check && (idx[j] < 0 || idx[j] >= b->sizes[j]))
-      npuc_rt_fail(loc, "index %lld out of bounds for dimension %d of size %lld",
+      npuc_rt_fail(loc,
+                   "index %lld out of bounds for dimension %d of size %lld",
                    (long long)idx[j], (int)j, (long long)b->sizes[j]);
     off += idx[j] * b->strides[j];
   }

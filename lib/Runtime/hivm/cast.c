@@ -25,8 +25,8 @@ void npuc_rt_cast(const npuc_buf *dst, const npuc_buf *src, npuc_cast_mode mode,
   if ((unsigned)mode > NPUC_CAST_UNSIGNED)
     npuc_rt_fail(loc, "cast: invalid mode %d", (int)mode);
   bool float_src = npuc_rt_is_float(src->dtype);
-  bool keeps_value = mode == NPUC_CAST_DEFAULT || mode == NPUC_CAST_UNSIGNED ||
-                     !float_src;
+  bool keeps_value =
+      mode == NPUC_CAST_DEFAULT || mode == NPUC_CAST_UNSIGNED || !float_src;
   if (dst->dtype == src->dtype && keeps_value) {
     npuc_rti_copy_strided(dst, src->data, src->offset, src->strides);
     return;
@@ -45,7 +45,8 @@ static rt_rounding rounding_of(npuc_cast_mode mode) {
 }
 
 int64_t npuc_rti_float_to_int(double v, npuc_cast_mode mode, npuc_dtype dt) {
-  if (isnan(v)) return 0;
+  if (isnan(v))
+    return 0;
   switch (mode) {
   case NPUC_CAST_RINT: v = nearbyint(v); break;
   case NPUC_CAST_ROUND: v = round(v); break;
@@ -53,18 +54,21 @@ int64_t npuc_rti_float_to_int(double v, npuc_cast_mode mode, npuc_dtype dt) {
   case NPUC_CAST_CEIL: v = ceil(v); break;
   default: v = trunc(v); break;
   }
-  if (dt == NPUC_DT_I1) return v >= 1 ? 1 : 0;
+  if (dt == NPUC_DT_I1)
+    return v >= 1 ? 1 : 0;
   int w = npuc_rti_int_width(dt);
   double limit = ldexp(1.0, w - 1); /* 2^(w-1): exact, just past the max */
-  if (v >= limit) return w == 64 ? INT64_MAX : (INT64_C(1) << (w - 1)) - 1;
-  if (v < -limit) return w == 64 ? INT64_MIN : -(INT64_C(1) << (w - 1));
+  if (v >= limit)
+    return w == 64 ? INT64_MAX : (INT64_C(1) << (w - 1)) - 1;
+  if (v < -limit)
+    return w == 64 ? INT64_MIN : -(INT64_C(1) << (w - 1));
   return (int64_t)v;
 }
 
 /* ---- per-chunk conversions ---------------------------------------------- */
 
 typedef enum {
-  PATH_F32,     /* among f16/bf16/f32, nearest even: float in, float out */
+  PATH_F32, /* among f16/bf16/f32, nearest even: float in, float out */
   PATH_FLOAT_TO_FLOAT,
   PATH_FLOAT_TO_INT,
   PATH_INT_TO_FLOAT,
@@ -79,10 +83,10 @@ static void convert_chunk(cast_path path, void *out, const void *in, size_t n,
 static void cast_rows(const npuc_buf *dst, const npuc_buf *src,
                       npuc_cast_mode mode) {
   cast_path path = choose_path(dst->dtype, src->dtype, mode);
-  rt_ct in_ct = path == PATH_F32 ? RT_CT_F32
+  rt_ct in_ct = path == PATH_F32               ? RT_CT_F32
                 : npuc_rt_is_float(src->dtype) ? RT_CT_F64
                                                : RT_CT_I64;
-  rt_ct out_ct = path == PATH_F32 ? RT_CT_F32
+  rt_ct out_ct = path == PATH_F32               ? RT_CT_F32
                  : npuc_rt_is_float(dst->dtype) ? RT_CT_F64
                                                 : RT_CT_I64;
   rt_loop l;
@@ -96,9 +100,11 @@ static void cast_rows(const npuc_buf *dst, const npuc_buf *src,
   for (; l.rows > 0; npuc_rti_loop_next_row(&l)) {
     for (size_t start = 0; start < n; start += RT_CHUNK) {
       size_t len = n - start < RT_CHUNK ? n - start : RT_CHUNK;
-      npuc_rti_row_load(in_ct, in, src, l.offset[1] + (int64_t)start * ss, ss, len);
+      npuc_rti_row_load(in_ct, in, src, l.offset[1] + (int64_t)start * ss, ss,
+                        len);
       convert_chunk(path, out, in, len, dst->dtype, src->dtype, mode);
-      npuc_rti_row_store(out_ct, out, dst, l.offset[0] + (int64_t)start * ds, ds, len);
+      npuc_rti_row_store(out_ct, out, dst, l.offset[0] + (int64_t)start * ds,
+                         ds, len);
     }
   }
 }
@@ -115,7 +121,8 @@ static cast_path choose_path(npuc_dtype to, npuc_dtype from,
   if (is_f32_family(to) && is_f32_family(from) && to != from &&
       rounding_of(mode) == RT_ROUND_NEAREST_EVEN)
     return PATH_F32;
-  if (float_from) return float_to ? PATH_FLOAT_TO_FLOAT : PATH_FLOAT_TO_INT;
+  if (float_from)
+    return float_to ? PATH_FLOAT_TO_FLOAT : PATH_FLOAT_TO_INT;
   return float_to ? PATH_INT_TO_FLOAT : PATH_INT_TO_INT;
 }
 
@@ -137,10 +144,12 @@ static void convert_chunk(cast_path path, void *out, const void *in, size_t n,
   switch (path) {
   case PATH_F32: memcpy(out, in, n * sizeof(float)); return;
   case PATH_FLOAT_TO_FLOAT:
-    for (size_t i = 0; i < n; i++) fout[i] = float_to_float(fin[i], to, from, mode);
+    for (size_t i = 0; i < n; i++)
+      fout[i] = float_to_float(fin[i], to, from, mode);
     return;
   case PATH_FLOAT_TO_INT:
-    for (size_t i = 0; i < n; i++) iout[i] = npuc_rti_float_to_int(fin[i], mode, to);
+    for (size_t i = 0; i < n; i++)
+      iout[i] = npuc_rti_float_to_int(fin[i], mode, to);
     return;
   case PATH_INT_TO_FLOAT:
     for (size_t i = 0; i < n; i++) {

@@ -62,7 +62,8 @@ static uint64_t round_magnitude(bool neg, uint64_t mag, int e, float_format f,
                                 rt_rounding r);
 static uint64_t overflow_bits(bool neg, float_format f, rt_rounding r);
 
-uint64_t npuc_rti_float_bits_from_double(double v, npuc_dtype dt, rt_rounding r) {
+uint64_t npuc_rti_float_bits_from_double(double v, npuc_dtype dt,
+                                         rt_rounding r) {
   float_format f = format_of(dt);
   uint64_t x;
   memcpy(&x, &v, sizeof x);
@@ -71,20 +72,24 @@ uint64_t npuc_rti_float_bits_from_double(double v, npuc_dtype dt, rt_rounding r)
   uint64_t exp = (x >> 52) & 0x7ff, frac = x & ((UINT64_C(1) << 52) - 1);
   uint64_t inf = ((UINT64_C(1) << f.exp_bits) - 1) << f.mant_bits;
   if (exp == 0x7ff) {
-    if (frac == 0) return sign | inf;
+    if (frac == 0)
+      return sign | inf;
     /* NaN: quiet, with as much of the payload as fits. */
     return sign | inf | UINT64_C(1) << (f.mant_bits - 1) |
            frac >> (52 - f.mant_bits);
   }
-  if (exp == 0 && frac == 0) return sign;
-  if (exp == 0) return round_magnitude(neg, frac, -1074, f, r);
+  if (exp == 0 && frac == 0)
+    return sign;
+  if (exp == 0)
+    return round_magnitude(neg, frac, -1074, f, r);
   return round_magnitude(neg, frac | UINT64_C(1) << 52, (int)exp - 1075, f, r);
 }
 
 uint64_t npuc_rti_float_bits_from_int(bool neg, uint64_t mag, npuc_dtype dt,
                                       rt_rounding r) {
   float_format f = format_of(dt);
-  if (mag == 0) return 0; /* integers have no -0 */
+  if (mag == 0)
+    return 0; /* integers have no -0 */
   return round_magnitude(neg, mag, 0, f, r);
 }
 
@@ -102,7 +107,8 @@ double npuc_rti_float_bits_to_double(uint64_t bits, npuc_dtype dt) {
 }
 
 double npuc_rti_round_to_dtype(double v, npuc_dtype dt) {
-  if (dt == NPUC_DT_F64) return v;
+  if (dt == NPUC_DT_F64)
+    return v;
   return npuc_rti_float_bits_to_double(
       npuc_rti_float_bits_from_double(v, dt, RT_ROUND_NEAREST_EVEN), dt);
 }
@@ -123,13 +129,19 @@ static int leading_zeros64(uint64_t x) {
   return __builtin_clzll(x);
 #else
   int n = 0;
-  for (uint64_t bit = UINT64_C(1) << 63; !(x & bit); bit >>= 1) n++;
+  for (uint64_t bit = UINT64_C(1) << 63; !(x & bit); bit >>= 1)
+    n++;
   return n;
 #endif
 }
 
 /* Where the discarded bits lie relative to half a unit in the last place. */
-typedef enum { REST_ZERO, REST_BELOW_HALF, REST_HALF, REST_ABOVE_HALF } rest_class;
+typedef enum {
+  REST_ZERO,
+  REST_BELOW_HALF,
+  REST_HALF,
+  REST_ABOVE_HALF
+} rest_class;
 
 static bool rounds_up(rest_class rest, bool neg, bool kept_odd, rt_rounding r) {
   switch (r) {
@@ -155,9 +167,11 @@ static uint64_t round_magnitude(bool neg, uint64_t mag, int e, float_format f,
   int top = e + 63;
   int bias = (1 << (f.exp_bits - 1)) - 1, emin = 1 - bias;
   uint64_t sign = (uint64_t)neg << (f.mant_bits + f.exp_bits);
-  if (top > bias) return sign | overflow_bits(neg, f, r);
-  int quantum = (top < emin ? emin : top) - f.mant_bits; /* exponent of the lsb */
-  int shift = quantum - e; /* >= 64 - 1 - mant_bits */
+  if (top > bias)
+    return sign | overflow_bits(neg, f, r);
+  int quantum =
+      (top < emin ? emin : top) - f.mant_bits; /* exponent of the lsb */
+  int shift = quantum - e;                     /* >= 64 - 1 - mant_bits */
   uint64_t kept;
   rest_class rest;
   if (shift >= 65) {
@@ -211,7 +225,8 @@ void npuc_rti_row_load(rt_ct ct, void *out, const npuc_buf *b, int64_t off,
     load_raw(out, b, off, stride, n);
     if (b->dtype == NPUC_DT_I1) {
       int8_t *o = out;
-      for (size_t i = 0; i < n; i++) o[i] = o[i] != 0;
+      for (size_t i = 0; i < n; i++)
+        o[i] = o[i] != 0;
     }
     return;
   }
@@ -227,13 +242,17 @@ static void load_f32(float *out, const npuc_buf *b, int64_t off, int64_t s,
   bool f16 = b->dtype == NPUC_DT_F16;
   /* The dense loops are spelled out: they are the ones that vectorize. */
   if (s == 1 && f16) {
-    for (size_t i = 0; i < n; i++) out[i] = npuc_f16_to_f32_inline(p[i]);
+    for (size_t i = 0; i < n; i++)
+      out[i] = npuc_f16_to_f32_inline(p[i]);
   } else if (s == 1) {
-    for (size_t i = 0; i < n; i++) out[i] = npuc_bf16_to_f32_inline(p[i]);
+    for (size_t i = 0; i < n; i++)
+      out[i] = npuc_bf16_to_f32_inline(p[i]);
   } else if (f16) {
-    for (size_t i = 0; i < n; i++) out[i] = npuc_f16_to_f32_inline(p[(int64_t)i * s]);
+    for (size_t i = 0; i < n; i++)
+      out[i] = npuc_f16_to_f32_inline(p[(int64_t)i * s]);
   } else {
-    for (size_t i = 0; i < n; i++) out[i] = npuc_bf16_to_f32_inline(p[(int64_t)i * s]);
+    for (size_t i = 0; i < n; i++)
+      out[i] = npuc_bf16_to_f32_inline(p[(int64_t)i * s]);
   }
 }
 
@@ -247,7 +266,8 @@ static void load_f64(double *out, const npuc_buf *b, int64_t off, int64_t s,
   for (size_t done = 0; done < n; done += RT_CHUNK) {
     size_t len = n - done < RT_CHUNK ? n - done : RT_CHUNK;
     load_f32(tmp, b, off + (int64_t)done * s, s, len);
-    for (size_t i = 0; i < len; i++) out[done + i] = tmp[i];
+    for (size_t i = 0; i < len; i++)
+      out[done + i] = tmp[i];
   }
 }
 
@@ -257,22 +277,26 @@ static void load_i64(int64_t *out, const npuc_buf *b, int64_t off, int64_t s,
   switch (b->dtype) {
   case NPUC_DT_I1: {
     const uint8_t *p = (const uint8_t *)base;
-    for (size_t i = 0; i < n; i++) out[i] = p[(int64_t)i * s] != 0;
+    for (size_t i = 0; i < n; i++)
+      out[i] = p[(int64_t)i * s] != 0;
     return;
   }
   case NPUC_DT_I8: {
     const int8_t *p = (const int8_t *)base;
-    for (size_t i = 0; i < n; i++) out[i] = p[(int64_t)i * s];
+    for (size_t i = 0; i < n; i++)
+      out[i] = p[(int64_t)i * s];
     return;
   }
   case NPUC_DT_I16: {
     const int16_t *p = (const int16_t *)base;
-    for (size_t i = 0; i < n; i++) out[i] = p[(int64_t)i * s];
+    for (size_t i = 0; i < n; i++)
+      out[i] = p[(int64_t)i * s];
     return;
   }
   case NPUC_DT_I32: {
     const int32_t *p = (const int32_t *)base;
-    for (size_t i = 0; i < n; i++) out[i] = p[(int64_t)i * s];
+    for (size_t i = 0; i < n; i++)
+      out[i] = p[(int64_t)i * s];
     return;
   }
   default: load_raw(out, b, off, s, n); return;
@@ -294,11 +318,11 @@ static void store_f64(const double *in, const npuc_buf *b, int64_t off,
                       int64_t s, size_t n);
 static void store_i64(const int64_t *in, const npuc_buf *b, int64_t off,
                       int64_t s, size_t n);
-static void store_raw(const void *in, const npuc_buf *b, int64_t off,
-                      int64_t s, size_t n);
+static void store_raw(const void *in, const npuc_buf *b, int64_t off, int64_t s,
+                      size_t n);
 
-void npuc_rti_row_store(rt_ct ct, const void *in, const npuc_buf *b, int64_t off,
-                        int64_t stride, size_t n) {
+void npuc_rti_row_store(rt_ct ct, const void *in, const npuc_buf *b,
+                        int64_t off, int64_t stride, size_t n) {
   switch (ct) {
   case RT_CT_F32: store_f32(in, b, off, stride, n); return;
   case RT_CT_F64: store_f64(in, b, off, stride, n); return;
@@ -307,7 +331,8 @@ void npuc_rti_row_store(rt_ct ct, const void *in, const npuc_buf *b, int64_t off
     if (b->dtype == NPUC_DT_I1) {
       const int8_t *v = in;
       uint8_t *p = (uint8_t *)rt_elem_ptr(b, off);
-      for (size_t i = 0; i < n; i++) p[(int64_t)i * stride] = v[i] & 1;
+      for (size_t i = 0; i < n; i++)
+        p[(int64_t)i * stride] = v[i] & 1;
       return;
     }
     store_raw(in, b, off, stride, n);
@@ -324,13 +349,17 @@ static void store_f32(const float *in, const npuc_buf *b, int64_t off,
   uint16_t *p = (uint16_t *)b->data + off;
   bool f16 = b->dtype == NPUC_DT_F16;
   if (s == 1 && f16) {
-    for (size_t i = 0; i < n; i++) p[i] = npuc_f32_to_f16_inline(in[i]);
+    for (size_t i = 0; i < n; i++)
+      p[i] = npuc_f32_to_f16_inline(in[i]);
   } else if (s == 1) {
-    for (size_t i = 0; i < n; i++) p[i] = npuc_f32_to_bf16_inline(in[i]);
+    for (size_t i = 0; i < n; i++)
+      p[i] = npuc_f32_to_bf16_inline(in[i]);
   } else if (f16) {
-    for (size_t i = 0; i < n; i++) p[(int64_t)i * s] = npuc_f32_to_f16_inline(in[i]);
+    for (size_t i = 0; i < n; i++)
+      p[(int64_t)i * s] = npuc_f32_to_f16_inline(in[i]);
   } else {
-    for (size_t i = 0; i < n; i++) p[(int64_t)i * s] = npuc_f32_to_bf16_inline(in[i]);
+    for (size_t i = 0; i < n; i++)
+      p[(int64_t)i * s] = npuc_f32_to_bf16_inline(in[i]);
   }
 }
 
@@ -360,23 +389,27 @@ static void store_i64(const int64_t *in, const npuc_buf *b, int64_t off,
   char *base = rt_elem_ptr(b, off);
   switch (b->dtype) {
   case NPUC_DT_I1:
-    for (size_t i = 0; i < n; i++) ((uint8_t *)base)[(int64_t)i * s] = (uint8_t)(in[i] & 1);
+    for (size_t i = 0; i < n; i++)
+      ((uint8_t *)base)[(int64_t)i * s] = (uint8_t)(in[i] & 1);
     return;
   case NPUC_DT_I8:
-    for (size_t i = 0; i < n; i++) ((uint8_t *)base)[(int64_t)i * s] = (uint8_t)in[i];
+    for (size_t i = 0; i < n; i++)
+      ((uint8_t *)base)[(int64_t)i * s] = (uint8_t)in[i];
     return;
   case NPUC_DT_I16:
-    for (size_t i = 0; i < n; i++) ((uint16_t *)base)[(int64_t)i * s] = (uint16_t)in[i];
+    for (size_t i = 0; i < n; i++)
+      ((uint16_t *)base)[(int64_t)i * s] = (uint16_t)in[i];
     return;
   case NPUC_DT_I32:
-    for (size_t i = 0; i < n; i++) ((uint32_t *)base)[(int64_t)i * s] = (uint32_t)in[i];
+    for (size_t i = 0; i < n; i++)
+      ((uint32_t *)base)[(int64_t)i * s] = (uint32_t)in[i];
     return;
   default: store_raw(in, b, off, s, n); return;
   }
 }
 
-static void store_raw(const void *in, const npuc_buf *b, int64_t off,
-                      int64_t s, size_t n) {
+static void store_raw(const void *in, const npuc_buf *b, int64_t off, int64_t s,
+                      size_t n) {
   npuc_rti_copy_elements(rt_elem_ptr(b, off), s, in, 1, (int64_t)n,
                          npuc_rt_elem_size(b->dtype));
 }

@@ -23,11 +23,12 @@
  * passing it on, as MAX and MIN are also macros there. */
 #define EW_IN_1 const T *a = in[0];
 #define EW_IN_2 const T *a = in[0], *b = in[1];
-#define EW_IN_3 const int8_t *a = in[0]; const T *b = in[1], *c = in[2];
+#define EW_IN_3                                                                \
+  const int8_t *a = in[0];                                                     \
+  const T *b = in[1], *c = in[2];
 #define EW_LOOP(op, arity, expr)                                               \
   case op: {                                                                   \
-    EW_IN_##arity                                                              \
-    for (size_t i = 0; i < n; i++) d[i] = (expr);                              \
+    EW_IN_##arity for (size_t i = 0; i < n; i++) d[i] = (expr);                \
     return;                                                                    \
   }
 #define EW_SKIP(op, arity, expr)
@@ -95,16 +96,17 @@ typedef void ew_kernel_fn(const ew_job *job, size_t n, void *d,
 struct ew_job {
   int op; /* npuc_ew_op or npuc_cmp_mode */
   int nin;
-  rt_ct ct;            /* the type the kernel computes in */
-  rt_ct in_ct[3];      /* what each input chunk holds */
-  bool in_raw_ok[3];   /* the input's storage may be read in place */
-  rt_ct out_ct;        /* what the kernel writes */
-  bool out_raw_ok;     /* ... and whether that is dst's storage */
+  rt_ct ct;          /* the type the kernel computes in */
+  rt_ct in_ct[3];    /* what each input chunk holds */
+  bool in_raw_ok[3]; /* the input's storage may be read in place */
+  rt_ct out_ct;      /* what the kernel writes */
+  bool out_raw_ok;   /* ... and whether that is dst's storage */
   ew_kernel_fn *kernel;
   const char *loc;
 };
 
-static void run_job(const ew_job *job, const npuc_buf *dst, const npuc_buf *ins);
+static void run_job(const ew_job *job, const npuc_buf *dst,
+                    const npuc_buf *ins);
 static npuc_buf operand_view(const npuc_operand *src, npuc_dtype dt,
                              const npuc_buf *dst, uint64_t *scalar,
                              const char *what, const char *loc);
@@ -117,8 +119,11 @@ void npuc_rt_elementwise(npuc_ew_op op, const npuc_buf *dst,
   npuc_rti_check_buf(dst, "dst", loc);
   check_arity(op, nsrc, loc);
   check_op_dtype(op, dst->dtype, loc);
-  ew_job job = {.op = op, .nin = nsrc, .ct = npuc_rti_compute_type(dst->dtype),
-                .kernel = ew_kernel, .loc = loc};
+  ew_job job = {.op = op,
+                .nin = nsrc,
+                .ct = npuc_rti_compute_type(dst->dtype),
+                .kernel = ew_kernel,
+                .loc = loc};
   job.out_ct = job.ct;
   job.out_raw_ok = npuc_rti_ct_is_storage(job.ct, dst->dtype);
   static const char *const names[] = {"src 0", "src 1", "src 2"};
@@ -145,13 +150,17 @@ void npuc_rt_compare(npuc_cmp_mode mode, const npuc_buf *dst,
   if ((unsigned)mode > NPUC_CMP_GE)
     npuc_rt_fail(loc, "compare: invalid mode %d", (int)mode);
   /* Inputs compare in the dtype of the first buffer input; scalars convert. */
-  npuc_dtype dt = !a->is_scalar ? a->buf.dtype
+  npuc_dtype dt = !a->is_scalar   ? a->buf.dtype
                   : !b->is_scalar ? b->buf.dtype
                                   : a->dtype;
   if (!npuc_rti_dtype_valid(dt))
     npuc_rt_fail(loc, "compare: invalid input dtype (%d)", (int)dt);
-  ew_job job = {.op = mode, .nin = 2, .ct = npuc_rti_compute_type(dt),
-                .out_ct = RT_CT_I8, .out_raw_ok = true, .kernel = cmp_kernel,
+  ew_job job = {.op = mode,
+                .nin = 2,
+                .ct = npuc_rti_compute_type(dt),
+                .out_ct = RT_CT_I8,
+                .out_raw_ok = true,
+                .kernel = cmp_kernel,
                 .loc = loc};
   npuc_buf ins[2];
   uint64_t scalars[2];
@@ -216,9 +225,9 @@ static void run_job(const ew_job *job, const npuc_buf *dst,
     npuc_rti_loop_add(&l, ins[k].offset, strides);
   }
   npuc_rti_loop_finish(&l);
-  ew_rows r = {.job = job, .dst = dst, .ins = ins,
-               .filled_from = {-1, -1, -1}};
-  for (; l.rows > 0; npuc_rti_loop_next_row(&l)) run_row(&r, &l);
+  ew_rows r = {.job = job, .dst = dst, .ins = ins, .filled_from = {-1, -1, -1}};
+  for (; l.rows > 0; npuc_rti_loop_next_row(&l))
+    run_row(&r, &l);
 }
 
 static const void *input_chunk(ew_rows *r, int k, int64_t off, int64_t stride,
@@ -253,7 +262,8 @@ static void run_row(ew_rows *r, const rt_loop *l) {
 static const void *input_chunk(ew_rows *r, int k, int64_t off, int64_t stride,
                                size_t len) {
   const npuc_buf *b = &r->ins[k];
-  if (r->job->in_raw_ok[k] && stride == 1) return rt_elem_ptr(b, off);
+  if (r->job->in_raw_ok[k] && stride == 1)
+    return rt_elem_ptr(b, off);
   if (stride == 0) {
     if (r->filled_from[k] != off || r->filled_len[k] < len) {
       npuc_rti_row_load(r->job->in_ct[k], r->tmp[k], b, off, 0, len);

@@ -43,7 +43,7 @@ typedef struct {
 typedef struct {
   char kernel[256];
   char out_dir[4096];
-  int64_t blocks; /* < 0: ask the kernel */
+  int64_t blocks;     /* < 0: ask the kernel */
   int64_t sub_blocks; /* 0: the kernel's own count */
   host_arg args[64];
   int num_args;
@@ -51,8 +51,8 @@ typedef struct {
 
 static int describe(const npuc_kernel_desc *kernels, int n);
 static bool read_manifest(const char *path, manifest *m);
-static const npuc_kernel_desc *pick_kernel(const manifest *m,
-                                           const npuc_kernel_desc *kernels, int n);
+static const npuc_kernel_desc *
+pick_kernel(const manifest *m, const npuc_kernel_desc *kernels, int n);
 static bool check_args(const manifest *m, const npuc_kernel_desc *k);
 static int64_t launch_blocks(const manifest *m, const npuc_kernel_desc *k,
                              void **argv, int64_t *logical);
@@ -88,12 +88,12 @@ int npuc_rt_host_main(int argc, char **argv, const npuc_kernel_desc *kernels,
   int64_t sub_blocks = m.sub_blocks > 0 ? m.sub_blocks : k->sub_blocks;
   run_blocks(k, args, blocks, sub_blocks);
   clock_gettime(CLOCK_MONOTONIC, &t1);
-  double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  double seconds = (double)(t1.tv_sec - t0.tv_sec) +
+                   1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
   return write_outputs(&m, k, logical, blocks, sub_blocks, seconds) ? 0 : 1;
 }
 
 /* ---- manifest ------------------------------------------------------------ */
-
 
 /* What each kernel takes, for tools that write manifests:
  *   kernel NAME
@@ -117,22 +117,22 @@ static int describe(const npuc_kernel_desc *kernels, int n) {
   return 0;
 }
 
-
-
 static bool load_buffer(host_arg *a, const char *path, int line) {
   int64_t count = 1, bytes = 0;
   bool fits = true;
   for (int d = 0; d < a->buf.rank; ++d)
     fits = fits && a->buf.sizes[d] >= 0 &&
            !__builtin_mul_overflow(count, a->buf.sizes[d], &count);
-  fits = fits && !__builtin_mul_overflow(count, (int64_t)npuc_rt_elem_size(a->dtype),
-                                         &bytes);
+  fits = fits && !__builtin_mul_overflow(
+                     count, (int64_t)npuc_rt_elem_size(a->dtype), &bytes);
   a->buf.data = fits && bytes <= NPUC_HOST_MAX_BYTES
                     ? calloc(bytes ? (size_t)bytes : 1, 1)
                     : NULL;
   if (!a->buf.data) {
-    fprintf(stderr, "manifest:%d: error: a buffer of more than %lld bytes, "
-            "or out of memory\n", line, (long long)NPUC_HOST_MAX_BYTES);
+    fprintf(stderr,
+            "manifest:%d: error: a buffer of more than %lld bytes, "
+            "or out of memory\n",
+            line, (long long)NPUC_HOST_MAX_BYTES);
     return false;
   }
   a->buf.extent = count;
@@ -166,7 +166,8 @@ static bool parse_arg(manifest *m, char *rest, int line) {
   int used = 0;
   if (sscanf(rest, "%15s %15s %n", kind, dtype, &used) < 2 ||
       !npuc_rt_dtype_parse(dtype, &a->dtype)) {
-    fprintf(stderr, "manifest:%d: error: expected 'arg buf|scalar DTYPE ...'\n", line);
+    fprintf(stderr, "manifest:%d: error: expected 'arg buf|scalar DTYPE ...'\n",
+            line);
     return false;
   }
   rest += used;
@@ -175,7 +176,7 @@ static bool parse_arg(manifest *m, char *rest, int line) {
     a->ival = strtoll(rest, NULL, 0);
     a->dval = strtod(rest, NULL);
     a->fval = (float)a->dval;
-    a->storage = a->dtype == NPUC_DT_F64 ? (void *)&a->dval
+    a->storage = a->dtype == NPUC_DT_F64      ? (void *)&a->dval
                  : npuc_rt_is_float(a->dtype) ? (void *)&a->fval
                                               : (void *)&a->ival;
   } else {
@@ -191,7 +192,8 @@ static bool parse_arg(manifest *m, char *rest, int line) {
       a->buf.sizes[d] = strtoll(p, &p, 10);
     char path[4096];
     if (sscanf(p, " %4095s", path) != 1) {
-      fprintf(stderr, "manifest:%d: error: buffer without a path or '-'\n", line);
+      fprintf(stderr, "manifest:%d: error: buffer without a path or '-'\n",
+              line);
       return false;
     }
     if (!load_buffer(a, path, line))
@@ -237,8 +239,8 @@ static bool read_manifest(const char *path, manifest *m) {
   return ok;
 }
 
-static const npuc_kernel_desc *pick_kernel(const manifest *m,
-                                           const npuc_kernel_desc *kernels, int n) {
+static const npuc_kernel_desc *
+pick_kernel(const manifest *m, const npuc_kernel_desc *kernels, int n) {
   if (!m->kernel[0] && n > 0)
     return &kernels[0];
   for (int i = 0; i < n; ++i)
@@ -250,7 +252,8 @@ static const npuc_kernel_desc *pick_kernel(const manifest *m,
 
 static bool check_args(const manifest *m, const npuc_kernel_desc *k) {
   if (m->num_args != k->num_args) {
-    fprintf(stderr, "error: kernel '%s' takes %d arguments, the manifest gives %d\n",
+    fprintf(stderr,
+            "error: kernel '%s' takes %d arguments, the manifest gives %d\n",
             k->name, k->num_args, m->num_args);
     return false;
   }
@@ -259,14 +262,16 @@ static bool check_args(const manifest *m, const npuc_kernel_desc *k) {
     const host_arg *a = &m->args[i];
     if (d->kind != a->kind || d->dtype != a->dtype ||
         (a->kind == NPUC_ARG_BUF && d->rank != a->buf.rank)) {
-      fprintf(stderr, "error: argument %d of '%s' must be a %s %s%s\n", i, k->name,
-              d->kind == NPUC_ARG_BUF ? "buffer of" : "scalar",
-              npuc_rt_dtype_name(d->dtype), d->kind == NPUC_ARG_BUF ? " of that rank" : "");
+      fprintf(stderr, "error: argument %d of '%s' must be a %s %s%s\n", i,
+              k->name, d->kind == NPUC_ARG_BUF ? "buffer of" : "scalar",
+              npuc_rt_dtype_name(d->dtype),
+              d->kind == NPUC_ARG_BUF ? " of that rank" : "");
       return false;
     }
     for (int r = 0; a->kind == NPUC_ARG_BUF && r < d->rank; ++r)
       if (d->static_sizes[r] >= 0 && d->static_sizes[r] != a->buf.sizes[r]) {
-        fprintf(stderr, "error: argument %d of '%s' needs size %lld in dimension %d\n",
+        fprintf(stderr,
+                "error: argument %d of '%s' needs size %lld in dimension %d\n",
                 i, k->name, (long long)d->static_sizes[r], r);
         return false;
       }
@@ -274,13 +279,14 @@ static bool check_args(const manifest *m, const npuc_kernel_desc *k) {
   return true;
 }
 
-/* ---- launch ---------------------------------------------------------------- */
+/* ---- launch ----------------------------------------------------------------
+ */
 
 /* Without auto-blockify every logical block is launched; with it, at most
  * the physical core count, and the kernel loops over the rest. */
 static int64_t launch_blocks(const manifest *m, const npuc_kernel_desc *k,
                              void **argv, int64_t *logical) {
-  *logical = m->blocks >= 0 ? m->blocks
+  *logical = m->blocks >= 0      ? m->blocks
              : k->logical_blocks ? k->logical_blocks(argv)
                                  : 1;
   if (*logical < 0) {
@@ -291,8 +297,10 @@ static int64_t launch_blocks(const manifest *m, const npuc_kernel_desc *k,
   /* A count computed from scalar arguments may be anything: past the
    * hardware's limit the run would only take forever. */
   if (*logical > NPUC_HOST_MAX_BLOCKS) {
-    fprintf(stderr, "error: the logical block count %lld is more than the "
-            "limit of %d\n", (long long)*logical, NPUC_HOST_MAX_BLOCKS);
+    fprintf(stderr,
+            "error: the logical block count %lld is more than the "
+            "limit of %d\n",
+            (long long)*logical, NPUC_HOST_MAX_BLOCKS);
     return -1;
   }
   if (k->physical_blocks > 0 && k->physical_blocks < *logical)
@@ -343,7 +351,8 @@ static void run_blocks(const npuc_kernel_desc *k, void **argv, int64_t blocks,
     pthread_join(tid[t], NULL);
 }
 
-/* ---- outputs ----------------------------------------------------------------- */
+/* ---- outputs
+ * ----------------------------------------------------------------- */
 
 static uint64_t fnv1a(const unsigned char *p, size_t n) {
   uint64_t h = 1469598103934665603ull;
@@ -362,8 +371,10 @@ static bool write_outputs(const manifest *m, const npuc_kernel_desc *k,
     fprintf(stderr, "error: cannot write %s: %s\n", path, strerror(errno));
     return false;
   }
-  fprintf(sum, "kernel %s\nlogical_blocks %lld\nlaunched_blocks %lld\nsub_blocks %lld\n",
-          k->name, (long long)logical, (long long)blocks, (long long)sub_blocks);
+  fprintf(
+      sum,
+      "kernel %s\nlogical_blocks %lld\nlaunched_blocks %lld\nsub_blocks %lld\n",
+      k->name, (long long)logical, (long long)blocks, (long long)sub_blocks);
   fprintf(sum, "kernel_seconds %.6f\n", seconds);
   bool ok = true;
   for (int i = 0; i < m->num_args; ++i) {
@@ -382,8 +393,8 @@ static bool write_outputs(const manifest *m, const npuc_kernel_desc *k,
     }
     if (f)
       fclose(f);
-    fprintf(sum, "arg%d %s %lld elements fnv1a %016llx\n", i, npuc_rt_dtype_name(a->dtype),
-            (long long)count,
+    fprintf(sum, "arg%d %s %lld elements fnv1a %016llx\n", i,
+            npuc_rt_dtype_name(a->dtype), (long long)count,
             (unsigned long long)fnv1a(a->buf.data, bytes));
   }
   fclose(sum);

@@ -44,11 +44,12 @@ static void check_integer(const npuc_buf *b, const char *what, const char *op,
 static void check_indirect(const indirect *x, const char *loc) {
   const char *far = x->store ? "indirect_store dst" : "indirect_load src";
   npuc_rti_check_buf(x->memref, far, loc);
-  npuc_rti_check_buf(x->dense, x->store ? "indirect_store src" : "indirect_load dst",
-                     loc);
+  npuc_rti_check_buf(
+      x->dense, x->store ? "indirect_store src" : "indirect_load dst", loc);
   npuc_rti_check_buf(x->offsets, "offsets", loc);
   if (x->memref->rank != 1)
-    npuc_rt_fail(loc, "%s: the memref has rank %d; the C model indexes rank 1 only",
+    npuc_rt_fail(loc,
+                 "%s: the memref has rank %d; the C model indexes rank 1 only",
                  x->what, (int)x->memref->rank);
   npuc_rti_check_same_dtype(x->dense, x->memref, far, loc);
   check_integer(x->offsets, "offsets", x->what, loc);
@@ -89,11 +90,14 @@ static void walk(const indirect *x, const char *loc) {
         if (x->mask && on[i] == 0)
           continue;
         if (offs[i] < 0 || offs[i] >= size)
-          npuc_rt_fail(loc, "%s: offset %lld outside the memref's %lld elements",
+          npuc_rt_fail(loc,
+                       "%s: offset %lld outside the memref's %lld elements",
                        x->what, (long long)offs[i], (long long)size);
-        char *far = rt_elem_ptr(x->memref, x->memref->offset + offs[i] * stride);
-        char *near = rt_elem_ptr(x->dense, l.offset[0] + (start + (int64_t)i) *
-                                                              rt_loop_row_stride(&l, 0));
+        char *far =
+            rt_elem_ptr(x->memref, x->memref->offset + offs[i] * stride);
+        char *near =
+            rt_elem_ptr(x->dense, l.offset[0] + (start + (int64_t)i) *
+                                                    rt_loop_row_stride(&l, 0));
         if (x->store)
           memcpy(far, near, es);
         else

@@ -47,8 +47,8 @@ int npuc_rti_int_width(npuc_dtype dt);
  * round to nearest even (floats) or wrap (integers; i1 keeps bit 0). */
 void npuc_rti_row_load(rt_ct ct, void *out, const npuc_buf *b, int64_t off,
                        int64_t stride, size_t n);
-void npuc_rti_row_store(rt_ct ct, const void *in, const npuc_buf *b, int64_t off,
-                        int64_t stride, size_t n);
+void npuc_rti_row_store(rt_ct ct, const void *in, const npuc_buf *b,
+                        int64_t off, int64_t stride, size_t n);
 
 /* ---- exact rounding to a float format ----------------------------------- */
 typedef enum {
@@ -61,7 +61,8 @@ typedef enum {
 
 /* The bits of the `dt` value nearest to `v` (or `(neg ? -1 : 1) * mag`) in
  * the given direction; one rounding step, so never double rounding. */
-uint64_t npuc_rti_float_bits_from_double(double v, npuc_dtype dt, rt_rounding r);
+uint64_t npuc_rti_float_bits_from_double(double v, npuc_dtype dt,
+                                         rt_rounding r);
 uint64_t npuc_rti_float_bits_from_int(bool neg, uint64_t mag, npuc_dtype dt,
                                       rt_rounding r);
 double npuc_rti_float_bits_to_double(uint64_t bits, npuc_dtype dt);
@@ -75,13 +76,17 @@ int64_t npuc_rti_wrap_int(int64_t v, npuc_dtype dt);
  * float (rt_maxf, rt_minf) and double (rt_max, rt_min). */
 #define RT_MINMAX(T, MAX, MIN)                                                 \
   static inline T MAX(T a, T b) {                                              \
-    if (isnan(a) || isnan(b)) return a + b;                                    \
-    if (a == b) return signbit(a) ? b : a;                                     \
+    if (isnan(a) || isnan(b))                                                  \
+      return a + b;                                                            \
+    if (a == b)                                                                \
+      return signbit(a) ? b : a;                                               \
     return a > b ? a : b;                                                      \
   }                                                                            \
   static inline T MIN(T a, T b) {                                              \
-    if (isnan(a) || isnan(b)) return a + b;                                    \
-    if (a == b) return signbit(a) ? a : b;                                     \
+    if (isnan(a) || isnan(b))                                                  \
+      return a + b;                                                            \
+    if (a == b)                                                                \
+      return signbit(a) ? a : b;                                               \
     return a < b ? a : b;                                                      \
   }
 RT_MINMAX(float, rt_maxf, rt_minf)
@@ -156,9 +161,9 @@ int64_t npuc_rti_num_elements(int32_t rank, const int64_t *sizes);
 /* A scalar operand as a rank-`rank` view that repeats one element of dtype
  * `dt` (all strides 0); the element lives in `*storage`. The value is
  * converted to `dt` as npuc_rt_cast's default mode would. */
-npuc_buf npuc_rti_scalar_view(const npuc_operand *s, npuc_dtype dt, int32_t rank,
-                              const int64_t *sizes, uint64_t *storage,
-                              const char *loc);
+npuc_buf npuc_rti_scalar_view(const npuc_operand *s, npuc_dtype dt,
+                              int32_t rank, const int64_t *sizes,
+                              uint64_t *storage, const char *loc);
 
 /* Float -> int conversion of one value, as npuc_rt_cast does it. */
 int64_t npuc_rti_float_to_int(double v, npuc_cast_mode mode, npuc_dtype dt);

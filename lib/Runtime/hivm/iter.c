@@ -10,13 +10,15 @@
 void npuc_rti_loop_init(rt_loop *l, int32_t rank, const int64_t *sizes) {
   memset(l, 0, sizeof *l);
   l->rank = rank;
-  for (int32_t j = 0; j < rank; j++) l->size[j] = sizes[j];
+  for (int32_t j = 0; j < rank; j++)
+    l->size[j] = sizes[j];
 }
 
 int npuc_rti_loop_add(rt_loop *l, int64_t offset, const int64_t *strides) {
   int op = l->nops++;
   l->offset[op] = offset;
-  for (int32_t j = 0; j < l->rank; j++) l->stride[op][j] = strides[j];
+  for (int32_t j = 0; j < l->rank; j++)
+    l->stride[op][j] = strides[j];
   return op;
 }
 
@@ -30,7 +32,8 @@ void npuc_rti_loop_finish(rt_loop *l) {
   if (l->rank == 0) { /* a single element: one row of length 1 */
     l->rank = 1;
     l->size[0] = 1;
-    for (int op = 0; op < l->nops; op++) l->stride[op][0] = 0;
+    for (int op = 0; op < l->nops; op++)
+      l->stride[op][0] = 0;
   }
   l->rows = total == 0 ? 0 : total / l->size[l->rank - 1];
 }
@@ -39,8 +42,10 @@ void npuc_rti_loop_finish(rt_loop *l) {
 void npuc_rti_loop_next_row(rt_loop *l) {
   l->rows--;
   for (int32_t j = l->rank - 2; j >= 0; j--) {
-    for (int op = 0; op < l->nops; op++) l->offset[op] += l->stride[op][j];
-    if (++l->idx[j] < l->size[j]) return;
+    for (int op = 0; op < l->nops; op++)
+      l->offset[op] += l->stride[op][j];
+    if (++l->idx[j] < l->size[j])
+      return;
     for (int op = 0; op < l->nops; op++)
       l->offset[op] -= l->stride[op][j] * l->size[j];
     l->idx[j] = 0;
@@ -51,9 +56,11 @@ void npuc_rti_loop_next_row(rt_loop *l) {
 static void drop_unit_dims(rt_loop *l) {
   int32_t kept = 0;
   for (int32_t j = 0; j < l->rank; j++) {
-    if (l->size[j] == 1) continue;
+    if (l->size[j] == 1)
+      continue;
     l->size[kept] = l->size[j];
-    for (int op = 0; op < l->nops; op++) l->stride[op][kept] = l->stride[op][j];
+    for (int op = 0; op < l->nops; op++)
+      l->stride[op][kept] = l->stride[op][j];
     kept++;
   }
   l->rank = kept;
@@ -67,12 +74,15 @@ static void merge_contiguous_dims(rt_loop *l) {
     bool mergeable = true;
     for (int op = 0; op < l->nops; op++)
       mergeable &= l->stride[op][j] == l->stride[op][j + 1] * l->size[j + 1];
-    if (!mergeable) continue;
+    if (!mergeable)
+      continue;
     l->size[j] *= l->size[j + 1];
-    for (int op = 0; op < l->nops; op++) l->stride[op][j] = l->stride[op][j + 1];
+    for (int op = 0; op < l->nops; op++)
+      l->stride[op][j] = l->stride[op][j + 1];
     for (int32_t k = j + 1; k + 1 < l->rank; k++) {
       l->size[k] = l->size[k + 1];
-      for (int op = 0; op < l->nops; op++) l->stride[op][k] = l->stride[op][k + 1];
+      for (int op = 0; op < l->nops; op++)
+        l->stride[op][k] = l->stride[op][k + 1];
     }
     l->rank--;
   }
@@ -108,25 +118,29 @@ void npuc_rti_copy_elements(void *d, int64_t ds, const void *s, int64_t ss,
   case 1: {
     uint8_t *to = d;
     const uint8_t *from = s;
-    for (int64_t i = 0; i < n; i++) to[i * ds] = from[i * ss];
+    for (int64_t i = 0; i < n; i++)
+      to[i * ds] = from[i * ss];
     return;
   }
   case 2: {
     uint16_t *to = d;
     const uint16_t *from = s;
-    for (int64_t i = 0; i < n; i++) to[i * ds] = from[i * ss];
+    for (int64_t i = 0; i < n; i++)
+      to[i * ds] = from[i * ss];
     return;
   }
   case 4: {
     uint32_t *to = d;
     const uint32_t *from = s;
-    for (int64_t i = 0; i < n; i++) to[i * ds] = from[i * ss];
+    for (int64_t i = 0; i < n; i++)
+      to[i * ds] = from[i * ss];
     return;
   }
   default: {
     uint64_t *to = d;
     const uint64_t *from = s;
-    for (int64_t i = 0; i < n; i++) to[i * ds] = from[i * ss];
+    for (int64_t i = 0; i < n; i++)
+      to[i * ds] = from[i * ss];
     return;
   }
   }
@@ -160,8 +174,10 @@ void npuc_rti_check_buf_shape(const npuc_buf *b, const char *what,
 void npuc_rti_check_same_shape(const npuc_buf *a, const npuc_buf *b,
                                const char *what, const char *loc) {
   bool same = a->rank == b->rank;
-  for (int32_t j = 0; same && j < a->rank; j++) same = a->sizes[j] == b->sizes[j];
-  if (same) return;
+  for (int32_t j = 0; same && j < a->rank; j++)
+    same = a->sizes[j] == b->sizes[j];
+  if (same)
+    return;
   char sa[160], sb[160];
   npuc_rti_format_shape(sa, sizeof sa, a->rank, a->sizes);
   npuc_rti_format_shape(sb, sizeof sb, b->rank, b->sizes);
@@ -183,14 +199,16 @@ void npuc_rti_broadcast_strides(const npuc_buf *src, const npuc_buf *dst,
     ok = src->sizes[j] == dst->sizes[j] || src->sizes[j] == 1;
     strides[j] = src->sizes[j] == dst->sizes[j] ? src->strides[j] : 0;
   }
-  if (ok) return;
+  if (ok)
+    return;
   char ss[160], ds[160];
   npuc_rti_format_shape(ss, sizeof ss, src->rank, src->sizes);
   npuc_rti_format_shape(ds, sizeof ds, dst->rank, dst->sizes);
   npuc_rt_fail(loc, "%s: shape %s does not broadcast to %s", what, ss, ds);
 }
 
-void npuc_rti_format_shape(char *out, size_t cap, int32_t rank, const int64_t *sizes) {
+void npuc_rti_format_shape(char *out, size_t cap, int32_t rank,
+                           const int64_t *sizes) {
   if (rank <= 0 || rank > NPUC_RT_MAX_RANK) {
     snprintf(out, cap, rank == 0 ? "scalar" : "<rank %d>", (int)rank);
     return;
@@ -200,14 +218,16 @@ void npuc_rti_format_shape(char *out, size_t cap, int32_t rank, const int64_t *s
   for (int32_t j = 0; j < rank && used < cap; j++) {
     int n = snprintf(out + used, cap - used, j ? "x%lld" : "%lld",
                      (long long)sizes[j]);
-    if (n < 0) break;
+    if (n < 0)
+      break;
     used += (size_t)n;
   }
 }
 
 int64_t npuc_rti_num_elements(int32_t rank, const int64_t *sizes) {
   int64_t n = 1;
-  for (int32_t j = 0; j < rank; j++) n *= sizes[j];
+  for (int32_t j = 0; j < rank; j++)
+    n *= sizes[j];
   return n;
 }
 
@@ -215,13 +235,15 @@ int64_t npuc_rti_num_elements(int32_t rank, const int64_t *sizes) {
 
 static void put_element(void *storage, npuc_dtype dt, uint64_t bits);
 
-npuc_buf npuc_rti_scalar_view(const npuc_operand *s, npuc_dtype dt, int32_t rank,
-                              const int64_t *sizes, uint64_t *storage,
-                              const char *loc) {
+npuc_buf npuc_rti_scalar_view(const npuc_operand *s, npuc_dtype dt,
+                              int32_t rank, const int64_t *sizes,
+                              uint64_t *storage, const char *loc) {
   if (!npuc_rti_dtype_valid(s->dtype))
-    npuc_rt_fail(loc, "scalar operand has an invalid dtype (%d)", (int)s->dtype);
+    npuc_rt_fail(loc, "scalar operand has an invalid dtype (%d)",
+                 (int)s->dtype);
   npuc_buf v = {.data = storage, .offset = 0, .rank = rank, .dtype = dt};
-  for (int32_t j = 0; j < rank; j++) v.sizes[j] = sizes[j];
+  for (int32_t j = 0; j < rank; j++)
+    v.sizes[j] = sizes[j];
   /* The value the kernel holds is of the scalar's own type: round (or
    * wrap) to it first, then convert to dt in one rounding step. */
   bool from_float = npuc_rt_is_float(s->dtype);
@@ -232,7 +254,8 @@ npuc_buf npuc_rti_scalar_view(const npuc_operand *s, npuc_dtype dt, int32_t rank
     uint64_t mag = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
     bits = from_float
                ? npuc_rti_float_bits_from_double(f, dt, RT_ROUND_NEAREST_EVEN)
-               : npuc_rti_float_bits_from_int(i < 0, mag, dt, RT_ROUND_NEAREST_EVEN);
+               : npuc_rti_float_bits_from_int(i < 0, mag, dt,
+                                              RT_ROUND_NEAREST_EVEN);
   } else {
     bits = (uint64_t)npuc_rti_wrap_int(
         from_float ? npuc_rti_float_to_int(f, NPUC_CAST_DEFAULT, dt) : i, dt);

@@ -34,7 +34,8 @@ static void check_permutation(const int32_t *perm, int32_t rank,
   bool seen[NPUC_RT_MAX_RANK] = {false};
   for (int32_t j = 0; j < rank; j++) {
     if (perm[j] < 0 || perm[j] >= rank || seen[perm[j]])
-      npuc_rt_fail(loc, "transpose: perm[%d] = %d is not a permutation of 0..%d",
+      npuc_rt_fail(loc,
+                   "transpose: perm[%d] = %d is not a permutation of 0..%d",
                    (int)j, (int)perm[j], (int)rank - 1);
     seen[perm[j]] = true;
   }
@@ -42,8 +43,8 @@ static void check_permutation(const int32_t *perm, int32_t rank,
 
 /* Values are computed as wrapping 64-bit integers, then converted to the
  * dst dtype as a default cast would (one rounding for floats). */
-void npuc_rt_arange(const npuc_buf *dst, int64_t offset,
-                    const int64_t *strides, int nstrides, const char *loc) {
+void npuc_rt_arange(const npuc_buf *dst, int64_t offset, const int64_t *strides,
+                    int nstrides, const char *loc) {
   npuc_rti_check_buf(dst, "arange dst", loc);
   if (nstrides != dst->rank)
     npuc_rt_fail(loc, "arange: %d strides for a rank-%d dst", nstrides,
@@ -64,7 +65,8 @@ void npuc_rt_arange(const npuc_buf *dst, int64_t offset,
     for (size_t start = 0; start < n; start += RT_CHUNK) {
       size_t len = n - start < RT_CHUNK ? n - start : RT_CHUNK;
       uint64_t v = (uint64_t)l.offset[1] + step * start;
-      for (size_t i = 0; i < len; i++, v += step) vals[i] = (int64_t)v;
+      for (size_t i = 0; i < len; i++, v += step)
+        vals[i] = (int64_t)v;
       npuc_buf out = *dst;
       out.rank = 1, out.sizes[0] = (int64_t)len, out.strides[0] = ds;
       out.offset = l.offset[0] + (int64_t)start * ds;
@@ -77,8 +79,10 @@ void npuc_rt_arange(const npuc_buf *dst, int64_t offset,
 void npuc_rt_interleave(const npuc_buf *dst, const npuc_buf *srcs, int nsrc,
                         const char *loc) {
   npuc_rti_check_buf(dst, "interleave dst", loc);
-  if (nsrc < 1) npuc_rt_fail(loc, "interleave: %d sources", nsrc);
-  if (dst->rank < 1) npuc_rt_fail(loc, "interleave: dst is a scalar");
+  if (nsrc < 1)
+    npuc_rt_fail(loc, "interleave: %d sources", nsrc);
+  if (dst->rank < 1)
+    npuc_rt_fail(loc, "interleave: dst is a scalar");
   int32_t last = dst->rank - 1;
   for (int c = 0; c < nsrc; c++) {
     char what[32];

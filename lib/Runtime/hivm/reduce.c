@@ -10,8 +10,8 @@ static void check_reduce(npuc_reduce_op op, const npuc_buf *dst,
                          const npuc_buf *src, uint32_t dims_mask,
                          const char *loc);
 static rt_ct accumulator_type(npuc_dtype dt);
-static void init_accumulators(void *acc, rt_ct ct, size_t n,
-                              npuc_reduce_op op, npuc_dtype dt);
+static void init_accumulators(void *acc, rt_ct ct, size_t n, npuc_reduce_op op,
+                              npuc_dtype dt);
 static void accumulate(void *acc, rt_ct ct, npuc_reduce_op op,
                        const npuc_buf *dst, const npuc_buf *src,
                        uint32_t dims_mask);
@@ -23,7 +23,8 @@ void npuc_rt_reduce(npuc_reduce_op op, const npuc_buf *dst, const npuc_buf *src,
   rt_ct ct = accumulator_type(dst->dtype);
   size_t n = (size_t)npuc_rti_num_elements(dst->rank, dst->sizes);
   void *acc = malloc((n ? n : 1) * npuc_rti_ct_size(ct));
-  if (!acc) npuc_rt_fail(loc, "reduce: out of memory");
+  if (!acc)
+    npuc_rt_fail(loc, "reduce: out of memory");
   init_accumulators(acc, ct, n, op, dst->dtype);
   accumulate(acc, ct, op, dst, src, dims_mask);
   store_accumulators(acc, ct, dst);
@@ -32,7 +33,7 @@ void npuc_rt_reduce(npuc_reduce_op op, const npuc_buf *dst, const npuc_buf *src,
 
 static const char *reduce_name(npuc_reduce_op op) {
   static const char *const names[] = {"sum", "prod", "max", "min", "any",
-                                      "all", "xor", "or",  "and"};
+                                      "all", "xor",  "or",  "and"};
   return (unsigned)op <= NPUC_RED_AND ? names[op] : "<invalid>";
 }
 
@@ -53,18 +54,21 @@ static void check_reduce(npuc_reduce_op op, const npuc_buf *dst,
   bool ok = dst->rank == src->rank;
   for (int32_t j = 0; ok && j < src->rank; j++)
     ok = dst->sizes[j] == ((dims_mask >> j & 1) ? 1 : src->sizes[j]);
-  if (ok) return;
+  if (ok)
+    return;
   char s[160], d[160];
   npuc_rti_format_shape(s, sizeof s, src->rank, src->sizes);
   npuc_rti_format_shape(d, sizeof d, dst->rank, dst->sizes);
-  npuc_rt_fail(loc, "reduce: dst shape %s does not match %s reduced over mask 0x%x",
+  npuc_rt_fail(loc,
+               "reduce: dst shape %s does not match %s reduced over mask 0x%x",
                d, s, (unsigned)dims_mask);
 }
 
 /* Integers all accumulate in 64 bits: wrapping at the end gives the same
  * low bits as wrapping at every step. */
 static rt_ct accumulator_type(npuc_dtype dt) {
-  if (!npuc_rt_is_float(dt)) return RT_CT_I64;
+  if (!npuc_rt_is_float(dt))
+    return RT_CT_I64;
   return dt == NPUC_DT_F64 ? RT_CT_F64 : RT_CT_F32;
 }
 
@@ -80,27 +84,30 @@ static void int_range(npuc_dtype dt, int64_t *lo, int64_t *hi) {
   *lo = -*hi - 1;
 }
 
-static void init_accumulators(void *acc, rt_ct ct, size_t n,
-                              npuc_reduce_op op, npuc_dtype dt) {
+static void init_accumulators(void *acc, rt_ct ct, size_t n, npuc_reduce_op op,
+                              npuc_dtype dt) {
   if (ct != RT_CT_I64) {
     double v = op == NPUC_RED_PROD  ? 1.0
                : op == NPUC_RED_MAX ? -INFINITY
                : op == NPUC_RED_MIN ? INFINITY
                                     : 0.0;
     for (size_t i = 0; i < n; i++) {
-      if (ct == RT_CT_F32) ((float *)acc)[i] = (float)v;
-      else ((double *)acc)[i] = v;
+      if (ct == RT_CT_F32)
+        ((float *)acc)[i] = (float)v;
+      else
+        ((double *)acc)[i] = v;
     }
     return;
   }
   int64_t lo, hi;
   int_range(dt, &lo, &hi);
-  int64_t v = op == NPUC_RED_PROD                           ? 1
-              : op == NPUC_RED_MAX                          ? lo
-              : op == NPUC_RED_MIN                          ? hi
+  int64_t v = op == NPUC_RED_PROD                        ? 1
+              : op == NPUC_RED_MAX                       ? lo
+              : op == NPUC_RED_MIN                       ? hi
               : op == NPUC_RED_ALL || op == NPUC_RED_AND ? -1
-                                                          : 0;
-  for (size_t i = 0; i < n; i++) ((int64_t *)acc)[i] = v;
+                                                         : 0;
+  for (size_t i = 0; i < n; i++)
+    ((int64_t *)acc)[i] = v;
 }
 
 /* ---- the walk ----------------------------------------------------------- */
@@ -111,8 +118,8 @@ static void reduce_row(void *acc, int64_t as, rt_ct ct, npuc_reduce_op op,
 /* A loop over the elements of `b` (src or dst) beside the accumulators.
  * They are dense row-major over dst's shape; a dim in `reduced` does not
  * move through them. */
-static void accumulator_loop(rt_loop *l, const npuc_buf *b,
-                             const npuc_buf *dst, uint32_t reduced) {
+static void accumulator_loop(rt_loop *l, const npuc_buf *b, const npuc_buf *dst,
+                             uint32_t reduced) {
   int64_t acc_strides[NPUC_RT_MAX_RANK], stride = 1;
   for (int32_t j = b->rank - 1; j >= 0; j--) {
     acc_strides[j] = (reduced >> j & 1) ? 0 : stride;
@@ -138,8 +145,10 @@ static void accumulate(void *acc, rt_ct ct, npuc_reduce_op op,
       size_t len = n - start < RT_CHUNK ? n - start : RT_CHUNK;
       int64_t soff = l.offset[0] + (int64_t)start * ss;
       const void *x = tmp;
-      if (in_place) x = rt_elem_ptr(src, soff);
-      else npuc_rti_row_load(ct, tmp, src, soff, ss, len);
+      if (in_place)
+        x = rt_elem_ptr(src, soff);
+      else
+        npuc_rti_row_load(ct, tmp, src, soff, ss, len);
       char *a = (char *)acc + (l.offset[1] + (int64_t)start * as) * (int64_t)es;
       reduce_row(a, as, ct, op, x, len);
     }
@@ -161,18 +170,19 @@ static void store_accumulators(const void *acc, rt_ct ct, const npuc_buf *dst) {
 
 /* acc[i * as] = COMBINE(acc[i * as], x[i]) for i < n. With as == 0 every
  * element folds into one accumulator, kept in a local in source order. */
-#define REDUCE_LOOP(T, COMBINE)                                        \
-  do {                                                                 \
-    T *a_ = acc;                                                       \
-    const T *x_ = x;                                                   \
-    if (as == 0) {                                                     \
-      T s_ = *a_;                                                      \
-      for (size_t i = 0; i < n; i++) s_ = COMBINE(s_, x_[i]);          \
-      *a_ = s_;                                                        \
-    } else {                                                           \
-      for (size_t i = 0; i < n; i++)                                   \
-        a_[(int64_t)i * as] = COMBINE(a_[(int64_t)i * as], x_[i]);     \
-    }                                                                  \
+#define REDUCE_LOOP(T, COMBINE)                                                \
+  do {                                                                         \
+    T *a_ = acc;                                                               \
+    const T *x_ = x;                                                           \
+    if (as == 0) {                                                             \
+      T s_ = *a_;                                                              \
+      for (size_t i = 0; i < n; i++)                                           \
+        s_ = COMBINE(s_, x_[i]);                                               \
+      *a_ = s_;                                                                \
+    } else {                                                                   \
+      for (size_t i = 0; i < n; i++)                                           \
+        a_[(int64_t)i * as] = COMBINE(a_[(int64_t)i * as], x_[i]);             \
+    }                                                                          \
   } while (0)
 
 #define ADD(a, b) ((a) + (b))
@@ -187,16 +197,16 @@ static void store_accumulators(const void *acc, rt_ct ct, const npuc_buf *dst) {
 
 /* The float rows: sum, prod, max and min of element type T (the bitwise
  * and boolean reductions take integers only; check_reduce refuses them). */
-#define FLOAT_REDUCE_ROW(name, T, MAX, MIN)                             \
-  static void name(T *acc, int64_t as, npuc_reduce_op op, const T *x,   \
-                   size_t n) {                                          \
-    switch (op) {                                                       \
-    case NPUC_RED_SUM: REDUCE_LOOP(T, ADD); return;                     \
-    case NPUC_RED_PROD: REDUCE_LOOP(T, MUL); return;                    \
-    case NPUC_RED_MAX: REDUCE_LOOP(T, MAX); return;                     \
-    case NPUC_RED_MIN: REDUCE_LOOP(T, MIN); return;                     \
-    default: return;                                                    \
-    }                                                                   \
+#define FLOAT_REDUCE_ROW(name, T, MAX, MIN)                                    \
+  static void name(T *acc, int64_t as, npuc_reduce_op op, const T *x,          \
+                   size_t n) {                                                 \
+    switch (op) {                                                              \
+    case NPUC_RED_SUM: REDUCE_LOOP(T, ADD); return;                            \
+    case NPUC_RED_PROD: REDUCE_LOOP(T, MUL); return;                           \
+    case NPUC_RED_MAX: REDUCE_LOOP(T, MAX); return;                            \
+    case NPUC_RED_MIN: REDUCE_LOOP(T, MIN); return;                            \
+    default: return;                                                           \
+    }                                                                          \
   }
 
 FLOAT_REDUCE_ROW(reduce_row_f32, float, rt_maxf, rt_minf)

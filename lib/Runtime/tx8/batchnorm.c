@@ -26,8 +26,7 @@ static int64_t align_batch(int64_t bytes) {
 }
 
 static npuc_tx8_tsr fp32_copy_of(const npuc_tx8_tsr *in, void *imm) {
-  return npuc_tx8_tsr_make(imm, in->layout.dims, NPUC_TX8_F32,
-                           in->layout.mode);
+  return npuc_tx8_tsr_make(imm, in->layout.dims, NPUC_TX8_F32, in->layout.mode);
 }
 
 int64_t npuc_tx8_batchnorm_imm_bytes(const npuc_tx8_tsr *in) {
@@ -46,20 +45,21 @@ uint64_t op_batchnorm_inference(const npuc_tx8_batchnorm_param *p,
   npuc_tx8_tsr x = fp32_copy_of(in, imm);
   float *unit = (float *)((char *)imm + align_batch(x.layout.total_bytes));
   float *tmp = malloc((size_t)c * sizeof(float));
-  convert_rows(&x, in);                            /* 1-2 */
+  convert_rows(&x, in); /* 1-2 */
   npuc_tx8i_vector_f32(tmp, mean);
-  vuv(VUV_SUB, &x, tmp);                           /* 3 */
+  vuv(VUV_SUB, &x, tmp); /* 3 */
   npuc_tx8i_vector_f32(unit, var);
   for (int64_t i = 0; i < c; ++i)
-    unit[i] = 1.0f / sqrtf(unit[i] + p->epsilon);  /* 4-5 */
-  vuv(VUV_MUL, &x, unit);                          /* 6 */
+    unit[i] = 1.0f / sqrtf(unit[i] + p->epsilon); /* 4-5 */
+  vuv(VUV_MUL, &x, unit);                         /* 6 */
   npuc_tx8i_vector_f32(tmp, scale);
-  vuv(VUV_MUL, &x, tmp);                           /* 7 */
+  vuv(VUV_MUL, &x, tmp); /* 7 */
   npuc_tx8i_vector_f32(tmp, shift);
-  vuv(VUV_ADD, &x, tmp);                           /* 8 */
-  convert_rows(out, &x);                           /* 9-10 */
+  vuv(VUV_ADD, &x, tmp); /* 8 */
+  convert_rows(out, &x); /* 9-10 */
   free(tmp);
-  return npuc_tx8_cycles_tdma(in->layout.total_bytes + out->layout.total_bytes) +
+  return npuc_tx8_cycles_tdma(in->layout.total_bytes +
+                              out->layout.total_bytes) +
          npuc_tx8_cycles_ct(x.layout.total_bytes, 6) +
          npuc_tx8_cycles_ct(c * (int64_t)sizeof(float), 2);
 }
@@ -111,7 +111,7 @@ static void vuv(vuv_op op, const npuc_tx8_tsr *x, const float *unit) {
         float *v = (float *)tx8_at(x, run.offset);
         const float *u = unit + run.c_first;
         for (int64_t i = 0; i < run.count; ++i)
-          v[i] = op == VUV_SUB ? v[i] - u[i]
+          v[i] = op == VUV_SUB   ? v[i] - u[i]
                  : op == VUV_MUL ? v[i] * u[i]
                                  : v[i] + u[i];
       }

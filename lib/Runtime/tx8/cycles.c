@@ -27,8 +27,8 @@ static uint64_t ceil_cycles(double work, double per_cycle) {
 
 uint64_t npuc_tx8_cycles_ddr(int64_t bytes) {
   /* GB/s / GHz = bytes per cycle. */
-  double per_cycle = current.ddr_gbytes_per_s / current.clock_ghz /
-                     (double)tiles();
+  double per_cycle =
+      current.ddr_gbytes_per_s / current.clock_ghz / (double)tiles();
   return (uint64_t)current.op_overhead_cycles +
          ceil_cycles((double)bytes, per_cycle);
 }

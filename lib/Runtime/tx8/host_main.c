@@ -40,8 +40,7 @@ int main(int argc, char **argv) {
   if (!ddr)
     return 1;
   int groups = tx8_num_groups ? tx8_num_groups : 1;
-  uint64_t *cycles =
-      calloc((size_t)(tx8_num_tiles * groups), sizeof *cycles);
+  uint64_t *cycles = calloc((size_t)(tx8_num_tiles * groups), sizeof *cycles);
   if (!run_tiles(ddr, cycles))
     return 1;
   int ok = write_outputs(argv[2], ddr);

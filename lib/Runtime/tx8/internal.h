@@ -33,7 +33,8 @@ static inline bool tx8_is_vector(const npuc_tx8_tsr *t) {
 /* All channels of a [C] vector as fp32, in channel order. */
 void npuc_tx8i_vector_f32(float *out, const npuc_tx8_tsr *v);
 
-/* ---- checks (fail through npuc_tx8_fail naming `op`) ------------------------ */
+/* ---- checks (fail through npuc_tx8_fail naming `op`) ------------------------
+ */
 void npuc_tx8i_check_tsr(const char *op, const char *what,
                          const npuc_tx8_tsr *t);
 void npuc_tx8i_check_same_dims(const char *op, const char *what,

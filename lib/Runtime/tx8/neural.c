@@ -54,7 +54,8 @@ static float *bias_vector(const npuc_tx8_tsr *bias, int64_t c) {
   return v;
 }
 
-/* ---- gemm ----------------------------------------------------------------- */
+/* ---- gemm -----------------------------------------------------------------
+ */
 
 uint64_t op_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                  const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
@@ -79,10 +80,10 @@ static void gemm_checks(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                         const npuc_tx8_tsr *out) {
   const char *op = "op_gemm";
   check_ne_operands(op, "a", a, "b", b, out);
-  npuc_tx8_dims ad = a->layout.dims, bd = b->layout.dims,
-                od = out->layout.dims;
+  npuc_tx8_dims ad = a->layout.dims, bd = b->layout.dims, od = out->layout.dims;
   int64_t m = p->transpose_a ? ad.c : ad.hw, k = p->transpose_a ? ad.hw : ad.c;
-  int64_t bk = p->transpose_b ? bd.c : bd.hw, bn = p->transpose_b ? bd.hw : bd.c;
+  int64_t bk = p->transpose_b ? bd.c : bd.hw,
+          bn = p->transpose_b ? bd.hw : bd.c;
   if (bd.n != 1 || bk != k)
     npuc_tx8_fail(op, "b must be one %lld-row matrix", (long long)k);
   if (od.n != ad.n || od.hw != m || od.c != bn)
@@ -116,7 +117,8 @@ static void multiply(const matrix *a, const matrix *b, const float *bias,
   free(row);
 }
 
-/* ---- operands ---------------------------------------------------------------- */
+/* ---- operands
+ * ---------------------------------------------------------------- */
 
 static matrix gather(const npuc_tx8_tsr *t, int64_t n, bool transpose) {
   const npuc_tx8_layout *l = &t->layout;
@@ -161,12 +163,13 @@ static void scatter_row(const npuc_tx8_tsr *out, int64_t n, int64_t row,
   const npuc_tx8_layout *l = &out->layout;
   for (int64_t r = 0; r < npuc_tx8_num_runs(l); ++r) {
     npuc_tx8_run run = npuc_tx8_row_run(l, n, row, r);
-    npuc_tx8i_store_f32(tx8_at(out, run.offset), l->dtype,
-                        values + run.c_first, run.count);
+    npuc_tx8i_store_f32(tx8_at(out, run.offset), l->dtype, values + run.c_first,
+                        run.count);
   }
 }
 
-/* ---- conv ------------------------------------------------------------------------ */
+/* ---- conv
+ * ------------------------------------------------------------------------ */
 
 uint64_t op_conv(const npuc_tx8_conv_param *p, const npuc_tx8_tsr *in,
                  const npuc_tx8_tsr *weight, const npuc_tx8_tsr *bias,
@@ -184,7 +187,8 @@ uint64_t op_conv(const npuc_tx8_conv_param *p, const npuc_tx8_tsr *in,
   free(bias_f);
   int64_t g = p->groups;
   return npuc_tx8_cycles_ne(od.n * g, od.hw,
-                            (int64_t)p->kernel_h * p->kernel_w * weight->layout.dims.c,
+                            (int64_t)p->kernel_h * p->kernel_w *
+                                weight->layout.dims.c,
                             od.c / g, in->layout.dtype);
 }
 
@@ -200,7 +204,8 @@ static void conv_checks(const npuc_tx8_conv_param *p, const npuc_tx8_tsr *in,
   npuc_tx8_dims id = in->layout.dims, wd = w->layout.dims,
                 od = out->layout.dims;
   int64_t cout = od.c, g = p->groups;
-  if (id.hw != (int64_t)p->in_h * p->in_w || od.hw != (int64_t)p->out_h * p->out_w)
+  if (id.hw != (int64_t)p->in_h * p->in_w ||
+      od.hw != (int64_t)p->out_h * p->out_w)
     npuc_tx8_fail(op, "in/out rows do not match in_h*in_w and out_h*out_w");
   if (id.c % g || cout % g || wd.c != id.c / g || wd.n != 1 ||
       wd.hw != (int64_t)p->kernel_h * p->kernel_w * cout)

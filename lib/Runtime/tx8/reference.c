@@ -134,7 +134,8 @@ void npuc_tx8_ref_binary(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
 static double unary(npuc_tx8_unary_op op, double x) {
   switch (op) {
   case NPUC_TX8_RELU: return x > 0 ? x : 0.0;
-  case NPUC_TX8_GELU: return 0.5 * x * (1.0 + erf(x / sqrt(2.0))); /* as defined */
+  case NPUC_TX8_GELU:
+    return 0.5 * x * (1.0 + erf(x / sqrt(2.0))); /* as defined */
   case NPUC_TX8_EXP: return exp(x);
   case NPUC_TX8_LOG: return log(x);
   case NPUC_TX8_SIGMOID: return 1.0 / (1.0 + exp(-x));

@@ -7,7 +7,8 @@
 
 static int32_t ceil_div(int32_t a, int32_t b) { return (a + b - 1) / b; }
 
-/* ---- regions and slices ------------------------------------------------------ */
+/* ---- regions and slices
+ * ------------------------------------------------------ */
 
 bool npuc_tx8_tile_region(const int32_t *shape, const int32_t *sharding,
                           int32_t dim, int32_t tile, int32_t *start,
@@ -31,8 +32,8 @@ void npuc_tx8_gshape_init(G_SHAPE *g, const int32_t *shape,
   memset(g, 0, sizeof *g);
   g->dim = dim;
   memcpy(g->shape, shape, (size_t)dim * sizeof *shape);
-  g->done = !npuc_tx8_tile_region(shape, sharding, dim, tile,
-                                  g->spatial_start, g->spatial_end);
+  g->done = !npuc_tx8_tile_region(shape, sharding, dim, tile, g->spatial_start,
+                                  g->spatial_end);
   memcpy(g->dynamic_offset, g->spatial_start, (size_t)dim * sizeof *shape);
 }
 
@@ -92,8 +93,8 @@ void npuc_tx8_lshape_window(const L_SHAPE *out, const npuc_tx8_window *windows,
 
 TSR npuc_tx8_tsr_of_shape(void *data, const int32_t *shape, int32_t dim,
                           npuc_tx8_dtype dt, npuc_tx8_layout_mode mode) {
-  return npuc_tx8_tsr_make(data, npuc_tx8_dims_of_shape32(shape, dim, mode),
-                           dt, mode);
+  return npuc_tx8_tsr_make(data, npuc_tx8_dims_of_shape32(shape, dim, mode), dt,
+                           mode);
 }
 
 TSR npuc_tx8_tsr_of_lshape(void *data, const L_SHAPE *l, npuc_tx8_dtype dt,
@@ -101,7 +102,8 @@ TSR npuc_tx8_tsr_of_lshape(void *data, const L_SHAPE *l, npuc_tx8_dtype dt,
   return npuc_tx8_tsr_of_shape(data, l->shape_real, l->dim, dt, mode);
 }
 
-/* ---- DMA of a slice ------------------------------------------------------------ */
+/* ---- DMA of a slice
+ * ------------------------------------------------------------ */
 
 /* One side of a region copy: a tensor, the shape its layout was made
  * from, and where the region starts in it. */
@@ -126,7 +128,8 @@ uint64_t op_dma_load_slice(const TSR *spm, const TSR *whole, const L_SHAPE *l) {
   return npuc_tx8_cycles_ddr(spm->layout.total_bytes);
 }
 
-uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm, const L_SHAPE *l) {
+uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm,
+                            const L_SHAPE *l) {
   static const int32_t zero[NPUC_TX8_MAX_SHAPE_DIM];
   side dst = {whole, l->shape_whole, l->shape_start};
   side src = {spm, l->shape_real, zero};
@@ -190,7 +193,8 @@ static void copy_region(const char *op, const side *dst, const side *src,
     row_of(src, idx, dim, &sn, &shw);
     for (int64_t c = 0; c < size[dim - 1];) {
       int64_t len = size[dim - 1] - c;
-      int64_t dl_left = run_left(dl, c_dst0 + c), sl_left = run_left(sl, c_src0 + c);
+      int64_t dl_left = run_left(dl, c_dst0 + c),
+              sl_left = run_left(sl, c_src0 + c);
       len = len < dl_left ? len : dl_left;
       len = len < sl_left ? len : sl_left;
       memcpy(tx8_at(dst->t, npuc_tx8_offset(dl, dn, dhw, c_dst0 + c)),

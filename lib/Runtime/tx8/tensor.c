@@ -16,7 +16,8 @@ npuc_tx8_tsr npuc_tx8_tsr_make(void *data, npuc_tx8_dims dims,
   return t;
 }
 
-/* ---- conversions ---------------------------------------------------------- */
+/* ---- conversions ----------------------------------------------------------
+ */
 
 int8_t npuc_tx8i_saturate_i8(double v) {
   if (isnan(v))
@@ -33,7 +34,9 @@ void npuc_tx8i_load_f32(float *out, const void *p, npuc_tx8_dtype dt,
     switch (dt) {
     case NPUC_TX8_F16: out[i] = npuc_rt_f16_to_f32(h[i]); break;
     case NPUC_TX8_BF16: out[i] = npuc_rt_bf16_to_f32(h[i]); break;
-    case NPUC_TX8_F32: memcpy(&out[i], (const float *)p + i, sizeof(float)); break;
+    case NPUC_TX8_F32:
+      memcpy(&out[i], (const float *)p + i, sizeof(float));
+      break;
     case NPUC_TX8_I8: out[i] = (float)b[i]; break;
     }
   }
@@ -88,7 +91,8 @@ void npuc_tx8i_clear_padding(const npuc_tx8_tsr *t) {
     memset(t->data, 0, (size_t)t->layout.total_bytes);
 }
 
-/* ---- errors and checks ------------------------------------------------------ */
+/* ---- errors and checks ------------------------------------------------------
+ */
 
 /* Distinct from a program's own exit codes and from a crash, as
  * libnpuc_hivm_rt's npuc_rt_fail. */
@@ -121,8 +125,8 @@ void npuc_tx8i_check_same_dims(const char *op, const char *what,
                                const npuc_tx8_tsr *a, const npuc_tx8_tsr *b) {
   npuc_tx8_dims x = a->layout.dims, y = b->layout.dims;
   if (x.n != y.n || x.hw != y.hw || x.c != y.c)
-    npuc_tx8_fail(op, "%s: dims %lldx%lldx%lld and %lldx%lldx%lld differ",
-                  what, (long long)x.n, (long long)x.hw, (long long)x.c,
+    npuc_tx8_fail(op, "%s: dims %lldx%lldx%lld and %lldx%lldx%lld differ", what,
+                  (long long)x.n, (long long)x.hw, (long long)x.c,
                   (long long)y.n, (long long)y.hw, (long long)y.c);
 }
 

@@ -29,10 +29,10 @@ typedef struct {
    * filter_arg: element k is 0 when k % period >= used, else a copy of
    * element k - k % dup. zero-offset Z alone means period Z, used Z - 1. */
   int64_t filter_arg, filter_period, filter_used, filter_dup;
-  int64_t dynamic_size;      /* the host's size of every `?` dimension */
-  int64_t slack;             /* elements after each buffer */
-  uint64_t seed;             /* of the host's random inputs */
-  int64_t f32_ulps;          /* allowed f32 distance, in units in the last place */
+  int64_t dynamic_size; /* the host's size of every `?` dimension */
+  int64_t slack;        /* elements after each buffer */
+  uint64_t seed;        /* of the host's random inputs */
+  int64_t f32_ulps;     /* allowed f32 distance, in units in the last place */
 } aie1_config;
 
 /* Reads o->target_config (defaults without one). Errors are located in
@@ -58,8 +58,7 @@ bool aie1_fixed_point_references(const aie1_kernel *ks, size_t n,
 bool aie1_em_vector_op(emitter *em, MlirOperation op, const char *name);
 /* The same on an AIE-ML core ('aieml: true'): also mul_elem, mac_elem and
  * i64 accumulator lanes. */
-bool aie1_em_vector_op_aieml(emitter *em, MlirOperation op,
-                             const char *name);
+bool aie1_em_vector_op_aieml(emitter *em, MlirOperation op, const char *name);
 
 /* Emits `npuc_vec_<name>` (vectorized, on an AIE-ML core when `aieml`) or
  * `npuc_ref_<name>` (reference) for every kernel: a C function taking the

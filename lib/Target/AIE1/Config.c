@@ -55,8 +55,8 @@ bool aie1_config_read(const npuc_compile_options *o, aie1_config *cfg) {
   size_t len;
   /* Bounded like every configuration: /dev/zero or a runaway pipe is an
    * error, and so is a directory (not an empty configuration). */
-  char *text = npuc_read_input_limited(o->target_config, NPUC_CONFIG_LIMIT,
-                                       &len, NULL);
+  char *text =
+      npuc_read_input_limited(o->target_config, NPUC_CONFIG_LIMIT, &len, NULL);
   if (!text)
     return false;
   npuc_yaml y;
@@ -67,8 +67,9 @@ bool aie1_config_read(const npuc_compile_options *o, aie1_config *cfg) {
     return false;
   yaml_node_t *root = yaml_document_get_root_node(&doc);
   if (root && root->type != YAML_MAPPING_NODE)
-    npuc_yaml_error(&y, root, "the aie1-cmodel configuration is a mapping "
-                              "(key: value)");
+    npuc_yaml_error(&y, root,
+                    "the aie1-cmodel configuration is a mapping "
+                    "(key: value)");
   for (size_t i = 0; y.ok && i < npuc_yaml_pairs(root); ++i)
     read_key(&y, npuc_yaml_key(&y, root, i), npuc_yaml_value(&y, root, i), cfg);
   ok = y.ok;
@@ -86,8 +87,8 @@ static void default_filter_layout(aie1_config *cfg) {
     cfg->filter_used = cfg->filter_period > 0 ? cfg->filter_period - 1 : 0;
 }
 
-static bool read_int(npuc_yaml *y, yaml_node_t *v, const char *key,
-                     int64_t lo, int64_t hi, int64_t *out) {
+static bool read_int(npuc_yaml *y, yaml_node_t *v, const char *key, int64_t lo,
+                     int64_t hi, int64_t *out) {
   const char *s = npuc_yaml_scalar(v);
   char *end = NULL;
   errno = 0;
@@ -113,7 +114,8 @@ static bool read_bool(npuc_yaml *y, yaml_node_t *v, const char *key,
 }
 
 /* The integer keys: the range each takes and the field it sets. */
-#define INT_KEY(key, lo, hi, field) {key, lo, hi, offsetof(aie1_config, field)}
+#define INT_KEY(key, lo, hi, field)                                            \
+  { key, lo, hi, offsetof(aie1_config, field) }
 static const struct {
   const char *key;
   int64_t lo, hi;
@@ -138,8 +140,9 @@ static bool read_key(npuc_yaml *y, const char *key, yaml_node_t *value,
   int64_t seed;
   bool b;
   if (!key) {
-    npuc_yaml_error(y, value, "keys of the aie1-cmodel configuration are "
-                              "names");
+    npuc_yaml_error(y, value,
+                    "keys of the aie1-cmodel configuration are "
+                    "names");
     return false;
   }
   if (!strcmp(key, "vectorize"))
@@ -165,7 +168,8 @@ static bool read_key(npuc_yaml *y, const char *key, yaml_node_t *value,
   npuc_yaml_error(y, value,
                   "unknown key '%s' in the aie1-cmodel configuration (known: "
                   "vectorize, virtual-vector-size, shift, zero-offset, "
-                  "dup-factor, unaligned-loads-check, filter-arg, filter-period, filter-used, "
+                  "dup-factor, unaligned-loads-check, filter-arg, "
+                  "filter-period, filter-used, "
                   "filter-dup, dynamic-size, slack, seed, f32-ulps)",
                   key);
   return false;

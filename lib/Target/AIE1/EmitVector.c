@@ -39,8 +39,7 @@ bool aie1_em_vector_op(emitter *em, MlirOperation op, const char *name) {
   return vector_op((vop){em, op, "", false}, name);
 }
 
-bool aie1_em_vector_op_aieml(emitter *em, MlirOperation op,
-                             const char *name) {
+bool aie1_em_vector_op_aieml(emitter *em, MlirOperation op, const char *name) {
   return vector_op((vop){em, op, "", true}, name);
 }
 
@@ -185,8 +184,7 @@ static bool minor_identity(MlirOperation op, intptr_t rank) {
   return mlirAffineMapGetNumResults(m) == 1 &&
          mlirAffineMapGetNumDims(m) == rank &&
          mlirAffineExprIsADim(mlirAffineMapGetResult(m, 0)) &&
-         mlirAffineDimExprGetPosition(mlirAffineMapGetResult(m, 0)) ==
-             rank - 1;
+         mlirAffineDimExprGetPosition(mlirAffineMapGetResult(m, 0)) == rank - 1;
 }
 
 /* vector.transfer_write %v, %m[%i, %j]: lanes along the last dimension;
@@ -195,8 +193,9 @@ static bool minor_identity(MlirOperation op, intptr_t rank) {
 static bool emit_store(vop *v) {
   MlirType mt = operand_type(v, 1);
   if (!mlirTypeIsAMemRef(mt)) {
-    npuc_em_error(v->em, v->op, "transfer_write to a tensor is not supported "
-                                "by --target=aie1-cmodel");
+    npuc_em_error(v->em, v->op,
+                  "transfer_write to a tensor is not supported "
+                  "by --target=aie1-cmodel");
     return true;
   }
   intptr_t rank = mlirShapedTypeGetRank(mt);
@@ -274,10 +273,11 @@ static bool emit_concat(vop *v) {
     npuc_sb_printf(&list, "%s&%s", i ? ", " : "", operand(v, i));
   const char *r = define_result(v, &elem, &lanes);
   if (r)
-    checked(v,
-            "npuc_aie1_concat(&npuc_ctx, &%s, (const npuc_aie1_vec *const[]){%s}, "
-            "%lld)",
-            r, list.data ? list.data : "", (long long)n);
+    checked(
+        v,
+        "npuc_aie1_concat(&npuc_ctx, &%s, (const npuc_aie1_vec *const[]){%s}, "
+        "%lld)",
+        r, list.data ? list.data : "", (long long)n);
   npuc_sb_free(&list);
   return true;
 }
@@ -321,13 +321,14 @@ static bool emit_pack(vop *v) {
   return true;
 }
 
-/* ---- lane-addressed ops ---------------------------------------------------- */
+/* ---- lane-addressed ops ----------------------------------------------------
+ */
 
 static bool is_param_name(const char *n) {
   static const char *const names[] = {
-      "xstart",  "xoffsets", "xoffsets_hi", "xsquare",     "xstep",
-      "zstart",  "zoffsets", "zoffsets_hi", "zsquare",     "zstep",
-      "ystart",  "yoffsets", "yoffsets_hi", "ysquare",     "select"};
+      "xstart", "xoffsets", "xoffsets_hi", "xsquare", "xstep",
+      "zstart", "zoffsets", "zoffsets_hi", "zsquare", "zstep",
+      "ystart", "yoffsets", "yoffsets_hi", "ysquare", "select"};
   for (size_t i = 0; i < sizeof names / sizeof *names; ++i)
     if (strcmp(n, names[i]) == 0)
       return true;
@@ -460,9 +461,9 @@ static bool emit_elem(vop *v, bool mac) {
 /* The AIE-ML ops the emulator does not model: a located error naming the
  * op, so that a kernel using them is told apart from a broken one. */
 static bool refuse_aieml(vop *v, const char *name) {
-  static const char *const unmodelled[] = {
-      "aievec.mul_conv", "aievec.fma_conv", "aievec.legacyshuffle",
-      "aievec.cast"};
+  static const char *const unmodelled[] = {"aievec.mul_conv", "aievec.fma_conv",
+                                           "aievec.legacyshuffle",
+                                           "aievec.cast"};
   for (size_t i = 0; i < sizeof unmodelled / sizeof *unmodelled; ++i)
     if (npuc_em_name_is(name, unmodelled[i])) {
       npuc_em_error(v->em, v->op,
@@ -480,10 +481,12 @@ static bool refuse_aieml(vop *v, const char *name) {
 static bool refuse_vector_arith(vop *v, const char *name) {
   bool vector = false;
   for (intptr_t i = 0; i < mlirOperationGetNumResults(v->op); ++i)
-    vector |= mlirTypeIsAVector(mlirValueGetType(mlirOperationGetResult(v->op, i)));
+    vector |=
+        mlirTypeIsAVector(mlirValueGetType(mlirOperationGetResult(v->op, i)));
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(v->op); ++i)
     vector |= mlirTypeIsAVector(operand_type(v, i));
-  bool arith = strncmp(name, "arith.", 6) == 0 || strncmp(name, "math.", 5) == 0;
+  bool arith =
+      strncmp(name, "arith.", 6) == 0 || strncmp(name, "math.", 5) == 0;
   if (!vector || !arith)
     return false; /* to the shared families, or to "unsupported op" */
   npuc_em_error(v->em, v->op,

@@ -41,7 +41,7 @@ typedef struct {
   int64_t shift;
   fx_node *nodes; /* in program order */
   size_t num_nodes, cap;
-  npuc_ptr_map by_op; /* op pointer -> its index in nodes */
+  npuc_ptr_map by_op;       /* op pointer -> its index in nodes */
   MlirValue shift_value[2]; /* `shift` as i48 and as i64, made once */
   MlirBlock entry;
 } fx_state;
@@ -202,7 +202,8 @@ static bool has_single_use(MlirValue v) {
  * the same block. (Its type is the add's: arith keeps operand types.) */
 static fx_node *fusable_mul(fx_state *s, MlirValue v, MlirOperation at) {
   fx_node *m = node_of(s, v);
-  if (!m || m->fused || !npuc_op_is(m->op, "arith.muli") || !has_single_use(v) ||
+  if (!m || m->fused || !npuc_op_is(m->op, "arith.muli") ||
+      !has_single_use(v) ||
       !mlirBlockEqual(mlirOperationGetBlock(m->op), mlirOperationGetBlock(at)))
     return NULL;
   return m;
@@ -238,8 +239,8 @@ static void build_node(fx_state *s, size_t i) {
   npuc_builder b = npuc_builder_before(n->op);
   if (npuc_op_is(n->op, "arith.muli")) {
     MlirValue x = npuc_build_int_cast(&b, a, acc);
-    n->wide = npuc_build_binary(&b, "arith.muli", x,
-                                npuc_build_int_cast(&b, c, acc));
+    n->wide =
+        npuc_build_binary(&b, "arith.muli", x, npuc_build_int_cast(&b, c, acc));
     return;
   }
   bool sub = npuc_op_is(n->op, "arith.subi");

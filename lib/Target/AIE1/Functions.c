@@ -88,8 +88,8 @@ static bool emit_function(const npuc_op_registry *reg, MlirOperation func,
                  (long long)i);
   bool ok = npuc_em_region(&em, mlirOperationGetRegion(func, 0));
   if (ok)
-    npuc_sb_printf(file, "void %s(const npuc_buf *npuc_args) {\n%s}\n\n",
-                   cname, body.data ? body.data : "");
+    npuc_sb_printf(file, "void %s(const npuc_buf *npuc_args) {\n%s}\n\n", cname,
+                   body.data ? body.data : "");
   npuc_sb_free(&body);
   npuc_em_free_values(&em);
   return ok;

@@ -80,8 +80,9 @@ static const char *dtype_name(MlirType t) {
 
 static void emit_kernel_table(const aie1_kernel *ks, size_t n, npuc_sb *file) {
   for (size_t k = 0; k < n; ++k) {
-    npuc_sb_printf(file, "void npuc_vec_%s(const npuc_buf *);\n"
-                         "void npuc_ref_%s(const npuc_buf *);\n",
+    npuc_sb_printf(file,
+                   "void npuc_vec_%s(const npuc_buf *);\n"
+                   "void npuc_ref_%s(const npuc_buf *);\n",
                    ks[k].name, ks[k].name);
     MlirBlock entry =
         mlirRegionGetFirstBlock(mlirOperationGetRegion(ks[k].vec, 0));
@@ -91,8 +92,7 @@ static void emit_kernel_table(const aie1_kernel *ks, size_t n, npuc_sb *file) {
     for (intptr_t i = 0; i < nargs; ++i) {
       MlirType t = mlirValueGetType(mlirBlockGetArgument(entry, i));
       intptr_t rank = mlirShapedTypeGetRank(t);
-      npuc_sb_printf(file, "  {%s, %lld, {", dtype_name(t),
-                     (long long)rank);
+      npuc_sb_printf(file, "  {%s, %lld, {", dtype_name(t), (long long)rank);
       for (intptr_t d = 0; d < rank; ++d)
         npuc_sb_printf(file, "%s%lld", d ? ", " : "",
                        mlirShapedTypeIsDynamicDim(t, d)
@@ -109,9 +109,10 @@ static void emit_kernel_table(const aie1_kernel *ks, size_t n, npuc_sb *file) {
   for (size_t k = 0; k < n; ++k) {
     MlirBlock entry =
         mlirRegionGetFirstBlock(mlirOperationGetRegion(ks[k].vec, 0));
-    npuc_sb_printf(file, "  {\"%s\", npuc_vec_%s, npuc_ref_%s, %lld, npuc_args_%s},\n",
-                   ks[k].name, ks[k].name, ks[k].name,
-                   (long long)mlirBlockGetNumArguments(entry), ks[k].name);
+    npuc_sb_printf(
+        file, "  {\"%s\", npuc_vec_%s, npuc_ref_%s, %lld, npuc_args_%s},\n",
+        ks[k].name, ks[k].name, ks[k].name,
+        (long long)mlirBlockGetNumArguments(entry), ks[k].name);
   }
   npuc_sb_printf(file, "};\n\n");
 }

@@ -23,9 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool collect_vectorized(const npuc_op_registry *reg, MlirOperation module,
-                               MlirOperation reference, const aie1_config *cfg,
-                               aie1_kernel **ks, size_t *n);
+static bool collect_vectorized(const npuc_op_registry *reg,
+                               MlirOperation module, MlirOperation reference,
+                               const aie1_config *cfg, aie1_kernel **ks,
+                               size_t *n);
 static bool collect_prevectorized(const npuc_op_registry *reg,
                                   MlirOperation module, aie1_kernel **ks,
                                   size_t *n);
@@ -192,9 +193,10 @@ static void vectorize_pipeline(MlirOperation module, const aie1_config *cfg,
 /* Every func.func with a body is a kernel; `reference` is the module's
  * clone, taken before vectorization, whose functions are in the same
  * order. */
-static bool collect_vectorized(const npuc_op_registry *reg, MlirOperation module,
-                               MlirOperation reference, const aie1_config *cfg,
-                               aie1_kernel **ks, size_t *n) {
+static bool collect_vectorized(const npuc_op_registry *reg,
+                               MlirOperation module, MlirOperation reference,
+                               const aie1_config *cfg, aie1_kernel **ks,
+                               size_t *n) {
   for (MlirOperation f = mlirBlockGetFirstOperation(module_body(module));
        !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f))
     if (npuc_op_is(f, "func.func") && has_body(f) && !check_signature(f))
@@ -296,10 +298,9 @@ static bool emit_files(const npuc_op_registry *reg, const aie1_kernel *ks,
                        size_t n, const aie1_config *cfg,
                        const npuc_compile_options *o, npuc_emitted_files *out) {
   npuc_sb kernel = {0}, reference = {0}, host = {0}, make = {0};
-  bool ok = aie1_emit_functions(reg, ks, n, true, cfg->shift, cfg->aieml,
-                                &kernel) &&
-            aie1_emit_functions(reg, ks, n, false, cfg->shift, false,
-                                &reference);
+  bool ok =
+      aie1_emit_functions(reg, ks, n, true, cfg->shift, cfg->aieml, &kernel) &&
+      aie1_emit_functions(reg, ks, n, false, cfg->shift, false, &reference);
   if (ok) {
     aie1_emit_host(ks, n, cfg, &host);
     aie1_emit_makefile(o, &make);

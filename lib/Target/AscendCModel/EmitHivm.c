@@ -29,11 +29,20 @@ static void emit_lock_var(emitter *em, hivm_op *h);
  * alone, in one of the orders hardware could pick; a wait for the cube
  * half has nothing to wait for, as the cube half is not run. */
 static const char *const kNoOps[] = {
-    "hivm.hir.set_mask_norm", "hivm.hir.set_ffts_base_addr",
-    "hivm.hir.sync_block_set", "hivm.hir.sync_block_wait", "hivm.hir.sync_block",
-    "hivm.hir.sync_block_lock", "hivm.hir.sync_block_unlock",
-    "hivm.hir.set_flag", "hivm.hir.wait_flag", "hivm.hir.pipe_barrier",
-    "hivm.hir.set_ctrl", "hivm.hir.anchor", "hivm.hir.debug", "annotation.mark",
+    "hivm.hir.set_mask_norm",
+    "hivm.hir.set_ffts_base_addr",
+    "hivm.hir.sync_block_set",
+    "hivm.hir.sync_block_wait",
+    "hivm.hir.sync_block",
+    "hivm.hir.sync_block_lock",
+    "hivm.hir.sync_block_unlock",
+    "hivm.hir.set_flag",
+    "hivm.hir.wait_flag",
+    "hivm.hir.pipe_barrier",
+    "hivm.hir.set_ctrl",
+    "hivm.hir.anchor",
+    "hivm.hir.debug",
+    "annotation.mark",
 };
 
 bool npuc_em_hivm_op(emitter *em, MlirOperation op, const char *name) {
@@ -84,7 +93,8 @@ static const char *operand(emitter *em, hivm_op *h, intptr_t i) {
 }
 
 /* The value of an enum attribute: #hivm.reduce_op<sum> -> "sum". */
-static bool enum_value(MlirOperation op, const char *attr, char *out, size_t cap) {
+static bool enum_value(MlirOperation op, const char *attr, char *out,
+                       size_t cap) {
   MlirAttribute a = npuc_em_attr(op, attr);
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAOpaque(a))
     return false;
@@ -117,12 +127,14 @@ static void operand_init(emitter *em, hivm_op *h, intptr_t i, npuc_sb *sb) {
                    npuc_em_dtype_name(dt));
     break;
   case NPUC_VAL_INT:
-    npuc_sb_printf(sb, "{.is_scalar = true, .i = %s, .f = (double)%s, .dtype = %s}",
+    npuc_sb_printf(sb,
+                   "{.is_scalar = true, .i = %s, .f = (double)%s, .dtype = %s}",
                    name, name, npuc_em_dtype_name(dt));
     break;
   default:
-    npuc_sb_printf(sb, "{.is_scalar = true, .f = %s, .i = (int64_t)%s, .dtype = %s}",
-                   name, name, npuc_em_dtype_name(dt));
+    npuc_sb_printf(
+        sb, "{.is_scalar = true, .f = %s, .i = (int64_t)%s, .dtype = %s}", name,
+        name, npuc_em_dtype_name(dt));
   }
 }
 
@@ -137,7 +149,8 @@ static void emit_fill(emitter *em, hivm_op *h, intptr_t i, const char *var,
   npuc_sb_free(&sb);
 }
 
-/* ---- destination-style ops -------------------------------------------------- */
+/* ---- destination-style ops --------------------------------------------------
+ */
 
 static void emit_compute(emitter *em, hivm_op *h, const char *name,
                          const char *dst, intptr_t src_first, intptr_t nsrc);
@@ -153,29 +166,34 @@ static const char *const kEwEnums[] = {
 #include "npuc/HivmElementwise.def"
 };
 static const char *const kSupportedDps[] = {
-    "vcmp", "vbrc", "vreduce", "vcast", "vtranspose", "varange", "vinterleave",
-    "load", "store", "copy"};
+    "vcmp",    "vbrc",        "vreduce", "vcast", "vtranspose",
+    "varange", "vinterleave", "load",    "store", "copy"};
 
 /* Each tensor init gets a fresh result buffer of its shape; memref inits are
  * written in place. */
 static bool emit_dps(emitter *em, hivm_op *h, const char *name) {
   const char *short_name = name + strlen("hivm.hir.");
-  if (lookup(kElementwise, sizeof kElementwise / sizeof *kElementwise, short_name) < 0 &&
-      lookup(kSupportedDps, sizeof kSupportedDps / sizeof *kSupportedDps, short_name) < 0)
+  if (lookup(kElementwise, sizeof kElementwise / sizeof *kElementwise,
+             short_name) < 0 &&
+      lookup(kSupportedDps, sizeof kSupportedDps / sizeof *kSupportedDps,
+             short_name) < 0)
     return false;
   intptr_t src_first = 0, nsrc = 0, dst_first, ndst;
   group(h, "src", &src_first, &nsrc);
   if (!group(h, "dst", &dst_first, &ndst) || ndst != 1) {
-    npuc_em_error(em, h->op, "%s with %zd outs is not supported by "
-                  "--target=ascend-cmodel", name, (ssize_t)ndst);
+    npuc_em_error(em, h->op,
+                  "%s with %zd outs is not supported by "
+                  "--target=ascend-cmodel",
+                  name, (ssize_t)ndst);
     return true;
   }
   MlirValue init = mlirOperationGetOperand(h->op, dst_first);
   const char *dst = npuc_em_name(em, init);
   if (mlirOperationGetNumResults(h->op) == 1) {
     const char *r = npuc_em_define(em, mlirOperationGetResult(h->op, 0));
-    npuc_em_line(em, "npuc_buf %s = npuc_rt_alloc(%s.dtype, %s.rank, %s.sizes, %s);",
-                 r, dst, dst, dst, h->loc);
+    npuc_em_line(
+        em, "npuc_buf %s = npuc_rt_alloc(%s.dtype, %s.rank, %s.sizes, %s);", r,
+        dst, dst, dst, h->loc);
     dst = r;
   }
   npuc_em_line(em, "{");
@@ -205,17 +223,20 @@ static void emit_srcs(emitter *em, hivm_op *h, intptr_t first, intptr_t n) {
   npuc_sb_free(&sb);
 }
 
-static void emit_reduce(emitter *em, hivm_op *h, const char *dst, intptr_t src) {
+static void emit_reduce(emitter *em, hivm_op *h, const char *dst,
+                        intptr_t src) {
   static const char *const names[] = {"sum", "prod", "max", "min", "any",
                                       "all", "xori", "ori", "andi"};
-  static const char *const enums[] = {"NPUC_RED_SUM", "NPUC_RED_PROD", "NPUC_RED_MAX",
-                                      "NPUC_RED_MIN", "NPUC_RED_ANY", "NPUC_RED_ALL",
-                                      "NPUC_RED_XOR", "NPUC_RED_OR", "NPUC_RED_AND"};
+  static const char *const enums[] = {
+      "NPUC_RED_SUM", "NPUC_RED_PROD", "NPUC_RED_MAX",
+      "NPUC_RED_MIN", "NPUC_RED_ANY",  "NPUC_RED_ALL",
+      "NPUC_RED_XOR", "NPUC_RED_OR",   "NPUC_RED_AND"};
   char kind[64] = "";
   enum_value(h->op, "arith", kind, sizeof kind);
   int k = lookup(names, 9, kind);
   if (k < 0) {
-    npuc_em_error(em, h->op, "vreduce <%s> is not supported by --target=ascend-cmodel",
+    npuc_em_error(em, h->op,
+                  "vreduce <%s> is not supported by --target=ascend-cmodel",
                   kind);
     return;
   }
@@ -224,7 +245,8 @@ static void emit_reduce(emitter *em, hivm_op *h, const char *dst, intptr_t src) 
 }
 
 static void emit_cast(emitter *em, hivm_op *h, const char *dst, intptr_t src) {
-  static const char *const rounds[] = {"rint", "round", "floor", "ceil", "trunc"};
+  static const char *const rounds[] = {"rint", "round", "floor", "ceil",
+                                       "trunc"};
   static const char *const modes[] = {"NPUC_CAST_RINT", "NPUC_CAST_ROUND",
                                       "NPUC_CAST_FLOOR", "NPUC_CAST_CEIL",
                                       "NPUC_CAST_TRUNC"};
@@ -244,10 +266,12 @@ static void emit_cast(emitter *em, hivm_op *h, const char *dst, intptr_t src) {
                mode, h->loc);
 }
 
-static void emit_compare(emitter *em, hivm_op *h, const char *dst, intptr_t src) {
+static void emit_compare(emitter *em, hivm_op *h, const char *dst,
+                         intptr_t src) {
   static const char *const names[] = {"eq", "ne", "lt", "gt", "le", "ge"};
-  static const char *const enums[] = {"NPUC_CMP_EQ", "NPUC_CMP_NE", "NPUC_CMP_LT",
-                                      "NPUC_CMP_GT", "NPUC_CMP_LE", "NPUC_CMP_GE"};
+  static const char *const enums[] = {"NPUC_CMP_EQ", "NPUC_CMP_NE",
+                                      "NPUC_CMP_LT", "NPUC_CMP_GT",
+                                      "NPUC_CMP_LE", "NPUC_CMP_GE"};
   char v[64] = "eq";
   enum_value(h->op, "compare_mode", v, sizeof v);
   int k = lookup(names, 6, v);
@@ -261,28 +285,33 @@ static void emit_compare(emitter *em, hivm_op *h, const char *dst, intptr_t src)
 }
 
 /* load/store/copy: plain copies, plus the padding a load may declare. */
-static void emit_transfer(emitter *em, hivm_op *h, const char *dst, intptr_t src) {
+static void emit_transfer(emitter *em, hivm_op *h, const char *dst,
+                          intptr_t src) {
   intptr_t first, n;
   if (group(h, "left_padding_num", &first, &n) && n == 1)
-    npuc_em_line(em, "if (%s != 0) npuc_rt_fail(%s, \"a load with left padding "
-                     "is outside the C model\");",
+    npuc_em_line(em,
+                 "if (%s != 0) npuc_rt_fail(%s, \"a load with left padding "
+                 "is outside the C model\");",
                  operand(em, h, first), h->loc);
   if (group(h, "right_padding_num", &first, &n) && n == 1)
-    npuc_em_line(em, "if (%s != 0) npuc_rt_fail(%s, \"a load with right padding "
-                     "is outside the C model\");",
+    npuc_em_line(em,
+                 "if (%s != 0) npuc_rt_fail(%s, \"a load with right padding "
+                 "is outside the C model\");",
                  operand(em, h, first), h->loc);
   if (group(h, "pad_value", &first, &n) && n == 1)
     emit_fill(em, h, first, "pad", dst);
-  npuc_em_line(em, "npuc_rt_copy(&%s, &%s, %s);", dst, operand(em, h, src), h->loc);
+  npuc_em_line(em, "npuc_rt_copy(&%s, &%s, %s);", dst, operand(em, h, src),
+               h->loc);
 }
 
 static void emit_compute(emitter *em, hivm_op *h, const char *name,
                          const char *dst, intptr_t src, intptr_t nsrc) {
-  int ew = lookup(kElementwise, sizeof kElementwise / sizeof *kElementwise, name);
+  int ew =
+      lookup(kElementwise, sizeof kElementwise / sizeof *kElementwise, name);
   if (ew >= 0) {
     emit_srcs(em, h, src, nsrc);
-    npuc_em_line(em, "npuc_rt_elementwise(%s, &%s, s, %zd, %s);", kEwEnums[ew], dst,
-                 (ssize_t)nsrc, h->loc);
+    npuc_em_line(em, "npuc_rt_elementwise(%s, &%s, s, %zd, %s);", kEwEnums[ew],
+                 dst, (ssize_t)nsrc, h->loc);
   } else if (strcmp(name, "vcmp") == 0) {
     emit_compare(em, h, dst, src);
   } else if (strcmp(name, "vbrc") == 0) {
@@ -298,8 +327,8 @@ static void emit_compute(emitter *em, hivm_op *h, const char *name,
     for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(p); ++i)
       npuc_sb_printf(&sb, "%s%lld", i ? ", " : "",
                      (long long)mlirDenseI64ArrayGetElement(p, i));
-    npuc_em_line(em, "npuc_rt_transpose(&%s, &%s, (const int32_t[]){%s}, %s);", dst,
-                 operand(em, h, src), sb.data ? sb.data : "0", h->loc);
+    npuc_em_line(em, "npuc_rt_transpose(&%s, &%s, (const int32_t[]){%s}, %s);",
+                 dst, operand(em, h, src), sb.data ? sb.data : "0", h->loc);
     npuc_sb_free(&sb);
   } else if (strcmp(name, "varange") == 0) {
     intptr_t of, no, sf, ns;
@@ -308,8 +337,8 @@ static void emit_compute(emitter *em, hivm_op *h, const char *name,
     npuc_sb sb = {0};
     for (intptr_t i = 0; i < ns; ++i)
       npuc_sb_printf(&sb, "%s%s", i ? ", " : "", operand(em, h, sf + i));
-    npuc_em_line(em, "npuc_rt_arange(&%s, %s, (const int64_t[]){%s}, %zd, %s);", dst,
-                 no ? operand(em, h, of) : "0", sb.data ? sb.data : "0",
+    npuc_em_line(em, "npuc_rt_arange(&%s, %s, (const int64_t[]){%s}, %zd, %s);",
+                 dst, no ? operand(em, h, of) : "0", sb.data ? sb.data : "0",
                  (ssize_t)ns, h->loc);
     npuc_sb_free(&sb);
   } else if (strcmp(name, "vinterleave") == 0) {
@@ -317,22 +346,23 @@ static void emit_compute(emitter *em, hivm_op *h, const char *name,
     for (intptr_t i = 0; i < nsrc; ++i)
       npuc_sb_printf(&sb, "%s%s", i ? ", " : "", operand(em, h, src + i));
     npuc_em_line(em, "const npuc_buf ins[] = {%s};", sb.data);
-    npuc_em_line(em, "npuc_rt_interleave(&%s, ins, %zd, %s);", dst, (ssize_t)nsrc,
-                 h->loc);
+    npuc_em_line(em, "npuc_rt_interleave(&%s, ins, %zd, %s);", dst,
+                 (ssize_t)nsrc, h->loc);
     npuc_sb_free(&sb);
   } else {
     emit_transfer(em, h, dst, src);
   }
 }
 
-/* ---- the rest ----------------------------------------------------------------- */
+/* ---- the rest
+ * ----------------------------------------------------------------- */
 
 static bool emit_index_query(emitter *em, hivm_op *h, const char *name) {
   static const char *const names[] = {
       "hivm.hir.get_block_idx", "hivm.hir.get_block_num",
       "hivm.hir.get_sub_block_idx", "hivm.hir.get_sub_block_num"};
-  static const char *const fields[] = {"block_idx", "block_num", "sub_block_idx",
-                                       "sub_block_num"};
+  static const char *const fields[] = {"block_idx", "block_num",
+                                       "sub_block_idx", "sub_block_num"};
   int k = lookup(names, 4, name);
   if (k < 0)
     return false;
@@ -352,14 +382,16 @@ static bool emit_bitcast(emitter *em, hivm_op *h) {
   }
   const char *name = npuc_em_define(em, r);
   npuc_em_line(em, "npuc_buf %s = %s;", name, operand(em, h, 0));
-  npuc_em_line(em, "if (npuc_rt_elem_size(%s) != npuc_rt_elem_size(%s.dtype)) "
-                   "npuc_rt_fail(%s, \"bitcast between element sizes\");",
+  npuc_em_line(em,
+               "if (npuc_rt_elem_size(%s) != npuc_rt_elem_size(%s.dtype)) "
+               "npuc_rt_fail(%s, \"bitcast between element sizes\");",
                npuc_em_dtype_name(dt), name, h->loc);
   npuc_em_line(em, "%s.dtype = %s;", name, npuc_em_dtype_name(dt));
   return true;
 }
 
-/* ---- gather and scatter ------------------------------------------------------ */
+/* ---- gather and scatter
+ * ------------------------------------------------------ */
 
 /* The C expression for the address of optional operand group `name`, or
  * "NULL" when the op has none. */
@@ -385,8 +417,9 @@ static void emit_indirect_load(emitter *em, hivm_op *h) {
   bool fresh = mlirOperationGetNumResults(h->op) == 1;
   if (fresh) {
     out = npuc_em_define(em, mlirOperationGetResult(h->op, 0));
-    npuc_em_line(em, "npuc_buf %s = npuc_rt_alloc(%s.dtype, %s.rank, %s.sizes, %s);",
-                 out, init, init, init, h->loc);
+    npuc_em_line(
+        em, "npuc_buf %s = npuc_rt_alloc(%s.dtype, %s.rank, %s.sizes, %s);",
+        out, init, init, init, h->loc);
   }
   npuc_em_line(em, "{");
   em->indent++;
@@ -411,19 +444,23 @@ static void emit_indirect_store(emitter *em, hivm_op *h) {
   group(h, "dst", &dst, &n);
   char mask[300];
   npuc_em_line(em, "npuc_rt_indirect_store(&%s, &%s, &%s, %s, %s);",
-               operand(em, h, dst), operand(em, h, src), operand(em, h, offsets),
+               operand(em, h, dst), operand(em, h, src),
+               operand(em, h, offsets),
                optional_buf(em, h, "mask", mask, sizeof mask), h->loc);
 }
 
-/* ---- the block lock ------------------------------------------------------------ */
+/* ---- the block lock
+ * ------------------------------------------------------------ */
 
 /* The lock variable is a zeroed buffer of its static type; lock and unlock
  * never read it (see kNoOps), so each block may have its own. */
 static void emit_lock_var(emitter *em, hivm_op *h) {
   MlirType t = mlirValueGetType(mlirOperationGetResult(h->op, 0));
   int dt;
-  if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t) || !npuc_em_dtype(t, &dt)) {
-    npuc_em_error(em, h->op, "a lock variable of a dynamic or unknown type is "
+  if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t) ||
+      !npuc_em_dtype(t, &dt)) {
+    npuc_em_error(em, h->op,
+                  "a lock variable of a dynamic or unknown type is "
                   "outside the C model");
     return;
   }
@@ -432,9 +469,10 @@ static void emit_lock_var(emitter *em, hivm_op *h) {
   for (intptr_t d = 0; d < rank; ++d)
     npuc_sb_printf(&sizes, "%s%lld", d ? ", " : "",
                    (long long)mlirShapedTypeGetDimSize(t, d));
-  npuc_em_line(em, "npuc_buf %s = npuc_rt_alloc(%s, %zd, (const int64_t[]){%s}, %s);",
-               npuc_em_define(em, mlirOperationGetResult(h->op, 0)),
-               npuc_em_dtype_name(dt), (ssize_t)rank, sizes.data ? sizes.data : "0",
-               h->loc);
+  npuc_em_line(
+      em, "npuc_buf %s = npuc_rt_alloc(%s, %zd, (const int64_t[]){%s}, %s);",
+      npuc_em_define(em, mlirOperationGetResult(h->op, 0)),
+      npuc_em_dtype_name(dt), (ssize_t)rank, sizes.data ? sizes.data : "0",
+      h->loc);
   npuc_sb_free(&sizes);
 }

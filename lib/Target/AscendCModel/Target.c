@@ -9,9 +9,10 @@
  * sub-block split), then the 1:2 sub-block split of mix kernels' AIV
  * functions. */
 static bool ascend_pipeline(MlirOperation module, const npuc_compile_options *o,
-                          char *buf, size_t size) {
+                            char *buf, size_t size) {
   (void)module;
-  const char *blockify = o->auto_blockify_loop ? "auto-blockify-parallel-loop" : "";
+  const char *blockify =
+      o->auto_blockify_loop ? "auto-blockify-parallel-loop" : "";
   const char *bind =
       o->auto_bind_sub_block ? "func.func(hivm-bind-sub-block)" : "";
   int n = 0;

@@ -17,7 +17,8 @@ static bool emit_reshape(emitter *em, MlirOperation op, bool expand);
 static bool emit_byte_view(emitter *em, MlirOperation op, bool workspace);
 
 bool npuc_em_buffer_op(emitter *em, MlirOperation op, const char *name) {
-  if (npuc_em_name_is(name, "memref.alloc") || npuc_em_name_is(name, "memref.alloca") ||
+  if (npuc_em_name_is(name, "memref.alloc") ||
+      npuc_em_name_is(name, "memref.alloca") ||
       npuc_em_name_is(name, "tensor.empty"))
     return emit_alloc(em, op);
   if (npuc_em_name_is(name, "memref.subview") ||
@@ -93,8 +94,8 @@ static bool dropped_mask(MlirAttribute static_sizes, MlirType reduced,
   for (intptr_t i = 0; i < n; ++i) {
     int64_t s = mlirDenseI64ArrayGetElement(static_sizes, i);
     int64_t r = j < rank ? mlirShapedTypeGetDimSize(reduced, j) : -2;
-    bool fits = j < rank && (s == dyn || mlirShapedTypeIsDynamicDim(reduced, j) ||
-                             s == r);
+    bool fits = j < rank &&
+                (s == dyn || mlirShapedTypeIsDynamicDim(reduced, j) || s == r);
     if (fits && !(s == 1 && n - i > rank - j && r != 1)) {
       ++j;
     } else if (s == 1) {
@@ -110,11 +111,12 @@ static bool dtype_of(emitter *em, MlirOperation op, MlirType t, int *dt) {
   if (npuc_em_dtype(t, dt))
     return true;
   npuc_em_error(em, op, "element type not supported by --target=%s",
-                  npuc_em_target(em));
+                npuc_em_target(em));
   return false;
 }
 
-/* ---- ops -------------------------------------------------------------------- */
+/* ---- ops --------------------------------------------------------------------
+ */
 
 static bool emit_alloc(emitter *em, MlirOperation op) {
   MlirType t = result_type(op);
@@ -126,10 +128,10 @@ static bool emit_alloc(emitter *em, MlirOperation op) {
   intptr_t next = 0;
   npuc_sb sizes = {0};
   type_sizes(em, &sizes, op, t, &next);
-  npuc_em_line(em, "npuc_buf %s = npuc_rt_alloc(%s, %zd, (const int64_t[])%s, %s);",
-               npuc_em_define(em, mlirOperationGetResult(op, 0)),
-               npuc_em_dtype_name(dt), (ssize_t)mlirShapedTypeGetRank(t),
-               sizes.data, loc);
+  npuc_em_line(
+      em, "npuc_buf %s = npuc_rt_alloc(%s, %zd, (const int64_t[])%s, %s);",
+      npuc_em_define(em, mlirOperationGetResult(op, 0)), npuc_em_dtype_name(dt),
+      (ssize_t)mlirShapedTypeGetRank(t), sizes.data, loc);
   npuc_sb_free(&sizes);
   return true;
 }
@@ -155,17 +157,21 @@ static bool emit_slice(emitter *em, MlirOperation op, bool insert) {
   const char *r = npuc_em_define(em, mlirOperationGetResult(op, 0));
   intptr_t rank = mlirShapedTypeGetRank(reduced);
   if (!insert) {
-    npuc_em_line(em, "npuc_buf %s = npuc_rt_subview(&%s, (const int64_t[])%s, "
-                     "(const int64_t[])%s, (const int64_t[])%s, %zd, 0x%xu, %s);",
+    npuc_em_line(em,
+                 "npuc_buf %s = npuc_rt_subview(&%s, (const int64_t[])%s, "
+                 "(const int64_t[])%s, (const int64_t[])%s, %zd, 0x%xu, %s);",
                  r, operand(em, op, 0), off.data, sz.data, st.data,
                  (ssize_t)rank, mask, loc);
   } else {
-    npuc_em_line(em, "npuc_buf %s = npuc_rt_clone(&%s, %s);", r, operand(em, op, 1), loc);
+    npuc_em_line(em, "npuc_buf %s = npuc_rt_clone(&%s, %s);", r,
+                 operand(em, op, 1), loc);
     npuc_em_line(em, "{");
-    npuc_em_line(em, "  npuc_buf slot = npuc_rt_subview(&%s, (const int64_t[])%s, "
-                     "(const int64_t[])%s, (const int64_t[])%s, %zd, 0x%xu, %s);",
+    npuc_em_line(em,
+                 "  npuc_buf slot = npuc_rt_subview(&%s, (const int64_t[])%s, "
+                 "(const int64_t[])%s, (const int64_t[])%s, %zd, 0x%xu, %s);",
                  r, off.data, sz.data, st.data, (ssize_t)rank, mask, loc);
-    npuc_em_line(em, "  npuc_rt_copy(&slot, &%s, %s);", operand(em, op, 0), loc);
+    npuc_em_line(em, "  npuc_rt_copy(&slot, &%s, %s);", operand(em, op, 0),
+                 loc);
     npuc_em_line(em, "}");
   }
   npuc_sb_free(&off);
@@ -181,10 +187,12 @@ static bool emit_reinterpret(emitter *em, MlirOperation op) {
   mixed_list(em, &sz, op, npuc_em_attr(op, "static_sizes"), &next);
   mixed_list(em, &st, op, npuc_em_attr(op, "static_strides"), &next);
   const char *r = npuc_em_define(em, mlirOperationGetResult(op, 0));
-  npuc_em_line(em, "npuc_buf %s = npuc_rt_reinterpret(&%s, ((const int64_t[])%s)[0], "
-                   "%zd, (const int64_t[])%s, (const int64_t[])%s);",
-               r, operand(em, op, 0), off.data,
-               (ssize_t)mlirShapedTypeGetRank(result_type(op)), sz.data, st.data);
+  npuc_em_line(
+      em,
+      "npuc_buf %s = npuc_rt_reinterpret(&%s, ((const int64_t[])%s)[0], "
+      "%zd, (const int64_t[])%s, (const int64_t[])%s);",
+      r, operand(em, op, 0), off.data,
+      (ssize_t)mlirShapedTypeGetRank(result_type(op)), sz.data, st.data);
   npuc_sb_free(&off);
   npuc_sb_free(&sz);
   npuc_sb_free(&st);
@@ -216,9 +224,10 @@ static bool emit_reshape(emitter *em, MlirOperation op, bool expand) {
     }
     npuc_sb_printf(&sizes, "%s}", rank ? "" : "0");
   }
-  npuc_em_line(em, "npuc_buf %s = npuc_rt_reshape(&%s, %zd, (const int64_t[])%s, %s);",
-               npuc_em_define(em, mlirOperationGetResult(op, 0)), src,
-               (ssize_t)rank, sizes.data, loc);
+  npuc_em_line(
+      em, "npuc_buf %s = npuc_rt_reshape(&%s, %zd, (const int64_t[])%s, %s);",
+      npuc_em_define(em, mlirOperationGetResult(op, 0)), src, (ssize_t)rank,
+      sizes.data, loc);
   npuc_sb_free(&sizes);
   return true;
 }
@@ -250,24 +259,33 @@ static bool emit_byte_view(emitter *em, MlirOperation op, bool workspace) {
   npuc_em_line(em, "npuc_buf %s;", r);
   npuc_em_line(em, "{");
   npuc_em_line(em, "  const int64_t sz[] = %s;", sizes.data);
-  npuc_em_line(em, "  %s.data = (char *)%s.data + (%s.offset * (int64_t)npuc_rt_elem_size(%s.dtype) + %s);",
+  npuc_em_line(em,
+               "  %s.data = (char *)%s.data + (%s.offset * "
+               "(int64_t)npuc_rt_elem_size(%s.dtype) + %s);",
                r, src, src, src, shift);
   npuc_em_line(em, "  %s.offset = 0; %s.rank = %zd; %s.dtype = %s;", r, r,
                (ssize_t)rank, r, npuc_em_dtype_name(dt));
   /* What is left of the source's allocation, in the new element type. */
-  npuc_em_line(em, "  %s.extent = %s.extent > 0 ? ((%s.extent - %s.offset) * (int64_t)npuc_rt_elem_size(%s.dtype) - %s) / (int64_t)npuc_rt_elem_size(%s) : 0;",
+  npuc_em_line(em,
+               "  %s.extent = %s.extent > 0 ? ((%s.extent - %s.offset) * "
+               "(int64_t)npuc_rt_elem_size(%s.dtype) - %s) / "
+               "(int64_t)npuc_rt_elem_size(%s) : 0;",
                r, src, src, src, src, shift, npuc_em_dtype_name(dt));
   npuc_em_line(em, "  int64_t stride = 1;");
-  npuc_em_line(em, "  for (int d = %zd - 1; d >= 0; --d) { %s.sizes[d] = sz[d]; %s.strides[d] = stride; stride *= sz[d]; }",
+  npuc_em_line(em,
+               "  for (int d = %zd - 1; d >= 0; --d) { %s.sizes[d] = sz[d]; "
+               "%s.strides[d] = stride; stride *= sz[d]; }",
                (ssize_t)rank, r, r);
   npuc_em_line(em, "}");
   npuc_sb_free(&sizes);
   return true;
 }
 
-/* ---- element access and aliases -------------------------------------------------- */
+/* ---- element access and aliases
+ * -------------------------------------------------- */
 
-static void index_array(emitter *em, npuc_sb *sb, MlirOperation op, intptr_t first) {
+static void index_array(emitter *em, npuc_sb *sb, MlirOperation op,
+                        intptr_t first) {
   intptr_t n = mlirOperationGetNumOperands(op);
   npuc_sb_printf(sb, "(const int64_t[]){");
   for (intptr_t i = first; i < n; ++i)
@@ -281,32 +299,39 @@ static void load_into(emitter *em, MlirOperation op, const char *buf,
   MlirType t = mlirValueGetType(r);
   const char *name = npuc_em_define(em, r);
   if (npuc_em_class(t) == NPUC_VAL_INT)
-    npuc_em_line(em, "int64_t %s = npuc_sext((uint64_t)npuc_rt_load_i(&%s, %s, %s), %d);",
-                 name, buf, idx, loc, npuc_em_int_bits(t));
+    npuc_em_line(
+        em,
+        "int64_t %s = npuc_sext((uint64_t)npuc_rt_load_i(&%s, %s, %s), %d);",
+        name, buf, idx, loc, npuc_em_int_bits(t));
   else
-    npuc_em_line(em, "%s %s = (%s)npuc_rt_load_f(&%s, %s, %s);", npuc_em_ctype(t),
-                 name, npuc_em_ctype(t), buf, idx, loc);
+    npuc_em_line(em, "%s %s = (%s)npuc_rt_load_f(&%s, %s, %s);",
+                 npuc_em_ctype(t), name, npuc_em_ctype(t), buf, idx, loc);
 }
 
 static void store_from(emitter *em, MlirValue v, const char *buf,
                        const char *idx, const char *loc) {
   bool is_int = npuc_em_class(mlirValueGetType(v)) == NPUC_VAL_INT;
-  npuc_em_line(em, "npuc_rt_store_%s(&%s, %s, %s, %s);", is_int ? "i" : "f", buf,
-               idx, npuc_em_name(em, v), loc);
+  npuc_em_line(em, "npuc_rt_store_%s(&%s, %s, %s, %s);", is_int ? "i" : "f",
+               buf, idx, npuc_em_name(em, v), loc);
 }
 
 static bool emit_access(emitter *em, MlirOperation op, const char *name) {
   char loc[600];
-  bool alias = npuc_em_name_is(name, "memref.cast") || npuc_em_name_is(name, "tensor.cast") ||
+  bool alias = npuc_em_name_is(name, "memref.cast") ||
+               npuc_em_name_is(name, "tensor.cast") ||
                npuc_em_name_is(name, "memref.memory_space_cast") ||
                npuc_em_name_is(name, "bufferization.to_tensor");
   bool copy_out = npuc_em_name_is(name, "bufferization.to_buffer") ||
                   npuc_em_name_is(name, "bufferization.to_memref") ||
                   npuc_em_name_is(name, "bufferization.clone");
-  bool load = npuc_em_name_is(name, "memref.load") || npuc_em_name_is(name, "tensor.extract");
-  bool dim = npuc_em_name_is(name, "memref.dim") || npuc_em_name_is(name, "tensor.dim");
-  if (!alias && !copy_out && !load && !dim && !npuc_em_name_is(name, "memref.store") &&
-      !npuc_em_name_is(name, "tensor.insert") && !npuc_em_name_is(name, "memref.copy") &&
+  bool load = npuc_em_name_is(name, "memref.load") ||
+              npuc_em_name_is(name, "tensor.extract");
+  bool dim = npuc_em_name_is(name, "memref.dim") ||
+             npuc_em_name_is(name, "tensor.dim");
+  if (!alias && !copy_out && !load && !dim &&
+      !npuc_em_name_is(name, "memref.store") &&
+      !npuc_em_name_is(name, "tensor.insert") &&
+      !npuc_em_name_is(name, "memref.copy") &&
       !npuc_em_name_is(name, "memref.dealloc"))
     return false;
   npuc_em_loc(em, op, loc, sizeof loc);
@@ -314,19 +339,21 @@ static bool emit_access(emitter *em, MlirOperation op, const char *name) {
     return true; /* the arena frees at the end of the kernel */
   if (alias) {
     npuc_em_line(em, "npuc_buf %s = %s;",
-                 npuc_em_define(em, mlirOperationGetResult(op, 0)), operand(em, op, 0));
+                 npuc_em_define(em, mlirOperationGetResult(op, 0)),
+                 operand(em, op, 0));
     return true;
   }
   if (copy_out) {
     /* The buffer may be written; the tensor it came from must not change. */
     npuc_em_line(em, "npuc_buf %s = npuc_rt_clone(&%s, %s);",
-                 npuc_em_define(em, mlirOperationGetResult(op, 0)), operand(em, op, 0), loc);
+                 npuc_em_define(em, mlirOperationGetResult(op, 0)),
+                 operand(em, op, 0), loc);
     return true;
   }
   if (dim) {
     npuc_em_line(em, "int64_t %s = %s.sizes[%s];",
-                 npuc_em_define(em, mlirOperationGetResult(op, 0)), operand(em, op, 0),
-                 operand(em, op, 1));
+                 npuc_em_define(em, mlirOperationGetResult(op, 0)),
+                 operand(em, op, 0), operand(em, op, 1));
     return true;
   }
   if (npuc_em_name_is(name, "memref.copy")) {
@@ -340,11 +367,13 @@ static bool emit_access(emitter *em, MlirOperation op, const char *name) {
     load_into(em, op, operand(em, op, 0), idx.data, loc);
   } else if (npuc_em_name_is(name, "memref.store")) {
     index_array(em, &idx, op, 2);
-    store_from(em, mlirOperationGetOperand(op, 0), operand(em, op, 1), idx.data, loc);
+    store_from(em, mlirOperationGetOperand(op, 0), operand(em, op, 1), idx.data,
+               loc);
   } else { /* tensor.insert %v into %t[...] */
     index_array(em, &idx, op, 2);
     const char *r = npuc_em_define(em, mlirOperationGetResult(op, 0));
-    npuc_em_line(em, "npuc_buf %s = npuc_rt_clone(&%s, %s);", r, operand(em, op, 1), loc);
+    npuc_em_line(em, "npuc_buf %s = npuc_rt_clone(&%s, %s);", r,
+                 operand(em, op, 1), loc);
     store_from(em, mlirOperationGetOperand(op, 0), r, idx.data, loc);
   }
   npuc_sb_free(&idx);

@@ -28,7 +28,8 @@ bool npuc_em_control_op(emitter *em, MlirOperation op, const char *name) {
     npuc_em_line(em, "return;");
     return true;
   }
-  if (npuc_em_name_is(name, "scf.yield") || npuc_em_name_is(name, "scf.condition") ||
+  if (npuc_em_name_is(name, "scf.yield") ||
+      npuc_em_name_is(name, "scf.condition") ||
       npuc_em_name_is(name, "scope.return")) {
     npuc_em_error(em, op, "%s outside the construct that consumes it", name);
     return true;
@@ -43,7 +44,8 @@ bool npuc_em_control_op(emitter *em, MlirOperation op, const char *name) {
 static MlirOperation emit_body(emitter *em, MlirBlock block) {
   for (MlirOperation op = mlirBlockGetFirstOperation(block);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (mlirOperationIsNull(mlirOperationGetNextInBlock(op)) && is_terminator(op))
+    if (mlirOperationIsNull(mlirOperationGetNextInBlock(op)) &&
+        is_terminator(op))
       return op;
     if (!npuc_em_op(em, op))
       return (MlirOperation){NULL};
@@ -65,17 +67,20 @@ static void assign_yields(emitter *em, MlirOperation term, MlirValue *targets,
                  (ssize_t)i, npuc_em_name(em, y));
   }
   for (intptr_t i = 0; i < n; ++i)
-    npuc_em_line(em, "%s = npuc_y%zd;", npuc_em_name(em, targets[i]), (ssize_t)i);
+    npuc_em_line(em, "%s = npuc_y%zd;", npuc_em_name(em, targets[i]),
+                 (ssize_t)i);
 }
 
-static void declare_results(emitter *em, MlirOperation op, intptr_t first_init) {
+static void declare_results(emitter *em, MlirOperation op,
+                            intptr_t first_init) {
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
     MlirValue r = mlirOperationGetResult(op, i);
     const char *t = npuc_em_ctype(mlirValueGetType(r));
     const char *name = npuc_em_define(em, r);
     if (first_init >= 0)
-      npuc_em_line(em, "%s %s = %s;", t, name,
-                   npuc_em_name(em, mlirOperationGetOperand(op, first_init + i)));
+      npuc_em_line(
+          em, "%s %s = %s;", t, name,
+          npuc_em_name(em, mlirOperationGetOperand(op, first_init + i)));
     else
       npuc_em_line(em, "%s %s;", t, name);
   }
@@ -131,7 +136,8 @@ static bool emit_if(emitter *em, MlirOperation op) {
   declare_results(em, op, -1);
   intptr_t n;
   MlirValue *results = results_of(op, &n);
-  npuc_em_line(em, "if (%s) {", npuc_em_name(em, mlirOperationGetOperand(op, 0)));
+  npuc_em_line(em, "if (%s) {",
+               npuc_em_name(em, mlirOperationGetOperand(op, 0)));
   emit_branch(em, mlirOperationGetRegion(op, 0), results, n);
   MlirRegion else_region = mlirOperationGetRegion(op, 1);
   if (!mlirBlockIsNull(mlirRegionGetFirstBlock(else_region))) {

@@ -83,7 +83,8 @@ static void float_literal(char *buf, size_t cap, double v) {
     snprintf(buf, cap, "%.17g", v);
 }
 
-/* ---- constants ------------------------------------------------------------ */
+/* ---- constants ------------------------------------------------------------
+ */
 
 static bool emit_dense_constant(emitter *em, MlirOperation op, MlirAttribute v);
 
@@ -94,7 +95,8 @@ static bool emit_constant(emitter *em, MlirOperation op) {
     return emit_dense_constant(em, op, v);
   char expr[64];
   if (mlirAttributeIsAInteger(v)) {
-    snprintf(expr, sizeof expr, "%lldLL", (long long)mlirIntegerAttrGetValueInt(v));
+    snprintf(expr, sizeof expr, "%lldLL",
+             (long long)mlirIntegerAttrGetValueInt(v));
     int_result(em, op, expr);
   } else if (mlirAttributeIsABool(v)) {
     int_result(em, op, mlirBoolAttrGetValue(v) ? "-1" : "0");
@@ -109,14 +111,16 @@ static bool emit_constant(emitter *em, MlirOperation op) {
 }
 
 /* Tensor constants: a buffer filled from a splat or element by element. */
-static bool emit_dense_constant(emitter *em, MlirOperation op, MlirAttribute v) {
+static bool emit_dense_constant(emitter *em, MlirOperation op,
+                                MlirAttribute v) {
   MlirType t = result_type(op);
   int dt;
   char loc[600];
   npuc_em_loc(em, op, loc, sizeof loc);
   if (!mlirAttributeIsADenseElements(v) || !npuc_em_dtype(t, &dt) ||
       !mlirShapedTypeHasStaticShape(t)) {
-    npuc_em_error(em, op, "unsupported tensor constant for --target=ascend-cmodel");
+    npuc_em_error(em, op,
+                  "unsupported tensor constant for --target=ascend-cmodel");
     return true;
   }
   intptr_t rank = mlirShapedTypeGetRank(t);
@@ -134,24 +138,29 @@ static bool emit_dense_constant(emitter *em, MlirOperation op, MlirAttribute v) 
                npuc_em_dtype_name(dt), (ssize_t)rank, loc);
   MlirType elt = mlirShapedTypeGetElementType(t);
   bool is_float = npuc_em_class(elt) == NPUC_VAL_FLOAT;
-  intptr_t n = mlirDenseElementsAttrIsSplat(v) ? 1 : mlirElementsAttrGetNumElements(v);
-  npuc_em_line(em, "static const %s vals[] = {", is_float ? "double" : "int64_t");
+  intptr_t n =
+      mlirDenseElementsAttrIsSplat(v) ? 1 : mlirElementsAttrGetNumElements(v);
+  npuc_em_line(em, "static const %s vals[] = {",
+               is_float ? "double" : "int64_t");
   for (intptr_t i = 0; i < n; ++i) {
     char lit[64];
     if (is_float) {
       double x = mlirDenseElementsAttrIsSplat(v)
-                     ? mlirFloatAttrGetValueDouble(mlirDenseElementsAttrGetSplatValue(v))
-                     : (mlirTypeIsAF64(elt) ? mlirDenseElementsAttrGetDoubleValue(v, i)
-                                            : (double)mlirDenseElementsAttrGetFloatValue(v, i));
+                     ? mlirFloatAttrGetValueDouble(
+                           mlirDenseElementsAttrGetSplatValue(v))
+                     : (mlirTypeIsAF64(elt)
+                            ? mlirDenseElementsAttrGetDoubleValue(v, i)
+                            : (double)mlirDenseElementsAttrGetFloatValue(v, i));
       float_literal(lit, sizeof lit, x);
     } else {
       MlirAttribute e = mlirDenseElementsAttrIsSplat(v)
                             ? mlirDenseElementsAttrGetSplatValue(v)
                             : mlirAttributeGetNull();
-      long long x = !mlirAttributeIsNull(e)
-                        ? (mlirAttributeIsABool(e) ? (mlirBoolAttrGetValue(e) ? -1 : 0)
-                                                   : mlirIntegerAttrGetValueInt(e))
-                        : (long long)mlirDenseElementsAttrGetInt64Value(v, i);
+      long long x =
+          !mlirAttributeIsNull(e)
+              ? (mlirAttributeIsABool(e) ? (mlirBoolAttrGetValue(e) ? -1 : 0)
+                                         : mlirIntegerAttrGetValueInt(e))
+              : (long long)mlirDenseElementsAttrGetInt64Value(v, i);
       snprintf(lit, sizeof lit, "%lldLL", x);
     }
     npuc_sb_printf(em->out, "%s%s", i ? ", " : "    ", lit);
@@ -159,15 +168,19 @@ static bool emit_dense_constant(emitter *em, MlirOperation op, MlirAttribute v) 
   npuc_sb_printf(em->out, "\n");
   npuc_em_line(em, "};");
   if (n == 1) {
-    npuc_em_line(em, "npuc_operand s = {.is_scalar = true, .f = (double)vals[0], "
-                     ".i = (int64_t)vals[0], .dtype = %s};",
+    npuc_em_line(em,
+                 "npuc_operand s = {.is_scalar = true, .f = (double)vals[0], "
+                 ".i = (int64_t)vals[0], .dtype = %s};",
                  npuc_em_dtype_name(dt));
     npuc_em_line(em, "npuc_rt_broadcast(&%s, &s, %s);", r, loc);
   } else {
     npuc_em_line(em, "int64_t idx[%zd] = {0};", (ssize_t)(rank ? rank : 1));
-    npuc_em_line(em, "for (size_t k = 0; k < sizeof vals / sizeof vals[0]; ++k) {");
+    npuc_em_line(em,
+                 "for (size_t k = 0; k < sizeof vals / sizeof vals[0]; ++k) {");
     npuc_em_line(em, "  size_t rem = k;");
-    npuc_em_line(em, "  for (int d = %zd - 1; d >= 0; --d) { idx[d] = (int64_t)(rem %% (size_t)sz[d]); rem /= (size_t)sz[d]; }",
+    npuc_em_line(em,
+                 "  for (int d = %zd - 1; d >= 0; --d) { idx[d] = "
+                 "(int64_t)(rem %% (size_t)sz[d]); rem /= (size_t)sz[d]; }",
                  (ssize_t)rank);
     npuc_em_line(em, "  npuc_rt_store_%s(&%s, idx, vals[k], %s);",
                  is_float ? "f" : "i", r, loc);
@@ -178,7 +191,8 @@ static bool emit_dense_constant(emitter *em, MlirOperation op, MlirAttribute v) 
   return true;
 }
 
-/* ---- integer arithmetic ------------------------------------------------------ */
+/* ---- integer arithmetic
+ * ------------------------------------------------------ */
 
 static bool emit_int_binary(emitter *em, MlirOperation op, const char *name) {
   static const struct {
@@ -213,19 +227,20 @@ static bool emit_int_binary(emitter *em, MlirOperation op, const char *name) {
     int bits = npuc_em_int_bits(result_type(op));
     npuc_em_loc(em, op, loc, sizeof loc);
     switch (ops[i].kind) {
-    case 0:
-      snprintf(expr, sizeof expr, ops[i].fmt, a, b);
-      break;
+    case 0: snprintf(expr, sizeof expr, ops[i].fmt, a, b); break;
     case 1:
       snprintf(expr, sizeof expr, "%s(%s, %s, %s)", ops[i].fmt, a, b, loc);
       break;
     case 2:
-      snprintf(expr, sizeof expr, "%s(npuc_zext((uint64_t)%s, %d), "
-               "npuc_zext((uint64_t)%s, %d), %s)", ops[i].fmt, a, bits, b, bits, loc);
+      snprintf(expr, sizeof expr,
+               "%s(npuc_zext((uint64_t)%s, %d), "
+               "npuc_zext((uint64_t)%s, %d), %s)",
+               ops[i].fmt, a, bits, b, bits, loc);
       break;
     default:
-      snprintf(expr, sizeof expr, "%s(%s, (int64_t)npuc_zext((uint64_t)%s, %d), %d)",
-               ops[i].fmt, a, b, bits, bits);
+      snprintf(expr, sizeof expr,
+               "%s(%s, (int64_t)npuc_zext((uint64_t)%s, %d), %d)", ops[i].fmt,
+               a, b, bits, bits);
     }
     int_result(em, op, expr);
     return true;
@@ -241,7 +256,9 @@ static bool emit_int_binary(emitter *em, MlirOperation op, const char *name) {
     if (i < 2)
       snprintf(expr, sizeof expr, "%s %s %s ? %s : %s", a, cmp, b, a, b);
     else
-      snprintf(expr, sizeof expr, "npuc_zext((uint64_t)%s, %d) %s npuc_zext((uint64_t)%s, %d) ? %s : %s",
+      snprintf(expr, sizeof expr,
+               "npuc_zext((uint64_t)%s, %d) %s npuc_zext((uint64_t)%s, %d) ? "
+               "%s : %s",
                a, bits, cmp, b, bits, a, b);
     int_result(em, op, expr);
     return true;
@@ -251,8 +268,10 @@ static bool emit_int_binary(emitter *em, MlirOperation op, const char *name) {
     int bits = npuc_em_int_bits(result_type(op));
     npuc_em_loc(em, op, loc, sizeof loc);
     snprintf(expr, sizeof expr,
-             "npuc_divu(npuc_zext((uint64_t)%s, %d), npuc_zext((uint64_t)%s, %d), %s) + "
-             "(npuc_remu(npuc_zext((uint64_t)%s, %d), npuc_zext((uint64_t)%s, %d), %s) != 0)",
+             "npuc_divu(npuc_zext((uint64_t)%s, %d), npuc_zext((uint64_t)%s, "
+             "%d), %s) + "
+             "(npuc_remu(npuc_zext((uint64_t)%s, %d), npuc_zext((uint64_t)%s, "
+             "%d), %s) != 0)",
              a, bits, b, bits, loc, a, bits, b, bits, loc);
     int_result(em, op, expr);
     return true;
@@ -260,18 +279,23 @@ static bool emit_int_binary(emitter *em, MlirOperation op, const char *name) {
   return false;
 }
 
-/* ---- float arithmetic -------------------------------------------------------- */
+/* ---- float arithmetic
+ * -------------------------------------------------------- */
 
 static bool emit_float_binary(emitter *em, MlirOperation op, const char *name) {
   static const struct {
     const char *name;
     const char *fmt;
   } ops[] = {
-      {"arith.addf", "%s + %s"},          {"arith.subf", "%s - %s"},
-      {"arith.mulf", "%s * %s"},          {"arith.divf", "%s / %s"},
-      {"arith.remf", "fmod(%s, %s)"},     {"arith.maximumf", "npuc_maximumf(%s, %s)"},
+      {"arith.addf", "%s + %s"},
+      {"arith.subf", "%s - %s"},
+      {"arith.mulf", "%s * %s"},
+      {"arith.divf", "%s / %s"},
+      {"arith.remf", "fmod(%s, %s)"},
+      {"arith.maximumf", "npuc_maximumf(%s, %s)"},
       {"arith.minimumf", "npuc_minimumf(%s, %s)"},
-      {"arith.maxnumf", "fmax(%s, %s)"},  {"arith.minnumf", "fmin(%s, %s)"},
+      {"arith.maxnumf", "fmax(%s, %s)"},
+      {"arith.minnumf", "fmin(%s, %s)"},
   };
   char expr[256];
   for (size_t i = 0; i < sizeof ops / sizeof *ops; ++i) {
@@ -279,7 +303,8 @@ static bool emit_float_binary(emitter *em, MlirOperation op, const char *name) {
       continue;
     if (npuc_em_class(result_type(op)) != NPUC_VAL_FLOAT)
       return false;
-    snprintf(expr, sizeof expr, ops[i].fmt, operand(em, op, 0), operand(em, op, 1));
+    snprintf(expr, sizeof expr, ops[i].fmt, operand(em, op, 0),
+             operand(em, op, 1));
     float_result(em, op, expr);
     return true;
   }
@@ -291,21 +316,24 @@ static bool emit_float_binary(emitter *em, MlirOperation op, const char *name) {
   return false;
 }
 
-/* ---- comparisons ---------------------------------------------------------------- */
+/* ---- comparisons
+ * ---------------------------------------------------------------- */
 
 static bool emit_compare(emitter *em, MlirOperation op, const char *name) {
   char expr[512];
   if (npuc_em_name_is(name, "arith.cmpi")) {
-    static const char *const preds[] = {"==", "!=", "<", "<=", ">", ">=",
-                                        "<", "<=", ">", ">="};
+    static const char *const preds[] = {"==", "!=", "<",  "<=", ">",
+                                        ">=", "<",  "<=", ">",  ">="};
     int64_t p = mlirIntegerAttrGetValueInt(npuc_em_attr(op, "predicate"));
     if (p < 0 || p > 9)
       return false;
     const char *a = operand(em, op, 0), *b = operand(em, op, 1);
     int bits = npuc_em_int_bits(operand_type(op, 0));
     if (p >= 6)
-      snprintf(expr, sizeof expr, "npuc_zext((uint64_t)%s, %d) %s npuc_zext((uint64_t)%s, %d) ? -1 : 0",
-               a, bits, preds[p], b, bits);
+      snprintf(
+          expr, sizeof expr,
+          "npuc_zext((uint64_t)%s, %d) %s npuc_zext((uint64_t)%s, %d) ? -1 : 0",
+          a, bits, preds[p], b, bits);
     else
       snprintf(expr, sizeof expr, "%s %s %s ? -1 : 0", a, preds[p], b);
     int_result(em, op, expr);
@@ -313,13 +341,22 @@ static bool emit_compare(emitter *em, MlirOperation op, const char *name) {
   }
   if (npuc_em_name_is(name, "arith.cmpf")) {
     /* false oeq ogt oge olt ole one ord ueq ugt uge ult ule une uno true */
-    static const char *const fmts[] = {
-        "0", "%1$s == %2$s", "%1$s > %2$s", "%1$s >= %2$s", "%1$s < %2$s",
-        "%1$s <= %2$s", "(%1$s < %2$s || %1$s > %2$s)",
-        "(%1$s == %1$s && %2$s == %2$s)", "!(%1$s < %2$s || %1$s > %2$s)",
-        "!(%1$s <= %2$s)", "!(%1$s < %2$s)", "!(%1$s >= %2$s)",
-        "!(%1$s > %2$s)", "!(%1$s == %2$s)", "(%1$s != %1$s || %2$s != %2$s)",
-        "1"};
+    static const char *const fmts[] = {"0",
+                                       "%1$s == %2$s",
+                                       "%1$s > %2$s",
+                                       "%1$s >= %2$s",
+                                       "%1$s < %2$s",
+                                       "%1$s <= %2$s",
+                                       "(%1$s < %2$s || %1$s > %2$s)",
+                                       "(%1$s == %1$s && %2$s == %2$s)",
+                                       "!(%1$s < %2$s || %1$s > %2$s)",
+                                       "!(%1$s <= %2$s)",
+                                       "!(%1$s < %2$s)",
+                                       "!(%1$s >= %2$s)",
+                                       "!(%1$s > %2$s)",
+                                       "!(%1$s == %2$s)",
+                                       "(%1$s != %1$s || %2$s != %2$s)",
+                                       "1"};
     int64_t p = mlirIntegerAttrGetValueInt(npuc_em_attr(op, "predicate"));
     if (p < 0 || p > 15)
       return false;
@@ -329,8 +366,10 @@ static bool emit_compare(emitter *em, MlirOperation op, const char *name) {
     const char *f = fmts[p];
     size_t at = 0;
     for (const char *c = f; *c && at + 40 < sizeof cond; ++c) {
-      if (c[0] == '%' && (c[1] == '1' || c[1] == '2') && c[2] == '$' && c[3] == 's') {
-        at += (size_t)snprintf(cond + at, sizeof cond - at, "%s", c[1] == '1' ? a : b);
+      if (c[0] == '%' && (c[1] == '1' || c[1] == '2') && c[2] == '$' &&
+          c[3] == 's') {
+        at += (size_t)snprintf(cond + at, sizeof cond - at, "%s",
+                               c[1] == '1' ? a : b);
         c += 3;
       } else {
         cond[at++] = *c;
@@ -344,17 +383,20 @@ static bool emit_compare(emitter *em, MlirOperation op, const char *name) {
   return false;
 }
 
-/* ---- conversions ------------------------------------------------------------------- */
+/* ---- conversions
+ * ------------------------------------------------------------------- */
 
 static bool emit_conversion(emitter *em, MlirOperation op, const char *name) {
   char expr[256];
-  if (mlirOperationGetNumOperands(op) != 1 || mlirOperationGetNumResults(op) != 1)
+  if (mlirOperationGetNumOperands(op) != 1 ||
+      mlirOperationGetNumResults(op) != 1)
     return false;
   MlirType from = operand_type(op, 0), to = result_type(op);
   const char *a = operand(em, op, 0);
   int fbits = npuc_em_int_bits(from), tbits = npuc_em_int_bits(to);
   if (npuc_em_name_is(name, "arith.index_cast") ||
-      npuc_em_name_is(name, "arith.extsi") || npuc_em_name_is(name, "arith.trunci")) {
+      npuc_em_name_is(name, "arith.extsi") ||
+      npuc_em_name_is(name, "arith.trunci")) {
     int_result(em, op, a);
   } else if (npuc_em_name_is(name, "arith.index_castui") ||
              npuc_em_name_is(name, "arith.extui")) {
@@ -364,7 +406,8 @@ static bool emit_conversion(emitter *em, MlirOperation op, const char *name) {
     snprintf(expr, sizeof expr, "(double)%s", a);
     float_result(em, op, expr);
   } else if (npuc_em_name_is(name, "arith.uitofp")) {
-    snprintf(expr, sizeof expr, "(double)npuc_zext((uint64_t)%s, %d)", a, fbits);
+    snprintf(expr, sizeof expr, "(double)npuc_zext((uint64_t)%s, %d)", a,
+             fbits);
     float_result(em, op, expr);
   } else if (npuc_em_name_is(name, "arith.fptosi")) {
     snprintf(expr, sizeof expr, "npuc_fptosi((double)%s, %d)", a, tbits);
@@ -372,7 +415,8 @@ static bool emit_conversion(emitter *em, MlirOperation op, const char *name) {
   } else if (npuc_em_name_is(name, "arith.fptoui")) {
     snprintf(expr, sizeof expr, "npuc_fptoui((double)%s, %d)", a, tbits);
     int_result(em, op, expr);
-  } else if (npuc_em_name_is(name, "arith.extf") || npuc_em_name_is(name, "arith.truncf")) {
+  } else if (npuc_em_name_is(name, "arith.extf") ||
+             npuc_em_name_is(name, "arith.truncf")) {
     float_result(em, op, a);
   } else {
     return false;
@@ -380,19 +424,23 @@ static bool emit_conversion(emitter *em, MlirOperation op, const char *name) {
   return true;
 }
 
-/* ---- math ------------------------------------------------------------------------- */
+/* ---- math
+ * ------------------------------------------------------------------------- */
 
 static bool emit_math(emitter *em, MlirOperation op, const char *name) {
   static const struct {
     const char *name;
     const char *fn;
   } ops[] = {
-      {"math.exp", "exp"},    {"math.log", "log"},     {"math.sqrt", "sqrt"},
-      {"math.absf", "fabs"},  {"math.tanh", "tanh"},   {"math.exp2", "exp2"},
-      {"math.log2", "log2"},  {"math.sin", "sin"},     {"math.cos", "cos"},
-      {"math.erf", "erf"},    {"math.floor", "floor"}, {"math.ceil", "ceil"},
-      {"math.round", "round"}, {"math.roundeven", "rint"}, {"math.trunc", "trunc"},
-      {"math.log1p", "log1p"}, {"math.expm1", "expm1"},
+      {"math.exp", "exp"},     {"math.log", "log"},
+      {"math.sqrt", "sqrt"},   {"math.absf", "fabs"},
+      {"math.tanh", "tanh"},   {"math.exp2", "exp2"},
+      {"math.log2", "log2"},   {"math.sin", "sin"},
+      {"math.cos", "cos"},     {"math.erf", "erf"},
+      {"math.floor", "floor"}, {"math.ceil", "ceil"},
+      {"math.round", "round"}, {"math.roundeven", "rint"},
+      {"math.trunc", "trunc"}, {"math.log1p", "log1p"},
+      {"math.expm1", "expm1"},
   };
   char expr[256];
   if (strncmp(name, "math.", 5) != 0)
@@ -428,15 +476,16 @@ static bool emit_math(emitter *em, MlirOperation op, const char *name) {
   }
   if (npuc_em_name_is(name, "math.absi")) {
     const char *a = operand(em, op, 0);
-    snprintf(expr, sizeof expr, "%s < 0 ? (uint64_t)0 - (uint64_t)%s : (uint64_t)%s",
-             a, a, a);
+    snprintf(expr, sizeof expr,
+             "%s < 0 ? (uint64_t)0 - (uint64_t)%s : (uint64_t)%s", a, a, a);
     int_result(em, op, expr);
     return true;
   }
   return false;
 }
 
-/* ---- affine ------------------------------------------------------------------------- */
+/* ---- affine
+ * ------------------------------------------------------------------------- */
 
 static void affine_expr(emitter *em, MlirOperation op, MlirAffineExpr e,
                         intptr_t ndims, const char *loc, npuc_sb *sb) {

@@ -60,8 +60,8 @@ static const char *new_name(emitter *em) {
   size_t id = (size_t)em->next_id++;
   size_t chunk = id / NAMES_PER_CHUNK;
   if (chunk >= em->num_name_chunks) {
-    em->name_chunks = npuc_xreallocarray(em->name_chunks, chunk + 1,
-                                         sizeof *em->name_chunks);
+    em->name_chunks =
+        npuc_xreallocarray(em->name_chunks, chunk + 1, sizeof *em->name_chunks);
     em->name_chunks[chunk] =
         npuc_xmalloc(NAMES_PER_CHUNK * sizeof(npuc_value_name));
     em->num_name_chunks = chunk + 1;
@@ -145,10 +145,22 @@ bool npuc_em_dtype(MlirType t, int *dtype) {
     default: return false;
     }
   }
-  if (mlirTypeIsAF16(t)) { *dtype = NPUC_DT_F16; return true; }
-  if (mlirTypeIsABF16(t)) { *dtype = NPUC_DT_BF16; return true; }
-  if (mlirTypeIsAF32(t)) { *dtype = NPUC_DT_F32; return true; }
-  if (mlirTypeIsAF64(t)) { *dtype = NPUC_DT_F64; return true; }
+  if (mlirTypeIsAF16(t)) {
+    *dtype = NPUC_DT_F16;
+    return true;
+  }
+  if (mlirTypeIsABF16(t)) {
+    *dtype = NPUC_DT_BF16;
+    return true;
+  }
+  if (mlirTypeIsAF32(t)) {
+    *dtype = NPUC_DT_F32;
+    return true;
+  }
+  if (mlirTypeIsAF64(t)) {
+    *dtype = NPUC_DT_F64;
+    return true;
+  }
   return false;
 }
 
@@ -217,7 +229,8 @@ bool npuc_em_region(emitter *em, MlirRegion region) {
   if (!mlirBlockIsNull(mlirBlockGetNextInRegion(b))) {
     npuc_em_error(em, mlirBlockGetParentOperation(b),
                   "regions with several blocks are not supported by "
-                  "--target=%s", npuc_em_target(em));
+                  "--target=%s",
+                  npuc_em_target(em));
     return false;
   }
   return npuc_em_block(em, b);

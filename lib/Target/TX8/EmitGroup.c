@@ -18,7 +18,7 @@ typedef struct {
   int32_t sharding[NPUC_TX8_MAX_RANK];
   int32_t slice[NPUC_TX8_MAX_RANK];
   int64_t offsets[NPUC_TX8_MAX_BUFFERS + 1];
-  int64_t spm_bytes; /* one slice's buffers and scratch */
+  int64_t spm_bytes;                     /* one slice's buffers and scratch */
   int operand_ddr[NPUC_TX8_MAX_BUFFERS]; /* group operand -> DDR tensor */
   int result_ddr[NPUC_TX8_MAX_STORES];   /* group result -> DDR tensor */
   npuc_sb *out;
@@ -43,7 +43,8 @@ bool tx8_emit_group(tx8_program *prog, MlirOperation group, int id,
   return true;
 }
 
-/* ---- what tx8-sharding decided ----------------------------------------------------- */
+/* ---- what tx8-sharding decided
+ * ----------------------------------------------------- */
 
 static bool read_decision(group_emitter *g) {
   npuc_tx8_group_plan *p = &g->plan;
@@ -58,9 +59,11 @@ static bool read_decision(group_emitter *g) {
   if (has_par != NPUC_TX8_ATTR_PRESENT || has_dev != NPUC_TX8_ATTR_PRESENT ||
       par.shape_spatial_sharding.len != rank ||
       dev.temporal_mem_slice.len != rank) {
-    npuc_op_error(p->compute, "%s: no tile_parallel sharding and dev_info "
-                              "temporal_mem_slice of its rank (run "
-                              "tx8-sharding first)", p->compute_name);
+    npuc_op_error(p->compute,
+                  "%s: no tile_parallel sharding and dev_info "
+                  "temporal_mem_slice of its rank (run "
+                  "tx8-sharding first)",
+                  p->compute_name);
     return false;
   }
   int64_t tiles = 1;
@@ -69,9 +72,10 @@ static bool read_decision(group_emitter *g) {
     int64_t s = dev.temporal_mem_slice.v[d];
     if (ways < 1 || ways > p->slice.result.dims[d] || s < 1 ||
         s > p->slice.result.dims[d]) {
-      npuc_op_error(p->compute, "%s: dimension %d: sharding %lld or slice "
-                                "%lld out of range", p->compute_name, d,
-                    (long long)ways, (long long)s);
+      npuc_op_error(p->compute,
+                    "%s: dimension %d: sharding %lld or slice "
+                    "%lld out of range",
+                    p->compute_name, d, (long long)ways, (long long)s);
       return false;
     }
     g->sharding[d] = (int32_t)ways;
@@ -79,9 +83,10 @@ static bool read_decision(group_emitter *g) {
     tiles *= ways;
   }
   if (tiles > g->prog->tiles) {
-    npuc_op_error(p->compute, "%s: the sharding needs %lld tiles, the "
-                              "program has %d", p->compute_name,
-                  (long long)tiles, g->prog->tiles);
+    npuc_op_error(p->compute,
+                  "%s: the sharding needs %lld tiles, the "
+                  "program has %d",
+                  p->compute_name, (long long)tiles, g->prog->tiles);
     return false;
   }
   int64_t need = g->spm_bytes =
@@ -92,8 +97,9 @@ static bool read_decision(group_emitter *g) {
                      ? (int64_t)mlirIntegerAttrGetValueUInt(alloc)
                      : -1;
   if (have < need) {
-    npuc_op_error(p->group, "tx8be.group: spm_alloc_size %lld is less than "
-                            "the %lld bytes its slices take (run tx8-sharding)",
+    npuc_op_error(p->group,
+                  "tx8be.group: spm_alloc_size %lld is less than "
+                  "the %lld bytes its slices take (run tx8-sharding)",
                   (long long)have, (long long)need);
     return false;
   }
@@ -109,10 +115,12 @@ static bool map_ddr(group_emitter *g) {
     return false;
   }
   for (intptr_t i = 0; i < n; ++i) {
-    g->operand_ddr[i] = tx8_ddr_index(g->prog, mlirOperationGetOperand(group, i));
+    g->operand_ddr[i] =
+        tx8_ddr_index(g->prog, mlirOperationGetOperand(group, i));
     if (g->operand_ddr[i] < 0) {
-      npuc_op_error(group, "tx8be.group: input #%zd is not a tensor in DDR "
-                           "(a graph input, a constant or a group result)",
+      npuc_op_error(group,
+                    "tx8be.group: input #%zd is not a tensor in DDR "
+                    "(a graph input, a constant or a group result)",
                     (ssize_t)i);
       return false;
     }
@@ -123,7 +131,8 @@ static bool map_ddr(group_emitter *g) {
   return true;
 }
 
-/* ---- C text -------------------------------------------------------------------------- */
+/* ---- C text
+ * -------------------------------------------------------------------------- */
 
 static void ints(npuc_sb *sb, const int32_t *v, int n) {
   for (int i = 0; i < n; ++i)
@@ -172,7 +181,9 @@ static void emit_tables(group_emitter *g, int id) {
   npuc_sb_printf(o, "] over the tiles, in slices of [");
   ints(o, g->slice, rank);
   npuc_sb_printf(o, "]; %lld bytes of SPM. */\n", (long long)g->spm_bytes);
-  npuc_sb_printf(o, "static uint64_t group%d(int tile, char *const *ddr, char *spm) {\n", id);
+  npuc_sb_printf(
+      o, "static uint64_t group%d(int tile, char *const *ddr, char *spm) {\n",
+      id);
   npuc_sb_printf(o, "  static const int32_t out_shape[%d] = {", rank);
   ints(o, whole, rank);
   npuc_sb_printf(o, "}, sharding[%d] = {", rank);
@@ -183,7 +194,8 @@ static void emit_tables(group_emitter *g, int id) {
   for (int i = 0; i < p->num_buffers; ++i) {
     const npuc_tx8_buffer *b = &p->buffers[i];
     whole_of(b, whole);
-    npuc_sb_printf(o, "  static const int32_t b%d_shape[%d] = {", i, b->shape.rank);
+    npuc_sb_printf(o, "  static const int32_t b%d_shape[%d] = {", i,
+                   b->shape.rank);
     ints(o, whole, b->shape.rank);
     npuc_sb_printf(o, "};\n  static const npuc_tx8_window b%d_win[%d] = {", i,
                    b->shape.rank);
@@ -204,22 +216,25 @@ static void emit_store(group_emitter *g, int store);
 static void emit_loop(group_emitter *g) {
   npuc_tx8_group_plan *p = &g->plan;
   npuc_sb *o = g->out;
-  npuc_sb_printf(o, "  uint64_t cycles = 0;\n  G_SHAPE g;\n  L_SHAPE out, l[%d];\n"
-                    "  int32_t clip[%d][%d];\n",
+  npuc_sb_printf(o,
+                 "  uint64_t cycles = 0;\n  G_SHAPE g;\n  L_SHAPE out, l[%d];\n"
+                 "  int32_t clip[%d][%d];\n",
                  p->num_buffers, p->num_buffers, NPUC_TX8_MAX_RANK);
   npuc_sb_printf(o, "  TSR b[%d];\n", p->num_buffers);
-  npuc_sb_printf(o, "  npuc_tx8_gshape_init(&g, out_shape, sharding, %d, tile);\n",
+  npuc_sb_printf(o,
+                 "  npuc_tx8_gshape_init(&g, out_shape, sharding, %d, tile);\n",
                  p->slice.result.rank);
   npuc_sb_printf(o, "  while (npuc_tx8_gshape_next(&g, slice, &out)) {\n");
   /* Every buffer's slice and place first: an op may read any of them. */
   for (int i = 0; i < p->num_buffers; ++i) {
     const npuc_tx8_buffer *b = &p->buffers[i];
-    npuc_sb_printf(o, "    npuc_tx8_lshape_window(&out, b%d_win, b%d_shape, %d, "
-                      "&l[%d], clip[%d]);\n",
+    npuc_sb_printf(o,
+                   "    npuc_tx8_lshape_window(&out, b%d_win, b%d_shape, %d, "
+                   "&l[%d], clip[%d]);\n",
                    i, i, b->shape.rank, i, i);
-    npuc_sb_printf(o, "    b[%d] = npuc_tx8_tsr_of_lshape(spm + %lld, &l[%d], %s, %s);\n",
-                   i, (long long)g->offsets[i], i, dtype_c(b->dtype),
-                   mode_c(b->mode));
+    npuc_sb_printf(
+        o, "    b[%d] = npuc_tx8_tsr_of_lshape(spm + %lld, &l[%d], %s, %s);\n",
+        i, (long long)g->offsets[i], i, dtype_c(b->dtype), mode_c(b->mode));
   }
   /* Then the ops in the group's order: loads, compute, stores. */
   int store = 0;
@@ -236,7 +251,8 @@ static void emit_loop(group_emitter *g) {
       emit_norm(g, buf);
     else if (buf == p->result_buffer && buf >= 0)
       emit_compute(g);
-    else if (store < p->num_stores && mlirOperationEqual(p->stores[store].op, op))
+    else if (store < p->num_stores &&
+             mlirOperationEqual(p->stores[store].op, op))
       emit_store(g, store++);
   }
   npuc_sb_printf(o, "  }\n  return cycles;\n}\n\n");
@@ -249,7 +265,8 @@ static void emit_dma(group_emitter *g, int buf, int t, const char *what,
   const npuc_tx8_buffer *b = &g->plan.buffers[buf];
   npuc_sb_printf(g->out,
                  "    { /* %s: %s */\n"
-                 "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, %d, %s, %s);\n"
+                 "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, "
+                 "%d, %s, %s);\n"
                  "      cycles += ",
                  what, g->prog->tensors[t].name, t, buf, b->shape.rank,
                  dtype_c(b->dtype), mode_c(g->prog->tensors[t].mode));
@@ -264,7 +281,8 @@ static void emit_load(group_emitter *g, int buf) {
 
 static void emit_norm(group_emitter *g, int buf) {
   const npuc_tx8_buffer *b = &g->plan.buffers[buf];
-  npuc_sb_printf(g->out, "    cycles += op_channel_norm(&b[%d], &b[%d]); /* to %s */\n",
+  npuc_sb_printf(g->out,
+                 "    cycles += op_channel_norm(&b[%d], &b[%d]); /* to %s */\n",
                  buf, b->source, npuc_tx8_layout_name(b->mode));
 }
 
@@ -273,7 +291,8 @@ static void emit_store(group_emitter *g, int s) {
            "op_dma_store_slice(&whole, &b[%d]");
 }
 
-/* ---- the compute op ----------------------------------------------------------------- */
+/* ---- the compute op
+ * ----------------------------------------------------------------- */
 
 /* The C model's enum of an elementwise op (npuc/Tx8Ops.def). */
 static const char *op_enum(const char *name) {
@@ -299,14 +318,15 @@ static void emit_compute(group_emitter *g) {
                    op_enum(p->compute_name), in[0], in[1], r);
     return;
   case NPUC_TX8_KIND_BATCHNORM:
-    npuc_sb_printf(o,
-                   "    {\n"
-                   "      npuc_tx8_batchnorm_param param = {%.9gf};\n"
-                   "      cycles += op_batchnorm_inference(&param, &b[%d], &b[%d], "
-                   "&b[%d], &b[%d], &b[%d], spm + %lld, &b[%d]);\n"
-                   "    }\n",
-                   (double)p->epsilon, in[0], in[1], in[2], in[3], in[4],
-                   (long long)g->offsets[p->num_buffers], r);
+    npuc_sb_printf(
+        o,
+        "    {\n"
+        "      npuc_tx8_batchnorm_param param = {%.9gf};\n"
+        "      cycles += op_batchnorm_inference(&param, &b[%d], &b[%d], "
+        "&b[%d], &b[%d], &b[%d], spm + %lld, &b[%d]);\n"
+        "    }\n",
+        (double)p->epsilon, in[0], in[1], in[2], in[3], in[4],
+        (long long)g->offsets[p->num_buffers], r);
     return;
   case NPUC_TX8_KIND_GEMM:
     npuc_sb_printf(o,
@@ -332,19 +352,22 @@ static void emit_conv(group_emitter *g, const int *in) {
   const npuc_tx8_slice_op *s = &p->slice;
   const npuc_tx8_shape *w = &s->operands[1];
   int x = in[0];
-  npuc_sb_printf(g->out,
-                 "    {\n"
-                 "      npuc_tx8_conv_param param = {\n"
-                 "          .in_h = l[%d].shape_real[1], .in_w = l[%d].shape_real[2],\n"
-                 "          .kernel_h = %lld, .kernel_w = %lld, .stride_h = %lld, .stride_w = %lld,\n"
-                 "          .pad_top = clip[%d][1], .pad_left = clip[%d][2],\n"
-                 "          .dilation_h = %lld, .dilation_w = %lld,\n"
-                 "          .out_h = out.shape_real[1], .out_w = out.shape_real[2], .groups = %lld};\n"
-                 "      cycles += op_conv(&param, &b[%d], &b[%d], ",
-                 x, x, (long long)w->dims[0], (long long)w->dims[1],
-                 (long long)s->strides[0], (long long)s->strides[1], x, x,
-                 (long long)s->dilations[0], (long long)s->dilations[1],
-                 (long long)(s->groups > 0 ? s->groups : 1), x, in[1]);
+  npuc_sb_printf(
+      g->out,
+      "    {\n"
+      "      npuc_tx8_conv_param param = {\n"
+      "          .in_h = l[%d].shape_real[1], .in_w = l[%d].shape_real[2],\n"
+      "          .kernel_h = %lld, .kernel_w = %lld, .stride_h = %lld, "
+      ".stride_w = %lld,\n"
+      "          .pad_top = clip[%d][1], .pad_left = clip[%d][2],\n"
+      "          .dilation_h = %lld, .dilation_w = %lld,\n"
+      "          .out_h = out.shape_real[1], .out_w = out.shape_real[2], "
+      ".groups = %lld};\n"
+      "      cycles += op_conv(&param, &b[%d], &b[%d], ",
+      x, x, (long long)w->dims[0], (long long)w->dims[1],
+      (long long)s->strides[0], (long long)s->strides[1], x, x,
+      (long long)s->dilations[0], (long long)s->dilations[1],
+      (long long)(s->groups > 0 ? s->groups : 1), x, in[1]);
   if (p->has_bias)
     npuc_sb_printf(g->out, "&b[%d]", in[2]);
   else

@@ -34,8 +34,8 @@ typedef struct {
   tx8_ddr *tensors;
   int num_tensors, cap;
   npuc_ptr_map index; /* value -> tensor index */
-  int tiles;         /* the program's tile count */
-  int64_t spm_bytes; /* the largest group's spm_alloc_size */
+  int tiles;          /* the program's tile count */
+  int64_t spm_bytes;  /* the largest group's spm_alloc_size */
 } tx8_program;
 
 /* The DDR tensor holding `v`, or -1. */

@@ -34,9 +34,9 @@ static bool emit_program(MlirOperation module, const npuc_tx8_target *t,
 
 /* The TX8 pipeline's pass order (docs/tx8.md, "Code generation"). */
 static const char *const contract_passes[] = {
-    "tx8-layout-init",   "tx8-layout-transmit", "tx8-layout-align-to-npu",
-    "tx8-layout-align-opt", "tx8-move-constant", "tx8-const-norm",
-    "tx8-group-single",  "tx8-group-ldst",      "tx8-group-mapping",
+    "tx8-layout-init",      "tx8-layout-transmit", "tx8-layout-align-to-npu",
+    "tx8-layout-align-opt", "tx8-move-constant",   "tx8-const-norm",
+    "tx8-group-single",     "tx8-group-ldst",      "tx8-group-mapping",
     "tx8-sharding",
 };
 /* The first pass that works on grouped IR: a module that is grouped
@@ -100,7 +100,8 @@ static bool tx8_emit(const npuc_op_registry *reg, MlirOperation module,
 }
 
 const npuc_target_def npuc_target_tx8 = {
-    "tx8", "TX8 graph as main.c per tile and a host program over the TX8 C model",
+    "tx8",
+    "TX8 graph as main.c per tile and a host program over the TX8 C model",
     tx8_pipeline, tx8_emit};
 
 static bool load_target(MlirOperation module, const npuc_compile_options *o,
@@ -108,15 +109,16 @@ static bool load_target(MlirOperation module, const npuc_compile_options *o,
   return npuc_tx8_pass_target(module, "--target=tx8", o->target_config, t);
 }
 
-/* ---- the graph ----------------------------------------------------------------- */
+/* ---- the graph
+ * ----------------------------------------------------------------- */
 
 typedef struct {
   MlirOperation module, func;
   tx8_program prog;
-  npuc_sb groups;   /* the group functions */
-  int num_groups;   /* with code */
-  int group_seq;    /* all, for naming their results */
-  int outputs[64];  /* func results -> DDR tensor */
+  npuc_sb groups;  /* the group functions */
+  int num_groups;  /* with code */
+  int group_seq;   /* all, for naming their results */
+  int outputs[64]; /* func results -> DDR tensor */
   int num_outputs;
   MlirAttribute container; /* tx8be.const_container */
 } graph;
@@ -148,7 +150,8 @@ static bool emit_program(MlirOperation module, const npuc_tx8_target *t,
 
 /* @main, or the module's only function. */
 static bool find_main(graph *g) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g->module, 0));
+  MlirBlock body =
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(g->module, 0));
   int funcs = 0;
   MlirOperation only = {NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
@@ -180,8 +183,8 @@ int tx8_ddr_index(const tx8_program *prog, MlirValue v) {
 }
 
 static int64_t ddr_bytes(const tx8_ddr *d) {
-  npuc_tx8_dims dims = npuc_tx8_dims_of_shape(d->shape.dims, d->shape.rank,
-                                              d->mode);
+  npuc_tx8_dims dims =
+      npuc_tx8_dims_of_shape(d->shape.dims, d->shape.rank, d->mode);
   return npuc_tx8_layout_of(dims, d->dtype, d->mode).total_bytes;
 }
 
@@ -191,8 +194,7 @@ static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
   tx8_program *p = &g->prog;
   if (p->num_tensors == p->cap) {
     p->cap = p->cap ? 2 * p->cap : 16;
-    p->tensors =
-        npuc_xrealloc(p->tensors, (size_t)p->cap * sizeof *p->tensors);
+    p->tensors = npuc_xrealloc(p->tensors, (size_t)p->cap * sizeof *p->tensors);
   }
   tx8_ddr *t = &p->tensors[p->num_tensors];
   memset(t, 0, sizeof *t);
@@ -204,14 +206,17 @@ static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
   snprintf(t->name, sizeof t->name, "%s", name);
   MlirType type = mlirValueGetType(v);
   if (!npuc_tx8_shape_of(type, &t->shape) || t->shape.rank == 0) {
-    npuc_op_error(where, "tx8: unsupported shape for %s: DDR tensors must be "
-                         "static tensors of rank 1 to %d", name,
-                  NPUC_TX8_MAX_RANK);
+    npuc_op_error(where,
+                  "tx8: unsupported shape for %s: DDR tensors must be "
+                  "static tensors of rank 1 to %d",
+                  name, NPUC_TX8_MAX_RANK);
     return false;
   }
   if (!npuc_tx8_dtype_of_type(mlirShapedTypeGetElementType(type), &t->dtype)) {
-    npuc_op_error(where, "tx8: unsupported dtype for %s: TX8 computes f16, "
-                         "bf16, f32 and i8", name);
+    npuc_op_error(where,
+                  "tx8: unsupported dtype for %s: TX8 computes f16, "
+                  "bf16, f32 and i8",
+                  name);
     return false;
   }
   if (!npuc_ptr_map_put(&p->index, v.ptr, (uintptr_t)p->num_tensors))
@@ -252,9 +257,11 @@ static bool walk_graph(graph *g, const npuc_tx8_target *t) {
     else if (!strcmp(name, "tx8be.none"))
       ok = true;
     else {
-      npuc_op_error(op, "%s: unsupported op at the top level of the graph (the "
-                        "tx8 code generator runs tx8be.group ops; group the "
-                        "graph first)", name);
+      npuc_op_error(op,
+                    "%s: unsupported op at the top level of the graph (the "
+                    "tx8 code generator runs tx8be.group ops; group the "
+                    "graph first)",
+                    name);
       ok = false;
     }
     if (!ok)
@@ -269,18 +276,22 @@ static bool add_constant(graph *g, MlirOperation op, bool from_container) {
   if (from_container) {
     MlirAttribute id = mlirOperationGetAttributeByName(
         op, mlirStringRefCreateFromCString("const_map_id"));
-    int64_t i = mlirAttributeIsAInteger(id) ? mlirIntegerAttrGetValueInt(id) : -1;
-    if (mlirAttributeIsNull(g->container) || !mlirAttributeIsAArray(g->container) ||
-        i < 0 || i >= mlirArrayAttrGetNumElements(g->container)) {
-      npuc_op_error(op, "tx8be.load_const: constant %lld is not in the "
-                        "module's tx8be.const_container", (long long)i);
+    int64_t i =
+        mlirAttributeIsAInteger(id) ? mlirIntegerAttrGetValueInt(id) : -1;
+    if (mlirAttributeIsNull(g->container) ||
+        !mlirAttributeIsAArray(g->container) || i < 0 ||
+        i >= mlirArrayAttrGetNumElements(g->container)) {
+      npuc_op_error(op,
+                    "tx8be.load_const: constant %lld is not in the "
+                    "module's tx8be.const_container",
+                    (long long)i);
       return false;
     }
     value = mlirArrayAttrGetElement(g->container, i);
     snprintf(name, sizeof name, "const%lld", (long long)i);
   } else {
-    value = mlirOperationGetAttributeByName(op,
-                                            mlirStringRefCreateFromCString("value"));
+    value = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("value"));
     snprintf(name, sizeof name, "const_op%d", g->prog.num_tensors);
   }
   MlirValue v = mlirOperationGetResult(op, 0);
@@ -295,20 +306,23 @@ static bool add_constant(graph *g, MlirOperation op, bool from_container) {
    * rank-1 image of the aligned layout its dev_info names. */
   tx8_ddr *t = &g->prog.tensors[g->prog.num_tensors - 1];
   MlirType result = mlirValueGetType(v);
-  bool dense = !mlirAttributeIsNull(value) && mlirAttributeIsADenseElements(value);
+  bool dense =
+      !mlirAttributeIsNull(value) && mlirAttributeIsADenseElements(value);
   if (dense && !mlirTypeEqual(mlirAttributeGetType(value), result) &&
       has_dev == NPUC_TX8_ATTR_PRESENT && npuc_tx8_is_aligned(dev.mem_layout))
     t->mode = dev.mem_layout;
-  bool ok = dense &&
-            mlirTypeEqual(mlirShapedTypeGetElementType(mlirAttributeGetType(value)),
-                          mlirShapedTypeGetElementType(result)) &&
-            mlirElementsAttrGetNumElements(value) * npuc_tx8_dtype_bytes(t->dtype) ==
-                ddr_bytes(t);
+  bool ok =
+      dense &&
+      mlirTypeEqual(mlirShapedTypeGetElementType(mlirAttributeGetType(value)),
+                    mlirShapedTypeGetElementType(result)) &&
+      mlirElementsAttrGetNumElements(value) * npuc_tx8_dtype_bytes(t->dtype) ==
+          ddr_bytes(t);
   if (!ok)
-    npuc_op_error(op, "tx8: unsupported constant: its value must be dense "
-                      "elements of the result's type, %lld bytes (the result "
-                      "in %s)", (long long)ddr_bytes(t),
-                  npuc_tx8_layout_name(t->mode));
+    npuc_op_error(op,
+                  "tx8: unsupported constant: its value must be dense "
+                  "elements of the result's type, %lld bytes (the result "
+                  "in %s)",
+                  (long long)ddr_bytes(t), npuc_tx8_layout_name(t->mode));
   return ok;
 }
 
@@ -372,20 +386,24 @@ static bool result_layout(graph *g, MlirOperation group, intptr_t i,
   if (!strcmp(name, "tx8be.reshape") && npuc_tx8_group_is_ddr_only(group)) {
     MlirValue in = mlirOperationGetOperand(def, 0);
     int src = mlirValueIsABlockArgument(in)
-                  ? tx8_ddr_index(&g->prog, mlirOperationGetOperand(
-                        group, mlirBlockArgumentGetArgNumber(in)))
+                  ? tx8_ddr_index(&g->prog,
+                                  mlirOperationGetOperand(
+                                      group, mlirBlockArgumentGetArgNumber(in)))
                   : -1;
     if (src < 0 || npuc_tx8_is_aligned(g->prog.tensors[src].mode)) {
       npuc_op_error(def, "tx8be.reshape: unsupported: a DDR reshape needs a "
                          "compact group input");
       return false;
     }
-    t->alias = g->prog.tensors[src].alias >= 0 ? g->prog.tensors[src].alias : src;
+    t->alias =
+        g->prog.tensors[src].alias >= 0 ? g->prog.tensors[src].alias : src;
     return true;
   }
   if (npuc_tx8_group_is_ddr_only(group)) {
-    npuc_op_error(def, "%s: unsupported op in a DDR-only group (group_tag 2): "
-                       "the tx8 code generator knows reshape there", name);
+    npuc_op_error(def,
+                  "%s: unsupported op in a DDR-only group (group_tag 2): "
+                  "the tx8 code generator knows reshape there",
+                  name);
     return false;
   }
   return true;
@@ -409,16 +427,20 @@ static bool add_outputs(graph *g, MlirOperation ret) {
   return true;
 }
 
-/* ---- the files --------------------------------------------------------------------- */
+/* ---- the files
+ * --------------------------------------------------------------------- */
 
 static void write_constants(graph *g, npuc_sb *sb);
 static void write_target(const npuc_tx8_target *t, npuc_sb *sb);
 
 static void write_main(graph *g, const npuc_tx8_target *t, npuc_sb *sb) {
   const tx8_program *p = &g->prog;
-  npuc_sb_printf(sb,
-      "/* Generated by npuc-compile --target=tx8: the groups of the graph as the\n"
-      " * op library's load -> compute -> store loop over each tile's temporal\n"
+  npuc_sb_printf(
+      sb,
+      "/* Generated by npuc-compile --target=tx8: the groups of the graph as "
+      "the\n"
+      " * op library's load -> compute -> store loop over each tile's "
+      "temporal\n"
       " * slices, and the DDR tensors: the tables the host in libnpuc_tx8_rt\n"
       " * runs (npuc/Tx8Program.h). */\n"
       "#include \"npuc/Tx8Program.h\"\n\n"
@@ -448,20 +470,26 @@ static void write_main(graph *g, const npuc_tx8_target *t, npuc_sb *sb) {
     npuc_sb_printf(sb, "%s%d", i ? ", " : "", g->outputs[i]);
   npuc_sb_printf(sb, "%s};\nconst int tx8_num_outputs = %d;\n",
                  g->num_outputs ? "" : "-1", g->num_outputs);
-  npuc_sb_printf(sb, "const int tx8_num_groups = %d;\nconst int tx8_num_tiles = %d;\n"
-                     "const int64_t tx8_spm_bytes = %lld;\n",
-                 g->num_groups, p->tiles, (long long)p->spm_bytes);
+  npuc_sb_printf(
+      sb,
+      "const int tx8_num_groups = %d;\nconst int tx8_num_tiles = %d;\n"
+      "const int64_t tx8_spm_bytes = %lld;\n",
+      g->num_groups, p->tiles, (long long)p->spm_bytes);
   write_target(t, sb);
   npuc_sb_printf(sb, "\n%s", g->groups.data ? g->groups.data : "");
-  npuc_sb_printf(sb, "void tx8_tile_main(int tile, char *const *ddr, char *spm, "
-                     "uint64_t *cycles) {\n");
+  npuc_sb_printf(sb,
+                 "void tx8_tile_main(int tile, char *const *ddr, char *spm, "
+                 "uint64_t *cycles) {\n");
   for (int i = 0; i < g->num_groups; ++i)
-    npuc_sb_printf(sb, "  cycles[%d] = group%d(tile, ddr, spm);\n  tx8_barrier();\n",
-                   i, i);
+    npuc_sb_printf(
+        sb, "  cycles[%d] = group%d(tile, ddr, spm);\n  tx8_barrier();\n", i,
+        i);
   npuc_sb_printf(sb, "  (void)tile, (void)ddr, (void)spm, (void)cycles;\n}\n");
 }
 
-static int64_t element_bytes(npuc_tx8_dtype dt) { return npuc_tx8_dtype_bytes(dt); }
+static int64_t element_bytes(npuc_tx8_dtype dt) {
+  return npuc_tx8_dtype_bytes(dt);
+}
 
 /* Constant data as bytes (a splat repeated), little-endian as in DDR. */
 static void write_constants(graph *g, npuc_sb *sb) {
@@ -473,8 +501,8 @@ static void write_constants(graph *g, npuc_sb *sb) {
             eb = element_bytes(d->dtype);
     const unsigned char *raw = mlirDenseElementsAttrGetRawData(d->data);
     bool splat = mlirDenseElementsAttrIsSplat(d->data);
-    npuc_sb_printf(sb, "static const unsigned char tx8_data_%s[%lld] = {", d->name,
-                   (long long)(count * eb));
+    npuc_sb_printf(sb, "static const unsigned char tx8_data_%s[%lld] = {",
+                   d->name, (long long)(count * eb));
     for (int64_t k = 0; k < count * eb; ++k) {
       const char *sep = k == 0 ? "\n  " : k % 16 ? "," : ",\n  ";
       npuc_sb_printf(sb, "%s0x%02x", sep, raw[(splat ? k % eb : k)]);
@@ -484,26 +512,29 @@ static void write_constants(graph *g, npuc_sb *sb) {
 }
 
 static void write_target(const npuc_tx8_target *t, npuc_sb *sb) {
-  npuc_sb_printf(sb,
+  npuc_sb_printf(
+      sb,
       "const npuc_tx8_target tx8_target = {\n"
       "    .chips = %d, .tiles_x = %d, .tiles_y = %d, .spm_bytes = %lld,\n"
-      "    .ddr_bytes = %lld, .ddr_bank_bytes = %lld, .ddr_gbytes_per_s = %.17g,\n"
+      "    .ddr_bytes = %lld, .ddr_bank_bytes = %lld, .ddr_gbytes_per_s = "
+      "%.17g,\n"
       "    .clock_ghz = %.17g, .ne_m = %d, .ne_k = %d, .ne_n = %d,\n"
       "    .ne_tflops_int8 = %.17g, .ne_tflops_fp16 = %.17g,\n"
       "    .ne_tflops_bf16 = %.17g, .ne_tflops_fp32 = %.17g,\n"
       "    .ct_bytes_per_cycle = %lld, .tdma_bytes_per_cycle = %lld,\n"
       "    .op_overhead_cycles = %lld};\n",
       t->chips, t->tiles_x, t->tiles_y, (long long)t->spm_bytes,
-      (long long)t->ddr_bytes, (long long)t->ddr_bank_bytes, t->ddr_gbytes_per_s,
-      t->clock_ghz, t->ne_m, t->ne_k, t->ne_n, t->ne_tflops_int8,
-      t->ne_tflops_fp16, t->ne_tflops_bf16, t->ne_tflops_fp32,
-      (long long)t->ct_bytes_per_cycle, (long long)t->tdma_bytes_per_cycle,
-      (long long)t->op_overhead_cycles);
+      (long long)t->ddr_bytes, (long long)t->ddr_bank_bytes,
+      t->ddr_gbytes_per_s, t->clock_ghz, t->ne_m, t->ne_k, t->ne_n,
+      t->ne_tflops_int8, t->ne_tflops_fp16, t->ne_tflops_bf16,
+      t->ne_tflops_fp32, (long long)t->ct_bytes_per_cycle,
+      (long long)t->tdma_bytes_per_cycle, (long long)t->op_overhead_cycles);
 }
 
 static void write_makefile(const npuc_compile_options *o, npuc_sb *sb) {
   const char *rt = o->runtime_dir ? o->runtime_dir : ".";
-  npuc_sb_printf(sb,
+  npuc_sb_printf(
+      sb,
       "# Generated by npuc-compile --target=tx8.\n"
       "CC ?= gcc\n"
       "CFLAGS ?= " NPUC_KERNEL_CFLAGS "\n"

@@ -88,8 +88,7 @@ static void decompose_expr(MlirAffineExpr e, MlirOperation apply,
 
 /* Adds scale*v to lf, looking through constants, index arithmetic and
  * affine.apply; anything else is an atom. */
-static void decompose(MlirValue v, int64_t scale, linear_form *lf,
-                      int depth) {
+static void decompose(MlirValue v, int64_t scale, linear_form *lf, int depth) {
   int64_t c;
   if (npuc_constant_int(v, &c)) {
     lf->constant += scale * c;
@@ -98,9 +97,9 @@ static void decompose(MlirValue v, int64_t scale, linear_form *lf,
   if (depth < MAX_DEPTH && mlirValueIsAOpResult(v)) {
     MlirOperation def = mlirOpResultGetOwner(v);
     if (npuc_op_is(def, "affine.apply")) {
-      MlirAffineMap map = mlirAffineMapAttrGetValue(
-          mlirOperationGetAttributeByName(def,
-                                          mlirStringRefCreateFromCString("map")));
+      MlirAffineMap map =
+          mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(
+              def, mlirStringRefCreateFromCString("map")));
       if (mlirAffineMapGetNumResults(map) == 1) {
         decompose_expr(mlirAffineMapGetResult(map, 0), def,
                        mlirAffineMapGetNumDims(map), scale, lf, depth + 1);
@@ -215,8 +214,8 @@ typedef struct {
   MlirOperation loop;
   npuc_linear_access base; /* offset unused */
   uint64_t hash;
-  size_t next;             /* hash chain, SIZE_MAX ends it */
-  interval *intervals;     /* sorted, disjoint after finalize */
+  size_t next;         /* hash chain, SIZE_MAX ends it */
+  interval *intervals; /* sorted, disjoint after finalize */
   size_t num_intervals;
 } group;
 
@@ -301,8 +300,8 @@ static bool same_base(const npuc_linear_access *a,
 /* The group of (memref, loop, base); created on first use. The group owns
  * `access`'s terms when it is created from it. */
 static size_t find_or_add_group(npuc_reuse *r, MlirValue memref,
-                                MlirOperation loop,
-                                npuc_linear_access *access, bool *oom) {
+                                MlirOperation loop, npuc_linear_access *access,
+                                bool *oom) {
   uint64_t h = key_hash(memref, loop, access);
   size_t *slot = &r->buckets[h & (r->num_buckets - 1)];
   for (size_t g = *slot; g != SIZE_MAX; g = r->groups[g].next)
@@ -387,8 +386,8 @@ bool npuc_reuse_finalize(npuc_reuse *r) {
     if (r->reads[i].present)
       count[r->reads[i].group]++;
   for (size_t g = 0; g < r->num_groups; g++) {
-    r->groups[g].intervals = malloc((count[g] ? count[g] : 1) *
-                                    sizeof *r->groups[g].intervals);
+    r->groups[g].intervals =
+        malloc((count[g] ? count[g] : 1) * sizeof *r->groups[g].intervals);
     if (!r->groups[g].intervals) {
       free(count);
       return false;
@@ -400,8 +399,7 @@ bool npuc_reuse_finalize(npuc_reuse *r) {
     if (!ri->present)
       continue;
     group *g = &r->groups[ri->group];
-    g->intervals[g->num_intervals++] =
-        (interval){ri->lo, ri->hi, ri->lhs_only};
+    g->intervals[g->num_intervals++] = (interval){ri->lo, ri->hi, ri->lhs_only};
   }
   for (size_t g = 0; g < r->num_groups; g++) {
     group *gr = &r->groups[g];
@@ -453,8 +451,8 @@ static void coalesce_lhs(group *g) {
     interval cur = g->intervals[i];
     if (kept > 0) {
       interval *prev = &g->intervals[kept - 1];
-      if (prev->lhs_only && prev->hi - prev->lo <= 256 &&
-          cur.lo == prev->hi && cur.hi - cur.lo <= prev->hi - prev->lo) {
+      if (prev->lhs_only && prev->hi - prev->lo <= 256 && cur.lo == prev->hi &&
+          cur.hi - cur.lo <= prev->hi - prev->lo) {
         prev->hi = cur.hi;
         prev->lhs_only = false; /* merged once */
         continue;

@@ -24,22 +24,25 @@
 static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
                           const npuc_pass_context *ctx);
 
-#define VECTORIZE_OPTIONS(X, T) \
-  X(T, int64_t, shift, "shift", NPUC_OPT_INT, "0", NULL, \
-    "shift of the ups/srs conversions to and from accumulators (0..63)") \
-  X(T, int64_t, zero_offset, "zero-offset", NPUC_OPT_INT, "0", NULL, \
-    "position (from 1) of the recurring zero in the filter; lets a 16-bit " "multiply use a second column that hits a zero") \
-  X(T, int64_t, dup_factor, "dup-factor", NPUC_OPT_INT, "2", NULL, \
-    "how often each filter value is duplicated (8-bit scheme)") \
-  X(T, bool, unaligned_loads_check, "unaligned-loads-check", NPUC_OPT_BOOL, "true", NULL, \
-    "refuse functions whose row sizes are not multiples of the lanes") \
-  X(T, bool, aieml, "aieml", NPUC_OPT_BOOL, "false", NULL, \
+#define VECTORIZE_OPTIONS(X, T)                                                \
+  X(T, int64_t, shift, "shift", NPUC_OPT_INT, "0", NULL,                       \
+    "shift of the ups/srs conversions to and from accumulators (0..63)")       \
+  X(T, int64_t, zero_offset, "zero-offset", NPUC_OPT_INT, "0", NULL,           \
+    "position (from 1) of the recurring zero in the filter; lets a 16-bit "    \
+    "multiply use a second column that hits a zero")                           \
+  X(T, int64_t, dup_factor, "dup-factor", NPUC_OPT_INT, "2", NULL,             \
+    "how often each filter value is duplicated (8-bit scheme)")                \
+  X(T, bool, unaligned_loads_check, "unaligned-loads-check", NPUC_OPT_BOOL,    \
+    "true", NULL,                                                              \
+    "refuse functions whose row sizes are not multiples of the lanes")         \
+  X(T, bool, aieml, "aieml", NPUC_OPT_BOOL, "false", NULL,                     \
     "target AIE-ML instead of AIE1")
 NPUC_PASS_OPTIONS(vectorize_options, VECTORIZE_OPTIONS);
 
 const npuc_pass_def npuc_pass_aie_vectorize = {
     .name = "aie-vectorize",
-    .summary = "Lower super-vectorized affine loops to AIE1 aievec ops with vector reuse",
+    .summary = "Lower super-vectorized affine loops to AIE1 aievec ops with "
+               "vector reuse",
     .anchor = "builtin.module",
     .run = aie_vectorize,
     NPUC_PASS_OPTIONS_OF(vectorize_options),
@@ -70,7 +73,8 @@ static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
     proto.shift = shift;
     proto.zero_offset = NPUC_PASS_OPTS(vectorize_options, opts)->zero_offset;
     proto.dup_factor = NPUC_PASS_OPTS(vectorize_options, opts)->dup_factor;
-    proto.unaligned_check = NPUC_PASS_OPTS(vectorize_options, opts)->unaligned_loads_check;
+    proto.unaligned_check =
+        NPUC_PASS_OPTS(vectorize_options, opts)->unaligned_loads_check;
     proto.aieml = NPUC_PASS_OPTS(vectorize_options, opts)->aieml;
     if (!vectorize_func(&proto))
       return false;
@@ -85,8 +89,9 @@ static bool analyse(aie_state *s, bool *accepted);
  * diagnostic and counts as done. The checks run on the function as given,
  * so a refused function stays exactly as the super-vectorizer left it;
  * an accepted one has its transfers forwarded (a read of what the block
- * just wrote takes the written vector), is canonicalized (index arithmetic simplified, equal
- * index computations merged) and analysed again before the rewrite. */
+ * just wrote takes the written vector), is canonicalized (index arithmetic
+ * simplified, equal index computations merged) and analysed again before the
+ * rewrite. */
 static bool vectorize_func(aie_state *proto) {
   aie_state s = *proto;
   bool accepted;

@@ -20,8 +20,7 @@ int64_t aie_conv_columns(const aie_node *n) {
   return n->elem_bits == 8 ? 8 : 4;
 }
 
-static MlirNamedAttribute i32_attr(aie_state *s, const char *name,
-                                   int64_t v) {
+static MlirNamedAttribute i32_attr(aie_state *s, const char *name, int64_t v) {
   return aie_named(s->ctx, name,
                    mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 32), v));
 }
@@ -47,8 +46,7 @@ static MlirValue conv_filter(aie_state *s, npuc_builder *b, aie_node *n,
       MlirType t = mlirValueGetType(base);
       MlirNamedAttribute mode = i32_attr(s, "mode", 0);
       base = mlirOperationGetResult(
-          npuc_build_op(b, "aievec.legacyshuffle", 1, &base, 1, &t, 1,
-                        &mode),
+          npuc_build_op(b, "aievec.legacyshuffle", 1, &base, 1, &t, 1, &mode),
           0);
     }
     (void)npuc_ptr_map_put(&s->filter_base, z.v.ptr, (uintptr_t)base.ptr);
@@ -127,9 +125,9 @@ static void generate_elem(aie_state *s, aie_node *n) {
       aie_named(s->ctx, "fmsub", mlirBoolAttrGet(s->ctx, 1));
   MlirType type = aie_acc_type(s, n);
   bool fma = n->kind == AIE_FMA;
-  n->new_op = npuc_build_op(&b, fma ? "aievec.mac_elem" : "aievec.mul_elem",
-                            fma ? 3 : 2, operands, 1, &type,
-                            n->fmsub ? 1 : 0, &fmsub);
+  n->new_op =
+      npuc_build_op(&b, fma ? "aievec.mac_elem" : "aievec.mul_elem",
+                    fma ? 3 : 2, operands, 1, &type, n->fmsub ? 1 : 0, &fmsub);
   n->acc_value = mlirOperationGetResult(n->new_op, 0);
 }
 
@@ -143,9 +141,9 @@ static MlirValue elem_operand(aie_state *s, npuc_builder *b, aie_node *n,
     return o.v;
   MlirType type = mlirVectorTypeGet(
       1, &n->lanes, mlirShapedTypeGetElementType(mlirValueGetType(o.v)));
-  MlirNamedAttribute idx = aie_named(
-      s->ctx, "idx", mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 8),
-                                        o.start));
+  MlirNamedAttribute idx =
+      aie_named(s->ctx, "idx",
+                mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 8), o.start));
   return mlirOperationGetResult(
       npuc_build_op(b, "aievec.broadcast", 1, &o.v, 1, &type, 1, &idx), 0);
 }
@@ -159,8 +157,7 @@ static bool elem_operand_fits(aie_state *s, aie_node *n, MlirValue v,
 bool aie_check_operands_elem(aie_state *s, aie_node *n) {
   return elem_operand_fits(s, n, n->x, "first") &&
          elem_operand_fits(s, n, n->z, "second") &&
-         (n->kind != AIE_FMA ||
-          elem_operand_fits(s, n, n->acc, "accumulator"));
+         (n->kind != AIE_FMA || elem_operand_fits(s, n, n->acc, "accumulator"));
 }
 
 static bool elem_operand_fits(aie_state *s, aie_node *n, MlirValue v,
@@ -199,10 +196,10 @@ MlirValue aie_plain_value_ml(aie_state *s, aie_node *n, MlirType out) {
                     mlirShapedTypeGetElementType(out))) {
     MlirNamedAttribute res_acc =
         aie_named(s->ctx, "isResAcc", mlirBoolAttrGet(s->ctx, 0));
-    return mlirOperationGetResult(
-        npuc_build_op(&b, "aievec.cast", 1, &n->acc_value, 1, &out, 1,
-                      &res_acc),
-        0);
+    return mlirOperationGetResult(npuc_build_op(&b, "aievec.cast", 1,
+                                                &n->acc_value, 1, &out, 1,
+                                                &res_acc),
+                                  0);
   }
   MlirValue shift =
       npuc_build_int_constant(&b, mlirIntegerTypeGet(s->ctx, 32), s->shift);
@@ -226,4 +223,3 @@ void aie_replace_narrowed_uses(aie_state *s, aie_node *n, MlirValue old) {
     mlirOperationDestroy(user);
   }
 }
-

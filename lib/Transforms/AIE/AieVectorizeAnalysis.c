@@ -113,9 +113,8 @@ static bool may_write(MlirOperation op) {
 
 /* Vector arith ops the schemes turn into AIE ops. */
 static bool is_compute_op(MlirOperation op) {
-  static const char *const names[] = {"arith.muli", "arith.mulf",
-                                      "arith.addi", "arith.addf",
-                                      "arith.subi", "arith.subf"};
+  static const char *const names[] = {"arith.muli", "arith.mulf", "arith.addi",
+                                      "arith.addf", "arith.subi", "arith.subf"};
   bool known = false;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     known |= npuc_op_is(op, names[i]);
@@ -300,21 +299,16 @@ static bool scheme_supports(const aie_state *s, const aie_node *n) {
   /* AIE-ML: the conv multiplies (mul_conv / fma_conv) and the
    * element-wise ones (mul_elem / mac_elem). */
   if (s->aieml)
-    return aie_ml_elementwise(n) ||
-           (mul_like && !n->is_float && !n->fmsub &&
-            ((n->elem_bits == 16 && n->lanes == 16) ||
-             (n->elem_bits == 8 && n->lanes == 32)));
+    return aie_ml_elementwise(n) || (mul_like && !n->is_float && !n->fmsub &&
+                                     ((n->elem_bits == 16 && n->lanes == 16) ||
+                                      (n->elem_bits == 8 && n->lanes == 32)));
   if (n->is_float)
     return n->elem_bits == 32 && n->lanes == 8;
   switch (n->elem_bits) {
-  case 32:
-    return n->lanes == 8 || (!mul_like && n->lanes == 16);
-  case 16:
-    return n->lanes == 16 || (!mul_like && n->lanes == 32);
-  case 8:
-    return mul_like && n->lanes == 16;
-  default:
-    return false;
+  case 32: return n->lanes == 8 || (!mul_like && n->lanes == 16);
+  case 16: return n->lanes == 16 || (!mul_like && n->lanes == 32);
+  case 8: return mul_like && n->lanes == 16;
+  default: return false;
   }
 }
 
@@ -366,7 +360,7 @@ bool aie_check_supported(aie_state *s) {
     snprintf(why, sizeof why,
              "no %s scheme for %s on %lld lanes of %lld-bit %s",
              s->aieml ? "AIE-ML" : "AIE1",
-             n->kind == AIE_FMA ? "a multiply-accumulate"
+             n->kind == AIE_FMA   ? "a multiply-accumulate"
              : n->kind == AIE_MUL ? "a multiply"
                                   : "an add/sub",
              (long long)n->lanes, (long long)n->elem_bits,
@@ -376,8 +370,7 @@ bool aie_check_supported(aie_state *s) {
   }
   for (size_t i = 0; i < s->num_nodes; i++) {
     MlirOperation culprit;
-    if (!s->nodes[i].dead &&
-        !operands_match_width(s, &s->nodes[i], &culprit)) {
+    if (!s->nodes[i].dead && !operands_match_width(s, &s->nodes[i], &culprit)) {
       refuse(s, s->nodes[i].op,
              s->aieml ? "an operand is extended from another width"
                       : "an operand is extended from another width (the "
@@ -402,8 +395,7 @@ bool aie_check_supported(aie_state *s) {
       return false;
     }
     if (!read_is_plain(r)) {
-      refuse(s, r->op,
-             "only unmasked 1-D reads of memrefs become AIE loads");
+      refuse(s, r->op, "only unmasked 1-D reads of memrefs become AIE loads");
       return false;
     }
     if (mlirOperationIsNull(r->loop) || r->splat)
@@ -480,9 +472,9 @@ void aie_fuse_columns(aie_state *s) {
 static bool can_extend(const aie_state *s, aie_node *def, aie_node *n,
                        int64_t *dx, int64_t *dz) {
   int max_cols = def->elem_bits == 8 ? 8 : s->aieml ? 4 : 2;
-  if (def->cols >= max_cols ||
-      !read_distance(s, def->last_x, n->x, dx) || *dx != 1 ||
-      !read_distance(s, def->last_z, n->z, dz) || *dz < 1 || *dz > 15)
+  if (def->cols >= max_cols || !read_distance(s, def->last_x, n->x, dx) ||
+      *dx != 1 || !read_distance(s, def->last_z, n->z, dz) || *dz < 1 ||
+      *dz > 15)
     return false;
   return def->cols == 1 || *dz == def->col_offset_z;
 }
@@ -553,8 +545,7 @@ void aie_narrow(aie_state *s) {
     size_t rx = aie_read_of_value(s, n->x), rz = aie_read_of_value(s, n->z);
     if (rx == SIZE_MAX || rz == SIZE_MAX ||
         s->reads[rx].elem_bits != s->reads[rz].elem_bits ||
-        s->reads[rx].elem_bits >= n->elem_bits ||
-        !mlirValueIsAOpResult(n->x) ||
+        s->reads[rx].elem_bits >= n->elem_bits || !mlirValueIsAOpResult(n->x) ||
         !npuc_op_is(mlirOpResultGetOwner(n->x), "arith.extsi"))
       continue;
     n->elem_bits = s->reads[rx].elem_bits;

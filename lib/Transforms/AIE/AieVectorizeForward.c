@@ -26,8 +26,8 @@
 #include <mlir-c/BuiltinTypes.h>
 
 typedef struct {
-  MlirOperation write;  /* the last transfer_write, or null */
-  bool read_since;      /* its memref was read since (it is not dead) */
+  MlirOperation write; /* the last transfer_write, or null */
+  bool read_since;     /* its memref was read since (it is not dead) */
 } last_write;
 
 static void forward_block(MlirBlock block);
@@ -135,9 +135,9 @@ bool aie_plain_memref(MlirValue memref) {
 /* Ops between the transfers of a super-vectorized body that touch no
  * memory. */
 static bool effect_free(MlirOperation op) {
-  static const char *const names[] = {
-      "affine.apply", "ub.poison", "vector.broadcast", "vector.splat",
-      "arith.constant"};
+  static const char *const names[] = {"affine.apply", "ub.poison",
+                                      "vector.broadcast", "vector.splat",
+                                      "arith.constant"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (npuc_op_is(op, names[i]))
       return true;

@@ -24,45 +24,45 @@ static inline size_t aie_index_of(const npuc_ptr_map *m, const void *key) {
 /* ---- Reads and compute nodes ----------------------------------------- */
 
 typedef struct {
-  MlirOperation op;      /* vector.transfer_read */
-  MlirOperation loop;    /* innermost enclosing affine.for, or null */
-  bool splat;            /* permutation_map broadcasts one element */
+  MlirOperation op;   /* vector.transfer_read */
+  MlirOperation loop; /* innermost enclosing affine.for, or null */
+  bool splat;         /* permutation_map broadcasts one element */
   int64_t elem_bits, lanes;
-  bool mul_operand;      /* an X or Z operand of some mul/fma */
-  bool lhs_only;         /* only ever an X operand */
-  int64_t extra_elems;   /* fused columns read this much further */
-  bool analysed;         /* part of the reuse analysis (in a loop) */
-  bool absorbed;         /* only read by a multiply fused into another */
-  bool broadcast_src;    /* aieml: a splat an element-wise multiply takes */
-  uint32_t epoch;        /* writes to memory before it (walk order): reads
-                            apart by a write never share a load */
+  bool mul_operand;    /* an X or Z operand of some mul/fma */
+  bool lhs_only;       /* only ever an X operand */
+  int64_t extra_elems; /* fused columns read this much further */
+  bool analysed;       /* part of the reuse analysis (in a loop) */
+  bool absorbed;       /* only read by a multiply fused into another */
+  bool broadcast_src;  /* aieml: a splat an element-wise multiply takes */
+  uint32_t epoch;      /* writes to memory before it (walk order): reads
+                          apart by a write never share a load */
   /* After upd generation: */
-  MlirValue vec;         /* the upd result holding this read's data */
-  int64_t start;         /* element position of the read within `vec` */
+  MlirValue vec; /* the upd result holding this read's data */
+  int64_t start; /* element position of the read within `vec` */
 } aie_read;
 
 typedef enum { AIE_MUL, AIE_FMA, AIE_ADD, AIE_SUB } aie_node_kind;
 
 typedef struct {
-  MlirOperation op;      /* the op the node replaces (add/sub for an fma) */
-  MlirOperation mul;     /* for an fma: the fused mul (erased too) */
+  MlirOperation op;  /* the op the node replaces (add/sub for an fma) */
+  MlirOperation mul; /* for an fma: the fused mul (erased too) */
   aie_node_kind kind;
-  bool fmsub;            /* fma from sub(acc, mul) */
+  bool fmsub; /* fma from sub(acc, mul) */
   bool is_float;
-  bool dead;             /* fused into another node (column fusion) */
+  bool dead; /* fused into another node (column fusion) */
   int64_t elem_bits, lanes;
-  MlirValue x, z, acc;   /* operands, sext/trunc looked through */
-  int32_t col_offset_x;  /* column fusion: distance of the fused reads */
+  MlirValue x, z, acc;  /* operands, sext/trunc looked through */
+  int32_t col_offset_x; /* column fusion: distance of the fused reads */
   int32_t col_offset_z;
-  bool fused;            /* carries a second column (16-bit/8-bit) */
-  bool narrowed;         /* aieml: computes on sign-extended narrow reads */
-  size_t rep;            /* absorbed by column fusion into this node */
-  int cols;              /* columns fused into this node (8-bit: <= 8) */
+  bool fused;               /* carries a second column (16-bit/8-bit) */
+  bool narrowed;            /* aieml: computes on sign-extended narrow reads */
+  size_t rep;               /* absorbed by column fusion into this node */
+  int cols;                 /* columns fused into this node (8-bit: <= 8) */
   MlirValue last_x, last_z; /* operands of the last fused column */
   /* After generation: */
   MlirOperation new_op;
-  MlirValue acc_value;   /* result in accumulator form */
-  MlirValue srs_value;   /* result converted back (lazily) */
+  MlirValue acc_value; /* result in accumulator form */
+  MlirValue srs_value; /* result converted back (lazily) */
   /* 8-bit: each node is a pair of ops, for output lanes 0..7 and 8..15. */
   MlirOperation new_op2;
   MlirValue acc_value2;

@@ -19,8 +19,8 @@
 static bool hoist_invariants(MlirOperation module);
 
 bool aie_post_canonicalize(MlirOperation func, bool aieml) {
-  return aie_run_upstream(func, "canonicalize,cse") &&
-         hoist_invariants(func) && aie_run_upstream(func, "lower-affine") &&
+  return aie_run_upstream(func, "canonicalize,cse") && hoist_invariants(func) &&
+         aie_run_upstream(func, "lower-affine") &&
          aie_carry_accumulators(func, aieml ? 512 : 256);
 }
 
@@ -63,14 +63,15 @@ static bool hoist_invariants(MlirOperation module) {
 
 static unsigned loop_op(MlirOperation op, void *user) {
   (void)user;
-  return npuc_op_is(op, "affine.for") || npuc_op_is(op, "scf.for") ? NPUC_OP_KEEP
-                                                                 : NPUC_OP_PASS;
+  return npuc_op_is(op, "affine.for") || npuc_op_is(op, "scf.for")
+             ? NPUC_OP_KEEP
+             : NPUC_OP_PASS;
 }
 
 /* Ops without memory effects that are safe to execute speculatively. */
 static bool is_pure(MlirOperation op) {
   static const char *const unsafe_arith[] = {
-      "arith.divsi",    "arith.divui",     "arith.remsi",    "arith.remui",
+      "arith.divsi",     "arith.divui",     "arith.remsi",     "arith.remui",
       "arith.ceildivsi", "arith.ceildivui", "arith.floordivsi"};
   if (mlirOperationGetNumRegions(op) != 0)
     return false;
@@ -118,9 +119,9 @@ typedef struct {
 
 static MlirWalkResult note_write(MlirOperation op, void *user) {
   loop_writes *w = user;
-  static const char *const stores[] = {"vector.transfer_write",
-                                        "affine.store", "memref.store",
-                                        "vector.store", "affine.vector_store"};
+  static const char *const stores[] = {"vector.transfer_write", "affine.store",
+                                       "memref.store", "vector.store",
+                                       "affine.vector_store"};
   for (size_t i = 0; i < sizeof stores / sizeof stores[0]; i++)
     if (npuc_op_is(op, stores[i]) && mlirOperationGetNumOperands(op) > 1) {
       if (!npuc_ptr_map_put(&w->written, mlirOperationGetOperand(op, 1).ptr, 1))
@@ -172,7 +173,8 @@ static void hoist_from(MlirOperation loop) {
       continue;
     mlirOperationMoveBefore(op, loop);
     for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
-      for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+      for (MlirOpOperand u =
+               mlirValueGetFirstUse(mlirOperationGetResult(op, r));
            !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
         MlirOperation user = mlirOpOperandGetOwner(u);
         if (!mlirBlockEqual(mlirOperationGetBlock(user), body))

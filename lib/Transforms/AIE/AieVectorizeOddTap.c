@@ -110,8 +110,8 @@ static bool paired_element_is_zero(const aie_state *s, MlirOperation read,
     if (row_known && term->coeff % row != 0)
       whole_rows = false;
   }
-  bool inside = !row_known ||
-                (whole_rows && floor_mod(a.offset, row) + step < row);
+  bool inside =
+      !row_known || (whole_rows && floor_mod(a.offset, row) + step < row);
   npuc_linear_access_free(&a);
   return zero && inside;
 }
@@ -173,15 +173,21 @@ static MlirValue select_lanes(aie_state *s, npuc_builder *b, MlirValue v,
            (long long)(odd && !splat ? start + 3 : even));
   const char *offs = splat ? "0" : "0x06040200";
   const char *offs_hi = splat ? "0" : "0x0e0c0a08";
-  const char *xsquare = splat ? (odd ? "0x1111" : "0")
-                              : (odd ? "0x0321" : "0x3210");
+  const char *xsquare =
+      splat ? (odd ? "0x1111" : "0") : (odd ? "0x0321" : "0x3210");
   const char *ysquare = odd && !splat ? "0" : xsquare;
-  const char *names[9] = {"select",  "xstart",  "xoffsets",
-                          "xoffsets_hi", "xsquare", "ystart",
-                          "yoffsets", "yoffsets_hi", "ysquare"};
+  const char *names[9] = {"select",      "xstart",      "xoffsets",
+                          "xoffsets_hi", "xsquare",     "ystart",
+                          "yoffsets",    "yoffsets_hi", "ysquare"};
   const char *values[9] = {odd && !splat ? "0x88888888" : "0",
-                           xstart, offs, offs_hi, xsquare,
-                           ystart, offs, offs_hi, ysquare};
+                           xstart,
+                           offs,
+                           offs_hi,
+                           xsquare,
+                           ystart,
+                           offs,
+                           offs_hi,
+                           ysquare};
   MlirNamedAttribute attrs[9];
   for (int i = 0; i < 9; i++)
     attrs[i] = aie_named(s->ctx, names[i], aie_str_attr(s->ctx, values[i]));

@@ -18,14 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static MlirValue plain_value(aie_state *s, aie_node *n);
 static void generate_mul_like(aie_state *s, aie_node *n);
 static void generate_add_sub(aie_state *s, aie_node *n);
 static void generate_mul_8(aie_state *s, aie_node *n);
 static MlirValue plain_value_8(aie_state *s, aie_node *n);
-static MlirValue add_initial_value_8(aie_state *s, npuc_builder *b,
-                                     aie_node *n, MlirValue low);
+static MlirValue add_initial_value_8(aie_state *s, npuc_builder *b, aie_node *n,
+                                     MlirValue low);
 static bool needs_plain_result(const aie_state *s, MlirValue v);
 static bool is_replaced_op(const aie_state *s, MlirOperation op);
 static void erase_replaced(aie_state *s);
@@ -102,9 +101,9 @@ MlirValue aie_acc_operand(aie_state *s, aie_node *n, npuc_builder *b) {
   if (n->is_float)
     return p.v;
   MlirType type = aie_acc_type(s, n);
-  MlirNamedAttribute shift = aie_named(
-      s->ctx, "shift",
-      mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 8), s->shift));
+  MlirNamedAttribute shift =
+      aie_named(s->ctx, "shift",
+                mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 8), s->shift));
   return mlirOperationGetResult(
       npuc_build_op(b, "aievec.ups", 1, &p.v, 1, &type, 1, &shift), 0);
 }
@@ -186,7 +185,8 @@ static void scheme_32(aie_state *s, attr_list *a, char which, aie_operand o,
 /* The 16-bit X operand: xstart even (an odd start shifts the square),
  * pair p of lanes at 32-bit word p*accIncr, and a 2x2 square whose
  * columns are `col` elements apart. */
-static void scheme_16_x(aie_state *s, attr_list *a, aie_operand o, int64_t col) {
+static void scheme_16_x(aie_state *s, attr_list *a, aie_operand o,
+                        int64_t col) {
   int64_t incr = o.splat ? 0 : 1, m = o.start & 1;
   int64_t o_step = col > incr ? col : incr;
   unsigned odd = o_step <= 1 ? 0 : (unsigned)(o_step - 2) / 2;
@@ -252,8 +252,7 @@ static void generate_mul_like(aie_state *s, aie_node *n) {
   aie_operand z = aie_plain_operand(s, n->z);
   attr_list a = {.count = 0};
   if (n->fmsub)
-    a.list[a.count++] =
-        aie_named(s->ctx, "fmsub", mlirBoolAttrGet(s->ctx, 1));
+    a.list[a.count++] = aie_named(s->ctx, "fmsub", mlirBoolAttrGet(s->ctx, 1));
   bool simple = aie_simple_candidate(s, n) && x.start == 0 && z.start == 0 &&
                 aie_lanes_of(x.v) == n->lanes && aie_lanes_of(z.v) == n->lanes;
   if (!simple && n->elem_bits == 16 && !n->fused &&
@@ -396,10 +395,10 @@ static MlirValue plain_value_8(aie_state *s, aie_node *n) {
   add_str(s, &a, "yoffsets_hi", "0x0");
   add_str(s, &a, "ysquare", "0x1010");
   add_str(s, &a, "ystart", "4");
-  MlirValue sel = mlirOperationGetResult(
-      npuc_build_op(&b, "aievec_aie1.select", 1, &cat, 1, &v32, a.count,
-                    a.list),
-      0);
+  MlirValue sel =
+      mlirOperationGetResult(npuc_build_op(&b, "aievec_aie1.select", 1, &cat, 1,
+                                           &v32, a.count, a.list),
+                             0);
   MlirNamedAttribute index = aie_named(
       s->ctx, "index", mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 8), 0));
   MlirValue low = mlirOperationGetResult(
@@ -416,14 +415,13 @@ static MlirValue plain_value_8(aie_state *s, aie_node *n) {
  * extension), lane-wise. Under floor rounding and no saturation
  * srs(ups(C, s) + S, s) = C + srs(S, s) (mod 2^16, and mod 2^8 after the
  * pack), so this equals accumulating from ups(C) in the right lanes. */
-static MlirValue add_initial_value_8(aie_state *s, npuc_builder *b,
-                                     aie_node *n, MlirValue low) {
+static MlirValue add_initial_value_8(aie_state *s, npuc_builder *b, aie_node *n,
+                                     MlirValue low) {
   MlirType type = aie_acc_type(s, n);
   MlirNamedAttribute no_shift = aie_named(
       s->ctx, "shift", mlirIntegerAttrGet(mlirIntegerTypeGet(s->ctx, 8), 0));
   MlirValue up = mlirOperationGetResult(
-      npuc_build_op(b, "aievec.ups", 1, &n->init8, 1, &type, 1, &no_shift),
-      0);
+      npuc_build_op(b, "aievec.ups", 1, &n->init8, 1, &type, 1, &no_shift), 0);
   MlirValue zero =
       npuc_build_int_constant(b, mlirIntegerTypeGet(s->ctx, 32), 0);
   MlirValue srs_ops[2] = {up, zero};
@@ -471,8 +469,7 @@ static int64_t interval_bits(const aie_state *s, MlirValue v, bool *is_read) {
 }
 
 static bool operand_fits(aie_state *s, aie_node *n, MlirValue v,
-                         int64_t min_bits, int64_t max_bits,
-                         const char *role) {
+                         int64_t min_bits, int64_t max_bits, const char *role) {
   bool is_read;
   int64_t bits = interval_bits(s, v, &is_read);
   if (!is_read || (bits >= min_bits && bits <= max_bits))

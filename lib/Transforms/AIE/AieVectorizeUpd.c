@@ -32,12 +32,11 @@ bool aie_compute_reuse(aie_state *s) {
       return false;
     /* AIE-ML takes an 8-bit filter, and the source of a broadcast, as
      * one 512-bit vector. */
-    bool whole_512 = s->aieml && r->splat &&
-                     (r->elem_bits == 8 || r->broadcast_src);
+    bool whole_512 =
+        s->aieml && r->splat && (r->elem_bits == 8 || r->broadcast_src);
     int64_t min_vec = !r->mul_operand ? 128 : whole_512 ? 512 : 256;
-    npuc_reuse_read info = {memref,       r->loop,   r->elem_bits,
-                            r->lanes,     r->splat,  min_vec,
-                            r->extra_elems};
+    npuc_reuse_read info = {memref,   r->loop, r->elem_bits,  r->lanes,
+                            r->splat, min_vec, r->extra_elems};
     if (!npuc_reuse_insert(s->reuse, i, &info, &access))
       return false;
     r->analysed = true;
@@ -76,8 +75,7 @@ static void mark_operand_roles(aie_state *s) {
       int64_t extra = n->fused ? n->col_offset_x : 1;
       if (s->aieml)
         extra = aie_ml_elementwise(n) ? 0 : aie_conv_columns(n) - 1;
-      bool second_column = n->elem_bits == 16 &&
-                           !aie_simple_candidate(s, n) &&
+      bool second_column = n->elem_bits == 16 && !aie_simple_candidate(s, n) &&
                            (n->fused || aie_i16_may_pair(s, n));
       if ((s->aieml || second_column) && extra > s->reads[rx].extra_elems)
         s->reads[rx].extra_elems = extra;
@@ -148,8 +146,8 @@ bool aie_generate_upds(aie_state *s) {
         mlirValueGetType(mlirOperationGetResult(r->op, 0)));
     int64_t lanes = width / r->elem_bits;
     MlirType type = mlirVectorTypeGet(1, &lanes, elem);
-    /* Up to 256 bits (AIE-ML: 512) a vector loads at once; wider ones by halves, and
-     * only the halves some read needs. */
+    /* Up to 256 bits (AIE-ML: 512) a vector loads at once; wider ones by
+     * halves, and only the halves some read needs. */
     bool whole = width <= (s->aieml ? 512 : 256);
     bool need[2] = {whole || elo < mid, !whole && ehi > mid};
     upd_entry *e = lookup(&t, npuc_reuse_group(s->reuse, i), ilo,

@@ -35,16 +35,18 @@ static bool auto_blockify(MlirOperation module, const npuc_pass_options *opts,
 
 static const char *const modes[] = {"strided", "ceildiv", NULL};
 
-#define BLOCKIFY_OPTIONS(X, T) \
-  X(T, const char *, mode, "mode", NPUC_OPT_ENUM, "strided", modes, \
-    "strided: from the block index to the logical count, step physical; " "ceildiv: ceildiv(logical, physical) rounds, out-of-range blocks skipped") \
-  X(T, int64_t, physical_block_num, "physical-block-num", NPUC_OPT_INT, "0", NULL, \
-    "physical block count; when given, wins over the target spec")
+#define BLOCKIFY_OPTIONS(X, T)                                                 \
+  X(T, const char *, mode, "mode", NPUC_OPT_ENUM, "strided", modes,            \
+    "strided: from the block index to the logical count, step physical; "      \
+    "ceildiv: ceildiv(logical, physical) rounds, out-of-range blocks skipped") \
+  X(T, int64_t, physical_block_num, "physical-block-num", NPUC_OPT_INT, "0",   \
+    NULL, "physical block count; when given, wins over the target spec")
 NPUC_PASS_OPTIONS(blockify_options, BLOCKIFY_OPTIONS);
 
 const npuc_pass_def npuc_pass_auto_blockify_parallel_loop = {
     .name = "auto-blockify-parallel-loop",
-    .summary = "Loop device entries over their logical blocks on the physical cores",
+    .summary =
+        "Loop device entries over their logical blocks on the physical cores",
     .anchor = "builtin.module",
     .run = auto_blockify,
     NPUC_PASS_OPTIONS_OF(blockify_options),
@@ -83,23 +85,23 @@ typedef struct {
   const config *cfg;
   MlirOperation func;
   MlirBlock entry;
-  MlirOperation mark;      /* annotation.mark %n {logical_block_num} */
-  MlirValue logical;       /* %n */
-  npuc_op_list block_idx;  /* every get_block_idx of the body, walk order */
-  MlirOperation illegal;   /* the first op that ties blocks together */
+  MlirOperation mark;     /* annotation.mark %n {logical_block_num} */
+  MlirValue logical;      /* %n */
+  npuc_op_list block_idx; /* every get_block_idx of the body, walk order */
+  MlirOperation illegal;  /* the first op that ties blocks together */
   const char *why_illegal;
   int64_t physical;
-  int64_t size;            /* auto_blockify_size: blocks per iteration */
-  npuc_ptr_map kept;           /* entry-block ops that stay before the loop */
-  MlirOperation kept_idx;  /* the get_block_idx that stays, or null */
+  int64_t size;           /* auto_blockify_size: blocks per iteration */
+  npuc_ptr_map kept;      /* entry-block ops that stay before the loop */
+  MlirOperation kept_idx; /* the get_block_idx that stays, or null */
   kind_entry kinds[NUM_KIND_SLOTS]; /* survey's cache, by op name */
 } kernel;
 
 /* The loop nest the body moves into. */
 typedef struct {
-  MlirOperation loop;  /* the outer scf.for: autoblockify.subloop */
-  npuc_builder body;   /* before the innermost terminator */
-  MlirValue index;     /* the logical block index there (type of %n) */
+  MlirOperation loop; /* the outer scf.for: autoblockify.subloop */
+  npuc_builder body;  /* before the innermost terminator */
+  MlirValue index;    /* the logical block index there (type of %n) */
 } loop_nest;
 
 static bool blockify_entry(MlirOperation func, const config *cfg);
@@ -107,10 +109,12 @@ static void list_push(npuc_op_list *l, MlirOperation op);
 
 static bool auto_blockify(MlirOperation module, const npuc_pass_options *opts,
                           const npuc_pass_context *ctx) {
-  config cfg = {ctx ? ctx->registry : NULL,
-                strcmp(NPUC_PASS_OPTS(blockify_options, opts)->mode, "ceildiv") == 0,
-                NPUC_PASS_OPTS(blockify_options, opts)->physical_block_num};
-  if (npuc_pass_opt_given_field(opts, offsetof(blockify_options, physical_block_num)) &&
+  config cfg = {
+      ctx ? ctx->registry : NULL,
+      strcmp(NPUC_PASS_OPTS(blockify_options, opts)->mode, "ceildiv") == 0,
+      NPUC_PASS_OPTS(blockify_options, opts)->physical_block_num};
+  if (npuc_pass_opt_given_field(
+          opts, offsetof(blockify_options, physical_block_num)) &&
       cfg.physical_option <= 0) {
     npuc_pass_error(module, "physical-block-num must be positive, got %lld",
                     (long long)cfg.physical_option);
@@ -261,8 +265,8 @@ static const char *atomic_store(MlirOperation op) {
     MlirStringRef d = mlirOpaqueAttrGetData(kind);
     static const char none[] = "<none>";
     if (d.length >= sizeof none - 1 &&
-        memcmp(d.data + d.length - (sizeof none - 1), none,
-               sizeof none - 1) == 0)
+        memcmp(d.data + d.length - (sizeof none - 1), none, sizeof none - 1) ==
+            0)
       return NULL;
   }
   return "is an atomic store, which combines the results of blocks";
@@ -311,7 +315,8 @@ static const char *core_count_key(MlirOperation func) {
        mlirAttributeIsNull(core) && !mlirOperationIsNull(p);
        p = mlirOperationGetParentOperation(p))
     core = attr_of(p, "hivm.module_core_type");
-  if (npuc_opaque_attr_contains(core, "<AIC>") || npuc_opaque_attr_contains(core, "<MIX>"))
+  if (npuc_opaque_attr_contains(core, "<AIC>") ||
+      npuc_opaque_attr_contains(core, "<MIX>"))
     return "CUBE_CORE_COUNT";
   if (npuc_opaque_attr_contains(core, "<AIV>"))
     return mlirAttributeIsNull(attr_of(func, "hivm.part_of_mix"))
@@ -383,13 +388,15 @@ static bool refused(kernel *k) {
            "the body must end in a func.return without operands");
     return true;
   }
-  MlirBlock home = mlirValueIsABlockArgument(k->logical)
-                       ? mlirBlockArgumentGetOwner(k->logical)
-                       : mlirOperationGetBlock(mlirOpResultGetOwner(k->logical));
+  MlirBlock home =
+      mlirValueIsABlockArgument(k->logical)
+          ? mlirBlockArgumentGetOwner(k->logical)
+          : mlirOperationGetBlock(mlirOpResultGetOwner(k->logical));
   if (!mlirBlockEqual(home, k->entry)) {
     /* It must be there before the loop starts. */
-    refuse(k, k->mark, "the logical block number is computed inside a "
-                       "region, not in the function body");
+    refuse(k, k->mark,
+           "the logical block number is computed inside a "
+           "region, not in the function body");
     return true;
   }
   return false;
@@ -450,8 +457,9 @@ static bool keep_logical_slice(kernel *k) {
     MlirOperation idx = k->block_idx.ops[i];
     MlirOperation top = top_level_op(mlirOperationGetResult(idx, 0), k->entry);
     if (set_has(&k->kept, top)) {
-      refuse(k, k->mark, "the logical block number depends on the block "
-                         "index");
+      refuse(k, k->mark,
+             "the logical block number depends on the block "
+             "index");
       return false;
     }
     if (mlirOperationIsNull(k->kept_idx) && mlirOperationEqual(top, idx))
@@ -493,7 +501,8 @@ static MlirOperation top_level_op(MlirValue v, MlirBlock entry) {
   return op;
 }
 
-/* ---- the rewrite ---------------------------------------------------------- */
+/* ---- the rewrite ----------------------------------------------------------
+ */
 
 static loop_nest build_strided(kernel *k, npuc_builder *b, MlirValue idx);
 static loop_nest build_ceildiv(kernel *k, npuc_builder *b, MlirValue idx);
@@ -520,8 +529,8 @@ static void rewrite(kernel *k) {
     idx = mlirOperationGetResult(k->kept_idx, 0);
     collect_uses(idx, &uses, &nuses); /* all in moved ops, none ours yet */
   }
-  loop_nest nest = k->cfg->ceildiv ? build_ceildiv(k, &b, idx)
-                                   : build_strided(k, &b, idx);
+  loop_nest nest =
+      k->cfg->ceildiv ? build_ceildiv(k, &b, idx) : build_strided(k, &b, idx);
   MlirValue *repl = index_values(k, &nest, idx, nuses);
   /* Everything before the ops just built moves, but what stays. */
   MlirOperation next;
@@ -563,8 +572,8 @@ static MlirValue *index_values(kernel *k, loop_nest *nest, MlirValue idx,
   for (size_t i = 0; i <= n; i++) {
     MlirValue v = i < n ? mlirOperationGetResult(k->block_idx.ops[i], 0) : idx;
     bool kept = i < n && mlirOperationEqual(k->block_idx.ops[i], k->kept_idx);
-    bool used = i < n ? !mlirOpOperandIsNull(mlirValueGetFirstUse(v))
-                      : nuses > 0;
+    bool used =
+        i < n ? !mlirOpOperandIsNull(mlirValueGetFirstUse(v)) : nuses > 0;
     if (kept || !used)
       continue;
     MlirType type = mlirValueGetType(v);
@@ -632,8 +641,7 @@ static loop_nest build_ceildiv(kernel *k, npuc_builder *b, MlirValue idx) {
     size = npuc_build_int_constant(b, t, k->size);
     chunk = npuc_build_int_constant(b, t, k->physical * k->size);
   }
-  MlirValue rounds =
-      npuc_build_binary(b, "arith.ceildivsi", k->logical, chunk);
+  MlirValue rounds = npuc_build_binary(b, "arith.ceildivsi", k->logical, chunk);
   MlirValue one = npuc_build_int_constant(b, t, 1);
   MlirValue block = npuc_build_int_cast(b, idx, t);
   loop_nest nest;
@@ -653,8 +661,8 @@ static loop_nest build_ceildiv(kernel *k, npuc_builder *b, MlirValue idx) {
                                    mlirBlockGetArgument(nest.body.block, 0));
   }
   int64_t n;
-  bool exact = npuc_constant_int(k->logical, &n) &&
-               n % (k->physical * k->size) == 0;
+  bool exact =
+      npuc_constant_int(k->logical, &n) && n % (k->physical * k->size) == 0;
   if (!exact) {
     MlirValue in_range =
         npuc_build_cmpi(&nest.body, NPUC_CMPI_SLT, nest.index, k->logical);
@@ -675,8 +683,8 @@ static void collect_uses(MlirValue v, use_ref **uses, size_t *count) {
         abort(); /* out of memory: no way to leave the IR consistent */
       *uses = grown;
     }
-    (*uses)[(*count)++] = (use_ref){mlirOpOperandGetOwner(u),
-                                    mlirOpOperandGetOperandNumber(u)};
+    (*uses)[(*count)++] =
+        (use_ref){mlirOpOperandGetOwner(u), mlirOpOperandGetOperandNumber(u)};
   }
 }
 

@@ -66,8 +66,8 @@ static int32_t add_mixed(MlirOperationState *st, const bub_ofr *x, int rank,
   return count;
 }
 
-void bub_add_slice_parts(bub_rw *r, MlirOperationState *st,
-                         const bub_slice *s, int32_t *counts) {
+void bub_add_slice_parts(bub_rw *r, MlirOperationState *st, const bub_slice *s,
+                         int32_t *counts) {
   int64_t arr[3][BUB_MAX_RANK];
   counts[0] = add_mixed(st, s->off, s->rank, arr[0]);
   counts[1] = add_mixed(st, s->size, s->rank, arr[1]);
@@ -77,8 +77,7 @@ void bub_add_slice_parts(bub_rw *r, MlirOperationState *st,
   MlirNamedAttribute attrs[3] = {
       bub_named(r, "static_offsets",
                 bub_i64_array_attr(r->ctx, arr[0], s->rank)),
-      bub_named(r, "static_sizes",
-                bub_i64_array_attr(r->ctx, arr[1], s->rank)),
+      bub_named(r, "static_sizes", bub_i64_array_attr(r->ctx, arr[1], s->rank)),
       bub_named(r, "static_strides",
                 bub_i64_array_attr(r->ctx, arr[2], s->rank)),
   };
@@ -133,8 +132,8 @@ static MlirValue shared_empty(bub_rw *r, MlirOperation old, MlirType type,
   bool shared = !mlirOpOperandIsNull(u) &&
                 !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u));
   for (int d = 0; shared && d < s->rank; d++)
-    shared = mlirValueIsNull(s->size[d].v) ||
-             bub_dominates(s->size[d].v, after);
+    shared =
+        mlirValueIsNull(s->size[d].v) || bub_dominates(s->size[d].v, after);
   MlirValue e = bub_empty(r, type, s);
   if (shared)
     mlirRewriterBaseMoveOpAfter(r->rw, mlirOpResultGetOwner(e), old);
@@ -183,10 +182,10 @@ static MlirValue extract_like_slice(bub_rw *r, MlirValue src,
     tseg[2] += !mlirValueIsNull(t->size[i].v);
     if (i >= s->rank)
       continue;
-    same[0] &= (mlirValueIsNull(t->off[i].v) ? t->off[i].c : BUB_DYN) ==
-               arr[0][i];
-    same[1] &= (mlirValueIsNull(t->size[i].v) ? t->size[i].c : BUB_DYN) ==
-               arr[1][i];
+    same[0] &=
+        (mlirValueIsNull(t->off[i].v) ? t->off[i].c : BUB_DYN) == arr[0][i];
+    same[1] &=
+        (mlirValueIsNull(t->size[i].v) ? t->size[i].c : BUB_DYN) == arr[1][i];
     same[2] &= t->stride[i] == arr[2][i];
   }
   bool reuse = reuse_slice(r);
@@ -251,8 +250,8 @@ static bool is_slice_of(MlirOperation k, MlirValue src) {
 
 /* Is `k` a marked slice of `src` (carrying nothing but the mark) of type
  * `type` taking `s`? */
-static bool is_equal_slice(npuc_bubble_ctx *bc, MlirOperation k,
-                           MlirValue src, MlirType type, const bub_slice *s) {
+static bool is_equal_slice(npuc_bubble_ctx *bc, MlirOperation k, MlirValue src,
+                           MlirType type, const bub_slice *s) {
   bub_slice ks;
   if (!npuc_op_is(k, "tensor.extract_slice") ||
       !mlirValueEqual(mlirOperationGetOperand(k, 0), src) ||
@@ -273,8 +272,8 @@ static bool is_equal_slice(npuc_bubble_ctx *bc, MlirOperation k,
  * others keep their slices where their users are. */
 static bool of_local_buffer(MlirOperation tt) {
   MlirValue buf = mlirOperationGetOperand(tt, 0);
-  MlirOperation def = mlirValueIsAOpResult(buf) ? mlirOpResultGetOwner(buf)
-                                                : no_op;
+  MlirOperation def =
+      mlirValueIsAOpResult(buf) ? mlirOpResultGetOwner(buf) : no_op;
   if (npuc_op_is(def, "memref.memory_space_cast")) {
     buf = mlirOperationGetOperand(def, 0);
     def = mlirValueIsAOpResult(buf) ? mlirOpResultGetOwner(buf) : no_op;
@@ -388,8 +387,7 @@ static void forget_shared(bub_rw *r) {
 }
 
 MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
-                      const bool *drop, bool marked,
-                      MlirOperation attrs_from) {
+                      const bool *drop, bool marked, MlirOperation attrs_from) {
   bool drops = false;
   for (int i = 0; drop && i < s->rank; i++)
     drops |= drop[i];
@@ -446,7 +444,8 @@ MlirOperation bub_unslice(bub_rw *r, MlirValue v, const bub_slice *s,
 }
 
 MlirValue bub_empty(bub_rw *r, MlirType type, const bub_slice *sizes_of) {
-  MlirOperationState st = mlirOperationStateGet(bub_str("tensor.empty"), r->loc);
+  MlirOperationState st =
+      mlirOperationStateGet(bub_str("tensor.empty"), r->loc);
   for (int i = 0; i < sizes_of->rank; i++)
     if (!mlirValueIsNull(sizes_of->size[i].v))
       mlirOperationStateAddOperands(&st, 1, &sizes_of->size[i].v);
@@ -483,8 +482,8 @@ MlirValue bub_view(bub_rw *r, MlirValue src, const bub_slice *s) {
   MlirAttribute layout =
       mlirStridedLayoutAttrGet(r->ctx, offset, s->rank, strides);
   MlirType type =
-      mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), s->rank, shape,
-                        layout, mlirMemRefTypeGetMemorySpace(t));
+      mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), s->rank, shape, layout,
+                        mlirMemRefTypeGetMemorySpace(t));
   MlirOperationState st = slice_of_state(r, "memref.subview", src, s);
   mlirOperationStateAddResults(&st, 1, &type);
   return mlirOperationGetResult(bub_create(r, &st), 0);
@@ -554,10 +553,12 @@ MlirOperation bub_mark_buffer_size(bub_rw *r, MlirValue v, MlirType t,
     elems *= d;
   }
   int64_t bytes = (elems * (int64_t)bits + 7) / 8;
-  MlirOperationState st = mlirOperationStateGet(bub_str("annotation.mark"), r->loc);
+  MlirOperationState st =
+      mlirOperationStateGet(bub_str("annotation.mark"), r->loc);
   mlirOperationStateAddOperands(&st, 1, &v);
-  MlirNamedAttribute a = bub_named(r, "buffer_size_in_byte",
-      mlirIntegerAttrGet(mlirIntegerTypeGet(r->ctx, 64), bytes));
+  MlirNamedAttribute a =
+      bub_named(r, "buffer_size_in_byte",
+                mlirIntegerAttrGet(mlirIntegerTypeGet(r->ctx, 64), bytes));
   mlirOperationStateAddAttributes(&st, 1, &a);
   return bub_create(r, &st);
 }

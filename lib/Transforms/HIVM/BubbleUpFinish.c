@@ -7,7 +7,8 @@
 
 static bool results_unused(MlirOperation op) {
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
-    if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, i))))
+    if (!mlirOpOperandIsNull(
+            mlirValueGetFirstUse(mlirOperationGetResult(op, i))))
       return false;
   return true;
 }
@@ -25,7 +26,8 @@ static void redirect_old_uses(bub_rw *r, MlirValue v) {
 void bub_replace(bub_rw *r, MlirValue v) {
   MlirType want = r->slice_type;
   if (!mlirTypeEqual(mlirValueGetType(v), want)) {
-    MlirOperationState st = mlirOperationStateGet(bub_str("tensor.cast"), r->loc);
+    MlirOperationState st =
+        mlirOperationStateGet(bub_str("tensor.cast"), r->loc);
     mlirOperationStateAddOperands(&st, 1, &v);
     mlirOperationStateAddResults(&st, 1, &want);
     v = mlirOperationGetResult(bub_create(r, &st), 0);
@@ -43,8 +45,8 @@ void bub_rebuild(bub_rw *r, intptr_t nopnds, const MlirValue *opnds,
                  intptr_t nres, const MlirType *res, intptr_t nset,
                  const MlirNamedAttribute *set, const char *const *drop) {
   if (!r->in_place) {
-    MlirOperation op = bub_clone_op(r, r->producer, nopnds, opnds, nres, res,
-                                    nset, set, drop);
+    MlirOperation op =
+        bub_clone_op(r, r->producer, nopnds, opnds, nres, res, nset, set, drop);
     r->bc->num_copies++;
     bub_replace(r, mlirOperationGetResult(op, r->result_index));
     return;
@@ -124,7 +126,8 @@ bool bub_refuse(bub_rw *r, const char *why) {
 }
 
 static size_t defer_slot(npuc_bubble_ctx *bc, MlirOperation producer) {
-  return reason_slot(producer.ptr) % (sizeof bc->deferred / sizeof bc->deferred[0]);
+  return reason_slot(producer.ptr) %
+         (sizeof bc->deferred / sizeof bc->deferred[0]);
 }
 
 void bub_defer(npuc_bubble_ctx *bc, MlirOperation producer) {

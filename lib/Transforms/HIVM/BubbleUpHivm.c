@@ -25,28 +25,26 @@ const npuc_op_def *bub_def(npuc_bubble_ctx *bc, MlirOperation op) {
 }
 
 static const struct bub_def_slot *fill_def_slot(npuc_bubble_ctx *bc,
-                                                MlirIdentifier id,
-                                                size_t slot);
+                                                MlirIdentifier id, size_t slot);
 
 /* The cache slot of op's name (asked about every op a pattern looks at). */
 static inline const struct bub_def_slot *def_slot(npuc_bubble_ctx *bc,
                                                   MlirOperation op) {
   MlirIdentifier id = mlirOperationGetName(op);
-  size_t slot = ((uintptr_t)id.ptr >> 4) % (sizeof bc->defs / sizeof bc->defs[0]);
+  size_t slot =
+      ((uintptr_t)id.ptr >> 4) % (sizeof bc->defs / sizeof bc->defs[0]);
   if (bc->defs[slot].name == id.ptr)
     return &bc->defs[slot];
   return fill_def_slot(bc, id, slot);
 }
 
 /* def_slot on a miss: looks the name up in the op table. */
-static const struct bub_def_slot *fill_def_slot(npuc_bubble_ctx *bc,
-                                                MlirIdentifier id,
-                                                size_t slot) {
+static const struct bub_def_slot *
+fill_def_slot(npuc_bubble_ctx *bc, MlirIdentifier id, size_t slot) {
   MlirStringRef n = mlirIdentifierStr(id);
-  const npuc_op_def *def =
-      n.length < 9 || memcmp(n.data, "hivm.hir.", 9) != 0
-          ? NULL
-          : npuc_op_lookup(bc->reg, n.data, n.length);
+  const npuc_op_def *def = n.length < 9 || memcmp(n.data, "hivm.hir.", 9) != 0
+                               ? NULL
+                               : npuc_op_lookup(bc->reg, n.data, n.length);
   bc->defs[slot].name = id.ptr;
   bc->defs[slot].def = def;
   bc->defs[slot].elementwise = def &&
@@ -446,8 +444,8 @@ static void ew_slice_operands(bub_rw *r, ew_plan *p, MlirNamedAttribute *set,
     int64_t kept[BUB_MAX_RANK];
     intptr_t nk = still_broadcast(r, p->bdims, p->nb, kept);
     if (nk > 0)
-      set[(*nset)++] = bub_named(r, "broadcast",
-                                 bub_i64_array_attr(r->ctx, kept, nk));
+      set[(*nset)++] =
+          bub_named(r, "broadcast", bub_i64_array_attr(r->ctx, kept, nk));
     else
       drop[0] = "broadcast";
   }
@@ -525,8 +523,8 @@ static bool brc_rewrite(bub_rw *r) {
       os.off[bdims[i]] = bub_c(0);
       os.size[bdims[i]] = bub_c(1);
     }
-    src_slice = bub_extract(r, ops[first], &os, NULL, true,
-                            (MlirOperation){NULL});
+    src_slice =
+        bub_extract(r, ops[first], &os, NULL, true, (MlirOperation){NULL});
   }
   int64_t kept[BUB_MAX_RANK];
   intptr_t nk = still_broadcast(r, bdims, nb, kept);
@@ -541,8 +539,8 @@ static bool brc_rewrite(bub_rw *r) {
   MlirNamedAttribute set[1];
   intptr_t nset = 0;
   if (!mlirAttributeIsNull(battr))
-    set[nset++] = bub_named(r, "broadcast_dims",
-                            bub_i64_array_attr(r->ctx, kept, nk));
+    set[nset++] =
+        bub_named(r, "broadcast_dims", bub_i64_array_attr(r->ctx, kept, nk));
   bub_rebuild(r, nops, ops, nres, res, nset, set, NULL);
   return true;
 }
@@ -566,8 +564,8 @@ static bool red_rewrite(bub_rw *r) {
   MlirType res[MAX_OPERANDS];
   intptr_t nops = copy_operands(r->producer, ops), nres, first, count;
   int64_t rdims[BUB_MAX_RANK];
-  intptr_t nr = bub_i64_array(bub_attr(r->producer, "reduce_dims"), rdims,
-                              BUB_MAX_RANK);
+  intptr_t nr =
+      bub_i64_array(bub_attr(r->producer, "reduce_dims"), rdims, BUB_MAX_RANK);
   if (nops < 0 || nr < 0 || nr > BUB_MAX_RANK ||
       !sliced_results(r, res, &nres) || !group(r, "src", &first, &count))
     return bub_refuse(r, "unexpected reduce operands");
@@ -615,8 +613,8 @@ static bool tr_rewrite(bub_rw *r) {
   MlirType res[MAX_OPERANDS];
   intptr_t nops = copy_operands(r->producer, ops), nres, first, count;
   int64_t perm[BUB_MAX_RANK];
-  intptr_t np = bub_i64_array(bub_attr(r->producer, "permutation"), perm,
-                              BUB_MAX_RANK);
+  intptr_t np =
+      bub_i64_array(bub_attr(r->producer, "permutation"), perm, BUB_MAX_RANK);
   if (nops < 0 || np != r->s.rank || !sliced_results(r, res, &nres) ||
       !group(r, "src", &first, &count) || count != 1)
     return bub_refuse(r, "unexpected vtranspose operands");
@@ -635,7 +633,8 @@ static bool tr_rewrite(bub_rw *r) {
   if (!group_ok(r, "dst", false))
     return bub_refuse(r, "a vtranspose init is not a tensor");
   bub_prepare_in_place(r);
-  ops[first] = bub_extract(r, ops[first], &os, NULL, true, (MlirOperation){NULL});
+  ops[first] =
+      bub_extract(r, ops[first], &os, NULL, true, (MlirOperation){NULL});
   slice_group(r, "dst", ops);
   bub_rebuild(r, nops, ops, nres, res, 0, NULL, NULL);
   return true;
@@ -682,11 +681,13 @@ const bub_pattern bub_pat_interleave = {
     "hivm.hir.vinterleave: slices that keep the interleaved last dim whole",
     il_applies, il_rewrite, NULL};
 
-/* ---- arange: hivm.hir.varange ---------------------------------------------- */
+/* ---- arange: hivm.hir.varange ----------------------------------------------
+ */
 
 static bool ar_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
-  return npuc_op_is(p, "hivm.hir.varange") && mlirOperationGetNumResults(p) == 1;
+  return npuc_op_is(p, "hivm.hir.varange") &&
+         mlirOperationGetNumResults(p) == 1;
 }
 
 static bool ar_rewrite(bub_rw *r) {
@@ -700,21 +701,21 @@ static bool ar_rewrite(bub_rw *r) {
     return bub_refuse(r, "a varange init is not a tensor");
   bub_prepare_in_place(r);
   /* dst[i] = offset + sum(i_k * stride_k): the slice starts at its offsets. */
-  bub_ofr off = ocount ? bub_v(mlirOperationGetOperand(r->producer, ofirst))
-                       : bub_c(0);
+  bub_ofr off =
+      ocount ? bub_v(mlirOperationGetOperand(r->producer, ofirst)) : bub_c(0);
   for (int k = 0; k < r->s.rank; k++)
-    off = bub_add(r, off,
-                  bub_mul(r, r->s.off[k],
-                          bub_v(mlirOperationGetOperand(r->producer,
-                                                        sfirst + k))));
+    off = bub_add(
+        r, off,
+        bub_mul(r, r->s.off[k],
+                bub_v(mlirOperationGetOperand(r->producer, sfirst + k))));
   MlirValue ops[MAX_OPERANDS];
   intptr_t n = 0;
   if (ocount || !bub_is(off, 0))
     ops[n++] = bub_value(r, off);
   for (intptr_t k = 0; k < scount; k++)
     ops[n++] = mlirOperationGetOperand(r->producer, sfirst + k);
-  ops[n++] = bub_extract(r, mlirOperationGetOperand(r->producer, dfirst),
-                         &r->s, NULL, true, (MlirOperation){NULL});
+  ops[n++] = bub_extract(r, mlirOperationGetOperand(r->producer, dfirst), &r->s,
+                         NULL, true, (MlirOperation){NULL});
   int32_t seg[3] = {ocount || !bub_is(off, 0) ? 1 : 0, (int32_t)scount, 1};
   MlirNamedAttribute set =
       bub_named(r, "operandSegmentSizes", mlirDenseI32ArrayGet(r->ctx, 3, seg));
@@ -723,11 +724,11 @@ static bool ar_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_arange = {
-    "arange",
-    "hivm.hir.varange: the offset moves to the slice's first element", ar_applies,
-    ar_rewrite, NULL};
+    "arange", "hivm.hir.varange: the offset moves to the slice's first element",
+    ar_applies, ar_rewrite, NULL};
 
-/* ---- bitcast: hivm.hir.bitcast ----------------------------------------------- */
+/* ---- bitcast: hivm.hir.bitcast
+ * ----------------------------------------------- */
 
 static bool bc_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
@@ -780,7 +781,8 @@ static bool ld_rewrite(bub_rw *r) {
   if (!zero_or_absent(r, "left_padding_num") ||
       !zero_or_absent(r, "right_padding_num"))
     return bub_refuse(r, "load with padding");
-  MlirAttribute tr = bub_attr(r->producer, "may_implicit_transpose_with_last_axis");
+  MlirAttribute tr =
+      bub_attr(r->producer, "may_implicit_transpose_with_last_axis");
   if (!mlirAttributeIsNull(tr) && mlirAttributeIsABool(tr) &&
       mlirBoolAttrGetValue(tr))
     return bub_refuse(r, "load that may transpose");
@@ -858,11 +860,13 @@ static bool pl_rewrite(bub_rw *r) {
 
 const bub_pattern bub_pat_pointwise_load = {
     "pointwise-load",
-    "hivm.hir.indirect_load, gather_load from a rank-1 base: tensor operands of "
+    "hivm.hir.indirect_load, gather_load from a rank-1 base: tensor operands "
+    "of "
     "the result's shape are sliced",
     pl_applies, pl_rewrite, NULL};
 
-/* ---- stride_load ------------------------------------------------------------ */
+/* ---- stride_load ------------------------------------------------------------
+ */
 
 /* Integer arithmetic in the type of the stride_load operands, folding
  * constants. */
@@ -956,8 +960,8 @@ static bool sl_rewrite(bub_rw *r) {
     ival left = ival_op(r, "arith.subi", (ival){ops[nf + k], 0},
                         ival_from_index(r, r->s.off[k], nt), nt);
     left = ival_op(r, "arith.maxsi", left, (ival){{NULL}, 0}, nt);
-    left = ival_op(r, "arith.minsi", left,
-                   ival_from_index(r, r->s.size[k], nt), nt);
+    left = ival_op(r, "arith.minsi", left, ival_from_index(r, r->s.size[k], nt),
+                   nt);
     ops[nf + k] = ival_value(r, left, nt);
   }
   ops[of] = ival_value(r, off, ot);

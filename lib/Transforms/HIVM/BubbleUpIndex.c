@@ -85,7 +85,8 @@ MlirValue bub_constant(bub_rw *r, MlirType type, int64_t c) {
       return mlirOperationGetResult(k, 0);
     last = k;
   }
-  MlirOperationState st = mlirOperationStateGet(bub_str("arith.constant"), r->loc);
+  MlirOperationState st =
+      mlirOperationStateGet(bub_str("arith.constant"), r->loc);
   MlirNamedAttribute a = bub_named(r, "value", value);
   mlirOperationStateAddAttributes(&st, 1, &a);
   mlirOperationStateAddResults(&st, 1, &type);
@@ -135,8 +136,9 @@ static bool rebuild(MlirContext ctx, MlirAffineExpr e, intptr_t ndims,
     return true;
   }
   if (mlirAffineExprIsADim(e) || mlirAffineExprIsASymbol(e)) {
-    intptr_t pos = mlirAffineExprIsADim(e) ? mlirAffineDimExprGetPosition(e)
-                                           : ndims + mlirAffineSymbolExprGetPosition(e);
+    intptr_t pos = mlirAffineExprIsADim(e)
+                       ? mlirAffineDimExprGetPosition(e)
+                       : ndims + mlirAffineSymbolExprGetPosition(e);
     if (pos >= mlirOperationGetNumOperands(apply))
       return false;
     intptr_t k = sym_index(l, mlirOperationGetOperand(apply, pos));
@@ -202,7 +204,8 @@ static bub_ofr apply_expr(bub_rw *r, MlirAffineExpr e, sym_list *l) {
     return bub_v(l->syms[mlirAffineSymbolExprGetPosition(e)]);
   MlirAffineMap map = mlirAffineMapGet(r->ctx, 0, l->n, 1, &e);
   MlirType idx = mlirIndexTypeGet(r->ctx);
-  MlirOperationState st = mlirOperationStateGet(bub_str("affine.apply"), r->loc);
+  MlirOperationState st =
+      mlirOperationStateGet(bub_str("affine.apply"), r->loc);
   MlirNamedAttribute a = bub_named(r, "map", mlirAffineMapAttrGet(map));
   mlirOperationStateAddAttributes(&st, 1, &a);
   mlirOperationStateAddOperands(&st, l->n, l->syms);

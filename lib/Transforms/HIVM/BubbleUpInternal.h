@@ -124,9 +124,9 @@ typedef struct {
   MlirOperation slice_op;
   MlirOperation producer; /* the op defining the slice's source */
   MlirValue source;
-  intptr_t result_index;  /* which result of `producer` is sliced */
-  bub_slice s;            /* the slice, over the source's shape */
-  MlirType slice_type;    /* the slice's result type */
+  intptr_t result_index; /* which result of `producer` is sliced */
+  bub_slice s;           /* the slice, over the source's shape */
+  MlirType slice_type;   /* the slice's result type */
   /* The slice is the producer's only user: bub_rebuild shrinks the
    * producer in place, new ops go in front of it. */
   bool in_place;
@@ -141,7 +141,8 @@ typedef struct {
     intptr_t index;
   } old_uses[4];
   /* The producer's operand count per group of its op table entry, read
-   * at the first lookup (ngroups 0: not yet, -1: unreadable; BubbleUpHivm.c). */
+   * at the first lookup (ngroups 0: not yet, -1: unreadable; BubbleUpHivm.c).
+   */
   int32_t group_sizes[64];
   const npuc_op_def *producer_def; /* read with the group sizes */
   /* Shared slices of to_tensor results this rewrite used (bub_extract):
@@ -210,8 +211,8 @@ bub_type_info bub_type_fill(npuc_bubble_ctx *bc, MlirType t);
 /* Inline: patterns ask on every operand they look at, and almost always
  * about a type in the cache. */
 static inline bub_type_info bub_type(npuc_bubble_ctx *bc, MlirType t) {
-  size_t slot = ((uintptr_t)t.ptr >> 4) %
-                (sizeof bc->types / sizeof bc->types[0]);
+  size_t slot =
+      ((uintptr_t)t.ptr >> 4) % (sizeof bc->types / sizeof bc->types[0]);
   if (t.ptr && bc->types[slot].type == t.ptr)
     return (bub_type_info){bc->types[slot].rank, bc->types[slot].ranked_tensor,
                            bc->types[slot].shape};
@@ -260,15 +261,14 @@ MlirNamedAttribute bub_named(bub_rw *r, const char *name, MlirAttribute a);
 /* The static_* arrays and dynamic operands of a slice-like op built in
  * `st`: counts[0..2] get the numbers of dynamic offsets, sizes and strides
  * (strides are static: 0). */
-void bub_add_slice_parts(bub_rw *r, MlirOperationState *st,
-                         const bub_slice *s, int32_t *counts);
+void bub_add_slice_parts(bub_rw *r, MlirOperationState *st, const bub_slice *s,
+                         int32_t *counts);
 MlirOperation bub_create(bub_rw *r, MlirOperationState *st);
 /* A new tensor.extract_slice of `src` (or `src` itself for an identity
  * slice), marked when `marked`; attributes of `attrs_from` (discardable
  * ones, except the mark) are copied when it is not null. */
 MlirValue bub_extract(bub_rw *r, MlirValue src, const bub_slice *s,
-                      const bool *drop, bool marked,
-                      MlirOperation attrs_from);
+                      const bool *drop, bool marked, MlirOperation attrs_from);
 /* The loop placeholder: `full`-typed stand-in for the whole of a value of
  * which only the slice `s` is carried (`v`). */
 MlirOperation bub_unslice(bub_rw *r, MlirValue v, const bub_slice *s,
@@ -333,7 +333,8 @@ void bub_wake_shared(bub_rw *r);
 /* Does any deferred to_tensor need another sweep? */
 bool bub_any_deferred(npuc_bubble_ctx *bc);
 
-/* ---- op names and attributes (BubbleUpSlices.c); dominance (BubbleUpHoist.c) */
+/* ---- op names and attributes (BubbleUpSlices.c); dominance (BubbleUpHoist.c)
+ */
 
 /* A string ref of a literal (inline, so its length is known at compile
  * time). */
@@ -356,8 +357,7 @@ intptr_t bub_i64_array(MlirAttribute a, int64_t *out, intptr_t cap);
  * the first BUB_MAX_RANK elements). */
 intptr_t bub_cached_i64_array(npuc_bubble_ctx *bc, MlirAttribute a,
                               int64_t *out);
-MlirAttribute bub_i64_array_attr(MlirContext ctx, const int64_t *v,
-                                 intptr_t n);
+MlirAttribute bub_i64_array_attr(MlirContext ctx, const int64_t *v, intptr_t n);
 /* Does `v` dominate `op` (defined before it in an enclosing block)? */
 bool bub_dominates(MlirValue v, MlirOperation op);
 /* Makes the slice's dynamic offsets and sizes dominate `op`, moving their
@@ -381,10 +381,9 @@ typedef struct {
 } bub_pattern;
 
 /* HIVM op kinds (BubbleUpHivm.c). */
-extern const bub_pattern bub_pat_elementwise, bub_pat_broadcast,
-    bub_pat_reduce, bub_pat_transpose, bub_pat_interleave, bub_pat_arange,
-    bub_pat_bitcast, bub_pat_load, bub_pat_stride_load,
-    bub_pat_pointwise_load;
+extern const bub_pattern bub_pat_elementwise, bub_pat_broadcast, bub_pat_reduce,
+    bub_pat_transpose, bub_pat_interleave, bub_pat_arange, bub_pat_bitcast,
+    bub_pat_load, bub_pat_stride_load, bub_pat_pointwise_load;
 /* Upstream op kinds and the rest (BubbleUpStructural.c). */
 extern const bub_pattern bub_pat_rank_reduce, bub_pat_empty, bub_pat_extract,
     bub_pat_insert, bub_pat_expand, bub_pat_collapse, bub_pat_select,

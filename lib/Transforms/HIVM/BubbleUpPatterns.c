@@ -15,17 +15,32 @@
 static const bub_pattern *const patterns[] = {
     &bub_pat_rank_reduce, /* the split first */
     /* HIVM (BubbleUpHivm.c) */
-    &bub_pat_elementwise, &bub_pat_broadcast, &bub_pat_reduce,
-    &bub_pat_transpose, &bub_pat_interleave, &bub_pat_arange, &bub_pat_bitcast,
-    &bub_pat_load, &bub_pat_stride_load, &bub_pat_pointwise_load,
+    &bub_pat_elementwise,
+    &bub_pat_broadcast,
+    &bub_pat_reduce,
+    &bub_pat_transpose,
+    &bub_pat_interleave,
+    &bub_pat_arange,
+    &bub_pat_bitcast,
+    &bub_pat_load,
+    &bub_pat_stride_load,
+    &bub_pat_pointwise_load,
     /* upstream (BubbleUpStructural.c); for-tiles before the general loop */
-    &bub_pat_empty, &bub_pat_extract, &bub_pat_insert, &bub_pat_expand,
-    &bub_pat_collapse, &bub_pat_select, &bub_pat_for_tiles, &bub_pat_for,
-    &bub_pat_if, &bub_pat_to_tensor, &bub_pat_unslice,
+    &bub_pat_empty,
+    &bub_pat_extract,
+    &bub_pat_insert,
+    &bub_pat_expand,
+    &bub_pat_collapse,
+    &bub_pat_select,
+    &bub_pat_for_tiles,
+    &bub_pat_for,
+    &bub_pat_if,
+    &bub_pat_to_tensor,
+    &bub_pat_unslice,
 };
 
 #define NUM_PATTERNS (sizeof patterns / sizeof patterns[0])
-_Static_assert(NUM_PATTERNS <= sizeof ((npuc_bubble_ctx *)0)->enabled,
+_Static_assert(NUM_PATTERNS <= sizeof((npuc_bubble_ctx *)0)->enabled,
                "npuc_bubble_ctx.enabled has a flag per pattern");
 
 size_t npuc_bubble_num_patterns(void) { return NUM_PATTERNS; }
@@ -71,8 +86,9 @@ static void instance_destruct(void *user) { free(user); }
 static bool unit_static_strides(npuc_bubble_ctx *bc, MlirOperation slice) {
   int64_t strides[BUB_MAX_RANK];
   intptr_t n = bub_cached_i64_array(
-      bc, mlirOperationGetInherentAttributeByName(
-              slice, mlirStringRefCreate("static_strides", 14)),
+      bc,
+      mlirOperationGetInherentAttributeByName(
+          slice, mlirStringRefCreate("static_strides", 14)),
       strides);
   for (intptr_t i = 0; i < n && i < BUB_MAX_RANK; i++)
     if (strides[i] != 1)
@@ -149,8 +165,8 @@ static bool apply_one(const bub_pattern *pat, npuc_bubble_ctx *bc,
    * strides, which both record as the reason to refuse it. */
   bool wrong_kind = reducing != (pat == &bub_pat_rank_reduce);
   if (rank < 0 ||
-      (wrong_kind && (known ? bub_slice_unit_strides(known)
-                            : unit_static_strides(bc, op))) ||
+      (wrong_kind &&
+       (known ? bub_slice_unit_strides(known) : unit_static_strides(bc, op))) ||
       (!known && !npuc_bubble_is_marked(op)))
     return false;
   bub_rw r;
@@ -217,7 +233,8 @@ bool npuc_bubble_populate_patterns(npuc_bubble_ctx *bc,
   return true;
 }
 
-/* ---- the promise check ----------------------------------------------------- */
+/* ---- the promise check -----------------------------------------------------
+ */
 
 typedef struct {
   MlirValue *v;
@@ -334,7 +351,8 @@ static bool op_promised(npuc_bubble_ctx *bc, MlirOperation op, MlirType t) {
   return false;
 }
 
-/* ---- the stop-point check ------------------------------------------------- */
+/* ---- the stop-point check -------------------------------------------------
+ */
 
 typedef struct {
   npuc_bubble_ctx *bc;
@@ -387,7 +405,8 @@ static MlirWalkResult check_op(MlirOperation op, void *user) {
 static MlirWalkResult collect_dead_placeholder(MlirOperation op, void *user) {
   check_state *cs = user;
   if (npuc_op_is(op, BUB_UNSLICE) &&
-      mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, 0))) &&
+      mlirOpOperandIsNull(
+          mlirValueGetFirstUse(mlirOperationGetResult(op, 0))) &&
       cs->ndead < 64)
     cs->dead[cs->ndead++] = op;
   return MlirWalkResultAdvance;
@@ -401,8 +420,8 @@ void npuc_bubble_check(npuc_bubble_ctx *bc, MlirOperation root,
       {{NULL}},
       0,
       mlirIdentifierGet(bc->ctx, mlirStringRefCreateFromCString(BUB_UNSLICE)),
-      mlirIdentifierGet(bc->ctx,
-                        mlirStringRefCreateFromCString("tensor.extract_slice"))};
+      mlirIdentifierGet(
+          bc->ctx, mlirStringRefCreateFromCString("tensor.extract_slice"))};
   report->num_stuck = 0;
   report->first_stuck = (MlirOperation){NULL};
   report->blocker = (MlirOperation){NULL};
@@ -417,8 +436,7 @@ void npuc_bubble_check(npuc_bubble_ctx *bc, MlirOperation root,
       mlirOperationDestroy(cs.dead[i]);
     cs.ndead = 0;
     if (full)
-      mlirOperationWalk(root, collect_dead_placeholder, &cs,
-                        MlirWalkPreOrder);
+      mlirOperationWalk(root, collect_dead_placeholder, &cs, MlirWalkPreOrder);
   }
   report->num_rewrites = bc->num_rewrites;
   report->num_copies = bc->num_copies;
@@ -472,7 +490,8 @@ bool npuc_bubble_up_slices(MlirOperation root, const npuc_op_registry *reg,
    * keeps doing. */
   bc->defer = true;
   mlirApplyPatternsAndFoldGreedilyWithOp(root, frozen, cfg);
-  if (bub_any_deferred(bc)) { /* the deferred buffers, now their users are done */
+  if (bub_any_deferred(
+          bc)) { /* the deferred buffers, now their users are done */
     bc->defer = false;
     mlirApplyPatternsAndFoldGreedilyWithOp(root, frozen, cfg);
   }

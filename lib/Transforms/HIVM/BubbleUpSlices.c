@@ -69,8 +69,7 @@ bool bub_slice_read(MlirOperation op, intptr_t dyn_start, bub_slice *out) {
       bub_i64_array(any_attr(op, "static_offsets"), offs, BUB_MAX_RANK);
   if (n < 0 || n > BUB_MAX_RANK ||
       bub_i64_array(any_attr(op, "static_sizes"), sizes, BUB_MAX_RANK) != n ||
-      bub_i64_array(any_attr(op, "static_strides"), strides, BUB_MAX_RANK) !=
-          n)
+      bub_i64_array(any_attr(op, "static_strides"), strides, BUB_MAX_RANK) != n)
     return false;
   intptr_t next = dyn_start, nops = mlirOperationGetNumOperands(op);
   out->rank = (int)n;
@@ -88,7 +87,8 @@ bool bub_slice_read(MlirOperation op, intptr_t dyn_start, bub_slice *out) {
 
 intptr_t bub_cached_i64_array(npuc_bubble_ctx *bc, MlirAttribute a,
                               int64_t *out) {
-  size_t slot = ((uintptr_t)a.ptr >> 4) % (sizeof bc->arrays / sizeof bc->arrays[0]);
+  size_t slot =
+      ((uintptr_t)a.ptr >> 4) % (sizeof bc->arrays / sizeof bc->arrays[0]);
   if (a.ptr && bc->arrays[slot].attr == a.ptr) {
     intptr_t n = bc->arrays[slot].n;
     memcpy(out, bc->arrays[slot].v, sizeof out[0] * (size_t)n);

@@ -67,7 +67,8 @@ const bub_pattern bub_pat_empty = {
     "buffer_size_in_byte mark)",
     empty_applies, empty_rewrite, NULL};
 
-/* ---- tensor.extract_slice: compose ---------------------------------------- */
+/* ---- tensor.extract_slice: compose ----------------------------------------
+ */
 
 static bool ex_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
@@ -136,7 +137,8 @@ const bub_pattern bub_pat_extract = {
     "the parent slices what is left",
     ex_applies, ex_rewrite, NULL};
 
-/* ---- tensor.insert_slice --------------------------------------------------- */
+/* ---- tensor.insert_slice ---------------------------------------------------
+ */
 
 /* tensor.insert_slice src into dest at `at` (unit strides), with the
  * discardable attributes of `attrs_from`. */
@@ -267,7 +269,8 @@ const bub_pattern bub_pat_insert = {
     "part of the source (clamped where they partly overlap)",
     ins_applies, ins_rewrite, NULL};
 
-/* ---- tensor.expand_shape / collapse_shape --------------------------------- */
+/* ---- tensor.expand_shape / collapse_shape ---------------------------------
+ */
 
 /* The groups of a reassociation attribute: group g holds dims
  * first[g] .. first[g+1]-1 of the expanded side. */
@@ -282,8 +285,8 @@ static bool read_groups(MlirOperation op, int *first, int *ngroups) {
   int next = 0;
   for (intptr_t g = 0; g < n; g++) {
     int64_t dims[BUB_MAX_RANK];
-    intptr_t k = bub_i64_array(mlirArrayAttrGetElement(re, g), dims,
-                               BUB_MAX_RANK);
+    intptr_t k =
+        bub_i64_array(mlirArrayAttrGetElement(re, g), dims, BUB_MAX_RANK);
     if (k <= 0 || k > BUB_MAX_RANK)
       return false;
     first[g] = next;
@@ -322,10 +325,9 @@ static MlirValue build_reshape(bub_rw *r, MlirValue src, MlirType type,
       bub_str(expand ? "tensor.expand_shape" : "tensor.collapse_shape"),
       r->loc);
   mlirOperationStateAddOperands(&st, 1, &src);
-  MlirNamedAttribute re = bub_named(
-      r, "reassociation",
-      mlirOperationGetInherentAttributeByName(r->producer,
-                                              bub_str("reassociation")));
+  MlirNamedAttribute re = bub_named(r, "reassociation",
+                                    mlirOperationGetInherentAttributeByName(
+                                        r->producer, bub_str("reassociation")));
   mlirOperationStateAddAttributes(&st, 1, &re);
   if (expand) {
     int64_t shape[BUB_MAX_RANK];
@@ -337,8 +339,9 @@ static MlirValue build_reshape(bub_rw *r, MlirValue src, MlirType type,
         mlirOperationStateAddOperands(&st, 1, &out_sizes->size[i].v);
       }
     }
-    MlirNamedAttribute so = bub_named(r, "static_output_shape",
-        bub_i64_array_attr(r->ctx, shape, out_sizes->rank));
+    MlirNamedAttribute so =
+        bub_named(r, "static_output_shape",
+                  bub_i64_array_attr(r->ctx, shape, out_sizes->rank));
     mlirOperationStateAddAttributes(&st, 1, &so);
   }
   mlirOperationStateAddResults(&st, 1, &type);
@@ -434,9 +437,8 @@ static bool collapse_applies(npuc_bubble_ctx *bc, MlirOperation p) {
  * provably a multiple of the block is assumed to be one (a sub-block tile
  * is), except in strict-mode. With `dry`, only checks; returns the reason
  * it cannot, or NULL. */
-static const char *collapse_group(bub_rw *r, MlirValue src, MlirType st,
-                                  int g, int lo, int hi, bool dry,
-                                  bub_slice *in) {
+static const char *collapse_group(bub_rw *r, MlirValue src, MlirType st, int g,
+                                  int lo, int hi, bool dry, bub_slice *in) {
   for (int d = lo; d < hi && !dry; d++) {
     in->off[d] = bub_c(0);
     in->size[d] = bub_dim(r, src, d);
@@ -527,7 +529,8 @@ const bub_pattern bub_pat_collapse = {
     "(the non-unit dim, or aligned outer dims)",
     collapse_applies, collapse_rewrite, NULL};
 
-/* ---- arith.select ------------------------------------------------------------ */
+/* ---- arith.select
+ * ------------------------------------------------------------ */
 
 static bool sel_applies(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
@@ -587,7 +590,8 @@ static void replace_equal_slices(bub_rw *r, MlirValue v) {
   }
 }
 
-/* ---- region ops ----------------------------------------------------------------- */
+/* ---- region ops
+ * ----------------------------------------------------------------- */
 
 static bool only_use_is(MlirValue v, MlirOperation user) {
   MlirOpOperand u = mlirValueGetFirstUse(v);
@@ -607,8 +611,7 @@ static void move_region(bub_rw *r, MlirRegion from, MlirRegion to) {
 
 /* Replaces operand `pos` of the block's terminator by a marked slice of
  * it; with `append`, adds the slice as a new operand instead. */
-static void slice_yield(bub_rw *r, MlirBlock block, intptr_t pos,
-                        bool append) {
+static void slice_yield(bub_rw *r, MlirBlock block, intptr_t pos, bool append) {
   MlirOperation y = mlirBlockGetTerminator(block);
   mlirRewriterBaseSetInsertionPointBefore(r->rw, y);
   MlirValue v = mlirOperationGetOperand(y, pos);
@@ -691,8 +694,9 @@ static bool if_rewrite(bub_rw *r) {
   return true;
 }
 
-const bub_pattern bub_pat_if = {
-    "scf.if", "scf.if: every branch yields the slice", if_applies, if_rewrite, NULL};
+const bub_pattern bub_pat_if = {"scf.if",
+                                "scf.if: every branch yields the slice",
+                                if_applies, if_rewrite, NULL};
 
 /* scf.for: the loop carries only the slice. The body's uses of the
  * iter_arg go through an `npuc.bubble_unslice` placeholder standing for the
@@ -757,7 +761,8 @@ static MlirOperation sliced_loop(bub_rw *r, MlirOperation old, intptr_t i) {
     mlirOperationStateAddAttributes(&st, 1, &a);
   }
   MlirOperation now = bub_create(r, &st);
-  move_region(r, mlirOperationGetRegion(old, 0), mlirOperationGetRegion(now, 0));
+  move_region(r, mlirOperationGetRegion(old, 0),
+              mlirOperationGetRegion(now, 0));
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(now, 0));
   mlirBlockArgumentSetType(mlirBlockGetArgument(body, i + 1), r->slice_type);
   return now;
@@ -830,7 +835,8 @@ static bool tile_offset(MlirValue iv, bub_ofr off, int64_t *t) {
   if (!mlirValueIsAOpResult(off.v))
     return false;
   MlirOperation def = mlirOpResultGetOwner(off.v);
-  if (npuc_op_is(def, "affine.apply") && mlirOperationGetNumOperands(def) == 1 &&
+  if (npuc_op_is(def, "affine.apply") &&
+      mlirOperationGetNumOperands(def) == 1 &&
       mlirValueEqual(mlirOperationGetOperand(def, 0), iv)) {
     MlirAffineMap map = mlirAffineMapAttrGetValue(bub_attr(def, "map"));
     if (mlirAffineMapGetNumResults(map) != 1)
@@ -940,7 +946,8 @@ static bool tiles_rewrite(bub_rw *r) {
   MlirValue insv = mlirOperationGetResult(ins, 0);
   MlirOperation y = mlirBlockGetTerminator(body);
   MlirOpOperand iu = mlirValueGetFirstUse(insv);
-  if (mlirOpOperandIsNull(iu) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(iu)) ||
+  if (mlirOpOperandIsNull(iu) ||
+      !mlirOpOperandIsNull(mlirOpOperandGetNextUse(iu)) ||
       !mlirOperationEqual(mlirOpOperandGetOwner(iu), y) ||
       mlirOpOperandGetOperandNumber(iu) != i)
     return false;
@@ -996,8 +1003,8 @@ static bool tiles_rewrite(bub_rw *r) {
   mlirRewriterBaseReplaceOpWithValues(r->rw, ex, 1, &whole);
   /* What goes back is the marked first part of the computed tile. */
   mlirRewriterBaseSetInsertionPointBefore(r->rw, ins);
-  MlirValue v = bub_extract(r, mlirOperationGetOperand(ins, 0), &part, NULL,
-                            true, no_op);
+  MlirValue v =
+      bub_extract(r, mlirOperationGetOperand(ins, 0), &part, NULL, true, no_op);
   MlirValue ni = build_insert(r, v, arg, &at, ins);
   mlirRewriterBaseReplaceOpWithValues(r->rw, ins, 1, &ni);
   finish_loop(r, old, now, i);
@@ -1034,7 +1041,8 @@ const bub_pattern bub_pat_unslice = {
     "the scf.for placeholder: its own slice is the carried slice",
     unslice_applies, unslice_rewrite, NULL};
 
-/* ---- bufferization.to_tensor of a buffer filled by loads ------------------- */
+/* ---- bufferization.to_tensor of a buffer filled by loads -------------------
+ */
 
 /* What writes the buffer: loads into all of it (through memory-space casts
  * and whole subviews), into exactly the slice, or into row iv of it in a
@@ -1045,13 +1053,13 @@ typedef struct {
   MlirOperation alloc, cast; /* cast: null, or memory_space_cast of alloc */
   MlirOperation loads[16];
   load_kind kind[16];
-  int load_nviews[16];       /* LOAD_WHOLE: whole subviews on the way */
-  MlirOperation loop[16];    /* LOAD_ROW: the loop, and the row's dim */
+  int load_nviews[16];    /* LOAD_WHOLE: whole subviews on the way */
+  MlirOperation loop[16]; /* LOAD_ROW: the loop, and the row's dim */
   int row_dim[16];
   int nloads;
-  MlirOperation doomed[64];  /* subviews and marks to erase */
+  MlirOperation doomed[64]; /* subviews and marks to erase */
   int ndoomed;
-  MlirOperation marks[8];    /* marks on the buffer itself, to copy */
+  MlirOperation marks[8]; /* marks on the buffer itself, to copy */
   int nmarks;
 } buffer_uses;
 
@@ -1094,8 +1102,8 @@ static bool subview_is_row(MlirOperation sv, MlirOperation *loop, int *dim) {
   if (!npuc_op_is(l, "scf.for") || !bub_slice_read(sv, 1, &s) ||
       !bub_slice_unit_strides(&s))
     return false;
-  MlirValue iv =
-      mlirBlockGetArgument(mlirRegionGetFirstBlock(mlirOperationGetRegion(l, 0)), 0);
+  MlirValue iv = mlirBlockGetArgument(
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(l, 0)), 0);
   MlirValue src = mlirOperationGetOperand(sv, 0);
   int k = -1;
   for (int d = 0; d < s.rank; d++) {
@@ -1311,8 +1319,8 @@ static MlirValue tt_build_buffer(bub_rw *r, const buffer_uses *u,
       mlirOperationStateAddOperands(&st, 1, &r->s.size[d].v);
       seg[0]++;
     }
-  MlirNamedAttribute sa = bub_named(r, "operandSegmentSizes",
-                                    mlirDenseI32ArrayGet(r->ctx, 2, seg));
+  MlirNamedAttribute sa =
+      bub_named(r, "operandSegmentSizes", mlirDenseI32ArrayGet(r->ctx, 2, seg));
   mlirOperationStateAddAttributes(&st, 1, &sa);
   MlirAttribute align =
       mlirOperationGetInherentAttributeByName(u->alloc, bub_str("alignment"));

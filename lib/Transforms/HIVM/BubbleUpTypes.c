@@ -4,19 +4,21 @@
 
 #include <mlir-c/BuiltinTypes.h>
 
-/* ---- types ------------------------------------------------------------------ */
+/* ---- types ------------------------------------------------------------------
+ */
 
 /* bub_type on a miss: reads the type into its slot. */
 bub_type_info bub_type_fill(npuc_bubble_ctx *bc, MlirType t) {
   if (mlirTypeIsNull(t))
     return (bub_type_info){-1, false, NULL};
-  size_t slot = ((uintptr_t)t.ptr >> 4) % (sizeof bc->types / sizeof bc->types[0]);
+  size_t slot =
+      ((uintptr_t)t.ptr >> 4) % (sizeof bc->types / sizeof bc->types[0]);
   if (bc->types[slot].type != t.ptr) {
     bc->types[slot].type = t.ptr;
     bc->types[slot].ranked_tensor = bub_is_ranked_tensor(t);
     bc->types[slot].rank =
-        bc->types[slot].ranked_tensor || (mlirTypeIsAShaped(t) &&
-                                          mlirShapedTypeHasRank(t))
+        bc->types[slot].ranked_tensor ||
+                (mlirTypeIsAShaped(t) && mlirShapedTypeHasRank(t))
             ? bub_shape(t, bc->types[slot].shape)
             : -1;
   }

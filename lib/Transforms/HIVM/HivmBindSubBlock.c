@@ -49,19 +49,23 @@
 static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
                            const npuc_pass_context *ctx);
 
-#define BIND_OPTIONS(X, T) \
-  X(T, bool, enable_tile, "enable-tile", NPUC_OPT_BOOL, "true", NULL, \
-    "split the work of the two sub-blocks (false: only sub-block 0 stores, " "1:1)") \
-  X(T, bool, strict_mode, "strict-mode", NPUC_OPT_BOOL, "false", NULL, \
-    "bubble slices only where the rewrite is exact from the IR alone " "(turned off when the chosen axis crosses a broadcast)") \
-  X(T, bool, all_vector_kernels, "all-vector-kernels", NPUC_OPT_BOOL, "false", NULL, \
+#define BIND_OPTIONS(X, T)                                                     \
+  X(T, bool, enable_tile, "enable-tile", NPUC_OPT_BOOL, "true", NULL,          \
+    "split the work of the two sub-blocks (false: only sub-block 0 stores, "   \
+    "1:1)")                                                                    \
+  X(T, bool, strict_mode, "strict-mode", NPUC_OPT_BOOL, "false", NULL,         \
+    "bubble slices only where the rewrite is exact from the IR alone "         \
+    "(turned off when the chosen axis crosses a broadcast)")                   \
+  X(T, bool, all_vector_kernels, "all-vector-kernels", NPUC_OPT_BOOL, "false", \
+    NULL,                                                                      \
     "also split pure AIV kernels, not only the AIV functions of mix kernels")
 NPUC_PASS_OPTIONS(bind_options, BIND_OPTIONS);
 
 const npuc_pass_def npuc_pass_hivm_bind_sub_block = {
     .name = "hivm-bind-sub-block",
-    .summary = "Split AIV functions of mix kernels over the two vector sub-blocks (1:2), "
-    "or run their stores on sub-block 0 only (1:1)",
+    .summary = "Split AIV functions of mix kernels over the two vector "
+               "sub-blocks (1:2), "
+               "or run their stores on sub-block 0 only (1:1)",
     .anchor = "func.func",
     .run = bind_sub_block,
     NPUC_PASS_OPTIONS_OF(bind_options),
@@ -191,8 +195,8 @@ static bool split_already(const npuc_dim_result *dims) {
   for (size_t i = 0; i < dims->num_leaves; i++) {
     MlirOperation op = dims->leaves[i].op;
     MlirOperation parent = mlirOperationGetParentOperation(op);
-    if (has_attr(op, "tiled_op") ||
-        (npuc_op_is(parent, "scf.if") && has_attr(parent, SUB_BLOCK_GUARD_MARK)))
+    if (has_attr(op, "tiled_op") || (npuc_op_is(parent, "scf.if") &&
+                                     has_attr(parent, SUB_BLOCK_GUARD_MARK)))
       return true;
   }
   return false;
@@ -405,8 +409,8 @@ typedef struct {
   bool found;
 } marks_search;
 
-static bool cut_values(const npuc_dim_result *dims, MlirValue *cut,
-                       size_t cap, size_t *n);
+static bool cut_values(const npuc_dim_result *dims, MlirValue *cut, size_t cap,
+                       size_t *n);
 static MlirIdentifier identifier(MlirContext ctx, const char *name);
 static bool is_marked(MlirOperation op, const marks_search *m);
 
@@ -435,8 +439,8 @@ static bool bubble_certain(MlirOperation func, const npuc_dim_result *dims,
 /* The operands tiling will cut (as npuc_sub_block_tile_leaf does) into
  * cut[0 .. *n-1]; false for a leaf this does not look into (with results,
  * a window, a scatter) or more than `cap` of them. */
-static bool cut_values(const npuc_dim_result *dims, MlirValue *cut,
-                       size_t cap, size_t *n) {
+static bool cut_values(const npuc_dim_result *dims, MlirValue *cut, size_t cap,
+                       size_t *n) {
   for (size_t i = 0; i < dims->num_leaves; i++) {
     const npuc_dim_leaf *l = &dims->leaves[i];
     if (l->dim < 0)
@@ -742,8 +746,8 @@ static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
   first_diag d = {false, {NULL}, {0}};
   MlirDiagnosticHandlerID id =
       mlirContextAttachDiagnosticHandler(ctx, swallow, &d, NULL);
-  bool ok = mlirOperationVerify(func) &&
-            (!reg || npuc_verify_table_ops(reg, func));
+  bool ok =
+      mlirOperationVerify(func) && (!reg || npuc_verify_table_ops(reg, func));
   mlirContextDetachDiagnosticHandler(ctx, id);
   if (!ok)
     fail(f, d.seen ? d.loc : mlirOperationGetLocation(func),

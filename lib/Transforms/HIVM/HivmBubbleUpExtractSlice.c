@@ -15,17 +15,20 @@
 static bool bubble_up(MlirOperation func, const npuc_pass_options *opts,
                       const npuc_pass_context *ctx);
 
-#define BUBBLE_OPTIONS(X, T) \
-  X(T, bool, strict_mode, "strict-mode", NPUC_OPT_BOOL, "false", NULL, \
-    "refuse rewrites that are not exact from the IR alone (unaligned " "collapsed offsets, partly overlapping insert_slice windows)") \
-  X(T, int64_t, sub_blocks, "sub-blocks", NPUC_OPT_INT, "2", NULL, \
-    "buffer_size_in_byte hints of buffers made dynamic assume tiles of this " "many sub-blocks (1: the whole dimension)")
+#define BUBBLE_OPTIONS(X, T)                                                   \
+  X(T, bool, strict_mode, "strict-mode", NPUC_OPT_BOOL, "false", NULL,         \
+    "refuse rewrites that are not exact from the IR alone (unaligned "         \
+    "collapsed offsets, partly overlapping insert_slice windows)")             \
+  X(T, int64_t, sub_blocks, "sub-blocks", NPUC_OPT_INT, "2", NULL,             \
+    "buffer_size_in_byte hints of buffers made dynamic assume tiles of this "  \
+    "many sub-blocks (1: the whole dimension)")
 NPUC_PASS_OPTIONS(bubble_options, BUBBLE_OPTIONS);
 
 const npuc_pass_def npuc_pass_hivm_bubble_up_extract_slice = {
     .name = "hivm-bubble-up-extract-slice",
-    .summary = "Bubble tensor.extract_slice {to_be_bubbled_slice} up to block arguments, "
-    "tensor.empty and loads",
+    .summary = "Bubble tensor.extract_slice {to_be_bubbled_slice} up to block "
+               "arguments, "
+               "tensor.empty and loads",
     .anchor = "func.func",
     .run = bubble_up,
     NPUC_PASS_OPTIONS_OF(bubble_options),
@@ -34,7 +37,8 @@ const npuc_pass_def npuc_pass_hivm_bubble_up_extract_slice = {
 static bool bubble_up(MlirOperation func, const npuc_pass_options *opts,
                       const npuc_pass_context *ctx) {
   npuc_bubble_options bo = {NPUC_PASS_OPTS(bubble_options, opts)->strict_mode,
-                            NPUC_PASS_OPTS(bubble_options, opts)->sub_blocks, false};
+                            NPUC_PASS_OPTS(bubble_options, opts)->sub_blocks,
+                            false};
   if (bo.sub_blocks < 1) {
     npuc_pass_error(func, "sub-blocks must be at least 1");
     return false;

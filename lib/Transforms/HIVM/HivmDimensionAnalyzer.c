@@ -176,8 +176,7 @@ intptr_t npuc_dim_stored_operand(const npuc_op_registry *reg,
 static intptr_t stored_operand(const npuc_op_def *def, int src,
                                MlirOperation op) {
   intptr_t first, count;
-  if (src < 0 || !npuc_operand_group(def, op, src, &first, &count) ||
-      count < 1)
+  if (src < 0 || !npuc_operand_group(def, op, src, &first, &count) || count < 1)
     return -1;
   return first;
 }
@@ -241,7 +240,7 @@ static void describe_name(analyzer *a, MlirOperation op, name_facts *f) {
   };
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   const npuc_op_def *def = npuc_op_lookup(a->reg, n.data, n.length);
-  *f = (name_facts){NULL,  def,   K_OTHER, -1,   -1,
+  *f = (name_facts){NULL,  def,   K_OTHER, -1,    -1,
                     false, false, false,   false, false};
   if (def) {
     f->src = npuc_op_find_operand(def, "src");
@@ -528,9 +527,7 @@ static dims dims_of(analyzer *a, MlirValue v) {
 
 /* The first node of `v`, or -1 for values that are not ranked shaped
  * values. */
-static int32_t node_of(analyzer *a, MlirValue v) {
-  return dims_of(a, v).base;
-}
+static int32_t node_of(analyzer *a, MlirValue v) { return dims_of(a, v).base; }
 
 /* The static size of dim d of a value (-1: dynamic). */
 static int64_t dim_size(const analyzer *a, dims x, int d) {
@@ -589,8 +586,8 @@ static intptr_t i64_list(MlirOperation op, const char *name, int64_t *out,
 }
 
 /* The same for an op of our tables (npuc_table_op_attr). */
-static intptr_t table_i64_list(MlirOperation op, const char *name,
-                               int64_t *out, intptr_t cap) {
+static intptr_t table_i64_list(MlirOperation op, const char *name, int64_t *out,
+                               intptr_t cap) {
   return i64_list_of(npuc_table_op_attr(op, name, strlen(name)), out, cap);
 }
 
@@ -630,13 +627,9 @@ static void connect_region_values(analyzer *a, MlirOperation op, op_kind k);
 static void connect_op(analyzer *a, MlirOperation op) {
   const name_facts *f = facts_of(a, op);
   switch (f->kind) {
-  case K_HIVM:
-    connect_hivm(a, op, f);
-    break;
+  case K_HIVM: connect_hivm(a, op, f); break;
   case K_EXPAND:
-  case K_COLLAPSE:
-    connect_reshape(a, op, f->kind == K_EXPAND);
-    break;
+  case K_COLLAPSE: connect_reshape(a, op, f->kind == K_EXPAND); break;
   case K_EXTRACT_SLICE:
   case K_SUBVIEW:
     connect_slice(a, op, mlirOperationGetOperand(op, 0),
@@ -652,11 +645,8 @@ static void connect_op(analyzer *a, MlirOperation op) {
     break;
   case K_FOR:
   case K_IF:
-  case K_WHILE:
-    connect_region_values(a, op, f->kind);
-    break;
-  case K_OTHER:
-    break;
+  case K_WHILE: connect_region_values(a, op, f->kind); break;
+  case K_OTHER: break;
   }
 }
 
@@ -955,8 +945,7 @@ static void find_window(analyzer *a, npuc_dim_leaf *l) {
   const name_facts *f = facts_of(a, l->op);
   intptr_t dst = 0, count = 0;
   if (f->dst < 0 || !npuc_operand_group(f->def, l->op, f->dst, &dst, &count) ||
-      count != 1 ||
-      !mlirValueIsAOpResult(l->value))
+      count != 1 || !mlirValueIsAOpResult(l->value))
     return;
   MlirValue to = mlirOperationGetOperand(l->op, dst);
   if (!mlirValueIsAOpResult(to))

@@ -23,7 +23,7 @@ static bool map_for_to_sub_block(MlirOperation func,
 const npuc_pass_def npuc_pass_hivm_map_for_to_sub_block = {
     .name = "hivm-map-for-to-sub-block",
     .summary = "Replace the sub-block loop {map_for_to_forall, mapping = "
-    "[#hivm.sub_block<x>]} by hivm.hir.get_sub_block_idx",
+               "[#hivm.sub_block<x>]} by hivm.hir.get_sub_block_idx",
     .anchor = "func.func",
     .run = map_for_to_sub_block,
 };
@@ -131,8 +131,8 @@ static bool bind_loop(MlirOperation loop) {
 static bool fewer_ops_around(MlirOperation loop, MlirBlock body) {
   MlirBlock parent = mlirOperationGetBlock(loop);
   if (!mlirBlockIsNull(mlirBlockGetNextInRegion(parent)) ||
-      !mlirBlockEqual(
-          mlirRegionGetFirstBlock(mlirBlockGetParentRegion(parent)), parent))
+      !mlirBlockEqual(mlirRegionGetFirstBlock(mlirBlockGetParentRegion(parent)),
+                      parent))
     return false;
   MlirOperation in = mlirBlockGetFirstOperation(body);
   MlirOperation out = mlirBlockGetFirstOperation(parent);

@@ -37,9 +37,9 @@ void npuc_sub_block_merge_equal(MlirOperation func,
                                 const npuc_op_registry *reg) {
   merge_kinds k;
   npuc_op_def_cache_init(&k.defs, reg);
-  k.slice = mlirIdentifierGet(
-      mlirOperationGetContext(func),
-      mlirStringRefCreateFromCString("tensor.extract_slice"));
+  k.slice =
+      mlirIdentifierGet(mlirOperationGetContext(func),
+                        mlirStringRefCreateFromCString("tensor.extract_slice"));
   npuc_op_list l = {0};
   op_table t = {NULL, 0};
   size_t cap = 16;

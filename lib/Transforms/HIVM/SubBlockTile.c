@@ -43,8 +43,8 @@ void npuc_sub_block_tile_leaf(const npuc_dim_leaf *l,
   MlirValue half_v;
   MlirValue offset = half_offset(offsets, half, &half_v);
   if (l->window) {
-    offsets->tensor_slices +=
-        mlirTypeIsATensor(mlirValueGetType(mlirOperationGetOperand(l->slice, 0)));
+    offsets->tensor_slices += mlirTypeIsATensor(
+        mlirValueGetType(mlirOperationGetOperand(l->slice, 0)));
     tile_window(l, &b, offset, half);
     mlirOperationSetDiscardableAttributeByName(
         l->op, mlirStringRefCreateFromCString("tiled_op"),

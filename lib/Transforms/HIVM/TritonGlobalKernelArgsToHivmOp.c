@@ -34,15 +34,17 @@ static bool grid_args_to_hivm(MlirOperation module,
 
 static const char *const orders[] = {"auto", "x-fastest", "z-fastest", NULL};
 
-#define TRITON_ARGS_OPTIONS(X, T) \
-  X(T, const char *, order, "order", NPUC_OPT_ENUM, "auto", orders, \
-    "which program id varies fastest with the block index; auto: x on " "register-based targets (Ascend950), z otherwise")
+#define TRITON_ARGS_OPTIONS(X, T)                                              \
+  X(T, const char *, order, "order", NPUC_OPT_ENUM, "auto", orders,            \
+    "which program id varies fastest with the block index; auto: x on "        \
+    "register-based targets (Ascend950), z otherwise")
 NPUC_PASS_OPTIONS(triton_args_options, TRITON_ARGS_OPTIONS);
 
 const npuc_pass_def npuc_pass_triton_global_kernel_args_to_hivm_op = {
     .name = "triton-global-kernel-args-to-hivm-op",
-    .summary = "Turn a Triton kernel's program-id arguments into get_block_idx and "
-    "mark its logical block count",
+    .summary =
+        "Turn a Triton kernel's program-id arguments into get_block_idx and "
+        "mark its logical block count",
     .anchor = "builtin.module",
     .run = grid_args_to_hivm,
     NPUC_PASS_OPTIONS_OF(triton_args_options),
@@ -72,8 +74,7 @@ static bool grid_args_to_hivm(MlirOperation module,
 }
 
 static bool has_logical_mark(MlirOperation func);
-static bool find_grid_args(MlirOperation func, MlirBlock entry,
-                           grid_args *g);
+static bool find_grid_args(MlirOperation func, MlirBlock entry, grid_args *g);
 static bool x_fastest(MlirOperation func, const char *order);
 static void decode_program_ids(MlirOperation func, MlirBlock entry,
                                const grid_args *g, bool x_first,
@@ -114,8 +115,7 @@ static bool has_logical_mark(MlirOperation func) {
 }
 
 /* The six trailing arguments, all i32. */
-static bool find_grid_args(MlirOperation func, MlirBlock entry,
-                           grid_args *g) {
+static bool find_grid_args(MlirOperation func, MlirBlock entry, grid_args *g) {
   intptr_t n = mlirBlockGetNumArguments(entry);
   if (n < GRID_ARGS) {
     npuc_pass_error(func, "arguments program id or program num are missing: "
@@ -161,8 +161,10 @@ static MlirValue build_mark_and_index(npuc_builder *b, const grid_args *g);
 static void decode_program_ids(MlirOperation func, MlirBlock entry,
                                const grid_args *g, bool x_first,
                                MlirValue pid[DIMS]) {
-  npuc_builder b = {entry, mlirBlockGetFirstOperation(entry),
-                    mlirOperationGetLocation(func), {NULL}};
+  npuc_builder b = {entry,
+                    mlirBlockGetFirstOperation(entry),
+                    mlirOperationGetLocation(func),
+                    {NULL}};
   MlirValue block = build_mark_and_index(&b, g);
   MlirValue stride = npuc_build_int_constant(&b, mlirValueGetType(block), 1);
   for (int i = 0; i < DIMS; i++) {
@@ -186,8 +188,7 @@ static MlirValue build_mark_and_index(npuc_builder *b, const grid_args *g) {
   npuc_build_op(b, "annotation.mark", 1, &logical, 0, NULL, 1, &mark);
   MlirType i64 = mlirIntegerTypeGet(ctx, 64);
   MlirValue idx = mlirOperationGetResult(
-      npuc_build_op(b, "hivm.hir.get_block_idx", 0, NULL, 1, &i64, 0, NULL),
-      0);
+      npuc_build_op(b, "hivm.hir.get_block_idx", 0, NULL, 1, &i64, 0, NULL), 0);
   return npuc_build_int_cast(b, idx, mlirValueGetType(logical));
 }
 
@@ -215,10 +216,10 @@ static void drop_id_args(MlirOperation func, MlirBlock entry) {
     types[i] = mlirFunctionTypeGetInput(type, i);
   for (intptr_t i = 0; i < nres; i++)
     types[keep + i] = mlirFunctionTypeGetResult(type, i);
-  set_attr(func, "function_type",
-           mlirTypeAttrGet(mlirFunctionTypeGet(mlirOperationGetContext(func),
-                                               keep, types, nres,
-                                               types + keep)));
+  set_attr(
+      func, "function_type",
+      mlirTypeAttrGet(mlirFunctionTypeGet(mlirOperationGetContext(func), keep,
+                                          types, nres, types + keep)));
   free(types);
   trim_per_arg_attrs(func, keep);
 }

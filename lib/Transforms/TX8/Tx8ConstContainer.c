@@ -64,8 +64,8 @@ int32_t *tx8_container_commit(MlirOperation module, tx8_const_container *c,
                               const bool *live, int64_t threshold_bytes) {
   int32_t *map = npuc_xmalloc((c->count ? c->count : 1) * sizeof *map);
   MlirAttribute *kept = npuc_xmalloc((c->count ? c->count : 1) * sizeof *kept);
-  bool had = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
-      module, ref(TX8_CONST_CONTAINER_ATTR)));
+  bool had = !mlirAttributeIsNull(
+      mlirOperationGetAttributeByName(module, ref(TX8_CONST_CONTAINER_ATTR)));
   size_t n = 0;
   /* Two stable passes: the large entries, then the rest. */
   for (int large = 1; large >= 0; large--)
@@ -114,7 +114,7 @@ int32_t tx8_load_const_id(MlirOperation op) {
   MlirAttribute a = mlirOperationGetAttributeByName(op, ref("const_map_id"));
   return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a)
              ? (int32_t)mlirIntegerAttrGetValueInt(a)
-                                    : -1;
+             : -1;
 }
 
 void tx8_set_load_const_id(MlirOperation op, int32_t id) {
@@ -197,8 +197,8 @@ bool tx8_relayout(MlirAttribute value, MlirType type, npuc_tx8_layout_mode from,
     int64_t len = dst.total_bytes / eb;
     out_type = mlirRankedTensorTypeGet(1, &len, elem, mlirAttributeGetNull());
   }
-  *out = mlirDenseElementsAttrRawBufferGet(out_type, (size_t)dst.total_bytes,
-                                           res);
+  *out =
+      mlirDenseElementsAttrRawBufferGet(out_type, (size_t)dst.total_bytes, res);
   free(in);
   free(res);
   return true;

@@ -27,16 +27,18 @@
 static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
                        const npuc_pass_context *ctx);
 
-#define CONST_NORM_OPTIONS(X, T) \
-  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "", NULL, \
-    "TX8 target description (YAML) overriding the built-in one") \
-  X(T, bool, aligned_data, "aligned-data", NPUC_OPT_BOOL, "false", NULL, \
-    "store a constant read in Cx/NCx as that layout's image (DDR holds " "aligned data) instead of compact (the load converts)")
+#define CONST_NORM_OPTIONS(X, T)                                               \
+  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "",      \
+    NULL, "TX8 target description (YAML) overriding the built-in one")         \
+  X(T, bool, aligned_data, "aligned-data", NPUC_OPT_BOOL, "false", NULL,       \
+    "store a constant read in Cx/NCx as that layout's image (DDR holds "       \
+    "aligned data) instead of compact (the load converts)")
 NPUC_PASS_OPTIONS(const_norm_options, CONST_NORM_OPTIONS);
 
 const npuc_pass_def npuc_pass_tx8_const_norm = {
     .name = "tx8-const-norm",
-    .summary = "Fold channel_norm of constants into the container, one entry per layout",
+    .summary = "Fold channel_norm of constants into the container, one entry "
+               "per layout",
     .anchor = "builtin.module",
     .run = const_norm,
     NPUC_PASS_OPTIONS_OF(const_norm_options),
@@ -45,15 +47,15 @@ const npuc_pass_def npuc_pass_tx8_const_norm = {
 /* What becomes of one load_const. */
 typedef struct {
   MlirOperation load;
-  int32_t id;                   /* its entry now */
-  npuc_tx8_layout_mode from;    /* its dev_info's layout now */
-  npuc_tx8_layout_mode to;      /* its dev_info's layout after */
+  int32_t id;                              /* its entry now */
+  npuc_tx8_layout_mode from;               /* its dev_info's layout now */
+  npuc_tx8_layout_mode to;                 /* its dev_info's layout after */
   npuc_tx8_layout_mode data_from, data_to; /* the entry's layout, before
                                                and after (compact unless
                                                aligned-data) */
-  MlirType type;                /* its result type now */
-  MlirType new_type;            /* after the unpack reshape */
-  MlirOperation norm;           /* the channel_norm to erase, or null */
+  MlirType type;                           /* its result type now */
+  MlirType new_type;                       /* after the unpack reshape */
+  MlirOperation norm; /* the channel_norm to erase, or null */
 } plan;
 
 /* An entry made for one (entry, layout, type) an entry is read in. */
@@ -88,8 +90,9 @@ static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
   int32_t dx, dy;
   entries e;
   memset(&e, 0, sizeof e);
-  if (!npuc_tx8_pass_target(module, npuc_pass_tx8_const_norm.name,
-                            NPUC_PASS_OPTS(const_norm_options, opts)->target_config, &target) ||
+  if (!npuc_tx8_pass_target(
+          module, npuc_pass_tx8_const_norm.name,
+          NPUC_PASS_OPTS(const_norm_options, opts)->target_config, &target) ||
       !npuc_tx8_module_tile_mesh(module, &target, &dx, &dy) ||
       !tx8_container_read(module, npuc_pass_tx8_const_norm.name, &e.cc))
     return false;
@@ -124,7 +127,8 @@ static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
 /* The only use of `v`, or a null operand. */
 static MlirOpOperand only_use(MlirValue v) {
   MlirOpOperand u = mlirValueGetFirstUse(v);
-  if (mlirOpOperandIsNull(u) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
+  if (mlirOpOperandIsNull(u) ||
+      !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
     return (MlirOpOperand){NULL};
   return u;
 }
@@ -154,10 +158,12 @@ static bool plan_load(MlirOperation load, const entries *e, plan *p) {
   if (mlirOpOperandIsNull(use))
     return true;
   MlirOperation user = mlirOpOperandGetOwner(use);
-  if (npuc_op_is(user, "tx8be.unpack") && mlirOpOperandGetOperandNumber(use) == 0)
+  if (npuc_op_is(user, "tx8be.unpack") &&
+      mlirOpOperandGetOperandNumber(use) == 0)
     return plan_unpack(load, p);
   if (!npuc_op_is(user, "tx8be.channel_norm") ||
-      !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(user, 0)), p->type))
+      !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(user, 0)),
+                     p->type))
     return true;
   npuc_tx8_layout_mode to;
   if (!npuc_tx8_channel_norm_layout(user, &to))
@@ -182,10 +188,9 @@ static bool plan_load(MlirOperation load, const entries *e, plan *p) {
 static bool plan_unpack(MlirOperation load, plan *p) {
   if (mlirShapedTypeGetRank(p->type) != 2 ||
       mlirShapedTypeGetDimSize(p->type, 0) % 4 != 0) {
-    npuc_pass_error(load,
-                    "the packed weights of tx8be.unpack must be "
-                    "[K, N] with K a multiple of 4 to be viewed as "
-                    "[K/4, 4N]");
+    npuc_pass_error(load, "the packed weights of tx8be.unpack must be "
+                          "[K, N] with K a multiple of 4 to be viewed as "
+                          "[K/4, 4N]");
     return false;
   }
   if (npuc_tx8_is_aligned(p->data_from)) {
@@ -231,7 +236,8 @@ static int32_t variant_entry(entries *e, const plan *p, bool *ok);
 /* Every load_const gets the entry of its (source, layout, type): the
  * source itself when it reads it unchanged, else one made for it. */
 static bool assign_entries(entries *e, plan *plans, size_t n) {
-  e->first_variant = npuc_xmalloc((e->num_original + 1) * sizeof *e->first_variant);
+  e->first_variant =
+      npuc_xmalloc((e->num_original + 1) * sizeof *e->first_variant);
   e->variants = npuc_xmalloc((n + 1) * sizeof *e->variants);
   for (size_t i = 0; i < e->num_original; i++)
     e->first_variant[i] = -1;
@@ -263,7 +269,8 @@ static int32_t variant_entry(entries *e, const plan *p, bool *ok) {
   if (!mlirTypeEqual(p->new_type, p->type))
     value = mlirDenseElementsAttrReshapeGet(value, p->new_type);
   variant *v = &e->variants[e->num_variants];
-  *v = (variant){p->id, p->data_to, p->new_type, (int32_t)tx8_container_add(&e->cc, value),
+  *v = (variant){p->id, p->data_to, p->new_type,
+                 (int32_t)tx8_container_add(&e->cc, value),
                  e->first_variant[p->id]};
   e->first_variant[p->id] = (int32_t)e->num_variants++;
   return v->entry;

@@ -16,7 +16,6 @@ typedef npuc_op_list tx8_op_list;
 void tx8_op_list_push(tx8_op_list *l, MlirOperation op);
 void tx8_op_list_free(tx8_op_list *l);
 
-
 /* The last op of `block` (null if empty). mlirBlockGetTerminator does not
  * serve: it asks for the terminator trait, which unregistered ops such as
  * tx8be.return do not have. Walks the block: use it on group bodies. */

@@ -28,7 +28,8 @@ static bool group_ldst(MlirOperation module, const npuc_pass_options *opts,
 
 const npuc_pass_def npuc_pass_tx8_group_ldst = {
     .name = "tx8-group-ldst",
-    .summary = "Load a tx8be.group's inputs and store its results at the group boundary",
+    .summary = "Load a tx8be.group's inputs and store its results at the group "
+               "boundary",
     .anchor = "builtin.module",
     .run = group_ldst,
 };

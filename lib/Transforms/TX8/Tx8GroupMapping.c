@@ -16,9 +16,9 @@
 static bool group_mapping(MlirOperation module, const npuc_pass_options *opts,
                           const npuc_pass_context *ctx);
 
-#define MAPPING_OPTIONS(X, T) \
-  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "", NULL, \
-    "TX8 target description (YAML) overriding the built-in one")
+#define MAPPING_OPTIONS(X, T)                                                  \
+  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "",      \
+    NULL, "TX8 target description (YAML) overriding the built-in one")
 NPUC_PASS_OPTIONS(mapping_options, MAPPING_OPTIONS);
 
 const npuc_pass_def npuc_pass_tx8_group_mapping = {
@@ -34,8 +34,9 @@ static bool group_mapping(MlirOperation module, const npuc_pass_options *opts,
   (void)ctx;
   npuc_tx8_target target;
   int32_t dx, dy;
-  if (!npuc_tx8_pass_target(module, npuc_pass_tx8_group_mapping.name,
-                            NPUC_PASS_OPTS(mapping_options, opts)->target_config, &target) ||
+  if (!npuc_tx8_pass_target(
+          module, npuc_pass_tx8_group_mapping.name,
+          NPUC_PASS_OPTS(mapping_options, opts)->target_config, &target) ||
       !npuc_tx8_module_tile_mesh(module, &target, &dx, &dy))
     return false;
   if (dx > target.tiles_x || dy > target.tiles_y) {

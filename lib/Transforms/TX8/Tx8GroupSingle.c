@@ -2,11 +2,10 @@
  * used when no group pattern is configured: every compute op of a graph
  * body gets a tx8be.group of its own.
  *
- *   %g = tx8be.group(%x, %w) : (X, W) -> (Y) attributes {group_id = 3 : si32, group_tag = 0 : i32} {
- *   ^bb0(%a: X, %b: W):
- *     %c = tx8be.channel_norm %a to <NCx> ...   // a channel_norm only this op reads
- *     %y = tx8be.conv %c, %b, %none ...
- *     tx8be.return %y : Y
+ *   %g = tx8be.group(%x, %w) : (X, W) -> (Y) attributes {group_id = 3 : si32,
+ * group_tag = 0 : i32} { ^bb0(%a: X, %b: W): %c = tx8be.channel_norm %a to
+ * <NCx> ...   // a channel_norm only this op reads %y = tx8be.conv %c, %b,
+ * %none ... tx8be.return %y : Y
  *   }
  *
  * The group's operands are the DDR values the op reads (graph arguments,
@@ -69,13 +68,13 @@ static bool group_single(MlirOperation module, const npuc_pass_options *opts,
   return ok;
 }
 
-/* ---- which ops get a group ------------------------------------------------- */
+/* ---- which ops get a group -------------------------------------------------
+ */
 
 static bool is_structure(MlirOperation op) {
   static const char *const names[] = {
-      "tx8be.group",  "tx8be.load_const", "tx8be.none",
-      "tx8be.call",   "tx8be.return",     "tx8be.subgraph_return",
-      "func.return",
+      "tx8be.group",  "tx8be.load_const",      "tx8be.none",  "tx8be.call",
+      "tx8be.return", "tx8be.subgraph_return", "func.return",
   };
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (npuc_op_is(op, names[i]))
@@ -115,7 +114,8 @@ static bool takes_in(MlirOperation user, MlirOperation op) {
   if (!loads_every_use(user, mlirOperationGetResult(op, 0)))
     return false;
   return !mlirBlockIsNull(mlirOperationGetBlock(user)) &&
-         mlirBlockEqual(mlirOperationGetBlock(user), mlirOperationGetBlock(op)) &&
+         mlirBlockEqual(mlirOperationGetBlock(user),
+                        mlirOperationGetBlock(op)) &&
          (role_of(user) == ROLE_COMPUTE || role_of(user) == ROLE_ABSORBED);
 }
 
@@ -145,7 +145,8 @@ static bool absorbed_after(MlirOperation op) {
   return !npuc_op_is(producer, "tx8be.channel_norm") &&
          mlirOperationGetNumResults(producer) == 1 &&
          mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)) &&
-         mlirBlockEqual(mlirOperationGetBlock(producer), mlirOperationGetBlock(op)) &&
+         mlirBlockEqual(mlirOperationGetBlock(producer),
+                        mlirOperationGetBlock(op)) &&
          role_of(producer) == ROLE_COMPUTE;
 }
 
@@ -176,7 +177,8 @@ static bool check_body(MlirBlock body) {
   return ok;
 }
 
-/* ---- building one group ------------------------------------------------------ */
+/* ---- building one group
+ * ------------------------------------------------------ */
 
 typedef struct {
   tx8_op_list members; /* channel_norms of its inputs, the compute op, the
@@ -201,7 +203,8 @@ static void group_body(MlirBlock body) {
   tx8_op_list_free(&compute);
 }
 
-/* ---- a copy of a shared channel_norm per op that loads it --------------------- */
+/* ---- a copy of a shared channel_norm per op that loads it
+ * --------------------- */
 
 static void split_norm(MlirOperation norm);
 
@@ -269,7 +272,8 @@ static void split_norm(MlirOperation norm) {
   tx8_op_list_free(&users);
 }
 
-/* ---- members and inputs ------------------------------------------------------- */
+/* ---- members and inputs
+ * ------------------------------------------------------- */
 
 static bool is_member(const group_plan *p, MlirOperation op) {
   for (size_t i = 0; i < p->members.count; i++)
@@ -322,7 +326,8 @@ static void collect_inputs(group_plan *p) {
     MlirOperation op = p->members.ops[m];
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
       MlirValue v = mlirOperationGetOperand(op, i);
-      bool inside = mlirValueIsAOpResult(v) && is_member(p, mlirOpResultGetOwner(v));
+      bool inside =
+          mlirValueIsAOpResult(v) && is_member(p, mlirOpResultGetOwner(v));
       if (!inside && !defined_by(v, "tx8be.none"))
         add_input(p, v);
     }
@@ -353,13 +358,15 @@ static void make_group(MlirOperation op) {
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(member); i++)
       for (size_t k = 0; k < p.num_inputs; k++)
         if (mlirValueEqual(mlirOperationGetOperand(member, i), p.inputs[k]))
-          mlirOperationSetOperand(member, i, mlirBlockGetArgument(block, (intptr_t)k));
+          mlirOperationSetOperand(member, i,
+                                  mlirBlockGetArgument(block, (intptr_t)k));
   }
   MlirValue *results = npuc_xmalloc(((size_t)nres + 1) * sizeof *results);
   for (intptr_t r = 0; r < nres; r++)
     results[r] = mlirOperationGetResult(last, r);
-  MlirOperationState st = mlirOperationStateGet(
-      mlirStringRefCreateFromCString("tx8be.return"), mlirOperationGetLocation(op));
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("tx8be.return"),
+                            mlirOperationGetLocation(op));
   mlirOperationStateAddOperands(&st, nres, results);
   mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&st));
   free(results);
@@ -421,7 +428,8 @@ static void number_groups(MlirOperation module) {
   tx8_graph_ops(module, &graphs);
   int64_t next = 0;
   for (size_t g = 0; g < graphs.count; g++)
-    for (MlirOperation op = mlirBlockGetFirstOperation(tx8_graph_body(graphs.ops[g]));
+    for (MlirOperation op =
+             mlirBlockGetFirstOperation(tx8_graph_body(graphs.ops[g]));
          !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
       if (npuc_op_is(op, "tx8be.group"))
         mlirOperationSetAttributeByName(

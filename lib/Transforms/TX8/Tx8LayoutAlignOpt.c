@@ -34,11 +34,10 @@ static MlirLogicalResult const_channel_norm_erase(MlirRewritePattern p,
                                                   MlirPatternRewriter rw,
                                                   void *user);
 
-static void add_pattern(MlirRewritePatternSet set, MlirContext ctx,
-                        const char *root,
-                        MlirLogicalResult (*fn)(MlirRewritePattern,
-                                                MlirOperation,
-                                                MlirPatternRewriter, void *)) {
+static void
+add_pattern(MlirRewritePatternSet set, MlirContext ctx, const char *root,
+            MlirLogicalResult (*fn)(MlirRewritePattern, MlirOperation,
+                                    MlirPatternRewriter, void *)) {
   MlirRewritePatternCallbacks cb = {NULL, NULL, fn};
   mlirRewritePatternSetAdd(
       set, mlirOpRewritePatternCreate(mlirStringRefCreateFromCString(root), 1,
@@ -97,7 +96,8 @@ static bool check_dev_infos(MlirOperation func) {
   return ok;
 }
 
-/* ---- RedundantChannelNormErase ------------------------------------------------------ */
+/* ---- RedundantChannelNormErase
+ * ------------------------------------------------------ */
 
 static bool same_conversion(MlirOperation a, MlirOperation b) {
   npuc_tx8_layout_mode ma, mb;
@@ -147,7 +147,8 @@ static MlirLogicalResult redundant_channel_norm_erase(MlirRewritePattern p,
   return n > 0 ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }
 
-/* ---- ConstChannelNormErase ------------------------------------------------------------ */
+/* ---- ConstChannelNormErase
+ * ------------------------------------------------------------ */
 
 /* The seed's condition: rank <= 1 and a channel_norm as the only user. */
 static MlirLogicalResult const_channel_norm_erase(MlirRewritePattern p,

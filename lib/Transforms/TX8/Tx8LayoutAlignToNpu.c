@@ -25,10 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-TX8L_PASS(npuc_pass_tx8_layout_align_to_npu, "tx8-layout-align-to-npu",
-          "Insert tx8be.channel_norm where an op's alignMode conflicts with its "
-          "operands' memory layout; set dev_info mem_layout from layout_str",
-          align_to_npu);
+TX8L_PASS(
+    npuc_pass_tx8_layout_align_to_npu, "tx8-layout-align-to-npu",
+    "Insert tx8be.channel_norm where an op's alignMode conflicts with its "
+    "operands' memory layout; set dev_info mem_layout from layout_str",
+    align_to_npu);
 
 /* The channel_norms made for one user, so an operand it takes twice is
  * converted once. */
@@ -77,7 +78,8 @@ static bool op_fail(MlirOperation op, const char *fmt, ...) {
   return false;
 }
 
-/* ---- one op ------------------------------------------------------------------- */
+/* ---- one op
+ * ------------------------------------------------------------------- */
 
 static bool align_operands(MlirOperation op, const npuc_tx8_op_attr *a,
                            const char *layout, npuc_tx8_layout_mode *out);
@@ -97,14 +99,14 @@ static bool align_op(MlirOperation op) {
   }
   if (!tx8l_layout_known(op, layout, sizeof layout))
     return op_fail(op, "has no layout_str: run tx8-layout-init and "
-                   "tx8-layout-transmit first");
+                       "tx8-layout-transmit first");
   if (!tx8l_layout_valid(op, layout, why, sizeof why))
     return op_fail(op, "has an invalid layout_str: %s", why);
   npuc_tx8_shape result;
   if (!tx8l_static_shape(mlirValueGetType(mlirOperationGetResult(op, 0)),
                          &result))
     return op_fail(op, "has a result without a static shape: memory "
-                   "layouts place static tensors only");
+                       "layouts place static tensors only");
   npuc_tx8_op_attr a = npuc_tx8_query_op(op);
   if (!align_operands(op, &a, layout, &out))
     return false;
@@ -164,9 +166,12 @@ static bool align_all(MlirOperation op, const npuc_tx8_op_attr *a,
                                  result_name, sizeof result_name))
     return op_fail(op, "has an invalid layout_str '%s'", layout);
   *out = npuc_tx8_mem_layout_of(result_name, aligned);
-  if (aligned && !tx8l_alignable(mlirValueGetType(mlirOperationGetResult(op, 0))))
-    return op_fail(op, "needs its result aligned (%s), but Cx/NCx hold f16, "
-                   "bf16, f32 and i8 only", npuc_tx8_layout_name(*out));
+  if (aligned &&
+      !tx8l_alignable(mlirValueGetType(mlirOperationGetResult(op, 0))))
+    return op_fail(op,
+                   "needs its result aligned (%s), but Cx/NCx hold f16, "
+                   "bf16, f32 and i8 only",
+                   npuc_tx8_layout_name(*out));
   return true;
 }
 
@@ -210,17 +215,17 @@ static bool follow_lead(MlirOperation op, const char *layout,
     int rank = tx8l_rank(mlirValueGetType(mlirOperationGetOperand(op, i)));
     if (i == lead || rank < 0)
       continue;
-    npuc_tx8_layout_mode want =
-        rank == result_rank ? *out
-        : npuc_tx8_is_aligned(*out) ? NPUC_TX8_CX
-                                    : NPUC_TX8_TENSOR;
+    npuc_tx8_layout_mode want = rank == result_rank         ? *out
+                                : npuc_tx8_is_aligned(*out) ? NPUC_TX8_CX
+                                                            : NPUC_TX8_TENSOR;
     if (!convert_operand(&uc, i, want))
       return false;
   }
   return true;
 }
 
-/* ---- values --------------------------------------------------------------------- */
+/* ---- values
+ * --------------------------------------------------------------------- */
 
 /* The memory layout `v` is in: its producer's dev_info (read already,
  * in program order); graph inputs and results of ops without one (group,
@@ -252,8 +257,10 @@ static bool convert_operand(user_conversions *uc, intptr_t index,
   npuc_tx8_layout_mode have = mode_of(v);
   npuc_tx8_shape shape;
   if (!tx8l_static_shape(mlirValueGetType(v), &shape))
-    return op_fail(user, "has operand %ld without a static shape: memory "
-                   "layouts place static tensors only", (long)index);
+    return op_fail(user,
+                   "has operand %ld without a static shape: memory "
+                   "layouts place static tensors only",
+                   (long)index);
   if (npuc_tx8_layouts_coincide(have, want, shape.dims, shape.rank))
     return true;
   /* Tensor and NTensor are the same bytes: back to compact stays in the
@@ -261,9 +268,10 @@ static bool convert_operand(user_conversions *uc, intptr_t index,
   if (!npuc_tx8_is_aligned(want))
     want = npuc_tx8_compact_of(have);
   if (npuc_tx8_is_aligned(want) && !tx8l_alignable(mlirValueGetType(v)))
-    return op_fail(user, "needs operand %ld in %s, but Cx/NCx hold f16, "
-                   "bf16, f32 and i8 only", (long)index,
-                   npuc_tx8_layout_name(want));
+    return op_fail(user,
+                   "needs operand %ld in %s, but Cx/NCx hold f16, "
+                   "bf16, f32 and i8 only",
+                   (long)index, npuc_tx8_layout_name(want));
   for (int i = 0; i < uc->num_done; ++i)
     if (mlirValueEqual(uc->done[i].from, v) && uc->done[i].want == want) {
       mlirOperationSetOperand(user, index, uc->done[i].to);

@@ -12,10 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-TX8L_PASS(npuc_pass_tx8_layout_init, "tx8-layout-init",
-          "Give tx8be gemm/conv their layout_str (input-weight-result) and every "
-          "other op UNKNOWN",
-          layout_init);
+TX8L_PASS(
+    npuc_pass_tx8_layout_init, "tx8-layout-init",
+    "Give tx8be gemm/conv their layout_str (input-weight-result) and every "
+    "other op UNKNOWN",
+    layout_init);
 
 static bool init_source(MlirOperation op);
 static void default_source_layout(MlirOperation op, char *out, size_t cap);

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- ops -------------------------------------------------------------------- */
+/* ---- ops --------------------------------------------------------------------
+ */
 
 static unsigned not_root(MlirOperation op, void *root) {
   return mlirOperationEqual(op, *(MlirOperation *)root) ? NPUC_OP_PASS
@@ -39,7 +40,8 @@ bool tx8l_is_layout_op(const npuc_op_registry *reg, MlirOperation op) {
          mlirOperationGetNumResults(op) == 1;
 }
 
-/* ---- layout_str ----------------------------------------------------------------- */
+/* ---- layout_str
+ * ----------------------------------------------------------------- */
 
 bool tx8l_layout_str(MlirOperation op, char *out, size_t cap) {
   MlirAttribute a = mlirOperationGetAttributeByName(
@@ -75,8 +77,8 @@ bool tx8l_result_layout(MlirOperation op, char *out, size_t cap) {
     return false;
   if (!is_source(op))
     return snprintf(out, cap, "%s", own) < (int)cap;
-  return npuc_tx8_layout_component(
-      own, npuc_tx8_layout_num_components(own) - 1, out, cap);
+  return npuc_tx8_layout_component(own, npuc_tx8_layout_num_components(own) - 1,
+                                   out, cap);
 }
 
 static bool component_valid(const char *layout, int index, int rank,
@@ -104,23 +106,25 @@ bool tx8l_layout_valid(MlirOperation op, const char *layout, char *why,
   if (npuc_tx8_layout_num_components(layout) != 3) {
     snprintf(why, why_cap,
              "'%s' must name the input, weight and result layouts "
-             "(three names joined by '-')", layout);
+             "(three names joined by '-')",
+             layout);
     return false;
   }
   return component_valid(
-             layout, 0, tx8l_rank(mlirValueGetType(mlirOperationGetOperand(op, 0))),
+             layout, 0,
+             tx8l_rank(mlirValueGetType(mlirOperationGetOperand(op, 0))),
              "input", why, why_cap) &&
          component_valid(
-             layout, 1, tx8l_rank(mlirValueGetType(mlirOperationGetOperand(op, 1))),
+             layout, 1,
+             tx8l_rank(mlirValueGetType(mlirOperationGetOperand(op, 1))),
              "weight", why, why_cap) &&
          component_valid(layout, 2, result_rank, "result", why, why_cap);
 }
 
-/* ---- types -------------------------------------------------------------------- */
+/* ---- types
+ * -------------------------------------------------------------------- */
 
-bool tx8l_is_ranked_tensor(MlirType t) {
-  return mlirTypeIsARankedTensor(t);
-}
+bool tx8l_is_ranked_tensor(MlirType t) { return mlirTypeIsARankedTensor(t); }
 
 int tx8l_rank(MlirType t) {
   return tx8l_is_ranked_tensor(t) ? (int)mlirShapedTypeGetRank(t) : -1;
@@ -150,7 +154,8 @@ void tx8l_set_mem_layout(MlirOperation op, npuc_tx8_layout_mode mode) {
   npuc_tx8_op_set_dev_attr(op, &a);
 }
 
-/* ---- channel_norm ------------------------------------------------------------------ */
+/* ---- channel_norm
+ * ------------------------------------------------------------------ */
 
 bool tx8l_channel_norm_target(MlirOperation op, npuc_tx8_layout_mode *out) {
   MlirAttribute a = mlirOperationGetAttributeByName(

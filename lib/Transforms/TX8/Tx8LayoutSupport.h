@@ -21,10 +21,10 @@
 
 /* The definition of a layout pass: it runs `run` on each func.func and
  * takes no options. Declares `run`. */
-#define TX8L_PASS(symbol, flag, what, entry)                                  \
-  static bool entry(MlirOperation func, const npuc_pass_options *opts,        \
-                    const npuc_pass_context *ctx);                            \
-  const npuc_pass_def symbol = {                                              \
+#define TX8L_PASS(symbol, flag, what, entry)                                   \
+  static bool entry(MlirOperation func, const npuc_pass_options *opts,         \
+                    const npuc_pass_context *ctx);                             \
+  const npuc_pass_def symbol = {                                               \
       .name = flag, .summary = what, .anchor = "func.func", .run = entry}
 
 /* What layoutInitPass gives every op but gemm and conv. */

@@ -17,10 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-TX8L_PASS(npuc_pass_tx8_layout_transmit, "tx8-layout-transmit",
-          "Propagate tx8be layout_str forward and backward from gemm/conv through "
-          "each op's layout rule; the rest take their default",
-          layout_transmit);
+TX8L_PASS(
+    npuc_pass_tx8_layout_transmit, "tx8-layout-transmit",
+    "Propagate tx8be layout_str forward and backward from gemm/conv through "
+    "each op's layout rule; the rest take their default",
+    layout_transmit);
 
 /* The start nodes still to visit: a FIFO of ops, each pushed once. */
 typedef struct {
@@ -68,8 +69,7 @@ static bool seed_known(transmit_state *s, MlirOperation *ops, size_t n) {
       continue;
     }
     tx8l_op_name(ops[i], name, sizeof name);
-    npuc_pass_error(ops[i], "layout_str of '%s': %s", name,
-                    why);
+    npuc_pass_error(ops[i], "layout_str of '%s': %s", name, why);
     ok = false;
   }
   return ok;
@@ -96,9 +96,8 @@ static const int64_t *permutation_of(MlirOperation op, int64_t *buf) {
   MlirAttribute a = mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("permutation"));
   int rank = tx8l_rank(mlirValueGetType(mlirOperationGetResult(op, 0)));
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
-      rank < 0 || rank > NPUC_TX8_MAX_RANK ||
-      mlirDenseArrayGetNumElements(a) != rank)
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) || rank < 0 ||
+      rank > NPUC_TX8_MAX_RANK || mlirDenseArrayGetNumElements(a) != rank)
     return NULL;
   for (int i = 0; i < rank; ++i)
     buf[i] = mlirDenseI64ArrayGetElement(a, i);
@@ -127,7 +126,8 @@ static void transmit_forward(transmit_state *s, MlirOperation op) {
     if (!learns(s, user))
       continue;
     npuc_tx8_layout_rule rule = npuc_tx8_query_op(user).layout_rule;
-    int user_rank = tx8l_rank(mlirValueGetType(mlirOperationGetResult(user, 0)));
+    int user_rank =
+        tx8l_rank(mlirValueGetType(mlirOperationGetResult(user, 0)));
     unsigned index = mlirOpOperandGetOperandNumber(u);
     /* `same` follows the operands of the result's shape, not a broadcast
      * [C] vector; `permute` follows its one input. */
@@ -176,7 +176,7 @@ static void set_defaults(transmit_state *s, MlirOperation *ops, size_t n) {
                           : mlirOperationGetResult(ops[i], 0);
     MlirType t = mlirValueGetType(first);
     int64_t batch = tx8l_rank(t) > 0 ? mlirShapedTypeGetDimSize(t, 0) : 1;
-    tx8l_set_layout_str(ops[i], npuc_tx8_layout_name(
-                                    npuc_tx8_default_layout_of(&a, batch)));
+    tx8l_set_layout_str(
+        ops[i], npuc_tx8_layout_name(npuc_tx8_default_layout_of(&a, batch)));
   }
 }

@@ -21,16 +21,18 @@
 static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
                            const npuc_pass_context *ctx);
 
-#define MOVE_CONSTANT_OPTIONS(X, T) \
-  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "", NULL, \
-    "TX8 target description (YAML) overriding the built-in one") \
-  X(T, bool, aligned_data, "aligned-data", NPUC_OPT_BOOL, "false", NULL, \
-    "store a constant whose dev_info says Cx/NCx as that layout's image " "(DDR holds aligned data) instead of compact (the load converts)")
+#define MOVE_CONSTANT_OPTIONS(X, T)                                            \
+  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "",      \
+    NULL, "TX8 target description (YAML) overriding the built-in one")         \
+  X(T, bool, aligned_data, "aligned-data", NPUC_OPT_BOOL, "false", NULL,       \
+    "store a constant whose dev_info says Cx/NCx as that layout's image "      \
+    "(DDR holds aligned data) instead of compact (the load converts)")
 NPUC_PASS_OPTIONS(move_constant_options, MOVE_CONSTANT_OPTIONS);
 
 const npuc_pass_def npuc_pass_tx8_move_constant = {
     .name = "tx8-move-constant",
-    .summary = "Move tx8be constants into the constant container, read by load_const",
+    .summary =
+        "Move tx8be constants into the constant container, read by load_const",
     .anchor = "builtin.module",
     .run = move_constants,
     NPUC_PASS_OPTIONS_OF(move_constant_options),
@@ -52,8 +54,10 @@ static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
   npuc_tx8_target target;
   int32_t dx, dy;
   tx8_const_container cc;
-  if (!npuc_tx8_pass_target(module, npuc_pass_tx8_move_constant.name,
-                            NPUC_PASS_OPTS(move_constant_options, opts)->target_config, &target) ||
+  if (!npuc_tx8_pass_target(
+          module, npuc_pass_tx8_move_constant.name,
+          NPUC_PASS_OPTS(move_constant_options, opts)->target_config,
+          &target) ||
       !npuc_tx8_module_tile_mesh(module, &target, &dx, &dy) ||
       !tx8_container_read(module, npuc_pass_tx8_move_constant.name, &cc))
     return false;
@@ -63,7 +67,8 @@ static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
   /* Check everything first: on an error the module stays as it was. */
   bool ok = check_load_consts(module, cc.count);
   for (size_t i = 0; i < constants.count; i++) {
-    ok = entry_value(constants.ops[i], NPUC_PASS_OPTS(move_constant_options, opts)->aligned_data,
+    ok = entry_value(constants.ops[i],
+                     NPUC_PASS_OPTS(move_constant_options, opts)->aligned_data,
                      &values[i]) &&
          ok;
     ok = check_users(constants.ops[i]) && ok;
@@ -71,7 +76,8 @@ static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
   for (size_t i = 0; ok && i < constants.count; i++) {
     MlirOperation c = constants.ops[i];
     /* A constant nobody reads gets no entry. */
-    if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(c, 0))))
+    if (!mlirOpOperandIsNull(
+            mlirValueGetFirstUse(mlirOperationGetResult(c, 0))))
       replace_uses(c, (int32_t)tx8_container_add(&cc, values[i]));
     mlirOperationDestroy(c);
   }
@@ -136,9 +142,8 @@ static bool entry_value(MlirOperation constant, bool aligned_data,
   MlirType elem = mlirShapedTypeGetElementType(type);
   if (mlirTypeIsAInteger(elem) ? mlirIntegerTypeGetWidth(elem) % 8 != 0
                                : mlirFloatTypeGetWidth(elem) % 8 != 0) {
-    npuc_pass_error(constant,
-                    "unsupported constant kind: elements are not a "
-                    "whole number of bytes");
+    npuc_pass_error(constant, "unsupported constant kind: elements are not a "
+                              "whole number of bytes");
     return false;
   }
   npuc_tx8_dev_attr dev;
@@ -150,8 +155,8 @@ static bool entry_value(MlirOperation constant, bool aligned_data,
       !npuc_tx8_is_aligned(dev.mem_layout))
     return true;
   const char *why = "";
-  if (tx8_relayout(v, type, npuc_tx8_compact_of(dev.mem_layout),
-                   dev.mem_layout, value, &why))
+  if (tx8_relayout(v, type, npuc_tx8_compact_of(dev.mem_layout), dev.mem_layout,
+                   value, &why))
     return true;
   npuc_pass_error(constant, "cannot lay the constant out in %s: %s",
                   npuc_tx8_layout_name(dev.mem_layout), why);
@@ -162,7 +167,8 @@ static bool entry_value(MlirOperation constant, bool aligned_data,
  * output (func.return) and a tuple never do. Other ops are unknown. */
 static bool check_users(MlirOperation constant) {
   bool ok = true;
-  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(constant, 0));
+  for (MlirOpOperand u =
+           mlirValueGetFirstUse(mlirOperationGetResult(constant, 0));
        !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
     if (!npuc_op_is(user, "func.return") && !npuc_tx8_query_op(user).known) {
@@ -207,18 +213,17 @@ static void replace_uses(MlirOperation constant, int32_t id) {
       mlirOperationGetAttributeByName(constant, ref("dev_info"));
   /* MLIR lists uses last first; give the load_consts program order. */
   for (size_t k = n; k-- > 0;) {
-    MlirOperationState st =
-        mlirOperationStateGet(ref("tx8be.load_const"),
-                              mlirOperationGetLocation(constant));
+    MlirOperationState st = mlirOperationStateGet(
+        ref("tx8be.load_const"), mlirOperationGetLocation(constant));
     MlirNamedAttribute attrs[4];
     intptr_t na = 0;
     attrs[na++] = mlirNamedAttributeGet(
         mlirIdentifierGet(ctx, ref("const_map_id")),
         mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), id));
     if (!user_loads(uses[k].owner, uses[k].index))
-      attrs[na++] = mlirNamedAttributeGet(
-          mlirIdentifierGet(ctx, ref("bypasscodegen")),
-          mlirBoolAttrGet(ctx, 1));
+      attrs[na++] =
+          mlirNamedAttributeGet(mlirIdentifierGet(ctx, ref("bypasscodegen")),
+                                mlirBoolAttrGet(ctx, 1));
     if (!mlirAttributeIsNull(layout_str))
       attrs[na++] = mlirNamedAttributeGet(
           mlirIdentifierGet(ctx, ref("layout_str")), layout_str);
@@ -240,7 +245,6 @@ static void renumber(MlirOperation module, const int32_t *map) {
   tx8_op_list loads;
   tx8_collect_ops(module, "tx8be.load_const", &loads);
   for (size_t i = 0; i < loads.count; i++)
-    tx8_set_load_const_id(loads.ops[i],
-                          map[tx8_load_const_id(loads.ops[i])]);
+    tx8_set_load_const_id(loads.ops[i], map[tx8_load_const_id(loads.ops[i])]);
   tx8_op_list_free(&loads);
 }

@@ -27,17 +27,18 @@
 static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
                          const npuc_pass_context *ctx);
 
-#define SHARDING_OPTIONS(X, T) \
-  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "", NULL, \
-    "TX8 target description (YAML) overriding the built-in one") \
-  X(T, int64_t, spm_bytes, "spm-bytes", NPUC_OPT_INT, "0", NULL, \
+#define SHARDING_OPTIONS(X, T)                                                 \
+  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "",      \
+    NULL, "TX8 target description (YAML) overriding the built-in one")         \
+  X(T, int64_t, spm_bytes, "spm-bytes", NPUC_OPT_INT, "0", NULL,               \
     "SPM bytes per tile (0: the target description's)")
 NPUC_PASS_OPTIONS(sharding_options, SHARDING_OPTIONS);
 
 const npuc_pass_def npuc_pass_tx8_sharding = {
     .name = "tx8-sharding",
-    .summary = "Split each TX8 group's compute op across the tiles and into temporal "
-    "slices that fit SPM",
+    .summary =
+        "Split each TX8 group's compute op across the tiles and into temporal "
+        "slices that fit SPM",
     .anchor = "builtin.module",
     .run = run_sharding,
     NPUC_PASS_OPTIONS_OF(sharding_options),
@@ -58,8 +59,9 @@ static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
                          const npuc_pass_context *ctx) {
   (void)ctx;
   npuc_tx8_target target;
-  if (!npuc_tx8_pass_target(module, "tx8-sharding",
-                            NPUC_PASS_OPTS(sharding_options, opts)->target_config, &target))
+  if (!npuc_tx8_pass_target(
+          module, "tx8-sharding",
+          NPUC_PASS_OPTS(sharding_options, opts)->target_config, &target))
     return false;
   int64_t spm = NPUC_PASS_OPTS(sharding_options, opts)->spm_bytes;
   if (spm <= 0)
@@ -83,7 +85,8 @@ static unsigned group_op(MlirOperation op, void *user) {
   return NPUC_OP_KEEP | NPUC_OP_SKIP_REGIONS; /* groups do not nest */
 }
 
-/* ---- one group ----------------------------------------------------------------- */
+/* ---- one group
+ * ----------------------------------------------------------------- */
 
 static bool choose_sharding(const npuc_tx8_group_plan *p, int32_t tiles,
                             decision *d);
@@ -102,13 +105,16 @@ static bool shard_group(MlirOperation group, const npuc_tx8_target *t,
   decision d;
   memset(&d, 0, sizeof d);
   int32_t tiles = npuc_tx8_group_tiles(group, t);
-  if (tiles <= 0 || !choose_sharding(&plan, tiles, &d) || !choose_split(&plan, spm, &d))
+  if (tiles <= 0 || !choose_sharding(&plan, tiles, &d) ||
+      !choose_split(&plan, spm, &d))
     return false;
   write_attrs(&plan, &d, tiles);
   return true;
 }
 
-static int32_t ceil_div(int64_t a, int64_t b) { return (int32_t)((a + b - 1) / b); }
+static int32_t ceil_div(int64_t a, int64_t b) {
+  return (int32_t)((a + b - 1) / b);
+}
 
 /* Ways a dimension of `size` splits over `tiles` in equal chunks. */
 static int32_t ways_over(int64_t size, int32_t tiles) {
@@ -155,8 +161,9 @@ static bool check_given(const npuc_tx8_group_plan *p,
   const npuc_tx8_list *s = &given->shape_spatial_sharding;
   uint32_t legal = npuc_tx8_shard_axes(&p->slice);
   if (s->len != out->rank) {
-    npuc_op_error(p->compute, "%s: the given shape_spatial_sharding has %d "
-                              "entries for a rank-%d result",
+    npuc_op_error(p->compute,
+                  "%s: the given shape_spatial_sharding has %d "
+                  "entries for a rank-%d result",
                   p->compute_name, s->len, out->rank);
     return false;
   }
@@ -164,9 +171,10 @@ static bool check_given(const npuc_tx8_group_plan *p,
   for (int i = 0; i < out->rank; ++i) {
     if (s->v[i] < 1 || s->v[i] > out->dims[i] ||
         (s->v[i] > 1 && !(legal & (1u << i)))) {
-      npuc_op_error(p->compute, "%s: the given sharding splits dimension %d "
-                                "%lld ways, which the op's slice rule does "
-                                "not allow",
+      npuc_op_error(p->compute,
+                    "%s: the given sharding splits dimension %d "
+                    "%lld ways, which the op's slice rule does "
+                    "not allow",
                     p->compute_name, i, (long long)s->v[i]);
       return false;
     }
@@ -174,8 +182,9 @@ static bool check_given(const npuc_tx8_group_plan *p,
     product *= s->v[i];
   }
   if (product > tiles) {
-    npuc_op_error(p->compute, "%s: the given sharding needs %lld tiles, the "
-                              "group has %d",
+    npuc_op_error(p->compute,
+                  "%s: the given sharding needs %lld tiles, the "
+                  "group has %d",
                   p->compute_name, (long long)product, tiles);
     return false;
   }
@@ -216,15 +225,17 @@ static bool choose_split(const npuc_tx8_group_plan *p, int64_t spm,
   for (int i = 0, n = 0; i < out->rank; ++i)
     n += snprintf(slice + n, sizeof slice - (size_t)n, "%s%d", i ? "x" : "",
                   d->slice[i]);
-  npuc_op_error(p->compute, "%s: the group does not fit SPM even at the "
-                            "finest split: a %s slice needs %lld bytes per "
-                            "tile, SPM has %lld",
+  npuc_op_error(p->compute,
+                "%s: the group does not fit SPM even at the "
+                "finest split: a %s slice needs %lld bytes per "
+                "tile, SPM has %lld",
                 p->compute_name, slice, (long long)d->spm_bytes,
                 (long long)spm);
   return false;
 }
 
-/* ---- attributes ------------------------------------------------------------------ */
+/* ---- attributes
+ * ------------------------------------------------------------------ */
 
 static void list_of(npuc_tx8_list *l, const int32_t *v, int n) {
   l->len = n;
@@ -244,11 +255,11 @@ static npuc_tx8_parallel_attr parallel_of(const npuc_tx8_group_plan *p,
     if (d->sharding[i] > 1)
       axis = i, ways *= d->sharding[i];
   npuc_tx8_parallel_attr given;
-  a.sharding_is_given = npuc_tx8_op_parallel_attr(p->compute, "tile_parallel",
-                                                  &given) ==
-                            NPUC_TX8_ATTR_PRESENT &&
-                        given.sharding_is_given;
-  a.parallel = axis < 0 ? NPUC_TX8_PAR_NONE
+  a.sharding_is_given =
+      npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &given) ==
+          NPUC_TX8_ATTR_PRESENT &&
+      given.sharding_is_given;
+  a.parallel = axis < 0                ? NPUC_TX8_PAR_NONE
                : axis == 0 && rank > 1 ? NPUC_TX8_PAR_DP
                                        : NPUC_TX8_PAR_TP;
   int32_t *dims = a.parallel == NPUC_TX8_PAR_DP ? a.dp_dim : a.tp_dim;
@@ -279,8 +290,8 @@ static void write_attrs(const npuc_tx8_group_plan *p, const decision *d,
   npuc_tx8_op_set_dev_attr(p->compute, &dev);
 
   MlirContext ctx = mlirOperationGetContext(p->group);
-  MlirAttribute size = mlirIntegerAttrGet(mlirIntegerTypeUnsignedGet(ctx, 32),
-                                          d->spm_bytes);
+  MlirAttribute size =
+      mlirIntegerAttrGet(mlirIntegerTypeUnsignedGet(ctx, 32), d->spm_bytes);
   mlirOperationSetAttributeByName(
       p->group, mlirStringRefCreateFromCString("spm_alloc_size"), size);
 }

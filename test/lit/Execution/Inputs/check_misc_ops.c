@@ -2,8 +2,10 @@
 
 int main(int argc, char **argv) {
   const char *d = argv[1];
-  float *x = read_bin(d, "in/arg0.bin", 32 * 4), *y = read_bin(d, "in/arg1.bin", 32 * 4);
-  float *sel = read_bin(d, "arg2.bin", 32 * 4), *tr = read_bin(d, "arg3.bin", 32 * 4);
+  float *x = read_bin(d, "in/arg0.bin", 32 * 4),
+        *y = read_bin(d, "in/arg1.bin", 32 * 4);
+  float *sel = read_bin(d, "arg2.bin", 32 * 4),
+        *tr = read_bin(d, "arg3.bin", 32 * 4);
   int32_t *ar = read_bin(d, "arg4.bin", 8 * 4);
   float *ins = read_bin(d, "arg5.bin", 32 * 4);
   int64_t *sc = read_bin(d, "arg6.bin", 4 * 8);
@@ -23,7 +25,8 @@ int main(int argc, char **argv) {
   bad = 0;
   for (int r = 0; r < 4; ++r)
     for (int c = 0; c < 8; ++c) {
-      float want = (r >= 2 && c >= 4) ? x[8 + (r - 2) * 4 + (c - 4)] : y[r * 8 + c];
+      float want =
+          (r >= 2 && c >= 4) ? x[8 + (r - 2) * 4 + (c - 4)] : y[r * 8 + c];
       bad += ins[r * 8 + c] != want;
     }
   rc |= report("insert_slice of a reshaped slice", bad, 32);
@@ -34,6 +37,7 @@ int main(int argc, char **argv) {
   bad = 0;
   for (int k = 0; k < 4; ++k)
     if (sc[k] != want[k] && ++bad)
-      printf("scalar %d: %lld, want %lld\n", k, (long long)sc[k], (long long)want[k]);
+      printf("scalar %d: %lld, want %lld\n", k, (long long)sc[k],
+             (long long)want[k]);
   return rc | report("scalars", bad, 4);
 }

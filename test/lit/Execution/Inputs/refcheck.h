@@ -50,14 +50,14 @@ static uint16_t float_to_half(float f) {
   if (a < ldexpf(1, -25))
     return sign; /* below half the smallest subnormal */
   int e;
-  frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+  frexpf(a, &e);                       /* a = m * 2^e, m in [0.5, 1) */
   int q = e - 11 < -24 ? -24 : e - 11; /* quantum exponent */
   float scaled = ldexpf(a, -q);        /* integer part is the significand */
   float r = rintf(scaled);             /* nearest even */
   uint32_t m = (uint32_t)r;
-  if (q == -24)                        /* subnormal (or rounds up to normal) */
+  if (q == -24) /* subnormal (or rounds up to normal) */
     return sign | (uint16_t)m;
-  if (m == 2048) {                     /* rounded up to the next binade */
+  if (m == 2048) { /* rounded up to the next binade */
     m = 1024;
     ++q;
   }
