@@ -107,6 +107,16 @@ const void *npuc_pass_opts(const npuc_pass_options *o);
   .num_options = sizeof type##_table / sizeof type##_table[0],                 \
   .options_size = sizeof(type)
 
+/* One pass, in one statement: its symbol, flag, one-line summary, anchor
+ * op, entry function and, for a pass with options,
+ * NPUC_PASS_OPTIONS_OF(its options type). */
+#define NPUC_PASS_DEFINE(symbol, flag, what, anchor_op, entry, ...)            \
+  const npuc_pass_def symbol = {.name = flag,                                  \
+                                .summary = what,                               \
+                                .anchor = anchor_op,                           \
+                                .run = entry,                                  \
+                                __VA_ARGS__}
+
 /* The struct typed: NPUC_PASS_OPTS(blockify_options, opts)->mode. */
 #define NPUC_PASS_OPTS(type, o) ((const type *)npuc_pass_opts(o))
 /* Was the option of the field at `field` (offsetof) given explicitly,

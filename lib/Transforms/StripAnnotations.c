@@ -20,14 +20,10 @@ static bool strip_annotations(MlirOperation root, const npuc_pass_options *opts,
     "comma-separated attribute names: marks carrying only these stay")
 NPUC_PASS_OPTIONS(strip_options, STRIP_OPTIONS);
 
-const npuc_pass_def npuc_pass_strip_annotations = {
-    .name = "npuc-strip-annotations",
-    .summary =
-        "Erase annotation.mark ops, except those whose attributes are all kept",
-    .anchor = "builtin.module",
-    .run = strip_annotations,
-    NPUC_PASS_OPTIONS_OF(strip_options),
-};
+NPUC_PASS_DEFINE(
+    npuc_pass_strip_annotations, "npuc-strip-annotations",
+    "Erase annotation.mark ops, except those whose attributes are all kept",
+    "builtin.module", strip_annotations, NPUC_PASS_OPTIONS_OF(strip_options));
 
 static unsigned doomed_mark(MlirOperation op, void *keep);
 static bool all_attributes_kept(MlirOperation op, const char *keep);

@@ -39,14 +39,11 @@ static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
     "target AIE-ML instead of AIE1")
 NPUC_PASS_OPTIONS(vectorize_options, VECTORIZE_OPTIONS);
 
-const npuc_pass_def npuc_pass_aie_vectorize = {
-    .name = "aie-vectorize",
-    .summary = "Lower super-vectorized affine loops to AIE1 aievec ops with "
-               "vector reuse",
-    .anchor = "builtin.module",
-    .run = aie_vectorize,
-    NPUC_PASS_OPTIONS_OF(vectorize_options),
-};
+NPUC_PASS_DEFINE(npuc_pass_aie_vectorize, "aie-vectorize",
+                 "Lower super-vectorized affine loops to AIE1 aievec ops with "
+                 "vector reuse",
+                 "builtin.module", aie_vectorize,
+                 NPUC_PASS_OPTIONS_OF(vectorize_options));
 
 static bool vectorize_func(aie_state *s);
 static void state_free(aie_state *s);

@@ -43,14 +43,10 @@ static const char *const modes[] = {"strided", "ceildiv", NULL};
     NULL, "physical block count; when given, wins over the target spec")
 NPUC_PASS_OPTIONS(blockify_options, BLOCKIFY_OPTIONS);
 
-const npuc_pass_def npuc_pass_auto_blockify_parallel_loop = {
-    .name = "auto-blockify-parallel-loop",
-    .summary =
-        "Loop device entries over their logical blocks on the physical cores",
-    .anchor = "builtin.module",
-    .run = auto_blockify,
-    NPUC_PASS_OPTIONS_OF(blockify_options),
-};
+NPUC_PASS_DEFINE(
+    npuc_pass_auto_blockify_parallel_loop, "auto-blockify-parallel-loop",
+    "Loop device entries over their logical blocks on the physical cores",
+    "builtin.module", auto_blockify, NPUC_PASS_OPTIONS_OF(blockify_options));
 
 typedef struct {
   const npuc_op_registry *reg; /* may be null: no table traits then */

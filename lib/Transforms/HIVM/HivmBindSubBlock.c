@@ -61,15 +61,12 @@ static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
     "also split pure AIV kernels, not only the AIV functions of mix kernels")
 NPUC_PASS_OPTIONS(bind_options, BIND_OPTIONS);
 
-const npuc_pass_def npuc_pass_hivm_bind_sub_block = {
-    .name = "hivm-bind-sub-block",
-    .summary = "Split AIV functions of mix kernels over the two vector "
-               "sub-blocks (1:2), "
-               "or run their stores on sub-block 0 only (1:1)",
-    .anchor = "func.func",
-    .run = bind_sub_block,
-    NPUC_PASS_OPTIONS_OF(bind_options),
-};
+NPUC_PASS_DEFINE(npuc_pass_hivm_bind_sub_block, "hivm-bind-sub-block",
+                 "Split AIV functions of mix kernels over the two vector "
+                 "sub-blocks (1:2), "
+                 "or run their stores on sub-block 0 only (1:1)",
+                 "func.func", bind_sub_block,
+                 NPUC_PASS_OPTIONS_OF(bind_options));
 
 /* Why tiling a function failed, and at which op. `unrestorable`: no copy
  * of the function was kept (the bubble-up was certain to succeed), so it

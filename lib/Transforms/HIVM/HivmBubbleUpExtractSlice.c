@@ -24,15 +24,12 @@ static bool bubble_up(MlirOperation func, const npuc_pass_options *opts,
     "many sub-blocks (1: the whole dimension)")
 NPUC_PASS_OPTIONS(bubble_options, BUBBLE_OPTIONS);
 
-const npuc_pass_def npuc_pass_hivm_bubble_up_extract_slice = {
-    .name = "hivm-bubble-up-extract-slice",
-    .summary = "Bubble tensor.extract_slice {to_be_bubbled_slice} up to block "
-               "arguments, "
-               "tensor.empty and loads",
-    .anchor = "func.func",
-    .run = bubble_up,
-    NPUC_PASS_OPTIONS_OF(bubble_options),
-};
+NPUC_PASS_DEFINE(
+    npuc_pass_hivm_bubble_up_extract_slice, "hivm-bubble-up-extract-slice",
+    "Bubble tensor.extract_slice {to_be_bubbled_slice} up to block "
+    "arguments, "
+    "tensor.empty and loads",
+    "func.func", bubble_up, NPUC_PASS_OPTIONS_OF(bubble_options));
 
 static bool bubble_up(MlirOperation func, const npuc_pass_options *opts,
                       const npuc_pass_context *ctx) {

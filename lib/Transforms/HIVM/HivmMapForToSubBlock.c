@@ -20,13 +20,11 @@ static bool map_for_to_sub_block(MlirOperation func,
                                  const npuc_pass_options *opts,
                                  const npuc_pass_context *ctx);
 
-const npuc_pass_def npuc_pass_hivm_map_for_to_sub_block = {
-    .name = "hivm-map-for-to-sub-block",
-    .summary = "Replace the sub-block loop {map_for_to_forall, mapping = "
-               "[#hivm.sub_block<x>]} by hivm.hir.get_sub_block_idx",
-    .anchor = "func.func",
-    .run = map_for_to_sub_block,
-};
+NPUC_PASS_DEFINE(npuc_pass_hivm_map_for_to_sub_block,
+                 "hivm-map-for-to-sub-block",
+                 "Replace the sub-block loop {map_for_to_forall, mapping = "
+                 "[#hivm.sub_block<x>]} by hivm.hir.get_sub_block_idx",
+                 "func.func", map_for_to_sub_block, );
 
 static bool map_for_to_sub_block(MlirOperation func,
                                  const npuc_pass_options *opts,

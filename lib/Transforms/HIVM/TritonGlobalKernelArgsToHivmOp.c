@@ -40,15 +40,13 @@ static const char *const orders[] = {"auto", "x-fastest", "z-fastest", NULL};
     "register-based targets (Ascend950), z otherwise")
 NPUC_PASS_OPTIONS(triton_args_options, TRITON_ARGS_OPTIONS);
 
-const npuc_pass_def npuc_pass_triton_global_kernel_args_to_hivm_op = {
-    .name = "triton-global-kernel-args-to-hivm-op",
-    .summary =
-        "Turn a Triton kernel's program-id arguments into get_block_idx and "
-        "mark its logical block count",
-    .anchor = "builtin.module",
-    .run = grid_args_to_hivm,
-    NPUC_PASS_OPTIONS_OF(triton_args_options),
-};
+NPUC_PASS_DEFINE(
+    npuc_pass_triton_global_kernel_args_to_hivm_op,
+    "triton-global-kernel-args-to-hivm-op",
+    "Turn a Triton kernel's program-id arguments into get_block_idx and "
+    "mark its logical block count",
+    "builtin.module", grid_args_to_hivm,
+    NPUC_PASS_OPTIONS_OF(triton_args_options));
 
 enum { GRID_ARGS = 6, DIMS = 3 };
 

@@ -35,14 +35,11 @@ static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
     "aligned data) instead of compact (the load converts)")
 NPUC_PASS_OPTIONS(const_norm_options, CONST_NORM_OPTIONS);
 
-const npuc_pass_def npuc_pass_tx8_const_norm = {
-    .name = "tx8-const-norm",
-    .summary = "Fold channel_norm of constants into the container, one entry "
-               "per layout",
-    .anchor = "builtin.module",
-    .run = const_norm,
-    NPUC_PASS_OPTIONS_OF(const_norm_options),
-};
+NPUC_PASS_DEFINE(npuc_pass_tx8_const_norm, "tx8-const-norm",
+                 "Fold channel_norm of constants into the container, one entry "
+                 "per layout",
+                 "builtin.module", const_norm,
+                 NPUC_PASS_OPTIONS_OF(const_norm_options));
 
 /* What becomes of one load_const. */
 typedef struct {

@@ -26,13 +26,11 @@
 static bool group_ldst(MlirOperation module, const npuc_pass_options *opts,
                        const npuc_pass_context *ctx);
 
-const npuc_pass_def npuc_pass_tx8_group_ldst = {
-    .name = "tx8-group-ldst",
-    .summary = "Load a tx8be.group's inputs and store its results at the group "
-               "boundary",
-    .anchor = "builtin.module",
-    .run = group_ldst,
-};
+NPUC_PASS_DEFINE(
+    npuc_pass_tx8_group_ldst, "tx8-group-ldst",
+    "Load a tx8be.group's inputs and store its results at the group "
+    "boundary",
+    "builtin.module", group_ldst, );
 
 static bool check_group(MlirOperation group);
 static void insert_loads(MlirOperation group, int *moves);

@@ -21,13 +21,10 @@ static bool group_mapping(MlirOperation module, const npuc_pass_options *opts,
     NULL, "TX8 target description (YAML) overriding the built-in one")
 NPUC_PASS_OPTIONS(mapping_options, MAPPING_OPTIONS);
 
-const npuc_pass_def npuc_pass_tx8_group_mapping = {
-    .name = "tx8-group-mapping",
-    .summary = "Map every tx8be.group onto the module's tile mesh (dev_region)",
-    .anchor = "builtin.module",
-    .run = group_mapping,
-    NPUC_PASS_OPTIONS_OF(mapping_options),
-};
+NPUC_PASS_DEFINE(
+    npuc_pass_tx8_group_mapping, "tx8-group-mapping",
+    "Map every tx8be.group onto the module's tile mesh (dev_region)",
+    "builtin.module", group_mapping, NPUC_PASS_OPTIONS_OF(mapping_options));
 
 static bool group_mapping(MlirOperation module, const npuc_pass_options *opts,
                           const npuc_pass_context *ctx) {

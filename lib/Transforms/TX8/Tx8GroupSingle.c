@@ -30,12 +30,9 @@
 static bool group_single(MlirOperation module, const npuc_pass_options *opts,
                          const npuc_pass_context *ctx);
 
-const npuc_pass_def npuc_pass_tx8_group_single = {
-    .name = "tx8-group-single",
-    .summary = "Put every tx8be compute op in a tx8be.group of its own",
-    .anchor = "builtin.module",
-    .run = group_single,
-};
+NPUC_PASS_DEFINE(npuc_pass_tx8_group_single, "tx8-group-single",
+                 "Put every tx8be compute op in a tx8be.group of its own",
+                 "builtin.module", group_single, );
 
 typedef enum {
   ROLE_OUTSIDE,  /* stays in the graph body as it is */

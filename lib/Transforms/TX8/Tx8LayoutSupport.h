@@ -24,8 +24,7 @@
 #define TX8L_PASS(symbol, flag, what, entry)                                   \
   static bool entry(MlirOperation func, const npuc_pass_options *opts,         \
                     const npuc_pass_context *ctx);                             \
-  const npuc_pass_def symbol = {                                               \
-      .name = flag, .summary = what, .anchor = "func.func", .run = entry}
+  NPUC_PASS_DEFINE(symbol, flag, what, "func.func", entry)
 
 /* What layoutInitPass gives every op but gemm and conv. */
 #define TX8L_UNKNOWN "UNKNOWN"

@@ -29,14 +29,11 @@ static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
     "(DDR holds aligned data) instead of compact (the load converts)")
 NPUC_PASS_OPTIONS(move_constant_options, MOVE_CONSTANT_OPTIONS);
 
-const npuc_pass_def npuc_pass_tx8_move_constant = {
-    .name = "tx8-move-constant",
-    .summary =
-        "Move tx8be constants into the constant container, read by load_const",
-    .anchor = "builtin.module",
-    .run = move_constants,
-    NPUC_PASS_OPTIONS_OF(move_constant_options),
-};
+NPUC_PASS_DEFINE(
+    npuc_pass_tx8_move_constant, "tx8-move-constant",
+    "Move tx8be constants into the constant container, read by load_const",
+    "builtin.module", move_constants,
+    NPUC_PASS_OPTIONS_OF(move_constant_options));
 
 static bool check_load_consts(MlirOperation module, size_t entries);
 static bool entry_value(MlirOperation constant, bool aligned_data,

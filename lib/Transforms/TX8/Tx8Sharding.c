@@ -34,15 +34,11 @@ static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
     "SPM bytes per tile (0: the target description's)")
 NPUC_PASS_OPTIONS(sharding_options, SHARDING_OPTIONS);
 
-const npuc_pass_def npuc_pass_tx8_sharding = {
-    .name = "tx8-sharding",
-    .summary =
-        "Split each TX8 group's compute op across the tiles and into temporal "
-        "slices that fit SPM",
-    .anchor = "builtin.module",
-    .run = run_sharding,
-    NPUC_PASS_OPTIONS_OF(sharding_options),
-};
+NPUC_PASS_DEFINE(
+    npuc_pass_tx8_sharding, "tx8-sharding",
+    "Split each TX8 group's compute op across the tiles and into temporal "
+    "slices that fit SPM",
+    "builtin.module", run_sharding, NPUC_PASS_OPTIONS_OF(sharding_options));
 
 typedef struct {
   int32_t sharding[NPUC_TX8_MAX_RANK];
