@@ -109,6 +109,7 @@ static npuc_token lex_hash(npuc_lexer *lx, const char *p);
 static npuc_token lex_string(npuc_lexer *lx, const char *start,
                              const char *quote, npuc_tok_kind kind);
 static npuc_token lex_punct(npuc_lexer *lx, const char *p);
+static bool is_punct(char c);
 
 static npuc_token lex_token(npuc_lexer *lx) {
   const char *p = lx->cur, *end = lx->end;
@@ -201,9 +202,30 @@ static npuc_token lex_punct(npuc_lexer *lx, const char *p) {
     return make(lx, NPUC_TOK_META_BEGIN, p);
   }
   lx->cur = p + 1;
-  return make(
-      lx, strchr("()[]{}<>:,=?*+-|.", c) && c ? NPUC_TOK_PUNCT : NPUC_TOK_ERROR,
-      p);
+  return make(lx, is_punct(c) ? NPUC_TOK_PUNCT : NPUC_TOK_ERROR, p);
+}
+
+static bool is_punct(char c) {
+  switch (c) {
+  case '(':
+  case ')':
+  case '[':
+  case ']':
+  case '{':
+  case '}':
+  case '<':
+  case '>':
+  case ':':
+  case ',':
+  case '=':
+  case '?':
+  case '*':
+  case '+':
+  case '-':
+  case '|':
+  case '.': return true;
+  default: return false;
+  }
 }
 
 static npuc_token make(npuc_lexer *lx, npuc_tok_kind kind, const char *start) {
