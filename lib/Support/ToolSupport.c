@@ -602,10 +602,13 @@ bool npuc_staging_dir_commit(const char *staging, const char *dir,
   for (struct dirent *e; d && ok && (e = readdir(d));) {
     if (e->d_name[0] == '.')
       continue;
-    char from[4096], to[4096];
-    snprintf(from, sizeof from, "%s/%s", staging, e->d_name);
-    snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
-    ok = rename(from, to) == 0;
+    /* Built whole: a truncated path would rename onto another file. */
+    npuc_sb from = {0}, to = {0};
+    npuc_sb_printf(&from, "%s/%s", staging, e->d_name);
+    npuc_sb_printf(&to, "%s/%s", dir, e->d_name);
+    ok = rename(from.data, to.data) == 0;
+    npuc_sb_free(&from);
+    npuc_sb_free(&to);
   }
   if (d)
     closedir(d);
@@ -622,9 +625,10 @@ void npuc_staging_dir_remove(const char *staging) {
   for (struct dirent *e; d && (e = readdir(d));) {
     if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
       continue;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", staging, e->d_name);
-    unlink(path);
+    npuc_sb path = {0};
+    npuc_sb_printf(&path, "%s/%s", staging, e->d_name);
+    unlink(path.data);
+    npuc_sb_free(&path);
   }
   if (d)
     closedir(d);
