@@ -477,17 +477,14 @@ static bool ew_certain(npuc_bubble_ctx *bc, MlirOperation p, MlirType t) {
 }
 
 const bub_pattern bub_pat_elementwise = {
-    "elementwise",
-    "HIVM ops with the elementwise trait (scalars pass, `broadcast` dims stay "
-    "whole)",
-    ew_applies, ew_rewrite, ew_certain};
+    .name = "elementwise",
+    .summary = "HIVM ops with the elementwise trait (scalars pass, `broadcast` "
+               "dims stay whole)",
+    .applies = ew_applies,
+    .rewrite = ew_rewrite,
+    .certain = ew_certain};
 
 /* ---- broadcast: hivm.hir.vbrc ------------------------------------------- */
-
-static bool brc_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "hivm.hir.vbrc") && mlirOperationGetNumResults(p) == 1;
-}
 
 static bool brc_rewrite(bub_rw *r) {
   MlirValue ops[MAX_OPERANDS];
@@ -546,10 +543,12 @@ static bool brc_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_broadcast = {
-    "broadcast",
-    "hivm.hir.vbrc: broadcast dims keep offset 0 / size 1 and leave "
-    "broadcast_dims when they shrink to 1",
-    brc_applies, brc_rewrite, NULL};
+    .name = "broadcast",
+    .summary = "hivm.hir.vbrc: broadcast dims keep offset 0 / size 1 and leave "
+               "broadcast_dims when they shrink to 1",
+    .op = "hivm.hir.vbrc",
+    .results = 1,
+    .rewrite = brc_rewrite};
 
 /* ---- reduce: hivm.hir.vreduce (and other reduction-trait ops) ------------ */
 
@@ -595,18 +594,13 @@ static bool red_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_reduce = {
-    "reduce",
-    "hivm.hir.vreduce: slices of non-reduced dims; reduced dims stay whole in "
-    "the input and 0/1 in the result",
-    red_applies, red_rewrite, NULL};
+    .name = "reduce",
+    .summary = "hivm.hir.vreduce: slices of non-reduced dims; reduced dims "
+               "stay whole in the input and 0/1 in the result",
+    .applies = red_applies,
+    .rewrite = red_rewrite};
 
 /* ---- transpose: hivm.hir.vtranspose ------------------------------------ */
-
-static bool tr_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "hivm.hir.vtranspose") &&
-         mlirOperationGetNumResults(p) == 1;
-}
 
 static bool tr_rewrite(bub_rw *r) {
   MlirValue ops[MAX_OPERANDS];
@@ -641,16 +635,13 @@ static bool tr_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_transpose = {
-    "transpose", "hivm.hir.vtranspose: the input slice is the permuted slice",
-    tr_applies, tr_rewrite, NULL};
+    .name = "transpose",
+    .summary = "hivm.hir.vtranspose: the input slice is the permuted slice",
+    .op = "hivm.hir.vtranspose",
+    .results = 1,
+    .rewrite = tr_rewrite};
 
 /* ---- interleave: hivm.hir.vinterleave ------------------------------------ */
-
-static bool il_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "hivm.hir.vinterleave") &&
-         mlirOperationGetNumResults(p) == 1;
-}
 
 static bool il_rewrite(bub_rw *r) {
   MlirValue ops[MAX_OPERANDS];
@@ -677,18 +668,15 @@ static bool il_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_interleave = {
-    "interleave",
-    "hivm.hir.vinterleave: slices that keep the interleaved last dim whole",
-    il_applies, il_rewrite, NULL};
+    .name = "interleave",
+    .summary =
+        "hivm.hir.vinterleave: slices that keep the interleaved last dim whole",
+    .op = "hivm.hir.vinterleave",
+    .results = 1,
+    .rewrite = il_rewrite};
 
 /* ---- arange: hivm.hir.varange ----------------------------------------------
  */
-
-static bool ar_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "hivm.hir.varange") &&
-         mlirOperationGetNumResults(p) == 1;
-}
 
 static bool ar_rewrite(bub_rw *r) {
   MlirType res[MAX_OPERANDS];
@@ -724,18 +712,15 @@ static bool ar_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_arange = {
-    "arange", "hivm.hir.varange: the offset moves to the slice's first element",
-    ar_applies, ar_rewrite, NULL};
+    .name = "arange",
+    .summary =
+        "hivm.hir.varange: the offset moves to the slice's first element",
+    .op = "hivm.hir.varange",
+    .results = 1,
+    .rewrite = ar_rewrite};
 
 /* ---- bitcast: hivm.hir.bitcast
  * ----------------------------------------------- */
-
-static bool bc_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "hivm.hir.bitcast") &&
-         mlirOperationGetNumOperands(p) == 1 &&
-         mlirOperationGetNumResults(p) == 1;
-}
 
 static bool bc_rewrite(bub_rw *r) {
   MlirValue src = mlirOperationGetOperand(r->producer, 0);
@@ -753,15 +738,14 @@ static bool bc_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_bitcast = {
-    "bitcast", "hivm.hir.bitcast between tensors of one shape", bc_applies,
-    bc_rewrite, NULL};
+    .name = "bitcast",
+    .summary = "hivm.hir.bitcast between tensors of one shape",
+    .op = "hivm.hir.bitcast",
+    .results = 1,
+    .operands = 1,
+    .rewrite = bc_rewrite};
 
 /* ---- load: hivm.hir.load with a tensor result (a stop point) ------------- */
-
-static bool ld_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "hivm.hir.load") && mlirOperationGetNumResults(p) == 1;
-}
 
 static bool zero_or_absent(bub_rw *r, const char *name) {
   intptr_t first, count;
@@ -812,10 +796,12 @@ static bool ld_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_load = {
-    "load",
-    "hivm.hir.load into a tensor: memref.subview of the source (bubbling stops "
-    "there)",
-    ld_applies, ld_rewrite, NULL};
+    .name = "load",
+    .summary = "hivm.hir.load into a tensor: memref.subview of the source "
+               "(bubbling stops there)",
+    .op = "hivm.hir.load",
+    .results = 1,
+    .rewrite = ld_rewrite};
 
 /* ---- pointwise loads: indirect_load, gather_load from a flat base -------- */
 
@@ -859,11 +845,11 @@ static bool pl_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_pointwise_load = {
-    "pointwise-load",
-    "hivm.hir.indirect_load, gather_load from a rank-1 base: tensor operands "
-    "of "
-    "the result's shape are sliced",
-    pl_applies, pl_rewrite, NULL};
+    .name = "pointwise-load",
+    .summary = "hivm.hir.indirect_load, gather_load from a rank-1 base: tensor "
+               "operands of the result's shape are sliced",
+    .applies = pl_applies,
+    .rewrite = pl_rewrite};
 
 /* ---- stride_load ------------------------------------------------------------
  */
@@ -925,12 +911,6 @@ static ival ival_from_index(bub_rw *r, bub_ofr x, MlirType t) {
   return (ival){mlirOperationGetResult(bub_create(r, &st), 0), 0};
 }
 
-static bool sl_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "hivm.hir.stride_load") &&
-         mlirOperationGetNumResults(p) == 1;
-}
-
 static bool sl_rewrite(bub_rw *r) {
   MlirValue ops[MAX_OPERANDS];
   MlirType res[MAX_OPERANDS];
@@ -971,7 +951,9 @@ static bool sl_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_stride_load = {
-    "stride-load",
-    "hivm.hir.stride_load: the offset moves to the slice, numels are clamped "
-    "to it",
-    sl_applies, sl_rewrite, NULL};
+    .name = "stride-load",
+    .summary = "hivm.hir.stride_load: the offset moves to the slice, numels "
+               "are clamped to it",
+    .op = "hivm.hir.stride_load",
+    .results = 1,
+    .rewrite = sl_rewrite};

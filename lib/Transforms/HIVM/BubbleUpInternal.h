@@ -367,10 +367,14 @@ bool bub_dominates(MlirValue v, MlirOperation op);
 bool bub_slice_hoist(bub_rw *r, MlirOperation op);
 
 /* The patterns (BubbleUpPatterns.c lists them). Each gets a bub_rw whose
- * producer passed its `applies` test. */
+ * producer passed its test (bub_pattern_applies). */
 typedef struct {
   const char *name;
   const char *summary;
+  /* The producers it takes: its name (NULL: any op) and its numbers of
+   * results, operands and regions (0: any), then `applies` when set. */
+  const char *op;
+  int results, operands, regions;
   bool (*applies)(npuc_bubble_ctx *bc, MlirOperation producer);
   bool (*rewrite)(bub_rw *r);
   /* A promise, checked before anything is rewritten (npuc_bubble_certain):
@@ -379,6 +383,15 @@ typedef struct {
    * alike: every shaped operand has type `t`. NULL: no promise. */
   bool (*certain)(npuc_bubble_ctx *bc, MlirOperation producer, MlirType t);
 } bub_pattern;
+
+static inline bool bub_pattern_applies(const bub_pattern *pat,
+                                       npuc_bubble_ctx *bc, MlirOperation p) {
+  return (!pat->op || npuc_op_is(p, pat->op)) &&
+         (!pat->results || mlirOperationGetNumResults(p) == pat->results) &&
+         (!pat->operands || mlirOperationGetNumOperands(p) == pat->operands) &&
+         (!pat->regions || mlirOperationGetNumRegions(p) == pat->regions) &&
+         (!pat->applies || pat->applies(bc, p));
+}
 
 /* HIVM op kinds (BubbleUpHivm.c). */
 extern const bub_pattern bub_pat_elementwise, bub_pat_broadcast, bub_pat_reduce,

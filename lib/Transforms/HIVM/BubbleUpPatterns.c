@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Tried in this order on every marked slice; the first whose `applies`
- * accepts the producer and whose rewrite succeeds wins. The rank-reducing
- * split comes first so the others see full-rank slices only. Adding an op
- * kind is adding an entry. */
+/* Tried in this order on every marked slice; the first that takes the
+ * producer (bub_pattern_applies) and whose rewrite succeeds wins. The
+ * rank-reducing split comes first so the others see full-rank slices only.
+ * Adding an op kind is adding an entry. */
 static const bub_pattern *const patterns[] = {
     &bub_pat_rank_reduce, /* the split first */
     /* HIVM (BubbleUpHivm.c) */
@@ -152,7 +152,7 @@ static bool apply_one(const bub_pattern *pat, npuc_bubble_ctx *bc,
   if (!mlirValueIsAOpResult(source))
     return false; /* a block argument: a stop point */
   MlirOperation producer = mlirOpResultGetOwner(source);
-  if (!pat->applies(bc, producer))
+  if (!bub_pattern_applies(pat, bc, producer))
     return false;
   bub_type_info sti = bub_type(bc, mlirValueGetType(source));
   if (!sti.ranked_tensor)
@@ -339,12 +339,12 @@ static bool has_empty_dim(npuc_bubble_ctx *bc, MlirType t) {
 }
 
 /* The pattern that will rewrite a slice of `op` is the first in the table
- * whose `applies` takes it (the rank-reducing split aside: the slices are
+ * that takes it (the rank-reducing split aside: the slices are
  * full rank); it must promise to succeed. */
 static bool op_promised(npuc_bubble_ctx *bc, MlirOperation op, MlirType t) {
   for (size_t i = 0; i < NUM_PATTERNS; i++) {
     const bub_pattern *pat = patterns[i];
-    if (pat == &bub_pat_rank_reduce || !pat->applies(bc, op))
+    if (pat == &bub_pat_rank_reduce || !bub_pattern_applies(pat, bc, op))
       continue;
     return pat->certain && pat->certain(bc, op, t);
   }

@@ -19,12 +19,6 @@ static bool is_unit(bub_ofr x) { return bub_is(x, 1); }
 /* ---- rank-reducing slices: split into a full-rank marked slice and a
  * plain rank-reducing one, so every other pattern sees full rank ---------- */
 
-static bool rr_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  (void)p;
-  return true;
-}
-
 static bool rr_rewrite(bub_rw *r) {
   bool drop[BUB_MAX_RANK];
   if (bub_rank(r->slice_type) == r->s.rank ||
@@ -40,17 +34,12 @@ static bool rr_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_rank_reduce = {
-    "rank-reducing-slice",
-    "a marked rank-reducing slice becomes a marked full-rank slice and a "
-    "plain rank-reducing one",
-    rr_applies, rr_rewrite, NULL};
+    .name = "rank-reducing-slice",
+    .summary = "a marked rank-reducing slice becomes a marked full-rank slice "
+               "and a plain rank-reducing one",
+    .rewrite = rr_rewrite};
 
 /* ---- tensor.empty (a stop point) ---------------------------------------- */
-
-static bool empty_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "tensor.empty");
-}
 
 static bool empty_rewrite(bub_rw *r) {
   MlirType old = mlirValueGetType(r->source);
@@ -62,18 +51,14 @@ static bool empty_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_empty = {
-    "empty",
-    "tensor.empty: an empty tensor of the slice's shape (dynamic sizes get a "
-    "buffer_size_in_byte mark)",
-    empty_applies, empty_rewrite, NULL};
+    .name = "empty",
+    .summary = "tensor.empty: an empty tensor of the slice's shape (dynamic "
+               "sizes get a buffer_size_in_byte mark)",
+    .op = "tensor.empty",
+    .rewrite = empty_rewrite};
 
 /* ---- tensor.extract_slice: compose ----------------------------------------
  */
-
-static bool ex_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "tensor.extract_slice");
-}
 
 static bool ex_rewrite(bub_rw *r) {
   bub_slice p, bub, par;
@@ -132,10 +117,11 @@ static bool ex_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_extract = {
-    "extract-slice",
-    "tensor.extract_slice: the marked slice moves to the parent's source and "
-    "the parent slices what is left",
-    ex_applies, ex_rewrite, NULL};
+    .name = "extract-slice",
+    .summary = "tensor.extract_slice: the marked slice moves to the parent's "
+               "source and the parent slices what is left",
+    .op = "tensor.extract_slice",
+    .rewrite = ex_rewrite};
 
 /* ---- tensor.insert_slice ---------------------------------------------------
  */
@@ -166,11 +152,6 @@ static MlirValue build_insert(bub_rw *r, MlirValue src, MlirValue dest,
   MlirType rt = mlirValueGetType(dest);
   mlirOperationStateAddResults(&os, 1, &rt);
   return mlirOperationGetResult(bub_create(r, &os), 0);
-}
-
-static bool ins_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "tensor.insert_slice");
 }
 
 static bool ins_rewrite(bub_rw *r) {
@@ -264,10 +245,12 @@ static bool ins_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_insert = {
-    "insert-slice",
-    "tensor.insert_slice: the window slices the destination and the matching "
-    "part of the source (clamped where they partly overlap)",
-    ins_applies, ins_rewrite, NULL};
+    .name = "insert-slice",
+    .summary =
+        "tensor.insert_slice: the window slices the destination and the "
+        "matching part of the source (clamped where they partly overlap)",
+    .op = "tensor.insert_slice",
+    .rewrite = ins_rewrite};
 
 /* ---- tensor.expand_shape / collapse_shape ---------------------------------
  */
@@ -312,11 +295,6 @@ static bool reshape_of_empty(bub_rw *r) {
   bub_mark_buffer_size(r, e, type, mlirValueGetType(r->source));
   bub_replace(r, e);
   return true;
-}
-
-static bool expand_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "tensor.expand_shape");
 }
 
 static MlirValue build_reshape(bub_rw *r, MlirValue src, MlirType type,
@@ -420,15 +398,11 @@ static bool expand_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_expand = {
-    "expand-shape",
-    "tensor.expand_shape: groups whose slice is a contiguous run of the source "
-    "dim",
-    expand_applies, expand_rewrite, NULL};
-
-static bool collapse_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "tensor.collapse_shape");
-}
+    .name = "expand-shape",
+    .summary = "tensor.expand_shape: groups whose slice is a contiguous run of "
+               "the source dim",
+    .op = "tensor.expand_shape",
+    .rewrite = expand_rewrite};
 
 /* The source slice of collapsed group g (source dims lo..hi-1): outer to
  * inner over its dims that are not a static 1, a dim takes off/inner and
@@ -524,18 +498,14 @@ static bool collapse_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_collapse = {
-    "collapse-shape",
-    "tensor.collapse_shape: a slice that is a block of the group's source dims "
-    "(the non-unit dim, or aligned outer dims)",
-    collapse_applies, collapse_rewrite, NULL};
+    .name = "collapse-shape",
+    .summary = "tensor.collapse_shape: a slice that is a block of the group's "
+               "source dims (the non-unit dim, or aligned outer dims)",
+    .op = "tensor.collapse_shape",
+    .rewrite = collapse_rewrite};
 
 /* ---- arith.select
  * ------------------------------------------------------------ */
-
-static bool sel_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "arith.select") && mlirOperationGetNumOperands(p) == 3;
-}
 
 static bool sel_rewrite(bub_rw *r) {
   MlirValue ops[3];
@@ -551,8 +521,11 @@ static bool sel_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_select = {
-    "select", "arith.select on tensors (a tensor condition is sliced too)",
-    sel_applies, sel_rewrite, NULL};
+    .name = "select",
+    .summary = "arith.select on tensors (a tensor condition is sliced too)",
+    .op = "arith.select",
+    .operands = 3,
+    .rewrite = sel_rewrite};
 
 /* Every use of the sliced value is a marked slice equal to this one (the
  * same value sliced once per consumer, before anything merged them). */
@@ -645,11 +618,6 @@ static void retire(bub_rw *r, MlirOperation old, MlirOperation now) {
 }
 
 /* scf.if: each branch yields the slice. */
-static bool if_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "scf.if") && mlirOperationGetNumRegions(p) == 2;
-}
-
 static bool if_rewrite(bub_rw *r) {
   MlirOperation old = r->producer;
   intptr_t n = mlirOperationGetNumResults(old), i = r->result_index;
@@ -694,9 +662,12 @@ static bool if_rewrite(bub_rw *r) {
   return true;
 }
 
-const bub_pattern bub_pat_if = {"scf.if",
-                                "scf.if: every branch yields the slice",
-                                if_applies, if_rewrite, NULL};
+const bub_pattern bub_pat_if = {.name = "scf.if",
+                                .summary =
+                                    "scf.if: every branch yields the slice",
+                                .op = "scf.if",
+                                .regions = 2,
+                                .rewrite = if_rewrite};
 
 /* scf.for: the loop carries only the slice. The body's uses of the
  * iter_arg go through an `npuc.bubble_unslice` placeholder standing for the
@@ -704,11 +675,6 @@ const bub_pattern bub_pat_if = {"scf.if",
  * meets it as the same slice of the placeholder and folds to the carried
  * slice (the unslice pattern). A placeholder still used when bubbling ends
  * means the body needs the whole value: bubbling failed. */
-static bool for_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "scf.for") && mlirOperationGetNumRegions(p) == 1;
-}
-
 /* Users the body may apply the placeholder to: ops our patterns bubble
  * through, and the loop's own yield at the same position. */
 static bool carried_use_ok(bub_rw *r, MlirOperation user, intptr_t pos,
@@ -811,10 +777,12 @@ static bool for_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_for = {
-    "scf.for",
-    "scf.for: the loop carries the slice of a result (init, iter_arg and "
-    "yielded value)",
-    for_applies, for_rewrite, NULL};
+    .name = "scf.for",
+    .summary = "scf.for: the loop carries the slice of a result (init, "
+               "iter_arg and yielded value)",
+    .op = "scf.for",
+    .regions = 1,
+    .rewrite = for_rewrite};
 
 /* ---- scf.for over tiles of the carried tensor --------------------------- */
 
@@ -1012,18 +980,15 @@ static bool tiles_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_for_tiles = {
-    "scf.for-tiles",
-    "scf.for over tiles of the carried tensor, computed elementwise: the same "
-    "loop over smaller tiles of the slice",
-    for_applies, tiles_rewrite, NULL};
+    .name = "scf.for-tiles",
+    .summary = "scf.for over tiles of the carried tensor, computed "
+               "elementwise: the same loop over smaller tiles of the slice",
+    .op = "scf.for",
+    .regions = 1,
+    .rewrite = tiles_rewrite};
 
 /* The placeholder of a loop rewrite: the same slice of it is the carried
  * slice itself. */
-static bool unslice_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, BUB_UNSLICE);
-}
-
 static bool unslice_rewrite(bub_rw *r) {
   bub_slice p;
   if (!bub_slice_read(r->producer, 1, &p) || p.rank != r->s.rank)
@@ -1037,9 +1002,10 @@ static bool unslice_rewrite(bub_rw *r) {
 }
 
 const bub_pattern bub_pat_unslice = {
-    "loop-placeholder",
-    "the scf.for placeholder: its own slice is the carried slice",
-    unslice_applies, unslice_rewrite, NULL};
+    .name = "loop-placeholder",
+    .summary = "the scf.for placeholder: its own slice is the carried slice",
+    .op = BUB_UNSLICE,
+    .rewrite = unslice_rewrite};
 
 /* ---- bufferization.to_tensor of a buffer filled by loads -------------------
  */
@@ -1201,12 +1167,6 @@ static bool scan_users(bub_rw *r, MlirValue v, buffer_uses *u, int nviews,
     return false;
   }
   return true;
-}
-
-static bool tt_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "bufferization.to_tensor") &&
-         mlirOperationGetNumOperands(p) == 1;
 }
 
 static MlirType memref_of(MlirType like, const bub_slice *s) {
@@ -1442,7 +1402,10 @@ static void tt_erase_old(bub_rw *r, const buffer_uses *u) {
 }
 
 const bub_pattern bub_pat_to_tensor = {
-    "to-tensor",
-    "bufferization.to_tensor of a memref.alloc filled by hivm.hir.load: a "
-    "buffer of the slice's shape, loads narrowed with memref.subview",
-    tt_applies, tt_rewrite, NULL};
+    .name = "to-tensor",
+    .summary =
+        "bufferization.to_tensor of a memref.alloc filled by hivm.hir.load: a "
+        "buffer of the slice's shape, loads narrowed with memref.subview",
+    .op = "bufferization.to_tensor",
+    .operands = 1,
+    .rewrite = tt_rewrite};
