@@ -52,10 +52,8 @@ static unsigned sub_block_loop(MlirOperation op, void *user) {
 
 bool npuc_map_sub_block_loops(MlirOperation root) {
   npuc_op_list l = {0};
-  bool ok =
-      npuc_op_list_collect(root, MlirWalkPreOrder, sub_block_loop, NULL, &l);
-  if (!ok)
-    npuc_pass_error(root, "out of memory");
+  npuc_op_list_collect(root, MlirWalkPreOrder, sub_block_loop, NULL, &l);
+  bool ok = true;
   for (size_t i = 0; ok && i < l.count; i++)
     ok = bind_loop(l.ops[i]);
   npuc_op_list_free(&l);

@@ -5,8 +5,7 @@
 #include <string.h>
 
 void tx8_op_list_push(tx8_op_list *l, MlirOperation op) {
-  if (!npuc_op_list_push(l, op))
-    abort(); /* out of memory */
+  npuc_op_list_push(l, op);
 }
 
 void tx8_op_list_free(tx8_op_list *l) { npuc_op_list_free(l); }
@@ -17,8 +16,7 @@ static unsigned named(MlirOperation op, void *name) {
 
 void tx8_collect_ops(MlirOperation root, const char *name, tx8_op_list *out) {
   memset(out, 0, sizeof *out);
-  if (!npuc_op_list_collect(root, MlirWalkPreOrder, named, (void *)name, out))
-    abort(); /* out of memory */
+  npuc_op_list_collect(root, MlirWalkPreOrder, named, (void *)name, out);
 }
 
 void tx8_graph_ops(MlirOperation module, tx8_op_list *out) {

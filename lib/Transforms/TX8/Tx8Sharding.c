@@ -63,10 +63,8 @@ static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
   if (spm <= 0)
     spm = target.spm_bytes;
   npuc_op_list list = {0};
-  bool ok =
-      npuc_op_list_collect(module, MlirWalkPreOrder, group_op, NULL, &list);
-  if (!ok)
-    npuc_pass_error(module, "out of memory");
+  npuc_op_list_collect(module, MlirWalkPreOrder, group_op, NULL, &list);
+  bool ok = true;
   for (size_t i = 0; i < list.count && ok; ++i)
     ok = shard_group(list.ops[i], &target, spm);
   npuc_op_list_free(&list);
