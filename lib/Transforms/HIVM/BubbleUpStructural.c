@@ -19,7 +19,7 @@ static bool is_unit(bub_ofr x) { return bub_is(x, 1); }
 /* ---- rank-reducing slices: split into a full-rank marked slice and a
  * plain rank-reducing one, so every other pattern sees full rank ---------- */
 
-static bool rr_rewrite(bub_rw *r) {
+bool bub_rewrite_rank_reduce(bub_rw *r) {
   bool drop[BUB_MAX_RANK];
   if (bub_rank(r->slice_type) == r->s.rank ||
       !bub_dropped_dims(&r->s, r->slice_type, drop))
@@ -33,15 +33,9 @@ static bool rr_rewrite(bub_rw *r) {
   return true;
 }
 
-const bub_pattern bub_pat_rank_reduce = {
-    .name = "rank-reducing-slice",
-    .summary = "a marked rank-reducing slice becomes a marked full-rank slice "
-               "and a plain rank-reducing one",
-    .rewrite = rr_rewrite};
-
 /* ---- tensor.empty (a stop point) ---------------------------------------- */
 
-static bool empty_rewrite(bub_rw *r) {
+bool bub_rewrite_empty(bub_rw *r) {
   MlirType old = mlirValueGetType(r->source);
   MlirType type = bub_slice_tensor_type(old, &r->s, NULL);
   MlirValue e = bub_empty(r, type, &r->s);
@@ -50,17 +44,10 @@ static bool empty_rewrite(bub_rw *r) {
   return true;
 }
 
-const bub_pattern bub_pat_empty = {
-    .name = "empty",
-    .summary = "tensor.empty: an empty tensor of the slice's shape (dynamic "
-               "sizes get a buffer_size_in_byte mark)",
-    .op = "tensor.empty",
-    .rewrite = empty_rewrite};
-
 /* ---- tensor.extract_slice: compose ----------------------------------------
  */
 
-static bool ex_rewrite(bub_rw *r) {
+bool bub_rewrite_extract(bub_rw *r) {
   bub_slice p, bub, par;
   MlirValue src = mlirOperationGetOperand(r->producer, 0);
   bool drop[BUB_MAX_RANK];
@@ -116,13 +103,6 @@ static bool ex_rewrite(bub_rw *r) {
   return true;
 }
 
-const bub_pattern bub_pat_extract = {
-    .name = "extract-slice",
-    .summary = "tensor.extract_slice: the marked slice moves to the parent's "
-               "source and the parent slices what is left",
-    .op = "tensor.extract_slice",
-    .rewrite = ex_rewrite};
-
 /* ---- tensor.insert_slice ---------------------------------------------------
  */
 
@@ -154,7 +134,7 @@ static MlirValue build_insert(bub_rw *r, MlirValue src, MlirValue dest,
   return mlirOperationGetResult(bub_create(r, &os), 0);
 }
 
-static bool ins_rewrite(bub_rw *r) {
+bool bub_rewrite_insert(bub_rw *r) {
   bub_slice in, srcs, ni;
   MlirValue src = mlirOperationGetOperand(r->producer, 0);
   MlirValue dest = mlirOperationGetOperand(r->producer, 1);
@@ -243,14 +223,6 @@ static bool ins_rewrite(bub_rw *r) {
   bub_replace(r, build_insert(r, s_slice, d_slice, &ni, r->producer));
   return true;
 }
-
-const bub_pattern bub_pat_insert = {
-    .name = "insert-slice",
-    .summary =
-        "tensor.insert_slice: the window slices the destination and the "
-        "matching part of the source (clamped where they partly overlap)",
-    .op = "tensor.insert_slice",
-    .rewrite = ins_rewrite};
 
 /* ---- tensor.expand_shape / collapse_shape ---------------------------------
  */
@@ -373,7 +345,7 @@ static bool expand_group(bub_rw *r, MlirValue src, MlirType rt, int g, int lo,
   return true;
 }
 
-static bool expand_rewrite(bub_rw *r) {
+bool bub_rewrite_expand(bub_rw *r) {
   int first[BUB_MAX_RANK + 1], ng;
   MlirValue src = mlirOperationGetOperand(r->producer, 0);
   MlirType rt = mlirValueGetType(r->source);
@@ -396,13 +368,6 @@ static bool expand_rewrite(bub_rw *r) {
   bub_replace(r, build_reshape(r, ns, r->slice_type, &r->s, true));
   return true;
 }
-
-const bub_pattern bub_pat_expand = {
-    .name = "expand-shape",
-    .summary = "tensor.expand_shape: groups whose slice is a contiguous run of "
-               "the source dim",
-    .op = "tensor.expand_shape",
-    .rewrite = expand_rewrite};
 
 /* The source slice of collapsed group g (source dims lo..hi-1): outer to
  * inner over its dims that are not a static 1, a dim takes off/inner and
@@ -474,7 +439,7 @@ static const char *collapse_group(bub_rw *r, MlirValue src, MlirType st, int g,
   return NULL;
 }
 
-static bool collapse_rewrite(bub_rw *r) {
+bool bub_rewrite_collapse(bub_rw *r) {
   int first[BUB_MAX_RANK + 1], ng;
   MlirValue src = mlirOperationGetOperand(r->producer, 0);
   MlirType st = mlirValueGetType(src);
@@ -497,17 +462,10 @@ static bool collapse_rewrite(bub_rw *r) {
   return true;
 }
 
-const bub_pattern bub_pat_collapse = {
-    .name = "collapse-shape",
-    .summary = "tensor.collapse_shape: a slice that is a block of the group's "
-               "source dims (the non-unit dim, or aligned outer dims)",
-    .op = "tensor.collapse_shape",
-    .rewrite = collapse_rewrite};
-
 /* ---- arith.select
  * ------------------------------------------------------------ */
 
-static bool sel_rewrite(bub_rw *r) {
+bool bub_rewrite_select(bub_rw *r) {
   MlirValue ops[3];
   bub_prepare_in_place(r);
   for (int i = 0; i < 3; i++) {
@@ -519,13 +477,6 @@ static bool sel_rewrite(bub_rw *r) {
   bub_rebuild(r, 3, ops, 1, &t, 0, NULL, NULL);
   return true;
 }
-
-const bub_pattern bub_pat_select = {
-    .name = "select",
-    .summary = "arith.select on tensors (a tensor condition is sliced too)",
-    .op = "arith.select",
-    .operands = 3,
-    .rewrite = sel_rewrite};
 
 /* Every use of the sliced value is a marked slice equal to this one (the
  * same value sliced once per consumer, before anything merged them). */
@@ -618,7 +569,7 @@ static void retire(bub_rw *r, MlirOperation old, MlirOperation now) {
 }
 
 /* scf.if: each branch yields the slice. */
-static bool if_rewrite(bub_rw *r) {
+bool bub_rewrite_if(bub_rw *r) {
   MlirOperation old = r->producer;
   intptr_t n = mlirOperationGetNumResults(old), i = r->result_index;
   if (n + 1 > MAX_VALUES)
@@ -661,13 +612,6 @@ static bool if_rewrite(bub_rw *r) {
   r->bc->num_rewrites++;
   return true;
 }
-
-const bub_pattern bub_pat_if = {.name = "scf.if",
-                                .summary =
-                                    "scf.if: every branch yields the slice",
-                                .op = "scf.if",
-                                .regions = 2,
-                                .rewrite = if_rewrite};
 
 /* scf.for: the loop carries only the slice. The body's uses of the
  * iter_arg go through an `npuc.bubble_unslice` placeholder standing for the
@@ -744,7 +688,7 @@ static void finish_loop(bub_rw *r, MlirOperation old, MlirOperation now,
   r->bc->num_rewrites++;
 }
 
-static bool for_rewrite(bub_rw *r) {
+bool bub_rewrite_for(bub_rw *r) {
   MlirOperation old = r->producer;
   intptr_t n = mlirOperationGetNumResults(old), i = r->result_index;
   intptr_t nops = mlirOperationGetNumOperands(old);
@@ -775,14 +719,6 @@ static bool for_rewrite(bub_rw *r) {
   finish_loop(r, old, now, i);
   return true;
 }
-
-const bub_pattern bub_pat_for = {
-    .name = "scf.for",
-    .summary = "scf.for: the loop carries the slice of a result (init, "
-               "iter_arg and yielded value)",
-    .op = "scf.for",
-    .regions = 1,
-    .rewrite = for_rewrite};
 
 /* ---- scf.for over tiles of the carried tensor --------------------------- */
 
@@ -881,7 +817,7 @@ static bool tile_elementwise(bub_rw *r, MlirValue v, MlirValue e,
   return true;
 }
 
-static bool tiles_rewrite(bub_rw *r) {
+bool bub_rewrite_for_tiles(bub_rw *r) {
   MlirOperation old = r->producer;
   intptr_t n = mlirOperationGetNumResults(old), i = r->result_index;
   intptr_t nops = mlirOperationGetNumOperands(old);
@@ -979,17 +915,9 @@ static bool tiles_rewrite(bub_rw *r) {
   return true;
 }
 
-const bub_pattern bub_pat_for_tiles = {
-    .name = "scf.for-tiles",
-    .summary = "scf.for over tiles of the carried tensor, computed "
-               "elementwise: the same loop over smaller tiles of the slice",
-    .op = "scf.for",
-    .regions = 1,
-    .rewrite = tiles_rewrite};
-
 /* The placeholder of a loop rewrite: the same slice of it is the carried
  * slice itself. */
-static bool unslice_rewrite(bub_rw *r) {
+bool bub_rewrite_unslice(bub_rw *r) {
   bub_slice p;
   if (!bub_slice_read(r->producer, 1, &p) || p.rank != r->s.rank)
     return bub_refuse(r, "bad loop placeholder");
@@ -1000,12 +928,6 @@ static bool unslice_rewrite(bub_rw *r) {
   bub_replace(r, mlirOperationGetOperand(r->producer, 0));
   return true;
 }
-
-const bub_pattern bub_pat_unslice = {
-    .name = "loop-placeholder",
-    .summary = "the scf.for placeholder: its own slice is the carried slice",
-    .op = BUB_UNSLICE,
-    .rewrite = unslice_rewrite};
 
 /* ---- bufferization.to_tensor of a buffer filled by loads -------------------
  */
@@ -1241,7 +1163,7 @@ static void tt_narrow_loads(bub_rw *r, const buffer_uses *u, MlirValue nb);
 static MlirValue tt_build_tensor(bub_rw *r, MlirValue nb);
 static void tt_erase_old(bub_rw *r, const buffer_uses *u);
 
-static bool tt_rewrite(bub_rw *r) {
+bool bub_rewrite_to_tensor(bub_rw *r) {
   if (bub_deferred(r->bc, r->producer) || !uses_are_this_slice(r)) {
     bub_defer(r->bc, r->producer);
     return bub_refuse(r, "the tensor of the buffer has other uses");
@@ -1400,12 +1322,3 @@ static void tt_erase_old(bub_rw *r, const buffer_uses *u) {
     mlirRewriterBaseEraseOp(r->rw, u->cast);
   mlirRewriterBaseEraseOp(r->rw, u->alloc);
 }
-
-const bub_pattern bub_pat_to_tensor = {
-    .name = "to-tensor",
-    .summary =
-        "bufferization.to_tensor of a memref.alloc filled by hivm.hir.load: a "
-        "buffer of the slice's shape, loads narrowed with memref.subview",
-    .op = "bufferization.to_tensor",
-    .operands = 1,
-    .rewrite = tt_rewrite};

@@ -12,7 +12,6 @@
 
 typedef npuc_op_list tx8_op_list;
 
-/* Aborts when out of memory (the TX8 passes collect before rewriting). */
 void tx8_op_list_push(tx8_op_list *l, MlirOperation op);
 void tx8_op_list_free(tx8_op_list *l);
 

@@ -12,6 +12,7 @@
  * (temporal_mem_slice) on the compute op and spm_alloc_size on the group,
  * the attributes the code generator reads; skips DDR-only groups
  * (group_tag 2 without a compute op). docs/passes/tx8-sharding.md. */
+#include "Tx8Options.h"
 #include "npuc/IR.h"
 #include "npuc/OpList.h"
 #include "npuc/Pass.h"
@@ -28,10 +29,8 @@ static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
                          const npuc_pass_context *ctx);
 
 #define SHARDING_OPTIONS(X, T)                                                 \
-  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "",      \
-    NULL, "TX8 target description (YAML) overriding the built-in one")         \
-  X(T, int64_t, spm_bytes, "spm-bytes", NPUC_OPT_INT, "0", NULL,               \
-    "SPM bytes per tile (0: the target description's)")
+  TX8_OPTION_TARGET_CONFIG(X, T)                                               \
+  TX8_OPTION_SPM_BYTES(X, T)
 NPUC_PASS_OPTIONS(sharding_options, SHARDING_OPTIONS);
 
 NPUC_PASS_DEFINE(
