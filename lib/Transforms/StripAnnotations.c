@@ -12,9 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool strip_annotations(MlirOperation root, const npuc_pass_options *opts,
-                              const npuc_pass_context *ctx);
-
 #define STRIP_OPTIONS(X, T)                                                    \
   X(T, const char *, keep, "keep", NPUC_OPT_STRING, "", NULL,                  \
     "comma-separated attribute names: marks carrying only these stay")

@@ -30,9 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool auto_blockify(MlirOperation module, const npuc_pass_options *opts,
-                          const npuc_pass_context *ctx);
-
 static const char *const modes[] = {"strided", "ceildiv", NULL};
 
 #define BLOCKIFY_OPTIONS(X, T)                                                 \

@@ -46,9 +46,6 @@
 #define MAX_RANK 16
 #define DISABLE_ATTR "hivm.disable_auto_tile_and_bind_subblock"
 
-static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
-                           const npuc_pass_context *ctx);
-
 #define BIND_OPTIONS(X, T)                                                     \
   X(T, bool, enable_tile, "enable-tile", NPUC_OPT_BOOL, "true", NULL,          \
     "split the work of the two sub-blocks (false: only sub-block 0 stores, "   \

@@ -16,10 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool map_for_to_sub_block(MlirOperation func,
-                                 const npuc_pass_options *opts,
-                                 const npuc_pass_context *ctx);
-
 NPUC_PASS_DEFINE(npuc_pass_hivm_map_for_to_sub_block,
                  "hivm-map-for-to-sub-block",
                  "Replace the sub-block loop {map_for_to_forall, mapping = "

@@ -25,9 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
-                       const npuc_pass_context *ctx);
-
 #define CONST_NORM_OPTIONS(X, T)                                               \
   TX8_OPTION_TARGET_CONFIG(X, T)                                               \
   TX8_OPTION_ALIGNED_DATA(X, T, "read in Cx/NCx")

@@ -14,9 +14,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-static bool group_mapping(MlirOperation module, const npuc_pass_options *opts,
-                          const npuc_pass_context *ctx);
-
 #define MAPPING_OPTIONS(X, T) TX8_OPTION_TARGET_CONFIG(X, T)
 NPUC_PASS_OPTIONS(mapping_options, MAPPING_OPTIONS);
 

@@ -19,9 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
-                           const npuc_pass_context *ctx);
-
 #define MOVE_CONSTANT_OPTIONS(X, T)                                            \
   TX8_OPTION_TARGET_CONFIG(X, T)                                               \
   TX8_OPTION_ALIGNED_DATA(X, T, "whose dev_info says Cx/NCx")

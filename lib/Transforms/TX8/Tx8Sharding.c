@@ -25,9 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
-                         const npuc_pass_context *ctx);
-
 #define SHARDING_OPTIONS(X, T)                                                 \
   TX8_OPTION_TARGET_CONFIG(X, T)                                               \
   TX8_OPTION_SPM_BYTES(X, T)
