@@ -42,9 +42,7 @@ const char *npuc_bubble_pattern_summary(size_t i) {
 npuc_bubble_ctx *npuc_bubble_ctx_create(MlirContext ctx,
                                         const npuc_op_registry *reg,
                                         const npuc_bubble_options *opts) {
-  npuc_bubble_ctx *bc = calloc(1, sizeof *bc);
-  if (!bc)
-    return NULL;
+  npuc_bubble_ctx *bc = npuc_xcalloc(1, sizeof *bc);
   bc->ctx = ctx;
   bc->reg = reg;
   if (opts)
@@ -451,8 +449,6 @@ bool npuc_bubble_up_slices(MlirOperation root, const npuc_op_registry *reg,
     return true;
   MlirContext ctx = mlirOperationGetContext(root);
   npuc_bubble_ctx *bc = npuc_bubble_ctx_create(ctx, reg, opts);
-  if (!bc)
-    return false;
   MlirRewritePatternSet set = mlirRewritePatternSetCreate(ctx);
   if (!npuc_bubble_populate_patterns(bc, set, NULL)) {
     mlirRewritePatternSetDestroy(set);
