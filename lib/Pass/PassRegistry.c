@@ -147,11 +147,9 @@ static MlirExternalPassCallbacks callbacks(void) {
 static pass_instance *instance_new(const npuc_pass_def *def,
                                    npuc_pass_options *opts,
                                    const npuc_pass_context *ctx) {
-  pass_instance *inst = npuc_xcalloc(1, sizeof *inst);
-  inst->def = def;
-  inst->opts = opts;
-  if (ctx)
-    inst->ctx = *ctx;
+  pass_instance *inst = npuc_xmalloc(sizeof *inst);
+  *inst = (pass_instance){
+      .def = def, .opts = opts, .ctx = ctx ? *ctx : (npuc_pass_context){0}};
   return inst;
 }
 

@@ -82,10 +82,10 @@ static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
   int32_t dx, dy;
   entries e;
   memset(&e, 0, sizeof e);
-  if (!npuc_tx8_pass_target(
+  if (!tx8_pass_target_mesh(
           module, npuc_pass_tx8_const_norm.name,
-          NPUC_PASS_OPTS(const_norm_options, opts)->target_config, &target) ||
-      !npuc_tx8_module_tile_mesh(module, &target, &dx, &dy) ||
+          NPUC_PASS_OPTS(const_norm_options, opts)->target_config, &target, &dx,
+          &dy) ||
       !tx8_container_read(module, npuc_pass_tx8_const_norm.name, &e.cc))
     return false;
   e.num_original = e.cc.count;

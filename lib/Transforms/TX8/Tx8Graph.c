@@ -40,3 +40,10 @@ MlirOperation tx8_block_last_op(MlirBlock block) {
     last = op;
   return last;
 }
+
+bool tx8_pass_target_mesh(MlirOperation module, const char *pass,
+                          const char *config, npuc_tx8_target *target,
+                          int32_t *dx, int32_t *dy) {
+  return npuc_tx8_pass_target(module, pass, config, target) &&
+         npuc_tx8_module_tile_mesh(module, target, dx, dy);
+}

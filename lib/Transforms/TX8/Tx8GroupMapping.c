@@ -27,10 +27,10 @@ static bool group_mapping(MlirOperation module, const npuc_pass_options *opts,
   (void)ctx;
   npuc_tx8_target target;
   int32_t dx, dy;
-  if (!npuc_tx8_pass_target(
+  if (!tx8_pass_target_mesh(
           module, npuc_pass_tx8_group_mapping.name,
-          NPUC_PASS_OPTS(mapping_options, opts)->target_config, &target) ||
-      !npuc_tx8_module_tile_mesh(module, &target, &dx, &dy))
+          NPUC_PASS_OPTS(mapping_options, opts)->target_config, &target, &dx,
+          &dy))
     return false;
   if (dx > target.tiles_x || dy > target.tiles_y) {
     npuc_pass_error(module,

@@ -46,11 +46,10 @@ static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
   npuc_tx8_target target;
   int32_t dx, dy;
   tx8_const_container cc;
-  if (!npuc_tx8_pass_target(
+  if (!tx8_pass_target_mesh(
           module, npuc_pass_tx8_move_constant.name,
-          NPUC_PASS_OPTS(move_constant_options, opts)->target_config,
-          &target) ||
-      !npuc_tx8_module_tile_mesh(module, &target, &dx, &dy) ||
+          NPUC_PASS_OPTS(move_constant_options, opts)->target_config, &target,
+          &dx, &dy) ||
       !tx8_container_read(module, npuc_pass_tx8_move_constant.name, &cc))
     return false;
   tx8_op_list constants;
