@@ -79,7 +79,8 @@ class Graph:
         self.name, self.title, self.target = name, title, target
         self.args = []      # (name, shape, dt, lo, hi)
         self.consts = []    # (name, shape, dt, value)
-        self.ops = []       # (result, text, shape, dt)
+        self.ops = []       # (result, text)
+        self.checks = {}    # result -> (kind, params, operands) for npuc-tx8-check
         self.outputs = []
         self.types = {}
         self.flops = 0
@@ -97,8 +98,9 @@ class Graph:
         self.types[name] = (shape, dt)
         return name
 
-    def op(self, res, opname, operands, shape, dt, clauses=""):
-        """`res = tx8be.<opname> operands [clauses] : types -> type`."""
+    def op(self, res, opname, operands, shape, dt, clauses="", check=None):
+        """`res = tx8be.<opname> operands [clauses] : types -> type`; `check`
+        is the op's (kind, params) for npuc-tx8-check (default: opname)."""
         types = ", ".join("none" if o == "none" else ttype(*self.types[o])
                           for o in operands)
         vals = ", ".join("%" + o for o in operands)
@@ -107,6 +109,8 @@ class Graph:
         self.ops.append((res, text))
         self.types[res] = (shape, dt)
         self.uses_none = self.uses_none or "none" in operands
+        kind, params = check or (opname, "")
+        self.checks[res] = (kind, params, ["-" if o == "none" else o for o in operands])
         return res
 
     def raw(self, res, text, shape, dt):
@@ -132,6 +136,45 @@ class Graph:
             ", ".join(ty(o) for o in self.outputs)))
         lines.append("  }\n}\n")
         return "\n".join(lines)
+
+    def check_graph(self, limit=64):
+        """npuc-tx8-check's graph (test/tx8/tx8_check.c): the inputs, the
+        constants (as inputs, from their .bin files), the ops and outputs.
+        It holds at most `limit` tensors, so outputs are taken in order
+        while their ops fit; returns (text, outputs checked)."""
+        decl = lambda n: "%s %s %d %s" % (n, self.types[n][1], len(self.types[n][0]),
+                                          " ".join(map(str, self.types[n][0])))
+        need, order = set(), []
+
+        def close(n, acc):
+            if n in acc or n in need:
+                return
+            acc.add(n)
+            for o in self.checks.get(n, ("", "", []))[2]:
+                if o != "-":
+                    close(o, acc)
+        leaves = set(a[0] for a in self.args) | set(c[0] for c in self.consts)
+        checked = []
+        for o in self.outputs:
+            acc = set()
+            close(o, acc)
+            if any(n not in leaves and n not in self.checks for n in acc):
+                continue  # an op npuc-tx8-check does not know (softmax)
+            if len(need) + len(acc) > limit:
+                break
+            need |= acc
+            checked.append(o)
+        lines = ["in %s arg%d.bin" % (decl(a[0]), i)
+                 for i, a in enumerate(self.args) if a[0] in need]
+        lines += ["in %s %s.bin" % (decl(c[0]), c[0]) for c in self.consts if c[0] in need]
+        for (res, _) in self.ops:
+            if res in need and res in self.checks:
+                kind, params, ops = self.checks[res]
+                lines.append("op %s %s%s : %s" % (decl(res), kind,
+                                                  " " + params if params else "",
+                                                  " ".join(ops)))
+        lines += ["out %s result%d.bin" % (o, self.outputs.index(o)) for o in checked]
+        return "\n".join(lines) + "\n", len(checked)
 
     def minimum_bytes(self):
         """Every input, weight, constant and output moved once."""
@@ -210,12 +253,13 @@ def attention_graph(target, softmax):
         scale = g.const("scale%d" % h, [s], dt, 0.125)
         q = g.arg("q%d" % h, [s, d], dt)
         k = g.arg("k%d" % h, [s, d], dt)
-        sc = g.op("s%d" % h, "gemm", [q, k, "none"], [s, s], dt, " transpose_b")
+        sc = g.op("s%d" % h, "gemm", [q, k, "none"], [s, s], dt, " transpose_b",
+                  check=("gemm", "0 1"))
         m = g.op("m%d" % h, "mul", [sc, scale], [s, s], dt)
         if softmax is not None:
             t = ttype([s, s], dt)
             g.raw("p%d" % h, "tx8be.softmax %%%s%s : %s -> %s" % (m, softmax, t, t),
-                  [s, s], dt)
+                  [s, s], dt)  # npuc-tx8-check has no softmax: not checked
         else:
             g.op("p%d" % h, "exp", [m], [s, s], dt)
         g.outputs.append("p%d" % h)
@@ -232,7 +276,8 @@ def conv(g, res, x, w, in_shape, cout, k, group, dt):
     out = [n, h, wd, cout]
     g.op(res, "conv", [x, w, "none"], out, dt,
          " strides = [1, 1] pads = [%d, %d, %d, %d] dilations = [1, 1]%s"
-         % (pad, pad, pad, pad, " group = %d" % group if group > 1 else ""))
+         % (pad, pad, pad, pad, " group = %d" % group if group > 1 else ""),
+         check=("conv", "1 1 %d %d %d %d 1 1 %d" % (pad, pad, pad, pad, group)))
     g.flops += 2 * count(out) * k * k * (cin // group)
     return res
 
@@ -243,7 +288,8 @@ def batchnorm(g, res, x, c, dt, tag):
     ps = [g.const("%s_%s" % (tag, p), [c], dt, v)
           for p, v in (("scale", 0.5), ("offset", 0.1), ("mean", 0.05), ("var", 1.0))]
     shape, _ = g.types[x]
-    g.op(res, "batchnorm_inference", [x] + ps, shape, dt)
+    g.op(res, "batchnorm_inference", [x] + ps, shape, dt,
+         " {epsilon = 1.000000e-05 : f32}", check=("batchnorm", "1e-05"))
     return res
 
 
@@ -341,6 +387,9 @@ def run_graph(tools, g, work):
     for i, (n, s, dt, lo, hi) in enumerate(g.args):
         with open(os.path.join(d, "in", "arg%d.bin" % i), "wb") as f:
             f.write(input_bytes(s, dt, lo, hi))
+    for (n, s, dt, v) in g.consts:
+        with open(os.path.join(d, "in", n + ".bin"), "wb") as f:
+            f.write(pack([v] * count(s), dt))
     r = subprocess.run([os.path.join(out, "program"), os.path.join(d, "in"),
                         os.path.join(d, "res")], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, universal_newlines=True)
@@ -358,7 +407,22 @@ def run_graph(tools, g, work):
         p = os.path.join(d, "res", "result%d.bin" % i)
         if os.path.getsize(p) != count(shape) * DTYPE_BYTES[dt]:
             return "result%d.bin has the wrong size" % i
-    return {"cycles": int(cyc.group(1)),
+    text, checked = g.check_graph()
+    with open(os.path.join(d, "check.graph"), "w") as f:
+        f.write(text)
+    if checked:
+        r = subprocess.run([tools["check"], os.path.join(d, "check.graph"),
+                            os.path.join(d, "in"), os.path.join(d, "res")],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True)
+        verdict = ("matches the reference" if r.returncode == 0 else
+                   "DIFFERS from the reference: " + r.stdout.strip()[-300:])
+    else:
+        verdict = "not compared with the reference"
+    if 0 < checked < len(g.outputs):
+        verdict += " (outputs 0..%d of %d: npuc-tx8-check holds 64 tensors)" % (
+            checked - 1, len(g.outputs))
+    return {"cycles": int(cyc.group(1)), "verdict": verdict,
             "moved": int(ddr.group(1)) + int(ddr.group(2)),
             "read": int(ddr.group(1)), "written": int(ddr.group(2)),
             "groups": groups, "compile_s": secs}
@@ -381,9 +445,9 @@ def report_graph(g, res, t):
     moved = res["moved"] / g.minimum_bytes()
     cyc = res["cycles"] / b
     tm, tc = g.target
-    print("    program: %d groups, DDR read %s written %s, %d cycles"
+    print("    program: %d groups, DDR read %s written %s, %d cycles; %s"
           % (res["groups"], fmt_bytes(res["read"]), fmt_bytes(res["written"]),
-             res["cycles"]))
+             res["cycles"], res["verdict"]))
     print("    DDR moved / minimum %6.2f  (target <= %.1f: %s)"
           % (moved, tm, "met" if moved <= tm else "not met"))
     print("    cycles / bound      %6.2f  (target <= %.1f: %s)"
@@ -434,7 +498,8 @@ def main():
     p.add_argument("--ops", type=int, default=10000)
     p.add_argument("--only", default="a,b,c,d")
     args = p.parse_args()
-    tools = {"compile": os.path.join(args.bin, "npuc-compile")}
+    tools = {"compile": os.path.join(args.bin, "npuc-compile"),
+             "check": os.path.join(args.bin, "npuc-tx8-check")}
     t = load_target(args.target_yaml)
     work = args.work or tempfile.mkdtemp(prefix="tx8-fusion-")
     try:
