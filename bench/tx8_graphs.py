@@ -4,7 +4,8 @@
 Writes four graphs in flat tx8be form as a user writes them (no group,
 sharding or layout attributes; weights are graph inputs, small per-channel
 parameters tx8be.constant), compiles each with `npuc-compile --target=tx8`,
-builds and runs the program on generated inputs and reads its cycle report
+builds and runs the program on generated inputs, compares its results with
+the naive reference (npuc-tx8-check) and reads its cycle report
 (OUT_DIR/cycles.txt: "total: C cycles", "total ddr: read R written W").
 For each graph it prints
 
@@ -34,32 +35,16 @@ import sys
 import tempfile
 import time
 
-DTYPE_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}
+# The random generator's helpers: shapes, tensor types, packing values.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "test", "tx8"))
+from gen import ELEM_BYTES as DTYPE_BYTES, count, pack as pack_values, ttype  # noqa: E402
+
 TFLOPS_KEY = {"f16": "fp16", "bf16": "bf16", "f32": "fp32", "i8": "int8"}
 
 
-def count(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
-def ttype(shape, dt):
-    return "tensor<%sx%s>" % ("x".join(map(str, shape)), dt)
-
-
 def pack(values, dt):
-    """Little-endian bytes of `values` in `dt` (bf16: the high half of f32,
-    truncated; the values are chosen to be exact enough)."""
-    if dt == "f32":
-        return struct.pack("<%df" % len(values), *values)
-    if dt == "f16":
-        return struct.pack("<%de" % len(values), *values)
-    if dt == "bf16":
-        raw = struct.pack("<%df" % len(values), *values)
-        return b"".join(raw[i + 2:i + 4] for i in range(0, len(raw), 4))
-    raise ValueError(dt)
+    return pack_values(dt, values)
 
 
 def input_bytes(shape, dt, lo, hi):
