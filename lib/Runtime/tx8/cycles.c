@@ -90,15 +90,22 @@ static double ne_tflops(npuc_tx8_dtype dt) {
 
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/* Whole instructions: a partial 8x16x8 tile costs a full one. */
+static uint64_t ne_estimate(int64_t batches, int64_t m, int64_t k, int64_t n,
+                            npuc_tx8_dtype dt);
+
 uint64_t npuc_tx8_cycles_ne(int64_t batches, int64_t m, int64_t k, int64_t n,
+                            npuc_tx8_dtype dt) {
+  return charge(NPUC_TX8_BUSY_NE, ne_estimate(batches, m, k, n, dt));
+}
+
+/* Whole instructions: a partial 8x16x8 tile costs a full one. */
+static uint64_t ne_estimate(int64_t batches, int64_t m, int64_t k, int64_t n,
                             npuc_tx8_dtype dt) {
   int64_t instrs = batches * ceil_div(m, current.ne_m) *
                    ceil_div(k, current.ne_k) * ceil_div(n, current.ne_n);
   double flops_per_instr = 2.0 * current.ne_m * current.ne_k * current.ne_n;
   /* TFLOP/s per chip -> FLOP per cycle per tile. */
   double per_cycle = ne_tflops(dt) * 1e3 / current.clock_ghz / (double)tiles();
-  return charge(NPUC_TX8_BUSY_NE,
-                (uint64_t)current.op_overhead_cycles +
-                    ceil_cycles((double)instrs * flops_per_instr, per_cycle));
+  return (uint64_t)current.op_overhead_cycles +
+         ceil_cycles((double)instrs * flops_per_instr, per_cycle);
 }
