@@ -387,6 +387,12 @@ def run_graph(tools, g, work):
     if not cyc or not ddr:
         return "the program's report has no total/ddr lines"
     groups = len(re.findall(r"^group \d+: ", report, re.M))
+    # Perfect overlap of a group's engines: its busiest engine on its
+    # busiest tile, RDMA and WDMA counted together (they share the DDR).
+    overlap = 0
+    for line in re.findall(r"^group \d+ busy max: .*$", report, re.M):
+        b = {k: int(v) for k, v in re.findall(r"(\w+) (\d+)", line.split(":")[1])}
+        overlap += max(b["rdma"] + b["wdma"], b["ne"], b["ct"], b["tdma"])
     for i, o in enumerate(g.outputs):
         shape, dt = g.types[o]
         p = os.path.join(d, "res", "result%d.bin" % i)
@@ -407,7 +413,7 @@ def run_graph(tools, g, work):
     if 0 < checked < len(g.outputs):
         verdict += " (outputs 0..%d of %d: npuc-tx8-check holds 64 tensors)" % (
             checked - 1, len(g.outputs))
-    return {"cycles": int(cyc.group(1)), "verdict": verdict,
+    return {"cycles": int(cyc.group(1)), "verdict": verdict, "overlap": overlap,
             "moved": int(ddr.group(1)) + int(ddr.group(2)),
             "read": int(ddr.group(1)), "written": int(ddr.group(2)),
             "groups": groups, "compile_s": secs}
@@ -435,8 +441,9 @@ def report_graph(g, res, t):
              res["cycles"], res["verdict"]))
     print("    DDR moved / minimum %6.2f  (target <= %.1f: %s)"
           % (moved, tm, "met" if moved <= tm else "not met"))
-    print("    cycles / bound      %6.2f  (target <= %.1f: %s)"
-          % (cyc, tc, "met" if cyc <= tc else "not met"))
+    print("    cycles / bound      %6.2f  (target <= %.1f: %s); with perfect overlap "
+          "of each group's engines (DDR shared) %.2f" % (cyc, tc, "met" if cyc <= tc else "not met",
+                                            res["overlap"] / b))
     return moved, cyc
 
 
