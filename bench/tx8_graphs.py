@@ -244,7 +244,8 @@ def attention_graph(target, softmax):
         if softmax is not None:
             t = ttype([s, s], dt)
             g.raw("p%d" % h, "tx8be.softmax %%%s%s : %s -> %s" % (m, softmax, t, t),
-                  [s, s], dt)  # npuc-tx8-check has no softmax: not checked
+                  [s, s], dt)
+            g.checks["p%d" % h] = ("softmax", "1", [m])
         else:
             g.op("p%d" % h, "exp", [m], [s, s], dt)
         g.outputs.append("p%d" % h)
