@@ -253,6 +253,7 @@ def attention_graph(target, softmax):
     g.flop_dt = dt
     g.note = ("softmax (tx8be.softmax%s)" % softmax if softmax is not None
               else "exp: this build has no tx8be.softmax for tx8")
+    g.note += "; one 2-D gemm per head (Q_h, K_h separate inputs)"
     return g
 
 
