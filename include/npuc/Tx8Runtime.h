@@ -238,6 +238,66 @@ uint64_t op_binary(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
 uint64_t op_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
                   const npuc_tx8_tsr *out);
 
+/* ---- the ops networks use (issue 17)
+ * ------------------------------------------------------------------ */
+
+/* out = min(max(in, lo), hi) (relu6: 0..6). Any float dtype and i8. */
+typedef struct {
+  float lo, hi;
+} npuc_tx8_clip_param;
+uint64_t op_clip(const npuc_tx8_clip_param *p, const npuc_tx8_tsr *in,
+                 const npuc_tx8_tsr *out);
+
+/* The ops below see their tensors as `dim`-dimensional, row-major over
+ * `shape` (the input's; the slice a generated loop hands them), each
+ * element placed by the tensor's own layout: element i of the row-major
+ * order is (n, hw, c) = (i / (HW*C), i / C % HW, i % C) of its dims. */
+#define NPUC_TX8_SHAPED_PARAM                                                  \
+  int32_t shape[NPUC_TX8_MAX_SHAPE_DIM];                                       \
+  int32_t dim
+
+typedef enum {
+#define TX8_REDUCE(op, ENUM, PASSES) NPUC_TX8_##ENUM,
+#include "npuc/Tx8Ops.def"
+} npuc_tx8_reduce_op;
+
+/* Reduces the axes of bit mask `axes` (bit d: dimension d); out has the
+ * input's shape with those dimensions 1 (keepdims). Floats accumulate in
+ * fp32 in row-major order; max/min also take i8. */
+typedef struct {
+  NPUC_TX8_SHAPED_PARAM;
+  uint32_t axes;
+} npuc_tx8_reduce_param;
+uint64_t op_reduce(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
+                   const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
+
+/* Softmax along `axis`, numerically stable: exp(x - max) / sum. Floats. */
+typedef struct {
+  NPUC_TX8_SHAPED_PARAM;
+  int32_t axis;
+} npuc_tx8_softmax_param;
+uint64_t op_softmax(const npuc_tx8_softmax_param *p, const npuc_tx8_tsr *in,
+                    const npuc_tx8_tsr *out);
+
+/* Layer normalization over the last axis (C): (x - mean) / sqrt(var +
+ * epsilon) * scale + bias, var the biased variance; scale and bias rank-1
+ * [C] (any float dtype). Floats, fp32 inside. */
+typedef struct {
+  float epsilon;
+} npuc_tx8_layernorm_param;
+uint64_t op_layernorm(const npuc_tx8_layernorm_param *p, const npuc_tx8_tsr *in,
+                      const npuc_tx8_tsr *scale, const npuc_tx8_tsr *bias,
+                      const npuc_tx8_tsr *out);
+
+/* out dimension i is input dimension perm[i] (`shape` is the input's).
+ * A TDMA move; any dtype. */
+typedef struct {
+  NPUC_TX8_SHAPED_PARAM;
+  int32_t perm[NPUC_TX8_MAX_SHAPE_DIM];
+} npuc_tx8_transpose_param;
+uint64_t op_transpose(const npuc_tx8_transpose_param *p, const npuc_tx8_tsr *in,
+                      const npuc_tx8_tsr *out);
+
 /* ---- the reference (compute interface)
  * ------------------------------------------------ */
 
@@ -258,6 +318,18 @@ void npuc_tx8_ref_binary(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
 void npuc_tx8_ref_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
                         const npuc_tx8_tsr *out);
 
+void npuc_tx8_ref_clip(const npuc_tx8_clip_param *p, const npuc_tx8_tsr *in,
+                       const npuc_tx8_tsr *out);
+void npuc_tx8_ref_reduce(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
+                         const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
+void npuc_tx8_ref_softmax(const npuc_tx8_softmax_param *p,
+                          const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
+void npuc_tx8_ref_layernorm(const npuc_tx8_layernorm_param *p,
+                            const npuc_tx8_tsr *in, const npuc_tx8_tsr *scale,
+                            const npuc_tx8_tsr *bias, const npuc_tx8_tsr *out);
+void npuc_tx8_ref_transpose(const npuc_tx8_transpose_param *p,
+                            const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
+
 /* ---- cycle model
  * ------------------------------------------------------------------------ */
 
@@ -270,6 +342,16 @@ uint64_t npuc_tx8_cycles_tdma(int64_t bytes);
 uint64_t npuc_tx8_cycles_ct(int64_t bytes, int passes);
 uint64_t npuc_tx8_cycles_ne(int64_t batches, int64_t m, int64_t k, int64_t n,
                             npuc_tx8_dtype dt);
+
+/* The issue-17 ops' costs (cycles.c): reduce `passes` CT passes over the
+ * input's bytes; softmax five over the input (max, subtract, exp, sum,
+ * divide); layernorm seven (mean, subtract, square-sum, rsqrt,
+ * normalize, scale, shift); transpose a TDMA move of source plus
+ * destination. */
+uint64_t npuc_tx8_cycles_reduce(int64_t in_bytes, int passes);
+uint64_t npuc_tx8_cycles_softmax(int64_t bytes);
+uint64_t npuc_tx8_cycles_layernorm(int64_t bytes);
+uint64_t npuc_tx8_cycles_transpose(int64_t src_bytes, int64_t dst_bytes);
 
 /* Prints "tx8 <op>: error: message" to stderr and exits with status 3. */
 void npuc_tx8_fail(const char *op, const char *fmt, ...)

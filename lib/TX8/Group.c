@@ -364,6 +364,8 @@ static bool finish_compute(builder *b) {
   if (s->kind == NPUC_TX8_KIND_CONV && !read_conv_attrs(op, s))
     return false;
   p->epsilon = read_epsilon(op);
+  if (!npuc_tx8_read_op_params(op, local, s, &p->epsilon))
+    return false;
   char err[256];
   if (!npuc_tx8_slice_check(s, err, sizeof err)) {
     npuc_op_error(op, "%s: unsupported shape: %s", local, err);

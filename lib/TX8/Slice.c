@@ -13,12 +13,18 @@ static bool check_binary(const npuc_tx8_slice_op *op, char *err, size_t cap);
 static bool check_batchnorm(const npuc_tx8_slice_op *op, char *err, size_t cap);
 static bool check_gemm(const npuc_tx8_slice_op *op, char *err, size_t cap);
 static bool check_conv(const npuc_tx8_slice_op *op, char *err, size_t cap);
+static bool check_reduce(const npuc_tx8_slice_op *op, char *err, size_t cap);
+static bool check_softmax(const npuc_tx8_slice_op *op, char *err, size_t cap);
+static bool check_layernorm(const npuc_tx8_slice_op *op, char *err, size_t cap);
+static bool check_transpose(const npuc_tx8_slice_op *op, char *err, size_t cap);
 
 static const npuc_tx8_op_def op_defs[] = {
 #define TX8_UNARY(op, ENUM, PASSES)                                            \
   {"tx8be." #op, NPUC_TX8_KIND_UNARY, "NPUC_TX8_" #ENUM},
 #define TX8_BINARY(op, ENUM, PASSES)                                           \
   {"tx8be." #op, NPUC_TX8_KIND_BINARY, "NPUC_TX8_" #ENUM},
+#define TX8_REDUCE(op, ENUM, PASSES)                                           \
+  {"tx8be." #op, NPUC_TX8_KIND_REDUCE, "NPUC_TX8_" #ENUM},
 #define TX8_OP(op, KIND) {"tx8be." #op, NPUC_TX8_KIND_##KIND, NULL},
 #include "npuc/Tx8Ops.def"
 };
@@ -51,6 +57,11 @@ bool npuc_tx8_slice_check(const npuc_tx8_slice_op *op, char *err,
   case NPUC_TX8_KIND_BATCHNORM: return check_batchnorm(op, err, err_cap);
   case NPUC_TX8_KIND_GEMM: return check_gemm(op, err, err_cap);
   case NPUC_TX8_KIND_CONV: return check_conv(op, err, err_cap);
+  case NPUC_TX8_KIND_CLIP: return check_unary(op, err, err_cap);
+  case NPUC_TX8_KIND_REDUCE: return check_reduce(op, err, err_cap);
+  case NPUC_TX8_KIND_SOFTMAX: return check_softmax(op, err, err_cap);
+  case NPUC_TX8_KIND_LAYERNORM: return check_layernorm(op, err, err_cap);
+  case NPUC_TX8_KIND_TRANSPOSE: return check_transpose(op, err, err_cap);
   }
   return false;
 }
@@ -68,6 +79,12 @@ uint32_t npuc_tx8_shard_axes(const npuc_tx8_slice_op *op) {
   case NPUC_TX8_KIND_BATCHNORM: return 1u << (r - 1);
   case NPUC_TX8_KIND_GEMM: return all_axes(r); /* the rows and N */
   case NPUC_TX8_KIND_CONV: return 1u << 0 | 1u << 1;
+  case NPUC_TX8_KIND_CLIP:
+  case NPUC_TX8_KIND_TRANSPOSE: return all_axes(r);
+  /* The reduced axes (softmax's axis, layernorm's last) stay whole. */
+  case NPUC_TX8_KIND_REDUCE:
+  case NPUC_TX8_KIND_SOFTMAX: return all_axes(r) & ~op->axes;
+  case NPUC_TX8_KIND_LAYERNORM: return all_axes(r) & ~(1u << (r - 1));
   }
   return 0;
 }
@@ -80,6 +97,11 @@ uint32_t npuc_tx8_split_axes(const npuc_tx8_slice_op *op) {
   case NPUC_TX8_KIND_BATCHNORM: return all_axes(r) & ~(1u << (r - 1));
   case NPUC_TX8_KIND_GEMM: return all_axes(r - 1); /* N stays whole in time */
   case NPUC_TX8_KIND_CONV: return 1u << 0 | 1u << 1;
+  case NPUC_TX8_KIND_CLIP:
+  case NPUC_TX8_KIND_TRANSPOSE: return all_axes(r);
+  case NPUC_TX8_KIND_REDUCE:
+  case NPUC_TX8_KIND_SOFTMAX: return all_axes(r) & ~op->axes;
+  case NPUC_TX8_KIND_LAYERNORM: return all_axes(r) & ~(1u << (r - 1));
   }
   return 0;
 }
@@ -101,6 +123,8 @@ static void gemm_windows(const npuc_tx8_slice_op *op, int i,
                          npuc_tx8_window *w);
 static void conv_windows(const npuc_tx8_slice_op *op, int i,
                          npuc_tx8_window *w);
+static void reduce_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w);
+static void transpose_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w);
 
 void npuc_tx8_operand_windows(const npuc_tx8_slice_op *op, int i,
                               npuc_tx8_window *w) {
@@ -115,6 +139,14 @@ void npuc_tx8_operand_windows(const npuc_tx8_slice_op *op, int i,
     return;
   case NPUC_TX8_KIND_GEMM: gemm_windows(op, i, w); return;
   case NPUC_TX8_KIND_CONV: conv_windows(op, i, w); return;
+  case NPUC_TX8_KIND_CLIP:
+  case NPUC_TX8_KIND_SOFTMAX: /* the axis is never split: same is whole */
+  case NPUC_TX8_KIND_LAYERNORM:
+    for (int d = 0; d < rank; ++d)
+      w[d] = same(out_rank - rank + d);
+    return;
+  case NPUC_TX8_KIND_REDUCE: reduce_windows(op, w); return;
+  case NPUC_TX8_KIND_TRANSPOSE: transpose_windows(op, w); return;
   }
 }
 
@@ -154,6 +186,20 @@ static void conv_windows(const npuc_tx8_slice_op *op, int i,
     w[1 + d] = k;
   }
   w[3] = whole();
+}
+
+/* A reduced dimension is 1 in the output: its slice reads the whole input
+ * dimension; the others read what they write. */
+static void reduce_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w) {
+  for (int d = 0; d < op->operands[0].rank; ++d)
+    w[d] = (op->axes >> d & 1) ? whole() : same(d);
+}
+
+/* Input dimension perm[i] is output dimension i: the window of input
+ * dimension j follows the output dimension that shows it. */
+static void transpose_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w) {
+  for (int i = 0; i < op->result.rank; ++i)
+    w[op->perm[i]] = same(i);
 }
 
 /* ---- shape checks
@@ -280,5 +326,63 @@ static bool check_conv(const npuc_tx8_slice_op *op, char *err, size_t cap) {
     return fail(err, cap, "the result should be %lldx%lldx%lldx%lld",
                 (long long)inferred.dims[0], (long long)inferred.dims[1],
                 (long long)inferred.dims[2], (long long)inferred.dims[3]);
+  return true;
+}
+
+/* keepdims: the result is the input with each reduced dimension 1. */
+static bool check_reduce(const npuc_tx8_slice_op *op, char *err, size_t cap) {
+  const npuc_tx8_shape *in = &op->operands[0], *o = &op->result;
+  if (op->num_operands != 1 || in->rank != o->rank)
+    return fail(err, cap, "the result must have the input's rank (keepdims)");
+  if (op->axes == 0 || op->axes >> in->rank)
+    return fail(err, cap, "axes must name dimensions below the rank %d",
+                in->rank);
+  for (int d = 0; d < in->rank; ++d)
+    if (o->dims[d] != ((op->axes >> d & 1) ? 1 : in->dims[d]))
+      return fail(err, cap,
+                  "result dimension %d should be %lld (keepdims: "
+                  "reduced dimensions are 1)",
+                  d, (long long)((op->axes >> d & 1) ? 1 : in->dims[d]));
+  return true;
+}
+
+static bool check_softmax(const npuc_tx8_slice_op *op, char *err, size_t cap) {
+  if (!check_unary(op, err, cap))
+    return false;
+  if (op->axes == 0 || (op->axes & (op->axes - 1)) ||
+      op->axes >> op->result.rank)
+    return fail(err, cap, "the axis must be one dimension below the rank %d",
+                op->result.rank);
+  return true;
+}
+
+static bool check_layernorm(const npuc_tx8_slice_op *op, char *err,
+                            size_t cap) {
+  int64_t c = channels(&op->result);
+  if (op->num_operands != 3 || !same_shape(&op->operands[0], &op->result))
+    return fail(err, cap, "the input and the result shapes differ");
+  for (int i = 1; i < 3; ++i)
+    if (!is_vector_of(&op->operands[i], c))
+      return fail(err, cap, "operand #%d must be a [%lld] vector", i,
+                  (long long)c);
+  return true;
+}
+
+static bool check_transpose(const npuc_tx8_slice_op *op, char *err,
+                            size_t cap) {
+  const npuc_tx8_shape *in = &op->operands[0], *o = &op->result;
+  if (op->num_operands != 1 || in->rank != o->rank)
+    return fail(err, cap, "the result must have the input's rank");
+  uint32_t seen = 0;
+  for (int i = 0; i < o->rank; ++i) {
+    int64_t j = op->perm[i];
+    if (j < 0 || j >= in->rank || (seen >> j & 1))
+      return fail(err, cap, "the permutation is not one of 0..%d",
+                  in->rank - 1);
+    seen |= 1u << j;
+    if (o->dims[i] != in->dims[j])
+      return fail(err, cap, "result dimension %d should be %lld", i,
+                  (long long)in->dims[j]);
+  }
   return true;
 }

@@ -404,12 +404,13 @@ static void dma_round_trips(void **state) {
 
 static void binary_ops(void **state) {
   (void)state;
-  for (int i = 0; i < 14; ++i) {
+  for (int i = 0; i < 20; ++i) {
     /* At least 2 rows, so a [C] operand is a real broadcast. */
     npuc_tx8_dims d = {rnd_range(1, 3), rnd_range(2, 8), rnd_channels()};
     bool int8 = i % 5 == 4;
     npuc_tx8_dtype dt = int8 ? NPUC_TX8_I8 : rnd_float_dtype();
-    npuc_tx8_binary_op op = (npuc_tx8_binary_op)rnd_range(0, int8 ? 2 : 3);
+    npuc_tx8_binary_op op =
+        (npuc_tx8_binary_op)rnd_range(0, int8 ? 2 : NPUC_TX8_POW);
     int vec_side = (int)rnd_range(0, 2); /* 0: none, 1: a, 2: b is [C] */
     npuc_tx8_dims vd = {1, 1, d.c};
     npuc_tx8_layout_mode cm = compact_mode(d), am = rnd_aligned(d);
@@ -417,7 +418,8 @@ static void binary_ops(void **state) {
                         vec_side == 1 ? NPUC_TX8_TENSOR : cm);
     owned b = alloc_tsr(vec_side == 2 ? vd : d, dt,
                         vec_side == 2 ? NPUC_TX8_TENSOR : cm);
-    fill(&a.t, int8 ? -20 : -4, int8 ? 20 : 4);
+    /* pow: a positive base (a negative one is NaN in both). */
+    fill(&a.t, int8 ? -20 : op == NPUC_TX8_POW ? 0.25 : -4, int8 ? 20 : 4);
     fill(&b.t, int8 ? -20 : 0.5, int8 ? 20 : 4); /* no division by ~0 */
     owned want = alloc_tsr(d, dt, cm);
     npuc_tx8_ref_binary(op, &a.t, &b.t, &want.t);
@@ -451,7 +453,7 @@ static void unary_ops(void **state) {
     npuc_tx8_dtype dt = int8 ? NPUC_TX8_I8 : rnd_float_dtype();
     npuc_tx8_unary_op op =
         int8 ? (rnd_range(0, 1) ? NPUC_TX8_RELU : NPUC_TX8_ABS)
-             : (npuc_tx8_unary_op)rnd_range(0, NPUC_TX8_ABS);
+             : (npuc_tx8_unary_op)rnd_range(0, NPUC_TX8_GELU_TANH);
     double lo, hi;
     unary_range(op, &lo, &hi);
     npuc_tx8_layout_mode cm = compact_mode(d), am = rnd_aligned(d);
@@ -466,9 +468,10 @@ static void unary_ops(void **state) {
     describe(what, sizeof what, "unary", dt, d, am);
     /* fp32 libm functions are within a few ulp of the exact value; gelu
      * also rounds erfc's argument x/sqrt(2), which erfc amplifies by
-     * about 2 (x/sqrt 2)^2 <= 16 for |x| <= 4. */
+     * about 2 (x/sqrt 2)^2 <= 16 for |x| <= 4; gelu_tanh rounds its
+     * argument u (|u| <= 5.5), which x / (1 + exp(-2u)) amplifies by 2u. */
     owned mag = abs_copy(&want.t, false);
-    double ulps = op == NPUC_TX8_GELU ? 40 : 8;
+    double ulps = op == NPUC_TX8_GELU ? 40 : op == NPUC_TX8_GELU_TANH ? 64 : 8;
     tolerance tol = {what, 0, &mag.t, ulps * 0x1p-24, false};
     assert_int_equal(compare(&got.t, &want.t, &tol), 0);
     owned *all[] = {&in, &want, &ain, &got, &mag};
@@ -721,6 +724,223 @@ static void comparison_can_fail(void **state) {
 }
 
 /* ======================================================================
+ * The issue-17 ops (clip, reduce, softmax, layernorm, transpose): the
+ * model in a compact or an aligned layout against the reference
+ * ====================================================================== */
+
+/* A random shape of rank min_rank..4: small leading dimensions, channels
+ * on both sides of the layout rules last. */
+static int rnd_shape(int32_t *shape, int min_rank) {
+  int rank = (int)rnd_range(min_rank, 4);
+  for (int d = 0; d < rank - 1; ++d)
+    shape[d] = (int32_t)rnd_range(1, 4);
+  shape[rank - 1] = (int32_t)rnd_channels();
+  return rank;
+}
+
+/* Batched (NTensor/NCx) or not (Tensor/Cx), compact or aligned. */
+static npuc_tx8_layout_mode shaped_mode(bool batched, bool aligned) {
+  if (aligned)
+    return batched ? NPUC_TX8_NCX : NPUC_TX8_CX;
+  return batched ? NPUC_TX8_NTENSOR : NPUC_TX8_TENSOR;
+}
+
+static owned alloc_shaped(const int32_t *shape, int rank, npuc_tx8_dtype dt,
+                          npuc_tx8_layout_mode mode) {
+  return alloc_tsr(npuc_tx8_dims_of_shape32(shape, rank, mode), dt, mode);
+}
+
+/* The reference's input (compact), the model's copy of it in `mode` (of
+ * the same family, so the dims agree). */
+typedef struct {
+  owned compact, model;
+  npuc_tx8_layout_mode cm, mode;
+} shaped_input;
+
+static shaped_input rnd_input(const int32_t *shape, int rank, npuc_tx8_dtype dt,
+                              double lo, double hi, int i) {
+  bool batched = rank >= 2 && rnd_range(0, 1), aligned = i % 2;
+  shaped_input x;
+  x.cm = shaped_mode(batched, false);
+  x.mode = shaped_mode(batched, aligned);
+  x.compact = alloc_shaped(shape, rank, dt, x.cm);
+  fill(&x.compact.t, lo, hi);
+  x.model = to_layout(&x.compact.t, x.mode);
+  return x;
+}
+
+static void describe_shape(char *buf, size_t cap, const char *op,
+                           npuc_tx8_dtype dt, const int32_t *shape, int rank,
+                           npuc_tx8_layout_mode mode) {
+  int n = snprintf(buf, cap, "%s %s [", op, npuc_tx8_dtype_name(dt));
+  for (int d = 0; d < rank && n > 0 && (size_t)n < cap; ++d)
+    n += snprintf(buf + n, cap - (size_t)n, "%s%d", d ? "x" : "", shape[d]);
+  if (n > 0 && (size_t)n < cap)
+    snprintf(buf + n, cap - (size_t)n, "] %s", npuc_tx8_layout_name(mode));
+}
+
+static void clip_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 16; ++i) {
+    int32_t shape[4];
+    int rank = rnd_shape(shape, 1);
+    bool int8 = i % 4 == 3;
+    npuc_tx8_dtype dt = int8 ? NPUC_TX8_I8 : rnd_float_dtype();
+    /* relu6 half the time, else a random interval. */
+    npuc_tx8_clip_param p = {0.0f, 6.0f};
+    if (i % 2)
+      p = (npuc_tx8_clip_param){(float)rnd_range(-5, 0),
+                                (float)rnd_range(1, 5)};
+    shaped_input x = rnd_input(shape, rank, dt, -10, 10, i);
+    owned want = alloc_shaped(shape, rank, dt, x.cm);
+    owned got = alloc_shaped(shape, rank, dt, x.mode);
+    npuc_tx8_ref_clip(&p, &x.compact.t, &want.t);
+    op_clip(&p, &x.model.t, &got.t);
+    char what[128];
+    describe_shape(what, sizeof what, "clip", dt, shape, rank, x.mode);
+    tolerance tol = {what, 0, NULL, 0, false};
+    assert_int_equal(compare(&got.t, &want.t, &tol), 0);
+    owned *all[] = {&x.compact, &x.model, &want, &got};
+    for (size_t k = 0; k < ARRAY_LEN(all); ++k)
+      free_tsr(all[k]);
+  }
+}
+
+static void reduce_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 32; ++i) {
+    npuc_tx8_reduce_param p = {{0}, 0, 0};
+    p.dim = rnd_shape(p.shape, 1);
+    while (!p.axes) /* at least one axis, any subset */
+      p.axes = (uint32_t)rnd_range(0, (1 << p.dim) - 1);
+    npuc_tx8_reduce_op op = (npuc_tx8_reduce_op)rnd_range(0, 3);
+    bool int8 = i % 5 == 4;
+    if (int8)
+      op = rnd_range(0, 1) ? NPUC_TX8_REDUCE_MAX : NPUC_TX8_REDUCE_MIN;
+    npuc_tx8_dtype dt = int8 ? NPUC_TX8_I8 : rnd_float_dtype();
+    int32_t os[4];
+    int64_t k = 1; /* elements per output */
+    for (int d = 0; d < p.dim; ++d) {
+      os[d] = (p.axes >> d & 1) ? 1 : p.shape[d];
+      k *= (p.axes >> d & 1) ? p.shape[d] : 1;
+    }
+    shaped_input x =
+        rnd_input(p.shape, p.dim, dt, int8 ? -100 : -3, int8 ? 100 : 3, i);
+    owned want = alloc_shaped(os, p.dim, dt, x.cm);
+    owned got = alloc_shaped(os, p.dim, dt, x.mode);
+    npuc_tx8_ref_reduce(op, &p, &x.compact.t, &want.t);
+    op_reduce(op, &p, &x.model.t, &got.t);
+    /* fp32 sums of k terms: k * 2^-24 times the sum of magnitudes. */
+    owned ax = abs_copy(&x.compact.t, false);
+    owned mag = alloc_shaped(os, p.dim, NPUC_TX8_F32, x.cm);
+    npuc_tx8_ref_reduce(NPUC_TX8_REDUCE_SUM, &p, &ax.t, &mag.t);
+    char what[128];
+    describe_shape(what, sizeof what, "reduce", dt, p.shape, p.dim, x.mode);
+    tolerance tol = {what, 0, &mag.t, (double)k * 0x1p-24, false};
+    assert_int_equal(compare(&got.t, &want.t, &tol), 0);
+    owned *all[] = {&x.compact, &x.model, &want, &got, &ax, &mag};
+    for (size_t j = 0; j < ARRAY_LEN(all); ++j)
+      free_tsr(all[j]);
+  }
+}
+
+static void softmax_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 24; ++i) {
+    npuc_tx8_softmax_param p = {{0}, 0, 0};
+    p.dim = rnd_shape(p.shape, 1);
+    p.axis = (int32_t)rnd_range(0, p.dim - 1);
+    npuc_tx8_dtype dt = rnd_float_dtype();
+    /* Large values: the max subtraction is what keeps exp finite. */
+    double span = i % 3 == 0 ? 100 : 4;
+    shaped_input x = rnd_input(p.shape, p.dim, dt, -span, span, i);
+    owned want = alloc_shaped(p.shape, p.dim, dt, x.cm);
+    owned got = alloc_shaped(p.shape, p.dim, dt, x.mode);
+    npuc_tx8_ref_softmax(&p, &x.compact.t, &want.t);
+    op_softmax(&p, &x.model.t, &got.t);
+    char what[128];
+    describe_shape(what, sizeof what, "softmax", dt, p.shape, p.dim, x.mode);
+    /* Each output is exp(x - max) (a few ulp, times |x - max| <= 2 span
+     * from rounding x - max) over an fp32 sum of len terms. */
+    int64_t len = p.shape[p.axis];
+    owned mag = abs_copy(&want.t, false);
+    tolerance tol = {what, 0x1p-30, &mag.t,
+                     (8 + 2 * span + (double)len) * 0x1p-24, false};
+    assert_int_equal(compare(&got.t, &want.t, &tol), 0);
+    owned *all[] = {&x.compact, &x.model, &want, &got, &mag};
+    for (size_t j = 0; j < ARRAY_LEN(all); ++j)
+      free_tsr(all[j]);
+  }
+}
+
+static void layernorm_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 24; ++i) {
+    int32_t shape[4];
+    int rank = rnd_shape(shape, 1);
+    npuc_tx8_dtype dt = rnd_float_dtype();
+    npuc_tx8_layernorm_param p = {i % 2 ? 1e-5f : 1e-3f};
+    int64_t c = shape[rank - 1];
+    shaped_input x = rnd_input(shape, rank, dt, -3, 3, i);
+    npuc_tx8_dims vd = {1, 1, c};
+    owned g = alloc_tsr(vd, rnd_float_dtype(), NPUC_TX8_TENSOR);
+    owned b = alloc_tsr(vd, rnd_float_dtype(), NPUC_TX8_TENSOR);
+    fill(&g.t, -2, 2);
+    fill(&b.t, -1, 1);
+    owned want = alloc_shaped(shape, rank, dt, x.cm);
+    owned got = alloc_shaped(shape, rank, dt, x.mode);
+    npuc_tx8_ref_layernorm(&p, &x.compact.t, &g.t, &b.t, &want.t);
+    op_layernorm(&p, &x.model.t, &g.t, &b.t, &got.t);
+    char what[128];
+    describe_shape(what, sizeof what, "layernorm", dt, shape, rank, x.mode);
+    /* fp32 mean and variance over c terms, then a few roundings; scaled by
+     * |scale| * 3 / std + |bias|, bounded here by 2 * 3 / std: allow c +
+     * 16 ulps of fp32 relative to 8 (|x - mean| / std <= sqrt(c)). */
+    tolerance tol = {what,
+                     (8.0 * sqrt((double)c) + 8) * ((double)c + 16) * 0x1p-24,
+                     NULL, 0, false};
+    assert_int_equal(compare(&got.t, &want.t, &tol), 0);
+    owned *all[] = {&x.compact, &x.model, &g, &b, &want, &got};
+    for (size_t j = 0; j < ARRAY_LEN(all); ++j)
+      free_tsr(all[j]);
+  }
+}
+
+static void transpose_ops(void **state) {
+  (void)state;
+  static const npuc_tx8_dtype all_dt[] = {NPUC_TX8_F16, NPUC_TX8_BF16,
+                                          NPUC_TX8_F32, NPUC_TX8_I8};
+  for (int i = 0; i < 24; ++i) {
+    npuc_tx8_transpose_param p = {{0}, 0, {0}};
+    p.dim = rnd_shape(p.shape, 2);
+    for (int d = 0; d < p.dim; ++d) /* a random permutation */
+      p.perm[d] = d;
+    for (int d = p.dim - 1; d > 0; --d) {
+      int j = (int)rnd_range(0, d);
+      int32_t t = p.perm[d];
+      p.perm[d] = p.perm[j];
+      p.perm[j] = t;
+    }
+    npuc_tx8_dtype dt = all_dt[rnd_range(0, 3)];
+    int32_t os[4];
+    for (int d = 0; d < p.dim; ++d)
+      os[d] = p.shape[p.perm[d]];
+    shaped_input x = rnd_input(p.shape, p.dim, dt, -50, 50, i);
+    owned want = alloc_shaped(os, p.dim, dt, x.cm);
+    owned got = alloc_shaped(os, p.dim, dt, x.mode);
+    npuc_tx8_ref_transpose(&p, &x.compact.t, &want.t);
+    op_transpose(&p, &x.model.t, &got.t);
+    char what[128];
+    describe_shape(what, sizeof what, "transpose", dt, p.shape, p.dim, x.mode);
+    tolerance tol = {what, 0, NULL, 0, false}; /* bit exact: a move */
+    assert_int_equal(compare(&got.t, &want.t, &tol), 0);
+    owned *all[] = {&x.compact, &x.model, &want, &got};
+    for (size_t j = 0; j < ARRAY_LEN(all); ++j)
+      free_tsr(all[j]);
+  }
+}
+
+/* ======================================================================
  * Cycle model (default target: 16 tiles, 1 GHz, 32 cycles per op)
  * ====================================================================== */
 
@@ -865,6 +1085,11 @@ int main(void) {
       cmocka_unit_test(gemm_ops),
       cmocka_unit_test(conv_ops),
       cmocka_unit_test(batchnorm_ops),
+      cmocka_unit_test(clip_ops),
+      cmocka_unit_test(reduce_ops),
+      cmocka_unit_test(softmax_ops),
+      cmocka_unit_test(layernorm_ops),
+      cmocka_unit_test(transpose_ops),
       cmocka_unit_test(int8_saturates),
       cmocka_unit_test(comparison_can_fail),
       cmocka_unit_test(cycle_model),

@@ -109,12 +109,13 @@ void npuc_tx8_ref_batchnorm_inference(const npuc_tx8_batchnorm_param *p,
       }
 }
 
-static double binary(npuc_tx8_binary_op op, double x, double y) {
+double npuc_tx8i_binary_f64(npuc_tx8_binary_op op, double x, double y) {
   switch (op) {
   case NPUC_TX8_ADD: return x + y;
   case NPUC_TX8_SUB: return x - y;
   case NPUC_TX8_MUL: return x * y;
   case NPUC_TX8_DIV: return x / y;
+  case NPUC_TX8_POW: return pow(x, y);
   }
   return x;
 }
@@ -128,7 +129,8 @@ void npuc_tx8_ref_binary(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
     for (int64_t hw = 0; hw < d.hw; ++hw)
       for (int64_t c = 0; c < d.c; ++c)
         put(out, n, hw, c,
-            binary(op, at_bcast(a, n, hw, c), at_bcast(b, n, hw, c)));
+            npuc_tx8i_binary_f64(op, at_bcast(a, n, hw, c),
+                                 at_bcast(b, n, hw, c)));
 }
 
 static double unary(npuc_tx8_unary_op op, double x) {
@@ -143,6 +145,11 @@ static double unary(npuc_tx8_unary_op op, double x) {
   case NPUC_TX8_SQRT: return sqrt(x);
   case NPUC_TX8_RSQRT: return 1.0 / sqrt(x);
   case NPUC_TX8_ABS: return fabs(x);
+  case NPUC_TX8_SILU: return x / (1.0 + exp(-x));
+  case NPUC_TX8_GELU_TANH: /* as defined, sqrt(2/pi) spelled out */
+    return 0.5 * x *
+           (1.0 + tanh(sqrt(2.0 / 3.14159265358979323846) *
+                       (x + 0.044715 * x * x * x)));
   }
   return x;
 }
@@ -156,4 +163,143 @@ void npuc_tx8_ref_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
     for (int64_t hw = 0; hw < d.hw; ++hw)
       for (int64_t c = 0; c < d.c; ++c)
         put(out, n, hw, c, unary(op, at(in, n, hw, c)));
+}
+
+/* ---- the issue-17 ops -------------------------------------------------- */
+
+/* Element i of a compact tensor, row-major over its whole shape. */
+static double at_i(const npuc_tx8_tsr *t, int64_t i) {
+  const npuc_tx8_dims d = t->layout.dims;
+  return at(t, i / (d.hw * d.c), i / d.c % d.hw, i % d.c);
+}
+
+static void put_i(const npuc_tx8_tsr *t, int64_t i, double v) {
+  const npuc_tx8_dims d = t->layout.dims;
+  put(t, i / (d.hw * d.c), i / d.c % d.hw, i % d.c, v);
+}
+
+/* The multi-index of row-major element i of `shape`. */
+static void unflatten(int64_t i, const int32_t *shape, int32_t dim,
+                      int64_t *idx) {
+  for (int32_t d = dim - 1; d >= 0; --d) {
+    idx[d] = i % shape[d];
+    i /= shape[d];
+  }
+}
+
+static int64_t flatten(const int64_t *idx, const int32_t *shape, int32_t dim) {
+  int64_t i = 0;
+  for (int32_t d = 0; d < dim; ++d)
+    i = i * shape[d] + idx[d];
+  return i;
+}
+
+static int64_t elements(const int32_t *shape, int32_t dim) {
+  int64_t n = 1;
+  for (int32_t d = 0; d < dim; ++d)
+    n *= shape[d];
+  return n;
+}
+
+void npuc_tx8_ref_clip(const npuc_tx8_clip_param *p, const npuc_tx8_tsr *in,
+                       const npuc_tx8_tsr *out) {
+  const npuc_tx8_tsr *all[] = {in, out};
+  check_all_compact("npuc_tx8_ref_clip", all, 2);
+  npuc_tx8_dims d = out->layout.dims;
+  for (int64_t i = 0; i < d.n * d.hw * d.c; ++i)
+    put_i(out, i, fmin(fmax(at_i(in, i), (double)p->lo), (double)p->hi));
+}
+
+/* Output element by output element: every input element whose
+ * non-reduced indices match. */
+void npuc_tx8_ref_reduce(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
+                         const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
+  const npuc_tx8_tsr *all[] = {in, out};
+  check_all_compact("npuc_tx8_ref_reduce", all, 2);
+  int32_t os[NPUC_TX8_MAX_SHAPE_DIM], rs[NPUC_TX8_MAX_SHAPE_DIM];
+  for (int32_t d = 0; d < p->dim; ++d) {
+    bool reduced = p->axes >> d & 1;
+    os[d] = reduced ? 1 : p->shape[d];
+    rs[d] = reduced ? p->shape[d] : 1;
+  }
+  int64_t oi[NPUC_TX8_MAX_SHAPE_DIM], ri[NPUC_TX8_MAX_SHAPE_DIM];
+  int64_t ii[NPUC_TX8_MAX_SHAPE_DIM], nr = elements(rs, p->dim);
+  for (int64_t j = 0; j < elements(os, p->dim); ++j) {
+    unflatten(j, os, p->dim, oi);
+    double v = op == NPUC_TX8_REDUCE_MAX   ? -INFINITY
+               : op == NPUC_TX8_REDUCE_MIN ? INFINITY
+                                           : 0.0;
+    for (int64_t k = 0; k < nr; ++k) {
+      unflatten(k, rs, p->dim, ri);
+      for (int32_t d = 0; d < p->dim; ++d)
+        ii[d] = oi[d] + ri[d];
+      double x = at_i(in, flatten(ii, p->shape, p->dim));
+      if (op == NPUC_TX8_REDUCE_MAX)
+        v = fmax(v, x);
+      else if (op == NPUC_TX8_REDUCE_MIN)
+        v = fmin(v, x);
+      else
+        v += x;
+    }
+    put_i(out, j, op == NPUC_TX8_REDUCE_MEAN ? v / (double)nr : v);
+  }
+}
+
+void npuc_tx8_ref_softmax(const npuc_tx8_softmax_param *p,
+                          const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
+  const npuc_tx8_tsr *all[] = {in, out};
+  check_all_compact("npuc_tx8_ref_softmax", all, 2);
+  int64_t idx[NPUC_TX8_MAX_SHAPE_DIM];
+  int64_t len = p->shape[p->axis];
+  for (int64_t i = 0; i < elements(p->shape, p->dim); ++i) {
+    unflatten(i, p->shape, p->dim, idx);
+    double max = -INFINITY, sum = 0;
+    for (int64_t k = 0; k < len; ++k) {
+      idx[p->axis] = k;
+      max = fmax(max, at_i(in, flatten(idx, p->shape, p->dim)));
+    }
+    for (int64_t k = 0; k < len; ++k) {
+      idx[p->axis] = k;
+      sum += exp(at_i(in, flatten(idx, p->shape, p->dim)) - max);
+    }
+    put_i(out, i, exp(at_i(in, i) - max) / sum);
+  }
+}
+
+void npuc_tx8_ref_layernorm(const npuc_tx8_layernorm_param *p,
+                            const npuc_tx8_tsr *in, const npuc_tx8_tsr *scale,
+                            const npuc_tx8_tsr *bias, const npuc_tx8_tsr *out) {
+  const npuc_tx8_tsr *all[] = {in, scale, bias, out};
+  check_all_compact("npuc_tx8_ref_layernorm", all, 4);
+  npuc_tx8_dims d = in->layout.dims;
+  for (int64_t n = 0; n < d.n; ++n)
+    for (int64_t hw = 0; hw < d.hw; ++hw) {
+      double mean = 0, var = 0;
+      for (int64_t c = 0; c < d.c; ++c)
+        mean += at(in, n, hw, c) / (double)d.c;
+      for (int64_t c = 0; c < d.c; ++c)
+        var += (at(in, n, hw, c) - mean) * (at(in, n, hw, c) - mean);
+      double rstd = 1.0 / sqrt(var / (double)d.c + (double)p->epsilon);
+      for (int64_t c = 0; c < d.c; ++c)
+        put(out, n, hw, c,
+            (at(in, n, hw, c) - mean) * rstd * at(scale, 0, 0, c) +
+                at(bias, 0, 0, c));
+    }
+}
+
+/* Output element j at output index o reads input index i[perm[k]] = o[k]. */
+void npuc_tx8_ref_transpose(const npuc_tx8_transpose_param *p,
+                            const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
+  const npuc_tx8_tsr *all[] = {in, out};
+  check_all_compact("npuc_tx8_ref_transpose", all, 2);
+  int32_t os[NPUC_TX8_MAX_SHAPE_DIM];
+  int64_t oi[NPUC_TX8_MAX_SHAPE_DIM], ii[NPUC_TX8_MAX_SHAPE_DIM];
+  for (int32_t k = 0; k < p->dim; ++k)
+    os[k] = p->shape[p->perm[k]];
+  for (int64_t j = 0; j < elements(os, p->dim); ++j) {
+    unflatten(j, os, p->dim, oi);
+    for (int32_t k = 0; k < p->dim; ++k)
+      ii[p->perm[k]] = oi[k];
+    put_i(out, j, at_i(in, flatten(ii, p->shape, p->dim)));
+  }
 }

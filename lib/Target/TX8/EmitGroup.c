@@ -9,6 +9,7 @@
 #include "npuc/IR.h"
 
 #include <mlir-c/BuiltinAttributes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -301,6 +302,8 @@ static const char *op_enum(const char *name) {
 }
 
 static void emit_conv(group_emitter *g, const int *in);
+static void emit_shaped_op(group_emitter *g, const int *in);
+static void emit_layernorm(group_emitter *g, const int *in);
 
 static void emit_compute(group_emitter *g) {
   const npuc_tx8_group_plan *p = &g->plan;
@@ -342,6 +345,11 @@ static void emit_compute(group_emitter *g) {
     npuc_sb_printf(o, ", &b[%d]);\n    }\n", r);
     return;
   case NPUC_TX8_KIND_CONV: emit_conv(g, in); return;
+  case NPUC_TX8_KIND_CLIP:
+  case NPUC_TX8_KIND_REDUCE:
+  case NPUC_TX8_KIND_SOFTMAX:
+  case NPUC_TX8_KIND_TRANSPOSE: emit_shaped_op(g, in); return;
+  case NPUC_TX8_KIND_LAYERNORM: emit_layernorm(g, in); return;
   }
 }
 
@@ -373,4 +381,74 @@ static void emit_conv(group_emitter *g, const int *in) {
   else
     npuc_sb_printf(g->out, "NULL");
   npuc_sb_printf(g->out, ", &b[%d]);\n    }\n", p->result_buffer);
+}
+
+/* A float bound as C: an infinite one (clip's default) as the largest
+ * float, which clamps every finite value the same. */
+static void float_c(npuc_sb *o, double v) {
+  if (isinf(v))
+    npuc_sb_printf(o, "%s3.40282347e+38f", v < 0 ? "-" : "");
+  else
+    npuc_sb_printf(o, "%.9gf", v);
+}
+
+/* The ops that take their input's N-D shape (clip aside): the shape is
+ * the input buffer's real slice, known only in the loop. */
+static void emit_shaped_op(group_emitter *g, const int *in) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  const npuc_tx8_slice_op *s = &p->slice;
+  npuc_sb *o = g->out;
+  int x = in[0], r = p->result_buffer, rank = s->result.rank;
+  if (s->kind == NPUC_TX8_KIND_CLIP) {
+    npuc_sb_printf(o, "    {\n      npuc_tx8_clip_param param = {");
+    float_c(o, s->clip_min);
+    npuc_sb_printf(o, ", ");
+    float_c(o, s->clip_max);
+    npuc_sb_printf(o,
+                   "};\n      cycles += op_clip(&param, &b[%d], &b[%d]);\n"
+                   "    }\n",
+                   x, r);
+    return;
+  }
+  static const char *const types[] = {[NPUC_TX8_KIND_REDUCE] = "reduce",
+                                      [NPUC_TX8_KIND_SOFTMAX] = "softmax",
+                                      [NPUC_TX8_KIND_TRANSPOSE] = "transpose"};
+  npuc_sb_printf(o, "    {\n      npuc_tx8_%s_param param = {.dim = %d};\n",
+                 types[s->kind], rank);
+  npuc_sb_printf(o,
+                 "      for (int d = 0; d < %d; ++d)\n"
+                 "        param.shape[d] = l[%d].shape_real[d];\n",
+                 rank, x);
+  if (s->kind == NPUC_TX8_KIND_REDUCE) {
+    npuc_sb_printf(o,
+                   "      param.axes = 0x%xu;\n"
+                   "      cycles += op_reduce(%s, &param, &b[%d], &b[%d]);\n",
+                   (unsigned)s->axes, op_enum(p->compute_name), x, r);
+  } else if (s->kind == NPUC_TX8_KIND_SOFTMAX) {
+    int axis = 0;
+    while (!(s->axes >> axis & 1))
+      ++axis;
+    npuc_sb_printf(o,
+                   "      param.axis = %d;\n"
+                   "      cycles += op_softmax(&param, &b[%d], &b[%d]);\n",
+                   axis, x, r);
+  } else {
+    for (int d = 0; d < rank; ++d)
+      npuc_sb_printf(o, "      param.perm[%d] = %lld;\n", d,
+                     (long long)s->perm[d]);
+    npuc_sb_printf(o, "      cycles += op_transpose(&param, &b[%d], &b[%d]);\n",
+                   x, r);
+  }
+  npuc_sb_printf(o, "    }\n");
+}
+
+static void emit_layernorm(group_emitter *g, const int *in) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  npuc_sb_printf(g->out,
+                 "    {\n"
+                 "      npuc_tx8_layernorm_param param = {%.9gf};\n"
+                 "      cycles += op_layernorm(&param, &b[%d], &b[%d], &b[%d], "
+                 "&b[%d]);\n"
+                 "    }\n",
+                 (double)p->epsilon, in[0], in[1], in[2], p->result_buffer);
 }

@@ -1,0 +1,127 @@
+/* The attributes of the issue-17 compute ops the slice rules and the code
+ * generator need, read into the group plan's npuc_tx8_slice_op: reduce's
+ * axes, softmax's axis, transpose's permutation, clip's bounds and
+ * layernorm's epsilon (npuc/Tx8Group.h). One function per op family, so
+ * the group plan calls one entry point. */
+#include "npuc/IR.h"
+#include "npuc/Tx8Group.h"
+
+#include <math.h>
+#include <mlir-c/BuiltinAttributes.h>
+
+static MlirAttribute attr_of(MlirOperation op, const char *name) {
+  return mlirOperationGetAttributeByName(op,
+                                         mlirStringRefCreateFromCString(name));
+}
+
+/* A dimension index, negative counting from the end (as ONNX); -1 when
+ * out of range. */
+static int axis_of(int64_t v, int rank) {
+  if (v < 0)
+    v += rank;
+  return v >= 0 && v < rank ? (int)v : -1;
+}
+
+static bool read_axes(MlirOperation op, const char *name,
+                      npuc_tx8_slice_op *s) {
+  MlirAttribute a = attr_of(op, "axes");
+  int rank = s->num_operands ? s->operands[0].rank : 0;
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
+      mlirDenseArrayGetNumElements(a) < 1) {
+    npuc_op_error(op, "%s: unsupported attributes: axes must list at least "
+                      "one dimension",
+                  name);
+    return false;
+  }
+  for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(a); ++i) {
+    int d = axis_of(mlirDenseI64ArrayGetElement(a, i), rank);
+    if (d < 0 || (s->axes >> d & 1)) {
+      npuc_op_error(op,
+                    "%s: unsupported attributes: axis %lld is out of "
+                    "range for rank %d or repeated",
+                    name, (long long)mlirDenseI64ArrayGetElement(a, i), rank);
+      return false;
+    }
+    s->axes |= 1u << d;
+  }
+  return true;
+}
+
+static bool read_axis(MlirOperation op, npuc_tx8_slice_op *s) {
+  MlirAttribute a = attr_of(op, "axis");
+  int d = -1;
+  if (!mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a))
+    d = axis_of(mlirIntegerAttrGetValueInt(a), s->result.rank);
+  if (d < 0) {
+    npuc_op_error(op, "tx8be.softmax: unsupported attributes: axis must be a "
+                      "dimension of the rank-%d input",
+                  s->result.rank);
+    return false;
+  }
+  s->axes = 1u << d;
+  return true;
+}
+
+static bool read_permutation(MlirOperation op, npuc_tx8_slice_op *s) {
+  MlirAttribute a = attr_of(op, "permutation");
+  int rank = s->result.rank;
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
+      mlirDenseArrayGetNumElements(a) != rank) {
+    npuc_op_error(op, "tx8be.transpose: unsupported attributes: the "
+                      "permutation needs %d entries",
+                  rank);
+    return false;
+  }
+  for (int i = 0; i < rank; ++i)
+    s->perm[i] = mlirDenseI64ArrayGetElement(a, i);
+  return true; /* npuc_tx8_slice_check checks it is a permutation */
+}
+
+/* An optional float attribute; `dflt` when absent. */
+static bool read_float(MlirOperation op, const char *name, double dflt,
+                       double *out) {
+  MlirAttribute a = attr_of(op, name);
+  *out = dflt;
+  if (mlirAttributeIsNull(a))
+    return true;
+  if (mlirAttributeIsAFloat(a))
+    *out = mlirFloatAttrGetValueDouble(a);
+  else if (mlirAttributeIsAInteger(a))
+    *out = (double)mlirIntegerAttrGetValueInt(a);
+  else
+    return false;
+  return true;
+}
+
+/* ONNX's Clip: min and max default to the whole range. */
+static bool read_clip(MlirOperation op, npuc_tx8_slice_op *s) {
+  if (!read_float(op, "min", -INFINITY, &s->clip_min) ||
+      !read_float(op, "max", INFINITY, &s->clip_max) ||
+      !(s->clip_min <= s->clip_max)) {
+    npuc_op_error(op, "tx8be.clip: unsupported attributes: min and max must "
+                      "be numbers with min <= max");
+    return false;
+  }
+  return true;
+}
+
+bool npuc_tx8_read_op_params(MlirOperation op, const char *name,
+                             npuc_tx8_slice_op *s, float *epsilon) {
+  switch (s->kind) {
+  case NPUC_TX8_KIND_REDUCE: return read_axes(op, name, s);
+  case NPUC_TX8_KIND_SOFTMAX: return read_axis(op, s);
+  case NPUC_TX8_KIND_TRANSPOSE: return read_permutation(op, s);
+  case NPUC_TX8_KIND_CLIP: return read_clip(op, s);
+  case NPUC_TX8_KIND_LAYERNORM: {
+    double eps; /* ONNX's LayerNormalization default */
+    if (!read_float(op, "epsilon", 1e-5, &eps) || !(eps >= 0)) {
+      npuc_op_error(op, "tx8be.layernorm: unsupported attributes: epsilon "
+                        "must be a number >= 0");
+      return false;
+    }
+    *epsilon = (float)eps;
+    return true;
+  }
+  default: return true;
+  }
+}
