@@ -28,8 +28,9 @@ static bool read_axes(MlirOperation op, const char *name,
   int rank = s->num_operands ? s->operands[0].rank : 0;
   if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
       mlirDenseArrayGetNumElements(a) < 1) {
-    npuc_op_error(op, "%s: unsupported attributes: axes must list at least "
-                      "one dimension",
+    npuc_op_error(op,
+                  "%s: unsupported attributes: axes must list at least "
+                  "one dimension",
                   name);
     return false;
   }
@@ -53,8 +54,9 @@ static bool read_axis(MlirOperation op, npuc_tx8_slice_op *s) {
   if (!mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a))
     d = axis_of(mlirIntegerAttrGetValueInt(a), s->result.rank);
   if (d < 0) {
-    npuc_op_error(op, "tx8be.softmax: unsupported attributes: axis must be a "
-                      "dimension of the rank-%d input",
+    npuc_op_error(op,
+                  "tx8be.softmax: unsupported attributes: axis must be a "
+                  "dimension of the rank-%d input",
                   s->result.rank);
     return false;
   }
@@ -67,8 +69,9 @@ static bool read_permutation(MlirOperation op, npuc_tx8_slice_op *s) {
   int rank = s->result.rank;
   if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
       mlirDenseArrayGetNumElements(a) != rank) {
-    npuc_op_error(op, "tx8be.transpose: unsupported attributes: the "
-                      "permutation needs %d entries",
+    npuc_op_error(op,
+                  "tx8be.transpose: unsupported attributes: the "
+                  "permutation needs %d entries",
                   rank);
     return false;
   }

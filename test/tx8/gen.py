@@ -23,7 +23,9 @@ compares its outputs with the naive reference of libnpuc_tx8_rt
 Usage: gen.py --seed S --count N --out DIR [--bin BUILD/bin] [--kinds k,...]
               [--flat | --mixed] [--cycle] [--verbose]
 Kinds: batchnorm, gemm, conv, add_vector (a rank-1 operand), binary,
-unary, graph5 (conv -> batchnorm -> relu -> gemm -> add).
+unary, graph5 (conv -> batchnorm -> relu -> gemm -> add); the ops networks
+use: clip, reduce (sum/max/min/mean over random axes), softmax (any axis),
+layernorm, transpose (any permutation).
 """
 import argparse
 import json
@@ -33,7 +35,8 @@ import struct
 import subprocess
 import sys
 
-KINDS = ["batchnorm", "gemm", "conv", "add_vector", "binary", "unary", "graph5"]
+KINDS = ["batchnorm", "gemm", "conv", "add_vector", "binary", "unary", "graph5",
+         "clip", "reduce", "softmax", "layernorm", "transpose"]
 FLOATS = ["f16", "bf16", "f32"]
 ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}
 
@@ -212,7 +215,9 @@ def gen_add_vector(rng, g, dt=None, x=None, op="add"):
 
 
 def gen_binary(rng, g):
-    op = rng.choice(["add", "sub", "mul", "div"])
+    op = rng.choice(["add", "sub", "mul", "div", "pow"])
+    if op == "pow":
+        return gen_pow(rng, g)
     dt = rng.choice(FLOATS + (["i8"] if op != "div" else []))
     if rng.random() < 0.4:
         return gen_add_vector(rng, g, dt, op=op)
@@ -225,7 +230,7 @@ def gen_binary(rng, g):
 
 def gen_unary(rng, g):
     op = rng.choice(["relu", "gelu", "exp", "log", "sigmoid", "tanh", "sqrt",
-                     "rsqrt", "abs"])
+                     "rsqrt", "abs", "silu", "gelu_tanh"])
     dt = rng.choice(FLOATS + (["i8"] if op in ("relu", "abs") else []))
     rank = rng.randint(1, 4)
     shape = [rng.randint(1, 6) for _ in range(rank - 1)] + [pick_channels(rng)]
@@ -244,7 +249,76 @@ def gen_graph5(rng, g):
     return gen_add_vector(rng, g, dt, x=y)
 
 
-GENERATORS = {"batchnorm": gen_batchnorm, "gemm": gen_gemm, "conv": gen_conv,
+def rand_shape(rng, min_rank=1):
+    rank = rng.randint(min_rank, 4)
+    return [rng.randint(1, 5) for _ in range(rank - 1)] + [pick_channels(rng)]
+
+
+def gen_pow(rng, g):
+    """A positive base (a negative one is NaN), the exponent full or [C]."""
+    dt = rng.choice(FLOATS)
+    shape = rand_shape(rng)
+    a = g.input(shape, dt, lo=0, hi=3, positive=True)
+    b = g.weight([shape[-1]] if rng.random() < 0.5 else shape, dt, lo=-2, hi=2)
+    return g.op("pow", shape, dt, [a, b])
+
+
+def gen_clip(rng, g):
+    dt = rng.choice(FLOATS)
+    shape = rand_shape(rng)
+    lo, hi = (0.0, 6.0) if rng.random() < 0.5 else \
+        sorted([rng.randint(-16, 16) / 4.0, rng.randint(-16, 16) / 4.0])
+    x = g.input(shape, dt, lo=-8, hi=8)
+    return g.op("clip", shape, dt, [x], params="%g %g" % (lo, hi), min=lo, max=hi)
+
+
+def gen_reduce(rng, g):
+    op = rng.choice(["reduce_sum", "reduce_max", "reduce_min", "reduce_mean"])
+    dt = rng.choice(FLOATS)
+    shape = rand_shape(rng)
+    axes = sorted(rng.sample(range(len(shape)), rng.randint(1, len(shape))))
+    x = g.input(shape, dt, lo=-2, hi=2)
+    out = [1 if d in axes else n for d, n in enumerate(shape)]
+    # Negative spellings at random: they count from the end.
+    spelled = [a - len(shape) if rng.random() < 0.3 else a for a in axes]
+    mask = sum(1 << a for a in axes)
+    return g.op(op, out, dt, [x], params="%d" % mask, axes=spelled)
+
+
+def gen_softmax(rng, g):
+    dt = rng.choice(FLOATS)
+    shape = rand_shape(rng)
+    axis = rng.randrange(len(shape))
+    x = g.input(shape, dt, lo=-8, hi=8)
+    spelled = axis - len(shape) if rng.random() < 0.3 else axis
+    return g.op("softmax", shape, dt, [x], params="%d" % axis, axis=spelled)
+
+
+def gen_layernorm(rng, g):
+    dt = rng.choice(FLOATS)
+    shape = rand_shape(rng)
+    x = g.input(shape, dt, lo=-3, hi=3)
+    scale = g.weight([shape[-1]], dt, lo=-2, hi=2)
+    bias = g.weight([shape[-1]], dt, lo=-1, hi=1)
+    eps = rng.choice([1e-5, 1e-3])
+    return g.op("layernorm", shape, dt, [x, scale, bias], params="%g" % eps,
+                epsilon=eps)
+
+
+def gen_transpose(rng, g):
+    dt = rng.choice(FLOATS)
+    shape = rand_shape(rng, 2)
+    perm = list(range(len(shape)))
+    while perm == sorted(perm):
+        rng.shuffle(perm)
+    x = g.input(shape, dt)
+    return g.op("transpose", [shape[p] for p in perm], dt, [x],
+                params=" ".join(map(str, perm)), permutation=perm)
+
+
+GENERATORS = {"clip": gen_clip, "reduce": gen_reduce, "softmax": gen_softmax,
+              "layernorm": gen_layernorm, "transpose": gen_transpose,
+              "batchnorm": gen_batchnorm, "gemm": gen_gemm, "conv": gen_conv,
               "add_vector": gen_add_vector, "binary": gen_binary,
               "unary": gen_unary, "graph5": gen_graph5}
 
@@ -312,8 +386,10 @@ def op_text(op, operands, types, rtype, extra):
     """The compute op; `extra` are attribute-dictionary entries."""
     k = op["kind"]
     a = op["attrs"]
-    if k == "batchnorm":
+    if k in ("batchnorm", "layernorm"):
         extra = extra + ["epsilon = %.6e : f32" % a["epsilon"]]
+    if k == "clip":
+        extra = extra + ["min = %.6e : f32" % a["min"], "max = %.6e : f32" % a["max"]]
     d = " {%s}" % ", ".join(extra) if extra else ""
     sig = " : %s -> %s" % (", ".join(types), rtype)
     ops = ", ".join(operands)
@@ -323,6 +399,12 @@ def op_text(op, operands, types, rtype, extra):
         flags = (" transpose_a" if a["transpose_a"] else "") + \
                 (" transpose_b" if a["transpose_b"] else "")
         return "tx8be.gemm %s%s%s%s" % (ops, flags, d, sig)
+    if k.startswith("reduce_"):
+        return "tx8be.%s %s axes = %s%s%s" % (k, ops, a["axes"], d, sig)
+    if k == "softmax":
+        return "tx8be.softmax %s axis = %d%s%s" % (ops, a["axis"], d, sig)
+    if k == "transpose":
+        return "tx8be.transpose %s permutation = %s%s%s" % (ops, a["permutation"], d, sig)
     if k == "conv":
         return ("tx8be.conv %s strides = %s pads = %s dilations = %s group = %d%s%s"
                 % (ops, a["strides"], a["pads"], a["dilations"], a["group"], d, sig))

@@ -7,9 +7,12 @@
  *   in  NAME DTYPE RANK DIMS... FILE       a graph input, IN_DIR/FILE
  *   op  NAME DTYPE RANK DIMS... KIND [PARAMS] : OPERANDS...
  *   out NAME FILE                          compare with OUT_DIR/FILE
- * KIND and PARAMS: relu|gelu|exp|log|sigmoid|tanh|sqrt|rsqrt|abs;
- * add|sub|mul|div; batchnorm EPS; gemm TA TB; conv SH SW PT PB PL PR DH DW G;
- * reshape.
+ * KIND and PARAMS: the unary ops (relu, gelu, ..., silu, gelu_tanh);
+ * the binary ops (add, sub, mul, div, pow); batchnorm EPS; gemm TA TB;
+ * conv SH SW PT PB PL PR DH DW G; reshape; clip MIN MAX;
+ * reduce_sum|reduce_max|reduce_min|reduce_mean AXES (a bit mask);
+ * softmax AXIS; layernorm EPS (operands x, scale, bias);
+ * transpose P0 P1 ... (one per dimension).
  * An operand `-` is an absent bias. Tensors are compact row-major.
  *
  * Tolerance: |got - ref| <= tol * (|ref| + mean |ref| of the output), tol
@@ -170,10 +173,19 @@ int main(int argc, char **argv) {
 /* ---- the ops
  * ---------------------------------------------------------------------- */
 
-static const char *const unary_names[] = {"relu",    "gelu", "exp",  "log",
-                                          "sigmoid", "tanh", "sqrt", "rsqrt",
-                                          "abs",     NULL};
-static const char *const binary_names[] = {"add", "sub", "mul", "div", NULL};
+/* In the runtime enums' order: the rows of npuc/Tx8Ops.def. */
+static const char *const unary_names[] = {
+#define TX8_UNARY(op, ENUM, PASSES) #op,
+#include "npuc/Tx8Ops.def"
+    NULL};
+static const char *const binary_names[] = {
+#define TX8_BINARY(op, ENUM, PASSES) #op,
+#include "npuc/Tx8Ops.def"
+    NULL};
+static const char *const reduce_names[] = {
+#define TX8_REDUCE(op, ENUM, PASSES) #op,
+#include "npuc/Tx8Ops.def"
+    NULL};
 
 static int index_in(const char *const *names, const char *s) {
   for (int i = 0; names[i]; ++i)
@@ -206,6 +218,8 @@ static int operands(char **save, npuc_tx8_tsr *tsrs, bool *present, int max) {
   }
   return n;
 }
+
+static bool run_shaped_op(const char *kind, tensor *out, char **save);
 
 static void run_op(tensor *out, char **save) {
   char *kind = strtok_r(NULL, " \t\n", save);
@@ -261,9 +275,60 @@ static void run_op(tensor *out, char **save) {
         ts[1]->data, npuc_tx8_dims_of_shape(ts[1]->dims, 4, NPUC_TX8_TENSOR),
         ts[1]->dt, NPUC_TX8_TENSOR);
     npuc_tx8_ref_conv(&p, &in[0], &w, present[2] ? &in[2] : NULL, &o);
-  } else {
+  } else if (!run_shaped_op(kind, out, save)) {
     die("unknown op kind '%s'", kind);
   }
+}
+
+/* A tensor's shape as the runtime's int32 shape. */
+static int32_t shape32(const tensor *t, int32_t *shape) {
+  for (int d = 0; d < t->rank; ++d)
+    shape[d] = (int32_t)t->dims[d];
+  return t->rank;
+}
+
+/* The issue-17 ops; false for an unknown kind. */
+static bool run_shaped_op(const char *kind, tensor *out, char **save) {
+  npuc_tx8_tsr o = tsr_of(out), in[5];
+  bool present[5] = {false};
+  int r = index_in(reduce_names, kind);
+  if (!strcmp(kind, "clip")) {
+    char *lo = strtok_r(NULL, " \t\n", save),
+         *hi = strtok_r(NULL, " \t\n", save);
+    if (!lo || !hi)
+      die("clip of %s needs MIN MAX", out->name);
+    npuc_tx8_clip_param p = {strtof(lo, NULL), strtof(hi, NULL)};
+    operands(save, in, present, 1);
+    npuc_tx8_ref_clip(&p, &in[0], &o);
+  } else if (r >= 0) {
+    npuc_tx8_reduce_param p = {.axes = (uint32_t)next_int(save)};
+    operands(save, in, present, 1);
+    p.dim = shape32(ts[0], p.shape);
+    npuc_tx8_ref_reduce((npuc_tx8_reduce_op)r, &p, &in[0], &o);
+  } else if (!strcmp(kind, "softmax")) {
+    npuc_tx8_softmax_param p = {.axis = next_int(save)};
+    operands(save, in, present, 1);
+    p.dim = shape32(ts[0], p.shape);
+    if (p.axis < 0 || p.axis >= p.dim)
+      die("softmax axis out of range for %s", out->name);
+    npuc_tx8_ref_softmax(&p, &in[0], &o);
+  } else if (!strcmp(kind, "layernorm")) {
+    char *eps = strtok_r(NULL, " \t\n", save);
+    npuc_tx8_layernorm_param p = {eps ? strtof(eps, NULL) : 1e-5f};
+    operands(save, in, present, 3);
+    npuc_tx8_ref_layernorm(&p, &in[0], &in[1], &in[2], &o);
+  } else if (!strcmp(kind, "transpose")) {
+    npuc_tx8_transpose_param p = {.dim = out->rank};
+    for (int d = 0; d < out->rank; ++d)
+      p.perm[d] = next_int(save);
+    operands(save, in, present, 1);
+    if (shape32(ts[0], p.shape) != p.dim)
+      die("transpose of %s changes the rank", out->name);
+    npuc_tx8_ref_transpose(&p, &in[0], &o);
+  } else {
+    return false;
+  }
+  return true;
 }
 
 /* ---- comparing

@@ -145,9 +145,9 @@ static void layernorm_checks(const npuc_tx8_tsr *in, const npuc_tx8_tsr *scale,
   npuc_tx8i_check_float(name, "bias", bias);
 }
 
-uint64_t op_layernorm(const npuc_tx8_layernorm_param *p,
-                      const npuc_tx8_tsr *in, const npuc_tx8_tsr *scale,
-                      const npuc_tx8_tsr *bias, const npuc_tx8_tsr *out) {
+uint64_t op_layernorm(const npuc_tx8_layernorm_param *p, const npuc_tx8_tsr *in,
+                      const npuc_tx8_tsr *scale, const npuc_tx8_tsr *bias,
+                      const npuc_tx8_tsr *out) {
   layernorm_checks(in, scale, bias, out);
   npuc_tx8_dims d = in->layout.dims;
   int64_t c = d.c;

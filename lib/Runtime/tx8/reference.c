@@ -205,6 +205,7 @@ void npuc_tx8_ref_clip(const npuc_tx8_clip_param *p, const npuc_tx8_tsr *in,
                        const npuc_tx8_tsr *out) {
   const npuc_tx8_tsr *all[] = {in, out};
   check_all_compact("npuc_tx8_ref_clip", all, 2);
+  npuc_tx8i_check_same_dims("npuc_tx8_ref_clip", "in and out", in, out);
   npuc_tx8_dims d = out->layout.dims;
   for (int64_t i = 0; i < d.n * d.hw * d.c; ++i)
     put_i(out, i, fmin(fmax(at_i(in, i), (double)p->lo), (double)p->hi));
@@ -215,13 +216,18 @@ void npuc_tx8_ref_clip(const npuc_tx8_clip_param *p, const npuc_tx8_tsr *in,
 void npuc_tx8_ref_reduce(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
                          const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
   const npuc_tx8_tsr *all[] = {in, out};
-  check_all_compact("npuc_tx8_ref_reduce", all, 2);
+  const char *name = "npuc_tx8_ref_reduce";
+  check_all_compact(name, all, 2);
+  npuc_tx8i_check_shape(name, "in", p->shape, p->dim, in);
+  if (p->axes >> p->dim)
+    npuc_tx8_fail(name, "axes beyond the rank");
   int32_t os[NPUC_TX8_MAX_SHAPE_DIM], rs[NPUC_TX8_MAX_SHAPE_DIM];
   for (int32_t d = 0; d < p->dim; ++d) {
     bool reduced = p->axes >> d & 1;
     os[d] = reduced ? 1 : p->shape[d];
     rs[d] = reduced ? p->shape[d] : 1;
   }
+  npuc_tx8i_check_shape(name, "out", os, p->dim, out);
   int64_t oi[NPUC_TX8_MAX_SHAPE_DIM], ri[NPUC_TX8_MAX_SHAPE_DIM];
   int64_t ii[NPUC_TX8_MAX_SHAPE_DIM], nr = elements(rs, p->dim);
   for (int64_t j = 0; j < elements(os, p->dim); ++j) {
@@ -248,7 +254,12 @@ void npuc_tx8_ref_reduce(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
 void npuc_tx8_ref_softmax(const npuc_tx8_softmax_param *p,
                           const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
   const npuc_tx8_tsr *all[] = {in, out};
-  check_all_compact("npuc_tx8_ref_softmax", all, 2);
+  const char *name = "npuc_tx8_ref_softmax";
+  check_all_compact(name, all, 2);
+  npuc_tx8i_check_shape(name, "in", p->shape, p->dim, in);
+  npuc_tx8i_check_shape(name, "out", p->shape, p->dim, out);
+  if (p->axis < 0 || p->axis >= p->dim)
+    npuc_tx8_fail(name, "axis %d out of range", (int)p->axis);
   int64_t idx[NPUC_TX8_MAX_SHAPE_DIM];
   int64_t len = p->shape[p->axis];
   for (int64_t i = 0; i < elements(p->shape, p->dim); ++i) {
@@ -270,7 +281,11 @@ void npuc_tx8_ref_layernorm(const npuc_tx8_layernorm_param *p,
                             const npuc_tx8_tsr *in, const npuc_tx8_tsr *scale,
                             const npuc_tx8_tsr *bias, const npuc_tx8_tsr *out) {
   const npuc_tx8_tsr *all[] = {in, scale, bias, out};
-  check_all_compact("npuc_tx8_ref_layernorm", all, 4);
+  const char *name = "npuc_tx8_ref_layernorm";
+  check_all_compact(name, all, 4);
+  npuc_tx8i_check_same_dims(name, "in and out", in, out);
+  npuc_tx8i_check_vector(name, "scale", scale, in->layout.dims.c);
+  npuc_tx8i_check_vector(name, "bias", bias, in->layout.dims.c);
   npuc_tx8_dims d = in->layout.dims;
   for (int64_t n = 0; n < d.n; ++n)
     for (int64_t hw = 0; hw < d.hw; ++hw) {
@@ -291,11 +306,19 @@ void npuc_tx8_ref_layernorm(const npuc_tx8_layernorm_param *p,
 void npuc_tx8_ref_transpose(const npuc_tx8_transpose_param *p,
                             const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
   const npuc_tx8_tsr *all[] = {in, out};
-  check_all_compact("npuc_tx8_ref_transpose", all, 2);
+  const char *name = "npuc_tx8_ref_transpose";
+  check_all_compact(name, all, 2);
+  npuc_tx8i_check_shape(name, "in", p->shape, p->dim, in);
   int32_t os[NPUC_TX8_MAX_SHAPE_DIM];
   int64_t oi[NPUC_TX8_MAX_SHAPE_DIM], ii[NPUC_TX8_MAX_SHAPE_DIM];
-  for (int32_t k = 0; k < p->dim; ++k)
+  uint32_t seen = 0;
+  for (int32_t k = 0; k < p->dim; ++k) {
+    if (p->perm[k] < 0 || p->perm[k] >= p->dim || (seen >> p->perm[k] & 1))
+      npuc_tx8_fail(name, "perm is not a permutation");
+    seen |= 1u << p->perm[k];
     os[k] = p->shape[p->perm[k]];
+  }
+  npuc_tx8i_check_shape(name, "out", os, p->dim, out);
   for (int64_t j = 0; j < elements(os, p->dim); ++j) {
     unflatten(j, os, p->dim, oi);
     for (int32_t k = 0; k < p->dim; ++k)

@@ -31,8 +31,7 @@ float npuc_tx8i_elem(const npuc_tx8_tsr *t, int64_t i) {
 }
 
 void npuc_tx8i_set_elem(const npuc_tx8_tsr *t, int64_t i, float v) {
-  npuc_tx8i_store_f32(tx8_at(t, tx8_elem_offset(t, i)), t->layout.dtype, &v,
-                      1);
+  npuc_tx8i_store_f32(tx8_at(t, tx8_elem_offset(t, i)), t->layout.dtype, &v, 1);
 }
 
 /* ---- transpose ----------------------------------------------------------- */
@@ -56,8 +55,8 @@ static void transpose_checks(const npuc_tx8_transpose_param *p,
   npuc_tx8i_check_shape(op, "out", out_shape, p->dim, out);
 }
 
-uint64_t op_transpose(const npuc_tx8_transpose_param *p,
-                      const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
+uint64_t op_transpose(const npuc_tx8_transpose_param *p, const npuc_tx8_tsr *in,
+                      const npuc_tx8_tsr *out) {
   int32_t out_shape[NPUC_TX8_MAX_SHAPE_DIM] = {0};
   transpose_checks(p, in, out, out_shape);
   /* stride[i]: the input's row-major stride of output dimension i. */

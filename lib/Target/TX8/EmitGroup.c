@@ -389,7 +389,7 @@ static void float_c(npuc_sb *o, double v) {
   if (isinf(v))
     npuc_sb_printf(o, "%s3.40282347e+38f", v < 0 ? "-" : "");
   else
-    npuc_sb_printf(o, "%.9gf", v);
+    npuc_sb_printf(o, "(float)%.9g", v);
 }
 
 /* The ops that take their input's N-D shape (clip aside): the shape is
@@ -446,7 +446,7 @@ static void emit_layernorm(group_emitter *g, const int *in) {
   const npuc_tx8_group_plan *p = &g->plan;
   npuc_sb_printf(g->out,
                  "    {\n"
-                 "      npuc_tx8_layernorm_param param = {%.9gf};\n"
+                 "      npuc_tx8_layernorm_param param = {(float)%.9g};\n"
                  "      cycles += op_layernorm(&param, &b[%d], &b[%d], &b[%d], "
                  "&b[%d]);\n"
                  "    }\n",

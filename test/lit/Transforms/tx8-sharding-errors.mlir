@@ -1,7 +1,7 @@
 // tx8-sharding's errors: each names the op and the reason, fails the pass.
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-sharding -o %t.out
 // RUN: not npuc-opt %s --split-input-file --tx8-sharding 2>&1 | FileCheck %s --check-prefix=FAIL
-// FAIL-COUNT-11: error:
+// FAIL-COUNT-17: error:
 // FAIL-NOT: error:
 
 // b alone (4 MiB of f32, read whole by every row slice) exceeds the 3 MiB SPM.
@@ -52,16 +52,102 @@ func.func @given_too_many(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-func.func @unsupported_op(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+func.func @unsupported_op(%x: tensor<8xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.group(%x) : (tensor<8xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<8xf32> -> tensor<8xf32>
+    // expected-error@+1 {{tx8be.broadcast: unsupported op in a tx8be.group}}
+    %3 = tx8be.broadcast %1 dims = [1] : tensor<8xf32> -> tensor<4x8xf32>
+    %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return %4 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// The ops' attributes the slice rules need, out of range.
+func.func @bad_axes(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
+  %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<4x1xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    // expected-error@+1 {{tx8be.reduce_sum: unsupported attributes: axis 2 is out of range for rank 2 or repeated}}
+    %3 = tx8be.reduce_sum %1 axes = [2] : tensor<4x8xf32> -> tensor<4x1xf32>
+    %4 = tx8be.store_var %3 : tensor<4x1xf32> -> tensor<4x1xf32>
+    tx8be.return %4 : tensor<4x1xf32>
+  }
+  return %0 : tensor<4x1xf32>
+}
+
+// -----
+
+func.func @reduce_not_keepdims(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    // expected-error@+1 {{tx8be.reduce_max: unsupported shape: result dimension 1 should be 1 (keepdims: reduced dimensions are 1)}}
+    %3 = tx8be.reduce_max %1 axes = [-1] : tensor<4x8xf32> -> tensor<4x8xf32>
+    %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return %4 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @softmax_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    // expected-error@+1 {{tx8be.softmax: unsupported attributes: axis must be a dimension of the rank-2 input}}
+    %3 = tx8be.softmax %1 axis = -3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return %4 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @not_a_permutation(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
   %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<8x4xf32>) {
   ^bb0(%a0: tensor<4x8xf32>):
     %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
-    // expected-error@+1 {{tx8be.transpose: unsupported op in a tx8be.group}}
-    %3 = tx8be.transpose %1 permutation = [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+    // expected-error@+1 {{tx8be.transpose: unsupported shape: the permutation is not one of 0..1}}
+    %3 = tx8be.transpose %1 permutation = [1, 1] : tensor<4x8xf32> -> tensor<8x4xf32>
     %4 = tx8be.store_var %3 : tensor<8x4xf32> -> tensor<8x4xf32>
     tx8be.return %4 : tensor<8x4xf32>
   }
   return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+func.func @clip_bounds(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    // expected-error@+1 {{tx8be.clip: unsupported attributes: min and max must be numbers with min <= max}}
+    %3 = tx8be.clip %1 {min = 6.0 : f32, max = 0.0 : f32} : tensor<4x8xf32> -> tensor<4x8xf32>
+    %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return %4 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @layernorm_vectors(%x: tensor<4x8xf32>, %g: tensor<4xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.group(%x, %g) : (tensor<4x8xf32>, tensor<4xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>, %a1: tensor<4xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    %2 = tx8be.load_var %a1 : tensor<4xf32> -> tensor<4xf32>
+    // expected-error@+1 {{tx8be.layernorm: unsupported shape: operand #1 must be a [8] vector}}
+    %3 = tx8be.layernorm %1, %2, %2 : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<4x8xf32>
+    %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return %4 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
 }
 
 // -----
