@@ -285,6 +285,9 @@ typedef enum {
   NPUC_TX8_KIND_SOFTMAX,   /* along `axes`' one axis (whole there) */
   NPUC_TX8_KIND_LAYERNORM, /* input, [C] scale, [C] bias; last axis whole */
   NPUC_TX8_KIND_TRANSPOSE, /* out dim i is in dim perm[i] */
+  NPUC_TX8_KIND_BROADCAST, /* in dim i is out dim perm[i] (same size or 1) */
+  NPUC_TX8_KIND_CONCAT,    /* inputs along `axes`' one axis (whole there) */
+  NPUC_TX8_KIND_SLICE,     /* static offsets and strides (sizes: result) */
 } npuc_tx8_op_kind;
 
 #define NPUC_TX8_MAX_OPERANDS 5
@@ -298,8 +301,9 @@ typedef struct {
   bool transpose_a, transpose_b;                     /* gemm */
   int64_t strides[2], pads[4], dilations[2], groups; /* conv; pads t, b, l, r */
   uint32_t axes; /* reduce: bit d reduces dimension d; softmax: its axis */
-  int64_t perm[NPUC_TX8_MAX_RANK]; /* transpose */
-  double clip_min, clip_max;       /* clip */
+  int64_t perm[NPUC_TX8_MAX_RANK]; /* transpose; broadcast: its dims */
+  int64_t offsets[NPUC_TX8_MAX_RANK], steps[NPUC_TX8_MAX_RANK]; /* slice */
+  double clip_min, clip_max;                                    /* clip */
 } npuc_tx8_slice_op;
 
 /* A row of npuc/Tx8Ops.def: a tx8be compute op, its family and, for an

@@ -298,6 +298,44 @@ typedef struct {
 uint64_t op_transpose(const npuc_tx8_transpose_param *p, const npuc_tx8_tsr *in,
                       const npuc_tx8_tsr *out);
 
+/* Input dimension i is output dimension dims[i] (of the same size, or 1:
+ * repeated); output dimensions no input dimension names are repeats.
+ * `shape` is the input's, out_shape the output's. A CGRA pass; any
+ * dtype. */
+typedef struct {
+  NPUC_TX8_SHAPED_PARAM;
+  int32_t out_shape[NPUC_TX8_MAX_SHAPE_DIM];
+  int32_t out_dim;
+  int32_t dims[NPUC_TX8_MAX_SHAPE_DIM];
+} npuc_tx8_broadcast_param;
+uint64_t op_broadcast(const npuc_tx8_broadcast_param *p, const npuc_tx8_tsr *in,
+                      const npuc_tx8_tsr *out);
+
+/* `count` inputs one after the other along `axis`: input i has the
+ * output's `shape` but lengths[i] along the axis (they add up to
+ * shape[axis]). A TDMA move; any dtype. */
+#define NPUC_TX8_MAX_CONCAT 5
+typedef struct {
+  NPUC_TX8_SHAPED_PARAM;
+  int32_t axis, count;
+  int32_t lengths[NPUC_TX8_MAX_CONCAT];
+} npuc_tx8_concat_param;
+uint64_t op_concat(const npuc_tx8_concat_param *p,
+                   const npuc_tx8_tsr *const *ins, const npuc_tx8_tsr *out);
+
+/* Output index o reads input index offsets + o * strides; `shape` is the
+ * output's, in_shape the input's (generated code hands over the input
+ * slice that starts at the first element read: offsets 0). A TDMA move;
+ * any dtype. */
+typedef struct {
+  NPUC_TX8_SHAPED_PARAM;
+  int32_t in_shape[NPUC_TX8_MAX_SHAPE_DIM];
+  int32_t offsets[NPUC_TX8_MAX_SHAPE_DIM];
+  int32_t strides[NPUC_TX8_MAX_SHAPE_DIM];
+} npuc_tx8_slice_param;
+uint64_t op_slice(const npuc_tx8_slice_param *p, const npuc_tx8_tsr *in,
+                  const npuc_tx8_tsr *out);
+
 /* ---- the reference (compute interface)
  * ------------------------------------------------ */
 
@@ -329,6 +367,13 @@ void npuc_tx8_ref_layernorm(const npuc_tx8_layernorm_param *p,
                             const npuc_tx8_tsr *bias, const npuc_tx8_tsr *out);
 void npuc_tx8_ref_transpose(const npuc_tx8_transpose_param *p,
                             const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
+void npuc_tx8_ref_broadcast(const npuc_tx8_broadcast_param *p,
+                            const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
+void npuc_tx8_ref_concat(const npuc_tx8_concat_param *p,
+                         const npuc_tx8_tsr *const *ins,
+                         const npuc_tx8_tsr *out);
+void npuc_tx8_ref_slice(const npuc_tx8_slice_param *p, const npuc_tx8_tsr *in,
+                        const npuc_tx8_tsr *out);
 
 /* ---- cycle model
  * ------------------------------------------------------------------------ */
@@ -346,12 +391,15 @@ uint64_t npuc_tx8_cycles_ne(int64_t batches, int64_t m, int64_t k, int64_t n,
 /* The issue-17 ops' costs (cycles.c): reduce `passes` CT passes over the
  * input's bytes; softmax five over the input (max, subtract, exp, sum,
  * divide); layernorm seven (mean, subtract, square-sum, rsqrt,
- * normalize, scale, shift); transpose a TDMA move of source plus
- * destination. */
+ * normalize, scale, shift); transpose, concat and slice a TDMA move of
+ * source plus destination (npuc_tx8_cycles_move); broadcast one CT pass
+ * over the output. */
 uint64_t npuc_tx8_cycles_reduce(int64_t in_bytes, int passes);
 uint64_t npuc_tx8_cycles_softmax(int64_t bytes);
 uint64_t npuc_tx8_cycles_layernorm(int64_t bytes);
 uint64_t npuc_tx8_cycles_transpose(int64_t src_bytes, int64_t dst_bytes);
+uint64_t npuc_tx8_cycles_move(int64_t src_bytes, int64_t dst_bytes);
+uint64_t npuc_tx8_cycles_broadcast(int64_t out_bytes);
 
 /* Prints "tx8 <op>: error: message" to stderr and exits with status 3. */
 void npuc_tx8_fail(const char *op, const char *fmt, ...)

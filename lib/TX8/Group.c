@@ -577,11 +577,14 @@ static bool check_dtypes(builder *b) {
   bool int8_ok = s->kind == NPUC_TX8_KIND_GEMM ||
                  s->kind == NPUC_TX8_KIND_CONV || !strcmp(name, "tx8be.add") ||
                  !strcmp(name, "tx8be.sub") || !strcmp(name, "tx8be.mul") ||
-                 !strcmp(name, "tx8be.relu") || !strcmp(name, "tx8be.abs");
+                 !strcmp(name, "tx8be.relu") || !strcmp(name, "tx8be.abs") ||
+                 npuc_tx8_op_takes_i8(s, name);
   if (int8 && !int8_ok) {
     npuc_op_error(p->compute,
                   "%s: unsupported dtype: i8 (the op library has "
-                  "i8 gemm, conv, add, sub, mul, relu and abs)",
+                  "i8 gemm, conv, add, sub, mul, relu, abs, clip, "
+                  "reduce_max, reduce_min, transpose, broadcast, concat "
+                  "and slice)",
                   name);
     return false;
   }

@@ -7,6 +7,7 @@
 #include "npuc/Tx8Group.h"
 
 #include <math.h>
+#include <string.h>
 #include <mlir-c/BuiltinAttributes.h>
 
 static MlirAttribute attr_of(MlirOperation op, const char *name) {
@@ -48,36 +49,77 @@ static bool read_axes(MlirOperation op, const char *name,
   return true;
 }
 
-static bool read_axis(MlirOperation op, npuc_tx8_slice_op *s) {
+static bool read_axis(MlirOperation op, const char *name,
+                      npuc_tx8_slice_op *s) {
   MlirAttribute a = attr_of(op, "axis");
   int d = -1;
   if (!mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a))
     d = axis_of(mlirIntegerAttrGetValueInt(a), s->result.rank);
   if (d < 0) {
     npuc_op_error(op,
-                  "tx8be.softmax: unsupported attributes: axis must be a "
+                  "%s: unsupported attributes: axis must be a "
                   "dimension of the rank-%d input",
-                  s->result.rank);
+                  name, s->result.rank);
     return false;
   }
   s->axes = 1u << d;
   return true;
 }
 
-static bool read_permutation(MlirOperation op, npuc_tx8_slice_op *s) {
-  MlirAttribute a = attr_of(op, "permutation");
-  int rank = s->result.rank;
+/* An i64 array attribute of exactly n entries into out. */
+static bool read_i64_array(MlirOperation op, const char *name, int n,
+                           int64_t *out) {
+  MlirAttribute a = attr_of(op, name);
   if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
-      mlirDenseArrayGetNumElements(a) != rank) {
+      mlirDenseArrayGetNumElements(a) != n)
+    return false;
+  for (int i = 0; i < n; ++i)
+    out[i] = mlirDenseI64ArrayGetElement(a, i);
+  return true;
+}
+
+/* npuc_tx8_slice_check checks it is a permutation. */
+static bool read_permutation(MlirOperation op, npuc_tx8_slice_op *s) {
+  if (!read_i64_array(op, "permutation", s->result.rank, s->perm)) {
     npuc_op_error(op,
                   "tx8be.transpose: unsupported attributes: the "
                   "permutation needs %d entries",
+                  s->result.rank);
+    return false;
+  }
+  return true;
+}
+
+/* Input dimension i is result dimension dims[i]; npuc_tx8_slice_check
+ * checks they are distinct and fit. */
+static bool read_dims(MlirOperation op, npuc_tx8_slice_op *s) {
+  int rank = s->num_operands ? s->operands[0].rank : 0;
+  if (!read_i64_array(op, "dims", rank, s->perm)) {
+    npuc_op_error(op,
+                  "tx8be.broadcast: unsupported attributes: dims needs "
+                  "one entry per input dimension (%d)",
                   rank);
     return false;
   }
-  for (int i = 0; i < rank; ++i)
-    s->perm[i] = mlirDenseI64ArrayGetElement(a, i);
-  return true; /* npuc_tx8_slice_check checks it is a permutation */
+  return true;
+}
+
+/* Offsets and strides per dimension; sizes must be the result's. */
+static bool read_slice(MlirOperation op, npuc_tx8_slice_op *s) {
+  int rank = s->result.rank;
+  int64_t sizes[NPUC_TX8_MAX_RANK];
+  bool ok = read_i64_array(op, "offsets", rank, s->offsets) &&
+            read_i64_array(op, "sizes", rank, sizes) &&
+            read_i64_array(op, "strides", rank, s->steps);
+  for (int d = 0; ok && d < rank; ++d)
+    ok = sizes[d] == s->result.dims[d];
+  if (!ok)
+    npuc_op_error(op,
+                  "tx8be.slice: unsupported attributes: offsets, sizes "
+                  "and strides need %d entries each, the sizes the "
+                  "result's shape",
+                  rank);
+  return ok;
 }
 
 /* An optional float attribute; `dflt` when absent. */
@@ -112,7 +154,10 @@ bool npuc_tx8_read_op_params(MlirOperation op, const char *name,
                              npuc_tx8_slice_op *s, float *epsilon) {
   switch (s->kind) {
   case NPUC_TX8_KIND_REDUCE: return read_axes(op, name, s);
-  case NPUC_TX8_KIND_SOFTMAX: return read_axis(op, s);
+  case NPUC_TX8_KIND_SOFTMAX:
+  case NPUC_TX8_KIND_CONCAT: return read_axis(op, name, s);
+  case NPUC_TX8_KIND_BROADCAST: return read_dims(op, s);
+  case NPUC_TX8_KIND_SLICE: return read_slice(op, s);
   case NPUC_TX8_KIND_TRANSPOSE: return read_permutation(op, s);
   case NPUC_TX8_KIND_CLIP: return read_clip(op, s);
   case NPUC_TX8_KIND_LAYERNORM: {
@@ -126,5 +171,19 @@ bool npuc_tx8_read_op_params(MlirOperation op, const char *name,
     return true;
   }
   default: return true;
+  }
+}
+
+bool npuc_tx8_op_takes_i8(const npuc_tx8_slice_op *s, const char *name) {
+  switch (s->kind) {
+  case NPUC_TX8_KIND_TRANSPOSE:
+  case NPUC_TX8_KIND_BROADCAST:
+  case NPUC_TX8_KIND_CONCAT:
+  case NPUC_TX8_KIND_SLICE:
+  case NPUC_TX8_KIND_CLIP: return true;
+  case NPUC_TX8_KIND_REDUCE:
+    return !strcmp(name, "tx8be.reduce_max") ||
+           !strcmp(name, "tx8be.reduce_min");
+  default: return false;
   }
 }

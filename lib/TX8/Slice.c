@@ -17,6 +17,9 @@ static bool check_reduce(const npuc_tx8_slice_op *op, char *err, size_t cap);
 static bool check_softmax(const npuc_tx8_slice_op *op, char *err, size_t cap);
 static bool check_layernorm(const npuc_tx8_slice_op *op, char *err, size_t cap);
 static bool check_transpose(const npuc_tx8_slice_op *op, char *err, size_t cap);
+static bool check_broadcast(const npuc_tx8_slice_op *op, char *err, size_t cap);
+static bool check_concat(const npuc_tx8_slice_op *op, char *err, size_t cap);
+static bool check_slice(const npuc_tx8_slice_op *op, char *err, size_t cap);
 
 static const npuc_tx8_op_def op_defs[] = {
 #define TX8_UNARY(op, ENUM, PASSES)                                            \
@@ -62,6 +65,9 @@ bool npuc_tx8_slice_check(const npuc_tx8_slice_op *op, char *err,
   case NPUC_TX8_KIND_SOFTMAX: return check_softmax(op, err, err_cap);
   case NPUC_TX8_KIND_LAYERNORM: return check_layernorm(op, err, err_cap);
   case NPUC_TX8_KIND_TRANSPOSE: return check_transpose(op, err, err_cap);
+  case NPUC_TX8_KIND_BROADCAST: return check_broadcast(op, err, err_cap);
+  case NPUC_TX8_KIND_CONCAT: return check_concat(op, err, err_cap);
+  case NPUC_TX8_KIND_SLICE: return check_slice(op, err, err_cap);
   }
   return false;
 }
@@ -80,10 +86,14 @@ uint32_t npuc_tx8_shard_axes(const npuc_tx8_slice_op *op) {
   case NPUC_TX8_KIND_GEMM: return all_axes(r); /* the rows and N */
   case NPUC_TX8_KIND_CONV: return 1u << 0 | 1u << 1;
   case NPUC_TX8_KIND_CLIP:
-  case NPUC_TX8_KIND_TRANSPOSE: return all_axes(r);
-  /* The reduced axes (softmax's axis, layernorm's last) stay whole. */
+  case NPUC_TX8_KIND_TRANSPOSE:
+  case NPUC_TX8_KIND_BROADCAST:
+  case NPUC_TX8_KIND_SLICE: return all_axes(r);
+  /* The reduced axes (softmax's axis, layernorm's last, concat's axis)
+   * stay whole. */
   case NPUC_TX8_KIND_REDUCE:
-  case NPUC_TX8_KIND_SOFTMAX: return all_axes(r) & ~op->axes;
+  case NPUC_TX8_KIND_SOFTMAX:
+  case NPUC_TX8_KIND_CONCAT: return all_axes(r) & ~op->axes;
   case NPUC_TX8_KIND_LAYERNORM: return all_axes(r) & ~(1u << (r - 1));
   }
   return 0;
@@ -98,9 +108,12 @@ uint32_t npuc_tx8_split_axes(const npuc_tx8_slice_op *op) {
   case NPUC_TX8_KIND_GEMM: return all_axes(r - 1); /* N stays whole in time */
   case NPUC_TX8_KIND_CONV: return 1u << 0 | 1u << 1;
   case NPUC_TX8_KIND_CLIP:
-  case NPUC_TX8_KIND_TRANSPOSE: return all_axes(r);
+  case NPUC_TX8_KIND_TRANSPOSE:
+  case NPUC_TX8_KIND_BROADCAST:
+  case NPUC_TX8_KIND_SLICE: return all_axes(r);
   case NPUC_TX8_KIND_REDUCE:
-  case NPUC_TX8_KIND_SOFTMAX: return all_axes(r) & ~op->axes;
+  case NPUC_TX8_KIND_SOFTMAX:
+  case NPUC_TX8_KIND_CONCAT: return all_axes(r) & ~op->axes;
   case NPUC_TX8_KIND_LAYERNORM: return all_axes(r) & ~(1u << (r - 1));
   }
   return 0;
@@ -125,6 +138,8 @@ static void conv_windows(const npuc_tx8_slice_op *op, int i,
                          npuc_tx8_window *w);
 static void reduce_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w);
 static void transpose_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w);
+static void broadcast_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w);
+static void slice_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w);
 
 void npuc_tx8_operand_windows(const npuc_tx8_slice_op *op, int i,
                               npuc_tx8_window *w) {
@@ -147,6 +162,12 @@ void npuc_tx8_operand_windows(const npuc_tx8_slice_op *op, int i,
     return;
   case NPUC_TX8_KIND_REDUCE: reduce_windows(op, w); return;
   case NPUC_TX8_KIND_TRANSPOSE: transpose_windows(op, w); return;
+  case NPUC_TX8_KIND_BROADCAST: broadcast_windows(op, w); return;
+  case NPUC_TX8_KIND_CONCAT: /* the axis is never split: whole there */
+    for (int d = 0; d < rank; ++d)
+      w[d] = (op->axes >> d & 1) ? whole() : same(d);
+    return;
+  case NPUC_TX8_KIND_SLICE: slice_windows(op, w); return;
   }
 }
 
@@ -200,6 +221,24 @@ static void reduce_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w) {
 static void transpose_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w) {
   for (int i = 0; i < op->result.rank; ++i)
     w[op->perm[i]] = same(i);
+}
+
+/* Input dimension i is output dimension perm[i]: read as it is written,
+ * or whole when it is 1 and repeats. */
+static void broadcast_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w) {
+  const npuc_tx8_shape *in = &op->operands[0];
+  for (int i = 0; i < in->rank; ++i)
+    w[i] = in->dims[i] == op->result.dims[op->perm[i]] ? same((int)op->perm[i])
+                                                       : whole();
+}
+
+/* Output index s reads input index s * step + offset: the window of a
+ * strided convolution with a one-element kernel. */
+static void slice_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w) {
+  for (int d = 0; d < op->result.rank; ++d) {
+    npuc_tx8_window k = {d, (int32_t)op->steps[d], (int32_t)op->offsets[d], 1};
+    w[d] = k;
+  }
 }
 
 /* ---- shape checks
@@ -384,5 +423,73 @@ static bool check_transpose(const npuc_tx8_slice_op *op, char *err,
       return fail(err, cap, "result dimension %d should be %lld", i,
                   (long long)in->dims[j]);
   }
+  return true;
+}
+
+static bool check_broadcast(const npuc_tx8_slice_op *op, char *err,
+                            size_t cap) {
+  const npuc_tx8_shape *in = &op->operands[0], *o = &op->result;
+  if (op->num_operands != 1 || in->rank > o->rank)
+    return fail(err, cap,
+                "the input must not have more dimensions than "
+                "the result");
+  uint32_t seen = 0;
+  for (int i = 0; i < in->rank; ++i) {
+    int64_t d = op->perm[i];
+    if (d < 0 || d >= o->rank || (seen >> d & 1))
+      return fail(err, cap, "dims must name distinct result dimensions");
+    seen |= 1u << d;
+    if (in->dims[i] != 1 && in->dims[i] != o->dims[d])
+      return fail(err, cap,
+                  "input dimension %d (%lld) cannot broadcast to result "
+                  "dimension %lld (%lld)",
+                  i, (long long)in->dims[i], (long long)d,
+                  (long long)o->dims[d]);
+  }
+  return true;
+}
+
+static bool check_concat(const npuc_tx8_slice_op *op, char *err, size_t cap) {
+  const npuc_tx8_shape *o = &op->result;
+  if (op->axes == 0 || (op->axes & (op->axes - 1)) || op->axes >> o->rank)
+    return fail(err, cap, "the axis must be one dimension below the rank %d",
+                o->rank);
+  int64_t total = 0;
+  for (int i = 0; i < op->num_operands; ++i) {
+    const npuc_tx8_shape *in = &op->operands[i];
+    if (in->rank != o->rank)
+      return fail(err, cap, "operand #%d must have the result's rank", i);
+    for (int d = 0; d < o->rank; ++d) {
+      if (op->axes >> d & 1)
+        total += in->dims[d];
+      else if (in->dims[d] != o->dims[d])
+        return fail(err, cap,
+                    "operand #%d differs from the result off the axis "
+                    "(dimension %d)",
+                    i, d);
+    }
+  }
+  for (int d = 0; d < o->rank; ++d)
+    if ((op->axes >> d & 1) && total != o->dims[d])
+      return fail(err, cap,
+                  "the operands add up to %lld along the axis, the "
+                  "result has %lld",
+                  (long long)total, (long long)o->dims[d]);
+  return true;
+}
+
+/* The last element read, (size - 1) * step + offset, must be inside. */
+static bool check_slice(const npuc_tx8_slice_op *op, char *err, size_t cap) {
+  const npuc_tx8_shape *in = &op->operands[0], *o = &op->result;
+  if (op->num_operands != 1 || in->rank != o->rank)
+    return fail(err, cap, "the result must have the input's rank");
+  for (int d = 0; d < o->rank; ++d)
+    if (op->offsets[d] < 0 || op->steps[d] < 1 ||
+        op->offsets[d] + (o->dims[d] - 1) * op->steps[d] >= in->dims[d])
+      return fail(err, cap,
+                  "dimension %d: offset %lld, size %lld and stride %lld "
+                  "read outside the input's %lld",
+                  d, (long long)op->offsets[d], (long long)o->dims[d],
+                  (long long)op->steps[d], (long long)in->dims[d]);
   return true;
 }

@@ -25,7 +25,7 @@ Usage: gen.py --seed S --count N --out DIR [--bin BUILD/bin] [--kinds k,...]
 Kinds: batchnorm, gemm, conv, add_vector (a rank-1 operand), binary,
 unary, graph5 (conv -> batchnorm -> relu -> gemm -> add); the ops networks
 use: clip, reduce (sum/max/min/mean over random axes), softmax (any axis),
-layernorm, transpose (any permutation).
+layernorm, transpose (any permutation), broadcast, concat, slice.
 """
 import argparse
 import json
@@ -36,7 +36,8 @@ import subprocess
 import sys
 
 KINDS = ["batchnorm", "gemm", "conv", "add_vector", "binary", "unary", "graph5",
-         "clip", "reduce", "softmax", "layernorm", "transpose"]
+         "clip", "reduce", "softmax", "layernorm", "transpose", "broadcast",
+         "concat", "slice"]
 FLOATS = ["f16", "bf16", "f32"]
 ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}
 
@@ -264,7 +265,7 @@ def gen_pow(rng, g):
 
 
 def gen_clip(rng, g):
-    dt = rng.choice(FLOATS)
+    dt = rng.choice(FLOATS + ["i8"])
     shape = rand_shape(rng)
     lo, hi = (0.0, 6.0) if rng.random() < 0.5 else \
         sorted([rng.randint(-16, 16) / 4.0, rng.randint(-16, 16) / 4.0])
@@ -274,7 +275,7 @@ def gen_clip(rng, g):
 
 def gen_reduce(rng, g):
     op = rng.choice(["reduce_sum", "reduce_max", "reduce_min", "reduce_mean"])
-    dt = rng.choice(FLOATS)
+    dt = rng.choice(FLOATS + (["i8"] if op in ("reduce_max", "reduce_min") else []))
     shape = rand_shape(rng)
     axes = sorted(rng.sample(range(len(shape)), rng.randint(1, len(shape))))
     x = g.input(shape, dt, lo=-2, hi=2)
@@ -306,7 +307,7 @@ def gen_layernorm(rng, g):
 
 
 def gen_transpose(rng, g):
-    dt = rng.choice(FLOATS)
+    dt = rng.choice(FLOATS + ["i8"])
     shape = rand_shape(rng, 2)
     perm = list(range(len(shape)))
     while perm == sorted(perm):
@@ -316,7 +317,52 @@ def gen_transpose(rng, g):
                 params=" ".join(map(str, perm)), permutation=perm)
 
 
-GENERATORS = {"clip": gen_clip, "reduce": gen_reduce, "softmax": gen_softmax,
+def gen_broadcast(rng, g):
+    """A lower-rank input: a choice of result dimensions, some of them 1."""
+    dt = rng.choice(FLOATS + ["i8"])
+    shape = rand_shape(rng)
+    dims = sorted(rng.sample(range(len(shape)), rng.randint(1, len(shape))))
+    if rng.random() < 0.5:
+        dims = [len(shape) - 1]  # the bias-like [C] vector
+    ins = [shape[d] if rng.random() < 0.7 else 1 for d in dims]
+    x = g.input(ins, dt)
+    return g.op("broadcast", shape, dt, [x],
+                params="%d %s" % (len(dims), " ".join(map(str, dims))), dims=dims)
+
+
+def gen_concat(rng, g):
+    dt = rng.choice(FLOATS + ["i8"])
+    shape = rand_shape(rng)
+    axis = rng.randrange(len(shape))
+    xs = []
+    for _ in range(rng.randint(2, 4)):
+        s = list(shape)
+        s[axis] = rng.randint(1, 40 if axis == len(shape) - 1 else 4)
+        xs.append(g.input(s, dt))
+    out = list(shape)
+    out[axis] = sum(g.shapes[x][axis] for x in xs)
+    return g.op("concat", out, dt, xs, params="%d" % axis, axis=axis)
+
+
+def gen_slice(rng, g):
+    dt = rng.choice(FLOATS + ["i8"])
+    shape = rand_shape(rng)
+    offsets, sizes, strides = [], [], []
+    for n in shape:
+        o = rng.randint(0, n - 1)
+        s = rng.randint(1, 3)
+        offsets.append(o)
+        strides.append(s)
+        sizes.append(rng.randint(1, (n - 1 - o) // s + 1))
+    x = g.input(shape, dt)
+    return g.op("slice", sizes, dt, [x],
+                params="%s %s" % (" ".join(map(str, offsets)),
+                                  " ".join(map(str, strides))),
+                offsets=offsets, sizes=sizes, strides=strides)
+
+
+GENERATORS = {"broadcast": gen_broadcast, "concat": gen_concat,
+              "slice": gen_slice, "clip": gen_clip, "reduce": gen_reduce, "softmax": gen_softmax,
               "layernorm": gen_layernorm, "transpose": gen_transpose,
               "batchnorm": gen_batchnorm, "gemm": gen_gemm, "conv": gen_conv,
               "add_vector": gen_add_vector, "binary": gen_binary,
@@ -403,6 +449,13 @@ def op_text(op, operands, types, rtype, extra):
         return "tx8be.%s %s axes = %s%s%s" % (k, ops, a["axes"], d, sig)
     if k == "softmax":
         return "tx8be.softmax %s axis = %d%s%s" % (ops, a["axis"], d, sig)
+    if k == "broadcast":
+        return "tx8be.broadcast %s dims = %s%s%s" % (ops, a["dims"], d, sig)
+    if k == "concat":
+        return "tx8be.concat %s axis = %d%s%s" % (ops, a["axis"], d, sig)
+    if k == "slice":
+        return "tx8be.slice %s offsets = %s sizes = %s strides = %s%s%s" % (
+            ops, a["offsets"], a["sizes"], a["strides"], d, sig)
     if k == "transpose":
         return "tx8be.transpose %s permutation = %s%s%s" % (ops, a["permutation"], d, sig)
     if k == "conv":

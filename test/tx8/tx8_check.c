@@ -12,7 +12,9 @@
  * conv SH SW PT PB PL PR DH DW G; reshape; clip MIN MAX;
  * reduce_sum|reduce_max|reduce_min|reduce_mean AXES (a bit mask);
  * softmax AXIS; layernorm EPS (operands x, scale, bias);
- * transpose P0 P1 ... (one per dimension).
+ * transpose P0 P1 ... (one per dimension); broadcast R D0 ... D(R-1)
+ * (the input's rank, then dims); concat AXIS (up to 5 operands);
+ * slice O0 ... S0 ... (offsets, then strides, one per dimension).
  * An operand `-` is an absent bias. Tensors are compact row-major.
  *
  * Tolerance: |got - ref| <= tol * (|ref| + mean |ref| of the output), tol
@@ -287,6 +289,8 @@ static int32_t shape32(const tensor *t, int32_t *shape) {
   return t->rank;
 }
 
+static bool run_move_op(const char *kind, tensor *out, char **save);
+
 /* The issue-17 ops; false for an unknown kind. */
 static bool run_shaped_op(const char *kind, tensor *out, char **save) {
   npuc_tx8_tsr o = tsr_of(out), in[5];
@@ -326,7 +330,7 @@ static bool run_shaped_op(const char *kind, tensor *out, char **save) {
       die("transpose of %s changes the rank", out->name);
     npuc_tx8_ref_transpose(&p, &in[0], &o);
   } else {
-    return false;
+    return run_move_op(kind, out, save);
   }
   return true;
 }
@@ -379,4 +383,50 @@ static int compare(const tensor *ref, const char *dir, const char *file) {
   }
   free(got.data);
   return bad == 0;
+}
+
+/* broadcast, concat, slice; false for an unknown kind. */
+static bool run_move_op(const char *kind, tensor *out, char **save) {
+  npuc_tx8_tsr o = tsr_of(out), in[5];
+  bool present[5] = {false};
+  if (!strcmp(kind, "broadcast")) {
+    npuc_tx8_broadcast_param p = {.dim = next_int(save)};
+    if (p.dim < 1 || p.dim > out->rank)
+      die("broadcast of %s: bad input rank", out->name);
+    for (int d = 0; d < p.dim; ++d)
+      p.dims[d] = next_int(save);
+    operands(save, in, present, 1);
+    if (shape32(ts[0], p.shape) != p.dim)
+      die("broadcast of %s: the input's rank differs", out->name);
+    p.out_dim = shape32(out, p.out_shape);
+    npuc_tx8_ref_broadcast(&p, &in[0], &o);
+  } else if (!strcmp(kind, "concat")) {
+    npuc_tx8_concat_param p = {.axis = next_int(save)};
+    p.count = operands(save, in, present, NPUC_TX8_MAX_CONCAT);
+    p.dim = shape32(out, p.shape);
+    if (p.axis < 0 || p.axis >= p.dim)
+      die("concat axis out of range for %s", out->name);
+    const npuc_tx8_tsr *ins[NPUC_TX8_MAX_CONCAT];
+    for (int i = 0; i < p.count; ++i) {
+      if (!present[i] || ts[i]->rank != p.dim)
+        die("concat of %s: an operand of another rank", out->name);
+      p.lengths[i] = (int32_t)ts[i]->dims[p.axis];
+      ins[i] = &in[i];
+    }
+    npuc_tx8_ref_concat(&p, ins, &o);
+  } else if (!strcmp(kind, "slice")) {
+    npuc_tx8_slice_param p = {.dim = out->rank};
+    for (int d = 0; d < p.dim; ++d)
+      p.offsets[d] = next_int(save);
+    for (int d = 0; d < p.dim; ++d)
+      p.strides[d] = next_int(save);
+    operands(save, in, present, 1);
+    shape32(out, p.shape);
+    if (shape32(ts[0], p.in_shape) != p.dim)
+      die("slice of %s changes the rank", out->name);
+    npuc_tx8_ref_slice(&p, &in[0], &o);
+  } else {
+    return false;
+  }
+  return true;
 }

@@ -940,6 +940,124 @@ static void transpose_ops(void **state) {
   }
 }
 
+/* Any dtype, a random one. */
+static npuc_tx8_dtype rnd_any_dtype(void) {
+  static const npuc_tx8_dtype all_dt[] = {NPUC_TX8_F16, NPUC_TX8_BF16,
+                                          NPUC_TX8_F32, NPUC_TX8_I8};
+  return all_dt[rnd_range(0, 3)];
+}
+
+/* The model's output in its layout against the reference's; a move is
+ * bit exact. */
+static void expect_same(const npuc_tx8_tsr *got, const npuc_tx8_tsr *want,
+                        const char *op, const int32_t *shape, int rank,
+                        npuc_tx8_layout_mode mode) {
+  char what[128];
+  describe_shape(what, sizeof what, op, want->layout.dtype, shape, rank, mode);
+  tolerance tol = {what, 0, NULL, 0, false};
+  assert_int_equal(compare(got, want, &tol), 0);
+}
+
+/* Broadcast a lower-rank input into a rank-4 output, some of its
+ * dimensions 1 (repeated) and dims in increasing order. */
+static void broadcast_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 24; ++i) {
+    npuc_tx8_broadcast_param p = {{0}, 0, {0}, 0, {0}};
+    p.out_dim = rnd_shape(p.out_shape, 1);
+    p.dim = (int32_t)rnd_range(1, p.out_dim);
+    /* A sorted random choice of p.dim output dimensions. */
+    for (int32_t d = 0, k = 0; d < p.out_dim && k < p.dim; ++d)
+      if (rnd_range(0, p.out_dim - d - 1) < p.dim - k) {
+        p.dims[k] = d;
+        p.shape[k++] = rnd_range(0, 3) ? p.out_shape[d] : 1;
+      }
+    npuc_tx8_dtype dt = rnd_any_dtype();
+    shaped_input x = rnd_input(p.shape, p.dim, dt, -50, 50, i);
+    /* The output's family follows the input's: batched from rank 2. */
+    npuc_tx8_layout_mode om =
+        shaped_mode(p.out_dim >= 2 && rnd_range(0, 1), i % 2);
+    npuc_tx8_layout_mode ocm =
+        shaped_mode(om == NPUC_TX8_NTENSOR || om == NPUC_TX8_NCX, false);
+    owned want = alloc_shaped(p.out_shape, p.out_dim, dt, ocm);
+    owned got = alloc_shaped(p.out_shape, p.out_dim, dt, om);
+    npuc_tx8_ref_broadcast(&p, &x.compact.t, &want.t);
+    op_broadcast(&p, &x.model.t, &got.t);
+    expect_same(&got.t, &want.t, "broadcast", p.out_shape, p.out_dim, om);
+    owned *all[] = {&x.compact, &x.model, &want, &got};
+    for (size_t j = 0; j < ARRAY_LEN(all); ++j)
+      free_tsr(all[j]);
+  }
+}
+
+static void concat_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 24; ++i) {
+    npuc_tx8_concat_param p = {{0}, 0, 0, 0, {0}};
+    p.dim = rnd_shape(p.shape, 1);
+    p.axis = (int32_t)rnd_range(0, p.dim - 1);
+    p.count = (int32_t)rnd_range(1, NPUC_TX8_MAX_CONCAT);
+    npuc_tx8_dtype dt = rnd_any_dtype();
+    /* The inputs' lengths along the axis (each from 1 to 40). */
+    shaped_input x[NPUC_TX8_MAX_CONCAT];
+    const npuc_tx8_tsr *ref_in[NPUC_TX8_MAX_CONCAT], *in[NPUC_TX8_MAX_CONCAT];
+    p.shape[p.axis] = 0;
+    int32_t shape[4];
+    memcpy(shape, p.shape, sizeof shape);
+    for (int32_t k = 0; k < p.count; ++k) {
+      p.lengths[k] = (int32_t)rnd_range(1, p.axis == p.dim - 1 ? 70 : 3);
+      p.shape[p.axis] += p.lengths[k];
+    }
+    /* One layout for all: the model's (i % 2: aligned) and the batching. */
+    bool batched = p.dim >= 2 && rnd_range(0, 1);
+    for (int32_t k = 0; k < p.count; ++k) {
+      shape[p.axis] = p.lengths[k];
+      npuc_tx8_layout_mode cm = shaped_mode(batched, false);
+      x[k].compact = alloc_shaped(shape, p.dim, dt, cm);
+      fill(&x[k].compact.t, -50, 50);
+      x[k].model = to_layout(&x[k].compact.t, shaped_mode(batched, i % 2));
+      ref_in[k] = &x[k].compact.t;
+      in[k] = &x[k].model.t;
+    }
+    npuc_tx8_layout_mode om = shaped_mode(batched, i % 2);
+    owned want = alloc_shaped(p.shape, p.dim, dt, shaped_mode(batched, false));
+    owned got = alloc_shaped(p.shape, p.dim, dt, om);
+    npuc_tx8_ref_concat(&p, ref_in, &want.t);
+    op_concat(&p, in, &got.t);
+    expect_same(&got.t, &want.t, "concat", p.shape, p.dim, om);
+    for (int32_t k = 0; k < p.count; ++k) {
+      free_tsr(&x[k].compact);
+      free_tsr(&x[k].model);
+    }
+    free_tsr(&want);
+    free_tsr(&got);
+  }
+}
+
+static void slice_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 24; ++i) {
+    npuc_tx8_slice_param p = {{0}, 0, {0}, {0}, {0}};
+    p.dim = rnd_shape(p.shape, 1);
+    for (int32_t d = 0; d < p.dim; ++d) { /* room on both sides, or none */
+      p.strides[d] = (int32_t)rnd_range(1, 3);
+      p.offsets[d] = (int32_t)rnd_range(0, 2);
+      p.in_shape[d] = p.offsets[d] + (p.shape[d] - 1) * p.strides[d] + 1 +
+                      (int32_t)rnd_range(0, 2);
+    }
+    npuc_tx8_dtype dt = rnd_any_dtype();
+    shaped_input x = rnd_input(p.in_shape, p.dim, dt, -50, 50, i);
+    owned want = alloc_shaped(p.shape, p.dim, dt, x.cm);
+    owned got = alloc_shaped(p.shape, p.dim, dt, x.mode);
+    npuc_tx8_ref_slice(&p, &x.compact.t, &want.t);
+    op_slice(&p, &x.model.t, &got.t);
+    expect_same(&got.t, &want.t, "slice", p.shape, p.dim, x.mode);
+    owned *all[] = {&x.compact, &x.model, &want, &got};
+    for (size_t j = 0; j < ARRAY_LEN(all); ++j)
+      free_tsr(all[j]);
+  }
+}
+
 /* ======================================================================
  * Cycle model (default target: 16 tiles, 1 GHz, 32 cycles per op)
  * ====================================================================== */
@@ -1090,6 +1208,9 @@ int main(void) {
       cmocka_unit_test(softmax_ops),
       cmocka_unit_test(layernorm_ops),
       cmocka_unit_test(transpose_ops),
+      cmocka_unit_test(broadcast_ops),
+      cmocka_unit_test(concat_ops),
+      cmocka_unit_test(slice_ops),
       cmocka_unit_test(int8_saturates),
       cmocka_unit_test(comparison_can_fail),
       cmocka_unit_test(cycle_model),

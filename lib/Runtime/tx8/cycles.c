@@ -83,6 +83,14 @@ uint64_t npuc_tx8_cycles_layernorm(int64_t bytes) {
   return npuc_tx8_cycles_ct(bytes, 7);
 }
 
-uint64_t npuc_tx8_cycles_transpose(int64_t src_bytes, int64_t dst_bytes) {
+uint64_t npuc_tx8_cycles_move(int64_t src_bytes, int64_t dst_bytes) {
   return npuc_tx8_cycles_tdma(src_bytes + dst_bytes);
+}
+
+uint64_t npuc_tx8_cycles_transpose(int64_t src_bytes, int64_t dst_bytes) {
+  return npuc_tx8_cycles_move(src_bytes, dst_bytes);
+}
+
+uint64_t npuc_tx8_cycles_broadcast(int64_t out_bytes) {
+  return npuc_tx8_cycles_ct(out_bytes, 1);
 }

@@ -69,6 +69,12 @@ int64_t npuc_tx8i_check_shape(const char *op, const char *what,
 float npuc_tx8i_elem(const npuc_tx8_tsr *t, int64_t i);
 void npuc_tx8i_set_elem(const npuc_tx8_tsr *t, int64_t i, float v);
 
+/* Walks the `dim`-dimensional row-major index `idx` of `shape` one step
+ * (the last dimension fastest); `*src` follows by `stride[d]` per step of
+ * dimension d. */
+void npuc_tx8i_step_index(int64_t *idx, const int32_t *shape, int32_t dim,
+                          const int64_t *stride, int64_t *src);
+
 /* Zeroes the padding of an aligned tensor (the bytes no element uses), as
  * a DMA into an aligned layout leaves it. */
 void npuc_tx8i_clear_padding(const npuc_tx8_tsr *t);

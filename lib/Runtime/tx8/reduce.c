@@ -74,13 +74,7 @@ uint64_t op_reduce(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
     case NPUC_TX8_REDUCE_MAX: *a = x > *a || isnan(x) ? x : *a; break;
     case NPUC_TX8_REDUCE_MIN: *a = x < *a || isnan(x) ? x : *a; break;
     }
-    for (int32_t d = p->dim - 1; d >= 0; --d) { /* the next input index */
-      dst += step[d];
-      if (++idx[d] < p->shape[d])
-        break;
-      dst -= step[d] * p->shape[d];
-      idx[d] = 0;
-    }
+    npuc_tx8i_step_index(idx, p->shape, p->dim, step, &dst);
   }
   float scale = (float)outs / (float)ins; /* 1 / elements per output */
   npuc_tx8i_clear_padding(out);

@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include <math.h>
+#include <string.h>
 
 static double at(const npuc_tx8_tsr *t, int64_t n, int64_t hw, int64_t c) {
   const npuc_tx8_dims d = t->layout.dims;
@@ -324,5 +325,74 @@ void npuc_tx8_ref_transpose(const npuc_tx8_transpose_param *p,
     for (int32_t k = 0; k < p->dim; ++k)
       ii[p->perm[k]] = oi[k];
     put_i(out, j, at_i(in, flatten(ii, p->shape, p->dim)));
+  }
+}
+
+/* Output index o reads input index i with i[k] = o[dims[k]] (0 where the
+ * input dimension is 1). */
+void npuc_tx8_ref_broadcast(const npuc_tx8_broadcast_param *p,
+                            const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
+  const npuc_tx8_tsr *all[] = {in, out};
+  const char *name = "npuc_tx8_ref_broadcast";
+  check_all_compact(name, all, 2);
+  npuc_tx8i_check_shape(name, "in", p->shape, p->dim, in);
+  npuc_tx8i_check_shape(name, "out", p->out_shape, p->out_dim, out);
+  for (int32_t k = 0; k < p->dim; ++k)
+    if (p->dims[k] < 0 || p->dims[k] >= p->out_dim)
+      npuc_tx8_fail(name, "dims out of range");
+  int64_t oi[NPUC_TX8_MAX_SHAPE_DIM], ii[NPUC_TX8_MAX_SHAPE_DIM];
+  for (int64_t j = 0; j < elements(p->out_shape, p->out_dim); ++j) {
+    unflatten(j, p->out_shape, p->out_dim, oi);
+    for (int32_t k = 0; k < p->dim; ++k)
+      ii[k] = p->shape[k] == 1 ? 0 : oi[p->dims[k]];
+    put_i(out, j, at_i(in, flatten(ii, p->shape, p->dim)));
+  }
+}
+
+/* Output index o along the axis falls in the input whose range holds it. */
+void npuc_tx8_ref_concat(const npuc_tx8_concat_param *p,
+                         const npuc_tx8_tsr *const *ins,
+                         const npuc_tx8_tsr *out) {
+  const char *name = "npuc_tx8_ref_concat";
+  npuc_tx8i_check_compact(name, "out", out);
+  npuc_tx8i_check_shape(name, "out", p->shape, p->dim, out);
+  if (p->axis < 0 || p->axis >= p->dim || p->count < 1 ||
+      p->count > NPUC_TX8_MAX_CONCAT)
+    npuc_tx8_fail(name, "axis or count out of range");
+  int32_t shapes[NPUC_TX8_MAX_CONCAT][NPUC_TX8_MAX_SHAPE_DIM];
+  for (int32_t i = 0; i < p->count; ++i) {
+    npuc_tx8i_check_compact(name, "every input", ins[i]);
+    memcpy(shapes[i], p->shape, sizeof shapes[i]);
+    shapes[i][p->axis] = p->lengths[i];
+    npuc_tx8i_check_shape(name, "an input", shapes[i], p->dim, ins[i]);
+  }
+  int64_t idx[NPUC_TX8_MAX_SHAPE_DIM];
+  for (int64_t j = 0; j < elements(p->shape, p->dim); ++j) {
+    unflatten(j, p->shape, p->dim, idx);
+    int32_t i = 0;
+    while (i < p->count - 1 && idx[p->axis] >= p->lengths[i])
+      idx[p->axis] -= p->lengths[i++];
+    put_i(out, j, at_i(ins[i], flatten(idx, shapes[i], p->dim)));
+  }
+}
+
+void npuc_tx8_ref_slice(const npuc_tx8_slice_param *p, const npuc_tx8_tsr *in,
+                        const npuc_tx8_tsr *out) {
+  const npuc_tx8_tsr *all[] = {in, out};
+  const char *name = "npuc_tx8_ref_slice";
+  check_all_compact(name, all, 2);
+  npuc_tx8i_check_shape(name, "out", p->shape, p->dim, out);
+  npuc_tx8i_check_shape(name, "in", p->in_shape, p->dim, in);
+  for (int32_t d = 0; d < p->dim; ++d)
+    if (p->strides[d] < 1 || p->offsets[d] < 0 ||
+        p->offsets[d] + (int64_t)(p->shape[d] - 1) * p->strides[d] >=
+            p->in_shape[d])
+      npuc_tx8_fail(name, "dimension %d reads outside the input", (int)d);
+  int64_t oi[NPUC_TX8_MAX_SHAPE_DIM];
+  for (int64_t j = 0; j < elements(p->shape, p->dim); ++j) {
+    unflatten(j, p->shape, p->dim, oi);
+    for (int32_t d = 0; d < p->dim; ++d)
+      oi[d] = p->offsets[d] + oi[d] * p->strides[d];
+    put_i(out, j, at_i(in, flatten(oi, p->in_shape, p->dim)));
   }
 }

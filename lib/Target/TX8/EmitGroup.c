@@ -304,6 +304,10 @@ static const char *op_enum(const char *name) {
 static void emit_conv(group_emitter *g, const int *in);
 static void emit_shaped_op(group_emitter *g, const int *in);
 static void emit_layernorm(group_emitter *g, const int *in);
+static void emit_broadcast(group_emitter *g, const int *in);
+static void emit_real_shape(npuc_sb *o, const char *field, int buf, int rank);
+static void emit_concat(group_emitter *g, const int *in);
+static void emit_slice(group_emitter *g, const int *in);
 
 static void emit_compute(group_emitter *g) {
   const npuc_tx8_group_plan *p = &g->plan;
@@ -349,6 +353,9 @@ static void emit_compute(group_emitter *g) {
   case NPUC_TX8_KIND_REDUCE:
   case NPUC_TX8_KIND_SOFTMAX:
   case NPUC_TX8_KIND_TRANSPOSE: emit_shaped_op(g, in); return;
+  case NPUC_TX8_KIND_BROADCAST: emit_broadcast(g, in); return;
+  case NPUC_TX8_KIND_CONCAT: emit_concat(g, in); return;
+  case NPUC_TX8_KIND_SLICE: emit_slice(g, in); return;
   case NPUC_TX8_KIND_LAYERNORM: emit_layernorm(g, in); return;
   }
 }
@@ -415,10 +422,7 @@ static void emit_shaped_op(group_emitter *g, const int *in) {
                                       [NPUC_TX8_KIND_TRANSPOSE] = "transpose"};
   npuc_sb_printf(o, "    {\n      npuc_tx8_%s_param param = {.dim = %d};\n",
                  types[s->kind], rank);
-  npuc_sb_printf(o,
-                 "      for (int d = 0; d < %d; ++d)\n"
-                 "        param.shape[d] = l[%d].shape_real[d];\n",
-                 rank, x);
+  emit_real_shape(o, "shape", x, rank);
   if (s->kind == NPUC_TX8_KIND_REDUCE) {
     npuc_sb_printf(o,
                    "      param.axes = 0x%xu;\n"
@@ -451,4 +455,77 @@ static void emit_layernorm(group_emitter *g, const int *in) {
                  "&b[%d]);\n"
                  "    }\n",
                  (double)p->epsilon, in[0], in[1], in[2], p->result_buffer);
+}
+
+/* `param.<field>[d] = l[<buf>].shape_real[d]` for the buffer's rank: a
+ * slice's real shape, known only in the loop. */
+static void emit_real_shape(npuc_sb *o, const char *field, int buf, int rank) {
+  npuc_sb_printf(o,
+                 "      for (int d = 0; d < %d; ++d)\n"
+                 "        param.%s[d] = l[%d].shape_real[d];\n",
+                 rank, field, buf);
+}
+
+static void emit_broadcast(group_emitter *g, const int *in) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  const npuc_tx8_slice_op *s = &p->slice;
+  npuc_sb *o = g->out;
+  int x = in[0], r = p->result_buffer;
+  npuc_sb_printf(o,
+                 "    {\n      npuc_tx8_broadcast_param param = {.dim = %d, "
+                 ".out_dim = %d};\n",
+                 s->operands[0].rank, s->result.rank);
+  emit_real_shape(o, "shape", x, s->operands[0].rank);
+  emit_real_shape(o, "out_shape", r, s->result.rank);
+  for (int d = 0; d < s->operands[0].rank; ++d)
+    npuc_sb_printf(o, "      param.dims[%d] = %lld;\n", d,
+                   (long long)s->perm[d]);
+  npuc_sb_printf(o,
+                 "      cycles += op_broadcast(&param, &b[%d], &b[%d]);\n"
+                 "    }\n",
+                 x, r);
+}
+
+/* Each input's length along the axis is its slice's (whole there). */
+static void emit_concat(group_emitter *g, const int *in) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  const npuc_tx8_slice_op *s = &p->slice;
+  npuc_sb *o = g->out;
+  int r = p->result_buffer, axis = 0;
+  while (!(s->axes >> axis & 1))
+    ++axis;
+  npuc_sb_printf(o,
+                 "    {\n      npuc_tx8_concat_param param = {.dim = %d, "
+                 ".axis = %d, .count = %d};\n",
+                 s->result.rank, axis, s->num_operands);
+  emit_real_shape(o, "shape", r, s->result.rank);
+  npuc_sb_printf(o, "      const TSR *ins[%d] = {", s->num_operands);
+  for (int i = 0; i < s->num_operands; ++i)
+    npuc_sb_printf(o, "%s&b[%d]", i ? ", " : "", in[i]);
+  npuc_sb_printf(o, "};\n");
+  for (int i = 0; i < s->num_operands; ++i)
+    npuc_sb_printf(o, "      param.lengths[%d] = l[%d].shape_real[%d];\n", i,
+                   in[i], axis);
+  npuc_sb_printf(o,
+                 "      cycles += op_concat(&param, ins, &b[%d]);\n"
+                 "    }\n",
+                 r);
+}
+
+static void emit_slice(group_emitter *g, const int *in) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  const npuc_tx8_slice_op *s = &p->slice;
+  npuc_sb *o = g->out;
+  int r = p->result_buffer;
+  npuc_sb_printf(o, "    {\n      npuc_tx8_slice_param param = {.dim = %d};\n",
+                 s->result.rank);
+  emit_real_shape(o, "shape", r, s->result.rank);
+  emit_real_shape(o, "in_shape", in[0], s->result.rank);
+  for (int d = 0; d < s->result.rank; ++d)
+    npuc_sb_printf(o, "      param.strides[%d] = %lld;\n", d,
+                   (long long)s->steps[d]);
+  npuc_sb_printf(o,
+                 "      cycles += op_slice(&param, &b[%d], &b[%d]);\n"
+                 "    }\n",
+                 in[0], r);
 }
