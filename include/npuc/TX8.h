@@ -288,6 +288,8 @@ typedef enum {
   NPUC_TX8_KIND_BROADCAST, /* in dim i is out dim perm[i] (same size or 1) */
   NPUC_TX8_KIND_CONCAT,    /* inputs along `axes`' one axis (whole there) */
   NPUC_TX8_KIND_SLICE,     /* static offsets and strides (sizes: result) */
+  NPUC_TX8_KIND_POOL,      /* NHWC; kernel, strides, pads as conv's */
+
 } npuc_tx8_op_kind;
 
 #define NPUC_TX8_MAX_OPERANDS 5
@@ -303,7 +305,9 @@ typedef struct {
   uint32_t axes; /* reduce: bit d reduces dimension d; softmax: its axis */
   int64_t perm[NPUC_TX8_MAX_RANK]; /* transpose; broadcast: its dims */
   int64_t offsets[NPUC_TX8_MAX_RANK], steps[NPUC_TX8_MAX_RANK]; /* slice */
-  double clip_min, clip_max;                                    /* clip */
+  int64_t kernel[2]; /* pool (strides and pads above) */
+
+  double clip_min, clip_max; /* clip */
 } npuc_tx8_slice_op;
 
 /* A row of npuc/Tx8Ops.def: a tx8be compute op, its family and, for an

@@ -67,7 +67,8 @@ bool npuc_tx8_group_plan_build(MlirOperation group, npuc_tx8_group_plan *p);
 bool npuc_tx8_read_op_params(MlirOperation op, const char *name,
                              npuc_tx8_slice_op *s, float *epsilon);
 /* Whether one of those ops has an i8 form in the op library: the moves
- * (transpose, broadcast, concat, slice), clip, reduce_max and reduce_min. */
+ * (transpose, broadcast, concat, slice), clip, reduce_max, reduce_min and
+ * max_pool. */
 bool npuc_tx8_op_takes_i8(const npuc_tx8_slice_op *s, const char *name);
 
 /* SPM bytes one temporal slice of `out_slice` (per output dimension)

@@ -171,12 +171,19 @@ uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm, const L_SHAPE *l);
 
 typedef struct {
   bool transpose_a, transpose_b;
+  /* Matrices per batch of a and out (attention's heads); 0 means 1. */
+  int32_t heads;
 } npuc_tx8_gemm_param;
 
 /* out[n] = op(a[n]) x op(b) (+ bias): a is N batches of M x K (rows x
  * channels; K x M with transpose_a), b one K x N matrix (N x K with
  * transpose_b), bias a rank-1 [N] tensor or NULL, out N batches of M x N.
- * Accumulates in fp32 (int8: int32) in 8x16x8 instruction tiles. */
+ * Batched (attention's [B,H,S,D] x [B,H,D,S]): with `heads` H, a batch of
+ * a and out holds H matrices one after the other (H*M rows), and b may
+ * hold one matrix per matrix of out (N*H of them, K rows each, one after
+ * the other over its rows in any layout) instead of one shared; not with
+ * transpose_a. Accumulates in fp32 (int8: int32) in 8x16x8 instruction
+ * tiles. */
 uint64_t op_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                  const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
                  const npuc_tx8_tsr *out);
@@ -336,6 +343,16 @@ typedef struct {
 uint64_t op_slice(const npuc_tx8_slice_param *p, const npuc_tx8_tsr *in,
                   const npuc_tx8_tsr *out);
 
+/* 2-D max or average pooling of NHWC `in` (N batches of in_h*in_w rows of
+ * C) into NHWC `out` (out_h*out_w rows of C), the window placed as a
+ * convolution's (npuc_tx8_conv_param's fields; dilations and groups are
+ * not used). Taps in the padding are skipped: max ignores them and
+ * average divides by the valid taps only (ONNX's count_include_pad = 0).
+ * Floats compute in fp32; max also takes i8. */
+typedef enum { NPUC_TX8_POOL_MAX, NPUC_TX8_POOL_AVG } npuc_tx8_pool_op;
+uint64_t op_pool(npuc_tx8_pool_op op, const npuc_tx8_conv_param *p,
+                 const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
+
 /* ---- the reference (compute interface)
  * ------------------------------------------------ */
 
@@ -374,6 +391,8 @@ void npuc_tx8_ref_concat(const npuc_tx8_concat_param *p,
                          const npuc_tx8_tsr *out);
 void npuc_tx8_ref_slice(const npuc_tx8_slice_param *p, const npuc_tx8_tsr *in,
                         const npuc_tx8_tsr *out);
+void npuc_tx8_ref_pool(npuc_tx8_pool_op op, const npuc_tx8_conv_param *p,
+                       const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
 
 /* ---- cycle model
  * ------------------------------------------------------------------------ */
@@ -400,6 +419,9 @@ uint64_t npuc_tx8_cycles_layernorm(int64_t bytes);
 uint64_t npuc_tx8_cycles_transpose(int64_t src_bytes, int64_t dst_bytes);
 uint64_t npuc_tx8_cycles_move(int64_t src_bytes, int64_t dst_bytes);
 uint64_t npuc_tx8_cycles_broadcast(int64_t out_bytes);
+/* Pooling: one CT pass over the output per kernel tap (a vector max or
+ * add), average one more (the divide). */
+uint64_t npuc_tx8_cycles_pool(int64_t out_bytes, int64_t taps, bool avg);
 
 /* Prints "tx8 <op>: error: message" to stderr and exits with status 3. */
 void npuc_tx8_fail(const char *op, const char *fmt, ...)

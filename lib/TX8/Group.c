@@ -583,8 +583,8 @@ static bool check_dtypes(builder *b) {
     npuc_op_error(p->compute,
                   "%s: unsupported dtype: i8 (the op library has "
                   "i8 gemm, conv, add, sub, mul, relu, abs, clip, "
-                  "reduce_max, reduce_min, transpose, broadcast, concat "
-                  "and slice)",
+                  "reduce_max, reduce_min, max_pool, transpose, "
+                  "broadcast, concat and slice)",
                   name);
     return false;
   }

@@ -122,6 +122,34 @@ static bool read_slice(MlirOperation op, npuc_tx8_slice_op *s) {
   return ok;
 }
 
+/* kernel, strides, pads (top, bottom, left, right); global_avg_pool's
+ * kernel is the input's H x W, its strides 1 and pads 0. */
+static bool read_pool(MlirOperation op, const char *name,
+                      npuc_tx8_slice_op *s) {
+  const npuc_tx8_shape *in = s->num_operands ? &s->operands[0] : NULL;
+  if (!strcmp(name, "tx8be.global_avg_pool")) {
+    if (!in || in->rank != 4) {
+      npuc_op_error(op, "%s: unsupported shape: the input must be 4-D NHWC",
+                    name);
+      return false;
+    }
+    s->kernel[0] = in->dims[1];
+    s->kernel[1] = in->dims[2];
+    s->strides[0] = s->strides[1] = 1;
+    return true;
+  }
+  if (!read_i64_array(op, "kernel", 2, s->kernel) ||
+      !read_i64_array(op, "strides", 2, s->strides) ||
+      !read_i64_array(op, "pads", 4, s->pads)) {
+    npuc_op_error(op,
+                  "%s: unsupported attributes: kernel and strides need 2 "
+                  "entries, pads 4",
+                  name);
+    return false;
+  }
+  return true;
+}
+
 /* An optional float attribute; `dflt` when absent. */
 static bool read_float(MlirOperation op, const char *name, double dflt,
                        double *out) {
@@ -158,6 +186,7 @@ bool npuc_tx8_read_op_params(MlirOperation op, const char *name,
   case NPUC_TX8_KIND_CONCAT: return read_axis(op, name, s);
   case NPUC_TX8_KIND_BROADCAST: return read_dims(op, s);
   case NPUC_TX8_KIND_SLICE: return read_slice(op, s);
+  case NPUC_TX8_KIND_POOL: return read_pool(op, name, s);
   case NPUC_TX8_KIND_TRANSPOSE: return read_permutation(op, s);
   case NPUC_TX8_KIND_CLIP: return read_clip(op, s);
   case NPUC_TX8_KIND_LAYERNORM: {
@@ -184,6 +213,7 @@ bool npuc_tx8_op_takes_i8(const npuc_tx8_slice_op *s, const char *name) {
   case NPUC_TX8_KIND_REDUCE:
     return !strcmp(name, "tx8be.reduce_max") ||
            !strcmp(name, "tx8be.reduce_min");
+  case NPUC_TX8_KIND_POOL: return !strcmp(name, "tx8be.max_pool");
   default: return false;
   }
 }

@@ -20,6 +20,7 @@ static bool check_transpose(const npuc_tx8_slice_op *op, char *err, size_t cap);
 static bool check_broadcast(const npuc_tx8_slice_op *op, char *err, size_t cap);
 static bool check_concat(const npuc_tx8_slice_op *op, char *err, size_t cap);
 static bool check_slice(const npuc_tx8_slice_op *op, char *err, size_t cap);
+static bool check_pool(const npuc_tx8_slice_op *op, char *err, size_t cap);
 
 static const npuc_tx8_op_def op_defs[] = {
 #define TX8_UNARY(op, ENUM, PASSES)                                            \
@@ -68,6 +69,7 @@ bool npuc_tx8_slice_check(const npuc_tx8_slice_op *op, char *err,
   case NPUC_TX8_KIND_BROADCAST: return check_broadcast(op, err, err_cap);
   case NPUC_TX8_KIND_CONCAT: return check_concat(op, err, err_cap);
   case NPUC_TX8_KIND_SLICE: return check_slice(op, err, err_cap);
+  case NPUC_TX8_KIND_POOL: return check_pool(op, err, err_cap);
   }
   return false;
 }
@@ -88,7 +90,8 @@ uint32_t npuc_tx8_shard_axes(const npuc_tx8_slice_op *op) {
   case NPUC_TX8_KIND_CLIP:
   case NPUC_TX8_KIND_TRANSPOSE:
   case NPUC_TX8_KIND_BROADCAST:
-  case NPUC_TX8_KIND_SLICE: return all_axes(r);
+  case NPUC_TX8_KIND_SLICE:
+  case NPUC_TX8_KIND_POOL: return all_axes(r);
   /* The reduced axes (softmax's axis, layernorm's last, concat's axis)
    * stay whole. */
   case NPUC_TX8_KIND_REDUCE:
@@ -110,7 +113,8 @@ uint32_t npuc_tx8_split_axes(const npuc_tx8_slice_op *op) {
   case NPUC_TX8_KIND_CLIP:
   case NPUC_TX8_KIND_TRANSPOSE:
   case NPUC_TX8_KIND_BROADCAST:
-  case NPUC_TX8_KIND_SLICE: return all_axes(r);
+  case NPUC_TX8_KIND_SLICE:
+  case NPUC_TX8_KIND_POOL: return all_axes(r);
   case NPUC_TX8_KIND_REDUCE:
   case NPUC_TX8_KIND_SOFTMAX:
   case NPUC_TX8_KIND_CONCAT: return all_axes(r) & ~op->axes;
@@ -140,6 +144,7 @@ static void reduce_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w);
 static void transpose_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w);
 static void broadcast_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w);
 static void slice_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w);
+static void pool_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w);
 
 void npuc_tx8_operand_windows(const npuc_tx8_slice_op *op, int i,
                               npuc_tx8_window *w) {
@@ -168,6 +173,7 @@ void npuc_tx8_operand_windows(const npuc_tx8_slice_op *op, int i,
       w[d] = (op->axes >> d & 1) ? whole() : same(d);
     return;
   case NPUC_TX8_KIND_SLICE: slice_windows(op, w); return;
+  case NPUC_TX8_KIND_POOL: pool_windows(op, w); return;
   }
 }
 
@@ -182,8 +188,12 @@ static void gemm_windows(const npuc_tx8_slice_op *op, int i,
     w[r - 2] = op->transpose_a ? whole() : same(r - 2);
     w[r - 1] = op->transpose_a ? same(r - 2) : whole();
   } else if (i == 1) {
-    w[0] = op->transpose_b ? same(n) : whole();
-    w[1] = op->transpose_b ? whole() : same(n);
+    /* A batched b ([..., K, N]): its leading dimensions are the output's. */
+    int lead = op->operands[1].rank - 2;
+    for (int d = 0; d < lead; ++d)
+      w[d] = same(d);
+    w[lead] = op->transpose_b ? same(n) : whole();
+    w[lead + 1] = op->transpose_b ? whole() : same(n);
   } else {
     w[0] = same(n);
   }
@@ -239,6 +249,18 @@ static void slice_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w) {
     npuc_tx8_window k = {d, (int32_t)op->steps[d], (int32_t)op->offsets[d], 1};
     w[d] = k;
   }
+}
+
+/* N and C as written; rows and columns: the kernel each output pixel
+ * covers, as a convolution's (a halo). */
+static void pool_windows(const npuc_tx8_slice_op *op, npuc_tx8_window *w) {
+  w[0] = same(0);
+  for (int d = 0; d < 2; ++d) {
+    npuc_tx8_window k = {1 + d, (int32_t)op->strides[d],
+                         (int32_t)-op->pads[2 * d], (int32_t)op->kernel[d]};
+    w[1 + d] = k;
+  }
+  w[3] = same(3);
 }
 
 /* ---- shape checks
@@ -304,19 +326,35 @@ static bool check_batchnorm(const npuc_tx8_slice_op *op, char *err,
   return true;
 }
 
+/* [..., M, K] x [..., K, N]: the same leading dimensions. */
+static bool batched_gemm_ok(const npuc_tx8_slice_op *op) {
+  const npuc_tx8_shape *a = &op->operands[0], *b = &op->operands[1];
+  if (op->transpose_a || a->rank != b->rank || a->rank != op->result.rank)
+    return false;
+  for (int d = 0; d < a->rank - 2; ++d)
+    if (a->dims[d] != b->dims[d])
+      return false;
+  return true;
+}
+
 static bool check_gemm(const npuc_tx8_slice_op *op, char *err, size_t cap) {
   const npuc_tx8_shape *a = &op->operands[0], *b = &op->operands[1],
                        *o = &op->result;
   int r = o->rank;
-  if (r < 2 || a->rank != r || b->rank != 2 || (op->transpose_a && r > 3))
+  if (b->rank > 2 && !batched_gemm_ok(op))
+    return fail(err, cap,
+                "a batched gemm needs a and b of the result's rank with "
+                "the same leading dimensions, no transpose_a");
+  if (r < 2 || a->rank != r || (b->rank != 2 && b->rank != r) ||
+      (op->transpose_a && r > 3))
     return fail(err, cap,
                 "gemm needs an operand a of rank 2 or more (2 or 3 "
-                "with transpose_a), a 2-D operand b and a result "
-                "of a's rank");
+                "with transpose_a), a 2-D operand b (or one of a's rank: "
+                "batched) and a result of a's rank");
   int64_t m = a->dims[r - (op->transpose_a ? 1 : 2)];
   int64_t k = a->dims[r - (op->transpose_a ? 2 : 1)];
-  int64_t bk = b->dims[op->transpose_b ? 1 : 0];
-  int64_t bn = b->dims[op->transpose_b ? 0 : 1];
+  int64_t bk = b->dims[b->rank - (op->transpose_b ? 1 : 2)];
+  int64_t bn = b->dims[b->rank - (op->transpose_b ? 2 : 1)];
   bool rows_match = o->dims[r - 2] == m;
   for (int d = 0; d < r - 2; ++d)
     rows_match = rows_match && o->dims[d] == a->dims[d];
@@ -491,5 +529,32 @@ static bool check_slice(const npuc_tx8_slice_op *op, char *err, size_t cap) {
                   "read outside the input's %lld",
                   d, (long long)op->offsets[d], (long long)o->dims[d],
                   (long long)op->steps[d], (long long)in->dims[d]);
+  return true;
+}
+
+/* NHWC in and out of the same N and C; the output size a convolution of
+ * the kernel would have; pads below the kernel, so that every window
+ * holds an input pixel. */
+static bool check_pool(const npuc_tx8_slice_op *op, char *err, size_t cap) {
+  const npuc_tx8_shape *in = &op->operands[0], *o = &op->result;
+  if (op->num_operands != 1 || in->rank != 4 || o->rank != 4 ||
+      in->dims[0] != o->dims[0] || in->dims[3] != o->dims[3])
+    return fail(err, cap,
+                "pooling needs a 4-D NHWC input and a result of "
+                "its N and C");
+  for (int d = 0; d < 2; ++d) {
+    int64_t k = op->kernel[d], s = op->strides[d];
+    int64_t pt = op->pads[2 * d], pb = op->pads[2 * d + 1];
+    if (k < 1 || s < 1 || pt < 0 || pb < 0 || pt >= k || pb >= k)
+      return fail(err, cap,
+                  "kernel and strides must be positive and pads below "
+                  "the kernel (%lld)",
+                  (long long)k);
+    int64_t extent = in->dims[1 + d] + pt + pb;
+    int64_t want = extent < k ? 0 : (extent - k) / s + 1;
+    if (o->dims[1 + d] != want)
+      return fail(err, cap, "result dimension %d should be %lld", 1 + d,
+                  (long long)want);
+  }
   return true;
 }

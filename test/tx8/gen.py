@@ -25,7 +25,8 @@ Usage: gen.py --seed S --count N --out DIR [--bin BUILD/bin] [--kinds k,...]
 Kinds: batchnorm, gemm, conv, add_vector (a rank-1 operand), binary,
 unary, graph5 (conv -> batchnorm -> relu -> gemm -> add); the ops networks
 use: clip, reduce (sum/max/min/mean over random axes), softmax (any axis),
-layernorm, transpose (any permutation), broadcast, concat, slice.
+layernorm, transpose (any permutation), broadcast, concat, slice, pool
+(max, avg, global avg; NHWC).
 """
 import argparse
 import json
@@ -37,7 +38,7 @@ import sys
 
 KINDS = ["batchnorm", "gemm", "conv", "add_vector", "binary", "unary", "graph5",
          "clip", "reduce", "softmax", "layernorm", "transpose", "broadcast",
-         "concat", "slice"]
+         "concat", "slice", "pool"]
 FLOATS = ["f16", "bf16", "f32"]
 ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}
 
@@ -361,7 +362,26 @@ def gen_slice(rng, g):
                 offsets=offsets, sizes=sizes, strides=strides)
 
 
-GENERATORS = {"broadcast": gen_broadcast, "concat": gen_concat,
+def gen_pool(rng, g):
+    op = rng.choice(["max_pool", "avg_pool", "global_avg_pool"])
+    dt = rng.choice(FLOATS + (["i8"] if op == "max_pool" else []))
+    n, h, w, c = rng.randint(1, 2), rng.randint(1, 9), rng.randint(1, 9), \
+        pick_channels(rng)
+    x = g.input([n, h, w, c], dt)
+    if op == "global_avg_pool":
+        return g.op(op, [n, 1, 1, c], dt, [x])
+    kh, kw = rng.randint(1, min(3, h)), rng.randint(1, min(3, w))
+    sh, sw = rng.randint(1, 3), rng.randint(1, 3)
+    pads = [rng.randint(0, kh - 1), rng.randint(0, kh - 1),
+            rng.randint(0, kw - 1), rng.randint(0, kw - 1)]
+    oh = (h + pads[0] + pads[1] - kh) // sh + 1
+    ow = (w + pads[2] + pads[3] - kw) // sw + 1
+    params = "%d %d %d %d %d %d %d %d" % (kh, kw, sh, sw, *pads)
+    return g.op(op, [n, oh, ow, c], dt, [x], params=params, kernel=[kh, kw],
+                strides=[sh, sw], pads=pads)
+
+
+GENERATORS = {"pool": gen_pool, "broadcast": gen_broadcast, "concat": gen_concat,
               "slice": gen_slice, "clip": gen_clip, "reduce": gen_reduce, "softmax": gen_softmax,
               "layernorm": gen_layernorm, "transpose": gen_transpose,
               "batchnorm": gen_batchnorm, "gemm": gen_gemm, "conv": gen_conv,
@@ -449,6 +469,9 @@ def op_text(op, operands, types, rtype, extra):
         return "tx8be.%s %s axes = %s%s%s" % (k, ops, a["axes"], d, sig)
     if k == "softmax":
         return "tx8be.softmax %s axis = %d%s%s" % (ops, a["axis"], d, sig)
+    if k in ("max_pool", "avg_pool"):
+        return "tx8be.%s %s kernel = %s strides = %s pads = %s%s%s" % (
+            k, ops, a["kernel"], a["strides"], a["pads"], d, sig)
     if k == "broadcast":
         return "tx8be.broadcast %s dims = %s%s%s" % (ops, a["dims"], d, sig)
     if k == "concat":

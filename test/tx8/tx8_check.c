@@ -14,7 +14,8 @@
  * softmax AXIS; layernorm EPS (operands x, scale, bias);
  * transpose P0 P1 ... (one per dimension); broadcast R D0 ... D(R-1)
  * (the input's rank, then dims); concat AXIS (up to 5 operands);
- * slice O0 ... S0 ... (offsets, then strides, one per dimension).
+ * slice O0 ... S0 ... (offsets, then strides, one per dimension);
+ * max_pool|avg_pool KH KW SH SW PT PB PL PR; global_avg_pool.
  * An operand `-` is an absent bias. Tensors are compact row-major.
  *
  * Tolerance: |got - ref| <= tol * (|ref| + mean |ref| of the output), tol
@@ -248,10 +249,14 @@ static void run_op(tensor *out, char **save) {
     npuc_tx8_ref_batchnorm_inference(&p, &in[0], &in[1], &in[2], &in[3], &in[4],
                                      &o);
   } else if (!strcmp(kind, "gemm")) {
-    npuc_tx8_gemm_param p;
+    npuc_tx8_gemm_param p = {0};
     p.transpose_a = next_int(save);
     p.transpose_b = next_int(save);
     operands(save, in, present, 3);
+    /* Batched ([B,H,M,K] x [B,H,K,N]): the matrices per batch. */
+    p.heads = 1;
+    for (int d = 1; ts[1]->rank > 2 && d < out->rank - 2; ++d)
+      p.heads *= (int32_t)out->dims[d];
     npuc_tx8_ref_gemm(&p, &in[0], &in[1], present[2] ? &in[2] : NULL, &o);
     (void)ts;
   } else if (!strcmp(kind, "conv")) {
@@ -385,6 +390,8 @@ static int compare(const tensor *ref, const char *dir, const char *file) {
   return bad == 0;
 }
 
+static bool run_pool(const char *kind, tensor *out, char **save);
+
 /* broadcast, concat, slice; false for an unknown kind. */
 static bool run_move_op(const char *kind, tensor *out, char **save) {
   npuc_tx8_tsr o = tsr_of(out), in[5];
@@ -426,7 +433,39 @@ static bool run_move_op(const char *kind, tensor *out, char **save) {
       die("slice of %s changes the rank", out->name);
     npuc_tx8_ref_slice(&p, &in[0], &o);
   } else {
-    return false;
+    return run_pool(kind, out, save);
   }
+  return true;
+}
+
+/* NHWC pooling; false for an unknown kind. */
+static bool run_pool(const char *kind, tensor *out, char **save) {
+  bool global = !strcmp(kind, "global_avg_pool");
+  if (!global && strcmp(kind, "max_pool") && strcmp(kind, "avg_pool"))
+    return false;
+  int v[8] = {0};
+  for (int i = 0; i < 8 && !global; ++i)
+    v[i] = next_int(save);
+  npuc_tx8_tsr o = tsr_of(out), in[1];
+  bool present[1] = {false};
+  operands(save, in, present, 1);
+  if (ts[0]->rank != 4 || out->rank != 4)
+    die("pooling of %s needs 4-D NHWC tensors", out->name);
+  npuc_tx8_conv_param p = {.in_h = (int32_t)ts[0]->dims[1],
+                           .in_w = (int32_t)ts[0]->dims[2],
+                           .kernel_h = global ? (int32_t)ts[0]->dims[1] : v[0],
+                           .kernel_w = global ? (int32_t)ts[0]->dims[2] : v[1],
+                           .stride_h = global ? 1 : v[2],
+                           .stride_w = global ? 1 : v[3],
+                           .pad_top = v[4],
+                           .pad_left = v[6],
+                           .dilation_h = 1,
+                           .dilation_w = 1,
+                           .out_h = (int32_t)out->dims[1],
+                           .out_w = (int32_t)out->dims[2],
+                           .groups = 1};
+  npuc_tx8_ref_pool(strcmp(kind, "max_pool") ? NPUC_TX8_POOL_AVG
+                                             : NPUC_TX8_POOL_MAX,
+                    &p, &in[0], &o);
   return true;
 }

@@ -488,7 +488,8 @@ typedef struct {
 } gemm_config;
 
 static gemm_config rnd_gemm(bool int8) {
-  gemm_config g = {{rnd_range(0, 1), rnd_range(0, 1)}, {0}, {0}, {0}, 0, 0, 0};
+  gemm_config g = {
+      {rnd_range(0, 1), rnd_range(0, 1), 1}, {0}, {0}, {0}, 0, 0, 0};
   int64_t batches = rnd_range(1, 3), m = rnd_range(1, 20);
   int64_t k = rnd_range(1, 80), n = rnd_channels();
   g.a = (npuc_tx8_dims){batches, g.p.transpose_a ? k : m,
@@ -498,13 +499,23 @@ static gemm_config rnd_gemm(bool int8) {
   g.dt = int8 ? NPUC_TX8_I8 : rnd_float_dtype();
   g.out_dt = int8 ? (rnd_range(0, 1) ? NPUC_TX8_I8 : NPUC_TX8_F32) : g.dt;
   g.bias = rnd_range(0, 1);
+  if (rnd_range(0, 2) == 0) { /* batched: H matrices per batch, b's own */
+    int64_t heads = rnd_range(1, 4), br = g.p.transpose_b ? n : k;
+    g.p.transpose_a = false;
+    g.p.heads = (int32_t)heads;
+    g.a = (npuc_tx8_dims){batches, heads * m, k};
+    /* b's matrices over its rows: batched, or all in one batch. */
+    g.b = rnd_range(0, 1) ? (npuc_tx8_dims){batches, heads * br, g.b.c}
+                          : (npuc_tx8_dims){1, batches * heads * br, g.b.c};
+    g.out = (npuc_tx8_dims){batches, heads * m, n};
+  }
   return g;
 }
 
 static void run_gemm(const gemm_config *g) {
   bool int8 = g->dt == NPUC_TX8_I8;
   owned a = alloc_tsr(g->a, g->dt, compact_mode(g->a));
-  owned b = alloc_tsr(g->b, g->dt, NPUC_TX8_TENSOR);
+  owned b = alloc_tsr(g->b, g->dt, compact_mode(g->b));
   owned bias =
       alloc_tsr((npuc_tx8_dims){1, 1, g->out.c}, g->out_dt, NPUC_TX8_TENSOR);
   fill(&a.t, int8 ? -10 : -2, int8 ? 10 : 2);
@@ -519,13 +530,16 @@ static void run_gemm(const gemm_config *g) {
   owned mag = alloc_tsr(g->out, NPUC_TX8_F32, compact_mode(g->out));
   npuc_tx8_ref_gemm(&g->p, &aa.t, &ab.t, g->bias ? &abias.t : NULL, &mag.t);
   owned la = to_layout(&a.t, rnd_aligned(g->a)),
-        lb = to_layout(&b.t, NPUC_TX8_CX);
+        lb = to_layout(&b.t, g->b.n > 1 ? NPUC_TX8_NCX : NPUC_TX8_CX);
   npuc_tx8_layout_mode om = rnd_aligned(g->out);
   owned got = alloc_tsr(g->out, g->out_dt, om);
   op_gemm(&g->p, &la.t, &lb.t, bias_t, &got.t);
   char what[128];
   describe(what, sizeof what, "gemm", g->dt, g->a, om);
   double k = (double)(g->p.transpose_a ? g->a.hw : g->a.c);
+  if (g->p.heads > 1)
+    snprintf(what + strlen(what), sizeof what - strlen(what), " heads %d",
+             g->p.heads);
   tolerance tol = {what, 0, int8 ? NULL : &mag.t, 2 * k * 0x1p-24, false};
   assert_int_equal(compare(&got.t, &want.t, &tol), 0);
   owned *all[] = {&a, &b, &bias, &want, &aa, &ab, &abias, &mag, &la, &lb, &got};
@@ -535,7 +549,7 @@ static void run_gemm(const gemm_config *g) {
 
 static void gemm_ops(void **state) {
   (void)state;
-  for (int i = 0; i < 14; ++i) {
+  for (int i = 0; i < 24; ++i) {
     gemm_config g = rnd_gemm(i % 4 == 3);
     run_gemm(&g);
   }
@@ -1058,6 +1072,62 @@ static void slice_ops(void **state) {
   }
 }
 
+/* Pooling: random kernels, strides and pads (below the kernel), C on
+ * both sides of the layout rules, NHWC in NTensor or NCx. */
+static npuc_tx8_conv_param rnd_pool_param(void) {
+  npuc_tx8_conv_param p = {0};
+  p.kernel_h = (int32_t)rnd_range(1, 3);
+  p.kernel_w = (int32_t)rnd_range(1, 3);
+  p.stride_h = (int32_t)rnd_range(1, 3);
+  p.stride_w = (int32_t)rnd_range(1, 3);
+  p.pad_top = (int32_t)rnd_range(0, p.kernel_h - 1);
+  p.pad_left = (int32_t)rnd_range(0, p.kernel_w - 1);
+  p.in_h = (int32_t)rnd_range(p.kernel_h, 7);
+  p.in_w = (int32_t)rnd_range(p.kernel_w, 7);
+  int32_t pad_bottom = (int32_t)rnd_range(0, p.kernel_h - 1);
+  int32_t pad_right = (int32_t)rnd_range(0, p.kernel_w - 1);
+  p.out_h = (p.in_h + p.pad_top + pad_bottom - p.kernel_h) / p.stride_h + 1;
+  p.out_w = (p.in_w + p.pad_left + pad_right - p.kernel_w) / p.stride_w + 1;
+  p.dilation_h = p.dilation_w = p.groups = 1;
+  return p;
+}
+
+static void pool_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 24; ++i) {
+    npuc_tx8_conv_param p = rnd_pool_param();
+    npuc_tx8_pool_op op = i % 2 ? NPUC_TX8_POOL_AVG : NPUC_TX8_POOL_MAX;
+    bool int8 = op == NPUC_TX8_POOL_MAX && i % 4 == 2;
+    npuc_tx8_dtype dt = int8 ? NPUC_TX8_I8 : rnd_float_dtype();
+    int64_t c = rnd_channels(), n = rnd_range(1, 3);
+    npuc_tx8_dims id = {n, (int64_t)p.in_h * p.in_w, c};
+    npuc_tx8_dims od = {n, (int64_t)p.out_h * p.out_w, c};
+    npuc_tx8_layout_mode am = i % 3 ? NPUC_TX8_NCX : NPUC_TX8_NTENSOR;
+    owned in = alloc_tsr(id, dt, NPUC_TX8_NTENSOR);
+    fill(&in.t, int8 ? -100 : -4, int8 ? 100 : 4);
+    owned want = alloc_tsr(od, dt, NPUC_TX8_NTENSOR);
+    npuc_tx8_ref_pool(op, &p, &in.t, &want.t);
+    owned ain = to_layout(&in.t, am);
+    owned got = alloc_tsr(od, dt, am);
+    op_pool(op, &p, &ain.t, &got.t);
+    /* An fp32 sum of up to 9 taps, then a divide: 11 ulps of fp32 of the
+     * average magnitude. */
+    owned abs_in = abs_copy(&in.t, false);
+    owned mag = alloc_tsr(od, NPUC_TX8_F32, NPUC_TX8_NTENSOR);
+    npuc_tx8_ref_pool(NPUC_TX8_POOL_AVG, &p, &abs_in.t, &mag.t);
+    char what[160], dims[96];
+    describe(dims, sizeof dims,
+             op == NPUC_TX8_POOL_MAX ? "max_pool" : "avg_pool", dt, id, am);
+    snprintf(what, sizeof what, "%s k%dx%d s%dx%d p%d,%d", dims, p.kernel_h,
+             p.kernel_w, p.stride_h, p.stride_w, p.pad_top, p.pad_left);
+    tolerance tol = {what, 0, &mag.t, 11 * 0x1p-24, false};
+    assert_int_equal(compare(&got.t, &want.t, &tol), 0);
+    owned *all[] = {&in, &want, &ain, &got, &abs_in, &mag};
+    for (size_t j = 0; j < ARRAY_LEN(all); ++j)
+      free_tsr(all[j]);
+  }
+}
+
 /* ======================================================================
  * Cycle model (default target: 16 tiles, 1 GHz, 32 cycles per op)
  * ====================================================================== */
@@ -1096,7 +1166,7 @@ static void ops_return_their_cycles(void **state) {
   owned a = alloc_tsr(ad, NPUC_TX8_F16, NPUC_TX8_CX);
   owned b = alloc_tsr(ad, NPUC_TX8_F16, NPUC_TX8_CX);
   owned out = alloc_tsr(od, NPUC_TX8_F16, NPUC_TX8_CX);
-  npuc_tx8_gemm_param p = {false, false};
+  npuc_tx8_gemm_param p = {false, false, 1};
   assert_int_equal(op_gemm(&p, &a.t, &b.t, NULL, &out.t),
                    npuc_tx8_cycles_ne(1, 64, 64, 64, NPUC_TX8_F16));
   assert_int_equal(op_unary(NPUC_TX8_RELU, &a.t, &out.t),
@@ -1148,7 +1218,7 @@ static void gemm_k_mismatch(void) {
   owned a = alloc_tsr((npuc_tx8_dims){1, 4, 8}, NPUC_TX8_F16, NPUC_TX8_CX);
   owned b = alloc_tsr((npuc_tx8_dims){1, 9, 4}, NPUC_TX8_F16, NPUC_TX8_CX);
   owned o = alloc_tsr((npuc_tx8_dims){1, 4, 4}, NPUC_TX8_F16, NPUC_TX8_CX);
-  npuc_tx8_gemm_param p = {false, false};
+  npuc_tx8_gemm_param p = {false, false, 1};
   op_gemm(&p, &a.t, &b.t, NULL, &o.t);
 }
 
@@ -1211,6 +1281,7 @@ int main(void) {
       cmocka_unit_test(broadcast_ops),
       cmocka_unit_test(concat_ops),
       cmocka_unit_test(slice_ops),
+      cmocka_unit_test(pool_ops),
       cmocka_unit_test(int8_saturates),
       cmocka_unit_test(comparison_can_fail),
       cmocka_unit_test(cycle_model),

@@ -94,3 +94,7 @@ uint64_t npuc_tx8_cycles_transpose(int64_t src_bytes, int64_t dst_bytes) {
 uint64_t npuc_tx8_cycles_broadcast(int64_t out_bytes) {
   return npuc_tx8_cycles_ct(out_bytes, 1);
 }
+
+uint64_t npuc_tx8_cycles_pool(int64_t out_bytes, int64_t taps, bool avg) {
+  return npuc_tx8_cycles_ct(out_bytes, (int)(taps + (avg ? 1 : 0)));
+}

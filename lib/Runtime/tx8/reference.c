@@ -48,15 +48,21 @@ void npuc_tx8_ref_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                        const npuc_tx8_tsr *out) {
   const npuc_tx8_tsr *all[] = {a, b, bias, out};
   check_all_compact("npuc_tx8_ref_gemm", all, 4);
-  npuc_tx8_dims od = out->layout.dims;
+  npuc_tx8_dims od = out->layout.dims, bd = b->layout.dims;
+  int64_t heads = p->heads > 0 ? p->heads : 1, m = od.hw / heads;
   int64_t k = p->transpose_a ? a->layout.dims.hw : a->layout.dims.c;
+  int64_t b_rows = p->transpose_b ? od.c : k;
+  bool shared = bd.n * bd.hw == b_rows;
   for (int64_t n = 0; n < od.n; ++n)
     for (int64_t i = 0; i < od.hw; ++i)
       for (int64_t j = 0; j < od.c; ++j) {
+        /* b's matrix for this output row: global row g of b's rows. */
+        int64_t first = shared ? 0 : (n * heads + i / m) * b_rows;
         double sum = bias ? at(bias, 0, 0, j) : 0.0;
         for (int64_t kk = 0; kk < k; ++kk) {
           double x = p->transpose_a ? at(a, n, kk, i) : at(a, n, i, kk);
-          double y = p->transpose_b ? at(b, 0, j, kk) : at(b, 0, kk, j);
+          int64_t g = first + (p->transpose_b ? j : kk);
+          double y = at(b, g / bd.hw, g % bd.hw, p->transpose_b ? kk : j);
           sum += x * y;
         }
         put(out, n, i, j, sum);
@@ -395,4 +401,37 @@ void npuc_tx8_ref_slice(const npuc_tx8_slice_param *p, const npuc_tx8_tsr *in,
       oi[d] = p->offsets[d] + oi[d] * p->strides[d];
     put_i(out, j, at_i(in, flatten(oi, p->in_shape, p->dim)));
   }
+}
+
+/* Each output element over its window's taps inside the input. */
+void npuc_tx8_ref_pool(npuc_tx8_pool_op op, const npuc_tx8_conv_param *p,
+                       const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
+  const npuc_tx8_tsr *all[] = {in, out};
+  const char *name = "npuc_tx8_ref_pool";
+  check_all_compact(name, all, 2);
+  npuc_tx8_dims id = in->layout.dims, od = out->layout.dims;
+  if (id.hw != (int64_t)p->in_h * p->in_w ||
+      od.hw != (int64_t)p->out_h * p->out_w || id.n != od.n || id.c != od.c)
+    npuc_tx8_fail(name, "in and out do not match the parameters");
+  for (int64_t n = 0; n < od.n; ++n)
+    for (int64_t oh = 0; oh < p->out_h; ++oh)
+      for (int64_t ow = 0; ow < p->out_w; ++ow)
+        for (int64_t c = 0; c < od.c; ++c) {
+          double v = op == NPUC_TX8_POOL_MAX ? -INFINITY : 0.0;
+          int64_t taps = 0;
+          for (int64_t kh = 0; kh < p->kernel_h; ++kh)
+            for (int64_t kw = 0; kw < p->kernel_w; ++kw) {
+              int64_t ih = oh * p->stride_h - p->pad_top + kh;
+              int64_t iw = ow * p->stride_w - p->pad_left + kw;
+              if (ih < 0 || ih >= p->in_h || iw < 0 || iw >= p->in_w)
+                continue;
+              double x = at(in, n, ih * p->in_w + iw, c);
+              v = op == NPUC_TX8_POOL_MAX ? fmax(v, x) : v + x;
+              ++taps;
+            }
+          put(out, n, oh * p->out_w + ow, c,
+              taps == 0                 ? 0.0
+              : op == NPUC_TX8_POOL_AVG ? v / (double)taps
+                                        : v);
+        }
 }

@@ -308,6 +308,8 @@ static void emit_broadcast(group_emitter *g, const int *in);
 static void emit_real_shape(npuc_sb *o, const char *field, int buf, int rank);
 static void emit_concat(group_emitter *g, const int *in);
 static void emit_slice(group_emitter *g, const int *in);
+static void emit_pool(group_emitter *g, const int *in);
+static void emit_gemm_heads(group_emitter *g);
 
 static void emit_compute(group_emitter *g) {
   const npuc_tx8_group_plan *p = &g->plan;
@@ -338,10 +340,12 @@ static void emit_compute(group_emitter *g) {
   case NPUC_TX8_KIND_GEMM:
     npuc_sb_printf(o,
                    "    {\n"
-                   "      npuc_tx8_gemm_param param = {%s, %s};\n"
-                   "      cycles += op_gemm(&param, &b[%d], &b[%d], ",
+                   "      npuc_tx8_gemm_param param = {%s, %s, 1};\n",
                    s->transpose_a ? "true" : "false",
-                   s->transpose_b ? "true" : "false", in[0], in[1]);
+                   s->transpose_b ? "true" : "false");
+    emit_gemm_heads(g);
+    npuc_sb_printf(o, "      cycles += op_gemm(&param, &b[%d], &b[%d], ", in[0],
+                   in[1]);
     if (p->has_bias)
       npuc_sb_printf(o, "&b[%d]", in[2]);
     else
@@ -356,6 +360,7 @@ static void emit_compute(group_emitter *g) {
   case NPUC_TX8_KIND_BROADCAST: emit_broadcast(g, in); return;
   case NPUC_TX8_KIND_CONCAT: emit_concat(g, in); return;
   case NPUC_TX8_KIND_SLICE: emit_slice(g, in); return;
+  case NPUC_TX8_KIND_POOL: emit_pool(g, in); return;
   case NPUC_TX8_KIND_LAYERNORM: emit_layernorm(g, in); return;
   }
 }
@@ -528,4 +533,40 @@ static void emit_slice(group_emitter *g, const int *in) {
                  "      cycles += op_slice(&param, &b[%d], &b[%d]);\n"
                  "    }\n",
                  in[0], r);
+}
+
+/* As a convolution: the input slice starts where the output slice's first
+ * window does, clipped to the tensor; what was clipped is its padding. */
+static void emit_pool(group_emitter *g, const int *in) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  const npuc_tx8_slice_op *s = &p->slice;
+  int x = in[0];
+  bool max = strcmp(p->compute_name, "tx8be.max_pool") == 0;
+  npuc_sb_printf(
+      g->out,
+      "    {\n"
+      "      npuc_tx8_conv_param param = {\n"
+      "          .in_h = l[%d].shape_real[1], .in_w = l[%d].shape_real[2],\n"
+      "          .kernel_h = %lld, .kernel_w = %lld, .stride_h = %lld, "
+      ".stride_w = %lld,\n"
+      "          .pad_top = clip[%d][1], .pad_left = clip[%d][2],\n"
+      "          .dilation_h = 1, .dilation_w = 1,\n"
+      "          .out_h = out.shape_real[1], .out_w = out.shape_real[2], "
+      ".groups = 1};\n"
+      "      cycles += op_pool(%s, &param, &b[%d], &b[%d]);\n"
+      "    }\n",
+      x, x, (long long)s->kernel[0], (long long)s->kernel[1],
+      (long long)s->strides[0], (long long)s->strides[1], x, x,
+      max ? "NPUC_TX8_POOL_MAX" : "NPUC_TX8_POOL_AVG", x, p->result_buffer);
+}
+
+/* A batched gemm (b of a's rank): the matrices per batch of the output
+ * slice are its dimensions between the batch and the rows. */
+static void emit_gemm_heads(group_emitter *g) {
+  const npuc_tx8_slice_op *s = &g->plan.slice;
+  int r = s->result.rank;
+  if (s->operands[1].rank < 3)
+    return;
+  for (int d = 1; d < r - 2; ++d)
+    npuc_sb_printf(g->out, "      param.heads *= out.shape_real[%d];\n", d);
 }

@@ -19,4 +19,12 @@ module {
     %11 = tx8be.layernorm %10, %arg1, %arg1 {epsilon = 1.000000e-03 : f32} : tensor<2x6x5x65xf32>, tensor<65xf32>, tensor<65xf32> -> tensor<2x6x5x65xf32>
     return %11 : tensor<2x6x5x65xf32>
   }
+  func.func @moves(%arg0: tensor<2x6x5x65xf32>, %arg1: tensor<2x6x3x65xf32>) -> (tensor<2x6x8x65xf32>, tensor<2x3x2x65xf32>, tensor<2x3x3x65xf32>, tensor<2x3x3x65xf32>, tensor<2x1x1x65xf32>) {
+    %0 = tx8be.concat %arg0, %arg1 axis = 2 : tensor<2x6x5x65xf32>, tensor<2x6x3x65xf32> -> tensor<2x6x8x65xf32>
+    %1 = tx8be.slice %arg0 offsets = [0, 1, 0, 0] sizes = [2, 3, 2, 65] strides = [1, 2, 2, 1] : tensor<2x6x5x65xf32> -> tensor<2x3x2x65xf32>
+    %2 = tx8be.max_pool %arg0 kernel = [3, 3] strides = [2, 2] pads = [1, 1, 1, 1] : tensor<2x6x5x65xf32> -> tensor<2x3x3x65xf32>
+    %3 = tx8be.avg_pool %arg0 kernel = [2, 2] strides = [2, 2] pads = [0, 1, 0, 1] {layout_str = "NHWC"} : tensor<2x6x5x65xf32> -> tensor<2x3x3x65xf32>
+    %4 = tx8be.global_avg_pool %arg0 : tensor<2x6x5x65xf32> -> tensor<2x1x1x65xf32>
+    return %0, %1, %2, %3, %4 : tensor<2x6x8x65xf32>, tensor<2x3x2x65xf32>, tensor<2x3x3x65xf32>, tensor<2x3x3x65xf32>, tensor<2x1x1x65xf32>
+  }
 }
