@@ -26,7 +26,8 @@ Kinds: batchnorm, gemm, conv, add_vector (a rank-1 operand), binary,
 unary, graph5 (conv -> batchnorm -> relu -> gemm -> add); the ops networks
 use: clip, reduce (sum/max/min/mean over random axes), softmax (any axis),
 layernorm, transpose (any permutation), broadcast, concat, slice, pool
-(max, avg, global avg; NHWC).
+(max, avg, global avg; NHWC), bmm (batched gemm: [B,(H,)M,K] x
+[B,(H,)K,N]).
 """
 import argparse
 import json
@@ -38,7 +39,7 @@ import sys
 
 KINDS = ["batchnorm", "gemm", "conv", "add_vector", "binary", "unary", "graph5",
          "clip", "reduce", "softmax", "layernorm", "transpose", "broadcast",
-         "concat", "slice", "pool"]
+         "concat", "slice", "pool", "bmm"]
 FLOATS = ["f16", "bf16", "f32"]
 ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}
 
@@ -381,7 +382,20 @@ def gen_pool(rng, g):
                 strides=[sh, sw], pads=pads)
 
 
-GENERATORS = {"pool": gen_pool, "broadcast": gen_broadcast, "concat": gen_concat,
+def gen_bmm(rng, g):
+    """Attention-style: leading batch dimensions on both operands."""
+    dt = rng.choice(FLOATS + ["i8"])
+    lead = [rng.randint(1, 3) for _ in range(rng.randint(1, 2))]
+    m, k, n = rng.randint(1, 20), rng.randint(1, 48), rng.randint(1, 40)
+    tb = rng.random() < 0.5
+    a = g.input(lead + [m, k], dt, lo=-2, hi=2)
+    b = g.input(lead + ([n, k] if tb else [k, n]), dt, lo=-2, hi=2)
+    bias = g.weight([n], dt) if rng.random() < 0.3 else "-"
+    return g.op("gemm", lead + [m, n], dt, [a, b, bias],
+                params="0 %d" % tb, transpose_a=False, transpose_b=tb)
+
+
+GENERATORS = {"bmm": gen_bmm, "pool": gen_pool, "broadcast": gen_broadcast, "concat": gen_concat,
               "slice": gen_slice, "clip": gen_clip, "reduce": gen_reduce, "softmax": gen_softmax,
               "layernorm": gen_layernorm, "transpose": gen_transpose,
               "batchnorm": gen_batchnorm, "gemm": gen_gemm, "conv": gen_conv,
