@@ -27,7 +27,7 @@ unary, graph5 (conv -> batchnorm -> relu -> gemm -> add); the ops networks
 use: clip, reduce (sum/max/min/mean over random axes), softmax (any axis),
 layernorm, transpose (any permutation), broadcast, concat, slice, pool
 (max, avg, global avg; NHWC), bmm (batched gemm: [B,(H,)M,K] x
-[B,(H,)K,N]).
+[B,(H,)K,N]), dwconv (depthwise and grouped conv).
 """
 import argparse
 import json
@@ -39,7 +39,7 @@ import sys
 
 KINDS = ["batchnorm", "gemm", "conv", "add_vector", "binary", "unary", "graph5",
          "clip", "reduce", "softmax", "layernorm", "transpose", "broadcast",
-         "concat", "slice", "pool", "bmm"]
+         "concat", "slice", "pool", "bmm", "dwconv"]
 FLOATS = ["f16", "bf16", "f32"]
 ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}
 
@@ -181,12 +181,12 @@ def gen_gemm(rng, g, dt=None, a=None, n=None):
                 params="%d %d" % (ta, tb), transpose_a=ta, transpose_b=tb)
 
 
-def gen_conv(rng, g, dt=None):
+def gen_conv(rng, g, dt=None, groups=None, per_group=None):
     dt = dt or rng.choice(FLOATS + ["i8"])
-    groups = rng.choice([1, 1, 2])
+    groups = groups or rng.choice([1, 1, 2])
     n, h, w = rng.randint(1, 2), rng.randint(3, 10), rng.randint(3, 10)
-    cin = groups * rng.randint(1, 20)
-    cout = groups * rng.randint(1, 20)
+    cin = groups * (per_group or rng.randint(1, 20))
+    cout = groups * (rng.randint(1, 3) if per_group else rng.randint(1, 20))
     kh, kw = rng.randint(1, 3), rng.randint(1, 3)
     sh, sw = rng.randint(1, 2), rng.randint(1, 2)
     dh, dw = rng.randint(1, 2), rng.randint(1, 2)
@@ -395,7 +395,14 @@ def gen_bmm(rng, g):
                 params="0 %d" % tb, transpose_a=False, transpose_b=tb)
 
 
-GENERATORS = {"bmm": gen_bmm, "pool": gen_pool, "broadcast": gen_broadcast, "concat": gen_concat,
+def gen_dwconv(rng, g):
+    """Depthwise (groups = C, one input channel each) or 1 < groups < C."""
+    if rng.random() < 0.6:
+        return gen_conv(rng, g, groups=pick_channels(rng), per_group=1)
+    return gen_conv(rng, g, groups=rng.randint(3, 8), per_group=rng.randint(2, 12))
+
+
+GENERATORS = {"dwconv": gen_dwconv, "bmm": gen_bmm, "pool": gen_pool, "broadcast": gen_broadcast, "concat": gen_concat,
               "slice": gen_slice, "clip": gen_clip, "reduce": gen_reduce, "softmax": gen_softmax,
               "layernorm": gen_layernorm, "transpose": gen_transpose,
               "batchnorm": gen_batchnorm, "gemm": gen_gemm, "conv": gen_conv,

@@ -578,10 +578,18 @@ static npuc_tx8_conv_param rnd_conv_param(void) {
   }
 }
 
-static void run_conv(npuc_tx8_dtype dt, bool with_bias) {
+/* groups 0: the random 1 or 2 of rnd_conv_param; else that many groups
+ * of `ig` input channels each (ig 1: depthwise). */
+static void run_conv_groups(npuc_tx8_dtype dt, bool with_bias, int32_t groups,
+                            int64_t ig_given) {
   npuc_tx8_conv_param p = rnd_conv_param();
   int64_t batches = rnd_range(1, 2);
   int64_t ig = rnd_range(1, 40), og = rnd_range(1, 70);
+  if (groups > 0) {
+    p.groups = groups;
+    ig = ig_given;
+    og = rnd_range(1, 3);
+  }
   int64_t cin = ig * p.groups, cout = og * p.groups;
   npuc_tx8_dims id = {batches, (int64_t)p.in_h * p.in_w, cin};
   npuc_tx8_dims wd = {1, (int64_t)p.kernel_h * p.kernel_w * cout, ig};
@@ -614,6 +622,25 @@ static void run_conv(npuc_tx8_dtype dt, bool with_bias) {
   owned *all[] = {&in, &w, &bias, &want, &ain, &aw, &ab, &mag, &lin, &lw, &got};
   for (size_t i = 0; i < ARRAY_LEN(all); ++i)
     free_tsr(all[i]);
+}
+
+static void run_conv(npuc_tx8_dtype dt, bool with_bias) {
+  run_conv_groups(dt, with_bias, 0, 0);
+}
+
+/* Depthwise (groups = C, one input channel each, a channel multiplier of
+ * 1 to 3) and 1 < groups < C, C on both sides of the layout rules, int8
+ * too. */
+static void grouped_conv_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 16; ++i) {
+    npuc_tx8_dtype dt = i % 4 == 3 ? NPUC_TX8_I8 : rnd_float_dtype();
+    if (i % 2)
+      run_conv_groups(dt, i % 3 != 0, (int32_t)rnd_channels(), 1);
+    else
+      run_conv_groups(dt, i % 3 != 0, (int32_t)rnd_range(3, 8),
+                      rnd_range(2, 20));
+  }
 }
 
 static void conv_ops(void **state) {
@@ -1272,6 +1299,8 @@ int main(void) {
       cmocka_unit_test(unary_ops),
       cmocka_unit_test(gemm_ops),
       cmocka_unit_test(conv_ops),
+      cmocka_unit_test(grouped_conv_ops),
+
       cmocka_unit_test(batchnorm_ops),
       cmocka_unit_test(clip_ops),
       cmocka_unit_test(reduce_ops),
