@@ -79,6 +79,20 @@ bool npuc_tx8_slice_check(const npuc_tx8_slice_op *op, char *err,
 
 static uint32_t all_axes(int rank) { return (1u << rank) - 1; }
 
+/* The ops networks use (issue 17) split the same across tiles and in
+ * time: every axis but the ones a slice needs whole (reduced axes,
+ * softmax's axis, layernorm's last, concat's axis). */
+static uint32_t whole_axis_rule(const npuc_tx8_slice_op *op) {
+  int r = op->result.rank;
+  switch (op->kind) {
+  case NPUC_TX8_KIND_REDUCE:
+  case NPUC_TX8_KIND_SOFTMAX:
+  case NPUC_TX8_KIND_CONCAT: return all_axes(r) & ~op->axes;
+  case NPUC_TX8_KIND_LAYERNORM: return all_axes(r) & ~(1u << (r - 1));
+  default: return all_axes(r); /* clip, transpose, broadcast, slice, pool */
+  }
+}
+
 uint32_t npuc_tx8_shard_axes(const npuc_tx8_slice_op *op) {
   int r = op->result.rank;
   switch (op->kind) {
@@ -87,19 +101,8 @@ uint32_t npuc_tx8_shard_axes(const npuc_tx8_slice_op *op) {
   case NPUC_TX8_KIND_BATCHNORM: return 1u << (r - 1);
   case NPUC_TX8_KIND_GEMM: return all_axes(r); /* the rows and N */
   case NPUC_TX8_KIND_CONV: return 1u << 0 | 1u << 1;
-  case NPUC_TX8_KIND_CLIP:
-  case NPUC_TX8_KIND_TRANSPOSE:
-  case NPUC_TX8_KIND_BROADCAST:
-  case NPUC_TX8_KIND_SLICE:
-  case NPUC_TX8_KIND_POOL: return all_axes(r);
-  /* The reduced axes (softmax's axis, layernorm's last, concat's axis)
-   * stay whole. */
-  case NPUC_TX8_KIND_REDUCE:
-  case NPUC_TX8_KIND_SOFTMAX:
-  case NPUC_TX8_KIND_CONCAT: return all_axes(r) & ~op->axes;
-  case NPUC_TX8_KIND_LAYERNORM: return all_axes(r) & ~(1u << (r - 1));
+  default: return whole_axis_rule(op);
   }
-  return 0;
 }
 
 uint32_t npuc_tx8_split_axes(const npuc_tx8_slice_op *op) {
@@ -110,17 +113,8 @@ uint32_t npuc_tx8_split_axes(const npuc_tx8_slice_op *op) {
   case NPUC_TX8_KIND_BATCHNORM: return all_axes(r) & ~(1u << (r - 1));
   case NPUC_TX8_KIND_GEMM: return all_axes(r - 1); /* N stays whole in time */
   case NPUC_TX8_KIND_CONV: return 1u << 0 | 1u << 1;
-  case NPUC_TX8_KIND_CLIP:
-  case NPUC_TX8_KIND_TRANSPOSE:
-  case NPUC_TX8_KIND_BROADCAST:
-  case NPUC_TX8_KIND_SLICE:
-  case NPUC_TX8_KIND_POOL: return all_axes(r);
-  case NPUC_TX8_KIND_REDUCE:
-  case NPUC_TX8_KIND_SOFTMAX:
-  case NPUC_TX8_KIND_CONCAT: return all_axes(r) & ~op->axes;
-  case NPUC_TX8_KIND_LAYERNORM: return all_axes(r) & ~(1u << (r - 1));
+  default: return whole_axis_rule(op);
   }
-  return 0;
 }
 
 /* ---- windows

@@ -32,6 +32,12 @@ static inline bool tx8_is_vector(const npuc_tx8_tsr *t) {
 
 /* All channels of a [C] vector as fp32, in channel order. */
 void npuc_tx8i_vector_f32(float *out, const npuc_tx8_tsr *v);
+/* Row `row` of batch n (all C channels, in channel order) as fp32, and
+ * stored (rounded, i8 saturated), through the row's contiguous runs. */
+void npuc_tx8i_load_row(float *dst, const npuc_tx8_tsr *t, int64_t n,
+                        int64_t row);
+void npuc_tx8i_store_row(const npuc_tx8_tsr *t, int64_t n, int64_t row,
+                         const float *src);
 
 /* a op b in double: the reference's arithmetic, which the model rounds to
  * float (exactly the fp32 result for add, sub, mul and div). */

@@ -20,8 +20,6 @@ static matrix gather_rows(const npuc_tx8_tsr *t, int64_t n, int64_t row0,
                           int64_t rows, bool transpose);
 
 static void matrix_free(matrix *m);
-static void scatter_row(const npuc_tx8_tsr *out, int64_t n, int64_t row,
-                        const float *values);
 static int64_t gemm_checks(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                            const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
                            const npuc_tx8_tsr *out);
@@ -143,7 +141,7 @@ static void multiply(const matrix *a, const matrix *b, const float *bias,
       }
       row[j] = (a->is_int ? (float)isum : fsum) + bias[j];
     }
-    scatter_row(out, batch, row0 + i, row);
+    npuc_tx8i_store_row(out, batch, row0 + i, row);
   }
   free(row);
 }
@@ -163,11 +161,7 @@ static matrix gather_rows(const npuc_tx8_tsr *t, int64_t n, int64_t row0,
   size_t count = (size_t)(m.rows * m.cols);
   float *f = malloc(count * sizeof(float));
   for (int64_t hw = 0; hw < rows; ++hw)
-    for (int64_t r = 0; r < npuc_tx8_num_runs(l); ++r) {
-      npuc_tx8_run run = npuc_tx8_row_run(l, n, row0 + hw, r);
-      npuc_tx8i_load_f32(f + hw * m.cols + run.c_first, tx8_at(t, run.offset),
-                         l->dtype, run.count);
-    }
+    npuc_tx8i_load_row(f + hw * m.cols, t, n, row0 + hw);
   if (transpose) {
     float *tf = malloc(count * sizeof(float));
     for (int64_t i = 0; i < m.rows; ++i)
@@ -193,16 +187,6 @@ static matrix gather_rows(const npuc_tx8_tsr *t, int64_t n, int64_t row0,
 static void matrix_free(matrix *m) {
   free(m->f);
   free(m->i);
-}
-
-static void scatter_row(const npuc_tx8_tsr *out, int64_t n, int64_t row,
-                        const float *values) {
-  const npuc_tx8_layout *l = &out->layout;
-  for (int64_t r = 0; r < npuc_tx8_num_runs(l); ++r) {
-    npuc_tx8_run run = npuc_tx8_row_run(l, n, row, r);
-    npuc_tx8i_store_f32(tx8_at(out, run.offset), l->dtype, values + run.c_first,
-                        run.count);
-  }
 }
 
 /* ---- conv
@@ -270,7 +254,7 @@ static void conv_batch(const npuc_tx8_conv_param *p, const matrix *in,
           conv_tap(p, in, w, cout, oh, ow, kh, kw, row, irow);
       for (int64_t o = 0; o < cout; ++o)
         row[o] = (in->is_int ? (float)irow[o] : row[o]) + bias[o];
-      scatter_row(out, batch, oh * p->out_w + ow, row);
+      npuc_tx8i_store_row(out, batch, oh * p->out_w + ow, row);
     }
   free(row);
   free(irow);

@@ -27,27 +27,6 @@ static void pool_checks(npuc_tx8_pool_op op, const npuc_tx8_conv_param *p,
                         "out_h*out_w x C");
 }
 
-/* One row of C channels of `t` as floats. */
-static void load_row(float *dst, const npuc_tx8_tsr *t, int64_t n,
-                     int64_t row) {
-  const npuc_tx8_layout *l = &t->layout;
-  for (int64_t r = 0; r < npuc_tx8_num_runs(l); ++r) {
-    npuc_tx8_run run = npuc_tx8_row_run(l, n, row, r);
-    npuc_tx8i_load_f32(dst + run.c_first, tx8_at(t, run.offset), l->dtype,
-                       run.count);
-  }
-}
-
-static void store_row(const npuc_tx8_tsr *t, int64_t n, int64_t row,
-                      const float *src) {
-  const npuc_tx8_layout *l = &t->layout;
-  for (int64_t r = 0; r < npuc_tx8_num_runs(l); ++r) {
-    npuc_tx8_run run = npuc_tx8_row_run(l, n, row, r);
-    npuc_tx8i_store_f32(tx8_at(t, run.offset), l->dtype, src + run.c_first,
-                        run.count);
-  }
-}
-
 /* Output pixel (oh, ow) of batch n into acc; returns the valid taps. */
 static int64_t pool_pixel(npuc_tx8_pool_op op, const npuc_tx8_conv_param *p,
                           const npuc_tx8_tsr *in, int64_t n, int64_t oh,
@@ -61,7 +40,7 @@ static int64_t pool_pixel(npuc_tx8_pool_op op, const npuc_tx8_conv_param *p,
       int64_t iw = ow * p->stride_w - p->pad_left + kw;
       if (ih < 0 || ih >= p->in_h || iw < 0 || iw >= p->in_w)
         continue;
-      load_row(row, in, n, ih * p->in_w + iw);
+      npuc_tx8i_load_row(row, in, n, ih * p->in_w + iw);
       for (int64_t k = 0; k < c; ++k)
         acc[k] = op == NPUC_TX8_POOL_MAX
                      ? (row[k] > acc[k] || isnan(row[k]) ? row[k] : acc[k])
@@ -87,7 +66,7 @@ uint64_t op_pool(npuc_tx8_pool_op op, const npuc_tx8_conv_param *p,
           acc[k] = taps == 0                 ? 0.0f
                    : op == NPUC_TX8_POOL_AVG ? acc[k] / (float)taps
                                              : acc[k];
-        store_row(out, n, oh * p->out_w + ow, acc);
+        npuc_tx8i_store_row(out, n, oh * p->out_w + ow, acc);
       }
   free(acc);
   return npuc_tx8_cycles_pool(out->layout.total_bytes,

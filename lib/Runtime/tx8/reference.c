@@ -417,17 +417,17 @@ void npuc_tx8_ref_pool(npuc_tx8_pool_op op, const npuc_tx8_conv_param *p,
     for (int64_t oh = 0; oh < p->out_h; ++oh)
       for (int64_t ow = 0; ow < p->out_w; ++ow)
         for (int64_t c = 0; c < od.c; ++c) {
+          /* The window's rows and columns inside the input. */
+          int64_t h0 = oh * p->stride_h - p->pad_top;
+          int64_t w0 = ow * p->stride_w - p->pad_left;
+          int64_t h1 = h0 + p->kernel_h, w1 = w0 + p->kernel_w;
           double v = op == NPUC_TX8_POOL_MAX ? -INFINITY : 0.0;
           int64_t taps = 0;
-          for (int64_t kh = 0; kh < p->kernel_h; ++kh)
-            for (int64_t kw = 0; kw < p->kernel_w; ++kw) {
-              int64_t ih = oh * p->stride_h - p->pad_top + kh;
-              int64_t iw = ow * p->stride_w - p->pad_left + kw;
-              if (ih < 0 || ih >= p->in_h || iw < 0 || iw >= p->in_w)
-                continue;
+          for (int64_t ih = h0 < 0 ? 0 : h0; ih < h1 && ih < p->in_h; ++ih)
+            for (int64_t iw = w0 < 0 ? 0 : w0; iw < w1 && iw < p->in_w;
+                 ++iw, ++taps) {
               double x = at(in, n, ih * p->in_w + iw, c);
               v = op == NPUC_TX8_POOL_MAX ? fmax(v, x) : v + x;
-              ++taps;
             }
           put(out, n, oh * p->out_w + ow, c,
               taps == 0                 ? 0.0
