@@ -364,6 +364,8 @@ static bool finish_compute(builder *b) {
   if (s->kind == NPUC_TX8_KIND_CONV && !read_conv_attrs(op, s))
     return false;
   p->epsilon = read_epsilon(op);
+  if (!npuc_tx8_read_op_params(op, local, s, &p->epsilon))
+    return false;
   char err[256];
   if (!npuc_tx8_slice_check(s, err, sizeof err)) {
     npuc_op_error(op, "%s: unsupported shape: %s", local, err);
@@ -575,11 +577,14 @@ static bool check_dtypes(builder *b) {
   bool int8_ok = s->kind == NPUC_TX8_KIND_GEMM ||
                  s->kind == NPUC_TX8_KIND_CONV || !strcmp(name, "tx8be.add") ||
                  !strcmp(name, "tx8be.sub") || !strcmp(name, "tx8be.mul") ||
-                 !strcmp(name, "tx8be.relu") || !strcmp(name, "tx8be.abs");
+                 !strcmp(name, "tx8be.relu") || !strcmp(name, "tx8be.abs") ||
+                 npuc_tx8_op_takes_i8(s, name);
   if (int8 && !int8_ok) {
     npuc_op_error(p->compute,
                   "%s: unsupported dtype: i8 (the op library has "
-                  "i8 gemm, conv, add, sub, mul, relu and abs)",
+                  "i8 gemm, conv, add, sub, mul, relu, abs, clip, "
+                  "reduce_max, reduce_min, max_pool, transpose, "
+                  "broadcast, concat and slice)",
                   name);
     return false;
   }
