@@ -64,7 +64,7 @@ static void load_compute_store(void **state) {
   sum += op_unary(NPUC_TX8_RELU, &x, &y);
   /* NE: 4x64x64 is 1 x 8 x 4 x 8... ceil(4/8)=1 row of tiles, K 64/16 =
    * 4, N 64/8 = 8: 32 instructions of 2048 FLOP = 65536 / 8000 -> 9. */
-  npuc_tx8_gemm_param p = {false, false};
+  npuc_tx8_gemm_param p = {false, false, 1};
   sum += op_gemm(&p, &y, &w, NULL, &z);
   /* TDMA: 512 + 512 bytes / 256 = 4. */
   sum += op_channel_norm(&zc, &z);
