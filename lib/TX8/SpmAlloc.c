@@ -235,15 +235,64 @@ static void collect_live(allocator *a, int32_t node, int32_t lo, int32_t hi,
 static int64_t best_fit(allocator *a, int64_t size);
 static void mark_placed(allocator *a, int32_t b);
 
+/* The orders tried, each a greedy pass; the lowest peak wins. Largest
+ * first is the classic; the others rescue the cases it fragments (a small
+ * long-lived value — a residual — placed last lands on top of everything
+ * it spans). */
+typedef enum {
+  ORDER_SIZE,   /* largest first */
+  ORDER_AREA,   /* largest size x lifetime first */
+  ORDER_LENGTH, /* longest lifetime first, then largest */
+  ORDER_START,  /* earliest first, then largest (the seed's order) */
+  NUM_ORDERS
+} order_kind;
+
+static sort_item order_key(const block *b, int32_t i, order_kind k) {
+  int64_t len = (int64_t)b->last - b->first + 1, area;
+  switch (k) {
+  case ORDER_SIZE: return (sort_item){-b->size, b->first, i};
+  case ORDER_AREA:
+    if (!npuc_checked_mul(b->size / NPUC_TX8_SPM_ALIGN, len, &area))
+      area = INT64_MAX;
+    return (sort_item){-area, -b->size, i};
+  case ORDER_LENGTH: return (sort_item){-len, -b->size, i};
+  default: return (sort_item){b->first, -b->size, i};
+  }
+}
+
+static int64_t place_in_order(allocator *a, sort_item *order, order_kind k);
+
 static void place_blocks(allocator *a) {
   sort_item *order = npuc_xcalloc((size_t)a->nb, sizeof *order);
-  for (int i = 0; i < a->nb; ++i)
-    order[i] = (sort_item){-a->blocks[i].size, a->blocks[i].first, i};
-  qsort(order, (size_t)a->nb, sizeof *order, by_keys);
+  int64_t *best = npuc_xcalloc((size_t)a->nb, sizeof *best);
+  int64_t best_peak = -1;
   build_tree(a);
   a->found = npuc_xcalloc((size_t)a->nb, sizeof *a->found);
-  for (int k = 0; k < a->nb; ++k) {
-    block *b = &a->blocks[order[k].index];
+  for (int k = 0; k < NUM_ORDERS; ++k) {
+    int64_t peak = place_in_order(a, order, (order_kind)k);
+    if (best_peak >= 0 && peak >= best_peak)
+      continue;
+    best_peak = peak;
+    for (int i = 0; i < a->nb; ++i)
+      best[i] = a->blocks[i].offset;
+  }
+  for (int i = 0; i < a->nb; ++i)
+    a->blocks[i].offset = best[i];
+  free(best);
+  free(order);
+}
+
+/* One greedy pass: each block, in `k`'s order, at the best fitting gap
+ * among the placed blocks live with it. Returns the peak. */
+static int64_t place_in_order(allocator *a, sort_item *order, order_kind k) {
+  for (int i = 0; i < a->nb; ++i)
+    order[i] = order_key(&a->blocks[i], i, k);
+  qsort(order, (size_t)a->nb, sizeof *order, by_keys);
+  for (int i = 0; i < a->leaves * 2; ++i)
+    a->tree[i] = -1;
+  int64_t peak = 0;
+  for (int j = 0; j < a->nb; ++j) {
+    block *b = &a->blocks[order[j].index];
     /* blocks starting by b's last step: a prefix of by_first */
     int32_t lo = 0, hi = a->nb;
     while (lo < hi) {
@@ -256,9 +305,11 @@ static void place_blocks(allocator *a) {
     a->num_found = 0;
     collect_live(a, 1, 0, a->leaves, lo, b->first);
     b->offset = best_fit(a, b->size);
-    mark_placed(a, order[k].index);
+    if (b->offset + b->size > peak)
+      peak = b->offset + b->size;
+    mark_placed(a, order[j].index);
   }
-  free(order);
+  return peak;
 }
 
 static void build_tree(allocator *a) {
@@ -277,8 +328,6 @@ static void build_tree(allocator *a) {
   while (a->leaves < a->nb)
     a->leaves *= 2;
   a->tree = npuc_xcalloc((size_t)a->leaves * 2, sizeof *a->tree);
-  for (int i = 0; i < a->leaves * 2; ++i)
-    a->tree[i] = -1;
 }
 
 /* Placed blocks among by_first[lo, hi) ∩ [0, prefix) whose last step is

@@ -385,6 +385,13 @@ static void random_instances(void **state) {
       int n = family == 0 ? random_general(b) : random_chain(b, family == 2);
       double ratio = check_instance(b, n);
       sum += ratio;
+      if (getenv("SPM_DUMP") && family > 0 && ratio > 1.1) {
+        int64_t o[MAXN];
+        npuc_tx8_spm_result rr = alloc_ok(b, n, o);
+        printf("#%d ratio %.3f peak %lld live %lld\n", t, ratio, (long long)rr.peak, (long long)rr.max_live);
+        for (int i = 0; i < n; ++i)
+          printf("  %d: %lld [%d,%d] ip %d imm %d -> %lld\n", i, (long long)up(b[i].bytes), b[i].first, b[i].last, b[i].inplace_of, b[i].is_imm, (long long)o[i]);
+      }
       worst = ratio > worst ? ratio : worst;
       if (getenv("SPM_STRICT") && family > 0 && ratio > 1.1)
         fail_msg("%s #%d: peak %.3f x max-live", names[family], t, ratio);
