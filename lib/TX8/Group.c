@@ -645,8 +645,9 @@ int64_t npuc_tx8_group_placement(const npuc_tx8_group_plan *p,
     int64_t end;
     if (placed[i] < 0 || placed[i] % NPUC_TX8_BATCH_ALIGN_BYTES ||
         !npuc_checked_add(placed[i], size, &end)) {
-      npuc_op_error(op, "dev_info: SPM offset %lld is not a non-negative "
-                        "multiple of 256 bytes that fits",
+      npuc_op_error(op,
+                    "dev_info: SPM offset %lld is not a non-negative "
+                    "multiple of 256 bytes that fits",
                     (long long)placed[i]);
       return -1;
     }

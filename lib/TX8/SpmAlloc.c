@@ -30,8 +30,8 @@ typedef struct {
 typedef struct {
   const npuc_tx8_spm_buffer *bufs;
   int n, nb;
-  int64_t *aligned; /* per buffer */
-  int32_t *root;    /* union-find over buffers */
+  int64_t *aligned;  /* per buffer */
+  int32_t *root;     /* union-find over buffers */
   int32_t *block_of; /* root buffer -> block */
   block *blocks;
   int32_t *by_first; /* blocks in order of first step */

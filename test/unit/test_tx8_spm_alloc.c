@@ -71,8 +71,7 @@ static void overlapping_apart(void **state) {
  * under the top, and the peak stays 2 KiB. */
 static void best_fit_hole(void **state) {
   (void)state;
-  npuc_tx8_spm_buffer b[] = {buf(1024, 0, 1), buf(1024, 0, 3),
-                             buf(512, 2, 3)};
+  npuc_tx8_spm_buffer b[] = {buf(1024, 0, 1), buf(1024, 0, 3), buf(512, 2, 3)};
   int64_t off[3];
   npuc_tx8_spm_result r = alloc_ok(b, 3, off);
   assert_int_equal(off[0], 0);
@@ -86,8 +85,7 @@ static void best_fit_hole(void **state) {
  * third block. */
 static void inplace_shares(void **state) {
   (void)state;
-  npuc_tx8_spm_buffer b[] = {buf(4096, 0, 2), buf(4096, 1, 2),
-                             buf(4096, 2, 3)};
+  npuc_tx8_spm_buffer b[] = {buf(4096, 0, 2), buf(4096, 1, 2), buf(4096, 2, 3)};
   b[2].inplace_of = 0;
   int64_t off[3];
   npuc_tx8_spm_result r = alloc_ok(b, 3, off);
@@ -108,8 +106,8 @@ static void inplace_shares(void **state) {
  * two buffers claiming one input: only the first gets it. */
 static void inplace_chain_and_claims(void **state) {
   (void)state;
-  npuc_tx8_spm_buffer b[] = {buf(1000, 0, 1), buf(1000, 1, 2),
-                             buf(1000, 2, 3), buf(1000, 3, 4)};
+  npuc_tx8_spm_buffer b[] = {buf(1000, 0, 1), buf(1000, 1, 2), buf(1000, 2, 3),
+                             buf(1000, 3, 4)};
   b[1].inplace_of = 0;
   b[2].inplace_of = 1;
   b[3].inplace_of = 2;
@@ -132,8 +130,8 @@ static void inplace_chain_and_claims(void **state) {
  * place. */
 static void imm_scratch(void **state) {
   (void)state;
-  npuc_tx8_spm_buffer b[] = {buf(2048, 0, 1), buf(4096, 1, 1),
-                             buf(2048, 1, 2), buf(4096, 2, 3)};
+  npuc_tx8_spm_buffer b[] = {buf(2048, 0, 1), buf(4096, 1, 1), buf(2048, 1, 2),
+                             buf(4096, 2, 3)};
   b[1].is_imm = true;
   b[3].inplace_of = 1; /* imm: refused */
   int64_t off[4];
@@ -238,8 +236,7 @@ static double check_instance(const npuc_tx8_spm_buffer *b, int n) {
       peak = off[i] + up(b[i].bytes);
     for (int j = i + 1; j < n; ++j) {
       bool live = b[i].first <= b[j].last && b[j].first <= b[i].last;
-      if (!live || !b[i].bytes || !b[j].bytes ||
-          find(comp, i) == find(comp, j))
+      if (!live || !b[i].bytes || !b[j].bytes || find(comp, i) == find(comp, j))
         continue;
       bool apart = off[i] + up(b[i].bytes) <= off[j] ||
                    off[j] + up(b[j].bytes) <= off[i];
@@ -339,7 +336,7 @@ static int random_chain(npuc_tx8_spm_buffer *b, bool inplace) {
     int other = -1;
     switch (rnd(5)) {
     case 0: other = load(&c, c.slice * (1 + (int64_t)rnd(4))); break; /* W */
-    case 1: other = load(&c, 256); break;                   /* a [C] vector */
+    case 1: other = load(&c, 256); break; /* a [C] vector */
     case 2:
       if (keep >= 0)
         other = keep; /* the residual */
@@ -388,9 +385,12 @@ static void random_instances(void **state) {
       if (getenv("SPM_DUMP") && family > 0 && ratio > 1.1) {
         int64_t o[MAXN];
         npuc_tx8_spm_result rr = alloc_ok(b, n, o);
-        printf("#%d ratio %.3f peak %lld live %lld\n", t, ratio, (long long)rr.peak, (long long)rr.max_live);
+        printf("#%d ratio %.3f peak %lld live %lld\n", t, ratio,
+               (long long)rr.peak, (long long)rr.max_live);
         for (int i = 0; i < n; ++i)
-          printf("  %d: %lld [%d,%d] ip %d imm %d -> %lld\n", i, (long long)up(b[i].bytes), b[i].first, b[i].last, b[i].inplace_of, b[i].is_imm, (long long)o[i]);
+          printf("  %d: %lld [%d,%d] ip %d imm %d -> %lld\n", i,
+                 (long long)up(b[i].bytes), b[i].first, b[i].last,
+                 b[i].inplace_of, b[i].is_imm, (long long)o[i]);
       }
       worst = ratio > worst ? ratio : worst;
       if (getenv("SPM_STRICT") && family > 0 && ratio > 1.1)

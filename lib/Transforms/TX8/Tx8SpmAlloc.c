@@ -34,7 +34,7 @@ static bool run_spm_alloc(MlirOperation module, const npuc_pass_options *opts,
   X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "",      \
     NULL, "TX8 target description (YAML) overriding the built-in one")         \
   X(T, int64_t, spm_bytes, "spm-bytes", NPUC_OPT_INT, "0", NULL,               \
-    "SPM bytes per tile (0: the target description's)")                       \
+    "SPM bytes per tile (0: the target description's)")                        \
   X(T, bool, stats, "stats", NPUC_OPT_BOOL, "false", NULL,                     \
     "a remark per group: the peak, the max-live bound, the bytes without "     \
     "reuse")
@@ -97,16 +97,16 @@ static bool read_slice(const npuc_tx8_group_plan *p, int32_t *slice);
 static bool dev_infos_readable(const npuc_tx8_group_plan *p);
 static void group_lifetimes(const npuc_tx8_group_plan *p, group_buffers *g);
 static void mark_inplace(const npuc_tx8_group_plan *p, group_buffers *g);
-static void write_offsets(const npuc_tx8_group_plan *p,
-                          const group_buffers *g, int64_t peak);
+static void write_offsets(const npuc_tx8_group_plan *p, const group_buffers *g,
+                          int64_t peak);
 
 static bool alloc_group(MlirOperation group, const alloc_config *c) {
   if (npuc_tx8_group_is_ddr_only(group))
     return true; /* works in DDR: no SPM */
   npuc_tx8_group_plan plan;
   int32_t slice[NPUC_TX8_MAX_RANK];
-  if (!npuc_tx8_group_plan_build(group, &plan) ||
-      !read_slice(&plan, slice) || !dev_infos_readable(&plan))
+  if (!npuc_tx8_group_plan_build(group, &plan) || !read_slice(&plan, slice) ||
+      !dev_infos_readable(&plan))
     return false;
   group_buffers g;
   memset(&g, 0, sizeof g);
@@ -174,8 +174,7 @@ static bool read_slice(const npuc_tx8_group_plan *p, int32_t *slice) {
 static bool dev_infos_readable(const npuc_tx8_group_plan *p) {
   npuc_tx8_dev_attr dev;
   for (int i = 0; i < p->num_buffers; ++i)
-    if (npuc_tx8_op_dev_attr(p->buffers[i].op, &dev) ==
-        NPUC_TX8_ATTR_MALFORMED)
+    if (npuc_tx8_op_dev_attr(p->buffers[i].op, &dev) == NPUC_TX8_ATTR_MALFORMED)
       return false;
   return true;
 }
@@ -236,8 +235,8 @@ static void mark_inplace(const npuc_tx8_group_plan *p, group_buffers *g) {
 /* ---- attributes
  * ------------------------------------------------------------------ */
 
-static void write_offsets(const npuc_tx8_group_plan *p,
-                          const group_buffers *g, int64_t peak) {
+static void write_offsets(const npuc_tx8_group_plan *p, const group_buffers *g,
+                          int64_t peak) {
   for (int i = 0; i < p->num_buffers; ++i) {
     npuc_tx8_dev_attr dev;
     if (npuc_tx8_op_dev_attr(p->buffers[i].op, &dev) != NPUC_TX8_ATTR_PRESENT)
