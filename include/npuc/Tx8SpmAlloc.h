@@ -9,12 +9,15 @@
  *      it (the seed's memInplace: add writing into its first operand)
  *      shares that input's block, one interval from the earliest first to
  *      the latest last, as large as its largest member;
- *   3. offsets: blocks largest first, each at the best fitting gap (the
+ *   3. offsets: blocks in a greedy order, each at the best fitting gap (the
  *      smallest one it fits, else the top) among the placed blocks whose
  *      intervals overlap its own, every offset and size on a 2048-bit
- *      (256-byte) boundary.
- * n log n plus, per block, the blocks live with it. Sizes are checked
- * against overflow. */
+ *      (256-byte) boundary; four orders (largest, largest size x
+ *      lifetime, longest lifetime, earliest first), then while above the
+ *      max-live bound a few repair rounds (the block on top goes first);
+ *      the lowest peak is kept.
+ * Per pass n log n plus, per block, the blocks live with it; at most 20
+ * passes. Sizes are checked against overflow. */
 #ifndef NPUC_TX8_SPM_ALLOC_H
 #define NPUC_TX8_SPM_ALLOC_H
 

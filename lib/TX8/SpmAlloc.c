@@ -1,7 +1,8 @@
 /* SPM allocation with reuse (npuc/Tx8SpmAlloc.h): lifetimes in, offsets
  * out. In-place buffers merge into their input's block (union-find), the
- * blocks are placed largest first at the best fitting gap among the
- * placed blocks live at the same time. Finding those is the only
+ * blocks are placed greedily, each at the best fitting gap among the
+ * placed blocks live at the same time, in several orders (the lowest peak
+ * wins). Finding those is the only
  * non-trivial query: the blocks sorted by first step sit in a segment
  * tree of their last steps (-1 while unplaced), so the placed blocks with
  * first <= b.last (a prefix) and last >= b.first (a subtree walk) come out
@@ -48,7 +49,7 @@ static bool align_sizes(allocator *a, char *err, size_t cap);
 static void merge_inplace(allocator *a);
 static void make_blocks(allocator *a);
 static int64_t max_live(const allocator *a);
-static void place_blocks(allocator *a);
+static void place_blocks(allocator *a, int64_t bound);
 static void free_allocator(allocator *a);
 
 bool npuc_tx8_spm_alloc(const npuc_tx8_spm_buffer *bufs, int n,
@@ -71,7 +72,7 @@ bool npuc_tx8_spm_alloc(const npuc_tx8_spm_buffer *bufs, int n,
   merge_inplace(&a);
   make_blocks(&a);
   result->max_live = max_live(&a);
-  place_blocks(&a);
+  place_blocks(&a, result->max_live);
   for (int i = 0; i < n; ++i) {
     const block *b = &a.blocks[a.block_of[a.root[i]]];
     offsets[i] = b->offset;
@@ -260,39 +261,75 @@ static sort_item order_key(const block *b, int32_t i, order_kind k) {
   }
 }
 
-static int64_t place_in_order(allocator *a, sort_item *order, order_kind k);
+static int64_t place_in_order(allocator *a, const int32_t *order);
+static void keep_if_lower(allocator *a, const int32_t *order, int64_t peak,
+                          int64_t *best_peak, int64_t *best,
+                          int32_t *best_order);
 
-static void place_blocks(allocator *a) {
-  sort_item *order = npuc_xcalloc((size_t)a->nb, sizeof *order);
-  int64_t *best = npuc_xcalloc((size_t)a->nb, sizeof *best);
+/* Repair rounds after the four orders, while the peak is above the
+ * bound: the block on top goes first and the pass repeats (a block placed
+ * late lands on top of whatever it spans; placed early it takes the
+ * bottom). Bounded: a constant factor on the passes. */
+#define REPAIR_ROUNDS 16
+
+static void place_blocks(allocator *a, int64_t bound) {
+  int nb = a->nb;
+  sort_item *keys = npuc_xcalloc((size_t)nb, sizeof *keys);
+  int32_t *order = npuc_xcalloc((size_t)nb, sizeof *order);
+  int32_t *best_order = npuc_xcalloc((size_t)nb, sizeof *best_order);
+  int64_t *best = npuc_xcalloc((size_t)nb, sizeof *best);
   int64_t best_peak = -1;
   build_tree(a);
-  a->found = npuc_xcalloc((size_t)a->nb, sizeof *a->found);
+  a->found = npuc_xcalloc((size_t)nb, sizeof *a->found);
   for (int k = 0; k < NUM_ORDERS; ++k) {
-    int64_t peak = place_in_order(a, order, (order_kind)k);
-    if (best_peak >= 0 && peak >= best_peak)
-      continue;
-    best_peak = peak;
-    for (int i = 0; i < a->nb; ++i)
-      best[i] = a->blocks[i].offset;
+    for (int i = 0; i < nb; ++i)
+      keys[i] = order_key(&a->blocks[i], i, (order_kind)k);
+    qsort(keys, (size_t)nb, sizeof *keys, by_keys);
+    for (int i = 0; i < nb; ++i)
+      order[i] = keys[i].index;
+    keep_if_lower(a, order, place_in_order(a, order), &best_peak, best,
+                  best_order);
   }
-  for (int i = 0; i < a->nb; ++i)
+  memcpy(order, best_order, (size_t)nb * sizeof *order);
+  for (int r = 0; r < REPAIR_ROUNDS && best_peak > bound; ++r) {
+    int64_t peak = place_in_order(a, order);
+    keep_if_lower(a, order, peak, &best_peak, best, best_order);
+    int top = 0; /* the first block in the order that reaches the peak */
+    while (a->blocks[order[top]].offset + a->blocks[order[top]].size < peak)
+      ++top;
+    if (top == 0)
+      break;
+    int32_t t = order[top];
+    memmove(order + 1, order, (size_t)top * sizeof *order);
+    order[0] = t;
+  }
+  for (int i = 0; i < nb; ++i)
     a->blocks[i].offset = best[i];
-  free(best);
+  free(keys);
   free(order);
+  free(best_order);
+  free(best);
 }
 
-/* One greedy pass: each block, in `k`'s order, at the best fitting gap
- * among the placed blocks live with it. Returns the peak. */
-static int64_t place_in_order(allocator *a, sort_item *order, order_kind k) {
+static void keep_if_lower(allocator *a, const int32_t *order, int64_t peak,
+                          int64_t *best_peak, int64_t *best,
+                          int32_t *best_order) {
+  if (*best_peak >= 0 && peak >= *best_peak)
+    return;
+  *best_peak = peak;
   for (int i = 0; i < a->nb; ++i)
-    order[i] = order_key(&a->blocks[i], i, k);
-  qsort(order, (size_t)a->nb, sizeof *order, by_keys);
+    best[i] = a->blocks[i].offset;
+  memcpy(best_order, order, (size_t)a->nb * sizeof *order);
+}
+
+/* One greedy pass: each block in `order` at the best fitting gap among
+ * the placed blocks live with it. Returns the peak. */
+static int64_t place_in_order(allocator *a, const int32_t *order) {
   for (int i = 0; i < a->leaves * 2; ++i)
     a->tree[i] = -1;
   int64_t peak = 0;
   for (int j = 0; j < a->nb; ++j) {
-    block *b = &a->blocks[order[j].index];
+    block *b = &a->blocks[order[j]];
     /* blocks starting by b's last step: a prefix of by_first */
     int32_t lo = 0, hi = a->nb;
     while (lo < hi) {
@@ -307,7 +344,7 @@ static int64_t place_in_order(allocator *a, sort_item *order, order_kind k) {
     b->offset = best_fit(a, b->size);
     if (b->offset + b->size > peak)
       peak = b->offset + b->size;
-    mark_placed(a, order[j].index);
+    mark_placed(a, order[j]);
   }
   return peak;
 }
