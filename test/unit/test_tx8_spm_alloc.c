@@ -12,7 +12,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "npuc/IR.h"
+#include "npuc/Pass.h"
+#include "npuc/Passes.h"
+#include "npuc/Tx8Group.h"
 #include "npuc/Tx8SpmAlloc.h"
+
+#include <mlir-c/IR.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -410,7 +416,97 @@ static void many_buffers(void **state) {
   free(off);
 }
 
+/* ---- the placement the code generator reads back
+ * ------------------------------------------------ */
+
+/* Generic form: the unit test's context has no tx8be syntax. */
+static const char placement_module[] =
+    "module {\n"
+    "func.func @f(%x: tensor<64x32xf32>, %y: tensor<64x32xf32>) -> "
+    "tensor<64x32xf32> {\n"
+    "  %0 = \"tx8be.group\"(%x, %y) ({\n"
+    "  ^bb0(%a0: tensor<64x32xf32>, %a1: tensor<64x32xf32>):\n"
+    "    %1 = \"tx8be.load_var\"(%a0) : (tensor<64x32xf32>) -> "
+    "tensor<64x32xf32>\n"
+    "    %2 = \"tx8be.load_var\"(%a1) : (tensor<64x32xf32>) -> "
+    "tensor<64x32xf32>\n"
+    "    %3 = \"tx8be.add\"(%1, %2) : (tensor<64x32xf32>, tensor<64x32xf32>) "
+    "-> tensor<64x32xf32>\n"
+    "    %4 = \"tx8be.store_var\"(%3) : (tensor<64x32xf32>) -> "
+    "tensor<64x32xf32>\n"
+    "    \"tx8be.return\"(%4) : (tensor<64x32xf32>) -> ()\n"
+    "  }) : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>\n"
+    "  return %0 : tensor<64x32xf32>\n"
+    "}\n"
+    "}\n";
+
+static MlirOperation first_group(MlirOperation module) {
+  MlirOperation func = mlirBlockGetFirstOperation(
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)));
+  return mlirBlockGetFirstOperation(
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)));
+}
+
+static void set_dev_info(MlirOperation op, const char *text) {
+  MlirAttribute a = mlirAttributeParseGet(mlirOperationGetContext(op),
+                                          mlirStringRefCreateFromCString(text));
+  assert_false(mlirAttributeIsNull(a));
+  mlirOperationSetAttributeByName(
+      op, mlirStringRefCreateFromCString("dev_info"), a);
+}
+
+/* After tx8-sharding alone the bump placement; after tx8-spm-alloc its
+ * offsets (the add in place of x); a buffer without mem_addr falls back to
+ * the bump placement; an offset off the 256-byte grid is an error. */
+static void placement_read_back(void **state) {
+  (void)state;
+  MlirContext ctx = npuc_context_create();
+  MlirOperation module = mlirOperationCreateParse(
+      ctx, mlirStringRefCreateFromCString(placement_module),
+      mlirStringRefCreateFromCString("placement.mlir"));
+  assert_false(mlirOperationIsNull(module));
+  npuc_pass_context pctx = {NULL, ctx, NULL};
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  assert_true(npuc_pipeline_parse(
+      pm, "builtin.module(tx8-sharding,tx8-spm-alloc)", &pctx, NULL));
+  assert_true(mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module)));
+  mlirPassManagerDestroy(pm);
+  npuc_tx8_group_plan plan;
+  assert_true(npuc_tx8_group_plan_build(first_group(module), &plan));
+  npuc_tx8_dev_attr dev;
+  assert_int_equal(npuc_tx8_op_dev_attr(plan.compute, &dev),
+                   NPUC_TX8_ATTR_PRESENT);
+  int32_t slice[2] = {(int32_t)dev.temporal_mem_slice.v[0],
+                      (int32_t)dev.temporal_mem_slice.v[1]};
+  int64_t bump[NPUC_TX8_MAX_BUFFERS + 1], placed[NPUC_TX8_MAX_BUFFERS + 1];
+  int64_t bump_bytes = npuc_tx8_group_spm_bytes(&plan, slice, bump);
+  int64_t bytes = npuc_tx8_group_placement(&plan, slice, placed);
+  assert_int_equal(bytes, bump_bytes / 3 * 2); /* three equal buffers */
+  assert_int_equal(placed[plan.result_buffer], placed[0]);
+  assert_int_not_equal(placed[1], placed[0]);
+  assert_int_equal(placed[plan.result_buffer], dev.mem_addr.v[0]);
+  /* y's load loses its mem_addr: the bump placement */
+  set_dev_info(plan.buffers[1].op,
+               "#tx8be.dev_attr<imm_size = 0, mem_layout = Tensor, "
+               "multi_buf_en = false, multi_buf_num = 1, out_shape_buf_idx = "
+               "[], temporal_mem_slice = [], source_type = 0, imm_addr = 0, "
+               "mem_addr = []>");
+  assert_int_equal(npuc_tx8_group_placement(&plan, slice, placed), bump_bytes);
+  for (int i = 0; i <= plan.num_buffers; ++i)
+    assert_int_equal(placed[i], bump[i]);
+  /* an offset off the grid */
+  set_dev_info(plan.buffers[1].op,
+               "#tx8be.dev_attr<imm_size = 0, mem_layout = Tensor, "
+               "multi_buf_en = false, multi_buf_num = 1, out_shape_buf_idx = "
+               "[], temporal_mem_slice = [], source_type = 0, imm_addr = 0, "
+               "mem_addr = [100]>");
+  assert_int_equal(npuc_tx8_group_placement(&plan, slice, placed), -1);
+  mlirOperationDestroy(module);
+  npuc_context_destroy(ctx);
+}
+
 int main(void) {
+  npuc_register_passes();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(disjoint_share),
       cmocka_unit_test(overlapping_apart),
@@ -422,6 +518,7 @@ int main(void) {
       cmocka_unit_test(bad_input),
       cmocka_unit_test(random_instances),
       cmocka_unit_test(many_buffers),
+      cmocka_unit_test(placement_read_back),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
