@@ -14,6 +14,7 @@
  * the peak; the code generator reads the offsets back
  * (npuc_tx8_group_placement). Skips DDR-only groups.
  * docs/passes/tx8-spm-alloc.md. */
+#include "Tx8Options.h"
 #include "npuc/BuildOps.h"
 #include "npuc/IR.h"
 #include "npuc/OpList.h"
@@ -27,14 +28,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool run_spm_alloc(MlirOperation module, const npuc_pass_options *opts,
-                          const npuc_pass_context *ctx);
-
 #define SPM_ALLOC_OPTIONS(X, T)                                                \
-  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "",      \
-    NULL, "TX8 target description (YAML) overriding the built-in one")         \
-  X(T, int64_t, spm_bytes, "spm-bytes", NPUC_OPT_INT, "0", NULL,               \
-    "SPM bytes per tile (0: the target description's)")                        \
+  TX8_OPTION_TARGET_CONFIG(X, T)                                               \
+  TX8_OPTION_SPM_BYTES(X, T)                                                   \
   X(T, bool, stats, "stats", NPUC_OPT_BOOL, "false", NULL,                     \
     "a remark per group: the peak, the max-live bound, the bytes without "     \
     "reuse")
@@ -65,10 +61,8 @@ static bool run_spm_alloc(MlirOperation module, const npuc_pass_options *opts,
   alloc_config c = {o->spm_bytes > 0 ? o->spm_bytes : target.spm_bytes,
                     o->stats};
   npuc_op_list list = {0};
-  bool ok =
-      npuc_op_list_collect(module, MlirWalkPreOrder, group_op, NULL, &list);
-  if (!ok)
-    npuc_pass_error(module, "out of memory");
+  npuc_op_list_collect(module, MlirWalkPreOrder, group_op, NULL, &list);
+  bool ok = true;
   for (size_t i = 0; i < list.count && ok; ++i)
     ok = alloc_group(list.ops[i], &c);
   npuc_op_list_free(&list);
