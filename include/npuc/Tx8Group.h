@@ -78,6 +78,16 @@ bool npuc_tx8_op_takes_i8(const npuc_tx8_slice_op *s, const char *name);
 int64_t npuc_tx8_group_spm_bytes(const npuc_tx8_group_plan *p,
                                  const int32_t *out_slice, int64_t *offsets);
 
+/* Where the buffers of one temporal slice of `out_slice` sit: the
+ * offsets tx8-spm-alloc chose — each buffer's defining op's
+ * dev_info.mem_addr[0] and the compute op's imm_addr for its scratch —
+ * when every buffer's op has one, else npuc_tx8_group_spm_bytes's bump
+ * placement. `offsets` as there (num_buffers + 1 entries). Returns the
+ * bytes the placement spans; -1 after a located error (a malformed
+ * dev_info, an offset negative or off a 2048-bit boundary). */
+int64_t npuc_tx8_group_placement(const npuc_tx8_group_plan *p,
+                                 const int32_t *out_slice, int64_t *offsets);
+
 /* A group of group_tag 2 without a compute op works in DDR (no load, no
  * store: tx8-group-ldst's reshape groups); nothing to shard or emit. */
 bool npuc_tx8_group_is_ddr_only(MlirOperation group);

@@ -2,6 +2,7 @@
  * layouts and windows, its stores. The tx8-sharding pass and the tx8
  * code generator both build it, so they agree on what a slice costs. */
 #include "npuc/Tx8Group.h"
+#include "npuc/Checked.h"
 #include "npuc/IR.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -623,5 +624,47 @@ int64_t npuc_tx8_group_spm_bytes(const npuc_tx8_group_plan *p,
     offsets[p->num_buffers] = total;
   if (p->slice.kind == NPUC_TX8_KIND_BATCHNORM)
     total += align_batch(npuc_tx8_batchnorm_imm_size(input.dims, input.mode));
+  return total;
+}
+
+/* The allocator's offsets (tx8-spm-alloc), read back so that the code
+ * generator places every buffer where the pass decided; the sizes are
+ * the bump placement's steps. */
+int64_t npuc_tx8_group_placement(const npuc_tx8_group_plan *p,
+                                 const int32_t *out_slice, int64_t *offsets) {
+  int64_t bump[NPUC_TX8_MAX_BUFFERS + 1], placed[NPUC_TX8_MAX_BUFFERS + 1];
+  int64_t total = npuc_tx8_group_spm_bytes(p, out_slice, bump);
+  int64_t span = 0;
+  npuc_tx8_dev_attr dev;
+  for (int i = 0; i <= p->num_buffers; ++i) {
+    MlirOperation op = i < p->num_buffers ? p->buffers[i].op : p->compute;
+    int64_t size = (i < p->num_buffers ? bump[i + 1] : total) - bump[i];
+    npuc_tx8_attr_status st = npuc_tx8_op_dev_attr(op, &dev);
+    if (st == NPUC_TX8_ATTR_MALFORMED)
+      return -1;
+    if (st == NPUC_TX8_ATTR_ABSENT || (i < p->num_buffers && !dev.mem_addr.len))
+      break; /* not allocated: the bump placement */
+    placed[i] = i < p->num_buffers ? dev.mem_addr.v[0] : dev.imm_addr;
+    if (size == 0)
+      placed[i] = 0;
+    int64_t end;
+    if (placed[i] < 0 || placed[i] % NPUC_TX8_BATCH_ALIGN_BYTES ||
+        !npuc_checked_add(placed[i], size, &end)) {
+      npuc_op_error(op,
+                    "dev_info: SPM offset %lld is not a non-negative "
+                    "multiple of 256 bytes that fits",
+                    (long long)placed[i]);
+      return -1;
+    }
+    if (end > span)
+      span = end;
+    if (i == p->num_buffers) {
+      if (offsets)
+        memcpy(offsets, placed, sizeof placed);
+      return span;
+    }
+  }
+  if (offsets)
+    memcpy(offsets, bump, sizeof bump);
   return total;
 }

@@ -90,8 +90,11 @@ static bool read_decision(group_emitter *g) {
                   p->compute_name, (long long)tiles, g->prog->tiles);
     return false;
   }
+  /* tx8-spm-alloc's offsets when it ran, else the bump placement */
   int64_t need = g->spm_bytes =
-      npuc_tx8_group_spm_bytes(p, g->slice, g->offsets);
+      npuc_tx8_group_placement(p, g->slice, g->offsets);
+  if (need < 0)
+    return false;
   MlirAttribute alloc = mlirOperationGetAttributeByName(
       p->group, mlirStringRefCreateFromCString("spm_alloc_size"));
   int64_t have = !mlirAttributeIsNull(alloc) && mlirAttributeIsAInteger(alloc)

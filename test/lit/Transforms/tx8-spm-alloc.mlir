@@ -1,0 +1,136 @@
+// tx8-spm-alloc places each group's SPM buffers (one temporal slice at the
+// split tx8-sharding chose) with reuse over their lifetimes: offsets in each
+// defining op's dev_info.mem_addr, the compute op's scratch in imm_addr, the
+// peak in the group's spm_alloc_size. With stats=true a remark per group
+// gives the peak, the max-live bound and the bytes without reuse.
+// RUN: npuc-opt %s --split-input-file --tx8-sharding --tx8-spm-alloc | FileCheck %s
+// RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-sharding --tx8-spm-alloc=stats=true -o %t.out
+
+// Reuse across steps: the compact copy of x (step 0) dies at the channel_norm
+// (step 1), so batchnorm's scratch (step 3) takes its place at 0; the
+// NCx copy, the [C] vector and the result are live together. 3584 bytes
+// instead of the 3840 of a bump allocation.
+// CHECK-LABEL: func.func @norm_then_bn
+// CHECK: tx8be.group{{.*}}spm_alloc_size = 3584 : ui32
+// CHECK: tx8be.load_var {{.*}}dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = NTensor, {{.*}}mem_addr = [0]>
+// CHECK: tx8be.channel_norm {{.*}}dev_info = #tx8be.dev_attr<{{.*}}mem_layout = NCx, {{.*}}mem_addr = [1280]>
+// CHECK: tx8be.load_var {{.*}}mem_addr = [3328]>
+// CHECK: tx8be.batchnorm_inference {{.*}}dev_info = #tx8be.dev_attr<imm_size = 1280, mem_layout = NCx, {{.*}}temporal_mem_slice = [2, 6, 4, 1], source_type = 0, imm_addr = 0, mem_addr = [2304]>
+func.func @norm_then_bn(%x: tensor<2x6x4x2xf32>, %s: tensor<2xf32>) -> tensor<2x6x4x2xf32> {
+  // expected-remark@+1 {{tx8be.group: SPM peak 3584 bytes, max-live 3584, 3840 without reuse}}
+  %0 = tx8be.group(%x, %s) : (tensor<2x6x4x2xf32>, tensor<2xf32>) -> (tensor<2x6x4x2xf32>) {
+  ^bb0(%a0: tensor<2x6x4x2xf32>, %a1: tensor<2xf32>):
+    %1 = tx8be.load_var %a0 : tensor<2x6x4x2xf32> -> tensor<2x6x4x2xf32>
+    %2 = tx8be.channel_norm %1 to <NCx> : tensor<2x6x4x2xf32> -> tensor<2x6x4x2xf32>
+    %3 = tx8be.load_var %a1 : tensor<2xf32> -> tensor<2xf32>
+    %4 = tx8be.batchnorm_inference %2, %3, %3, %3, %3 : tensor<2x6x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32> -> tensor<2x6x4x2xf32>
+    %5 = tx8be.store_var %4 : tensor<2x6x4x2xf32> -> tensor<2x6x4x2xf32>
+    tx8be.return %5 : tensor<2x6x4x2xf32>
+  }
+  return %0 : tensor<2x6x4x2xf32>
+}
+
+// -----
+
+// memInplace: add writes over its first operand, which dies at the add.
+// CHECK-LABEL: func.func @inplace_add
+// CHECK: tx8be.group{{.*}}spm_alloc_size = 512 : ui32
+// CHECK: tx8be.load_var {{.*}}mem_addr = [0]>
+// CHECK: tx8be.load_var {{.*}}mem_addr = [256]>
+// CHECK: tx8be.add {{.*}}mem_addr = [0]>
+func.func @inplace_add(%x: tensor<64x32xf16>, %y: tensor<64x32xf16>) -> tensor<64x32xf16> {
+  // expected-remark@+1 {{tx8be.group: SPM peak 512 bytes, max-live 512, 768 without reuse}}
+  %0 = tx8be.group(%x, %y) : (tensor<64x32xf16>, tensor<64x32xf16>) -> (tensor<64x32xf16>) {
+  ^bb0(%a0: tensor<64x32xf16>, %a1: tensor<64x32xf16>):
+    %1 = tx8be.load_var %a0 : tensor<64x32xf16> -> tensor<64x32xf16>
+    %2 = tx8be.load_var %a1 : tensor<64x32xf16> -> tensor<64x32xf16>
+    %3 = tx8be.add %1, %2 : tensor<64x32xf16>, tensor<64x32xf16> -> tensor<64x32xf16>
+    %4 = tx8be.store_var %3 : tensor<64x32xf16> -> tensor<64x32xf16>
+    tx8be.return %4 : tensor<64x32xf16>
+  }
+  return %0 : tensor<64x32xf16>
+}
+
+// -----
+
+// Not in place: the first operand is a broadcast [C] vector, smaller than
+// the result.
+// CHECK-LABEL: func.func @vector_first
+// CHECK: tx8be.group{{.*}}spm_alloc_size = 768 : ui32
+// CHECK: tx8be.load_var {{.*}}mem_addr = [0]>
+// CHECK: tx8be.load_var {{.*}}mem_addr = [256]>
+// CHECK: tx8be.sub {{.*}}mem_addr = [512]>
+func.func @vector_first(%v: tensor<32xf16>, %y: tensor<64x32xf16>) -> tensor<64x32xf16> {
+  // expected-remark@+1 {{tx8be.group: SPM peak 768 bytes, max-live 768, 768 without reuse}}
+  %0 = tx8be.group(%v, %y) : (tensor<32xf16>, tensor<64x32xf16>) -> (tensor<64x32xf16>) {
+  ^bb0(%a0: tensor<32xf16>, %a1: tensor<64x32xf16>):
+    %1 = tx8be.load_var %a0 : tensor<32xf16> -> tensor<32xf16>
+    %2 = tx8be.load_var %a1 : tensor<64x32xf16> -> tensor<64x32xf16>
+    %3 = tx8be.sub %1, %2 : tensor<32xf16>, tensor<64x32xf16> -> tensor<64x32xf16>
+    %4 = tx8be.store_var %3 : tensor<64x32xf16> -> tensor<64x32xf16>
+    tx8be.return %4 : tensor<64x32xf16>
+  }
+  return %0 : tensor<64x32xf16>
+}
+
+// -----
+
+// relu in place of its input; the channel_norm of the result, which the
+// store reads, is live with it at the conversion, so it sits apart.
+// CHECK-LABEL: func.func @relu_norm
+// CHECK: tx8be.group{{.*}}spm_alloc_size = 768 : ui32
+// CHECK: tx8be.load_var {{.*}}mem_addr = [512]>
+// CHECK: tx8be.relu {{.*}}mem_addr = [512]>
+// CHECK: tx8be.channel_norm {{.*}}mem_addr = [0]>
+func.func @relu_norm(%x: tensor<2x8x40xf16>) -> tensor<2x8x40xf16> {
+  // expected-remark@+1 {{tx8be.group: SPM peak 768 bytes, max-live 768, 1024 without reuse}}
+  %0 = tx8be.group(%x) : (tensor<2x8x40xf16>) -> (tensor<2x8x40xf16>) {
+  ^bb0(%a0: tensor<2x8x40xf16>):
+    %1 = tx8be.load_var %a0 : tensor<2x8x40xf16> -> tensor<2x8x40xf16>
+    %2 = tx8be.relu %1 : tensor<2x8x40xf16> -> tensor<2x8x40xf16>
+    %3 = tx8be.channel_norm %2 to <NCx> : tensor<2x8x40xf16> -> tensor<2x8x40xf16>
+    %4 = tx8be.store_var %3 : tensor<2x8x40xf16> -> tensor<2x8x40xf16>
+    tx8be.return %4 : tensor<2x8x40xf16>
+  }
+  return %0 : tensor<2x8x40xf16>
+}
+
+// -----
+
+// gemm reads both operands while it writes the result: nothing to reuse,
+// the largest buffer (b, read whole) at 0.
+// CHECK-LABEL: func.func @gemm
+// CHECK: tx8be.group{{.*}}spm_alloc_size = 8192 : ui32
+// CHECK: tx8be.load_var {{.*}}mem_addr = [4096]>
+// CHECK: tx8be.load_var {{.*}}mem_addr = [0]>
+// CHECK: tx8be.gemm {{.*}}imm_size = 0, {{.*}}imm_addr = 0, mem_addr = [6144]>
+func.func @gemm(%a: tensor<256x32xf32>, %b: tensor<32x24xf32>) -> tensor<256x24xf32> {
+  %none = tx8be.none : none
+  // expected-remark@+1 {{tx8be.group: SPM peak 8192 bytes, max-live 8192, 8192 without reuse}}
+  %0 = tx8be.group(%a, %b) : (tensor<256x32xf32>, tensor<32x24xf32>) -> (tensor<256x24xf32>) {
+  ^bb0(%a0: tensor<256x32xf32>, %a1: tensor<32x24xf32>):
+    %1 = tx8be.load_var %a0 : tensor<256x32xf32> -> tensor<256x32xf32>
+    %2 = tx8be.load_var %a1 : tensor<32x24xf32> -> tensor<32x24xf32>
+    %3 = tx8be.gemm %1, %2, %none : tensor<256x32xf32>, tensor<32x24xf32>, none -> tensor<256x24xf32>
+    %4 = tx8be.store_var %3 : tensor<256x24xf32> -> tensor<256x24xf32>
+    tx8be.return %4 : tensor<256x24xf32>
+  }
+  return %0 : tensor<256x24xf32>
+}
+
+// -----
+
+// A DDR-only group (group_tag 2, no compute op) has no SPM buffers: skipped.
+// CHECK-LABEL: func.func @ddr_only
+// CHECK: tx8be.group{{.*}}attributes {group_id = 0 : si32, group_tag = 2 : i32} {
+// CHECK-NOT: spm_alloc_size
+// CHECK-NOT: mem_addr
+// CHECK: return
+func.func @ddr_only(%x: tensor<2x4x8xf16>) -> tensor<8x8xf16> {
+  %0 = tx8be.group(%x) : (tensor<2x4x8xf16>) -> (tensor<8x8xf16>) attributes {group_id = 0 : si32, group_tag = 2 : i32} {
+  ^bb0(%a0: tensor<2x4x8xf16>):
+    %r = tx8be.reshape %a0 : tensor<2x4x8xf16> -> tensor<8x8xf16>
+    tx8be.return %r : tensor<8x8xf16>
+  }
+  return %0 : tensor<8x8xf16>
+}
