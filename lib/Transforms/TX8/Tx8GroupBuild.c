@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- which ops get a group ------------------------------------------------ */
+/* ---- which ops get a group ------------------------------------------------
+ */
 
 static bool is_structure(MlirOperation op) {
   static const char *const names[] = {
@@ -100,12 +101,12 @@ tx8_op_role tx8_group_role(MlirOperation op) {
     return TX8_ROLE_OUTSIDE;
   if (npuc_op_is(op, "tx8be.constant") || !npuc_tx8_query_op(op).known)
     return TX8_ROLE_BAD;
-  return tx8_norm_absorbed_before(op) || absorbed_after(op)
-             ? TX8_ROLE_ABSORBED
-             : TX8_ROLE_COMPUTE;
+  return tx8_norm_absorbed_before(op) || absorbed_after(op) ? TX8_ROLE_ABSORBED
+                                                            : TX8_ROLE_COMPUTE;
 }
 
-/* ---- a copy of a shared channel_norm per op that loads it ------------------ */
+/* ---- a copy of a shared channel_norm per op that loads it ------------------
+ */
 
 static void split_norm(MlirOperation norm);
 
@@ -173,11 +174,12 @@ static void split_norm(MlirOperation norm) {
   tx8_op_list_free(&users);
 }
 
-/* ---- members and inputs ---------------------------------------------------- */
+/* ---- members and inputs ----------------------------------------------------
+ */
 
 typedef struct {
-  tx8_op_list members; /* per compute op: the channel_norms of its inputs,
-                          the op, the channel_norm of its result if any */
+  tx8_op_list members;      /* per compute op: the channel_norms of its inputs,
+                               the op, the channel_norm of its result if any */
   npuc_ptr_map member_of;   /* member op -> 1 */
   npuc_ptr_map input_index; /* value -> its block argument */
   MlirValue *inputs;        /* the group's operands, each once */
@@ -302,8 +304,8 @@ MlirOperation tx8_build_group(const tx8_op_list *compute) {
   collect_outputs(&p, &outs, &nout);
   /* Before the last compute op: every input is defined by then (for a
    * group of one op, exactly where that op was). */
-  MlirOperation group = create_group(compute->ops[compute->count - 1], &p,
-                                     outs, nout, parallel ? 0 : 2);
+  MlirOperation group = create_group(compute->ops[compute->count - 1], &p, outs,
+                                     nout, parallel ? 0 : 2);
   move_members(&p, group, outs, nout);
   free(outs);
   free(p.inputs);
@@ -325,8 +327,8 @@ static void move_members(const group_plan *p, MlirOperation group,
       MlirOpOperand next = mlirOpOperandGetNextUse(u);
       MlirOperation owner = mlirOpOperandGetOwner(u);
       if (!is_member(p, owner))
-        mlirOperationSetOperand(owner, (intptr_t)mlirOpOperandGetOperandNumber(u),
-                                res);
+        mlirOperationSetOperand(
+            owner, (intptr_t)mlirOpOperandGetOperandNumber(u), res);
       u = next;
     }
   }
@@ -359,8 +361,7 @@ static MlirNamedAttribute named_int(MlirContext ctx, const char *name,
 /* The group op, before `at`, with one block argument per input and the
  * types of `outs` as results; group_id is set by tx8_number_groups. */
 static MlirOperation create_group(MlirOperation at, const group_plan *p,
-                                  const MlirValue *outs, size_t nout,
-                                  int tag) {
+                                  const MlirValue *outs, size_t nout, int tag) {
   MlirContext ctx = mlirOperationGetContext(at);
   MlirLocation loc = mlirOperationGetLocation(at);
   size_t n = p->num_inputs;
