@@ -16,11 +16,11 @@
 #include <stdint.h>
 
 /* Bounds on what a pattern set holds (a file is read whole). */
-#define NPUC_TX8_PATTERN_MAX_TOKENS 64     /* tokens of one alternative */
-#define NPUC_TX8_PATTERN_MAX_COUNT 4096    /* alternatives in a set */
+#define NPUC_TX8_PATTERN_MAX_TOKENS 64  /* tokens of one alternative */
+#define NPUC_TX8_PATTERN_MAX_COUNT 4096 /* alternatives in a set */
 #define NPUC_TX8_PATTERN_MAX_PRIORITY 1000000
 #define NPUC_TX8_PATTERN_MAX_FILE (1 << 20) /* bytes of a pattern file */
-#define NPUC_TX8_PATTERN_NAME_MAX 64       /* bytes of an op name */
+#define NPUC_TX8_PATTERN_NAME_MAX 64        /* bytes of an op name */
 
 /* The symbol `ELEMENTWISE` matches, besides the op's own name. */
 #define NPUC_TX8_PATTERN_ELEMENTWISE "ELEMENTWISE"

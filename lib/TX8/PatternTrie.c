@@ -79,8 +79,7 @@ static int32_t intern(npuc_tx8_patterns *t, const char *name) {
     return s;
   if (t->num_symbols == t->cap_symbols) {
     t->cap_symbols = t->cap_symbols ? 2 * t->cap_symbols : 16;
-    t->symbols =
-        npuc_xrealloc(t->symbols, t->cap_symbols * sizeof *t->symbols);
+    t->symbols = npuc_xrealloc(t->symbols, t->cap_symbols * sizeof *t->symbols);
   }
   t->symbols[t->num_symbols] = npuc_xstrdup(name);
   return (int32_t)t->num_symbols++;
@@ -140,10 +139,10 @@ size_t npuc_tx8_patterns_count(const npuc_tx8_patterns *t) { return t->count; }
 
 bool npuc_tx8_pattern_is_elementwise(const char *name) {
   static const char *const ops[] = {
-      "tx8be.add",  "tx8be.sub",   "tx8be.mul",  "tx8be.div",
-      "tx8be.relu", "tx8be.gelu",  "tx8be.exp",  "tx8be.log",
+      "tx8be.add",     "tx8be.sub",  "tx8be.mul",  "tx8be.div",
+      "tx8be.relu",    "tx8be.gelu", "tx8be.exp",  "tx8be.log",
       "tx8be.sigmoid", "tx8be.tanh", "tx8be.sqrt", "tx8be.rsqrt",
-      "tx8be.abs",  "tx8be.silu",  "tx8be.clip", "tx8be.pow",
+      "tx8be.abs",     "tx8be.silu", "tx8be.clip", "tx8be.pow",
   };
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
     if (strcmp(ops[i], name) == 0)
@@ -151,7 +150,8 @@ bool npuc_tx8_pattern_is_elementwise(const char *name) {
   return false;
 }
 
-/* ---- parsing one pattern --------------------------------------------------- */
+/* ---- parsing one pattern ---------------------------------------------------
+ */
 
 typedef struct {
   token toks[NPUC_TX8_PATTERN_MAX_TOKENS];
@@ -162,9 +162,8 @@ static bool parse_word(const char *w, size_t len, bool check_ops, token *out,
                        char *err, size_t errlen);
 
 /* Splits `text` into alternatives (at most `max`); false with err set. */
-static size_t parse_pattern(const char *text, bool check_ops,
-                            alternative *alts, size_t max, char *err,
-                            size_t errlen) {
+static size_t parse_pattern(const char *text, bool check_ops, alternative *alts,
+                            size_t max, char *err, size_t errlen) {
   size_t count = 1;
   alts[0].n = 0;
   for (const char *p = text;;) {
@@ -207,7 +206,8 @@ static size_t parse_pattern(const char *text, bool check_ops,
     a->n++;
   }
   if (alts[count - 1].n == 0) {
-    snprintf(err, errlen, count == 1 ? "empty pattern" : "'OR' with no op after it");
+    snprintf(err, errlen,
+             count == 1 ? "empty pattern" : "'OR' with no op after it");
     return 0;
   }
   return count;
@@ -223,8 +223,8 @@ static bool parse_word(const char *w, size_t len, bool check_ops, token *out,
   for (size_t i = 0; ok && i < len; i++)
     ok = isalnum((unsigned char)w[i]) || w[i] == '_' || w[i] == '.';
   if (!ok) {
-    snprintf(err, errlen, "'%.*s' is not an op name", (int)(len > 80 ? 80 : len),
-             w);
+    snprintf(err, errlen, "'%.*s' is not an op name",
+             (int)(len > 80 ? 80 : len), w);
     return false;
   }
   bool class_name = len == strlen(NPUC_TX8_PATTERN_ELEMENTWISE) &&
@@ -244,8 +244,8 @@ bool npuc_tx8_patterns_add(npuc_tx8_patterns *t, const char *text,
                            size_t errlen) {
   enum { MAX_ALTS = 256 };
   if (priority < 0 || priority > NPUC_TX8_PATTERN_MAX_PRIORITY) {
-    snprintf(err, errlen, "priority %lld is outside [0, %d]", (long long)priority,
-             NPUC_TX8_PATTERN_MAX_PRIORITY);
+    snprintf(err, errlen, "priority %lld is outside [0, %d]",
+             (long long)priority, NPUC_TX8_PATTERN_MAX_PRIORITY);
     return false;
   }
   alternative *alts = npuc_xmalloc(MAX_ALTS * sizeof *alts);
@@ -261,7 +261,8 @@ bool npuc_tx8_patterns_add(npuc_tx8_patterns *t, const char *text,
   return ok;
 }
 
-/* ---- pattern files --------------------------------------------------------- */
+/* ---- pattern files ---------------------------------------------------------
+ */
 
 /* The `ops` of one entry as one string: a scalar, or a sequence of
  * scalars joined by blanks. NULL (reported) for anything else. */
@@ -276,7 +277,8 @@ static char *ops_text(npuc_yaml *y, const yaml_node_t *ops) {
   for (size_t i = 0; i < npuc_yaml_len(ops); i++) {
     const char *s = npuc_yaml_scalar(npuc_yaml_at(y, ops, i));
     if (!s) {
-      npuc_yaml_error(y, npuc_yaml_at(y, ops, i), "an op name must be a string");
+      npuc_yaml_error(y, npuc_yaml_at(y, ops, i),
+                      "an op name must be a string");
       return NULL;
     }
     len += strlen(s) + 1;
@@ -309,8 +311,9 @@ static bool read_priority(npuc_yaml *y, const yaml_node_t *n, int64_t *out) {
 static void load_entry(npuc_yaml *y, npuc_tx8_patterns *t,
                        const yaml_node_t *e) {
   if (e->type != YAML_MAPPING_NODE) {
-    npuc_yaml_error(y, e, "a pattern must be a mapping with 'ops' and "
-                          "'priority'");
+    npuc_yaml_error(y, e,
+                    "a pattern must be a mapping with 'ops' and "
+                    "'priority'");
     return;
   }
   for (size_t i = 0; i < npuc_yaml_pairs(e); i++) {
@@ -345,8 +348,9 @@ bool npuc_tx8_patterns_load_yaml(npuc_tx8_patterns *t, const char *text,
   yaml_node_t *root = yaml_document_get_root_node(&doc);
   yaml_node_t *list = root ? npuc_yaml_get(&y, root, "patterns") : NULL;
   if (!list || list->type != YAML_SEQUENCE_NODE)
-    npuc_yaml_error(&y, root, "a pattern file is a mapping with a "
-                              "'patterns' list");
+    npuc_yaml_error(&y, root,
+                    "a pattern file is a mapping with a "
+                    "'patterns' list");
   for (size_t i = 0; list && i < npuc_yaml_len(list) && y.ok; i++)
     load_entry(&y, t, npuc_yaml_at(&y, list, i));
   bool ok = y.ok;
@@ -376,7 +380,8 @@ bool npuc_tx8_patterns_load_file(npuc_tx8_patterns *t, const char *path,
   return ok;
 }
 
-/* ---- built-in sets ----------------------------------------------------------- */
+/* ---- built-in sets
+ * ----------------------------------------------------------- */
 
 typedef struct {
   const char *ops;
@@ -395,7 +400,8 @@ typedef struct {
  * match once the op exists. */
 static const builtin_pattern builtin[] = {
     {"conv batchnorm_inference relu add relu OR conv batchnorm_inference "
-     "relu add OR conv batchnorm_inference add relu OR conv batchnorm_inference "
+     "relu add OR conv batchnorm_inference add relu OR conv "
+     "batchnorm_inference "
      "add OR conv batchnorm_inference relu OR conv batchnorm_inference OR "
      "conv relu add relu OR conv relu add OR conv add relu OR conv add OR "
      "conv relu",

@@ -53,8 +53,8 @@ void tx8_split_shared_norms(MlirBlock body);
  * outside them), holding them and their channel_norms in that order: block
  * arguments are the DDR values they read, once each; tx8be.none stays
  * outside; tx8be.return yields every result read outside, and all of the
- * last member's. group_tag 0, or 2 when an op is not parallel; group_id
- * -1 until tx8_number_groups. */
+ * last member's. group_tag 0, or 2 when no op is parallel (nothing to shard);
+ * group_id -1 until tx8_number_groups. */
 MlirOperation tx8_build_group(const tx8_op_list *compute);
 /* group_id 0, 1, ... over the module's graph bodies' groups in order. */
 void tx8_number_groups(MlirOperation module);

@@ -292,11 +292,11 @@ static void move_members(const group_plan *p, MlirOperation group,
 MlirOperation tx8_build_group(const tx8_op_list *compute) {
   group_plan p;
   memset(&p, 0, sizeof p);
-  bool parallel = true;
+  bool parallel = false;
   for (size_t i = 0; i < compute->count; i++) {
     add_members(&p, compute->ops[i]);
     add_after(&p, compute->ops[i]);
-    parallel = parallel && npuc_tx8_query_op(compute->ops[i]).parallel;
+    parallel = parallel || npuc_tx8_query_op(compute->ops[i]).parallel;
   }
   collect_inputs(&p);
   MlirValue *outs;

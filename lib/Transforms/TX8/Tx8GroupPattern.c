@@ -32,7 +32,7 @@ static bool group_pattern(MlirOperation module, const npuc_pass_options *opts,
                           const npuc_pass_context *ctx);
 
 #define PATTERN_OPTIONS(X, T)                                                  \
-  X(T, const char *, patterns, "patterns", NPUC_OPT_STRING, "", NULL,         \
+  X(T, const char *, patterns, "patterns", NPUC_OPT_STRING, "", NULL,          \
     "YAML pattern file used instead of the built-in set")                      \
   X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "",      \
     NULL, "TX8 target description (YAML) overriding the built-in one")         \
@@ -122,7 +122,8 @@ static bool group_pattern(MlirOperation module, const npuc_pass_options *opts,
   return ok;
 }
 
-/* ---- the pattern set ------------------------------------------------------- */
+/* ---- the pattern set -------------------------------------------------------
+ */
 
 /* A pattern file's diagnostics become errors at their place in the file. */
 typedef struct {
@@ -175,7 +176,8 @@ static bool load_patterns(MlirOperation module, const char *file,
   return true;
 }
 
-/* ---- the body's ops and edges ------------------------------------------------ */
+/* ---- the body's ops and edges
+ * ------------------------------------------------ */
 
 static bool lookup(const matcher *m, MlirOperation op, size_t *i) {
   uintptr_t v;
@@ -194,18 +196,17 @@ static void symbols_of(matcher *m, size_t i) {
     memcpy(name, n.data, n.length);
     name[n.length] = '\0';
     if (npuc_tx8_pattern_is_elementwise(name))
-      m->esym[i] = npuc_tx8_patterns_symbol(
-          m->trie, NPUC_TX8_PATTERN_ELEMENTWISE,
-          strlen(NPUC_TX8_PATTERN_ELEMENTWISE));
+      m->esym[i] =
+          npuc_tx8_patterns_symbol(m->trie, NPUC_TX8_PATTERN_ELEMENTWISE,
+                                   strlen(NPUC_TX8_PATTERN_ELEMENTWISE));
   }
-  /* A compute op (not a channel_norm: those go with the ops they
-   * convert for) that shards: a non-parallel op (reshape) works in DDR
-   * and cannot share a group's temporal slices. */
+  /* A compute op; not a channel_norm: those go with the ops they
+   * convert for. (An op that works in DDR, like reshape, is refused by the
+   * need_store/need_load rule on the edges into it or out of it.) */
   MlirOperation op = m->ops[i];
   m->eligible[i] = (m->sym[i] >= 0 || m->esym[i] >= 0) &&
                    tx8_group_role(op) == TX8_ROLE_COMPUTE &&
-                   !npuc_op_is(op, "tx8be.channel_norm") &&
-                   npuc_tx8_query_op(op).parallel;
+                   !npuc_op_is(op, "tx8be.channel_norm");
 }
 
 static void push_index(size_t **list, size_t *count, size_t v) {
@@ -302,7 +303,8 @@ static void edges_of(matcher *m, size_t i) {
   sort_unique(m->succ[i], &m->nsucc[i]);
 }
 
-/* ---- matching ------------------------------------------------------------------ */
+/* ---- matching
+ * ------------------------------------------------------------------ */
 
 /* Longer first, then the higher priority; the first found on a tie. */
 static bool better(const match *a, const match *b) {
@@ -371,10 +373,10 @@ static size_t match_at(matcher *m, size_t start, size_t *path) {
   int32_t syms[2] = {m->sym[start], m->esym[start]};
   for (int s = 0; s < 2; s++) {
     int32_t next[4];
-    size_t count = syms[s] < 0 ? 0
-                               : npuc_tx8_patterns_step(
-                                     m->trie, NPUC_TX8_PATTERN_ROOT, syms[s],
-                                     next, 4);
+    size_t count = syms[s] < 0
+                       ? 0
+                       : npuc_tx8_patterns_step(m->trie, NPUC_TX8_PATTERN_ROOT,
+                                                syms[s], next, 4);
     for (size_t c = 0; c < count; c++) {
       int32_t at = best_from(m, next[c], start, 1);
       match r = m->found[at];
@@ -395,8 +397,7 @@ static size_t match_at(matcher *m, size_t start, size_t *path) {
   return len;
 }
 
-static size_t fitting_prefix(const matcher *m, const size_t *path,
-                             size_t len);
+static size_t fitting_prefix(const matcher *m, const size_t *path, size_t len);
 static bool creates_cycle(matcher *m, const size_t *path, size_t len);
 
 /* From every op not yet taken, in program order: its best match, shrunk
@@ -421,7 +422,8 @@ static void match_body(matcher *m) {
   free(path);
 }
 
-/* ---- legality: no cycle ---------------------------------------------------------- */
+/* ---- legality: no cycle
+ * ---------------------------------------------------------- */
 
 static bool stamped(const matcher *m, size_t i) {
   return m->seen[i] == m->stamp;
@@ -472,14 +474,14 @@ static bool creates_cycle(matcher *m, const size_t *path, size_t len) {
   return cycle;
 }
 
-/* ---- legality: SPM ------------------------------------------------------------------ */
+/* ---- legality: SPM
+ * ------------------------------------------------------------------ */
 
 static bool group_fits_spm(const MlirOperation *ops, size_t n, int64_t spm);
 
 /* The longest prefix of the match that fits SPM (a prefix holds fewer
  * values, so fitting is monotone: a binary search). */
-static size_t fitting_prefix(const matcher *m, const size_t *path,
-                             size_t len) {
+static size_t fitting_prefix(const matcher *m, const size_t *path, size_t len) {
   if (len < 2)
     return len;
   MlirOperation *ops = npuc_xmalloc(len * sizeof *ops);
@@ -547,14 +549,15 @@ static void add_value(spm_sum *s, MlirOperation op, intptr_t i, MlirValue v) {
 }
 
 static bool has_attr(MlirOperation op, const char *name) {
-  return !mlirAttributeIsNull(
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name)));
+  return !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString(name)));
 }
 
 /* Does `op` need all of operand i (i < 0: its result) at every split? */
 static bool whole_operand(MlirOperation op, intptr_t i, MlirType t) {
   (void)t;
-  if (npuc_op_is(op, "tx8be.conv") || npuc_op_is(op, "tx8be.batchnorm_inference"))
+  if (npuc_op_is(op, "tx8be.conv") ||
+      npuc_op_is(op, "tx8be.batchnorm_inference"))
     return i >= 1;
   if (npuc_op_is(op, "tx8be.gemm"))
     return i >= 1 || (i == 0 && has_attr(op, "transpose_a"));
@@ -623,7 +626,8 @@ static bool group_fits_spm(const MlirOperation *ops, size_t n, int64_t spm) {
   return !s.overflow && s.total <= spm;
 }
 
-/* ---- building ------------------------------------------------------------------------ */
+/* ---- building
+ * ------------------------------------------------------------------------ */
 
 /* Each match, its ops in program order, through the shared builder. */
 static void build_groups(matcher *m) {
@@ -725,10 +729,9 @@ static void free_matcher(matcher *m) {
     free(m->succ[i]);
     free(m->uses[i]);
   }
-  void *arrays[] = {m->ops,   m->sym,   m->esym,    m->eligible,
-                    m->into,  m->group, m->succ,    m->nsucc,
-                    m->uses,  m->nuses, m->members, m->first,
-                    m->found, m->seen};
+  void *arrays[] = {m->ops,     m->sym,   m->esym,  m->eligible, m->into,
+                    m->group,   m->succ,  m->nsucc, m->uses,     m->nuses,
+                    m->members, m->first, m->found, m->seen};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
     free(arrays[i]);
   npuc_ptr_map_free(&m->index);
