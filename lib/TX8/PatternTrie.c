@@ -351,7 +351,7 @@ bool npuc_tx8_patterns_load_yaml(npuc_tx8_patterns *t, const char *text,
     npuc_yaml_error(&y, root,
                     "a pattern file is a mapping with a "
                     "'patterns' list");
-  for (size_t i = 0; list && i < npuc_yaml_len(list) && y.ok; i++)
+  for (size_t i = 0; list && i < npuc_yaml_len(list); i++)
     load_entry(&y, t, npuc_yaml_at(&y, list, i));
   bool ok = y.ok;
   yaml_document_delete(&doc);

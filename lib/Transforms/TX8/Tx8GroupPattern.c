@@ -136,7 +136,7 @@ static void report_in_file(void *user, npuc_severity sev, const char *file,
   if (sev != NPUC_SEV_ERROR)
     return;
   if (line <= 0) {
-    npuc_pass_error(module, "tx8-group-pattern: %s: %s", file, message);
+    npuc_pass_error(module, "%s: %s", file, message);
     return;
   }
   MlirLocation loc = mlirLocationFileLineColGet(
@@ -152,10 +152,8 @@ static bool load_patterns(MlirOperation module, const char *file,
   if (file && *file) {
     file_diag d = {module};
     npuc_diag_sink sink = {report_in_file, &d};
-    if (npuc_tx8_patterns_load_file(t, file, &sink))
-      return true;
-    npuc_pass_error(module, "tx8-group-pattern: bad pattern file %s", file);
-    return false;
+    /* Every problem was reported, located in the file. */
+    return npuc_tx8_patterns_load_file(t, file, &sink);
   }
   MlirAttribute a = mlirOperationGetAttributeByName(
       module, mlirStringRefCreateFromCString("tx8be.opt_group"));
