@@ -396,7 +396,7 @@ static size_t match_at(matcher *m, size_t start, size_t *path) {
 }
 
 static size_t fitting_prefix(const matcher *m, const size_t *path, size_t len);
-static bool creates_cycle(matcher *m, const size_t *path, size_t len);
+static size_t acyclic_prefix(matcher *m, const size_t *path, size_t len);
 
 /* From every op not yet taken, in program order: its best match, shrunk
  * from the end until legal, becomes a group when two ops or more remain. */
@@ -405,9 +405,8 @@ static void match_body(matcher *m) {
   for (size_t i = 0; i < m->n; i++) {
     if (!m->eligible[i] || m->group[i] >= 0)
       continue;
-    size_t len = fitting_prefix(m, path, match_at(m, i, path));
-    while (len >= 2 && creates_cycle(m, path, len))
-      len--;
+    size_t len = acyclic_prefix(m, path, match_at(m, i, path));
+    len = fitting_prefix(m, path, len);
     if (len < 2)
       continue;
     size_t at = m->first[m->num_groups];
@@ -433,43 +432,54 @@ static size_t owner_of(const matcher *m, size_t i) {
   return m->into[i] >= 0 ? (size_t)m->into[i] : i;
 }
 
-/* Would grouping `path` make a cycle: a value leaving it and coming back
- * through ops outside it (groups decided before count as one op each)?
- * The body's order is topological, so such a path stays below the
- * match's last op: the search visits ops between the match's first and
- * last only (and the members of groups it meets). */
-static bool creates_cycle(matcher *m, const size_t *path, size_t len) {
-  size_t hi = 0;
-  for (size_t k = 0; k < len; k++)
-    hi = path[k] > hi ? path[k] : hi;
-  uint32_t mine = ++m->stamp; /* members */
-  for (size_t k = 0; k < len; k++)
+/* The longest prefix of the match whose grouping makes no cycle: no
+ * value leaves it and comes back through ops outside it (groups decided
+ * before count as one op each). A match is a path, so its ops' places in
+ * the body increase, and the body's order is topological: a path out of
+ * member i and back enters a later member j, and cuts the match before
+ * j; it never goes past the match's last op (bar the members of groups it
+ * meets). One search over the ops between the match's first and last op
+ * for all members at once, from member 0 up: a node reached from an
+ * earlier member is not searched again, so its first (earliest) origin
+ * is the one that counts, and the earliest member reached from outside
+ * is where the prefix ends. */
+static size_t acyclic_prefix(matcher *m, const size_t *path, size_t len) {
+  if (len < 2)
+    return len;
+  size_t hi = path[len - 1], end = len;
+  uint32_t mine = ++m->stamp;                         /* members */
+  uint32_t visited = ++m->stamp;                      /* outside ops reached */
+  size_t *order = npuc_xmalloc(m->n * sizeof *order); /* member -> k */
+  for (size_t k = 0; k < len; k++) {
     m->seen[path[k]] = mine;
+    order[path[k]] = k;
+  }
   size_t *work = NULL, nwork = 0;
-  for (size_t k = 0; k < len; k++)
+  for (size_t k = 0; k < len && k + 1 < end; k++) {
     for (size_t e = 0; e < m->nuses[path[k]]; e++)
       push_index(&work, &nwork, m->uses[path[k]][e]);
-  bool cycle = false;
-  uint32_t visited = ++m->stamp; /* outside ops reached */
-  while (nwork > 0 && !cycle) {
-    size_t x = owner_of(m, work[--nwork]);
-    if (m->seen[x] == mine || x >= hi || stamped(m, x))
-      continue;
-    m->seen[x] = visited;
-    int32_t g = m->group[x]; /* a decided group: all its ops at once */
-    size_t from = g >= 0 ? m->first[g] : 0, to = g >= 0 ? m->first[g + 1] : 1;
-    for (size_t k = from; k < to; k++) {
-      size_t y = g >= 0 ? m->members[k] : x;
-      m->seen[y] = visited;
-      for (size_t e = 0; e < m->nuses[y] && !cycle; e++) {
-        size_t u = owner_of(m, m->uses[y][e]);
-        cycle = m->seen[u] == mine;
-        push_index(&work, &nwork, u);
+    while (nwork > 0) {
+      size_t x = owner_of(m, work[--nwork]);
+      if (m->seen[x] == mine || x >= hi || stamped(m, x))
+        continue;
+      m->seen[x] = visited;
+      int32_t g = m->group[x]; /* a decided group: all its ops at once */
+      size_t from = g >= 0 ? m->first[g] : 0, to = g >= 0 ? m->first[g + 1] : 1;
+      for (size_t q = from; q < to; q++) {
+        size_t y = g >= 0 ? m->members[q] : x;
+        m->seen[y] = visited;
+        for (size_t e = 0; e < m->nuses[y]; e++) {
+          size_t u = owner_of(m, m->uses[y][e]);
+          if (m->seen[u] == mine && order[u] < end)
+            end = order[u]; /* entered from outside: cut before it */
+          push_index(&work, &nwork, u);
+        }
       }
     }
   }
   free(work);
-  return cycle;
+  free(order);
+  return end;
 }
 
 /* ---- legality: SPM
