@@ -47,8 +47,8 @@ static void star_is_a_self_loop(void **state) {
   assert_int_equal(npuc_tx8_patterns_priority(t, a), -1);
   /* `*` is one or more: exp relu is no path */
   int32_t out[4];
-  assert_int_equal(
-      npuc_tx8_patterns_step(t, n, sym(t, "tx8be.relu"), out, 4), 0);
+  assert_int_equal(npuc_tx8_patterns_step(t, n, sym(t, "tx8be.relu"), out, 4),
+                   0);
   npuc_tx8_patterns_free(t);
 }
 
@@ -81,11 +81,10 @@ static void or_and_shared_prefixes(void **state) {
   assert_int_equal(npuc_tx8_patterns_count(t), 4);
   /* root, exp, relu, abs, log */
   assert_int_equal(npuc_tx8_patterns_nodes(t), 5);
-  int32_t r = step1(t, step1(t, NPUC_TX8_PATTERN_ROOT, "tx8be.exp"),
-                    "tx8be.relu");
+  int32_t r =
+      step1(t, step1(t, NPUC_TX8_PATTERN_ROOT, "tx8be.exp"), "tx8be.relu");
   assert_int_equal(npuc_tx8_patterns_priority(t, r), 9); /* the highest */
-  assert_int_equal(
-      npuc_tx8_patterns_priority(t, step1(t, r, "tx8be.abs")), 3);
+  assert_int_equal(npuc_tx8_patterns_priority(t, step1(t, r, "tx8be.abs")), 3);
   assert_int_equal(sym(t, "tx8be.tanh"), -1);
   npuc_tx8_patterns_free(t);
 }
@@ -120,8 +119,8 @@ static void pattern_errors(void **state) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     npuc_tx8_patterns *t = npuc_tx8_patterns_new();
     char err[256] = "";
-    assert_false(npuc_tx8_patterns_add(t, cases[i].text, 1, true, err,
-                                       sizeof err));
+    assert_false(
+        npuc_tx8_patterns_add(t, cases[i].text, 1, true, err, sizeof err));
     if (!strstr(err, cases[i].message))
       fail_msg("'%s': got '%s', want '%s'", cases[i].text, err,
                cases[i].message);
@@ -133,11 +132,11 @@ static void pattern_errors(void **state) {
   npuc_tx8_patterns *t = npuc_tx8_patterns_new();
   char err[256];
   assert_false(npuc_tx8_patterns_add(t, "exp", -1, true, err, sizeof err));
-  assert_false(npuc_tx8_patterns_add(t, "exp", NPUC_TX8_PATTERN_MAX_PRIORITY + 1,
-                                     true, err, sizeof err));
+  assert_false(npuc_tx8_patterns_add(
+      t, "exp", NPUC_TX8_PATTERN_MAX_PRIORITY + 1, true, err, sizeof err));
   /* unknown ops pass when not checked (the built-in sets name ops to come) */
-  assert_true(npuc_tx8_patterns_add(t, "gemm softmax gemm", 1, false, err,
-                                    sizeof err));
+  assert_true(
+      npuc_tx8_patterns_add(t, "gemm softmax gemm", 1, false, err, sizeof err));
   npuc_tx8_patterns_free(t);
 }
 
@@ -174,8 +173,7 @@ static void builtin_sets(void **state) {
                        "tx8be.add", "tx8be.relu"};
   for (size_t i = 0; i < 5; i++) {
     int32_t out[4];
-    assert_true(
-        npuc_tx8_patterns_step(t, n, sym(t, ops[i]), out, 4) >= 1);
+    assert_true(npuc_tx8_patterns_step(t, n, sym(t, ops[i]), out, 4) >= 1);
     n = out[0];
   }
   assert_true(npuc_tx8_patterns_priority(t, n) >= 0);
@@ -205,11 +203,11 @@ static void yaml_files(void **state) {
   npuc_tx8_patterns *t = npuc_tx8_patterns_new();
   collected c = {0};
   npuc_diag_sink sink = {collect, &c};
-  assert_true(npuc_tx8_patterns_load_yaml(t, good, strlen(good), "p.yaml",
-                                          &sink));
+  assert_true(
+      npuc_tx8_patterns_load_yaml(t, good, strlen(good), "p.yaml", &sink));
   assert_int_equal(npuc_tx8_patterns_count(t), 2);
-  int32_t a = step1(t, step1(t, NPUC_TX8_PATTERN_ROOT, "tx8be.log"),
-                    "tx8be.abs");
+  int32_t a =
+      step1(t, step1(t, NPUC_TX8_PATTERN_ROOT, "tx8be.log"), "tx8be.abs");
   assert_int_equal(step1(t, a, "tx8be.abs"), a);
   assert_int_equal(npuc_tx8_patterns_priority(t, a), 0); /* the default */
   npuc_tx8_patterns_free(t);

@@ -592,7 +592,7 @@ static int64_t conv_param(MlirOperation op, const char *name) {
 
 /* Input rows one output row needs through the group's convs, composed
  * from the last conv back: (rows - 1) * stride + (kh - 1) * dilation + 1
- * per conv (kh: the weight's dim 0, KhKwCinCout). */
+ * per conv (kh: the weight's dim 0, [Kh, Kw, Cout, Cin]). */
 static int64_t halo_rows(const MlirOperation *ops, size_t n) {
   int64_t rows = 1;
   for (size_t k = n; k-- > 0;) {
