@@ -5,6 +5,7 @@
 #include "npuc/Tx8Pattern.h"
 #include "npuc/Alloc.h"
 #include "npuc/TX8.h"
+#include "npuc/ToolSupport.h"
 #include "npuc/YamlDoc.h"
 
 #include <ctype.h>
@@ -360,22 +361,12 @@ bool npuc_tx8_patterns_load_yaml(npuc_tx8_patterns *t, const char *text,
 
 bool npuc_tx8_patterns_load_file(npuc_tx8_patterns *t, const char *path,
                                  const npuc_diag_sink *sink) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    npuc_diag_emit(sink, NPUC_SEV_ERROR, path, 0, 0, "cannot read: %s",
-                   strerror(errno));
+  size_t len = 0;
+  char *text =
+      npuc_read_input_limited(path, NPUC_TX8_PATTERN_MAX_FILE, &len, sink);
+  if (!text)
     return false;
-  }
-  char *text = npuc_xmalloc(NPUC_TX8_PATTERN_MAX_FILE + 1);
-  size_t len = fread(text, 1, NPUC_TX8_PATTERN_MAX_FILE + 1, f);
-  fclose(f);
-  bool ok = len <= NPUC_TX8_PATTERN_MAX_FILE;
-  if (!ok)
-    npuc_diag_emit(sink, NPUC_SEV_ERROR, path, 0, 0,
-                   "a pattern file may hold at most %d bytes",
-                   NPUC_TX8_PATTERN_MAX_FILE);
-  else
-    ok = npuc_tx8_patterns_load_yaml(t, text, len, path, sink);
+  bool ok = npuc_tx8_patterns_load_yaml(t, text, len, path, sink);
   free(text);
   return ok;
 }

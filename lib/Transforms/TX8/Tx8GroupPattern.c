@@ -136,7 +136,8 @@ static void report_in_file(void *user, npuc_severity sev, const char *file,
   if (sev != NPUC_SEV_ERROR)
     return;
   if (line <= 0) {
-    npuc_pass_error(module, "%s: %s", file, message);
+    npuc_pass_error(module, "%s%s%s", file ? file : "", file ? ": " : "",
+                    message);
     return;
   }
   MlirLocation loc = mlirLocationFileLineColGet(

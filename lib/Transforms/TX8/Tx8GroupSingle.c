@@ -1,6 +1,7 @@
-/* tx8-group-single: the seed's GroupOptimizationPass (createSingleGroup),
- * used when no group pattern is configured: every compute op of a graph
- * body gets a tx8be.group of its own.
+/* tx8-group-single: the seed's GroupOptimizationPass (createSingleGroup):
+ * every compute op of a graph body that tx8-group-pattern did not take
+ * gets a tx8be.group of its own (built by tx8_build_group, which
+ * tx8-group-pattern shares).
  *
  *   %g = tx8be.group(%x, %w) : (X, W) -> (Y) attributes {group_id = 3 : si32,
  * group_tag = 0 : i32} { ^bb0(%a: X, %b: W): %c = tx8be.channel_norm %a to

@@ -43,7 +43,7 @@ pattern:
   - {ops: "exp relu"}
 
 //--- in.mlir
-// MISSING: error: tx8-group-pattern: {{.*}}missing.yaml: cannot read: No such file or directory
+// MISSING: error: tx8-group-pattern: cannot open input file '{{.*}}missing.yaml': No such file or directory
 func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = tx8be.exp %x : tensor<4x8xf32> -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
