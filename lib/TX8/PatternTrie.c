@@ -352,8 +352,14 @@ bool npuc_tx8_patterns_load_yaml(npuc_tx8_patterns *t, const char *text,
     npuc_yaml_error(&y, root,
                     "a pattern file is a mapping with a "
                     "'patterns' list");
-  for (size_t i = 0; list && i < npuc_yaml_len(list); i++)
+  for (size_t i = 0; list && i < npuc_yaml_len(list); i++) {
+    if (t->count >= NPUC_TX8_PATTERN_MAX_COUNT) {
+      npuc_yaml_error(&y, npuc_yaml_at(&y, list, i), "more than %d patterns",
+                      NPUC_TX8_PATTERN_MAX_COUNT);
+      break; /* once, not once per entry left */
+    }
     load_entry(&y, t, npuc_yaml_at(&y, list, i));
+  }
   bool ok = y.ok;
   yaml_document_delete(&doc);
   return ok;

@@ -11,6 +11,7 @@
 #include "npuc/Tx8Pattern.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int32_t sym(const npuc_tx8_patterns *t, const char *name) {
@@ -226,6 +227,27 @@ static void yaml_files(void **state) {
   npuc_tx8_patterns_free(t);
 }
 
+/* A file of more patterns than a set may hold: one error, not one per
+ * entry left. */
+static void too_many_patterns(void **state) {
+  (void)state;
+  size_t n = NPUC_TX8_PATTERN_MAX_COUNT + 10, len = 0;
+  char *text = malloc(16 + n * 24);
+  assert_non_null(text);
+  len += (size_t)sprintf(text + len, "patterns:\n");
+  for (size_t i = 0; i < n; i++)
+    len += (size_t)sprintf(text + len, "  - {ops: exp}\n");
+  npuc_tx8_patterns *t = npuc_tx8_patterns_new();
+  collected c = {0};
+  npuc_diag_sink sink = {collect, &c};
+  assert_false(npuc_tx8_patterns_load_yaml(t, text, len, "p.yaml", &sink));
+  assert_int_equal(c.errors, 1);
+  assert_int_equal(c.lines[0], NPUC_TX8_PATTERN_MAX_COUNT + 2);
+  assert_int_equal(npuc_tx8_patterns_count(t), NPUC_TX8_PATTERN_MAX_COUNT);
+  npuc_tx8_patterns_free(t);
+  free(text);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(star_is_a_self_loop),
@@ -237,6 +259,7 @@ int main(void) {
       cmocka_unit_test(too_many_tokens),
       cmocka_unit_test(builtin_sets),
       cmocka_unit_test(yaml_files),
+      cmocka_unit_test(too_many_patterns),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,6 +78,7 @@ typedef struct {
   match *found;
   size_t num_found, cap_found;
   uint32_t *seen; /* stamps for the cycle search */
+  size_t *order;  /* a member's place in the match (cycle search) */
   uint32_t stamp;
 } matcher;
 
@@ -247,6 +248,7 @@ static void index_body(matcher *m, MlirBlock body) {
   m->uses = npuc_xcalloc(n, sizeof *m->uses);
   m->nuses = npuc_xcalloc(n, sizeof *m->nuses);
   m->seen = npuc_xcalloc(n, sizeof *m->seen);
+  m->order = npuc_xmalloc(n * sizeof *m->order);
   m->first = npuc_xmalloc(n * sizeof *m->first);
   m->members = npuc_xmalloc(n * sizeof *m->members);
   m->first[0] = 0;
@@ -448,9 +450,9 @@ static size_t acyclic_prefix(matcher *m, const size_t *path, size_t len) {
   if (len < 2)
     return len;
   size_t hi = path[len - 1], end = len;
-  uint32_t mine = ++m->stamp;                         /* members */
-  uint32_t visited = ++m->stamp;                      /* outside ops reached */
-  size_t *order = npuc_xmalloc(m->n * sizeof *order); /* member -> k */
+  uint32_t mine = ++m->stamp;    /* members */
+  uint32_t visited = ++m->stamp; /* outside ops reached */
+  size_t *order = m->order;
   for (size_t k = 0; k < len; k++) {
     m->seen[path[k]] = mine;
     order[path[k]] = k;
@@ -479,7 +481,6 @@ static size_t acyclic_prefix(matcher *m, const size_t *path, size_t len) {
     }
   }
   free(work);
-  free(order);
   return end;
 }
 
