@@ -222,6 +222,8 @@ static int cmp_index(const void *a, const void *b) {
 
 /* Sorts and drops repeats (an op reading a value twice). */
 static void sort_unique(size_t *list, size_t *count) {
+  if (*count < 2)
+    return; /* also: qsort wants a list, and an op with no user has none */
   qsort(list, *count, sizeof *list, cmp_index);
   size_t k = 0;
   for (size_t i = 0; i < *count; i++)
@@ -741,7 +743,7 @@ static void free_matcher(matcher *m) {
   }
   void *arrays[] = {m->ops,     m->sym,   m->esym,  m->eligible, m->into,
                     m->group,   m->succ,  m->nsucc, m->uses,     m->nuses,
-                    m->members, m->first, m->found, m->seen};
+                    m->members, m->first, m->found, m->seen,     m->order};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
     free(arrays[i]);
   npuc_ptr_map_free(&m->index);
