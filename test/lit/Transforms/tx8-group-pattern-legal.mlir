@@ -1,0 +1,131 @@
+// tx8-group-pattern legality: a match that would make a cycle through ops
+// outside it (groups decided before count as one op), or not fit SPM at
+// its finest split, is shrunk from its end until it is legal; one op
+// left is no group.
+// RUN: split-file %s %t
+// RUN: npuc-opt %t/cycle.mlir --split-input-file --tx8-group-pattern="patterns=%t/cycle.yaml" | FileCheck %t/cycle.mlir
+// RUN: npuc-opt %t/spm.mlir --tx8-group-pattern="patterns=%t/spm.yaml spm-bytes=100" | FileCheck %t/spm.mlir --check-prefix=TWO
+// RUN: npuc-opt %t/spm.mlir --tx8-group-pattern="patterns=%t/spm.yaml spm-bytes=64" | FileCheck %t/spm.mlir --check-prefix=NONE
+// RUN: npuc-opt %t/spm.mlir --tx8-group-pattern="patterns=%t/spm.yaml" | FileCheck %t/spm.mlir --check-prefix=ALL
+// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=2184" | FileCheck %t/conv.mlir --check-prefix=FOUR
+// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=2183" | FileCheck %t/conv.mlir --check-prefix=THREE
+// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=872" | FileCheck %t/conv.mlir --check-prefix=TWOC
+// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=871" | FileCheck %t/conv.mlir --check-prefix=NONEC
+
+//--- cycle.yaml
+patterns:
+  - {ops: "exp relu add", priority: 1}
+  - {ops: "exp add OR log sub", priority: 1}
+
+//--- cycle.mlir
+// exp-relu-add: exp's other reader, log, is outside and feeds the add:
+// the add is dropped.
+// CHECK-LABEL: func.func @through_op(
+// CHECK: %[[G:.*]]:2 = tx8be.group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tx8be.exp
+// CHECK-NEXT: tx8be.relu
+// CHECK-NEXT: tx8be.return
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[L:.*]] = tx8be.log %[[G]]#0
+// CHECK-NEXT: tx8be.add %[[G]]#1, %[[L]]
+func.func @through_op(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.exp %x : tensor<4x8xf32> -> tensor<4x8xf32>
+  %1 = tx8be.relu %0 : tensor<4x8xf32> -> tensor<4x8xf32>
+  %2 = tx8be.log %0 : tensor<4x8xf32> -> tensor<4x8xf32>
+  %3 = tx8be.add %1, %2 : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  return %3 : tensor<4x8xf32>
+}
+
+// -----
+
+// exp-add is grouped first. log-sub would be a group the exp-add group
+// reads (add reads log) and that reads it (sub reads exp): a cycle
+// between the two groups though none between ops. log-sub stays apart.
+// CHECK-LABEL: func.func @through_group(
+// CHECK: tx8be.log
+// CHECK-NEXT: tx8be.group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tx8be.exp
+// CHECK-NEXT: tx8be.add
+// CHECK-NEXT: tx8be.return
+// CHECK-NEXT: }
+// CHECK-NEXT: tx8be.sub
+// CHECK-NOT: tx8be.group
+func.func @through_group(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %0 = tx8be.exp %x : tensor<4x8xf32> -> tensor<4x8xf32>
+  %1 = tx8be.log %x : tensor<4x8xf32> -> tensor<4x8xf32>
+  %2 = tx8be.add %0, %1 : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  %3 = tx8be.sub %1, %0 : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  return %2, %3 : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+//--- spm.yaml
+patterns:
+  - {ops: "exp relu abs", priority: 1}
+
+//--- spm.mlir
+// At the finest split each value is one row: 8 f32, 32 bytes. exp-relu-abs
+// holds 4 values (128 bytes), exp-relu 3 (96).
+// TWO: tx8be.group
+// TWO-NEXT: ^bb0
+// TWO-NEXT: tx8be.exp
+// TWO-NEXT: tx8be.relu
+// TWO-NEXT: tx8be.return
+// TWO-NEXT: }
+// TWO-NEXT: tx8be.abs
+// NONE-NOT: tx8be.group
+// ALL: tx8be.group
+// ALL-NEXT: ^bb0
+// ALL-NEXT: tx8be.exp
+// ALL-NEXT: tx8be.relu
+// ALL-NEXT: tx8be.abs
+// ALL-NEXT: tx8be.return
+func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.exp %x : tensor<4x8xf32> -> tensor<4x8xf32>
+  %1 = tx8be.relu %0 : tensor<4x8xf32> -> tensor<4x8xf32>
+  %2 = tx8be.abs %1 : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %2 : tensor<4x8xf32>
+}
+
+//--- conv.yaml
+patterns:
+  - {ops: "conv relu conv relu", priority: 1}
+
+//--- conv.mlir
+// f16 NHWC 1x8x8x4, 3x3 kernels. One output row of the second conv needs
+// 3 rows of its input, 5 of the first conv's: every 4-d activation is
+// counted at that halo (5*8*4*2 = 320 bytes), weights whole (288 each),
+// the bias whole (8). All four ops: x, conv1, relu1, conv2, relu2 outputs
+// (5 * 320) + 2 * 288 + 8 = 2184. Three: 1864. Two (halo 3 rows, 192):
+// 3 * 192 + 288 + 8 = 872.
+// FOUR: tx8be.group
+// FOUR-NEXT: ^bb0
+// FOUR-NEXT: tx8be.conv
+// FOUR-NEXT: tx8be.relu
+// FOUR-NEXT: tx8be.conv
+// FOUR-NEXT: tx8be.relu
+// FOUR-NEXT: tx8be.return
+// THREE: tx8be.group
+// THREE-NEXT: ^bb0
+// THREE-NEXT: tx8be.conv
+// THREE-NEXT: tx8be.relu
+// THREE-NEXT: tx8be.conv
+// THREE-NEXT: tx8be.return
+// THREE-NEXT: }
+// THREE-NEXT: tx8be.relu
+// TWOC: tx8be.group
+// TWOC-NEXT: ^bb0
+// TWOC-NEXT: tx8be.conv
+// TWOC-NEXT: tx8be.relu
+// TWOC-NEXT: tx8be.return
+// TWOC-NEXT: }
+// TWOC-NEXT: tx8be.conv
+// NONEC-NOT: tx8be.group
+func.func @f(%x: tensor<1x8x8x4xf16>, %w: tensor<3x3x4x4xf16>, %w2: tensor<3x3x4x4xf16>, %b: tensor<4xf16>) -> tensor<1x8x8x4xf16> {
+  %0 = tx8be.conv %x, %w, %b strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] : tensor<1x8x8x4xf16>, tensor<3x3x4x4xf16>, tensor<4xf16> -> tensor<1x8x8x4xf16>
+  %1 = tx8be.relu %0 : tensor<1x8x8x4xf16> -> tensor<1x8x8x4xf16>
+  %2 = tx8be.conv %1, %w2, %b strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] : tensor<1x8x8x4xf16>, tensor<3x3x4x4xf16>, tensor<4xf16> -> tensor<1x8x8x4xf16>
+  %3 = tx8be.relu %2 : tensor<1x8x8x4xf16> -> tensor<1x8x8x4xf16>
+  return %3 : tensor<1x8x8x4xf16>
+}
