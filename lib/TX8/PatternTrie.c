@@ -139,11 +139,13 @@ size_t npuc_tx8_patterns_nodes(const npuc_tx8_patterns *t) {
 size_t npuc_tx8_patterns_count(const npuc_tx8_patterns *t) { return t->count; }
 
 bool npuc_tx8_pattern_is_elementwise(const char *name) {
+  /* Tx8Ops.def's elementwise rows, and clip (its own row: it has
+   * attributes, but is elementwise all the same). */
   static const char *const ops[] = {
-      "tx8be.add",     "tx8be.sub",  "tx8be.mul",  "tx8be.div",
-      "tx8be.relu",    "tx8be.gelu", "tx8be.exp",  "tx8be.log",
-      "tx8be.sigmoid", "tx8be.tanh", "tx8be.sqrt", "tx8be.rsqrt",
-      "tx8be.abs",     "tx8be.silu", "tx8be.clip", "tx8be.pow",
+#define TX8_UNARY(op, ENUM, PASSES) "tx8be." #op,
+#define TX8_BINARY(op, ENUM, PASSES) "tx8be." #op,
+#include "npuc/Tx8Ops.def"
+      "tx8be.clip",
   };
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
     if (strcmp(ops[i], name) == 0)
