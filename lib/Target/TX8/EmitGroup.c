@@ -1,10 +1,12 @@
 /* One tx8be.group as C: the function every tile runs, the seed's main.c
  * loop
- *     while (!done) { load inputs; compute; store output; }
- * over the temporal slices of the tile's part of the output. G_SHAPE walks
- * the slices, each buffer's L_SHAPE comes from the output slice through
- * its windows, TSRs place the slices in SPM (offsets from the group plan,
- * the same the tx8-sharding pass sized). */
+ *     while (!done) { load inputs; compute every op; store outputs; }
+ * over the temporal slices of the tile's part of the anchor output.
+ * G_SHAPE walks the slices, each buffer's L_SHAPE comes from the anchor
+ * slice through its windows, TSRs place the slices in SPM (offsets from the
+ * group plan, the same the tx8-sharding pass sized); then the plan's steps
+ * run in order: loads, channel_norms, extracts, the compute ops on SPM
+ * buffers, stores. One call per step, whatever the number of slices. */
 #include "EmitInternal.h"
 #include "npuc/IR.h"
 
@@ -13,7 +15,7 @@
 #include <string.h>
 
 typedef struct {
-  const tx8_program *prog;
+  tx8_program *prog;
   npuc_tx8_group_plan plan;
   int32_t sharding[NPUC_TX8_MAX_RANK];
   int32_t slice[NPUC_TX8_MAX_RANK];
@@ -48,7 +50,7 @@ bool tx8_emit_group(tx8_program *prog, MlirOperation group, int id,
 
 static bool read_decision(group_emitter *g) {
   npuc_tx8_group_plan *p = &g->plan;
-  int rank = p->slice.result.rank;
+  int rank = p->out.rank;
   npuc_tx8_parallel_attr par;
   npuc_tx8_dev_attr dev;
   npuc_tx8_attr_status has_par =
@@ -70,8 +72,7 @@ static bool read_decision(group_emitter *g) {
   for (int d = 0; d < rank; ++d) {
     int64_t ways = par.shape_spatial_sharding.v[d];
     int64_t s = dev.temporal_mem_slice.v[d];
-    if (ways < 1 || ways > p->slice.result.dims[d] || s < 1 ||
-        s > p->slice.result.dims[d]) {
+    if (ways < 1 || ways > p->out.dims[d] || s < 1 || s > p->out.dims[d]) {
       npuc_op_error(p->compute,
                     "%s: dimension %d: sharding %lld or slice "
                     "%lld out of range",
@@ -169,11 +170,13 @@ static void loc_comment(npuc_sb *sb, MlirOperation op) {
 static void emit_tables(group_emitter *g, int id) {
   npuc_tx8_group_plan *p = &g->plan;
   npuc_sb *o = g->out;
-  int rank = p->slice.result.rank;
+  int rank = p->out.rank;
   int32_t whole[NPUC_TX8_MAX_RANK];
-  whole_of(&p->buffers[p->result_buffer], whole);
+  whole_of(&p->buffers[p->anchor], whole);
   npuc_sb_printf(o, "/* group %d: %s", id, p->compute_name);
   loc_comment(o, p->compute);
+  if (p->num_ops > 1)
+    npuc_sb_printf(o, " and %d more ops", p->num_ops - 1);
   npuc_sb_printf(o, ". Output [");
   ints(o, whole, rank);
   npuc_sb_printf(o, "] split [");
@@ -210,7 +213,8 @@ static void emit_tables(group_emitter *g, int id) {
 
 static void emit_load(group_emitter *g, int buf);
 static void emit_norm(group_emitter *g, int buf);
-static void emit_compute(group_emitter *g);
+static void emit_extract(group_emitter *g, int buf);
+static void emit_compute(group_emitter *g, const npuc_tx8_group_op *op);
 static void emit_store(group_emitter *g, int store);
 
 static void emit_loop(group_emitter *g) {
@@ -223,9 +227,9 @@ static void emit_loop(group_emitter *g) {
   npuc_sb_printf(o, "  TSR b[%d];\n", p->num_buffers);
   npuc_sb_printf(o,
                  "  npuc_tx8_gshape_init(&g, out_shape, sharding, %d, tile);\n",
-                 p->slice.result.rank);
+                 p->out.rank);
   npuc_sb_printf(o, "  while (npuc_tx8_gshape_next(&g, slice, &out)) {\n");
-  /* Every buffer's slice and place first: an op may read any of them. */
+  /* Every buffer's slice and place first: a step may read any of them. */
   for (int i = 0; i < p->num_buffers; ++i) {
     const npuc_tx8_buffer *b = &p->buffers[i];
     npuc_sb_printf(o,
@@ -236,24 +240,16 @@ static void emit_loop(group_emitter *g) {
         o, "    b[%d] = npuc_tx8_tsr_of_lshape(spm + %lld, &l[%d], %s, %s);\n",
         i, (long long)g->offsets[i], i, dtype_c(b->dtype), mode_c(b->mode));
   }
-  /* Then the ops in the group's order: loads, compute, stores. */
-  int store = 0;
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(p->group, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    int buf = -1;
-    for (int i = 0; i < p->num_buffers && buf < 0; ++i)
-      if (mlirOperationEqual(p->buffers[i].op, op))
-        buf = i;
-    if (buf >= 0 && p->buffers[buf].kind == NPUC_TX8_BUF_LOAD)
-      emit_load(g, buf);
-    else if (buf >= 0 && p->buffers[buf].kind == NPUC_TX8_BUF_NORM)
-      emit_norm(g, buf);
-    else if (buf == p->result_buffer && buf >= 0)
-      emit_compute(g);
-    else if (store < p->num_stores &&
-             mlirOperationEqual(p->stores[store].op, op))
-      emit_store(g, store++);
+  /* Then the steps in the group's order. */
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    switch (st->kind) {
+    case NPUC_TX8_STEP_LOAD: emit_load(g, st->index); break;
+    case NPUC_TX8_STEP_NORM: emit_norm(g, st->index); break;
+    case NPUC_TX8_STEP_EXTRACT: emit_extract(g, st->index); break;
+    case NPUC_TX8_STEP_COMPUTE: emit_compute(g, &p->ops[st->index]); break;
+    case NPUC_TX8_STEP_STORE: emit_store(g, st->index); break;
+    }
   }
   npuc_sb_printf(o, "  }\n  return cycles;\n}\n\n");
 }
@@ -286,6 +282,15 @@ static void emit_norm(group_emitter *g, int buf) {
                  buf, b->source, npuc_tx8_layout_name(b->mode));
 }
 
+/* The part of a buffer one reader needs, copied out of it in SPM (TDMA). */
+static void emit_extract(group_emitter *g, int buf) {
+  g->prog->needs_extract = true;
+  npuc_sb_printf(g->out,
+                 "    cycles += tx8_extract(&b[%d], &l[%d], &b[%d], &l[%d]);\n",
+                 buf, buf, g->plan.buffers[buf].source,
+                 g->plan.buffers[buf].source);
+}
+
 static void emit_store(group_emitter *g, int s) {
   emit_dma(g, g->plan.stores[s].buffer, g->result_ddr[s], "store_var",
            "op_dma_store_slice(&whole, &b[%d]");
@@ -300,22 +305,22 @@ static const char *op_enum(const char *name) {
   return def && def->runtime_enum ? def->runtime_enum : "";
 }
 
-static void emit_conv(group_emitter *g, const int *in);
+static void emit_conv(group_emitter *g, const npuc_tx8_group_op *op);
 
-static void emit_compute(group_emitter *g) {
+static void emit_compute(group_emitter *g, const npuc_tx8_group_op *op) {
   const npuc_tx8_group_plan *p = &g->plan;
-  const npuc_tx8_slice_op *s = &p->slice;
+  const npuc_tx8_slice_op *s = &op->slice;
   npuc_sb *o = g->out;
-  const int *in = p->operand_buffer;
-  int r = p->result_buffer;
+  const int *in = op->operand_buffer;
+  int r = op->result;
   switch (s->kind) {
   case NPUC_TX8_KIND_UNARY:
     npuc_sb_printf(o, "    cycles += op_unary(%s, &b[%d], &b[%d]);\n",
-                   op_enum(p->compute_name), in[0], r);
+                   op_enum(op->name), in[0], r);
     return;
   case NPUC_TX8_KIND_BINARY:
     npuc_sb_printf(o, "    cycles += op_binary(%s, &b[%d], &b[%d], &b[%d]);\n",
-                   op_enum(p->compute_name), in[0], in[1], r);
+                   op_enum(op->name), in[0], in[1], r);
     return;
   case NPUC_TX8_KIND_BATCHNORM:
     npuc_sb_printf(
@@ -325,7 +330,7 @@ static void emit_compute(group_emitter *g) {
         "      cycles += op_batchnorm_inference(&param, &b[%d], &b[%d], "
         "&b[%d], &b[%d], &b[%d], spm + %lld, &b[%d]);\n"
         "    }\n",
-        (double)p->epsilon, in[0], in[1], in[2], in[3], in[4],
+        (double)op->epsilon, in[0], in[1], in[2], in[3], in[4],
         (long long)g->offsets[p->num_buffers], r);
     return;
   case NPUC_TX8_KIND_GEMM:
@@ -335,23 +340,24 @@ static void emit_compute(group_emitter *g) {
                    "      cycles += op_gemm(&param, &b[%d], &b[%d], ",
                    s->transpose_a ? "true" : "false",
                    s->transpose_b ? "true" : "false", in[0], in[1]);
-    if (p->has_bias)
+    if (op->has_bias)
       npuc_sb_printf(o, "&b[%d]", in[2]);
     else
       npuc_sb_printf(o, "NULL");
     npuc_sb_printf(o, ", &b[%d]);\n    }\n", r);
     return;
-  case NPUC_TX8_KIND_CONV: emit_conv(g, in); return;
+  case NPUC_TX8_KIND_CONV: emit_conv(g, op); return;
   }
 }
 
-/* The input slice starts where the output slice's first window does,
- * clipped to the tensor; what was clipped is this slice's padding. */
-static void emit_conv(group_emitter *g, const int *in) {
-  const npuc_tx8_group_plan *p = &g->plan;
-  const npuc_tx8_slice_op *s = &p->slice;
+/* The input slice starts where the first window of the conv's output
+ * slice does, clipped to the tensor (and, for an input computed in the
+ * group from a halo of its own, maybe later): the rows before it are this
+ * slice's padding, start(in) − (start(out)·stride − pad). */
+static void emit_conv(group_emitter *g, const npuc_tx8_group_op *op) {
+  const npuc_tx8_slice_op *s = &op->slice;
   const npuc_tx8_shape *w = &s->operands[1];
-  int x = in[0];
+  int x = op->operand_buffer[0], r = op->result;
   npuc_sb_printf(
       g->out,
       "    {\n"
@@ -359,18 +365,23 @@ static void emit_conv(group_emitter *g, const int *in) {
       "          .in_h = l[%d].shape_real[1], .in_w = l[%d].shape_real[2],\n"
       "          .kernel_h = %lld, .kernel_w = %lld, .stride_h = %lld, "
       ".stride_w = %lld,\n"
-      "          .pad_top = clip[%d][1], .pad_left = clip[%d][2],\n"
+      "          .pad_top = l[%d].shape_start[1] - (l[%d].shape_start[1] * %lld "
+      "- %lld),\n"
+      "          .pad_left = l[%d].shape_start[2] - (l[%d].shape_start[2] * "
+      "%lld - %lld),\n"
       "          .dilation_h = %lld, .dilation_w = %lld,\n"
-      "          .out_h = out.shape_real[1], .out_w = out.shape_real[2], "
+      "          .out_h = l[%d].shape_real[1], .out_w = l[%d].shape_real[2], "
       ".groups = %lld};\n"
       "      cycles += op_conv(&param, &b[%d], &b[%d], ",
       x, x, (long long)w->dims[0], (long long)w->dims[1],
-      (long long)s->strides[0], (long long)s->strides[1], x, x,
-      (long long)s->dilations[0], (long long)s->dilations[1],
-      (long long)(s->groups > 0 ? s->groups : 1), x, in[1]);
-  if (p->has_bias)
-    npuc_sb_printf(g->out, "&b[%d]", in[2]);
+      (long long)s->strides[0], (long long)s->strides[1], x, r,
+      (long long)s->strides[0], (long long)s->pads[0], x, r,
+      (long long)s->strides[1], (long long)s->pads[2],
+      (long long)s->dilations[0], (long long)s->dilations[1], r, r,
+      (long long)(s->groups > 0 ? s->groups : 1), x, op->operand_buffer[1]);
+  if (op->has_bias)
+    npuc_sb_printf(g->out, "&b[%d]", op->operand_buffer[2]);
   else
     npuc_sb_printf(g->out, "NULL");
-  npuc_sb_printf(g->out, ", &b[%d]);\n    }\n", p->result_buffer);
+  npuc_sb_printf(g->out, ", &b[%d]);\n    }\n", r);
 }
