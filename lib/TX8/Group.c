@@ -766,24 +766,36 @@ static bool result_mode(npuc_tx8_group_plan *p, const npuc_tx8_group_op *o) {
   return true;
 }
 
+static bool is_cgra(const npuc_tx8_group_op *o) {
+  return o->slice.kind != NPUC_TX8_KIND_GEMM &&
+         o->slice.kind != NPUC_TX8_KIND_CONV;
+}
+
 /* A load: as in DDR (its dev_info, or compact when a channel_norm converts
- * it), else in the layout family of the op reading it. */
+ * it), else in the layout family of the op reading it; a full-size operand
+ * of a CGRA op is read in the op's very layout. */
 static bool load_mode(npuc_tx8_group_plan *p, int buf) {
   npuc_tx8_buffer *x = &p->buffers[buf];
   bool via_norm;
   int reader = first_reader(p, buf, &via_norm);
-  bool aligned = reader >= 0 &&
-                 npuc_tx8_is_aligned(p->buffers[p->ops[reader].result].mode);
+  npuc_tx8_layout_mode want =
+      reader >= 0 ? p->buffers[p->ops[reader].result].mode : NPUC_TX8_TENSOR;
+  bool aligned = npuc_tx8_is_aligned(want), batched = reader_batched(p, buf) > 0;
+  if (reader >= 0 && is_cgra(&p->ops[reader]) &&
+      x->shape.rank == p->ops[reader].slice.result.rank)
+    batched = is_batched(want);
   npuc_tx8_dev_attr dev;
   switch (npuc_tx8_op_dev_attr(x->op, &dev)) {
   case NPUC_TX8_ATTR_MALFORMED: return false;
-  case NPUC_TX8_ATTR_PRESENT: aligned = npuc_tx8_is_aligned(dev.mem_layout); break;
+  case NPUC_TX8_ATTR_PRESENT:
+    aligned = npuc_tx8_is_aligned(dev.mem_layout);
+    break;
   case NPUC_TX8_ATTR_ABSENT:
     if (via_norm)
       aligned = false;
     break;
   }
-  x->mode = mode_of(aligned, reader_batched(p, buf) > 0);
+  x->mode = mode_of(aligned, batched);
   return true;
 }
 
@@ -817,11 +829,6 @@ static bool assign_layouts(builder *b) {
     if (!check_cgra_layouts(p, &p->ops[k]))
       return false;
   return true;
-}
-
-static bool is_cgra(const npuc_tx8_group_op *o) {
-  return o->slice.kind != NPUC_TX8_KIND_GEMM &&
-         o->slice.kind != NPUC_TX8_KIND_CONV;
 }
 
 /* A [C] vector is read whole in any layout, but against a one-row slice it
