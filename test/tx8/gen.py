@@ -21,9 +21,16 @@ compares its outputs with the naive reference of libnpuc_tx8_rt
 (npuc-tx8-check). Exits 1 if any configuration fails.
 
 Usage: gen.py --seed S --count N --out DIR [--bin BUILD/bin] [--kinds k,...]
-              [--flat | --mixed] [--cycle] [--verbose]
+              [--flat | --mixed] [--cycle] [--spm BYTES] [--verbose]
 Kinds: batchnorm, gemm, conv, add_vector (a rank-1 operand), binary,
-unary, graph5 (conv -> batchnorm -> relu -> gemm -> add).
+unary, graph5 (conv -> batchnorm -> relu -> gemm -> add), and the fused
+kinds, whose ops are all in one tx8be.group: fuse_conv2 (conv -> conv),
+fuse_resblock (conv -> batchnorm -> relu -> add -> relu, at times adding
+the conv's own input), fuse_gemm_act (gemm -> add bias -> gelu),
+fuse_scores (gemm -> mul -> exp), fuse_eltwise (2 to 20 elementwise ops),
+fuse_eltwise20, fuse_chain (2 to 6 ops at random). A fused case is also
+compiled flat (tx8-group-single: one op per group) into build-single/ and
+its outputs must be the same bytes as the fused program's.
 """
 import argparse
 import json
@@ -35,7 +42,7 @@ import sys
 
 KINDS = ["batchnorm", "gemm", "conv", "add_vector", "binary", "unary", "graph5",
          "fuse_conv2", "fuse_resblock", "fuse_gemm_act", "fuse_scores",
-         "fuse_eltwise", "fuse_chain"]
+         "fuse_eltwise", "fuse_eltwise20", "fuse_chain"]
 FLOATS = ["f16", "bf16", "f32"]
 ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}
 
@@ -378,6 +385,7 @@ GENERATORS = {"batchnorm": gen_batchnorm, "gemm": gen_gemm, "conv": gen_conv,
               "fuse_conv2": gen_fuse_conv2, "fuse_resblock": gen_fuse_resblock,
               "fuse_gemm_act": gen_fuse_gemm_act,
               "fuse_scores": gen_fuse_scores, "fuse_eltwise": gen_fuse_eltwise,
+              "fuse_eltwise20": lambda rng, g: gen_fuse_eltwise(rng, g, 20),
               "fuse_chain": gen_fuse_chain}
 FUSED = [k for k in GENERATORS if k.startswith("fuse_")]
 
@@ -689,6 +697,8 @@ def run_case(args, index, rng):
     # A small SPM forces temporal splits; grow it until the groups fit, so
     # it ends up a little above what the finest split needs.
     spm = rng.choice([None, 1024, 1024, 4096])
+    if args.spm:
+        spm = args.spm
     out = os.path.join(case, "build")
     r, spm = compile_case(args, case, "model.mlir", out, spm)
     config = dict(index=index, kind=kind, flat=flat, tiles=list(tiles), spm_bytes=spm,
@@ -739,6 +749,9 @@ def main():
                    help="flat graphs for half the configurations")
     p.add_argument("--cycle", action="store_true",
                    help="take the kinds in turn instead of at random")
+    p.add_argument("--spm", type=int, default=0,
+                   help="SPM bytes per tile to start from (default: at "
+                   "random, at times small to force temporal splits)")
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args()
     args.kinds = args.kinds.split(",")
