@@ -292,7 +292,7 @@ static void write_dev_info(const npuc_tx8_group_plan *p, const decision *d,
   list_of(&dev.temporal_mem_slice, anchor ? d->slice : max,
           anchor ? p->out.rank : r->shape.rank);
   int64_t imm = d->spm_bytes - d->offsets[p->num_buffers];
-  bool uses_imm = o->slice.kind == NPUC_TX8_KIND_BATCHNORM || anchor;
+  bool uses_imm = o->slice.kind == NPUC_TX8_KIND_BATCHNORM;
   dev.imm_size = uses_imm ? (uint64_t)imm : 0;
   dev.imm_addr = dev.imm_size ? d->offsets[p->num_buffers] : 0;
   dev.mem_addr.len = 1;
