@@ -21,7 +21,8 @@ compares its outputs with the naive reference of libnpuc_tx8_rt
 (npuc-tx8-check). Exits 1 if any configuration fails.
 
 Usage: gen.py --seed S --count N --out DIR [--bin BUILD/bin] [--kinds k,...]
-              [--flat | --mixed] [--cycle] [--spm BYTES] [--verbose]
+              [--flat | --mixed] [--cycle] [--spm BYTES] [--tiles DXxDY]
+              [--verbose]
 Kinds: batchnorm, gemm, conv, add_vector (a rank-1 operand), binary,
 unary, graph5 (conv -> batchnorm -> relu -> gemm -> add), and the fused
 kinds, whose ops are all in one tx8be.group: fuse_conv2 (conv -> conv),
@@ -679,6 +680,8 @@ def run_case(args, index, rng):
     g = Graph(rng)
     result = GENERATORS[kind](rng, g)
     tiles = (4, 4) if rng.random() < 0.85 else rng.choice([(2, 2), (4, 2), (1, 1)])
+    if args.tiles:
+        tiles = tuple(int(t) for t in args.tiles.split("x"))
     case = os.path.join(args.out, "case%d" % index)
     os.makedirs(case, exist_ok=True)
     for (n, s, dt, v) in g.inputs + g.consts:
@@ -752,6 +755,8 @@ def main():
     p.add_argument("--spm", type=int, default=0,
                    help="SPM bytes per tile to start from (default: at "
                    "random, at times small to force temporal splits)")
+    p.add_argument("--tiles", default="",
+                   help="the tile mesh DXxDY (default: 4x4 mostly, at random)")
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args()
     args.kinds = args.kinds.split(",")
