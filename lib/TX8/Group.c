@@ -174,14 +174,20 @@ static int block_arg_index(MlirBlock body, MlirValue v) {
   return (int)mlirBlockArgumentGetArgNumber(v);
 }
 
+/* False, with an error at `op`, when a table of the plan holding `n` of
+ * at most `max` `what` is full. */
+static bool room(MlirOperation op, int n, int max, const char *what) {
+  if (n < max)
+    return true;
+  npuc_op_error(op, "more than %d %s in one tx8be.group", max, what);
+  return false;
+}
+
 static bool add_step(builder *b, MlirOperation op, npuc_tx8_step_kind kind,
                      int index) {
   npuc_tx8_group_plan *p = b->p;
-  if (p->num_steps == NPUC_TX8_MAX_STEPS) {
-    npuc_op_error(op, "more than %d steps in one tx8be.group",
-                  NPUC_TX8_MAX_STEPS);
+  if (!room(op, p->num_steps, NPUC_TX8_MAX_STEPS, "steps"))
     return false;
-  }
   p->steps[p->num_steps].kind = kind;
   p->steps[p->num_steps++].index = index;
   return true;
@@ -191,11 +197,8 @@ static bool add_step(builder *b, MlirOperation op, npuc_tx8_step_kind kind,
 static bool new_buffer(builder *b, MlirOperation op, npuc_tx8_buf_kind kind,
                        int source, npuc_tx8_step_kind step) {
   npuc_tx8_group_plan *p = b->p;
-  if (p->num_buffers == NPUC_TX8_MAX_BUFFERS) {
-    npuc_op_error(op, "more than %d SPM buffers in one tx8be.group",
-                  NPUC_TX8_MAX_BUFFERS);
+  if (!room(op, p->num_buffers, NPUC_TX8_MAX_BUFFERS, "SPM buffers"))
     return false;
-  }
   npuc_tx8_buffer *buf = &p->buffers[p->num_buffers];
   buf->kind = kind;
   buf->op = op;
@@ -275,11 +278,8 @@ static bool add_store(builder *b, MlirOperation op) {
                       "compute result of the group (or its channel_norm)");
     return false;
   }
-  if (p->num_stores == NPUC_TX8_MAX_STORES) {
-    npuc_op_error(op, "tx8be.store_var: more than %d stores in one group",
-                  NPUC_TX8_MAX_STORES);
+  if (!room(op, p->num_stores, NPUC_TX8_MAX_STORES, "stores"))
     return false;
-  }
   p->stores[p->num_stores].op = op;
   p->stores[p->num_stores].buffer = src;
   p->stores[p->num_stores].result = -1;
@@ -302,7 +302,7 @@ static bool add_return(builder *b, MlirOperation op) {
                     (ssize_t)i);
       return false;
     }
-    if (p->stores[s].result < 0) /* yielded twice: stored once, */
+    if (p->stores[s].result < 0)    /* yielded twice: stored once, */
       p->stores[s].result = (int)i; /* the emitter aliases the other */
   }
   for (int s = 0; s < p->num_stores; ++s)
@@ -366,11 +366,8 @@ static float read_epsilon(MlirOperation op) {
  * none) and checks its shapes against its slice rule. */
 static bool add_compute(builder *b, MlirOperation op, npuc_tx8_op_kind kind) {
   npuc_tx8_group_plan *p = b->p;
-  if (p->num_ops == NPUC_TX8_MAX_GROUP_OPS) {
-    npuc_op_error(op, "more than %d compute ops in one tx8be.group",
-                  NPUC_TX8_MAX_GROUP_OPS);
+  if (!room(op, p->num_ops, NPUC_TX8_MAX_GROUP_OPS, "compute ops"))
     return false;
-  }
   npuc_tx8_group_op *o = &p->ops[p->num_ops];
   o->op = op;
   o->slice.kind = kind;
@@ -415,15 +412,6 @@ static bool add_compute(builder *b, MlirOperation op, npuc_tx8_op_kind kind) {
 /* ---- the anchor
  * ---------------------------------------------------------------------- */
 
-static bool same_shape(const npuc_tx8_shape *a, const npuc_tx8_shape *b) {
-  if (a->rank != b->rank)
-    return false;
-  for (int d = 0; d < a->rank; ++d)
-    if (a->dims[d] != b->dims[d])
-      return false;
-  return true;
-}
-
 static int shape_text(const npuc_tx8_shape *s, char *buf, size_t cap) {
   int n = 0;
   for (int d = 0; d < s->rank && (size_t)n < cap; ++d)
@@ -451,7 +439,7 @@ static bool choose_anchor(builder *b) {
     }
   for (int s = 0; s < p->num_stores; ++s) {
     const npuc_tx8_buffer *x = &p->buffers[p->stores[s].buffer];
-    if (same_shape(&x->shape, &a->shape))
+    if (npuc_tx8_shape_equal(&x->shape, &a->shape))
       continue;
     char want[128], got[128];
     shape_text(&a->shape, want, sizeof want);
@@ -625,12 +613,9 @@ static bool add_extracts(npuc_tx8_group_plan *p, const requests *rq) {
       const npuc_tx8_buffer *src = &p->buffers[q->buffer];
       if (same_windows(q->w, src->windows, src->shape.rank))
         continue;
-      if (p->num_buffers == NPUC_TX8_MAX_BUFFERS ||
-          p->num_steps + (n - i) >= NPUC_TX8_MAX_STEPS) {
-        npuc_op_error(src->op, "more than %d SPM buffers in one tx8be.group",
-                      NPUC_TX8_MAX_BUFFERS);
+      if (!room(src->op, p->num_buffers, NPUC_TX8_MAX_BUFFERS, "SPM buffers") ||
+          !room(src->op, p->num_steps + (n - i), NPUC_TX8_MAX_STEPS, "steps"))
         return false;
-      }
       npuc_tx8_buffer *e = &p->buffers[p->num_buffers];
       *e = *src;
       e->kind = NPUC_TX8_BUF_EXTRACT;
@@ -703,8 +688,7 @@ static int reader_batched(const npuc_tx8_group_plan *p, int buf) {
 
 /* The first compute op reading `buf` directly (or through an extract), or
  * -1; *via_norm tells whether a channel_norm reads it. */
-static int first_reader(const npuc_tx8_group_plan *p, int buf,
-                        bool *via_norm) {
+static int first_reader(const npuc_tx8_group_plan *p, int buf, bool *via_norm) {
   *via_norm = false;
   for (int i = 0; i < p->num_steps; ++i) {
     const npuc_tx8_step *st = &p->steps[i];
@@ -760,9 +744,8 @@ static bool result_mode(npuc_tx8_group_plan *p, const npuc_tx8_group_op *o) {
   if (from >= 0)
     x->mode = p->buffers[from].mode;
   else
-    x->mode = mode_of(npuc_tx8_query_op(o->op).align_mode ==
-                          NPUC_TX8_ALIGN_ALIGNED,
-                      batched);
+    x->mode = mode_of(
+        npuc_tx8_query_op(o->op).align_mode == NPUC_TX8_ALIGN_ALIGNED, batched);
   return true;
 }
 
@@ -780,7 +763,8 @@ static bool load_mode(npuc_tx8_group_plan *p, int buf) {
   int reader = first_reader(p, buf, &via_norm);
   npuc_tx8_layout_mode want =
       reader >= 0 ? p->buffers[p->ops[reader].result].mode : NPUC_TX8_TENSOR;
-  bool aligned = npuc_tx8_is_aligned(want), batched = reader_batched(p, buf) > 0;
+  bool aligned = npuc_tx8_is_aligned(want),
+       batched = reader_batched(p, buf) > 0;
   if (reader >= 0 && is_cgra(&p->ops[reader]) &&
       x->shape.rank == p->ops[reader].slice.result.rank)
     batched = is_batched(want);
@@ -813,8 +797,9 @@ static bool assign_layouts(builder *b) {
         return false;
     } else if (st->kind == NPUC_TX8_STEP_NORM) {
       int r = reader_batched(p, st->index);
-      x->mode = mode_of(norm_aligned(x->op),
-                        r >= 0 ? r > 0 : is_batched(p->buffers[x->source].mode));
+      x->mode =
+          mode_of(norm_aligned(x->op),
+                  r >= 0 ? r > 0 : is_batched(p->buffers[x->source].mode));
     }
   }
   for (int i = 0; i < p->num_buffers; ++i)
@@ -973,7 +958,7 @@ static void assign_lifetimes(npuc_tx8_group_plan *p) {
       continue;
     const npuc_tx8_buffer *in = &p->buffers[o->operand_buffer[0]];
     if (in->last_step == r->first_step && in->mode == r->mode &&
-        in->dtype == r->dtype && same_shape(&in->shape, &r->shape) &&
+        in->dtype == r->dtype && npuc_tx8_shape_equal(&in->shape, &r->shape) &&
         same_windows(in->windows, r->windows, r->shape.rank))
       r->inplace_of = o->operand_buffer[0];
   }
@@ -997,8 +982,7 @@ static npuc_tx8_layout buffer_layout(const npuc_tx8_group_plan *p, int i,
     whole[d] = (int32_t)x->shape.dims[d];
   npuc_tx8_window_max(x->windows, whole, x->shape.rank, out_slice, max);
   return npuc_tx8_layout_of(
-      npuc_tx8_dims_of_shape32(max, x->shape.rank, x->mode), x->dtype,
-      x->mode);
+      npuc_tx8_dims_of_shape32(max, x->shape.rank, x->mode), x->dtype, x->mode);
 }
 
 int64_t npuc_tx8_group_buffer_bytes(const npuc_tx8_group_plan *p, int i,

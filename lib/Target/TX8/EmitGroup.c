@@ -285,10 +285,9 @@ static void emit_norm(group_emitter *g, int buf) {
 /* The part of a buffer one reader needs, copied out of it in SPM (TDMA). */
 static void emit_extract(group_emitter *g, int buf) {
   g->prog->needs_extract = true;
-  npuc_sb_printf(g->out,
-                 "    cycles += tx8_extract(&b[%d], &l[%d], &b[%d], &l[%d]);\n",
-                 buf, buf, g->plan.buffers[buf].source,
-                 g->plan.buffers[buf].source);
+  npuc_sb_printf(
+      g->out, "    cycles += tx8_extract(&b[%d], &l[%d], &b[%d], &l[%d]);\n",
+      buf, buf, g->plan.buffers[buf].source, g->plan.buffers[buf].source);
 }
 
 static void emit_store(group_emitter *g, int s) {
@@ -365,7 +364,8 @@ static void emit_conv(group_emitter *g, const npuc_tx8_group_op *op) {
       "          .in_h = l[%d].shape_real[1], .in_w = l[%d].shape_real[2],\n"
       "          .kernel_h = %lld, .kernel_w = %lld, .stride_h = %lld, "
       ".stride_w = %lld,\n"
-      "          .pad_top = l[%d].shape_start[1] - (l[%d].shape_start[1] * %lld "
+      "          .pad_top = l[%d].shape_start[1] - (l[%d].shape_start[1] * "
+      "%lld "
       "- %lld),\n"
       "          .pad_left = l[%d].shape_start[2] - (l[%d].shape_start[2] * "
       "%lld - %lld),\n"

@@ -206,8 +206,7 @@ static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
   snprintf(t->name, sizeof t->name, "%s", name);
   char what[48];
   snprintf(what, sizeof what, " for %s", name);
-  if (!npuc_tx8_value_layout_type(where, v, "tx8", what, &t->shape,
-                                  &t->dtype))
+  if (!npuc_tx8_value_layout_type(where, v, "tx8", what, &t->shape, &t->dtype))
     return false;
   if (!npuc_ptr_map_put(&p->index, v.ptr, (uintptr_t)p->num_tensors))
     npuc_die("out of memory");
@@ -538,7 +537,8 @@ static void write_target(const npuc_tx8_target *t, npuc_sb *sb) {
 static void write_extract(npuc_sb *sb) {
   npuc_sb_printf(
       sb,
-      "\n/* (n, hw, c) of index i + off of a slice of `shape` in t's layout. */\n"
+      "\n/* (n, hw, c) of index i + off of a slice of `shape` in t's layout. "
+      "*/\n"
       "static void tx8_nhc(const TSR *t, const int32_t *shape, const int32_t "
       "*i,\n"
       "                    const int32_t *off, int32_t dim, int64_t *o) {\n"

@@ -78,14 +78,9 @@ static bool check_group(MlirOperation group) {
   bool ok = true;
   for (MlirOperation op = mlirBlockGetFirstOperation(b);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (!npuc_tx8_query_op(op).known) {
-      MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-      npuc_pass_error(op,
-                      "'%.*s' in a group is no tx8be op: its loads and "
-                      "stores are unknown",
-                      (int)n.length, n.data);
-      ok = false;
-    }
+    ok = tx8_require_known(op, "in a group is no tx8be op: its loads and "
+                               "stores are unknown") &&
+         ok;
   return ok;
 }
 
