@@ -36,8 +36,13 @@ typedef struct {
   npuc_tx8_window windows[NPUC_TX8_MAX_RANK]; /* from an anchor slice */
   int source; /* LOAD: the group operand; NORM, EXTRACT: the buffer read */
   bool has_windows;
+  /* The same in every slice (a load or channel_norm whose windows are all
+   * whole: weights, [C] vectors): the code generator fills it once,
+   * before the slice loop. */
+  bool invariant;
   /* Lifetime over the plan's steps (for an SPM allocator): written at
-   * step `first_step`, last read at `last_step` (a store included). */
+   * step `first_step`, last read at `last_step` (a store included); an
+   * invariant buffer lives over every step (0 to num_steps - 1). */
   int first_step, last_step;
   /* A buffer whose bytes this one may take over (-1: none): the operand
    * 0 of a mem_inplace op, dead after it, of the same size and layout. */

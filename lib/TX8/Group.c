@@ -925,6 +925,26 @@ static void assign_axes(npuc_tx8_group_plan *p) {
   }
 }
 
+static bool all_whole(const npuc_tx8_buffer *x) {
+  for (int d = 0; d < x->shape.rank; ++d)
+    if (x->windows[d].out_dim >= 0)
+      return false;
+  return true;
+}
+
+/* Loads and conversions of what every slice reads whole happen once. */
+static void assign_invariants(npuc_tx8_group_plan *p) {
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    if (st->kind != NPUC_TX8_STEP_LOAD && st->kind != NPUC_TX8_STEP_NORM &&
+        st->kind != NPUC_TX8_STEP_EXTRACT)
+      continue;
+    npuc_tx8_buffer *x = &p->buffers[st->index];
+    x->invariant = all_whole(x) && (st->kind == NPUC_TX8_STEP_LOAD ||
+                                    p->buffers[x->source].invariant);
+  }
+}
+
 static void read_at(npuc_tx8_group_plan *p, int buf, int step) {
   if (p->buffers[buf].last_step < step)
     p->buffers[buf].last_step = step;
@@ -951,6 +971,12 @@ static void assign_lifetimes(npuc_tx8_group_plan *p) {
     for (int k = 0; k < o->slice.num_operands; ++k)
       read_at(p, o->operand_buffer[k], i);
   }
+  assign_invariants(p);
+  for (int i = 0; i < p->num_buffers; ++i)
+    if (p->buffers[i].invariant) {
+      p->buffers[i].first_step = 0;
+      p->buffers[i].last_step = p->num_steps - 1;
+    }
   for (int k = 0; k < p->num_ops; ++k) {
     const npuc_tx8_group_op *o = &p->ops[k];
     npuc_tx8_buffer *r = &p->buffers[o->result];

@@ -217,6 +217,16 @@ static void emit_extract(group_emitter *g, int buf);
 static void emit_compute(group_emitter *g, const npuc_tx8_group_op *op);
 static void emit_store(group_emitter *g, int store);
 
+static void emit_place(group_emitter *g, int i);
+static void emit_step(group_emitter *g, const npuc_tx8_step *st);
+
+/* Whether step `st` fills an invariant buffer (done once per tile). */
+static bool invariant_step(const npuc_tx8_group_plan *p,
+                           const npuc_tx8_step *st) {
+  return st->kind != NPUC_TX8_STEP_COMPUTE &&
+         st->kind != NPUC_TX8_STEP_STORE && p->buffers[st->index].invariant;
+}
+
 static void emit_loop(group_emitter *g) {
   npuc_tx8_group_plan *p = &g->plan;
   npuc_sb *o = g->out;
@@ -228,30 +238,54 @@ static void emit_loop(group_emitter *g) {
   npuc_sb_printf(o,
                  "  npuc_tx8_gshape_init(&g, out_shape, sharding, %d, tile);\n",
                  p->out.rank);
+  /* What every slice reads whole (weights, [C] vectors): once per tile. */
+  bool any = false;
+  for (int i = 0; i < p->num_steps; ++i)
+    any = any || invariant_step(p, &p->steps[i]);
+  if (any) {
+    npuc_sb_printf(o, "  if (!g.done) { /* read whole by every slice */\n"
+                      "    out = (L_SHAPE){0};\n");
+    for (int i = 0; i < p->num_buffers; ++i)
+      if (p->buffers[i].invariant)
+        emit_place(g, i);
+    for (int i = 0; i < p->num_steps; ++i)
+      if (invariant_step(p, &p->steps[i]))
+        emit_step(g, &p->steps[i]);
+    npuc_sb_printf(o, "  }\n");
+  }
   npuc_sb_printf(o, "  while (npuc_tx8_gshape_next(&g, slice, &out)) {\n");
   /* Every buffer's slice and place first: a step may read any of them. */
-  for (int i = 0; i < p->num_buffers; ++i) {
-    const npuc_tx8_buffer *b = &p->buffers[i];
-    npuc_sb_printf(o,
-                   "    npuc_tx8_lshape_window(&out, b%d_win, b%d_shape, %d, "
-                   "&l[%d], clip[%d]);\n",
-                   i, i, b->shape.rank, i, i);
-    npuc_sb_printf(
-        o, "    b[%d] = npuc_tx8_tsr_of_lshape(spm + %lld, &l[%d], %s, %s);\n",
-        i, (long long)g->offsets[i], i, dtype_c(b->dtype), mode_c(b->mode));
-  }
+  for (int i = 0; i < p->num_buffers; ++i)
+    if (!p->buffers[i].invariant)
+      emit_place(g, i);
   /* Then the steps in the group's order. */
-  for (int i = 0; i < p->num_steps; ++i) {
-    const npuc_tx8_step *st = &p->steps[i];
-    switch (st->kind) {
-    case NPUC_TX8_STEP_LOAD: emit_load(g, st->index); break;
-    case NPUC_TX8_STEP_NORM: emit_norm(g, st->index); break;
-    case NPUC_TX8_STEP_EXTRACT: emit_extract(g, st->index); break;
-    case NPUC_TX8_STEP_COMPUTE: emit_compute(g, &p->ops[st->index]); break;
-    case NPUC_TX8_STEP_STORE: emit_store(g, st->index); break;
-    }
-  }
+  for (int i = 0; i < p->num_steps; ++i)
+    if (!invariant_step(p, &p->steps[i]))
+      emit_step(g, &p->steps[i]);
   npuc_sb_printf(o, "  }\n  return cycles;\n}\n\n");
+}
+
+/* Buffer i's L_SHAPE for the slice `out` and its TSR in SPM. */
+static void emit_place(group_emitter *g, int i) {
+  const npuc_tx8_buffer *b = &g->plan.buffers[i];
+  npuc_sb_printf(g->out,
+                 "    npuc_tx8_lshape_window(&out, b%d_win, b%d_shape, %d, "
+                 "&l[%d], clip[%d]);\n",
+                 i, i, b->shape.rank, i, i);
+  npuc_sb_printf(
+      g->out,
+      "    b[%d] = npuc_tx8_tsr_of_lshape(spm + %lld, &l[%d], %s, %s);\n", i,
+      (long long)g->offsets[i], i, dtype_c(b->dtype), mode_c(b->mode));
+}
+
+static void emit_step(group_emitter *g, const npuc_tx8_step *st) {
+  switch (st->kind) {
+  case NPUC_TX8_STEP_LOAD: emit_load(g, st->index); return;
+  case NPUC_TX8_STEP_NORM: emit_norm(g, st->index); return;
+  case NPUC_TX8_STEP_EXTRACT: emit_extract(g, st->index); return;
+  case NPUC_TX8_STEP_COMPUTE: emit_compute(g, &g->plan.ops[st->index]); return;
+  case NPUC_TX8_STEP_STORE: emit_store(g, st->index); return;
+  }
 }
 
 /* A slice DMA between buffer `buf` and DDR tensor `t`: `call` is
