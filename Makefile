@@ -107,6 +107,7 @@ bench: build
 	NPUC_OPT=$(BUILD)/bin/npuc-opt bench/bubble_up.sh
 	NPUC_OPT=$(BUILD)/bin/npuc-opt bench/bind_sub_block.sh
 	bench/aie_vectorize.py $(BUILD)/bin/npuc-opt
+	bench/tx8_fusion.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

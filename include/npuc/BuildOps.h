@@ -75,7 +75,11 @@ static inline bool npuc_op_is(MlirOperation op, const char *name) {
   size_t len = strlen(name);
   return n.length == len && memcmp(n.data, name, len) == 0;
 }
+
 /* The integer value of an arith.constant, if `v` is one. */
 bool npuc_constant_int(MlirValue v, int64_t *out);
+
+/* Has no result of `op` a use (so erasing it leaves no dangling value)? */
+bool npuc_op_results_unused(MlirOperation op);
 
 #endif

@@ -13,11 +13,12 @@
 typedef struct {
   MlirOperation *ops;
   size_t count, cap;
-  bool oom; /* a push failed: the list misses ops */
 } npuc_op_list;
 
-/* Appends `op`; false (and `oom` set) when out of memory. */
-bool npuc_op_list_push(npuc_op_list *l, MlirOperation op);
+/* Appends `op`. Out of memory ends the process (npuc_die): a list holds
+ * pointers to ops the IR already has, so it cannot outgrow the IR, and a
+ * pass half-way through a rewrite could not undo it anyway. */
+void npuc_op_list_push(npuc_op_list *l, MlirOperation op);
 
 /* Frees the array and leaves an empty list. */
 void npuc_op_list_free(npuc_op_list *l);
@@ -31,9 +32,8 @@ enum {
 typedef unsigned (*npuc_op_filter)(MlirOperation op, void *user);
 
 /* Walks `root` (root included) in `order` and appends to `out` the ops
- * `filter` keeps (all ops if `filter` is NULL). Stops and returns false on
- * out of memory (`out->oom` set); `out` must still be freed. */
-bool npuc_op_list_collect(MlirOperation root, MlirWalkOrder order,
+ * `filter` keeps (all ops if `filter` is NULL). */
+void npuc_op_list_collect(MlirOperation root, MlirWalkOrder order,
                           npuc_op_filter filter, void *user, npuc_op_list *out);
 
 #endif

@@ -160,6 +160,10 @@ const npuc_dialect_def *npuc_op_owner(const npuc_op_registry *reg,
 /* Up to `max` known op names closest (edit distance) to `name`. */
 size_t npuc_op_suggest(const npuc_op_registry *reg, const char *name,
                        size_t len, const char **out, size_t max);
+/* The end of an "unknown op" message: "; did you mean 'a' or 'b'?" with
+ * the closest names, or "" when none is close. Truncated to `cap`. */
+void npuc_op_suggest_hint(const npuc_op_registry *reg, const char *name,
+                          size_t len, char *hint, size_t cap);
 size_t npuc_op_registry_num_dialects(const npuc_op_registry *reg);
 const npuc_dialect_def *npuc_op_registry_dialect(const npuc_op_registry *reg,
                                                  size_t i);

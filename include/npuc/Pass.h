@@ -108,9 +108,11 @@ const void *npuc_pass_opts(const npuc_pass_options *o);
   .options_size = sizeof(type)
 
 /* One pass, in one statement: its symbol, flag, one-line summary, anchor
- * op, entry function and, for a pass with options,
- * NPUC_PASS_OPTIONS_OF(its options type). */
+ * op, entry function (declared here: static, of npuc_pass_def.run's type)
+ * and, for a pass with options, NPUC_PASS_OPTIONS_OF(its options type). */
 #define NPUC_PASS_DEFINE(symbol, flag, what, anchor_op, entry, ...)            \
+  static bool entry(MlirOperation, const npuc_pass_options *,                  \
+                    const npuc_pass_context *);                                \
   const npuc_pass_def symbol = {.name = flag,                                  \
                                 .summary = what,                               \
                                 .anchor = anchor_op,                           \

@@ -42,7 +42,10 @@ extern const npuc_tx8_target tx8_target;
 /* What tile `tile` runs: every group in order; cycles[g] gets group g's
  * estimate on this tile. Provided by the generated main.c. */
 void tx8_tile_main(int tile, char *const *ddr, char *spm, uint64_t *cycles);
-/* Provided by the host: returns once every tile has called it. */
+/* Provided by the host: returns once every tile has called it. Generated
+ * code calls it exactly once after each group: the host books the tile's
+ * traffic counters (npuc_tx8_counters) since its previous barrier to the
+ * group that ended, for the cycle report. */
 void tx8_barrier(void);
 
 #endif

@@ -70,6 +70,41 @@ typedef struct {
 void npuc_tx8_rt_set_target(const npuc_tx8_target *t);
 const npuc_tx8_target *npuc_tx8_rt_target(void);
 
+/* ---- traffic counters
+ * --------------------------------------------------------------------- */
+
+/* The engines an op's cost is charged to. */
+typedef enum {
+  NPUC_TX8_BUSY_RDMA, /* DDR -> SPM */
+  NPUC_TX8_BUSY_WDMA, /* SPM -> DDR */
+  NPUC_TX8_BUSY_NE,   /* neural engine: gemm, conv */
+  NPUC_TX8_BUSY_CT,   /* CGRA tensor engine: elementwise, batchnorm */
+  NPUC_TX8_BUSY_TDMA, /* SPM -> SPM: channel_norm */
+  NPUC_TX8_NUM_BUSY
+} npuc_tx8_busy_engine;
+
+/* What the ops run on this thread (one tile) have moved and kept busy
+ * since the last reset: the DDR bytes the RDMA read and the WDMA wrote,
+ * counted as the cycle model charges them, and each engine's busy cycles
+ * (each op's whole estimate, overhead included, so the engines' cycles
+ * add up to the sum of the ops' returns). The cost functions ("cycle
+ * model" below) charge them: npuc_tx8_cycles_rdma/wdma/ne/ct/tdma each
+ * add what they return (npuc_tx8_cycles_ddr, direction unknown, charges
+ * nothing). Per thread, so tiles running as threads count apart. */
+typedef struct {
+  uint64_t ddr_read_bytes, ddr_write_bytes;
+  uint64_t busy[NPUC_TX8_NUM_BUSY];
+} npuc_tx8_counters;
+
+void npuc_tx8_counters_reset(void);
+npuc_tx8_counters npuc_tx8_counters_get(void);
+/* "rdma", "wdma", "ne", "ct", "tdma". */
+const char *npuc_tx8_busy_name(npuc_tx8_busy_engine e);
+/* A DDR transfer of `bytes` as RDMA (read) or WDMA (write): the cycles of
+ * npuc_tx8_cycles_ddr, charged with the bytes to this thread's counters. */
+uint64_t npuc_tx8_cycles_rdma(int64_t bytes);
+uint64_t npuc_tx8_cycles_wdma(int64_t bytes);
+
 /* ---- tensors
  * ----------------------------------------------------------------- */
 
@@ -264,7 +299,9 @@ void npuc_tx8_ref_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
 /* The estimates the ops return, by their inputs, under the current target:
  * DDR transfers share the chip's bandwidth among its tiles, neural-engine
  * ops count 8x16x8 instructions at the dtype's rate, CT and TDMA ops move
- * ct/tdma_bytes_per_cycle per pass. Each adds op_overhead_cycles. */
+ * ct/tdma_bytes_per_cycle per pass. Each adds op_overhead_cycles. The
+ * NE, CT and TDMA estimates are charged to this thread's counters (see
+ * "traffic counters" above). */
 uint64_t npuc_tx8_cycles_ddr(int64_t bytes);
 uint64_t npuc_tx8_cycles_tdma(int64_t bytes);
 uint64_t npuc_tx8_cycles_ct(int64_t bytes, int passes);

@@ -4,6 +4,7 @@
 #include "OpTableInternal.h"
 #include "npuc/ToolSupport.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "npuc/YamlDoc.h"
@@ -185,6 +186,20 @@ size_t npuc_op_suggest(const npuc_op_registry *reg, const char *name,
     }
   }
   return count;
+}
+
+void npuc_op_suggest_hint(const npuc_op_registry *reg, const char *name,
+                          size_t len, char *hint, size_t cap) {
+  const char *near[3];
+  size_t n = npuc_op_suggest(reg, name, len, near, 3);
+  if (cap)
+    hint[0] = '\0';
+  for (size_t i = 0; i < n; ++i) {
+    size_t used = strlen(hint);
+    snprintf(hint + used, cap - used, "%s'%s'%s",
+             i == 0 ? "; did you mean " : (i + 1 == n ? " or " : ", "), near[i],
+             i + 1 == n ? "?" : "");
+  }
 }
 
 int npuc_op_find_operand(const npuc_op_def *op, const char *name) {

@@ -72,18 +72,11 @@ const npuc_op_def_slot *npuc_op_def_slot_of(npuc_op_def_cache *c,
  * our dialects here, as the reader does. */
 static void report_unknown(const npuc_op_registry *reg, MlirOperation op,
                            MlirStringRef name) {
-  const char *near[3];
-  size_t n = npuc_op_suggest(reg, name.data, name.length, near, 3);
   const npuc_dialect_def *d = npuc_op_owner(reg, name.data, name.length);
-  char hint[256] = "";
-  for (size_t i = 0; i < n; ++i) {
-    size_t used = strlen(hint);
-    snprintf(hint + used, sizeof hint - used, "%s'%s'",
-             i == 0 ? "; did you mean " : (i + 1 == n ? " or " : ", "),
-             near[i]);
-  }
-  npuc_op_error(op, "unknown op '%.*s' in dialect '%s'%s%s", (int)name.length,
-                name.data, d->name, hint, n ? "?" : "");
+  char hint[256];
+  npuc_op_suggest_hint(reg, name.data, name.length, hint, sizeof hint);
+  npuc_op_error(op, "unknown op '%.*s' in dialect '%s'%s", (int)name.length,
+                name.data, d->name, hint);
 }
 
 MlirAttribute npuc_table_op_attr(MlirOperation op, const char *name,

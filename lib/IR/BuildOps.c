@@ -149,10 +149,17 @@ static unsigned device_entry(MlirOperation op, void *user) {
 
 MlirOperation *npuc_device_entries(MlirOperation root, size_t *count) {
   npuc_op_list l = {0};
-  if (!npuc_op_list_collect(root, MlirWalkPreOrder, device_entry, NULL, &l))
-    abort(); /* out of memory before any rewrite: nothing to undo */
+  npuc_op_list_collect(root, MlirWalkPreOrder, device_entry, NULL, &l);
   *count = l.count;
   return l.ops;
+}
+
+bool npuc_op_results_unused(MlirOperation op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
+    if (!mlirOpOperandIsNull(
+            mlirValueGetFirstUse(mlirOperationGetResult(op, i))))
+      return false;
+  return true;
 }
 
 bool npuc_constant_int(MlirValue v, int64_t *out) {

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "PassInternal.h"
+#include "npuc/Alloc.h"
 #include "npuc/IR.h"
 #include "npuc/ToolSupport.h"
 #include "npuc/Verify.h"
@@ -65,8 +66,8 @@ MlirPass npuc_pass_create(const npuc_pass_def *def, npuc_pass_options *opts,
   while (index < npuc_num_passes() && npuc_pass_at(index) != def)
     index++;
   pass_instance *inst = instance_new(def, opts, ctx);
-  if (!inst || index == npuc_num_passes())
-    abort(); /* out of memory, or a pass missing from the registry */
+  if (index == npuc_num_passes())
+    abort(); /* a pass missing from the registry */
   /* "any" is spelled as an empty op name in the C API. */
   const char *op_name = strcmp(def->anchor, "any") == 0 ? "" : def->anchor;
   return mlirCreateExternalPass(mlirTypeIDCreate(pass_type_ids[index]),
@@ -146,13 +147,9 @@ static MlirExternalPassCallbacks callbacks(void) {
 static pass_instance *instance_new(const npuc_pass_def *def,
                                    npuc_pass_options *opts,
                                    const npuc_pass_context *ctx) {
-  pass_instance *inst = calloc(1, sizeof *inst);
-  if (!inst)
-    return NULL;
-  inst->def = def;
-  inst->opts = opts;
-  if (ctx)
-    inst->ctx = *ctx;
+  pass_instance *inst = npuc_xmalloc(sizeof *inst);
+  *inst = (pass_instance){
+      .def = def, .opts = opts, .ctx = ctx ? *ctx : (npuc_pass_context){0}};
   return inst;
 }
 

@@ -374,18 +374,11 @@ static bool handle_statement(to_mlir *st, npuc_token stmt, npuc_token name,
 }
 
 static void report_unknown_op(to_mlir *st, npuc_token name) {
-  const char *near[3];
-  size_t n = npuc_op_suggest(st->reg, name.start, name.len, near, 3);
   const npuc_dialect_def *d = npuc_op_owner(st->reg, name.start, name.len);
-  char hint[256] = "";
-  for (size_t i = 0; i < n; ++i) {
-    size_t used = strlen(hint);
-    snprintf(hint + used, sizeof hint - used, "%s'%s'",
-             i == 0 ? "; did you mean " : (i + 1 == n ? " or " : ", "),
-             near[i]);
-  }
-  error_at(st, name, "unknown op '%.*s' in dialect '%s'%s%s", (int)name.len,
-           name.start, d ? d->name : "?", hint, n ? "?" : "");
+  char hint[256];
+  npuc_op_suggest_hint(st->reg, name.start, name.len, hint, sizeof hint);
+  error_at(st, name, "unknown op '%.*s' in dialect '%s'%s", (int)name.len,
+           name.start, d ? d->name : "?", hint);
 }
 
 /* bufferization.to_tensor %m [restrict] [writable] [{..}] : memref<..>

@@ -6,6 +6,7 @@
 #include "npuc/TX8.h"
 #include "npuc/YamlDoc.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
@@ -170,54 +171,69 @@ static uint64_t read_mask(npuc_yaml *y, yaml_node_t *v, const char *key) {
   return mask;
 }
 
-static void apply_library_key(npuc_yaml *y, const char *key, yaml_node_t *v,
-                              npuc_tx8_op_attr *a) {
-  if (strcmp(key, "align_mode") == 0)
-    a->align_mode = (npuc_tx8_align_mode)read_word(y, v, key, align_words);
-  else if (strcmp(key, "default_layout") == 0)
-    a->default_layout =
-        (npuc_tx8_default_layout)read_word(y, v, key, layout_words);
-  else if (strcmp(key, "need_preset_to_npu") == 0)
-    a->need_preset_to_npu = read_word(y, v, key, bool_words);
-  else if (strcmp(key, "engine") == 0)
-    a->engine = (npuc_tx8_engine)read_word(y, v, key, engine_words);
-  else if (strcmp(key, "mem_inplace") == 0)
-    a->mem_inplace = read_word(y, v, key, bool_words);
-  else if (strcmp(key, "need_load") == 0)
-    a->need_load = read_mask(y, v, key);
-  else if (strcmp(key, "need_store") == 0)
-    a->need_store = read_mask(y, v, key);
-  else if (strcmp(key, "parallel") == 0)
-    a->parallel = read_word(y, v, key, bool_words);
-  else if (strcmp(key, "align_cx") == 0)
-    a->align_cx = read_word(y, v, key, bool_words);
-  else
-    npuc_yaml_error(y, v, "unknown library key '%s'", key);
+/* Each key of an entry's `library:` and `infer:` mappings and the field
+ * it sets: from a word of `words`, or a bit mask when `words` is NULL. */
+typedef struct {
+  const char *section, *key;
+  size_t offset, size;
+  const word *words;
+} key_def;
+
+#define KEY(section, key, member, words)                                       \
+  {                                                                            \
+    section, key, offsetof(npuc_tx8_op_attr, member),                          \
+        sizeof(((npuc_tx8_op_attr *)0)->member), words                         \
+  }
+static const key_def keys[] = {
+    KEY("library", "align_mode", align_mode, align_words),
+    KEY("library", "default_layout", default_layout, layout_words),
+    KEY("library", "need_preset_to_npu", need_preset_to_npu, bool_words),
+    KEY("library", "engine", engine, engine_words),
+    KEY("library", "mem_inplace", mem_inplace, bool_words),
+    KEY("library", "need_load", need_load, NULL),
+    KEY("library", "need_store", need_store, NULL),
+    KEY("library", "parallel", parallel, bool_words),
+    KEY("library", "align_cx", align_cx, bool_words),
+    KEY("infer", "shape", shape_rule, shape_words),
+    KEY("infer", "layout", layout_rule, layout_rule_words),
+};
+
+/* Fields are bool, an enum (int) or a mask (uint64_t). */
+static void store_field(void *field, size_t size, uint64_t v) {
+  bool b = v != 0;
+  int i = (int)v;
+  memcpy(field,
+         size == sizeof b   ? (void *)&b
+         : size == sizeof i ? (void *)&i
+                            : (void *)&v,
+         size);
 }
 
-static void apply_infer_key(npuc_yaml *y, const char *key, yaml_node_t *v,
-                            npuc_tx8_op_attr *a) {
-  if (strcmp(key, "shape") == 0)
-    a->shape_rule = (npuc_tx8_shape_rule)read_word(y, v, key, shape_words);
-  else if (strcmp(key, "layout") == 0)
-    a->layout_rule =
-        (npuc_tx8_layout_rule)read_word(y, v, key, layout_rule_words);
-  else
-    npuc_yaml_error(y, v, "unknown infer key '%s'", key);
+static void apply_key(npuc_yaml *y, const char *section, const char *key,
+                      yaml_node_t *v, npuc_tx8_op_attr *a) {
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
+    const key_def *k = &keys[i];
+    if (strcmp(k->section, section) != 0 || strcmp(k->key, key) != 0)
+      continue;
+    uint64_t value = k->words ? (uint64_t)read_word(y, v, key, k->words)
+                              : read_mask(y, v, key);
+    store_field((char *)a + k->offset, k->size, value);
+    return;
+  }
+  npuc_yaml_error(y, v, "unknown %s key '%s'", section, key);
 }
 
 /* ---- entries
  * ------------------------------------------------------------------- */
 
 static void apply_spec(npuc_yaml *y, yaml_node_t *spec, npuc_tx8_op_attr *a) {
-  yaml_node_t *library = npuc_yaml_get(y, spec, "library");
-  for (size_t i = 0; i < npuc_yaml_pairs(library); ++i)
-    apply_library_key(y, npuc_yaml_key(y, library, i),
-                      npuc_yaml_value(y, library, i), a);
-  yaml_node_t *infer = npuc_yaml_get(y, spec, "infer");
-  for (size_t i = 0; i < npuc_yaml_pairs(infer); ++i)
-    apply_infer_key(y, npuc_yaml_key(y, infer, i), npuc_yaml_value(y, infer, i),
-                    a);
+  static const char *const sections[] = {"library", "infer"};
+  for (size_t s = 0; s < 2; ++s) {
+    yaml_node_t *m = npuc_yaml_get(y, spec, sections[s]);
+    for (size_t i = 0; i < npuc_yaml_pairs(m); ++i)
+      apply_key(y, sections[s], npuc_yaml_key(y, m, i),
+                npuc_yaml_value(y, m, i), a);
+  }
 }
 
 /* The class chain outermost first, so nearer definitions win. */

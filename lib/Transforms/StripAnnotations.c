@@ -12,9 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool strip_annotations(MlirOperation root, const npuc_pass_options *opts,
-                              const npuc_pass_context *ctx);
-
 #define STRIP_OPTIONS(X, T)                                                    \
   X(T, const char *, keep, "keep", NPUC_OPT_STRING, "", NULL,                  \
     "comma-separated attribute names: marks carrying only these stay")
@@ -28,20 +25,15 @@ NPUC_PASS_DEFINE(
 static unsigned doomed_mark(MlirOperation op, void *keep);
 static bool all_attributes_kept(MlirOperation op, const char *keep);
 static bool in_comma_list(const char *list, MlirStringRef name);
-static bool results_unused(MlirOperation op);
 
 static bool strip_annotations(MlirOperation root, const npuc_pass_options *opts,
                               const npuc_pass_context *ctx) {
   (void)ctx;
   npuc_op_list doomed = {0};
   /* Erasing while walking would invalidate the walk: collect first. */
-  if (!npuc_op_list_collect(root, MlirWalkPostOrder, doomed_mark,
-                            (void *)NPUC_PASS_OPTS(strip_options, opts)->keep,
-                            &doomed)) {
-    npuc_op_list_free(&doomed);
-    npuc_pass_error(root, "out of memory");
-    return false;
-  }
+  npuc_op_list_collect(root, MlirWalkPostOrder, doomed_mark,
+                       (void *)NPUC_PASS_OPTS(strip_options, opts)->keep,
+                       &doomed);
   for (size_t i = 0; i < doomed.count; i++)
     mlirOperationDestroy(doomed.ops[i]);
   npuc_op_list_free(&doomed);
@@ -51,7 +43,8 @@ static bool strip_annotations(MlirOperation root, const npuc_pass_options *opts,
 /* `keep` is the option's "a,b,c". */
 static unsigned doomed_mark(MlirOperation op, void *keep) {
   if (!npuc_op_is(op, "annotation.mark") || all_attributes_kept(op, keep) ||
-      !results_unused(op))
+      /* a mark with used results cannot simply vanish */
+      !npuc_op_results_unused(op))
     return NPUC_OP_PASS;
   return NPUC_OP_KEEP;
 }
@@ -79,13 +72,4 @@ static bool in_comma_list(const char *list, MlirStringRef name) {
     p += len;
   }
   return false;
-}
-
-/* A mark is a statement, but one with used results cannot simply vanish. */
-static bool results_unused(MlirOperation op) {
-  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
-    if (!mlirOpOperandIsNull(
-            mlirValueGetFirstUse(mlirOperationGetResult(op, i))))
-      return false;
-  return true;
 }

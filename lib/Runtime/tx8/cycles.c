@@ -8,6 +8,26 @@
 
 static npuc_tx8_target current = NPUC_TX8_TARGET_DEFAULT;
 
+/* Per thread: the host runs each tile as a thread. */
+static _Thread_local npuc_tx8_counters counters;
+
+void npuc_tx8_counters_reset(void) {
+  counters = (npuc_tx8_counters){0, 0, {0}};
+}
+
+npuc_tx8_counters npuc_tx8_counters_get(void) { return counters; }
+
+const char *npuc_tx8_busy_name(npuc_tx8_busy_engine e) {
+  static const char *const names[NPUC_TX8_NUM_BUSY] = {"rdma", "wdma", "ne",
+                                                       "ct", "tdma"};
+  return e < NPUC_TX8_NUM_BUSY ? names[e] : "?";
+}
+
+static uint64_t charge(npuc_tx8_busy_engine e, uint64_t cycles) {
+  counters.busy[e] += cycles;
+  return cycles;
+}
+
 void npuc_tx8_rt_set_target(const npuc_tx8_target *t) { current = *t; }
 
 const npuc_tx8_target *npuc_tx8_rt_target(void) { return &current; }
@@ -33,15 +53,29 @@ uint64_t npuc_tx8_cycles_ddr(int64_t bytes) {
          ceil_cycles((double)bytes, per_cycle);
 }
 
+uint64_t npuc_tx8_cycles_rdma(int64_t bytes) {
+  counters.ddr_read_bytes += bytes > 0 ? (uint64_t)bytes : 0;
+  return charge(NPUC_TX8_BUSY_RDMA, npuc_tx8_cycles_ddr(bytes));
+}
+
+uint64_t npuc_tx8_cycles_wdma(int64_t bytes) {
+  counters.ddr_write_bytes += bytes > 0 ? (uint64_t)bytes : 0;
+  return charge(NPUC_TX8_BUSY_WDMA, npuc_tx8_cycles_ddr(bytes));
+}
+
 uint64_t npuc_tx8_cycles_tdma(int64_t bytes) {
-  return (uint64_t)current.op_overhead_cycles +
-         ceil_cycles((double)bytes, (double)current.tdma_bytes_per_cycle);
+  return charge(
+      NPUC_TX8_BUSY_TDMA,
+      (uint64_t)current.op_overhead_cycles +
+          ceil_cycles((double)bytes, (double)current.tdma_bytes_per_cycle));
 }
 
 uint64_t npuc_tx8_cycles_ct(int64_t bytes, int passes) {
-  return (uint64_t)current.op_overhead_cycles +
-         (uint64_t)passes *
-             ceil_cycles((double)bytes, (double)current.ct_bytes_per_cycle);
+  return charge(
+      NPUC_TX8_BUSY_CT,
+      (uint64_t)current.op_overhead_cycles +
+          (uint64_t)passes *
+              ceil_cycles((double)bytes, (double)current.ct_bytes_per_cycle));
 }
 
 static double ne_tflops(npuc_tx8_dtype dt) {
@@ -56,8 +90,16 @@ static double ne_tflops(npuc_tx8_dtype dt) {
 
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/* Whole instructions: a partial 8x16x8 tile costs a full one. */
+static uint64_t ne_estimate(int64_t batches, int64_t m, int64_t k, int64_t n,
+                            npuc_tx8_dtype dt);
+
 uint64_t npuc_tx8_cycles_ne(int64_t batches, int64_t m, int64_t k, int64_t n,
+                            npuc_tx8_dtype dt) {
+  return charge(NPUC_TX8_BUSY_NE, ne_estimate(batches, m, k, n, dt));
+}
+
+/* Whole instructions: a partial 8x16x8 tile costs a full one. */
+static uint64_t ne_estimate(int64_t batches, int64_t m, int64_t k, int64_t n,
                             npuc_tx8_dtype dt) {
   int64_t instrs = batches * ceil_div(m, current.ne_m) *
                    ceil_div(k, current.ne_k) * ceil_div(n, current.ne_n);

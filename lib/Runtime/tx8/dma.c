@@ -13,12 +13,12 @@ static void copy_row(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src,
 
 uint64_t op_dma_load(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src) {
   convert_layout("op_dma_load", dst, src);
-  return npuc_tx8_cycles_ddr(src->layout.total_bytes);
+  return npuc_tx8_cycles_rdma(src->layout.total_bytes);
 }
 
 uint64_t op_dma_store(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src) {
   convert_layout("op_dma_store", dst, src);
-  return npuc_tx8_cycles_ddr(dst->layout.total_bytes);
+  return npuc_tx8_cycles_wdma(dst->layout.total_bytes);
 }
 
 /* The TDMA reads one side and writes the other. */

@@ -4,7 +4,12 @@
  * DDR tensors, the outputs, the tile and group counts, the target.
  * Usage: ./program IN_DIR OUT_DIR
  *   reads IN_DIR/argN.bin (graph input N, raw little-endian elements,
- *   row-major), writes OUT_DIR/resultN.bin and OUT_DIR/cycles.txt. */
+ *   row-major), writes OUT_DIR/resultN.bin and OUT_DIR/cycles.txt.
+ *
+ * Traffic: the ops charge each tile thread's counters (npuc_tx8_counters);
+ * the generated code calls tx8_barrier once after each group, so the host
+ * takes a tile's counters at each of its barriers and books them to the
+ * group that just ended (the n-th barrier ends group n). */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
@@ -17,18 +22,43 @@
 
 static pthread_barrier_t barrier;
 
-void tx8_barrier(void) { pthread_barrier_wait(&barrier); }
+/* This tile thread's counters per group (NULL on the main thread) and the
+ * group its ops are charged to now. */
+static _Thread_local npuc_tx8_counters *tile_traffic;
+static _Thread_local int tile_group;
+
+/* Books the counters since the last barrier to the current group; ops run
+ * after the last group (there are none today) go to the last one. */
+static void book_traffic(void) {
+  if (!tile_traffic || tx8_num_groups <= 0)
+    return;
+  int g = tile_group < tx8_num_groups ? tile_group : tx8_num_groups - 1;
+  npuc_tx8_counters c = npuc_tx8_counters_get(), *to = &tile_traffic[g];
+  to->ddr_read_bytes += c.ddr_read_bytes;
+  to->ddr_write_bytes += c.ddr_write_bytes;
+  for (int e = 0; e < NPUC_TX8_NUM_BUSY; ++e)
+    to->busy[e] += c.busy[e];
+  npuc_tx8_counters_reset();
+}
+
+void tx8_barrier(void) {
+  book_traffic();
+  ++tile_group;
+  pthread_barrier_wait(&barrier);
+}
 
 typedef struct {
   int tile;
   char **ddr;
   uint64_t *cycles;
+  npuc_tx8_counters *traffic; /* tx8_num_groups of them */
 } tile_job;
 
 static char **load_ddr(const char *in_dir);
-static int run_tiles(char **ddr, uint64_t *cycles);
+static int run_tiles(char **ddr, uint64_t *cycles, npuc_tx8_counters *traffic);
 static int write_outputs(const char *out_dir, char **ddr);
-static int write_report(const char *dir, const uint64_t *cycles);
+static int write_report(const char *dir, const uint64_t *cycles,
+                        const npuc_tx8_counters *traffic);
 
 int main(int argc, char **argv) {
   if (argc != 3) {
@@ -41,15 +71,18 @@ int main(int argc, char **argv) {
     return 1;
   int groups = tx8_num_groups ? tx8_num_groups : 1;
   uint64_t *cycles = calloc((size_t)(tx8_num_tiles * groups), sizeof *cycles);
-  if (!run_tiles(ddr, cycles))
+  npuc_tx8_counters *traffic =
+      calloc((size_t)(tx8_num_tiles * groups), sizeof *traffic);
+  if (!cycles || !traffic || !run_tiles(ddr, cycles, traffic))
     return 1;
   int ok = write_outputs(argv[2], ddr);
-  ok = ok && write_report(argv[2], cycles);
+  ok = ok && write_report(argv[2], cycles, traffic);
   for (int i = 0; i < tx8_num_tensors; ++i)
     if (tx8_tensors[i].alias < 0)
       free(ddr[i]);
   free(ddr);
   free(cycles);
+  free(traffic);
   return ok ? 0 : 1;
 }
 
@@ -99,19 +132,24 @@ static void *run_tile(void *arg) {
     fprintf(stderr, "program: out of memory for SPM\n");
     exit(1);
   }
+  tile_traffic = job->traffic;
+  tile_group = 0;
+  npuc_tx8_counters_reset();
   tx8_tile_main(job->tile, job->ddr, spm, job->cycles);
+  book_traffic();
   free(spm);
   return NULL;
 }
 
 /* One thread per tile; the groups' barriers keep them in step. */
-static int run_tiles(char **ddr, uint64_t *cycles) {
+static int run_tiles(char **ddr, uint64_t *cycles, npuc_tx8_counters *traffic) {
   int tiles = tx8_num_tiles;
   tile_job *jobs = calloc((size_t)tiles, sizeof *jobs);
   pthread_t *threads = calloc((size_t)tiles, sizeof *threads);
   pthread_barrier_init(&barrier, NULL, (unsigned)tiles);
   for (int t = 0; t < tiles; ++t) {
-    jobs[t] = (tile_job){t, ddr, cycles + t * tx8_num_groups};
+    jobs[t] = (tile_job){t, ddr, cycles + t * tx8_num_groups,
+                         traffic + t * tx8_num_groups};
     if (pthread_create(&threads[t], NULL, run_tile, &jobs[t]) != 0) {
       fprintf(stderr, "program: cannot start tile %d\n", t);
       return 0;
@@ -157,28 +195,102 @@ static int write_outputs(const char *out_dir, char **ddr) {
   return ok;
 }
 
-/* Each group's slowest tile and their sum, to stdout and cycles.txt. */
-static int write_report(const char *dir, const uint64_t *cycles) {
-  char line[256];
-  size_t cap = 256 * (size_t)(tx8_num_groups + 2), n = 0;
-  char *text = calloc(cap, 1);
-  uint64_t total = 0;
-  for (int g = 0; g < tx8_num_groups; ++g) {
-    uint64_t worst = 0;
-    for (int t = 0; t < tx8_num_tiles; ++t)
-      if (cycles[t * tx8_num_groups + g] > worst)
-        worst = cycles[t * tx8_num_groups + g];
-    total += worst;
-    n += (size_t)snprintf(line, sizeof line,
-                          "group %d: %llu cycles (slowest tile)\n", g,
-                          (unsigned long long)worst);
-    strcat(text, line);
+/* One group's (or the program's) figures: DDR bytes summed over tiles,
+ * each engine's busy cycles on its busiest tile and summed over tiles. */
+typedef struct {
+  uint64_t cycles; /* the slowest tile's */
+  uint64_t read, written;
+  uint64_t busy_max[NPUC_TX8_NUM_BUSY], busy_sum[NPUC_TX8_NUM_BUSY];
+} group_figures;
+
+static group_figures figures_of(int g, const uint64_t *cycles,
+                                const npuc_tx8_counters *traffic) {
+  group_figures f = {0};
+  for (int t = 0; t < tx8_num_tiles; ++t) {
+    const npuc_tx8_counters *c = &traffic[t * tx8_num_groups + g];
+    if (cycles[t * tx8_num_groups + g] > f.cycles)
+      f.cycles = cycles[t * tx8_num_groups + g];
+    f.read += c->ddr_read_bytes;
+    f.written += c->ddr_write_bytes;
+    for (int e = 0; e < NPUC_TX8_NUM_BUSY; ++e) {
+      f.busy_sum[e] += c->busy[e];
+      if (c->busy[e] > f.busy_max[e])
+        f.busy_max[e] = c->busy[e];
+    }
   }
-  n += (size_t)snprintf(line, sizeof line, "total: %llu cycles on %d tiles\n",
-                        (unsigned long long)total, tx8_num_tiles);
-  strcat(text, line);
-  fputs(text, stdout);
-  int ok = write_file(dir, "cycles.txt", text, n);
-  free(text);
+  return f;
+}
+
+static void add_figures(group_figures *to, const group_figures *f) {
+  to->cycles += f->cycles;
+  to->read += f->read;
+  to->written += f->written;
+  for (int e = 0; e < NPUC_TX8_NUM_BUSY; ++e) {
+    to->busy_max[e] += f->busy_max[e];
+    to->busy_sum[e] += f->busy_sum[e];
+  }
+}
+
+static void print_busy(FILE *out, const char *what, const uint64_t *busy,
+                       const char *note) {
+  fprintf(out, "%s:", what);
+  for (int e = 0; e < NPUC_TX8_NUM_BUSY; ++e)
+    fprintf(out, " %s %llu", npuc_tx8_busy_name((npuc_tx8_busy_engine)e),
+            (unsigned long long)busy[e]);
+  fprintf(out, " cycles (%s)\n", note);
+}
+
+/* The traffic lines of one group (`who` "group N") or of the program
+ * ("total"). */
+static void print_traffic(FILE *out, const char *who, const group_figures *f,
+                          int total) {
+  char what[64];
+  snprintf(what, sizeof what, "%s ddr", who);
+  fprintf(out, "%s: read %llu written %llu bytes (sum over tiles%s)\n", what,
+          (unsigned long long)f->read, (unsigned long long)f->written,
+          total ? " and groups" : "");
+  snprintf(what, sizeof what, "%s busy max", who);
+  print_busy(out, what, f->busy_max,
+             total ? "sum over groups of each engine's busiest tile"
+                   : "each engine's busiest tile");
+  snprintf(what, sizeof what, "%s busy sum", who);
+  print_busy(out, what, f->busy_sum,
+             total ? "sum over groups and tiles" : "sum over tiles");
+}
+
+/* Per group: the slowest tile's cycles, then its traffic; then the
+ * totals. The "group N: C cycles (slowest tile)" and "total: C cycles on
+ * T tiles" lines are the original report's. */
+static void print_report(FILE *out, const uint64_t *cycles,
+                         const npuc_tx8_counters *traffic) {
+  group_figures total = {0};
+  char who[32];
+  for (int g = 0; g < tx8_num_groups; ++g) {
+    group_figures f = figures_of(g, cycles, traffic);
+    fprintf(out, "group %d: %llu cycles (slowest tile)\n", g,
+            (unsigned long long)f.cycles);
+    snprintf(who, sizeof who, "group %d", g);
+    print_traffic(out, who, &f, 0);
+    add_figures(&total, &f);
+  }
+  fprintf(out, "total: %llu cycles on %d tiles\n",
+          (unsigned long long)total.cycles, tx8_num_tiles);
+  print_traffic(out, "total", &total, 1);
+}
+
+/* The report, to stdout and OUT_DIR/cycles.txt. */
+static int write_report(const char *dir, const uint64_t *cycles,
+                        const npuc_tx8_counters *traffic) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/cycles.txt", dir);
+  print_report(stdout, cycles, traffic);
+  FILE *f = fopen(path, "w");
+  if (f)
+    print_report(f, cycles, traffic);
+  int ok = f && !ferror(f);
+  if (f && fclose(f) != 0)
+    ok = 0;
+  if (!ok)
+    fprintf(stderr, "program: cannot write %s\n", path);
   return ok;
 }

@@ -125,7 +125,7 @@ uint64_t op_dma_load_slice(const TSR *spm, const TSR *whole, const L_SHAPE *l) {
   npuc_tx8i_check_tsr("op_dma_load_slice", "spm", spm);
   npuc_tx8i_clear_padding(spm);
   copy_region("op_dma_load_slice", &dst, &src, l->shape_real, l->dim);
-  return npuc_tx8_cycles_ddr(spm->layout.total_bytes);
+  return npuc_tx8_cycles_rdma(spm->layout.total_bytes);
 }
 
 uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm,
@@ -134,7 +134,7 @@ uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm,
   side dst = {whole, l->shape_whole, l->shape_start};
   side src = {spm, l->shape_real, zero};
   copy_region("op_dma_store_slice", &dst, &src, l->shape_real, l->dim);
-  return npuc_tx8_cycles_ddr(spm->layout.total_bytes);
+  return npuc_tx8_cycles_wdma(spm->layout.total_bytes);
 }
 
 static bool batched(const TSR *t) {

@@ -21,9 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
-                          const npuc_pass_context *ctx);
-
 #define VECTORIZE_OPTIONS(X, T)                                                \
   X(T, int64_t, shift, "shift", NPUC_OPT_INT, "0", NULL,                       \
     "shift of the ups/srs conversions to and from accumulators (0..63)")       \

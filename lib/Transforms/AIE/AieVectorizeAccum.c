@@ -45,11 +45,7 @@ static void carry(MlirOperation loop, accum_pair p);
 
 bool aie_carry_accumulators(MlirOperation func, int64_t load_bits) {
   npuc_op_list l = {0};
-  if (!npuc_op_list_collect(func, MlirWalkPostOrder, scf_loop, NULL, &l)) {
-    npuc_op_list_free(&l);
-    npuc_pass_error(func, "out of memory");
-    return false;
-  }
+  npuc_op_list_collect(func, MlirWalkPostOrder, scf_loop, NULL, &l);
   for (size_t i = 0; i < l.count; i++) {
     accum_pair p;
     if (find_pair(l.ops[i], load_bits, &p))

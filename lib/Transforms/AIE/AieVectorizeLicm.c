@@ -50,11 +50,7 @@ static void hoist_from(MlirOperation loop);
  * as MLIR's pass does. */
 static bool hoist_invariants(MlirOperation module) {
   npuc_op_list l = {0};
-  if (!npuc_op_list_collect(module, MlirWalkPostOrder, loop_op, NULL, &l)) {
-    npuc_op_list_free(&l);
-    npuc_pass_error(module, "out of memory");
-    return false;
-  }
+  npuc_op_list_collect(module, MlirWalkPostOrder, loop_op, NULL, &l);
   for (size_t i = 0; i < l.count; i++)
     hoist_from(l.ops[i]);
   npuc_op_list_free(&l);

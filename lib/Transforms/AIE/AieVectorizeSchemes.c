@@ -550,20 +550,12 @@ static bool is_replaced_op(const aie_state *s, MlirOperation op) {
   return false;
 }
 
-static bool unused(MlirOperation op) {
-  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
-    if (!mlirOpOperandIsNull(
-            mlirValueGetFirstUse(mlirOperationGetResult(op, i))))
-      return false;
-  return true;
-}
-
 /* Old ops go last-first, so each is unused when its turn comes. Casts
  * between reads and nodes die with them. */
 static void erase_replaced(aie_state *s) {
   for (size_t i = s->num_nodes; i-- > 0;) {
     MlirOperation op = s->nodes[i].op;
-    if (unused(op)) {
+    if (npuc_op_results_unused(op)) {
       MlirValue ins[2] = {mlirOperationGetOperand(op, 0),
                           mlirOperationGetOperand(op, 1)};
       mlirOperationDestroy(op);
@@ -572,12 +564,12 @@ static void erase_replaced(aie_state *s) {
           MlirOperation def = mlirOpResultGetOwner(ins[k]);
           if ((npuc_op_is(def, "arith.extsi") ||
                npuc_op_is(def, "arith.trunci")) &&
-              unused(def))
+              npuc_op_results_unused(def))
             mlirOperationDestroy(def);
         }
     }
   }
   for (size_t i = s->num_reads; i-- > 0;)
-    if (s->reads[i].analysed && unused(s->reads[i].op))
+    if (s->reads[i].analysed && npuc_op_results_unused(s->reads[i].op))
       mlirOperationDestroy(s->reads[i].op);
 }

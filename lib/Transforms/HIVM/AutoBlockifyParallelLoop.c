@@ -30,9 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool auto_blockify(MlirOperation module, const npuc_pass_options *opts,
-                          const npuc_pass_context *ctx);
-
 static const char *const modes[] = {"strided", "ceildiv", NULL};
 
 #define BLOCKIFY_OPTIONS(X, T)                                                 \
@@ -101,7 +98,6 @@ typedef struct {
 } loop_nest;
 
 static bool blockify_entry(MlirOperation func, const config *cfg);
-static void list_push(npuc_op_list *l, MlirOperation op);
 
 static bool auto_blockify(MlirOperation module, const npuc_pass_options *opts,
                           const npuc_pass_context *ctx) {
@@ -207,7 +203,7 @@ static MlirWalkResult survey_op(MlirOperation op, void *user) {
                     : e->kind == KIND_STORE ? atomic_store(op)
                                             : NULL;
   if (e->kind == KIND_BLOCK_IDX)
-    list_push(&k->block_idx, op);
+    npuc_op_list_push(&k->block_idx, op);
   else if (e->kind == KIND_MARK && mlirOperationIsNull(k->mark) &&
            mlirOperationGetNumOperands(op) == 1 &&
            !mlirAttributeIsNull(attr_of(op, "logical_block_num")))
@@ -444,7 +440,7 @@ static bool keep_logical_slice(kernel *k) {
   slice_walk w = {k, &work};
   MlirOperation root = top_level_op(k->logical, k->entry);
   if (!mlirOperationIsNull(root) && set_insert(&k->kept, root))
-    list_push(&work, root);
+    npuc_op_list_push(&work, root);
   while (work.count)
     mlirOperationWalk(work.ops[--work.count], keep_operands, &w,
                       MlirWalkPreOrder);
@@ -474,7 +470,7 @@ static MlirWalkResult keep_operands(MlirOperation op, void *user) {
     MlirOperation top =
         top_level_op(mlirOperationGetOperand(op, i), w->k->entry);
     if (!mlirOperationIsNull(top) && set_insert(&w->k->kept, top))
-      list_push(w->work, top);
+      npuc_op_list_push(w->work, top);
   }
   return MlirWalkResultAdvance;
 }
@@ -685,11 +681,6 @@ static void collect_uses(MlirValue v, use_ref **uses, size_t *count) {
 }
 
 /* ---- small helpers ----------------------------------------------------- */
-
-static void list_push(npuc_op_list *l, MlirOperation op) {
-  if (!npuc_op_list_push(l, op))
-    abort(); /* out of memory: no way to leave the IR consistent */
-}
 
 /* Adds `op`; false when it was there already. */
 static bool set_insert(npuc_ptr_map *s, MlirOperation op) {

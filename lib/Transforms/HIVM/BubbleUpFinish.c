@@ -5,14 +5,6 @@
 
 #include <mlir-c/BuiltinTypes.h>
 
-static bool results_unused(MlirOperation op) {
-  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
-    if (!mlirOpOperandIsNull(
-            mlirValueGetFirstUse(mlirOperationGetResult(op, i))))
-      return false;
-  return true;
-}
-
 /* The replacement of a reused slice: its former users take `v`. */
 static void redirect_old_uses(bub_rw *r, MlirValue v) {
   for (int i = 0; i < r->nold_uses; i++) {
@@ -36,7 +28,7 @@ void bub_replace(bub_rw *r, MlirValue v) {
     redirect_old_uses(r, v);
   else
     mlirRewriterBaseReplaceOpWithValues(r->rw, r->slice_op, 1, &v);
-  if (!mlirOperationIsNull(r->producer) && results_unused(r->producer))
+  if (!mlirOperationIsNull(r->producer) && npuc_op_results_unused(r->producer))
     mlirRewriterBaseEraseOp(r->rw, r->producer);
   r->bc->num_rewrites++;
 }

@@ -171,6 +171,29 @@ static void slice_group(bub_rw *r, const char *name, MlirValue *ops) {
     ops[i] = bub_extract(r, ops[i], &r->s, NULL, true, (MlirOperation){NULL});
 }
 
+/* What a rewrite rebuilds the producer from: its operands, sliced in place
+ * by the pattern, and its result types, sliced. */
+typedef struct {
+  MlirValue ops[MAX_OPERANDS];
+  MlirType res[MAX_OPERANDS];
+  intptr_t nops, nres;
+} rebuild_frame;
+
+/* False when the producer has too many operands or results, or a result
+ * the slice does not fit. */
+static bool frame_read(bub_rw *r, rebuild_frame *f) {
+  f->nops = copy_operands(r->producer, f->ops);
+  return f->nops >= 0 && sliced_results(r, f->res, &f->nres);
+}
+
+/* The producer rebuilt from the frame; with `slice_dst`, its "dst"
+ * operands (the inits) sliced first. */
+static void frame_rebuild(bub_rw *r, rebuild_frame *f, bool slice_dst) {
+  if (slice_dst)
+    slice_group(r, "dst", f->ops);
+  bub_rebuild(r, f->nops, f->ops, f->nres, f->res, 0, NULL, NULL);
+}
+
 static bool contains(const int64_t *v, intptr_t n, int64_t x) {
   for (intptr_t i = 0; i < n; i++)
     if (v[i] == x)
@@ -196,7 +219,7 @@ static intptr_t still_broadcast(bub_rw *r, const int64_t *dims, intptr_t n,
 
 /* ---- elementwise: every v* op with tensor semantics -------------------- */
 
-static bool ew_applies(npuc_bubble_ctx *bc, MlirOperation p) {
+bool bub_applies_elementwise(npuc_bubble_ctx *bc, MlirOperation p) {
   return def_slot(bc, p)->elementwise && mlirOperationGetNumResults(p) > 0;
 }
 
@@ -246,7 +269,7 @@ static void ew_slice_operands(bub_rw *r, ew_plan *p, MlirNamedAttribute *set,
  * so on up a chain, shrink in the same application: each keeps reading the
  * op above, which now computes exactly the slice it needs, so no slice is
  * made and moved per op of the chain, only at the top of the run. */
-static bool ew_rewrite(bub_rw *r) {
+bool bub_rewrite_elementwise(bub_rw *r) {
   ew_plan one, *run = ew_plans(r->bc);
   if (!run)
     run = &one; /* out of memory: runs of one op */
@@ -338,7 +361,8 @@ static intptr_t ew_follow(bub_rw *r, const ew_plan *p, MlirType rt) {
       continue;
     MlirOperation q = mlirOpResultGetOwner(v);
     MlirOpOperand u = mlirValueGetFirstUse(v);
-    if (!ew_applies(r->bc, q) || mlirOperationGetNumResults(q) != 1 ||
+    if (!bub_applies_elementwise(r->bc, q) ||
+        mlirOperationGetNumResults(q) != 1 ||
         mlirOperationGetNumRegions(q) != 0 ||
         !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
       continue;
@@ -456,7 +480,7 @@ static void ew_slice_operands(bub_rw *r, ew_plan *p, MlirNamedAttribute *set,
  * ew_check accepts any full-rank slice of the result: its results are t,
  * its `src` and `dst` groups hold scalars and tensors of t. And
  * ew_slice_operands cuts every tensor alike, as no dim is a broadcast one. */
-static bool ew_certain(npuc_bubble_ctx *bc, MlirOperation p, MlirType t) {
+bool bub_certain_elementwise(npuc_bubble_ctx *bc, MlirOperation p, MlirType t) {
   const struct bub_def_slot *ds = def_slot(bc, p);
   /* The operands fit the groups (ew_check reads them): the op verifies. */
   if (!ds->ew_groups || !bub_type(bc, t).ranked_tensor ||
@@ -476,28 +500,15 @@ static bool ew_certain(npuc_bubble_ctx *bc, MlirOperation p, MlirType t) {
   return true;
 }
 
-const bub_pattern bub_pat_elementwise = {
-    "elementwise",
-    "HIVM ops with the elementwise trait (scalars pass, `broadcast` dims stay "
-    "whole)",
-    ew_applies, ew_rewrite, ew_certain};
-
 /* ---- broadcast: hivm.hir.vbrc ------------------------------------------- */
 
-static bool brc_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "hivm.hir.vbrc") && mlirOperationGetNumResults(p) == 1;
-}
-
-static bool brc_rewrite(bub_rw *r) {
-  MlirValue ops[MAX_OPERANDS];
-  MlirType res[MAX_OPERANDS];
-  intptr_t nops = copy_operands(r->producer, ops), nres, first, count;
-  if (nops < 0 || !sliced_results(r, res, &nres) ||
-      !group(r, "src", &first, &count) || count != 1)
+bool bub_rewrite_broadcast(bub_rw *r) {
+  rebuild_frame f;
+  intptr_t first, count;
+  if (!frame_read(r, &f) || !group(r, "src", &first, &count) || count != 1)
     return bub_refuse(r, "unexpected vbrc operands");
   MlirType rt = mlirValueGetType(r->source);
-  MlirType st = mlirValueGetType(ops[first]);
+  MlirType st = mlirValueGetType(f.ops[first]);
   bool tensor_src = mlirTypeIsAShaped(st);
   if (tensor_src && (!bub_is_ranked_tensor(st) || bub_rank(st) != r->s.rank))
     return bub_refuse(r, "vbrc input is not a tensor of the result's rank");
@@ -516,7 +527,7 @@ static bool brc_rewrite(bub_rw *r) {
   if (!group_ok(r, "dst", false))
     return bub_refuse(r, "a vbrc init is not a tensor of the result's rank");
   bub_prepare_in_place(r);
-  MlirValue src_slice = ops[first];
+  MlirValue src_slice = f.ops[first];
   if (tensor_src) {
     bub_slice os = r->s;
     for (intptr_t i = 0; i < nb; i++) {
@@ -524,50 +535,43 @@ static bool brc_rewrite(bub_rw *r) {
       os.size[bdims[i]] = bub_c(1);
     }
     src_slice =
-        bub_extract(r, ops[first], &os, NULL, true, (MlirOperation){NULL});
+        bub_extract(r, f.ops[first], &os, NULL, true, (MlirOperation){NULL});
   }
   int64_t kept[BUB_MAX_RANK];
   intptr_t nk = still_broadcast(r, bdims, nb, kept);
   /* Nothing left to broadcast: the slice of the input is the answer. */
   if (tensor_src && nk == 0 &&
-      mlirTypeEqual(mlirValueGetType(src_slice), res[r->result_index])) {
+      mlirTypeEqual(mlirValueGetType(src_slice), f.res[r->result_index])) {
     bub_replace(r, src_slice);
     return true;
   }
-  ops[first] = src_slice;
-  slice_group(r, "dst", ops);
+  f.ops[first] = src_slice;
+  slice_group(r, "dst", f.ops);
   MlirNamedAttribute set[1];
   intptr_t nset = 0;
   if (!mlirAttributeIsNull(battr))
     set[nset++] =
         bub_named(r, "broadcast_dims", bub_i64_array_attr(r->ctx, kept, nk));
-  bub_rebuild(r, nops, ops, nres, res, nset, set, NULL);
+  bub_rebuild(r, f.nops, f.ops, f.nres, f.res, nset, set, NULL);
   return true;
 }
 
-const bub_pattern bub_pat_broadcast = {
-    "broadcast",
-    "hivm.hir.vbrc: broadcast dims keep offset 0 / size 1 and leave "
-    "broadcast_dims when they shrink to 1",
-    brc_applies, brc_rewrite, NULL};
-
 /* ---- reduce: hivm.hir.vreduce (and other reduction-trait ops) ------------ */
 
-static bool red_applies(npuc_bubble_ctx *bc, MlirOperation p) {
+bool bub_applies_reduce(npuc_bubble_ctx *bc, MlirOperation p) {
   const npuc_op_def *def = bub_def(bc, p);
   return def && npuc_op_has_trait(def, NPUC_TRAIT_REDUCTION) &&
          bub_has_attr(p, "reduce_dims") && mlirOperationGetNumResults(p) > 0;
 }
 
-static bool red_rewrite(bub_rw *r) {
-  MlirValue ops[MAX_OPERANDS];
-  MlirType res[MAX_OPERANDS];
-  intptr_t nops = copy_operands(r->producer, ops), nres, first, count;
+bool bub_rewrite_reduce(bub_rw *r) {
+  rebuild_frame f;
+  intptr_t first, count;
   int64_t rdims[BUB_MAX_RANK];
   intptr_t nr =
       bub_i64_array(bub_attr(r->producer, "reduce_dims"), rdims, BUB_MAX_RANK);
-  if (nops < 0 || nr < 0 || nr > BUB_MAX_RANK ||
-      !sliced_results(r, res, &nres) || !group(r, "src", &first, &count))
+  if (nr < 0 || nr > BUB_MAX_RANK || !frame_read(r, &f) ||
+      !group(r, "src", &first, &count))
     return bub_refuse(r, "unexpected reduce operands");
   for (intptr_t i = 0; i < nr; i++) {
     int64_t d = rdims[i];
@@ -580,45 +584,31 @@ static bool red_rewrite(bub_rw *r) {
                          "rank");
   bub_prepare_in_place(r);
   for (intptr_t i = first; i < first + count; i++) {
-    if (!mlirTypeIsAShaped(mlirValueGetType(ops[i])))
+    if (!mlirTypeIsAShaped(mlirValueGetType(f.ops[i])))
       continue;
     bub_slice os = r->s;
     for (intptr_t k = 0; k < nr; k++) { /* reduced dims stay whole */
       os.off[rdims[k]] = bub_c(0);
-      os.size[rdims[k]] = bub_dim(r, ops[i], rdims[k]);
+      os.size[rdims[k]] = bub_dim(r, f.ops[i], rdims[k]);
     }
-    ops[i] = bub_extract(r, ops[i], &os, NULL, true, (MlirOperation){NULL});
+    f.ops[i] = bub_extract(r, f.ops[i], &os, NULL, true, (MlirOperation){NULL});
   }
-  slice_group(r, "dst", ops);
-  bub_rebuild(r, nops, ops, nres, res, 0, NULL, NULL);
+  frame_rebuild(r, &f, true);
   return true;
 }
 
-const bub_pattern bub_pat_reduce = {
-    "reduce",
-    "hivm.hir.vreduce: slices of non-reduced dims; reduced dims stay whole in "
-    "the input and 0/1 in the result",
-    red_applies, red_rewrite, NULL};
-
 /* ---- transpose: hivm.hir.vtranspose ------------------------------------ */
 
-static bool tr_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "hivm.hir.vtranspose") &&
-         mlirOperationGetNumResults(p) == 1;
-}
-
-static bool tr_rewrite(bub_rw *r) {
-  MlirValue ops[MAX_OPERANDS];
-  MlirType res[MAX_OPERANDS];
-  intptr_t nops = copy_operands(r->producer, ops), nres, first, count;
+bool bub_rewrite_transpose(bub_rw *r) {
+  rebuild_frame f;
+  intptr_t first, count;
   int64_t perm[BUB_MAX_RANK];
   intptr_t np =
       bub_i64_array(bub_attr(r->producer, "permutation"), perm, BUB_MAX_RANK);
-  if (nops < 0 || np != r->s.rank || !sliced_results(r, res, &nres) ||
+  if (np != r->s.rank || !frame_read(r, &f) ||
       !group(r, "src", &first, &count) || count != 1)
     return bub_refuse(r, "unexpected vtranspose operands");
-  MlirType t = mlirValueGetType(ops[first]);
+  MlirType t = mlirValueGetType(f.ops[first]);
   if (!bub_is_ranked_tensor(t) || bub_rank(t) != r->s.rank)
     return bub_refuse(r, "vtranspose input is not a tensor");
   bub_slice os = r->s;
@@ -633,32 +623,19 @@ static bool tr_rewrite(bub_rw *r) {
   if (!group_ok(r, "dst", false))
     return bub_refuse(r, "a vtranspose init is not a tensor");
   bub_prepare_in_place(r);
-  ops[first] =
-      bub_extract(r, ops[first], &os, NULL, true, (MlirOperation){NULL});
-  slice_group(r, "dst", ops);
-  bub_rebuild(r, nops, ops, nres, res, 0, NULL, NULL);
+  f.ops[first] =
+      bub_extract(r, f.ops[first], &os, NULL, true, (MlirOperation){NULL});
+  frame_rebuild(r, &f, true);
   return true;
 }
 
-const bub_pattern bub_pat_transpose = {
-    "transpose", "hivm.hir.vtranspose: the input slice is the permuted slice",
-    tr_applies, tr_rewrite, NULL};
-
 /* ---- interleave: hivm.hir.vinterleave ------------------------------------ */
 
-static bool il_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "hivm.hir.vinterleave") &&
-         mlirOperationGetNumResults(p) == 1;
-}
-
-static bool il_rewrite(bub_rw *r) {
-  MlirValue ops[MAX_OPERANDS];
-  MlirType res[MAX_OPERANDS];
-  intptr_t nops = copy_operands(r->producer, ops), nres, first, count;
+bool bub_rewrite_interleave(bub_rw *r) {
+  rebuild_frame f;
+  intptr_t first, count;
   int last = r->s.rank - 1;
-  if (nops < 0 || last < 0 || !sliced_results(r, res, &nres) ||
-      !group(r, "src", &first, &count))
+  if (last < 0 || !frame_read(r, &f) || !group(r, "src", &first, &count))
     return bub_refuse(r, "unexpected vinterleave operands");
   if (!bub_slice_full_dim(&r->s, r->source, last))
     return bub_refuse(r, "the slice cuts the interleaved (last) dimension");
@@ -668,29 +645,17 @@ static bool il_rewrite(bub_rw *r) {
   for (intptr_t i = first; i < first + count; i++) {
     bub_slice os = r->s;
     os.off[last] = bub_c(0);
-    os.size[last] = bub_dim(r, ops[i], last);
-    ops[i] = bub_extract(r, ops[i], &os, NULL, true, (MlirOperation){NULL});
+    os.size[last] = bub_dim(r, f.ops[i], last);
+    f.ops[i] = bub_extract(r, f.ops[i], &os, NULL, true, (MlirOperation){NULL});
   }
-  slice_group(r, "dst", ops);
-  bub_rebuild(r, nops, ops, nres, res, 0, NULL, NULL);
+  frame_rebuild(r, &f, true);
   return true;
 }
-
-const bub_pattern bub_pat_interleave = {
-    "interleave",
-    "hivm.hir.vinterleave: slices that keep the interleaved last dim whole",
-    il_applies, il_rewrite, NULL};
 
 /* ---- arange: hivm.hir.varange ----------------------------------------------
  */
 
-static bool ar_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "hivm.hir.varange") &&
-         mlirOperationGetNumResults(p) == 1;
-}
-
-static bool ar_rewrite(bub_rw *r) {
+bool bub_rewrite_arange(bub_rw *r) {
   MlirType res[MAX_OPERANDS];
   intptr_t nres, ofirst, ocount, sfirst, scount, dfirst, dcount;
   if (!sliced_results(r, res, &nres) || !group(r, "offset", &ofirst, &ocount) ||
@@ -723,21 +688,10 @@ static bool ar_rewrite(bub_rw *r) {
   return true;
 }
 
-const bub_pattern bub_pat_arange = {
-    "arange", "hivm.hir.varange: the offset moves to the slice's first element",
-    ar_applies, ar_rewrite, NULL};
-
 /* ---- bitcast: hivm.hir.bitcast
  * ----------------------------------------------- */
 
-static bool bc_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "hivm.hir.bitcast") &&
-         mlirOperationGetNumOperands(p) == 1 &&
-         mlirOperationGetNumResults(p) == 1;
-}
-
-static bool bc_rewrite(bub_rw *r) {
+bool bub_rewrite_bitcast(bub_rw *r) {
   MlirValue src = mlirOperationGetOperand(r->producer, 0);
   MlirType st = mlirValueGetType(src), rt = mlirValueGetType(r->source);
   if (!bub_is_ranked_tensor(st) || bub_rank(st) != r->s.rank)
@@ -752,16 +706,7 @@ static bool bc_rewrite(bub_rw *r) {
   return true;
 }
 
-const bub_pattern bub_pat_bitcast = {
-    "bitcast", "hivm.hir.bitcast between tensors of one shape", bc_applies,
-    bc_rewrite, NULL};
-
 /* ---- load: hivm.hir.load with a tensor result (a stop point) ------------- */
-
-static bool ld_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "hivm.hir.load") && mlirOperationGetNumResults(p) == 1;
-}
 
 static bool zero_or_absent(bub_rw *r, const char *name) {
   intptr_t first, count;
@@ -771,12 +716,10 @@ static bool zero_or_absent(bub_rw *r, const char *name) {
          bub_is(bub_v(mlirOperationGetOperand(r->producer, first)), 0);
 }
 
-static bool ld_rewrite(bub_rw *r) {
-  MlirValue ops[MAX_OPERANDS];
-  MlirType res[MAX_OPERANDS];
-  intptr_t nops = copy_operands(r->producer, ops), nres, first, count;
-  if (nops < 0 || !sliced_results(r, res, &nres) ||
-      !group(r, "src", &first, &count) || count != 1)
+bool bub_rewrite_load(bub_rw *r) {
+  rebuild_frame f;
+  intptr_t first, count;
+  if (!frame_read(r, &f) || !group(r, "src", &first, &count) || count != 1)
     return bub_refuse(r, "unexpected load operands");
   if (!zero_or_absent(r, "left_padding_num") ||
       !zero_or_absent(r, "right_padding_num"))
@@ -786,7 +729,7 @@ static bool ld_rewrite(bub_rw *r) {
   if (!mlirAttributeIsNull(tr) && mlirAttributeIsABool(tr) &&
       mlirBoolAttrGetValue(tr))
     return bub_refuse(r, "load that may transpose");
-  MlirValue src = ops[first];
+  MlirValue src = f.ops[first];
   MlirType st = mlirValueGetType(src), rt = mlirValueGetType(r->source);
   if (!mlirShapedTypeHasRank(st) || bub_rank(st) != r->s.rank)
     return bub_refuse(r, "load source of another rank");
@@ -803,23 +746,17 @@ static bool ld_rewrite(bub_rw *r) {
     return bub_refuse(r, "a load init is not a tensor of the result's rank");
   bub_prepare_in_place(r);
   if (mlirTypeIsAMemRef(st))
-    ops[first] = bub_subview(r, src, &r->s);
+    f.ops[first] = bub_subview(r, src, &r->s);
   else
-    ops[first] = bub_extract(r, src, &r->s, NULL, true, (MlirOperation){NULL});
-  slice_group(r, "dst", ops);
-  bub_rebuild(r, nops, ops, nres, res, 0, NULL, NULL);
+    f.ops[first] =
+        bub_extract(r, src, &r->s, NULL, true, (MlirOperation){NULL});
+  frame_rebuild(r, &f, true);
   return true;
 }
 
-const bub_pattern bub_pat_load = {
-    "load",
-    "hivm.hir.load into a tensor: memref.subview of the source (bubbling stops "
-    "there)",
-    ld_applies, ld_rewrite, NULL};
-
 /* ---- pointwise loads: indirect_load, gather_load from a flat base -------- */
 
-static bool pl_applies(npuc_bubble_ctx *bc, MlirOperation p) {
+bool bub_applies_pointwise_load(npuc_bubble_ctx *bc, MlirOperation p) {
   (void)bc;
   if (mlirOperationGetNumResults(p) != 1)
     return false;
@@ -831,15 +768,13 @@ static bool pl_applies(npuc_bubble_ctx *bc, MlirOperation p) {
          bub_rank(mlirValueGetType(mlirOperationGetOperand(p, 0))) == 1;
 }
 
-static bool pl_rewrite(bub_rw *r) {
-  MlirValue ops[MAX_OPERANDS];
-  MlirType res[MAX_OPERANDS];
-  intptr_t nops = copy_operands(r->producer, ops), nres;
-  if (nops < 0 || !sliced_results(r, res, &nres))
+bool bub_rewrite_pointwise_load(bub_rw *r) {
+  rebuild_frame f;
+  if (!frame_read(r, &f))
     return bub_refuse(r, "unexpected load operands");
   MlirType rt = mlirValueGetType(r->source);
-  for (intptr_t i = 0; i < nops; i++) {
-    MlirType t = mlirValueGetType(ops[i]);
+  for (intptr_t i = 0; i < f.nops; i++) {
+    MlirType t = mlirValueGetType(f.ops[i]);
     if (!mlirTypeIsAShaped(t) || mlirTypeIsAMemRef(t))
       continue; /* scalars and the memory base pass through */
     if (!bub_is_ranked_tensor(t) || bub_rank(t) != r->s.rank)
@@ -849,21 +784,15 @@ static bool pl_rewrite(bub_rw *r) {
         return bub_refuse(r, "a tensor operand of another shape");
   }
   bub_prepare_in_place(r);
-  for (intptr_t i = 0; i < nops; i++) {
-    MlirType t = mlirValueGetType(ops[i]);
+  for (intptr_t i = 0; i < f.nops; i++) {
+    MlirType t = mlirValueGetType(f.ops[i]);
     if (mlirTypeIsAShaped(t) && !mlirTypeIsAMemRef(t))
-      ops[i] = bub_extract(r, ops[i], &r->s, NULL, true, (MlirOperation){NULL});
+      f.ops[i] =
+          bub_extract(r, f.ops[i], &r->s, NULL, true, (MlirOperation){NULL});
   }
-  bub_rebuild(r, nops, ops, nres, res, 0, NULL, NULL);
+  frame_rebuild(r, &f, false);
   return true;
 }
-
-const bub_pattern bub_pat_pointwise_load = {
-    "pointwise-load",
-    "hivm.hir.indirect_load, gather_load from a rank-1 base: tensor operands "
-    "of "
-    "the result's shape are sliced",
-    pl_applies, pl_rewrite, NULL};
 
 /* ---- stride_load ------------------------------------------------------------
  */
@@ -925,53 +854,38 @@ static ival ival_from_index(bub_rw *r, bub_ofr x, MlirType t) {
   return (ival){mlirOperationGetResult(bub_create(r, &st), 0), 0};
 }
 
-static bool sl_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "hivm.hir.stride_load") &&
-         mlirOperationGetNumResults(p) == 1;
-}
-
-static bool sl_rewrite(bub_rw *r) {
-  MlirValue ops[MAX_OPERANDS];
-  MlirType res[MAX_OPERANDS];
-  intptr_t nops = copy_operands(r->producer, ops), nres, of, oc, sf, sc, nf, nc;
-  if (nops < 0 || !sliced_results(r, res, &nres) ||
-      !group(r, "offset", &of, &oc) || !group(r, "strides", &sf, &sc) ||
-      !group(r, "numels", &nf, &nc) || oc != 1 || sc != r->s.rank ||
-      nc != r->s.rank)
+bool bub_rewrite_stride_load(bub_rw *r) {
+  rebuild_frame f;
+  intptr_t of, oc, sf, sc, nf, nc;
+  if (!frame_read(r, &f) || !group(r, "offset", &of, &oc) ||
+      !group(r, "strides", &sf, &sc) || !group(r, "numels", &nf, &nc) ||
+      oc != 1 || sc != r->s.rank || nc != r->s.rank)
     return bub_refuse(r, "stride_load needs a stride and a count per dim");
   /* result[i] = i < numels ? src[offset + sum(i_k * stride_k)] : other */
-  MlirType ot = mlirValueGetType(ops[of]);
+  MlirType ot = mlirValueGetType(f.ops[of]);
   for (int k = 0; k < r->s.rank; k++)
-    if (!mlirTypeEqual(mlirValueGetType(ops[sf + k]), ot) ||
-        !mlirTypeIsAInteger(mlirValueGetType(ops[nf + k])))
+    if (!mlirTypeEqual(mlirValueGetType(f.ops[sf + k]), ot) ||
+        !mlirTypeIsAInteger(mlirValueGetType(f.ops[nf + k])))
       return bub_refuse(r, "stride_load strides and offset differ in type");
   if (!mlirTypeIsAInteger(ot) || !group_ok(r, "dst", false))
     return bub_refuse(r, "unexpected stride_load operands");
   bub_prepare_in_place(r);
-  ival off = {ops[of], 0};
+  ival off = {f.ops[of], 0};
   for (int k = 0; k < r->s.rank; k++) {
     ival term = ival_op(r, "arith.muli", ival_from_index(r, r->s.off[k], ot),
-                        (ival){ops[sf + k], 0}, ot);
+                        (ival){f.ops[sf + k], 0}, ot);
     off = ival_op(r, "arith.addi", off, term, ot);
   }
   for (int k = 0; k < r->s.rank; k++) {
-    MlirType nt = mlirValueGetType(ops[nf + k]);
-    ival left = ival_op(r, "arith.subi", (ival){ops[nf + k], 0},
+    MlirType nt = mlirValueGetType(f.ops[nf + k]);
+    ival left = ival_op(r, "arith.subi", (ival){f.ops[nf + k], 0},
                         ival_from_index(r, r->s.off[k], nt), nt);
     left = ival_op(r, "arith.maxsi", left, (ival){{NULL}, 0}, nt);
     left = ival_op(r, "arith.minsi", left, ival_from_index(r, r->s.size[k], nt),
                    nt);
-    ops[nf + k] = ival_value(r, left, nt);
+    f.ops[nf + k] = ival_value(r, left, nt);
   }
-  ops[of] = ival_value(r, off, ot);
-  slice_group(r, "dst", ops);
-  bub_rebuild(r, nops, ops, nres, res, 0, NULL, NULL);
+  f.ops[of] = ival_value(r, off, ot);
+  frame_rebuild(r, &f, true);
   return true;
 }
-
-const bub_pattern bub_pat_stride_load = {
-    "stride-load",
-    "hivm.hir.stride_load: the offset moves to the slice, numels are clamped "
-    "to it",
-    sl_applies, sl_rewrite, NULL};

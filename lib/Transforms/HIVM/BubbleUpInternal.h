@@ -366,11 +366,15 @@ bool bub_dominates(MlirValue v, MlirOperation op);
  * for any of them. */
 bool bub_slice_hoist(bub_rw *r, MlirOperation op);
 
-/* The patterns (BubbleUpPatterns.c lists them). Each gets a bub_rw whose
- * producer passed its `applies` test. */
+/* The patterns (BubbleUpPatterns.def lists them). Each gets a bub_rw whose
+ * producer passed its test (bub_pattern_applies). */
 typedef struct {
   const char *name;
   const char *summary;
+  /* The producers it takes: its name (NULL: any op) and its numbers of
+   * results, operands and regions (0: any), then `applies` when set. */
+  const char *op;
+  int results, operands, regions;
   bool (*applies)(npuc_bubble_ctx *bc, MlirOperation producer);
   bool (*rewrite)(bub_rw *r);
   /* A promise, checked before anything is rewritten (npuc_bubble_certain):
@@ -380,15 +384,23 @@ typedef struct {
   bool (*certain)(npuc_bubble_ctx *bc, MlirOperation producer, MlirType t);
 } bub_pattern;
 
-/* HIVM op kinds (BubbleUpHivm.c). */
-extern const bub_pattern bub_pat_elementwise, bub_pat_broadcast, bub_pat_reduce,
-    bub_pat_transpose, bub_pat_interleave, bub_pat_arange, bub_pat_bitcast,
-    bub_pat_load, bub_pat_stride_load, bub_pat_pointwise_load;
-/* Upstream op kinds and the rest (BubbleUpStructural.c). */
-extern const bub_pattern bub_pat_rank_reduce, bub_pat_empty, bub_pat_extract,
-    bub_pat_insert, bub_pat_expand, bub_pat_collapse, bub_pat_select,
-    bub_pat_for_tiles, bub_pat_for, bub_pat_if, bub_pat_to_tensor,
-    bub_pat_unslice;
+static inline bool bub_pattern_applies(const bub_pattern *pat,
+                                       npuc_bubble_ctx *bc, MlirOperation p) {
+  return (!pat->op || npuc_op_is(p, pat->op)) &&
+         (!pat->results || mlirOperationGetNumResults(p) == pat->results) &&
+         (!pat->operands || mlirOperationGetNumOperands(p) == pat->operands) &&
+         (!pat->regions || mlirOperationGetNumRegions(p) == pat->regions) &&
+         (!pat->applies || pat->applies(bc, p));
+}
+
+/* Each row's rewrite (BubbleUpPatterns.def), and the tests and promises
+ * the rows name. */
+#define BUB_PATTERN(sym, ...) bool bub_rewrite_##sym(bub_rw *r);
+#include "BubbleUpPatterns.def"
+bool bub_applies_elementwise(npuc_bubble_ctx *bc, MlirOperation p);
+bool bub_applies_reduce(npuc_bubble_ctx *bc, MlirOperation p);
+bool bub_applies_pointwise_load(npuc_bubble_ctx *bc, MlirOperation p);
+bool bub_certain_elementwise(npuc_bubble_ctx *bc, MlirOperation p, MlirType t);
 
 /* The op definition of an HIVM op (NULL for other ops). */
 const npuc_op_def *bub_def(npuc_bubble_ctx *bc, MlirOperation op);

@@ -8,36 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Tried in this order on every marked slice; the first whose `applies`
- * accepts the producer and whose rewrite succeeds wins. The rank-reducing
- * split comes first so the others see full-rank slices only. Adding an op
- * kind is adding an entry. */
-static const bub_pattern *const patterns[] = {
-    &bub_pat_rank_reduce, /* the split first */
-    /* HIVM (BubbleUpHivm.c) */
-    &bub_pat_elementwise,
-    &bub_pat_broadcast,
-    &bub_pat_reduce,
-    &bub_pat_transpose,
-    &bub_pat_interleave,
-    &bub_pat_arange,
-    &bub_pat_bitcast,
-    &bub_pat_load,
-    &bub_pat_stride_load,
-    &bub_pat_pointwise_load,
-    /* upstream (BubbleUpStructural.c); for-tiles before the general loop */
-    &bub_pat_empty,
-    &bub_pat_extract,
-    &bub_pat_insert,
-    &bub_pat_expand,
-    &bub_pat_collapse,
-    &bub_pat_select,
-    &bub_pat_for_tiles,
-    &bub_pat_for,
-    &bub_pat_if,
-    &bub_pat_to_tensor,
-    &bub_pat_unslice,
+/* The table of BubbleUpPatterns.def; entry 0 is the rank-reducing split. */
+static const bub_pattern patterns[] = {
+#define BUB_PATTERN(sym, name_, op_, results_, operands_, regions_, applies_,  \
+                    certain_, summary_)                                        \
+  {.name = name_,                                                              \
+   .summary = summary_,                                                        \
+   .op = op_,                                                                  \
+   .results = results_,                                                        \
+   .operands = operands_,                                                      \
+   .regions = regions_,                                                        \
+   .applies = applies_,                                                        \
+   .rewrite = bub_rewrite_##sym,                                               \
+   .certain = certain_},
+#include "BubbleUpPatterns.def"
 };
+static const bub_pattern *const rank_reduce = &patterns[0];
 
 #define NUM_PATTERNS (sizeof patterns / sizeof patterns[0])
 _Static_assert(NUM_PATTERNS <= sizeof((npuc_bubble_ctx *)0)->enabled,
@@ -46,19 +32,17 @@ _Static_assert(NUM_PATTERNS <= sizeof((npuc_bubble_ctx *)0)->enabled,
 size_t npuc_bubble_num_patterns(void) { return NUM_PATTERNS; }
 
 const char *npuc_bubble_pattern_name(size_t i) {
-  return i < NUM_PATTERNS ? patterns[i]->name : NULL;
+  return i < NUM_PATTERNS ? patterns[i].name : NULL;
 }
 
 const char *npuc_bubble_pattern_summary(size_t i) {
-  return i < NUM_PATTERNS ? patterns[i]->summary : NULL;
+  return i < NUM_PATTERNS ? patterns[i].summary : NULL;
 }
 
 npuc_bubble_ctx *npuc_bubble_ctx_create(MlirContext ctx,
                                         const npuc_op_registry *reg,
                                         const npuc_bubble_options *opts) {
-  npuc_bubble_ctx *bc = calloc(1, sizeof *bc);
-  if (!bc)
-    return NULL;
+  npuc_bubble_ctx *bc = npuc_xcalloc(1, sizeof *bc);
   bc->ctx = ctx;
   bc->reg = reg;
   if (opts)
@@ -133,7 +117,7 @@ static bool apply_any(npuc_bubble_ctx *bc, MlirOperation op,
                       bub_slice *climbed_as, bool *climbed) {
   for (size_t i = 0; i < NUM_PATTERNS; i++)
     if (bc->enabled[i] &&
-        apply_one(patterns[i], bc, op, rw, known, climbed_as, climbed))
+        apply_one(&patterns[i], bc, op, rw, known, climbed_as, climbed))
       return true;
   return false;
 }
@@ -152,7 +136,7 @@ static bool apply_one(const bub_pattern *pat, npuc_bubble_ctx *bc,
   if (!mlirValueIsAOpResult(source))
     return false; /* a block argument: a stop point */
   MlirOperation producer = mlirOpResultGetOwner(source);
-  if (!pat->applies(bc, producer))
+  if (!bub_pattern_applies(pat, bc, producer))
     return false;
   bub_type_info sti = bub_type(bc, mlirValueGetType(source));
   if (!sti.ranked_tensor)
@@ -163,7 +147,7 @@ static bool apply_one(const bub_pattern *pat, npuc_bubble_ctx *bc,
   /* Of rank-reduce and the producer's pattern, only one goes on: the other
    * stops here, before reading the slice, unless the slice has non-unit
    * strides, which both record as the reason to refuse it. */
-  bool wrong_kind = reducing != (pat == &bub_pat_rank_reduce);
+  bool wrong_kind = reducing != (pat == rank_reduce);
   if (rank < 0 ||
       (wrong_kind &&
        (known ? bub_slice_unit_strides(known) : unit_static_strides(bc, op))) ||
@@ -207,7 +191,7 @@ bool npuc_bubble_populate_patterns(npuc_bubble_ctx *bc,
                                    const char *const *only) {
   for (const char *const *o = only; o && *o; o++) {
     size_t i = 0;
-    while (i < NUM_PATTERNS && strcmp(patterns[i]->name, *o) != 0)
+    while (i < NUM_PATTERNS && strcmp(patterns[i].name, *o) != 0)
       i++;
     if (i == NUM_PATTERNS)
       return false;
@@ -215,12 +199,12 @@ bool npuc_bubble_populate_patterns(npuc_bubble_ctx *bc,
   for (size_t i = 0; i < NUM_PATTERNS; i++) {
     bool wanted = !only;
     for (const char *const *o = only; o && *o && !wanted; o++)
-      wanted = strcmp(patterns[i]->name, *o) == 0;
+      wanted = strcmp(patterns[i].name, *o) == 0;
     if (!wanted)
       continue;
     bc->enabled[i] = true;
     pattern_instance *pi = npuc_xmalloc(sizeof *pi);
-    pi->pat = patterns[i];
+    pi->pat = &patterns[i];
     pi->bc = bc;
     MlirRewritePatternCallbacks cb = {NULL, instance_destruct,
                                       match_and_rewrite};
@@ -339,12 +323,12 @@ static bool has_empty_dim(npuc_bubble_ctx *bc, MlirType t) {
 }
 
 /* The pattern that will rewrite a slice of `op` is the first in the table
- * whose `applies` takes it (the rank-reducing split aside: the slices are
+ * that takes it (the rank-reducing split aside: the slices are
  * full rank); it must promise to succeed. */
 static bool op_promised(npuc_bubble_ctx *bc, MlirOperation op, MlirType t) {
   for (size_t i = 0; i < NUM_PATTERNS; i++) {
-    const bub_pattern *pat = patterns[i];
-    if (pat == &bub_pat_rank_reduce || !pat->applies(bc, op))
+    const bub_pattern *pat = &patterns[i];
+    if (pat == rank_reduce || !bub_pattern_applies(pat, bc, op))
       continue;
     return pat->certain && pat->certain(bc, op, t);
   }
@@ -465,8 +449,6 @@ bool npuc_bubble_up_slices(MlirOperation root, const npuc_op_registry *reg,
     return true;
   MlirContext ctx = mlirOperationGetContext(root);
   npuc_bubble_ctx *bc = npuc_bubble_ctx_create(ctx, reg, opts);
-  if (!bc)
-    return false;
   MlirRewritePatternSet set = mlirRewritePatternSetCreate(ctx);
   if (!npuc_bubble_populate_patterns(bc, set, NULL)) {
     mlirRewritePatternSetDestroy(set);

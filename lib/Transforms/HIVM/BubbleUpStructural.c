@@ -19,13 +19,7 @@ static bool is_unit(bub_ofr x) { return bub_is(x, 1); }
 /* ---- rank-reducing slices: split into a full-rank marked slice and a
  * plain rank-reducing one, so every other pattern sees full rank ---------- */
 
-static bool rr_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  (void)p;
-  return true;
-}
-
-static bool rr_rewrite(bub_rw *r) {
+bool bub_rewrite_rank_reduce(bub_rw *r) {
   bool drop[BUB_MAX_RANK];
   if (bub_rank(r->slice_type) == r->s.rank ||
       !bub_dropped_dims(&r->s, r->slice_type, drop))
@@ -39,20 +33,9 @@ static bool rr_rewrite(bub_rw *r) {
   return true;
 }
 
-const bub_pattern bub_pat_rank_reduce = {
-    "rank-reducing-slice",
-    "a marked rank-reducing slice becomes a marked full-rank slice and a "
-    "plain rank-reducing one",
-    rr_applies, rr_rewrite, NULL};
-
 /* ---- tensor.empty (a stop point) ---------------------------------------- */
 
-static bool empty_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "tensor.empty");
-}
-
-static bool empty_rewrite(bub_rw *r) {
+bool bub_rewrite_empty(bub_rw *r) {
   MlirType old = mlirValueGetType(r->source);
   MlirType type = bub_slice_tensor_type(old, &r->s, NULL);
   MlirValue e = bub_empty(r, type, &r->s);
@@ -61,21 +44,10 @@ static bool empty_rewrite(bub_rw *r) {
   return true;
 }
 
-const bub_pattern bub_pat_empty = {
-    "empty",
-    "tensor.empty: an empty tensor of the slice's shape (dynamic sizes get a "
-    "buffer_size_in_byte mark)",
-    empty_applies, empty_rewrite, NULL};
-
 /* ---- tensor.extract_slice: compose ----------------------------------------
  */
 
-static bool ex_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "tensor.extract_slice");
-}
-
-static bool ex_rewrite(bub_rw *r) {
+bool bub_rewrite_extract(bub_rw *r) {
   bub_slice p, bub, par;
   MlirValue src = mlirOperationGetOperand(r->producer, 0);
   bool drop[BUB_MAX_RANK];
@@ -131,12 +103,6 @@ static bool ex_rewrite(bub_rw *r) {
   return true;
 }
 
-const bub_pattern bub_pat_extract = {
-    "extract-slice",
-    "tensor.extract_slice: the marked slice moves to the parent's source and "
-    "the parent slices what is left",
-    ex_applies, ex_rewrite, NULL};
-
 /* ---- tensor.insert_slice ---------------------------------------------------
  */
 
@@ -168,12 +134,7 @@ static MlirValue build_insert(bub_rw *r, MlirValue src, MlirValue dest,
   return mlirOperationGetResult(bub_create(r, &os), 0);
 }
 
-static bool ins_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "tensor.insert_slice");
-}
-
-static bool ins_rewrite(bub_rw *r) {
+bool bub_rewrite_insert(bub_rw *r) {
   bub_slice in, srcs, ni;
   MlirValue src = mlirOperationGetOperand(r->producer, 0);
   MlirValue dest = mlirOperationGetOperand(r->producer, 1);
@@ -263,12 +224,6 @@ static bool ins_rewrite(bub_rw *r) {
   return true;
 }
 
-const bub_pattern bub_pat_insert = {
-    "insert-slice",
-    "tensor.insert_slice: the window slices the destination and the matching "
-    "part of the source (clamped where they partly overlap)",
-    ins_applies, ins_rewrite, NULL};
-
 /* ---- tensor.expand_shape / collapse_shape ---------------------------------
  */
 
@@ -312,11 +267,6 @@ static bool reshape_of_empty(bub_rw *r) {
   bub_mark_buffer_size(r, e, type, mlirValueGetType(r->source));
   bub_replace(r, e);
   return true;
-}
-
-static bool expand_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "tensor.expand_shape");
 }
 
 static MlirValue build_reshape(bub_rw *r, MlirValue src, MlirType type,
@@ -395,7 +345,7 @@ static bool expand_group(bub_rw *r, MlirValue src, MlirType rt, int g, int lo,
   return true;
 }
 
-static bool expand_rewrite(bub_rw *r) {
+bool bub_rewrite_expand(bub_rw *r) {
   int first[BUB_MAX_RANK + 1], ng;
   MlirValue src = mlirOperationGetOperand(r->producer, 0);
   MlirType rt = mlirValueGetType(r->source);
@@ -417,17 +367,6 @@ static bool expand_rewrite(bub_rw *r) {
   MlirValue ns = bub_extract(r, src, &in, NULL, true, no_op);
   bub_replace(r, build_reshape(r, ns, r->slice_type, &r->s, true));
   return true;
-}
-
-const bub_pattern bub_pat_expand = {
-    "expand-shape",
-    "tensor.expand_shape: groups whose slice is a contiguous run of the source "
-    "dim",
-    expand_applies, expand_rewrite, NULL};
-
-static bool collapse_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "tensor.collapse_shape");
 }
 
 /* The source slice of collapsed group g (source dims lo..hi-1): outer to
@@ -500,7 +439,7 @@ static const char *collapse_group(bub_rw *r, MlirValue src, MlirType st, int g,
   return NULL;
 }
 
-static bool collapse_rewrite(bub_rw *r) {
+bool bub_rewrite_collapse(bub_rw *r) {
   int first[BUB_MAX_RANK + 1], ng;
   MlirValue src = mlirOperationGetOperand(r->producer, 0);
   MlirType st = mlirValueGetType(src);
@@ -523,21 +462,10 @@ static bool collapse_rewrite(bub_rw *r) {
   return true;
 }
 
-const bub_pattern bub_pat_collapse = {
-    "collapse-shape",
-    "tensor.collapse_shape: a slice that is a block of the group's source dims "
-    "(the non-unit dim, or aligned outer dims)",
-    collapse_applies, collapse_rewrite, NULL};
-
 /* ---- arith.select
  * ------------------------------------------------------------ */
 
-static bool sel_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "arith.select") && mlirOperationGetNumOperands(p) == 3;
-}
-
-static bool sel_rewrite(bub_rw *r) {
+bool bub_rewrite_select(bub_rw *r) {
   MlirValue ops[3];
   bub_prepare_in_place(r);
   for (int i = 0; i < 3; i++) {
@@ -549,10 +477,6 @@ static bool sel_rewrite(bub_rw *r) {
   bub_rebuild(r, 3, ops, 1, &t, 0, NULL, NULL);
   return true;
 }
-
-const bub_pattern bub_pat_select = {
-    "select", "arith.select on tensors (a tensor condition is sliced too)",
-    sel_applies, sel_rewrite, NULL};
 
 /* Every use of the sliced value is a marked slice equal to this one (the
  * same value sliced once per consumer, before anything merged them). */
@@ -645,12 +569,7 @@ static void retire(bub_rw *r, MlirOperation old, MlirOperation now) {
 }
 
 /* scf.if: each branch yields the slice. */
-static bool if_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "scf.if") && mlirOperationGetNumRegions(p) == 2;
-}
-
-static bool if_rewrite(bub_rw *r) {
+bool bub_rewrite_if(bub_rw *r) {
   MlirOperation old = r->producer;
   intptr_t n = mlirOperationGetNumResults(old), i = r->result_index;
   if (n + 1 > MAX_VALUES)
@@ -694,21 +613,12 @@ static bool if_rewrite(bub_rw *r) {
   return true;
 }
 
-const bub_pattern bub_pat_if = {"scf.if",
-                                "scf.if: every branch yields the slice",
-                                if_applies, if_rewrite, NULL};
-
 /* scf.for: the loop carries only the slice. The body's uses of the
  * iter_arg go through an `npuc.bubble_unslice` placeholder standing for the
  * whole value; the slice of the yielded value, bubbled up through the body,
  * meets it as the same slice of the placeholder and folds to the carried
  * slice (the unslice pattern). A placeholder still used when bubbling ends
  * means the body needs the whole value: bubbling failed. */
-static bool for_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "scf.for") && mlirOperationGetNumRegions(p) == 1;
-}
-
 /* Users the body may apply the placeholder to: ops our patterns bubble
  * through, and the loop's own yield at the same position. */
 static bool carried_use_ok(bub_rw *r, MlirOperation user, intptr_t pos,
@@ -778,7 +688,7 @@ static void finish_loop(bub_rw *r, MlirOperation old, MlirOperation now,
   r->bc->num_rewrites++;
 }
 
-static bool for_rewrite(bub_rw *r) {
+bool bub_rewrite_for(bub_rw *r) {
   MlirOperation old = r->producer;
   intptr_t n = mlirOperationGetNumResults(old), i = r->result_index;
   intptr_t nops = mlirOperationGetNumOperands(old);
@@ -809,12 +719,6 @@ static bool for_rewrite(bub_rw *r) {
   finish_loop(r, old, now, i);
   return true;
 }
-
-const bub_pattern bub_pat_for = {
-    "scf.for",
-    "scf.for: the loop carries the slice of a result (init, iter_arg and "
-    "yielded value)",
-    for_applies, for_rewrite, NULL};
 
 /* ---- scf.for over tiles of the carried tensor --------------------------- */
 
@@ -913,7 +817,7 @@ static bool tile_elementwise(bub_rw *r, MlirValue v, MlirValue e,
   return true;
 }
 
-static bool tiles_rewrite(bub_rw *r) {
+bool bub_rewrite_for_tiles(bub_rw *r) {
   MlirOperation old = r->producer;
   intptr_t n = mlirOperationGetNumResults(old), i = r->result_index;
   intptr_t nops = mlirOperationGetNumOperands(old);
@@ -1011,20 +915,9 @@ static bool tiles_rewrite(bub_rw *r) {
   return true;
 }
 
-const bub_pattern bub_pat_for_tiles = {
-    "scf.for-tiles",
-    "scf.for over tiles of the carried tensor, computed elementwise: the same "
-    "loop over smaller tiles of the slice",
-    for_applies, tiles_rewrite, NULL};
-
 /* The placeholder of a loop rewrite: the same slice of it is the carried
  * slice itself. */
-static bool unslice_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, BUB_UNSLICE);
-}
-
-static bool unslice_rewrite(bub_rw *r) {
+bool bub_rewrite_unslice(bub_rw *r) {
   bub_slice p;
   if (!bub_slice_read(r->producer, 1, &p) || p.rank != r->s.rank)
     return bub_refuse(r, "bad loop placeholder");
@@ -1035,11 +928,6 @@ static bool unslice_rewrite(bub_rw *r) {
   bub_replace(r, mlirOperationGetOperand(r->producer, 0));
   return true;
 }
-
-const bub_pattern bub_pat_unslice = {
-    "loop-placeholder",
-    "the scf.for placeholder: its own slice is the carried slice",
-    unslice_applies, unslice_rewrite, NULL};
 
 /* ---- bufferization.to_tensor of a buffer filled by loads -------------------
  */
@@ -1203,12 +1091,6 @@ static bool scan_users(bub_rw *r, MlirValue v, buffer_uses *u, int nviews,
   return true;
 }
 
-static bool tt_applies(npuc_bubble_ctx *bc, MlirOperation p) {
-  (void)bc;
-  return npuc_op_is(p, "bufferization.to_tensor") &&
-         mlirOperationGetNumOperands(p) == 1;
-}
-
 static MlirType memref_of(MlirType like, const bub_slice *s) {
   int64_t shape[BUB_MAX_RANK], c;
   for (int d = 0; d < s->rank; d++)
@@ -1281,7 +1163,7 @@ static void tt_narrow_loads(bub_rw *r, const buffer_uses *u, MlirValue nb);
 static MlirValue tt_build_tensor(bub_rw *r, MlirValue nb);
 static void tt_erase_old(bub_rw *r, const buffer_uses *u);
 
-static bool tt_rewrite(bub_rw *r) {
+bool bub_rewrite_to_tensor(bub_rw *r) {
   if (bub_deferred(r->bc, r->producer) || !uses_are_this_slice(r)) {
     bub_defer(r->bc, r->producer);
     return bub_refuse(r, "the tensor of the buffer has other uses");
@@ -1440,9 +1322,3 @@ static void tt_erase_old(bub_rw *r, const buffer_uses *u) {
     mlirRewriterBaseEraseOp(r->rw, u->cast);
   mlirRewriterBaseEraseOp(r->rw, u->alloc);
 }
-
-const bub_pattern bub_pat_to_tensor = {
-    "to-tensor",
-    "bufferization.to_tensor of a memref.alloc filled by hivm.hir.load: a "
-    "buffer of the slice's shape, loads narrowed with memref.subview",
-    tt_applies, tt_rewrite, NULL};

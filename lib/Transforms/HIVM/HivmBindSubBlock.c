@@ -46,9 +46,6 @@
 #define MAX_RANK 16
 #define DISABLE_ATTR "hivm.disable_auto_tile_and_bind_subblock"
 
-static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
-                           const npuc_pass_context *ctx);
-
 #define BIND_OPTIONS(X, T)                                                     \
   X(T, bool, enable_tile, "enable-tile", NPUC_OPT_BOOL, "true", NULL,          \
     "split the work of the two sub-blocks (false: only sub-block 0 stores, "   \
@@ -702,8 +699,8 @@ static void tidy_up(MlirOperation func, const npuc_op_registry *reg,
  * Backwards over the walk order, so a chain goes in one sweep. */
 static void erase_dead_values(MlirOperation func, const npuc_op_registry *reg) {
   npuc_op_list l = {0};
-  bool ok = npuc_op_list_collect(func, MlirWalkPreOrder, NULL, NULL, &l);
-  for (size_t i = l.count; ok && i-- > 0;)
+  npuc_op_list_collect(func, MlirWalkPreOrder, NULL, NULL, &l);
+  for (size_t i = l.count; i-- > 0;)
     if (value_only(l.ops[i], reg))
       mlirOperationDestroy(l.ops[i]);
   npuc_op_list_free(&l);
@@ -772,8 +769,7 @@ static void fall_back(MlirOperation func, const npuc_op_registry *reg) {
   npuc_op_list l = {0};
   npuc_op_def_cache defs;
   npuc_op_def_cache_init(&defs, reg);
-  if (!npuc_op_list_collect(func, MlirWalkPreOrder, store_like, &defs, &l))
-    abort(); /* out of memory before the rewrite: nothing to undo */
+  npuc_op_list_collect(func, MlirWalkPreOrder, store_like, &defs, &l);
   for (size_t i = 0; i < l.count; i++)
     if (mlirOperationGetNumResults(l.ops[i]) <= 1)
       guard_leaf(l.ops[i], (MlirValue){NULL}, reg);

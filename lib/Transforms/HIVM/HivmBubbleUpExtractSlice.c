@@ -12,9 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool bubble_up(MlirOperation func, const npuc_pass_options *opts,
-                      const npuc_pass_context *ctx);
-
 #define BUBBLE_OPTIONS(X, T)                                                   \
   X(T, bool, strict_mode, "strict-mode", NPUC_OPT_BOOL, "false", NULL,         \
     "refuse rewrites that are not exact from the IR alone (unaligned "         \

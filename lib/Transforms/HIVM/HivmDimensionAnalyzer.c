@@ -273,8 +273,7 @@ static bool add_load(npuc_dim_result *out, MlirOperation op,
 /* The ops in walk order, per op the operand it stores, and what the
  * load-like ops read. */
 static bool collect_ops(analyzer *a, MlirOperation func, npuc_dim_result *out) {
-  if (!npuc_op_list_collect(func, MlirWalkPreOrder, NULL, NULL, &a->ops))
-    a->oom = true;
+  npuc_op_list_collect(func, MlirWalkPreOrder, NULL, NULL, &a->ops);
   a->stored = a->oom ? NULL : malloc((a->ops.count + 1) * sizeof *a->stored);
   for (size_t i = 0; a->stored && i < a->ops.count && !a->oom; i++) {
     const name_facts *f = facts_of(a, a->ops.ops[i]);

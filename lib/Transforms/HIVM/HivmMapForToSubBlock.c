@@ -16,10 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool map_for_to_sub_block(MlirOperation func,
-                                 const npuc_pass_options *opts,
-                                 const npuc_pass_context *ctx);
-
 NPUC_PASS_DEFINE(npuc_pass_hivm_map_for_to_sub_block,
                  "hivm-map-for-to-sub-block",
                  "Replace the sub-block loop {map_for_to_forall, mapping = "
@@ -52,10 +48,8 @@ static unsigned sub_block_loop(MlirOperation op, void *user) {
 
 bool npuc_map_sub_block_loops(MlirOperation root) {
   npuc_op_list l = {0};
-  bool ok =
-      npuc_op_list_collect(root, MlirWalkPreOrder, sub_block_loop, NULL, &l);
-  if (!ok)
-    npuc_pass_error(root, "out of memory");
+  npuc_op_list_collect(root, MlirWalkPreOrder, sub_block_loop, NULL, &l);
+  bool ok = true;
   for (size_t i = 0; ok && i < l.count; i++)
     ok = bind_loop(l.ops[i]);
   npuc_op_list_free(&l);

@@ -11,6 +11,7 @@
  * block (name, operands, result types, attributes) is replaced by it.
  * Linear: ops are found by a hash of what makes them equal. */
 #include "SubBlock.h"
+#include "npuc/Alloc.h"
 #include "npuc/OpList.h"
 #include "npuc/Verify.h"
 
@@ -43,12 +44,12 @@ void npuc_sub_block_merge_equal(MlirOperation func,
   npuc_op_list l = {0};
   op_table t = {NULL, 0};
   size_t cap = 16;
-  bool ok = npuc_op_list_collect(func, MlirWalkPreOrder, mergeable, &k, &l);
-  while (ok && cap < 2 * l.count)
+  npuc_op_list_collect(func, MlirWalkPreOrder, mergeable, &k, &l);
+  while (cap < 2 * l.count)
     cap *= 2;
-  t.ops = ok ? calloc(cap, sizeof *t.ops) : NULL;
+  t.ops = npuc_xcalloc(cap, sizeof *t.ops);
   t.mask = cap - 1;
-  for (size_t i = 0; t.ops && i < l.count; i++) {
+  for (size_t i = 0; i < l.count; i++) {
     MlirOperation op = l.ops[i];
     size_t j = hash_op(op) & t.mask;
     while (t.ops[j].ptr && !equal_ops(t.ops[j], op))
@@ -65,7 +66,7 @@ void npuc_sub_block_merge_equal(MlirOperation func,
 /* Tensor slices, and ops of our tables that compute values and nothing
  * else: destination style, no side effects, no memory read or written (no
  * memref operand: a load from a tensor copies a value), no regions, not a
- * store. The input is left alone when out of memory. */
+ * store. */
 static unsigned mergeable(MlirOperation op, void *user) {
   merge_kinds *k = user;
   if (mlirIdentifierEqual(mlirOperationGetName(op), k->slice))

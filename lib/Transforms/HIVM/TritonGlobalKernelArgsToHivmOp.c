@@ -28,10 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool grid_args_to_hivm(MlirOperation module,
-                              const npuc_pass_options *opts,
-                              const npuc_pass_context *ctx);
-
 static const char *const orders[] = {"auto", "x-fastest", "z-fastest", NULL};
 
 #define TRITON_ARGS_OPTIONS(X, T)                                              \

@@ -13,6 +13,7 @@
  *    [K, N] to [K/4, 4N], as the seed does.
  * Unreferenced entries are dropped and the container is ordered large
  * first again, as tx8-move-constant leaves it. docs/passes/tx8-const-norm.md */
+#include "Tx8Options.h"
 #include "Tx8ConstContainer.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
@@ -24,15 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
-                       const npuc_pass_context *ctx);
-
 #define CONST_NORM_OPTIONS(X, T)                                               \
-  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "",      \
-    NULL, "TX8 target description (YAML) overriding the built-in one")         \
-  X(T, bool, aligned_data, "aligned-data", NPUC_OPT_BOOL, "false", NULL,       \
-    "store a constant read in Cx/NCx as that layout's image (DDR holds "       \
-    "aligned data) instead of compact (the load converts)")
+  TX8_OPTION_TARGET_CONFIG(X, T)                                               \
+  TX8_OPTION_ALIGNED_DATA(X, T, "read in Cx/NCx")
 NPUC_PASS_OPTIONS(const_norm_options, CONST_NORM_OPTIONS);
 
 NPUC_PASS_DEFINE(npuc_pass_tx8_const_norm, "tx8-const-norm",
@@ -87,10 +82,10 @@ static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
   int32_t dx, dy;
   entries e;
   memset(&e, 0, sizeof e);
-  if (!npuc_tx8_pass_target(
+  if (!tx8_pass_target_mesh(
           module, npuc_pass_tx8_const_norm.name,
-          NPUC_PASS_OPTS(const_norm_options, opts)->target_config, &target) ||
-      !npuc_tx8_module_tile_mesh(module, &target, &dx, &dy) ||
+          NPUC_PASS_OPTS(const_norm_options, opts)->target_config, &target, &dx,
+          &dy) ||
       !tx8_container_read(module, npuc_pass_tx8_const_norm.name, &e.cc))
     return false;
   e.num_original = e.cc.count;

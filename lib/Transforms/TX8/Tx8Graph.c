@@ -7,8 +7,7 @@
 #include <string.h>
 
 void tx8_op_list_push(tx8_op_list *l, MlirOperation op) {
-  if (!npuc_op_list_push(l, op))
-    abort(); /* out of memory */
+  npuc_op_list_push(l, op);
 }
 
 void tx8_op_list_free(tx8_op_list *l) { npuc_op_list_free(l); }
@@ -19,8 +18,7 @@ static unsigned named(MlirOperation op, void *name) {
 
 void tx8_collect_ops(MlirOperation root, const char *name, tx8_op_list *out) {
   memset(out, 0, sizeof *out);
-  if (!npuc_op_list_collect(root, MlirWalkPreOrder, named, (void *)name, out))
-    abort(); /* out of memory */
+  npuc_op_list_collect(root, MlirWalkPreOrder, named, (void *)name, out);
 }
 
 void tx8_graph_ops(MlirOperation module, tx8_op_list *out) {
@@ -51,4 +49,11 @@ bool tx8_require_known(MlirOperation op, const char *why) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   npuc_pass_error(op, "'%.*s' %s", (int)n.length, n.data, why);
   return false;
+}
+
+bool tx8_pass_target_mesh(MlirOperation module, const char *pass,
+                          const char *config, npuc_tx8_target *target,
+                          int32_t *dx, int32_t *dy) {
+  return npuc_tx8_pass_target(module, pass, config, target) &&
+         npuc_tx8_module_tile_mesh(module, target, dx, dy);
 }

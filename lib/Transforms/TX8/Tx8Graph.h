@@ -6,13 +6,13 @@
 
 #include "npuc/BuildOps.h"
 #include "npuc/OpList.h"
+#include "npuc/Tx8Ir.h"
 #include <mlir-c/IR.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 typedef npuc_op_list tx8_op_list;
 
-/* Aborts when out of memory (the TX8 passes collect before rewriting). */
 void tx8_op_list_push(tx8_op_list *l, MlirOperation op);
 void tx8_op_list_free(tx8_op_list *l);
 
@@ -32,5 +32,12 @@ void tx8_collect_ops(MlirOperation root, const char *name, tx8_op_list *out);
  * their first region's entry block is a graph body. */
 void tx8_graph_ops(MlirOperation module, tx8_op_list *out);
 MlirBlock tx8_graph_body(MlirOperation graph);
+
+/* The target description a pass's target-config option names (the
+ * built-in one when `config` is empty) and the module's tile mesh; false
+ * after a located error naming `pass`. */
+bool tx8_pass_target_mesh(MlirOperation module, const char *pass,
+                          const char *config, npuc_tx8_target *target,
+                          int32_t *dx, int32_t *dy);
 
 #endif

@@ -26,9 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool group_ldst(MlirOperation module, const npuc_pass_options *opts,
-                       const npuc_pass_context *ctx);
-
 NPUC_PASS_DEFINE(
     npuc_pass_tx8_group_ldst, "tx8-group-ldst",
     "Load a tx8be.group's inputs and store its results at the group "

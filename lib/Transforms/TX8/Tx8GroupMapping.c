@@ -5,6 +5,7 @@
  * tx8be.tile_dy, each defaulting to the target's mesh (4 x 4). A mesh
  * larger than the target's tiles along either axis is an error.
  * docs/passes/tx8-group-mapping.md */
+#include "Tx8Options.h"
 #include "Tx8Graph.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
@@ -13,12 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-static bool group_mapping(MlirOperation module, const npuc_pass_options *opts,
-                          const npuc_pass_context *ctx);
-
-#define MAPPING_OPTIONS(X, T)                                                  \
-  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "",      \
-    NULL, "TX8 target description (YAML) overriding the built-in one")
+#define MAPPING_OPTIONS(X, T) TX8_OPTION_TARGET_CONFIG(X, T)
 NPUC_PASS_OPTIONS(mapping_options, MAPPING_OPTIONS);
 
 NPUC_PASS_DEFINE(
@@ -31,10 +27,10 @@ static bool group_mapping(MlirOperation module, const npuc_pass_options *opts,
   (void)ctx;
   npuc_tx8_target target;
   int32_t dx, dy;
-  if (!npuc_tx8_pass_target(
+  if (!tx8_pass_target_mesh(
           module, npuc_pass_tx8_group_mapping.name,
-          NPUC_PASS_OPTS(mapping_options, opts)->target_config, &target) ||
-      !npuc_tx8_module_tile_mesh(module, &target, &dx, &dy))
+          NPUC_PASS_OPTS(mapping_options, opts)->target_config, &target, &dx,
+          &dy))
     return false;
   if (dx > target.tiles_x || dy > target.tiles_y) {
     npuc_pass_error(module,

@@ -27,9 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool group_single(MlirOperation module, const npuc_pass_options *opts,
-                         const npuc_pass_context *ctx);
-
 NPUC_PASS_DEFINE(npuc_pass_tx8_group_single, "tx8-group-single",
                  "Put every tx8be compute op in a tx8be.group of its own",
                  "builtin.module", group_single, );

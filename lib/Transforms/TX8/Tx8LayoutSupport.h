@@ -22,8 +22,6 @@
 /* The definition of a layout pass: it runs `run` on each func.func and
  * takes no options. Declares `run`. */
 #define TX8L_PASS(symbol, flag, what, entry)                                   \
-  static bool entry(MlirOperation func, const npuc_pass_options *opts,         \
-                    const npuc_pass_context *ctx);                             \
   NPUC_PASS_DEFINE(symbol, flag, what, "func.func", entry)
 
 /* What layoutInitPass gives every op but gemm and conv. */

@@ -7,6 +7,7 @@
  * `bypasscodegen`. Entries over a DDR bank per tile (4 KiB x 16) come
  * first, then the rest, each in order of appearance (updateConstContainer).
  * docs/passes/tx8-move-constant.md. */
+#include "Tx8Options.h"
 #include "Tx8ConstContainer.h"
 #include "Tx8Graph.h"
 #include "npuc/IR.h"
@@ -19,15 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
-                           const npuc_pass_context *ctx);
-
 #define MOVE_CONSTANT_OPTIONS(X, T)                                            \
-  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "",      \
-    NULL, "TX8 target description (YAML) overriding the built-in one")         \
-  X(T, bool, aligned_data, "aligned-data", NPUC_OPT_BOOL, "false", NULL,       \
-    "store a constant whose dev_info says Cx/NCx as that layout's image "      \
-    "(DDR holds aligned data) instead of compact (the load converts)")
+  TX8_OPTION_TARGET_CONFIG(X, T)                                               \
+  TX8_OPTION_ALIGNED_DATA(X, T, "whose dev_info says Cx/NCx")
 NPUC_PASS_OPTIONS(move_constant_options, MOVE_CONSTANT_OPTIONS);
 
 NPUC_PASS_DEFINE(
@@ -52,11 +47,10 @@ static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
   npuc_tx8_target target;
   int32_t dx, dy;
   tx8_const_container cc;
-  if (!npuc_tx8_pass_target(
+  if (!tx8_pass_target_mesh(
           module, npuc_pass_tx8_move_constant.name,
-          NPUC_PASS_OPTS(move_constant_options, opts)->target_config,
-          &target) ||
-      !npuc_tx8_module_tile_mesh(module, &target, &dx, &dy) ||
+          NPUC_PASS_OPTS(move_constant_options, opts)->target_config, &target,
+          &dx, &dy) ||
       !tx8_container_read(module, npuc_pass_tx8_move_constant.name, &cc))
     return false;
   tx8_op_list constants;

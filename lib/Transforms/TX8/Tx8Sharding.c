@@ -17,6 +17,7 @@
  * slice of its result) on every compute op and spm_alloc_size on the
  * group, the attributes the code generator reads; skips DDR-only groups
  * (group_tag 2 without a compute op). docs/passes/tx8-sharding.md. */
+#include "Tx8Options.h"
 #include "npuc/IR.h"
 #include "npuc/OpList.h"
 #include "npuc/Pass.h"
@@ -29,14 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
-                         const npuc_pass_context *ctx);
-
 #define SHARDING_OPTIONS(X, T)                                                 \
-  X(T, const char *, target_config, "target-config", NPUC_OPT_STRING, "",      \
-    NULL, "TX8 target description (YAML) overriding the built-in one")         \
-  X(T, int64_t, spm_bytes, "spm-bytes", NPUC_OPT_INT, "0", NULL,               \
-    "SPM bytes per tile (0: the target description's)")
+  TX8_OPTION_TARGET_CONFIG(X, T)                                               \
+  TX8_OPTION_SPM_BYTES(X, T)
 NPUC_PASS_OPTIONS(sharding_options, SHARDING_OPTIONS);
 
 NPUC_PASS_DEFINE(
@@ -68,10 +64,8 @@ static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
   if (spm <= 0)
     spm = target.spm_bytes;
   npuc_op_list list = {0};
-  bool ok =
-      npuc_op_list_collect(module, MlirWalkPreOrder, group_op, NULL, &list);
-  if (!ok)
-    npuc_pass_error(module, "out of memory");
+  npuc_op_list_collect(module, MlirWalkPreOrder, group_op, NULL, &list);
+  bool ok = true;
   for (size_t i = 0; i < list.count && ok; ++i)
     ok = shard_group(list.ops[i], &target, spm);
   npuc_op_list_free(&list);
