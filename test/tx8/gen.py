@@ -654,22 +654,30 @@ def compile_case(args, case, model, out, spm):
         return r, spm
 
 
+def build_run(r, out, case, results, check):
+    """The steps after compiling (r): make, run into case/results, then the
+    command check(results directory). Each step runs if the last passed."""
+    steps = [r]
+    if r.returncode == 0:
+        steps.append(run(["make", "-s", "-C", out]))
+    if steps[-1].returncode == 0 and len(steps) == 2:
+        res = os.path.join(case, results)
+        os.makedirs(res, exist_ok=True)
+        steps.append(run([os.path.join(out, "program"), case, res]))
+        if steps[-1].returncode == 0:
+            steps.append(run(check(res)))
+    return steps
+
+
 def run_unfused(args, case, spm):
     """The fused case's graph with one op per group (the flat graph through
     the whole pipeline, tx8-group-single grouping it), run with the same
     SPM: its outputs must be the same bytes as the fused program's."""
     out = os.path.join(case, "build-single")
     r, _ = compile_case(args, case, "single.mlir", out, spm)
-    steps = [r]
-    if r.returncode == 0:
-        steps.append(run(["make", "-s", "-C", out]))
-    if steps[-1].returncode == 0 and len(steps) == 2:
-        res = os.path.join(case, "results-single")
-        os.makedirs(res, exist_ok=True)
-        steps.append(run([os.path.join(out, "program"), case, res]))
-        if steps[-1].returncode == 0:
-            steps.append(run(["cmp", os.path.join(case, "results", "result0.bin"),
-                              os.path.join(res, "result0.bin")]))
+    steps = build_run(r, out, case, "results-single", lambda res: [
+        "cmp", os.path.join(case, "results", "result0.bin"),
+        os.path.join(res, "result0.bin")])
     if len(steps) < 4 and steps[-1].returncode == 0:
         steps[-1] = subprocess.CompletedProcess([], 1, "unfused run failed\n")
     return steps
@@ -712,16 +720,9 @@ def run_case(args, index, rng):
                        for o in g.ops])
     with open(os.path.join(case, "config.json"), "w") as f:
         json.dump(config, f, indent=1)
-    steps = [r]
-    if r.returncode == 0:
-        steps.append(run(["make", "-s", "-C", out]))
-    if steps[-1].returncode == 0 and len(steps) == 2:
-        res = os.path.join(case, "results")
-        os.makedirs(res, exist_ok=True)
-        steps.append(run([os.path.join(out, "program"), case, res]))
-        if steps[-1].returncode == 0:
-            steps.append(run([tool(args.bin, "npuc-tx8-check"),
-                              os.path.join(case, "graph.txt"), case, res]))
+    steps = build_run(r, out, case, "results", lambda res: [
+        tool(args.bin, "npuc-tx8-check"), os.path.join(case, "graph.txt"),
+        case, res])
     ok = steps[-1].returncode == 0 and len(steps) == 4
     if ok and g.fuse:
         steps += run_unfused(args, case, spm)

@@ -223,8 +223,8 @@ static void emit_step(group_emitter *g, const npuc_tx8_step *st);
 /* Whether step `st` fills an invariant buffer (done once per tile). */
 static bool invariant_step(const npuc_tx8_group_plan *p,
                            const npuc_tx8_step *st) {
-  return st->kind != NPUC_TX8_STEP_COMPUTE &&
-         st->kind != NPUC_TX8_STEP_STORE && p->buffers[st->index].invariant;
+  return st->kind != NPUC_TX8_STEP_COMPUTE && st->kind != NPUC_TX8_STEP_STORE &&
+         p->buffers[st->index].invariant;
 }
 
 static void emit_loop(group_emitter *g) {
