@@ -283,6 +283,16 @@ typedef enum {
   NPUC_TX8_KIND_BATCHNORM, /* input, then four [C] vectors */
   NPUC_TX8_KIND_GEMM,      /* a, b[, bias] */
   NPUC_TX8_KIND_CONV,      /* input NHWC, weight HWOI[, bias] */
+  NPUC_TX8_KIND_CLIP,      /* elementwise with min/max attributes */
+  NPUC_TX8_KIND_REDUCE,    /* reduce_*: keepdims over `axes` (whole there) */
+  NPUC_TX8_KIND_SOFTMAX,   /* along `axes`' one axis (whole there) */
+  NPUC_TX8_KIND_LAYERNORM, /* input, [C] scale, [C] bias; last axis whole */
+  NPUC_TX8_KIND_TRANSPOSE, /* out dim i is in dim perm[i] */
+  NPUC_TX8_KIND_BROADCAST, /* in dim i is out dim perm[i] (same size or 1) */
+  NPUC_TX8_KIND_CONCAT,    /* inputs along `axes`' one axis (whole there) */
+  NPUC_TX8_KIND_SLICE,     /* static offsets and strides (sizes: result) */
+  NPUC_TX8_KIND_POOL,      /* NHWC; kernel, strides, pads as conv's */
+
 } npuc_tx8_op_kind;
 
 #define NPUC_TX8_MAX_OPERANDS 5
@@ -295,6 +305,12 @@ typedef struct {
   npuc_tx8_shape result;
   bool transpose_a, transpose_b;                     /* gemm */
   int64_t strides[2], pads[4], dilations[2], groups; /* conv; pads t, b, l, r */
+  uint32_t axes; /* reduce: bit d reduces dimension d; softmax: its axis */
+  int64_t perm[NPUC_TX8_MAX_RANK]; /* transpose; broadcast: its dims */
+  int64_t offsets[NPUC_TX8_MAX_RANK], steps[NPUC_TX8_MAX_RANK]; /* slice */
+  int64_t kernel[2]; /* pool (strides and pads above) */
+
+  double clip_min, clip_max; /* clip */
 } npuc_tx8_slice_op;
 
 /* A row of npuc/Tx8Ops.def: a tx8be compute op, its family and, for an

@@ -7,6 +7,7 @@
 #include "npuc/Diagnostics.h"
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* The largest input file read (1 GiB), and the largest configuration or
  * spec (1 MiB): beyond them a read is an error, so `/dev/zero` or a
@@ -69,15 +70,29 @@ bool npuc_output_write(npuc_output *out, const char *data, size_t len);
 bool npuc_output_commit(npuc_output *out, const npuc_diag_sink *sink);
 /* Removes the temporary file and frees; the target is left untouched. */
 void npuc_output_discard(npuc_output *out);
-/* Removes every temporary output still open: on SIGINT, SIGTERM, SIGHUP,
- * SIGPIPE and crashes (handlers installed by the first npuc_output_open)
- * and on LLVM's fatal errors. Async-signal-safe. */
+/* Removes every temporary output still open and every tracked directory,
+ * after killing the tracked child: on SIGINT, SIGTERM, SIGHUP, SIGPIPE and
+ * crashes (handlers installed by the first npuc_output_open or tracking
+ * call) and on LLVM's fatal errors. Async-signal-safe. */
 void npuc_remove_temp_files(void);
 
+/* A scratch directory (with everything below it) that a signal or fatal
+ * error removes, until untracked. `path` must stay valid meanwhile. */
+void npuc_temp_dir_track(const char *path);
+void npuc_temp_dir_untrack(const char *path);
+/* The child process a signal kills (SIGKILL, then reaped) before the
+ * directories go; 0 for none. One at a time: tools run children in turn. */
+void npuc_temp_child_track(pid_t pid);
+
+/* rm -rf `path` (symlinks removed, not followed; at most 16 levels deep).
+ * Async-signal-safe: no allocation. */
+void npuc_remove_tree(const char *path);
+
 /* An output directory built whole, then moved into place: a fresh
- * ".DIR.tmp.XXXXXX" beside `dir` (its parents made), the files written
- * there, then commit renames it to `dir` (or, when `dir` exists, each
- * file into it) and removes what is left; remove drops it on failure. */
+ * ".DIR.tmp.XXXXXX" beside `dir` (its parents made, tracked as a temporary
+ * directory), the files written there, then commit renames it to `dir`
+ * (or, when `dir` exists, each file into it) and removes what is left;
+ * remove drops it on failure. */
 char *npuc_staging_dir_create(const char *dir, const npuc_diag_sink *sink);
 bool npuc_staging_dir_commit(const char *staging, const char *dir,
                              const npuc_diag_sink *sink);

@@ -110,6 +110,18 @@ typedef struct {
  * dtype or shape, an operand not in SPM, a layout conflict. */
 bool npuc_tx8_group_plan_build(MlirOperation group, npuc_tx8_group_plan *p);
 
+/* Reads the attributes of compute op `op` (named `name`) that its slice
+ * rule and runtime call need into `s` (reduce axes, softmax axis,
+ * transpose permutation, clip bounds) and `epsilon` (layernorm; 1e-5 when
+ * absent). s->kind, operands and result must be set. False after a
+ * located error. lib/TX8/OpParams.c. */
+bool npuc_tx8_read_op_params(MlirOperation op, const char *name,
+                             npuc_tx8_slice_op *s, float *epsilon);
+/* Whether one of those ops has an i8 form in the op library: the moves
+ * (transpose, broadcast, concat, slice), clip, reduce_max, reduce_min and
+ * max_pool. */
+bool npuc_tx8_op_takes_i8(const npuc_tx8_slice_op *s, const char *name);
+
 /* SPM bytes one temporal slice of `out_slice` (per anchor dimension)
  * takes: every buffer at its largest, plus the largest scratch of its ops
  * (batchnorm's), each on its own 2048-bit boundary (no reuse: the SPM

@@ -206,12 +206,19 @@ uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm, const L_SHAPE *l);
 
 typedef struct {
   bool transpose_a, transpose_b;
+  /* Matrices per batch of a and out (attention's heads); 0 means 1. */
+  int32_t heads;
 } npuc_tx8_gemm_param;
 
 /* out[n] = op(a[n]) x op(b) (+ bias): a is N batches of M x K (rows x
  * channels; K x M with transpose_a), b one K x N matrix (N x K with
  * transpose_b), bias a rank-1 [N] tensor or NULL, out N batches of M x N.
- * Accumulates in fp32 (int8: int32) in 8x16x8 instruction tiles. */
+ * Batched (attention's [B,H,S,D] x [B,H,D,S]): with `heads` H, a batch of
+ * a and out holds H matrices one after the other (H*M rows), and b may
+ * hold one matrix per matrix of out (N*H of them, K rows each, one after
+ * the other over its rows in any layout) instead of one shared; not with
+ * transpose_a. Accumulates in fp32 (int8: int32) in 8x16x8 instruction
+ * tiles. */
 uint64_t op_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                  const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
                  const npuc_tx8_tsr *out);
@@ -273,6 +280,114 @@ uint64_t op_binary(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
 uint64_t op_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
                   const npuc_tx8_tsr *out);
 
+/* ---- the ops networks use (issue 17)
+ * ------------------------------------------------------------------ */
+
+/* out = min(max(in, lo), hi) (relu6: 0..6). Any float dtype and i8. */
+typedef struct {
+  float lo, hi;
+} npuc_tx8_clip_param;
+uint64_t op_clip(const npuc_tx8_clip_param *p, const npuc_tx8_tsr *in,
+                 const npuc_tx8_tsr *out);
+
+/* The ops below see their tensors as `dim`-dimensional, row-major over
+ * `shape` (the input's; the slice a generated loop hands them), each
+ * element placed by the tensor's own layout: element i of the row-major
+ * order is (n, hw, c) = (i / (HW*C), i / C % HW, i % C) of its dims. */
+#define NPUC_TX8_SHAPED_PARAM                                                  \
+  int32_t shape[NPUC_TX8_MAX_SHAPE_DIM];                                       \
+  int32_t dim
+
+typedef enum {
+#define TX8_REDUCE(op, ENUM, PASSES) NPUC_TX8_##ENUM,
+#include "npuc/Tx8Ops.def"
+} npuc_tx8_reduce_op;
+
+/* Reduces the axes of bit mask `axes` (bit d: dimension d); out has the
+ * input's shape with those dimensions 1 (keepdims). Floats accumulate in
+ * fp32 in row-major order; max/min also take i8. */
+typedef struct {
+  NPUC_TX8_SHAPED_PARAM;
+  uint32_t axes;
+} npuc_tx8_reduce_param;
+uint64_t op_reduce(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
+                   const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
+
+/* Softmax along `axis`, numerically stable: exp(x - max) / sum. Floats. */
+typedef struct {
+  NPUC_TX8_SHAPED_PARAM;
+  int32_t axis;
+} npuc_tx8_softmax_param;
+uint64_t op_softmax(const npuc_tx8_softmax_param *p, const npuc_tx8_tsr *in,
+                    const npuc_tx8_tsr *out);
+
+/* Layer normalization over the last axis (C): (x - mean) / sqrt(var +
+ * epsilon) * scale + bias, var the biased variance; scale and bias rank-1
+ * [C] (any float dtype). Floats, fp32 inside. */
+typedef struct {
+  float epsilon;
+} npuc_tx8_layernorm_param;
+uint64_t op_layernorm(const npuc_tx8_layernorm_param *p, const npuc_tx8_tsr *in,
+                      const npuc_tx8_tsr *scale, const npuc_tx8_tsr *bias,
+                      const npuc_tx8_tsr *out);
+
+/* out dimension i is input dimension perm[i] (`shape` is the input's).
+ * A TDMA move; any dtype. */
+typedef struct {
+  NPUC_TX8_SHAPED_PARAM;
+  int32_t perm[NPUC_TX8_MAX_SHAPE_DIM];
+} npuc_tx8_transpose_param;
+uint64_t op_transpose(const npuc_tx8_transpose_param *p, const npuc_tx8_tsr *in,
+                      const npuc_tx8_tsr *out);
+
+/* Input dimension i is output dimension dims[i] (of the same size, or 1:
+ * repeated); output dimensions no input dimension names are repeats.
+ * `shape` is the input's, out_shape the output's. A CGRA pass; any
+ * dtype. */
+typedef struct {
+  NPUC_TX8_SHAPED_PARAM;
+  int32_t out_shape[NPUC_TX8_MAX_SHAPE_DIM];
+  int32_t out_dim;
+  int32_t dims[NPUC_TX8_MAX_SHAPE_DIM];
+} npuc_tx8_broadcast_param;
+uint64_t op_broadcast(const npuc_tx8_broadcast_param *p, const npuc_tx8_tsr *in,
+                      const npuc_tx8_tsr *out);
+
+/* `count` inputs one after the other along `axis`: input i has the
+ * output's `shape` but lengths[i] along the axis (they add up to
+ * shape[axis]). A TDMA move; any dtype. */
+#define NPUC_TX8_MAX_CONCAT 5
+typedef struct {
+  NPUC_TX8_SHAPED_PARAM;
+  int32_t axis, count;
+  int32_t lengths[NPUC_TX8_MAX_CONCAT];
+} npuc_tx8_concat_param;
+uint64_t op_concat(const npuc_tx8_concat_param *p,
+                   const npuc_tx8_tsr *const *ins, const npuc_tx8_tsr *out);
+
+/* Output index o reads input index offsets + o * strides; `shape` is the
+ * output's, in_shape the input's (generated code hands over the input
+ * slice that starts at the first element read: offsets 0). A TDMA move;
+ * any dtype. */
+typedef struct {
+  NPUC_TX8_SHAPED_PARAM;
+  int32_t in_shape[NPUC_TX8_MAX_SHAPE_DIM];
+  int32_t offsets[NPUC_TX8_MAX_SHAPE_DIM];
+  int32_t strides[NPUC_TX8_MAX_SHAPE_DIM];
+} npuc_tx8_slice_param;
+uint64_t op_slice(const npuc_tx8_slice_param *p, const npuc_tx8_tsr *in,
+                  const npuc_tx8_tsr *out);
+
+/* 2-D max or average pooling of NHWC `in` (N batches of in_h*in_w rows of
+ * C) into NHWC `out` (out_h*out_w rows of C), the window placed as a
+ * convolution's (npuc_tx8_conv_param's fields; dilations and groups are
+ * not used). Taps in the padding are skipped: max ignores them and
+ * average divides by the valid taps only (ONNX's count_include_pad = 0).
+ * Floats compute in fp32; max also takes i8. */
+typedef enum { NPUC_TX8_POOL_MAX, NPUC_TX8_POOL_AVG } npuc_tx8_pool_op;
+uint64_t op_pool(npuc_tx8_pool_op op, const npuc_tx8_conv_param *p,
+                 const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
+
 /* ---- the reference (compute interface)
  * ------------------------------------------------ */
 
@@ -293,6 +408,27 @@ void npuc_tx8_ref_binary(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
 void npuc_tx8_ref_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
                         const npuc_tx8_tsr *out);
 
+void npuc_tx8_ref_clip(const npuc_tx8_clip_param *p, const npuc_tx8_tsr *in,
+                       const npuc_tx8_tsr *out);
+void npuc_tx8_ref_reduce(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
+                         const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
+void npuc_tx8_ref_softmax(const npuc_tx8_softmax_param *p,
+                          const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
+void npuc_tx8_ref_layernorm(const npuc_tx8_layernorm_param *p,
+                            const npuc_tx8_tsr *in, const npuc_tx8_tsr *scale,
+                            const npuc_tx8_tsr *bias, const npuc_tx8_tsr *out);
+void npuc_tx8_ref_transpose(const npuc_tx8_transpose_param *p,
+                            const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
+void npuc_tx8_ref_broadcast(const npuc_tx8_broadcast_param *p,
+                            const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
+void npuc_tx8_ref_concat(const npuc_tx8_concat_param *p,
+                         const npuc_tx8_tsr *const *ins,
+                         const npuc_tx8_tsr *out);
+void npuc_tx8_ref_slice(const npuc_tx8_slice_param *p, const npuc_tx8_tsr *in,
+                        const npuc_tx8_tsr *out);
+void npuc_tx8_ref_pool(npuc_tx8_pool_op op, const npuc_tx8_conv_param *p,
+                       const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
+
 /* ---- cycle model
  * ------------------------------------------------------------------------ */
 
@@ -307,6 +443,22 @@ uint64_t npuc_tx8_cycles_tdma(int64_t bytes);
 uint64_t npuc_tx8_cycles_ct(int64_t bytes, int passes);
 uint64_t npuc_tx8_cycles_ne(int64_t batches, int64_t m, int64_t k, int64_t n,
                             npuc_tx8_dtype dt);
+
+/* The issue-17 ops' costs (cycles.c): reduce `passes` CT passes over the
+ * input's bytes; softmax five over the input (max, subtract, exp, sum,
+ * divide); layernorm seven (mean, subtract, square-sum, rsqrt,
+ * normalize, scale, shift); transpose, concat and slice a TDMA move of
+ * source plus destination (npuc_tx8_cycles_move); broadcast one CT pass
+ * over the output. */
+uint64_t npuc_tx8_cycles_reduce(int64_t in_bytes, int passes);
+uint64_t npuc_tx8_cycles_softmax(int64_t bytes);
+uint64_t npuc_tx8_cycles_layernorm(int64_t bytes);
+uint64_t npuc_tx8_cycles_transpose(int64_t src_bytes, int64_t dst_bytes);
+uint64_t npuc_tx8_cycles_move(int64_t src_bytes, int64_t dst_bytes);
+uint64_t npuc_tx8_cycles_broadcast(int64_t out_bytes);
+/* Pooling: one CT pass over the output per kernel tap (a vector max or
+ * add), average one more (the divide). */
+uint64_t npuc_tx8_cycles_pool(int64_t out_bytes, int64_t taps, bool avg);
 
 /* Prints "tx8 <op>: error: message" to stderr and exits with status 3. */
 void npuc_tx8_fail(const char *op, const char *fmt, ...)

@@ -362,10 +362,12 @@ static bool spawn(char *const argv[], const char *cwd, const char *log_path,
     execvp(argv[0], argv);
     _exit(127);
   }
-  while (waitpid(pid, status, 0) < 0)
-    if (errno != EINTR)
-      return false;
-  return true;
+  npuc_temp_child_track(pid); /* a signal to us ends the child too */
+  bool waited = true;
+  while (waited && waitpid(pid, status, 0) < 0)
+    waited = errno == EINTR;
+  npuc_temp_child_track(0);
+  return waited;
 }
 
 /* ---- comparison ------------------------------------------------------------

@@ -12,6 +12,7 @@
 #include "npuc/StringBuilder.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <signal.h>
 #ifdef __GLIBC__
@@ -22,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* ---- Input ---------------------------------------------------------- */
@@ -461,6 +464,8 @@ void npuc_output_discard(npuc_output *out) {
  * sanitizer owns that signal. */
 #define MAX_TEMPS 16
 static char *volatile live_temps[MAX_TEMPS];
+static const char *volatile live_dirs[MAX_TEMPS];
+static volatile pid_t live_child;
 
 static void on_signal(int sig) {
   npuc_remove_temp_files();
@@ -500,10 +505,94 @@ static void forget_temp(const char *path) {
       live_temps[i] = NULL;
 }
 
+void npuc_temp_dir_track(const char *path) {
+  install_signal_handlers();
+  for (size_t i = 0; i < MAX_TEMPS; i++)
+    if (!live_dirs[i]) {
+      live_dirs[i] = path;
+      return;
+    }
+}
+
+void npuc_temp_dir_untrack(const char *path) {
+  for (size_t i = 0; i < MAX_TEMPS; i++)
+    if (live_dirs[i] && strcmp(live_dirs[i], path) == 0)
+      live_dirs[i] = NULL;
+}
+
+void npuc_temp_child_track(pid_t pid) {
+  install_signal_handlers();
+  live_child = pid;
+}
+
+/* The child first: it may still be writing into the directories. */
 void npuc_remove_temp_files(void) {
+  pid_t child = live_child;
+  if (child > 0 && kill(child, SIGKILL) == 0)
+    while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+      ;
   for (size_t i = 0; i < MAX_TEMPS; i++)
     if (live_temps[i])
       unlink(live_temps[i]);
+  for (size_t i = 0; i < MAX_TEMPS; i++)
+    if (live_dirs[i])
+      npuc_remove_tree(live_dirs[i]);
+}
+
+/* What getdents64 fills its buffer with (the kernel's linux_dirent64). */
+typedef struct {
+  uint64_t ino;
+  int64_t off;
+  unsigned short reclen;
+  unsigned char type;
+  char name[];
+} dirent64_record;
+
+static void remove_entries(int dir, int depth);
+
+void npuc_remove_tree(const char *path) {
+  if (unlink(path) == 0 || errno == ENOENT)
+    return;
+  int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd >= 0) {
+    remove_entries(fd, 16);
+    close(fd);
+  }
+  rmdir(path);
+}
+
+/* Reads the directory from its start again after each batch it removed
+ * from, as removing entries may shift what a further read returns. */
+static void remove_entries(int dir, int depth) {
+  char buf[2048] __attribute__((aligned(8)));
+  for (int rounds = 0; rounds < 1 << 16; rounds++) {
+    if (lseek(dir, 0, SEEK_SET) < 0)
+      return;
+    long n = syscall(SYS_getdents64, dir, buf, sizeof buf);
+    bool removed = false;
+    for (long off = 0; off < n;) {
+      const dirent64_record *e = (const void *)(buf + off);
+      off += e->reclen;
+      if (e->name[0] == '.' &&
+          (!e->name[1] || (e->name[1] == '.' && !e->name[2])))
+        continue;
+      if (unlinkat(dir, e->name, 0) == 0) {
+        removed = true;
+        continue;
+      }
+      int sub = depth > 0
+                    ? openat(dir, e->name,
+                             O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                    : -1;
+      if (sub >= 0) {
+        remove_entries(sub, depth - 1);
+        close(sub);
+      }
+      removed |= unlinkat(dir, e->name, AT_REMOVEDIR) == 0;
+    }
+    if (n <= 0 || !removed)
+      return;
+  }
 }
 
 /* ---- Suggestions --------------------------------------------------- */
@@ -585,15 +674,19 @@ char *npuc_staging_dir_create(const char *dir, const npuc_diag_sink *sink) {
     npuc_sb_free(&path);
     return NULL;
   }
-  return npuc_sb_take(&path);
+  char *staging = npuc_sb_take(&path);
+  npuc_temp_dir_track(staging);
+  return staging;
 }
 
 /* A new output directory is the staging directory renamed; into an
  * existing one, each file is renamed over its old self. */
 bool npuc_staging_dir_commit(const char *staging, const char *dir,
                              const npuc_diag_sink *sink) {
-  if (rename(staging, dir) == 0)
+  if (rename(staging, dir) == 0) {
+    npuc_temp_dir_untrack(staging);
     return true;
+  }
   struct stat st;
   bool ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
   if (!ok)
@@ -621,18 +714,8 @@ bool npuc_staging_dir_commit(const char *staging, const char *dir,
 }
 
 void npuc_staging_dir_remove(const char *staging) {
-  DIR *d = opendir(staging);
-  for (struct dirent *e; d && (e = readdir(d));) {
-    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-      continue;
-    npuc_sb path = {0};
-    npuc_sb_printf(&path, "%s/%s", staging, e->d_name);
-    unlink(path.data);
-    npuc_sb_free(&path);
-  }
-  if (d)
-    closedir(d);
-  rmdir(staging);
+  npuc_remove_tree(staging);
+  npuc_temp_dir_untrack(staging);
 }
 
 void npuc_keep_freed_memory(void) {

@@ -401,6 +401,8 @@ static bool add_compute(builder *b, MlirOperation op, npuc_tx8_op_kind kind) {
   o->result = p->num_buffers - 1;
   p->steps[p->num_steps - 1].index = p->num_ops++;
   o->slice.result = p->buffers[o->result].shape;
+  if (!npuc_tx8_read_op_params(op, name, &o->slice, &o->epsilon))
+    return false;
   char err[256];
   if (!npuc_tx8_slice_check(&o->slice, err, sizeof err)) {
     npuc_op_error(op, "%s: unsupported shape: %s", name, err);
@@ -882,11 +884,14 @@ static bool check_op_dtypes(const npuc_tx8_group_plan *p,
   bool int8_ok = s->kind == NPUC_TX8_KIND_GEMM ||
                  s->kind == NPUC_TX8_KIND_CONV || !strcmp(name, "tx8be.add") ||
                  !strcmp(name, "tx8be.sub") || !strcmp(name, "tx8be.mul") ||
-                 !strcmp(name, "tx8be.relu") || !strcmp(name, "tx8be.abs");
+                 !strcmp(name, "tx8be.relu") || !strcmp(name, "tx8be.abs") ||
+                 npuc_tx8_op_takes_i8(s, name);
   if (out == NPUC_TX8_I8 && !int8_ok) {
     npuc_op_error(o->op,
                   "%s: unsupported dtype: i8 (the op library has "
-                  "i8 gemm, conv, add, sub, mul, relu and abs)",
+                  "i8 gemm, conv, add, sub, mul, relu, abs, clip, "
+                  "reduce_max, reduce_min, max_pool, transpose, "
+                  "broadcast, concat and slice)",
                   name);
     return false;
   }

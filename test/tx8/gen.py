@@ -24,10 +24,14 @@ Usage: gen.py --seed S --count N --out DIR [--bin BUILD/bin] [--kinds k,...]
               [--flat | --mixed] [--cycle] [--spm BYTES] [--tiles DXxDY]
               [--verbose]
 Kinds: batchnorm, gemm, conv, add_vector (a rank-1 operand), binary,
-unary, graph5 (conv -> batchnorm -> relu -> gemm -> add), and the fused
-kinds, whose ops are all in one tx8be.group: fuse_conv2 (conv -> conv),
-fuse_resblock (conv -> batchnorm -> relu -> add -> relu, at times adding
-the conv's own input), fuse_gemm_act (gemm -> add bias -> gelu),
+unary, graph5 (conv -> batchnorm -> relu -> gemm -> add); the ops networks
+use: clip, reduce (sum/max/min/mean over random axes), softmax (any axis),
+layernorm, transpose (any permutation), broadcast, concat, slice, pool
+(max, avg, global avg; NHWC), bmm (batched gemm: [B,(H,)M,K] x
+[B,(H,)K,N]), dwconv (depthwise and grouped conv).
+The fused kinds put all their ops in one tx8be.group: fuse_conv2 (conv ->
+conv), fuse_resblock (conv -> batchnorm -> relu -> add -> relu, at times
+adding the conv's own input), fuse_gemm_act (gemm -> add bias -> gelu),
 fuse_scores (gemm -> mul -> exp), fuse_eltwise (2 to 20 elementwise ops),
 fuse_eltwise20, fuse_chain (2 to 6 ops at random). A fused case is also
 compiled flat (tx8-group-single: one op per group) into build-single/ and
@@ -42,6 +46,8 @@ import subprocess
 import sys
 
 KINDS = ["batchnorm", "gemm", "conv", "add_vector", "binary", "unary", "graph5",
+         "clip", "reduce", "softmax", "layernorm", "transpose", "broadcast",
+         "concat", "slice", "pool", "bmm", "dwconv",
          "fuse_conv2", "fuse_resblock", "fuse_gemm_act", "fuse_scores",
          "fuse_eltwise", "fuse_eltwise20", "fuse_chain"]
 FLOATS = ["f16", "bf16", "f32"]
@@ -186,16 +192,17 @@ def gen_gemm(rng, g, dt=None, a=None, n=None):
                 params="%d %d" % (ta, tb), transpose_a=ta, transpose_b=tb)
 
 
-def gen_conv(rng, g, dt=None, x=None, same=False):
+def gen_conv(rng, g, dt=None, x=None, same=False, groups=None, per_group=None):
     """A conv of a new input, or of `x` (NHWC); `same`: 3x3, stride 1, pads
-    1, as many channels out as in (a residual block's)."""
+    1, as many channels out as in (a residual block's); `groups` groups of
+    `per_group` input channels (grouped and depthwise convs)."""
     dt = dt or rng.choice(FLOATS + ["i8"])
-    groups = rng.choice([1, 1, 2]) if x is None else 1
+    groups = groups or (rng.choice([1, 1, 2]) if x is None else 1)
     n, h, w = rng.randint(1, 2), rng.randint(3, 10), rng.randint(3, 10)
-    cin = groups * rng.randint(1, 20)
+    cin = groups * (per_group or rng.randint(1, 20))
     if x is not None:
         n, h, w, cin = g.shapes[x]
-    cout = groups * rng.randint(1, 20)
+    cout = groups * (rng.randint(1, 3) if per_group else rng.randint(1, 20))
     kh, kw = rng.randint(1, 3), rng.randint(1, 3)
     sh, sw = rng.randint(1, 2), rng.randint(1, 2)
     dh, dw = rng.randint(1, 2), rng.randint(1, 2)
@@ -239,7 +246,9 @@ def gen_add_vector(rng, g, dt=None, x=None, op="add"):
 
 
 def gen_binary(rng, g):
-    op = rng.choice(["add", "sub", "mul", "div"])
+    op = rng.choice(["add", "sub", "mul", "div", "pow"])
+    if op == "pow":
+        return gen_pow(rng, g)
     dt = rng.choice(FLOATS + (["i8"] if op != "div" else []))
     if rng.random() < 0.4:
         return gen_add_vector(rng, g, dt, op=op)
@@ -252,7 +261,7 @@ def gen_binary(rng, g):
 
 def gen_unary(rng, g):
     op = rng.choice(["relu", "gelu", "exp", "log", "sigmoid", "tanh", "sqrt",
-                     "rsqrt", "abs"])
+                     "rsqrt", "abs", "silu", "gelu_tanh"])
     dt = rng.choice(FLOATS + (["i8"] if op in ("relu", "abs") else []))
     rank = rng.randint(1, 4)
     shape = [rng.randint(1, 6) for _ in range(rank - 1)] + [pick_channels(rng)]
@@ -380,7 +389,160 @@ def gen_fuse_chain(rng, g):
     return y
 
 
-GENERATORS = {"batchnorm": gen_batchnorm, "gemm": gen_gemm, "conv": gen_conv,
+def rand_shape(rng, min_rank=1):
+    rank = rng.randint(min_rank, 4)
+    return [rng.randint(1, 5) for _ in range(rank - 1)] + [pick_channels(rng)]
+
+
+def gen_pow(rng, g):
+    """A positive base (a negative one is NaN), the exponent full or [C]."""
+    dt = rng.choice(FLOATS)
+    shape = rand_shape(rng)
+    a = g.input(shape, dt, lo=0, hi=3, positive=True)
+    b = g.weight([shape[-1]] if rng.random() < 0.5 else shape, dt, lo=-2, hi=2)
+    return g.op("pow", shape, dt, [a, b])
+
+
+def gen_clip(rng, g):
+    dt = rng.choice(FLOATS + ["i8"])
+    shape = rand_shape(rng)
+    lo, hi = (0.0, 6.0) if rng.random() < 0.5 else \
+        sorted([rng.randint(-16, 16) / 4.0, rng.randint(-16, 16) / 4.0])
+    x = g.input(shape, dt, lo=-8, hi=8)
+    return g.op("clip", shape, dt, [x], params="%g %g" % (lo, hi), min=lo, max=hi)
+
+
+def gen_reduce(rng, g):
+    op = rng.choice(["reduce_sum", "reduce_max", "reduce_min", "reduce_mean"])
+    dt = rng.choice(FLOATS + (["i8"] if op in ("reduce_max", "reduce_min") else []))
+    shape = rand_shape(rng)
+    axes = sorted(rng.sample(range(len(shape)), rng.randint(1, len(shape))))
+    x = g.input(shape, dt, lo=-2, hi=2)
+    out = [1 if d in axes else n for d, n in enumerate(shape)]
+    # Negative spellings at random: they count from the end.
+    spelled = [a - len(shape) if rng.random() < 0.3 else a for a in axes]
+    mask = sum(1 << a for a in axes)
+    return g.op(op, out, dt, [x], params="%d" % mask, axes=spelled)
+
+
+def gen_softmax(rng, g):
+    dt = rng.choice(FLOATS)
+    shape = rand_shape(rng)
+    axis = rng.randrange(len(shape))
+    x = g.input(shape, dt, lo=-8, hi=8)
+    spelled = axis - len(shape) if rng.random() < 0.3 else axis
+    return g.op("softmax", shape, dt, [x], params="%d" % axis, axis=spelled)
+
+
+def gen_layernorm(rng, g):
+    dt = rng.choice(FLOATS)
+    shape = rand_shape(rng)
+    x = g.input(shape, dt, lo=-3, hi=3)
+    scale = g.weight([shape[-1]], dt, lo=-2, hi=2)
+    bias = g.weight([shape[-1]], dt, lo=-1, hi=1)
+    eps = rng.choice([1e-5, 1e-3])
+    return g.op("layernorm", shape, dt, [x, scale, bias], params="%g" % eps,
+                epsilon=eps)
+
+
+def gen_transpose(rng, g):
+    dt = rng.choice(FLOATS + ["i8"])
+    shape = rand_shape(rng, 2)
+    perm = list(range(len(shape)))
+    while perm == sorted(perm):
+        rng.shuffle(perm)
+    x = g.input(shape, dt)
+    return g.op("transpose", [shape[p] for p in perm], dt, [x],
+                params=" ".join(map(str, perm)), permutation=perm)
+
+
+def gen_broadcast(rng, g):
+    """A lower-rank input: a choice of result dimensions, some of them 1."""
+    dt = rng.choice(FLOATS + ["i8"])
+    shape = rand_shape(rng)
+    dims = sorted(rng.sample(range(len(shape)), rng.randint(1, len(shape))))
+    if rng.random() < 0.5:
+        dims = [len(shape) - 1]  # the bias-like [C] vector
+    ins = [shape[d] if rng.random() < 0.7 else 1 for d in dims]
+    x = g.input(ins, dt)
+    return g.op("broadcast", shape, dt, [x],
+                params="%d %s" % (len(dims), " ".join(map(str, dims))), dims=dims)
+
+
+def gen_concat(rng, g):
+    dt = rng.choice(FLOATS + ["i8"])
+    shape = rand_shape(rng)
+    axis = rng.randrange(len(shape))
+    xs = []
+    for _ in range(rng.randint(2, 4)):
+        s = list(shape)
+        s[axis] = rng.randint(1, 40 if axis == len(shape) - 1 else 4)
+        xs.append(g.input(s, dt))
+    out = list(shape)
+    out[axis] = sum(g.shapes[x][axis] for x in xs)
+    return g.op("concat", out, dt, xs, params="%d" % axis, axis=axis)
+
+
+def gen_slice(rng, g):
+    dt = rng.choice(FLOATS + ["i8"])
+    shape = rand_shape(rng)
+    offsets, sizes, strides = [], [], []
+    for n in shape:
+        o = rng.randint(0, n - 1)
+        s = rng.randint(1, 3)
+        offsets.append(o)
+        strides.append(s)
+        sizes.append(rng.randint(1, (n - 1 - o) // s + 1))
+    x = g.input(shape, dt)
+    return g.op("slice", sizes, dt, [x],
+                params="%s %s" % (" ".join(map(str, offsets)),
+                                  " ".join(map(str, strides))),
+                offsets=offsets, sizes=sizes, strides=strides)
+
+
+def gen_pool(rng, g):
+    op = rng.choice(["max_pool", "avg_pool", "global_avg_pool"])
+    dt = rng.choice(FLOATS + (["i8"] if op == "max_pool" else []))
+    n, h, w, c = rng.randint(1, 2), rng.randint(1, 9), rng.randint(1, 9), \
+        pick_channels(rng)
+    x = g.input([n, h, w, c], dt)
+    if op == "global_avg_pool":
+        return g.op(op, [n, 1, 1, c], dt, [x])
+    kh, kw = rng.randint(1, min(3, h)), rng.randint(1, min(3, w))
+    sh, sw = rng.randint(1, 3), rng.randint(1, 3)
+    pads = [rng.randint(0, kh - 1), rng.randint(0, kh - 1),
+            rng.randint(0, kw - 1), rng.randint(0, kw - 1)]
+    oh = (h + pads[0] + pads[1] - kh) // sh + 1
+    ow = (w + pads[2] + pads[3] - kw) // sw + 1
+    params = "%d %d %d %d %d %d %d %d" % (kh, kw, sh, sw, *pads)
+    return g.op(op, [n, oh, ow, c], dt, [x], params=params, kernel=[kh, kw],
+                strides=[sh, sw], pads=pads)
+
+
+def gen_bmm(rng, g):
+    """Attention-style: leading batch dimensions on both operands."""
+    dt = rng.choice(FLOATS + ["i8"])
+    lead = [rng.randint(1, 3) for _ in range(rng.randint(1, 2))]
+    m, k, n = rng.randint(1, 20), rng.randint(1, 48), rng.randint(1, 40)
+    tb = rng.random() < 0.5
+    a = g.input(lead + [m, k], dt, lo=-2, hi=2)
+    b = g.input(lead + ([n, k] if tb else [k, n]), dt, lo=-2, hi=2)
+    bias = g.weight([n], dt) if rng.random() < 0.3 else "-"
+    return g.op("gemm", lead + [m, n], dt, [a, b, bias],
+                params="0 %d" % tb, transpose_a=False, transpose_b=tb)
+
+
+def gen_dwconv(rng, g):
+    """Depthwise (groups = C, one input channel each) or 1 < groups < C."""
+    if rng.random() < 0.6:
+        return gen_conv(rng, g, groups=pick_channels(rng), per_group=1)
+    return gen_conv(rng, g, groups=rng.randint(3, 8), per_group=rng.randint(2, 12))
+
+
+GENERATORS = {"dwconv": gen_dwconv, "bmm": gen_bmm, "pool": gen_pool, "broadcast": gen_broadcast, "concat": gen_concat,
+              "slice": gen_slice, "clip": gen_clip, "reduce": gen_reduce, "softmax": gen_softmax,
+              "layernorm": gen_layernorm, "transpose": gen_transpose,
+              "batchnorm": gen_batchnorm, "gemm": gen_gemm, "conv": gen_conv,
               "add_vector": gen_add_vector, "binary": gen_binary,
               "unary": gen_unary, "graph5": gen_graph5,
               "fuse_conv2": gen_fuse_conv2, "fuse_resblock": gen_fuse_resblock,
@@ -454,8 +616,10 @@ def op_text(op, operands, types, rtype, extra):
     """The compute op; `extra` are attribute-dictionary entries."""
     k = op["kind"]
     a = op["attrs"]
-    if k == "batchnorm":
+    if k in ("batchnorm", "layernorm"):
         extra = extra + ["epsilon = %.6e : f32" % a["epsilon"]]
+    if k == "clip":
+        extra = extra + ["min = %.6e : f32" % a["min"], "max = %.6e : f32" % a["max"]]
     d = " {%s}" % ", ".join(extra) if extra else ""
     sig = " : %s -> %s" % (", ".join(types), rtype)
     ops = ", ".join(operands)
@@ -465,6 +629,22 @@ def op_text(op, operands, types, rtype, extra):
         flags = (" transpose_a" if a["transpose_a"] else "") + \
                 (" transpose_b" if a["transpose_b"] else "")
         return "tx8be.gemm %s%s%s%s" % (ops, flags, d, sig)
+    if k.startswith("reduce_"):
+        return "tx8be.%s %s axes = %s%s%s" % (k, ops, a["axes"], d, sig)
+    if k == "softmax":
+        return "tx8be.softmax %s axis = %d%s%s" % (ops, a["axis"], d, sig)
+    if k in ("max_pool", "avg_pool"):
+        return "tx8be.%s %s kernel = %s strides = %s pads = %s%s%s" % (
+            k, ops, a["kernel"], a["strides"], a["pads"], d, sig)
+    if k == "broadcast":
+        return "tx8be.broadcast %s dims = %s%s%s" % (ops, a["dims"], d, sig)
+    if k == "concat":
+        return "tx8be.concat %s axis = %d%s%s" % (ops, a["axis"], d, sig)
+    if k == "slice":
+        return "tx8be.slice %s offsets = %s sizes = %s strides = %s%s%s" % (
+            ops, a["offsets"], a["sizes"], a["strides"], d, sig)
+    if k == "transpose":
+        return "tx8be.transpose %s permutation = %s%s%s" % (ops, a["permutation"], d, sig)
     if k == "conv":
         return ("tx8be.conv %s strides = %s pads = %s dilations = %s group = %d%s%s"
                 % (ops, a["strides"], a["pads"], a["dilations"], a["group"], d, sig))
@@ -684,7 +864,11 @@ def run_unfused(args, case, spm):
 
 
 def run_case(args, index, rng):
-    kind = args.kinds[index % len(args.kinds)] if args.cycle else rng.choice(args.kinds)
+    # Half the random configurations are fused when both sorts are asked for.
+    fused = [k for k in args.kinds if k in FUSED]
+    other = [k for k in args.kinds if k not in FUSED]
+    pool = fused if fused and (not other or rng.random() < 0.5) else other
+    kind = args.kinds[index % len(args.kinds)] if args.cycle else rng.choice(pool)
     g = Graph(rng)
     result = GENERATORS[kind](rng, g)
     tiles = (4, 4) if rng.random() < 0.85 else rng.choice([(2, 2), (4, 2), (1, 1)])

@@ -7,9 +7,15 @@
  *   in  NAME DTYPE RANK DIMS... FILE       a graph input, IN_DIR/FILE
  *   op  NAME DTYPE RANK DIMS... KIND [PARAMS] : OPERANDS...
  *   out NAME FILE                          compare with OUT_DIR/FILE
- * KIND and PARAMS: relu|gelu|exp|log|sigmoid|tanh|sqrt|rsqrt|abs;
- * add|sub|mul|div; batchnorm EPS; gemm TA TB; conv SH SW PT PB PL PR DH DW G;
- * reshape.
+ * KIND and PARAMS: the unary ops (relu, gelu, ..., silu, gelu_tanh);
+ * the binary ops (add, sub, mul, div, pow); batchnorm EPS; gemm TA TB;
+ * conv SH SW PT PB PL PR DH DW G; reshape; clip MIN MAX;
+ * reduce_sum|reduce_max|reduce_min|reduce_mean AXES (a bit mask);
+ * softmax AXIS; layernorm EPS (operands x, scale, bias);
+ * transpose P0 P1 ... (one per dimension); broadcast R D0 ... D(R-1)
+ * (the input's rank, then dims); concat AXIS (up to 5 operands);
+ * slice O0 ... S0 ... (offsets, then strides, one per dimension);
+ * max_pool|avg_pool KH KW SH SW PT PB PL PR; global_avg_pool.
  * An operand `-` is an absent bias. Tensors are compact row-major.
  *
  * Tolerance: |got - ref| <= tol * (|ref| + mean |ref| of the output), tol
@@ -170,10 +176,19 @@ int main(int argc, char **argv) {
 /* ---- the ops
  * ---------------------------------------------------------------------- */
 
-static const char *const unary_names[] = {"relu",    "gelu", "exp",  "log",
-                                          "sigmoid", "tanh", "sqrt", "rsqrt",
-                                          "abs",     NULL};
-static const char *const binary_names[] = {"add", "sub", "mul", "div", NULL};
+/* In the runtime enums' order: the rows of npuc/Tx8Ops.def. */
+static const char *const unary_names[] = {
+#define TX8_UNARY(op, ENUM, PASSES) #op,
+#include "npuc/Tx8Ops.def"
+    NULL};
+static const char *const binary_names[] = {
+#define TX8_BINARY(op, ENUM, PASSES) #op,
+#include "npuc/Tx8Ops.def"
+    NULL};
+static const char *const reduce_names[] = {
+#define TX8_REDUCE(op, ENUM, PASSES) #op,
+#include "npuc/Tx8Ops.def"
+    NULL};
 
 static int index_in(const char *const *names, const char *s) {
   for (int i = 0; names[i]; ++i)
@@ -207,6 +222,8 @@ static int operands(char **save, npuc_tx8_tsr *tsrs, bool *present, int max) {
   return n;
 }
 
+static bool run_shaped_op(const char *kind, tensor *out, char **save);
+
 static void run_op(tensor *out, char **save) {
   char *kind = strtok_r(NULL, " \t\n", save);
   if (!kind)
@@ -232,10 +249,14 @@ static void run_op(tensor *out, char **save) {
     npuc_tx8_ref_batchnorm_inference(&p, &in[0], &in[1], &in[2], &in[3], &in[4],
                                      &o);
   } else if (!strcmp(kind, "gemm")) {
-    npuc_tx8_gemm_param p;
+    npuc_tx8_gemm_param p = {0};
     p.transpose_a = next_int(save);
     p.transpose_b = next_int(save);
     operands(save, in, present, 3);
+    /* Batched ([B,H,M,K] x [B,H,K,N]): the matrices per batch. */
+    p.heads = 1;
+    for (int d = 1; ts[1]->rank > 2 && d < out->rank - 2; ++d)
+      p.heads *= (int32_t)out->dims[d];
     npuc_tx8_ref_gemm(&p, &in[0], &in[1], present[2] ? &in[2] : NULL, &o);
     (void)ts;
   } else if (!strcmp(kind, "conv")) {
@@ -261,9 +282,62 @@ static void run_op(tensor *out, char **save) {
         ts[1]->data, npuc_tx8_dims_of_shape(ts[1]->dims, 4, NPUC_TX8_TENSOR),
         ts[1]->dt, NPUC_TX8_TENSOR);
     npuc_tx8_ref_conv(&p, &in[0], &w, present[2] ? &in[2] : NULL, &o);
-  } else {
+  } else if (!run_shaped_op(kind, out, save)) {
     die("unknown op kind '%s'", kind);
   }
+}
+
+/* A tensor's shape as the runtime's int32 shape. */
+static int32_t shape32(const tensor *t, int32_t *shape) {
+  for (int d = 0; d < t->rank; ++d)
+    shape[d] = (int32_t)t->dims[d];
+  return t->rank;
+}
+
+static bool run_move_op(const char *kind, tensor *out, char **save);
+
+/* The issue-17 ops; false for an unknown kind. */
+static bool run_shaped_op(const char *kind, tensor *out, char **save) {
+  npuc_tx8_tsr o = tsr_of(out), in[5];
+  bool present[5] = {false};
+  int r = index_in(reduce_names, kind);
+  if (!strcmp(kind, "clip")) {
+    char *lo = strtok_r(NULL, " \t\n", save),
+         *hi = strtok_r(NULL, " \t\n", save);
+    if (!lo || !hi)
+      die("clip of %s needs MIN MAX", out->name);
+    npuc_tx8_clip_param p = {strtof(lo, NULL), strtof(hi, NULL)};
+    operands(save, in, present, 1);
+    npuc_tx8_ref_clip(&p, &in[0], &o);
+  } else if (r >= 0) {
+    npuc_tx8_reduce_param p = {.axes = (uint32_t)next_int(save)};
+    operands(save, in, present, 1);
+    p.dim = shape32(ts[0], p.shape);
+    npuc_tx8_ref_reduce((npuc_tx8_reduce_op)r, &p, &in[0], &o);
+  } else if (!strcmp(kind, "softmax")) {
+    npuc_tx8_softmax_param p = {.axis = next_int(save)};
+    operands(save, in, present, 1);
+    p.dim = shape32(ts[0], p.shape);
+    if (p.axis < 0 || p.axis >= p.dim)
+      die("softmax axis out of range for %s", out->name);
+    npuc_tx8_ref_softmax(&p, &in[0], &o);
+  } else if (!strcmp(kind, "layernorm")) {
+    char *eps = strtok_r(NULL, " \t\n", save);
+    npuc_tx8_layernorm_param p = {eps ? strtof(eps, NULL) : 1e-5f};
+    operands(save, in, present, 3);
+    npuc_tx8_ref_layernorm(&p, &in[0], &in[1], &in[2], &o);
+  } else if (!strcmp(kind, "transpose")) {
+    npuc_tx8_transpose_param p = {.dim = out->rank};
+    for (int d = 0; d < out->rank; ++d)
+      p.perm[d] = next_int(save);
+    operands(save, in, present, 1);
+    if (shape32(ts[0], p.shape) != p.dim)
+      die("transpose of %s changes the rank", out->name);
+    npuc_tx8_ref_transpose(&p, &in[0], &o);
+  } else {
+    return run_move_op(kind, out, save);
+  }
+  return true;
 }
 
 /* ---- comparing
@@ -314,4 +388,84 @@ static int compare(const tensor *ref, const char *dir, const char *file) {
   }
   free(got.data);
   return bad == 0;
+}
+
+static bool run_pool(const char *kind, tensor *out, char **save);
+
+/* broadcast, concat, slice; false for an unknown kind. */
+static bool run_move_op(const char *kind, tensor *out, char **save) {
+  npuc_tx8_tsr o = tsr_of(out), in[5];
+  bool present[5] = {false};
+  if (!strcmp(kind, "broadcast")) {
+    npuc_tx8_broadcast_param p = {.dim = next_int(save)};
+    if (p.dim < 1 || p.dim > out->rank)
+      die("broadcast of %s: bad input rank", out->name);
+    for (int d = 0; d < p.dim; ++d)
+      p.dims[d] = next_int(save);
+    operands(save, in, present, 1);
+    if (shape32(ts[0], p.shape) != p.dim)
+      die("broadcast of %s: the input's rank differs", out->name);
+    p.out_dim = shape32(out, p.out_shape);
+    npuc_tx8_ref_broadcast(&p, &in[0], &o);
+  } else if (!strcmp(kind, "concat")) {
+    npuc_tx8_concat_param p = {.axis = next_int(save)};
+    p.count = operands(save, in, present, NPUC_TX8_MAX_CONCAT);
+    p.dim = shape32(out, p.shape);
+    if (p.axis < 0 || p.axis >= p.dim)
+      die("concat axis out of range for %s", out->name);
+    const npuc_tx8_tsr *ins[NPUC_TX8_MAX_CONCAT];
+    for (int i = 0; i < p.count; ++i) {
+      if (!present[i] || ts[i]->rank != p.dim)
+        die("concat of %s: an operand of another rank", out->name);
+      p.lengths[i] = (int32_t)ts[i]->dims[p.axis];
+      ins[i] = &in[i];
+    }
+    npuc_tx8_ref_concat(&p, ins, &o);
+  } else if (!strcmp(kind, "slice")) {
+    npuc_tx8_slice_param p = {.dim = out->rank};
+    for (int d = 0; d < p.dim; ++d)
+      p.offsets[d] = next_int(save);
+    for (int d = 0; d < p.dim; ++d)
+      p.strides[d] = next_int(save);
+    operands(save, in, present, 1);
+    shape32(out, p.shape);
+    if (shape32(ts[0], p.in_shape) != p.dim)
+      die("slice of %s changes the rank", out->name);
+    npuc_tx8_ref_slice(&p, &in[0], &o);
+  } else {
+    return run_pool(kind, out, save);
+  }
+  return true;
+}
+
+/* NHWC pooling; false for an unknown kind. */
+static bool run_pool(const char *kind, tensor *out, char **save) {
+  bool global = !strcmp(kind, "global_avg_pool");
+  if (!global && strcmp(kind, "max_pool") && strcmp(kind, "avg_pool"))
+    return false;
+  int v[8] = {0};
+  for (int i = 0; i < 8 && !global; ++i)
+    v[i] = next_int(save);
+  npuc_tx8_tsr o = tsr_of(out), in[1];
+  bool present[1] = {false};
+  operands(save, in, present, 1);
+  if (ts[0]->rank != 4 || out->rank != 4)
+    die("pooling of %s needs 4-D NHWC tensors", out->name);
+  npuc_tx8_conv_param p = {.in_h = (int32_t)ts[0]->dims[1],
+                           .in_w = (int32_t)ts[0]->dims[2],
+                           .kernel_h = global ? (int32_t)ts[0]->dims[1] : v[0],
+                           .kernel_w = global ? (int32_t)ts[0]->dims[2] : v[1],
+                           .stride_h = global ? 1 : v[2],
+                           .stride_w = global ? 1 : v[3],
+                           .pad_top = v[4],
+                           .pad_left = v[6],
+                           .dilation_h = 1,
+                           .dilation_w = 1,
+                           .out_h = (int32_t)out->dims[1],
+                           .out_w = (int32_t)out->dims[2],
+                           .groups = 1};
+  npuc_tx8_ref_pool(strcmp(kind, "max_pool") ? NPUC_TX8_POOL_AVG
+                                             : NPUC_TX8_POOL_MAX,
+                    &p, &in[0], &o);
+  return true;
 }

@@ -213,7 +213,7 @@ static void run_gemm(machine *m, MlirOperation op) {
   slot *out = new_slot(m, mlirOperationGetResult(op, 0),
                        result_mode(m, op, a.layout.mode));
   npuc_tx8_tsr o = view_as(out, a.layout.mode); /* a's batches */
-  npuc_tx8_gemm_param p = {false, false};
+  npuc_tx8_gemm_param p = {false, false, 1};
   op_gemm(&p, &a, &b, NULL, &o);
 }
 

@@ -404,12 +404,13 @@ static void dma_round_trips(void **state) {
 
 static void binary_ops(void **state) {
   (void)state;
-  for (int i = 0; i < 14; ++i) {
+  for (int i = 0; i < 20; ++i) {
     /* At least 2 rows, so a [C] operand is a real broadcast. */
     npuc_tx8_dims d = {rnd_range(1, 3), rnd_range(2, 8), rnd_channels()};
     bool int8 = i % 5 == 4;
     npuc_tx8_dtype dt = int8 ? NPUC_TX8_I8 : rnd_float_dtype();
-    npuc_tx8_binary_op op = (npuc_tx8_binary_op)rnd_range(0, int8 ? 2 : 3);
+    npuc_tx8_binary_op op =
+        (npuc_tx8_binary_op)rnd_range(0, int8 ? 2 : NPUC_TX8_POW);
     int vec_side = (int)rnd_range(0, 2); /* 0: none, 1: a, 2: b is [C] */
     npuc_tx8_dims vd = {1, 1, d.c};
     npuc_tx8_layout_mode cm = compact_mode(d), am = rnd_aligned(d);
@@ -417,7 +418,8 @@ static void binary_ops(void **state) {
                         vec_side == 1 ? NPUC_TX8_TENSOR : cm);
     owned b = alloc_tsr(vec_side == 2 ? vd : d, dt,
                         vec_side == 2 ? NPUC_TX8_TENSOR : cm);
-    fill(&a.t, int8 ? -20 : -4, int8 ? 20 : 4);
+    /* pow: a positive base (a negative one is NaN in both). */
+    fill(&a.t, int8 ? -20 : op == NPUC_TX8_POW ? 0.25 : -4, int8 ? 20 : 4);
     fill(&b.t, int8 ? -20 : 0.5, int8 ? 20 : 4); /* no division by ~0 */
     owned want = alloc_tsr(d, dt, cm);
     npuc_tx8_ref_binary(op, &a.t, &b.t, &want.t);
@@ -451,7 +453,7 @@ static void unary_ops(void **state) {
     npuc_tx8_dtype dt = int8 ? NPUC_TX8_I8 : rnd_float_dtype();
     npuc_tx8_unary_op op =
         int8 ? (rnd_range(0, 1) ? NPUC_TX8_RELU : NPUC_TX8_ABS)
-             : (npuc_tx8_unary_op)rnd_range(0, NPUC_TX8_ABS);
+             : (npuc_tx8_unary_op)rnd_range(0, NPUC_TX8_GELU_TANH);
     double lo, hi;
     unary_range(op, &lo, &hi);
     npuc_tx8_layout_mode cm = compact_mode(d), am = rnd_aligned(d);
@@ -466,9 +468,10 @@ static void unary_ops(void **state) {
     describe(what, sizeof what, "unary", dt, d, am);
     /* fp32 libm functions are within a few ulp of the exact value; gelu
      * also rounds erfc's argument x/sqrt(2), which erfc amplifies by
-     * about 2 (x/sqrt 2)^2 <= 16 for |x| <= 4. */
+     * about 2 (x/sqrt 2)^2 <= 16 for |x| <= 4; gelu_tanh rounds its
+     * argument u (|u| <= 5.5), which x / (1 + exp(-2u)) amplifies by 2u. */
     owned mag = abs_copy(&want.t, false);
-    double ulps = op == NPUC_TX8_GELU ? 40 : 8;
+    double ulps = op == NPUC_TX8_GELU ? 40 : op == NPUC_TX8_GELU_TANH ? 64 : 8;
     tolerance tol = {what, 0, &mag.t, ulps * 0x1p-24, false};
     assert_int_equal(compare(&got.t, &want.t, &tol), 0);
     owned *all[] = {&in, &want, &ain, &got, &mag};
@@ -485,7 +488,8 @@ typedef struct {
 } gemm_config;
 
 static gemm_config rnd_gemm(bool int8) {
-  gemm_config g = {{rnd_range(0, 1), rnd_range(0, 1)}, {0}, {0}, {0}, 0, 0, 0};
+  gemm_config g = {
+      {rnd_range(0, 1), rnd_range(0, 1), 1}, {0}, {0}, {0}, 0, 0, 0};
   int64_t batches = rnd_range(1, 3), m = rnd_range(1, 20);
   int64_t k = rnd_range(1, 80), n = rnd_channels();
   g.a = (npuc_tx8_dims){batches, g.p.transpose_a ? k : m,
@@ -495,13 +499,23 @@ static gemm_config rnd_gemm(bool int8) {
   g.dt = int8 ? NPUC_TX8_I8 : rnd_float_dtype();
   g.out_dt = int8 ? (rnd_range(0, 1) ? NPUC_TX8_I8 : NPUC_TX8_F32) : g.dt;
   g.bias = rnd_range(0, 1);
+  if (rnd_range(0, 2) == 0) { /* batched: H matrices per batch, b's own */
+    int64_t heads = rnd_range(1, 4), br = g.p.transpose_b ? n : k;
+    g.p.transpose_a = false;
+    g.p.heads = (int32_t)heads;
+    g.a = (npuc_tx8_dims){batches, heads * m, k};
+    /* b's matrices over its rows: batched, or all in one batch. */
+    g.b = rnd_range(0, 1) ? (npuc_tx8_dims){batches, heads * br, g.b.c}
+                          : (npuc_tx8_dims){1, batches * heads * br, g.b.c};
+    g.out = (npuc_tx8_dims){batches, heads * m, n};
+  }
   return g;
 }
 
 static void run_gemm(const gemm_config *g) {
   bool int8 = g->dt == NPUC_TX8_I8;
   owned a = alloc_tsr(g->a, g->dt, compact_mode(g->a));
-  owned b = alloc_tsr(g->b, g->dt, NPUC_TX8_TENSOR);
+  owned b = alloc_tsr(g->b, g->dt, compact_mode(g->b));
   owned bias =
       alloc_tsr((npuc_tx8_dims){1, 1, g->out.c}, g->out_dt, NPUC_TX8_TENSOR);
   fill(&a.t, int8 ? -10 : -2, int8 ? 10 : 2);
@@ -516,13 +530,16 @@ static void run_gemm(const gemm_config *g) {
   owned mag = alloc_tsr(g->out, NPUC_TX8_F32, compact_mode(g->out));
   npuc_tx8_ref_gemm(&g->p, &aa.t, &ab.t, g->bias ? &abias.t : NULL, &mag.t);
   owned la = to_layout(&a.t, rnd_aligned(g->a)),
-        lb = to_layout(&b.t, NPUC_TX8_CX);
+        lb = to_layout(&b.t, g->b.n > 1 ? NPUC_TX8_NCX : NPUC_TX8_CX);
   npuc_tx8_layout_mode om = rnd_aligned(g->out);
   owned got = alloc_tsr(g->out, g->out_dt, om);
   op_gemm(&g->p, &la.t, &lb.t, bias_t, &got.t);
   char what[128];
   describe(what, sizeof what, "gemm", g->dt, g->a, om);
   double k = (double)(g->p.transpose_a ? g->a.hw : g->a.c);
+  if (g->p.heads > 1)
+    snprintf(what + strlen(what), sizeof what - strlen(what), " heads %d",
+             g->p.heads);
   tolerance tol = {what, 0, int8 ? NULL : &mag.t, 2 * k * 0x1p-24, false};
   assert_int_equal(compare(&got.t, &want.t, &tol), 0);
   owned *all[] = {&a, &b, &bias, &want, &aa, &ab, &abias, &mag, &la, &lb, &got};
@@ -532,7 +549,7 @@ static void run_gemm(const gemm_config *g) {
 
 static void gemm_ops(void **state) {
   (void)state;
-  for (int i = 0; i < 14; ++i) {
+  for (int i = 0; i < 24; ++i) {
     gemm_config g = rnd_gemm(i % 4 == 3);
     run_gemm(&g);
   }
@@ -561,10 +578,18 @@ static npuc_tx8_conv_param rnd_conv_param(void) {
   }
 }
 
-static void run_conv(npuc_tx8_dtype dt, bool with_bias) {
+/* groups 0: the random 1 or 2 of rnd_conv_param; else that many groups
+ * of `ig` input channels each (ig 1: depthwise). */
+static void run_conv_groups(npuc_tx8_dtype dt, bool with_bias, int32_t groups,
+                            int64_t ig_given) {
   npuc_tx8_conv_param p = rnd_conv_param();
   int64_t batches = rnd_range(1, 2);
   int64_t ig = rnd_range(1, 40), og = rnd_range(1, 70);
+  if (groups > 0) {
+    p.groups = groups;
+    ig = ig_given;
+    og = rnd_range(1, 3);
+  }
   int64_t cin = ig * p.groups, cout = og * p.groups;
   npuc_tx8_dims id = {batches, (int64_t)p.in_h * p.in_w, cin};
   npuc_tx8_dims wd = {1, (int64_t)p.kernel_h * p.kernel_w * cout, ig};
@@ -597,6 +622,25 @@ static void run_conv(npuc_tx8_dtype dt, bool with_bias) {
   owned *all[] = {&in, &w, &bias, &want, &ain, &aw, &ab, &mag, &lin, &lw, &got};
   for (size_t i = 0; i < ARRAY_LEN(all); ++i)
     free_tsr(all[i]);
+}
+
+static void run_conv(npuc_tx8_dtype dt, bool with_bias) {
+  run_conv_groups(dt, with_bias, 0, 0);
+}
+
+/* Depthwise (groups = C, one input channel each, a channel multiplier of
+ * 1 to 3) and 1 < groups < C, C on both sides of the layout rules, int8
+ * too. */
+static void grouped_conv_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 16; ++i) {
+    npuc_tx8_dtype dt = i % 4 == 3 ? NPUC_TX8_I8 : rnd_float_dtype();
+    if (i % 2)
+      run_conv_groups(dt, i % 3 != 0, (int32_t)rnd_channels(), 1);
+    else
+      run_conv_groups(dt, i % 3 != 0, (int32_t)rnd_range(3, 8),
+                      rnd_range(2, 20));
+  }
 }
 
 static void conv_ops(void **state) {
@@ -721,6 +765,397 @@ static void comparison_can_fail(void **state) {
 }
 
 /* ======================================================================
+ * The issue-17 ops (clip, reduce, softmax, layernorm, transpose): the
+ * model in a compact or an aligned layout against the reference
+ * ====================================================================== */
+
+/* A random shape of rank min_rank..4: small leading dimensions, channels
+ * on both sides of the layout rules last. */
+static int rnd_shape(int32_t *shape, int min_rank) {
+  int rank = (int)rnd_range(min_rank, 4);
+  for (int d = 0; d < rank - 1; ++d)
+    shape[d] = (int32_t)rnd_range(1, 4);
+  shape[rank - 1] = (int32_t)rnd_channels();
+  return rank;
+}
+
+/* Batched (NTensor/NCx) or not (Tensor/Cx), compact or aligned. */
+static npuc_tx8_layout_mode shaped_mode(bool batched, bool aligned) {
+  if (aligned)
+    return batched ? NPUC_TX8_NCX : NPUC_TX8_CX;
+  return batched ? NPUC_TX8_NTENSOR : NPUC_TX8_TENSOR;
+}
+
+static owned alloc_shaped(const int32_t *shape, int rank, npuc_tx8_dtype dt,
+                          npuc_tx8_layout_mode mode) {
+  return alloc_tsr(npuc_tx8_dims_of_shape32(shape, rank, mode), dt, mode);
+}
+
+/* The reference's input (compact), the model's copy of it in `mode` (of
+ * the same family, so the dims agree). */
+typedef struct {
+  owned compact, model;
+  npuc_tx8_layout_mode cm, mode;
+} shaped_input;
+
+static shaped_input rnd_input(const int32_t *shape, int rank, npuc_tx8_dtype dt,
+                              double lo, double hi, int i) {
+  bool batched = rank >= 2 && rnd_range(0, 1), aligned = i % 2;
+  shaped_input x;
+  x.cm = shaped_mode(batched, false);
+  x.mode = shaped_mode(batched, aligned);
+  x.compact = alloc_shaped(shape, rank, dt, x.cm);
+  fill(&x.compact.t, lo, hi);
+  x.model = to_layout(&x.compact.t, x.mode);
+  return x;
+}
+
+static void describe_shape(char *buf, size_t cap, const char *op,
+                           npuc_tx8_dtype dt, const int32_t *shape, int rank,
+                           npuc_tx8_layout_mode mode) {
+  int n = snprintf(buf, cap, "%s %s [", op, npuc_tx8_dtype_name(dt));
+  for (int d = 0; d < rank && n > 0 && (size_t)n < cap; ++d)
+    n += snprintf(buf + n, cap - (size_t)n, "%s%d", d ? "x" : "", shape[d]);
+  if (n > 0 && (size_t)n < cap)
+    snprintf(buf + n, cap - (size_t)n, "] %s", npuc_tx8_layout_name(mode));
+}
+
+static void clip_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 16; ++i) {
+    int32_t shape[4];
+    int rank = rnd_shape(shape, 1);
+    bool int8 = i % 4 == 3;
+    npuc_tx8_dtype dt = int8 ? NPUC_TX8_I8 : rnd_float_dtype();
+    /* relu6 half the time, else a random interval. */
+    npuc_tx8_clip_param p = {0.0f, 6.0f};
+    if (i % 2)
+      p = (npuc_tx8_clip_param){(float)rnd_range(-5, 0),
+                                (float)rnd_range(1, 5)};
+    shaped_input x = rnd_input(shape, rank, dt, -10, 10, i);
+    owned want = alloc_shaped(shape, rank, dt, x.cm);
+    owned got = alloc_shaped(shape, rank, dt, x.mode);
+    npuc_tx8_ref_clip(&p, &x.compact.t, &want.t);
+    op_clip(&p, &x.model.t, &got.t);
+    char what[128];
+    describe_shape(what, sizeof what, "clip", dt, shape, rank, x.mode);
+    tolerance tol = {what, 0, NULL, 0, false};
+    assert_int_equal(compare(&got.t, &want.t, &tol), 0);
+    owned *all[] = {&x.compact, &x.model, &want, &got};
+    for (size_t k = 0; k < ARRAY_LEN(all); ++k)
+      free_tsr(all[k]);
+  }
+}
+
+static void reduce_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 32; ++i) {
+    npuc_tx8_reduce_param p = {{0}, 0, 0};
+    p.dim = rnd_shape(p.shape, 1);
+    while (!p.axes) /* at least one axis, any subset */
+      p.axes = (uint32_t)rnd_range(0, (1 << p.dim) - 1);
+    npuc_tx8_reduce_op op = (npuc_tx8_reduce_op)rnd_range(0, 3);
+    bool int8 = i % 5 == 4;
+    if (int8)
+      op = rnd_range(0, 1) ? NPUC_TX8_REDUCE_MAX : NPUC_TX8_REDUCE_MIN;
+    npuc_tx8_dtype dt = int8 ? NPUC_TX8_I8 : rnd_float_dtype();
+    int32_t os[4];
+    int64_t k = 1; /* elements per output */
+    for (int d = 0; d < p.dim; ++d) {
+      os[d] = (p.axes >> d & 1) ? 1 : p.shape[d];
+      k *= (p.axes >> d & 1) ? p.shape[d] : 1;
+    }
+    shaped_input x =
+        rnd_input(p.shape, p.dim, dt, int8 ? -100 : -3, int8 ? 100 : 3, i);
+    owned want = alloc_shaped(os, p.dim, dt, x.cm);
+    owned got = alloc_shaped(os, p.dim, dt, x.mode);
+    npuc_tx8_ref_reduce(op, &p, &x.compact.t, &want.t);
+    op_reduce(op, &p, &x.model.t, &got.t);
+    /* fp32 sums of k terms: k * 2^-24 times the sum of magnitudes. */
+    owned ax = abs_copy(&x.compact.t, false);
+    owned mag = alloc_shaped(os, p.dim, NPUC_TX8_F32, x.cm);
+    npuc_tx8_ref_reduce(NPUC_TX8_REDUCE_SUM, &p, &ax.t, &mag.t);
+    char what[128];
+    describe_shape(what, sizeof what, "reduce", dt, p.shape, p.dim, x.mode);
+    tolerance tol = {what, 0, &mag.t, (double)k * 0x1p-24, false};
+    assert_int_equal(compare(&got.t, &want.t, &tol), 0);
+    owned *all[] = {&x.compact, &x.model, &want, &got, &ax, &mag};
+    for (size_t j = 0; j < ARRAY_LEN(all); ++j)
+      free_tsr(all[j]);
+  }
+}
+
+static void softmax_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 24; ++i) {
+    npuc_tx8_softmax_param p = {{0}, 0, 0};
+    p.dim = rnd_shape(p.shape, 1);
+    p.axis = (int32_t)rnd_range(0, p.dim - 1);
+    npuc_tx8_dtype dt = rnd_float_dtype();
+    /* Large values: the max subtraction is what keeps exp finite. */
+    double span = i % 3 == 0 ? 100 : 4;
+    shaped_input x = rnd_input(p.shape, p.dim, dt, -span, span, i);
+    owned want = alloc_shaped(p.shape, p.dim, dt, x.cm);
+    owned got = alloc_shaped(p.shape, p.dim, dt, x.mode);
+    npuc_tx8_ref_softmax(&p, &x.compact.t, &want.t);
+    op_softmax(&p, &x.model.t, &got.t);
+    char what[128];
+    describe_shape(what, sizeof what, "softmax", dt, p.shape, p.dim, x.mode);
+    /* Each output is exp(x - max) (a few ulp, times |x - max| <= 2 span
+     * from rounding x - max) over an fp32 sum of len terms. */
+    int64_t len = p.shape[p.axis];
+    owned mag = abs_copy(&want.t, false);
+    tolerance tol = {what, 0x1p-30, &mag.t,
+                     (8 + 2 * span + (double)len) * 0x1p-24, false};
+    assert_int_equal(compare(&got.t, &want.t, &tol), 0);
+    owned *all[] = {&x.compact, &x.model, &want, &got, &mag};
+    for (size_t j = 0; j < ARRAY_LEN(all); ++j)
+      free_tsr(all[j]);
+  }
+}
+
+static void layernorm_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 24; ++i) {
+    int32_t shape[4];
+    int rank = rnd_shape(shape, 1);
+    npuc_tx8_dtype dt = rnd_float_dtype();
+    npuc_tx8_layernorm_param p = {i % 2 ? 1e-5f : 1e-3f};
+    int64_t c = shape[rank - 1];
+    shaped_input x = rnd_input(shape, rank, dt, -3, 3, i);
+    npuc_tx8_dims vd = {1, 1, c};
+    owned g = alloc_tsr(vd, rnd_float_dtype(), NPUC_TX8_TENSOR);
+    owned b = alloc_tsr(vd, rnd_float_dtype(), NPUC_TX8_TENSOR);
+    fill(&g.t, -2, 2);
+    fill(&b.t, -1, 1);
+    owned want = alloc_shaped(shape, rank, dt, x.cm);
+    owned got = alloc_shaped(shape, rank, dt, x.mode);
+    npuc_tx8_ref_layernorm(&p, &x.compact.t, &g.t, &b.t, &want.t);
+    op_layernorm(&p, &x.model.t, &g.t, &b.t, &got.t);
+    char what[128];
+    describe_shape(what, sizeof what, "layernorm", dt, shape, rank, x.mode);
+    /* fp32 mean and variance over c terms, then a few roundings; scaled by
+     * |scale| * 3 / std + |bias|, bounded here by 2 * 3 / std: allow c +
+     * 16 ulps of fp32 relative to 8 (|x - mean| / std <= sqrt(c)). */
+    tolerance tol = {what,
+                     (8.0 * sqrt((double)c) + 8) * ((double)c + 16) * 0x1p-24,
+                     NULL, 0, false};
+    assert_int_equal(compare(&got.t, &want.t, &tol), 0);
+    owned *all[] = {&x.compact, &x.model, &g, &b, &want, &got};
+    for (size_t j = 0; j < ARRAY_LEN(all); ++j)
+      free_tsr(all[j]);
+  }
+}
+
+static void transpose_ops(void **state) {
+  (void)state;
+  static const npuc_tx8_dtype all_dt[] = {NPUC_TX8_F16, NPUC_TX8_BF16,
+                                          NPUC_TX8_F32, NPUC_TX8_I8};
+  for (int i = 0; i < 24; ++i) {
+    npuc_tx8_transpose_param p = {{0}, 0, {0}};
+    p.dim = rnd_shape(p.shape, 2);
+    for (int d = 0; d < p.dim; ++d) /* a random permutation */
+      p.perm[d] = d;
+    for (int d = p.dim - 1; d > 0; --d) {
+      int j = (int)rnd_range(0, d);
+      int32_t t = p.perm[d];
+      p.perm[d] = p.perm[j];
+      p.perm[j] = t;
+    }
+    npuc_tx8_dtype dt = all_dt[rnd_range(0, 3)];
+    int32_t os[4];
+    for (int d = 0; d < p.dim; ++d)
+      os[d] = p.shape[p.perm[d]];
+    shaped_input x = rnd_input(p.shape, p.dim, dt, -50, 50, i);
+    owned want = alloc_shaped(os, p.dim, dt, x.cm);
+    owned got = alloc_shaped(os, p.dim, dt, x.mode);
+    npuc_tx8_ref_transpose(&p, &x.compact.t, &want.t);
+    op_transpose(&p, &x.model.t, &got.t);
+    char what[128];
+    describe_shape(what, sizeof what, "transpose", dt, p.shape, p.dim, x.mode);
+    tolerance tol = {what, 0, NULL, 0, false}; /* bit exact: a move */
+    assert_int_equal(compare(&got.t, &want.t, &tol), 0);
+    owned *all[] = {&x.compact, &x.model, &want, &got};
+    for (size_t j = 0; j < ARRAY_LEN(all); ++j)
+      free_tsr(all[j]);
+  }
+}
+
+/* Any dtype, a random one. */
+static npuc_tx8_dtype rnd_any_dtype(void) {
+  static const npuc_tx8_dtype all_dt[] = {NPUC_TX8_F16, NPUC_TX8_BF16,
+                                          NPUC_TX8_F32, NPUC_TX8_I8};
+  return all_dt[rnd_range(0, 3)];
+}
+
+/* The model's output in its layout against the reference's; a move is
+ * bit exact. */
+static void expect_same(const npuc_tx8_tsr *got, const npuc_tx8_tsr *want,
+                        const char *op, const int32_t *shape, int rank,
+                        npuc_tx8_layout_mode mode) {
+  char what[128];
+  describe_shape(what, sizeof what, op, want->layout.dtype, shape, rank, mode);
+  tolerance tol = {what, 0, NULL, 0, false};
+  assert_int_equal(compare(got, want, &tol), 0);
+}
+
+/* Broadcast a lower-rank input into a rank-4 output, some of its
+ * dimensions 1 (repeated) and dims in increasing order. */
+static void broadcast_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 24; ++i) {
+    npuc_tx8_broadcast_param p = {{0}, 0, {0}, 0, {0}};
+    p.out_dim = rnd_shape(p.out_shape, 1);
+    p.dim = (int32_t)rnd_range(1, p.out_dim);
+    /* A sorted random choice of p.dim output dimensions. */
+    for (int32_t d = 0, k = 0; d < p.out_dim && k < p.dim; ++d)
+      if (rnd_range(0, p.out_dim - d - 1) < p.dim - k) {
+        p.dims[k] = d;
+        p.shape[k++] = rnd_range(0, 3) ? p.out_shape[d] : 1;
+      }
+    npuc_tx8_dtype dt = rnd_any_dtype();
+    shaped_input x = rnd_input(p.shape, p.dim, dt, -50, 50, i);
+    /* The output's family follows the input's: batched from rank 2. */
+    npuc_tx8_layout_mode om =
+        shaped_mode(p.out_dim >= 2 && rnd_range(0, 1), i % 2);
+    npuc_tx8_layout_mode ocm =
+        shaped_mode(om == NPUC_TX8_NTENSOR || om == NPUC_TX8_NCX, false);
+    owned want = alloc_shaped(p.out_shape, p.out_dim, dt, ocm);
+    owned got = alloc_shaped(p.out_shape, p.out_dim, dt, om);
+    npuc_tx8_ref_broadcast(&p, &x.compact.t, &want.t);
+    op_broadcast(&p, &x.model.t, &got.t);
+    expect_same(&got.t, &want.t, "broadcast", p.out_shape, p.out_dim, om);
+    owned *all[] = {&x.compact, &x.model, &want, &got};
+    for (size_t j = 0; j < ARRAY_LEN(all); ++j)
+      free_tsr(all[j]);
+  }
+}
+
+static void concat_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 24; ++i) {
+    npuc_tx8_concat_param p = {{0}, 0, 0, 0, {0}};
+    p.dim = rnd_shape(p.shape, 1);
+    p.axis = (int32_t)rnd_range(0, p.dim - 1);
+    p.count = (int32_t)rnd_range(1, NPUC_TX8_MAX_CONCAT);
+    npuc_tx8_dtype dt = rnd_any_dtype();
+    /* The inputs' lengths along the axis (each from 1 to 40). */
+    shaped_input x[NPUC_TX8_MAX_CONCAT];
+    const npuc_tx8_tsr *ref_in[NPUC_TX8_MAX_CONCAT], *in[NPUC_TX8_MAX_CONCAT];
+    p.shape[p.axis] = 0;
+    int32_t shape[4];
+    memcpy(shape, p.shape, sizeof shape);
+    for (int32_t k = 0; k < p.count; ++k) {
+      p.lengths[k] = (int32_t)rnd_range(1, p.axis == p.dim - 1 ? 70 : 3);
+      p.shape[p.axis] += p.lengths[k];
+    }
+    /* One layout for all: the model's (i % 2: aligned) and the batching. */
+    bool batched = p.dim >= 2 && rnd_range(0, 1);
+    for (int32_t k = 0; k < p.count; ++k) {
+      shape[p.axis] = p.lengths[k];
+      npuc_tx8_layout_mode cm = shaped_mode(batched, false);
+      x[k].compact = alloc_shaped(shape, p.dim, dt, cm);
+      fill(&x[k].compact.t, -50, 50);
+      x[k].model = to_layout(&x[k].compact.t, shaped_mode(batched, i % 2));
+      ref_in[k] = &x[k].compact.t;
+      in[k] = &x[k].model.t;
+    }
+    npuc_tx8_layout_mode om = shaped_mode(batched, i % 2);
+    owned want = alloc_shaped(p.shape, p.dim, dt, shaped_mode(batched, false));
+    owned got = alloc_shaped(p.shape, p.dim, dt, om);
+    npuc_tx8_ref_concat(&p, ref_in, &want.t);
+    op_concat(&p, in, &got.t);
+    expect_same(&got.t, &want.t, "concat", p.shape, p.dim, om);
+    for (int32_t k = 0; k < p.count; ++k) {
+      free_tsr(&x[k].compact);
+      free_tsr(&x[k].model);
+    }
+    free_tsr(&want);
+    free_tsr(&got);
+  }
+}
+
+static void slice_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 24; ++i) {
+    npuc_tx8_slice_param p = {{0}, 0, {0}, {0}, {0}};
+    p.dim = rnd_shape(p.shape, 1);
+    for (int32_t d = 0; d < p.dim; ++d) { /* room on both sides, or none */
+      p.strides[d] = (int32_t)rnd_range(1, 3);
+      p.offsets[d] = (int32_t)rnd_range(0, 2);
+      p.in_shape[d] = p.offsets[d] + (p.shape[d] - 1) * p.strides[d] + 1 +
+                      (int32_t)rnd_range(0, 2);
+    }
+    npuc_tx8_dtype dt = rnd_any_dtype();
+    shaped_input x = rnd_input(p.in_shape, p.dim, dt, -50, 50, i);
+    owned want = alloc_shaped(p.shape, p.dim, dt, x.cm);
+    owned got = alloc_shaped(p.shape, p.dim, dt, x.mode);
+    npuc_tx8_ref_slice(&p, &x.compact.t, &want.t);
+    op_slice(&p, &x.model.t, &got.t);
+    expect_same(&got.t, &want.t, "slice", p.shape, p.dim, x.mode);
+    owned *all[] = {&x.compact, &x.model, &want, &got};
+    for (size_t j = 0; j < ARRAY_LEN(all); ++j)
+      free_tsr(all[j]);
+  }
+}
+
+/* Pooling: random kernels, strides and pads (below the kernel), C on
+ * both sides of the layout rules, NHWC in NTensor or NCx. */
+static npuc_tx8_conv_param rnd_pool_param(void) {
+  npuc_tx8_conv_param p = {0};
+  p.kernel_h = (int32_t)rnd_range(1, 3);
+  p.kernel_w = (int32_t)rnd_range(1, 3);
+  p.stride_h = (int32_t)rnd_range(1, 3);
+  p.stride_w = (int32_t)rnd_range(1, 3);
+  p.pad_top = (int32_t)rnd_range(0, p.kernel_h - 1);
+  p.pad_left = (int32_t)rnd_range(0, p.kernel_w - 1);
+  p.in_h = (int32_t)rnd_range(p.kernel_h, 7);
+  p.in_w = (int32_t)rnd_range(p.kernel_w, 7);
+  int32_t pad_bottom = (int32_t)rnd_range(0, p.kernel_h - 1);
+  int32_t pad_right = (int32_t)rnd_range(0, p.kernel_w - 1);
+  p.out_h = (p.in_h + p.pad_top + pad_bottom - p.kernel_h) / p.stride_h + 1;
+  p.out_w = (p.in_w + p.pad_left + pad_right - p.kernel_w) / p.stride_w + 1;
+  p.dilation_h = p.dilation_w = p.groups = 1;
+  return p;
+}
+
+static void pool_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 24; ++i) {
+    npuc_tx8_conv_param p = rnd_pool_param();
+    npuc_tx8_pool_op op = i % 2 ? NPUC_TX8_POOL_AVG : NPUC_TX8_POOL_MAX;
+    bool int8 = op == NPUC_TX8_POOL_MAX && i % 4 == 2;
+    npuc_tx8_dtype dt = int8 ? NPUC_TX8_I8 : rnd_float_dtype();
+    int64_t c = rnd_channels(), n = rnd_range(1, 3);
+    npuc_tx8_dims id = {n, (int64_t)p.in_h * p.in_w, c};
+    npuc_tx8_dims od = {n, (int64_t)p.out_h * p.out_w, c};
+    npuc_tx8_layout_mode am = i % 3 ? NPUC_TX8_NCX : NPUC_TX8_NTENSOR;
+    owned in = alloc_tsr(id, dt, NPUC_TX8_NTENSOR);
+    fill(&in.t, int8 ? -100 : -4, int8 ? 100 : 4);
+    owned want = alloc_tsr(od, dt, NPUC_TX8_NTENSOR);
+    npuc_tx8_ref_pool(op, &p, &in.t, &want.t);
+    owned ain = to_layout(&in.t, am);
+    owned got = alloc_tsr(od, dt, am);
+    op_pool(op, &p, &ain.t, &got.t);
+    /* An fp32 sum of up to 9 taps, then a divide: 11 ulps of fp32 of the
+     * average magnitude. */
+    owned abs_in = abs_copy(&in.t, false);
+    owned mag = alloc_tsr(od, NPUC_TX8_F32, NPUC_TX8_NTENSOR);
+    npuc_tx8_ref_pool(NPUC_TX8_POOL_AVG, &p, &abs_in.t, &mag.t);
+    char what[160], dims[96];
+    describe(dims, sizeof dims,
+             op == NPUC_TX8_POOL_MAX ? "max_pool" : "avg_pool", dt, id, am);
+    snprintf(what, sizeof what, "%s k%dx%d s%dx%d p%d,%d", dims, p.kernel_h,
+             p.kernel_w, p.stride_h, p.stride_w, p.pad_top, p.pad_left);
+    tolerance tol = {what, 0, &mag.t, 11 * 0x1p-24, false};
+    assert_int_equal(compare(&got.t, &want.t, &tol), 0);
+    owned *all[] = {&in, &want, &ain, &got, &abs_in, &mag};
+    for (size_t j = 0; j < ARRAY_LEN(all); ++j)
+      free_tsr(all[j]);
+  }
+}
+
+/* ======================================================================
  * Cycle model (default target: 16 tiles, 1 GHz, 32 cycles per op)
  * ====================================================================== */
 
@@ -758,7 +1193,7 @@ static void ops_return_their_cycles(void **state) {
   owned a = alloc_tsr(ad, NPUC_TX8_F16, NPUC_TX8_CX);
   owned b = alloc_tsr(ad, NPUC_TX8_F16, NPUC_TX8_CX);
   owned out = alloc_tsr(od, NPUC_TX8_F16, NPUC_TX8_CX);
-  npuc_tx8_gemm_param p = {false, false};
+  npuc_tx8_gemm_param p = {false, false, 1};
   assert_int_equal(op_gemm(&p, &a.t, &b.t, NULL, &out.t),
                    npuc_tx8_cycles_ne(1, 64, 64, 64, NPUC_TX8_F16));
   assert_int_equal(op_unary(NPUC_TX8_RELU, &a.t, &out.t),
@@ -810,7 +1245,7 @@ static void gemm_k_mismatch(void) {
   owned a = alloc_tsr((npuc_tx8_dims){1, 4, 8}, NPUC_TX8_F16, NPUC_TX8_CX);
   owned b = alloc_tsr((npuc_tx8_dims){1, 9, 4}, NPUC_TX8_F16, NPUC_TX8_CX);
   owned o = alloc_tsr((npuc_tx8_dims){1, 4, 4}, NPUC_TX8_F16, NPUC_TX8_CX);
-  npuc_tx8_gemm_param p = {false, false};
+  npuc_tx8_gemm_param p = {false, false, 1};
   op_gemm(&p, &a.t, &b.t, NULL, &o.t);
 }
 
@@ -864,7 +1299,18 @@ int main(void) {
       cmocka_unit_test(unary_ops),
       cmocka_unit_test(gemm_ops),
       cmocka_unit_test(conv_ops),
+      cmocka_unit_test(grouped_conv_ops),
+
       cmocka_unit_test(batchnorm_ops),
+      cmocka_unit_test(clip_ops),
+      cmocka_unit_test(reduce_ops),
+      cmocka_unit_test(softmax_ops),
+      cmocka_unit_test(layernorm_ops),
+      cmocka_unit_test(transpose_ops),
+      cmocka_unit_test(broadcast_ops),
+      cmocka_unit_test(concat_ops),
+      cmocka_unit_test(slice_ops),
+      cmocka_unit_test(pool_ops),
       cmocka_unit_test(int8_saturates),
       cmocka_unit_test(comparison_can_fail),
       cmocka_unit_test(cycle_model),

@@ -9,14 +9,12 @@
  * kernel failed (did not compile or build, does not take the spec's
  * arguments, exited with an error or was killed); 2 bad usage, spec or -o
  * DIR. With -o, DIR changes only when every kernel ran. */
-/* nftw */
-#define _XOPEN_SOURCE 700
+#define _XOPEN_SOURCE 700 /* mkdtemp */
 #include "npuc/Alloc.h"
 #include "npuc/Passes.h"
 #include "npuc/Run.h"
 #include "npuc/ToolSupport.h"
 
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,16 +93,11 @@ static void usage(FILE *f) {
          "functions are not compiled).\n");
 }
 
-static int remove_entry(const char *path, const struct stat *sb, int flag,
-                        struct FTW *ftw) {
-  (void)sb;
-  (void)flag;
-  (void)ftw;
-  return remove(path);
-}
-
+/* Removes a directory npuc-run made, no longer to be removed on a
+ * signal. */
 static void remove_tree(const char *dir) {
-  nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  npuc_remove_tree(dir);
+  npuc_temp_dir_untrack(dir);
 }
 
 /* "DIR/NAME", malloc'd. */
@@ -161,8 +154,11 @@ static int run(const options *o) {
 static char *make_work_dir(void) {
   const char *tmp = getenv("TMPDIR");
   char *work = path_in(tmp && *tmp ? tmp : "/tmp", "npuc-run.XXXXXX");
-  if (mkdtemp(work))
+  if (mkdtemp(work)) {
+    if (!getenv("NPUC_KEEP_TEMPS"))
+      npuc_temp_dir_track(work);
     return work;
+  }
   perror(TOOL ": error: cannot create a temporary directory");
   free(work);
   return NULL;

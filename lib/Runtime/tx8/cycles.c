@@ -109,3 +109,34 @@ static uint64_t ne_estimate(int64_t batches, int64_t m, int64_t k, int64_t n,
   return (uint64_t)current.op_overhead_cycles +
          ceil_cycles((double)instrs * flops_per_instr, per_cycle);
 }
+
+/* ---- the issue-17 ops (same first-order model: CT passes over bytes,
+ * TDMA bytes moved) ---------------------------------------------------- */
+
+uint64_t npuc_tx8_cycles_reduce(int64_t in_bytes, int passes) {
+  return npuc_tx8_cycles_ct(in_bytes, passes);
+}
+
+uint64_t npuc_tx8_cycles_softmax(int64_t bytes) {
+  return npuc_tx8_cycles_ct(bytes, 5);
+}
+
+uint64_t npuc_tx8_cycles_layernorm(int64_t bytes) {
+  return npuc_tx8_cycles_ct(bytes, 7);
+}
+
+uint64_t npuc_tx8_cycles_move(int64_t src_bytes, int64_t dst_bytes) {
+  return npuc_tx8_cycles_tdma(src_bytes + dst_bytes);
+}
+
+uint64_t npuc_tx8_cycles_transpose(int64_t src_bytes, int64_t dst_bytes) {
+  return npuc_tx8_cycles_move(src_bytes, dst_bytes);
+}
+
+uint64_t npuc_tx8_cycles_broadcast(int64_t out_bytes) {
+  return npuc_tx8_cycles_ct(out_bytes, 1);
+}
+
+uint64_t npuc_tx8_cycles_pool(int64_t out_bytes, int64_t taps, bool avg) {
+  return npuc_tx8_cycles_ct(out_bytes, (int)(taps + (avg ? 1 : 0)));
+}

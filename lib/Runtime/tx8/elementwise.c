@@ -9,6 +9,8 @@
 
 /* 1/sqrt(2); M_SQRT1_2 is not in strict C11. */
 #define SQRT1_2 0.70710678118654752440f
+/* sqrt(2 / pi), gelu's tanh form. */
+#define GELU_TANH_K 0.79788456080286535588f
 
 /* A binary operand: a tensor laid out as out, or a [C] vector held whole. */
 typedef struct {
@@ -64,29 +66,49 @@ uint64_t op_binary(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
   return npuc_tx8_cycles_ct(l->total_bytes, binary_passes(op));
 }
 
-uint64_t op_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
-                  const npuc_tx8_tsr *out) {
-  const char *name = "op_unary";
+/* in and out valid, of one layout and dtype. */
+static void check_in_out(const char *name, const npuc_tx8_tsr *in,
+                         const npuc_tx8_tsr *out) {
   npuc_tx8i_check_tsr(name, "in", in);
   npuc_tx8i_check_tsr(name, "out", out);
   npuc_tx8i_check_same_layout(name, "in and out", in, out);
   npuc_tx8i_check_dtype(name, "out", out, in->layout.dtype);
+}
+
+/* One instruction per contiguous run: `f` maps the run's `n` values (as
+ * fp32) in place, from in to out (one layout). */
+typedef void (*run_fn)(float *xs, int64_t n, const void *ctx);
+
+static void map_runs(const npuc_tx8_tsr *in, const npuc_tx8_tsr *out, run_fn f,
+                     const void *ctx) {
   const npuc_tx8_layout *l = &out->layout;
-  bool int8 = l->dtype == NPUC_TX8_I8;
-  if (int8 && op != NPUC_TX8_RELU && op != NPUC_TX8_ABS)
-    npuc_tx8_fail(name, "i8 supports relu and abs only");
   float *xs = malloc((size_t)l->block * sizeof(float));
   for (int64_t n = 0; n < l->dims.n; ++n)
     for (int64_t hw = 0; hw < l->dims.hw; ++hw)
       for (int64_t r = 0; r < npuc_tx8_num_runs(l); ++r) {
         npuc_tx8_run run = npuc_tx8_row_run(l, n, hw, r);
         npuc_tx8i_load_f32(xs, tx8_at(in, run.offset), l->dtype, run.count);
-        for (int64_t i = 0; i < run.count; ++i)
-          xs[i] = apply_unary(op, xs[i]);
+        f(xs, run.count, ctx);
         npuc_tx8i_store_f32(tx8_at(out, run.offset), l->dtype, xs, run.count);
       }
   free(xs);
-  return npuc_tx8_cycles_ct(l->total_bytes, unary_passes(op));
+}
+
+static void unary_run(float *xs, int64_t n, const void *ctx) {
+  npuc_tx8_unary_op op = *(const npuc_tx8_unary_op *)ctx;
+  for (int64_t i = 0; i < n; ++i)
+    xs[i] = apply_unary(op, xs[i]);
+}
+
+uint64_t op_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
+                  const npuc_tx8_tsr *out) {
+  const char *name = "op_unary";
+  check_in_out(name, in, out);
+  if (out->layout.dtype == NPUC_TX8_I8 && op != NPUC_TX8_RELU &&
+      op != NPUC_TX8_ABS)
+    npuc_tx8_fail(name, "i8 supports relu and abs only");
+  map_runs(in, out, unary_run, &op);
+  return npuc_tx8_cycles_ct(out->layout.total_bytes, unary_passes(op));
 }
 
 static void binary_checks(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
@@ -104,8 +126,9 @@ static void binary_checks(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
     else
       npuc_tx8i_check_same_layout(name, i ? "b and out" : "a and out", ops[i],
                                   out);
-  if (out->layout.dtype == NPUC_TX8_I8 && op == NPUC_TX8_DIV)
-    npuc_tx8_fail(name, "i8 does not support div");
+  if (out->layout.dtype == NPUC_TX8_I8 &&
+      (op == NPUC_TX8_DIV || op == NPUC_TX8_POW))
+    npuc_tx8_fail(name, "i8 does not support div and pow");
 }
 
 static operand operand_of(const npuc_tx8_tsr *t, const npuc_tx8_tsr *out) {
@@ -128,15 +151,12 @@ static void operand_run(float *dst, const operand *o, const npuc_tx8_run *run) {
 }
 
 /* int8 values and their sums and products (|x| <= 2^14) are exact in
- * float, so int32 arithmetic is done in float here; the store saturates. */
+ * float, so int32 arithmetic is done in float here; the store saturates.
+ * The operation itself is the reference's (npuc_tx8i_binary_f64): a
+ * float sum, difference, product or quotient computed in double and
+ * rounded to float is the fp32 instruction's result. */
 static float apply_binary(npuc_tx8_binary_op op, float x, float y) {
-  switch (op) {
-  case NPUC_TX8_ADD: return x + y;
-  case NPUC_TX8_SUB: return x - y;
-  case NPUC_TX8_MUL: return x * y;
-  case NPUC_TX8_DIV: return x / y;
-  }
-  return x;
+  return (float)npuc_tx8i_binary_f64(op, x, y);
 }
 
 static float apply_unary(npuc_tx8_unary_op op, float x) {
@@ -151,6 +171,29 @@ static float apply_unary(npuc_tx8_unary_op op, float x) {
   case NPUC_TX8_SQRT: return sqrtf(x);
   case NPUC_TX8_RSQRT: return 1.0f / sqrtf(x);
   case NPUC_TX8_ABS: return fabsf(x);
+  case NPUC_TX8_SILU: return x / (1.0f + expf(-x));
+  /* 0.5 x (1 + tanh u) = x / (1 + exp(-2u)): no cancellation for x < 0. */
+  case NPUC_TX8_GELU_TANH:
+    return x / (1.0f + expf(-2.0f * GELU_TANH_K * (x + 0.044715f * x * x * x)));
   }
   return x;
+}
+
+/* ---- clip -------------------------------------------------------------- */
+
+static void clip_run(float *xs, int64_t n, const void *ctx) {
+  const npuc_tx8_clip_param *p = ctx;
+  for (int64_t i = 0; i < n; ++i)
+    xs[i] = xs[i] < p->lo ? p->lo : xs[i] > p->hi ? p->hi : xs[i];
+}
+
+uint64_t op_clip(const npuc_tx8_clip_param *p, const npuc_tx8_tsr *in,
+                 const npuc_tx8_tsr *out) {
+  const char *name = "op_clip";
+  check_in_out(name, in, out);
+  if (!(p->lo <= p->hi))
+    npuc_tx8_fail(name, "min %g is above max %g", (double)p->lo, (double)p->hi);
+  map_runs(in, out, clip_run, p);
+  /* A max and a min instruction. */
+  return npuc_tx8_cycles_ct(out->layout.total_bytes, 2);
 }

@@ -32,6 +32,22 @@ static inline bool tx8_is_vector(const npuc_tx8_tsr *t) {
 
 /* All channels of a [C] vector as fp32, in channel order. */
 void npuc_tx8i_vector_f32(float *out, const npuc_tx8_tsr *v);
+/* Row `row` of batch n (all C channels, in channel order) as fp32, and
+ * stored (rounded, i8 saturated), through the row's contiguous runs. */
+void npuc_tx8i_load_row(float *dst, const npuc_tx8_tsr *t, int64_t n,
+                        int64_t row);
+void npuc_tx8i_store_row(const npuc_tx8_tsr *t, int64_t n, int64_t row,
+                         const float *src);
+
+/* a op b in double: the reference's arithmetic, which the model rounds to
+ * float (exactly the fp32 result for add, sub, mul and div). */
+double npuc_tx8i_binary_f64(npuc_tx8_binary_op op, double x, double y);
+
+/* Byte offset of element `i` of t in row-major order over its (n, hw, c). */
+static inline int64_t tx8_elem_offset(const npuc_tx8_tsr *t, int64_t i) {
+  const npuc_tx8_dims d = t->layout.dims;
+  return npuc_tx8_offset(&t->layout, i / (d.hw * d.c), i / d.c % d.hw, i % d.c);
+}
 
 /* ---- checks (fail through npuc_tx8_fail naming `op`) ------------------------
  */
@@ -49,6 +65,21 @@ void npuc_tx8i_check_vector(const char *op, const char *what,
                             const npuc_tx8_tsr *v, int64_t c);
 void npuc_tx8i_check_compact(const char *op, const char *what,
                              const npuc_tx8_tsr *t);
+
+/* Checks `shape` (dim dimensions, each positive, 1 <= dim <= 8) holds
+ * exactly t's elements; returns their count. */
+int64_t npuc_tx8i_check_shape(const char *op, const char *what,
+                              const int32_t *shape, int32_t dim,
+                              const npuc_tx8_tsr *t);
+/* One element of t (row-major index i) as float, and stored. */
+float npuc_tx8i_elem(const npuc_tx8_tsr *t, int64_t i);
+void npuc_tx8i_set_elem(const npuc_tx8_tsr *t, int64_t i, float v);
+
+/* Walks the `dim`-dimensional row-major index `idx` of `shape` one step
+ * (the last dimension fastest); `*src` follows by `stride[d]` per step of
+ * dimension d. */
+void npuc_tx8i_step_index(int64_t *idx, const int32_t *shape, int32_t dim,
+                          const int64_t *stride, int64_t *src);
 
 /* Zeroes the padding of an aligned tensor (the bytes no element uses), as
  * a DMA into an aligned layout leaves it. */

@@ -16,14 +16,15 @@ typedef struct {
 } matrix;
 
 static matrix gather(const npuc_tx8_tsr *t, int64_t n, bool transpose);
+static matrix gather_rows(const npuc_tx8_tsr *t, int64_t n, int64_t row0,
+                          int64_t rows, bool transpose);
+
 static void matrix_free(matrix *m);
-static void scatter_row(const npuc_tx8_tsr *out, int64_t n, int64_t row,
-                        const float *values);
-static void gemm_checks(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
-                        const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
-                        const npuc_tx8_tsr *out);
+static int64_t gemm_checks(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
+                           const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
+                           const npuc_tx8_tsr *out);
 static void multiply(const matrix *a, const matrix *b, const float *bias,
-                     const npuc_tx8_tsr *out, int64_t batch);
+                     const npuc_tx8_tsr *out, int64_t batch, int64_t row0);
 static void conv_checks(const npuc_tx8_conv_param *p, const npuc_tx8_tsr *in,
                         const npuc_tx8_tsr *w, const npuc_tx8_tsr *bias,
                         const npuc_tx8_tsr *out);
@@ -57,47 +58,75 @@ static float *bias_vector(const npuc_tx8_tsr *bias, int64_t c) {
 /* ---- gemm -----------------------------------------------------------------
  */
 
+/* Matrix j of b's `count`, `rows` rows each, one after the other over
+ * its batches' rows. */
+static matrix b_matrix(const npuc_tx8_tsr *b, int64_t j, int64_t rows,
+                       bool transpose) {
+  int64_t per_batch = b->layout.dims.hw / rows;
+  return gather_rows(b, j / per_batch, j % per_batch * rows, rows, transpose);
+}
+
 uint64_t op_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                  const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
                  const npuc_tx8_tsr *out) {
-  gemm_checks(p, a, b, bias, out);
-  npuc_tx8_dims od = out->layout.dims;
+  int64_t heads = gemm_checks(p, a, b, bias, out);
+  npuc_tx8_dims od = out->layout.dims, bd = b->layout.dims;
+  int64_t m = od.hw / heads, a_rows = a->layout.dims.hw / heads;
+  int64_t k = p->transpose_a ? a_rows : a->layout.dims.c;
+  int64_t b_rows = p->transpose_b ? od.c : k;
+  bool shared = bd.n * bd.hw == b_rows;
   float *bias_f = bias_vector(bias, od.c);
-  matrix mb = gather(b, 0, p->transpose_b);
-  for (int64_t n = 0; n < od.n; ++n) {
-    matrix ma = gather(a, n, p->transpose_a);
-    multiply(&ma, &mb, bias_f, out, n);
-    matrix_free(&ma);
-  }
-  int64_t k = mb.rows;
+  matrix mb = b_matrix(b, 0, b_rows, p->transpose_b);
+  for (int64_t n = 0; n < od.n; ++n)
+    for (int64_t h = 0; h < heads; ++h) {
+      if (!shared) {
+        matrix_free(&mb);
+        mb = b_matrix(b, n * heads + h, b_rows, p->transpose_b);
+      }
+      matrix ma = gather_rows(a, n, h * a_rows, a_rows, p->transpose_a);
+      multiply(&ma, &mb, bias_f, out, n, h * m);
+      matrix_free(&ma);
+    }
   matrix_free(&mb);
   free(bias_f);
-  return npuc_tx8_cycles_ne(od.n, od.hw, k, od.c, a->layout.dtype);
+  return npuc_tx8_cycles_ne(od.n * heads, m, k, od.c, a->layout.dtype);
 }
 
-static void gemm_checks(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
-                        const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
-                        const npuc_tx8_tsr *out) {
+/* Returns the heads (matrices per batch). */
+static int64_t gemm_checks(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
+                           const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
+                           const npuc_tx8_tsr *out) {
   const char *op = "op_gemm";
   check_ne_operands(op, "a", a, "b", b, out);
   npuc_tx8_dims ad = a->layout.dims, bd = b->layout.dims, od = out->layout.dims;
-  int64_t m = p->transpose_a ? ad.c : ad.hw, k = p->transpose_a ? ad.hw : ad.c;
-  int64_t bk = p->transpose_b ? bd.c : bd.hw,
-          bn = p->transpose_b ? bd.hw : bd.c;
-  if (bd.n != 1 || bk != k)
-    npuc_tx8_fail(op, "b must be one %lld-row matrix", (long long)k);
-  if (od.n != ad.n || od.hw != m || od.c != bn)
+  int64_t heads = p->heads > 0 ? p->heads : 1;
+  if (ad.hw % heads || (heads > 1 && p->transpose_a))
+    npuc_tx8_fail(op,
+                  "%lld heads do not divide a's %lld rows (or come with "
+                  "transpose_a)",
+                  (long long)heads, (long long)ad.hw);
+  int64_t rows = ad.hw / heads;
+  int64_t m = p->transpose_a ? ad.c : rows, k = p->transpose_a ? rows : ad.c;
+  /* b's matrices: K x N (rows x channels), N x K transposed. */
+  int64_t b_rows = p->transpose_b ? od.c : k,
+          b_cols = p->transpose_b ? k : od.c;
+  int64_t count = bd.n * bd.hw / b_rows;
+  if (bd.c != b_cols || bd.hw % b_rows || (count != 1 && count != od.n * heads))
+    npuc_tx8_fail(op, "b must be one %lld-row matrix (or %lld of them)",
+                  (long long)b_rows, (long long)(od.n * heads));
+  if (od.n != ad.n || od.hw != m * heads)
     npuc_tx8_fail(op, "out must be %lld batches of %lldx%lld", (long long)ad.n,
-                  (long long)m, (long long)bn);
+                  (long long)(m * heads), (long long)od.c);
   if (bias)
-    npuc_tx8i_check_vector(op, "bias", bias, bn);
+    npuc_tx8i_check_vector(op, "bias", bias, od.c);
+  return heads;
 }
 
 /* Partial sums accumulate along K in order, as the engine's psum buffer
  * does across K tiles; the 8x16x8 tiling itself shows only in the cycle
  * count (npuc_tx8_cycles_ne). */
 static void multiply(const matrix *a, const matrix *b, const float *bias,
-                     const npuc_tx8_tsr *out, int64_t batch) {
+                     const npuc_tx8_tsr *out, int64_t batch, int64_t row0) {
   int64_t m = a->rows, k = a->cols, n = b->cols;
   float *row = malloc((size_t)n * sizeof(float));
   for (int64_t i = 0; i < m; ++i) {
@@ -112,7 +141,7 @@ static void multiply(const matrix *a, const matrix *b, const float *bias,
       }
       row[j] = (a->is_int ? (float)isum : fsum) + bias[j];
     }
-    scatter_row(out, batch, i, row);
+    npuc_tx8i_store_row(out, batch, row0 + i, row);
   }
   free(row);
 }
@@ -121,16 +150,18 @@ static void multiply(const matrix *a, const matrix *b, const float *bias,
  * ---------------------------------------------------------------- */
 
 static matrix gather(const npuc_tx8_tsr *t, int64_t n, bool transpose) {
+  return gather_rows(t, n, 0, t->layout.dims.hw, transpose);
+}
+
+/* Rows [row0, row0 + rows) of batch n as a matrix. */
+static matrix gather_rows(const npuc_tx8_tsr *t, int64_t n, int64_t row0,
+                          int64_t rows, bool transpose) {
   const npuc_tx8_layout *l = &t->layout;
-  matrix m = {l->dtype == NPUC_TX8_I8, NULL, NULL, l->dims.hw, l->dims.c};
+  matrix m = {l->dtype == NPUC_TX8_I8, NULL, NULL, rows, l->dims.c};
   size_t count = (size_t)(m.rows * m.cols);
   float *f = malloc(count * sizeof(float));
-  for (int64_t hw = 0; hw < l->dims.hw; ++hw)
-    for (int64_t r = 0; r < npuc_tx8_num_runs(l); ++r) {
-      npuc_tx8_run run = npuc_tx8_row_run(l, n, hw, r);
-      npuc_tx8i_load_f32(f + hw * m.cols + run.c_first, tx8_at(t, run.offset),
-                         l->dtype, run.count);
-    }
+  for (int64_t hw = 0; hw < rows; ++hw)
+    npuc_tx8i_load_row(f + hw * m.cols, t, n, row0 + hw);
   if (transpose) {
     float *tf = malloc(count * sizeof(float));
     for (int64_t i = 0; i < m.rows; ++i)
@@ -138,9 +169,9 @@ static matrix gather(const npuc_tx8_tsr *t, int64_t n, bool transpose) {
         tf[j * m.rows + i] = f[i * m.cols + j];
     free(f);
     f = tf;
-    int64_t rows = m.rows;
+    int64_t swap = m.rows;
     m.rows = m.cols;
-    m.cols = rows;
+    m.cols = swap;
   }
   if (m.is_int) { /* int8 values are exact in float */
     m.i = malloc(count * sizeof(int32_t));
@@ -156,16 +187,6 @@ static matrix gather(const npuc_tx8_tsr *t, int64_t n, bool transpose) {
 static void matrix_free(matrix *m) {
   free(m->f);
   free(m->i);
-}
-
-static void scatter_row(const npuc_tx8_tsr *out, int64_t n, int64_t row,
-                        const float *values) {
-  const npuc_tx8_layout *l = &out->layout;
-  for (int64_t r = 0; r < npuc_tx8_num_runs(l); ++r) {
-    npuc_tx8_run run = npuc_tx8_row_run(l, n, row, r);
-    npuc_tx8i_store_f32(tx8_at(out, run.offset), l->dtype, values + run.c_first,
-                        run.count);
-  }
 }
 
 /* ---- conv
@@ -233,7 +254,7 @@ static void conv_batch(const npuc_tx8_conv_param *p, const matrix *in,
           conv_tap(p, in, w, cout, oh, ow, kh, kw, row, irow);
       for (int64_t o = 0; o < cout; ++o)
         row[o] = (in->is_int ? (float)irow[o] : row[o]) + bias[o];
-      scatter_row(out, batch, oh * p->out_w + ow, row);
+      npuc_tx8i_store_row(out, batch, oh * p->out_w + ow, row);
     }
   free(row);
   free(irow);

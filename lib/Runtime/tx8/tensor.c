@@ -78,11 +78,26 @@ void npuc_tx8_set(const npuc_tx8_tsr *t, int64_t n, int64_t hw, int64_t c,
 }
 
 void npuc_tx8i_vector_f32(float *out, const npuc_tx8_tsr *v) {
-  const npuc_tx8_layout *l = &v->layout;
+  npuc_tx8i_load_row(out, v, 0, 0);
+}
+
+void npuc_tx8i_load_row(float *dst, const npuc_tx8_tsr *t, int64_t n,
+                        int64_t row) {
+  const npuc_tx8_layout *l = &t->layout;
   for (int64_t r = 0; r < npuc_tx8_num_runs(l); ++r) {
-    npuc_tx8_run run = npuc_tx8_row_run(l, 0, 0, r);
-    npuc_tx8i_load_f32(out + run.c_first, tx8_at(v, run.offset), l->dtype,
+    npuc_tx8_run run = npuc_tx8_row_run(l, n, row, r);
+    npuc_tx8i_load_f32(dst + run.c_first, tx8_at(t, run.offset), l->dtype,
                        run.count);
+  }
+}
+
+void npuc_tx8i_store_row(const npuc_tx8_tsr *t, int64_t n, int64_t row,
+                         const float *src) {
+  const npuc_tx8_layout *l = &t->layout;
+  for (int64_t r = 0; r < npuc_tx8_num_runs(l); ++r) {
+    npuc_tx8_run run = npuc_tx8_row_run(l, n, row, r);
+    npuc_tx8i_store_f32(tx8_at(t, run.offset), l->dtype, src + run.c_first,
+                        run.count);
   }
 }
 

@@ -11,6 +11,7 @@
 #include "npuc/IR.h"
 
 #include <mlir-c/BuiltinAttributes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -339,6 +340,14 @@ static const char *op_enum(const char *name) {
 }
 
 static void emit_conv(group_emitter *g, const npuc_tx8_group_op *op);
+static void emit_shaped_op(group_emitter *g, const npuc_tx8_group_op *op);
+static void emit_layernorm(group_emitter *g, const npuc_tx8_group_op *op);
+static void emit_broadcast(group_emitter *g, const npuc_tx8_group_op *op);
+static void emit_real_shape(npuc_sb *o, const char *field, int buf, int rank);
+static void emit_concat(group_emitter *g, const npuc_tx8_group_op *op);
+static void emit_slice(group_emitter *g, const npuc_tx8_group_op *op);
+static void emit_pool(group_emitter *g, const npuc_tx8_group_op *op);
+static void emit_gemm_heads(group_emitter *g, const npuc_tx8_group_op *op);
 
 static void emit_compute(group_emitter *g, const npuc_tx8_group_op *op) {
   const npuc_tx8_group_plan *p = &g->plan;
@@ -369,10 +378,12 @@ static void emit_compute(group_emitter *g, const npuc_tx8_group_op *op) {
   case NPUC_TX8_KIND_GEMM:
     npuc_sb_printf(o,
                    "    {\n"
-                   "      npuc_tx8_gemm_param param = {%s, %s};\n"
-                   "      cycles += op_gemm(&param, &b[%d], &b[%d], ",
+                   "      npuc_tx8_gemm_param param = {%s, %s, 1};\n",
                    s->transpose_a ? "true" : "false",
-                   s->transpose_b ? "true" : "false", in[0], in[1]);
+                   s->transpose_b ? "true" : "false");
+    emit_gemm_heads(g, op);
+    npuc_sb_printf(o, "      cycles += op_gemm(&param, &b[%d], &b[%d], ", in[0],
+                   in[1]);
     if (op->has_bias)
       npuc_sb_printf(o, "&b[%d]", in[2]);
     else
@@ -380,6 +391,15 @@ static void emit_compute(group_emitter *g, const npuc_tx8_group_op *op) {
     npuc_sb_printf(o, ", &b[%d]);\n    }\n", r);
     return;
   case NPUC_TX8_KIND_CONV: emit_conv(g, op); return;
+  case NPUC_TX8_KIND_CLIP:
+  case NPUC_TX8_KIND_REDUCE:
+  case NPUC_TX8_KIND_SOFTMAX:
+  case NPUC_TX8_KIND_TRANSPOSE: emit_shaped_op(g, op); return;
+  case NPUC_TX8_KIND_BROADCAST: emit_broadcast(g, op); return;
+  case NPUC_TX8_KIND_CONCAT: emit_concat(g, op); return;
+  case NPUC_TX8_KIND_SLICE: emit_slice(g, op); return;
+  case NPUC_TX8_KIND_POOL: emit_pool(g, op); return;
+  case NPUC_TX8_KIND_LAYERNORM: emit_layernorm(g, op); return;
   }
 }
 
@@ -418,4 +438,186 @@ static void emit_conv(group_emitter *g, const npuc_tx8_group_op *op) {
   else
     npuc_sb_printf(g->out, "NULL");
   npuc_sb_printf(g->out, ", &b[%d]);\n    }\n", r);
+}
+
+/* A float bound as C: an infinite one (clip's default) as the largest
+ * float, which clamps every finite value the same. */
+static void float_c(npuc_sb *o, double v) {
+  if (isinf(v))
+    npuc_sb_printf(o, "%s3.40282347e+38f", v < 0 ? "-" : "");
+  else
+    npuc_sb_printf(o, "(float)%.9g", v);
+}
+
+/* The ops that take their input's N-D shape (clip aside): the shape is
+ * the input buffer's real slice, known only in the loop. */
+static void emit_shaped_op(group_emitter *g, const npuc_tx8_group_op *op) {
+  const int *in = op->operand_buffer;
+  const npuc_tx8_slice_op *s = &op->slice;
+  npuc_sb *o = g->out;
+  int x = in[0], r = op->result, rank = s->result.rank;
+  if (s->kind == NPUC_TX8_KIND_CLIP) {
+    npuc_sb_printf(o, "    {\n      npuc_tx8_clip_param param = {");
+    float_c(o, s->clip_min);
+    npuc_sb_printf(o, ", ");
+    float_c(o, s->clip_max);
+    npuc_sb_printf(o,
+                   "};\n      cycles += op_clip(&param, &b[%d], &b[%d]);\n"
+                   "    }\n",
+                   x, r);
+    return;
+  }
+  static const char *const types[] = {[NPUC_TX8_KIND_REDUCE] = "reduce",
+                                      [NPUC_TX8_KIND_SOFTMAX] = "softmax",
+                                      [NPUC_TX8_KIND_TRANSPOSE] = "transpose"};
+  npuc_sb_printf(o, "    {\n      npuc_tx8_%s_param param = {.dim = %d};\n",
+                 types[s->kind], rank);
+  emit_real_shape(o, "shape", x, rank);
+  if (s->kind == NPUC_TX8_KIND_REDUCE) {
+    npuc_sb_printf(o,
+                   "      param.axes = 0x%xu;\n"
+                   "      cycles += op_reduce(%s, &param, &b[%d], &b[%d]);\n",
+                   (unsigned)s->axes, op_enum(op->name), x, r);
+  } else if (s->kind == NPUC_TX8_KIND_SOFTMAX) {
+    int axis = 0;
+    while (!(s->axes >> axis & 1))
+      ++axis;
+    npuc_sb_printf(o,
+                   "      param.axis = %d;\n"
+                   "      cycles += op_softmax(&param, &b[%d], &b[%d]);\n",
+                   axis, x, r);
+  } else {
+    for (int d = 0; d < rank; ++d)
+      npuc_sb_printf(o, "      param.perm[%d] = %lld;\n", d,
+                     (long long)s->perm[d]);
+    npuc_sb_printf(o, "      cycles += op_transpose(&param, &b[%d], &b[%d]);\n",
+                   x, r);
+  }
+  npuc_sb_printf(o, "    }\n");
+}
+
+static void emit_layernorm(group_emitter *g, const npuc_tx8_group_op *op) {
+  const int *in = op->operand_buffer;
+  npuc_sb_printf(g->out,
+                 "    {\n"
+                 "      npuc_tx8_layernorm_param param = {(float)%.9g};\n"
+                 "      cycles += op_layernorm(&param, &b[%d], &b[%d], &b[%d], "
+                 "&b[%d]);\n"
+                 "    }\n",
+                 (double)op->epsilon, in[0], in[1], in[2], op->result);
+}
+
+/* `param.<field>[d] = l[<buf>].shape_real[d]` for the buffer's rank: a
+ * slice's real shape, known only in the loop. */
+static void emit_real_shape(npuc_sb *o, const char *field, int buf, int rank) {
+  npuc_sb_printf(o,
+                 "      for (int d = 0; d < %d; ++d)\n"
+                 "        param.%s[d] = l[%d].shape_real[d];\n",
+                 rank, field, buf);
+}
+
+static void emit_broadcast(group_emitter *g, const npuc_tx8_group_op *op) {
+  const int *in = op->operand_buffer;
+  const npuc_tx8_slice_op *s = &op->slice;
+  npuc_sb *o = g->out;
+  int x = in[0], r = op->result;
+  npuc_sb_printf(o,
+                 "    {\n      npuc_tx8_broadcast_param param = {.dim = %d, "
+                 ".out_dim = %d};\n",
+                 s->operands[0].rank, s->result.rank);
+  emit_real_shape(o, "shape", x, s->operands[0].rank);
+  emit_real_shape(o, "out_shape", r, s->result.rank);
+  for (int d = 0; d < s->operands[0].rank; ++d)
+    npuc_sb_printf(o, "      param.dims[%d] = %lld;\n", d,
+                   (long long)s->perm[d]);
+  npuc_sb_printf(o,
+                 "      cycles += op_broadcast(&param, &b[%d], &b[%d]);\n"
+                 "    }\n",
+                 x, r);
+}
+
+/* Each input's length along the axis is its slice's (whole there). */
+static void emit_concat(group_emitter *g, const npuc_tx8_group_op *op) {
+  const int *in = op->operand_buffer;
+  const npuc_tx8_slice_op *s = &op->slice;
+  npuc_sb *o = g->out;
+  int r = op->result, axis = 0;
+  while (!(s->axes >> axis & 1))
+    ++axis;
+  npuc_sb_printf(o,
+                 "    {\n      npuc_tx8_concat_param param = {.dim = %d, "
+                 ".axis = %d, .count = %d};\n",
+                 s->result.rank, axis, s->num_operands);
+  emit_real_shape(o, "shape", r, s->result.rank);
+  npuc_sb_printf(o, "      const TSR *ins[%d] = {", s->num_operands);
+  for (int i = 0; i < s->num_operands; ++i)
+    npuc_sb_printf(o, "%s&b[%d]", i ? ", " : "", in[i]);
+  npuc_sb_printf(o, "};\n");
+  for (int i = 0; i < s->num_operands; ++i)
+    npuc_sb_printf(o, "      param.lengths[%d] = l[%d].shape_real[%d];\n", i,
+                   in[i], axis);
+  npuc_sb_printf(o,
+                 "      cycles += op_concat(&param, ins, &b[%d]);\n"
+                 "    }\n",
+                 r);
+}
+
+static void emit_slice(group_emitter *g, const npuc_tx8_group_op *op) {
+  const int *in = op->operand_buffer;
+  const npuc_tx8_slice_op *s = &op->slice;
+  npuc_sb *o = g->out;
+  int r = op->result;
+  npuc_sb_printf(o, "    {\n      npuc_tx8_slice_param param = {.dim = %d};\n",
+                 s->result.rank);
+  emit_real_shape(o, "shape", r, s->result.rank);
+  emit_real_shape(o, "in_shape", in[0], s->result.rank);
+  for (int d = 0; d < s->result.rank; ++d)
+    npuc_sb_printf(o, "      param.strides[%d] = %lld;\n", d,
+                   (long long)s->steps[d]);
+  npuc_sb_printf(o,
+                 "      cycles += op_slice(&param, &b[%d], &b[%d]);\n"
+                 "    }\n",
+                 in[0], r);
+}
+
+/* As a convolution: the padding is where the input slice starts against
+ * where the output slice's first window does. */
+static void emit_pool(group_emitter *g, const npuc_tx8_group_op *op) {
+  const npuc_tx8_slice_op *s = &op->slice;
+  int x = op->operand_buffer[0], r = op->result;
+  bool max = strcmp(op->name, "tx8be.max_pool") == 0;
+  npuc_sb_printf(
+      g->out,
+      "    {\n"
+      "      npuc_tx8_conv_param param = {\n"
+      "          .in_h = l[%d].shape_real[1], .in_w = l[%d].shape_real[2],\n"
+      "          .kernel_h = %lld, .kernel_w = %lld, .stride_h = %lld, "
+      ".stride_w = %lld,\n"
+      "          .pad_top = l[%d].shape_start[1] - (l[%d].shape_start[1] * "
+      "%lld "
+      "- %lld),\n"
+      "          .pad_left = l[%d].shape_start[2] - (l[%d].shape_start[2] * "
+      "%lld - %lld),\n"
+      "          .dilation_h = 1, .dilation_w = 1,\n"
+      "          .out_h = l[%d].shape_real[1], .out_w = l[%d].shape_real[2], "
+      ".groups = 1};\n"
+      "      cycles += op_pool(%s, &param, &b[%d], &b[%d]);\n"
+      "    }\n",
+      x, x, (long long)s->kernel[0], (long long)s->kernel[1],
+      (long long)s->strides[0], (long long)s->strides[1], x, r,
+      (long long)s->strides[0], (long long)s->pads[0], x, r,
+      (long long)s->strides[1], (long long)s->pads[2], r, r,
+      max ? "NPUC_TX8_POOL_MAX" : "NPUC_TX8_POOL_AVG", x, r);
+}
+
+/* A batched gemm (b of a's rank): the matrices per batch of the output
+ * slice are its dimensions between the batch and the rows. */
+static void emit_gemm_heads(group_emitter *g, const npuc_tx8_group_op *op) {
+  const npuc_tx8_slice_op *s = &op->slice;
+  int r = s->result.rank;
+  if (s->operands[1].rank < 3)
+    return;
+  for (int d = 1; d < r - 2; ++d)
+    npuc_sb_printf(g->out, "      param.heads *= l[%d].shape_real[%d];\n",
+                   op->result, d);
 }

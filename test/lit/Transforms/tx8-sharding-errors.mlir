@@ -1,7 +1,7 @@
 // tx8-sharding's errors: each names the op and the reason, fails the pass.
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-sharding -o %t.out
 // RUN: not npuc-opt %s --split-input-file --tx8-sharding 2>&1 | FileCheck %s --check-prefix=FAIL
-// FAIL-COUNT-11: error:
+// FAIL-COUNT-22: error:
 // FAIL-NOT: error:
 
 // b alone (4 MiB of f32, read whole by every row slice) exceeds the 3 MiB SPM.
@@ -52,16 +52,102 @@ func.func @given_too_many(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-func.func @unsupported_op(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+func.func @unsupported_op(%x: tensor<4x8xi8>) -> tensor<4x16xf32> {
+  %0 = tx8be.group(%x) : (tensor<4x8xi8>) -> (tensor<4x16xf32>) {
+  ^bb0(%a0: tensor<4x8xi8>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xi8> -> tensor<4x8xi8>
+    // expected-error@+1 {{tx8be.unpack: unsupported op in a tx8be.group}}
+    %3 = tx8be.unpack %1 bits = 4 : tensor<4x8xi8> -> tensor<4x16xf32>
+    %4 = tx8be.store_var %3 : tensor<4x16xf32> -> tensor<4x16xf32>
+    tx8be.return %4 : tensor<4x16xf32>
+  }
+  return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+// The ops' attributes the slice rules need, out of range.
+func.func @bad_axes(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
+  %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<4x1xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    // expected-error@+1 {{tx8be.reduce_sum: unsupported attributes: axis 2 is out of range for rank 2 or repeated}}
+    %3 = tx8be.reduce_sum %1 axes = [2] : tensor<4x8xf32> -> tensor<4x1xf32>
+    %4 = tx8be.store_var %3 : tensor<4x1xf32> -> tensor<4x1xf32>
+    tx8be.return %4 : tensor<4x1xf32>
+  }
+  return %0 : tensor<4x1xf32>
+}
+
+// -----
+
+func.func @reduce_not_keepdims(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    // expected-error@+1 {{tx8be.reduce_max: unsupported shape: result dimension 1 should be 1 (keepdims: reduced dimensions are 1)}}
+    %3 = tx8be.reduce_max %1 axes = [-1] : tensor<4x8xf32> -> tensor<4x8xf32>
+    %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return %4 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @softmax_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    // expected-error@+1 {{tx8be.softmax: unsupported attributes: axis must be a dimension of the rank-2 input}}
+    %3 = tx8be.softmax %1 axis = -3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return %4 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @not_a_permutation(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
   %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<8x4xf32>) {
   ^bb0(%a0: tensor<4x8xf32>):
     %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
-    // expected-error@+1 {{tx8be.transpose: unsupported op in a tx8be.group}}
-    %3 = tx8be.transpose %1 permutation = [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+    // expected-error@+1 {{tx8be.transpose: unsupported shape: the permutation is not one of 0..1}}
+    %3 = tx8be.transpose %1 permutation = [1, 1] : tensor<4x8xf32> -> tensor<8x4xf32>
     %4 = tx8be.store_var %3 : tensor<8x4xf32> -> tensor<8x4xf32>
     tx8be.return %4 : tensor<8x4xf32>
   }
   return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+func.func @clip_bounds(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    // expected-error@+1 {{tx8be.clip: unsupported attributes: min and max must be numbers with min <= max}}
+    %3 = tx8be.clip %1 {min = 6.0 : f32, max = 0.0 : f32} : tensor<4x8xf32> -> tensor<4x8xf32>
+    %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return %4 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @layernorm_vectors(%x: tensor<4x8xf32>, %g: tensor<4xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.group(%x, %g) : (tensor<4x8xf32>, tensor<4xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>, %a1: tensor<4xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    %2 = tx8be.load_var %a1 : tensor<4xf32> -> tensor<4xf32>
+    // expected-error@+1 {{tx8be.layernorm: unsupported shape: operand #1 must be a [8] vector}}
+    %3 = tx8be.layernorm %1, %2, %2 : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<4x8xf32>
+    %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return %4 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
 }
 
 // -----
@@ -167,4 +253,77 @@ func.func @malformed(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
     tx8be.return %4 : tensor<4x8xf32>
   }
   return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @broadcast_dims(%x: tensor<3xf32>) -> tensor<4x8xf32> {
+  %0 = tx8be.group(%x) : (tensor<3xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<3xf32>):
+    %1 = tx8be.load_var %a0 : tensor<3xf32> -> tensor<3xf32>
+    // expected-error@+1 {{tx8be.broadcast: unsupported shape: input dimension 0 (3) cannot broadcast to result dimension 1 (8)}}
+    %3 = tx8be.broadcast %1 dims = [1] : tensor<3xf32> -> tensor<4x8xf32>
+    %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
+    tx8be.return %4 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @concat_off_axis(%x: tensor<4x8xf32>, %y: tensor<3x8xf32>) -> tensor<4x16xf32> {
+  %0 = tx8be.group(%x, %y) : (tensor<4x8xf32>, tensor<3x8xf32>) -> (tensor<4x16xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>, %a1: tensor<3x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    %2 = tx8be.load_var %a1 : tensor<3x8xf32> -> tensor<3x8xf32>
+    // expected-error@+1 {{tx8be.concat: unsupported shape: operand #1 differs from the result off the axis (dimension 0)}}
+    %3 = tx8be.concat %1, %2 axis = 1 : tensor<4x8xf32>, tensor<3x8xf32> -> tensor<4x16xf32>
+    %4 = tx8be.store_var %3 : tensor<4x16xf32> -> tensor<4x16xf32>
+    tx8be.return %4 : tensor<4x16xf32>
+  }
+  return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+func.func @slice_outside(%x: tensor<4x8xf32>) -> tensor<2x4xf32> {
+  %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<2x4xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    // expected-error@+1 {{tx8be.slice: unsupported shape: dimension 1: offset 2, size 4 and stride 2 read outside the input's 8}}
+    %3 = tx8be.slice %1 offsets = [0, 2] sizes = [2, 4] strides = [2, 2] : tensor<4x8xf32> -> tensor<2x4xf32>
+    %4 = tx8be.store_var %3 : tensor<2x4xf32> -> tensor<2x4xf32>
+    tx8be.return %4 : tensor<2x4xf32>
+  }
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @pool_size(%x: tensor<1x6x6x4xf32>) -> tensor<1x4x3x4xf32> {
+  %0 = tx8be.group(%x) : (tensor<1x6x6x4xf32>) -> (tensor<1x4x3x4xf32>) {
+  ^bb0(%a0: tensor<1x6x6x4xf32>):
+    %1 = tx8be.load_var %a0 : tensor<1x6x6x4xf32> -> tensor<1x6x6x4xf32>
+    // expected-error@+1 {{tx8be.max_pool: unsupported shape: result dimension 1 should be 3}}
+    %3 = tx8be.max_pool %1 kernel = [2, 2] strides = [2, 2] pads = [0, 0, 0, 0] : tensor<1x6x6x4xf32> -> tensor<1x4x3x4xf32>
+    %4 = tx8be.store_var %3 : tensor<1x4x3x4xf32> -> tensor<1x4x3x4xf32>
+    tx8be.return %4 : tensor<1x4x3x4xf32>
+  }
+  return %0 : tensor<1x4x3x4xf32>
+}
+
+// -----
+
+func.func @batched_gemm(%a: tensor<2x4x8xf32>, %b: tensor<3x8x5xf32>) -> tensor<2x4x5xf32> {
+  %none = tx8be.none : none
+  %0 = tx8be.group(%a, %b) : (tensor<2x4x8xf32>, tensor<3x8x5xf32>) -> (tensor<2x4x5xf32>) {
+  ^bb0(%a0: tensor<2x4x8xf32>, %a1: tensor<3x8x5xf32>):
+    %1 = tx8be.load_var %a0 : tensor<2x4x8xf32> -> tensor<2x4x8xf32>
+    %2 = tx8be.load_var %a1 : tensor<3x8x5xf32> -> tensor<3x8x5xf32>
+    // expected-error@+1 {{tx8be.gemm: unsupported shape: a batched gemm needs a and b of the result's rank with the same leading dimensions, no transpose_a}}
+    %3 = tx8be.gemm %1, %2, %none : tensor<2x4x8xf32>, tensor<3x8x5xf32>, none -> tensor<2x4x5xf32>
+    %4 = tx8be.store_var %3 : tensor<2x4x5xf32> -> tensor<2x4x5xf32>
+    tx8be.return %4 : tensor<2x4x5xf32>
+  }
+  return %0 : tensor<2x4x5xf32>
 }
