@@ -32,7 +32,7 @@ layernorm, transpose (any permutation), broadcast, concat, slice, pool
 The fused kinds put all their ops in one tx8be.group: fuse_conv2 (conv ->
 conv), fuse_resblock (conv -> batchnorm -> relu -> add -> relu, at times
 adding the conv's own input), fuse_gemm_act (gemm -> add bias -> gelu),
-fuse_scores (gemm -> mul -> exp), fuse_eltwise (2 to 20 elementwise ops),
+fuse_scores (gemm -> mul -> exp or softmax), fuse_eltwise (2 to 20 elementwise ops),
 fuse_eltwise20, fuse_chain (2 to 6 ops at random). A fused case is also
 compiled flat (tx8-group-single: one op per group) into build-single/ and
 its outputs must be the same bytes as the fused program's.
@@ -323,7 +323,7 @@ def gen_fuse_gemm_act(rng, g):
 
 
 def gen_fuse_scores(rng, g):
-    """Gemm -> mul (a scale) -> exp, attention scores' start."""
+    """Gemm -> mul (a scale) -> exp or softmax: attention scores."""
     dt = rng.choice(FLOATS)
     rank = rng.randint(2, 3)
     m, k = rng.randint(1, 40), rng.randint(1, 48)
@@ -335,6 +335,10 @@ def gen_fuse_scores(rng, g):
              transpose_a=False, transpose_b=False)
     scale = g.weight([n], dt, lo=0.0, hi=0.25, positive=True)
     y = g.op("mul", g.shapes[y], dt, [y, scale])
+    if rng.random() < 0.5:  # the scores' softmax (its axis whole in a slice)
+        axis = len(g.shapes[y]) - 1
+        return g.op("softmax", g.shapes[y], dt, [y], params="%d" % axis,
+                    axis=axis)
     return g.op("exp", g.shapes[y], dt, [y])
 
 
