@@ -197,6 +197,9 @@ typedef struct {
   int64_t dims[NPUC_TX8_MAX_RANK];
 } npuc_tx8_shape;
 
+/* Same rank and dimensions. */
+bool npuc_tx8_shape_equal(const npuc_tx8_shape *a, const npuc_tx8_shape *b);
+
 /* The attributes the rules read; unused ones may be left zero/NULL. */
 typedef struct {
   bool transpose_a, transpose_b; /* gemm */

@@ -1,8 +1,12 @@
 /* Tx8Group: what one tx8be.group of the post-grouping IR (the TX8
  * pipeline contract, docs/tx8.md) asks of a tile: the SPM buffers it
- * fills (one per load_var, channel_norm and the compute op's result), in
- * which layout, which part of each one output slice reads, and how many
- * SPM bytes one temporal slice takes. The tx8-sharding pass sizes the
+ * fills (one per load_var, channel_norm and compute op result, plus the
+ * parts of a buffer an op reads when it reads less than the buffer holds),
+ * in which layout, which part of each one slice of the anchor output
+ * reads, the steps a slice runs (loads, channel_norms, compute ops,
+ * stores, in the group's order) and each buffer's lifetime over them, and
+ * how many SPM bytes one temporal slice takes. A group holds a DAG of
+ * compute ops: intermediates stay in SPM. The tx8-sharding pass sizes the
  * split with it and the code generator emits the tile loop from it, so
  * both agree on every buffer. Reads MLIR (through Tx8Ir.h); errors are
  * located at the op. */
@@ -16,9 +20,10 @@
 #include <stdint.h>
 
 typedef enum {
-  NPUC_TX8_BUF_LOAD,   /* tx8be.load_var of a group input */
-  NPUC_TX8_BUF_NORM,   /* tx8be.channel_norm of another buffer */
-  NPUC_TX8_BUF_RESULT, /* the compute op's result */
+  NPUC_TX8_BUF_LOAD,    /* tx8be.load_var of a group input */
+  NPUC_TX8_BUF_NORM,    /* tx8be.channel_norm of another buffer */
+  NPUC_TX8_BUF_RESULT,  /* a compute op's result */
+  NPUC_TX8_BUF_EXTRACT, /* the part of `source` one reader needs (SPM copy) */
 } npuc_tx8_buf_kind;
 
 typedef struct {
@@ -28,30 +33,76 @@ typedef struct {
   npuc_tx8_shape shape; /* the whole tensor */
   npuc_tx8_dtype dtype;
   npuc_tx8_layout_mode mode;                  /* its layout in SPM */
-  npuc_tx8_window windows[NPUC_TX8_MAX_RANK]; /* from an output slice */
-  int source; /* LOAD: the group operand; NORM: the buffer converted */
+  npuc_tx8_window windows[NPUC_TX8_MAX_RANK]; /* from an anchor slice */
+  int source; /* LOAD: the group operand; NORM, EXTRACT: the buffer read */
   bool has_windows;
+  /* The same in every slice (a load or channel_norm whose windows are all
+   * whole: weights, [C] vectors): the code generator fills it once,
+   * before the slice loop. */
+  bool invariant;
+  /* Lifetime over the plan's steps (for an SPM allocator): written at
+   * step `first_step`, last read at `last_step` (a store included); an
+   * invariant buffer lives over every step (0 to num_steps - 1). */
+  int first_step, last_step;
+  /* A buffer whose bytes this one may take over (-1: none): the operand
+   * 0 of a mem_inplace op, dead after it, of the same size and layout. */
+  int inplace_of;
 } npuc_tx8_buffer;
 
-#define NPUC_TX8_MAX_BUFFERS 16
-#define NPUC_TX8_MAX_STORES 4
-
+/* One compute op of the group. */
 typedef struct {
-  MlirOperation group, compute;
-  char compute_name[64]; /* "tx8be.add" */
+  MlirOperation op;
+  char name[64]; /* "tx8be.add" */
   npuc_tx8_slice_op slice;
-  int num_buffers;
-  npuc_tx8_buffer buffers[NPUC_TX8_MAX_BUFFERS];
   int operand_buffer[NPUC_TX8_MAX_OPERANDS]; /* tensor operand -> buffer */
   bool has_bias; /* gemm/conv: operand 2 is a tensor, not tx8be.none */
-  int result_buffer;
+  int result;    /* its buffer */
+  float epsilon; /* batchnorm */
+} npuc_tx8_group_op;
+
+typedef enum {
+  NPUC_TX8_STEP_LOAD,    /* index: the buffer loaded */
+  NPUC_TX8_STEP_NORM,    /* index: the buffer converted into */
+  NPUC_TX8_STEP_EXTRACT, /* index: the buffer copied into */
+  NPUC_TX8_STEP_COMPUTE, /* index: the op (ops[]) */
+  NPUC_TX8_STEP_STORE,   /* index: the store (stores[]) */
+} npuc_tx8_step_kind;
+
+typedef struct {
+  npuc_tx8_step_kind kind;
+  int index;
+} npuc_tx8_step;
+
+#define NPUC_TX8_MAX_BUFFERS 128
+#define NPUC_TX8_MAX_GROUP_OPS 64
+#define NPUC_TX8_MAX_STORES 16
+#define NPUC_TX8_MAX_STEPS                                                     \
+  (NPUC_TX8_MAX_BUFFERS + NPUC_TX8_MAX_GROUP_OPS + NPUC_TX8_MAX_STORES)
+
+typedef struct {
+  MlirOperation group;
+  /* The anchor: the stored buffer defined last (without stores, the last
+   * op's result). Its shape drives the temporal loop; its compute op
+   * carries the sharding decision (tile_parallel, dev_info). */
+  int anchor;
+  MlirOperation compute; /* the anchor's compute op */
+  char compute_name[64];
+  npuc_tx8_shape out; /* the anchor's shape */
+  /* Anchor dimensions every op allows to split across tiles (shard) and
+   * in time (split): a dimension some op needs whole is in neither. */
+  uint32_t shard_axes, split_axes;
+  int num_ops;
+  npuc_tx8_group_op ops[NPUC_TX8_MAX_GROUP_OPS];
+  int num_buffers;
+  npuc_tx8_buffer buffers[NPUC_TX8_MAX_BUFFERS];
+  int num_steps;
+  npuc_tx8_step steps[NPUC_TX8_MAX_STEPS];
   int num_stores;
   struct {
     MlirOperation op;
     int buffer; /* what is stored */
     int result; /* into which group result */
   } stores[NPUC_TX8_MAX_STORES];
-  float epsilon; /* batchnorm */
 } npuc_tx8_group_plan;
 
 /* Analyses `group`. False after a located error naming the op and the
@@ -71,16 +122,23 @@ bool npuc_tx8_read_op_params(MlirOperation op, const char *name,
  * max_pool. */
 bool npuc_tx8_op_takes_i8(const npuc_tx8_slice_op *s, const char *name);
 
-/* SPM bytes one temporal slice of `out_slice` (per output dimension)
- * takes: every buffer at its largest, plus the compute op's scratch, each
- * on a 2048-bit boundary. `offsets` (may be NULL) receives each buffer's
- * start; offsets[num_buffers] is the scratch's. */
+/* SPM bytes one temporal slice of `out_slice` (per anchor dimension)
+ * takes: every buffer at its largest, plus the largest scratch of its ops
+ * (batchnorm's), each on its own 2048-bit boundary (no reuse: the SPM
+ * allocator's job). `offsets` (may be NULL, else num_buffers + 1 entries)
+ * receives each buffer's start; offsets[num_buffers] is the scratch's. */
 int64_t npuc_tx8_group_spm_bytes(const npuc_tx8_group_plan *p,
                                  const int32_t *out_slice, int64_t *offsets);
 
+/* Which entry of its defining op's dev_info.mem_addr holds buffer `i`:
+ * an op may define several buffers (its result and extracts of it); the
+ * k-th of them in buffer order is entry k. */
+int npuc_tx8_buffer_addr_slot(const npuc_tx8_group_plan *p, int i);
+
 /* Where the buffers of one temporal slice of `out_slice` sit: the
- * offsets tx8-spm-alloc chose — each buffer's defining op's
- * dev_info.mem_addr[0] and the compute op's imm_addr for its scratch —
+ * offsets tx8-spm-alloc chose — each buffer's entry of its defining
+ * op's dev_info.mem_addr (npuc_tx8_buffer_addr_slot) and the anchor's
+ * compute op's imm_addr for the scratch —
  * when every buffer's op has one, else npuc_tx8_group_spm_bytes's bump
  * placement. `offsets` as there (num_buffers + 1 entries). Returns the
  * bytes the placement spans; -1 after a located error (a malformed
@@ -88,12 +146,17 @@ int64_t npuc_tx8_group_spm_bytes(const npuc_tx8_group_plan *p,
 int64_t npuc_tx8_group_placement(const npuc_tx8_group_plan *p,
                                  const int32_t *out_slice, int64_t *offsets);
 
+/* SPM bytes buffer `i` takes at its largest for anchor slices of
+ * `out_slice` (2048-bit aligned): what an SPM allocator places. */
+int64_t npuc_tx8_group_buffer_bytes(const npuc_tx8_group_plan *p, int i,
+                                    const int32_t *out_slice);
+
 /* A group of group_tag 2 without a compute op works in DDR (no load, no
  * store: tx8-group-ldst's reshape groups); nothing to shard or emit. */
 bool npuc_tx8_group_is_ddr_only(MlirOperation group);
 
-/* The group's compute op in `group` (the one op the slice rules know),
- * or a null op. */
+/* The group's first compute op (one the slice rules know), or a null
+ * op. */
 MlirOperation npuc_tx8_group_compute_op(MlirOperation group);
 
 /* The tiles a group runs on: its dev_region, else the module's
@@ -108,5 +171,11 @@ int32_t npuc_tx8_group_tiles(MlirOperation group, const npuc_tx8_target *t);
 const char *npuc_tx8_op_name(MlirOperation op, char *buf, size_t cap);
 /* A ranked tensor type's shape; false for anything else or rank > 8. */
 bool npuc_tx8_shape_of(MlirType t, npuc_tx8_shape *s);
+/* The shape and dtype of a value TX8 keeps in SPM or DDR: a static tensor
+ * of rank 1 to 8 of f16, bf16, f32 or i8. False after an error at `where`
+ * "<who>: unsupported shape<what>: ..." (or dtype). */
+bool npuc_tx8_value_layout_type(MlirOperation where, MlirValue v,
+                                const char *who, const char *what,
+                                npuc_tx8_shape *s, npuc_tx8_dtype *dt);
 
 #endif

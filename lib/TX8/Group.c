@@ -1,7 +1,16 @@
 /* The plan of one tx8be.group (npuc/Tx8Group.h): its SPM buffers, their
- * layouts and windows, its stores. The tx8-sharding pass and the tx8
- * code generator both build it, so they agree on what a slice costs. */
+ * layouts and windows, the steps one slice runs, its stores. The
+ * tx8-sharding pass and the tx8 code generator both build it, so they agree
+ * on what a slice costs.
+ *
+ * A group holds a DAG of compute ops in topological order. Windows are
+ * propagated from the anchor output back to the inputs, each op by its own
+ * slice rule (lib/TX8/Slice.c): an op's operand window is the op's rule
+ * composed with the window of its result, and a buffer several readers use
+ * holds the hull of what they need; a reader needing less than the hull
+ * gets an EXTRACT buffer (an SPM copy of its part). */
 #include "npuc/Tx8Group.h"
+#include "npuc/Alloc.h"
 #include "npuc/Checked.h"
 #include "npuc/IR.h"
 
@@ -14,23 +23,21 @@
 typedef struct {
   npuc_tx8_group_plan *p;
   MlirBlock body;
-  bool failed;
 } builder;
 
 static bool add_op(builder *b, MlirOperation op);
-static bool finish_compute(builder *b);
+static bool choose_anchor(builder *b);
 static bool assign_windows(builder *b);
 static bool assign_layouts(builder *b);
 static bool check_dtypes(builder *b);
+static void assign_axes(npuc_tx8_group_plan *p);
+static void assign_lifetimes(npuc_tx8_group_plan *p);
 
 bool npuc_tx8_group_plan_build(MlirOperation group, npuc_tx8_group_plan *p) {
   memset(p, 0, sizeof *p);
   p->group = group;
-  p->result_buffer = -1;
-  for (int i = 0; i < NPUC_TX8_MAX_OPERANDS; ++i)
-    p->operand_buffer[i] = -1;
-  builder b = {p, mlirRegionGetFirstBlock(mlirOperationGetRegion(group, 0)),
-               false};
+  p->anchor = -1;
+  builder b = {p, mlirRegionGetFirstBlock(mlirOperationGetRegion(group, 0))};
   if (mlirBlockIsNull(b.body)) {
     npuc_op_error(group, "tx8be.group has no body");
     return false;
@@ -39,13 +46,17 @@ bool npuc_tx8_group_plan_build(MlirOperation group, npuc_tx8_group_plan *p) {
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     if (!add_op(&b, op))
       return false;
-  if (mlirOperationIsNull(p->compute)) {
+  if (p->num_ops == 0) {
     npuc_op_error(group, "tx8be.group has no compute op (one of gemm, conv, "
                          "batchnorm_inference, the elementwise ops)");
     return false;
   }
-  return finish_compute(&b) && assign_windows(&b) && assign_layouts(&b) &&
-         check_dtypes(&b);
+  if (!choose_anchor(&b) || !assign_windows(&b) || !assign_layouts(&b) ||
+      !check_dtypes(&b))
+    return false;
+  assign_axes(p);
+  assign_lifetimes(p);
+  return true;
 }
 
 /* ---- MLIR helpers
@@ -71,6 +82,27 @@ bool npuc_tx8_shape_of(MlirType t, npuc_tx8_shape *s) {
   s->rank = (int)rank;
   for (intptr_t d = 0; d < rank; ++d)
     s->dims[d] = mlirShapedTypeGetDimSize(t, d);
+  return true;
+}
+
+bool npuc_tx8_value_layout_type(MlirOperation where, MlirValue v,
+                                const char *who, const char *what,
+                                npuc_tx8_shape *s, npuc_tx8_dtype *dt) {
+  MlirType t = mlirValueGetType(v);
+  if (!npuc_tx8_shape_of(t, s) || s->rank == 0) {
+    npuc_op_error(where,
+                  "%s: unsupported shape%s: a static tensor of rank 1 to %d "
+                  "is needed",
+                  who, what, NPUC_TX8_MAX_RANK);
+    return false;
+  }
+  if (!npuc_tx8_dtype_of_type(mlirShapedTypeGetElementType(t), dt)) {
+    npuc_op_error(where,
+                  "%s: unsupported dtype%s: TX8 computes f16, bf16, f32 and "
+                  "i8",
+                  who, what);
+    return false;
+  }
   return true;
 }
 
@@ -125,12 +157,13 @@ MlirOperation npuc_tx8_group_compute_op(MlirOperation group) {
   return none;
 }
 
-/* ---- collecting the buffers
- * ------------------------------------------------------ */
+/* ---- collecting the buffers and steps
+ * -------------------------------------------- */
 
 static int buffer_of(const npuc_tx8_group_plan *p, MlirValue v) {
   for (int i = 0; i < p->num_buffers; ++i)
-    if (mlirValueEqual(p->buffers[i].value, v))
+    if (p->buffers[i].kind != NPUC_TX8_BUF_EXTRACT &&
+        mlirValueEqual(p->buffers[i].value, v))
       return i;
   return -1;
 }
@@ -142,41 +175,48 @@ static int block_arg_index(MlirBlock body, MlirValue v) {
   return (int)mlirBlockArgumentGetArgNumber(v);
 }
 
-static bool new_buffer(builder *b, MlirOperation op, npuc_tx8_buf_kind kind,
-                       int source) {
+/* False, with an error at `op`, when a table of the plan holding `n` of
+ * at most `max` `what` is full. */
+static bool room(MlirOperation op, int n, int max, const char *what) {
+  if (n < max)
+    return true;
+  npuc_op_error(op, "more than %d %s in one tx8be.group", max, what);
+  return false;
+}
+
+static bool add_step(builder *b, MlirOperation op, npuc_tx8_step_kind kind,
+                     int index) {
   npuc_tx8_group_plan *p = b->p;
-  if (p->num_buffers == NPUC_TX8_MAX_BUFFERS) {
-    npuc_op_error(op, "more than %d SPM buffers in one group",
-                  NPUC_TX8_MAX_BUFFERS);
+  if (!room(op, p->num_steps, NPUC_TX8_MAX_STEPS, "steps"))
     return false;
-  }
-  npuc_tx8_buffer *buf = &p->buffers[p->num_buffers++];
+  p->steps[p->num_steps].kind = kind;
+  p->steps[p->num_steps++].index = index;
+  return true;
+}
+
+/* A new buffer for `op`'s result, defined by a step of `step` kind. */
+static bool new_buffer(builder *b, MlirOperation op, npuc_tx8_buf_kind kind,
+                       int source, npuc_tx8_step_kind step) {
+  npuc_tx8_group_plan *p = b->p;
+  if (!room(op, p->num_buffers, NPUC_TX8_MAX_BUFFERS, "SPM buffers"))
+    return false;
+  npuc_tx8_buffer *buf = &p->buffers[p->num_buffers];
   buf->kind = kind;
   buf->op = op;
   buf->value = mlirOperationGetResult(op, 0);
   buf->source = source;
-  MlirType t = mlirValueGetType(buf->value);
+  buf->inplace_of = -1;
   char name[64];
   npuc_tx8_op_name(op, name, sizeof name);
-  if (!npuc_tx8_shape_of(t, &buf->shape) || buf->shape.rank == 0) {
-    npuc_op_error(op,
-                  "%s: unsupported shape: the result must be a static "
-                  "tensor of rank 1 to %d",
-                  name, NPUC_TX8_MAX_RANK);
+  if (!npuc_tx8_value_layout_type(op, buf->value, name, "", &buf->shape,
+                                  &buf->dtype))
     return false;
-  }
-  if (!npuc_tx8_dtype_of_type(mlirShapedTypeGetElementType(t), &buf->dtype)) {
-    npuc_op_error(op,
-                  "%s: unsupported dtype: TX8 computes f16, bf16, f32 "
-                  "and i8",
-                  name);
-    return false;
-  }
-  return true;
+  return add_step(b, op, step, p->num_buffers++);
 }
 
 static bool add_load(builder *b, MlirOperation op);
 static bool add_norm(builder *b, MlirOperation op);
+static bool add_compute(builder *b, MlirOperation op, npuc_tx8_op_kind kind);
 static bool add_store(builder *b, MlirOperation op);
 static bool add_return(builder *b, MlirOperation op);
 
@@ -192,28 +232,15 @@ static bool add_op(builder *b, MlirOperation op) {
     return add_store(b, op);
   if (strcmp(name, "tx8be.return") == 0)
     return add_return(b, op);
-  if (!npuc_tx8_op_kind_of(name, &kind)) {
-    npuc_op_error(op,
-                  "%s: unsupported op in a tx8be.group (the TX8 code "
-                  "generator knows load_var, channel_norm, store_var, "
-                  "gemm, conv, batchnorm_inference and the elementwise "
-                  "ops)",
-                  name);
-    return false;
-  }
-  if (!mlirOperationIsNull(b->p->compute)) {
-    npuc_op_error(op,
-                  "%s: a second compute op in one tx8be.group (one group "
-                  "per compute op)",
-                  name);
-    return false;
-  }
-  b->p->compute = op;
-  b->p->slice.kind = kind;
-  if (!new_buffer(b, op, NPUC_TX8_BUF_RESULT, -1))
-    return false;
-  b->p->result_buffer = b->p->num_buffers - 1;
-  return true;
+  if (npuc_tx8_op_kind_of(name, &kind))
+    return add_compute(b, op, kind);
+  npuc_op_error(op,
+                "%s: unsupported op in a tx8be.group (the TX8 code "
+                "generator knows load_var, channel_norm, store_var, "
+                "gemm, conv, batchnorm_inference and the elementwise "
+                "ops)",
+                name);
+  return false;
 }
 
 static bool add_load(builder *b, MlirOperation op) {
@@ -223,7 +250,7 @@ static bool add_load(builder *b, MlirOperation op) {
                       "input of its group (a block argument)");
     return false;
   }
-  return new_buffer(b, op, NPUC_TX8_BUF_LOAD, arg);
+  return new_buffer(b, op, NPUC_TX8_BUF_LOAD, arg, NPUC_TX8_STEP_LOAD);
 }
 
 static bool add_norm(builder *b, MlirOperation op) {
@@ -233,30 +260,31 @@ static bool add_norm(builder *b, MlirOperation op) {
                       "with tx8be.load_var first)");
     return false;
   }
-  return new_buffer(b, op, NPUC_TX8_BUF_NORM, src);
+  return new_buffer(b, op, NPUC_TX8_BUF_NORM, src, NPUC_TX8_STEP_NORM);
+}
+
+/* The buffer a store or a channel_norm chain comes from. */
+static int root_of(const npuc_tx8_group_plan *p, int buf) {
+  while (p->buffers[buf].kind == NPUC_TX8_BUF_NORM ||
+         p->buffers[buf].kind == NPUC_TX8_BUF_EXTRACT)
+    buf = p->buffers[buf].source;
+  return buf;
 }
 
 static bool add_store(builder *b, MlirOperation op) {
   npuc_tx8_group_plan *p = b->p;
   int src = buffer_of(p, mlirOperationGetOperand(op, 0));
-  bool from_result = src >= 0 && (src == p->result_buffer ||
-                                  (p->buffers[src].kind == NPUC_TX8_BUF_NORM &&
-                                   p->buffers[src].source == p->result_buffer));
-  if (!from_result) {
-    npuc_op_error(op, "tx8be.store_var: unsupported operand: it must store the "
-                      "group's compute result (or its channel_norm)");
+  if (src < 0 || p->buffers[root_of(p, src)].kind != NPUC_TX8_BUF_RESULT) {
+    npuc_op_error(op, "tx8be.store_var: unsupported operand: it must store a "
+                      "compute result of the group (or its channel_norm)");
     return false;
   }
-  if (p->num_stores == NPUC_TX8_MAX_STORES) {
-    npuc_op_error(op, "tx8be.store_var: more than %d stores in one group",
-                  NPUC_TX8_MAX_STORES);
+  if (!room(op, p->num_stores, NPUC_TX8_MAX_STORES, "stores"))
     return false;
-  }
   p->stores[p->num_stores].op = op;
   p->stores[p->num_stores].buffer = src;
   p->stores[p->num_stores].result = -1;
-  p->num_stores++;
-  return true;
+  return add_step(b, op, NPUC_TX8_STEP_STORE, p->num_stores++);
 }
 
 static bool add_return(builder *b, MlirOperation op) {
@@ -275,7 +303,8 @@ static bool add_return(builder *b, MlirOperation op) {
                     (ssize_t)i);
       return false;
     }
-    p->stores[s].result = (int)i;
+    if (p->stores[s].result < 0)    /* yielded twice: stored once, */
+      p->stores[s].result = (int)i; /* the emitter aliases the other */
   }
   for (int s = 0; s < p->num_stores; ++s)
     if (p->stores[s].result < 0) {
@@ -286,8 +315,8 @@ static bool add_return(builder *b, MlirOperation op) {
   return true;
 }
 
-/* ---- the compute op
- * ---------------------------------------------------------------- */
+/* ---- the compute ops
+ * --------------------------------------------------------------- */
 
 static bool is_none(MlirValue v) {
   return mlirValueIsAOpResult(v) &&
@@ -334,42 +363,95 @@ static float read_epsilon(MlirOperation op) {
   return 1e-6f; /* the seed's */
 }
 
-static bool finish_compute(builder *b) {
+/* Maps the op's tensor operands to buffers (an absent gemm/conv bias is
+ * none) and checks its shapes against its slice rule. */
+static bool add_compute(builder *b, MlirOperation op, npuc_tx8_op_kind kind) {
   npuc_tx8_group_plan *p = b->p;
-  MlirOperation op = p->compute;
-  npuc_tx8_slice_op *s = &p->slice;
-  const char *local =
-      npuc_tx8_op_name(op, p->compute_name, sizeof p->compute_name);
+  if (!room(op, p->num_ops, NPUC_TX8_MAX_GROUP_OPS, "compute ops"))
+    return false;
+  npuc_tx8_group_op *o = &p->ops[p->num_ops];
+  o->op = op;
+  o->slice.kind = kind;
+  const char *name = npuc_tx8_op_name(op, o->name, sizeof o->name);
   intptr_t n = mlirOperationGetNumOperands(op);
   for (intptr_t i = 0; i < n; ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
     if (is_none(v) && i == 2 &&
-        (s->kind == NPUC_TX8_KIND_GEMM || s->kind == NPUC_TX8_KIND_CONV))
+        (kind == NPUC_TX8_KIND_GEMM || kind == NPUC_TX8_KIND_CONV))
       continue;
     int buf = buffer_of(p, v);
-    if (buf < 0 || buf == p->result_buffer || i >= NPUC_TX8_MAX_OPERANDS) {
+    if (buf < 0 || i >= NPUC_TX8_MAX_OPERANDS) {
       npuc_op_error(op,
                     "%s: operand #%zd is not in SPM (load it with "
                     "tx8be.load_var inside the group)",
-                    local, (ssize_t)i);
+                    name, (ssize_t)i);
       return false;
     }
-    p->operand_buffer[s->num_operands] = buf;
-    s->operands[s->num_operands++] = p->buffers[buf].shape;
+    o->operand_buffer[o->slice.num_operands] = buf;
+    o->slice.operands[o->slice.num_operands++] = p->buffers[buf].shape;
     if (i == 2)
-      p->has_bias = true;
+      o->has_bias = true;
   }
-  s->result = p->buffers[p->result_buffer].shape;
-  s->transpose_a = has_attr(op, "transpose_a");
-  s->transpose_b = has_attr(op, "transpose_b");
-  if (s->kind == NPUC_TX8_KIND_CONV && !read_conv_attrs(op, s))
+  o->slice.transpose_a = has_attr(op, "transpose_a");
+  o->slice.transpose_b = has_attr(op, "transpose_b");
+  if (kind == NPUC_TX8_KIND_CONV && !read_conv_attrs(op, &o->slice))
     return false;
-  p->epsilon = read_epsilon(op);
-  if (!npuc_tx8_read_op_params(op, local, s, &p->epsilon))
+  o->epsilon = read_epsilon(op);
+  if (!new_buffer(b, op, NPUC_TX8_BUF_RESULT, -1, NPUC_TX8_STEP_COMPUTE))
+    return false;
+  o->result = p->num_buffers - 1;
+  p->steps[p->num_steps - 1].index = p->num_ops++;
+  o->slice.result = p->buffers[o->result].shape;
+  if (!npuc_tx8_read_op_params(op, name, &o->slice, &o->epsilon))
     return false;
   char err[256];
-  if (!npuc_tx8_slice_check(s, err, sizeof err)) {
-    npuc_op_error(op, "%s: unsupported shape: %s", local, err);
+  if (!npuc_tx8_slice_check(&o->slice, err, sizeof err)) {
+    npuc_op_error(op, "%s: unsupported shape: %s", name, err);
+    return false;
+  }
+  return true;
+}
+
+/* ---- the anchor
+ * ---------------------------------------------------------------------- */
+
+static int shape_text(const npuc_tx8_shape *s, char *buf, size_t cap) {
+  int n = 0;
+  for (int d = 0; d < s->rank && (size_t)n < cap; ++d)
+    n += snprintf(buf + n, cap - (size_t)n, "%s%lld", d ? "x" : "",
+                  (long long)s->dims[d]);
+  return n;
+}
+
+/* The stored buffer defined last drives the loop (every other output is
+ * computed on the way to it); every output must have its shape, as each
+ * output slice is the anchor's slice. */
+static bool choose_anchor(builder *b) {
+  npuc_tx8_group_plan *p = b->p;
+  p->anchor = p->ops[p->num_ops - 1].result;
+  for (int s = 0; s < p->num_stores; ++s)
+    if (s == 0 || p->stores[s].buffer > p->anchor)
+      p->anchor = p->stores[s].buffer;
+  const npuc_tx8_buffer *a = &p->buffers[p->anchor];
+  p->out = a->shape;
+  int root = root_of(p, p->anchor);
+  for (int k = 0; k < p->num_ops; ++k)
+    if (p->ops[k].result == root) {
+      p->compute = p->ops[k].op;
+      memcpy(p->compute_name, p->ops[k].name, sizeof p->compute_name);
+    }
+  for (int s = 0; s < p->num_stores; ++s) {
+    const npuc_tx8_buffer *x = &p->buffers[p->stores[s].buffer];
+    if (npuc_tx8_shape_equal(&x->shape, &a->shape))
+      continue;
+    char want[128], got[128];
+    shape_text(&a->shape, want, sizeof want);
+    shape_text(&x->shape, got, sizeof got);
+    npuc_op_error(p->stores[s].op,
+                  "tx8be.store_var: unsupported: the group's outputs must "
+                  "have one shape (the slices of its last output, %s, drive "
+                  "the loop), this one is %s: split the group here",
+                  want, got);
     return false;
   }
   return true;
@@ -378,60 +460,175 @@ static bool finish_compute(builder *b) {
 /* ---- windows
  * ------------------------------------------------------------------------ */
 
+/* One reader's need of a buffer: operand `operand` of step `step`. */
+typedef struct {
+  int step, operand, buffer;
+  npuc_tx8_window w[NPUC_TX8_MAX_RANK];
+} request;
+
+typedef struct {
+  request *r;
+  int n;
+} requests;
+
+static npuc_tx8_window whole(void) {
+  npuc_tx8_window w = {-1, 1, 0, 1};
+  return w;
+}
+
+/* An operand window `w` (over the op's result dimensions) seen from the
+ * anchor, through the result's windows `res`: index i of the result reads
+ * [i·sc + off, i·sc + off + ext), and anchor slice s gives the result
+ * [s·S + O, (s+len−1)·S + O + E), so the operand reads
+ * [s·S·sc + O·sc + off, (s+len−1)·S·sc + O·sc + off + (E−1)·sc + ext). */
+static npuc_tx8_window compose(npuc_tx8_window w, const npuc_tx8_window *res) {
+  if (w.out_dim < 0 || res[w.out_dim].out_dim < 0)
+    return whole();
+  npuc_tx8_window r = res[w.out_dim];
+  npuc_tx8_window c = {r.out_dim, r.scale * w.scale,
+                       r.offset * w.scale + w.offset,
+                       (r.extent - 1) * w.scale + w.extent};
+  return c;
+}
+
+/* The smallest window holding a and b: whole unless they follow one
+ * anchor dimension at one scale. */
+static npuc_tx8_window hull(npuc_tx8_window a, npuc_tx8_window b) {
+  if (a.out_dim < 0 || a.out_dim != b.out_dim || a.scale != b.scale)
+    return whole();
+  int32_t lo = a.offset < b.offset ? a.offset : b.offset;
+  int32_t ea = a.offset + a.extent, eb = b.offset + b.extent;
+  npuc_tx8_window h = {a.out_dim, a.scale, lo, (ea > eb ? ea : eb) - lo};
+  return h;
+}
+
 static bool same_windows(const npuc_tx8_window *a, const npuc_tx8_window *b,
                          int rank) {
   return memcmp(a, b, (size_t)rank * sizeof *a) == 0;
 }
 
-/* Gives buffer `buf` (and the buffers it was converted from) `w`. */
-static bool set_windows(builder *b, int buf, const npuc_tx8_window *w) {
-  npuc_tx8_group_plan *p = b->p;
-  for (; buf >= 0; buf = p->buffers[buf].kind == NPUC_TX8_BUF_NORM
-                             ? p->buffers[buf].source
-                             : -1) {
-    npuc_tx8_buffer *x = &p->buffers[buf];
-    if (x->has_windows && !same_windows(x->windows, w, x->shape.rank)) {
-      npuc_op_error(x->op,
-                    "unsupported: this SPM value feeds operands of "
-                    "%s that read different parts of it",
-                    p->compute_name);
+static void add_request(npuc_tx8_group_plan *p, requests *rq, int step,
+                        int operand, int buf, const npuc_tx8_window *w) {
+  npuc_tx8_buffer *x = &p->buffers[buf];
+  request *r = &rq->r[rq->n++];
+  r->step = step;
+  r->operand = operand;
+  r->buffer = buf;
+  memcpy(r->w, w, (size_t)x->shape.rank * sizeof *w);
+  for (int d = 0; d < x->shape.rank; ++d)
+    x->windows[d] = x->has_windows ? hull(x->windows[d], w[d]) : w[d];
+  x->has_windows = true;
+}
+
+static void identity(npuc_tx8_window *w, int rank) {
+  for (int d = 0; d < rank; ++d)
+    w[d] = (npuc_tx8_window){d, 1, 0, 1};
+}
+
+static bool unused(const npuc_tx8_group_plan *p, int buf) {
+  const npuc_tx8_buffer *x = &p->buffers[buf];
+  if (x->has_windows)
+    return false;
+  char name[64];
+  npuc_op_error(x->op,
+                "%s: unsupported: its value is neither read in the group "
+                "nor stored",
+                npuc_tx8_op_name(x->op, name, sizeof name));
+  return true;
+}
+
+/* Step `i`'s requests on the buffers it reads, from its result's windows
+ * (final: every reader comes later and was visited first). */
+static bool request_step(npuc_tx8_group_plan *p, requests *rq, int i) {
+  const npuc_tx8_step *st = &p->steps[i];
+  npuc_tx8_window w[NPUC_TX8_MAX_RANK];
+  switch (st->kind) {
+  case NPUC_TX8_STEP_STORE: {
+    int buf = p->stores[st->index].buffer;
+    identity(w, p->buffers[buf].shape.rank);
+    add_request(p, rq, i, 0, buf, w);
+    return true;
+  }
+  case NPUC_TX8_STEP_COMPUTE: {
+    const npuc_tx8_group_op *o = &p->ops[st->index];
+    if (unused(p, o->result))
       return false;
+    for (int k = 0; k < o->slice.num_operands; ++k) {
+      npuc_tx8_window ow[NPUC_TX8_MAX_RANK];
+      npuc_tx8_operand_windows(&o->slice, k, ow);
+      for (int d = 0; d < o->slice.operands[k].rank; ++d)
+        w[d] = compose(ow[d], p->buffers[o->result].windows);
+      add_request(p, rq, i, k, o->operand_buffer[k], w);
     }
-    memcpy(x->windows, w, (size_t)x->shape.rank * sizeof *w);
-    x->has_windows = true;
+    return true;
+  }
+  case NPUC_TX8_STEP_NORM:
+    if (unused(p, st->index))
+      return false;
+    add_request(p, rq, i, 0, p->buffers[st->index].source,
+                p->buffers[st->index].windows);
+    return true;
+  case NPUC_TX8_STEP_LOAD: return !unused(p, st->index);
+  case NPUC_TX8_STEP_EXTRACT: return true;
   }
   return true;
 }
 
-/* The result, or a channel_norm of it: read as the output slice is. */
-static bool derives_from_result(const npuc_tx8_group_plan *p, int buf) {
-  while (p->buffers[buf].kind == NPUC_TX8_BUF_NORM)
-    buf = p->buffers[buf].source;
-  return buf == p->result_buffer;
-}
+static bool add_extracts(npuc_tx8_group_plan *p, const requests *rq);
 
 static bool assign_windows(builder *b) {
   npuc_tx8_group_plan *p = b->p;
-  for (int i = 0; i < p->slice.num_operands; ++i) {
-    npuc_tx8_window w[NPUC_TX8_MAX_RANK];
-    npuc_tx8_operand_windows(&p->slice, i, w);
-    if (!set_windows(b, p->operand_buffer[i], w))
-      return false;
+  npuc_tx8_buffer *a = &p->buffers[p->anchor];
+  identity(a->windows, a->shape.rank);
+  a->has_windows = true;
+  requests rq = {npuc_xcalloc((size_t)p->num_steps * NPUC_TX8_MAX_OPERANDS,
+                              sizeof(request)),
+                 0};
+  bool ok = true;
+  for (int i = p->num_steps - 1; i >= 0 && ok; --i)
+    ok = request_step(p, &rq, i);
+  ok = ok && add_extracts(p, &rq);
+  free(rq.r);
+  return ok;
+}
+
+/* Points operand `k` of step `st` at buffer `buf`. */
+static void reroute(npuc_tx8_group_plan *p, const npuc_tx8_step *st, int k,
+                    int buf) {
+  switch (st->kind) {
+  case NPUC_TX8_STEP_STORE: p->stores[st->index].buffer = buf; return;
+  case NPUC_TX8_STEP_COMPUTE: p->ops[st->index].operand_buffer[k] = buf; return;
+  case NPUC_TX8_STEP_NORM: p->buffers[st->index].source = buf; return;
+  default: return;
   }
-  for (int i = 0; i < p->num_buffers; ++i) {
-    npuc_tx8_buffer *x = &p->buffers[i];
-    if (derives_from_result(p, i)) {
-      for (int d = 0; d < x->shape.rank; ++d)
-        x->windows[d] = (npuc_tx8_window){d, 1, 0, 1};
-      x->has_windows = true;
+}
+
+/* A reader needing less than the buffer's hull reads an EXTRACT of its
+ * part, copied just before it. Requests come in reverse step order. */
+static bool add_extracts(npuc_tx8_group_plan *p, const requests *rq) {
+  npuc_tx8_step old[NPUC_TX8_MAX_STEPS];
+  int n = p->num_steps, r = rq->n - 1;
+  memcpy(old, p->steps, (size_t)n * sizeof *old);
+  p->num_steps = 0;
+  for (int i = 0; i < n; ++i) {
+    for (; r >= 0 && rq->r[r].step == i; --r) {
+      const request *q = &rq->r[r];
+      const npuc_tx8_buffer *src = &p->buffers[q->buffer];
+      if (same_windows(q->w, src->windows, src->shape.rank))
+        continue;
+      if (!room(src->op, p->num_buffers, NPUC_TX8_MAX_BUFFERS, "SPM buffers") ||
+          !room(src->op, p->num_steps + (n - i), NPUC_TX8_MAX_STEPS, "steps"))
+        return false;
+      npuc_tx8_buffer *e = &p->buffers[p->num_buffers];
+      *e = *src;
+      e->kind = NPUC_TX8_BUF_EXTRACT;
+      e->source = q->buffer;
+      memcpy(e->windows, q->w, sizeof e->windows);
+      reroute(p, &old[i], q->operand, p->num_buffers);
+      p->steps[p->num_steps++] =
+          (npuc_tx8_step){NPUC_TX8_STEP_EXTRACT, p->num_buffers++};
     }
-    if (!x->has_windows) {
-      npuc_op_error(x->op,
-                    "unsupported: this SPM value is not used by the "
-                    "group's compute op %s",
-                    p->compute_name);
-      return false;
-    }
+    p->steps[p->num_steps++] = old[i];
   }
   return true;
 }
@@ -458,6 +655,10 @@ static npuc_tx8_layout_mode mode_of(bool aligned, bool batched) {
   return batched ? NPUC_TX8_NTENSOR : NPUC_TX8_TENSOR;
 }
 
+static bool is_batched(npuc_tx8_layout_mode m) {
+  return m == NPUC_TX8_NTENSOR || m == NPUC_TX8_NCX;
+}
+
 /* The layout a channel_norm converts to, from its `layout` enum attribute
  * (#tx8be.layout_mode<Cx>). */
 static bool norm_aligned(MlirOperation op) {
@@ -467,88 +668,195 @@ static bool norm_aligned(MlirOperation op) {
   return strstr(text, "<Cx>") || strstr(text, "<NCx>");
 }
 
-/* A buffer's family (aligned or compact): what its producer's dev_info
- * says, the channel_norm's target, or the compute op's need. False after
- * an error (a malformed dev_info). */
-static bool family_of(builder *b, int i, bool result_aligned, bool *aligned) {
-  npuc_tx8_buffer *x = &b->p->buffers[i];
-  npuc_tx8_dev_attr dev;
-  if (x->kind == NPUC_TX8_BUF_NORM) {
-    *aligned = norm_aligned(x->op);
-    return true;
+/* Whether the first op reading `buf` (through channel_norms and extracts)
+ * reads it as batches; -1 when no compute op does. */
+static int reader_batched(const npuc_tx8_group_plan *p, int buf) {
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    if (st->kind == NPUC_TX8_STEP_COMPUTE) {
+      const npuc_tx8_group_op *o = &p->ops[st->index];
+      for (int k = 0; k < o->slice.num_operands; ++k)
+        if (o->operand_buffer[k] == buf)
+          return batched_role(&o->slice, k);
+    } else if ((st->kind == NPUC_TX8_STEP_NORM ||
+                st->kind == NPUC_TX8_STEP_EXTRACT) &&
+               p->buffers[st->index].source == buf) {
+      int r = reader_batched(p, st->index);
+      if (r >= 0)
+        return r;
+    }
   }
-  switch (npuc_tx8_op_dev_attr(x->op, &dev)) {
-  case NPUC_TX8_ATTR_MALFORMED: return false;
-  case NPUC_TX8_ATTR_PRESENT:
-    *aligned = npuc_tx8_is_aligned(dev.mem_layout);
-    return true;
-  case NPUC_TX8_ATTR_ABSENT: break;
-  }
-  if (x->kind == NPUC_TX8_BUF_RESULT) {
-    *aligned = npuc_tx8_query_op(x->op).align_mode == NPUC_TX8_ALIGN_ALIGNED;
-    return true;
-  }
-  /* A load feeding a channel_norm stays as in DDR (compact); one feeding
-   * the op directly takes the op's layout. */
-  *aligned = result_aligned;
-  for (int j = 0; j < b->p->num_buffers; ++j)
-    if (b->p->buffers[j].kind == NPUC_TX8_BUF_NORM &&
-        b->p->buffers[j].source == i)
-      *aligned = false;
-  return true;
-}
-
-/* The role (operand index, -1 for the result) a buffer's chain ends in. */
-static int role_of(const npuc_tx8_group_plan *p, int buf) {
-  for (int i = 0; i < p->slice.num_operands; ++i)
-    for (int x = p->operand_buffer[i]; x >= 0;
-         x = p->buffers[x].kind == NPUC_TX8_BUF_NORM ? p->buffers[x].source
-                                                     : -1)
-      if (x == buf)
-        return i;
   return -1;
 }
 
+/* The first compute op reading `buf` directly (or through an extract), or
+ * -1; *via_norm tells whether a channel_norm reads it. */
+static int first_reader(const npuc_tx8_group_plan *p, int buf, bool *via_norm) {
+  *via_norm = false;
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    const npuc_tx8_buffer *x = &p->buffers[st->index];
+    if (st->kind == NPUC_TX8_STEP_NORM && x->source == buf)
+      *via_norm = true;
+    if (st->kind != NPUC_TX8_STEP_COMPUTE)
+      continue;
+    const npuc_tx8_group_op *o = &p->ops[st->index];
+    for (int k = 0; k < o->slice.num_operands; ++k) {
+      const npuc_tx8_buffer *in = &p->buffers[o->operand_buffer[k]];
+      if (o->operand_buffer[k] == buf ||
+          (in->kind == NPUC_TX8_BUF_EXTRACT && in->source == buf))
+        return st->index;
+    }
+  }
+  return -1;
+}
+
+/* A CGRA op computes in the layout of its first full-size operand that the
+ * group computed (the producer's, so a chain stays in one layout); -1 when
+ * it has none. */
+static int computed_operand(const npuc_tx8_group_plan *p,
+                            const npuc_tx8_group_op *o) {
+  if (o->slice.kind == NPUC_TX8_KIND_GEMM ||
+      o->slice.kind == NPUC_TX8_KIND_CONV)
+    return -1;
+  for (int k = 0; k < o->slice.num_operands; ++k) {
+    int buf = o->operand_buffer[k];
+    if (p->buffers[buf].shape.rank == o->slice.result.rank &&
+        p->buffers[root_of(p, buf)].kind == NPUC_TX8_BUF_RESULT)
+      return buf;
+  }
+  return -1;
+}
+
+/* A compute result: its dev_info's family, else the producer's layout of
+ * a computed operand, else the op library's family; batched by role (or as
+ * the computed operand). False after an error (a malformed dev_info). */
+static bool result_mode(npuc_tx8_group_plan *p, const npuc_tx8_group_op *o) {
+  npuc_tx8_buffer *x = &p->buffers[o->result];
+  int from = computed_operand(p, o);
+  bool batched = from >= 0 ? is_batched(p->buffers[from].mode)
+                           : batched_role(&o->slice, -1);
+  npuc_tx8_dev_attr dev;
+  switch (npuc_tx8_op_dev_attr(o->op, &dev)) {
+  case NPUC_TX8_ATTR_MALFORMED: return false;
+  case NPUC_TX8_ATTR_PRESENT:
+    x->mode = mode_of(npuc_tx8_is_aligned(dev.mem_layout), batched);
+    return true;
+  case NPUC_TX8_ATTR_ABSENT: break;
+  }
+  if (from >= 0)
+    x->mode = p->buffers[from].mode;
+  else
+    x->mode = mode_of(
+        npuc_tx8_query_op(o->op).align_mode == NPUC_TX8_ALIGN_ALIGNED, batched);
+  return true;
+}
+
+static bool is_cgra(const npuc_tx8_group_op *o) {
+  return o->slice.kind != NPUC_TX8_KIND_GEMM &&
+         o->slice.kind != NPUC_TX8_KIND_CONV;
+}
+
+/* A load: as in DDR (its dev_info, or compact when a channel_norm converts
+ * it), else in the layout family of the op reading it; a full-size operand
+ * of a CGRA op is read in the op's very layout. */
+static bool load_mode(npuc_tx8_group_plan *p, int buf) {
+  npuc_tx8_buffer *x = &p->buffers[buf];
+  bool via_norm;
+  int reader = first_reader(p, buf, &via_norm);
+  npuc_tx8_layout_mode want =
+      reader >= 0 ? p->buffers[p->ops[reader].result].mode : NPUC_TX8_TENSOR;
+  bool aligned = npuc_tx8_is_aligned(want),
+       batched = reader_batched(p, buf) > 0;
+  if (reader >= 0 && is_cgra(&p->ops[reader]) &&
+      x->shape.rank == p->ops[reader].slice.result.rank)
+    batched = is_batched(want);
+  npuc_tx8_dev_attr dev;
+  switch (npuc_tx8_op_dev_attr(x->op, &dev)) {
+  case NPUC_TX8_ATTR_MALFORMED: return false;
+  case NPUC_TX8_ATTR_PRESENT:
+    aligned = npuc_tx8_is_aligned(dev.mem_layout);
+    break;
+  case NPUC_TX8_ATTR_ABSENT:
+    if (via_norm)
+      aligned = false;
+    break;
+  }
+  x->mode = mode_of(aligned, batched);
+  return true;
+}
+
+static bool check_cgra_layouts(const npuc_tx8_group_plan *p,
+                               const npuc_tx8_group_op *o);
+static void vector_layouts(npuc_tx8_group_plan *p, const npuc_tx8_group_op *o);
+
 static bool assign_layouts(builder *b) {
   npuc_tx8_group_plan *p = b->p;
-  bool result_aligned;
-  if (!family_of(b, p->result_buffer, false, &result_aligned))
-    return false;
-  for (int i = 0; i < p->num_buffers; ++i) {
-    npuc_tx8_buffer *x = &p->buffers[i];
-    bool aligned = result_aligned;
-    if (i != p->result_buffer && !family_of(b, i, result_aligned, &aligned))
-      return false;
-    x->mode = mode_of(aligned, batched_role(&p->slice, role_of(p, i)));
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    npuc_tx8_buffer *x = &p->buffers[st->index];
+    if (st->kind == NPUC_TX8_STEP_COMPUTE) {
+      if (!result_mode(p, &p->ops[st->index]))
+        return false;
+    } else if (st->kind == NPUC_TX8_STEP_NORM) {
+      int r = reader_batched(p, st->index);
+      x->mode =
+          mode_of(norm_aligned(x->op),
+                  r >= 0 ? r > 0 : is_batched(p->buffers[x->source].mode));
+    }
   }
-  /* The CGRA ops compute in one layout: every full-size operand must be
-   * in the result's ([C] vectors are read whole). */
-  if (p->slice.kind == NPUC_TX8_KIND_GEMM ||
-      p->slice.kind == NPUC_TX8_KIND_CONV)
-    return true;
-  npuc_tx8_layout_mode want = p->buffers[p->result_buffer].mode;
-  for (int i = 0; i < p->slice.num_operands; ++i) {
-    const npuc_tx8_buffer *x = &p->buffers[p->operand_buffer[i]];
-    if (x->shape.rank == 1 && p->slice.result.rank > 1) {
-      /* A [C] vector is read whole in any layout, but against a one-row
-       * slice it looks like a tensor and must match: give its chain the
-       * result's layout (a vector's is one row either way). */
-      for (int c = p->operand_buffer[i]; c >= 0;
-           c = p->buffers[c].kind == NPUC_TX8_BUF_NORM ? p->buffers[c].source
-                                                       : -1)
-        p->buffers[c].mode = want;
-      continue;
-    }
-    if (x->mode != want) {
-      npuc_op_error(p->compute,
-                    "%s: layout conflict: operand #%d is %s (%s) "
-                    "but the op computes in %s (a "
-                    "tx8be.channel_norm must convert it)",
-                    p->compute_name, i,
-                    npuc_tx8_is_aligned(x->mode) ? "aligned" : "compact",
-                    npuc_tx8_layout_name(x->mode), npuc_tx8_layout_name(want));
+  for (int i = 0; i < p->num_buffers; ++i)
+    if (p->buffers[i].kind == NPUC_TX8_BUF_LOAD && !load_mode(p, i))
       return false;
-    }
+  for (int i = 0; i < p->num_buffers; ++i)
+    if (p->buffers[i].kind == NPUC_TX8_BUF_EXTRACT)
+      p->buffers[i].mode = p->buffers[p->buffers[i].source].mode;
+  for (int k = 0; k < p->num_ops; ++k)
+    vector_layouts(p, &p->ops[k]);
+  for (int k = 0; k < p->num_ops; ++k)
+    if (!check_cgra_layouts(p, &p->ops[k]))
+      return false;
+  return true;
+}
+
+/* A [C] vector is read whole in any layout, but against a one-row slice it
+ * looks like a tensor and must match: its chain takes the op's layout (a
+ * vector's is one row either way). */
+static void vector_layouts(npuc_tx8_group_plan *p, const npuc_tx8_group_op *o) {
+  if (!is_cgra(o) || o->slice.result.rank <= 1)
+    return;
+  npuc_tx8_layout_mode want = p->buffers[o->result].mode;
+  for (int k = 0; k < o->slice.num_operands; ++k) {
+    if (p->buffers[o->operand_buffer[k]].shape.rank != 1)
+      continue;
+    for (int c = o->operand_buffer[k]; c >= 0;
+         c = p->buffers[c].kind == NPUC_TX8_BUF_NORM ||
+                     p->buffers[c].kind == NPUC_TX8_BUF_EXTRACT
+                 ? p->buffers[c].source
+                 : -1)
+      p->buffers[c].mode = want;
+  }
+}
+
+/* The CGRA ops compute in one layout: every full-size operand must be in
+ * the result's. */
+static bool check_cgra_layouts(const npuc_tx8_group_plan *p,
+                               const npuc_tx8_group_op *o) {
+  if (!is_cgra(o))
+    return true;
+  npuc_tx8_layout_mode want = p->buffers[o->result].mode;
+  for (int k = 0; k < o->slice.num_operands; ++k) {
+    const npuc_tx8_buffer *x = &p->buffers[o->operand_buffer[k]];
+    if ((x->shape.rank == 1 && o->slice.result.rank > 1) || x->mode == want)
+      continue;
+    npuc_op_error(o->op,
+                  "%s: layout conflict: operand #%d is %s (%s) "
+                  "but the op computes in %s (a "
+                  "tx8be.channel_norm must convert it)",
+                  o->name, k,
+                  npuc_tx8_is_aligned(x->mode) ? "aligned" : "compact",
+                  npuc_tx8_layout_name(x->mode), npuc_tx8_layout_name(want));
+    return false;
   }
   return true;
 }
@@ -556,32 +864,31 @@ static bool assign_layouts(builder *b) {
 /* ---- dtypes
  * ------------------------------------------------------------------------- */
 
-static bool check_dtypes(builder *b) {
-  npuc_tx8_group_plan *p = b->p;
-  const npuc_tx8_slice_op *s = &p->slice;
-  npuc_tx8_dtype out = p->buffers[p->result_buffer].dtype;
-  const char *name = p->compute_name;
+static bool check_op_dtypes(const npuc_tx8_group_plan *p,
+                            const npuc_tx8_group_op *o) {
+  const npuc_tx8_slice_op *s = &o->slice;
+  npuc_tx8_dtype out = p->buffers[o->result].dtype;
+  const char *name = o->name;
   for (int i = 0; i < s->num_operands; ++i) {
-    npuc_tx8_dtype dt = p->buffers[p->operand_buffer[i]].dtype;
+    npuc_tx8_dtype dt = p->buffers[o->operand_buffer[i]].dtype;
     bool vector_of_bn = s->kind == NPUC_TX8_KIND_BATCHNORM && i > 0;
     bool bias = i == 2 && (s->kind == NPUC_TX8_KIND_GEMM ||
                            s->kind == NPUC_TX8_KIND_CONV);
     if (vector_of_bn ? dt == NPUC_TX8_I8 : (!bias && dt != out)) {
-      npuc_op_error(p->compute,
+      npuc_op_error(o->op,
                     "%s: unsupported dtype: operand #%d is %s, "
                     "the result %s",
                     name, i, npuc_tx8_dtype_name(dt), npuc_tx8_dtype_name(out));
       return false;
     }
   }
-  bool int8 = out == NPUC_TX8_I8;
   bool int8_ok = s->kind == NPUC_TX8_KIND_GEMM ||
                  s->kind == NPUC_TX8_KIND_CONV || !strcmp(name, "tx8be.add") ||
                  !strcmp(name, "tx8be.sub") || !strcmp(name, "tx8be.mul") ||
                  !strcmp(name, "tx8be.relu") || !strcmp(name, "tx8be.abs") ||
                  npuc_tx8_op_takes_i8(s, name);
-  if (int8 && !int8_ok) {
-    npuc_op_error(p->compute,
+  if (out == NPUC_TX8_I8 && !int8_ok) {
+    npuc_op_error(o->op,
                   "%s: unsupported dtype: i8 (the op library has "
                   "i8 gemm, conv, add, sub, mul, relu, abs, clip, "
                   "reduce_max, reduce_min, max_pool, transpose, "
@@ -590,6 +897,103 @@ static bool check_dtypes(builder *b) {
     return false;
   }
   return true;
+}
+
+static bool check_dtypes(builder *b) {
+  for (int k = 0; k < b->p->num_ops; ++k)
+    if (!check_op_dtypes(b->p, &b->p->ops[k]))
+      return false;
+  return true;
+}
+
+/* ---- split axes and lifetimes
+ * ------------------------------------------------------ */
+
+/* An anchor dimension splits when every op allows splitting each result
+ * dimension that follows it (batchnorm's C, gemm's N in time, conv's W
+ * and C stay whole, and so does the anchor dimension they follow). */
+static void assign_axes(npuc_tx8_group_plan *p) {
+  p->shard_axes = p->split_axes = (1u << p->out.rank) - 1;
+  for (int k = 0; k < p->num_ops; ++k) {
+    const npuc_tx8_group_op *o = &p->ops[k];
+    const npuc_tx8_buffer *r = &p->buffers[o->result];
+    uint32_t shard = npuc_tx8_shard_axes(&o->slice);
+    uint32_t split = npuc_tx8_split_axes(&o->slice);
+    for (int d = 0; d < r->shape.rank; ++d) {
+      int a = r->windows[d].out_dim;
+      if (a < 0)
+        continue;
+      if (!(shard & (1u << d)))
+        p->shard_axes &= ~(1u << a);
+      if (!(split & (1u << d)))
+        p->split_axes &= ~(1u << a);
+    }
+  }
+}
+
+static bool all_whole(const npuc_tx8_buffer *x) {
+  for (int d = 0; d < x->shape.rank; ++d)
+    if (x->windows[d].out_dim >= 0)
+      return false;
+  return true;
+}
+
+/* Loads and conversions of what every slice reads whole happen once. */
+static void assign_invariants(npuc_tx8_group_plan *p) {
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    if (st->kind != NPUC_TX8_STEP_LOAD && st->kind != NPUC_TX8_STEP_NORM &&
+        st->kind != NPUC_TX8_STEP_EXTRACT)
+      continue;
+    npuc_tx8_buffer *x = &p->buffers[st->index];
+    x->invariant = all_whole(x) && (st->kind == NPUC_TX8_STEP_LOAD ||
+                                    p->buffers[x->source].invariant);
+  }
+}
+
+static void read_at(npuc_tx8_group_plan *p, int buf, int step) {
+  if (p->buffers[buf].last_step < step)
+    p->buffers[buf].last_step = step;
+}
+
+/* first_step: the step writing the buffer; last_step: the last reading it.
+ * A mem_inplace op's result may take its operand 0's bytes when that dies
+ * at the op and has the result's size and layout. */
+static void assign_lifetimes(npuc_tx8_group_plan *p) {
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    if (st->kind == NPUC_TX8_STEP_STORE) {
+      read_at(p, p->stores[st->index].buffer, i);
+      continue;
+    }
+    if (st->kind != NPUC_TX8_STEP_COMPUTE) {
+      p->buffers[st->index].first_step = p->buffers[st->index].last_step = i;
+      if (st->kind != NPUC_TX8_STEP_LOAD)
+        read_at(p, p->buffers[st->index].source, i);
+      continue;
+    }
+    const npuc_tx8_group_op *o = &p->ops[st->index];
+    p->buffers[o->result].first_step = p->buffers[o->result].last_step = i;
+    for (int k = 0; k < o->slice.num_operands; ++k)
+      read_at(p, o->operand_buffer[k], i);
+  }
+  assign_invariants(p);
+  for (int i = 0; i < p->num_buffers; ++i)
+    if (p->buffers[i].invariant) {
+      p->buffers[i].first_step = 0;
+      p->buffers[i].last_step = p->num_steps - 1;
+    }
+  for (int k = 0; k < p->num_ops; ++k) {
+    const npuc_tx8_group_op *o = &p->ops[k];
+    npuc_tx8_buffer *r = &p->buffers[o->result];
+    if (!o->slice.num_operands || !npuc_tx8_query_op(o->op).mem_inplace)
+      continue;
+    const npuc_tx8_buffer *in = &p->buffers[o->operand_buffer[0]];
+    if (in->last_step == r->first_step && in->mode == r->mode &&
+        in->dtype == r->dtype && npuc_tx8_shape_equal(&in->shape, &r->shape) &&
+        same_windows(in->windows, r->windows, r->shape.rank))
+      r->inplace_of = o->operand_buffer[0];
+  }
 }
 
 /* ---- SPM
@@ -601,35 +1005,55 @@ static int64_t align_batch(int64_t bytes) {
          NPUC_TX8_BATCH_ALIGN_BYTES;
 }
 
+/* Buffer `i`'s layout at its largest for anchor slices of `out_slice`. */
+static npuc_tx8_layout buffer_layout(const npuc_tx8_group_plan *p, int i,
+                                     const int32_t *out_slice) {
+  const npuc_tx8_buffer *x = &p->buffers[i];
+  int32_t whole[NPUC_TX8_MAX_RANK], max[NPUC_TX8_MAX_RANK];
+  for (int d = 0; d < x->shape.rank; ++d)
+    whole[d] = (int32_t)x->shape.dims[d];
+  npuc_tx8_window_max(x->windows, whole, x->shape.rank, out_slice, max);
+  return npuc_tx8_layout_of(
+      npuc_tx8_dims_of_shape32(max, x->shape.rank, x->mode), x->dtype, x->mode);
+}
+
+int64_t npuc_tx8_group_buffer_bytes(const npuc_tx8_group_plan *p, int i,
+                                    const int32_t *out_slice) {
+  return align_batch(buffer_layout(p, i, out_slice).total_bytes);
+}
+
 int64_t npuc_tx8_group_spm_bytes(const npuc_tx8_group_plan *p,
                                  const int32_t *out_slice, int64_t *offsets) {
-  int64_t total = 0;
-  npuc_tx8_layout input = {0};
+  int64_t total = 0, scratch = 0;
   for (int i = 0; i < p->num_buffers; ++i) {
-    const npuc_tx8_buffer *x = &p->buffers[i];
-    int32_t whole[NPUC_TX8_MAX_RANK], max[NPUC_TX8_MAX_RANK];
-    for (int d = 0; d < x->shape.rank; ++d)
-      whole[d] = (int32_t)x->shape.dims[d];
-    npuc_tx8_window_max(x->windows, whole, x->shape.rank, out_slice, max);
-    npuc_tx8_layout t = npuc_tx8_layout_of(
-        npuc_tx8_dims_of_shape32(max, x->shape.rank, x->mode), x->dtype,
-        x->mode);
-    if (p->slice.num_operands && i == p->operand_buffer[0])
-      input = t;
     if (offsets)
       offsets[i] = total;
-    total += align_batch(t.total_bytes);
+    total += npuc_tx8_group_buffer_bytes(p, i, out_slice);
+  }
+  for (int k = 0; k < p->num_ops; ++k) {
+    const npuc_tx8_group_op *o = &p->ops[k];
+    if (o->slice.kind != NPUC_TX8_KIND_BATCHNORM)
+      continue;
+    npuc_tx8_layout in = buffer_layout(p, o->operand_buffer[0], out_slice);
+    int64_t imm = align_batch(npuc_tx8_batchnorm_imm_size(in.dims, in.mode));
+    if (imm > scratch)
+      scratch = imm;
   }
   if (offsets)
     offsets[p->num_buffers] = total;
-  if (p->slice.kind == NPUC_TX8_KIND_BATCHNORM)
-    total += align_batch(npuc_tx8_batchnorm_imm_size(input.dims, input.mode));
-  return total;
+  return total + scratch;
 }
 
 /* The allocator's offsets (tx8-spm-alloc), read back so that the code
  * generator places every buffer where the pass decided; the sizes are
  * the bump placement's steps. */
+int npuc_tx8_buffer_addr_slot(const npuc_tx8_group_plan *p, int i) {
+  int slot = 0;
+  for (int j = 0; j < i; ++j)
+    slot += mlirOperationEqual(p->buffers[j].op, p->buffers[i].op);
+  return slot;
+}
+
 int64_t npuc_tx8_group_placement(const npuc_tx8_group_plan *p,
                                  const int32_t *out_slice, int64_t *offsets) {
   int64_t bump[NPUC_TX8_MAX_BUFFERS + 1], placed[NPUC_TX8_MAX_BUFFERS + 1];
@@ -642,9 +1066,11 @@ int64_t npuc_tx8_group_placement(const npuc_tx8_group_plan *p,
     npuc_tx8_attr_status st = npuc_tx8_op_dev_attr(op, &dev);
     if (st == NPUC_TX8_ATTR_MALFORMED)
       return -1;
-    if (st == NPUC_TX8_ATTR_ABSENT || (i < p->num_buffers && !dev.mem_addr.len))
+    int slot = i < p->num_buffers ? npuc_tx8_buffer_addr_slot(p, i) : 0;
+    if (st == NPUC_TX8_ATTR_ABSENT ||
+        (i < p->num_buffers && dev.mem_addr.len <= slot))
       break; /* not allocated: the bump placement */
-    placed[i] = i < p->num_buffers ? dev.mem_addr.v[0] : dev.imm_addr;
+    placed[i] = i < p->num_buffers ? dev.mem_addr.v[slot] : dev.imm_addr;
     if (size == 0)
       placed[i] = 0;
     int64_t end;

@@ -271,7 +271,7 @@ static bool fail(char *err, size_t cap, const char *fmt, ...) {
   return false;
 }
 
-static bool same_shape(const npuc_tx8_shape *a, const npuc_tx8_shape *b) {
+bool npuc_tx8_shape_equal(const npuc_tx8_shape *a, const npuc_tx8_shape *b) {
   if (a->rank != b->rank)
     return false;
   for (int d = 0; d < a->rank; ++d)
@@ -289,7 +289,8 @@ static bool is_vector_of(const npuc_tx8_shape *s, int64_t c) {
 }
 
 static bool check_unary(const npuc_tx8_slice_op *op, char *err, size_t cap) {
-  if (op->num_operands != 1 || !same_shape(&op->operands[0], &op->result))
+  if (op->num_operands != 1 ||
+      !npuc_tx8_shape_equal(&op->operands[0], &op->result))
     return fail(err, cap, "the operand and the result shapes differ");
   return true;
 }
@@ -297,7 +298,7 @@ static bool check_unary(const npuc_tx8_slice_op *op, char *err, size_t cap) {
 static bool check_binary(const npuc_tx8_slice_op *op, char *err, size_t cap) {
   int64_t c = channels(&op->result);
   for (int i = 0; i < op->num_operands; ++i)
-    if (!same_shape(&op->operands[i], &op->result) &&
+    if (!npuc_tx8_shape_equal(&op->operands[i], &op->result) &&
         !is_vector_of(&op->operands[i], c))
       return fail(err, cap,
                   "operand #%d must have the result's shape or be a [%lld] "
@@ -311,7 +312,7 @@ static bool check_batchnorm(const npuc_tx8_slice_op *op, char *err,
   int64_t c = channels(&op->result);
   if (op->result.rank < 2)
     return fail(err, cap, "the input must have rank 2 or more");
-  if (!same_shape(&op->operands[0], &op->result))
+  if (!npuc_tx8_shape_equal(&op->operands[0], &op->result))
     return fail(err, cap, "the input and the result shapes differ");
   for (int i = 1; i < op->num_operands; ++i)
     if (!is_vector_of(&op->operands[i], c))
@@ -393,7 +394,7 @@ static bool check_conv(const npuc_tx8_slice_op *op, char *err, size_t cap) {
   if (!npuc_tx8_infer_shape(NPUC_TX8_SHAPE_CONV, op->operands, 2, &attrs,
                             &inferred, err, cap))
     return false;
-  if (!same_shape(&inferred, o))
+  if (!npuc_tx8_shape_equal(&inferred, o))
     return fail(err, cap, "the result should be %lldx%lldx%lldx%lld",
                 (long long)inferred.dims[0], (long long)inferred.dims[1],
                 (long long)inferred.dims[2], (long long)inferred.dims[3]);
@@ -430,7 +431,8 @@ static bool check_softmax(const npuc_tx8_slice_op *op, char *err, size_t cap) {
 static bool check_layernorm(const npuc_tx8_slice_op *op, char *err,
                             size_t cap) {
   int64_t c = channels(&op->result);
-  if (op->num_operands != 3 || !same_shape(&op->operands[0], &op->result))
+  if (op->num_operands != 3 ||
+      !npuc_tx8_shape_equal(&op->operands[0], &op->result))
     return fail(err, cap, "the input and the result shapes differ");
   for (int i = 1; i < 3; ++i)
     if (!is_vector_of(&op->operands[i], c))

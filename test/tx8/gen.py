@@ -21,13 +21,21 @@ compares its outputs with the naive reference of libnpuc_tx8_rt
 (npuc-tx8-check). Exits 1 if any configuration fails.
 
 Usage: gen.py --seed S --count N --out DIR [--bin BUILD/bin] [--kinds k,...]
-              [--flat | --mixed] [--cycle] [--verbose]
+              [--flat | --mixed] [--cycle] [--spm BYTES] [--tiles DXxDY]
+              [--verbose]
 Kinds: batchnorm, gemm, conv, add_vector (a rank-1 operand), binary,
 unary, graph5 (conv -> batchnorm -> relu -> gemm -> add); the ops networks
 use: clip, reduce (sum/max/min/mean over random axes), softmax (any axis),
 layernorm, transpose (any permutation), broadcast, concat, slice, pool
 (max, avg, global avg; NHWC), bmm (batched gemm: [B,(H,)M,K] x
 [B,(H,)K,N]), dwconv (depthwise and grouped conv).
+The fused kinds put all their ops in one tx8be.group: fuse_conv2 (conv ->
+conv), fuse_resblock (conv -> batchnorm -> relu -> add -> relu, at times
+adding the conv's own input), fuse_gemm_act (gemm -> add bias -> gelu),
+fuse_scores (gemm -> mul -> exp or softmax), fuse_eltwise (2 to 20 elementwise ops),
+fuse_eltwise20, fuse_chain (2 to 6 ops at random). A fused case is also
+compiled flat (tx8-group-single: one op per group) into build-single/ and
+its outputs must be the same bytes as the fused program's.
 """
 import argparse
 import json
@@ -39,7 +47,9 @@ import sys
 
 KINDS = ["batchnorm", "gemm", "conv", "add_vector", "binary", "unary", "graph5",
          "clip", "reduce", "softmax", "layernorm", "transpose", "broadcast",
-         "concat", "slice", "pool", "bmm", "dwconv"]
+         "concat", "slice", "pool", "bmm", "dwconv",
+         "fuse_conv2", "fuse_resblock", "fuse_gemm_act", "fuse_scores",
+         "fuse_eltwise", "fuse_eltwise20", "fuse_chain"]
 FLOATS = ["f16", "bf16", "f32"]
 ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}
 
@@ -110,6 +120,7 @@ class Graph:
         self.shapes = {}
         self.dtypes = {}
         self.uses_none = False
+        self.fuse = False    # all ops in one group
 
     def input(self, shape, dt, **kw):
         name = "arg%d" % len(self.inputs)
@@ -181,22 +192,39 @@ def gen_gemm(rng, g, dt=None, a=None, n=None):
                 params="%d %d" % (ta, tb), transpose_a=ta, transpose_b=tb)
 
 
-def gen_conv(rng, g, dt=None, groups=None, per_group=None):
+def gen_conv(rng, g, dt=None, x=None, same=False, groups=None, per_group=None):
+    """A conv of a new input, or of `x` (NHWC); `same`: 3x3, stride 1, pads
+    1, as many channels out as in (a residual block's); `groups` groups of
+    `per_group` input channels (grouped and depthwise convs)."""
     dt = dt or rng.choice(FLOATS + ["i8"])
-    groups = groups or rng.choice([1, 1, 2])
+    groups = groups or (rng.choice([1, 1, 2]) if x is None else 1)
     n, h, w = rng.randint(1, 2), rng.randint(3, 10), rng.randint(3, 10)
     cin = groups * (per_group or rng.randint(1, 20))
+    if x is not None:
+        n, h, w, cin = g.shapes[x]
     cout = groups * (rng.randint(1, 3) if per_group else rng.randint(1, 20))
     kh, kw = rng.randint(1, 3), rng.randint(1, 3)
     sh, sw = rng.randint(1, 2), rng.randint(1, 2)
     dh, dw = rng.randint(1, 2), rng.randint(1, 2)
+    if same:
+        kh = kw = 3
+        sh = sw = dh = dw = 1
+        cout = cin
+    if x is not None:  # the kernel must fit the input
+        while (kh - 1) * dh + 1 > h:
+            kh, dh = max(1, kh - 1), 1
+        while (kw - 1) * dw + 1 > w:
+            kw, dw = max(1, kw - 1), 1
     eh, ew = (kh - 1) * dh + 1, (kw - 1) * dw + 1
     pads = [rng.randint(0, eh - 1), rng.randint(0, eh - 1),
             rng.randint(0, ew - 1), rng.randint(0, ew - 1)]
+    if same:
+        pads = [1, 1, 1, 1]
     h, w = max(h, eh), max(w, ew)
     oh = (h + pads[0] + pads[1] - eh) // sh + 1
     ow = (w + pads[2] + pads[3] - ew) // sw + 1
-    x = g.input([n, h, w, cin], dt, lo=-2, hi=2)
+    if x is None:
+        x = g.input([n, h, w, cin], dt, lo=-2, hi=2)
     wt = g.weight([kh, kw, cout, cin // groups], dt, lo=-1, hi=1)
     bias = g.weight([cout], dt) if rng.random() < 0.6 else "-"
     params = "%d %d %d %d %d %d %d %d %d" % (sh, sw, *pads, dh, dw, groups)
@@ -250,6 +278,119 @@ def gen_graph5(rng, g):
     y = g.op("relu", g.shapes[y], dt, [y])
     y = gen_gemm(rng, g, dt, a=y)
     return gen_add_vector(rng, g, dt, x=y)
+
+
+# ---- fused configurations: the ops of one tx8be.group ---------------------------------
+# Each puts all its ops in one group (g.fuse); run_case also compiles the
+# same graph flat (tx8-group-single: one op per group) and checks both give
+# the same bytes.
+
+SAFE_UNARY = ["relu", "abs", "tanh", "sigmoid", "gelu"]
+
+
+def gen_fuse_conv2(rng, g):
+    """Conv -> conv: the second conv's halo grows the first one's window."""
+    dt = rng.choice(FLOATS)
+    y = gen_conv(rng, g, dt)
+    return gen_conv(rng, g, dt, x=y)
+
+
+def gen_fuse_resblock(rng, g):
+    """Conv -> BatchNorm -> Relu -> Add -> Relu; the add reads the conv's
+    input (a residual: one load read with and without the halo) or a new
+    input."""
+    dt = rng.choice(FLOATS)
+    residual = rng.random() < 0.5
+    if residual:
+        x = g.input([rng.randint(1, 2), rng.randint(3, 9), rng.randint(3, 9),
+                     rng.randint(1, 40)], dt, lo=-2, hi=2)
+        y = gen_conv(rng, g, dt, x=x, same=True)
+    else:
+        y = gen_conv(rng, g, dt)
+    y = gen_batchnorm(rng, g, dt, x=y)
+    y = g.op("relu", g.shapes[y], dt, [y])
+    other = x if residual else g.input(g.shapes[y], dt)
+    y = g.op("add", g.shapes[y], dt, [y, other])
+    return g.op("relu", g.shapes[y], dt, [y])
+
+
+def gen_fuse_gemm_act(rng, g):
+    """Gemm -> add bias -> gelu (the bias as an add, as graphs have it)."""
+    dt = rng.choice(FLOATS)
+    y = gen_gemm(rng, g, dt)
+    y = gen_add_vector(rng, g, dt, x=y)
+    return g.op("gelu", g.shapes[y], dt, [y])
+
+
+def gen_fuse_scores(rng, g):
+    """Gemm -> mul (a scale) -> exp or softmax: attention scores."""
+    dt = rng.choice(FLOATS)
+    rank = rng.randint(2, 3)
+    m, k = rng.randint(1, 40), rng.randint(1, 48)
+    batch = [rng.randint(1, 3)] if rank == 3 else []
+    a = g.input(batch + [m, k], dt, lo=-0.5, hi=0.5)
+    n = rng.randint(1, 48)
+    b = g.weight([k, n], dt, lo=-0.5, hi=0.5)
+    y = g.op("gemm", batch + [m, n], dt, [a, b, "-"], params="0 0",
+             transpose_a=False, transpose_b=False)
+    scale = g.weight([n], dt, lo=0.0, hi=0.25, positive=True)
+    y = g.op("mul", g.shapes[y], dt, [y, scale])
+    if rng.random() < 0.5:  # the scores' softmax (its axis whole in a slice)
+        axis = len(g.shapes[y]) - 1
+        return g.op("softmax", g.shapes[y], dt, [y], params="%d" % axis,
+                    axis=axis)
+    return g.op("exp", g.shapes[y], dt, [y])
+
+
+def gen_eltwise_op(rng, g, dt, y):
+    roll = rng.random()
+    if roll < 0.5:
+        return g.op(rng.choice(SAFE_UNARY), g.shapes[y], dt, [y])
+    op = rng.choice(["add", "sub", "mul"])
+    if roll < 0.75:
+        other = g.weight([g.shapes[y][-1]], dt, lo=-1, hi=1)
+    else:
+        other = g.input(g.shapes[y], dt, lo=-1, hi=1)
+    return g.op(op, g.shapes[y], dt, [y, other] if rng.random() < 0.7
+                else [other, y])
+
+
+def gen_fuse_eltwise(rng, g, length=None):
+    """A chain of elementwise ops (20 at times), some reading new inputs."""
+    dt = rng.choice(FLOATS)
+    length = length or rng.choice([2, 3, 4, 6, 20])
+    rank = rng.randint(1, 4)
+    shape = [rng.randint(1, 6) for _ in range(rank - 1)] + [pick_channels(rng)]
+    y = g.input(shape, dt, lo=-2, hi=2)
+    for _ in range(length):
+        y = gen_eltwise_op(rng, g, dt, y)
+    return y
+
+
+def gen_fuse_chain(rng, g):
+    """A random chain of 2 to 6 ops the slice rules support: it starts with
+    a conv, a gemm or an elementwise op; then batchnorm, elementwise ops,
+    a gemm, or a conv while the value is NHWC."""
+    dt = rng.choice(FLOATS)
+    first = rng.choice(["conv", "gemm", "eltwise"])
+    if first == "conv":
+        y = gen_conv(rng, g, dt)
+    elif first == "gemm":
+        y = gen_gemm(rng, g, dt)
+    else:
+        y = gen_fuse_eltwise(rng, g, length=1)
+        dt = g.dtypes[y]
+    for _ in range(rng.randint(1, 5)):
+        roll = rng.random()
+        if roll < 0.15 and len(g.shapes[y]) >= 2:
+            y = gen_batchnorm(rng, g, dt, x=y)
+        elif roll < 0.25 and len(g.shapes[y]) >= 2:
+            y = gen_gemm(rng, g, dt, a=y, n=rng.randint(1, 24))
+        elif roll < 0.4 and len(g.shapes[y]) == 4:
+            y = gen_conv(rng, g, dt, x=y)
+        else:
+            y = gen_eltwise_op(rng, g, dt, y)
+    return y
 
 
 def rand_shape(rng, min_rank=1):
@@ -407,7 +548,13 @@ GENERATORS = {"dwconv": gen_dwconv, "bmm": gen_bmm, "pool": gen_pool, "broadcast
               "layernorm": gen_layernorm, "transpose": gen_transpose,
               "batchnorm": gen_batchnorm, "gemm": gen_gemm, "conv": gen_conv,
               "add_vector": gen_add_vector, "binary": gen_binary,
-              "unary": gen_unary, "graph5": gen_graph5}
+              "unary": gen_unary, "graph5": gen_graph5,
+              "fuse_conv2": gen_fuse_conv2, "fuse_resblock": gen_fuse_resblock,
+              "fuse_gemm_act": gen_fuse_gemm_act,
+              "fuse_scores": gen_fuse_scores, "fuse_eltwise": gen_fuse_eltwise,
+              "fuse_eltwise20": lambda rng, g: gen_fuse_eltwise(rng, g, 20),
+              "fuse_chain": gen_fuse_chain}
+FUSED = [k for k in GENERATORS if k.startswith("fuse_")]
 
 
 # ---- writing the module ---------------------------------------------------------------
@@ -525,7 +672,12 @@ def write_module(rng, g, tiles, results):
     if any("-" in op["operands"] for op in g.ops):
         lines.append("    %none = tx8be.none : none")
     region = "#tx8be.region_attr<tile_dx = %d, tile_dy = %d>" % tiles
-    for gid, op in enumerate(g.ops):
+    if g.fuse:
+        lines += fused_group(rng, g, region, results)
+        g_ops = []
+    else:
+        g_ops = g.ops
+    for gid, op in enumerate(g_ops):
         ins = [n for n in op["operands"] if n != "-"]
         rtype = ttype(op["shape"], op["dt"])
         loads, (out_attr, after) = plan_layouts(rng, op, g)
@@ -574,6 +726,48 @@ def write_module(rng, g, tiles, results):
     lines.append("  }")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def fused_group(rng, g, region, results):
+    """All ops in one tx8be.group (the form tx8-group-single and the
+    pattern grouping leave): one load_var per input, the ops on SPM values,
+    a store_var of each result. Layouts are left to the group plan."""
+    ty = lambda n: ttype(g.shapes[n], g.dtypes[n])
+    made = set(op["name"] for op in g.ops)
+    ins = []
+    for op in g.ops:
+        for n in op["operands"]:
+            if n != "-" and n not in made and n not in ins:
+                ins.append(n)
+    lines = ["    %%%s = tx8be.group(%s) : (%s) -> (%s) attributes "
+             "{dev_region = %s, group_id = 0 : si32, group_tag = 0 : i32} {"
+             % (results[0], ", ".join("%" + n for n in ins),
+                ", ".join(ty(n) for n in ins),
+                ", ".join(ty(r) for r in results), region)]
+    lines.append("    ^bb0(%s):" % ", ".join(
+        "%%b%d: %s" % (i, ty(n)) for i, n in enumerate(ins)))
+    value = {}
+    for i, n in enumerate(ins):
+        lines.append("      %%l%d = tx8be.load_var %%b%d : %s -> %s" %
+                     (i, i, ty(n), ty(n)))
+        value[n] = "%%l%d" % i
+    for op in g.ops:
+        vals = ["%none" if n == "-" else value[n] for n in op["operands"]]
+        types = ["none" if n == "-" else ty(n) for n in op["operands"]]
+        value[op["name"]] = "%%v_%s" % op["name"]
+        lines.append("      %s = %s" % (value[op["name"]], op_text(
+            op, vals, types, ttype(op["shape"], op["dt"]), [])))
+    stored = []
+    for i, r in enumerate(results):
+        sattr = " {%s}" % dev_attr(layout_names(len(g.shapes[r]))[1]) \
+            if rng.random() < 0.3 else ""
+        lines.append("      %%s%d = tx8be.store_var %s%s : %s -> %s" %
+                     (i, value[r], sattr, ty(r), ty(r)))
+        stored.append("%%s%d" % i)
+    lines.append("      tx8be.return %s : %s" % (
+        ", ".join(stored), ", ".join(ty(r) for r in results)))
+    lines.append("    }")
+    return lines
 
 
 def write_flat_module(rng, g, tiles, results):
@@ -628,28 +822,10 @@ def run(cmd, **kw):
                           universal_newlines=True, **kw)
 
 
-def run_case(args, index, rng):
-    kind = args.kinds[index % len(args.kinds)] if args.cycle else rng.choice(args.kinds)
-    g = Graph(rng)
-    result = GENERATORS[kind](rng, g)
-    tiles = (4, 4) if rng.random() < 0.85 else rng.choice([(2, 2), (4, 2), (1, 1)])
-    case = os.path.join(args.out, "case%d" % index)
-    os.makedirs(case, exist_ok=True)
-    for (n, s, dt, v) in g.inputs + g.consts:
-        with open(os.path.join(case, n + ".bin"), "wb") as f:
-            f.write(pack(dt, v))
-    flat = args.flat or (args.mixed and rng.random() < 0.5)
-    with open(os.path.join(case, "model.mlir"), "w") as f:
-        f.write((write_flat_module if flat else write_module)(rng, g, tiles, [result]))
-    with open(os.path.join(case, "graph.txt"), "w") as f:
-        f.write(write_graph(g, [result]))
-    # A small SPM forces temporal splits; grow it until the groups fit, so
-    # it ends up a little above what the finest split needs.
-    spm = rng.choice([None, 1024, 1024, 4096])
-    out = os.path.join(case, "build")
+def compile_case(args, case, model, out, spm):
     while True:
         cmd = [tool(args.bin, "npuc-compile"), "--target=tx8", "-o", out,
-               os.path.join(case, "model.mlir")]
+               os.path.join(case, model)]
         if spm:
             cfg = os.path.join(case, "target.yaml")
             with open(cfg, "w") as f:
@@ -659,7 +835,71 @@ def run_case(args, index, rng):
         if r.returncode != 0 and spm and "does not fit SPM" in r.stdout:
             spm = spm * 3 // 2
             continue
-        break
+        return r, spm
+
+
+def build_run(r, out, case, results, check):
+    """The steps after compiling (r): make, run into case/results, then the
+    command check(results directory). Each step runs if the last passed."""
+    steps = [r]
+    if r.returncode == 0:
+        steps.append(run(["make", "-s", "-C", out]))
+    if steps[-1].returncode == 0 and len(steps) == 2:
+        res = os.path.join(case, results)
+        os.makedirs(res, exist_ok=True)
+        steps.append(run([os.path.join(out, "program"), case, res]))
+        if steps[-1].returncode == 0:
+            steps.append(run(check(res)))
+    return steps
+
+
+def run_unfused(args, case, spm):
+    """The fused case's graph with one op per group (the flat graph through
+    the whole pipeline, tx8-group-single grouping it), run with the same
+    SPM: its outputs must be the same bytes as the fused program's."""
+    out = os.path.join(case, "build-single")
+    r, _ = compile_case(args, case, "single.mlir", out, spm)
+    steps = build_run(r, out, case, "results-single", lambda res: [
+        "cmp", os.path.join(case, "results", "result0.bin"),
+        os.path.join(res, "result0.bin")])
+    if len(steps) < 4 and steps[-1].returncode == 0:
+        steps[-1] = subprocess.CompletedProcess([], 1, "unfused run failed\n")
+    return steps
+
+
+def run_case(args, index, rng):
+    # Half the random configurations are fused when both sorts are asked for.
+    fused = [k for k in args.kinds if k in FUSED]
+    other = [k for k in args.kinds if k not in FUSED]
+    pool = fused if fused and (not other or rng.random() < 0.5) else other
+    kind = args.kinds[index % len(args.kinds)] if args.cycle else rng.choice(pool)
+    g = Graph(rng)
+    result = GENERATORS[kind](rng, g)
+    tiles = (4, 4) if rng.random() < 0.85 else rng.choice([(2, 2), (4, 2), (1, 1)])
+    if args.tiles:
+        tiles = tuple(int(t) for t in args.tiles.split("x"))
+    case = os.path.join(args.out, "case%d" % index)
+    os.makedirs(case, exist_ok=True)
+    for (n, s, dt, v) in g.inputs + g.consts:
+        with open(os.path.join(case, n + ".bin"), "wb") as f:
+            f.write(pack(dt, v))
+    flat = args.flat or (args.mixed and rng.random() < 0.5)
+    g.fuse = kind in FUSED
+    if g.fuse:
+        flat = False  # fused by hand; its flat twin is the unfused graph
+        with open(os.path.join(case, "single.mlir"), "w") as f:
+            f.write(write_flat_module(rng, g, tiles, [result]))
+    with open(os.path.join(case, "model.mlir"), "w") as f:
+        f.write((write_flat_module if flat else write_module)(rng, g, tiles, [result]))
+    with open(os.path.join(case, "graph.txt"), "w") as f:
+        f.write(write_graph(g, [result]))
+    # A small SPM forces temporal splits; grow it until the groups fit, so
+    # it ends up a little above what the finest split needs.
+    spm = rng.choice([None, 1024, 1024, 4096])
+    if args.spm:
+        spm = args.spm
+    out = os.path.join(case, "build")
+    r, spm = compile_case(args, case, "model.mlir", out, spm)
     config = dict(index=index, kind=kind, flat=flat, tiles=list(tiles), spm_bytes=spm,
                   inputs=[dict(name=n, shape=s, dtype=dt) for (n, s, dt, _) in g.inputs],
                   constants=[dict(name=n, shape=s, dtype=dt) for (n, s, dt, _) in g.consts],
@@ -668,17 +908,13 @@ def run_case(args, index, rng):
                        for o in g.ops])
     with open(os.path.join(case, "config.json"), "w") as f:
         json.dump(config, f, indent=1)
-    steps = [r]
-    if r.returncode == 0:
-        steps.append(run(["make", "-s", "-C", out]))
-    if steps[-1].returncode == 0 and len(steps) == 2:
-        res = os.path.join(case, "results")
-        os.makedirs(res, exist_ok=True)
-        steps.append(run([os.path.join(out, "program"), case, res]))
-        if steps[-1].returncode == 0:
-            steps.append(run([tool(args.bin, "npuc-tx8-check"),
-                              os.path.join(case, "graph.txt"), case, res]))
+    steps = build_run(r, out, case, "results", lambda res: [
+        tool(args.bin, "npuc-tx8-check"), os.path.join(case, "graph.txt"),
+        case, res])
     ok = steps[-1].returncode == 0 and len(steps) == 4
+    if ok and g.fuse:
+        steps += run_unfused(args, case, spm)
+        ok = steps[-1].returncode == 0
     summary = "%s case%d %s%s (%s)" % ("PASS" if ok else "FAIL", index, kind,
                                        " flat" if flat else "",
                                      ", ".join("%s%s" % (o["kind"], o["shape"])
@@ -705,6 +941,11 @@ def main():
                    help="flat graphs for half the configurations")
     p.add_argument("--cycle", action="store_true",
                    help="take the kinds in turn instead of at random")
+    p.add_argument("--spm", type=int, default=0,
+                   help="SPM bytes per tile to start from (default: at "
+                   "random, at times small to force temporal splits)")
+    p.add_argument("--tiles", default="",
+                   help="the tile mesh DXxDY (default: 4x4 mostly, at random)")
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args()
     args.kinds = args.kinds.split(",")

@@ -482,9 +482,9 @@ static void placement_read_back(void **state) {
   int64_t bump_bytes = npuc_tx8_group_spm_bytes(&plan, slice, bump);
   int64_t bytes = npuc_tx8_group_placement(&plan, slice, placed);
   assert_int_equal(bytes, bump_bytes / 3 * 2); /* three equal buffers */
-  assert_int_equal(placed[plan.result_buffer], placed[0]);
+  assert_int_equal(placed[plan.anchor], placed[0]);
   assert_int_not_equal(placed[1], placed[0]);
-  assert_int_equal(placed[plan.result_buffer], dev.mem_addr.v[0]);
+  assert_int_equal(placed[plan.anchor], dev.mem_addr.v[0]);
   /* y's load loses its mem_addr: the bump placement */
   set_dev_info(plan.buffers[1].op,
                "#tx8be.dev_attr<imm_size = 0, mem_layout = Tensor, "

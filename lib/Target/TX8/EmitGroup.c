@@ -1,10 +1,12 @@
 /* One tx8be.group as C: the function every tile runs, the seed's main.c
  * loop
- *     while (!done) { load inputs; compute; store output; }
- * over the temporal slices of the tile's part of the output. G_SHAPE walks
- * the slices, each buffer's L_SHAPE comes from the output slice through
- * its windows, TSRs place the slices in SPM (offsets from the group plan,
- * the same the tx8-sharding pass sized). */
+ *     while (!done) { load inputs; compute every op; store outputs; }
+ * over the temporal slices of the tile's part of the anchor output.
+ * G_SHAPE walks the slices, each buffer's L_SHAPE comes from the anchor
+ * slice through its windows, TSRs place the slices in SPM (offsets from the
+ * group plan, the same the tx8-sharding pass sized); then the plan's steps
+ * run in order: loads, channel_norms, extracts, the compute ops on SPM
+ * buffers, stores. One call per step, whatever the number of slices. */
 #include "EmitInternal.h"
 #include "npuc/IR.h"
 
@@ -14,7 +16,7 @@
 #include <string.h>
 
 typedef struct {
-  const tx8_program *prog;
+  tx8_program *prog;
   npuc_tx8_group_plan plan;
   int32_t sharding[NPUC_TX8_MAX_RANK];
   int32_t slice[NPUC_TX8_MAX_RANK];
@@ -49,7 +51,7 @@ bool tx8_emit_group(tx8_program *prog, MlirOperation group, int id,
 
 static bool read_decision(group_emitter *g) {
   npuc_tx8_group_plan *p = &g->plan;
-  int rank = p->slice.result.rank;
+  int rank = p->out.rank;
   npuc_tx8_parallel_attr par;
   npuc_tx8_dev_attr dev;
   npuc_tx8_attr_status has_par =
@@ -71,8 +73,7 @@ static bool read_decision(group_emitter *g) {
   for (int d = 0; d < rank; ++d) {
     int64_t ways = par.shape_spatial_sharding.v[d];
     int64_t s = dev.temporal_mem_slice.v[d];
-    if (ways < 1 || ways > p->slice.result.dims[d] || s < 1 ||
-        s > p->slice.result.dims[d]) {
+    if (ways < 1 || ways > p->out.dims[d] || s < 1 || s > p->out.dims[d]) {
       npuc_op_error(p->compute,
                     "%s: dimension %d: sharding %lld or slice "
                     "%lld out of range",
@@ -173,11 +174,13 @@ static void loc_comment(npuc_sb *sb, MlirOperation op) {
 static void emit_tables(group_emitter *g, int id) {
   npuc_tx8_group_plan *p = &g->plan;
   npuc_sb *o = g->out;
-  int rank = p->slice.result.rank;
+  int rank = p->out.rank;
   int32_t whole[NPUC_TX8_MAX_RANK];
-  whole_of(&p->buffers[p->result_buffer], whole);
+  whole_of(&p->buffers[p->anchor], whole);
   npuc_sb_printf(o, "/* group %d: %s", id, p->compute_name);
   loc_comment(o, p->compute);
+  if (p->num_ops > 1)
+    npuc_sb_printf(o, " and %d more ops", p->num_ops - 1);
   npuc_sb_printf(o, ". Output [");
   ints(o, whole, rank);
   npuc_sb_printf(o, "] split [");
@@ -214,8 +217,19 @@ static void emit_tables(group_emitter *g, int id) {
 
 static void emit_load(group_emitter *g, int buf);
 static void emit_norm(group_emitter *g, int buf);
-static void emit_compute(group_emitter *g);
+static void emit_extract(group_emitter *g, int buf);
+static void emit_compute(group_emitter *g, const npuc_tx8_group_op *op);
 static void emit_store(group_emitter *g, int store);
+
+static void emit_place(group_emitter *g, int i);
+static void emit_step(group_emitter *g, const npuc_tx8_step *st);
+
+/* Whether step `st` fills an invariant buffer (done once per tile). */
+static bool invariant_step(const npuc_tx8_group_plan *p,
+                           const npuc_tx8_step *st) {
+  return st->kind != NPUC_TX8_STEP_COMPUTE && st->kind != NPUC_TX8_STEP_STORE &&
+         p->buffers[st->index].invariant;
+}
 
 static void emit_loop(group_emitter *g) {
   npuc_tx8_group_plan *p = &g->plan;
@@ -227,39 +241,55 @@ static void emit_loop(group_emitter *g) {
   npuc_sb_printf(o, "  TSR b[%d];\n", p->num_buffers);
   npuc_sb_printf(o,
                  "  npuc_tx8_gshape_init(&g, out_shape, sharding, %d, tile);\n",
-                 p->slice.result.rank);
+                 p->out.rank);
+  /* What every slice reads whole (weights, [C] vectors): once per tile. */
+  bool any = false;
+  for (int i = 0; i < p->num_steps; ++i)
+    any = any || invariant_step(p, &p->steps[i]);
+  if (any) {
+    npuc_sb_printf(o, "  if (!g.done) { /* read whole by every slice */\n"
+                      "    out = (L_SHAPE){0};\n");
+    for (int i = 0; i < p->num_buffers; ++i)
+      if (p->buffers[i].invariant)
+        emit_place(g, i);
+    for (int i = 0; i < p->num_steps; ++i)
+      if (invariant_step(p, &p->steps[i]))
+        emit_step(g, &p->steps[i]);
+    npuc_sb_printf(o, "  }\n");
+  }
   npuc_sb_printf(o, "  while (npuc_tx8_gshape_next(&g, slice, &out)) {\n");
-  /* Every buffer's slice and place first: an op may read any of them. */
-  for (int i = 0; i < p->num_buffers; ++i) {
-    const npuc_tx8_buffer *b = &p->buffers[i];
-    npuc_sb_printf(o,
-                   "    npuc_tx8_lshape_window(&out, b%d_win, b%d_shape, %d, "
-                   "&l[%d], clip[%d]);\n",
-                   i, i, b->shape.rank, i, i);
-    npuc_sb_printf(
-        o, "    b[%d] = npuc_tx8_tsr_of_lshape(spm + %lld, &l[%d], %s, %s);\n",
-        i, (long long)g->offsets[i], i, dtype_c(b->dtype), mode_c(b->mode));
-  }
-  /* Then the ops in the group's order: loads, compute, stores. */
-  int store = 0;
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(p->group, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    int buf = -1;
-    for (int i = 0; i < p->num_buffers && buf < 0; ++i)
-      if (mlirOperationEqual(p->buffers[i].op, op))
-        buf = i;
-    if (buf >= 0 && p->buffers[buf].kind == NPUC_TX8_BUF_LOAD)
-      emit_load(g, buf);
-    else if (buf >= 0 && p->buffers[buf].kind == NPUC_TX8_BUF_NORM)
-      emit_norm(g, buf);
-    else if (buf == p->result_buffer && buf >= 0)
-      emit_compute(g);
-    else if (store < p->num_stores &&
-             mlirOperationEqual(p->stores[store].op, op))
-      emit_store(g, store++);
-  }
+  /* Every buffer's slice and place first: a step may read any of them. */
+  for (int i = 0; i < p->num_buffers; ++i)
+    if (!p->buffers[i].invariant)
+      emit_place(g, i);
+  /* Then the steps in the group's order. */
+  for (int i = 0; i < p->num_steps; ++i)
+    if (!invariant_step(p, &p->steps[i]))
+      emit_step(g, &p->steps[i]);
   npuc_sb_printf(o, "  }\n  return cycles;\n}\n\n");
+}
+
+/* Buffer i's L_SHAPE for the slice `out` and its TSR in SPM. */
+static void emit_place(group_emitter *g, int i) {
+  const npuc_tx8_buffer *b = &g->plan.buffers[i];
+  npuc_sb_printf(g->out,
+                 "    npuc_tx8_lshape_window(&out, b%d_win, b%d_shape, %d, "
+                 "&l[%d], clip[%d]);\n",
+                 i, i, b->shape.rank, i, i);
+  npuc_sb_printf(
+      g->out,
+      "    b[%d] = npuc_tx8_tsr_of_lshape(spm + %lld, &l[%d], %s, %s);\n", i,
+      (long long)g->offsets[i], i, dtype_c(b->dtype), mode_c(b->mode));
+}
+
+static void emit_step(group_emitter *g, const npuc_tx8_step *st) {
+  switch (st->kind) {
+  case NPUC_TX8_STEP_LOAD: emit_load(g, st->index); return;
+  case NPUC_TX8_STEP_NORM: emit_norm(g, st->index); return;
+  case NPUC_TX8_STEP_EXTRACT: emit_extract(g, st->index); return;
+  case NPUC_TX8_STEP_COMPUTE: emit_compute(g, &g->plan.ops[st->index]); return;
+  case NPUC_TX8_STEP_STORE: emit_store(g, st->index); return;
+  }
 }
 
 /* A slice DMA between buffer `buf` and DDR tensor `t`: `call` is
@@ -290,6 +320,14 @@ static void emit_norm(group_emitter *g, int buf) {
                  buf, b->source, npuc_tx8_layout_name(b->mode));
 }
 
+/* The part of a buffer one reader needs, copied out of it in SPM (TDMA). */
+static void emit_extract(group_emitter *g, int buf) {
+  g->prog->needs_extract = true;
+  npuc_sb_printf(
+      g->out, "    cycles += tx8_extract(&b[%d], &l[%d], &b[%d], &l[%d]);\n",
+      buf, buf, g->plan.buffers[buf].source, g->plan.buffers[buf].source);
+}
+
 static void emit_store(group_emitter *g, int s) {
   emit_dma(g, g->plan.stores[s].buffer, g->result_ddr[s], "store_var",
            "op_dma_store_slice(&whole, &b[%d]");
@@ -304,30 +342,30 @@ static const char *op_enum(const char *name) {
   return def && def->runtime_enum ? def->runtime_enum : "";
 }
 
-static void emit_conv(group_emitter *g, const int *in);
-static void emit_shaped_op(group_emitter *g, const int *in);
-static void emit_layernorm(group_emitter *g, const int *in);
-static void emit_broadcast(group_emitter *g, const int *in);
+static void emit_conv(group_emitter *g, const npuc_tx8_group_op *op);
+static void emit_shaped_op(group_emitter *g, const npuc_tx8_group_op *op);
+static void emit_layernorm(group_emitter *g, const npuc_tx8_group_op *op);
+static void emit_broadcast(group_emitter *g, const npuc_tx8_group_op *op);
 static void emit_real_shape(npuc_sb *o, const char *field, int buf, int rank);
-static void emit_concat(group_emitter *g, const int *in);
-static void emit_slice(group_emitter *g, const int *in);
-static void emit_pool(group_emitter *g, const int *in);
-static void emit_gemm_heads(group_emitter *g);
+static void emit_concat(group_emitter *g, const npuc_tx8_group_op *op);
+static void emit_slice(group_emitter *g, const npuc_tx8_group_op *op);
+static void emit_pool(group_emitter *g, const npuc_tx8_group_op *op);
+static void emit_gemm_heads(group_emitter *g, const npuc_tx8_group_op *op);
 
-static void emit_compute(group_emitter *g) {
+static void emit_compute(group_emitter *g, const npuc_tx8_group_op *op) {
   const npuc_tx8_group_plan *p = &g->plan;
-  const npuc_tx8_slice_op *s = &p->slice;
+  const npuc_tx8_slice_op *s = &op->slice;
   npuc_sb *o = g->out;
-  const int *in = p->operand_buffer;
-  int r = p->result_buffer;
+  const int *in = op->operand_buffer;
+  int r = op->result;
   switch (s->kind) {
   case NPUC_TX8_KIND_UNARY:
     npuc_sb_printf(o, "    cycles += op_unary(%s, &b[%d], &b[%d]);\n",
-                   op_enum(p->compute_name), in[0], r);
+                   op_enum(op->name), in[0], r);
     return;
   case NPUC_TX8_KIND_BINARY:
     npuc_sb_printf(o, "    cycles += op_binary(%s, &b[%d], &b[%d], &b[%d]);\n",
-                   op_enum(p->compute_name), in[0], in[1], r);
+                   op_enum(op->name), in[0], in[1], r);
     return;
   case NPUC_TX8_KIND_BATCHNORM:
     npuc_sb_printf(
@@ -337,7 +375,7 @@ static void emit_compute(group_emitter *g) {
         "      cycles += op_batchnorm_inference(&param, &b[%d], &b[%d], "
         "&b[%d], &b[%d], &b[%d], spm + %lld, &b[%d]);\n"
         "    }\n",
-        (double)p->epsilon, in[0], in[1], in[2], in[3], in[4],
+        (double)op->epsilon, in[0], in[1], in[2], in[3], in[4],
         (long long)g->offsets[p->num_buffers], r);
     return;
   case NPUC_TX8_KIND_GEMM:
@@ -346,35 +384,36 @@ static void emit_compute(group_emitter *g) {
                    "      npuc_tx8_gemm_param param = {%s, %s, 1};\n",
                    s->transpose_a ? "true" : "false",
                    s->transpose_b ? "true" : "false");
-    emit_gemm_heads(g);
+    emit_gemm_heads(g, op);
     npuc_sb_printf(o, "      cycles += op_gemm(&param, &b[%d], &b[%d], ", in[0],
                    in[1]);
-    if (p->has_bias)
+    if (op->has_bias)
       npuc_sb_printf(o, "&b[%d]", in[2]);
     else
       npuc_sb_printf(o, "NULL");
     npuc_sb_printf(o, ", &b[%d]);\n    }\n", r);
     return;
-  case NPUC_TX8_KIND_CONV: emit_conv(g, in); return;
+  case NPUC_TX8_KIND_CONV: emit_conv(g, op); return;
   case NPUC_TX8_KIND_CLIP:
   case NPUC_TX8_KIND_REDUCE:
   case NPUC_TX8_KIND_SOFTMAX:
-  case NPUC_TX8_KIND_TRANSPOSE: emit_shaped_op(g, in); return;
-  case NPUC_TX8_KIND_BROADCAST: emit_broadcast(g, in); return;
-  case NPUC_TX8_KIND_CONCAT: emit_concat(g, in); return;
-  case NPUC_TX8_KIND_SLICE: emit_slice(g, in); return;
-  case NPUC_TX8_KIND_POOL: emit_pool(g, in); return;
-  case NPUC_TX8_KIND_LAYERNORM: emit_layernorm(g, in); return;
+  case NPUC_TX8_KIND_TRANSPOSE: emit_shaped_op(g, op); return;
+  case NPUC_TX8_KIND_BROADCAST: emit_broadcast(g, op); return;
+  case NPUC_TX8_KIND_CONCAT: emit_concat(g, op); return;
+  case NPUC_TX8_KIND_SLICE: emit_slice(g, op); return;
+  case NPUC_TX8_KIND_POOL: emit_pool(g, op); return;
+  case NPUC_TX8_KIND_LAYERNORM: emit_layernorm(g, op); return;
   }
 }
 
-/* The input slice starts where the output slice's first window does,
- * clipped to the tensor; what was clipped is this slice's padding. */
-static void emit_conv(group_emitter *g, const int *in) {
-  const npuc_tx8_group_plan *p = &g->plan;
-  const npuc_tx8_slice_op *s = &p->slice;
+/* The input slice starts where the first window of the conv's output
+ * slice does, clipped to the tensor (and, for an input computed in the
+ * group from a halo of its own, maybe later): the rows before it are this
+ * slice's padding, start(in) − (start(out)·stride − pad). */
+static void emit_conv(group_emitter *g, const npuc_tx8_group_op *op) {
+  const npuc_tx8_slice_op *s = &op->slice;
   const npuc_tx8_shape *w = &s->operands[1];
-  int x = in[0];
+  int x = op->operand_buffer[0], r = op->result;
   npuc_sb_printf(
       g->out,
       "    {\n"
@@ -382,20 +421,26 @@ static void emit_conv(group_emitter *g, const int *in) {
       "          .in_h = l[%d].shape_real[1], .in_w = l[%d].shape_real[2],\n"
       "          .kernel_h = %lld, .kernel_w = %lld, .stride_h = %lld, "
       ".stride_w = %lld,\n"
-      "          .pad_top = clip[%d][1], .pad_left = clip[%d][2],\n"
+      "          .pad_top = l[%d].shape_start[1] - (l[%d].shape_start[1] * "
+      "%lld "
+      "- %lld),\n"
+      "          .pad_left = l[%d].shape_start[2] - (l[%d].shape_start[2] * "
+      "%lld - %lld),\n"
       "          .dilation_h = %lld, .dilation_w = %lld,\n"
-      "          .out_h = out.shape_real[1], .out_w = out.shape_real[2], "
+      "          .out_h = l[%d].shape_real[1], .out_w = l[%d].shape_real[2], "
       ".groups = %lld};\n"
       "      cycles += op_conv(&param, &b[%d], &b[%d], ",
       x, x, (long long)w->dims[0], (long long)w->dims[1],
-      (long long)s->strides[0], (long long)s->strides[1], x, x,
-      (long long)s->dilations[0], (long long)s->dilations[1],
-      (long long)(s->groups > 0 ? s->groups : 1), x, in[1]);
-  if (p->has_bias)
-    npuc_sb_printf(g->out, "&b[%d]", in[2]);
+      (long long)s->strides[0], (long long)s->strides[1], x, r,
+      (long long)s->strides[0], (long long)s->pads[0], x, r,
+      (long long)s->strides[1], (long long)s->pads[2],
+      (long long)s->dilations[0], (long long)s->dilations[1], r, r,
+      (long long)(s->groups > 0 ? s->groups : 1), x, op->operand_buffer[1]);
+  if (op->has_bias)
+    npuc_sb_printf(g->out, "&b[%d]", op->operand_buffer[2]);
   else
     npuc_sb_printf(g->out, "NULL");
-  npuc_sb_printf(g->out, ", &b[%d]);\n    }\n", p->result_buffer);
+  npuc_sb_printf(g->out, ", &b[%d]);\n    }\n", r);
 }
 
 /* A float bound as C: an infinite one (clip's default) as the largest
@@ -409,11 +454,11 @@ static void float_c(npuc_sb *o, double v) {
 
 /* The ops that take their input's N-D shape (clip aside): the shape is
  * the input buffer's real slice, known only in the loop. */
-static void emit_shaped_op(group_emitter *g, const int *in) {
-  const npuc_tx8_group_plan *p = &g->plan;
-  const npuc_tx8_slice_op *s = &p->slice;
+static void emit_shaped_op(group_emitter *g, const npuc_tx8_group_op *op) {
+  const int *in = op->operand_buffer;
+  const npuc_tx8_slice_op *s = &op->slice;
   npuc_sb *o = g->out;
-  int x = in[0], r = p->result_buffer, rank = s->result.rank;
+  int x = in[0], r = op->result, rank = s->result.rank;
   if (s->kind == NPUC_TX8_KIND_CLIP) {
     npuc_sb_printf(o, "    {\n      npuc_tx8_clip_param param = {");
     float_c(o, s->clip_min);
@@ -435,7 +480,7 @@ static void emit_shaped_op(group_emitter *g, const int *in) {
     npuc_sb_printf(o,
                    "      param.axes = 0x%xu;\n"
                    "      cycles += op_reduce(%s, &param, &b[%d], &b[%d]);\n",
-                   (unsigned)s->axes, op_enum(p->compute_name), x, r);
+                   (unsigned)s->axes, op_enum(op->name), x, r);
   } else if (s->kind == NPUC_TX8_KIND_SOFTMAX) {
     int axis = 0;
     while (!(s->axes >> axis & 1))
@@ -454,15 +499,15 @@ static void emit_shaped_op(group_emitter *g, const int *in) {
   npuc_sb_printf(o, "    }\n");
 }
 
-static void emit_layernorm(group_emitter *g, const int *in) {
-  const npuc_tx8_group_plan *p = &g->plan;
+static void emit_layernorm(group_emitter *g, const npuc_tx8_group_op *op) {
+  const int *in = op->operand_buffer;
   npuc_sb_printf(g->out,
                  "    {\n"
                  "      npuc_tx8_layernorm_param param = {(float)%.9g};\n"
                  "      cycles += op_layernorm(&param, &b[%d], &b[%d], &b[%d], "
                  "&b[%d]);\n"
                  "    }\n",
-                 (double)p->epsilon, in[0], in[1], in[2], p->result_buffer);
+                 (double)op->epsilon, in[0], in[1], in[2], op->result);
 }
 
 /* `param.<field>[d] = l[<buf>].shape_real[d]` for the buffer's rank: a
@@ -474,11 +519,11 @@ static void emit_real_shape(npuc_sb *o, const char *field, int buf, int rank) {
                  rank, field, buf);
 }
 
-static void emit_broadcast(group_emitter *g, const int *in) {
-  const npuc_tx8_group_plan *p = &g->plan;
-  const npuc_tx8_slice_op *s = &p->slice;
+static void emit_broadcast(group_emitter *g, const npuc_tx8_group_op *op) {
+  const int *in = op->operand_buffer;
+  const npuc_tx8_slice_op *s = &op->slice;
   npuc_sb *o = g->out;
-  int x = in[0], r = p->result_buffer;
+  int x = in[0], r = op->result;
   npuc_sb_printf(o,
                  "    {\n      npuc_tx8_broadcast_param param = {.dim = %d, "
                  ".out_dim = %d};\n",
@@ -495,11 +540,11 @@ static void emit_broadcast(group_emitter *g, const int *in) {
 }
 
 /* Each input's length along the axis is its slice's (whole there). */
-static void emit_concat(group_emitter *g, const int *in) {
-  const npuc_tx8_group_plan *p = &g->plan;
-  const npuc_tx8_slice_op *s = &p->slice;
+static void emit_concat(group_emitter *g, const npuc_tx8_group_op *op) {
+  const int *in = op->operand_buffer;
+  const npuc_tx8_slice_op *s = &op->slice;
   npuc_sb *o = g->out;
-  int r = p->result_buffer, axis = 0;
+  int r = op->result, axis = 0;
   while (!(s->axes >> axis & 1))
     ++axis;
   npuc_sb_printf(o,
@@ -520,11 +565,11 @@ static void emit_concat(group_emitter *g, const int *in) {
                  r);
 }
 
-static void emit_slice(group_emitter *g, const int *in) {
-  const npuc_tx8_group_plan *p = &g->plan;
-  const npuc_tx8_slice_op *s = &p->slice;
+static void emit_slice(group_emitter *g, const npuc_tx8_group_op *op) {
+  const int *in = op->operand_buffer;
+  const npuc_tx8_slice_op *s = &op->slice;
   npuc_sb *o = g->out;
-  int r = p->result_buffer;
+  int r = op->result;
   npuc_sb_printf(o, "    {\n      npuc_tx8_slice_param param = {.dim = %d};\n",
                  s->result.rank);
   emit_real_shape(o, "shape", r, s->result.rank);
@@ -538,13 +583,12 @@ static void emit_slice(group_emitter *g, const int *in) {
                  in[0], r);
 }
 
-/* As a convolution: the input slice starts where the output slice's first
- * window does, clipped to the tensor; what was clipped is its padding. */
-static void emit_pool(group_emitter *g, const int *in) {
-  const npuc_tx8_group_plan *p = &g->plan;
-  const npuc_tx8_slice_op *s = &p->slice;
-  int x = in[0];
-  bool max = strcmp(p->compute_name, "tx8be.max_pool") == 0;
+/* As a convolution: the padding is where the input slice starts against
+ * where the output slice's first window does. */
+static void emit_pool(group_emitter *g, const npuc_tx8_group_op *op) {
+  const npuc_tx8_slice_op *s = &op->slice;
+  int x = op->operand_buffer[0], r = op->result;
+  bool max = strcmp(op->name, "tx8be.max_pool") == 0;
   npuc_sb_printf(
       g->out,
       "    {\n"
@@ -552,24 +596,31 @@ static void emit_pool(group_emitter *g, const int *in) {
       "          .in_h = l[%d].shape_real[1], .in_w = l[%d].shape_real[2],\n"
       "          .kernel_h = %lld, .kernel_w = %lld, .stride_h = %lld, "
       ".stride_w = %lld,\n"
-      "          .pad_top = clip[%d][1], .pad_left = clip[%d][2],\n"
+      "          .pad_top = l[%d].shape_start[1] - (l[%d].shape_start[1] * "
+      "%lld "
+      "- %lld),\n"
+      "          .pad_left = l[%d].shape_start[2] - (l[%d].shape_start[2] * "
+      "%lld - %lld),\n"
       "          .dilation_h = 1, .dilation_w = 1,\n"
-      "          .out_h = out.shape_real[1], .out_w = out.shape_real[2], "
+      "          .out_h = l[%d].shape_real[1], .out_w = l[%d].shape_real[2], "
       ".groups = 1};\n"
       "      cycles += op_pool(%s, &param, &b[%d], &b[%d]);\n"
       "    }\n",
       x, x, (long long)s->kernel[0], (long long)s->kernel[1],
-      (long long)s->strides[0], (long long)s->strides[1], x, x,
-      max ? "NPUC_TX8_POOL_MAX" : "NPUC_TX8_POOL_AVG", x, p->result_buffer);
+      (long long)s->strides[0], (long long)s->strides[1], x, r,
+      (long long)s->strides[0], (long long)s->pads[0], x, r,
+      (long long)s->strides[1], (long long)s->pads[2], r, r,
+      max ? "NPUC_TX8_POOL_MAX" : "NPUC_TX8_POOL_AVG", x, r);
 }
 
 /* A batched gemm (b of a's rank): the matrices per batch of the output
  * slice are its dimensions between the batch and the rows. */
-static void emit_gemm_heads(group_emitter *g) {
-  const npuc_tx8_slice_op *s = &g->plan.slice;
+static void emit_gemm_heads(group_emitter *g, const npuc_tx8_group_op *op) {
+  const npuc_tx8_slice_op *s = &op->slice;
   int r = s->result.rank;
   if (s->operands[1].rank < 3)
     return;
   for (int d = 1; d < r - 2; ++d)
-    npuc_sb_printf(g->out, "      param.heads *= out.shape_real[%d];\n", d);
+    npuc_sb_printf(g->out, "      param.heads *= l[%d].shape_real[%d];\n",
+                   op->result, d);
 }

@@ -36,6 +36,7 @@ typedef struct {
   npuc_ptr_map index; /* value -> tensor index */
   int tiles;          /* the program's tile count */
   int64_t spm_bytes;  /* the largest group's spm_alloc_size */
+  bool needs_extract; /* a group copies part of an SPM buffer (tx8_extract) */
 } tx8_program;
 
 /* The DDR tensor holding `v`, or -1. */

@@ -204,21 +204,10 @@ static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
   t->mode = NPUC_TX8_TENSOR;
   t->alias = -1;
   snprintf(t->name, sizeof t->name, "%s", name);
-  MlirType type = mlirValueGetType(v);
-  if (!npuc_tx8_shape_of(type, &t->shape) || t->shape.rank == 0) {
-    npuc_op_error(where,
-                  "tx8: unsupported shape for %s: DDR tensors must be "
-                  "static tensors of rank 1 to %d",
-                  name, NPUC_TX8_MAX_RANK);
+  char what[48];
+  snprintf(what, sizeof what, " for %s", name);
+  if (!npuc_tx8_value_layout_type(where, v, "tx8", what, &t->shape, &t->dtype))
     return false;
-  }
-  if (!npuc_tx8_dtype_of_type(mlirShapedTypeGetElementType(type), &t->dtype)) {
-    npuc_op_error(where,
-                  "tx8: unsupported dtype for %s: TX8 computes f16, "
-                  "bf16, f32 and i8",
-                  name);
-    return false;
-  }
   if (!npuc_ptr_map_put(&p->index, v.ptr, (uintptr_t)p->num_tensors))
     npuc_die("out of memory");
   p->num_tensors++;
@@ -371,6 +360,14 @@ static bool result_layout(graph *g, MlirOperation group, intptr_t i,
   if (mlirOperationIsNull(ret) || i >= mlirOperationGetNumOperands(ret))
     return true; /* the group plan reports it */
   MlirValue v = mlirOperationGetOperand(ret, i);
+  for (intptr_t j = 0; j < i; ++j)
+    if (mlirValueEqual(mlirOperationGetOperand(ret, j), v)) {
+      /* Yielded twice: stored once, the other result is its bytes. */
+      int first = tx8_ddr_index(&g->prog, mlirOperationGetResult(group, j));
+      t->mode = g->prog.tensors[first].mode;
+      t->alias = first;
+      return true;
+    }
   if (!mlirValueIsAOpResult(v))
     return true;
   MlirOperation def = mlirOpResultGetOwner(v);
@@ -432,6 +429,7 @@ static bool add_outputs(graph *g, MlirOperation ret) {
 
 static void write_constants(graph *g, npuc_sb *sb);
 static void write_target(const npuc_tx8_target *t, npuc_sb *sb);
+static void write_extract(npuc_sb *sb);
 
 static void write_main(graph *g, const npuc_tx8_target *t, npuc_sb *sb) {
   const tx8_program *p = &g->prog;
@@ -476,6 +474,8 @@ static void write_main(graph *g, const npuc_tx8_target *t, npuc_sb *sb) {
       "const int64_t tx8_spm_bytes = %lld;\n",
       g->num_groups, p->tiles, (long long)p->spm_bytes);
   write_target(t, sb);
+  if (p->needs_extract)
+    write_extract(sb);
   npuc_sb_printf(sb, "\n%s", g->groups.data ? g->groups.data : "");
   npuc_sb_printf(sb,
                  "void tx8_tile_main(int tile, char *const *ddr, char *spm, "
@@ -529,6 +529,50 @@ static void write_target(const npuc_tx8_target *t, npuc_sb *sb) {
       t->ne_tflops_int8, t->ne_tflops_fp16, t->ne_tflops_bf16,
       t->ne_tflops_fp32, (long long)t->ct_bytes_per_cycle,
       (long long)t->tdma_bytes_per_cycle, (long long)t->op_overhead_cycles);
+}
+
+/* tx8_extract: the part of an SPM buffer one op reads when the buffer
+ * holds more (a group input read with a conv's halo and without), an SPM
+ * to SPM move costed as TDMA. Element by element: these are small. */
+static void write_extract(npuc_sb *sb) {
+  npuc_sb_printf(
+      sb,
+      "\n/* (n, hw, c) of index i + off of a slice of `shape` in t's layout. "
+      "*/\n"
+      "static void tx8_nhc(const TSR *t, const int32_t *shape, const int32_t "
+      "*i,\n"
+      "                    const int32_t *off, int32_t dim, int64_t *o) {\n"
+      "  int32_t first = (t->layout.mode == NPUC_TX8_NTENSOR ||\n"
+      "                   t->layout.mode == NPUC_TX8_NCX) && dim >= 2;\n"
+      "  o[0] = first ? i[0] + off[0] : 0;\n"
+      "  o[1] = 0;\n"
+      "  o[2] = i[dim - 1] + off[dim - 1];\n"
+      "  for (int32_t d = first; d < dim - 1; ++d)\n"
+      "    o[1] = o[1] * shape[d] + i[d] + off[d];\n"
+      "}\n\n"
+      "/* Copies the part of SPM slice src (ls) that dst (ld) covers (TDMA). "
+      "*/\n"
+      "static uint64_t tx8_extract(const TSR *dst, const L_SHAPE *ld, const "
+      "TSR *src,\n"
+      "                            const L_SHAPE *ls) {\n"
+      "  int32_t i[NPUC_TX8_MAX_SHAPE_DIM] = {0}, off[NPUC_TX8_MAX_SHAPE_DIM], "
+      "zero[NPUC_TX8_MAX_SHAPE_DIM] = {0};\n"
+      "  int64_t n = 1, a[3], b[3];\n"
+      "  for (int32_t d = 0; d < ld->dim; ++d) {\n"
+      "    off[d] = ld->shape_start[d] - ls->shape_start[d];\n"
+      "    n *= ld->shape_real[d];\n"
+      "  }\n"
+      "  for (int64_t e = 0; e < n; ++e) {\n"
+      "    tx8_nhc(dst, ld->shape_real, i, zero, ld->dim, a);\n"
+      "    tx8_nhc(src, ls->shape_real, i, off, ld->dim, b);\n"
+      "    npuc_tx8_set(dst, a[0], a[1], a[2], npuc_tx8_get(src, b[0], b[1], "
+      "b[2]));\n"
+      "    for (int32_t d = ld->dim - 1; d >= 0 && ++i[d] == "
+      "ld->shape_real[d]; --d)\n"
+      "      i[d] = 0;\n"
+      "  }\n"
+      "  return npuc_tx8_cycles_tdma(2 * dst->layout.total_bytes);\n"
+      "}\n");
 }
 
 static void write_makefile(const npuc_compile_options *o, npuc_sb *sb) {

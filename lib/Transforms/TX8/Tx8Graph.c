@@ -1,5 +1,7 @@
 /* Graph walking shared by the TX8 passes; see Tx8Graph.h. */
 #include "Tx8Graph.h"
+#include "npuc/Pass.h"
+#include "npuc/Tx8Ir.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +41,14 @@ MlirOperation tx8_block_last_op(MlirBlock block) {
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     last = op;
   return last;
+}
+
+bool tx8_require_known(MlirOperation op, const char *why) {
+  if (npuc_tx8_query_op(op).known)
+    return true;
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  npuc_pass_error(op, "'%.*s' %s", (int)n.length, n.data, why);
+  return false;
 }
 
 bool tx8_pass_target_mesh(MlirOperation module, const char *pass,

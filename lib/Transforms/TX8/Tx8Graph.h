@@ -21,6 +21,10 @@ void tx8_op_list_free(tx8_op_list *l);
  * tx8be.return do not have. Walks the block: use it on group bodies. */
 MlirOperation tx8_block_last_op(MlirBlock block);
 
+/* Whether `op` is in the tx8be op library (its need_load/need_store
+ * masks are known); if not, an error at it: "'<op>' <why>". */
+bool tx8_require_known(MlirOperation op, const char *why);
+
 /* Every op named `name` under `root` (root included), in walk order. */
 void tx8_collect_ops(MlirOperation root, const char *name, tx8_op_list *out);
 

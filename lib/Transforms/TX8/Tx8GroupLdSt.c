@@ -4,8 +4,11 @@
  *    bit for the operand) gets one tx8be.load_var at the top of the block,
  *    and those ops read it; ops whose bit is clear keep reading DDR;
  *  - each value tx8be.return yields whose producer stores it (its
- *    need_store bit for that result) goes through a tx8be.store_var, and
- *    the return yields the stored value.
+ *    need_store bit for that result) goes through one tx8be.store_var
+ *    (a value yielded twice is stored once), and the return yields the
+ *    stored value.
+ * Values made and used inside the group (the intermediates of a group of
+ * several compute ops) stay in SPM: they get neither.
  * Both carry a dev_info whose mem_layout is the layout of the data they
  * move (the producer's, Tensor when it has none). A group that ends up
  * with neither loads nor stores works in DDR: group_tag 2 (no sharding
@@ -72,14 +75,9 @@ static bool check_group(MlirOperation group) {
   bool ok = true;
   for (MlirOperation op = mlirBlockGetFirstOperation(b);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (!npuc_tx8_query_op(op).known) {
-      MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-      npuc_pass_error(op,
-                      "'%.*s' in a group is no tx8be op: its loads and "
-                      "stores are unknown",
-                      (int)n.length, n.data);
-      ok = false;
-    }
+    ok = tx8_require_known(op, "in a group is no tx8be op: its loads and "
+                               "stores are unknown") &&
+         ok;
   return ok;
 }
 
@@ -165,6 +163,19 @@ static void insert_loads(MlirOperation group, int *moves) {
   }
 }
 
+/* The store_var an earlier return operand got for `v` (yielded twice:
+ * stored once), or a null value. */
+static MlirValue stored_before(MlirOperation ret, intptr_t i, MlirValue v) {
+  for (intptr_t j = 0; j < i; j++) {
+    MlirValue s = mlirOperationGetOperand(ret, j);
+    if (mlirValueIsAOpResult(s) &&
+        npuc_op_is(mlirOpResultGetOwner(s), "tx8be.store_var") &&
+        mlirValueEqual(mlirOperationGetOperand(mlirOpResultGetOwner(s), 0), v))
+      return s;
+  }
+  return (MlirValue){NULL};
+}
+
 static void insert_stores(MlirOperation group, int *moves) {
   MlirBlock b = body_of(group);
   MlirOperation ret = tx8_block_last_op(b);
@@ -172,6 +183,11 @@ static void insert_stores(MlirOperation group, int *moves) {
     MlirValue v = mlirOperationGetOperand(ret, i);
     if (!mlirValueIsAOpResult(v))
       continue; /* an input handed through: it is in DDR already */
+    MlirValue again = stored_before(ret, i, v);
+    if (!mlirValueIsNull(again)) {
+      mlirOperationSetOperand(ret, i, again);
+      continue;
+    }
     MlirOperation pre = mlirOpResultGetOwner(v);
     if (npuc_op_is(pre, "tx8be.store_var")) {
       (*moves)++; /* stored already */

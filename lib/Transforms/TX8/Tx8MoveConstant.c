@@ -9,6 +9,7 @@
  * docs/passes/tx8-move-constant.md. */
 #include "Tx8Options.h"
 #include "Tx8ConstContainer.h"
+#include "Tx8Graph.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 #include "npuc/Alloc.h"
@@ -162,14 +163,10 @@ static bool check_users(MlirOperation constant) {
            mlirValueGetFirstUse(mlirOperationGetResult(constant, 0));
        !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
-    if (!npuc_op_is(user, "func.return") && !npuc_tx8_query_op(user).known) {
-      MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(user));
-      npuc_pass_error(user,
-                      "'%.*s' reads a tx8be constant but is no tx8be op: "
-                      "whether it loads it is unknown",
-                      (int)n.length, n.data);
+    if (!npuc_op_is(user, "func.return") &&
+        !tx8_require_known(user, "reads a tx8be constant but is no tx8be op: "
+                                 "whether it loads it is unknown"))
       ok = false;
-    }
   }
   return ok;
 }

@@ -1,16 +1,21 @@
-/* tx8-sharding: splits each tx8be.group's compute op over the tiles and in
- * time (the seed's sharding + split, without its cost-model search):
- *   1. sharding: the output splits across the group's tiles along one
- *      dimension the op's slice rule allows (BatchNorm: C only; gemm: its
- *      rows or N; conv: N or H; elementwise: any), the one that keeps
- *      the most tiles busy, the outermost on a tie; a tile_parallel with
+/* tx8-sharding: splits each tx8be.group over the tiles and in time (the
+ * seed's sharding + split, without its cost-model search). A group holds a
+ * DAG of compute ops; its plan (npuc/Tx8Group.h) names the anchor output
+ * whose slices drive the loop and the anchor dimensions every op of the
+ * group allows to split (a dimension one op needs whole, as batchnorm's C,
+ * is not split):
+ *   1. sharding: the anchor output splits across the group's tiles along
+ *      one such dimension (per op: BatchNorm C only; gemm its rows or N;
+ *      conv N or H; elementwise any), the one that keeps the most tiles
+ *      busy, the outermost on a tie; a tile_parallel with
  *      sharding_is_given = true is kept (after checking it);
  *   2. split: one tile's part is cut along its outermost splittable
  *      dimension, then the next, into the largest temporal slice whose
- *      buffers (npuc_tx8_group_spm_bytes) fit the tile's SPM.
+ *      buffers, all of the group's (npuc_tx8_group_spm_bytes), fit SPM.
  * Writes tile_parallel (shape_spatial_sharding) and dev_info
- * (temporal_mem_slice) on the compute op and spm_alloc_size on the group,
- * the attributes the code generator reads; skips DDR-only groups
+ * (temporal_mem_slice) on the anchor's compute op, dev_info (mem_addr, the
+ * slice of its result) on every compute op and spm_alloc_size on the
+ * group, the attributes the code generator reads; skips DDR-only groups
  * (group_tag 2 without a compute op). docs/passes/tx8-sharding.md. */
 #include "Tx8Options.h"
 #include "npuc/IR.h"
@@ -32,8 +37,8 @@ NPUC_PASS_OPTIONS(sharding_options, SHARDING_OPTIONS);
 
 NPUC_PASS_DEFINE(
     npuc_pass_tx8_sharding, "tx8-sharding",
-    "Split each TX8 group's compute op across the tiles and into temporal "
-    "slices that fit SPM",
+    "Split each TX8 group across the tiles and into temporal slices that "
+    "fit SPM",
     "builtin.module", run_sharding, NPUC_PASS_OPTIONS_OF(sharding_options));
 
 typedef struct {
@@ -118,7 +123,7 @@ static bool check_given(const npuc_tx8_group_plan *p,
 
 static bool choose_sharding(const npuc_tx8_group_plan *p, int32_t tiles,
                             decision *d) {
-  const npuc_tx8_shape *out = &p->slice.result;
+  const npuc_tx8_shape *out = &p->out;
   npuc_tx8_parallel_attr given;
   switch (npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &given)) {
   case NPUC_TX8_ATTR_MALFORMED: return false;
@@ -128,7 +133,7 @@ static bool choose_sharding(const npuc_tx8_group_plan *p, int32_t tiles,
     break;
   case NPUC_TX8_ATTR_ABSENT: break;
   }
-  uint32_t legal = npuc_tx8_shard_axes(&p->slice);
+  uint32_t legal = p->shard_axes;
   int best = -1;
   int32_t best_ways = 1;
   for (int i = 0; i < out->rank; ++i) {
@@ -147,9 +152,9 @@ static bool choose_sharding(const npuc_tx8_group_plan *p, int32_t tiles,
 static bool check_given(const npuc_tx8_group_plan *p,
                         const npuc_tx8_parallel_attr *given, int32_t tiles,
                         decision *d) {
-  const npuc_tx8_shape *out = &p->slice.result;
+  const npuc_tx8_shape *out = &p->out;
   const npuc_tx8_list *s = &given->shape_spatial_sharding;
-  uint32_t legal = npuc_tx8_shard_axes(&p->slice);
+  uint32_t legal = p->shard_axes;
   if (s->len != out->rank) {
     npuc_op_error(p->compute,
                   "%s: the given shape_spatial_sharding has %d "
@@ -163,8 +168,8 @@ static bool check_given(const npuc_tx8_group_plan *p,
         (s->v[i] > 1 && !(legal & (1u << i)))) {
       npuc_op_error(p->compute,
                     "%s: the given sharding splits dimension %d "
-                    "%lld ways, which the op's slice rule does "
-                    "not allow",
+                    "%lld ways, which the slice rules of the group's "
+                    "ops do not allow",
                     p->compute_name, i, (long long)s->v[i]);
       return false;
     }
@@ -200,10 +205,10 @@ static int32_t largest_fitting(const npuc_tx8_group_plan *p, int64_t spm,
 
 static bool choose_split(const npuc_tx8_group_plan *p, int64_t spm,
                          decision *d) {
-  const npuc_tx8_shape *out = &p->slice.result;
+  const npuc_tx8_shape *out = &p->out;
   for (int i = 0; i < out->rank; ++i)
     d->slice[i] = ceil_div(out->dims[i], d->sharding[i]);
-  uint32_t splittable = npuc_tx8_split_axes(&p->slice);
+  uint32_t splittable = p->split_axes;
   bool fits = npuc_tx8_group_spm_bytes(p, d->slice, NULL) <= spm;
   for (int i = 0; i < out->rank && !fits; ++i)
     if (splittable & (1u << i))
@@ -239,7 +244,7 @@ static npuc_tx8_parallel_attr parallel_of(const npuc_tx8_group_plan *p,
                                           const decision *d, int32_t tiles) {
   npuc_tx8_parallel_attr a;
   memset(&a, 0, sizeof a);
-  int rank = p->slice.result.rank, axis = -1;
+  int rank = p->out.rank, axis = -1;
   int32_t ways = 1;
   for (int i = 0; i < rank; ++i)
     if (d->sharding[i] > 1)
@@ -263,22 +268,38 @@ static npuc_tx8_parallel_attr parallel_of(const npuc_tx8_group_plan *p,
   return a;
 }
 
+/* dev_info of compute op `k`: its result buffer's place and largest slice
+ * (the anchor's: the temporal slice), the scratch of a batchnorm. */
+static void write_dev_info(const npuc_tx8_group_plan *p, const decision *d,
+                           int k) {
+  const npuc_tx8_group_op *o = &p->ops[k];
+  const npuc_tx8_buffer *r = &p->buffers[o->result];
+  /* The plan read dev_info already: it is absent or valid here. */
+  npuc_tx8_dev_attr dev;
+  if (npuc_tx8_op_dev_attr(o->op, &dev) != NPUC_TX8_ATTR_PRESENT)
+    dev = npuc_tx8_dev_attr_with_layout(r->mode);
+  int32_t whole[NPUC_TX8_MAX_RANK], max[NPUC_TX8_MAX_RANK];
+  for (int i = 0; i < r->shape.rank; ++i)
+    whole[i] = (int32_t)r->shape.dims[i];
+  npuc_tx8_window_max(r->windows, whole, r->shape.rank, d->slice, max);
+  bool anchor = mlirOperationEqual(o->op, p->compute);
+  list_of(&dev.temporal_mem_slice, anchor ? d->slice : max,
+          anchor ? p->out.rank : r->shape.rank);
+  int64_t imm = d->spm_bytes - d->offsets[p->num_buffers];
+  bool uses_imm = o->slice.kind == NPUC_TX8_KIND_BATCHNORM;
+  dev.imm_size = uses_imm ? (uint64_t)imm : 0;
+  dev.imm_addr = dev.imm_size ? d->offsets[p->num_buffers] : 0;
+  dev.mem_addr.len = 1;
+  dev.mem_addr.v[0] = d->offsets[o->result];
+  npuc_tx8_op_set_dev_attr(o->op, &dev);
+}
+
 static void write_attrs(const npuc_tx8_group_plan *p, const decision *d,
                         int32_t tiles) {
   npuc_tx8_parallel_attr par = parallel_of(p, d, tiles);
   npuc_tx8_op_set_parallel_attr(p->compute, "tile_parallel", &par);
-
-  /* The plan read dev_info already: it is absent or valid here. */
-  npuc_tx8_dev_attr dev;
-  if (npuc_tx8_op_dev_attr(p->compute, &dev) != NPUC_TX8_ATTR_PRESENT)
-    dev = npuc_tx8_dev_attr_with_layout(p->buffers[p->result_buffer].mode);
-  list_of(&dev.temporal_mem_slice, d->slice, p->slice.result.rank);
-  dev.imm_size = (uint64_t)(d->spm_bytes - d->offsets[p->num_buffers]);
-  dev.imm_addr = dev.imm_size ? d->offsets[p->num_buffers] : 0;
-  dev.mem_addr.len = 1;
-  dev.mem_addr.v[0] = d->offsets[p->result_buffer];
-  npuc_tx8_op_set_dev_attr(p->compute, &dev);
-
+  for (int k = 0; k < p->num_ops; ++k)
+    write_dev_info(p, d, k);
   MlirContext ctx = mlirOperationGetContext(p->group);
   MlirAttribute size =
       mlirIntegerAttrGet(mlirIntegerTypeUnsignedGet(ctx, 32), d->spm_bytes);

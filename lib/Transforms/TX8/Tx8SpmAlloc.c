@@ -90,7 +90,6 @@ typedef struct {
 static bool read_slice(const npuc_tx8_group_plan *p, int32_t *slice);
 static bool dev_infos_readable(const npuc_tx8_group_plan *p);
 static void group_lifetimes(const npuc_tx8_group_plan *p, group_buffers *g);
-static void mark_inplace(const npuc_tx8_group_plan *p, group_buffers *g);
 static void write_offsets(const npuc_tx8_group_plan *p, const group_buffers *g,
                           int64_t peak);
 
@@ -107,16 +106,24 @@ static bool alloc_group(MlirOperation group, const alloc_config *c) {
   int64_t bump[NPUC_TX8_MAX_BUFFERS + 1];
   g.bump = npuc_tx8_group_spm_bytes(&plan, slice, bump);
   g.n = plan.num_buffers + 1;
-  for (int i = 0; i < g.n; ++i)
-    g.bufs[i].bytes = (i + 1 < g.n ? bump[i + 1] : g.bump) - bump[i];
+  for (int i = 0; i < plan.num_buffers; ++i)
+    g.bufs[i].bytes = npuc_tx8_group_buffer_bytes(&plan, i, slice);
+  g.bufs[plan.num_buffers].bytes = g.bump - bump[plan.num_buffers];
   group_lifetimes(&plan, &g);
-  mark_inplace(&plan, &g);
   npuc_tx8_spm_result r;
   char err[160];
   if (!npuc_tx8_spm_alloc(g.bufs, g.n, g.offsets, &r, err, sizeof err)) {
     npuc_pass_error(group, "tx8be.group: SPM allocation failed: %s", err);
     return false;
   }
+  for (int i = 0; i < plan.num_buffers; ++i)
+    if (npuc_tx8_buffer_addr_slot(&plan, i) >= NPUC_TX8_MAX_LIST) {
+      npuc_pass_error(plan.buffers[i].op,
+                      "tx8be.group: more than %d SPM buffers defined by one "
+                      "op (its mem_addr list is full)",
+                      NPUC_TX8_MAX_LIST);
+      return false;
+    }
   if (r.peak > c->spm || r.peak > UINT32_MAX) {
     npuc_pass_error(plan.compute,
                     "%s: the group does not fit SPM at the chosen split: "
@@ -138,7 +145,7 @@ static bool alloc_group(MlirOperation group, const alloc_config *c) {
 static bool read_slice(const npuc_tx8_group_plan *p, int32_t *slice) {
   npuc_tx8_dev_attr dev;
   npuc_tx8_attr_status st = npuc_tx8_op_dev_attr(p->compute, &dev);
-  int rank = p->slice.result.rank;
+  int rank = p->out.rank;
   if (st == NPUC_TX8_ATTR_MALFORMED)
     return false;
   if (st == NPUC_TX8_ATTR_ABSENT || dev.temporal_mem_slice.len != rank) {
@@ -150,12 +157,12 @@ static bool read_slice(const npuc_tx8_group_plan *p, int32_t *slice) {
   }
   for (int d = 0; d < rank; ++d) {
     int64_t s = dev.temporal_mem_slice.v[d];
-    if (s < 1 || s > p->slice.result.dims[d]) {
+    if (s < 1 || s > p->out.dims[d]) {
       npuc_pass_error(p->compute,
                       "%s: temporal_mem_slice dimension %d is %lld, "
                       "outside [1, %lld]",
                       p->compute_name, d, (long long)s,
-                      (long long)p->slice.result.dims[d]);
+                      (long long)p->out.dims[d]);
       return false;
     }
     slice[d] = (int32_t)s;
@@ -173,57 +180,25 @@ static bool dev_infos_readable(const npuc_tx8_group_plan *p) {
   return true;
 }
 
-/* SA_BufferLife for a group: which step defines each buffer and which is
- * its last reader. Steps are the group's order as the code generator
- * emits it: buffer i is defined at step i (the plan lists the loads,
- * channel_norms and the compute result in body order); a channel_norm
- * reads its source at its own step, the compute op its operands at the
- * result's step, and the stores follow every buffer (num_buffers + s:
- * never earlier than in the body, so never too short). The scratch lives
- * at the compute step. A plan of several compute ops records its own
- * steps; this function is what reads them. */
-static void read_at(group_buffers *g, int buf, int32_t step) {
-  if (g->bufs[buf].last < step)
-    g->bufs[buf].last = step;
-}
-
+/* SA_BufferLife for a group: the plan's steps are the order the code
+ * generator emits them in, and the plan records for every buffer the step
+ * writing it, the last step reading it (a store included; an invariant
+ * buffer spans every step) and the buffer it may take over in place
+ * (memInplace: operand 0 of a mem_inplace op, dead after it, of its size
+ * and layout; the allocator shares them only if that operand dies at this
+ * step). The scratch of the ops that need one (batchnorm's) is one region
+ * over every step: the plan sizes it for the largest. */
 static void group_lifetimes(const npuc_tx8_group_plan *p, group_buffers *g) {
   for (int i = 0; i < p->num_buffers; ++i) {
-    g->bufs[i].first = g->bufs[i].last = i;
-    g->bufs[i].inplace_of = -1;
+    g->bufs[i].first = p->buffers[i].first_step;
+    g->bufs[i].last = p->buffers[i].last_step;
+    g->bufs[i].inplace_of = p->buffers[i].inplace_of;
   }
-  for (int i = 0; i < p->num_buffers; ++i)
-    if (p->buffers[i].kind == NPUC_TX8_BUF_NORM)
-      read_at(g, p->buffers[i].source, i);
-  for (int k = 0; k < p->slice.num_operands; ++k)
-    read_at(g, p->operand_buffer[k], p->result_buffer);
-  for (int s = 0; s < p->num_stores; ++s)
-    read_at(g, p->stores[s].buffer, p->num_buffers + s);
-  npuc_tx8_spm_buffer *imm = &g->bufs[p->num_buffers];
-  imm->first = imm->last = p->result_buffer;
-  imm->inplace_of = -1;
-  imm->is_imm = true;
-}
-
-/* memInplace: an elementwise op (the table's mem_inplace) may write its
- * result over its first operand when that operand has the result's
- * shape, dtype and layout (the C model reads each run before writing it);
- * the allocator shares them if the operand dies at this step. */
-static void mark_inplace(const npuc_tx8_group_plan *p, group_buffers *g) {
-  const npuc_tx8_slice_op *s = &p->slice;
-  if ((s->kind != NPUC_TX8_KIND_UNARY && s->kind != NPUC_TX8_KIND_BINARY) ||
-      !npuc_tx8_query_op(p->compute).mem_inplace || s->num_operands < 1)
-    return;
-  const npuc_tx8_buffer *in = &p->buffers[p->operand_buffer[0]];
-  const npuc_tx8_buffer *out = &p->buffers[p->result_buffer];
-  if (in->dtype != out->dtype || in->mode != out->mode ||
-      in->shape.rank != out->shape.rank ||
-      memcmp(in->shape.dims, out->shape.dims,
-             (size_t)out->shape.rank * sizeof out->shape.dims[0]) != 0 ||
-      memcmp(in->windows, out->windows,
-             (size_t)out->shape.rank * sizeof out->windows[0]) != 0)
-    return;
-  g->bufs[p->result_buffer].inplace_of = p->operand_buffer[0];
+  /* Not the allocator's one-step imm: it spans the group. */
+  npuc_tx8_spm_buffer *scratch = &g->bufs[p->num_buffers];
+  scratch->first = 0;
+  scratch->last = p->num_steps > 0 ? p->num_steps - 1 : 0;
+  scratch->inplace_of = -1;
 }
 
 /* ---- attributes
@@ -231,18 +206,26 @@ static void mark_inplace(const npuc_tx8_group_plan *p, group_buffers *g) {
 
 static void write_offsets(const npuc_tx8_group_plan *p, const group_buffers *g,
                           int64_t peak) {
+  /* An op may define several buffers (a result and extracts of it): the
+   * k-th buffer of an op is entry k of its mem_addr. */
   for (int i = 0; i < p->num_buffers; ++i) {
     npuc_tx8_dev_attr dev;
+    int slot = npuc_tx8_buffer_addr_slot(p, i);
     if (npuc_tx8_op_dev_attr(p->buffers[i].op, &dev) != NPUC_TX8_ATTR_PRESENT)
       dev = npuc_tx8_dev_attr_with_layout(p->buffers[i].mode);
-    dev.mem_addr.len = 1;
-    dev.mem_addr.v[0] = g->offsets[i];
-    if (i == p->result_buffer) {
-      const npuc_tx8_spm_buffer *imm = &g->bufs[p->num_buffers];
-      dev.imm_size = (uint64_t)imm->bytes;
-      dev.imm_addr = imm->bytes ? g->offsets[p->num_buffers] : 0;
-    }
+    if (slot == 0)
+      dev.mem_addr.len = 1;
+    else if (dev.mem_addr.len <= slot)
+      dev.mem_addr.len = slot + 1;
+    dev.mem_addr.v[slot] = g->offsets[i];
     npuc_tx8_op_set_dev_attr(p->buffers[i].op, &dev);
+  }
+  npuc_tx8_dev_attr dev;
+  if (npuc_tx8_op_dev_attr(p->compute, &dev) == NPUC_TX8_ATTR_PRESENT) {
+    const npuc_tx8_spm_buffer *imm = &g->bufs[p->num_buffers];
+    dev.imm_size = (uint64_t)imm->bytes;
+    dev.imm_addr = imm->bytes ? g->offsets[p->num_buffers] : 0;
+    npuc_tx8_op_set_dev_attr(p->compute, &dev);
   }
   MlirContext ctx = mlirOperationGetContext(p->group);
   MlirAttribute size =

@@ -27,7 +27,7 @@ func.func @given_illegal(%x: tensor<4x8xf32>, %s: tensor<8xf32>) -> tensor<4x8xf
   ^bb0(%a0: tensor<4x8xf32>, %a1: tensor<8xf32>):
     %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
     %2 = tx8be.load_var %a1 : tensor<8xf32> -> tensor<8xf32>
-    // expected-error@+1 {{tx8be.batchnorm_inference: the given sharding splits dimension 0 4 ways, which the op's slice rule does not allow}}
+    // expected-error@+1 {{tx8be.batchnorm_inference: the given sharding splits dimension 0 4 ways, which the slice rules of the group's ops do not allow}}
     %3 = tx8be.batchnorm_inference %1, %2, %2, %2, %2 {tile_parallel = #tx8be.parallel_attr<parallel = dp, is_dp_inner = false, dp_dim_x = 4, dp_dim_y = 1, dp_dim_z = 1, tp_dim_x = 1, tp_dim_y = 1, tp_dim_z = 1, sharding_is_given = true, shape_spatial_sharding = [4, 1]>} : tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<4x8xf32>
     %4 = tx8be.store_var %3 : tensor<4x8xf32> -> tensor<4x8xf32>
     tx8be.return %4 : tensor<4x8xf32>

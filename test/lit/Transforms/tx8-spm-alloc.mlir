@@ -7,12 +7,13 @@
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-sharding --tx8-spm-alloc=stats=true -o %t.out
 
 // Reuse across steps: the compact copy of x (step 0) dies at the channel_norm
-// (step 1), so batchnorm's scratch (step 3) takes its place at 0; the
-// NCx copy, the [C] vector and the result are live together. 3584 bytes
-// instead of the 3840 of a bump allocation.
+// (step 1), so batchnorm's result (step 3) takes its place at 2304; the
+// scratch (one region over the whole group: the plan sizes it for the
+// largest op needing one), the NCx copy and the [C] vector are live
+// throughout. 3584 bytes instead of the 3840 of a bump allocation.
 // CHECK-LABEL: func.func @norm_then_bn
 // CHECK: tx8be.group{{.*}}spm_alloc_size = 3584 : ui32
-// CHECK: tx8be.load_var {{.*}}dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = NTensor, {{.*}}mem_addr = [0]>
+// CHECK: tx8be.load_var {{.*}}dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = NTensor, {{.*}}mem_addr = [2304]>
 // CHECK: tx8be.channel_norm {{.*}}dev_info = #tx8be.dev_attr<{{.*}}mem_layout = NCx, {{.*}}mem_addr = [1280]>
 // CHECK: tx8be.load_var {{.*}}mem_addr = [3328]>
 // CHECK: tx8be.batchnorm_inference {{.*}}dev_info = #tx8be.dev_attr<imm_size = 1280, mem_layout = NCx, {{.*}}temporal_mem_slice = [2, 6, 4, 1], source_type = 0, imm_addr = 0, mem_addr = [2304]>
