@@ -36,8 +36,8 @@ static bool emit_program(MlirOperation module, const npuc_tx8_target *t,
 static const char *const contract_passes[] = {
     "tx8-layout-init",      "tx8-layout-transmit", "tx8-layout-align-to-npu",
     "tx8-layout-align-opt", "tx8-move-constant",   "tx8-const-norm",
-    "tx8-group-single",     "tx8-group-ldst",      "tx8-group-mapping",
-    "tx8-sharding",         "tx8-spm-alloc",
+    "tx8-group-pattern",    "tx8-group-single",    "tx8-group-ldst",
+    "tx8-group-mapping",    "tx8-sharding",        "tx8-spm-alloc",
 };
 /* The first pass that works on grouped IR: a module that is grouped
  * already (hand-written, or from an earlier run) starts there. */
