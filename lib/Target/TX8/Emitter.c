@@ -427,7 +427,7 @@ static bool add_outputs(graph *g, MlirOperation ret) {
 /* ---- the files
  * --------------------------------------------------------------------- */
 
-static void write_constants(graph *g, npuc_sb *sb);
+static void write_constants(graph *g, npuc_sb *sb, int *data_of);
 static void write_target(const npuc_tx8_target *t, npuc_sb *sb);
 static void write_extract(npuc_sb *sb);
 
@@ -443,7 +443,9 @@ static void write_main(graph *g, const npuc_tx8_target *t, npuc_sb *sb) {
       " * runs (npuc/Tx8Program.h). */\n"
       "#include \"npuc/Tx8Program.h\"\n\n"
       "#include <stdbool.h>\n#include <stddef.h>\n\n");
-  write_constants(g, sb);
+  /* data_of[i]: the constant whose bytes tensor i's entry names. */
+  int *data_of = npuc_xcalloc((size_t)p->num_tensors + 1, sizeof *data_of);
+  write_constants(g, sb, data_of);
   npuc_sb_printf(sb, "const tx8_ddr_tensor tx8_tensors[] = {\n");
   for (int i = 0; i < p->num_tensors; ++i) {
     const tx8_ddr *d = &p->tensors[i];
@@ -456,12 +458,14 @@ static void write_main(graph *g, const npuc_tx8_target *t, npuc_sb *sb) {
     npuc_sb_printf(sb, "    {\"%s\", %s, %lld, %s%s, %s, %s, %d, {", d->name,
                    kinds[d->kind], (long long)ddr_bytes(d),
                    d->kind == TX8_DDR_CONSTANT ? "tx8_data_" : "",
-                   d->kind == TX8_DDR_CONSTANT ? d->name : "NULL",
+                   d->kind == TX8_DDR_CONSTANT ? p->tensors[data_of[i]].name
+                                               : "NULL",
                    dtypes[d->dtype], modes[d->mode], d->shape.rank);
     for (int k = 0; k < d->shape.rank; ++k)
       npuc_sb_printf(sb, "%s%lld", k ? ", " : "", (long long)d->shape.dims[k]);
     npuc_sb_printf(sb, "}, %d},\n", d->alias);
   }
+  free(data_of);
   npuc_sb_printf(sb, "};\nconst int tx8_num_tensors = %d;\n", p->num_tensors);
   npuc_sb_printf(sb, "const int tx8_outputs[] = {");
   for (int i = 0; i < g->num_outputs; ++i)
@@ -492,11 +496,24 @@ static int64_t element_bytes(npuc_tx8_dtype dt) {
 }
 
 /* Constant data as bytes (a splat repeated), little-endian as in DDR. */
-static void write_constants(graph *g, npuc_sb *sb) {
+/* One array per distinct value: every load_const of a container entry
+ * (tx8-move-constant gives each use its own) and equal tx8be.constant
+ * values (MLIR uniques attributes) share the first one's bytes. */
+static void write_constants(graph *g, npuc_sb *sb, int *data_of) {
+  npuc_ptr_map first = {0};
   for (int i = 0; i < g->prog.num_tensors; ++i) {
     const tx8_ddr *d = &g->prog.tensors[i];
+    uintptr_t owner;
+    data_of[i] = i;
     if (d->kind != TX8_DDR_CONSTANT)
       continue;
+    if (npuc_ptr_map_get(&first, d->data.ptr, &owner) &&
+        g->prog.tensors[owner].mode == d->mode) {
+      data_of[i] = (int)owner;
+      continue;
+    }
+    if (!npuc_ptr_map_put(&first, d->data.ptr, (uintptr_t)i))
+      npuc_die("out of memory");
     int64_t count = mlirElementsAttrGetNumElements(d->data),
             eb = element_bytes(d->dtype);
     const unsigned char *raw = mlirDenseElementsAttrGetRawData(d->data);
@@ -509,6 +526,7 @@ static void write_constants(graph *g, npuc_sb *sb) {
     }
     npuc_sb_printf(sb, "};\n");
   }
+  npuc_ptr_map_free(&first);
 }
 
 static void write_target(const npuc_tx8_target *t, npuc_sb *sb) {
