@@ -19,6 +19,7 @@
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 #include "npuc/PtrSet.h"
+#include "npuc/Tx8Group.h"
 #include "npuc/Tx8Ir.h"
 #include "npuc/Tx8Pattern.h"
 
@@ -47,8 +48,11 @@ NPUC_PASS_DEFINE(npuc_pass_tx8_group_pattern, "tx8-group-pattern",
                  NPUC_PASS_OPTIONS_OF(pattern_options));
 
 /* Ops in one match at most: bounds the DFS depth (recursion) and a
- * group's size; a longer chain becomes several groups. */
-#define MAX_MATCH 512
+ * group's size, so the group plan takes it (NPUC_TX8_MAX_GROUP_OPS compute
+ * ops; half of it leaves room in NPUC_TX8_MAX_BUFFERS for each op's
+ * result, an input load per op and the channel_norms and extracts); a
+ * longer chain becomes several groups. */
+#define MAX_MATCH (NPUC_TX8_MAX_GROUP_OPS / 2)
 
 /* The best match from (trie node, op): its length in ops, the priority of
  * the pattern it ends, and the next (op, node) on it. */
