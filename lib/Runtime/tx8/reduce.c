@@ -32,9 +32,7 @@ static void reduce_checks(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
                           const npuc_tx8_tsr *in, const npuc_tx8_tsr *out,
                           int32_t *out_shape) {
   const char *name = "op_reduce";
-  npuc_tx8i_check_tsr(name, "in", in);
-  npuc_tx8i_check_tsr(name, "out", out);
-  npuc_tx8i_check_dtype(name, "out", out, in->layout.dtype);
+  npuc_tx8i_check_in_out(name, in, out, false);
   npuc_tx8i_check_shape(name, "in", p->shape, p->dim, in);
   if (p->axes == 0 || (p->axes >> p->dim) != 0)
     npuc_tx8_fail(name, "axes 0x%x: none, or beyond rank %d", (unsigned)p->axes,
@@ -90,10 +88,7 @@ uint64_t op_reduce(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
 uint64_t op_softmax(const npuc_tx8_softmax_param *p, const npuc_tx8_tsr *in,
                     const npuc_tx8_tsr *out) {
   const char *name = "op_softmax";
-  npuc_tx8i_check_tsr(name, "in", in);
-  npuc_tx8i_check_tsr(name, "out", out);
-  npuc_tx8i_check_float(name, "in", in);
-  npuc_tx8i_check_dtype(name, "out", out, in->layout.dtype);
+  npuc_tx8i_check_in_out(name, in, out, true);
   npuc_tx8i_check_shape(name, "in", p->shape, p->dim, in);
   npuc_tx8i_check_shape(name, "out", p->shape, p->dim, out);
   if (p->axis < 0 || p->axis >= p->dim)
@@ -128,10 +123,7 @@ static void layernorm_checks(const npuc_tx8_tsr *in, const npuc_tx8_tsr *scale,
                              const npuc_tx8_tsr *bias,
                              const npuc_tx8_tsr *out) {
   const char *name = "op_layernorm";
-  npuc_tx8i_check_tsr(name, "in", in);
-  npuc_tx8i_check_tsr(name, "out", out);
-  npuc_tx8i_check_float(name, "in", in);
-  npuc_tx8i_check_dtype(name, "out", out, in->layout.dtype);
+  npuc_tx8i_check_in_out(name, in, out, true);
   npuc_tx8i_check_same_dims(name, "in and out", in, out);
   npuc_tx8i_check_vector(name, "scale", scale, in->layout.dims.c);
   npuc_tx8i_check_vector(name, "bias", bias, in->layout.dims.c);

@@ -59,9 +59,7 @@ static void transpose_checks(const npuc_tx8_transpose_param *p,
                              const npuc_tx8_tsr *in, const npuc_tx8_tsr *out,
                              int32_t *out_shape) {
   const char *op = "op_transpose";
-  npuc_tx8i_check_tsr(op, "in", in);
-  npuc_tx8i_check_tsr(op, "out", out);
-  npuc_tx8i_check_dtype(op, "out", out, in->layout.dtype);
+  npuc_tx8i_check_in_out(op, in, out, false);
   npuc_tx8i_check_shape(op, "in", p->shape, p->dim, in);
   bool seen[NPUC_TX8_MAX_SHAPE_DIM] = {false};
   for (int32_t i = 0; i < p->dim; ++i) {
@@ -103,9 +101,7 @@ uint64_t op_transpose(const npuc_tx8_transpose_param *p, const npuc_tx8_tsr *in,
 static void broadcast_checks(const npuc_tx8_broadcast_param *p,
                              const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
   const char *op = "op_broadcast";
-  npuc_tx8i_check_tsr(op, "in", in);
-  npuc_tx8i_check_tsr(op, "out", out);
-  npuc_tx8i_check_dtype(op, "out", out, in->layout.dtype);
+  npuc_tx8i_check_in_out(op, in, out, false);
   npuc_tx8i_check_shape(op, "in", p->shape, p->dim, in);
   npuc_tx8i_check_shape(op, "out", p->out_shape, p->out_dim, out);
   uint32_t seen = 0;
@@ -196,9 +192,7 @@ uint64_t op_concat(const npuc_tx8_concat_param *p,
 uint64_t op_slice(const npuc_tx8_slice_param *p, const npuc_tx8_tsr *in,
                   const npuc_tx8_tsr *out) {
   const char *op = "op_slice";
-  npuc_tx8i_check_tsr(op, "in", in);
-  npuc_tx8i_check_tsr(op, "out", out);
-  npuc_tx8i_check_dtype(op, "out", out, in->layout.dtype);
+  npuc_tx8i_check_in_out(op, in, out, false);
   int64_t outs = npuc_tx8i_check_shape(op, "out", p->shape, p->dim, out);
   npuc_tx8i_check_shape(op, "in", p->in_shape, p->dim, in);
   for (int32_t d = 0; d < p->dim; ++d)
