@@ -11,10 +11,8 @@
  * its root node (NULL for an empty document) to `walk`, which reports
  * problems through npuc_yaml_error. True when the text parsed and `walk`
  * reported nothing. */
-bool npuc_tx8_yaml_parse(const char *text, size_t len, const char *file,
-                         const npuc_diag_sink *sink,
-                         void (*walk)(npuc_yaml *y, yaml_node_t *root,
-                                      void *ctx),
-                         void *ctx);
+bool npuc_tx8_yaml_parse(
+    const char *text, size_t len, const char *file, const npuc_diag_sink *sink,
+    void (*walk)(npuc_yaml *y, yaml_node_t *root, void *ctx), void *ctx);
 
 #endif

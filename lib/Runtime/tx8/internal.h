@@ -80,6 +80,9 @@ int64_t npuc_tx8i_check_shape(const char *op, const char *what,
 float npuc_tx8i_elem(const npuc_tx8_tsr *t, int64_t i);
 void npuc_tx8i_set_elem(const npuc_tx8_tsr *t, int64_t i, float v);
 
+/* The row-major strides of `shape`; returns the element count. */
+int64_t npuc_tx8i_strides_of(const int32_t *shape, int32_t dim,
+                             int64_t *stride);
 /* Walks the `dim`-dimensional row-major index `idx` of `shape` one step
  * (the last dimension fastest); `*src` follows by `stride[d]` per step of
  * dimension d. */

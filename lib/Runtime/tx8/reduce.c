@@ -16,16 +16,6 @@ static int reduce_passes(npuc_tx8_reduce_op op) {
   return passes[op];
 }
 
-/* The row-major strides of `shape`; returns the element count. */
-static int64_t strides_of(const int32_t *shape, int32_t dim, int64_t *stride) {
-  int64_t count = 1;
-  for (int32_t d = dim - 1; d >= 0; --d) {
-    stride[d] = count;
-    count *= shape[d];
-  }
-  return count;
-}
-
 /* ---- reduce ------------------------------------------------------------- */
 
 static void reduce_checks(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
@@ -51,7 +41,7 @@ uint64_t op_reduce(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
   reduce_checks(op, p, in, out, out_shape);
   int64_t ostride[NPUC_TX8_MAX_SHAPE_DIM], step[NPUC_TX8_MAX_SHAPE_DIM];
   int64_t idx[NPUC_TX8_MAX_SHAPE_DIM] = {0};
-  int64_t outs = strides_of(out_shape, p->dim, ostride), ins = 1;
+  int64_t outs = npuc_tx8i_strides_of(out_shape, p->dim, ostride), ins = 1;
   for (int32_t d = 0; d < p->dim; ++d) {
     step[d] = (p->axes >> d & 1) ? 0 : ostride[d];
     ins *= p->shape[d];
@@ -94,7 +84,7 @@ uint64_t op_softmax(const npuc_tx8_softmax_param *p, const npuc_tx8_tsr *in,
   if (p->axis < 0 || p->axis >= p->dim)
     npuc_tx8_fail(name, "axis %d out of range", (int)p->axis);
   int64_t stride[NPUC_TX8_MAX_SHAPE_DIM];
-  int64_t count = strides_of(p->shape, p->dim, stride);
+  int64_t count = npuc_tx8i_strides_of(p->shape, p->dim, stride);
   int64_t len = p->shape[p->axis], inner = stride[p->axis];
   float *row = malloc((size_t)len * sizeof(float));
   npuc_tx8i_clear_padding(out);
