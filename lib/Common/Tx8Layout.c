@@ -11,34 +11,39 @@ static int64_t align_batch(int64_t bytes) {
   return align_up(bytes, NPUC_TX8_BATCH_ALIGN_BYTES);
 }
 
+/* Each dtype's size in bytes and name, and each layout's name. */
+static const struct {
+  int64_t bytes;
+  const char *name;
+} dtypes[] = {
+    [NPUC_TX8_F16] = {2, "f16"},
+    [NPUC_TX8_BF16] = {2, "bf16"},
+    [NPUC_TX8_F32] = {4, "f32"},
+    [NPUC_TX8_I8] = {1, "i8"},
+};
+static const char *const layout_names[] = {
+    [NPUC_TX8_TENSOR] = "Tensor",
+    [NPUC_TX8_NTENSOR] = "NTensor",
+    [NPUC_TX8_CX] = "Cx",
+    [NPUC_TX8_NCX] = "NCx",
+};
+
+static bool dtype_known(npuc_tx8_dtype dt) {
+  return (unsigned)dt < sizeof dtypes / sizeof dtypes[0];
+}
+
 int64_t npuc_tx8_dtype_bytes(npuc_tx8_dtype dt) {
-  switch (dt) {
-  case NPUC_TX8_F16:
-  case NPUC_TX8_BF16: return 2;
-  case NPUC_TX8_F32: return 4;
-  case NPUC_TX8_I8: return 1;
-  }
-  return 0;
+  return dtype_known(dt) ? dtypes[dt].bytes : 0;
 }
 
 const char *npuc_tx8_dtype_name(npuc_tx8_dtype dt) {
-  switch (dt) {
-  case NPUC_TX8_F16: return "f16";
-  case NPUC_TX8_BF16: return "bf16";
-  case NPUC_TX8_F32: return "f32";
-  case NPUC_TX8_I8: return "i8";
-  }
-  return "<invalid dtype>";
+  return dtype_known(dt) ? dtypes[dt].name : "<invalid dtype>";
 }
 
 const char *npuc_tx8_layout_name(npuc_tx8_layout_mode mode) {
-  switch (mode) {
-  case NPUC_TX8_TENSOR: return "Tensor";
-  case NPUC_TX8_NTENSOR: return "NTensor";
-  case NPUC_TX8_CX: return "Cx";
-  case NPUC_TX8_NCX: return "NCx";
-  }
-  return "<invalid layout>";
+  return (unsigned)mode < sizeof layout_names / sizeof layout_names[0]
+             ? layout_names[mode]
+             : "<invalid layout>";
 }
 
 bool npuc_tx8_is_aligned(npuc_tx8_layout_mode mode) {

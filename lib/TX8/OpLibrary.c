@@ -6,6 +6,8 @@
 #include "npuc/TX8.h"
 #include "npuc/YamlDoc.h"
 
+#include "YamlParse.h"
+
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +30,7 @@ struct npuc_tx8_op_library {
   size_t len;
 };
 
-static void load_ops(npuc_yaml *y, yaml_node_t *root, npuc_tx8_op_library *lib);
+static void load_ops(npuc_yaml *y, yaml_node_t *root, void *lib);
 
 /* The seed's struct OpAttr initializers. */
 static npuc_tx8_op_attr default_attr(void) {
@@ -75,15 +77,8 @@ npuc_tx8_layout_mode npuc_tx8_default_layout_of(const npuc_tx8_op_attr *a,
 npuc_tx8_op_library *npuc_tx8_op_library_load(const char *yaml, size_t len,
                                               const char *filename,
                                               const npuc_diag_sink *sink) {
-  npuc_yaml y;
-  yaml_document_t doc;
-  if (!npuc_yaml_load_string(&y, &doc, yaml, len, filename, sink))
-    return NULL;
   npuc_tx8_op_library *lib = calloc(1, sizeof *lib);
-  load_ops(&y, yaml_document_get_root_node(&doc), lib);
-  bool ok = y.ok;
-  yaml_document_delete(&doc);
-  if (!ok) {
+  if (!npuc_tx8_yaml_parse(yaml, len, filename, sink, load_ops, lib)) {
     npuc_tx8_op_library_destroy(lib);
     return NULL;
   }
@@ -254,8 +249,9 @@ static void add_entry(npuc_tx8_op_library *lib, const char *name,
   ++lib->len;
 }
 
-static void load_ops(npuc_yaml *y, yaml_node_t *root,
-                     npuc_tx8_op_library *lib) {
+/* `ctx` is the npuc_tx8_op_library being filled. */
+static void load_ops(npuc_yaml *y, yaml_node_t *root, void *ctx) {
+  npuc_tx8_op_library *lib = ctx;
   yaml_node_t *classes = npuc_yaml_get(y, root, "classes");
   yaml_node_t *ops = npuc_yaml_get(y, root, "ops");
   for (size_t i = 0; i < npuc_yaml_len(ops); ++i) {

@@ -8,6 +8,8 @@
 #include "npuc/ToolSupport.h"
 #include "npuc/YamlDoc.h"
 
+#include "YamlParse.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -341,30 +343,28 @@ static void load_entry(npuc_yaml *y, npuc_tx8_patterns *t,
   free(text);
 }
 
-bool npuc_tx8_patterns_load_yaml(npuc_tx8_patterns *t, const char *text,
-                                 size_t len, const char *file,
-                                 const npuc_diag_sink *sink) {
-  npuc_yaml y;
-  yaml_document_t doc;
-  if (!npuc_yaml_load_string(&y, &doc, text, len, file, sink))
-    return false;
-  yaml_node_t *root = yaml_document_get_root_node(&doc);
-  yaml_node_t *list = root ? npuc_yaml_get(&y, root, "patterns") : NULL;
+/* `ctx` is the npuc_tx8_patterns being filled. */
+static void load_patterns(npuc_yaml *y, yaml_node_t *root, void *ctx) {
+  npuc_tx8_patterns *t = ctx;
+  yaml_node_t *list = root ? npuc_yaml_get(y, root, "patterns") : NULL;
   if (!list || list->type != YAML_SEQUENCE_NODE)
-    npuc_yaml_error(&y, root,
+    npuc_yaml_error(y, root,
                     "a pattern file is a mapping with a "
                     "'patterns' list");
   for (size_t i = 0; list && i < npuc_yaml_len(list); i++) {
     if (t->count >= NPUC_TX8_PATTERN_MAX_COUNT) {
-      npuc_yaml_error(&y, npuc_yaml_at(&y, list, i), "more than %d patterns",
+      npuc_yaml_error(y, npuc_yaml_at(y, list, i), "more than %d patterns",
                       NPUC_TX8_PATTERN_MAX_COUNT);
       break; /* once, not once per entry left */
     }
-    load_entry(&y, t, npuc_yaml_at(&y, list, i));
+    load_entry(y, t, npuc_yaml_at(y, list, i));
   }
-  bool ok = y.ok;
-  yaml_document_delete(&doc);
-  return ok;
+}
+
+bool npuc_tx8_patterns_load_yaml(npuc_tx8_patterns *t, const char *text,
+                                 size_t len, const char *file,
+                                 const npuc_diag_sink *sink) {
+  return npuc_tx8_yaml_parse(text, len, file, sink, load_patterns, t);
 }
 
 bool npuc_tx8_patterns_load_file(npuc_tx8_patterns *t, const char *path,

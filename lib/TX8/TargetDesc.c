@@ -4,6 +4,8 @@
 #include "npuc/TX8.h"
 #include "npuc/YamlDoc.h"
 
+#include "YamlParse.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -46,6 +48,7 @@ static const struct {
      offsetof(npuc_tx8_target, op_overhead_cycles)},
 };
 
+static void load_root(npuc_yaml *y, yaml_node_t *root, void *ctx);
 static void load_mapping(npuc_yaml *y, yaml_node_t *map, const char *prefix,
                          npuc_tx8_target *t);
 
@@ -57,21 +60,19 @@ npuc_tx8_target npuc_tx8_target_builtin(void) {
 bool npuc_tx8_target_load_yaml(npuc_tx8_target *t, const char *yaml, size_t len,
                                const char *filename,
                                const npuc_diag_sink *sink) {
-  npuc_yaml y;
-  yaml_document_t doc;
-  if (!npuc_yaml_load_string(&y, &doc, yaml, len, filename, sink))
-    return false;
-  yaml_node_t *root = yaml_document_get_root_node(&doc);
   npuc_tx8_target updated = *t;
-  if (root && root->type != YAML_MAPPING_NODE)
-    npuc_yaml_error(&y, root, "a TX8 target description must be a mapping");
-  else if (root)
-    load_mapping(&y, root, "", &updated);
-  bool ok = y.ok;
-  yaml_document_delete(&doc);
+  bool ok = npuc_tx8_yaml_parse(yaml, len, filename, sink, load_root, &updated);
   if (ok)
     *t = updated;
   return ok;
+}
+
+/* `ctx` is the npuc_tx8_target being updated. */
+static void load_root(npuc_yaml *y, yaml_node_t *root, void *ctx) {
+  if (root && root->type != YAML_MAPPING_NODE)
+    npuc_yaml_error(y, root, "a TX8 target description must be a mapping");
+  else if (root)
+    load_mapping(y, root, "", ctx);
 }
 
 bool npuc_tx8_target_load_file(npuc_tx8_target *t, const char *path,

@@ -206,6 +206,28 @@ static uint64_t overflow_bits(bool neg, float_format f, rt_rounding r) {
 
 /* ---- row loads ---------------------------------------------------------- */
 
+/* The f16/bf16 loops of load_f32 and store_f32: STEP(i, j) moves value i
+ * of the float side to or from half element j (f16 and bf16 conversion:
+ * STEP_F16, STEP_BF16), with `s`, `n` and `f16` in scope. One loop per
+ * format and stride, the dense ones apart: they are the ones that
+ * vectorize. */
+#define HALF_LOOPS(STEP_F16, STEP_BF16)                                        \
+  do {                                                                         \
+    if (s == 1 && f16) {                                                       \
+      for (size_t i = 0; i < n; i++)                                           \
+        STEP_F16(i, i);                                                        \
+    } else if (s == 1) {                                                       \
+      for (size_t i = 0; i < n; i++)                                           \
+        STEP_BF16(i, i);                                                       \
+    } else if (f16) {                                                          \
+      for (size_t i = 0; i < n; i++)                                           \
+        STEP_F16(i, (int64_t)i *s);                                            \
+    } else {                                                                   \
+      for (size_t i = 0; i < n; i++)                                           \
+        STEP_BF16(i, (int64_t)i *s);                                           \
+    }                                                                          \
+  } while (0)
+
 static void load_f32(float *out, const npuc_buf *b, int64_t off, int64_t s,
                      size_t n);
 static void load_f64(double *out, const npuc_buf *b, int64_t off, int64_t s,
@@ -240,20 +262,11 @@ static void load_f32(float *out, const npuc_buf *b, int64_t off, int64_t s,
   }
   const uint16_t *p = (const uint16_t *)b->data + off;
   bool f16 = b->dtype == NPUC_DT_F16;
-  /* The dense loops are spelled out: they are the ones that vectorize. */
-  if (s == 1 && f16) {
-    for (size_t i = 0; i < n; i++)
-      out[i] = npuc_f16_to_f32_inline(p[i]);
-  } else if (s == 1) {
-    for (size_t i = 0; i < n; i++)
-      out[i] = npuc_bf16_to_f32_inline(p[i]);
-  } else if (f16) {
-    for (size_t i = 0; i < n; i++)
-      out[i] = npuc_f16_to_f32_inline(p[(int64_t)i * s]);
-  } else {
-    for (size_t i = 0; i < n; i++)
-      out[i] = npuc_bf16_to_f32_inline(p[(int64_t)i * s]);
-  }
+#define LOAD_F16(i, j) out[i] = npuc_f16_to_f32_inline(p[j])
+#define LOAD_BF16(i, j) out[i] = npuc_bf16_to_f32_inline(p[j])
+  HALF_LOOPS(LOAD_F16, LOAD_BF16);
+#undef LOAD_F16
+#undef LOAD_BF16
 }
 
 static void load_f64(double *out, const npuc_buf *b, int64_t off, int64_t s,
@@ -271,6 +284,14 @@ static void load_f64(double *out, const npuc_buf *b, int64_t off, int64_t s,
   }
 }
 
+/* load_i64's sign-extending loop for the signed integer type T. */
+#define WIDEN(T)                                                               \
+  do {                                                                         \
+    const T *p = (const T *)base;                                              \
+    for (size_t i = 0; i < n; i++)                                             \
+      out[i] = p[(int64_t)i * s];                                              \
+  } while (0)
+
 static void load_i64(int64_t *out, const npuc_buf *b, int64_t off, int64_t s,
                      size_t n) {
   const char *base = rt_elem_ptr(b, off);
@@ -281,26 +302,12 @@ static void load_i64(int64_t *out, const npuc_buf *b, int64_t off, int64_t s,
       out[i] = p[(int64_t)i * s] != 0;
     return;
   }
-  case NPUC_DT_I8: {
-    const int8_t *p = (const int8_t *)base;
-    for (size_t i = 0; i < n; i++)
-      out[i] = p[(int64_t)i * s];
-    return;
-  }
-  case NPUC_DT_I16: {
-    const int16_t *p = (const int16_t *)base;
-    for (size_t i = 0; i < n; i++)
-      out[i] = p[(int64_t)i * s];
-    return;
-  }
-  case NPUC_DT_I32: {
-    const int32_t *p = (const int32_t *)base;
-    for (size_t i = 0; i < n; i++)
-      out[i] = p[(int64_t)i * s];
-    return;
-  }
+  case NPUC_DT_I8: WIDEN(int8_t); return;
+  case NPUC_DT_I16: WIDEN(int16_t); return;
+  case NPUC_DT_I32: WIDEN(int32_t); return;
   default: load_raw(out, b, off, s, n); return;
   }
+#undef WIDEN
 }
 
 /* Elements copied as they are stored (compute type == storage type). */
@@ -348,19 +355,11 @@ static void store_f32(const float *in, const npuc_buf *b, int64_t off,
   }
   uint16_t *p = (uint16_t *)b->data + off;
   bool f16 = b->dtype == NPUC_DT_F16;
-  if (s == 1 && f16) {
-    for (size_t i = 0; i < n; i++)
-      p[i] = npuc_f32_to_f16_inline(in[i]);
-  } else if (s == 1) {
-    for (size_t i = 0; i < n; i++)
-      p[i] = npuc_f32_to_bf16_inline(in[i]);
-  } else if (f16) {
-    for (size_t i = 0; i < n; i++)
-      p[(int64_t)i * s] = npuc_f32_to_f16_inline(in[i]);
-  } else {
-    for (size_t i = 0; i < n; i++)
-      p[(int64_t)i * s] = npuc_f32_to_bf16_inline(in[i]);
-  }
+#define STORE_F16(i, j) p[j] = npuc_f32_to_f16_inline(in[i])
+#define STORE_BF16(i, j) p[j] = npuc_f32_to_bf16_inline(in[i])
+  HALF_LOOPS(STORE_F16, STORE_BF16);
+#undef STORE_F16
+#undef STORE_BF16
 }
 
 /* Doubles go to narrower formats in one rounding step (a detour through

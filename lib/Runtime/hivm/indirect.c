@@ -15,21 +15,23 @@ typedef struct {
   const char *what;
 } indirect;
 
+static void run(indirect x, const char *loc);
 static void check_indirect(const indirect *x, const char *loc);
 static void walk(const indirect *x, const char *loc);
 
 void npuc_rt_indirect_load(const npuc_buf *dst, const npuc_buf *src,
                            const npuc_buf *offsets, const npuc_buf *mask,
                            const char *loc) {
-  indirect x = {src, dst, offsets, mask, false, "indirect_load"};
-  check_indirect(&x, loc);
-  walk(&x, loc);
+  run((indirect){src, dst, offsets, mask, false, "indirect_load"}, loc);
 }
 
 void npuc_rt_indirect_store(const npuc_buf *dst, const npuc_buf *src,
                             const npuc_buf *offsets, const npuc_buf *mask,
                             const char *loc) {
-  indirect x = {dst, src, offsets, mask, true, "indirect_store"};
+  run((indirect){dst, src, offsets, mask, true, "indirect_store"}, loc);
+}
+
+static void run(indirect x, const char *loc) {
   check_indirect(&x, loc);
   walk(&x, loc);
 }

@@ -106,6 +106,15 @@ void npuc_rti_copy_strided(const npuc_buf *dst, const void *src_data,
                            rt_loop_row_stride(&l, s), n, es);
 }
 
+/* The strided copy loop of npuc_rti_copy_elements for element type T. */
+#define COPY_AS(T)                                                             \
+  do {                                                                         \
+    T *to = d;                                                                 \
+    const T *from = s;                                                         \
+    for (int64_t i = 0; i < n; i++)                                            \
+      to[i * ds] = from[i * ss];                                               \
+  } while (0)
+
 /* Typed loops per element size: the compiler turns the dense and the
  * repeated (ss == 0) cases into wide moves. */
 void npuc_rti_copy_elements(void *d, int64_t ds, const void *s, int64_t ss,
@@ -115,36 +124,13 @@ void npuc_rti_copy_elements(void *d, int64_t ds, const void *s, int64_t ss,
     return;
   }
   switch (es) {
-  case 1: {
-    uint8_t *to = d;
-    const uint8_t *from = s;
-    for (int64_t i = 0; i < n; i++)
-      to[i * ds] = from[i * ss];
-    return;
-  }
-  case 2: {
-    uint16_t *to = d;
-    const uint16_t *from = s;
-    for (int64_t i = 0; i < n; i++)
-      to[i * ds] = from[i * ss];
-    return;
-  }
-  case 4: {
-    uint32_t *to = d;
-    const uint32_t *from = s;
-    for (int64_t i = 0; i < n; i++)
-      to[i * ds] = from[i * ss];
-    return;
-  }
-  default: {
-    uint64_t *to = d;
-    const uint64_t *from = s;
-    for (int64_t i = 0; i < n; i++)
-      to[i * ds] = from[i * ss];
-    return;
-  }
+  case 1: COPY_AS(uint8_t); return;
+  case 2: COPY_AS(uint16_t); return;
+  case 4: COPY_AS(uint32_t); return;
+  default: COPY_AS(uint64_t); return;
   }
 }
+#undef COPY_AS
 
 /* ---- checks ------------------------------------------------------------- */
 
@@ -171,17 +157,22 @@ void npuc_rti_check_buf_shape(const npuc_buf *b, const char *what,
                    (long long)b->sizes[j], (int)j);
 }
 
+/* Fails with "<what>: shape <x's> <relation> <y's>". */
+static void fail_shapes(const char *loc, const char *what, const npuc_buf *x,
+                        const char *relation, const npuc_buf *y) {
+  char sx[160], sy[160];
+  npuc_rti_format_shape(sx, sizeof sx, x->rank, x->sizes);
+  npuc_rti_format_shape(sy, sizeof sy, y->rank, y->sizes);
+  npuc_rt_fail(loc, "%s: shape %s %s %s", what, sx, relation, sy);
+}
+
 void npuc_rti_check_same_shape(const npuc_buf *a, const npuc_buf *b,
                                const char *what, const char *loc) {
   bool same = a->rank == b->rank;
   for (int32_t j = 0; same && j < a->rank; j++)
     same = a->sizes[j] == b->sizes[j];
-  if (same)
-    return;
-  char sa[160], sb[160];
-  npuc_rti_format_shape(sa, sizeof sa, a->rank, a->sizes);
-  npuc_rti_format_shape(sb, sizeof sb, b->rank, b->sizes);
-  npuc_rt_fail(loc, "%s: shape %s does not match %s", what, sb, sa);
+  if (!same)
+    fail_shapes(loc, what, b, "does not match", a);
 }
 
 void npuc_rti_check_same_dtype(const npuc_buf *a, const npuc_buf *b,
@@ -199,12 +190,8 @@ void npuc_rti_broadcast_strides(const npuc_buf *src, const npuc_buf *dst,
     ok = src->sizes[j] == dst->sizes[j] || src->sizes[j] == 1;
     strides[j] = src->sizes[j] == dst->sizes[j] ? src->strides[j] : 0;
   }
-  if (ok)
-    return;
-  char ss[160], ds[160];
-  npuc_rti_format_shape(ss, sizeof ss, src->rank, src->sizes);
-  npuc_rti_format_shape(ds, sizeof ds, dst->rank, dst->sizes);
-  npuc_rt_fail(loc, "%s: shape %s does not broadcast to %s", what, ss, ds);
+  if (!ok)
+    fail_shapes(loc, what, src, "does not broadcast to", dst);
 }
 
 void npuc_rti_format_shape(char *out, size_t cap, int32_t rank,

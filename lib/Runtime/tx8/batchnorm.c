@@ -69,10 +69,7 @@ static void bn_checks(const npuc_tx8_tsr *in, const npuc_tx8_tsr *scale,
                       const npuc_tx8_tsr *var, const void *imm,
                       const npuc_tx8_tsr *out) {
   const char *op = "op_batchnorm_inference";
-  npuc_tx8i_check_tsr(op, "in", in);
-  npuc_tx8i_check_tsr(op, "out", out);
-  npuc_tx8i_check_float(op, "in", in);
-  npuc_tx8i_check_dtype(op, "out", out, in->layout.dtype);
+  npuc_tx8i_check_in_out(op, in, out, true);
   npuc_tx8i_check_same_layout(op, "in and out", in, out);
   int64_t c = in->layout.dims.c;
   const npuc_tx8_tsr *vectors[] = {scale, shift, mean, var};

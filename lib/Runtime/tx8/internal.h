@@ -7,6 +7,7 @@
 
 #include "npuc/Tx8Runtime.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,6 +62,10 @@ void npuc_tx8i_check_dtype(const char *op, const char *what,
                            const npuc_tx8_tsr *t, npuc_tx8_dtype dt);
 void npuc_tx8i_check_float(const char *op, const char *what,
                            const npuc_tx8_tsr *t);
+/* The checks most ops open with: in and out valid (in a float type when
+ * `is_float`), out of in's dtype. */
+void npuc_tx8i_check_in_out(const char *op, const npuc_tx8_tsr *in,
+                            const npuc_tx8_tsr *out, bool is_float);
 void npuc_tx8i_check_vector(const char *op, const char *what,
                             const npuc_tx8_tsr *v, int64_t c);
 void npuc_tx8i_check_compact(const char *op, const char *what,
@@ -75,6 +80,9 @@ int64_t npuc_tx8i_check_shape(const char *op, const char *what,
 float npuc_tx8i_elem(const npuc_tx8_tsr *t, int64_t i);
 void npuc_tx8i_set_elem(const npuc_tx8_tsr *t, int64_t i, float v);
 
+/* The row-major strides of `shape`; returns the element count. */
+int64_t npuc_tx8i_strides_of(const int32_t *shape, int32_t dim,
+                             int64_t *stride);
 /* Walks the `dim`-dimensional row-major index `idx` of `shape` one step
  * (the last dimension fastest); `*src` follows by `stride[d]` per step of
  * dimension d. */

@@ -10,9 +10,7 @@
 static void pool_checks(npuc_tx8_pool_op op, const npuc_tx8_conv_param *p,
                         const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
   const char *name = "op_pool";
-  npuc_tx8i_check_tsr(name, "in", in);
-  npuc_tx8i_check_tsr(name, "out", out);
-  npuc_tx8i_check_dtype(name, "out", out, in->layout.dtype);
+  npuc_tx8i_check_in_out(name, in, out, false);
   if (op == NPUC_TX8_POOL_AVG)
     npuc_tx8i_check_float(name, "in", in);
   if (p->kernel_h <= 0 || p->kernel_w <= 0 || p->stride_h <= 0 ||

@@ -16,25 +16,13 @@ static int reduce_passes(npuc_tx8_reduce_op op) {
   return passes[op];
 }
 
-/* The row-major strides of `shape`; returns the element count. */
-static int64_t strides_of(const int32_t *shape, int32_t dim, int64_t *stride) {
-  int64_t count = 1;
-  for (int32_t d = dim - 1; d >= 0; --d) {
-    stride[d] = count;
-    count *= shape[d];
-  }
-  return count;
-}
-
 /* ---- reduce ------------------------------------------------------------- */
 
 static void reduce_checks(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
                           const npuc_tx8_tsr *in, const npuc_tx8_tsr *out,
                           int32_t *out_shape) {
   const char *name = "op_reduce";
-  npuc_tx8i_check_tsr(name, "in", in);
-  npuc_tx8i_check_tsr(name, "out", out);
-  npuc_tx8i_check_dtype(name, "out", out, in->layout.dtype);
+  npuc_tx8i_check_in_out(name, in, out, false);
   npuc_tx8i_check_shape(name, "in", p->shape, p->dim, in);
   if (p->axes == 0 || (p->axes >> p->dim) != 0)
     npuc_tx8_fail(name, "axes 0x%x: none, or beyond rank %d", (unsigned)p->axes,
@@ -53,7 +41,7 @@ uint64_t op_reduce(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
   reduce_checks(op, p, in, out, out_shape);
   int64_t ostride[NPUC_TX8_MAX_SHAPE_DIM], step[NPUC_TX8_MAX_SHAPE_DIM];
   int64_t idx[NPUC_TX8_MAX_SHAPE_DIM] = {0};
-  int64_t outs = strides_of(out_shape, p->dim, ostride), ins = 1;
+  int64_t outs = npuc_tx8i_strides_of(out_shape, p->dim, ostride), ins = 1;
   for (int32_t d = 0; d < p->dim; ++d) {
     step[d] = (p->axes >> d & 1) ? 0 : ostride[d];
     ins *= p->shape[d];
@@ -90,16 +78,13 @@ uint64_t op_reduce(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
 uint64_t op_softmax(const npuc_tx8_softmax_param *p, const npuc_tx8_tsr *in,
                     const npuc_tx8_tsr *out) {
   const char *name = "op_softmax";
-  npuc_tx8i_check_tsr(name, "in", in);
-  npuc_tx8i_check_tsr(name, "out", out);
-  npuc_tx8i_check_float(name, "in", in);
-  npuc_tx8i_check_dtype(name, "out", out, in->layout.dtype);
+  npuc_tx8i_check_in_out(name, in, out, true);
   npuc_tx8i_check_shape(name, "in", p->shape, p->dim, in);
   npuc_tx8i_check_shape(name, "out", p->shape, p->dim, out);
   if (p->axis < 0 || p->axis >= p->dim)
     npuc_tx8_fail(name, "axis %d out of range", (int)p->axis);
   int64_t stride[NPUC_TX8_MAX_SHAPE_DIM];
-  int64_t count = strides_of(p->shape, p->dim, stride);
+  int64_t count = npuc_tx8i_strides_of(p->shape, p->dim, stride);
   int64_t len = p->shape[p->axis], inner = stride[p->axis];
   float *row = malloc((size_t)len * sizeof(float));
   npuc_tx8i_clear_padding(out);
@@ -128,10 +113,7 @@ static void layernorm_checks(const npuc_tx8_tsr *in, const npuc_tx8_tsr *scale,
                              const npuc_tx8_tsr *bias,
                              const npuc_tx8_tsr *out) {
   const char *name = "op_layernorm";
-  npuc_tx8i_check_tsr(name, "in", in);
-  npuc_tx8i_check_tsr(name, "out", out);
-  npuc_tx8i_check_float(name, "in", in);
-  npuc_tx8i_check_dtype(name, "out", out, in->layout.dtype);
+  npuc_tx8i_check_in_out(name, in, out, true);
   npuc_tx8i_check_same_dims(name, "in and out", in, out);
   npuc_tx8i_check_vector(name, "scale", scale, in->layout.dims.c);
   npuc_tx8i_check_vector(name, "bias", bias, in->layout.dims.c);

@@ -43,6 +43,22 @@ static void check_all_compact(const char *op, const npuc_tx8_tsr *const *ts,
       npuc_tx8i_check_compact(op, "every operand", ts[i]);
 }
 
+static void check_in_out_compact(const char *op, const npuc_tx8_tsr *in,
+                                 const npuc_tx8_tsr *out) {
+  const npuc_tx8_tsr *all[] = {in, out};
+  check_all_compact(op, all, 2);
+}
+
+/* in and out compact, holding in_shape and out_shape. */
+static void check_in_out_shapes(const char *op, const npuc_tx8_tsr *in,
+                                const int32_t *in_shape, int32_t in_dim,
+                                const npuc_tx8_tsr *out,
+                                const int32_t *out_shape, int32_t out_dim) {
+  check_in_out_compact(op, in, out);
+  npuc_tx8i_check_shape(op, "in", in_shape, in_dim, in);
+  npuc_tx8i_check_shape(op, "out", out_shape, out_dim, out);
+}
+
 void npuc_tx8_ref_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                        const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
                        const npuc_tx8_tsr *out) {
@@ -163,8 +179,7 @@ static double unary(npuc_tx8_unary_op op, double x) {
 
 void npuc_tx8_ref_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
                         const npuc_tx8_tsr *out) {
-  const npuc_tx8_tsr *all[] = {in, out};
-  check_all_compact("npuc_tx8_ref_unary", all, 2);
+  check_in_out_compact("npuc_tx8_ref_unary", in, out);
   npuc_tx8_dims d = out->layout.dims;
   for (int64_t n = 0; n < d.n; ++n)
     for (int64_t hw = 0; hw < d.hw; ++hw)
@@ -210,8 +225,7 @@ static int64_t elements(const int32_t *shape, int32_t dim) {
 
 void npuc_tx8_ref_clip(const npuc_tx8_clip_param *p, const npuc_tx8_tsr *in,
                        const npuc_tx8_tsr *out) {
-  const npuc_tx8_tsr *all[] = {in, out};
-  check_all_compact("npuc_tx8_ref_clip", all, 2);
+  check_in_out_compact("npuc_tx8_ref_clip", in, out);
   npuc_tx8i_check_same_dims("npuc_tx8_ref_clip", "in and out", in, out);
   npuc_tx8_dims d = out->layout.dims;
   for (int64_t i = 0; i < d.n * d.hw * d.c; ++i)
@@ -222,9 +236,8 @@ void npuc_tx8_ref_clip(const npuc_tx8_clip_param *p, const npuc_tx8_tsr *in,
  * non-reduced indices match. */
 void npuc_tx8_ref_reduce(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
                          const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
-  const npuc_tx8_tsr *all[] = {in, out};
   const char *name = "npuc_tx8_ref_reduce";
-  check_all_compact(name, all, 2);
+  check_in_out_compact(name, in, out);
   npuc_tx8i_check_shape(name, "in", p->shape, p->dim, in);
   if (p->axes >> p->dim)
     npuc_tx8_fail(name, "axes beyond the rank");
@@ -260,11 +273,8 @@ void npuc_tx8_ref_reduce(npuc_tx8_reduce_op op, const npuc_tx8_reduce_param *p,
 
 void npuc_tx8_ref_softmax(const npuc_tx8_softmax_param *p,
                           const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
-  const npuc_tx8_tsr *all[] = {in, out};
   const char *name = "npuc_tx8_ref_softmax";
-  check_all_compact(name, all, 2);
-  npuc_tx8i_check_shape(name, "in", p->shape, p->dim, in);
-  npuc_tx8i_check_shape(name, "out", p->shape, p->dim, out);
+  check_in_out_shapes(name, in, p->shape, p->dim, out, p->shape, p->dim);
   if (p->axis < 0 || p->axis >= p->dim)
     npuc_tx8_fail(name, "axis %d out of range", (int)p->axis);
   int64_t idx[NPUC_TX8_MAX_SHAPE_DIM];
@@ -312,9 +322,8 @@ void npuc_tx8_ref_layernorm(const npuc_tx8_layernorm_param *p,
 /* Output element j at output index o reads input index i[perm[k]] = o[k]. */
 void npuc_tx8_ref_transpose(const npuc_tx8_transpose_param *p,
                             const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
-  const npuc_tx8_tsr *all[] = {in, out};
   const char *name = "npuc_tx8_ref_transpose";
-  check_all_compact(name, all, 2);
+  check_in_out_compact(name, in, out);
   npuc_tx8i_check_shape(name, "in", p->shape, p->dim, in);
   int32_t os[NPUC_TX8_MAX_SHAPE_DIM];
   int64_t oi[NPUC_TX8_MAX_SHAPE_DIM], ii[NPUC_TX8_MAX_SHAPE_DIM];
@@ -338,11 +347,9 @@ void npuc_tx8_ref_transpose(const npuc_tx8_transpose_param *p,
  * input dimension is 1). */
 void npuc_tx8_ref_broadcast(const npuc_tx8_broadcast_param *p,
                             const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
-  const npuc_tx8_tsr *all[] = {in, out};
   const char *name = "npuc_tx8_ref_broadcast";
-  check_all_compact(name, all, 2);
-  npuc_tx8i_check_shape(name, "in", p->shape, p->dim, in);
-  npuc_tx8i_check_shape(name, "out", p->out_shape, p->out_dim, out);
+  check_in_out_shapes(name, in, p->shape, p->dim, out, p->out_shape,
+                      p->out_dim);
   for (int32_t k = 0; k < p->dim; ++k)
     if (p->dims[k] < 0 || p->dims[k] >= p->out_dim)
       npuc_tx8_fail(name, "dims out of range");
@@ -384,9 +391,8 @@ void npuc_tx8_ref_concat(const npuc_tx8_concat_param *p,
 
 void npuc_tx8_ref_slice(const npuc_tx8_slice_param *p, const npuc_tx8_tsr *in,
                         const npuc_tx8_tsr *out) {
-  const npuc_tx8_tsr *all[] = {in, out};
   const char *name = "npuc_tx8_ref_slice";
-  check_all_compact(name, all, 2);
+  check_in_out_compact(name, in, out);
   npuc_tx8i_check_shape(name, "out", p->shape, p->dim, out);
   npuc_tx8i_check_shape(name, "in", p->in_shape, p->dim, in);
   for (int32_t d = 0; d < p->dim; ++d)
@@ -406,9 +412,8 @@ void npuc_tx8_ref_slice(const npuc_tx8_slice_param *p, const npuc_tx8_tsr *in,
 /* Each output element over its window's taps inside the input. */
 void npuc_tx8_ref_pool(npuc_tx8_pool_op op, const npuc_tx8_conv_param *p,
                        const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
-  const npuc_tx8_tsr *all[] = {in, out};
   const char *name = "npuc_tx8_ref_pool";
-  check_all_compact(name, all, 2);
+  check_in_out_compact(name, in, out);
   npuc_tx8_dims id = in->layout.dims, od = out->layout.dims;
   if (id.hw != (int64_t)p->in_h * p->in_w ||
       od.hw != (int64_t)p->out_h * p->out_w || id.n != od.n || id.c != od.c)

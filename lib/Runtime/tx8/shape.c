@@ -36,6 +36,16 @@ void npuc_tx8i_set_elem(const npuc_tx8_tsr *t, int64_t i, float v) {
 
 /* ---- moving elements by row-major index -------------------------------- */
 
+int64_t npuc_tx8i_strides_of(const int32_t *shape, int32_t dim,
+                             int64_t *stride) {
+  int64_t count = 1;
+  for (int32_t d = dim - 1; d >= 0; --d) {
+    stride[d] = count;
+    count *= shape[d];
+  }
+  return count;
+}
+
 void npuc_tx8i_step_index(int64_t *idx, const int32_t *shape, int32_t dim,
                           const int64_t *stride, int64_t *src) {
   for (int32_t d = dim - 1; d >= 0; --d) {
@@ -53,15 +63,26 @@ static void copy_elem(const npuc_tx8_tsr *out, int64_t j,
          tx8_at(in, tx8_elem_offset(in, i)), (size_t)in->layout.elem_bytes);
 }
 
+/* Fills out's `count` row-major elements (over `shape`) from in, starting at
+ * element `src` of in and stepping by `stride` per dimension. */
+static void gather(const npuc_tx8_tsr *out, int64_t count,
+                   const npuc_tx8_tsr *in, int64_t src, const int32_t *shape,
+                   int32_t dim, const int64_t *stride) {
+  int64_t idx[NPUC_TX8_MAX_SHAPE_DIM] = {0};
+  npuc_tx8i_clear_padding(out);
+  for (int64_t j = 0; j < count; ++j) {
+    copy_elem(out, j, in, src);
+    npuc_tx8i_step_index(idx, shape, dim, stride, &src);
+  }
+}
+
 /* ---- transpose ----------------------------------------------------------- */
 
 static void transpose_checks(const npuc_tx8_transpose_param *p,
                              const npuc_tx8_tsr *in, const npuc_tx8_tsr *out,
                              int32_t *out_shape) {
   const char *op = "op_transpose";
-  npuc_tx8i_check_tsr(op, "in", in);
-  npuc_tx8i_check_tsr(op, "out", out);
-  npuc_tx8i_check_dtype(op, "out", out, in->layout.dtype);
+  npuc_tx8i_check_in_out(op, in, out, false);
   npuc_tx8i_check_shape(op, "in", p->shape, p->dim, in);
   bool seen[NPUC_TX8_MAX_SHAPE_DIM] = {false};
   for (int32_t i = 0; i < p->dim; ++i) {
@@ -81,19 +102,10 @@ uint64_t op_transpose(const npuc_tx8_transpose_param *p, const npuc_tx8_tsr *in,
   /* stride[i]: the input's row-major stride of output dimension i. */
   int64_t in_stride[NPUC_TX8_MAX_SHAPE_DIM],
       stride[NPUC_TX8_MAX_SHAPE_DIM] = {0};
-  int64_t idx[NPUC_TX8_MAX_SHAPE_DIM] = {0}, count = 1;
-  for (int32_t d = p->dim - 1; d >= 0; --d) {
-    in_stride[d] = count;
-    count *= p->shape[d];
-  }
+  int64_t count = npuc_tx8i_strides_of(p->shape, p->dim, in_stride);
   for (int32_t i = 0; i < p->dim; ++i)
     stride[i] = in_stride[p->perm[i]];
-  npuc_tx8i_clear_padding(out);
-  int64_t src = 0;
-  for (int64_t j = 0; j < count; ++j) {
-    copy_elem(out, j, in, src);
-    npuc_tx8i_step_index(idx, out_shape, p->dim, stride, &src);
-  }
+  gather(out, count, in, 0, out_shape, p->dim, stride);
   return npuc_tx8_cycles_transpose(in->layout.total_bytes,
                                    out->layout.total_bytes);
 }
@@ -103,9 +115,7 @@ uint64_t op_transpose(const npuc_tx8_transpose_param *p, const npuc_tx8_tsr *in,
 static void broadcast_checks(const npuc_tx8_broadcast_param *p,
                              const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
   const char *op = "op_broadcast";
-  npuc_tx8i_check_tsr(op, "in", in);
-  npuc_tx8i_check_tsr(op, "out", out);
-  npuc_tx8i_check_dtype(op, "out", out, in->layout.dtype);
+  npuc_tx8i_check_in_out(op, in, out, false);
   npuc_tx8i_check_shape(op, "in", p->shape, p->dim, in);
   npuc_tx8i_check_shape(op, "out", p->out_shape, p->out_dim, out);
   uint32_t seen = 0;
@@ -127,22 +137,14 @@ uint64_t op_broadcast(const npuc_tx8_broadcast_param *p, const npuc_tx8_tsr *in,
   /* The input's stride for each output dimension: 0 where it repeats. */
   int64_t in_stride[NPUC_TX8_MAX_SHAPE_DIM],
       stride[NPUC_TX8_MAX_SHAPE_DIM] = {0};
-  int64_t idx[NPUC_TX8_MAX_SHAPE_DIM] = {0}, count = 1, src = 0;
-  for (int32_t d = p->dim - 1; d >= 0; --d) {
-    in_stride[d] = count;
-    count *= p->shape[d];
-  }
+  npuc_tx8i_strides_of(p->shape, p->dim, in_stride);
   for (int32_t i = 0; i < p->dim; ++i)
     if (p->shape[i] == p->out_shape[p->dims[i]])
       stride[p->dims[i]] = in_stride[i];
   int64_t outs = 1;
   for (int32_t d = 0; d < p->out_dim; ++d)
     outs *= p->out_shape[d];
-  npuc_tx8i_clear_padding(out);
-  for (int64_t j = 0; j < outs; ++j) {
-    copy_elem(out, j, in, src);
-    npuc_tx8i_step_index(idx, p->out_shape, p->out_dim, stride, &src);
-  }
+  gather(out, outs, in, 0, p->out_shape, p->out_dim, stride);
   return npuc_tx8_cycles_broadcast(out->layout.total_bytes);
 }
 
@@ -196,9 +198,7 @@ uint64_t op_concat(const npuc_tx8_concat_param *p,
 uint64_t op_slice(const npuc_tx8_slice_param *p, const npuc_tx8_tsr *in,
                   const npuc_tx8_tsr *out) {
   const char *op = "op_slice";
-  npuc_tx8i_check_tsr(op, "in", in);
-  npuc_tx8i_check_tsr(op, "out", out);
-  npuc_tx8i_check_dtype(op, "out", out, in->layout.dtype);
+  npuc_tx8i_check_in_out(op, in, out, false);
   int64_t outs = npuc_tx8i_check_shape(op, "out", p->shape, p->dim, out);
   npuc_tx8i_check_shape(op, "in", p->in_shape, p->dim, in);
   for (int32_t d = 0; d < p->dim; ++d)
@@ -206,19 +206,13 @@ uint64_t op_slice(const npuc_tx8_slice_param *p, const npuc_tx8_tsr *in,
         p->offsets[d] + (int64_t)(p->shape[d] - 1) * p->strides[d] >=
             p->in_shape[d])
       npuc_tx8_fail(op, "dimension %d reads outside the input", (int)d);
-  int64_t in_stride[NPUC_TX8_MAX_SHAPE_DIM],
-      stride[NPUC_TX8_MAX_SHAPE_DIM] = {0};
-  int64_t idx[NPUC_TX8_MAX_SHAPE_DIM] = {0}, count = 1, src = 0;
-  for (int32_t d = p->dim - 1; d >= 0; --d) {
-    in_stride[d] = count;
-    count *= p->in_shape[d];
-    stride[d] = in_stride[d] * p->strides[d];
-    src += in_stride[d] * p->offsets[d];
+  /* The input's row-major strides, scaled by the slice's steps. */
+  int64_t stride[NPUC_TX8_MAX_SHAPE_DIM] = {0}, src = 0;
+  npuc_tx8i_strides_of(p->in_shape, p->dim, stride);
+  for (int32_t d = 0; d < p->dim; ++d) {
+    src += stride[d] * p->offsets[d];
+    stride[d] *= p->strides[d];
   }
-  npuc_tx8i_clear_padding(out);
-  for (int64_t j = 0; j < outs; ++j) {
-    copy_elem(out, j, in, src);
-    npuc_tx8i_step_index(idx, p->shape, p->dim, stride, &src);
-  }
+  gather(out, outs, in, src, p->shape, p->dim, stride);
   return npuc_tx8_cycles_move(in->layout.total_bytes, out->layout.total_bytes);
 }

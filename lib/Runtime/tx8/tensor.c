@@ -168,6 +168,15 @@ void npuc_tx8i_check_float(const char *op, const char *what,
     npuc_tx8_fail(op, "%s must be fp16, bf16 or fp32, not i8", what);
 }
 
+void npuc_tx8i_check_in_out(const char *op, const npuc_tx8_tsr *in,
+                            const npuc_tx8_tsr *out, bool is_float) {
+  npuc_tx8i_check_tsr(op, "in", in);
+  npuc_tx8i_check_tsr(op, "out", out);
+  if (is_float)
+    npuc_tx8i_check_float(op, "in", in);
+  npuc_tx8i_check_dtype(op, "out", out, in->layout.dtype);
+}
+
 void npuc_tx8i_check_vector(const char *op, const char *what,
                             const npuc_tx8_tsr *v, int64_t c) {
   npuc_tx8i_check_tsr(op, what, v);

@@ -282,11 +282,21 @@ static bool emit_int_binary(emitter *em, MlirOperation op, const char *name) {
 /* ---- float arithmetic
  * -------------------------------------------------------- */
 
+/* An op name and the C text it becomes; `lookup` finds a name's text. */
+typedef struct {
+  const char *name;
+  const char *text;
+} name_text;
+
+static const char *lookup(const name_text *table, size_t n, const char *name) {
+  for (size_t i = 0; i < n; ++i)
+    if (npuc_em_name_is(name, table[i].name))
+      return table[i].text;
+  return NULL;
+}
+
 static bool emit_float_binary(emitter *em, MlirOperation op, const char *name) {
-  static const struct {
-    const char *name;
-    const char *fmt;
-  } ops[] = {
+  static const name_text ops[] = {
       {"arith.addf", "%s + %s"},
       {"arith.subf", "%s - %s"},
       {"arith.mulf", "%s * %s"},
@@ -298,13 +308,11 @@ static bool emit_float_binary(emitter *em, MlirOperation op, const char *name) {
       {"arith.minnumf", "fmin(%s, %s)"},
   };
   char expr[256];
-  for (size_t i = 0; i < sizeof ops / sizeof *ops; ++i) {
-    if (!npuc_em_name_is(name, ops[i].name))
-      continue;
+  const char *fmt = lookup(ops, sizeof ops / sizeof *ops, name);
+  if (fmt) {
     if (npuc_em_class(result_type(op)) != NPUC_VAL_FLOAT)
       return false;
-    snprintf(expr, sizeof expr, ops[i].fmt, operand(em, op, 0),
-             operand(em, op, 1));
+    snprintf(expr, sizeof expr, fmt, operand(em, op, 0), operand(em, op, 1));
     float_result(em, op, expr);
     return true;
   }
@@ -428,10 +436,7 @@ static bool emit_conversion(emitter *em, MlirOperation op, const char *name) {
  * ------------------------------------------------------------------------- */
 
 static bool emit_math(emitter *em, MlirOperation op, const char *name) {
-  static const struct {
-    const char *name;
-    const char *fn;
-  } ops[] = {
+  static const name_text ops[] = {
       {"math.exp", "exp"},     {"math.log", "log"},
       {"math.sqrt", "sqrt"},   {"math.absf", "fabs"},
       {"math.tanh", "tanh"},   {"math.exp2", "exp2"},
@@ -447,11 +452,10 @@ static bool emit_math(emitter *em, MlirOperation op, const char *name) {
     return false;
   MlirType t = result_type(op);
   bool f64 = mlirTypeIsAF64(t);
-  for (size_t i = 0; i < sizeof ops / sizeof *ops; ++i) {
-    if (!npuc_em_name_is(name, ops[i].name))
-      continue;
+  const char *fn = lookup(ops, sizeof ops / sizeof *ops, name);
+  if (fn) {
     /* f32 math in float so results match a C reference written in float. */
-    snprintf(expr, sizeof expr, "%s%s(%s)", ops[i].fn, f64 ? "" : "f",
+    snprintf(expr, sizeof expr, "%s%s(%s)", fn, f64 ? "" : "f",
              operand(em, op, 0));
     float_result(em, op, expr);
     return true;

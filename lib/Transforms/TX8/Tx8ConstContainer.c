@@ -17,8 +17,26 @@ static bool is_dense_number(MlirAttribute a) {
          mlirAttributeIsADenseFPElements(a);
 }
 
-bool tx8_container_read(MlirOperation module, const char *pass,
-                        tx8_const_container *c) {
+static bool read_container(MlirOperation module, const char *pass,
+                           tx8_const_container *c);
+
+bool tx8_container_open(MlirOperation module, const char *pass,
+                        const char *config, tx8_const_container *c,
+                        int64_t *threshold_bytes) {
+  npuc_tx8_target target;
+  int32_t dx, dy;
+  if (!tx8_pass_target_mesh(module, pass, config, &target, &dx, &dy) ||
+      !read_container(module, pass, c))
+    return false;
+  *threshold_bytes = target.ddr_bank_bytes * (int64_t)dx * dy;
+  return true;
+}
+
+/* The module's container (empty when it has none). False, with an error
+ * at the module, when the attribute is not an array of dense integer or
+ * float elements. */
+static bool read_container(MlirOperation module, const char *pass,
+                           tx8_const_container *c) {
   memset(c, 0, sizeof *c);
   MlirAttribute arr =
       mlirOperationGetAttributeByName(module, ref(TX8_CONST_CONTAINER_ATTR));
@@ -101,11 +119,6 @@ int64_t tx8_container_entry_bytes(MlirAttribute value) {
   MlirType t = mlirAttributeGetType(value);
   int64_t bits = element_bits(mlirShapedTypeGetElementType(t));
   return mlirElementsAttrGetNumElements(value) * ((bits + 7) / 8);
-}
-
-int64_t tx8_container_threshold(const npuc_tx8_target *t, int32_t tile_dx,
-                                int32_t tile_dy) {
-  return t->ddr_bank_bytes * (int64_t)tile_dx * tile_dy;
 }
 
 /* ---- load_const ops ---------------------------------------------------- */

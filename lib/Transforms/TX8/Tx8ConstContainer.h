@@ -25,11 +25,16 @@ typedef struct {
   size_t count, cap;
 } tx8_const_container;
 
-/* The module's container (empty when it has none). False, with an error
- * at the module, when the attribute is not an array of dense integer or
+/* What the container passes start from: the target description `config`
+ * names (the built-in one when empty), the module's tile mesh and its
+ * container `c` (empty when it has none), and *threshold_bytes, the size
+ * over which a constant is "large" and ordered first: a DDR bank per tile
+ * of the mesh (4 KiB x 16 by default). False after a located error naming
+ * `pass`, e.g. when the container is not an array of dense integer or
  * float elements. */
-bool tx8_container_read(MlirOperation module, const char *pass,
-                        tx8_const_container *c);
+bool tx8_container_open(MlirOperation module, const char *pass,
+                        const char *config, tx8_const_container *c,
+                        int64_t *threshold_bytes);
 /* Appends a value; returns its index. */
 size_t tx8_container_add(tx8_const_container *c, MlirAttribute value);
 /* Keeps the entries marked live, those over `threshold_bytes` first (the
@@ -43,10 +48,6 @@ void tx8_container_free(tx8_const_container *c);
 
 /* Bytes an entry occupies in DDR. */
 int64_t tx8_container_entry_bytes(MlirAttribute value);
-/* The size over which a constant is "large" and ordered first: a DDR bank
- * per tile of the mesh (4 KiB x 16 by default). */
-int64_t tx8_container_threshold(const npuc_tx8_target *t, int32_t tile_dx,
-                                int32_t tile_dy);
 
 int32_t tx8_load_const_id(MlirOperation load_const);
 void tx8_set_load_const_id(MlirOperation load_const, int32_t id);

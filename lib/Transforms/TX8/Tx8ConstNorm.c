@@ -78,15 +78,13 @@ static void renumber(const plan *plans, size_t n, const int32_t *map);
 static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
                        const npuc_pass_context *ctx) {
   (void)ctx;
-  npuc_tx8_target target;
-  int32_t dx, dy;
   entries e;
   memset(&e, 0, sizeof e);
-  if (!tx8_pass_target_mesh(
+  int64_t threshold;
+  if (!tx8_container_open(
           module, npuc_pass_tx8_const_norm.name,
-          NPUC_PASS_OPTS(const_norm_options, opts)->target_config, &target, &dx,
-          &dy) ||
-      !tx8_container_read(module, npuc_pass_tx8_const_norm.name, &e.cc))
+          NPUC_PASS_OPTS(const_norm_options, opts)->target_config, &e.cc,
+          &threshold))
     return false;
   e.num_original = e.cc.count;
   e.aligned_data = NPUC_PASS_OPTS(const_norm_options, opts)->aligned_data;
@@ -102,8 +100,7 @@ static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
   if (ok) {
     for (size_t i = 0; i < loads.count; i++)
       apply(&plans[i]);
-    int32_t *map = tx8_container_commit(
-        module, &e.cc, e.live, tx8_container_threshold(&target, dx, dy));
+    int32_t *map = tx8_container_commit(module, &e.cc, e.live, threshold);
     renumber(plans, loads.count, map);
     free(map);
   }

@@ -44,14 +44,12 @@ static MlirStringRef ref(const char *s) {
 static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
                            const npuc_pass_context *ctx) {
   (void)ctx;
-  npuc_tx8_target target;
-  int32_t dx, dy;
   tx8_const_container cc;
-  if (!tx8_pass_target_mesh(
+  int64_t threshold;
+  if (!tx8_container_open(
           module, npuc_pass_tx8_move_constant.name,
-          NPUC_PASS_OPTS(move_constant_options, opts)->target_config, &target,
-          &dx, &dy) ||
-      !tx8_container_read(module, npuc_pass_tx8_move_constant.name, &cc))
+          NPUC_PASS_OPTS(move_constant_options, opts)->target_config, &cc,
+          &threshold))
     return false;
   tx8_op_list constants;
   tx8_collect_ops(module, "tx8be.constant", &constants);
@@ -77,8 +75,7 @@ static bool move_constants(MlirOperation module, const npuc_pass_options *opts,
     bool *live = npuc_xmalloc((cc.count + 1) * sizeof *live);
     for (size_t i = 0; i < cc.count; i++)
       live[i] = true;
-    int32_t *map = tx8_container_commit(
-        module, &cc, live, tx8_container_threshold(&target, dx, dy));
+    int32_t *map = tx8_container_commit(module, &cc, live, threshold);
     renumber(module, map);
     free(map);
     free(live);
