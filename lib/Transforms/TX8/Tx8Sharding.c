@@ -5,7 +5,7 @@
  * group allows to split (a dimension one op needs whole, as batchnorm's C,
  * is not split):
  *   1. sharding: the anchor output splits across the group's tiles along
- *      one such dimension (per op: BatchNorm C only; gemm its rows or N;
+ *      one such dimension (per op: batchnorm any; gemm its rows or N;
  *      conv N or H; elementwise any), the one that keeps the most tiles
  *      busy, the outermost on a tie; a tile_parallel with
  *      sharding_is_given = true is kept (after checking it);

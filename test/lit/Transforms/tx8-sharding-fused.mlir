@@ -73,19 +73,23 @@ func.func @conv_conv(%x: tensor<1x16x8x4xf32>, %w1: tensor<3x3x4x4xf32>, %w2: te
 
 // -----
 
-// Conv -> batchnorm -> relu: no dimension every op shards; the split cuts
-// N, then H (C stays whole for the batchnorm). The batchnorm's scratch is
-// the group's, after all the buffers.
+// Conv -> batchnorm -> relu: conv shards N and H, batchnorm (per channel)
+// and relu any dimension, so the group shards H 8 ways (the most tiles
+// busy); the split then cuts nothing more (C stays whole in time for the
+// batchnorm). The batchnorm's scratch is the group's, after all the
+// buffers.
 // CHECK-LABEL: func.func @conv_bn_relu
-// CHECK: spm_alloc_size = 25600 : ui32
+// CHECK: spm_alloc_size = 4096 : ui32
 // CHECK: tx8be.batchnorm_inference
-// CHECK-SAME: imm_size = 8448, mem_layout = NCx,{{.*}} temporal_mem_slice = [2, 8, 8, 16],{{.*}} imm_addr = 17152, mem_addr = [8960]
+// CHECK-SAME: imm_size = 1280, mem_layout = NCx,{{.*}} temporal_mem_slice = [2, 1, 8, 16],{{.*}} imm_addr = 2816, mem_addr = [1792]
 // CHECK: tx8be.relu
 // CHECK-SAME: imm_size = 0, mem_layout = NCx
-// CHECK-SAME: shape_spatial_sharding = [1, 1, 1, 1]
+// CHECK-SAME: shape_spatial_sharding = [1, 8, 1, 1]
+// Sharded 8 ways along H, a tile's [2, 1, 8, 16] fits 5376 bytes whole.
 // SMALL-LABEL: func.func @conv_bn_relu
 // SMALL: tx8be.relu
-// SMALL-SAME: temporal_mem_slice = [1, 2, 8, 16]
+// SMALL-SAME: temporal_mem_slice = [2, 1, 8, 16]
+
 func.func @conv_bn_relu(%x: tensor<2x8x8x16xf16>, %w: tensor<1x1x16x16xf16>, %s: tensor<16xf32>) -> tensor<2x8x8x16xf16> {
   %none = tx8be.none : none
   %0 = tx8be.group(%x, %w, %s) : (tensor<2x8x8x16xf16>, tensor<1x1x16x16xf16>, tensor<16xf32>) -> (tensor<2x8x8x16xf16>) {
