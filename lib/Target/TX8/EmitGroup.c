@@ -406,14 +406,14 @@ static void emit_compute(group_emitter *g, const npuc_tx8_group_op *op) {
   }
 }
 
-/* The input slice starts where the first window of the conv's output
- * slice does, clipped to the tensor (and, for an input computed in the
- * group from a halo of its own, maybe later): the rows before it are this
- * slice's padding, start(in) − (start(out)·stride − pad). */
-static void emit_conv(group_emitter *g, const npuc_tx8_group_op *op) {
-  const npuc_tx8_slice_op *s = &op->slice;
-  const npuc_tx8_shape *w = &s->operands[1];
-  int x = op->operand_buffer[0], r = op->result;
+/* The window parameters a conv and a pooling share, opening the block
+ * that calls the op. The input slice starts where the first window of the
+ * output slice does, clipped to the tensor (and, for an input computed in
+ * the group from a halo of its own, maybe later): the rows before it are
+ * this slice's padding, start(in) − (start(out)·stride − pad). */
+static void emit_window_param(group_emitter *g, const npuc_tx8_slice_op *s,
+                              int x, int r, const int64_t *kernel,
+                              const int64_t *dilations, int64_t groups) {
   npuc_sb_printf(
       g->out,
       "    {\n"
@@ -428,14 +428,21 @@ static void emit_conv(group_emitter *g, const npuc_tx8_group_op *op) {
       "%lld - %lld),\n"
       "          .dilation_h = %lld, .dilation_w = %lld,\n"
       "          .out_h = l[%d].shape_real[1], .out_w = l[%d].shape_real[2], "
-      ".groups = %lld};\n"
-      "      cycles += op_conv(&param, &b[%d], &b[%d], ",
-      x, x, (long long)w->dims[0], (long long)w->dims[1],
+      ".groups = %lld};\n",
+      x, x, (long long)kernel[0], (long long)kernel[1],
       (long long)s->strides[0], (long long)s->strides[1], x, r,
       (long long)s->strides[0], (long long)s->pads[0], x, r,
-      (long long)s->strides[1], (long long)s->pads[2],
-      (long long)s->dilations[0], (long long)s->dilations[1], r, r,
-      (long long)(s->groups > 0 ? s->groups : 1), x, op->operand_buffer[1]);
+      (long long)s->strides[1], (long long)s->pads[2], (long long)dilations[0],
+      (long long)dilations[1], r, r, (long long)groups);
+}
+
+static void emit_conv(group_emitter *g, const npuc_tx8_group_op *op) {
+  const npuc_tx8_slice_op *s = &op->slice;
+  int x = op->operand_buffer[0], r = op->result;
+  emit_window_param(g, s, x, r, s->operands[1].dims, s->dilations,
+                    s->groups > 0 ? s->groups : 1);
+  npuc_sb_printf(g->out, "      cycles += op_conv(&param, &b[%d], &b[%d], ", x,
+                 op->operand_buffer[1]);
   if (op->has_bias)
     npuc_sb_printf(g->out, "&b[%d]", op->operand_buffer[2]);
   else
@@ -583,34 +590,17 @@ static void emit_slice(group_emitter *g, const npuc_tx8_group_op *op) {
                  in[0], r);
 }
 
-/* As a convolution: the padding is where the input slice starts against
- * where the output slice's first window does. */
 static void emit_pool(group_emitter *g, const npuc_tx8_group_op *op) {
   const npuc_tx8_slice_op *s = &op->slice;
   int x = op->operand_buffer[0], r = op->result;
-  bool max = strcmp(op->name, "tx8be.max_pool") == 0;
-  npuc_sb_printf(
-      g->out,
-      "    {\n"
-      "      npuc_tx8_conv_param param = {\n"
-      "          .in_h = l[%d].shape_real[1], .in_w = l[%d].shape_real[2],\n"
-      "          .kernel_h = %lld, .kernel_w = %lld, .stride_h = %lld, "
-      ".stride_w = %lld,\n"
-      "          .pad_top = l[%d].shape_start[1] - (l[%d].shape_start[1] * "
-      "%lld "
-      "- %lld),\n"
-      "          .pad_left = l[%d].shape_start[2] - (l[%d].shape_start[2] * "
-      "%lld - %lld),\n"
-      "          .dilation_h = 1, .dilation_w = 1,\n"
-      "          .out_h = l[%d].shape_real[1], .out_w = l[%d].shape_real[2], "
-      ".groups = 1};\n"
-      "      cycles += op_pool(%s, &param, &b[%d], &b[%d]);\n"
-      "    }\n",
-      x, x, (long long)s->kernel[0], (long long)s->kernel[1],
-      (long long)s->strides[0], (long long)s->strides[1], x, r,
-      (long long)s->strides[0], (long long)s->pads[0], x, r,
-      (long long)s->strides[1], (long long)s->pads[2], r, r,
-      max ? "NPUC_TX8_POOL_MAX" : "NPUC_TX8_POOL_AVG", x, r);
+  static const int64_t no_dilation[2] = {1, 1};
+  emit_window_param(g, s, x, r, s->kernel, no_dilation, 1);
+  npuc_sb_printf(g->out,
+                 "      cycles += op_pool(%s, &param, &b[%d], &b[%d]);\n"
+                 "    }\n",
+                 strcmp(op->name, "tx8be.max_pool") == 0 ? "NPUC_TX8_POOL_MAX"
+                                                         : "NPUC_TX8_POOL_AVG",
+                 x, r);
 }
 
 /* A batched gemm (b of a's rank): the matrices per batch of the output
