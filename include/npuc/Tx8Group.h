@@ -117,6 +117,9 @@ bool npuc_tx8_group_plan_build(MlirOperation group, npuc_tx8_group_plan *p);
  * located error. lib/TX8/OpParams.c. */
 bool npuc_tx8_read_op_params(MlirOperation op, const char *name,
                              npuc_tx8_slice_op *s, float *epsilon);
+/* The op's i64 array attribute `name` if it has exactly n entries. */
+bool npuc_tx8_read_i64_array(MlirOperation op, const char *name, int n,
+                             int64_t *out);
 /* Whether one of those ops has an i8 form in the op library: the moves
  * (transpose, broadcast, concat, slice), clip, reduce_max, reduce_min and
  * max_pool. */

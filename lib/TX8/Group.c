@@ -323,26 +323,15 @@ static bool is_none(MlirValue v) {
          named(mlirOpResultGetOwner(v), "tx8be.none");
 }
 
-static bool read_i64s(MlirOperation op, const char *name, int64_t *out, int n) {
-  MlirAttribute a =
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
-      mlirDenseArrayGetNumElements(a) != n)
-    return false;
-  for (int i = 0; i < n; ++i)
-    out[i] = mlirDenseI64ArrayGetElement(a, i);
-  return true;
-}
-
 static bool has_attr(MlirOperation op, const char *name) {
   return !mlirAttributeIsNull(mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString(name)));
 }
 
 static bool read_conv_attrs(MlirOperation op, npuc_tx8_slice_op *s) {
-  if (!read_i64s(op, "strides", s->strides, 2) ||
-      !read_i64s(op, "pads", s->pads, 4) ||
-      !read_i64s(op, "dilations", s->dilations, 2)) {
+  if (!npuc_tx8_read_i64_array(op, "strides", 2, s->strides) ||
+      !npuc_tx8_read_i64_array(op, "pads", 4, s->pads) ||
+      !npuc_tx8_read_i64_array(op, "dilations", 2, s->dilations)) {
     npuc_op_error(op, "tx8be.conv: unsupported attributes: strides and "
                       "dilations need 2 entries, pads 4");
     return false;

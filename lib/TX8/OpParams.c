@@ -66,9 +66,8 @@ static bool read_axis(MlirOperation op, const char *name,
   return true;
 }
 
-/* An i64 array attribute of exactly n entries into out. */
-static bool read_i64_array(MlirOperation op, const char *name, int n,
-                           int64_t *out) {
+bool npuc_tx8_read_i64_array(MlirOperation op, const char *name, int n,
+                             int64_t *out) {
   MlirAttribute a = attr_of(op, name);
   if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
       mlirDenseArrayGetNumElements(a) != n)
@@ -80,7 +79,7 @@ static bool read_i64_array(MlirOperation op, const char *name, int n,
 
 /* npuc_tx8_slice_check checks it is a permutation. */
 static bool read_permutation(MlirOperation op, npuc_tx8_slice_op *s) {
-  if (!read_i64_array(op, "permutation", s->result.rank, s->perm)) {
+  if (!npuc_tx8_read_i64_array(op, "permutation", s->result.rank, s->perm)) {
     npuc_op_error(op,
                   "tx8be.transpose: unsupported attributes: the "
                   "permutation needs %d entries",
@@ -94,7 +93,7 @@ static bool read_permutation(MlirOperation op, npuc_tx8_slice_op *s) {
  * checks they are distinct and fit. */
 static bool read_dims(MlirOperation op, npuc_tx8_slice_op *s) {
   int rank = s->num_operands ? s->operands[0].rank : 0;
-  if (!read_i64_array(op, "dims", rank, s->perm)) {
+  if (!npuc_tx8_read_i64_array(op, "dims", rank, s->perm)) {
     npuc_op_error(op,
                   "tx8be.broadcast: unsupported attributes: dims needs "
                   "one entry per input dimension (%d)",
@@ -108,9 +107,9 @@ static bool read_dims(MlirOperation op, npuc_tx8_slice_op *s) {
 static bool read_slice(MlirOperation op, npuc_tx8_slice_op *s) {
   int rank = s->result.rank;
   int64_t sizes[NPUC_TX8_MAX_RANK];
-  bool ok = read_i64_array(op, "offsets", rank, s->offsets) &&
-            read_i64_array(op, "sizes", rank, sizes) &&
-            read_i64_array(op, "strides", rank, s->steps);
+  bool ok = npuc_tx8_read_i64_array(op, "offsets", rank, s->offsets) &&
+            npuc_tx8_read_i64_array(op, "sizes", rank, sizes) &&
+            npuc_tx8_read_i64_array(op, "strides", rank, s->steps);
   for (int d = 0; ok && d < rank; ++d)
     ok = sizes[d] == s->result.dims[d];
   if (!ok)
@@ -138,9 +137,9 @@ static bool read_pool(MlirOperation op, const char *name,
     s->strides[0] = s->strides[1] = 1;
     return true;
   }
-  if (!read_i64_array(op, "kernel", 2, s->kernel) ||
-      !read_i64_array(op, "strides", 2, s->strides) ||
-      !read_i64_array(op, "pads", 4, s->pads)) {
+  if (!npuc_tx8_read_i64_array(op, "kernel", 2, s->kernel) ||
+      !npuc_tx8_read_i64_array(op, "strides", 2, s->strides) ||
+      !npuc_tx8_read_i64_array(op, "pads", 4, s->pads)) {
     npuc_op_error(op,
                   "%s: unsupported attributes: kernel and strides need 2 "
                   "entries, pads 4",
