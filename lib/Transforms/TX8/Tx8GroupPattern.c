@@ -21,6 +21,7 @@
 #include "npuc/PtrSet.h"
 #include "npuc/Tx8Group.h"
 #include "npuc/Tx8Ir.h"
+#include "npuc/Tx8Layout.h"
 #include "npuc/Tx8Pattern.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -536,7 +537,8 @@ static bool whole_operand(MlirOperation op, intptr_t i, MlirType t);
 /* Bytes of value `v` of `op` (operand i, or a result: i < 0) at the
  * finest split: one row (of the last dim) of an activation, halo rows of
  * a 4-d (NHWC) one; what the op reads whole (weights, vectors, inputs of
- * ops with no finer rule here) whole. */
+ * ops with no finer rule here) whole; each rounded up to the plan's
+ * 2048-bit buffer alignment. */
 static void add_value(spm_sum *s, MlirOperation op, intptr_t i, MlirValue v) {
   MlirType t = mlirValueGetType(v);
   uintptr_t seen;
@@ -558,10 +560,14 @@ static void add_value(spm_sum *s, MlirOperation op, intptr_t i, MlirValue v) {
     else if (rank == 4 && d == 1)
       dims[nd++] = size < s->halo_rows ? size : s->halo_rows;
   }
-  int64_t elems;
-  s->overflow = s->overflow || !npuc_checked_product(dims, nd, &elems) ||
-                !npuc_checked_mul(elems, bytes, &bytes) ||
-                !npuc_checked_add(s->total, bytes, &s->total);
+  /* The plan puts every buffer on a 2048-bit boundary. */
+  int64_t elems, padded;
+  s->overflow =
+      s->overflow || !npuc_checked_product(dims, nd, &elems) ||
+      !npuc_checked_mul(elems, bytes, &bytes) ||
+      !npuc_checked_add(bytes, NPUC_TX8_BATCH_ALIGN_BYTES - 1, &padded) ||
+      !npuc_checked_add(s->total, padded - padded % NPUC_TX8_BATCH_ALIGN_BYTES,
+                        &s->total);
 }
 
 static bool has_attr(MlirOperation op, const char *name) {

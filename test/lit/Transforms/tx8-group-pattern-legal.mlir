@@ -4,13 +4,13 @@
 // left is no group.
 // RUN: split-file %s %t
 // RUN: npuc-opt %t/cycle.mlir --split-input-file --tx8-group-pattern="patterns=%t/cycle.yaml" | FileCheck %t/cycle.mlir
-// RUN: npuc-opt %t/spm.mlir --tx8-group-pattern="patterns=%t/spm.yaml spm-bytes=100" | FileCheck %t/spm.mlir --check-prefix=TWO
-// RUN: npuc-opt %t/spm.mlir --tx8-group-pattern="patterns=%t/spm.yaml spm-bytes=64" | FileCheck %t/spm.mlir --check-prefix=NONE
+// RUN: npuc-opt %t/spm.mlir --tx8-group-pattern="patterns=%t/spm.yaml spm-bytes=1000" | FileCheck %t/spm.mlir --check-prefix=TWO
+// RUN: npuc-opt %t/spm.mlir --tx8-group-pattern="patterns=%t/spm.yaml spm-bytes=767" | FileCheck %t/spm.mlir --check-prefix=NONE
 // RUN: npuc-opt %t/spm.mlir --tx8-group-pattern="patterns=%t/spm.yaml" | FileCheck %t/spm.mlir --check-prefix=ALL
-// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=2184" | FileCheck %t/conv.mlir --check-prefix=FOUR
-// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=2183" | FileCheck %t/conv.mlir --check-prefix=THREE
-// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=872" | FileCheck %t/conv.mlir --check-prefix=TWOC
-// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=871" | FileCheck %t/conv.mlir --check-prefix=NONEC
+// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=3840" | FileCheck %t/conv.mlir --check-prefix=FOUR
+// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=3839" | FileCheck %t/conv.mlir --check-prefix=THREE
+// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=1536" | FileCheck %t/conv.mlir --check-prefix=TWOC
+// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=1535" | FileCheck %t/conv.mlir --check-prefix=NONEC
 
 //--- cycle.yaml
 patterns:
@@ -65,8 +65,9 @@ patterns:
   - {ops: "exp relu abs", priority: 1}
 
 //--- spm.mlir
-// At the finest split each value is one row: 8 f32, 32 bytes. exp-relu-abs
-// holds 4 values (128 bytes), exp-relu 3 (96).
+// At the finest split each value is one row: 8 f32, 32 bytes, a 256-byte
+// buffer (the plan's 2048-bit alignment). exp-relu-abs holds 4 values
+// (1024 bytes), exp-relu 3 (768).
 // TWO: tx8be.group
 // TWO-NEXT: ^bb0
 // TWO-NEXT: tx8be.exp
@@ -96,9 +97,9 @@ patterns:
 // f16 NHWC 1x8x8x4, 3x3 kernels. One output row of the second conv needs
 // 3 rows of its input, 5 of the first conv's: every 4-d activation is
 // counted at that halo (5*8*4*2 = 320 bytes), weights whole (288 each),
-// the bias whole (8). All four ops: x, conv1, relu1, conv2, relu2 outputs
-// (5 * 320) + 2 * 288 + 8 = 2184. Three: 1864. Two (halo 3 rows, 192):
-// 3 * 192 + 288 + 8 = 872.
+// the bias whole (8), each rounded up to a 256-byte buffer. All four ops:
+// x, conv1, relu1, conv2, relu2 outputs 5 * 512 + 2 * 512 + 256 = 3840.
+// Three: 3328. Two (halo 3 rows, 192 -> 256): 3 * 256 + 512 + 256 = 1536.
 // FOUR: tx8be.group
 // FOUR-NEXT: ^bb0
 // FOUR-NEXT: tx8be.conv
