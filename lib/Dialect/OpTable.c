@@ -526,15 +526,18 @@ static void load_signatures(loader *ld, yaml_node_t *list, npuc_op_def *op) {
           key->var_class = NPUC_VAR_RESULT;
           key->index = (int)r;
         }
-      if (key->index < 0 && (key->index = npuc_op_find_attr(op, key->name)) >= 0)
+      if (key->index < 0 &&
+          (key->index = npuc_op_find_attr(op, key->name)) >= 0)
         key->var_class = NPUC_VAR_ATTR;
       if (key->index < 0)
-        npuc_yaml_error(ld, m, "signature key '%s' names no operand, result "
-                        "or attribute", key->name);
+        npuc_yaml_error(ld, m,
+                        "signature key '%s' names no operand, result "
+                        "or attribute",
+                        key->name);
       yaml_node_t *vals = npuc_yaml_value(ld, m, k);
       key->num_values = npuc_yaml_len(vals);
-      key->values = calloc(key->num_values ? key->num_values : 1,
-                           sizeof(char *));
+      key->values =
+          calloc(key->num_values ? key->num_values : 1, sizeof(char *));
       for (size_t v = 0; v < key->num_values; ++v)
         key->values[v] =
             strdup(or_empty(npuc_yaml_scalar(npuc_yaml_at(ld, vals, v))));

@@ -415,8 +415,8 @@ static bool verify_type_of(const npuc_op_def *def, MlirOperation op,
     bool of_result = v->type_of >= 0 ? v->type_of_result : v->same_as_result;
     if (of < 0)
       continue;
-    MlirValue mine =
-        group_value(def, op, sizes, res, (int)(res ? g - def->num_operands : g));
+    MlirValue mine = group_value(def, op, sizes, res,
+                                 (int)(res ? g - def->num_operands : g));
     MlirValue other = group_value(def, op, sizes, of_result, of);
     if (mlirValueIsNull(mine) || mlirValueIsNull(other) ||
         mlirTypeEqual(mlirValueGetType(mine), mlirValueGetType(other)))
@@ -500,8 +500,8 @@ static bool verify_signatures(const npuc_op_def *def, MlirOperation op,
   for (size_t k = 0; k < s->num_keys && used < sizeof what; ++k) {
     text_buf b;
     key_text(def, op, sizes, &s->keys[k], &b);
-    int n = snprintf(what + used, sizeof what - used, "%s%s %s",
-                     k ? ", " : "", s->keys[k].name, b.text);
+    int n = snprintf(what + used, sizeof what - used, "%s%s %s", k ? ", " : "",
+                     s->keys[k].name, b.text);
     used += n > 0 ? (size_t)n : 0;
   }
   npuc_op_error(op, "'%s' does not support %s (see its signatures in %s)",

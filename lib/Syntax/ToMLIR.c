@@ -766,12 +766,15 @@ static char *parse_attr_value(to_mlir *st, parsed_op *p,
   npuc_token t = npuc_peek(&st->lx);
   char buf[64];
   if (a->kind != NPUC_AK_UNIT && !attr_starts(a, t)) {
-    static const char *const what[] = {
-        "an attribute",         "",
-        "true or false",        "an integer",
-        "an integer list [..]", "an integer list [..]",
-        "an enum value <..>",   "a string",
-        "a keyword"};
+    static const char *const what[] = {"an attribute",
+                                       "",
+                                       "true or false",
+                                       "an integer",
+                                       "an integer list [..]",
+                                       "an integer list [..]",
+                                       "an enum value <..>",
+                                       "a string",
+                                       "a keyword"};
     error_at(st, t, "expected %s for '%s' of '%s', found %s", what[a->kind],
              a->name, p->def->name, describe(t, buf, sizeof buf));
     return NULL;

@@ -42,8 +42,7 @@ typedef struct {
   bool exact;
 } canon_ctx;
 
-typedef bool (*fold_fn)(const canon_ctx *cc, MlirOperation op,
-                        MlirValue *out);
+typedef bool (*fold_fn)(const canon_ctx *cc, MlirOperation op, MlirValue *out);
 
 static bool fold_srs_of_ups(const canon_ctx *cc, MlirOperation op,
                             MlirValue *out);
@@ -53,8 +52,7 @@ static bool fold_cast_of_cast(const canon_ctx *cc, MlirOperation op,
                               MlirValue *out);
 static MlirLogicalResult fold_pattern(MlirRewritePattern pattern,
                                       MlirOperation op,
-                                      MlirPatternRewriter rewriter,
-                                      void *user);
+                                      MlirPatternRewriter rewriter, void *user);
 static MlirLogicalResult erase_dead(MlirRewritePattern pattern,
                                     MlirOperation op,
                                     MlirPatternRewriter rewriter, void *user);
@@ -65,9 +63,12 @@ typedef struct {
 } canon_pattern;
 
 static const canon_pattern patterns[] = {
-    {"aievec.srs", fold_srs_of_ups},   {"aievec.ups", fold_ups_of_srs},
-    {"aievec.cast", fold_cast_of_cast}, {"aievec.srs", NULL},
-    {"aievec.ups", NULL},              {"aievec.cast", NULL},
+    {"aievec.srs", fold_srs_of_ups},
+    {"aievec.ups", fold_ups_of_srs},
+    {"aievec.cast", fold_cast_of_cast},
+    {"aievec.srs", NULL},
+    {"aievec.ups", NULL},
+    {"aievec.cast", NULL},
 };
 
 typedef struct {
@@ -169,7 +170,8 @@ static bool fold_cast_of_cast(const canon_ctx *cc, MlirOperation op,
   return same_type(*out, mlirOperationGetResult(op, 0));
 }
 
-/* ---- the patterns --------------------------------------------------------- */
+/* ---- the patterns ---------------------------------------------------------
+ */
 
 static MlirLogicalResult fold_pattern(MlirRewritePattern pattern,
                                       MlirOperation op,
