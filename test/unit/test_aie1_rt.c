@@ -1219,6 +1219,179 @@ static void aieml_mul_mac_elem(void **state) {
   assert_int_equal(r.u.i32[4], 0);
 }
 
+/* ---- AIE-ML convolutions and shuffle ---------------------------------------
+ * Rules in lib/Runtime/aie1/conv.c (AIE-ML intrinsics guide, mlir-aie's
+ * shuffle documentation). The hand cases give expected lanes worked out by
+ * hand; the conv2d cases run the op sequence mlir-aie's aie-vectorize
+ * emits for conv2d_uij_{i8,i16}_noinit_aie-ml.mlir and compare it with the
+ * scalar loop nest of those files. */
+
+static void aieml_conv_hand(void **state) {
+  (void)state;
+  ctx.aieml = true;
+  /* 16x4 on i16: out[x] = 1*F[x] + 10*F[x+1] + 100*F[x+2] - 1*F[x+3] with
+   * F[k] = k: 110x + 207 (x = 0: 0 + 10 + 200 - 3 = 207). */
+  npuc_aie1_vec f = ramp(NPUC_AIE1_I16, 32, 0, 1), g = vec(NPUC_AIE1_I16, 32);
+  g.u.i16[0] = 1;
+  g.u.i16[1] = 10;
+  g.u.i16[2] = 100;
+  g.u.i16[3] = -1;
+  g.u.i16[4] = 1000; /* past N: not read */
+  npuc_aie1_vec acc, acc2;
+  expect_ok(npuc_aie1_mul_conv(&ctx, &acc, &f, &g, 16, 4));
+  assert_int_equal(acc.elem, NPUC_AIE1_I64);
+  assert_int_equal(acc.lanes, 16);
+  assert_int_equal(i64_lane(&acc, 0), 207);
+  assert_int_equal(i64_lane(&acc, 15), 110 * 15 + 207);
+  /* fma_conv adds the same again; fmsub takes it back off. */
+  expect_ok(npuc_aie1_fma_conv(&ctx, &acc2, &f, &g, &acc, 16, 4, false));
+  assert_int_equal(i64_lane(&acc2, 3), 2 * (110 * 3 + 207));
+  expect_ok(npuc_aie1_fma_conv(&ctx, &acc2, &f, &g, &acc2, 16, 4, true));
+  assert_int_equal(i64_lane(&acc2, 3), 110 * 3 + 207);
+  /* 32x8 on i8 into i32 lanes: taps all 1 sum F[x..x+7] = 8x + 28. */
+  npuc_aie1_vec f8 = ramp(NPUC_AIE1_I8, 64, 0, 1), g8 = vec(NPUC_AIE1_I8, 64);
+  for (int u = 0; u < 8; ++u)
+    g8.u.i8[u] = 1;
+  expect_ok(npuc_aie1_mul_conv(&ctx, &acc, &f8, &g8, 32, 8));
+  assert_int_equal(acc.elem, NPUC_AIE1_I32);
+  assert_int_equal(acc.u.i32[0], 28);
+  assert_int_equal(acc.u.i32[31], 8 * 31 + 28);
+  /* legacyshuffle mode 0 (T8_64x2_lo): the even lanes of src:src; mode 1
+   * (hi) the odd ones. */
+  npuc_aie1_vec sh;
+  expect_ok(npuc_aie1_legacyshuffle(&ctx, &sh, &f8, 0));
+  assert_int_equal(sh.u.i8[0], 0);
+  assert_int_equal(sh.u.i8[1], 2);
+  assert_int_equal(sh.u.i8[31], 62);
+  assert_int_equal(sh.u.i8[32], 0);
+  assert_int_equal(sh.u.i8[63], 62);
+  expect_ok(npuc_aie1_legacyshuffle(&ctx, &sh, &f8, 1));
+  assert_int_equal(sh.u.i8[0], 1);
+  assert_int_equal(sh.u.i8[31], 63);
+  /* T16_32x2_lo on 32 i16 lanes. */
+  expect_ok(npuc_aie1_legacyshuffle(&ctx, &sh, &f, 2));
+  assert_int_equal(sh.u.i16[5], 10);
+  assert_int_equal(sh.u.i16[16], 0);
+}
+
+static void aieml_conv_errors(void **state) {
+  (void)state;
+  npuc_aie1_vec f = vec(NPUC_AIE1_I16, 32), r;
+  expect_error(npuc_aie1_mul_conv(&ctx, &r, &f, &f, 16, 4),
+               "mul_conv / fma_conv are AIE-ML ops; this core is AIE1");
+  expect_error(npuc_aie1_legacyshuffle(&ctx, &r, &f, 2),
+               "legacyshuffle is an AIE-ML op");
+  ctx.aieml = true;
+  expect_error(npuc_aie1_mul_conv(&ctx, &r, &f, &f, 16, 8),
+               "conv 16x8 on i16 lanes is not modelled");
+  npuc_aie1_vec small = vec(NPUC_AIE1_I16, 16);
+  expect_error(npuc_aie1_mul_conv(&ctx, &r, &small, &f, 16, 4),
+               "reads 19 lanes of lhs and 4 of rhs");
+  npuc_aie1_vec acc32 = vec(NPUC_AIE1_I32, 16);
+  expect_error(npuc_aie1_fma_conv(&ctx, &r, &f, &f, &acc32, 16, 4, false),
+               "accumulates in vector<16xi64>, not vector<16xi32>");
+  expect_error(npuc_aie1_legacyshuffle(&ctx, &r, &f, 0),
+               "mode 0 takes vector<64xi8>, not vector<32xi16>");
+  expect_error(npuc_aie1_legacyshuffle(&ctx, &r, &f, 6), "mode 6 is not");
+}
+
+/* The i8 kernel of conv2d_uij_i8_noinit_aie-ml.mlir: C[i][j] = sum over
+ * r, c < 3 of A[i+r][j+c] * B[16r + 2c], in i8. aie-vectorize loads B whole,
+ * takes its even lanes (legacyshuffle mode 0), shifts rows 1 and 2 into
+ * place (8 and 16 bytes), then per 32 outputs one mul_conv and two
+ * fma_conv (32x8) and an srs to i8. Taps 3..7 of each row read B where the
+ * filter layout has zeros. */
+static void aieml_conv2d_i8_scalar(void **state) {
+  (void)state;
+  ctx.aieml = true;
+  static int8_t a[18 * 288], b[64], c_vec[16 * 256], c_ref[16 * 256];
+  uint32_t seed = 12345;
+  for (int k = 0; k < 18 * 288; ++k) {
+    seed = seed * 1103515245u + 12345u;
+    a[k] = (int8_t)(seed >> 16);
+  }
+  for (int k = 0; k < 64; ++k) {
+    seed = seed * 1103515245u + 12345u;
+    bool tap = k < 48 && k % 2 == 0 && (k % 16) / 2 < 3;
+    b[k] = tap ? (int8_t)(seed >> 16) : (k % 2 ? (int8_t)(seed >> 20) : 0);
+  }
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 256; ++j) {
+      uint32_t sum = 0; /* i8 arithmetic wraps: sum mod 256 */
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+          sum += (uint32_t)(a[(i + r) * 288 + j + c] * b[16 * r + 2 * c]);
+      c_ref[i * 256 + j] = (int8_t)(uint8_t)sum;
+    }
+  npuc_aie1_vec t0, t1, t2, t3, x, acc, out;
+  expect_ok(npuc_aie1_upd(&ctx, &t0, NULL, b, 64, NPUC_AIE1_I8, 64, 0, 0, 0));
+  expect_ok(npuc_aie1_legacyshuffle(&ctx, &t1, &t0, 0));
+  expect_ok(npuc_aie1_shift(&ctx, &t2, &t1, &t1, 8));
+  expect_ok(npuc_aie1_shift(&ctx, &t3, &t1, &t1, 16));
+  const npuc_aie1_vec *taps[3] = {&t1, &t2, &t3};
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 256; j += 32) {
+      for (int r = 0; r < 3; ++r) {
+        expect_ok(npuc_aie1_upd(&ctx, &x, NULL, a, 18 * 288, NPUC_AIE1_I8, 64,
+                                (i + r) * 288 + j, 0, 0));
+        expect_ok(r == 0 ? npuc_aie1_mul_conv(&ctx, &acc, &x, taps[r], 32, 8)
+                         : npuc_aie1_fma_conv(&ctx, &acc, &x, taps[r], &acc, 32,
+                                              8, false));
+      }
+      expect_ok(npuc_aie1_srs(&ctx, &out, &acc, NPUC_AIE1_I8, 0, true));
+      expect_ok(npuc_aie1_store(&ctx, &out, c_vec, 16 * 256, i * 256 + j, 32));
+    }
+  assert_memory_equal(c_vec, c_ref, sizeof c_ref);
+}
+
+/* The i16 kernel of conv2d_uij_i16_noinit_aie-ml.mlir: C[i][j] = sum over
+ * r, c < 3 of A[i+r][j+c] * B[4r + c], in i16 (B[3], B[7], B[11] zero, the
+ * filter layout zero-offset=4 assumes). B's 16 lanes are concatenated with
+ * themselves, rows 1 and 2 shifted into place (8 and 16 bytes); 16x4
+ * convolutions into 64-bit lanes, srs to i16. */
+static void aieml_conv2d_i16_scalar(void **state) {
+  (void)state;
+  ctx.aieml = true;
+  static int16_t a[18 * 288], b[16], c_vec[16 * 256], c_ref[16 * 256];
+  uint32_t seed = 777;
+  for (int k = 0; k < 18 * 288; ++k) {
+    seed = seed * 1103515245u + 12345u;
+    a[k] = (int16_t)(seed >> 12);
+  }
+  for (int k = 0; k < 16; ++k) {
+    seed = seed * 1103515245u + 12345u;
+    b[k] = (k % 4 == 3 && k < 12) ? 0 : (int16_t)(seed >> 14);
+  }
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 256; ++j) {
+      uint32_t sum = 0; /* i16 arithmetic wraps */
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+          sum += (uint32_t)(a[(i + r) * 288 + j + c] * b[4 * r + c]);
+      c_ref[i * 256 + j] = (int16_t)(uint16_t)sum;
+    }
+  npuc_aie1_vec t0, t1, t2, t3, x, acc, out;
+  expect_ok(npuc_aie1_upd(&ctx, &t0, NULL, b, 16, NPUC_AIE1_I16, 16, 0, 0, 0));
+  const npuc_aie1_vec *halves[2] = {&t0, &t0};
+  expect_ok(npuc_aie1_concat(&ctx, &t1, halves, 2));
+  expect_ok(npuc_aie1_shift(&ctx, &t2, &t1, &t1, 8));
+  expect_ok(npuc_aie1_shift(&ctx, &t3, &t1, &t1, 16));
+  const npuc_aie1_vec *taps[3] = {&t1, &t2, &t3};
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 256; j += 16) {
+      for (int r = 0; r < 3; ++r) {
+        expect_ok(npuc_aie1_upd(&ctx, &x, NULL, a, 18 * 288, NPUC_AIE1_I16, 32,
+                                (i + r) * 288 + j, 0, 0));
+        expect_ok(r == 0 ? npuc_aie1_mul_conv(&ctx, &acc, &x, taps[r], 16, 4)
+                         : npuc_aie1_fma_conv(&ctx, &acc, &x, taps[r], &acc, 16,
+                                              4, false));
+      }
+      expect_ok(npuc_aie1_srs(&ctx, &out, &acc, NPUC_AIE1_I16, 0, true));
+      expect_ok(npuc_aie1_store(&ctx, &out, c_vec, 16 * 256, i * 256 + j, 16));
+    }
+  assert_memory_equal(c_vec, c_ref, sizeof c_ref);
+}
+
 static void aieml_errors(void **state) {
   (void)state;
   npuc_aie1_vec a = vec(NPUC_AIE1_I32, 16), acc = vec(NPUC_AIE1_I64, 16), r;
@@ -1285,6 +1458,10 @@ int main(void) {
       cmocka_unit_test_setup(aieml_ups_srs, reset),
       cmocka_unit_test_setup(aieml_mul_mac_elem, reset),
       cmocka_unit_test_setup(aieml_errors, reset),
+      cmocka_unit_test_setup(aieml_conv_hand, reset),
+      cmocka_unit_test_setup(aieml_conv_errors, reset),
+      cmocka_unit_test_setup(aieml_conv2d_i8_scalar, reset),
+      cmocka_unit_test_setup(aieml_conv2d_i16_scalar, reset),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
