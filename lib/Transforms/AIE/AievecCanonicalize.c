@@ -12,7 +12,9 @@
  *   cast(cast(x, r1), r2)
  *                      -> cast(x, r1) when r1 == r2 (isResAcc), else x,
  *                             each when the types agree;
- * and erases aievec ops left without uses (they are pure).
+ * and erases aievec.ups / srs / cast left without uses (they are pure).
+ * The greedy driver also folds the registered ops it visits (a dead
+ * arith.constant shift goes), as -canonicalize would.
  *
  * Our aievec ops are unregistered for MLIR, so `-canonicalize` cannot see
  * them: these folds run under their own flag (docs/passes/aievec-
