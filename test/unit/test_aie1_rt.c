@@ -1295,101 +1295,102 @@ static void aieml_conv_errors(void **state) {
   expect_error(npuc_aie1_legacyshuffle(&ctx, &r, &f, 6), "mode 6 is not");
 }
 
-/* The i8 kernel of conv2d_uij_i8_noinit_aie-ml.mlir: C[i][j] = sum over
- * r, c < 3 of A[i+r][j+c] * B[16r + 2c], in i8. aie-vectorize loads B whole,
- * takes its even lanes (legacyshuffle mode 0), shifts rows 1 and 2 into
- * place (8 and 16 bytes), then per 32 outputs one mul_conv and two
- * fma_conv (32x8) and an srs to i8. Taps 3..7 of each row read B where the
- * filter layout has zeros. */
-static void aieml_conv2d_i8_scalar(void **state) {
-  (void)state;
-  ctx.aieml = true;
-  static int8_t a[18 * 288], b[64], c_vec[16 * 256], c_ref[16 * 256];
-  uint32_t seed = 12345;
-  for (int k = 0; k < 18 * 288; ++k) {
-    seed = seed * 1103515245u + 12345u;
-    a[k] = (int8_t)(seed >> 16);
-  }
-  for (int k = 0; k < 64; ++k) {
-    seed = seed * 1103515245u + 12345u;
-    bool tap = k < 48 && k % 2 == 0 && (k % 16) / 2 < 3;
-    b[k] = tap ? (int8_t)(seed >> 16) : (k % 2 ? (int8_t)(seed >> 20) : 0);
-  }
-  for (int i = 0; i < 16; ++i)
-    for (int j = 0; j < 256; ++j) {
-      uint32_t sum = 0; /* i8 arithmetic wraps: sum mod 256 */
-      for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c)
-          sum += (uint32_t)(a[(i + r) * 288 + j + c] * b[16 * r + 2 * c]);
-      c_ref[i * 256 + j] = (int8_t)(uint8_t)sum;
-    }
-  npuc_aie1_vec t0, t1, t2, t3, x, acc, out;
-  expect_ok(npuc_aie1_upd(&ctx, &t0, NULL, b, 64, NPUC_AIE1_I8, 64, 0, 0, 0));
-  expect_ok(npuc_aie1_legacyshuffle(&ctx, &t1, &t0, 0));
-  expect_ok(npuc_aie1_shift(&ctx, &t2, &t1, &t1, 8));
-  expect_ok(npuc_aie1_shift(&ctx, &t3, &t1, &t1, 16));
-  const npuc_aie1_vec *taps[3] = {&t1, &t2, &t3};
-  for (int i = 0; i < 16; ++i)
-    for (int j = 0; j < 256; j += 32) {
-      for (int r = 0; r < 3; ++r) {
-        expect_ok(npuc_aie1_upd(&ctx, &x, NULL, a, 18 * 288, NPUC_AIE1_I8, 64,
-                                (i + r) * 288 + j, 0, 0));
-        expect_ok(r == 0 ? npuc_aie1_mul_conv(&ctx, &acc, &x, taps[r], 32, 8)
-                         : npuc_aie1_fma_conv(&ctx, &acc, &x, taps[r], &acc, 32,
-                                              8, false));
-      }
-      expect_ok(npuc_aie1_srs(&ctx, &out, &acc, NPUC_AIE1_I8, 0, true));
-      expect_ok(npuc_aie1_store(&ctx, &out, c_vec, 16 * 256, i * 256 + j, 32));
-    }
-  assert_memory_equal(c_vec, c_ref, sizeof c_ref);
+/* The conv2d kernels of conv2d_uij_{i8,i16}_noinit_aie-ml.mlir: C[i][j] =
+ * sum over r, c < 3 of A[i+r][j+c] * B[row * r + step * c] in the element
+ * type (wrapping), A 18 x 288, C 16 x 256. i8: row 16, step 2; aie-vectorize
+ * loads 64 lanes of B, takes the even ones (legacyshuffle mode 0), and
+ * runs 32x8 convolutions into i32 lanes. i16: row 4, step 1; B's 16 lanes
+ * concatenated with themselves, 16x4 convolutions into i64 lanes. Both
+ * shift rows 1 and 2 of the filter into place by 8 and 16 bytes, and per
+ * output block run one mul_conv, two fma_conv and an srs. The taps past
+ * the third of each row read B where the filter layout has zeros. */
+typedef struct {
+  npuc_aie1_elem elem;
+  int32_t m, n, row, step, filter_lanes;
+} conv2d_case;
+
+static int64_t mem_get(npuc_aie1_elem e, const void *m, int64_t k) {
+  return e == NPUC_AIE1_I8 ? ((const int8_t *)m)[k] : ((const int16_t *)m)[k];
 }
 
-/* The i16 kernel of conv2d_uij_i16_noinit_aie-ml.mlir: C[i][j] = sum over
- * r, c < 3 of A[i+r][j+c] * B[4r + c], in i16 (B[3], B[7], B[11] zero, the
- * filter layout zero-offset=4 assumes). B's 16 lanes are concatenated with
- * themselves, rows 1 and 2 shifted into place (8 and 16 bytes); 16x4
- * convolutions into 64-bit lanes, srs to i16. */
-static void aieml_conv2d_i16_scalar(void **state) {
-  (void)state;
-  ctx.aieml = true;
-  static int16_t a[18 * 288], b[16], c_vec[16 * 256], c_ref[16 * 256];
-  uint32_t seed = 777;
-  for (int k = 0; k < 18 * 288; ++k) {
-    seed = seed * 1103515245u + 12345u;
-    a[k] = (int16_t)(seed >> 12);
-  }
-  for (int k = 0; k < 16; ++k) {
-    seed = seed * 1103515245u + 12345u;
-    b[k] = (k % 4 == 3 && k < 12) ? 0 : (int16_t)(seed >> 14);
-  }
+static void mem_set(npuc_aie1_elem e, void *m, int64_t k, uint64_t v) {
+  if (e == NPUC_AIE1_I8)
+    ((int8_t *)m)[k] = (int8_t)(uint8_t)v;
+  else
+    ((int16_t *)m)[k] = (int16_t)(uint16_t)v;
+}
+
+static void conv2d_reference(const conv2d_case *cc, const void *a,
+                             const void *b, void *c) {
   for (int i = 0; i < 16; ++i)
     for (int j = 0; j < 256; ++j) {
-      uint32_t sum = 0; /* i16 arithmetic wraps */
+      uint64_t sum = 0; /* wraps like the element type, mod 2^64 here */
       for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c)
-          sum += (uint32_t)(a[(i + r) * 288 + j + c] * b[4 * r + c]);
-      c_ref[i * 256 + j] = (int16_t)(uint16_t)sum;
+        for (int k = 0; k < 3; ++k)
+          sum += (uint64_t)(mem_get(cc->elem, a, (i + r) * 288 + j + k) *
+                            mem_get(cc->elem, b, cc->row * r + cc->step * k));
+      mem_set(cc->elem, c, i * 256 + j, sum);
     }
-  npuc_aie1_vec t0, t1, t2, t3, x, acc, out;
-  expect_ok(npuc_aie1_upd(&ctx, &t0, NULL, b, 16, NPUC_AIE1_I16, 16, 0, 0, 0));
-  const npuc_aie1_vec *halves[2] = {&t0, &t0};
-  expect_ok(npuc_aie1_concat(&ctx, &t1, halves, 2));
-  expect_ok(npuc_aie1_shift(&ctx, &t2, &t1, &t1, 8));
-  expect_ok(npuc_aie1_shift(&ctx, &t3, &t1, &t1, 16));
-  const npuc_aie1_vec *taps[3] = {&t1, &t2, &t3};
+}
+
+static void conv2d_vectorized(const conv2d_case *cc, const void *a,
+                              const void *b, void *c) {
+  npuc_aie1_vec t0, t[3], x, acc, out;
+  int32_t lanes = cc->m + (cc->elem == NPUC_AIE1_I8 ? 32 : 16);
+  expect_ok(npuc_aie1_upd(&ctx, &t0, NULL, b, cc->filter_lanes, cc->elem,
+                          cc->filter_lanes, 0, 0, 0));
+  if (cc->elem == NPUC_AIE1_I8) {
+    expect_ok(npuc_aie1_legacyshuffle(&ctx, &t[0], &t0, 0));
+  } else {
+    const npuc_aie1_vec *halves[2] = {&t0, &t0};
+    expect_ok(npuc_aie1_concat(&ctx, &t[0], halves, 2));
+  }
+  expect_ok(npuc_aie1_shift(&ctx, &t[1], &t[0], &t[0], 8));
+  expect_ok(npuc_aie1_shift(&ctx, &t[2], &t[0], &t[0], 16));
   for (int i = 0; i < 16; ++i)
-    for (int j = 0; j < 256; j += 16) {
+    for (int j = 0; j < 256; j += cc->m) {
       for (int r = 0; r < 3; ++r) {
-        expect_ok(npuc_aie1_upd(&ctx, &x, NULL, a, 18 * 288, NPUC_AIE1_I16, 32,
+        expect_ok(npuc_aie1_upd(&ctx, &x, NULL, a, 18 * 288, cc->elem, lanes,
                                 (i + r) * 288 + j, 0, 0));
-        expect_ok(r == 0 ? npuc_aie1_mul_conv(&ctx, &acc, &x, taps[r], 16, 4)
-                         : npuc_aie1_fma_conv(&ctx, &acc, &x, taps[r], &acc, 16,
-                                              4, false));
+        expect_ok(r == 0
+                      ? npuc_aie1_mul_conv(&ctx, &acc, &x, &t[0], cc->m, cc->n)
+                      : npuc_aie1_fma_conv(&ctx, &acc, &x, &t[r], &acc, cc->m,
+                                           cc->n, false));
       }
-      expect_ok(npuc_aie1_srs(&ctx, &out, &acc, NPUC_AIE1_I16, 0, true));
-      expect_ok(npuc_aie1_store(&ctx, &out, c_vec, 16 * 256, i * 256 + j, 16));
+      expect_ok(npuc_aie1_srs(&ctx, &out, &acc, cc->elem, 0, true));
+      expect_ok(npuc_aie1_store(&ctx, &out, c, 16 * 256, i * 256 + j, cc->m));
     }
-  assert_memory_equal(c_vec, c_ref, sizeof c_ref);
+}
+
+static void conv2d_against_scalar(const conv2d_case *cc, uint32_t seed) {
+  ctx.aieml = true;
+  static int16_t a[18 * 288], b[64], c_vec[16 * 256], c_ref[16 * 256];
+  for (int k = 0; k < 18 * 288; ++k) {
+    seed = seed * 1103515245u + 12345u;
+    mem_set(cc->elem, a, k, seed >> 12);
+  }
+  for (int k = 0; k < cc->filter_lanes; ++k) {
+    seed = seed * 1103515245u + 12345u;
+    bool tap = k % cc->step == 0 && (k % cc->row) / cc->step < 3;
+    bool zero = k < 3 * cc->row && k % cc->step == 0 && !tap;
+    mem_set(cc->elem, b, k, zero ? 0 : seed >> 14);
+  }
+  conv2d_reference(cc, a, b, c_ref);
+  conv2d_vectorized(cc, a, b, c_vec);
+  size_t bytes = (size_t)16 * 256 * (cc->elem == NPUC_AIE1_I8 ? 1 : 2);
+  assert_memory_equal(c_vec, c_ref, bytes);
+}
+
+static void aieml_conv2d_i8_scalar(void **state) {
+  (void)state;
+  conv2d_case cc = {NPUC_AIE1_I8, 32, 8, 16, 2, 64};
+  conv2d_against_scalar(&cc, 12345);
+}
+
+static void aieml_conv2d_i16_scalar(void **state) {
+  (void)state;
+  conv2d_case cc = {NPUC_AIE1_I16, 16, 4, 4, 1, 16};
+  conv2d_against_scalar(&cc, 777);
 }
 
 static void aieml_errors(void **state) {
