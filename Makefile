@@ -61,6 +61,7 @@ conformance: build
 	test/conformance/bubble_up.sh $(BUILD)/bin/npuc-opt
 	test/conformance/aie_vectorize.sh --strict $(BUILD)/bin/npuc-opt
 	test/conformance/aie1_exec.py --strict $(BUILD)
+	test/conformance/aievec_full.py $(BUILD)/bin/npuc-opt
 	test/conformance/tile_and_bind.sh $(BUILD)/bin/npuc-opt
 	test/conformance/tile_and_bind_exec.py $(BUILD)
 

@@ -219,6 +219,24 @@ bool npuc_aie1_mac_elem(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
                         const npuc_aie1_vec *lhs, const npuc_aie1_vec *rhs,
                         const npuc_aie1_vec *acc, bool fmsub);
 
+/* ---- AIE-ML convolutions and shuffle (ctx->aieml only) -------------------
+ * Sources of each rule: lib/Runtime/aie1/conv.c and docs/aie1-emulator.md. */
+
+/* aievec.mul_conv {M, N}: out[x] = sum over u < N of rhs[u] * lhs[x + u],
+ * x < M; 32x8 on i8 into I32 lanes, 16x4 on i16 into I64 lanes. */
+bool npuc_aie1_mul_conv(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
+                        const npuc_aie1_vec *lhs, const npuc_aie1_vec *rhs,
+                        int32_t m, int32_t n);
+/* aievec.fma_conv: acc[x] plus (minus, fmsub) what mul_conv sums. */
+bool npuc_aie1_fma_conv(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
+                        const npuc_aie1_vec *lhs, const npuc_aie1_vec *rhs,
+                        const npuc_aie1_vec *acc, int32_t m, int32_t n,
+                        bool fmsub);
+/* aievec.legacyshuffle {mode}: modes 0-5 (T8_64x2, T16_32x2, T32_16x2, lo
+ * then hi) of src:src: lo the even lanes, hi the odd ones, twice. */
+bool npuc_aie1_legacyshuffle(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
+                             const npuc_aie1_vec *src, int32_t mode);
+
 /* aievec_aie1.select (and aievec.select): 32 lanes of i16 or 16 lanes of
  * i32 / f32; lane s from the y side (p->z on ybuff, or on xbuff when ybuff
  * is NULL) when bit s of p->select is set, else from the x side. */

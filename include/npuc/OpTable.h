@@ -33,6 +33,7 @@ typedef enum {
   NPUC_AK_I32_ARRAY, /* [0, 1]  <->  array<i32: 0, 1> */
   NPUC_AK_ENUM,      /* <sum>  <->  #hivm.reduce_op<sum> */
   NPUC_AK_STRING,    /* "text" */
+  NPUC_AK_KEYWORD,   /* t8_8x8  <->  "t8_8x8" (a bare word, kept as a string) */
 } npuc_attr_kind;
 
 typedef enum {
@@ -54,6 +55,10 @@ typedef struct {
   bool type_of_result; /* type_of indexes the results, not the operands */
   /* A variadic group whose values share one type, printed once. */
   bool same_type;
+  /* The type must equal another group's, though both are printed
+   * (`same_as: NAME`; aievec.band's operands). -1: none. */
+  int same_as;
+  bool same_as_result;
 } npuc_value_def;
 
 typedef struct {
@@ -92,6 +97,23 @@ struct npuc_fmt_elem {
   size_t num_branches;
 };
 
+/* One allowed combination of types and attribute values (`signatures:`):
+ * each key names an operand or result group or an attribute and lists the
+ * types (as MLIR prints them) or values it may take; "none" stands for an
+ * absent optional group or attribute. An op with signatures must fit one. */
+typedef struct {
+  char *name;
+  npuc_var_class var_class; /* OPERAND, RESULT or ATTR */
+  int index;
+  char **values;
+  size_t num_values;
+} npuc_sig_key;
+
+typedef struct {
+  npuc_sig_key *keys;
+  size_t num_keys;
+} npuc_signature;
+
 /* Trait bits the passes query. */
 enum {
   NPUC_TRAIT_ELEMENTWISE = 1u << 0,
@@ -127,6 +149,8 @@ typedef struct {
   bool uses_segments; /* more than one variadic/optional operand group */
   const char *table;  /* the table file it came from */
   int table_line;
+  npuc_signature *signatures; /* allowed type/attribute combinations */
+  size_t num_signatures;
 } npuc_op_def;
 
 typedef struct {

@@ -109,6 +109,17 @@ void npuc_dialect_free(npuc_dialect_def *d) {
       free(op->regions[j]);
     free(op->regions);
     npuc_format_free(op->format, op->format_len);
+    for (size_t j = 0; j < op->num_signatures; ++j) {
+      npuc_signature *s = &op->signatures[j];
+      for (size_t k = 0; k < s->num_keys; ++k) {
+        free(s->keys[k].name);
+        for (size_t v = 0; v < s->keys[k].num_values; ++v)
+          free(s->keys[k].values[v]);
+        free(s->keys[k].values);
+      }
+      free(s->keys);
+    }
+    free(op->signatures);
   }
   free(d->ops);
   for (size_t i = 0; i < d->num_op_prefixes; ++i)

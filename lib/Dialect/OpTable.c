@@ -403,6 +403,7 @@ static const name_value attr_kinds[] = {
     {"i32-array", NPUC_AK_I32_ARRAY},
     {"enum", NPUC_AK_ENUM},
     {"string", NPUC_AK_STRING},
+    {"keyword", NPUC_AK_KEYWORD},
 };
 
 static bool load_values(loader *ld, yaml_node_t *list, npuc_value_def **out,
@@ -431,6 +432,7 @@ static bool load_values(loader *ld, yaml_node_t *list, npuc_value_def **out,
     const char *fixed = npuc_yaml_scalar(npuc_yaml_get(ld, v, "type"));
     (*out)[i].fixed_type = fixed ? strdup(fixed) : NULL;
     (*out)[i].type_of = -1;
+    (*out)[i].same_as = -1;
     (*out)[i].same_type =
         truthy(npuc_yaml_scalar(npuc_yaml_get(ld, v, "same_type")));
   }
@@ -438,22 +440,28 @@ static bool load_values(loader *ld, yaml_node_t *list, npuc_value_def **out,
 }
 
 /* `type_of: NAME` names another operand or result group whose type this
- * group takes. */
+ * group takes; `same_as: NAME` one whose type it must equal. */
+static int find_group(loader *ld, yaml_node_t *v, const npuc_op_def *op,
+                      const char *key, bool *is_result) {
+  const char *other = npuc_yaml_scalar(npuc_yaml_get(ld, v, key));
+  if (!other)
+    return -1;
+  int k = npuc_op_find_operand(op, other);
+  *is_result = k < 0;
+  for (size_t r = 0; k < 0 && r < op->num_results; ++r)
+    if (strcmp(op->results[r].name, other) == 0)
+      k = (int)r;
+  if (k < 0)
+    npuc_yaml_error(ld, v, "'%s' names no operand or result: %s", key, other);
+  return k;
+}
+
 static void resolve_type_of(loader *ld, yaml_node_t *list, npuc_value_def *defs,
                             size_t n, const npuc_op_def *op) {
   for (size_t i = 0; i < n; ++i) {
     yaml_node_t *v = npuc_yaml_at(ld, list, i);
-    const char *other = npuc_yaml_scalar(npuc_yaml_get(ld, v, "type_of"));
-    if (!other)
-      continue;
-    int k = npuc_op_find_operand(op, other);
-    defs[i].type_of_result = k < 0;
-    for (size_t r = 0; k < 0 && r < op->num_results; ++r)
-      if (strcmp(op->results[r].name, other) == 0)
-        k = (int)r;
-    if (k < 0)
-      npuc_yaml_error(ld, v, "'type_of' names no operand or result: %s", other);
-    defs[i].type_of = k;
+    defs[i].type_of = find_group(ld, v, op, "type_of", &defs[i].type_of_result);
+    defs[i].same_as = find_group(ld, v, op, "same_as", &defs[i].same_as_result);
   }
 }
 
@@ -497,6 +505,46 @@ static bool load_attrs(loader *ld, yaml_node_t *list, npuc_op_def *op) {
   return ld->ok;
 }
 
+/* `signatures:` a list of maps from a group or attribute name to the types
+ * or values it may take (docs/op-tables.md). */
+static void load_signatures(loader *ld, yaml_node_t *list, npuc_op_def *op) {
+  op->num_signatures = npuc_yaml_len(list);
+  op->signatures = calloc(op->num_signatures ? op->num_signatures : 1,
+                          sizeof *op->signatures);
+  for (size_t i = 0; i < op->num_signatures; ++i) {
+    yaml_node_t *m = npuc_yaml_at(ld, list, i);
+    npuc_signature *s = &op->signatures[i];
+    s->num_keys = npuc_yaml_pairs(m);
+    s->keys = calloc(s->num_keys ? s->num_keys : 1, sizeof *s->keys);
+    for (size_t k = 0; k < s->num_keys; ++k) {
+      npuc_sig_key *key = &s->keys[k];
+      key->name = strdup(or_empty(npuc_yaml_key(ld, m, k)));
+      key->var_class = NPUC_VAR_OPERAND;
+      key->index = npuc_op_find_operand(op, key->name);
+      for (size_t r = 0; key->index < 0 && r < op->num_results; ++r)
+        if (strcmp(op->results[r].name, key->name) == 0) {
+          key->var_class = NPUC_VAR_RESULT;
+          key->index = (int)r;
+        }
+      if (key->index < 0 &&
+          (key->index = npuc_op_find_attr(op, key->name)) >= 0)
+        key->var_class = NPUC_VAR_ATTR;
+      if (key->index < 0)
+        npuc_yaml_error(ld, m,
+                        "signature key '%s' names no operand, result "
+                        "or attribute",
+                        key->name);
+      yaml_node_t *vals = npuc_yaml_value(ld, m, k);
+      key->num_values = npuc_yaml_len(vals);
+      key->values =
+          calloc(key->num_values ? key->num_values : 1, sizeof(char *));
+      for (size_t v = 0; v < key->num_values; ++v)
+        key->values[v] =
+            strdup(or_empty(npuc_yaml_scalar(npuc_yaml_at(ld, vals, v))));
+    }
+  }
+}
+
 static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
                     yaml_node_t *classes) {
   const char *cls = npuc_yaml_scalar(npuc_yaml_get(ld, entry, "class"));
@@ -522,6 +570,7 @@ static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
   resolve_type_of(ld, field(ld, entry, classes, "results"), op->results,
                   op->num_results, op);
   load_attrs(ld, field(ld, entry, classes, "attributes"), op);
+  load_signatures(ld, field(ld, entry, classes, "signatures"), op);
   yaml_node_t *regions = field(ld, entry, classes, "regions");
   op->num_regions = npuc_yaml_len(regions);
   op->regions = calloc(op->num_regions ? op->num_regions : 1, sizeof(char *));

@@ -222,7 +222,8 @@ static bool attr_kind_ok(const npuc_attr_def *a, MlirAttribute attr) {
   case NPUC_AK_INT: return mlirAttributeIsAInteger(attr);
   case NPUC_AK_I64_ARRAY: return mlirAttributeIsADenseI64Array(attr);
   case NPUC_AK_I32_ARRAY: return mlirAttributeIsADenseI32Array(attr);
-  case NPUC_AK_STRING: return mlirAttributeIsAString(attr);
+  case NPUC_AK_STRING:
+  case NPUC_AK_KEYWORD: return mlirAttributeIsAString(attr);
   case NPUC_AK_ENUM: {
     /* An opaque attribute of our dialect: #hivm.reduce_op<sum> */
     if (!mlirAttributeIsAOpaque(attr))
@@ -355,6 +356,11 @@ static bool verify_attrs(const npuc_op_def *def, MlirOperation op) {
   return true;
 }
 
+static bool verify_type_of(const npuc_op_def *def, MlirOperation op,
+                           const int32_t *sizes);
+static bool verify_signatures(const npuc_op_def *def, MlirOperation op,
+                              const int32_t *sizes);
+
 static bool verify_op(verify_state *st, const npuc_op_def *def,
                       MlirOperation op) {
   int32_t sizes[64];
@@ -369,6 +375,8 @@ static bool verify_op(verify_state *st, const npuc_op_def *def,
   }
   if (!verify_operands(def, op, sizes) || !verify_attrs(def, op))
     return false;
+  if (!verify_type_of(def, op, sizes) || !verify_signatures(def, op, sizes))
+    return false;
   if ((size_t)mlirOperationGetNumRegions(op) != def->num_regions) {
     npuc_op_error(op, "'%s' expects %zu region%s", def->name, def->num_regions,
                   def->num_regions == 1 ? "" : "s");
@@ -377,4 +385,126 @@ static bool verify_op(verify_state *st, const npuc_op_def *def,
   if ((def->traits & NPUC_TRAIT_DPS) && def->dps_inits >= 0)
     return verify_dps_results(def, op, sizes);
   return verify_results(def, op);
+}
+
+/* ---- implied types and signatures ------------------------------------------
+ * A group with `type_of:` must have the other group's type (the syntax
+ * prints it once); an op with `signatures:` must fit one of them. */
+
+/* The first value of operand (or result) group `g`, or a null value. */
+static MlirValue group_value(const npuc_op_def *def, MlirOperation op,
+                             const int32_t *sizes, bool result, int g) {
+  if (result)
+    return g < mlirOperationGetNumResults(op) ? mlirOperationGetResult(op, g)
+                                              : (MlirValue){NULL};
+  intptr_t at = 0;
+  for (int i = 0; i < g; ++i)
+    at += sizes[i];
+  return sizes[g] > 0 && (size_t)g < def->num_operands
+             ? mlirOperationGetOperand(op, at)
+             : (MlirValue){NULL};
+}
+
+static bool verify_type_of(const npuc_op_def *def, MlirOperation op,
+                           const int32_t *sizes) {
+  for (size_t g = 0; g < def->num_operands + def->num_results; ++g) {
+    bool res = g >= def->num_operands;
+    const npuc_value_def *v =
+        res ? &def->results[g - def->num_operands] : &def->operands[g];
+    int of = v->type_of >= 0 ? v->type_of : v->same_as;
+    bool of_result = v->type_of >= 0 ? v->type_of_result : v->same_as_result;
+    if (of < 0)
+      continue;
+    MlirValue mine = group_value(def, op, sizes, res,
+                                 (int)(res ? g - def->num_operands : g));
+    MlirValue other = group_value(def, op, sizes, of_result, of);
+    if (mlirValueIsNull(mine) || mlirValueIsNull(other) ||
+        mlirTypeEqual(mlirValueGetType(mine), mlirValueGetType(other)))
+      continue;
+    const char *other_name =
+        of_result ? def->results[of].name : def->operands[of].name;
+    npuc_op_error(op, "'%s' of '%s' must have the type of '%s'", v->name,
+                  def->name, other_name);
+    return false;
+  }
+  return true;
+}
+
+typedef struct {
+  char text[256];
+  size_t len;
+  bool truncated;
+} text_buf;
+
+static void append_text(MlirStringRef s, void *user) {
+  text_buf *b = user;
+  if (b->len + s.length >= sizeof b->text) {
+    b->truncated = true;
+    return;
+  }
+  memcpy(b->text + b->len, s.data, s.length);
+  b->len += s.length;
+  b->text[b->len] = '\0';
+}
+
+/* The text a signature key compares: the group's type, the attribute's
+ * string value (or printed form), or "none" when absent. */
+static void key_text(const npuc_op_def *def, MlirOperation op,
+                     const int32_t *sizes, const npuc_sig_key *key,
+                     text_buf *b) {
+  memset(b, 0, sizeof *b);
+  if (key->var_class == NPUC_VAR_ATTR) {
+    const char *name = def->attrs[key->index].name;
+    MlirAttribute a = npuc_table_op_attr(op, name, strlen(name));
+    if (mlirAttributeIsNull(a))
+      append_text(mlirStringRefCreateFromCString("none"), b);
+    else if (mlirAttributeIsAString(a))
+      append_text(mlirStringAttrGetValue(a), b);
+    else
+      mlirAttributePrint(a, append_text, b);
+    return;
+  }
+  MlirValue v = group_value(def, op, sizes, key->var_class == NPUC_VAR_RESULT,
+                            key->index);
+  if (mlirValueIsNull(v))
+    append_text(mlirStringRefCreateFromCString("none"), b);
+  else
+    mlirTypePrint(mlirValueGetType(v), append_text, b);
+}
+
+static bool signature_fits(const npuc_op_def *def, MlirOperation op,
+                           const int32_t *sizes, const npuc_signature *s) {
+  for (size_t k = 0; k < s->num_keys; ++k) {
+    text_buf b;
+    key_text(def, op, sizes, &s->keys[k], &b);
+    bool found = false;
+    for (size_t v = 0; v < s->keys[k].num_values && !found; ++v)
+      found = !b.truncated && strcmp(s->keys[k].values[v], b.text) == 0;
+    if (!found)
+      return false;
+  }
+  return true;
+}
+
+static bool verify_signatures(const npuc_op_def *def, MlirOperation op,
+                              const int32_t *sizes) {
+  if (!def->num_signatures)
+    return true;
+  for (size_t i = 0; i < def->num_signatures; ++i)
+    if (signature_fits(def, op, sizes, &def->signatures[i]))
+      return true;
+  /* Name what the op has, by the keys of the first signature. */
+  char what[512] = "";
+  size_t used = 0;
+  const npuc_signature *s = &def->signatures[0];
+  for (size_t k = 0; k < s->num_keys && used < sizeof what; ++k) {
+    text_buf b;
+    key_text(def, op, sizes, &s->keys[k], &b);
+    int n = snprintf(what + used, sizeof what - used, "%s%s %s", k ? ", " : "",
+                     s->keys[k].name, b.text);
+    used += n > 0 ? (size_t)n : 0;
+  }
+  npuc_op_error(op, "'%s' does not support %s (see its signatures in %s)",
+                def->name, what, def->table ? def->table : "its op table");
+  return false;
 }

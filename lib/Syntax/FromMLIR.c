@@ -464,6 +464,11 @@ static void space_for_literal(renderer *r, const char *lit) {
 }
 
 static void emit_literal(renderer *r, const char *lit) {
+  if (strcmp(lit, " ") == 0) { /* ODS's ` `: one space, and no other */
+    put(r, " ", 1);
+    r->last = LAST_OPEN;
+    return;
+  }
   space_for_literal(r, lit);
   put(r, lit, strlen(lit));
   char c = lit[0];
@@ -569,6 +574,13 @@ static void render_attr_value(renderer *r, const npuc_attr_def *a, span v) {
     put(r, "]", 1);
     return;
   }
+  case NPUC_AK_KEYWORD:
+    if (n >= 2 && v.s[0] == '"') { /* "t16_4x8" -> t16_4x8 */
+      put(r, v.s + 1, n - 2);
+      return;
+    }
+    put_span(r, v);
+    return;
   case NPUC_AK_ENUM: {
     size_t plen = strlen(a->enum_prefix);
     if (n > plen && memcmp(v.s, a->enum_prefix, plen) == 0 &&

@@ -501,6 +501,8 @@ static void free_parsed(parsed_op *p) {
 /* ---- matching the next token against a format element ------------------ */
 
 static bool literal_matches(npuc_token t, const char *lit) {
+  if (strcmp(lit, " ") == 0) /* ` `: a space in printing, nothing to read */
+    return true;
   if (strcmp(lit, "->") == 0)
     return t.kind == NPUC_TOK_ARROW;
   if ((lit[0] >= 'a' && lit[0] <= 'z') || (lit[0] >= 'A' && lit[0] <= 'Z') ||
@@ -521,6 +523,7 @@ static bool attr_starts(const npuc_attr_def *a, npuc_token t) {
   case NPUC_AK_ENUM:
     return npuc_tok_punct(t, '<') || t.kind == NPUC_TOK_HASH_ID;
   case NPUC_AK_STRING: return t.kind == NPUC_TOK_STRING;
+  case NPUC_AK_KEYWORD: return t.kind == NPUC_TOK_BARE_ID;
   case NPUC_AK_ANY:
     return t.kind == NPUC_TOK_HASH_ID || t.kind == NPUC_TOK_STRING ||
            t.kind == NPUC_TOK_INTEGER || t.kind == NPUC_TOK_FLOAT ||
@@ -577,6 +580,8 @@ static bool parse_elems(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e,
 
 static bool expect_literal(to_mlir *st, parsed_op *p, const char *lit) {
   npuc_token t = npuc_peek(&st->lx);
+  if (strcmp(lit, " ") == 0)
+    return true;
   if (literal_matches(t, lit)) {
     npuc_lex(&st->lx);
     return true;
@@ -738,16 +743,38 @@ static char *parse_enum(to_mlir *st, parsed_op *p, const npuc_attr_def *a) {
   return s;
 }
 
+/* A bare word (aievec.shuffle's `t16_4x8`), checked against the listed
+ * values and kept as the string "t16_4x8". */
+static char *parse_keyword(to_mlir *st, parsed_op *p, const npuc_attr_def *a) {
+  npuc_token v = npuc_lex(&st->lx);
+  bool known = !a->enum_values;
+  for (char **ev = a->enum_values; ev && *ev && !known; ++ev)
+    known = strlen(*ev) == v.len && memcmp(*ev, v.start, v.len) == 0;
+  if (!known) {
+    error_at(st, v, "'%.*s' is not a valid %s of '%s'", (int)v.len, v.start,
+             a->name, p->def->name);
+    return NULL;
+  }
+  size_t n = v.len + 3;
+  char *s = malloc(n);
+  snprintf(s, n, "\"%.*s\"", (int)v.len, v.start);
+  return s;
+}
+
 static char *parse_attr_value(to_mlir *st, parsed_op *p,
                               const npuc_attr_def *a) {
   npuc_token t = npuc_peek(&st->lx);
   char buf[64];
   if (a->kind != NPUC_AK_UNIT && !attr_starts(a, t)) {
-    static const char *const what[] = {
-        "an attribute",         "",
-        "true or false",        "an integer",
-        "an integer list [..]", "an integer list [..]",
-        "an enum value <..>",   "a string"};
+    static const char *const what[] = {"an attribute",
+                                       "",
+                                       "true or false",
+                                       "an integer",
+                                       "an integer list [..]",
+                                       "an integer list [..]",
+                                       "an enum value <..>",
+                                       "a string",
+                                       "a keyword"};
     error_at(st, t, "expected %s for '%s' of '%s', found %s", what[a->kind],
              a->name, p->def->name, describe(t, buf, sizeof buf));
     return NULL;
@@ -776,6 +803,7 @@ static char *parse_attr_value(to_mlir *st, parsed_op *p,
   case NPUC_AK_I64_ARRAY: return parse_int_array(st, p, "i64");
   case NPUC_AK_I32_ARRAY: return parse_int_array(st, p, "i32");
   case NPUC_AK_ENUM: return parse_enum(st, p, a);
+  case NPUC_AK_KEYWORD: return parse_keyword(st, p, a);
   case NPUC_AK_ANY: {
     const char *s, *e;
     if (!npuc_skip_attr_value(&st->lx, &s, &e, true)) {

@@ -1219,6 +1219,180 @@ static void aieml_mul_mac_elem(void **state) {
   assert_int_equal(r.u.i32[4], 0);
 }
 
+/* ---- AIE-ML convolutions and shuffle ---------------------------------------
+ * Rules in lib/Runtime/aie1/conv.c (AIE-ML intrinsics guide, mlir-aie's
+ * shuffle documentation). The hand cases give expected lanes worked out by
+ * hand; the conv2d cases run the op sequence mlir-aie's aie-vectorize
+ * emits for conv2d_uij_{i8,i16}_noinit_aie-ml.mlir and compare it with the
+ * scalar loop nest of those files. */
+
+static void aieml_conv_hand(void **state) {
+  (void)state;
+  ctx.aieml = true;
+  /* 16x4 on i16: out[x] = 1*F[x] + 10*F[x+1] + 100*F[x+2] - 1*F[x+3] with
+   * F[k] = k: 110x + 207 (x = 0: 0 + 10 + 200 - 3 = 207). */
+  npuc_aie1_vec f = ramp(NPUC_AIE1_I16, 32, 0, 1), g = vec(NPUC_AIE1_I16, 32);
+  g.u.i16[0] = 1;
+  g.u.i16[1] = 10;
+  g.u.i16[2] = 100;
+  g.u.i16[3] = -1;
+  g.u.i16[4] = 1000; /* past N: not read */
+  npuc_aie1_vec acc, acc2;
+  expect_ok(npuc_aie1_mul_conv(&ctx, &acc, &f, &g, 16, 4));
+  assert_int_equal(acc.elem, NPUC_AIE1_I64);
+  assert_int_equal(acc.lanes, 16);
+  assert_int_equal(i64_lane(&acc, 0), 207);
+  assert_int_equal(i64_lane(&acc, 15), 110 * 15 + 207);
+  /* fma_conv adds the same again; fmsub takes it back off. */
+  expect_ok(npuc_aie1_fma_conv(&ctx, &acc2, &f, &g, &acc, 16, 4, false));
+  assert_int_equal(i64_lane(&acc2, 3), 2 * (110 * 3 + 207));
+  expect_ok(npuc_aie1_fma_conv(&ctx, &acc2, &f, &g, &acc2, 16, 4, true));
+  assert_int_equal(i64_lane(&acc2, 3), 110 * 3 + 207);
+  /* 32x8 on i8 into i32 lanes: taps all 1 sum F[x..x+7] = 8x + 28. */
+  npuc_aie1_vec f8 = ramp(NPUC_AIE1_I8, 64, 0, 1), g8 = vec(NPUC_AIE1_I8, 64);
+  for (int u = 0; u < 8; ++u)
+    g8.u.i8[u] = 1;
+  expect_ok(npuc_aie1_mul_conv(&ctx, &acc, &f8, &g8, 32, 8));
+  assert_int_equal(acc.elem, NPUC_AIE1_I32);
+  assert_int_equal(acc.u.i32[0], 28);
+  assert_int_equal(acc.u.i32[31], 8 * 31 + 28);
+  /* legacyshuffle mode 0 (T8_64x2_lo): the even lanes of src:src; mode 1
+   * (hi) the odd ones. */
+  npuc_aie1_vec sh;
+  expect_ok(npuc_aie1_legacyshuffle(&ctx, &sh, &f8, 0));
+  assert_int_equal(sh.u.i8[0], 0);
+  assert_int_equal(sh.u.i8[1], 2);
+  assert_int_equal(sh.u.i8[31], 62);
+  assert_int_equal(sh.u.i8[32], 0);
+  assert_int_equal(sh.u.i8[63], 62);
+  expect_ok(npuc_aie1_legacyshuffle(&ctx, &sh, &f8, 1));
+  assert_int_equal(sh.u.i8[0], 1);
+  assert_int_equal(sh.u.i8[31], 63);
+  /* T16_32x2_lo on 32 i16 lanes. */
+  expect_ok(npuc_aie1_legacyshuffle(&ctx, &sh, &f, 2));
+  assert_int_equal(sh.u.i16[5], 10);
+  assert_int_equal(sh.u.i16[16], 0);
+}
+
+static void aieml_conv_errors(void **state) {
+  (void)state;
+  npuc_aie1_vec f = vec(NPUC_AIE1_I16, 32), r;
+  expect_error(npuc_aie1_mul_conv(&ctx, &r, &f, &f, 16, 4),
+               "mul_conv / fma_conv are AIE-ML ops; this core is AIE1");
+  expect_error(npuc_aie1_legacyshuffle(&ctx, &r, &f, 2),
+               "legacyshuffle is an AIE-ML op");
+  ctx.aieml = true;
+  expect_error(npuc_aie1_mul_conv(&ctx, &r, &f, &f, 16, 8),
+               "conv 16x8 on i16 lanes is not modelled");
+  npuc_aie1_vec small = vec(NPUC_AIE1_I16, 16);
+  expect_error(npuc_aie1_mul_conv(&ctx, &r, &small, &f, 16, 4),
+               "reads 19 lanes of lhs and 4 of rhs");
+  npuc_aie1_vec acc32 = vec(NPUC_AIE1_I32, 16);
+  expect_error(npuc_aie1_fma_conv(&ctx, &r, &f, &f, &acc32, 16, 4, false),
+               "accumulates in vector<16xi64>, not vector<16xi32>");
+  expect_error(npuc_aie1_legacyshuffle(&ctx, &r, &f, 0),
+               "mode 0 takes vector<64xi8>, not vector<32xi16>");
+  expect_error(npuc_aie1_legacyshuffle(&ctx, &r, &f, 6), "mode 6 is not");
+}
+
+/* The conv2d kernels of conv2d_uij_{i8,i16}_noinit_aie-ml.mlir: C[i][j] =
+ * sum over r, c < 3 of A[i+r][j+c] * B[row * r + step * c] in the element
+ * type (wrapping), A 18 x 288, C 16 x 256. i8: row 16, step 2; aie-vectorize
+ * loads 64 lanes of B, takes the even ones (legacyshuffle mode 0), and
+ * runs 32x8 convolutions into i32 lanes. i16: row 4, step 1; B's 16 lanes
+ * concatenated with themselves, 16x4 convolutions into i64 lanes. Both
+ * shift rows 1 and 2 of the filter into place by 8 and 16 bytes, and per
+ * output block run one mul_conv, two fma_conv and an srs. The taps past
+ * the third of each row read B where the filter layout has zeros. */
+typedef struct {
+  npuc_aie1_elem elem;
+  int32_t m, n, row, step, filter_lanes;
+} conv2d_case;
+
+static int64_t mem_get(npuc_aie1_elem e, const void *m, int64_t k) {
+  return e == NPUC_AIE1_I8 ? ((const int8_t *)m)[k] : ((const int16_t *)m)[k];
+}
+
+static void mem_set(npuc_aie1_elem e, void *m, int64_t k, uint64_t v) {
+  if (e == NPUC_AIE1_I8)
+    ((int8_t *)m)[k] = (int8_t)(uint8_t)v;
+  else
+    ((int16_t *)m)[k] = (int16_t)(uint16_t)v;
+}
+
+static void conv2d_reference(const conv2d_case *cc, const void *a,
+                             const void *b, void *c) {
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 256; ++j) {
+      uint64_t sum = 0; /* wraps like the element type, mod 2^64 here */
+      for (int r = 0; r < 3; ++r)
+        for (int k = 0; k < 3; ++k)
+          sum += (uint64_t)(mem_get(cc->elem, a, (i + r) * 288 + j + k) *
+                            mem_get(cc->elem, b, cc->row * r + cc->step * k));
+      mem_set(cc->elem, c, i * 256 + j, sum);
+    }
+}
+
+static void conv2d_vectorized(const conv2d_case *cc, const void *a,
+                              const void *b, void *c) {
+  npuc_aie1_vec t0, t[3], x, acc, out;
+  int32_t lanes = cc->m + (cc->elem == NPUC_AIE1_I8 ? 32 : 16);
+  expect_ok(npuc_aie1_upd(&ctx, &t0, NULL, b, cc->filter_lanes, cc->elem,
+                          cc->filter_lanes, 0, 0, 0));
+  if (cc->elem == NPUC_AIE1_I8) {
+    expect_ok(npuc_aie1_legacyshuffle(&ctx, &t[0], &t0, 0));
+  } else {
+    const npuc_aie1_vec *halves[2] = {&t0, &t0};
+    expect_ok(npuc_aie1_concat(&ctx, &t[0], halves, 2));
+  }
+  expect_ok(npuc_aie1_shift(&ctx, &t[1], &t[0], &t[0], 8));
+  expect_ok(npuc_aie1_shift(&ctx, &t[2], &t[0], &t[0], 16));
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 256; j += cc->m) {
+      for (int r = 0; r < 3; ++r) {
+        expect_ok(npuc_aie1_upd(&ctx, &x, NULL, a, 18 * 288, cc->elem, lanes,
+                                (i + r) * 288 + j, 0, 0));
+        expect_ok(r == 0
+                      ? npuc_aie1_mul_conv(&ctx, &acc, &x, &t[0], cc->m, cc->n)
+                      : npuc_aie1_fma_conv(&ctx, &acc, &x, &t[r], &acc, cc->m,
+                                           cc->n, false));
+      }
+      expect_ok(npuc_aie1_srs(&ctx, &out, &acc, cc->elem, 0, true));
+      expect_ok(npuc_aie1_store(&ctx, &out, c, 16 * 256, i * 256 + j, cc->m));
+    }
+}
+
+static void conv2d_against_scalar(const conv2d_case *cc, uint32_t seed) {
+  ctx.aieml = true;
+  static int16_t a[18 * 288], b[64], c_vec[16 * 256], c_ref[16 * 256];
+  for (int k = 0; k < 18 * 288; ++k) {
+    seed = seed * 1103515245u + 12345u;
+    mem_set(cc->elem, a, k, seed >> 12);
+  }
+  for (int k = 0; k < cc->filter_lanes; ++k) {
+    seed = seed * 1103515245u + 12345u;
+    bool tap = k % cc->step == 0 && (k % cc->row) / cc->step < 3;
+    bool zero = k < 3 * cc->row && k % cc->step == 0 && !tap;
+    mem_set(cc->elem, b, k, zero ? 0 : seed >> 14);
+  }
+  conv2d_reference(cc, a, b, c_ref);
+  conv2d_vectorized(cc, a, b, c_vec);
+  size_t bytes = (size_t)16 * 256 * (cc->elem == NPUC_AIE1_I8 ? 1 : 2);
+  assert_memory_equal(c_vec, c_ref, bytes);
+}
+
+static void aieml_conv2d_i8_scalar(void **state) {
+  (void)state;
+  conv2d_case cc = {NPUC_AIE1_I8, 32, 8, 16, 2, 64};
+  conv2d_against_scalar(&cc, 12345);
+}
+
+static void aieml_conv2d_i16_scalar(void **state) {
+  (void)state;
+  conv2d_case cc = {NPUC_AIE1_I16, 16, 4, 4, 1, 16};
+  conv2d_against_scalar(&cc, 777);
+}
+
 static void aieml_errors(void **state) {
   (void)state;
   npuc_aie1_vec a = vec(NPUC_AIE1_I32, 16), acc = vec(NPUC_AIE1_I64, 16), r;
@@ -1285,6 +1459,10 @@ int main(void) {
       cmocka_unit_test_setup(aieml_ups_srs, reset),
       cmocka_unit_test_setup(aieml_mul_mac_elem, reset),
       cmocka_unit_test_setup(aieml_errors, reset),
+      cmocka_unit_test_setup(aieml_conv_hand, reset),
+      cmocka_unit_test_setup(aieml_conv_errors, reset),
+      cmocka_unit_test_setup(aieml_conv2d_i8_scalar, reset),
+      cmocka_unit_test_setup(aieml_conv2d_i16_scalar, reset),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

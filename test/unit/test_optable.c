@@ -150,6 +150,13 @@ static void reports_table_errors(void **state) {
   expect_error(OP_HEAD "    format: attr-dict\n  - name: toy.x\n"
                        "    format: attr-dict\n",
                "declared twice");
+  expect_error(OP_HEAD "    operands: [{name: a, same_as: b}]\n"
+                       "    format: $a type($a)\n",
+               "'same_as' names no operand or result: b");
+  expect_error(OP_HEAD "    operands: [{name: a}]\n"
+                       "    signatures: [{b: [i32]}]\n"
+                       "    format: $a type($a)\n",
+               "signature key 'b' names no operand, result or attribute");
 }
 
 static void reports_format_errors(void **state) {
