@@ -14,6 +14,10 @@
 /* The options npuc-translate passes to every translation. */
 typedef struct {
   bool aie2; /* --aie2 (also --aieml): the device is AIE-ML (AIE2) */
+  /* A vector.transfer_write that may cross its row's end writes only the
+   * lanes before it (npuc_cc_store), as MLIR defines it; aie-translate
+   * writes every lane. npuc-compile's kernel.cc sets it. */
+  bool masked_writes;
 } npuc_translate_options;
 
 typedef struct {
@@ -28,5 +32,11 @@ typedef struct {
 size_t npuc_num_translations(void);
 const npuc_translation_def *npuc_translation_at(size_t i);
 const npuc_translation_def *npuc_translation_lookup(const char *name);
+
+/* --aievec-to-cpp on some functions of a module (npuc-compile's kernel.cc):
+ * each as in the whole module's translation. */
+bool npuc_aievec_to_cpp_functions(const MlirOperation *funcs, size_t n,
+                                  const npuc_translate_options *o,
+                                  npuc_sb *out);
 
 #endif

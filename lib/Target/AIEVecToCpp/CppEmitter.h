@@ -25,6 +25,7 @@ typedef struct {
 typedef struct {
   npuc_sb *out;
   bool aie2;
+  bool masked_writes; /* npuc_translate_options.masked_writes */
   int indent;         /* levels of two spaces */
   bool at_line_start; /* the next text starts a line: indent it */
   int64_t counter;    /* the last number given to a name in this function */

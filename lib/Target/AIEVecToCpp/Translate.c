@@ -13,21 +13,36 @@
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
+#include <stdio.h>
 #include <string.h>
 
-static bool translate(MlirOperation module, const npuc_translate_options *o,
-                      npuc_sb *out) {
+static bool translate_ops(const MlirOperation *ops, size_t n,
+                          const npuc_translate_options *o, npuc_sb *out) {
   npuc_sb text = {0};
   cpp_emitter e = {0};
   e.out = &text;
   e.aie2 = o->aie2;
+  e.masked_writes = o->masked_writes;
   e.at_line_start = true;
-  bool ok = cpp_emit_op(&e, module, false);
+  bool ok = true;
+  for (size_t i = 0; i < n && ok; i++)
+    ok = cpp_emit_op(&e, ops[i], false);
   cpp_emitter_free(&e);
   if (ok && text.data)
     npuc_sb_append(out, text.data, strlen(text.data));
   npuc_sb_free(&text);
   return ok;
+}
+
+static bool translate(MlirOperation module, const npuc_translate_options *o,
+                      npuc_sb *out) {
+  return translate_ops(&module, 1, o, out);
+}
+
+bool npuc_aievec_to_cpp_functions(const MlirOperation *funcs, size_t n,
+                                  const npuc_translate_options *o,
+                                  npuc_sb *out) {
+  return translate_ops(funcs, n, o, out);
 }
 
 const npuc_translation_def npuc_translation_aievec_to_cpp = {
@@ -592,6 +607,41 @@ static bool emit_select(cpp_emitter *e, MlirOperation op) {
   return true;
 }
 
+/* Is every lane of the write inside its row (in_bounds = [true])? */
+static bool write_in_bounds(MlirOperation op) {
+  MlirAttribute a = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("in_bounds"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAArray(a))
+    return false;
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(a); i++) {
+    MlirAttribute b = mlirArrayAttrGetElement(a, i);
+    if (!mlirAttributeIsABool(b) || !mlirBoolAttrGetValue(b))
+      return false;
+  }
+  return true;
+}
+
+/* npuc_cc_store(mem + access, vec, size - last index): the lanes before
+ * the row's end only (options.masked_writes). */
+static bool emit_masked_write(cpp_emitter *e, MlirOperation op, const char *mem,
+                              const char *vec, const char *access) {
+  MlirValue m = operand(op, 1);
+  MlirType t = mlirValueGetType(m);
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  const char *last = rank ? cpp_operand(e, op, 1 + rank) : "0";
+  if (!last)
+    return false;
+  char size[64];
+  if (rank && mlirShapedTypeIsDynamicDim(t, rank - 1))
+    snprintf(size, sizeof size, "%s", cpp_dim_param_get(e, m, rank - 1));
+  else
+    snprintf(size, sizeof size, "%lld",
+             rank ? (long long)mlirShapedTypeGetDimSize(t, rank - 1) : 1LL);
+  cpp_printf(e, "npuc_cc_store(%s + %s, %s, (ptrdiff_t)%s - (ptrdiff_t)%s)",
+             mem, access, vec, size, last);
+  return true;
+}
+
 static bool emit_transfer_write(cpp_emitter *e, MlirOperation op) {
   const char *vec = cpp_operand(e, op, 0),
              *mem = vec ? cpp_operand(e, op, 1) : NULL;
@@ -599,6 +649,11 @@ static bool emit_transfer_write(cpp_emitter *e, MlirOperation op) {
     return false;
   npuc_sb access = {0};
   bool ok = cpp_linear_access(e, op, 1, 2, &access);
+  if (ok && e->masked_writes && !write_in_bounds(op)) {
+    ok = emit_masked_write(e, op, mem, vec, access.data);
+    npuc_sb_free(&access);
+    return ok;
+  }
   if (ok) {
     cpp_write(e, "*(");
     ok = cpp_emit_type(e, op, mlirValueGetType(operand(op, 0)), true, false);
