@@ -345,34 +345,25 @@ inline R npuc_cc_mac(const R &acc, const X &x, const Z &z, npuc_aie1_params p,
 #define NPUC_CC_P8                                                             \
   npuc_cc_addr(npuc_cc_a(xs, xo, 0, xo2, xsq), npuc_cc_a(zs, zo, 0, zo2, zstep))
 
-template <int NX, typename Z>
-inline v16acc48 mul16(const npuc_vdata<int16_t, NX> &x, NPUC_CC_MAC16_ARGS) {
-  return npuc_cc_mul<v16acc48>(x, z, NPUC_CC_P16, NPUC_AIE1_ACC48, 16, "mul16");
-}
-template <int NX, typename Z>
-inline v16acc48 mac16(const v16acc48 &acc, const npuc_vdata<int16_t, NX> &x,
-                      NPUC_CC_MAC16_ARGS) {
-  return npuc_cc_mac(acc, x, z, NPUC_CC_P16, false, "mac16");
-}
-template <int NX, typename Z>
-inline v16acc48 msc16(const v16acc48 &acc, const npuc_vdata<int16_t, NX> &x,
-                      NPUC_CC_MAC16_ARGS) {
-  return npuc_cc_mac(acc, x, z, NPUC_CC_P16, true, "msc16");
-}
-template <int NX, typename Z>
-inline v16acc48 mul16(const npuc_vdata<int8_t, NX> &x, NPUC_CC_MAC16_ARGS) {
-  return npuc_cc_mul<v16acc48>(x, z, NPUC_CC_P8, NPUC_AIE1_ACC48, 16, "mul16");
-}
-template <int NX, typename Z>
-inline v16acc48 mac16(const v16acc48 &acc, const npuc_vdata<int8_t, NX> &x,
-                      NPUC_CC_MAC16_ARGS) {
-  return npuc_cc_mac(acc, x, z, NPUC_CC_P8, false, "mac16");
-}
-template <int NX, typename Z>
-inline v16acc48 msc16(const v16acc48 &acc, const npuc_vdata<int8_t, NX> &x,
-                      NPUC_CC_MAC16_ARGS) {
-  return npuc_cc_mac(acc, x, z, NPUC_CC_P8, true, "msc16");
-}
+/* mul, mac and msc of one scheme: X's element, the result (accumulator)
+ * type, the attribute arguments and their parameters. */
+#define NPUC_CC_FAMILY(MUL, MAC, MSC, XE, ACC, ARGS, PARAMS, KIND, LANES)      \
+  template <int NX, typename Z>                                                \
+  inline ACC MUL(const npuc_vdata<XE, NX> &x, ARGS) {                          \
+    return npuc_cc_mul<ACC>(x, z, PARAMS, KIND, LANES, #MUL);                  \
+  }                                                                            \
+  template <int NX, typename Z>                                                \
+  inline ACC MAC(const ACC &acc, const npuc_vdata<XE, NX> &x, ARGS) {          \
+    return npuc_cc_mac(acc, x, z, PARAMS, false, #MAC);                        \
+  }                                                                            \
+  template <int NX, typename Z>                                                \
+  inline ACC MSC(const ACC &acc, const npuc_vdata<XE, NX> &x, ARGS) {          \
+    return npuc_cc_mac(acc, x, z, PARAMS, true, #MSC);                         \
+  }
+NPUC_CC_FAMILY(mul16, mac16, msc16, int16_t, v16acc48, NPUC_CC_MAC16_ARGS,
+               NPUC_CC_P16, NPUC_AIE1_ACC48, 16)
+NPUC_CC_FAMILY(mul16, mac16, msc16, int8_t, v16acc48, NPUC_CC_MAC16_ARGS,
+               NPUC_CC_P8, NPUC_AIE1_ACC48, 16)
 
 /* 16-bit, 8 lanes x 4 columns: x start, offsets, step, square; z start,
  * offsets, step. */
@@ -382,54 +373,19 @@ inline v16acc48 msc16(const v16acc48 &acc, const npuc_vdata<int8_t, NX> &x,
 #define NPUC_CC_PM8                                                            \
   npuc_cc_addr(npuc_cc_a(xs, xo, 0, xstep, xsq),                               \
                npuc_cc_a(zs, zo, 0, zstep, 0x3210))
-template <int NX, typename Z>
-inline v8acc48 mul8(const npuc_vdata<int16_t, NX> &x, NPUC_CC_MAC8_ARGS) {
-  return npuc_cc_mul<v8acc48>(x, z, NPUC_CC_PM8, NPUC_AIE1_ACC48, 8, "mul8");
-}
-template <int NX, typename Z>
-inline v8acc48 mac8(const v8acc48 &acc, const npuc_vdata<int16_t, NX> &x,
-                    NPUC_CC_MAC8_ARGS) {
-  return npuc_cc_mac(acc, x, z, NPUC_CC_PM8, false, "mac8");
-}
-template <int NX, typename Z>
-inline v8acc48 msc8(const v8acc48 &acc, const npuc_vdata<int16_t, NX> &x,
-                    NPUC_CC_MAC8_ARGS) {
-  return npuc_cc_mac(acc, x, z, NPUC_CC_PM8, true, "msc8");
-}
+NPUC_CC_FAMILY(mul8, mac8, msc8, int16_t, v8acc48, NPUC_CC_MAC8_ARGS,
+               NPUC_CC_PM8, NPUC_AIE1_ACC48, 8)
 
 /* 32-bit and float, 8 lanes: x and z start, offsets. */
 #define NPUC_CC_MAC32_ARGS                                                     \
   npuc_cc_u xs, npuc_cc_u xo, const Z &z, npuc_cc_u zs, npuc_cc_u zo
 #define NPUC_CC_P32                                                            \
   npuc_cc_addr(npuc_cc_a(xs, xo, 0, 0, 0x3210), npuc_cc_a(zs, zo, 0, 0, 0x3210))
-template <int NX, typename Z>
-inline v8acc80 lmul8(const npuc_vdata<int32_t, NX> &x, NPUC_CC_MAC32_ARGS) {
-  return npuc_cc_mul<v8acc80>(x, z, NPUC_CC_P32, NPUC_AIE1_ACC80, 8, "lmul8");
-}
-template <int NX, typename Z>
-inline v8acc80 lmac8(const v8acc80 &acc, const npuc_vdata<int32_t, NX> &x,
-                     NPUC_CC_MAC32_ARGS) {
-  return npuc_cc_mac(acc, x, z, NPUC_CC_P32, false, "lmac8");
-}
-template <int NX, typename Z>
-inline v8acc80 lmsc8(const v8acc80 &acc, const npuc_vdata<int32_t, NX> &x,
-                     NPUC_CC_MAC32_ARGS) {
-  return npuc_cc_mac(acc, x, z, NPUC_CC_P32, true, "lmsc8");
-}
-template <int NX, typename Z>
-inline v8float fpmul(const npuc_vdata<float, NX> &x, NPUC_CC_MAC32_ARGS) {
-  return npuc_cc_mul<v8float>(x, z, NPUC_CC_P32, NPUC_AIE1_F32, 8, "fpmul");
-}
-template <int NX, typename Z>
-inline v8float fpmac(const v8float &acc, const npuc_vdata<float, NX> &x,
-                     NPUC_CC_MAC32_ARGS) {
-  return npuc_cc_mac(acc, x, z, NPUC_CC_P32, false, "fpmac");
-}
-template <int NX, typename Z>
-inline v8float fpmsc(const v8float &acc, const npuc_vdata<float, NX> &x,
-                     NPUC_CC_MAC32_ARGS) {
-  return npuc_cc_mac(acc, x, z, NPUC_CC_P32, true, "fpmsc");
-}
+NPUC_CC_FAMILY(lmul8, lmac8, lmsc8, int32_t, v8acc80, NPUC_CC_MAC32_ARGS,
+               NPUC_CC_P32, NPUC_AIE1_ACC80, 8)
+NPUC_CC_FAMILY(fpmul, fpmac, fpmsc, float, v8float, NPUC_CC_MAC32_ARGS,
+               NPUC_CC_P32, NPUC_AIE1_F32, 8)
+#undef NPUC_CC_FAMILY
 
 /* Lane-wise mul / mac / msc: lane k of x times lane k of z. */
 template <typename E, int N> struct npuc_cc_acc_of {

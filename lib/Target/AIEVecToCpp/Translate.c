@@ -254,20 +254,13 @@ static bool name_dynamic_dims(cpp_emitter *e, MlirOperation f,
 }
 
 static bool name_dim_op(cpp_emitter *e, MlirOperation op) {
-  MlirValue idx = operand(op, 1);
-  MlirOperation def = mlirValueIsAOpResult(idx) ? mlirOpResultGetOwner(idx)
-                                                : (MlirOperation){0};
-  MlirAttribute v =
-      mlirOperationIsNull(def) || !npuc_op_is(def, "arith.constant")
-          ? (MlirAttribute){0}
-          : mlirOperationGetAttributeByName(
-                def, mlirStringRefCreateFromCString("value"));
-  if (mlirAttributeIsNull(v) || !mlirAttributeIsAInteger(v)) {
+  int64_t dim;
+  if (!npuc_constant_int(operand(op, 1), &dim)) {
     npuc_op_error(op, "memref.dim needs a constant index for --aievec-to-cpp");
     return false;
   }
   const char *name = cpp_name_prefixed(e, result(op), "m");
-  cpp_dim_param_set(e, operand(op, 0), mlirIntegerAttrGetValueInt(v), name);
+  cpp_dim_param_set(e, operand(op, 0), dim, name);
   return true;
 }
 
@@ -386,20 +379,6 @@ static bool emit_func(cpp_emitter *e, MlirOperation f) {
 /* ---- control flow ----------------------------------------------------------
  */
 
-static bool constant_int(MlirValue v, int64_t *out) {
-  if (!mlirValueIsAOpResult(v))
-    return false;
-  MlirOperation def = mlirOpResultGetOwner(v);
-  if (!npuc_op_is(def, "arith.constant"))
-    return false;
-  MlirAttribute a = mlirOperationGetAttributeByName(
-      def, mlirStringRefCreateFromCString("value"));
-  if (!mlirAttributeIsAInteger(a))
-    return false;
-  *out = mlirIntegerAttrGetValueInt(a);
-  return true;
-}
-
 static int64_t floor_div(int64_t a, int64_t b) {
   return a / b - (a % b != 0 && (a < 0) != (b < 0));
 }
@@ -409,10 +388,11 @@ static int64_t floor_div(int64_t a, int64_t b) {
  * "(1, )" without one. */
 static void emit_loop_range(cpp_emitter *e, MlirOperation op) {
   int64_t lb, ub, step;
-  if (!constant_int(operand(op, 0), &lb) || !constant_int(operand(op, 1), &ub))
+  if (!npuc_constant_int(operand(op, 0), &lb) ||
+      !npuc_constant_int(operand(op, 1), &ub))
     return;
   int64_t trip = ub - lb;
-  if (constant_int(operand(op, 2), &step) && step > 0)
+  if (npuc_constant_int(operand(op, 2), &step) && step > 0)
     cpp_printf(e, "chess_loop_range(%lld, %lld)\n",
                (long long)floor_div(trip, step),
                (long long)-floor_div(-trip, step));
