@@ -18,6 +18,9 @@ typedef struct {
    * lanes before it (npuc_cc_store), as MLIR defines it; aie-translate
    * writes every lane. npuc-compile's kernel.cc sets it. */
   bool masked_writes;
+  /* What stops the translation is reported as a warning (npuc-compile,
+   * whose kernel.cc is optional). */
+  bool errors_as_warnings;
 } npuc_translate_options;
 
 typedef struct {

@@ -301,16 +301,16 @@ static bool emit_files(const npuc_op_registry *reg, const aie1_kernel *ks,
           glue = {0};
   bool ok =
       aie1_emit_functions(reg, ks, n, true, cfg->shift, cfg->aieml, &kernel) &&
-      aie1_emit_functions(reg, ks, n, false, cfg->shift, false, &reference) &&
-      aie1_emit_kernel_cc(ks, n, cfg->aieml, &cc, &glue);
+      aie1_emit_functions(reg, ks, n, false, cfg->shift, false, &reference);
+  bool with_cc = ok && aie1_emit_kernel_cc(ks, n, cfg->aieml, &cc, &glue);
   if (ok) {
     aie1_emit_host(ks, n, cfg, &host);
     aie1_emit_makefile(o, &make);
     ok = add_file(out, "kernel.c", &kernel) &&
          add_file(out, "reference.c", &reference) &&
          add_file(out, "host.c", &host) && add_file(out, "Makefile", &make) &&
-         add_file(out, "kernel.cc", &cc) &&
-         add_file(out, "kernel_glue.cc", &glue);
+         (!with_cc || (add_file(out, "kernel.cc", &cc) &&
+                       add_file(out, "kernel_glue.cc", &glue)));
   }
   npuc_sb_free(&cc);
   npuc_sb_free(&glue);

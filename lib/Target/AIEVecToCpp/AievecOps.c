@@ -42,7 +42,7 @@ bool cpp_linear_access(cpp_emitter *e, MlirOperation op, intptr_t memref_at,
   MlirType t = mlirValueGetType(mem);
   intptr_t rank = mlirShapedTypeGetRank(t);
   if (mlirOperationGetNumOperands(op) < first_index + rank) {
-    npuc_op_error(op, "the access has fewer indices than its memref's rank");
+    cpp_error(e, op, "the access has fewer indices than its memref's rank");
     return false;
   }
   /* Innermost first, as the strides grow; joined outermost first. */
@@ -138,8 +138,8 @@ static bool emit_upd(cpp_emitter *e, MlirOperation op) {
   int64_t eb = cpp_element_bits(rt), bits = cpp_vector_lanes(rt) * eb;
   int64_t offset = cpp_int_attr(op, "offset", 0);
   if (offset % eb) {
-    npuc_op_error(op, "upd offset %lld is not a whole number of elements",
-                  (long long)offset);
+    cpp_error(e, op, "upd offset %lld is not a whole number of elements",
+              (long long)offset);
     return false;
   }
   npuc_sb access = {0};
@@ -229,7 +229,7 @@ static bool emit_srs(cpp_emitter *e, MlirOperation op) {
 /* AIE2 only: v16accfloat(x), v32acc32(x), v16float(acc), v32int32(acc). */
 static bool emit_cast(cpp_emitter *e, MlirOperation op) {
   if (!e->aie2) {
-    npuc_op_error(op, "aievec.cast has a C++ form for AIE2 only (--aie2)");
+    cpp_error(e, op, "aievec.cast has a C++ form for AIE2 only (--aie2)");
     return false;
   }
   const char *src = cpp_operand(e, op, 0);
@@ -290,16 +290,16 @@ static void elem_suffix(cpp_emitter *e, MlirType t) {
 
 static bool emit_ext(cpp_emitter *e, MlirOperation op, bool aie1_op) {
   if (aie1_op == e->aie2) {
-    npuc_op_error(op, "%s",
-                  aie1_op ? "aievec_aie1.ext is AIE1's: drop --aie2"
-                          : "aievec.ext is AIE2's: pass --aie2");
+    cpp_error(e, op, "%s",
+              aie1_op ? "aievec_aie1.ext is AIE1's: drop --aie2"
+                      : "aievec.ext is AIE2's: pass --aie2");
     return false;
   }
   MlirType rt = result_type(op);
   int64_t bits = cpp_vector_lanes(rt) * cpp_element_bits(rt);
   if (!e->aie2 && bits != 128 && bits != 256 && bits != 512) {
-    npuc_op_error(op, "AIE1 extracts 128, 256 or 512 bits, not %lld",
-                  (long long)bits);
+    cpp_error(e, op, "AIE1 extracts 128, 256 or 512 bits, not %lld",
+              (long long)bits);
     return false;
   }
   const char *src = cpp_operand(e, op, 0);
@@ -363,8 +363,9 @@ static bool emit_select(cpp_emitter *e, MlirOperation op) {
   MlirStringRef sel = cpp_string_attr(op, "select");
   int64_t w = cpp_element_bits(operand_type(op, 0));
   if (!sel.length || (w != 16 && w != 32 && w != 64)) {
-    npuc_op_error(op, "select needs a 'select' attribute and 16-, 32- or "
-                      "64-bit lanes");
+    cpp_error(e, op,
+              "select needs a 'select' attribute and 16-, 32- or "
+              "64-bit lanes");
     return false;
   }
   const char *xb = cpp_operand(e, op, 0);
@@ -503,8 +504,8 @@ static const char *widen_to_512(cpp_emitter *e, MlirOperation op, intptr_t i) {
     cpp_printf(e, "%s %s = concat(%s, undef_%s());\n", wn.data, fresh, name,
                on.data);
   else
-    npuc_op_error(op, "cannot widen operand %lld to 512 bits in C++",
-                  (long long)i);
+    cpp_error(e, op, "cannot widen operand %lld to 512 bits in C++",
+              (long long)i);
   npuc_sb_free(&wn);
   npuc_sb_free(&on);
   npuc_sb_free(&hn);
@@ -552,7 +553,7 @@ static bool emit_conv(cpp_emitter *e, MlirOperation op, bool mac) {
   MlirType lt = operand_type(op, 0);
   int64_t w = cpp_element_bits(lt);
   if (!is_int(lt) || (w != 16 && w != 8)) {
-    npuc_op_error(op, "the conv intrinsics take i8 or i16 data");
+    cpp_error(e, op, "the conv intrinsics take i8 or i16 data");
     return false;
   }
   const char *l = cpp_operand(e, op, 0), *r = l ? cpp_operand(e, op, 1) : NULL;
@@ -580,7 +581,7 @@ static bool emit_matmul(cpp_emitter *e, MlirOperation op) {
   MlirType lt = operand_type(op, 0), rt = operand_type(op, 1);
   if (!r || mlirShapedTypeGetRank(lt) != 2 || mlirShapedTypeGetRank(rt) != 2) {
     if (r)
-      npuc_op_error(op, "aievec.matmul takes 2-D operands");
+      cpp_error(e, op, "aievec.matmul takes 2-D operands");
     return false;
   }
   cpp_printf(e, "%s = mac_%lldx%lld_%lldx%lld(%s, %s, %s)", acc,
@@ -597,7 +598,7 @@ static bool emit_matmul(cpp_emitter *e, MlirOperation op) {
 
 static bool aie2_only(cpp_emitter *e, MlirOperation op) {
   if (!e->aie2)
-    npuc_op_error(op, "this op has a C++ form for AIE2 only (--aie2)");
+    cpp_error(e, op, "this op has a C++ form for AIE2 only (--aie2)");
   return e->aie2;
 }
 
@@ -617,8 +618,8 @@ static bool emit_cmp(cpp_emitter *e, MlirOperation op) {
       fn = preds[i][1];
   const char *l = cpp_operand(e, op, 0), *r = l ? cpp_operand(e, op, 1) : NULL;
   if (!fn) {
-    npuc_op_error(op, "unknown comparison predicate '%.*s'", (int)p.length,
-                  p.data);
+    cpp_error(e, op, "unknown comparison predicate '%.*s'", (int)p.length,
+              p.data);
     return false;
   }
   if (!r || !cpp_assign_prefix(e, op, false))

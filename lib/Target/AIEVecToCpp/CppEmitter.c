@@ -5,6 +5,7 @@
  * them. */
 #include "CppEmitter.h"
 #include "npuc/Alloc.h"
+#include "npuc/IR.h"
 #include "npuc/MlirSupport.h"
 
 #include <ctype.h>
@@ -58,6 +59,19 @@ void cpp_printf(cpp_emitter *e, const char *fmt, ...) {
   if (sb.data)
     cpp_write(e, sb.data);
   npuc_sb_free(&sb);
+}
+
+void cpp_error(cpp_emitter *e, MlirOperation op, const char *fmt, ...) {
+  npuc_sb msg = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  npuc_sb_vprintf(&msg, fmt, ap);
+  va_end(ap);
+  npuc_emit_diagnostic(mlirOperationGetLocation(op),
+                       e->errors_as_warnings ? NPUC_SEV_WARNING
+                                             : NPUC_SEV_ERROR,
+                       "%s", msg.data ? msg.data : "");
+  npuc_sb_free(&msg);
 }
 
 /* ---- names --------------------------------------------------------------- */
@@ -233,8 +247,8 @@ bool cpp_emit_type(cpp_emitter *e, MlirOperation op, MlirType t,
   } else {
     npuc_sb_free(&sb);
     mlirTypePrint(t, npuc_sb_append_mlir, &sb);
-    npuc_op_error(op, "cannot emit type %s in C++ for the AIE compiler",
-                  sb.data ? sb.data : "?");
+    cpp_error(e, op, "cannot emit type %s in C++ for the AIE compiler",
+              sb.data ? sb.data : "?");
   }
   npuc_sb_free(&sb);
   return ok;
@@ -245,7 +259,7 @@ bool cpp_emit_type(cpp_emitter *e, MlirOperation op, MlirType t,
 bool cpp_declare(cpp_emitter *e, MlirOperation op, MlirValue v, bool semicolon,
                  bool acc) {
   if (cpp_has_name(e, v)) {
-    npuc_op_error(op, "result variable for the operation already declared");
+    cpp_error(e, op, "result variable for the operation already declared");
     return false;
   }
   if (!cpp_emit_type(e, op, mlirValueGetType(v), true, acc))
@@ -279,15 +293,15 @@ bool cpp_assign_prefix(cpp_emitter *e, MlirOperation op, bool acc) {
 
 const char *cpp_operand(cpp_emitter *e, MlirOperation op, intptr_t i) {
   if (i >= mlirOperationGetNumOperands(op)) {
-    npuc_op_error(op, "operand %lld is missing", (long long)i);
+    cpp_error(e, op, "operand %lld is missing", (long long)i);
     return NULL;
   }
   MlirValue v = mlirOperationGetOperand(op, i);
   if (!cpp_has_name(e, v)) {
-    npuc_op_error(op,
-                  "operand %lld is not defined before this op in the "
-                  "emitted C++",
-                  (long long)i);
+    cpp_error(e, op,
+              "operand %lld is not defined before this op in the "
+              "emitted C++",
+              (long long)i);
     return NULL;
   }
   return cpp_name(e, v);
@@ -387,7 +401,7 @@ bool cpp_emit_attribute(cpp_emitter *e, MlirOperation op, MlirAttribute a) {
   if (mlirAttributeIsADenseElements(a) &&
       !mlirAttributeIsADenseResourceElements(a))
     return emit_dense(e, op, a);
-  npuc_op_error(op, "cannot emit this constant's value in C++");
+  cpp_error(e, op, "cannot emit this constant's value in C++");
   return false;
 }
 
@@ -473,8 +487,9 @@ static bool emit_dense(cpp_emitter *e, MlirOperation op, MlirAttribute a) {
       return true;
     }
     if (e->aie2) { /* the anchor writes nothing here: C++ that cannot build */
-      npuc_op_error(op, "cannot emit a non-splat float vector constant for "
-                        "AIE2 in C++");
+      cpp_error(e, op,
+                "cannot emit a non-splat float vector constant for "
+                "AIE2 in C++");
       return false;
     }
     cpp_write(e, "{");
@@ -487,6 +502,6 @@ static bool emit_dense(cpp_emitter *e, MlirOperation op, MlirAttribute a) {
   }
   if (mlirTypeIsAInteger(elem) || mlirTypeIsAIndex(elem))
     return emit_dense_ints(e, op, a, t, elem);
-  npuc_op_error(op, "cannot emit this constant's value in C++");
+  cpp_error(e, op, "cannot emit this constant's value in C++");
   return false;
 }

@@ -25,9 +25,10 @@ typedef struct {
 typedef struct {
   npuc_sb *out;
   bool aie2;
-  bool masked_writes; /* npuc_translate_options.masked_writes */
-  int indent;         /* levels of two spaces */
-  bool at_line_start; /* the next text starts a line: indent it */
+  bool masked_writes;      /* npuc_translate_options.masked_writes */
+  bool errors_as_warnings; /* npuc_translate_options.errors_as_warnings */
+  int indent;              /* levels of two spaces */
+  bool at_line_start;      /* the next text starts a line: indent it */
   int64_t counter;    /* the last number given to a name in this function */
   npuc_ptr_map names; /* MlirValue.ptr -> const char * (owned by `pool`) */
   char **pool;        /* every name string, freed at the end */
@@ -43,6 +44,11 @@ typedef struct {
 void cpp_write(cpp_emitter *e, const char *text);
 void cpp_printf(cpp_emitter *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Reports why the translation stops, at the op (a warning when the caller
+ * asked for errors as warnings). */
+void cpp_error(cpp_emitter *e, MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* ---- names -------------------------------------------------------------- */
 

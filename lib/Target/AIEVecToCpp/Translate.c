@@ -23,6 +23,7 @@ static bool translate_ops(const MlirOperation *ops, size_t n,
   e.out = &text;
   e.aie2 = o->aie2;
   e.masked_writes = o->masked_writes;
+  e.errors_as_warnings = o->errors_as_warnings;
   e.at_line_start = true;
   bool ok = true;
   for (size_t i = 0; i < n && ok; i++)
@@ -127,8 +128,8 @@ bool cpp_emit_op(cpp_emitter *e, MlirOperation op, bool semicolon) {
   if (done < 0) {
     MlirIdentifier name = mlirOperationGetName(op);
     MlirStringRef s = mlirIdentifierStr(name);
-    npuc_op_error(op, "'%.*s' op has no C++ form in --aievec-to-cpp",
-                  (int)s.length, s.data);
+    cpp_error(e, op, "'%.*s' op has no C++ form in --aievec-to-cpp",
+              (int)s.length, s.data);
     return false;
   }
   if (!done)
@@ -256,7 +257,7 @@ static bool name_dynamic_dims(cpp_emitter *e, MlirOperation f,
 static bool name_dim_op(cpp_emitter *e, MlirOperation op) {
   int64_t dim;
   if (!npuc_constant_int(operand(op, 1), &dim)) {
-    npuc_op_error(op, "memref.dim needs a constant index for --aievec-to-cpp");
+    cpp_error(e, op, "memref.dim needs a constant index for --aievec-to-cpp");
     return false;
   }
   const char *name = cpp_name_prefixed(e, result(op), "m");
@@ -347,8 +348,9 @@ static bool emit_arguments(cpp_emitter *e, MlirOperation f, MlirBlock entry) {
 
 static bool emit_func_body(cpp_emitter *e, MlirOperation f, MlirBlock entry) {
   if (!mlirBlockIsNull(mlirBlockGetNextInRegion(entry))) {
-    npuc_op_error(f, "'func.func' op with multiple blocks needs variables "
-                     "declared at top, which --aievec-to-cpp does not do");
+    cpp_error(e, f,
+              "'func.func' op with multiple blocks needs variables "
+              "declared at top, which --aievec-to-cpp does not do");
     return false;
   }
   if (!name_dynamic_dims(e, f, entry) || !emit_arguments(e, f, entry))
@@ -490,8 +492,9 @@ static bool emit_yield(cpp_emitter *e, MlirOperation op) {
   MlirOperation parent = mlirOperationGetParentOperation(op);
   intptr_t n = mlirOperationGetNumOperands(op);
   if (n != mlirOperationGetNumResults(parent)) {
-    npuc_op_error(op, "number of operands does not to match the number of "
-                      "the parent op's results");
+    cpp_error(e, op,
+              "number of operands does not to match the number of "
+              "the parent op's results");
     return false;
   }
   for (intptr_t i = 0; i < n; i++) {
@@ -569,8 +572,8 @@ static bool emit_cmpi(cpp_emitter *e, MlirOperation op) {
                                      " >= ", " < ",  " <= ", " > ",  " >= "};
   int64_t p = cpp_int_attr(op, "predicate", -1);
   if (p < 0 || p > 9) {
-    npuc_op_error(op, "arith.cmpi predicate %lld has no C++ operator",
-                  (long long)p);
+    cpp_error(e, op, "arith.cmpi predicate %lld has no C++ operator",
+              (long long)p);
     return false;
   }
   return emit_binary(e, op, syms[p]);
