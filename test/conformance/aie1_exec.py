@@ -17,7 +17,12 @@ from a temporary copy. Verdicts per case:
 
   known         MISMATCH in a file of KNOWN_MISMATCHES below (not a failure)
 
-usage: aie1_exec.py [--strict] [BUILD_DIR [CONFORMANCE_DIR]]
+With --cc each compiled case also runs `make kernel_cc`: the same host
+running kernel.cc, the C++ aie-translate --aievec-to-cpp writes, built by
+g++ over lib/Runtime/aie1/aie_intrinsics.h. Its verdict follows as
+`cc: <verdict>`, and the summary counts it separately.
+
+usage: aie1_exec.py [--strict] [--cc] [BUILD_DIR [CONFORMANCE_DIR]]
 Exit 0 unless --strict and a case is MISMATCH or failed to build/run.
 """
 import os
@@ -62,7 +67,21 @@ def first_line(text, pattern):
     return text.strip().splitlines()[0] if text.strip() else ""
 
 
-def run_case(build, tmp, name, text, cfg):
+def run_binary(out, target):
+    p = subprocess.run(["make", "-s", "-C", out, target], capture_output=True,
+                       text=True)
+    if p.returncode != 0:
+        return "build failed", first_line(p.stderr, r"error")
+    p = subprocess.run([os.path.join(out, target)], capture_output=True,
+                       text=True, timeout=600)
+    if p.returncode == 0:
+        return "equal", first_line(p.stdout, r"^OK")
+    if p.returncode == 1:
+        return "MISMATCH", first_line(p.stdout, r"DIFFER")
+    return "run failed", first_line(p.stderr, r"error")
+
+
+def run_case(build, tmp, name, text, cfg, cc=False):
     src = os.path.join(tmp, name + ".mlir")
     with open(src, "w") as f:
         f.write(text)
@@ -74,17 +93,9 @@ def run_case(build, tmp, name, text, cfg):
                         "--target=aie1-cmodel", "--target-config=" + conf,
                         "-o", out, src], capture_output=True, text=True)
     if p.returncode != 0:
-        return "not compiled", first_line(p.stderr, r"error:")
-    p = subprocess.run(["make", "-s", "-C", out], capture_output=True, text=True)
-    if p.returncode != 0:
-        return "build failed", first_line(p.stderr, r"error")
-    p = subprocess.run([os.path.join(out, "kernel")], capture_output=True,
-                       text=True, timeout=600)
-    if p.returncode == 0:
-        return "equal", first_line(p.stdout, r"^OK")
-    if p.returncode == 1:
-        return "MISMATCH", first_line(p.stdout, r"DIFFER")
-    return "run failed", first_line(p.stderr, r"error")
+        return "not compiled", first_line(p.stderr, r"error:"), None
+    verdict, detail = run_binary(out, "kernel")
+    return verdict, detail, run_binary(out, "kernel_cc") if cc else None
 
 
 # Files whose vectorized form is known to differ from the scalar program,
@@ -111,11 +122,12 @@ INPUT_LAYOUTS = {
 
 def main(argv):
     strict = "--strict" in argv
-    args = [a for a in argv if a != "--strict"]
+    cc = "--cc" in argv
+    args = [a for a in argv if a not in ("--strict", "--cc")]
     build = os.path.abspath(args[0] if args else os.path.join(ROOT, "build"))
     cdir = args[1] if len(args) > 1 else os.path.join(ROOT, "..", "shared",
                                                       "conformance", "mlir-aie")
-    counts, bad = {}, 0
+    counts, cc_counts, bad = {}, {}, 0
     with tempfile.TemporaryDirectory() as tmp:
         for fname in sorted(os.listdir(cdir)):
             if not fname.endswith(".mlir"):
@@ -125,8 +137,8 @@ def main(argv):
             cfg.update(INPUT_LAYOUTS.get(fname, {}))
             for n, (line, text) in enumerate(split_cases(path)):
                 label = "%s:%d" % (fname, line)
-                verdict, detail = run_case(build, tmp, "case%d_%s" % (
-                    n, fname.replace(".", "_")), text, cfg)
+                verdict, detail, cc_result = run_case(build, tmp, "case%d_%s" % (
+                    n, fname.replace(".", "_")), text, cfg, cc)
                 if aieml and verdict == "not compiled" and \
                         "is not emulated" in detail:
                     verdict, detail = "aie-ml", detail.split("error: ")[-1]
@@ -135,7 +147,14 @@ def main(argv):
                 counts[verdict] = counts.get(verdict, 0) + 1
                 bad += verdict in ("MISMATCH", "build failed", "run failed")
                 print("%-14s %-44s %s" % (verdict, label, detail))
+                if cc_result:
+                    cc_counts[cc_result[0]] = cc_counts.get(cc_result[0], 0) + 1
+                    bad += cc_result[0] != "equal"
+                    print("  cc: %-10s %s" % cc_result)
     print("\n" + ", ".join("%s: %d" % kv for kv in sorted(counts.items())))
+    if cc:
+        print("kernel.cc: " + ", ".join("%s: %d" % kv
+                                        for kv in sorted(cc_counts.items())))
     return 1 if strict and bad else 0
 
 

@@ -49,7 +49,7 @@ else:
     if "--aie-vectorize " in opt_help:
         config.available_features.add("aie-vectorize")
 
-    for name in ("npuc-opt", "npuc-compile", "npuc-run"):
+    for name in ("npuc-opt", "npuc-compile", "npuc-run", "npuc-translate"):
         tool(name, config.npuc_tools_dir)
     # Reference programs of the execution tests: plain C, built by the
     # host compiler, independent of npuc.

@@ -71,6 +71,12 @@ bool aie1_emit_functions(const npuc_op_registry *reg, const aie1_kernel *ks,
 void aie1_emit_host(const aie1_kernel *ks, size_t n, const aie1_config *cfg,
                     npuc_sb *file);
 void aie1_emit_makefile(const npuc_compile_options *o, npuc_sb *file);
+/* kernel.cc: the kernels as aie-translate --aievec-to-cpp writes them
+ * (--aie2 when `aieml`), and kernel_glue.cc, through which host.c built
+ * with -DNPUC_KERNEL_CC runs them (KernelCc.c). False, with located
+ * warnings, when a kernel has no such form: then neither is written. */
+bool aie1_emit_kernel_cc(const aie1_kernel *ks, size_t n, bool aieml,
+                         npuc_sb *cc, npuc_sb *glue);
 
 /* The npuc_aie1_elem constant ("NPUC_AIE1_I16") of a scalar or vector
  * element type; NULL when the AIE1 vector unit has no such element. */

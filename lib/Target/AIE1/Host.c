@@ -8,6 +8,8 @@
 #include <string.h>
 
 static void emit_kernel_table(const aie1_kernel *ks, size_t n, npuc_sb *file);
+static void emit_kernel_cc_calls(const aie1_kernel *ks, size_t n,
+                                 npuc_sb *file);
 
 void aie1_emit_host(const aie1_kernel *ks, size_t n, const aie1_config *cfg,
                     npuc_sb *file) {
@@ -22,6 +24,7 @@ void aie1_emit_host(const aie1_kernel *ks, size_t n, const aie1_config *cfg,
                  "equal; 1: a\n"
                  " * difference; 3: an emulator op refused its operands. */\n"
                  "#include \"npuc/Aie1KernelPrelude.h\"\n\n");
+  emit_kernel_cc_calls(ks, n, file);
   emit_kernel_table(ks, n, file);
   npuc_sb_printf(file,
                  "static const npuc_aie1_host npuc_host = {\n"
@@ -63,7 +66,26 @@ void aie1_emit_makefile(const npuc_compile_options *o, npuc_sb *file) {
                  "$(NPUC_RT_DIR)/libnpuc_aie1_rt.a "
                  "$(NPUC_RT_DIR)/libnpuc_hivm_rt.a -lm -lpthread -o $@\n\n"
                  "check: kernel\n\t./kernel\n\n"
-                 "clean:\n\trm -f kernel\n",
+                 "# kernel_cc: the same host running kernel.cc (the C++ "
+                 "aie-translate writes) over\n"
+                 "# the intrinsics header instead of kernel.c.\n"
+                 "CXX ?= g++\n"
+                 "NPUC_AIE_INTRINSICS ?= $(NPUC_INCLUDE)/../lib/Runtime/aie1\n"
+                 "kernel_cc: kernel.cc kernel_glue.cc reference.c host.c\n"
+                 "\t$(CXX) -std=c++17 $(CFLAGS) -ffp-contract=off "
+                 "-fno-strict-aliasing -I$(NPUC_INCLUDE) "
+                 "-I$(NPUC_AIE_INTRINSICS) -include aie_intrinsics.h -c "
+                 "kernel.cc -o kernel_cc.o\n"
+                 "\t$(CXX) -std=c++17 $(CFLAGS) -I$(NPUC_INCLUDE) "
+                 "-I$(NPUC_AIE_INTRINSICS) -include aie_intrinsics.h -c "
+                 "kernel_glue.cc -o kernel_glue.o\n"
+                 "\t$(CC) -std=c11 $(CFLAGS) -ffp-contract=off "
+                 "-DNPUC_KERNEL_CC -I$(NPUC_INCLUDE) reference.c host.c "
+                 "kernel_cc.o kernel_glue.o $(NPUC_RT_DIR)/libnpuc_aie1_rt.a "
+                 "$(NPUC_RT_DIR)/libnpuc_hivm_rt.a -lstdc++ -lm -lpthread -o "
+                 "$@\n\n"
+                 "check_cc: kernel_cc\n\t./kernel_cc\n\n"
+                 "clean:\n\trm -f kernel kernel_cc *.o\n",
                  o->include_dir ? o->include_dir : "include",
                  o->runtime_dir ? o->runtime_dir : "lib");
 }
@@ -110,9 +132,50 @@ static void emit_kernel_table(const aie1_kernel *ks, size_t n, npuc_sb *file) {
     MlirBlock entry =
         mlirRegionGetFirstBlock(mlirOperationGetRegion(ks[k].vec, 0));
     npuc_sb_printf(
-        file, "  {\"%s\", npuc_vec_%s, npuc_ref_%s, %lld, npuc_args_%s},\n",
+        file, "  {\"%s\", NPUC_VEC(%s), npuc_ref_%s, %lld, npuc_args_%s},\n",
         ks[k].name, ks[k].name, ks[k].name,
         (long long)mlirBlockGetNumArguments(entry), ks[k].name);
   }
   npuc_sb_printf(file, "};\n\n");
+}
+
+static int64_t elem_bytes(MlirType memref) {
+  MlirType e = mlirShapedTypeGetElementType(memref);
+  return mlirTypeIsAInteger(e) ? mlirIntegerTypeGetWidth(e) / 8 : 4;
+}
+
+/* With -DNPUC_KERNEL_CC the table runs kernel.cc's kernels (through
+ * kernel_glue.cc's npuc_cc_<name>): each buffer's first element, then the
+ * sizes of the dynamic dimensions in argument order. */
+static void emit_kernel_cc_calls(const aie1_kernel *ks, size_t n,
+                                 npuc_sb *file) {
+  npuc_sb_printf(file, "#ifdef NPUC_KERNEL_CC\n");
+  for (size_t k = 0; k < n; ++k) {
+    MlirBlock entry =
+        mlirRegionGetFirstBlock(mlirOperationGetRegion(ks[k].vec, 0));
+    intptr_t nargs = mlirBlockGetNumArguments(entry);
+    npuc_sb_printf(file,
+                   "void npuc_cc_%s(void *const *d, const int64_t *s);\n"
+                   "static void npuc_cck_%s(const npuc_buf *a) {\n"
+                   "  void *d[%lld];\n  int64_t s[%lld];\n  int ns = 0;\n",
+                   ks[k].name, ks[k].name, (long long)(nargs ? nargs : 1),
+                   (long long)(nargs * 8 + 1));
+    for (intptr_t i = 0; i < nargs; ++i) {
+      MlirType t = mlirValueGetType(mlirBlockGetArgument(entry, i));
+      npuc_sb_printf(file,
+                     "  d[%lld] = (char *)a[%lld].data + a[%lld].offset * "
+                     "%lld;\n",
+                     (long long)i, (long long)i, (long long)i,
+                     (long long)elem_bytes(t));
+      for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
+        if (mlirShapedTypeIsDynamicDim(t, d))
+          npuc_sb_printf(file, "  s[ns++] = a[%lld].sizes[%lld];\n",
+                         (long long)i, (long long)d);
+    }
+    npuc_sb_printf(file, "  (void)ns;\n  npuc_cc_%s(d, s);\n}\n", ks[k].name);
+  }
+  npuc_sb_printf(file, "#define NPUC_VEC(name) npuc_cck_##name\n"
+                       "#else\n"
+                       "#define NPUC_VEC(name) npuc_vec_##name\n"
+                       "#endif\n\n");
 }

@@ -71,7 +71,7 @@ const npuc_target_def npuc_target_aie1_cmodel = {
     "aie1-cmodel",
     "AIE kernels vectorized to aievec, as C over the AIE1 lane emulator, "
     "checked against the scalar loop nest (kernel.c, reference.c, host.c, "
-    "Makefile)",
+    "Makefile; kernel.cc as aie-translate --aievec-to-cpp writes it)",
     aie1_pipeline, aie1_emit};
 
 /* ---- kernels ----------------------------------------------------------- */
@@ -297,17 +297,23 @@ static bool add_file(npuc_emitted_files *out, const char *name, npuc_sb *sb) {
 static bool emit_files(const npuc_op_registry *reg, const aie1_kernel *ks,
                        size_t n, const aie1_config *cfg,
                        const npuc_compile_options *o, npuc_emitted_files *out) {
-  npuc_sb kernel = {0}, reference = {0}, host = {0}, make = {0};
+  npuc_sb kernel = {0}, reference = {0}, host = {0}, make = {0}, cc = {0},
+          glue = {0};
   bool ok =
       aie1_emit_functions(reg, ks, n, true, cfg->shift, cfg->aieml, &kernel) &&
       aie1_emit_functions(reg, ks, n, false, cfg->shift, false, &reference);
+  bool with_cc = ok && aie1_emit_kernel_cc(ks, n, cfg->aieml, &cc, &glue);
   if (ok) {
     aie1_emit_host(ks, n, cfg, &host);
     aie1_emit_makefile(o, &make);
     ok = add_file(out, "kernel.c", &kernel) &&
          add_file(out, "reference.c", &reference) &&
-         add_file(out, "host.c", &host) && add_file(out, "Makefile", &make);
+         add_file(out, "host.c", &host) && add_file(out, "Makefile", &make) &&
+         (!with_cc || (add_file(out, "kernel.cc", &cc) &&
+                       add_file(out, "kernel_glue.cc", &glue)));
   }
+  npuc_sb_free(&cc);
+  npuc_sb_free(&glue);
   npuc_sb_free(&kernel);
   npuc_sb_free(&reference);
   npuc_sb_free(&host);
