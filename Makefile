@@ -8,7 +8,9 @@ DEMO_INPUT ?= examples/hivm/add_kernel.mlir
 DEMO_SPEC  ?= examples/hivm/add_kernel.yaml
 PACKAGES   := libmlir-22-dev mlir-22-tools llvm-22-tools llvm-22-dev \
               libyaml-dev libcmocka-dev cmake clang libclang-rt-14-dev gcc make \
-              python3 pkg-config clang-format
+              python3 pkg-config clang-format \
+              libprotobuf-c-dev protobuf-c-compiler python3-onnx \
+              python3-torch python3-torchvision
 FUZZ_SECONDS ?= 60
 # Leak checking stays on: the tools free what they allocate and MLIR's C API
 # leaves nothing behind at exit.
