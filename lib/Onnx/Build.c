@@ -49,11 +49,13 @@ MlirNamedAttribute onnx_attr_i64s(importer *im, const char *name,
 }
 
 MlirNamedAttribute onnx_attr_int(importer *im, const char *name, int64_t v) {
-  return named(im, name, mlirIntegerAttrGet(mlirIntegerTypeGet(im->ctx, 64), v));
+  return named(im, name,
+               mlirIntegerAttrGet(mlirIntegerTypeGet(im->ctx, 64), v));
 }
 
 MlirNamedAttribute onnx_attr_f32(importer *im, const char *name, double v) {
-  return named(im, name, mlirFloatAttrDoubleGet(im->ctx, mlirF32TypeGet(im->ctx), v));
+  return named(im, name,
+               mlirFloatAttrDoubleGet(im->ctx, mlirF32TypeGet(im->ctx), v));
 }
 
 void onnx_identity_perm(int *perm, int rank) {
@@ -92,15 +94,15 @@ static MlirValue transpose(importer *im, MlirValue v, const int *perm,
       last = perm[d];
     }
   if (order_kept)
-    return mlirOperationGetResult(
-        onnx_build(im, "tx8be.reshape", 1, &v, onnx_tensor_type(im, dims, rank),
-                   0, NULL),
-        0);
+    return mlirOperationGetResult(onnx_build(im, "tx8be.reshape", 1, &v,
+                                             onnx_tensor_type(im, dims, rank),
+                                             0, NULL),
+                                  0);
   MlirNamedAttribute a = onnx_attr_i64s(im, "permutation", p64, rank);
-  return mlirOperationGetResult(
-      onnx_build(im, "tx8be.transpose", 1, &v, onnx_tensor_type(im, dims, rank),
-                 1, &a),
-      0);
+  return mlirOperationGetResult(onnx_build(im, "tx8be.transpose", 1, &v,
+                                           onnx_tensor_type(im, dims, rank), 1,
+                                           &a),
+                                0);
 }
 
 /* A constant used by a run-time op is built once, in its logical layout. */
@@ -136,8 +138,7 @@ MlirValue onnx_physical(importer *im, oval *x, const int *perm) {
   return transpose(im, onnx_logical(im, x), perm, x->rank);
 }
 
-static void free_blob(void *user, const void *data, size_t size,
-                      size_t align) {
+static void free_blob(void *user, const void *data, size_t size, size_t align) {
   (void)user, (void)size, (void)align;
   free((void *)data);
 }
@@ -176,12 +177,14 @@ MlirValue onnx_const_f(importer *im, const float *data, const int64_t *dims,
     free(buf);
   }
   MlirNamedAttribute a = named(im, "value", value);
-  return mlirOperationGetResult(onnx_build(im, "tx8be.constant", 0, NULL, t, 1, &a), 0);
+  return mlirOperationGetResult(
+      onnx_build(im, "tx8be.constant", 0, NULL, t, 1, &a), 0);
 }
 
 MlirValue onnx_none(importer *im) {
   return mlirOperationGetResult(
-      onnx_build(im, "tx8be.none", 0, NULL, mlirNoneTypeGet(im->ctx), 0, NULL), 0);
+      onnx_build(im, "tx8be.none", 0, NULL, mlirNoneTypeGet(im->ctx), 0, NULL),
+      0);
 }
 
 /* ---- Node attributes ---------------------------------------------------- */

@@ -41,7 +41,8 @@ MlirOperation npuc_onnx_import(MlirContext ctx, const npuc_onnx_model *m,
   importer im = {.ctx = ctx, .model = m, .graph = m->proto->graph};
   im.opts = opts ? opts : &defaults;
   im.sink = sink;
-  im.loc = mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString(m->name), 1, 1);
+  im.loc = mlirLocationFileLineColGet(
+      ctx, mlirStringRefCreateFromCString(m->name), 1, 1);
   im.fty = im.opts->dtype == NPUC_ONNX_DTYPE_F16    ? mlirF16TypeGet(ctx)
            : im.opts->dtype == NPUC_ONNX_DTYPE_BF16 ? mlirBF16TypeGet(ctx)
                                                     : mlirF32TypeGet(ctx);
@@ -86,10 +87,20 @@ bool onnx_error(importer *im, const Onnx__NodeProto *n, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  /* Names come from the file: no control bytes or broken UTF-8 reach the
+   * terminal (ASCII only; anything else is '?'). */
+  char name[256], op[64];
+  snprintf(name, sizeof name, "%s", n && n->name ? n->name : "");
+  snprintf(op, sizeof op, "%s", n && n->op_type ? n->op_type : "");
+  for (char *p = msg; *p; ++p)
+    *p = (unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e ? '?' : *p;
+  for (char *p = name; *p; ++p)
+    *p = (unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e ? '?' : *p;
+  for (char *p = op; *p; ++p)
+    *p = (unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e ? '?' : *p;
   if (n)
     npuc_diag_emit(im->sink, NPUC_SEV_ERROR, im->model->name, 0, 0,
-                   "node '%s' (%s): %s", n->name ? n->name : "",
-                   n->op_type ? n->op_type : "", msg);
+                   "node '%s' (%s): %s", name, op, msg);
   else
     npuc_diag_emit(im->sink, NPUC_SEV_ERROR, im->model->name, 0, 0, "%s", msg);
   im->errors++;
@@ -136,11 +147,19 @@ static bool check_ops(importer *im) {
     }
     if (seen)
       continue;
-    npuc_sb_printf(&list, "%s%s (node '%s'", missing ? ", " : "", n->op_type,
-                   n->name ? n->name : "");
-    size_t more = 0;
-    for (size_t j = i + 1; j < nnodes; ++j)
-      more += !strcmp(im->graph->node[j]->op_type, n->op_type);
+    npuc_sb_printf(&list, "%s%s (", missing ? ", " : "", n->op_type);
+    size_t shown = 0, more = 0;
+    for (size_t j = i; j < nnodes; ++j) {
+      const Onnx__NodeProto *m = im->graph->node[j];
+      if (strcmp(m->op_type, n->op_type))
+        continue;
+      if (shown < 3)
+        npuc_sb_printf(&list, "%snode '%s'", shown ? ", " : "",
+                       m->name ? m->name : "");
+      else
+        more++;
+      shown++;
+    }
     if (more)
       npuc_sb_printf(&list, " and %zu more", more);
     npuc_sb_printf(&list, ")");
@@ -245,8 +264,7 @@ static bool count_uses(importer *im) {
       if (!n->output[k] || !*n->output[k])
         continue;
       if (onnx_value(im, n->output[k]))
-        return onnx_error(im, n, "output '%s' is defined twice",
-                          n->output[k]);
+        return onnx_error(im, n, "output '%s' is defined twice", n->output[k]);
       oval *o = onnx_new_value(im, n->output[k]);
       o->pending = true;
       o->producer = (int)i;
@@ -279,8 +297,8 @@ static bool fold_constant_nodes(importer *im) {
     const Onnx__NodeProto *n = im->graph->node[i];
     oval *x = n->n_input == 1 ? onnx_value(im, n->input[0]) : NULL;
     bool constant = !strcmp(n->op_type, "Constant") && n->n_input == 0;
-    bool alias = !strcmp(n->op_type, "Identity") && x && !x->pending &&
-                 (x->f || x->i);
+    bool alias =
+        !strcmp(n->op_type, "Identity") && x && !x->pending && (x->f || x->i);
     if ((!constant && !alias) || n->n_output != 1 || !onnx_out(im, n, 0))
       continue;
     if (!onnx_find_op(n->op_type)->fn(im, n, (int)i))
@@ -352,11 +370,11 @@ bool onnx_tensor_data(const Onnx__TensorProto *t, oval *o, const char **why) {
   o->elem = t->has_data_type ? t->data_type : 0;
   if (!tensor_shape(t, o, why))
     return false;
-  size_t width = o->elem == ET_DOUBLE || o->elem == ET_INT64 ? 8
-                 : o->elem == ET_FLOAT || o->elem == ET_INT32 ? 4
+  size_t width = o->elem == ET_DOUBLE || o->elem == ET_INT64       ? 8
+                 : o->elem == ET_FLOAT || o->elem == ET_INT32      ? 4
                  : o->elem == ET_FLOAT16 || o->elem == ET_BFLOAT16 ? 2
-                 : o->elem == ET_BOOL ? 1
-                                      : 0;
+                 : o->elem == ET_BOOL                              ? 1
+                                                                   : 0;
   if (!width) {
     *why = "unsupported element type";
     return false;
@@ -403,8 +421,8 @@ bool onnx_tensor_data(const Onnx__TensorProto *t, oval *o, const char **why) {
       case ET_DOUBLE: o->f[k] = (float)t->double_data[k]; break;
       case ET_FLOAT16:
       case ET_BFLOAT16:
-        o->f[k] = half_to_float((uint16_t)t->int32_data[k],
-                                o->elem == ET_BFLOAT16);
+        o->f[k] =
+            half_to_float((uint16_t)t->int32_data[k], o->elem == ET_BFLOAT16);
         break;
       case ET_INT64: o->i[k] = t->int64_data[k]; break;
       default: o->i[k] = t->int32_data[k]; break;
@@ -440,8 +458,7 @@ static const npuc_onnx_input_shape *given_shape(importer *im,
   return NULL;
 }
 
-static bool input_shape(importer *im, const Onnx__ValueInfoProto *vi,
-                        oval *o) {
+static bool input_shape(importer *im, const Onnx__ValueInfoProto *vi, oval *o) {
   const npuc_onnx_input_shape *given = given_shape(im, o->name);
   const Onnx__TypeProto *t = vi->type;
   if (!t || t->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE)
@@ -466,7 +483,8 @@ static bool input_shape(importer *im, const Onnx__ValueInfoProto *vi,
     o->rank = (int)tt->shape->n_dim;
     for (int d = 0; d < o->rank; ++d) {
       const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[d];
-      if (dim->value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE ||
+      if (dim->value_case !=
+              ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE ||
           dim->dim_value <= 0)
         return onnx_error(im, NULL,
                           "graph input '%s' has dynamic dimension %d: give "
@@ -487,11 +505,13 @@ static bool add_inputs(importer *im, MlirBlock body, MlirType *types,
   for (size_t k = 0; k < im->opts->num_input_shapes; ++k) {
     bool found = false;
     for (size_t j = 0; j < im->graph->n_input && !found; ++j)
-      found = im->graph->input[j]->name &&
-              !strcmp(im->graph->input[j]->name, im->opts->input_shapes[k].name);
+      found =
+          im->graph->input[j]->name &&
+          !strcmp(im->graph->input[j]->name, im->opts->input_shapes[k].name);
     if (!found)
-      return onnx_error(im, NULL, "--input-shape names '%s', not an input of "
-                                  "the graph",
+      return onnx_error(im, NULL,
+                        "--input-shape names '%s', not an input of "
+                        "the graph",
                         im->opts->input_shapes[k].name);
   }
   for (size_t k = 0; k < im->graph->n_input; ++k) {
@@ -511,7 +531,8 @@ static bool add_inputs(importer *im, MlirBlock body, MlirType *types,
   return true;
 }
 
-/* ---- Nodes ---------------------------------------------------------------- */
+/* ---- Nodes ----------------------------------------------------------------
+ */
 
 static MlirLocation node_location(importer *im, const Onnx__NodeProto *n,
                                   size_t index) {
@@ -581,7 +602,8 @@ static MlirOperation finish_module(importer *im, MlirOperation func,
                       im->graph->output[k]->name);
     else {
       if (mlirValueIsNull(o->v))
-        o->v = onnx_const_f(im, o->f, o->dims, o->rank), onnx_identity_perm(o->perm, o->rank);
+        o->v = onnx_const_f(im, o->f, o->dims, o->rank),
+        onnx_identity_perm(o->perm, o->rank);
       rets[k] = onnx_logical(im, o);
       rtypes[k] = mlirValueGetType(rets[k]);
     }
@@ -589,23 +611,24 @@ static MlirOperation finish_module(importer *im, MlirOperation func,
   MlirOperation module = {NULL};
   if (ok) {
     onnx_build(im, "func.return", (int)nout, rets, (MlirType){NULL}, 0, NULL);
-    MlirType fty = mlirFunctionTypeGet(im->ctx, nin, in, (intptr_t)nout, rtypes);
+    MlirType fty =
+        mlirFunctionTypeGet(im->ctx, nin, in, (intptr_t)nout, rtypes);
     mlirOperationSetAttributeByName(
         func, mlirStringRefCreateFromCString("sym_name"),
         mlirStringAttrGet(im->ctx, mlirStringRefCreateFromCString("main")));
     mlirOperationSetAttributeByName(
         func, mlirStringRefCreateFromCString("function_type"),
         mlirTypeAttrGet(fty));
-    MlirModule m = mlirModuleCreateEmpty(
-        mlirLocationFileLineColGet(im->ctx, mlirStringRefCreateFromCString(im->model->name), 1, 1));
+    MlirModule m = mlirModuleCreateEmpty(mlirLocationFileLineColGet(
+        im->ctx, mlirStringRefCreateFromCString(im->model->name), 1, 1));
     module = mlirModuleGetOperation(m);
     MlirType i32 = mlirIntegerTypeGet(im->ctx, 32);
-    mlirOperationSetAttributeByName(module,
-                                    mlirStringRefCreateFromCString("tx8be.tile_dx"),
-                                    mlirIntegerAttrGet(i32, 4));
-    mlirOperationSetAttributeByName(module,
-                                    mlirStringRefCreateFromCString("tx8be.tile_dy"),
-                                    mlirIntegerAttrGet(i32, 4));
+    mlirOperationSetAttributeByName(
+        module, mlirStringRefCreateFromCString("tx8be.tile_dx"),
+        mlirIntegerAttrGet(i32, 4));
+    mlirOperationSetAttributeByName(
+        module, mlirStringRefCreateFromCString("tx8be.tile_dy"),
+        mlirIntegerAttrGet(i32, 4));
     mlirBlockAppendOwnedOperation(mlirModuleGetBody(m), func);
   } else
     mlirOperationDestroy(func);
@@ -654,10 +677,10 @@ bool npuc_onnx_parse_input_shape(const char *arg, npuc_onnx_input_shape *out,
     }
     char *end;
     long long d = strtoll(p, &end, 10);
-    if (end == p || d <= 0 || d > ((int64_t)1 << 31) ||
-        (*end && *end != 'x')) {
-      snprintf(err, err_cap, "bad dimension in '%s' (positive integers "
-                             "joined by 'x')",
+    if (end == p || d <= 0 || d > ((int64_t)1 << 31) || (*end && *end != 'x')) {
+      snprintf(err, err_cap,
+               "bad dimension in '%s' (positive integers "
+               "joined by 'x')",
                arg);
       return false;
     }

@@ -47,8 +47,7 @@ bool onnx_op_batchnorm(importer *im, const Onnx__NodeProto *n, int index);
 bool onnx_op_gemm(importer *im, const Onnx__NodeProto *n, int index);
 bool onnx_op_matmul(importer *im, const Onnx__NodeProto *n, int index);
 bool onnx_op_pool(importer *im, const Onnx__NodeProto *n, int index);
-bool onnx_op_global_avg_pool(importer *im, const Onnx__NodeProto *n,
-                             int index);
+bool onnx_op_global_avg_pool(importer *im, const Onnx__NodeProto *n, int index);
 bool onnx_op_softmax(importer *im, const Onnx__NodeProto *n, int index);
 bool onnx_op_reduce(importer *im, const Onnx__NodeProto *n, int index);
 bool onnx_op_layernorm(importer *im, const Onnx__NodeProto *n, int index);

@@ -129,8 +129,9 @@ static bool op_constant(importer *im, const Onnx__NodeProto *n, int index) {
       onnx_put(o, k, ints ? (double)a->ints[k] : a->floats[k]);
     return true;
   }
-  return onnx_error(im, n, "no value attribute (sparse values are not "
-                           "supported)");
+  return onnx_error(im, n,
+                    "no value attribute (sparse values are not "
+                    "supported)");
 }
 
 static bool op_constant_of_shape(importer *im, const Onnx__NodeProto *n,
@@ -169,7 +170,8 @@ static bool op_shape(importer *im, const Onnx__NodeProto *n, int index) {
   oval *x = need_in(im, n, 0), *o = onnx_out(im, n, 0);
   if (!x)
     return false;
-  int64_t start = onnx_attr_i(n, "start", 0), end = onnx_attr_i(n, "end", x->rank);
+  int64_t start = onnx_attr_i(n, "start", 0),
+          end = onnx_attr_i(n, "end", x->rank);
   start = start < 0 ? start + x->rank : start;
   end = end < 0 ? end + x->rank : end;
   start = start < 0 ? 0 : start > x->rank ? x->rank : start;
@@ -195,8 +197,9 @@ static bool op_cast(importer *im, const Onnx__NodeProto *n, int index) {
                       (long long)to);
   if (!onnx_is_const(x)) {
     if (!to_float)
-      return onnx_error(im, n, "casting a run-time tensor to integers is not "
-                               "supported");
+      return onnx_error(im, n,
+                        "casting a run-time tensor to integers is not "
+                        "supported");
     onnx_alias(o, x);
     return true;
   }
@@ -209,7 +212,8 @@ static bool op_cast(importer *im, const Onnx__NodeProto *n, int index) {
   return true;
 }
 
-/* ---- Elementwise ---------------------------------------------------------- */
+/* ---- Elementwise ----------------------------------------------------------
+ */
 
 static const struct {
   const char *op_type, *tx8;
@@ -298,7 +302,8 @@ static MlirValue constant_operand(importer *im, const oval *c, const oval *x,
 static MlirValue broadcast_to(importer *im, oval *x, const int64_t *dims,
                               int rank) {
   MlirValue v = onnx_logical(im, x);
-  bool same = x->rank == rank && !memcmp(x->dims, dims, sizeof(int64_t) * (size_t)rank);
+  bool same =
+      x->rank == rank && !memcmp(x->dims, dims, sizeof(int64_t) * (size_t)rank);
   if (same)
     return v;
   int64_t padded[MAX_RANK], map[MAX_RANK];
@@ -320,7 +325,8 @@ static MlirValue broadcast_to(importer *im, oval *x, const int64_t *dims,
 }
 
 static bool same_shape(const oval *x, const int64_t *dims, int rank) {
-  return x->rank == rank && !memcmp(x->dims, dims, sizeof(int64_t) * (size_t)rank);
+  return x->rank == rank &&
+         !memcmp(x->dims, dims, sizeof(int64_t) * (size_t)rank);
 }
 
 /* Pow by a constant 2, 1 or 0.5 is a multiply, a copy or a square root:
@@ -347,7 +353,8 @@ static bool pow_special(importer *im, oval *x, const oval *e, oval *o) {
     return true;
   }
   MlirValue v[2] = {x->v, x->v};
-  MlirOperation r = onnx_build(im, "tx8be.mul", 2, v, mlirValueGetType(x->v), 0, NULL);
+  MlirOperation r =
+      onnx_build(im, "tx8be.mul", 2, v, mlirValueGetType(x->v), 0, NULL);
   onnx_set_shape(im, NULL, o, x->dims, x->rank);
   onnx_set_built(o, mlirOperationGetResult(r, 0), x->perm);
   return true;
@@ -441,8 +448,8 @@ static bool op_clip(importer *im, const Onnx__NodeProto *n, int index) {
     attrs[na++] = onnx_attr_f32(im, "min", onnx_get(lo, 0));
   if (hi)
     attrs[na++] = onnx_attr_f32(im, "max", onnx_get(hi, 0));
-  MlirOperation r = onnx_build(im, "tx8be.clip", 1, &x->v,
-                               mlirValueGetType(x->v), na, attrs);
+  MlirOperation r =
+      onnx_build(im, "tx8be.clip", 1, &x->v, mlirValueGetType(x->v), na, attrs);
   onnx_set_shape(im, n, o, x->dims, x->rank);
   onnx_set_built(o, mlirOperationGetResult(r, 0), x->perm);
   return true;
@@ -469,8 +476,9 @@ static bool reshaped_dims(importer *im, const Onnx__NodeProto *n, oval *x,
   oval *s = onnx_in(im, n, 1);
   int nv = s ? onnx_const_ints(s, v, MAX_RANK) : 0;
   if (nv < 0)
-    return onnx_error(im, n, "the %s must be a constant of at most 8 "
-                             "elements",
+    return onnx_error(im, n,
+                      "the %s must be a constant of at most 8 "
+                      "elements",
                       !strcmp(n->op_type, "Reshape") ? "shape" : "axes");
   if (!strcmp(n->op_type, "Reshape")) {
     if (!s)
@@ -533,7 +541,8 @@ static bool op_reshape(importer *im, const Onnx__NodeProto *n, int index) {
     return false;
   if (onnx_is_const(x)) {
     onnx_alloc_const(o, x->i != NULL);
-    memcpy(o->f ? (void *)o->f : (void *)o->i, x->f ? (void *)x->f : (void *)x->i,
+    memcpy(o->f ? (void *)o->f : (void *)o->i,
+           x->f ? (void *)x->f : (void *)x->i,
            (size_t)x->count * (x->f ? sizeof(float) : sizeof(int64_t)));
     return true;
   }
@@ -647,13 +656,22 @@ static bool op_slice(importer *im, const Onnx__NodeProto *n, int index) {
   if (!x)
     return false;
   int64_t starts[MAX_RANK], ends[MAX_RANK], axes[MAX_RANK], steps[MAX_RANK];
-  int ns = onnx_in(im, n, 1) ? onnx_const_ints(onnx_in(im, n, 1), starts, MAX_RANK) : -1;
-  int ne = onnx_in(im, n, 2) ? onnx_const_ints(onnx_in(im, n, 2), ends, MAX_RANK) : -1;
-  int na = onnx_in(im, n, 3) ? onnx_const_ints(onnx_in(im, n, 3), axes, MAX_RANK) : ns;
-  int nt = onnx_in(im, n, 4) ? onnx_const_ints(onnx_in(im, n, 4), steps, MAX_RANK) : ns;
+  int ns = onnx_in(im, n, 1)
+               ? onnx_const_ints(onnx_in(im, n, 1), starts, MAX_RANK)
+               : -1;
+  int ne = onnx_in(im, n, 2)
+               ? onnx_const_ints(onnx_in(im, n, 2), ends, MAX_RANK)
+               : -1;
+  int na = onnx_in(im, n, 3)
+               ? onnx_const_ints(onnx_in(im, n, 3), axes, MAX_RANK)
+               : ns;
+  int nt = onnx_in(im, n, 4)
+               ? onnx_const_ints(onnx_in(im, n, 4), steps, MAX_RANK)
+               : ns;
   if (ns < 0 || ne != ns || na != ns || nt != ns)
-    return onnx_error(im, n, "starts, ends, axes and steps must be constants "
-                             "of one length");
+    return onnx_error(im, n,
+                      "starts, ends, axes and steps must be constants "
+                      "of one length");
   int64_t start[MAX_RANK], size[MAX_RANK], step[MAX_RANK];
   for (int d = 0; d < x->rank; ++d)
     start[d] = 0, size[d] = x->dims[d], step[d] = 1;
@@ -663,8 +681,9 @@ static bool op_slice(importer *im, const Onnx__NodeProto *n, int index) {
     if (!onnx_norm_axis(&axis, x->rank))
       return onnx_error(im, n, "axis out of range");
     if (s <= 0)
-      return onnx_error(im, n, "steps must be positive (tx8be.slice has no "
-                               "reversed slices)");
+      return onnx_error(im, n,
+                        "steps must be positive (tx8be.slice has no "
+                        "reversed slices)");
     int64_t dim = x->dims[axis];
     int64_t b = starts[k] < 0 ? starts[k] + dim : starts[k];
     int64_t e = ends[k] < 0 ? ends[k] + dim : ends[k];
@@ -711,8 +730,9 @@ static bool op_gather(importer *im, const Onnx__NodeProto *n, int index) {
     else if (k == 1)
       stride = i - first;
     if (k >= 1 && i != first + k * stride)
-      return onnx_error(im, n, "indices that are not an arithmetic run are "
-                               "not supported");
+      return onnx_error(im, n,
+                        "indices that are not an arithmetic run are "
+                        "not supported");
   }
   if (count > 1 && stride <= 0)
     return onnx_error(im, n, "indices must increase");
@@ -819,7 +839,13 @@ static bool op_concat(importer *im, const Onnx__NodeProto *n, int index) {
       v[k] = onnx_physical(im, in[k], perm);
     MlirNamedAttribute a = onnx_attr_int(im, "axis", paxis);
     if (ok)
-      onnx_set_built(o, mlirOperationGetResult(onnx_build(im, "tx8be.concat", (int)nin, v, onnx_tensor_type(im, pdims, x0->rank), 1, &a), 0), perm);
+      onnx_set_built(
+          o,
+          mlirOperationGetResult(
+              onnx_build(im, "tx8be.concat", (int)nin, v,
+                         onnx_tensor_type(im, pdims, x0->rank), 1, &a),
+              0),
+          perm);
   }
   free(all);
   return ok;
@@ -838,8 +864,9 @@ static bool op_split(importer *im, const Onnx__NodeProto *n, int index) {
   oval *s = onnx_in(im, n, 1);
   int ns = s ? onnx_const_ints(s, sizes, 64) : 0;
   if (s && ns != (int)parts)
-    return onnx_error(im, n, "split must be a constant with one size per "
-                             "output");
+    return onnx_error(im, n,
+                      "split must be a constant with one size per "
+                      "output");
   int64_t total = 0;
   for (size_t k = 0; k < parts; ++k) {
     if (!s)

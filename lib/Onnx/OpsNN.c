@@ -16,6 +16,19 @@
 #include <string.h>
 
 static const int NHWC[MAX_RANK] = {0, 2, 3, 1};
+#define MAX_PIECES 64
+
+typedef struct {
+  int64_t kernel[2], strides[2], pads[4], dilations[2], group;
+} window;
+
+static int conv_pieces(importer *im, const oval *w, int64_t group);
+static MlirValue build_conv(importer *im, MlirValue in, const float *hw,
+                            const int64_t *oihw, int64_t o, int64_t o0,
+                            int64_t po, const float *bias, const window *win,
+                            const int64_t *dims);
+static MlirValue concat_channels(importer *im, MlirValue *parts, int64_t *chans,
+                                 int n, const int64_t *pdims);
 
 static oval *need(importer *im, const Onnx__NodeProto *n, size_t k) {
   oval *x = onnx_in(im, n, k);
@@ -39,11 +52,8 @@ static MlirType physical_type(importer *im, const int64_t *dims, int rank,
   return onnx_tensor_type(im, p, rank);
 }
 
-/* ---- Conv ------------------------------------------------------------------ */
-
-typedef struct {
-  int64_t kernel[2], strides[2], pads[4], dilations[2], group;
-} window;
+/* ---- Conv ------------------------------------------------------------------
+ */
 
 /* kernel_shape, strides, pads (ONNX: begins then ends; tx8be: top,
  * bottom, left, right), dilations and auto_pad of a conv or pool over
@@ -63,8 +73,9 @@ static bool read_window(importer *im, const Onnx__NodeProto *n,
   for (int k = 0; k < 2; ++k)
     if (w->strides[k] <= 0 || w->dilations[k] <= 0 || w->pads[2 * k] < 0 ||
         w->pads[2 * k + 1] < 0 || w->kernel[k] <= 0)
-      return onnx_error(im, n, "kernel, strides, dilations must be positive "
-                               "and pads not negative");
+      return onnx_error(im, n,
+                        "kernel, strides, dilations must be positive "
+                        "and pads not negative");
   const Onnx__AttributeProto *ap = onnx_attr(n, "auto_pad");
   const char *mode = ap && ap->has_s ? (const char *)ap->s.data : "NOTSET";
   size_t len = ap && ap->has_s ? ap->s.len : 6;
@@ -113,8 +124,8 @@ static int folded_batchnorm(importer *im, const Onnx__NodeProto *n) {
 
 /* w' = w * g, b' = (b - mean) * g + beta with g = scale / sqrt(var + eps),
  * per output channel. False when the parameters do not have O elements. */
-static bool fold_batchnorm(importer *im, const Onnx__NodeProto *bn,
-                           float *w, int64_t per_o, float *b, int64_t o) {
+static bool fold_batchnorm(importer *im, const Onnx__NodeProto *bn, float *w,
+                           int64_t per_o, float *b, int64_t o) {
   oval *p[4];
   for (int k = 0; k < 4; ++k) {
     p[k] = onnx_value(im, bn->input[k + 1]);
@@ -139,7 +150,8 @@ static float *hwoi(const oval *w) {
     for (int64_t b = 0; b < i; ++b)
       for (int64_t y = 0; y < kh; ++y)
         for (int64_t x = 0; x < kw; ++x)
-          r[((y * kw + x) * o + a) * i + b] = w->f[((a * i + b) * kh + y) * kw + x];
+          r[((y * kw + x) * o + a) * i + b] =
+              w->f[((a * i + b) * kh + y) * kw + x];
   return r;
 }
 
@@ -151,8 +163,9 @@ static bool conv_operands(importer *im, const Onnx__NodeProto *n, oval **x,
   if (!*x || !*w)
     return false;
   if ((*x)->rank != 4 || (*w)->rank != 4)
-    return onnx_error(im, n, "only 2-D convolutions (rank-4 input and "
-                             "weights) are supported");
+    return onnx_error(im, n,
+                      "only 2-D convolutions (rank-4 input and "
+                      "weights) are supported");
   if (!(*w)->f)
     return onnx_error(im, n, "the weights must be constant");
   if (*b && (!(*b)->f || (*b)->count != (*w)->dims[0]))
@@ -172,14 +185,16 @@ bool onnx_op_conv(importer *im, const Onnx__NodeProto *n, int index) {
     return false;
   int64_t o = w->dims[0];
   if (win.group <= 0 || x->dims[1] != w->dims[1] * win.group || o % win.group)
-    return onnx_error(im, n, "%lld input channels do not fit weights of %lld "
-                             "in %lld groups",
+    return onnx_error(im, n,
+                      "%lld input channels do not fit weights of %lld "
+                      "in %lld groups",
                       (long long)x->dims[1], (long long)w->dims[1],
                       (long long)win.group);
   int64_t dims[4] = {x->dims[0], o, 0, 0};
   for (int k = 0; k < 2; ++k)
-    dims[2 + k] = out_extent(x->dims[2 + k], win.pads[2 * k] + win.pads[2 * k + 1],
-                             win.kernel[k], win.strides[k], win.dilations[k]);
+    dims[2 + k] =
+        out_extent(x->dims[2 + k], win.pads[2 * k] + win.pads[2 * k + 1],
+                   win.kernel[k], win.strides[k], win.dilations[k]);
   if (!dims[2] || !dims[3])
     return onnx_error(im, n, "the window does not fit the input");
   float *wf = npuc_xmalloc((size_t)w->count * sizeof *wf + 1);
@@ -189,7 +204,8 @@ bool onnx_op_conv(importer *im, const Onnx__NodeProto *n, int index) {
     memcpy(bf, b->f, (size_t)o * sizeof *bf);
   int bn = folded_batchnorm(im, n);
   oval *out = onnx_out(im, n, 0);
-  if (bn >= 0 && fold_batchnorm(im, im->graph->node[bn], wf, w->count / o, bf, o)) {
+  if (bn >= 0 &&
+      fold_batchnorm(im, im->graph->node[bn], wf, w->count / o, bf, o)) {
     im->skip[bn] = true;
     out = onnx_value(im, im->graph->node[bn]->output[0]);
     out->pending = false;
@@ -197,23 +213,89 @@ bool onnx_op_conv(importer *im, const Onnx__NodeProto *n, int index) {
   oval laid = *w;
   laid.f = wf;
   float *hw = hwoi(&laid);
-  int64_t wdims[4] = {w->dims[2], w->dims[3], o, w->dims[1]};
-  MlirValue ops[3] = {onnx_physical(im, x, NHWC),
-                      onnx_const_f(im, hw, wdims, 4),
-                      b || bn >= 0 ? onnx_const_f(im, bf, &o, 1) : onnx_none(im)};
+  MlirValue in = onnx_physical(im, x, NHWC);
+  int pieces = conv_pieces(im, w, win.group);
+  MlirValue parts[MAX_PIECES];
+  int64_t chans[MAX_PIECES], po = o / pieces;
+  for (int p = 0; p < pieces; ++p) {
+    parts[p] = build_conv(im, in, hw, w->dims, o, p * po, po,
+                          b || bn >= 0 ? bf : NULL, &win, dims);
+    chans[p] = po;
+  }
   free(wf), free(bf), free(hw);
-  MlirNamedAttribute a[4] = {
-      onnx_attr_i64s(im, "strides", win.strides, 2),
-      onnx_attr_i64s(im, "pads", win.pads, 4),
-      onnx_attr_i64s(im, "dilations", win.dilations, 2),
-      onnx_attr_int(im, "group", win.group)};
-  MlirOperation r = onnx_build(im, "tx8be.conv", 3, ops,
-                               physical_type(im, dims, 4, NHWC), 4, a);
-  set_result(im, out, r, dims, 4, NHWC);
+  int64_t pdims[4] = {dims[0], dims[2], dims[3], o};
+  onnx_set_shape(im, n, out, dims, 4);
+  onnx_set_built(out, concat_channels(im, parts, chans, pieces, pdims), NHWC);
   return true;
 }
 
-/* ---- BatchNormalization ---------------------------------------------------- */
+/* How many convolutions over output-channel ranges a conv becomes so that
+ * each one's weights fit NPUC_ONNX_CONV_WEIGHT_BYTES: the TX8 pipeline
+ * keeps a conv's weights whole in each tile's SPM (it shards activations,
+ * not output channels), so resnet's 3x3x512x512 layers would not fit.
+ * A power of two dividing O, at most MAX_PIECES; 1 for grouped convs. */
+static int conv_pieces(importer *im, const oval *w, int64_t group) {
+  int64_t width = im->opts->dtype == NPUC_ONNX_DTYPE_MODEL ? 4 : 2;
+  int64_t bytes = w->count * width, o = w->dims[0];
+  int p = 1;
+  while (group == 1 && bytes / p > NPUC_ONNX_CONV_WEIGHT_BYTES &&
+         p * 2 <= MAX_PIECES && o % (p * 2) == 0)
+    p *= 2;
+  return p;
+}
+
+/* tx8be.conv of output channels [o0, o0 + po) of the HWOI weights hw. */
+static MlirValue build_conv(importer *im, MlirValue in, const float *hw,
+                            const int64_t *oihw, int64_t o, int64_t o0,
+                            int64_t po, const float *bias, const window *win,
+                            const int64_t *dims) {
+  int64_t taps = oihw[2] * oihw[3], ci = oihw[1];
+  float *wp = npuc_xmalloc((size_t)(taps * po * ci) * sizeof *wp + 1);
+  for (int64_t t = 0; t < taps; ++t)
+    memcpy(wp + t * po * ci, hw + (t * o + o0) * ci,
+           (size_t)(po * ci) * sizeof *wp);
+  int64_t wdims[4] = {oihw[2], oihw[3], po, ci};
+  MlirValue ops[3] = {in, onnx_const_f(im, wp, wdims, 4),
+                      bias ? onnx_const_f(im, bias + o0, &po, 1)
+                           : onnx_none(im)};
+  free(wp);
+  MlirNamedAttribute a[4] = {onnx_attr_i64s(im, "strides", win->strides, 2),
+                             onnx_attr_i64s(im, "pads", win->pads, 4),
+                             onnx_attr_i64s(im, "dilations", win->dilations, 2),
+                             onnx_attr_int(im, "group", win->group)};
+  int64_t pd[4] = {dims[0], dims[2], dims[3], po};
+  return mlirOperationGetResult(
+      onnx_build(im, "tx8be.conv", 3, ops, onnx_tensor_type(im, pd, 4), 4, a),
+      0);
+}
+
+/* The parts joined along the channel axis of NHWC, at most 5 per
+ * tx8be.concat (a tree of them for more). */
+static MlirValue concat_channels(importer *im, MlirValue *parts, int64_t *chans,
+                                 int n, const int64_t *pdims) {
+  while (n > 1) {
+    int m = 0;
+    for (int k = 0; k < n; k += 5) {
+      int take = n - k < 5 ? n - k : 5;
+      int64_t c = 0, d[4] = {pdims[0], pdims[1], pdims[2], 0};
+      for (int j = 0; j < take; ++j)
+        c += chans[k + j];
+      d[3] = c;
+      MlirNamedAttribute a = onnx_attr_int(im, "axis", 3);
+      parts[m] = take == 1 ? parts[k]
+                           : mlirOperationGetResult(
+                                 onnx_build(im, "tx8be.concat", take, parts + k,
+                                            onnx_tensor_type(im, d, 4), 1, &a),
+                                 0);
+      chans[m++] = c;
+    }
+    n = m;
+  }
+  return parts[0];
+}
+
+/* ---- BatchNormalization ----------------------------------------------------
+ */
 
 /* The layout with the channel axis (1) last: [0, 2, ..., r-1, 1]. */
 static void channel_last(int *perm, int rank) {
@@ -247,14 +329,15 @@ bool onnx_op_batchnorm(importer *im, const Onnx__NodeProto *n, int index) {
                       onnx_logical(im, p[3])};
   MlirNamedAttribute eps =
       onnx_attr_f32(im, "epsilon", onnx_attr_f(n, "epsilon", 1e-5f));
-  MlirOperation r = onnx_build(im, "tx8be.batchnorm_inference", 5, ops,
-                               physical_type(im, x->dims, x->rank, perm), 1,
-                               &eps);
+  MlirOperation r =
+      onnx_build(im, "tx8be.batchnorm_inference", 5, ops,
+                 physical_type(im, x->dims, x->rank, perm), 1, &eps);
   set_result(im, o, r, x->dims, x->rank, perm);
   return true;
 }
 
-/* ---- Gemm and MatMul -------------------------------------------------------- */
+/* ---- Gemm and MatMul --------------------------------------------------------
+ */
 
 /* The [N] bias of a Gemm: beta * C when C is uniform along M. */
 static bool gemm_bias(importer *im, const Onnx__NodeProto *n, const oval *c,
@@ -282,7 +365,8 @@ static bool gemm_bias(importer *im, const Onnx__NodeProto *n, const oval *c,
 }
 
 bool onnx_op_gemm(importer *im, const Onnx__NodeProto *n, int index) {
-  oval *a = need(im, n, 0), *b = a ? need(im, n, 1) : NULL, *c = onnx_in(im, n, 2);
+  oval *a = need(im, n, 0), *b = a ? need(im, n, 1) : NULL,
+       *c = onnx_in(im, n, 2);
   oval *o = onnx_out(im, n, 0);
   if (!a || !b)
     return false;
@@ -355,16 +439,17 @@ bool onnx_op_matmul(importer *im, const Onnx__NodeProto *n, int index) {
     for (int d = 0; same && d + 2 < a->rank; ++d)
       same = a->dims[d] == b->dims[d];
     if (!same)
-      return onnx_error(im, n, "batched operands need the same batch "
-                               "dimensions (no broadcasting)");
+      return onnx_error(im, n,
+                        "batched operands need the same batch "
+                        "dimensions (no broadcasting)");
   }
   MlirValue ops[3] = {onnx_logical(im, a), onnx_logical(im, b), onnx_none(im)};
   if (!batched && b->rank != 2) {
     int64_t bd[2] = {k, nn};
-    ops[1] = mlirOperationGetResult(
-        onnx_build(im, "tx8be.reshape", 1, &ops[1], onnx_tensor_type(im, bd, 2),
-                   0, NULL),
-        0);
+    ops[1] =
+        mlirOperationGetResult(onnx_build(im, "tx8be.reshape", 1, &ops[1],
+                                          onnx_tensor_type(im, bd, 2), 0, NULL),
+                               0);
   }
   int64_t dims[MAX_RANK];
   int rank = a->rank;
@@ -378,7 +463,8 @@ bool onnx_op_matmul(importer *im, const Onnx__NodeProto *n, int index) {
   return true;
 }
 
-/* ---- Pooling ------------------------------------------------------------------ */
+/* ---- Pooling
+ * ------------------------------------------------------------------ */
 
 bool onnx_op_pool(importer *im, const Onnx__NodeProto *n, int index) {
   oval *x = need(im, n, 0), *o = onnx_out(im, n, 0);
@@ -398,17 +484,19 @@ bool onnx_op_pool(importer *im, const Onnx__NodeProto *n, int index) {
     return onnx_error(im, n, "dilations are not supported");
   bool padded = w.pads[0] || w.pads[1] || w.pads[2] || w.pads[3];
   if (!max && padded && onnx_attr_i(n, "count_include_pad", 0))
-    return onnx_error(im, n, "count_include_pad = 1 with padding is not "
-                             "supported (tx8be.avg_pool counts the taps "
-                             "inside the input)");
+    return onnx_error(im, n,
+                      "count_include_pad = 1 with padding is not "
+                      "supported (tx8be.avg_pool counts the taps "
+                      "inside the input)");
   int64_t dims[4] = {x->dims[0], x->dims[1], 0, 0};
   for (int k = 0; k < 2; ++k) {
     int64_t pad = w.pads[2 * k] + w.pads[2 * k + 1];
     dims[2 + k] = out_extent(x->dims[2 + k], pad, w.kernel[k], w.strides[k], 1);
     if (onnx_attr_i(n, "ceil_mode", 0) &&
         (x->dims[2 + k] + pad - w.kernel[k]) % w.strides[k])
-      return onnx_error(im, n, "ceil_mode = 1 that changes the output size "
-                               "is not supported");
+      return onnx_error(im, n,
+                        "ceil_mode = 1 that changes the output size "
+                        "is not supported");
   }
   if (!dims[2] || !dims[3])
     return onnx_error(im, n, "the window does not fit the input");
@@ -416,8 +504,8 @@ bool onnx_op_pool(importer *im, const Onnx__NodeProto *n, int index) {
   MlirNamedAttribute a[3] = {onnx_attr_i64s(im, "kernel", w.kernel, 2),
                              onnx_attr_i64s(im, "strides", w.strides, 2),
                              onnx_attr_i64s(im, "pads", w.pads, 4)};
-  MlirOperation r = onnx_build(im, max ? "tx8be.max_pool" : "tx8be.avg_pool",
-                               1, &v, physical_type(im, dims, 4, NHWC), 3, a);
+  MlirOperation r = onnx_build(im, max ? "tx8be.max_pool" : "tx8be.avg_pool", 1,
+                               &v, physical_type(im, dims, 4, NHWC), 3, a);
   set_result(im, o, r, dims, 4, NHWC);
   return true;
 }
@@ -456,8 +544,8 @@ bool onnx_op_softmax(importer *im, const Onnx__NodeProto *n, int index) {
   if (onnx_is_const(x))
     return onnx_error(im, n, "softmax of a constant is not folded");
   MlirNamedAttribute a = onnx_attr_int(im, "axis", physical_axis(x, axis));
-  MlirOperation r = onnx_build(im, "tx8be.softmax", 1, &x->v,
-                               mlirValueGetType(x->v), 1, &a);
+  MlirOperation r =
+      onnx_build(im, "tx8be.softmax", 1, &x->v, mlirValueGetType(x->v), 1, &a);
   set_result(im, o, r, x->dims, x->rank, x->perm);
   return true;
 }
@@ -501,8 +589,8 @@ bool onnx_op_reduce(importer *im, const Onnx__NodeProto *n, int index) {
                    : !strcmp(n->op_type, "ReduceSum") ? "tx8be.reduce_sum"
                                                       : "tx8be.reduce_max";
   MlirNamedAttribute a = onnx_attr_i64s(im, "axes", paxes, na);
-  MlirOperation r = onnx_build(im, op, 1, &x->v,
-                               physical_type(im, keep, x->rank, x->perm), 1, &a);
+  MlirOperation r = onnx_build(
+      im, op, 1, &x->v, physical_type(im, keep, x->rank, x->perm), 1, &a);
   if (onnx_attr_i(n, "keepdims", 1)) {
     set_result(im, o, r, keep, x->rank, x->perm);
     return true;
@@ -526,7 +614,8 @@ bool onnx_build_layernorm(importer *im, const Onnx__NodeProto *n, oval *x,
   if ((scale && scale->count != c) || (bias && bias->count != c))
     return onnx_error(im, n, "scale and bias must have %lld elements",
                       (long long)c);
-  MlirValue v = x->perm[x->rank - 1] == x->rank - 1 ? x->v : onnx_logical(im, x);
+  MlirValue v =
+      x->perm[x->rank - 1] == x->rank - 1 ? x->v : onnx_logical(im, x);
   int perm[MAX_RANK];
   if (x->perm[x->rank - 1] == x->rank - 1)
     memcpy(perm, x->perm, sizeof perm);
@@ -536,16 +625,23 @@ bool onnx_build_layernorm(importer *im, const Onnx__NodeProto *n, oval *x,
   float *zeros = npuc_xcalloc((size_t)c + 1, sizeof *zeros);
   for (int64_t k = 0; k < c; ++k)
     ones[k] = 1;
-  MlirValue ops[3] = {v, scale ? onnx_logical(im, scale) : onnx_const_f(im, ones, &c, 1),
-                      bias ? onnx_logical(im, bias) : onnx_const_f(im, zeros, &c, 1)};
+  MlirValue ops[3] = {
+      v, scale ? onnx_logical(im, scale) : onnx_const_f(im, ones, &c, 1),
+      bias ? onnx_logical(im, bias) : onnx_const_f(im, zeros, &c, 1)};
   free(ones), free(zeros);
   if (scale && scale->rank != 1)
-    ops[1] = mlirOperationGetResult(onnx_build(im, "tx8be.reshape", 1, &ops[1], onnx_tensor_type(im, &c, 1), 0, NULL), 0);
+    ops[1] =
+        mlirOperationGetResult(onnx_build(im, "tx8be.reshape", 1, &ops[1],
+                                          onnx_tensor_type(im, &c, 1), 0, NULL),
+                               0);
   if (bias && bias->rank != 1)
-    ops[2] = mlirOperationGetResult(onnx_build(im, "tx8be.reshape", 1, &ops[2], onnx_tensor_type(im, &c, 1), 0, NULL), 0);
+    ops[2] =
+        mlirOperationGetResult(onnx_build(im, "tx8be.reshape", 1, &ops[2],
+                                          onnx_tensor_type(im, &c, 1), 0, NULL),
+                               0);
   MlirNamedAttribute a = onnx_attr_f32(im, "epsilon", eps);
-  MlirOperation r = onnx_build(im, "tx8be.layernorm", 3, ops,
-                               mlirValueGetType(v), 1, &a);
+  MlirOperation r =
+      onnx_build(im, "tx8be.layernorm", 3, ops, mlirValueGetType(v), 1, &a);
   set_result(im, out, r, x->dims, x->rank, perm);
   return true;
 }
@@ -556,12 +652,14 @@ bool onnx_op_layernorm(importer *im, const Onnx__NodeProto *n, int index) {
     return false;
   int64_t axis = onnx_attr_i(n, "axis", -1);
   if (!onnx_norm_axis(&axis, x->rank) || axis != x->rank - 1)
-    return onnx_error(im, n, "only normalisation over the last axis is "
-                             "supported");
+    return onnx_error(im, n,
+                      "only normalisation over the last axis is "
+                      "supported");
   for (size_t k = 1; k < n->n_output; ++k)
     if (n->output[k] && *n->output[k])
-      return onnx_error(im, n, "the Mean and InvStdDev outputs are not "
-                               "supported");
+      return onnx_error(im, n,
+                        "the Mean and InvStdDev outputs are not "
+                        "supported");
   if (onnx_is_const(x))
     return onnx_error(im, n, "layer norm of a constant is not folded");
   return onnx_build_layernorm(im, n, x, s, onnx_in(im, n, 2),

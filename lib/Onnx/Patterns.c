@@ -65,10 +65,12 @@ static void match_gelu(importer *im, int erf) {
   if (!d || d->n_input != 2 || only_consumer(im, d->output[0], "Erf") != erf)
     return;
   const char *x = d->input[0];
-  bool scaled = (!strcmp(d->op_type, "Div") && const_near(im, d->input[1], sqrt(2.0))) ||
-                (!strcmp(d->op_type, "Mul") && const_near(im, d->input[1], sqrt(0.5)));
+  bool scaled =
+      (!strcmp(d->op_type, "Div") && const_near(im, d->input[1], sqrt(2.0))) ||
+      (!strcmp(d->op_type, "Mul") && const_near(im, d->input[1], sqrt(0.5)));
   int add = only_consumer(im, e->output[0], "Add");
-  if (!scaled || add < 0 || !const_near(im, other_input(node_at(im, add), e->output[0]), 1))
+  if (!scaled || add < 0 ||
+      !const_near(im, other_input(node_at(im, add), e->output[0]), 1))
     return;
   int mul = only_consumer(im, node_at(im, add)->output[0], "Mul");
   if (mul < 0)
@@ -76,7 +78,8 @@ static void match_gelu(importer *im, int erf) {
   const char *mx = other_input(node_at(im, mul), node_at(im, add)->output[0]);
   int half = only_consumer(im, node_at(im, mul)->output[0], "Mul");
   if (!mx || strcmp(mx, x) || half < 0 ||
-      !const_near(im, other_input(node_at(im, half), node_at(im, mul)->output[0]), 0.5))
+      !const_near(
+          im, other_input(node_at(im, half), node_at(im, mul)->output[0]), 0.5))
     return;
   im->skip[div] = im->skip[erf] = im->skip[add] = im->skip[mul] = true;
   im->patterns[half] = (onnx_pattern){PATTERN_GELU, x, NULL, NULL, 0, 0};
@@ -128,22 +131,29 @@ static void match_layernorm(importer *im, int mean) {
       axis2 != axis)
     return;
   int add = only_consumer(im, node_at(im, var)->output[0], "Add");
-  const char *eps = add < 0 ? NULL : other_input(node_at(im, add), node_at(im, var)->output[0]);
+  const char *eps =
+      add < 0 ? NULL
+              : other_input(node_at(im, add), node_at(im, var)->output[0]);
   oval *ev = eps ? onnx_value(im, eps) : NULL;
   if (!ev || !onnx_is_const(ev) || ev->count != 1)
     return;
   int sqrt_n = only_consumer(im, node_at(im, add)->output[0], "Sqrt");
-  if (sqrt_n < 0 || only_consumer(im, node_at(im, sqrt_n)->output[0], "Div") != div ||
+  if (sqrt_n < 0 ||
+      only_consumer(im, node_at(im, sqrt_n)->output[0], "Div") != div ||
       strcmp(node_at(im, div)->input[1], node_at(im, sqrt_n)->output[0]))
     return;
   int last = div;
   const char *scale = NULL, *bias = NULL;
   int mul = only_consumer(im, node_at(im, div)->output[0], "Mul");
-  const char *g = mul < 0 ? NULL : other_input(node_at(im, mul), node_at(im, div)->output[0]);
+  const char *g =
+      mul < 0 ? NULL
+              : other_input(node_at(im, mul), node_at(im, div)->output[0]);
   if (g && onnx_is_const(onnx_value(im, g)))
     scale = g, last = mul;
   int badd = only_consumer(im, node_at(im, last)->output[0], "Add");
-  const char *b = badd < 0 ? NULL : other_input(node_at(im, badd), node_at(im, last)->output[0]);
+  const char *b =
+      badd < 0 ? NULL
+               : other_input(node_at(im, badd), node_at(im, last)->output[0]);
   if (b && onnx_is_const(onnx_value(im, b)))
     bias = b, last = badd;
   int nodes[] = {mean, sub, pow, var, add, sqrt_n, div, mul, badd};
@@ -151,7 +161,7 @@ static void match_layernorm(importer *im, int mean) {
     if (nodes[k] >= 0 && nodes[k] != last && (nodes[k] != mul || scale) &&
         (nodes[k] != badd || bias))
       im->skip[nodes[k]] = true;
-  im->patterns[last] = (onnx_pattern){PATTERN_LAYERNORM, x, scale, bias,
+  im->patterns[last] = (onnx_pattern){PATTERN_LAYERNORM,      x,   scale, bias,
                                       (float)onnx_get(ev, 0), axis};
 }
 
@@ -176,10 +186,11 @@ bool onnx_emit_pattern(importer *im, const Onnx__NodeProto *n, int index) {
     return true;
   }
   if (p->axis != -1 && p->axis != x->rank - 1)
-    return onnx_error(im, n, "the layer norm decomposition normalises axis "
-                             "%lld, not the last",
+    return onnx_error(im, n,
+                      "the layer norm decomposition normalises axis "
+                      "%lld, not the last",
                       (long long)p->axis);
-  return onnx_build_layernorm(im, n, x, p->scale ? onnx_value(im, p->scale) : NULL,
-                              p->bias ? onnx_value(im, p->bias) : NULL, p->eps,
-                              o);
+  return onnx_build_layernorm(
+      im, n, x, p->scale ? onnx_value(im, p->scale) : NULL,
+      p->bias ? onnx_value(im, p->bias) : NULL, p->eps, o);
 }

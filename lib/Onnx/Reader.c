@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned char *read_all(const char *path, const char *name,
-                               size_t *len, const npuc_diag_sink *sink);
+static unsigned char *read_all(const char *path, const char *name, size_t *len,
+                               const npuc_diag_sink *sink);
 static bool scan_message(const unsigned char *p, size_t len,
                          const ProtobufCMessageDescriptor *desc, int depth,
                          const char **why);
@@ -71,8 +71,8 @@ void npuc_onnx_model_free(npuc_onnx_model *m) {
 
 /* The whole file (stdin for "-") in memory, at most NPUC_ONNX_FILE_LIMIT
  * bytes. */
-static unsigned char *read_all(const char *path, const char *name,
-                               size_t *len, const npuc_diag_sink *sink) {
+static unsigned char *read_all(const char *path, const char *name, size_t *len,
+                               const npuc_diag_sink *sink) {
   FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
   if (!f) {
     npuc_diag_emit(sink, NPUC_SEV_ERROR, name, 0, 0, "cannot open: %s",

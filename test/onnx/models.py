@@ -35,6 +35,17 @@ def build(name):
     else:
         model = getattr(torchvision.models, name)()
         shape, opset = (1, 3, 224, 224), 14
+        # Fresh batch norms are identities and the activations fade
+        # (mobilenet_v2's output would be ~1e-9): random statistics keep
+        # every layer's output in play.
+        for m in model.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                c = m.num_features
+                m.running_mean.uniform_(-0.2, 0.2)
+                m.running_var.uniform_(0.5, 1.5)
+                m.weight.data.uniform_(0.5, 1.5)
+                m.bias.data.uniform_(-0.2, 0.2)
+                del c
     model.eval()
     x = torch.randn(*shape)
     with torch.no_grad():

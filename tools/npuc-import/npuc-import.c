@@ -57,13 +57,18 @@ static int run(options *o) {
   o->import.progress = isatty(2);
   MlirContext ctx = npuc_context_create();
   npuc_context_set_sink(ctx, NULL, NULL);
-  MlirOperation module = npuc_onnx_import_file(ctx, reg, o->input, &o->import, NULL);
+  MlirOperation module =
+      npuc_onnx_import_file(ctx, reg, o->input, &o->import, NULL);
   bool ok = !mlirOperationIsNull(module);
   if (ok) {
     size_t len = 0;
     char *text = print_module(reg, module, o, &len);
+    /* Exactly one newline at the end, as mlir-opt prints. */
+    while (text && len > 0 && text[len - 1] == '\n')
+      len--;
     npuc_output *out = text ? npuc_output_open(o->output, NULL) : NULL;
-    ok = out && npuc_output_write(out, text, len) && npuc_output_commit(out, NULL);
+    ok = out && npuc_output_write(out, text, len) &&
+         npuc_output_write(out, "\n", 1) && npuc_output_commit(out, NULL);
     free(text);
     mlirOperationDestroy(module);
   }
@@ -122,8 +127,9 @@ static int parse_dtype(const char *value, npuc_onnx_dtype *out) {
   else if (!strcmp(value, "bf16"))
     *out = NPUC_ONNX_DTYPE_BF16;
   else {
-    fprintf(stderr, TOOL ": error: --tx8-dtype takes f32, f16 or bf16, not "
-                         "'%s'\n",
+    fprintf(stderr,
+            TOOL ": error: --tx8-dtype takes f32, f16 or bf16, not "
+                 "'%s'\n",
             value);
     return 1;
   }
@@ -136,7 +142,8 @@ static int parse_command_line(int argc, char **argv, options *o) {
     const char *arg = argv[i];
     if (arg[0] != '-' || arg[1] == '\0') {
       if (have_input) {
-        fprintf(stderr, TOOL ": error: more than one input file ('%s' and '%s')\n",
+        fprintf(stderr,
+                TOOL ": error: more than one input file ('%s' and '%s')\n",
                 o->input, arg);
         return 1;
       }
@@ -161,8 +168,8 @@ static int parse_command_line(int argc, char **argv, options *o) {
       continue;
     }
     if (!IS("o") && !IS("input-shape") && !IS("tx8-dtype")) {
-      fprintf(stderr, TOOL ": error: unknown option '%s' (see '" TOOL
-                           " --help')\n",
+      fprintf(stderr,
+              TOOL ": error: unknown option '%s' (see '" TOOL " --help')\n",
               arg);
       return 1;
     }
