@@ -21,7 +21,7 @@ ASAN_ENV   := ASAN_OPTIONS=detect_leaks=1 \
 
 .PHONY: all deps build check build-asan check-asan demo clean conformance \
         format format-check \
-        fuzz fuzz-repro fuzz-passes bench tx8-random models
+        fuzz fuzz-repro fuzz-passes bench tx8-random models fuzz-onnx
 
 all: build
 
@@ -89,6 +89,10 @@ format-check: deps
 # libFuzzer on the syntax engine for FUZZ_SECONDS; fails on any crash.
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh
+
+# libFuzzer on the ONNX reader for FUZZ_SECONDS; fails on any crash.
+fuzz-onnx: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) PYTHON_ONNX=$(PYTHON_ONNX) fuzz/onnx.sh
 
 # The saved reproducers of past fuzzer findings stay fixed.
 fuzz-repro: deps

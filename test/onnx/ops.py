@@ -9,7 +9,9 @@ onnx.reference). Inputs are random with a fixed seed.
 
 Prints one line per case ("ok NAME" or "FAIL NAME: why") and a total;
 exits 1 on any failure. Tolerance: max |error| <= 1e-4 * max(1, max |ref|)
-(f32; gemm and conv accumulate in another order than NumPy).
+in f32 (gemm and conv accumulate in another order than NumPy); with
+--dtype f16 / bf16 (npuc-compile --tx8-dtype: the program computes, reads
+and writes that type) 2e-2 / 8e-2.
 """
 import argparse
 import os
@@ -355,14 +357,34 @@ def build_cases():
 
 # ---- Running -----------------------------------------------------------------
 
-def run_case(bindir, out, name, make, inputs, refs):
+# --dtype: the element type the program computes in and reads and writes
+# (npuc-compile --tx8-dtype); the tolerance of each (relative to max |ref|).
+DTYPES = {"f32": ("<f4", 1e-4), "f16": ("<f2", 2e-2), "bf16": (None, 8e-2)}
+
+
+def to_bits(a, dtype):
+    """The little-endian bytes of a in dtype (bf16: f32's upper half,
+    rounded to nearest even)."""
+    if dtype == "bf16":
+        u = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
+        return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype("<u2").tobytes()
+    return np.asarray(a).astype(DTYPES[dtype][0]).tobytes()
+
+
+def from_bits(raw, dtype):
+    if dtype == "bf16":
+        return (np.frombuffer(raw, "<u2").astype(np.uint32) << 16).view(np.float32)
+    return np.frombuffer(raw, DTYPES[dtype][0]).astype(np.float32)
+
+
+def run_case(bindir, out, name, make, inputs, refs, dtype="f32"):
     d = os.path.join(out, name)
     os.makedirs(os.path.join(d, "in"), exist_ok=True)
     os.makedirs(os.path.join(d, "res"), exist_ok=True)
     path = os.path.join(d, "model.onnx")
     onnx.save(make(), path)
     r = subprocess.run([os.path.join(bindir, "npuc-compile"), "--target=tx8",
-                        "-o", os.path.join(d, "prog"), path],
+                        "--tx8-dtype=" + dtype, "-o", os.path.join(d, "prog"), path],
                        capture_output=True, text=True)
     if r.returncode:
         return f"compile failed: {r.stderr.strip()[-600:]}"
@@ -371,18 +393,20 @@ def run_case(bindir, out, name, make, inputs, refs):
     if r.returncode:
         return f"build failed: {r.stderr.strip()[-600:]}"
     for k, (_, a) in enumerate(inputs):
-        a.astype("<f4").tofile(os.path.join(d, "in", f"arg{k}.bin"))
+        with open(os.path.join(d, "in", f"arg{k}.bin"), "wb") as f:
+            f.write(to_bits(a, dtype))
     r = subprocess.run([os.path.join(d, "prog", "program"), os.path.join(d, "in"),
                         os.path.join(d, "res")], capture_output=True, text=True)
     if r.returncode:
         return f"run failed: {r.stderr.strip()[-600:]}"
     for k, ref in enumerate(refs):
-        got = np.fromfile(os.path.join(d, "res", f"result{k}.bin"), dtype="<f4")
+        with open(os.path.join(d, "res", f"result{k}.bin"), "rb") as f:
+            got = from_bits(f.read(), dtype)
         ref = np.asarray(ref, dtype=np.float64).reshape(-1)
         if got.size != ref.size:
             return f"result {k}: {got.size} elements, expected {ref.size}"
         err = float(np.max(np.abs(got - ref))) if ref.size else 0.0
-        tol = 1e-4 * max(1.0, float(np.max(np.abs(ref))))
+        tol = DTYPES[dtype][1] * max(1.0, float(np.max(np.abs(ref))))
         if not err <= tol:
             return f"result {k}: max error {err:.3g} > {tol:.3g}"
     return None
@@ -394,15 +418,18 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--family")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--dtype", choices=sorted(DTYPES), default="f32")
+    ap.add_argument("--only", nargs="*")
     a = ap.parse_args()
     build_cases()
-    cases = [c for c in CASES if not a.family or c[0] == a.family]
+    cases = [c for c in CASES if (not a.family or c[0] == a.family) and
+             (not a.only or c[1] in a.only)]
     failed = 0
     for family, name, make, inputs, refs in cases:
         if a.list:
             print(family, name)
             continue
-        why = run_case(a.bin, a.out, name, make, inputs, refs)
+        why = run_case(a.bin, a.out, name, make, inputs, refs, a.dtype)
         failed += why is not None
         print(f"ok {name}" if why is None else f"FAIL {name}: {why}")
     print(f"onnx ops: {len(cases) - failed} passed, {failed} failed")
