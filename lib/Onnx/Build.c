@@ -38,6 +38,26 @@ MlirOperation onnx_build(importer *im, const char *name, int nops,
   return op;
 }
 
+MlirValue onnx_build1(importer *im, const char *name, MlirValue in,
+                      MlirType result, int nattrs,
+                      const MlirNamedAttribute *attrs) {
+  return mlirOperationGetResult(
+      onnx_build(im, name, 1, &in, result, nattrs, attrs), 0);
+}
+
+MlirValue onnx_reshape(importer *im, MlirValue v, const int64_t *dims,
+                       int rank) {
+  return onnx_build1(im, "tx8be.reshape", v, onnx_tensor_type(im, dims, rank),
+                     0, NULL);
+}
+
+void onnx_set_reshaped(importer *im, oval *o, oval *x, const int64_t *dims,
+                       int rank) {
+  int perm[MAX_RANK];
+  onnx_identity_perm(perm, rank);
+  onnx_set_built(o, onnx_reshape(im, onnx_logical(im, x), dims, rank), perm);
+}
+
 static MlirNamedAttribute named(importer *im, const char *name,
                                 MlirAttribute a) {
   return mlirNamedAttributeGet(mlirIdentifierGet(im->ctx, ref(name)), a);
@@ -94,15 +114,10 @@ static MlirValue transpose(importer *im, MlirValue v, const int *perm,
       last = perm[d];
     }
   if (order_kept)
-    return mlirOperationGetResult(onnx_build(im, "tx8be.reshape", 1, &v,
-                                             onnx_tensor_type(im, dims, rank),
-                                             0, NULL),
-                                  0);
+    return onnx_reshape(im, v, dims, rank);
   MlirNamedAttribute a = onnx_attr_i64s(im, "permutation", p64, rank);
-  return mlirOperationGetResult(onnx_build(im, "tx8be.transpose", 1, &v,
-                                           onnx_tensor_type(im, dims, rank), 1,
-                                           &a),
-                                0);
+  return onnx_build1(im, "tx8be.transpose", v, onnx_tensor_type(im, dims, rank),
+                     1, &a);
 }
 
 /* A constant used by a run-time op is built once, in its logical layout. */

@@ -94,6 +94,13 @@ MlirType onnx_tensor_type(importer *im, const int64_t *dims, int rank);
 MlirOperation onnx_build(importer *im, const char *name, int nops,
                          const MlirValue *ops, MlirType result, int nattrs,
                          const MlirNamedAttribute *attrs);
+/* An op of one operand and one result; its result. */
+MlirValue onnx_build1(importer *im, const char *name, MlirValue in,
+                      MlirType result, int nattrs,
+                      const MlirNamedAttribute *attrs);
+/* tx8be.reshape of v to (dims, rank). */
+MlirValue onnx_reshape(importer *im, MlirValue v, const int64_t *dims,
+                       int rank);
 MlirNamedAttribute onnx_attr_i64s(importer *im, const char *name,
                                   const int64_t *v, int n);
 MlirNamedAttribute onnx_attr_int(importer *im, const char *name, int64_t v);
@@ -107,6 +114,10 @@ MlirValue onnx_const_f(importer *im, const float *data, const int64_t *dims,
 MlirValue onnx_none(importer *im);
 void onnx_identity_perm(int *perm, int rank);
 bool onnx_perm_is_identity(const int *perm, int rank);
+/* o = x reshaped to (dims, rank): x's logical layout through
+ * tx8be.reshape; o's shape must be set. */
+void onnx_set_reshaped(importer *im, oval *o, oval *x, const int64_t *dims,
+                       int rank);
 /* Sets an output's logical shape and its built value with a perm. */
 void onnx_set_built(oval *o, MlirValue v, const int *perm);
 

@@ -313,15 +313,10 @@ static MlirValue broadcast_to(importer *im, oval *x, const int64_t *dims,
     map[d] = d;
   }
   if (x->rank != rank)
-    v = mlirOperationGetResult(onnx_build(im, "tx8be.reshape", 1, &v,
-                                          onnx_tensor_type(im, padded, rank), 0,
-                                          NULL),
-                               0);
+    v = onnx_reshape(im, v, padded, rank);
   MlirNamedAttribute a = onnx_attr_i64s(im, "dims", map, rank);
-  return mlirOperationGetResult(onnx_build(im, "tx8be.broadcast", 1, &v,
-                                           onnx_tensor_type(im, dims, rank), 1,
-                                           &a),
-                                0);
+  return onnx_build1(im, "tx8be.broadcast", v, onnx_tensor_type(im, dims, rank),
+                     1, &a);
 }
 
 static bool same_shape(const oval *x, const int64_t *dims, int rank) {
@@ -457,6 +452,15 @@ static bool op_clip(importer *im, const Onnx__NodeProto *n, int index) {
 
 /* ---- Shapes and data movement ------------------------------------------- */
 
+/* o (its shape set, x's element count) gets x's elements in order. */
+static void copy_elements(oval *o, const oval *x) {
+  onnx_alloc_const(o, x->i != NULL);
+  if (x->f)
+    memcpy(o->f, x->f, (size_t)x->count * sizeof *o->f);
+  else
+    memcpy(o->i, x->i, (size_t)x->count * sizeof *o->i);
+}
+
 /* The result shape of Reshape, Flatten, Squeeze, Unsqueeze. */
 static bool reshaped_dims(importer *im, const Onnx__NodeProto *n, oval *x,
                           int64_t *dims, int *rank) {
@@ -540,20 +544,12 @@ static bool op_reshape(importer *im, const Onnx__NodeProto *n, int index) {
       !onnx_set_shape(im, n, o, dims, rank))
     return false;
   if (onnx_is_const(x)) {
-    onnx_alloc_const(o, x->i != NULL);
-    memcpy(o->f ? (void *)o->f : (void *)o->i,
-           x->f ? (void *)x->f : (void *)x->i,
-           (size_t)x->count * (x->f ? sizeof(float) : sizeof(int64_t)));
+    copy_elements(o, x);
     return true;
   }
   if (!need_float(im, n, x))
     return false;
-  MlirValue v = onnx_logical(im, x);
-  MlirOperation r = onnx_build(im, "tx8be.reshape", 1, &v,
-                               onnx_tensor_type(im, dims, rank), 0, NULL);
-  int perm[MAX_RANK];
-  onnx_identity_perm(perm, rank);
-  onnx_set_built(o, mlirOperationGetResult(r, 0), perm);
+  onnx_set_reshaped(im, o, x, dims, rank);
   return true;
 }
 
@@ -744,18 +740,10 @@ static bool op_gather(importer *im, const Onnx__NodeProto *n, int index) {
   if (!slice_into(im, n, x, start, size, step, &sliced))
     return false;
   bool ok = onnx_set_shape(im, n, o, dims, rank);
-  if (ok && onnx_is_const(&sliced)) {
-    onnx_alloc_const(o, sliced.i != NULL);
-    memcpy(o->f ? (void *)o->f : (void *)o->i,
-           sliced.f ? (void *)sliced.f : (void *)sliced.i,
-           (size_t)o->count * (sliced.f ? sizeof(float) : sizeof(int64_t)));
-  } else if (ok) {
-    MlirValue v = onnx_logical(im, &sliced);
-    MlirOperation r = onnx_build(im, "tx8be.reshape", 1, &v,
-                                 onnx_tensor_type(im, dims, rank), 0, NULL);
-    int perm[MAX_RANK];
-    onnx_identity_perm(perm, rank);
-    onnx_set_built(o, mlirOperationGetResult(r, 0), perm);
+  if (ok && onnx_is_const(&sliced))
+    copy_elements(o, &sliced);
+  else if (ok) {
+    onnx_set_reshaped(im, o, &sliced, dims, rank);
   }
   free(sliced.f), free(sliced.i);
   return ok;

@@ -446,10 +446,7 @@ bool onnx_op_matmul(importer *im, const Onnx__NodeProto *n, int index) {
   MlirValue ops[3] = {onnx_logical(im, a), onnx_logical(im, b), onnx_none(im)};
   if (!batched && b->rank != 2) {
     int64_t bd[2] = {k, nn};
-    ops[1] =
-        mlirOperationGetResult(onnx_build(im, "tx8be.reshape", 1, &ops[1],
-                                          onnx_tensor_type(im, bd, 2), 0, NULL),
-                               0);
+    ops[1] = onnx_reshape(im, ops[1], bd, 2);
   }
   int64_t dims[MAX_RANK];
   int rank = a->rank;
@@ -597,12 +594,8 @@ bool onnx_op_reduce(importer *im, const Onnx__NodeProto *n, int index) {
   }
   oval tmp = {.name = o->name};
   set_result(im, &tmp, r, keep, x->rank, x->perm);
-  MlirValue v = onnx_logical(im, &tmp);
-  int perm[MAX_RANK];
-  onnx_identity_perm(perm, rank);
-  r = onnx_build(im, "tx8be.reshape", 1, &v, onnx_tensor_type(im, kept, rank),
-                 0, NULL);
-  set_result(im, o, r, kept, rank, perm);
+  onnx_set_shape(im, n, o, kept, rank);
+  onnx_set_reshaped(im, o, &tmp, kept, rank);
   return true;
 }
 
@@ -630,15 +623,9 @@ bool onnx_build_layernorm(importer *im, const Onnx__NodeProto *n, oval *x,
       bias ? onnx_logical(im, bias) : onnx_const_f(im, zeros, &c, 1)};
   free(ones), free(zeros);
   if (scale && scale->rank != 1)
-    ops[1] =
-        mlirOperationGetResult(onnx_build(im, "tx8be.reshape", 1, &ops[1],
-                                          onnx_tensor_type(im, &c, 1), 0, NULL),
-                               0);
+    ops[1] = onnx_reshape(im, ops[1], &c, 1);
   if (bias && bias->rank != 1)
-    ops[2] =
-        mlirOperationGetResult(onnx_build(im, "tx8be.reshape", 1, &ops[2],
-                                          onnx_tensor_type(im, &c, 1), 0, NULL),
-                               0);
+    ops[2] = onnx_reshape(im, ops[2], &c, 1);
   MlirNamedAttribute a = onnx_attr_f32(im, "epsilon", eps);
   MlirOperation r =
       onnx_build(im, "tx8be.layernorm", 3, ops, mlirValueGetType(v), 1, &a);

@@ -110,6 +110,17 @@ static int reader(importer *im, const char *name, const char *op, size_t k,
   return -1;
 }
 
+/* The node `op` alone reading node `from`'s output with a constant as its
+ * other operand (*c, else NULL). */
+static int const_operand_after(importer *im, int from, const char *op,
+                               const char **c) {
+  const char *out = node_at(im, from)->output[0];
+  int next = only_consumer(im, out, op);
+  const char *other = next < 0 ? NULL : other_input(node_at(im, next), out);
+  *c = other && onnx_is_const(onnx_value(im, other)) ? other : NULL;
+  return next;
+}
+
 static void match_layernorm(importer *im, int mean) {
   const Onnx__NodeProto *m = node_at(im, mean);
   const char *x = m->input[0];
@@ -144,18 +155,10 @@ static void match_layernorm(importer *im, int mean) {
     return;
   int last = div;
   const char *scale = NULL, *bias = NULL;
-  int mul = only_consumer(im, node_at(im, div)->output[0], "Mul");
-  const char *g =
-      mul < 0 ? NULL
-              : other_input(node_at(im, mul), node_at(im, div)->output[0]);
-  if (g && onnx_is_const(onnx_value(im, g)))
-    scale = g, last = mul;
-  int badd = only_consumer(im, node_at(im, last)->output[0], "Add");
-  const char *b =
-      badd < 0 ? NULL
-               : other_input(node_at(im, badd), node_at(im, last)->output[0]);
-  if (b && onnx_is_const(onnx_value(im, b)))
-    bias = b, last = badd;
+  int mul = const_operand_after(im, last, "Mul", &scale);
+  last = scale ? mul : last;
+  int badd = const_operand_after(im, last, "Add", &bias);
+  last = bias ? badd : last;
   int nodes[] = {mean, sub, pow, var, add, sqrt_n, div, mul, badd};
   for (size_t k = 0; k < sizeof nodes / sizeof nodes[0]; ++k)
     if (nodes[k] >= 0 && nodes[k] != last && (nodes[k] != mul || scale) &&

@@ -51,36 +51,52 @@ def conv_chain():
          ("s", w(16) + 2), ("o", w(16)), ("m", w(16)), ("v", w(16) + 2)])
 
 
+def layernorm_nodes(x, g, b, y):
+    """The opset-13 export of layer_norm over the last axis."""
+    return [helper.make_node("ReduceMean", [x], [y + "_m"], axes=[-1]),
+            helper.make_node("Sub", [x, y + "_m"], [y + "_d"]),
+            const(y + "_two", np.float32(2)),
+            helper.make_node("Pow", [y + "_d", y + "_two"], [y + "_p"]),
+            helper.make_node("ReduceMean", [y + "_p"], [y + "_v"], axes=[-1]),
+            const(y + "_eps", np.float32(1e-5)),
+            helper.make_node("Add", [y + "_v", y + "_eps"], [y + "_ve"]),
+            helper.make_node("Sqrt", [y + "_ve"], [y + "_sd"]),
+            helper.make_node("Div", [y + "_d", y + "_sd"], [y + "_n"]),
+            helper.make_node("Mul", [y + "_n", g], [y + "_ng"]),
+            helper.make_node("Add", [y + "_ng", b], [y])]
+
+
+def gelu_nodes(x, y):
+    """torch's export of gelu: x * (erf(x / sqrt 2) + 1) * 0.5."""
+    return [const(y + "_s2", np.float32(np.sqrt(2))), const(y + "_one", np.float32(1)),
+            const(y + "_half", np.float32(0.5)),
+            helper.make_node("Div", [x, y + "_s2"], [y + "_q"]),
+            helper.make_node("Erf", [y + "_q"], [y + "_e"]),
+            helper.make_node("Add", [y + "_e", y + "_one"], [y + "_e1"]),
+            helper.make_node("Mul", [x, y + "_e1"], [y + "_gm"]),
+            helper.make_node("Mul", [y + "_gm", y + "_half"], [y])]
+
+
+def flatten_by_shape_nodes(x, y):
+    """Reshape to [dim 0, -1] through the shape subgraph exporters write:
+    Shape -> Gather -> Unsqueeze -> Concat -> Reshape."""
+    return [helper.make_node("Shape", [x], [y + "_sh"]),
+            const(y + "_zero", np.array(0, np.int64)),
+            helper.make_node("Gather", [y + "_sh", y + "_zero"], [y + "_n0"], axis=0),
+            const(y + "_ax", np.array([0], np.int64)),
+            helper.make_node("Unsqueeze", [y + "_n0", y + "_ax"], [y + "_nu"]),
+            const(y + "_rest", np.array([-1], np.int64)),
+            helper.make_node("Concat", [y + "_nu", y + "_rest"], [y + "_shape"], axis=0),
+            helper.make_node("Reshape", [x, y + "_shape"], [y])]
+
+
 def patterns():
     """The opset-13 layer norm and gelu decompositions, and the shape
     subgraph of a reshape."""
-    return graph(
-        [helper.make_node("ReduceMean", ["x"], ["m"], axes=[-1]),
-         helper.make_node("Sub", ["x", "m"], ["d"]),
-         const("two", np.float32(2)), helper.make_node("Pow", ["d", "two"], ["p"]),
-         helper.make_node("ReduceMean", ["p"], ["v"], axes=[-1]),
-         const("eps", np.float32(1e-5)), helper.make_node("Add", ["v", "eps"], ["ve"]),
-         helper.make_node("Sqrt", ["ve"], ["sd"]),
-         helper.make_node("Div", ["d", "sd"], ["n"]),
-         helper.make_node("Mul", ["n", "g"], ["ng"]),
-         helper.make_node("Add", ["ng", "b"], ["ln"]),
-         const("s2", np.float32(np.sqrt(2))), const("one", np.float32(1)),
-         const("half", np.float32(0.5)),
-         helper.make_node("Div", ["ln", "s2"], ["q"]),
-         helper.make_node("Erf", ["q"], ["e"]),
-         helper.make_node("Add", ["e", "one"], ["e1"]),
-         helper.make_node("Mul", ["ln", "e1"], ["gm"]),
-         helper.make_node("Mul", ["gm", "half"], ["ge"]),
-         helper.make_node("Shape", ["ge"], ["sh"]),
-         const("zero", np.array(0, np.int64)),
-         helper.make_node("Gather", ["sh", "zero"], ["n0"], axis=0),
-         const("ax", np.array([0], np.int64)),
-         helper.make_node("Unsqueeze", ["n0", "ax"], ["nu"]),
-         const("rest", np.array([-1], np.int64)),
-         helper.make_node("Concat", ["nu", "rest"], ["shape"], axis=0),
-         helper.make_node("Reshape", ["ge", "shape"], ["y"])],
-        [("x", [2, 4, 32])], [("y", [2, 128])],
-        [("g", w(32)), ("b", w(32))])
+    return graph(layernorm_nodes("x", "g", "b", "ln") + gelu_nodes("ln", "ge") +
+                 flatten_by_shape_nodes("ge", "y"),
+                 [("x", [2, 4, 32])], [("y", [2, 128])],
+                 [("g", w(32)), ("b", w(32))])
 
 
 def unsupported():

@@ -22,18 +22,16 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lit_models import (const, flatten_by_shape_nodes, gelu_nodes,  # noqa: E402
+                        layernorm_nodes)
+
 RNG = np.random.default_rng(20261126)
 F = TensorProto.FLOAT
 
 
 def rand(*shape, lo=-1.0, hi=1.0):
     return RNG.uniform(lo, hi, size=shape).astype(np.float32)
-
-
-def const(name, array):
-    """A Constant node (exporters' form) for a NumPy array."""
-    return helper.make_node("Constant", [], [name],
-                            value=numpy_helper.from_array(np.asarray(array), name))
 
 
 def model(nodes, inputs, outputs, inits=(), opset=13):
@@ -169,14 +167,7 @@ def binary_cases():
                                         helper.make_node("Pow", ["p", "e"], ["y"])],
          [("p", bpos)], [bpos.astype(np.float64) ** 1.5])
     x = rand(1, 8, 32)
-    case("patterns", "gelu-decomposition",
-         [const("s2", np.float32(np.sqrt(2))), const("one", np.float32(1)),
-          const("half", np.float32(0.5)),
-          helper.make_node("Div", ["x", "s2"], ["d"]),
-          helper.make_node("Erf", ["d"], ["e"]),
-          helper.make_node("Add", ["e", "one"], ["p"]),
-          helper.make_node("Mul", ["x", "p"], ["m"]),
-          helper.make_node("Mul", ["m", "half"], ["y"])],
+    case("patterns", "gelu-decomposition", gelu_nodes("x", "y"),
          [("x", x)], [gelu(x.astype(np.float64))])
 
 
@@ -275,16 +266,7 @@ def nn_cases():
          [helper.make_node("LayerNormalization", ["x", "g", "b"], ["y"], epsilon=1e-5)],
          [("x", xl)], [layernorm(xl.astype(np.float64), g, bb)],
          inits=[("g", g), ("b", bb)], opset=17)
-    case("patterns", "layernorm-decomposition",
-         [helper.make_node("ReduceMean", ["x"], ["m"], axes=[-1]),
-          helper.make_node("Sub", ["x", "m"], ["d"]),
-          const("two", np.float32(2)), helper.make_node("Pow", ["d", "two"], ["p"]),
-          helper.make_node("ReduceMean", ["p"], ["v"], axes=[-1]),
-          const("eps", np.float32(1e-5)), helper.make_node("Add", ["v", "eps"], ["ve"]),
-          helper.make_node("Sqrt", ["ve"], ["sd"]),
-          helper.make_node("Div", ["d", "sd"], ["n"]),
-          helper.make_node("Mul", ["n", "g"], ["ng"]),
-          helper.make_node("Add", ["ng", "b"], ["y"])],
+    case("patterns", "layernorm-decomposition", layernorm_nodes("x", "g", "b", "y"),
          [("x", xl)], [layernorm(xl.astype(np.float64), g, bb)],
          inits=[("g", g), ("b", bb)])
 
@@ -320,15 +302,7 @@ def movement_cases():
          [("x", x)], [x.transpose(0, 2, 3, 1).reshape(2, -1, 3)])
     # The shape subgraph exporters write: Shape -> Gather -> Unsqueeze ->
     # Concat -> Reshape, folded at import.
-    case("movement", "shape-subgraph-folded",
-         [helper.make_node("Shape", ["x"], ["sh"]),
-          const("zero", np.array(0, np.int64)),
-          helper.make_node("Gather", ["sh", "zero"], ["n"], axis=0),
-          const("ax0", np.array([0], np.int64)),
-          helper.make_node("Unsqueeze", ["n", "ax0"], ["nu"]),
-          const("rest", np.array([-1], np.int64)),
-          helper.make_node("Concat", ["nu", "rest"], ["shape"], axis=0),
-          helper.make_node("Reshape", ["x", "shape"], ["y"])],
+    case("movement", "shape-subgraph-folded", flatten_by_shape_nodes("x", "y"),
          [("x", x)], [x.reshape(2, -1)])
     case("movement", "squeeze-unsqueeze",
          [const("a1", np.array([1], np.int64)),
