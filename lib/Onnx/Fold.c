@@ -12,6 +12,7 @@
 #include "npuc/Checked.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,11 +52,23 @@ double onnx_get(const oval *x, int64_t k) {
   return x->f ? (double)x->f[k] : (double)x->i[k];
 }
 
+/* A double as int64, saturating (NaN is 0): values from a file must not
+ * make the conversion undefined. */
+int64_t onnx_to_i64(double v) {
+  if (v != v)
+    return 0;
+  if (v >= 9.2e18)
+    return INT64_MAX;
+  if (v <= -9.2e18)
+    return INT64_MIN;
+  return (int64_t)v;
+}
+
 void onnx_put(oval *o, int64_t k, double v) {
   if (o->f)
-    o->f[k] = (float)v;
+    o->f[k] = v > 3.4e38 ? INFINITY : v < -3.4e38 ? -INFINITY : (float)v;
   else
-    o->i[k] = (int64_t)v;
+    o->i[k] = onnx_to_i64(v);
 }
 
 void onnx_strides(const int64_t *dims, int rank, int64_t *strides) {
@@ -162,7 +175,10 @@ bool onnx_fold_elementwise(importer *im, const Onnx__NodeProto *n, int fn,
     double x = onnx_get(a, ka), y = b ? onnx_get(b, kb) : 0;
     double r = apply(fn, x, y);
     if (ints && fn == FOLD_DIV)
-      r = y == 0 ? 0 : (double)((int64_t)x / (int64_t)y);
+      r = onnx_to_i64(y) == 0 ||
+                  (onnx_to_i64(y) == -1 && onnx_to_i64(x) == INT64_MIN)
+              ? 0
+              : (double)(onnx_to_i64(x) / onnx_to_i64(y));
     onnx_put(o, k, r);
     for (int d = rank - 1; d >= 0; --d) {
       if (++idx[d] < dims[d])
@@ -196,7 +212,7 @@ int onnx_const_ints(const oval *x, int64_t *out, int cap) {
   if (!onnx_is_const(x) || x->count > cap)
     return -1;
   for (int64_t k = 0; k < x->count; ++k)
-    out[k] = (int64_t)onnx_get(x, k);
+    out[k] = onnx_to_i64(onnx_get(x, k));
   return (int)x->count;
 }
 

@@ -577,6 +577,8 @@ static bool import_nodes(importer *im) {
       if (o)
         o->pending = false;
     }
+    if (!node->n_output || !node->output[0] || !*node->output[0])
+      return onnx_error(im, node, "the node has no output");
     im->loc = node_location(im, node, i);
     bool ok = im->patterns[i].kind
                   ? onnx_emit_pattern(im, node, (int)i)
@@ -596,10 +598,11 @@ static MlirOperation finish_module(importer *im, MlirOperation func,
   MlirType *rtypes = npuc_xcalloc(nout + 1, sizeof *rtypes);
   bool ok = true;
   for (size_t k = 0; k < nout && ok; ++k) {
-    oval *o = onnx_value(im, im->graph->output[k]->name);
+    const char *name = im->graph->output[k]->name;
+    oval *o = name ? onnx_value(im, name) : NULL;
     if (!o || (mlirValueIsNull(o->v) && !o->f))
       ok = onnx_error(im, NULL, "graph output '%s' is not computed",
-                      im->graph->output[k]->name);
+                      name ? name : "");
     else {
       if (mlirValueIsNull(o->v))
         o->v = onnx_const_f(im, o->f, o->dims, o->rank),

@@ -28,6 +28,7 @@ bool onnx_set_shape(importer *im, const Onnx__NodeProto *n, oval *o,
                     const int64_t *dims, int rank);
 void onnx_alloc_const(oval *o, bool ints);
 double onnx_get(const oval *x, int64_t k);
+int64_t onnx_to_i64(double v);
 void onnx_put(oval *o, int64_t k, double v);
 void onnx_strides(const int64_t *dims, int rank, int64_t *strides);
 void onnx_view_copy(const oval *x, oval *o, int64_t offset,

@@ -208,6 +208,7 @@ static bool op_cast(importer *im, const Onnx__NodeProto *n, int index) {
   for (int64_t k = 0; k < x->count; ++k) {
     double v = onnx_get(x, k);
     onnx_put(o, k, to == ET_BOOL ? v != 0 : to_int ? trunc(v) : v);
+    /* onnx_put saturates what does not fit. */
   }
   return true;
 }
@@ -499,8 +500,8 @@ static bool reshaped_dims(importer *im, const Onnx__NodeProto *n, oval *x,
         infer = d;
       } else if (dims[d] < 0)
         return onnx_error(im, n, "negative dimension in the shape");
-      else
-        known *= dims[d];
+      else if (!npuc_checked_mul(known, dims[d], &known))
+        return onnx_error(im, n, "the shape has too many elements");
     }
     if (infer >= 0)
       dims[infer] = known ? x->count / known : 0;
@@ -685,7 +686,7 @@ static bool op_slice(importer *im, const Onnx__NodeProto *n, int index) {
     int64_t e = ends[k] < 0 ? ends[k] + dim : ends[k];
     b = clamp(b, 0, dim), e = clamp(e, 0, dim);
     start[axis] = b, step[axis] = s;
-    size[axis] = e > b ? (e - b + s - 1) / s : 0;
+    size[axis] = e > b ? 1 + (e - b - 1) / s : 0;
     if (!size[axis] && !onnx_is_const(x))
       return onnx_error(im, n, "the slice is empty");
   }
@@ -717,8 +718,8 @@ static bool op_gather(importer *im, const Onnx__NodeProto *n, int index) {
     dims[rank++] = x->dims[d];
   int64_t count = ix->count, first = 0, stride = 1;
   for (int64_t k = 0; k < count; ++k) {
-    int64_t i = (int64_t)onnx_get(ix, k);
-    i = i < 0 ? i + x->dims[axis] : i;
+    int64_t i = onnx_to_i64(onnx_get(ix, k));
+    i = i < 0 && i >= -x->dims[axis] ? i + x->dims[axis] : i;
     if (i < 0 || i >= x->dims[axis])
       return onnx_error(im, n, "index %lld out of range", (long long)i);
     if (k == 0)
@@ -795,7 +796,10 @@ static bool op_concat(importer *im, const Onnx__NodeProto *n, int index) {
       free(all);
       return onnx_error(im, n, "input %zu does not fit the others", k);
     }
-    dims[axis] += x->dims[axis];
+    if (!npuc_checked_add(dims[axis], x->dims[axis], &dims[axis])) {
+      free(all);
+      return onnx_error(im, n, "the result is too large");
+    }
     all_const = all_const && onnx_is_const(x);
   }
   bool ok = onnx_set_shape(im, n, o, dims, x0->rank);
@@ -861,8 +865,8 @@ static bool op_split(importer *im, const Onnx__NodeProto *n, int index) {
       sizes[k] = (x->dims[axis] + (int64_t)parts - 1) / (int64_t)parts;
     if (!s && k + 1 == parts)
       sizes[k] = x->dims[axis] - total;
-    if (sizes[k] <= 0)
-      return onnx_error(im, n, "part %zu would be empty", k);
+    if (sizes[k] <= 0 || sizes[k] > x->dims[axis])
+      return onnx_error(im, n, "part %zu would be empty or too large", k);
     total += sizes[k];
   }
   if (total != x->dims[axis])

@@ -17,6 +17,9 @@
 
 static const int NHWC[MAX_RANK] = {0, 2, 3, 1};
 #define MAX_PIECES 64
+/* Window sizes, strides, pads and dilations stay below this, so that the
+ * output-size arithmetic cannot overflow. */
+#define BIG ((int64_t)1 << 24)
 
 typedef struct {
   int64_t kernel[2], strides[2], pads[4], dilations[2], group;
@@ -72,10 +75,12 @@ static bool read_window(importer *im, const Onnx__NodeProto *n,
     w->pads[0] = v[0], w->pads[1] = v[2], w->pads[2] = v[1], w->pads[3] = v[3];
   for (int k = 0; k < 2; ++k)
     if (w->strides[k] <= 0 || w->dilations[k] <= 0 || w->pads[2 * k] < 0 ||
-        w->pads[2 * k + 1] < 0 || w->kernel[k] <= 0)
+        w->pads[2 * k + 1] < 0 || w->kernel[k] <= 0 || w->strides[k] > BIG ||
+        w->dilations[k] > BIG || w->pads[2 * k] > BIG ||
+        w->pads[2 * k + 1] > BIG || w->kernel[k] > BIG)
       return onnx_error(im, n,
                         "kernel, strides, dilations must be positive "
-                        "and pads not negative");
+                        "and pads not negative (all below 2^24)");
   const Onnx__AttributeProto *ap = onnx_attr(n, "auto_pad");
   const char *mode = ap && ap->has_s ? (const char *)ap->s.data : "NOTSET";
   size_t len = ap && ap->has_s ? ap->s.len : 6;
@@ -184,7 +189,8 @@ bool onnx_op_conv(importer *im, const Onnx__NodeProto *n, int index) {
   if (!read_window(im, n, x->dims + 2, &win))
     return false;
   int64_t o = w->dims[0];
-  if (win.group <= 0 || x->dims[1] != w->dims[1] * win.group || o % win.group)
+  if (win.group <= 0 || win.group > x->dims[1] || o <= 0 ||
+      x->dims[1] != w->dims[1] * win.group || o % win.group)
     return onnx_error(im, n,
                       "%lld input channels do not fit weights of %lld "
                       "in %lld groups",
