@@ -93,7 +93,8 @@ def run(name, bindir, out):
     print(f"{name}: {'match' if ok else 'MISMATCH'}: max error {err:.3g} "
           f"({100 * err / scale:.3g}% of max |output| {scale:.3g}); "
           f"compile {seconds:.1f} s; {cycles} cycles, bound {bound} "
-          f"(cycles / bound {cycles / bound if cycles and bound else 0:.2f})")
+          f"(cycles / bound {cycles / bound if cycles and bound else 0:.2f})",
+          flush=True)
     return ok
 
 
