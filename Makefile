@@ -8,8 +8,12 @@ DEMO_INPUT ?= examples/hivm/add_kernel.mlir
 DEMO_SPEC  ?= examples/hivm/add_kernel.yaml
 PACKAGES   := libmlir-22-dev mlir-22-tools llvm-22-tools llvm-22-dev \
               libyaml-dev libcmocka-dev cmake clang libclang-rt-14-dev gcc make \
-              python3 pkg-config clang-format
+              python3 pkg-config clang-format \
+              libprotobuf-c-dev protobuf-c-compiler python3-onnx \
+              python3-torch python3-torchvision
 FUZZ_SECONDS ?= 60
+# Debian's python3, which has python3-onnx and python3-torch.
+PYTHON_ONNX ?= /usr/bin/python3
 # Leak checking stays on: the tools free what they allocate and MLIR's C API
 # leaves nothing behind at exit.
 ASAN_ENV   := ASAN_OPTIONS=detect_leaks=1 \
@@ -17,7 +21,7 @@ ASAN_ENV   := ASAN_OPTIONS=detect_leaks=1 \
 
 .PHONY: all deps build check build-asan check-asan demo clean conformance \
         format format-check \
-        fuzz fuzz-repro fuzz-passes bench tx8-random
+        fuzz fuzz-repro fuzz-passes bench tx8-random models fuzz-onnx
 
 all: build
 
@@ -87,6 +91,10 @@ format-check: deps
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh
 
+# libFuzzer on the ONNX reader for FUZZ_SECONDS; fails on any crash.
+fuzz-onnx: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) PYTHON_ONNX=$(PYTHON_ONNX) fuzz/onnx.sh
+
 # The saved reproducers of past fuzzer findings stay fixed.
 fuzz-repro: deps
 	fuzz/run.sh --repro
@@ -112,3 +120,12 @@ bench: build
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
+
+# The ONNX front end on real models (docs/onnx.md): torchvision resnet18 and
+# mobilenet_v2 and a TransformerEncoderLayer exported with python3-torch at
+# test time (random weights, fixed seed), compiled for TX8, run on 16
+# simulated tiles and matched against torch (max error <= 1% of max
+# |output|); prints compile time and cycles / roofline bound per model.
+models: build
+	rm -rf $(BUILD)/models
+	$(PYTHON_ONNX) test/onnx/models.py --bin $(BUILD)/bin --out $(BUILD)/models

@@ -21,6 +21,7 @@ LAYERS = [
     ("lib/Common", 0, "Common"),
     ("lib/Dialect", 1, "Dialect"),
     ("lib/Syntax", 2, "Syntax"),
+    ("lib/Onnx", 2, "ONNX reader and importer"),
     ("lib/IR", 3, "IR"),
     ("lib/Pass", 4, "Pass"),
     ("lib/TX8", 5, "TX8 op model"),

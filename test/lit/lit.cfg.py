@@ -49,7 +49,20 @@ else:
     if "--aie-vectorize " in opt_help:
         config.available_features.add("aie-vectorize")
 
-    for name in ("npuc-opt", "npuc-compile", "npuc-run", "npuc-translate"):
+    # The ONNX tests build models with python3-onnx (Debian's, which a
+    # pyenv python3 earlier on PATH may lack): `REQUIRES: onnx`,
+    # `%python_onnx`.
+    for py in ("/usr/bin/python3", "python3"):
+        try:
+            if subprocess.run([py, "-c", "import onnx"], capture_output=True,
+                              timeout=60).returncode == 0:
+                config.available_features.add("onnx")
+                config.substitutions.append(("%python_onnx", py))
+                break
+        except (OSError, subprocess.SubprocessError):
+            pass
+    for name in ("npuc-opt", "npuc-compile", "npuc-run", "npuc-translate",
+                 "npuc-import"):
         tool(name, config.npuc_tools_dir)
     # Reference programs of the execution tests: plain C, built by the
     # host compiler, independent of npuc.

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "npuc/IR.h"
+#include "npuc/Onnx.h"
 #include "npuc/Pass.h"
 #include "npuc/Passes.h"
 #include "npuc/Target.h"
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef NPUC_VERSION
 #define NPUC_VERSION "0.0.0"
@@ -28,16 +30,22 @@ typedef struct {
   const char *output_dir;
   const char *target;
   npuc_compile_options compile;
+  /* ONNX input (docs/onnx.md): by extension or --input-format=onnx. */
+  bool onnx;
+  const char *input_format;
+  npuc_onnx_input_shape shapes[16];
+  npuc_onnx_import_options import;
 } options;
 
 enum { CONTINUE = -1 };
 
 static int parse_command_line(int argc, char **argv, options *o);
 static int compile(const options *o);
+static int compile_parsed(const options *o, const char *input, size_t len);
 static void print_help(void);
 
 int main(int argc, char **argv) {
-  options o = {NULL, NULL, NULL, {false, true, NULL, NULL, NULL, NULL}};
+  options o = {.compile = {false, true, NULL, NULL, NULL, NULL}};
   npuc_register_passes();
   int status = parse_command_line(argc, argv, &o);
   return status == CONTINUE ? compile(&o) : status;
@@ -50,24 +58,49 @@ static void finish_options(options *o);
 static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
                          npuc_module *m, const char *pipeline);
 
+static bool parse_input(MlirContext ctx, const npuc_op_registry *registry,
+                        const options *o, const char *input, size_t len,
+                        npuc_module *m);
+
 static int compile(const options *o) {
   npuc_keep_freed_memory();
   npuc_install_fatal_error_handler(TOOL);
+  if (o->onnx)
+    return compile_parsed(o, NULL, 0);
   size_t len;
   char *input = npuc_read_input(o->input, &len, NULL);
   if (!input)
     return 1;
-  const char *filename = npuc_input_display_name(o->input);
+  bool ok =
+      npuc_check_text(input, len, npuc_input_display_name(o->input), NULL) &&
+      compile_parsed(o, input, len) == 0;
+  free(input);
+  return ok ? 0 : 1;
+}
+
+/* The module from the MLIR text, or imported from the ONNX model. */
+static bool parse_input(MlirContext ctx, const npuc_op_registry *registry,
+                        const options *o, const char *input, size_t len,
+                        npuc_module *m) {
+  if (!o->onnx)
+    return npuc_module_parse(ctx, registry, input, len,
+                             npuc_input_display_name(o->input), 1, NULL, m);
+  memset(m, 0, sizeof *m);
+  npuc_context_set_sink(ctx, NULL, NULL);
+  m->op = npuc_onnx_import_file(ctx, registry, o->input, &o->import, NULL);
+  return !mlirOperationIsNull(m->op);
+}
+
+static int compile_parsed(const options *o, const char *input, size_t len) {
   options full = *o;
   finish_options(&full);
   const npuc_target_def *target = npuc_target_lookup(o->target);
-  const npuc_op_registry *registry = NULL;
-  bool ok = npuc_check_text(input, len, filename, NULL) &&
-            (registry = npuc_builtin_op_registry(NULL)) != NULL;
+  const npuc_op_registry *registry = npuc_builtin_op_registry(NULL);
+  bool ok = registry != NULL;
   if (ok) {
     MlirContext ctx = npuc_context_create();
     npuc_module m;
-    ok = npuc_module_parse(ctx, registry, input, len, filename, 1, NULL, &m);
+    ok = parse_input(ctx, registry, &full, input, len, &m);
     if (ok) {
       char pipeline[2048];
       npuc_context_set_sink(ctx, NULL, m.map);
@@ -79,7 +112,6 @@ static int compile(const options *o) {
     }
     npuc_context_destroy(ctx);
   }
-  free(input);
   return ok ? 0 : 1;
 }
 
@@ -172,6 +204,8 @@ static bool parse_bool(const char *flag, const char *value, bool *out);
 static bool valid_target(const char *target);
 static void list_targets(FILE *f);
 static int unknown_option(const char *arg, const char *name);
+static bool parse_onnx_option(options *o, const char *flag, const char *value);
+static int finish_input_kind(options *o);
 
 static const char *const option_names[] = {"target",
                                            "o",
@@ -179,6 +213,9 @@ static const char *const option_names[] = {"target",
                                            "enable-auto-bind-sub-block",
                                            "target-config",
                                            "kernel",
+                                           "input-format",
+                                           "input-shape",
+                                           "tx8-dtype",
                                            "help",
                                            "version",
                                            NULL};
@@ -209,6 +246,17 @@ static int parse_command_line(int argc, char **argv, options *o) {
     if (IS("version")) {
       printf(TOOL " version " NPUC_VERSION " (MLIR 22)\n");
       return 0;
+    }
+    if (IS("input-format") || IS("input-shape") || IS("tx8-dtype")) {
+      if (!value && i + 1 < argc)
+        value = argv[++i];
+      if (!parse_onnx_option(o,
+                             IS("input-format")  ? "input-format"
+                             : IS("input-shape") ? "input-shape"
+                                                 : "tx8-dtype",
+                             value))
+        return 1;
+      continue;
     }
     if (IS("target") || IS("o") || IS("target-config") || IS("kernel")) {
       if (!value && i + 1 < argc)
@@ -263,6 +311,70 @@ static int parse_command_line(int argc, char **argv, options *o) {
     fprintf(stderr, TOOL ": error: no input file given\n");
     return 1;
   }
+  return finish_input_kind(o);
+}
+
+/* --input-format=mlir|onnx, --input-shape=NAME:DxD..., --tx8-dtype. */
+static bool parse_onnx_option(options *o, const char *flag, const char *value) {
+  if (!value || !*value) {
+    fprintf(stderr, TOOL ": error: option '--%s' needs a value\n", flag);
+    return false;
+  }
+  char err[256];
+  if (!strcmp(flag, "input-format")) {
+    if (strcmp(value, "mlir") && strcmp(value, "onnx")) {
+      fprintf(stderr,
+              TOOL ": error: --input-format takes mlir or onnx, not "
+                   "'%s'\n",
+              value);
+      return false;
+    }
+    o->input_format = value;
+  } else if (!strcmp(flag, "input-shape")) {
+    size_t k = o->import.num_input_shapes;
+    if (k == sizeof o->shapes / sizeof o->shapes[0]) {
+      fprintf(stderr, TOOL ": error: too many --input-shape options\n");
+      return false;
+    }
+    if (!npuc_onnx_parse_input_shape(value, &o->shapes[k], err, sizeof err)) {
+      fprintf(stderr, TOOL ": error: --input-shape: %s\n", err);
+      return false;
+    }
+    o->import.num_input_shapes++;
+    o->import.input_shapes = o->shapes;
+  } else if (!strcmp(value, "f32") || !strcmp(value, "f16") ||
+             !strcmp(value, "bf16")) {
+    o->import.dtype = value[0] == 'b'   ? NPUC_ONNX_DTYPE_BF16
+                      : value[1] == '1' ? NPUC_ONNX_DTYPE_F16
+                                        : NPUC_ONNX_DTYPE_MODEL;
+  } else {
+    fprintf(stderr,
+            TOOL ": error: --tx8-dtype takes f32, f16 or bf16, not "
+                 "'%s'\n",
+            value);
+    return false;
+  }
+  return true;
+}
+
+/* ONNX by --input-format or the .onnx extension; its options need it and
+ * the tx8 target. */
+static int finish_input_kind(options *o) {
+  size_t n = strlen(o->input);
+  o->onnx = o->input_format ? !strcmp(o->input_format, "onnx")
+                            : n > 5 && !strcmp(o->input + n - 5, ".onnx");
+  bool onnx_options = o->import.num_input_shapes || o->import.dtype;
+  if (onnx_options && !o->onnx) {
+    fprintf(stderr, TOOL ": error: --input-shape and --tx8-dtype apply to "
+                         "ONNX input only\n");
+    return 1;
+  }
+  if (o->onnx && strcmp(o->target, "tx8") != 0) {
+    fprintf(stderr, TOOL ": error: ONNX input compiles for --target=tx8 "
+                         "only\n");
+    return 1;
+  }
+  o->import.progress = isatty(2);
   return CONTINUE;
 }
 
@@ -314,7 +426,8 @@ static int unknown_option(const char *arg, const char *name) {
 
 static void print_help(void) {
   printf("OVERVIEW: npuc compiler driver: MLIR in, target artefacts out\n\n"
-         "USAGE: " TOOL " --target=<target> -o <dir> [options] <input.mlir>\n\n"
+         "USAGE: " TOOL " --target=<target> -o <dir> [options] "
+         "<input.mlir | model.onnx>\n\n"
          "OPTIONS:\n"
          "  --target=<target>                  The target; one of:\n");
   for (size_t i = 0; i < npuc_num_targets(); i++)
@@ -337,6 +450,14 @@ static void print_help(void) {
       "  --enable-auto-bind-sub-block=<bool>\n"
       "                                     Bind sub-blocks automatically "
       "(default: true)\n"
+      "  --input-format=mlir|onnx           The input's kind (default: "
+      "by extension;\n"
+      "                                     .onnx is ONNX, anything else "
+      "MLIR)\n"
+      "  --input-shape=<name>:<DxDx...>     ONNX: the static shape of a "
+      "graph input\n"
+      "  --tx8-dtype=f32|f16|bf16           ONNX: compute in this element "
+      "type (default f32)\n"
       "  --help, -h                         Show this help\n"
       "  --version                          Show the version\n");
 }
