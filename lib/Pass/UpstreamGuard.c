@@ -4,8 +4,9 @@
  *   - inline, normalize-memrefs, remove-dead-values ask for the symbol uses
  *     of the IR, which MLIR cannot compute through an unknown op with one
  *     region (it could be a symbol table), and use the empty answer;
- *   - math-extend-to-supported-types, and one-shot-bufferize with a
- *     dialect-filter, ask every op for its dialect, which is not loaded.
+ *   - math-extend-to-supported-types, xegpu-vector-linearize and
+ *     one-shot-bufferize with a dialect-filter ask every op for its
+ *     dialect, which is not loaded.
  * (Found by running each of the passes npuc_upstream_pass_names lists on a
  * module holding a call, scope.scope and hivm ops on tensors and memrefs;
  * mlir-opt crashes the same way on the generic form.)
@@ -45,6 +46,9 @@ static const upstream_hazard hazards[] = {
      "MLIR cannot compute symbol uses through an op it does not know that "
      "has one region, and the pass crashes on that"},
     {"math-extend-to-supported-types", NULL, ANY_UNKNOWN_OP,
+     "the pass asks every op for its dialect, and npuc's dialects are not "
+     "loaded in MLIR"},
+    {"xegpu-vector-linearize", NULL, ANY_UNKNOWN_OP,
      "the pass asks every op for its dialect, and npuc's dialects are not "
      "loaded in MLIR"},
     {"one-shot-bufferize", "dialect-filter", ANY_UNKNOWN_OP,

@@ -1,7 +1,7 @@
 // Upstream passes that ask every op for its dialect crash on ops MLIR does
 // not know (every op of npuc's dialects): one-shot-bufferize with a
-// dialect-filter (bishengir's own bufferization test uses that form) and
-// math-extend-to-supported-types. npuc refuses them with an error at the
+// dialect-filter (bishengir's own bufferization test uses that form),
+// math-extend-to-supported-types and xegpu-vector-linearize. npuc refuses them with an error at the
 // first such op, before they run.
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics \
 // RUN:   --one-shot-bufferize=dialect-filter=hivm -o %t.1
@@ -11,6 +11,8 @@
 // RUN:   --pass-pipeline='builtin.module(one-shot-bufferize{dialect-filter=hivm})' -o %t.3
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics \
 // RUN:   --math-extend-to-supported-types -o %t.4
+// RUN: npuc-opt %s --split-input-file --verify-diagnostics \
+// RUN:   --xegpu-vector-linearize -o %t.6
 // Without a filter the pass runs and reports what it cannot bufferize.
 // RUN: not npuc-opt %s --split-input-file --one-shot-bufferize -o %t.5 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOFILTER
