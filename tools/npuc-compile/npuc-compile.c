@@ -126,8 +126,9 @@ static bool prepare_config(options *o, char **scratch, char **copy) {
   if (!path)
     return true;
   if (stat(path, &st) != 0 || S_ISDIR(st.st_mode)) {
-    fprintf(stderr, TOOL ": error: cannot read --target-config '%s': %s\n",
-            path, S_ISDIR(st.st_mode) ? "Is a directory" : strerror(errno));
+    /* Reading it says what is wrong, as for every input. */
+    size_t len;
+    free(npuc_read_input_limited(path, NPUC_CONFIG_LIMIT, &len, NULL));
     return false;
   }
   if (S_ISREG(st.st_mode) && strlen(path) < 256 &&
