@@ -3,6 +3,7 @@
  * (reassociation, fma formation, column fusion) decided on the original
  * ops. */
 #include "AieVectorizeInternal.h"
+#include "npuc/Checked.h"
 #include "npuc/IR.h"
 
 #include <mlir-c/AffineExpr.h>
@@ -443,6 +444,68 @@ static bool read_is_plain(const aie_read *r) {
   return mlirOperationGetNumOperands(r->op) == 2 + mlirShapedTypeGetRank(mt);
 }
 
+/* Constants in a read's indices stay within the memref's element count
+ * (2^31 for a dynamic one): a larger one cannot address the memref, and
+ * the reuse analysis would overflow turning it into bits. The index is
+ * seen through arith.constant, affine.apply and arith.addi/subi/muli, two
+ * levels deep, as npuc_linearize_access sees through them. */
+static bool index_in_range(MlirValue v, int64_t limit, int depth);
+
+static bool indices_in_range(const aie_read *r) {
+  MlirType mt = mlirValueGetType(mlirOperationGetOperand(r->op, 0));
+  int64_t limit = (int64_t)1 << 31, count = 1;
+  intptr_t rank = mlirShapedTypeGetRank(mt);
+  bool known = mlirShapedTypeHasStaticShape(mt);
+  for (intptr_t d = 0; known && d < rank; d++)
+    known = npuc_checked_mul(count, mlirShapedTypeGetDimSize(mt, d), &count);
+  if (known && count < limit)
+    limit = count;
+  for (intptr_t k = 1; k <= rank; k++)
+    if (!index_in_range(mlirOperationGetOperand(r->op, k), limit, 0))
+      return false;
+  return true;
+}
+
+static bool expr_in_range(MlirAffineExpr e, int64_t limit, int depth) {
+  if (mlirAffineExprIsAConstant(e)) {
+    int64_t c = mlirAffineConstantExprGetValue(e);
+    return c >= -limit && c <= limit;
+  }
+  if (!mlirAffineExprIsABinary(e))
+    return true;
+  return depth < 32 &&
+         expr_in_range(mlirAffineBinaryOpExprGetLHS(e), limit, depth + 1) &&
+         expr_in_range(mlirAffineBinaryOpExprGetRHS(e), limit, depth + 1);
+}
+
+static bool index_in_range(MlirValue v, int64_t limit, int depth) {
+  if (!mlirValueIsAOpResult(v) || depth > 2)
+    return true;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (npuc_op_is(def, "arith.constant")) {
+    MlirAttribute a = mlirOperationGetAttributeByName(
+        def, mlirStringRefCreateFromCString("value"));
+    int64_t c = mlirAttributeIsAInteger(a) ? mlirIntegerAttrGetValueInt(a) : 0;
+    return c >= -limit && c <= limit;
+  }
+  bool apply = npuc_op_is(def, "affine.apply");
+  if (apply) {
+    MlirAttribute a = mlirOperationGetAttributeByName(
+        def, mlirStringRefCreateFromCString("map"));
+    MlirAffineMap map = mlirAffineMapAttrGetValue(a);
+    for (intptr_t i = 0; i < mlirAffineMapGetNumResults(map); i++)
+      if (!expr_in_range(mlirAffineMapGetResult(map, i), limit, 0))
+        return false;
+  }
+  if (!apply && !npuc_op_is(def, "arith.addi") &&
+      !npuc_op_is(def, "arith.subi") && !npuc_op_is(def, "arith.muli"))
+    return true;
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(def); k++)
+    if (!index_in_range(mlirOperationGetOperand(def, k), limit, depth + 1))
+      return false;
+  return true;
+}
+
 /* Operands seen through a cast must have the node's width (AIE1 has no
  * widening multiply of narrow data; aieml narrows nodes first). */
 static bool operands_match_width(const aie_state *s, const aie_node *n,
@@ -505,6 +568,12 @@ bool aie_check_supported(aie_state *s) {
     }
     if (!read_is_plain(r)) {
       refuse(s, r->op, "only unmasked 1-D reads of memrefs become AIE loads");
+      return false;
+    }
+    if (!indices_in_range(r)) {
+      refuse(s, r->op,
+             "an index holds a constant beyond the memref's extent (an "
+             "access no AIE load makes; its bit offset would overflow)");
       return false;
     }
     if (mlirOperationIsNull(r->loop) || r->splat)

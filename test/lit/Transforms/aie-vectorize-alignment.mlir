@@ -116,3 +116,37 @@ func.func @aligned_offsets(%A: memref<64xi32>, %B: memref<64xi32>, %C: memref<64
   }
   return
 }
+
+// -----
+// An index constant far beyond the memref: no AIE load makes that access,
+// and the reuse analysis would overflow turning it into a bit offset.
+// CHECK-LABEL: func.func @huge_offset
+// CHECK-NOT:     aievec
+func.func @huge_offset(%A: memref<64xi32>, %B: memref<64xi32>, %C: memref<64xi32>) {
+  affine.for %i = 0 to 64 {
+    // expected-remark@+1 {{an index holds a constant beyond the memref's extent}}
+    %a = affine.load %A[%i + 9223372036854775807] : memref<64xi32>
+    %b = affine.load %B[%i] : memref<64xi32>
+    %p = arith.muli %a, %b : i32
+    affine.store %p, %C[%i] : memref<64xi32>
+  }
+  return
+}
+
+// -----
+// The same through a row: a coefficient the reuse analysis would multiply
+// by the row's size.
+// CHECK-LABEL: func.func @huge_row
+// CHECK-NOT:     aievec
+func.func @huge_row(%A: memref<64x64xi32>, %B: memref<64x64xi32>, %C: memref<64x64xi32>) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      // expected-remark@+1 {{an index holds a constant beyond the memref's extent}}
+      %a = affine.load %A[%i * 4611686018427387904, %j] : memref<64x64xi32>
+      %b = affine.load %B[%i, %j] : memref<64x64xi32>
+      %p = arith.muli %a, %b : i32
+      affine.store %p, %C[%i, %j] : memref<64x64xi32>
+    }
+  }
+  return
+}
