@@ -62,22 +62,20 @@ def inputs():
 
 
 def mutate_yaml(rng, text):
+    """A hostile value, an alias bomb, or mutate_passes' line mutations."""
+    kind = rng.randrange(3)
+    if kind == 2:
+        return mutate(rng, text)
+    if kind == 1:
+        return text + ("\nbomb: &a [x, x]\nbomb2: &b [*a, *a, *a, *a]\n"
+                       "bomb3: [*b, *b, *b, *b]\n")
     lines = text.split("\n")
-    i = rng.randrange(len(lines))
-    kind = rng.randrange(4)
-    if kind == 0:
-        numbers = list(NUMBER.finditer(lines[i]))
-        if numbers:
-            m = rng.choice(numbers)
-            lines[i] = (lines[i][:m.start()] + rng.choice(HOSTILE) +
-                        lines[i][m.end():])
-    elif kind == 1:
-        del lines[i]
-    elif kind == 2:
-        lines.insert(i, lines[i])
-    else:
-        lines.append("bomb: &a [x, x]\nbomb2: &b [*a, *a, *a, *a]\n"
-                     "bomb3: [*b, *b, *b, *b]")
+    numbered = [i for i, line in enumerate(lines) if NUMBER.search(line)]
+    if numbered:
+        i = rng.choice(numbered)
+        m = rng.choice(list(NUMBER.finditer(lines[i])))
+        lines[i] = (lines[i][:m.start()] + rng.choice(HOSTILE) +
+                    lines[i][m.end():])
     return "\n".join(lines)
 
 
