@@ -21,7 +21,7 @@ ASAN_ENV   := ASAN_OPTIONS=detect_leaks=1 \
 
 .PHONY: all deps build check build-asan check-asan demo clean conformance \
         format format-check \
-        fuzz fuzz-repro fuzz-passes bench tx8-random models fuzz-onnx
+        fuzz fuzz-repro fuzz-passes fuzz-compile bench tx8-random models fuzz-onnx
 
 all: build
 
@@ -106,6 +106,13 @@ fuzz-passes: build-asan
 	$(ASAN_ENV) python3 fuzz/mutate_passes.py \
 	  --npuc-opt $(ASAN_BUILD)/bin/npuc-opt --out $(ASAN_BUILD)/mutants \
 	  --mutants $(MUTANTS)
+
+# Mutants of every target's inputs through npuc-compile, of the target
+# configs, and of the npuc-run spec, built with AddressSanitizer and UBSan;
+# fails on a crash, a report, a timeout or output left by a failed run.
+fuzz-compile: build-asan
+	$(ASAN_ENV) python3 fuzz/mutate_compile.py --bin $(ASAN_BUILD)/bin \
+	  --out $(ASAN_BUILD)/mutants-compile --mutants $(MUTANTS)
 
 # Benchmarks print ratios against reference runs; they are not tests.
 bench: build

@@ -32,7 +32,7 @@ cflags=(-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer
 cmake -DOUT="$work/npuc_tables.c" -DINPUT_DIR="$root/lib/Dialect/tables" \
       -P "$root/lib/Dialect/tables/Embed.cmake"
 srcs=("$root"/lib/Support/*.c "$root"/lib/Syntax/*.c
-      "$root/lib/Dialect/OpTable.c" "$root/lib/Dialect/Format.c"
+      "$root"/lib/Dialect/OpTable*.c "$root"/lib/Dialect/Format*.c
       "$work/npuc_tables.c")
 mkdir -p "$work/obj"
 for s in "${srcs[@]}"; do

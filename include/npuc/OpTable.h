@@ -114,6 +114,30 @@ typedef struct {
   size_t num_keys;
 } npuc_signature;
 
+/* A verification rule of the table's `verify:` list (lib/Dialect/
+ * VerifyRules.c): "divides(group, input[3])". */
+#define NPUC_CHECK_MAX_ARGS 4
+typedef enum {
+  NPUC_RULE_SAME_ELEMENT_COUNT, /* (a, b): static element counts equal */
+  NPUC_RULE_PERMUTATION,  /* (attr, in[, out]): attr permutes in into out */
+  NPUC_RULE_DIVIDES,      /* (attr, v[d]...): attr > 0, divides each dim */
+  NPUC_RULE_POSITIVE,     /* (attr): every element > 0 */
+  NPUC_RULE_NON_NEGATIVE, /* (attr): every element >= 0 */
+  NPUC_RULE_SYMBOL,       /* (attr): a flat symbol reference (@name) */
+} npuc_check_rule;
+typedef struct {
+  npuc_var_class cls; /* operand, result or attribute */
+  int index;          /* its group or attribute index */
+  int dim;            /* `name[N]`: dimension N; else -1 */
+} npuc_check_arg;
+
+typedef struct {
+  npuc_check_rule rule;
+  npuc_check_arg args[NPUC_CHECK_MAX_ARGS];
+  size_t num_args;
+  char *text; /* as written */
+} npuc_op_check;
+
 /* Trait bits the passes query. */
 enum {
   NPUC_TRAIT_ELEMENTWISE = 1u << 0,
@@ -146,8 +170,10 @@ typedef struct {
   npuc_fmt_elem *format;
   size_t format_len;
   const char *format_text;
-  bool uses_segments; /* more than one variadic/optional operand group */
-  const char *table;  /* the table file it came from */
+  bool uses_segments;    /* more than one variadic/optional operand group */
+  npuc_op_check *checks; /* `verify:` rules */
+  size_t num_checks;
+  const char *table; /* the table file it came from */
   int table_line;
   npuc_signature *signatures; /* allowed type/attribute combinations */
   size_t num_signatures;

@@ -545,6 +545,21 @@ static void load_signatures(loader *ld, yaml_node_t *list, npuc_op_def *op) {
   }
 }
 
+/* `verify:` rules, compiled against the op's names (VerifyRules.c). */
+static void load_checks(loader *ld, yaml_node_t *list, npuc_op_def *op) {
+  op->num_checks = npuc_yaml_len(list);
+  op->checks = calloc(op->num_checks ? op->num_checks : 1, sizeof *op->checks);
+  for (size_t i = 0; i < op->num_checks; ++i) {
+    yaml_node_t *v = npuc_yaml_at(ld, list, i);
+    char err[256];
+    const char *text = npuc_yaml_scalar(v);
+    if (!text)
+      npuc_yaml_error(ld, v, "a verify rule is a string%s", "");
+    else if (!npuc_check_compile(op, text, &op->checks[i], err, sizeof err))
+      npuc_yaml_error(ld, v, "%s", err);
+  }
+}
+
 static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
                     yaml_node_t *classes) {
   const char *cls = npuc_yaml_scalar(npuc_yaml_get(ld, entry, "class"));
@@ -587,6 +602,7 @@ static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
   for (size_t i = 0; i < op->num_operands; ++i)
     groups += op->operands[i].variadic || op->operands[i].optional;
   op->uses_segments = groups > 1;
+  load_checks(ld, field(ld, entry, classes, "verify"), op);
   yaml_node_t *fmt = field(ld, entry, classes, "format");
   const char *format = npuc_yaml_scalar(fmt);
   if (!format) {

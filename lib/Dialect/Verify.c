@@ -382,9 +382,10 @@ static bool verify_op(verify_state *st, const npuc_op_def *def,
                   def->num_regions == 1 ? "" : "s");
     return false;
   }
-  if ((def->traits & NPUC_TRAIT_DPS) && def->dps_inits >= 0)
-    return verify_dps_results(def, op, sizes);
-  return verify_results(def, op);
+  bool results_ok = (def->traits & NPUC_TRAIT_DPS) && def->dps_inits >= 0
+                        ? verify_dps_results(def, op, sizes)
+                        : verify_results(def, op);
+  return results_ok && npuc_checks_run(def, op, sizes);
 }
 
 /* ---- implied types and signatures ------------------------------------------

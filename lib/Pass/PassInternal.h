@@ -69,6 +69,15 @@ const char *npuc_upstream_anchor_of(const char *element);
 /* Common upstream pass names, for suggestions. NULL-terminated. */
 extern const char *const npuc_upstream_pass_names[];
 
+/* ---- Guards for upstream passes (UpstreamGuard.c) ------------------- */
+
+/* The hazard, if upstream pass `pass` with option text `options` (may be
+ * NULL) is known to crash on ops MLIR does not know; NULL if not. */
+const void *npuc_upstream_hazard(const char *pass, const char *options);
+/* A pass to run right before that upstream pass: it fails with a located
+ * error at the first op the upstream pass would crash on. */
+MlirPass npuc_upstream_guard_create(const void *hazard);
+
 /* Sets the name npuc_pass_error and friends put in front of messages on
  * this thread; returns the previous one. */
 const char *npuc_pass_set_current(const char *name);

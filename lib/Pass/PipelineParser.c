@@ -47,6 +47,9 @@ static bool add_npuc_pass(builder *b, MlirOpPassManager pm, const char *anchor,
 static bool add_upstream_pass(builder *b, MlirOpPassManager pm,
                               const char *anchor, const npuc_pipeline_elem *e,
                               upstream_group *g);
+static bool add_guard(builder *b, MlirOpPassManager pm,
+                      const npuc_pipeline_elem *e, const char *nest,
+                      upstream_group *g);
 static placement place(const char *pass_anchor, const char *level);
 static bool flush_group(builder *b, MlirOpPassManager pm, upstream_group *g);
 static void report(builder *b, const char *fmt, ...)
@@ -200,6 +203,8 @@ static bool add_upstream_pass(builder *b, MlirOpPassManager pm,
       g->nest == nest || (g->nest && nest && !strcmp(g->nest, nest));
   if (ok && g->active && !same_place)
     ok = flush_group(b, pm, g);
+  if (ok)
+    ok = add_guard(b, pm, e, nest, g);
   if (ok) {
     g->active = true;
     g->nest = nest;
@@ -208,6 +213,24 @@ static bool add_upstream_pass(builder *b, MlirOpPassManager pm,
   free(error);
   free(text);
   return ok;
+}
+
+/* An upstream pass known to crash on our ops gets a guard right before it,
+ * where it will run (UpstreamGuard.c). */
+static bool add_guard(builder *b, MlirOpPassManager pm,
+                      const npuc_pipeline_elem *e, const char *nest,
+                      upstream_group *g) {
+  const void *hazard = npuc_upstream_hazard(e->name, e->options);
+  if (!hazard)
+    return true;
+  if (!flush_group(b, pm, g))
+    return false;
+  MlirOpPassManager target = nest
+                                 ? mlirOpPassManagerGetNestedUnder(
+                                       pm, mlirStringRefCreateFromCString(nest))
+                                 : pm;
+  mlirOpPassManagerAddOwnedPass(target, npuc_upstream_guard_create(hazard));
+  return true;
 }
 
 /* Passes for any op go anywhere, others where their op is; elsewhere they

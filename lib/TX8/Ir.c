@@ -178,35 +178,50 @@ bool npuc_tx8_module_tile_mesh(MlirOperation module, const npuc_tx8_target *t,
   return mesh_dim(module, "tx8be.tile_dy", t->tiles_y, dy) && ok;
 }
 
-/* Keeps the first diagnostic of the target loader. */
+/* Keeps the first diagnostic of the target loader, and where it is. */
 typedef struct {
   char text[512];
+  char file[4096];
+  int line, col;
   bool have;
 } first_diag;
 
 static void keep_first(void *user, npuc_severity sev, const char *file,
                        int line, int col, const char *message) {
   first_diag *f = user;
-  (void)col;
   if (f->have || sev != NPUC_SEV_ERROR)
     return;
   f->have = true;
-  if (line > 0)
-    snprintf(f->text, sizeof f->text, "%s:%d: %s", file, line, message);
-  else
-    snprintf(f->text, sizeof f->text, "%s: %s", file, message);
+  snprintf(f->text, sizeof f->text, "%s", message);
+  snprintf(f->file, sizeof f->file, "%s", file ? file : "");
+  f->line = line;
+  f->col = col > 0 ? col : 1;
 }
 
+/* A bad config is an error at its own file:line:col (the user edits the
+ * config, not the .mlir), with a note at the op the pass was running on. */
 bool npuc_tx8_pass_target(MlirOperation anchor, const char *pass,
                           const char *config_path, npuc_tx8_target *out) {
   *out = npuc_tx8_target_builtin();
   if (!config_path || !*config_path)
     return true;
-  first_diag f = {"", false};
+  first_diag f = {"", "", 0, 0, false};
   npuc_diag_sink sink = {keep_first, &f};
   if (npuc_tx8_target_load_file(out, config_path, &sink))
     return true;
-  npuc_op_error(anchor, "%s: bad target description: %s", pass,
-                f.have ? f.text : config_path);
+  if (!f.have || f.line <= 0) {
+    npuc_op_error(anchor, "%s: bad target description: %s%s%s", pass,
+                  f.have ? f.file : config_path, f.have ? ": " : "",
+                  f.have ? f.text : "");
+    return false;
+  }
+  MlirLocation at = mlirLocationFileLineColGet(
+      mlirOperationGetContext(anchor), mlirStringRefCreateFromCString(f.file),
+      (unsigned)f.line, (unsigned)f.col);
+  npuc_emit_diagnostic(at, NPUC_SEV_ERROR, "%s: bad target description: %s",
+                       pass, f.text);
+  npuc_emit_diagnostic(mlirOperationGetLocation(anchor), NPUC_SEV_NOTE,
+                       "%s read the target description '%s' here", pass,
+                       config_path);
   return false;
 }

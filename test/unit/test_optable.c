@@ -159,6 +159,30 @@ static void reports_table_errors(void **state) {
                "signature key 'b' names no operand, result or attribute");
 }
 
+/* `verify:` rules are checked against the op's names when loaded. */
+static void reports_verify_rule_errors(void **state) {
+  (void)state;
+  expect_error(OP_HEAD "    verify: [\"shiny(a)\"]\n    format: attr-dict\n",
+               "unknown verify rule 'shiny'");
+  expect_error(OP_HEAD "    verify: [positive]\n    format: attr-dict\n",
+               "is not written rule(args)");
+  expect_error(OP_HEAD "    verify: [\"positive(z)\"]\n    format: attr-dict\n",
+               "'z' names no operand, result or attribute of 'toy.x'");
+  expect_error(OP_HEAD "    operands: [{name: a}]\n"
+                       "    verify: [\"positive(a)\"]\n"
+                       "    format: $a type($a)\n",
+               "argument 1 must be an attribute");
+  expect_error(OP_HEAD "    operands: [{name: a}]\n"
+                       "    verify: [\"same-element-count(a)\"]\n"
+                       "    format: $a type($a)\n",
+               "takes 2 to 2 arguments");
+  expect_error(OP_HEAD "    operands: [{name: a}]\n"
+                       "    attributes: [{name: g, kind: int}]\n"
+                       "    verify: [\"divides(g, a[x])\"]\n"
+                       "    format: $a $g type($a)\n",
+               "bad dimension in verify argument 'a[x]'");
+}
+
 static void reports_format_errors(void **state) {
   (void)state;
   expect_error(OP_HEAD "    format: \"`ins\"\n",
@@ -203,6 +227,7 @@ int main(void) {
       cmocka_unit_test(compiles_alternatives_and_fixed_types),
       cmocka_unit_test(suggests_close_names),
       cmocka_unit_test(reports_table_errors),
+      cmocka_unit_test(reports_verify_rule_errors),
       cmocka_unit_test(reports_format_errors),
       cmocka_unit_test(builtin_tables_load),
   };

@@ -5,18 +5,22 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
+#include "npuc/Alloc.h"
 #include "npuc/IR.h"
 #include "npuc/Onnx.h"
 #include "npuc/Pass.h"
 #include "npuc/Passes.h"
+#include "npuc/StringBuilder.h"
 #include "npuc/Target.h"
 #include "npuc/ToolSupport.h"
 #include "npuc/Verify.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef NPUC_VERSION
@@ -61,21 +65,39 @@ static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
 static bool parse_input(MlirContext ctx, const npuc_op_registry *registry,
                         const options *o, const char *input, size_t len,
                         npuc_module *m);
+static bool prepare_config(options *o, char **scratch, char **copy);
+static void remove_scratch(char *scratch, char *copy);
+static bool compile_text(const options *o);
+static int compile_parsed(const options *o, const char *input, size_t len);
 
 static int compile(const options *o) {
   npuc_keep_freed_memory();
   npuc_install_fatal_error_handler(TOOL);
-  if (o->onnx)
-    return compile_parsed(o, NULL, 0);
+  options full = *o;
+  char *scratch = NULL, *copy = NULL;
+  bool ok = prepare_config(&full, &scratch, &copy);
+  if (ok)
+    ok = o->onnx ? compile_parsed(&full, NULL, 0) == 0 : compile_text(&full);
+  if (!ok && copy)
+    fprintf(stderr,
+            TOOL ": note: the passes read --target-config '%s' from a copy, "
+                 "'%s'\n",
+            o->compile.target_config, copy);
+  remove_scratch(scratch, copy);
+  return ok ? 0 : 1;
+}
+
+/* The MLIR text of the input, checked, then compiled. */
+static bool compile_text(const options *o) {
   size_t len;
   char *input = npuc_read_input(o->input, &len, NULL);
   if (!input)
-    return 1;
+    return false;
   bool ok =
       npuc_check_text(input, len, npuc_input_display_name(o->input), NULL) &&
       compile_parsed(o, input, len) == 0;
   free(input);
-  return ok ? 0 : 1;
+  return ok;
 }
 
 /* The module from the MLIR text, or imported from the ONNX model. */
@@ -102,17 +124,85 @@ static int compile_parsed(const options *o, const char *input, size_t len) {
     npuc_module m;
     ok = parse_input(ctx, registry, &full, input, len, &m);
     if (ok) {
-      char pipeline[2048];
+      /* The pipeline names the config once per pass: room for long paths. */
+      size_t cap = (size_t)64 << 10;
+      char *pipeline = npuc_xmalloc(cap);
+      *pipeline = '\0';
       npuc_context_set_sink(ctx, NULL, m.map);
-      ok = target->pipeline(m.op, &full.compile, pipeline, sizeof pipeline);
+      ok = target->pipeline(m.op, &full.compile, pipeline, cap);
+      if (!ok && strlen(pipeline) + 1 >= cap)
+        fprintf(stderr,
+                TOOL ": error: the pass pipeline of --target=%s does "
+                     "not fit in %zu bytes\n",
+                o->target, cap);
       if (ok && *pipeline)
         ok = run_pipeline(ctx, registry, &m, pipeline);
+      free(pipeline);
       ok = ok && emit_target(&full, registry, m.op);
       npuc_module_destroy(&m);
     }
     npuc_context_destroy(ctx);
   }
   return ok ? 0 : 1;
+}
+
+/* --target-config: the passes open the file by its path, each in turn, and
+ * the path is written into the pipeline text. A FIFO or /dev/fd/N (a
+ * shell's <(...)) gave its text to the first pass only, and the others
+ * saw an empty file, that is the defaults, silently; a path holding
+ * characters of the pipeline syntax, or a long one, did not survive the
+ * text. So the path is checked here (a directory or an unreadable file is
+ * an error), and when it is not a plain regular file the passes get a
+ * copy in a private scratch directory, under a plain name. */
+static bool prepare_config(options *o, char **scratch, char **copy) {
+  const char *path = o->compile.target_config;
+  struct stat st;
+  if (!path)
+    return true;
+  if (stat(path, &st) != 0 || S_ISDIR(st.st_mode)) {
+    /* Reading it says what is wrong, as for every input. */
+    size_t len;
+    free(npuc_read_input_limited(path, NPUC_CONFIG_LIMIT, &len, NULL));
+    return false;
+  }
+  if (S_ISREG(st.st_mode) && strlen(path) < 256 &&
+      !strpbrk(path, " \t\n,{}()'\"=\\"))
+    return true;
+  size_t len;
+  char *text = npuc_read_input_limited(path, NPUC_CONFIG_LIMIT, &len, NULL);
+  if (!text)
+    return false;
+  const char *tmp = getenv("TMPDIR");
+  npuc_sb dir = {0};
+  npuc_sb_printf(&dir, "%s/npuc-config.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  bool ok = mkdtemp(dir.data) != NULL;
+  if (ok) {
+    npuc_temp_dir_track(dir.data);
+    *scratch = dir.data;
+    npuc_sb file = {0};
+    npuc_sb_printf(&file, "%s/target-config.yaml", dir.data);
+    *copy = file.data;
+    npuc_output *out = npuc_output_open(file.data, NULL);
+    ok = out && npuc_output_write(out, text, len) &&
+         npuc_output_commit(out, NULL);
+    o->compile.target_config = file.data;
+  } else {
+    fprintf(stderr,
+            TOOL ": error: cannot create a scratch directory '%s': %s\n",
+            dir.data, strerror(errno));
+    free(dir.data);
+  }
+  free(text);
+  return ok;
+}
+
+static void remove_scratch(char *scratch, char *copy) {
+  free(copy);
+  if (!scratch)
+    return;
+  npuc_remove_tree(scratch);
+  npuc_temp_dir_untrack(scratch);
+  free(scratch);
 }
 
 /* The flag, or triton-ascend's switch: TRITON_ALL_BLOCKS_PARALLEL=1

@@ -4,9 +4,11 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
+#include "npuc/Alloc.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 #include "npuc/Passes.h"
+#include "npuc/StringBuilder.h"
 #include "npuc/ToolSupport.h"
 #include "npuc/Verify.h"
 #include "npuc/VerifyDiagnostics.h"
@@ -25,8 +27,18 @@
 
 typedef struct {
   char *name;        /* without dashes */
-  const char *value; /* option text (in argv), or NULL */
+  const char *value; /* option text (in argv, or `merged`), or NULL */
+  char *merged;      /* with the global pass options put in front */
 } pass_flag;
+
+/* An option of a pass written as a tool flag, as aie-opt takes
+ * -unaligned-loads-check=false next to --aie-vectorize: it sets the option
+ * of that name on every pass given as a flag that has it. */
+typedef struct {
+  char *name;        /* without dashes */
+  const char *value; /* in argv, or NULL (a bool switched on) */
+  const char *arg;   /* as written, for errors */
+} global_pass_option;
 
 typedef struct {
   const char *input;
@@ -34,6 +46,8 @@ typedef struct {
   const char *pipeline;
   pass_flag *passes;
   size_t num_passes;
+  global_pass_option *globals;
+  size_t num_globals;
   const char *split_marker; /* NULL: no splitting */
   bool verify_diagnostics;
   bool print_ir_after_all;
@@ -79,9 +93,14 @@ int main(int argc, char **argv) {
   int status = parse_command_line(argc, argv, &o);
   if (status == CONTINUE)
     status = run(&o);
-  for (size_t i = 0; i < o.num_passes; i++)
+  for (size_t i = 0; i < o.num_passes; i++) {
     free(o.passes[i].name);
+    free(o.passes[i].merged);
+  }
   free(o.passes);
+  for (size_t i = 0; i < o.num_globals; i++)
+    free(o.globals[i].name);
+  free(o.globals);
   return status;
 }
 
@@ -342,6 +361,12 @@ static const option_spec specs[] = {
 
 static int apply_option(const option_spec *spec, const char *value, options *o);
 static bool add_pass_flag(options *o, const char *name, const char *value);
+static bool is_pass_option_name(const char *name);
+static bool pass_has_option(const npuc_pass_def *def, const char *name);
+static bool add_global_pass_option(options *o, char *name, const char *value,
+                                   const char *arg);
+static bool apply_global_pass_options(options *o);
+static void prepend_pass_option(pass_flag *p, const global_pass_option *opt);
 static int unknown_option(const char *arg, const char *name);
 static const option_spec *find_spec(const char *name, size_t len);
 
@@ -385,15 +410,18 @@ static int parse_command_line(int argc, char **argv, options *o) {
         return status;
       continue;
     }
-    char *name = strndup(body, name_len);
-    if (!name)
-      return 1;
-    if (!npuc_pass_name_known(name)) {
+    char *name = npuc_xstrndup(body, name_len);
+    bool added;
+    if (npuc_pass_name_known(name)) {
+      added = add_pass_flag(o, body, value);
+    } else if (is_pass_option_name(name)) {
+      added = add_global_pass_option(o, name, value, arg);
+      name = NULL; /* kept */
+    } else {
       int status = unknown_option(arg, name);
       free(name);
       return status;
     }
-    bool added = add_pass_flag(o, body, value);
     free(name);
     if (!added)
       return 1;
@@ -405,7 +433,73 @@ static int parse_command_line(int argc, char **argv, options *o) {
             o->passes[0].name);
     return 1;
   }
-  return CONTINUE;
+  return apply_global_pass_options(o) ? CONTINUE : 1;
+}
+
+/* Does some npuc pass have an option of this name? */
+static bool is_pass_option_name(const char *name) {
+  for (size_t i = 0; i < npuc_num_passes(); i++)
+    if (pass_has_option(npuc_pass_at(i), name))
+      return true;
+  return false;
+}
+
+static bool pass_has_option(const npuc_pass_def *def, const char *name) {
+  for (size_t k = 0; def && k < def->num_options; k++)
+    if (strcmp(def->options[k].name, name) == 0)
+      return true;
+  return false;
+}
+
+static bool add_global_pass_option(options *o, char *name, const char *value,
+                                   const char *arg) {
+  o->globals =
+      npuc_xrealloc(o->globals, (o->num_globals + 1) * sizeof *o->globals);
+  o->globals[o->num_globals++] = (global_pass_option){name, value, arg};
+  return true;
+}
+
+/* Puts each global pass option in front of the option text of every pass
+ * flag that has it (the pass's own text comes last and wins). An option
+ * no such pass has is an error, as is any with --pass-pipeline. */
+static bool apply_global_pass_options(options *o) {
+  for (size_t g = 0; g < o->num_globals; g++) {
+    const global_pass_option *opt = &o->globals[g];
+    bool used = false;
+    for (size_t i = 0; !o->pipeline && i < o->num_passes; i++) {
+      pass_flag *p = &o->passes[i];
+      if (!pass_has_option(npuc_pass_lookup(p->name), opt->name))
+        continue;
+      prepend_pass_option(p, opt);
+      used = true;
+    }
+    if (!used) {
+      fprintf(stderr,
+              TOOL ": error: '%s' sets an option of a pass, but no pass "
+                   "given as a flag has '%s'%s\n",
+              opt->arg, opt->name,
+              o->pipeline ? " (with --pass-pipeline, write it in the "
+                            "pass's braces)"
+                          : "");
+      return false;
+    }
+  }
+  return true;
+}
+
+static void prepend_pass_option(pass_flag *p, const global_pass_option *opt) {
+  npuc_sb text = {0};
+  const char *own = p->value ? p->value : "";
+  size_t own_len = strlen(own);
+  if (own_len >= 2 && own[0] == '{' && own[own_len - 1] == '}')
+    own++, own_len -= 2;
+  const char *value = opt->value ? opt->value : "true";
+  bool quote = strpbrk(value, " ,{}") != NULL;
+  npuc_sb_printf(&text, quote ? "%s=\"%s\" %.*s" : "%s=%s %.*s", opt->name,
+                 value, (int)own_len, own);
+  free(p->merged);
+  p->merged = text.data;
+  p->value = p->merged;
 }
 
 static bool bool_value(const char *value, bool *out) {
@@ -458,7 +552,7 @@ static bool add_pass_flag(options *o, const char *body, const char *value) {
   char *name = strndup(body, name_len);
   if (!name)
     return false;
-  o->passes[o->num_passes++] = (pass_flag){name, value};
+  o->passes[o->num_passes++] = (pass_flag){name, value, NULL};
   return true;
 }
 
@@ -507,6 +601,9 @@ static void print_help(void) {
   for (size_t i = 0; i < NUM_SPECS; i++)
     if (specs[i].usage)
       printf("  %-32s %s\n", specs[i].usage, specs[i].help);
+  printf("  %-32s %s\n", "-<pass option>=<value>",
+         "Sets that option of every pass given as a flag, as aie-opt's "
+         "global -unaligned-loads-check=false does");
   printf(
       "\nNPUC PASSES (as --<name>[=<options>] or inside --pass-pipeline):\n");
   for (size_t i = 0; i < npuc_num_passes(); i++)

@@ -3,6 +3,7 @@
  * (reassociation, fma formation, column fusion) decided on the original
  * ops. */
 #include "AieVectorizeInternal.h"
+#include "npuc/Checked.h"
 #include "npuc/IR.h"
 
 #include <mlir-c/AffineExpr.h>
@@ -154,33 +155,142 @@ static bool has_single_use(MlirValue v) {
 
 /* ---- The unaligned-load check ---------------------------------------- */
 
-/* AIE loads are aligned: a row whose size is not a multiple of the lanes
- * puts the next row's vectors off the alignment. Every dimension after the
- * first must hold a whole number of vectors. */
+static bool row_sizes_aligned(const aie_read *r);
+static int64_t loop_step(MlirOperation loop);
+static bool inner_loops_aligned(const aie_read *r);
+
+/* AIE loads are aligned, as mlir-aie's check has it: a row whose size is
+ * not a multiple of the lanes puts the next row's vectors off the
+ * alignment, and so does a loop that moves the read's innermost index by
+ * a step, or from or to a bound, that is not a whole number of vectors
+ * (a loop from d to d + 4 reads 8 lanes where 4 were meant). Splat reads
+ * are not checked: their one element is picked from the aligned vector
+ * around it, wherever it is (mlir-aie refuses a step of 4 there too; npuc
+ * runs such kernels equal on the emulator, aie1-vectorize-hoisted-read). */
 bool aie_check_alignment(aie_state *s) {
   bool aligned = true;
   for (size_t i = 0; i < s->num_reads; i++) {
     aie_read *r = &s->reads[i];
     MlirType mt = mlirValueGetType(mlirOperationGetOperand(r->op, 0));
-    if (!mlirTypeIsAMemRef(mt) || r->splat)
+    if (!mlirTypeIsAMemRef(mt) || r->lanes <= 0)
       continue;
-    for (intptr_t d = 1; d < mlirShapedTypeGetRank(mt); d++) {
-      int64_t size = mlirShapedTypeGetDimSize(mt, d);
-      if (mlirShapedTypeIsDynamicSize(size) || size % r->lanes == 0)
-        continue;
-      npuc_pass_warning(r->op,
-                        "vector.transfer_read's shape size of index %ld "
-                        "is not divisible by number of vector lanes.",
-                        (long)d);
+    if (!r->splat && !(row_sizes_aligned(r) && inner_loops_aligned(r)))
       aligned = false;
-      break;
-    }
   }
   if (!aligned)
     npuc_pass_warning(s->func,
                       "Cannot apply aie-vectorize to func.func because "
                       "alignment check has failed.");
   return aligned;
+}
+
+/* Every dimension after the first must hold a whole number of vectors. */
+static bool row_sizes_aligned(const aie_read *r) {
+  MlirType mt = mlirValueGetType(mlirOperationGetOperand(r->op, 0));
+  for (intptr_t d = 1; d < mlirShapedTypeGetRank(mt); d++) {
+    int64_t size = mlirShapedTypeGetDimSize(mt, d);
+    if (mlirShapedTypeIsDynamicSize(size) || size % r->lanes == 0)
+      continue;
+    npuc_pass_warning(r->op,
+                      "vector.transfer_read's shape size of index %ld "
+                      "is not divisible by number of vector lanes.",
+                      (long)d);
+    return false;
+  }
+  return true;
+}
+
+static bool loop_aligned(const aie_read *r, MlirOperation loop);
+
+/* The affine.for loops whose induction variable is the read's innermost
+ * index, directly or as an operand of the affine.apply computing it. */
+static bool inner_loops_aligned(const aie_read *r) {
+  intptr_t n = mlirOperationGetNumOperands(r->op);
+  MlirType mt = mlirValueGetType(mlirOperationGetOperand(r->op, 0));
+  intptr_t rank = mlirShapedTypeGetRank(mt);
+  if (rank < 1 || n < 1 + rank)
+    return true;
+  MlirValue inner = mlirOperationGetOperand(r->op, rank);
+  MlirValue ivs[8];
+  intptr_t num_ivs = 0;
+  if (mlirValueIsAOpResult(inner) &&
+      npuc_op_is(mlirOpResultGetOwner(inner), "affine.apply")) {
+    MlirOperation apply = mlirOpResultGetOwner(inner);
+    MlirAttribute a = mlirOperationGetAttributeByName(
+        apply, mlirStringRefCreateFromCString("map"));
+    if (mlirAttributeIsNull(a) || !mlirAttributeIsAAffineMap(a))
+      return true;
+    MlirAffineMap map = mlirAffineMapAttrGetValue(a);
+    MlirAffineExpr e = mlirAffineMapGetResult(map, 0);
+    /* Only the dimensions the index is a function of. */
+    for (intptr_t k = 0; k < mlirAffineMapGetNumDims(map) && num_ivs < 8; k++)
+      if (mlirAffineExprIsFunctionOfDim(e, k))
+        ivs[num_ivs++] = mlirOperationGetOperand(apply, k);
+  } else {
+    ivs[num_ivs++] = inner;
+  }
+  for (intptr_t k = 0; k < num_ivs; k++) {
+    if (!mlirValueIsABlockArgument(ivs[k]))
+      continue;
+    MlirOperation owner =
+        mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(ivs[k]));
+    if (npuc_op_is(owner, "affine.for") && !loop_aligned(r, owner))
+      return false;
+  }
+  return true;
+}
+
+static bool bound_offsets_aligned(MlirOperation loop, const char *map_name,
+                                  int64_t lanes);
+
+/* The loop's step and the constant offsets of its bound maps are whole
+ * numbers of vectors; mlir-aie's messages. */
+static bool loop_aligned(const aie_read *r, MlirOperation loop) {
+  const char *what = NULL;
+  int64_t step = loop_step(loop);
+  if (step <= 0 || step % r->lanes != 0)
+    what = "Loop step";
+  else if (!bound_offsets_aligned(loop, "lowerBoundMap", r->lanes))
+    what = "Loop lower bound's affine map offset";
+  else if (!bound_offsets_aligned(loop, "upperBoundMap", r->lanes))
+    what = "Loop upper bound's affine map offset";
+  if (!what)
+    return true;
+  npuc_pass_warning(r->op,
+                    "%s of inner index of vector.transfer_read is not "
+                    "divisible by number of vector lanes.",
+                    what);
+  return false;
+}
+
+static int64_t offset_residue(MlirAffineExpr e, int64_t lanes);
+
+static bool bound_offsets_aligned(MlirOperation loop, const char *map_name,
+                                  int64_t lanes) {
+  MlirAttribute a = mlirOperationGetAttributeByName(
+      loop, mlirStringRefCreateFromCString(map_name));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAAffineMap(a))
+    return true;
+  MlirAffineMap map = mlirAffineMapAttrGetValue(a);
+  for (intptr_t i = 0; i < mlirAffineMapGetNumResults(map); i++)
+    if (offset_residue(mlirAffineMapGetResult(map, i), lanes) != 0)
+      return false;
+  return true;
+}
+
+/* The constant term of a bound that moves with an outer loop (4 in
+ * d0 + 4, 0 in d0 * 8), modulo the lanes: each term is reduced first, so
+ * no sum overflows. A constant bound has no offset: mlir-aie checks only
+ * the maps that have one (a loop to 126 on 8 lanes passes, as there). */
+static int64_t offset_residue(MlirAffineExpr e, int64_t lanes) {
+  int64_t residue = 0;
+  for (int depth = 0; depth < 64 && mlirAffineExprIsAAdd(e); depth++) {
+    MlirAffineExpr rhs = mlirAffineBinaryOpExprGetRHS(e);
+    if (mlirAffineExprIsAConstant(rhs))
+      residue += mlirAffineConstantExprGetValue(rhs) % lanes;
+    e = mlirAffineBinaryOpExprGetLHS(e);
+  }
+  return residue % lanes;
 }
 
 /* ---- Reassociation and fma formation ---------------------------------- */
@@ -334,6 +444,68 @@ static bool read_is_plain(const aie_read *r) {
   return mlirOperationGetNumOperands(r->op) == 2 + mlirShapedTypeGetRank(mt);
 }
 
+/* Constants in a read's indices stay within the memref's element count
+ * (2^31 for a dynamic one): a larger one cannot address the memref, and
+ * the reuse analysis would overflow turning it into bits. The index is
+ * seen through arith.constant, affine.apply and arith.addi/subi/muli, two
+ * levels deep, as npuc_linearize_access sees through them. */
+static bool index_in_range(MlirValue v, int64_t limit, int depth);
+
+static bool indices_in_range(const aie_read *r) {
+  MlirType mt = mlirValueGetType(mlirOperationGetOperand(r->op, 0));
+  int64_t limit = (int64_t)1 << 31, count = 1;
+  intptr_t rank = mlirShapedTypeGetRank(mt);
+  bool known = mlirShapedTypeHasStaticShape(mt);
+  for (intptr_t d = 0; known && d < rank; d++)
+    known = npuc_checked_mul(count, mlirShapedTypeGetDimSize(mt, d), &count);
+  if (known && count < limit)
+    limit = count;
+  for (intptr_t k = 1; k <= rank; k++)
+    if (!index_in_range(mlirOperationGetOperand(r->op, k), limit, 0))
+      return false;
+  return true;
+}
+
+static bool expr_in_range(MlirAffineExpr e, int64_t limit, int depth) {
+  if (mlirAffineExprIsAConstant(e)) {
+    int64_t c = mlirAffineConstantExprGetValue(e);
+    return c >= -limit && c <= limit;
+  }
+  if (!mlirAffineExprIsABinary(e))
+    return true;
+  return depth < 32 &&
+         expr_in_range(mlirAffineBinaryOpExprGetLHS(e), limit, depth + 1) &&
+         expr_in_range(mlirAffineBinaryOpExprGetRHS(e), limit, depth + 1);
+}
+
+static bool index_in_range(MlirValue v, int64_t limit, int depth) {
+  if (!mlirValueIsAOpResult(v) || depth > 2)
+    return true;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (npuc_op_is(def, "arith.constant")) {
+    MlirAttribute a = mlirOperationGetAttributeByName(
+        def, mlirStringRefCreateFromCString("value"));
+    int64_t c = mlirAttributeIsAInteger(a) ? mlirIntegerAttrGetValueInt(a) : 0;
+    return c >= -limit && c <= limit;
+  }
+  bool apply = npuc_op_is(def, "affine.apply");
+  if (apply) {
+    MlirAttribute a = mlirOperationGetAttributeByName(
+        def, mlirStringRefCreateFromCString("map"));
+    MlirAffineMap map = mlirAffineMapAttrGetValue(a);
+    for (intptr_t i = 0; i < mlirAffineMapGetNumResults(map); i++)
+      if (!expr_in_range(mlirAffineMapGetResult(map, i), limit, 0))
+        return false;
+  }
+  if (!apply && !npuc_op_is(def, "arith.addi") &&
+      !npuc_op_is(def, "arith.subi") && !npuc_op_is(def, "arith.muli"))
+    return true;
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(def); k++)
+    if (!index_in_range(mlirOperationGetOperand(def, k), limit, depth + 1))
+      return false;
+  return true;
+}
+
 /* Operands seen through a cast must have the node's width (AIE1 has no
  * widening multiply of narrow data; aieml narrows nodes first). */
 static bool operands_match_width(const aie_state *s, const aie_node *n,
@@ -396,6 +568,12 @@ bool aie_check_supported(aie_state *s) {
     }
     if (!read_is_plain(r)) {
       refuse(s, r->op, "only unmasked 1-D reads of memrefs become AIE loads");
+      return false;
+    }
+    if (!indices_in_range(r)) {
+      refuse(s, r->op,
+             "an index holds a constant beyond the memref's extent (an "
+             "access no AIE load makes; its bit offset would overflow)");
       return false;
     }
     if (mlirOperationIsNull(r->loop) || r->splat)

@@ -9,7 +9,8 @@
 // RUN: not npuc-opt %s --tx8-move-constant=target-config=%t.missing.yaml 2>&1 | FileCheck %s --check-prefix=MISSING
 // CHECK: tx8be.const_container = [dense<3.000000e+00> : tensor<128x128xf32>, dense<1.000000e+00> : tensor<32xf16>]
 // BUILTIN: tx8be.const_container = [dense<1.000000e+00> : tensor<32xf16>, dense<3.000000e+00> : tensor<128x128xf32>]
-// BAD: error: tx8-move-constant: bad target description: {{.*}}.bad.yaml:2:
+// BAD: {{.*}}.bad.yaml:2:{{[0-9]+}}: error: tx8-move-constant: bad target description: 'chip.ddr_bank_bytes' must be a positive integer
+// BAD: note: tx8-move-constant read the target description
 // BAD-NOT: func.func
 // MISSING: error: tx8-move-constant: bad target description: {{.*}}missing.yaml: cannot read
 module {
