@@ -36,7 +36,7 @@ func.func @required_missing() {
 
 func.func @operand_kind(%arg0: f32) {
   // expected-error @+1 {{operand 'dst' of 'hivm.hir.vexp' must be a tensor or memref}}
-  %0 = "hivm.hir.vexp"(%arg0, %arg0) {operandSegmentSizes = array<i32: 1, 1>} : (f32, f32) -> f32
+  %0 = "hivm.hir.vexp"(%arg0, %arg0) {operandSegmentSizes = array<i32: 1, 1, 0>} : (f32, f32) -> f32
   return
 }
 
