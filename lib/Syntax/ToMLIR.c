@@ -502,6 +502,8 @@ static void free_parsed(parsed_op *p) {
 /* ---- matching the next token against a format element ------------------ */
 
 static bool literal_matches(npuc_token t, const char *lit) {
+  if (!lit[0]) /* `` only spaces the printout */
+    return true;
   if (strcmp(lit, "->") == 0)
     return t.kind == NPUC_TOK_ARROW;
   if ((lit[0] >= 'a' && lit[0] <= 'z') || (lit[0] >= 'A' && lit[0] <= 'Z') ||
@@ -548,6 +550,7 @@ static bool elem_matches(to_mlir *st, const npuc_op_def *def,
            npuc_tok_punct(t, '(');
   case NPUC_FMT_ATTR_DICT: return npuc_tok_punct(t, '{');
   case NPUC_FMT_ATTR_DICT_KW: return npuc_tok_keyword(t, "attributes");
+  case NPUC_FMT_DYN_INDEX_LIST: return npuc_tok_punct(t, '[');
   case NPUC_FMT_OPTIONAL:
     return e->num_children && elem_matches(st, def, &e->children[0]);
   case NPUC_FMT_ALTERNATIVES: {
@@ -620,6 +623,8 @@ static bool parse_clauses_any_order(to_mlir *st, parsed_op *p,
 
 static bool expect_literal(to_mlir *st, parsed_op *p, const char *lit) {
   npuc_token t = npuc_peek(&st->lx);
+  if (!lit[0])
+    return true;
   if (literal_matches(t, lit)) {
     npuc_lex(&st->lx);
     return true;
@@ -938,6 +943,53 @@ static bool parse_attr_dict(to_mlir *st, parsed_op *p, bool keyword) {
   return true;
 }
 
+/* `[4, %n, 8]`: %n joins the operand group, the attribute gets
+ * array<i64: 4, INT64_MIN, 8> (MLIR's kDynamic marks an SSA entry). */
+static bool parse_dyn_index_list(to_mlir *st, parsed_op *p,
+                                 const npuc_fmt_elem *e) {
+  if (!expect_literal(st, p, "["))
+    return false;
+  npuc_textbuf tb;
+  npuc_tb_init(&tb, 32, 1, NULL);
+  npuc_tb_puts(&tb, "array<i64");
+  bool first = true, ok = true;
+  while (ok && !npuc_tok_punct(npuc_peek(&st->lx), ']')) {
+    npuc_tb_puts(&tb, first ? ": " : ", ");
+    npuc_token t = npuc_lex(&st->lx);
+    bool neg = npuc_tok_punct(t, '-');
+    npuc_token v = neg ? npuc_lex(&st->lx) : t;
+    if (t.kind == NPUC_TOK_PERCENT_ID) {
+      pl_push(&p->operands[e->var_index], tok_piece(t));
+      npuc_tb_puts(&tb, "-9223372036854775808");
+    } else if (v.kind == NPUC_TOK_INTEGER) {
+      if (neg)
+        npuc_tb_putc(&tb, '-');
+      npuc_tb_append(&tb, v.start, v.len);
+    } else {
+      char buf[64];
+      error_at(st, v, "expected an integer or SSA value in '%s', found %s",
+               p->def->name, describe(v, buf, sizeof buf));
+      ok = false;
+    }
+    first = false;
+    if (ok && npuc_tok_punct(npuc_peek(&st->lx), ','))
+      npuc_lex(&st->lx);
+    else if (ok && !npuc_tok_punct(npuc_peek(&st->lx), ']'))
+      ok = expect_literal(st, p, "]");
+  }
+  if (ok)
+    npuc_lex(&st->lx); /* ']' */
+  npuc_tb_putc(&tb, '>');
+  char *attr = npuc_tb_take(&tb, NULL);
+  if (!ok) {
+    free(attr);
+    return false;
+  }
+  free(p->attrs[e->attr_index]);
+  p->attrs[e->attr_index] = attr;
+  return true;
+}
+
 static bool parse_elem(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
   switch (e->kind) {
   case NPUC_FMT_LITERAL: return expect_literal(st, p, e->text);
@@ -959,6 +1011,7 @@ static bool parse_elem(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
       return true;
     return parse_elems(st, p, e->children, e->num_children);
   case NPUC_FMT_ALTERNATIVES: return parse_alternatives(st, p, e);
+  case NPUC_FMT_DYN_INDEX_LIST: return parse_dyn_index_list(st, p, e);
   }
   return false;
 }

@@ -115,4 +115,10 @@ module {
     hivm.hir.custom_macro {symbol = "k_copy"} "user.copy" ins(%arg0 : memref<8xf32>) outs(%arg1 : memref<8xf32>)
     return
   }
+  func.func @layouts(%arg0: tensor<1x2x16x32xf16>, %arg1: memref<2x3xf16>, %arg2: memref<4x?xf16>, %arg3: index, %arg4: f16) {
+    %0 = hivm.hir.convert_layout %arg0 output_shape [32, 32] {dstLayout = #hivm.data_layout<ND>, srcLayout = #hivm.data_layout<Fractal, fractalSizes = [16, 32]>} : (tensor<1x2x16x32xf16>) -> tensor<32x32xf16>
+    %1 = hivm.hir.convert_layout %arg0 output_shape [%arg3, 32] {dstLayout = #hivm.data_layout<ND>, srcLayout = #hivm.data_layout<Fractal, fractalSizes = [16, 32]>} : (tensor<1x2x16x32xf16>) -> tensor<?x32xf16>
+    hivm.hir.vpad ins(%arg1 : memref<2x3xf16>) outs(%arg2 : memref<4x?xf16>) low[1, %arg3] high[1, 0] pad_value %arg4 : f16
+    return
+  }
 }
