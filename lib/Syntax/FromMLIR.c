@@ -649,7 +649,8 @@ static bool render_dyn_index_list(renderer *r, const npuc_fmt_elem *e) {
       put(r, ", ", 2);
     first = false;
     static const char dyn[] = "-9223372036854775808";
-    if ((size_t)(end - p) == sizeof dyn - 1 && !memcmp(p, dyn, sizeof dyn - 1)) {
+    if ((size_t)(end - p) == sizeof dyn - 1 &&
+        !memcmp(p, dyn, sizeof dyn - 1)) {
       if (!left--)
         return false;
       put_span(r, g->operands.items[next++]);

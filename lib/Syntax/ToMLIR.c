@@ -610,8 +610,8 @@ static bool parse_clauses_any_order(to_mlir *st, parsed_op *p,
   uint64_t done = 0;
   for (;;) {
     size_t k = 0;
-    while (k < n && ((done >> k & 1) ||
-                     !elem_matches(st, p->def, &e[k].children[0])))
+    while (k < n &&
+           ((done >> k & 1) || !elem_matches(st, p->def, &e[k].children[0])))
       ++k;
     if (k == n)
       return true;
