@@ -26,6 +26,7 @@ module {
     hivm.hir.vmulextui ins(%arg0, %arg1 : memref<8xi32>, memref<8xi32>) outs(%arg2, %arg2 : memref<8xi32>, memref<8xi32>)
     hivm.hir.vmulextended ins(%arg3, %arg4 : memref<8xi16>, memref<8xi16>) outs(%arg3, %arg4 : memref<8xi16>, memref<8xi16>) temp_buffer(%arg5 : memref<32xi8>)
     hivm.hir.vmax ins(%arg0, %arg1 : memref<8xi32>, memref<8xi32>) outs(%arg2 : memref<8xi32>) is_signed = false
+    hivm.hir.vdiv ins(%arg0, %arg1 : memref<8xi32>, memref<8xi32>) outs(%arg2 : memref<8xi32>) isSigned = false isHP = true
     hivm.hir.vmin ins(%arg0, %arg1 : memref<8xi32>, memref<8xi32>) outs(%arg2 : memref<8xi32>) temp_buffer(%arg5 : memref<32xi8>) is_signed = true
     hivm.hir.vshr ins(%arg0, %arg1 : memref<8xi32>, memref<8xi32>) outs(%arg2 : memref<8xi32>) round : true is_signed : false
     hivm.hir.vcmp ins(%arg6, %arg6 : memref<8xf16>, memref<8xf16>) outs(%arg7 : memref<8xi1>) compare_mode = <le> is_signed : true
@@ -81,6 +82,7 @@ module {
     hivm.hir.load_scale ins(%arg6 : memref<16x2xui8>) outs(%arg7 : memref<16x2xui8, #hivm.address_space<cbuf>>) is_transposed = true
     hivm.hir.fixpipe {enable_nz2nd} ins(%arg2 : tensor<32x32xf32>) outs(%arg3 : memref<32x32xf32>) quant_scale = %arg4 : f32 dual_dst_mode = <ROW_SPLIT>
     hivm.hir.fixpipe ins(%arg2 : tensor<32x32xf32>) outs(%arg3 : memref<32x32xf32>) unit_flag_mode([#hivm.unit_flag<DISABLED>]) unit_flag_cond(%arg5)
+    hivm.hir.load ins(%arg0 : memref<2x32xf32>) outs(%arg1 : memref<2x32xf32, #hivm.address_space<ub>>) {hint} eviction_policy = <EvictFirst> core_type = <VECTOR>
     hivm.hir.copy ins(%arg0 : memref<2x32xf32>) outs(%arg1 : memref<2x32xf32, #hivm.address_space<ub>>) pad_mode = <PadValue> pad_value = %arg4 : f32
     hivm.hir.atomic_cas ins(%arg8, %arg8 : memref<1xf32>, memref<1xf32>) outs(%arg8 : memref<1xf32>)
     hivm.hir.atomic_xchg ins(%arg8 : memref<1xf32>) outs(%arg8 : memref<1xf32>)
