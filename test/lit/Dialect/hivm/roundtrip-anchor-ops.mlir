@@ -113,6 +113,11 @@ module {
     %2 = hivm.hir.Conv2dL1 {groups = 1 : i32, padding = 0 : i32} ins(%arg10, %arg11, %arg3 : tensor<1x4x8x8xf16>, tensor<4x4x3x3xf16>, i1) outs(%arg12 : tensor<1x4x6x6xf32>) sync_related_args(%arg13 : i64) -> tensor<1x4x6x6xf32>
     return
   }
+  func.func @convolutions(%arg0: tensor<1x4x16xf16>, %arg1: tensor<8x4x3xf16>, %arg2: tensor<1x8x14xf32>, %arg3: i1, %arg4: tensor<8xf32>, %arg5: tensor<1x4x4x8x8xf16>, %arg6: tensor<8x4x3x3x3xf16>, %arg7: tensor<1x8x2x6x6xf32>) {
+    %0 = hivm.hir.Conv1dL1 {groups = 1 : i32, padding = 0 : i32} ins(%arg0, %arg1, %arg3, %arg4 : tensor<1x4x16xf16>, tensor<8x4x3xf16>, i1, tensor<8xf32>) outs(%arg2 : tensor<1x8x14xf32>) -> tensor<1x8x14xf32>
+    %1 = hivm.hir.Conv3dL1 {groups = 1 : i32, padding = [0, 1, 1]} ins(%arg5, %arg6, %arg3 : tensor<1x4x4x8x8xf16>, tensor<8x4x3x3x3xf16>, i1) outs(%arg7 : tensor<1x8x2x6x6xf32>) -> tensor<1x8x2x6x6xf32>
+    return
+  }
   func.func @macros(%arg0: memref<8xf32>, %arg1: memref<8xf32>) {
     hivm.hir.custom_macro {symbol = "k_copy"} "user.copy" ins(%arg0 : memref<8xf32>) outs(%arg1 : memref<8xf32>)
     return
