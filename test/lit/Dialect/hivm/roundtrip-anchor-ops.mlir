@@ -118,6 +118,10 @@ module {
     %1 = hivm.hir.Conv3dL1 {groups = 1 : i32, padding = [0, 1, 1]} ins(%arg5, %arg6, %arg3 : tensor<1x4x4x8x8xf16>, tensor<8x4x3x3x3xf16>, i1) outs(%arg7 : tensor<1x8x2x6x6xf32>) -> tensor<1x8x2x6x6xf32>
     return
   }
+  func.func @gather_masked(%arg0: memref<?xf32>, %arg1: tensor<16xi32>, %arg2: i64, %arg3: tensor<16xi1>, %arg4: tensor<16xf32>) -> tensor<16xf32> {
+    %0 = hivm.hir.gather_load ins(%arg0 : memref<?xf32>, %arg1 : tensor<16xi32>, %arg2 : i64, %arg3 : tensor<16xi1>, %arg4 : tensor<16xf32>) outs(%arg4 : tensor<16xf32>) {isVolatile = false} -> tensor<16xf32>
+    return %0 : tensor<16xf32>
+  }
   func.func @macros(%arg0: memref<8xf32>, %arg1: memref<8xf32>) {
     hivm.hir.custom_macro {symbol = "k_copy"} "user.copy" ins(%arg0 : memref<8xf32>) outs(%arg1 : memref<8xf32>)
     return
