@@ -77,6 +77,7 @@ module {
     return
   }
   func.func @moves(%arg0: memref<2x32xf32>, %arg1: memref<2x32xf32, #hivm.address_space<ub>>, %arg2: tensor<32x32xf32>, %arg3: memref<32x32xf32>, %arg4: f32, %arg5: i1, %arg6: memref<16x2xui8>, %arg7: memref<16x2xui8, #hivm.address_space<cbuf>>, %arg8: memref<1xf32>) {
+    hivm.hir.nd2nz {dst_continuous} ins(%arg0 : memref<2x32xf32>) outs(%arg1 : memref<2x32xf32, #hivm.address_space<ub>>) init_out_buffer = true pad_value = %arg4 : f32
     hivm.hir.nz2nd ins(%arg0 : memref<2x32xf32>) outs(%arg1 : memref<2x32xf32, #hivm.address_space<ub>>)
     hivm.hir.l12ub ins(%arg0 : memref<2x32xf32>) outs(%arg1 : memref<2x32xf32, #hivm.address_space<ub>>)
     hivm.hir.load_scale ins(%arg6 : memref<16x2xui8>) outs(%arg7 : memref<16x2xui8, #hivm.address_space<cbuf>>) is_transposed = true
