@@ -54,6 +54,8 @@ demo: build
 	$(BUILD)/bin/npuc-run --compare $(DEMO_INPUT) $(BUILD)/demo/opt.mlir \
 	  --spec $(DEMO_SPEC) -o $(BUILD)/demo/run
 
+# AscendNPU-IR's whole suite (../shared/conformance/full/ascendnpu-ir):
+# parse/print figures by cause, failing below full_suite_expected.txt.
 # Every case of ../shared/conformance/ascendnpu-ir parses, verifies and
 # round-trips (expected failures: test/conformance/xfail.txt); every case
 # with a device entry compiles, builds and runs on the C model, or stops on
@@ -68,6 +70,8 @@ conformance: build
 	test/conformance/aievec_full.py $(BUILD)/bin/npuc-opt
 	test/conformance/tile_and_bind.sh $(BUILD)/bin/npuc-opt
 	test/conformance/tile_and_bind_exec.py $(BUILD)
+	test/conformance/full_suite.py $(BUILD)/bin/npuc-opt \
+	  --expected test/conformance/full_suite_expected.txt
 
 # TX8 end to end on TX8_COUNT random configurations (test/tx8/gen.py), half
 # of them flat graphs through the whole pipeline: compile with --target=tx8,

@@ -80,6 +80,10 @@ typedef enum {
   NPUC_FMT_ATTR_DICT_KW, /* attr-dict-with-keyword */
   NPUC_FMT_OPTIONAL,     /* ( ... )? */
   NPUC_FMT_ALTERNATIVES, /* ( a | b ), our extension: first that matches */
+  /* dynamic-index-list($ops, $attr): `[4, %n, 8]`, the SSA entries in the
+   * index operand group $ops, all entries in the i64-array $attr with
+   * INT64_MIN (MLIR's ShapedType::kDynamic) where an SSA value stands. */
+  NPUC_FMT_DYN_INDEX_LIST,
 } npuc_fmt_kind;
 
 typedef struct npuc_fmt_elem npuc_fmt_elem;
@@ -88,6 +92,7 @@ struct npuc_fmt_elem {
   char *text; /* LITERAL: the literal; VAR/TYPE: the variable name */
   npuc_var_class var_class;
   int var_index;           /* index into operands/results/attrs/regions */
+  int attr_index;          /* DYN_INDEX_LIST: the static attribute */
   bool anchor;             /* marked with ^ inside an optional group */
   bool function_results;   /* TYPE from function-results($name): `()`, `T`
                               or `(T, U)`, as a function type writes them */

@@ -5,6 +5,9 @@
  *             | function-results($name) (a result group's types as a
  *               function type writes them: `()`, `T`, `(T, U)`)
  *             | attr-dict-with-keyword | group
+ *             | dynamic-index-list($operands, $attr) (`[4, %n]`: static
+ *               entries in an i64-array, SSA ones in an index operand group)
+ *             | `` (an empty literal: no space before what follows)
  *   group    := '(' elem+ ('|' elem+)* ')' ['?']
  *
  * A group with '?' is optional (present when its anchor is); a group with
@@ -160,12 +163,56 @@ static bool starts_with(const char *p, const char *word) {
          !(isalnum((unsigned char)p[n]) || p[n] == '-' || p[n] == '_');
 }
 
+/* dynamic-index-list($ops, $attr): $ops an operand group of fixed type
+ * (index), $attr an i64-array attribute. */
+static bool parse_dyn_index_list(fmt_parser *fp, npuc_fmt_elem *e) {
+  fp->p += strlen("dynamic-index-list");
+  skip_space(fp);
+  if (fp->p[0] != '(' || fp->p[1] != '$') {
+    fmt_error(fp, "expected dynamic-index-list($operands, $attr) in '%s'",
+              fp->op->name);
+    return false;
+  }
+  fp->p += 2;
+  e->kind = NPUC_FMT_VAR;
+  e->text = read_name(fp);
+  if (!e->text || !resolve_var(fp, e, false))
+    return false;
+  e->kind = NPUC_FMT_DYN_INDEX_LIST;
+  skip_space(fp);
+  if (*fp->p == ',')
+    fp->p++;
+  skip_space(fp);
+  char *attr = *fp->p == '$' ? (fp->p++, read_name(fp)) : NULL;
+  int a = attr ? npuc_op_find_attr(fp->op, attr) : -1;
+  free(attr);
+  if (e->var_class != NPUC_VAR_OPERAND || a < 0 || *fp->p != ')' ||
+      fp->op->attrs[a].kind != NPUC_AK_I64_ARRAY ||
+      !fp->op->operands[e->var_index].fixed_type) {
+    fmt_error(fp,
+              "dynamic-index-list in '%s' takes an operand group of fixed "
+              "type and an i64-array attribute",
+              fp->op->name);
+    return false;
+  }
+  fp->p++;
+  e->attr_index = a;
+  fp->attr_seen[a]++;
+  return true;
+}
+
 static bool parse_one(fmt_parser *fp, npuc_fmt_elem *e) {
   memset(e, 0, sizeof *e);
   const char *p = fp->p;
   if (*p == '`') {
     const char *end = strchr(p + 1, '`');
-    if (!end || end == p + 1) {
+    if (end == p + 1) { /* `` : no space before the next element */
+      e->kind = NPUC_FMT_LITERAL;
+      e->text = strdup("");
+      fp->p = end + 1;
+      return true;
+    }
+    if (!end) {
       fmt_error(fp, "unterminated or empty literal in format of '%s'",
                 fp->op->name);
       return false;
@@ -202,6 +249,8 @@ static bool parse_one(fmt_parser *fp, npuc_fmt_elem *e) {
     fp->p++;
     return resolve_var(fp, e, true);
   }
+  if (starts_with(p, "dynamic-index-list"))
+    return parse_dyn_index_list(fp, e);
   if (starts_with(p, "attr-dict-with-keyword")) {
     fp->p += strlen("attr-dict-with-keyword");
     e->kind = NPUC_FMT_ATTR_DICT_KW;

@@ -469,6 +469,10 @@ static void emit_literal(renderer *r, const char *lit) {
     r->last = LAST_OPEN;
     return;
   }
+  if (!lit[0]) { /* ``: nothing, and no space before the next element */
+    r->last = LAST_OPEN;
+    return;
+  }
   space_for_literal(r, lit);
   put(r, lit, strlen(lit));
   char c = lit[0];
@@ -510,6 +514,8 @@ static bool var_present(renderer *r, const npuc_fmt_elem *e) {
         return true;
     return false;
   case NPUC_FMT_LITERAL: return false;
+  case NPUC_FMT_DYN_INDEX_LIST:
+    return find_attr(g, g->def->attrs[e->attr_index].name) != NULL;
   }
   return false;
 }
@@ -625,6 +631,51 @@ static void render_region(renderer *r, span region) {
   convert_lines(&sub, region.s, region.e);
 }
 
+/* array<i64: 4, INT64_MIN, 8> and operands (%n) -> `[4, %n, 8]`. False
+ * (the op stays generic) when the attribute and the group disagree. */
+static bool render_dyn_index_list(renderer *r, const npuc_fmt_elem *e) {
+  generic_op *g = r->g;
+  dict_entry *d = find_attr(g, g->def->attrs[e->attr_index].name);
+  if (!d)
+    return false;
+  d->used = true;
+  const char *p = memchr(d->value.s, ':', (size_t)(d->value.e - d->value.s));
+  p = p ? p + 1 : d->value.e - 1;
+  size_t next = g->group_first[e->var_index];
+  size_t left = g->group_count[e->var_index];
+  space_for_value(r);
+  put(r, "[", 1);
+  bool first = true;
+  while (p < d->value.e - 1) { /* before the closing '>' */
+    while (*p == ' ' || *p == ',')
+      ++p;
+    const char *q = p;
+    while (q < d->value.e - 1 && *q != ',')
+      ++q;
+    const char *end = q;
+    while (end > p && end[-1] == ' ')
+      --end;
+    if (end == p)
+      break;
+    if (!first)
+      put(r, ", ", 2);
+    first = false;
+    static const char dyn[] = "-9223372036854775808";
+    if ((size_t)(end - p) == sizeof dyn - 1 &&
+        !memcmp(p, dyn, sizeof dyn - 1)) {
+      if (!left--)
+        return false;
+      put_span(r, g->operands.items[next++]);
+    } else {
+      put(r, p, (size_t)(end - p));
+    }
+    p = q;
+  }
+  put(r, "]", 1);
+  r->last = LAST_OTHER;
+  return left == 0;
+}
+
 static bool render_elem(renderer *r, const npuc_fmt_elem *e) {
   generic_op *g = r->g;
   switch (e->kind) {
@@ -680,6 +731,7 @@ static bool render_elem(renderer *r, const npuc_fmt_elem *e) {
   case NPUC_FMT_ATTR_DICT_KW:
     render_attr_dict(r, e->kind == NPUC_FMT_ATTR_DICT_KW);
     return true;
+  case NPUC_FMT_DYN_INDEX_LIST: return render_dyn_index_list(r, e);
   case NPUC_FMT_OPTIONAL:
     if (!group_present(r, e))
       return true;
@@ -712,8 +764,10 @@ static void mark_format_attrs(renderer *r, const npuc_fmt_elem *e, size_t n) {
   generic_op *g = r->g;
   for (size_t i = 0; i < n; ++i) {
     const npuc_fmt_elem *el = &e[i];
-    if (el->kind == NPUC_FMT_VAR && el->var_class == NPUC_VAR_ATTR) {
-      dict_entry *d = find_attr(g, g->def->attrs[el->var_index].name);
+    if (el->kind == NPUC_FMT_DYN_INDEX_LIST ||
+        (el->kind == NPUC_FMT_VAR && el->var_class == NPUC_VAR_ATTR)) {
+      int a = el->kind == NPUC_FMT_VAR ? el->var_index : el->attr_index;
+      dict_entry *d = find_attr(g, g->def->attrs[a].name);
       if (d)
         d->used = true;
     } else if (el->kind == NPUC_FMT_OPTIONAL && group_present(r, el)) {

@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 typedef struct {
@@ -501,7 +502,8 @@ static void free_parsed(parsed_op *p) {
 /* ---- matching the next token against a format element ------------------ */
 
 static bool literal_matches(npuc_token t, const char *lit) {
-  if (strcmp(lit, " ") == 0) /* ` `: a space in printing, nothing to read */
+  /* ` ` and `` only space the printout: nothing to read */
+  if (!lit[0] || strcmp(lit, " ") == 0)
     return true;
   if (strcmp(lit, "->") == 0)
     return t.kind == NPUC_TOK_ARROW;
@@ -550,6 +552,7 @@ static bool elem_matches(to_mlir *st, const npuc_op_def *def,
            npuc_tok_punct(t, '(');
   case NPUC_FMT_ATTR_DICT: return npuc_tok_punct(t, '{');
   case NPUC_FMT_ATTR_DICT_KW: return npuc_tok_keyword(t, "attributes");
+  case NPUC_FMT_DYN_INDEX_LIST: return npuc_tok_punct(t, '[');
   case NPUC_FMT_OPTIONAL:
     return e->num_children && elem_matches(st, def, &e->children[0]);
   case NPUC_FMT_ALTERNATIVES: {
@@ -570,17 +573,59 @@ static bool elem_matches(to_mlir *st, const npuc_op_def *def,
 
 static bool parse_elem(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e);
 
+static bool parse_clauses_any_order(to_mlir *st, parsed_op *p,
+                                    const npuc_fmt_elem *e, size_t n);
+
+/* An optional group led by a keyword (`(`round_mode` `=` $r^)?`): a clause. */
+static bool is_clause(const npuc_fmt_elem *e) {
+  if (e->kind != NPUC_FMT_OPTIONAL || !e->num_children ||
+      e->children[0].kind != NPUC_FMT_LITERAL)
+    return false;
+  char c = e->children[0].text[0];
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
 static bool parse_elems(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e,
                         size_t n) {
-  for (size_t i = 0; i < n; ++i)
+  for (size_t i = 0; i < n; ++i) {
+    size_t run = 0;
+    while (i + run < n && run < 64 && is_clause(&e[i + run]))
+      ++run;
+    if (run > 1) {
+      if (!parse_clauses_any_order(st, p, &e[i], run))
+        return false;
+      i += run - 1;
+      continue;
+    }
     if (!parse_elem(st, p, &e[i]))
       return false;
+  }
   return true;
+}
+
+/* Consecutive clauses are read in any order (printing keeps the table's):
+ * producers disagree on the order (bishengir's vcast writes round_mode
+ * before cast), and keywords make the reading unambiguous. Each clause is
+ * read at most once; at most 64 in a run. */
+static bool parse_clauses_any_order(to_mlir *st, parsed_op *p,
+                                    const npuc_fmt_elem *e, size_t n) {
+  uint64_t done = 0;
+  for (;;) {
+    size_t k = 0;
+    while (k < n &&
+           ((done >> k & 1) || !elem_matches(st, p->def, &e[k].children[0])))
+      ++k;
+    if (k == n)
+      return true;
+    done |= (uint64_t)1 << k;
+    if (!parse_elems(st, p, e[k].children, e[k].num_children))
+      return false;
+  }
 }
 
 static bool expect_literal(to_mlir *st, parsed_op *p, const char *lit) {
   npuc_token t = npuc_peek(&st->lx);
-  if (strcmp(lit, " ") == 0)
+  if (!lit[0] || strcmp(lit, " ") == 0)
     return true;
   if (literal_matches(t, lit)) {
     npuc_lex(&st->lx);
@@ -705,14 +750,55 @@ static char *span_dup(const char *s, const char *e) {
   return strndup(s, (size_t)(e - s));
 }
 
+/* One attribute value and no more: `[..]`, `{..}`, `#dialect.name<..>`,
+ * `memref<..>`, a number, a string. A clause that follows (`pad_mode =
+ * #hivm.padmode<PadValue> pad_value = %v`, `keys = ["k"] values = [..]`) is
+ * not part of it; a `: type` suffix is not read either. */
+static bool skip_attr_term(npuc_lexer *lx, const char **s, const char **e) {
+  npuc_token t = npuc_lex(lx);
+  *s = t.start;
+  *e = t.start + t.len;
+  if (npuc_tok_punct(t, '-')) {
+    t = npuc_lex(lx);
+    *e = t.start + t.len;
+    return t.kind == NPUC_TOK_INTEGER || t.kind == NPUC_TOK_FLOAT;
+  }
+  char open = t.kind == NPUC_TOK_PUNCT && t.len == 1 ? t.start[0] : 0;
+  bool named = t.kind == NPUC_TOK_HASH_ID || t.kind == NPUC_TOK_BARE_ID ||
+               t.kind == NPUC_TOK_BANG_ID;
+  if (named) {
+    npuc_token next = npuc_peek(lx);
+    if (!npuc_tok_punct(next, '<') || next.start != *e)
+      return true;
+    npuc_lex(lx);
+    open = '<';
+  } else if (open != '[' && open != '{' && open != '(') {
+    return t.kind != NPUC_TOK_EOF && t.kind != NPUC_TOK_ERROR &&
+           t.kind != NPUC_TOK_PUNCT;
+  }
+  npuc_token close = npuc_skip_balanced(lx, open);
+  if (close.kind != NPUC_TOK_PUNCT)
+    return false;
+  *e = close.start + 1;
+  return true;
+}
+
+/* The full form of an enum: #hivm.round_mode<rint>. */
+static char *parse_full_enum(to_mlir *st, parsed_op *p,
+                             const npuc_attr_def *a) {
+  npuc_token t = npuc_peek(&st->lx);
+  const char *s, *e;
+  if (!skip_attr_term(&st->lx, &s, &e)) {
+    error_at(st, t, "malformed value of '%s' in '%s'", a->name, p->def->name);
+    return NULL;
+  }
+  return span_dup(s, e);
+}
+
 static char *parse_enum(to_mlir *st, parsed_op *p, const npuc_attr_def *a) {
   npuc_token t = npuc_peek(&st->lx);
-  if (t.kind == NPUC_TOK_HASH_ID) {
-    const char *s, *e;
-    if (!npuc_skip_attr_value(&st->lx, &s, &e, true))
-      return NULL;
-    return span_dup(s, e);
-  }
+  if (t.kind == NPUC_TOK_HASH_ID) /* the full form: #hivm.round_mode<rint> */
+    return parse_full_enum(st, p, a);
   npuc_lex(&st->lx); /* '<' */
   npuc_token v = npuc_lex(&st->lx);
   npuc_token close = npuc_lex(&st->lx);
@@ -806,7 +892,7 @@ static char *parse_attr_value(to_mlir *st, parsed_op *p,
   case NPUC_AK_KEYWORD: return parse_keyword(st, p, a);
   case NPUC_AK_ANY: {
     const char *s, *e;
-    if (!npuc_skip_attr_value(&st->lx, &s, &e, true)) {
+    if (!skip_attr_term(&st->lx, &s, &e)) {
       error_at(st, t, "malformed attribute '%s' of '%s'", a->name,
                p->def->name);
       return NULL;
@@ -882,6 +968,53 @@ static bool parse_attr_dict(to_mlir *st, parsed_op *p, bool keyword) {
   return true;
 }
 
+/* `[4, %n, 8]`: %n joins the operand group, the attribute gets
+ * array<i64: 4, INT64_MIN, 8> (MLIR's kDynamic marks an SSA entry). */
+static bool parse_dyn_index_list(to_mlir *st, parsed_op *p,
+                                 const npuc_fmt_elem *e) {
+  if (!expect_literal(st, p, "["))
+    return false;
+  npuc_textbuf tb;
+  npuc_tb_init(&tb, 32, 1, NULL);
+  npuc_tb_puts(&tb, "array<i64");
+  bool first = true, ok = true;
+  while (ok && !npuc_tok_punct(npuc_peek(&st->lx), ']')) {
+    npuc_tb_puts(&tb, first ? ": " : ", ");
+    npuc_token t = npuc_lex(&st->lx);
+    bool neg = npuc_tok_punct(t, '-');
+    npuc_token v = neg ? npuc_lex(&st->lx) : t;
+    if (t.kind == NPUC_TOK_PERCENT_ID) {
+      pl_push(&p->operands[e->var_index], tok_piece(t));
+      npuc_tb_puts(&tb, "-9223372036854775808");
+    } else if (v.kind == NPUC_TOK_INTEGER) {
+      if (neg)
+        npuc_tb_putc(&tb, '-');
+      npuc_tb_append(&tb, v.start, v.len);
+    } else {
+      char buf[64];
+      error_at(st, v, "expected an integer or SSA value in '%s', found %s",
+               p->def->name, describe(v, buf, sizeof buf));
+      ok = false;
+    }
+    first = false;
+    if (ok && npuc_tok_punct(npuc_peek(&st->lx), ','))
+      npuc_lex(&st->lx);
+    else if (ok && !npuc_tok_punct(npuc_peek(&st->lx), ']'))
+      ok = expect_literal(st, p, "]");
+  }
+  if (ok)
+    npuc_lex(&st->lx); /* ']' */
+  npuc_tb_putc(&tb, '>');
+  char *attr = npuc_tb_take(&tb, NULL);
+  if (!ok) {
+    free(attr);
+    return false;
+  }
+  free(p->attrs[e->attr_index]);
+  p->attrs[e->attr_index] = attr;
+  return true;
+}
+
 static bool parse_elem(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
   switch (e->kind) {
   case NPUC_FMT_LITERAL: return expect_literal(st, p, e->text);
@@ -903,6 +1036,7 @@ static bool parse_elem(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
       return true;
     return parse_elems(st, p, e->children, e->num_children);
   case NPUC_FMT_ALTERNATIVES: return parse_alternatives(st, p, e);
+  case NPUC_FMT_DYN_INDEX_LIST: return parse_dyn_index_list(st, p, e);
   }
   return false;
 }

@@ -84,7 +84,7 @@ static void custom_to_generic(void **state) {
   assert_non_null(out);
   assert_string_equal(
       out, "%0 = \"hivm.hir.vbrc\"(%a, %e) {broadcast_dims = array<i64: 0>, "
-           "operandSegmentSizes = array<i32: 1, 1>} : (f32, tensor<4xf32>) "
+           "operandSegmentSizes = array<i32: 1, 1, 0>} : (f32, tensor<4xf32>) "
            "-> tensor<4xf32>\n");
   free(out);
 }
@@ -153,7 +153,7 @@ static void generic_to_custom(void **state) {
   (void)state;
   const char *in =
       "    %1 = \"hivm.hir.vreduce\"(%0, %e) {arith = "
-      "#hivm.reduce_op<max>, operandSegmentSizes = array<i32: 1, 1>,"
+      "#hivm.reduce_op<max>, operandSegmentSizes = array<i32: 1, 1, 0, 0>,"
       " reduce_dims = array<i64: 1>, tag} : (tensor<4x8xf32>, "
       "tensor<4x1xf32>) -> tensor<4x1xf32>\n";
   char *out = npuc_syntax_from_mlir(registry(), in, strlen(in), NULL, NULL);

@@ -36,7 +36,7 @@ func.func @required_missing() {
 
 func.func @operand_kind(%arg0: f32) {
   // expected-error @+1 {{operand 'dst' of 'hivm.hir.vexp' must be a tensor or memref}}
-  %0 = "hivm.hir.vexp"(%arg0, %arg0) {operandSegmentSizes = array<i32: 1, 1>} : (f32, f32) -> f32
+  %0 = "hivm.hir.vexp"(%arg0, %arg0) {operandSegmentSizes = array<i32: 1, 1, 0>} : (f32, f32) -> f32
   return
 }
 
@@ -44,7 +44,7 @@ func.func @operand_kind(%arg0: f32) {
 
 func.func @dps_type(%arg0: tensor<4xf32>) {
   // expected-error @+1 {{result #0 of 'hivm.hir.vexp' must have the type of its outs operand}}
-  %0 = "hivm.hir.vexp"(%arg0, %arg0) {operandSegmentSizes = array<i32: 1, 1>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+  %0 = "hivm.hir.vexp"(%arg0, %arg0) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
   return
 }
 
@@ -52,7 +52,7 @@ func.func @dps_type(%arg0: tensor<4xf32>) {
 
 func.func @dps_count(%arg0: memref<4xf32>) {
   // expected-error @+1 {{'hivm.hir.vexp' has 1 results but 0 tensor outs}}
-  %0 = "hivm.hir.vexp"(%arg0, %arg0) {operandSegmentSizes = array<i32: 1, 1>} : (memref<4xf32>, memref<4xf32>) -> tensor<4xf32>
+  %0 = "hivm.hir.vexp"(%arg0, %arg0) {operandSegmentSizes = array<i32: 1, 1, 0>} : (memref<4xf32>, memref<4xf32>) -> tensor<4xf32>
   return
 }
 
@@ -60,7 +60,7 @@ func.func @dps_count(%arg0: memref<4xf32>) {
 
 func.func @dps_missing(%arg0: tensor<4xf32>) {
   // expected-error @+1 {{'hivm.hir.vexp' needs a result for each tensor in outs}}
-  "hivm.hir.vexp"(%arg0, %arg0) {operandSegmentSizes = array<i32: 1, 1>} : (tensor<4xf32>, tensor<4xf32>) -> ()
+  "hivm.hir.vexp"(%arg0, %arg0) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<4xf32>, tensor<4xf32>) -> ()
   return
 }
 
@@ -84,7 +84,7 @@ func.func @result_kind() {
 
 func.func @attr_missing(%arg0: tensor<4xf32>) {
   // expected-error @+1 {{'hivm.hir.vtranspose' needs attribute 'permutation'}}
-  %0 = "hivm.hir.vtranspose"(%arg0, %arg0) {operandSegmentSizes = array<i32: 1, 1>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %0 = "hivm.hir.vtranspose"(%arg0, %arg0) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
 
@@ -92,7 +92,7 @@ func.func @attr_missing(%arg0: tensor<4xf32>) {
 
 func.func @attr_kind(%arg0: tensor<4xf32>) {
   // expected-error @+1 {{attribute 'permutation' of 'hivm.hir.vtranspose' has the wrong kind}}
-  %0 = "hivm.hir.vtranspose"(%arg0, %arg0) {operandSegmentSizes = array<i32: 1, 1>, permutation = "0"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %0 = "hivm.hir.vtranspose"(%arg0, %arg0) {operandSegmentSizes = array<i32: 1, 1, 0>, permutation = "0"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
 
@@ -100,7 +100,7 @@ func.func @attr_kind(%arg0: tensor<4xf32>) {
 
 func.func @enum_kind(%arg0: tensor<4x8xf32>, %arg1: tensor<4x1xf32>) {
   // expected-error @+1 {{attribute 'arith' of 'hivm.hir.vreduce' has the wrong kind}}
-  %0 = "hivm.hir.vreduce"(%arg0, %arg1) {arith = #hivm.compare_mode<gt>, operandSegmentSizes = array<i32: 1, 1>, reduce_dims = array<i64: 1>} : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+  %0 = "hivm.hir.vreduce"(%arg0, %arg1) {arith = #hivm.compare_mode<gt>, operandSegmentSizes = array<i32: 1, 1, 0, 0>, reduce_dims = array<i64: 1>} : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
   return
 }
 

@@ -133,3 +133,31 @@ func.func @region_expected() {
 func.func @unterminated_dict() {
   // expected-error @+1 {{unterminated attribute dictionary of 'hivm.hir.anchor'}}
   hivm.hir.anchor {id = 0 : i64
+
+// -----
+
+// A dynamic index list holds integers and SSA values only.
+func.func @dynamic_index_list_entry(%arg0: tensor<1x2x16x32xf16>) {
+  // expected-error @+1 {{expected an integer or SSA value in 'hivm.hir.convert_layout', found 'f32'}}
+  %0 = hivm.hir.convert_layout %arg0 output_shape [32, f32] {dstLayout = #hivm.data_layout<ND>, srcLayout = #hivm.data_layout<ND>} : (tensor<1x2x16x32xf16>) -> tensor<32x32xf16>
+  return
+}
+
+// -----
+
+// Clauses are read in any order, each once: a repeated one is left unread
+// and MLIR takes it for an op name.
+func.func @clause_twice(%arg0: memref<8xf16>, %arg1: memref<8xi32>) {
+  // expected-error @+1 {{custom op 'round_mode' is unknown}}
+  hivm.hir.vcast ins(%arg0 : memref<8xf16>) outs(%arg1 : memref<8xi32>) round_mode = <floor> round_mode = <rint>
+  return
+}
+
+// -----
+
+// A full-form enum value ends at its closing '>'.
+func.func @full_enum_unterminated(%arg0: memref<8xf16>, %arg1: memref<8xf16>) {
+  // expected-error @+1 {{unbalanced '<' character in pretty dialect name}}
+  hivm.hir.load ins(%arg0 : memref<8xf16>) outs(%arg1 : memref<8xf16>) pad_mode = #hivm.padmode<PadValue
+  return
+}
