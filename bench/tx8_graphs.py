@@ -394,7 +394,8 @@ def run_graph(tools, g, work):
     overlap = 0
     for line in re.findall(r"^group \d+ busy max: .*$", report, re.M):
         b = {k: int(v) for k, v in re.findall(r"(\w+) (\d+)", line.split(":")[1])}
-        overlap += max(b["rdma"] + b["wdma"], b["ne"], b["ct"], b["tdma"])
+        overlap += max(b["rdma"] + b["wdma"], b["ne"], b["ct"], b["tdma"],
+                       b.get("noc", 0))
     for i, o in enumerate(g.outputs):
         shape, dt = g.types[o]
         p = os.path.join(d, "res", "result%d.bin" % i)

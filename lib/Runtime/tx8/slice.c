@@ -128,6 +128,25 @@ uint64_t op_dma_load_slice(const TSR *spm, const TSR *whole, const L_SHAPE *l) {
   return npuc_tx8_cycles_rdma(spm->layout.total_bytes);
 }
 
+uint64_t op_dma_load_shared(const TSR *spm, const TSR *whole, const L_SHAPE *l,
+                            int32_t part, int32_t parts) {
+  if (parts < 1 || part < 0 || part >= parts)
+    npuc_tx8_fail("op_dma_load_shared", "tile %d of %d", (int)part,
+                  (int)parts);
+  int64_t bytes = spm->layout.total_bytes;
+  if (!npuc_tx8_cycles_shared_load(bytes, parts))
+    return op_dma_load_slice(spm, whole, l);
+  static const int32_t zero[NPUC_TX8_MAX_SHAPE_DIM];
+  side dst = {spm, l->shape_real, zero};
+  side src = {whole, l->shape_whole, l->shape_start};
+  npuc_tx8i_check_tsr("op_dma_load_shared", "spm", spm);
+  npuc_tx8i_clear_padding(spm);
+  copy_region("op_dma_load_shared", &dst, &src, l->shape_real, l->dim);
+  /* This tile's share: the parts' sizes add up to the tensor's bytes. */
+  int64_t share = bytes * (part + 1) / parts - bytes * part / parts;
+  return npuc_tx8_cycles_rdma(share) + npuc_tx8_cycles_noc(bytes, parts);
+}
+
 uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm,
                             const L_SHAPE *l) {
   static const int32_t zero[NPUC_TX8_MAX_SHAPE_DIM];
