@@ -83,7 +83,8 @@ static unsigned group_op(MlirOperation op, void *user) {
 /* ---- one group
  * ----------------------------------------------------------------- */
 
-static bool choose_sharding(const npuc_tx8_group_plan *p, int32_t tiles,
+static bool choose_sharding(const npuc_tx8_group_plan *p,
+                            const npuc_tx8_target *t, int32_t tiles,
                             decision *d);
 static bool choose_split(const npuc_tx8_group_plan *p, int64_t spm,
                          decision *d);
@@ -100,7 +101,7 @@ static bool shard_group(MlirOperation group, const npuc_tx8_target *t,
   decision d;
   memset(&d, 0, sizeof d);
   int32_t tiles = npuc_tx8_group_tiles(group, t);
-  if (tiles <= 0 || !choose_sharding(&plan, tiles, &d) ||
+  if (tiles <= 0 || !choose_sharding(&plan, t, tiles, &d) ||
       !choose_split(&plan, spm, &d))
     return false;
   write_attrs(&plan, &d, tiles);
@@ -121,7 +122,15 @@ static bool check_given(const npuc_tx8_group_plan *p,
                         const npuc_tx8_parallel_attr *given, int32_t tiles,
                         decision *d);
 
-static bool choose_sharding(const npuc_tx8_group_plan *p, int32_t tiles,
+static double tile_cost(const npuc_tx8_group_plan *p,
+                        const npuc_tx8_target *t, const int32_t *ways);
+
+/* Candidates: each legal anchor dimension alone over all the tiles, then
+ * each pair of them (a x b ways, a * b <= tiles); the one whose busiest
+ * tile costs least (tile_cost) wins, the earlier on a tie (so one
+ * dimension, the outermost, when a pair gains nothing). */
+static bool choose_sharding(const npuc_tx8_group_plan *p,
+                            const npuc_tx8_target *t, int32_t tiles,
                             decision *d) {
   const npuc_tx8_shape *out = &p->out;
   npuc_tx8_parallel_attr given;
@@ -134,19 +143,90 @@ static bool choose_sharding(const npuc_tx8_group_plan *p, int32_t tiles,
   case NPUC_TX8_ATTR_ABSENT: break;
   }
   uint32_t legal = p->shard_axes;
-  int best = -1;
-  int32_t best_ways = 1;
-  for (int i = 0; i < out->rank; ++i) {
+  int32_t ways[NPUC_TX8_MAX_RANK];
+  double best = -1;
+  for (int i = 0; i < out->rank; ++i)
     d->sharding[i] = 1;
+  for (int i = 0; i < out->rank; ++i) {
     if (!(legal & (1u << i)))
       continue;
-    int32_t ways = ways_over(out->dims[i], tiles);
-    if (ways > best_ways)
-      best = i, best_ways = ways;
+    for (int j = i; j < out->rank; ++j) {
+      if (!(legal & (1u << j)))
+        continue;
+      /* j == i: dimension i alone; else a ways along i, tiles / a along j */
+      for (int32_t a = j == i ? tiles : 2; a <= tiles / (j == i ? 1 : 2); ++a) {
+        for (int k = 0; k < out->rank; ++k)
+          ways[k] = 1;
+        ways[i] = ways_over(out->dims[i], a);
+        if (j != i)
+          ways[j] = ways_over(out->dims[j], tiles / a);
+        double cost = tile_cost(p, t, ways);
+        if (best < 0 || cost < best) {
+          best = cost;
+          memcpy(d->sharding, ways, sizeof ways);
+        }
+      }
+    }
   }
-  if (best >= 0)
-    d->sharding[best] = best_ways;
   return true;
+}
+
+static int64_t ne_flops(const npuc_tx8_slice_op *s, int64_t out_elems);
+
+/* The cycles the busiest tile of `ways` spends, to first order: its DDR
+ * bytes (every non-invariant load at its largest window, each output
+ * part; an invariant load, read once and shared over the NoC, 1/tiles of
+ * it) at its share of the chip's DDR bandwidth, plus its compute (each
+ * result's bytes at the CGRA's rate, a gemm's or conv's FLOPs at its
+ * share of the NE's). Halos, weights read per tile and idle tiles are
+ * what tell candidates apart. */
+static double tile_cost(const npuc_tx8_group_plan *p,
+                        const npuc_tx8_target *t, const int32_t *ways) {
+  int32_t part[NPUC_TX8_MAX_RANK], tiles = 1;
+  for (int i = 0; i < p->out.rank; ++i) {
+    part[i] = ceil_div(p->out.dims[i], ways[i]);
+    tiles *= ways[i];
+  }
+  int64_t all = (int64_t)t->tiles_x * t->tiles_y;
+  double ddr_rate = t->ddr_gbytes_per_s / t->clock_ghz / (double)all;
+  double ne_rate = t->ne_tflops_fp16 * 1e3 / t->clock_ghz / (double)all;
+  double ddr = 0, ct = 0, ne = 0;
+  for (int i = 0; i < p->num_buffers; ++i) {
+    const npuc_tx8_buffer *b = &p->buffers[i];
+    double bytes = (double)npuc_tx8_group_buffer_bytes(p, i, part);
+    if (b->kind == NPUC_TX8_BUF_LOAD)
+      ddr += b->invariant ? bytes / tiles : bytes;
+    else if (b->kind == NPUC_TX8_BUF_RESULT)
+      ct += bytes;
+  }
+  for (int s = 0; s < p->num_stores; ++s)
+    ddr += (double)npuc_tx8_group_buffer_bytes(p, p->stores[s].buffer, part);
+  for (int k = 0; k < p->num_ops; ++k) {
+    const npuc_tx8_buffer *r = &p->buffers[p->ops[k].result];
+    int32_t whole[NPUC_TX8_MAX_RANK], max[NPUC_TX8_MAX_RANK];
+    int64_t elems = 1;
+    for (int i = 0; i < r->shape.rank; ++i)
+      whole[i] = (int32_t)r->shape.dims[i];
+    npuc_tx8_window_max(r->windows, whole, r->shape.rank, part, max);
+    for (int i = 0; i < r->shape.rank; ++i)
+      elems *= max[i];
+    ne += (double)ne_flops(&p->ops[k].slice, elems);
+  }
+  return ddr / ddr_rate + ct / (double)t->ct_bytes_per_cycle + ne / ne_rate;
+}
+
+/* A gemm's or conv's FLOPs for `out_elems` outputs: 2 x its reduction
+ * length each; 0 for the other ops. */
+static int64_t ne_flops(const npuc_tx8_slice_op *s, int64_t out_elems) {
+  if (s->kind == NPUC_TX8_KIND_CONV) {
+    const int64_t *w = s->operands[1].dims; /* HWOI */
+    return 2 * out_elems * w[0] * w[1] * w[3];
+  }
+  if (s->kind == NPUC_TX8_KIND_GEMM) {
+    const npuc_tx8_shape *a = &s->operands[0];
+    return 2 * out_elems * a->dims[a->rank - (s->transpose_a ? 2 : 1)];
+  }
+  return 0;
 }
 
 static bool check_given(const npuc_tx8_group_plan *p,
