@@ -47,6 +47,11 @@ typedef struct {
   /* A buffer whose bytes this one may take over (-1: none): the operand
    * 0 of a mem_inplace op, dead after it, of the same size and layout. */
   int inplace_of;
+  /* A load whose only reader is a channel_norm: the channel_norm's buffer
+   * its DMA fills directly (the DMA converts layouts; no SPM copy), whose
+   * lifetime then starts at the load; -1 otherwise. The load's own
+   * buffer keeps its place, unused. */
+  int load_into;
 } npuc_tx8_buffer;
 
 /* One compute op of the group. */

@@ -25,15 +25,11 @@ typedef struct {
   int operand_ddr[NPUC_TX8_MAX_BUFFERS]; /* group operand -> DDR tensor */
   int result_ddr[NPUC_TX8_MAX_STORES];   /* group result -> DDR tensor */
   int32_t parts; /* the tiles with a part of the output */
-  /* LOAD buffer -> the channel_norm buffer its DMA fills directly (its
-   * only reader: the DMA converts layouts), or -1. */
-  int load_into[NPUC_TX8_MAX_BUFFERS];
   npuc_sb *out;
 } group_emitter;
 
 static bool read_decision(group_emitter *g);
 static bool map_ddr(group_emitter *g);
-static void fuse_load_norms(group_emitter *g);
 static void emit_tables(group_emitter *g, int id);
 static void emit_loop(group_emitter *g);
 
@@ -46,7 +42,6 @@ bool tx8_emit_group(tx8_program *prog, MlirOperation group, int id,
   if (!npuc_tx8_group_plan_build(group, &g.plan) || !read_decision(&g) ||
       !map_ddr(&g))
     return false;
-  fuse_load_norms(&g);
   emit_tables(&g, id);
   emit_loop(&g);
   return true;
@@ -143,36 +138,11 @@ static bool map_ddr(group_emitter *g) {
   return true;
 }
 
-/* A load whose only reader is a channel_norm loads straight into the
- * norm's layout (op_dma_load_slice converts between any two): the SPM to
- * SPM copy (TDMA) is saved. The load's own buffer stays placed, unused. */
-static void fuse_load_norms(group_emitter *g) {
-  const npuc_tx8_group_plan *p = &g->plan;
-  int readers[NPUC_TX8_MAX_BUFFERS] = {0}, norm_of[NPUC_TX8_MAX_BUFFERS];
-  for (int k = 0; k < p->num_ops; ++k)
-    for (int i = 0; i < p->ops[k].slice.num_operands; ++i)
-      readers[p->ops[k].operand_buffer[i]]++;
-  for (int s = 0; s < p->num_stores; ++s)
-    readers[p->stores[s].buffer]++;
-  for (int i = 0; i < p->num_buffers; ++i) {
-    g->load_into[i] = norm_of[i] = -1;
-    const npuc_tx8_buffer *b = &p->buffers[i];
-    if (b->kind == NPUC_TX8_BUF_NORM || b->kind == NPUC_TX8_BUF_EXTRACT) {
-      readers[b->source]++;
-      if (b->kind == NPUC_TX8_BUF_NORM)
-        norm_of[b->source] = i;
-    }
-  }
-  for (int i = 0; i < p->num_buffers; ++i)
-    if (p->buffers[i].kind == NPUC_TX8_BUF_LOAD && readers[i] == 1 &&
-        norm_of[i] >= 0)
-      g->load_into[i] = norm_of[i];
-}
-
 /* Whether buffer `norm` (a channel_norm) is filled by its source's load. */
 static bool norm_is_loaded(const group_emitter *g, int norm) {
   const npuc_tx8_buffer *b = &g->plan.buffers[norm];
-  return b->kind == NPUC_TX8_BUF_NORM && g->load_into[b->source] == norm;
+  return b->kind == NPUC_TX8_BUF_NORM &&
+         g->plan.buffers[b->source].load_into == norm;
 }
 
 /* ---- C text
@@ -337,8 +307,8 @@ static void emit_step(group_emitter *g, const npuc_tx8_step *st) {
 static void emit_dma(group_emitter *g, int buf, int t, const char *what,
                      const char *call, const char *tail) {
   const npuc_tx8_buffer *b = &g->plan.buffers[buf];
-  int into = b->kind == NPUC_TX8_BUF_LOAD && g->load_into[buf] >= 0
-                 ? g->load_into[buf]
+  int into = b->kind == NPUC_TX8_BUF_LOAD && b->load_into >= 0
+                 ? b->load_into
                  : buf; /* the SPM buffer written */
   npuc_sb_printf(g->out,
                  "    { /* %s: %s */\n"
