@@ -319,31 +319,33 @@ static void list_of(npuc_tx8_list *l, const int32_t *v, int n) {
 }
 
 /* Data parallel when the batch (dimension 0 of a batched result) splits,
- * tensor parallel otherwise; the ways fill the mesh row by row. */
+ * tensor parallel when another dimension does, both (dp_tp) when both do;
+ * each kind's ways fill the mesh row by row. */
 static npuc_tx8_parallel_attr parallel_of(const npuc_tx8_group_plan *p,
                                           const decision *d, int32_t tiles) {
   npuc_tx8_parallel_attr a;
   memset(&a, 0, sizeof a);
-  int rank = p->out.rank, axis = -1;
-  int32_t ways = 1;
-  for (int i = 0; i < rank; ++i)
-    if (d->sharding[i] > 1)
-      axis = i, ways *= d->sharding[i];
+  int rank = p->out.rank;
+  int32_t dp = rank > 1 ? d->sharding[0] : 1, tp = 1;
+  for (int i = rank > 1 ? 1 : 0; i < rank; ++i)
+    tp *= d->sharding[i];
   npuc_tx8_parallel_attr given;
   a.sharding_is_given =
       npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &given) ==
           NPUC_TX8_ATTR_PRESENT &&
       given.sharding_is_given;
-  a.parallel = axis < 0                ? NPUC_TX8_PAR_NONE
-               : axis == 0 && rank > 1 ? NPUC_TX8_PAR_DP
-                                       : NPUC_TX8_PAR_TP;
-  int32_t *dims = a.parallel == NPUC_TX8_PAR_DP ? a.dp_dim : a.tp_dim;
+  a.parallel = dp > 1 && tp > 1 ? NPUC_TX8_PAR_DP_TP
+               : dp > 1         ? NPUC_TX8_PAR_DP
+               : tp > 1         ? NPUC_TX8_PAR_TP
+                                : NPUC_TX8_PAR_NONE;
   int32_t row = tiles >= 4 ? 4 : tiles;
-  dims[0] = ways < row ? ways : row;
-  dims[1] = ceil_div(ways, dims[0]);
-  dims[2] = 1;
-  int32_t *other = a.parallel == NPUC_TX8_PAR_DP ? a.tp_dim : a.dp_dim;
-  other[0] = other[1] = other[2] = 1;
+  int32_t ways[2] = {dp, tp};
+  int32_t *dims[2] = {a.dp_dim, a.tp_dim};
+  for (int k = 0; k < 2; ++k) {
+    dims[k][0] = ways[k] < row ? ways[k] : row;
+    dims[k][1] = ceil_div(ways[k], dims[k][0]);
+    dims[k][2] = 1;
+  }
   list_of(&a.shape_spatial_sharding, d->sharding, rank);
   return a;
 }
