@@ -6,20 +6,21 @@
 // RUN: npuc-opt %s --split-input-file --tx8-sharding --tx8-spm-alloc | FileCheck %s
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-sharding --tx8-spm-alloc=stats=true -o %t.out
 
-// Reuse across steps: the group shards H 6 ways, a tile's slice is
-// [2, 1, 4, 2]. The compact copy of x (step 0) dies at the channel_norm
-// (step 1), so batchnorm's result (step 3) takes its place at 1280; the
+// Reuse across steps: the group shards N 2 and H 6 ways, a tile's slice is
+// [1, 1, 4, 2]. x's only reader is the channel_norm, so its load fills the
+// NCx buffer directly (written at step 0); the compact buffer, unused, dies
+// at step 1 and the [C] vector (step 2) takes its place at 512; the
 // scratch (one region over the whole group: the plan sizes it for the
-// largest op needing one), the NCx copy and the [C] vector are live
-// throughout. 2048 bytes instead of the 2304 of a bump allocation.
+// largest op needing one) spans the group. 1280 bytes instead of the 1536
+// of a bump allocation.
 // CHECK-LABEL: func.func @norm_then_bn
-// CHECK: tx8be.group{{.*}}spm_alloc_size = 2048 : ui32
-// CHECK: tx8be.load_var {{.*}}dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = NTensor, {{.*}}mem_addr = [1280]>
+// CHECK: tx8be.group{{.*}}spm_alloc_size = 1280 : ui32
+// CHECK: tx8be.load_var {{.*}}dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = NTensor, {{.*}}mem_addr = [512]>
 // CHECK: tx8be.channel_norm {{.*}}dev_info = #tx8be.dev_attr<{{.*}}mem_layout = NCx, {{.*}}mem_addr = [768]>
-// CHECK: tx8be.load_var {{.*}}mem_addr = [1792]>
-// CHECK: tx8be.batchnorm_inference {{.*}}dev_info = #tx8be.dev_attr<imm_size = 768, mem_layout = NCx, {{.*}}temporal_mem_slice = [2, 1, 4, 2], source_type = 0, imm_addr = 0, mem_addr = [1280]>
+// CHECK: tx8be.load_var {{.*}}mem_addr = [512]>
+// CHECK: tx8be.batchnorm_inference {{.*}}dev_info = #tx8be.dev_attr<imm_size = 512, mem_layout = NCx, {{.*}}temporal_mem_slice = [1, 1, 4, 2], source_type = 0, imm_addr = 0, mem_addr = [1024]>
 func.func @norm_then_bn(%x: tensor<2x6x4x2xf32>, %s: tensor<2xf32>) -> tensor<2x6x4x2xf32> {
-  // expected-remark@+1 {{tx8be.group: SPM peak 2048 bytes, max-live 2048, 2304 without reuse}}
+  // expected-remark@+1 {{tx8be.group: SPM peak 1280 bytes, max-live 1280, 1536 without reuse}}
   %0 = tx8be.group(%x, %s) : (tensor<2x6x4x2xf32>, tensor<2xf32>) -> (tensor<2x6x4x2xf32>) {
   ^bb0(%a0: tensor<2x6x4x2xf32>, %a1: tensor<2xf32>):
     %1 = tx8be.load_var %a0 : tensor<2x6x4x2xf32> -> tensor<2x6x4x2xf32>
@@ -80,12 +81,12 @@ func.func @vector_first(%v: tensor<32xf16>, %y: tensor<64x32xf16>) -> tensor<64x
 // relu in place of its input; the channel_norm of the result, which the
 // store reads, is live with it at the conversion, so it sits apart.
 // CHECK-LABEL: func.func @relu_norm
-// CHECK: tx8be.group{{.*}}spm_alloc_size = 768 : ui32
-// CHECK: tx8be.load_var {{.*}}mem_addr = [512]>
-// CHECK: tx8be.relu {{.*}}mem_addr = [512]>
-// CHECK: tx8be.channel_norm {{.*}}mem_addr = [0]>
+// CHECK: tx8be.group{{.*}}spm_alloc_size = 512 : ui32
+// CHECK: tx8be.load_var {{.*}}mem_addr = [0]>
+// CHECK: tx8be.relu {{.*}}mem_addr = [0]>
+// CHECK: tx8be.channel_norm {{.*}}mem_addr = [256]>
 func.func @relu_norm(%x: tensor<2x8x40xf16>) -> tensor<2x8x40xf16> {
-  // expected-remark@+1 {{tx8be.group: SPM peak 768 bytes, max-live 768, 1024 without reuse}}
+  // expected-remark@+1 {{tx8be.group: SPM peak 512 bytes, max-live 512, 768 without reuse}}
   %0 = tx8be.group(%x) : (tensor<2x8x40xf16>) -> (tensor<2x8x40xf16>) {
   ^bb0(%a0: tensor<2x8x40xf16>):
     %1 = tx8be.load_var %a0 : tensor<2x8x40xf16> -> tensor<2x8x40xf16>
