@@ -1039,6 +1039,8 @@ static npuc_tx8_layout buffer_layout(const npuc_tx8_group_plan *p, int i,
 
 int64_t npuc_tx8_group_buffer_bytes(const npuc_tx8_group_plan *p, int i,
                                     const int32_t *out_slice) {
+  if (p->buffers[i].load_into >= 0)
+    return 0; /* loaded straight into its channel_norm's buffer */
   return align_batch(buffer_layout(p, i, out_slice).total_bytes);
 }
 

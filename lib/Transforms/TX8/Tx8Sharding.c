@@ -193,7 +193,10 @@ static double tile_cost(const npuc_tx8_group_plan *p,
   double ddr = 0, ct = 0, ne = 0;
   for (int i = 0; i < p->num_buffers; ++i) {
     const npuc_tx8_buffer *b = &p->buffers[i];
-    double bytes = (double)npuc_tx8_group_buffer_bytes(p, i, part);
+    /* a load into its channel_norm's layout moves the norm's bytes */
+    int moved = b->kind == NPUC_TX8_BUF_LOAD && b->load_into >= 0 ? b->load_into
+                                                                 : i;
+    double bytes = (double)npuc_tx8_group_buffer_bytes(p, moved, part);
     if (b->kind == NPUC_TX8_BUF_LOAD)
       ddr += b->invariant ? bytes / tiles : bytes;
     else if (b->kind == NPUC_TX8_BUF_RESULT)
