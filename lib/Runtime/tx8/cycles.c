@@ -19,8 +19,8 @@ void npuc_tx8_counters_reset(void) {
 npuc_tx8_counters npuc_tx8_counters_get(void) { return counters; }
 
 const char *npuc_tx8_busy_name(npuc_tx8_busy_engine e) {
-  static const char *const names[NPUC_TX8_NUM_BUSY] = {
-      "rdma", "wdma", "ne", "ct", "tdma", "noc"};
+  static const char *const names[NPUC_TX8_NUM_BUSY] = {"rdma", "wdma", "ne",
+                                                       "ct",   "tdma", "noc"};
   return e < NPUC_TX8_NUM_BUSY ? names[e] : "?";
 }
 

@@ -131,8 +131,7 @@ uint64_t op_dma_load_slice(const TSR *spm, const TSR *whole, const L_SHAPE *l) {
 uint64_t op_dma_load_shared(const TSR *spm, const TSR *whole, const L_SHAPE *l,
                             int32_t part, int32_t parts) {
   if (parts < 1 || part < 0 || part >= parts)
-    npuc_tx8_fail("op_dma_load_shared", "tile %d of %d", (int)part,
-                  (int)parts);
+    npuc_tx8_fail("op_dma_load_shared", "tile %d of %d", (int)part, (int)parts);
   int64_t bytes = spm->layout.total_bytes;
   if (!npuc_tx8_cycles_shared_load(bytes, parts))
     return op_dma_load_slice(spm, whole, l);

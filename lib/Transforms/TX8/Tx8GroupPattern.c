@@ -577,8 +577,8 @@ static bool has_attr(MlirOperation op, const char *name) {
 
 /* Whether a softmax's axis is the last of `t` (its input or result). */
 static bool softmax_over_last(MlirOperation op, MlirType t) {
-  MlirAttribute a =
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("axis"));
+  MlirAttribute a = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("axis"));
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
     return false;
   int64_t axis = mlirIntegerAttrGetValueInt(a);

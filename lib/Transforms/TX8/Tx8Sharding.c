@@ -122,8 +122,8 @@ static bool check_given(const npuc_tx8_group_plan *p,
                         const npuc_tx8_parallel_attr *given, int32_t tiles,
                         decision *d);
 
-static double tile_cost(const npuc_tx8_group_plan *p,
-                        const npuc_tx8_target *t, const int32_t *ways);
+static double tile_cost(const npuc_tx8_group_plan *p, const npuc_tx8_target *t,
+                        const int32_t *ways);
 
 /* Candidates: each legal anchor dimension alone over all the tiles, then
  * each pair of them (a x b ways, a * b <= tiles); the one whose busiest
@@ -180,8 +180,8 @@ static int64_t ne_flops(const npuc_tx8_slice_op *s, int64_t out_elems);
  * result's bytes at the CGRA's rate, a gemm's or conv's FLOPs at its
  * share of the NE's). Halos, weights read per tile and idle tiles are
  * what tell candidates apart. */
-static double tile_cost(const npuc_tx8_group_plan *p,
-                        const npuc_tx8_target *t, const int32_t *ways) {
+static double tile_cost(const npuc_tx8_group_plan *p, const npuc_tx8_target *t,
+                        const int32_t *ways) {
   int32_t part[NPUC_TX8_MAX_RANK], tiles = 1;
   for (int i = 0; i < p->out.rank; ++i) {
     part[i] = ceil_div(p->out.dims[i], ways[i]);
@@ -194,8 +194,8 @@ static double tile_cost(const npuc_tx8_group_plan *p,
   for (int i = 0; i < p->num_buffers; ++i) {
     const npuc_tx8_buffer *b = &p->buffers[i];
     /* a load into its channel_norm's layout moves the norm's bytes */
-    int moved = b->kind == NPUC_TX8_BUF_LOAD && b->load_into >= 0 ? b->load_into
-                                                                 : i;
+    int moved =
+        b->kind == NPUC_TX8_BUF_LOAD && b->load_into >= 0 ? b->load_into : i;
     double bytes = (double)npuc_tx8_group_buffer_bytes(p, moved, part);
     if (b->kind == NPUC_TX8_BUF_LOAD)
       ddr += b->invariant ? bytes / tiles : bytes;
