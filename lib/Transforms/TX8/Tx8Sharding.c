@@ -171,7 +171,7 @@ static bool choose_sharding(const npuc_tx8_group_plan *p,
   return true;
 }
 
-static int64_t ne_flops(const npuc_tx8_slice_op *s, int64_t out_elems);
+static double ne_flops(const npuc_tx8_slice_op *s, double out_elems);
 
 /* The cycles the busiest tile of `ways` spends, to first order: its DDR
  * bytes (every non-invariant load at its largest window, each output
@@ -207,27 +207,28 @@ static double tile_cost(const npuc_tx8_group_plan *p, const npuc_tx8_target *t,
   for (int k = 0; k < p->num_ops; ++k) {
     const npuc_tx8_buffer *r = &p->buffers[p->ops[k].result];
     int32_t whole[NPUC_TX8_MAX_RANK], max[NPUC_TX8_MAX_RANK];
-    int64_t elems = 1;
+    double elems = 1;
     for (int i = 0; i < r->shape.rank; ++i)
       whole[i] = (int32_t)r->shape.dims[i];
     npuc_tx8_window_max(r->windows, whole, r->shape.rank, part, max);
     for (int i = 0; i < r->shape.rank; ++i)
       elems *= max[i];
-    ne += (double)ne_flops(&p->ops[k].slice, elems);
+    ne += ne_flops(&p->ops[k].slice, elems);
   }
   return ddr / ddr_rate + ct / (double)t->ct_bytes_per_cycle + ne / ne_rate;
 }
 
 /* A gemm's or conv's FLOPs for `out_elems` outputs: 2 x its reduction
- * length each; 0 for the other ops. */
-static int64_t ne_flops(const npuc_tx8_slice_op *s, int64_t out_elems) {
+ * length each; 0 for the other ops. In double: an estimate, no overflow. */
+static double ne_flops(const npuc_tx8_slice_op *s, double out_elems) {
   if (s->kind == NPUC_TX8_KIND_CONV) {
     const int64_t *w = s->operands[1].dims; /* HWOI */
-    return 2 * out_elems * w[0] * w[1] * w[3];
+    return 2.0 * out_elems * (double)w[0] * (double)w[1] * (double)w[3];
   }
   if (s->kind == NPUC_TX8_KIND_GEMM) {
     const npuc_tx8_shape *a = &s->operands[0];
-    return 2 * out_elems * a->dims[a->rank - (s->transpose_a ? 2 : 1)];
+    return 2.0 * out_elems *
+           (double)a->dims[a->rank - (s->transpose_a ? 2 : 1)];
   }
   return 0;
 }
