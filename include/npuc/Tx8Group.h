@@ -47,6 +47,11 @@ typedef struct {
   /* A buffer whose bytes this one may take over (-1: none): the operand
    * 0 of a mem_inplace op, dead after it, of the same size and layout. */
   int inplace_of;
+  /* A load whose only reader is a channel_norm: the channel_norm's buffer
+   * its DMA fills directly (the DMA converts layouts; no SPM copy), whose
+   * lifetime then starts at the load; -1 otherwise. The load's own
+   * buffer is then unused and takes no bytes. */
+  int load_into;
 } npuc_tx8_buffer;
 
 /* One compute op of the group. */
@@ -150,7 +155,8 @@ int64_t npuc_tx8_group_placement(const npuc_tx8_group_plan *p,
                                  const int32_t *out_slice, int64_t *offsets);
 
 /* SPM bytes buffer `i` takes at its largest for anchor slices of
- * `out_slice` (2048-bit aligned): what an SPM allocator places. */
+ * `out_slice` (2048-bit aligned): what an SPM allocator places; 0 for a
+ * load filled straight into its channel_norm's buffer (load_into). */
 int64_t npuc_tx8_group_buffer_bytes(const npuc_tx8_group_plan *p, int i,
                                     const int32_t *out_slice);
 

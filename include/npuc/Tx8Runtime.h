@@ -49,6 +49,10 @@ typedef struct {
   int64_t ct_bytes_per_cycle;   /* CGRA tensor engine, per tile */
   int64_t tdma_bytes_per_cycle; /* SPM to SPM moves, per tile */
   int64_t op_overhead_cycles;   /* issuing one op */
+  /* The mesh NoC between the tiles' SPMs (the seed's DTE streams): bytes
+   * one link carries a cycle and the cycles a hop adds. */
+  int64_t noc_link_bytes_per_cycle;
+  int64_t noc_hop_cycles;
 } npuc_tx8_target;
 
 /* The seed's figures (16 tiles, 200 GB/s DDR in 4096-byte banks, NE
@@ -62,7 +66,8 @@ typedef struct {
     .ne_n = 8, .ne_tflops_int8 = 256.0, .ne_tflops_fp16 = 128.0,               \
     .ne_tflops_bf16 = 128.0, .ne_tflops_fp32 = 21.0,                           \
     .ct_bytes_per_cycle = 256, .tdma_bytes_per_cycle = 256,                    \
-    .op_overhead_cycles = 32                                                   \
+    .op_overhead_cycles = 32, .noc_link_bytes_per_cycle = 64,                  \
+    .noc_hop_cycles = 4                                                        \
   }
 
 /* The target the cycle estimates use (a copy is kept). Not thread-safe:
@@ -80,6 +85,7 @@ typedef enum {
   NPUC_TX8_BUSY_NE,   /* neural engine: gemm, conv */
   NPUC_TX8_BUSY_CT,   /* CGRA tensor engine: elementwise, batchnorm */
   NPUC_TX8_BUSY_TDMA, /* SPM -> SPM: channel_norm */
+  NPUC_TX8_BUSY_NOC,  /* SPM -> SPM of another tile over the mesh */
   NPUC_TX8_NUM_BUSY
 } npuc_tx8_busy_engine;
 
@@ -88,7 +94,7 @@ typedef enum {
  * counted as the cycle model charges them, and each engine's busy cycles
  * (each op's whole estimate, overhead included, so the engines' cycles
  * add up to the sum of the ops' returns). The cost functions ("cycle
- * model" below) charge them: npuc_tx8_cycles_rdma/wdma/ne/ct/tdma each
+ * model" below) charge them: npuc_tx8_cycles_rdma/wdma/ne/ct/tdma/noc each
  * add what they return (npuc_tx8_cycles_ddr, direction unknown, charges
  * nothing). Per thread, so tiles running as threads count apart. */
 typedef struct {
@@ -98,12 +104,14 @@ typedef struct {
 
 void npuc_tx8_counters_reset(void);
 npuc_tx8_counters npuc_tx8_counters_get(void);
-/* "rdma", "wdma", "ne", "ct", "tdma". */
+/* "rdma", "wdma", "ne", "ct", "tdma", "noc". */
 const char *npuc_tx8_busy_name(npuc_tx8_busy_engine e);
 /* A DDR transfer of `bytes` as RDMA (read) or WDMA (write): the cycles of
  * npuc_tx8_cycles_ddr, charged with the bytes to this thread's counters. */
 uint64_t npuc_tx8_cycles_rdma(int64_t bytes);
 uint64_t npuc_tx8_cycles_wdma(int64_t bytes);
+/* npuc_tx8_cycles_noc_gather's cycles, charged to the NoC. */
+uint64_t npuc_tx8_cycles_noc(int64_t bytes, int32_t parts);
 
 /* ---- tensors
  * ----------------------------------------------------------------- */
@@ -200,6 +208,17 @@ TSR npuc_tx8_tsr_of_shape(void *data, const int32_t *shape, int32_t dim,
  * real shape, and back. Layouts convert as in op_dma_load. */
 uint64_t op_dma_load_slice(const TSR *spm, const TSR *whole, const L_SHAPE *l);
 uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm, const L_SHAPE *l);
+/* op_dma_load_slice of a slice every one of `parts` tiles reads the same
+ * (a tensor a group reads whole: weights, [C] vectors), run by tile
+ * `part` (0 <= part < parts) of them: when cheaper than each tile
+ * reading it all (npuc_tx8_cycles_shared_load), each tile reads its
+ * 1/parts of the bytes from DDR and the tiles pass the parts round a ring
+ * over the mesh NoC (an all-gather), so DDR sees the tensor once. The C
+ * model copies every byte from DDR (the bytes the other tiles forward are
+ * the same); it charges RDMA with the tile's share and the NoC with the
+ * gather. */
+uint64_t op_dma_load_shared(const TSR *spm, const TSR *whole, const L_SHAPE *l,
+                            int32_t part, int32_t parts);
 
 /* ---- neural engine
  * ----------------------------------------------------------------- */
@@ -439,6 +458,18 @@ void npuc_tx8_ref_pool(npuc_tx8_pool_op op, const npuc_tx8_conv_param *p,
  * NE, CT and TDMA estimates are charged to this thread's counters (see
  * "traffic counters" above). */
 uint64_t npuc_tx8_cycles_ddr(int64_t bytes);
+/* A ring all-gather of `bytes` over tiles 0 .. parts-1 of the mesh
+ * (positions row-major, tiles_x wide; the ring visits them row by row,
+ * every other row reversed): parts - 1 steps, each moving one share
+ * (ceil(bytes / parts)) over every link of the ring at once, so a step
+ * takes the share's link time plus the hops of the ring's longest link.
+ * Plus op_overhead_cycles; 0 for parts <= 1. Charges nothing. */
+uint64_t npuc_tx8_cycles_noc_gather(int64_t bytes, int32_t parts);
+/* Whether tile `part` of `parts` reads a shared load of `bytes` as a
+ * share plus a NoC gather (true) or whole from DDR (false): the gather
+ * when its cycles (the share's DDR read plus the gather) are fewer. The
+ * same answer on every tile. */
+bool npuc_tx8_cycles_shared_load(int64_t bytes, int32_t parts);
 uint64_t npuc_tx8_cycles_tdma(int64_t bytes);
 uint64_t npuc_tx8_cycles_ct(int64_t bytes, int passes);
 uint64_t npuc_tx8_cycles_ne(int64_t batches, int64_t m, int64_t k, int64_t n,

@@ -206,6 +206,7 @@ static bool new_buffer(builder *b, MlirOperation op, npuc_tx8_buf_kind kind,
   buf->value = mlirOperationGetResult(op, 0);
   buf->source = source;
   buf->inplace_of = -1;
+  buf->load_into = -1;
   char name[64];
   npuc_tx8_op_name(op, name, sizeof name);
   if (!npuc_tx8_value_layout_type(op, buf->value, name, "", &buf->shape,
@@ -945,6 +946,35 @@ static void read_at(npuc_tx8_group_plan *p, int buf, int step) {
     p->buffers[buf].last_step = step;
 }
 
+/* A load whose only reader is a channel_norm of the same windows loads
+ * straight into the norm's layout: the norm's buffer is written at the
+ * load's step. */
+static void fuse_load_norms(npuc_tx8_group_plan *p) {
+  int readers[NPUC_TX8_MAX_BUFFERS] = {0}, norm_of[NPUC_TX8_MAX_BUFFERS];
+  for (int k = 0; k < p->num_ops; ++k)
+    for (int i = 0; i < p->ops[k].slice.num_operands; ++i)
+      readers[p->ops[k].operand_buffer[i]]++;
+  for (int s = 0; s < p->num_stores; ++s)
+    readers[p->stores[s].buffer]++;
+  for (int i = 0; i < p->num_buffers; ++i) {
+    norm_of[i] = -1;
+    const npuc_tx8_buffer *b = &p->buffers[i];
+    if (b->kind == NPUC_TX8_BUF_NORM || b->kind == NPUC_TX8_BUF_EXTRACT)
+      readers[b->source]++;
+    if (b->kind == NPUC_TX8_BUF_NORM)
+      norm_of[b->source] = i;
+  }
+  for (int i = 0; i < p->num_buffers; ++i) {
+    npuc_tx8_buffer *b = &p->buffers[i];
+    int n = norm_of[i];
+    if (b->kind != NPUC_TX8_BUF_LOAD || readers[i] != 1 || n < 0 ||
+        !same_windows(b->windows, p->buffers[n].windows, b->shape.rank))
+      continue;
+    b->load_into = n;
+    p->buffers[n].first_step = b->first_step;
+  }
+}
+
 /* first_step: the step writing the buffer; last_step: the last reading it.
  * A mem_inplace op's result may take its operand 0's bytes when that dies
  * at the op and has the result's size and layout. */
@@ -967,6 +997,7 @@ static void assign_lifetimes(npuc_tx8_group_plan *p) {
       read_at(p, o->operand_buffer[k], i);
   }
   assign_invariants(p);
+  fuse_load_norms(p);
   for (int i = 0; i < p->num_buffers; ++i)
     if (p->buffers[i].invariant) {
       p->buffers[i].first_step = 0;
@@ -1008,6 +1039,8 @@ static npuc_tx8_layout buffer_layout(const npuc_tx8_group_plan *p, int i,
 
 int64_t npuc_tx8_group_buffer_bytes(const npuc_tx8_group_plan *p, int i,
                                     const int32_t *out_slice) {
+  if (p->buffers[i].load_into >= 0)
+    return 0; /* loaded straight into its channel_norm's buffer */
   return align_batch(buffer_layout(p, i, out_slice).total_bytes);
 }
 

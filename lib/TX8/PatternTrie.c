@@ -405,6 +405,15 @@ static const builtin_pattern builtin[] = {
      "conv relu add relu OR conv relu add OR conv add relu OR conv add OR "
      "conv relu",
      30, CNN},
+    /* two conv(-batchnorm)-relu stages in one group: the ResNet basic
+     * block (the second's add of the shortcut before its relu) and the
+     * depthwise-separable block; the first conv's rows are kept in SPM
+     * (its halo recomputed per slice) instead of a DDR round trip */
+    {"conv batchnorm_inference relu conv batchnorm_inference add relu OR "
+     "conv batchnorm_inference relu conv batchnorm_inference relu OR "
+     "conv batchnorm_inference relu conv batchnorm_inference add OR "
+     "conv relu conv add relu OR conv relu conv relu",
+     35, CNN},
     {"conv ELEMENTWISE* OR conv batchnorm_inference ELEMENTWISE* OR "
      "batchnorm_inference ELEMENTWISE*",
      20, CNN},

@@ -100,7 +100,7 @@ uint32_t npuc_tx8_shard_axes(const npuc_tx8_slice_op *op) {
   case NPUC_TX8_KIND_BINARY: return all_axes(r);
   case NPUC_TX8_KIND_BATCHNORM: return all_axes(r); /* per channel: any */
   case NPUC_TX8_KIND_GEMM: return all_axes(r);      /* the rows and N */
-  case NPUC_TX8_KIND_CONV: return 1u << 0 | 1u << 1;
+  case NPUC_TX8_KIND_CONV: return 1u << 0 | 1u << 1 | 1u << 2; /* N, H, W */
   default: return whole_axis_rule(op);
   }
 }

@@ -46,6 +46,9 @@ static const struct {
      offsetof(npuc_tx8_target, tdma_bytes_per_cycle)},
     {"engines.op_overhead_cycles", F_I64,
      offsetof(npuc_tx8_target, op_overhead_cycles)},
+    {"chip.noc.link_bytes_per_cycle", F_I64,
+     offsetof(npuc_tx8_target, noc_link_bytes_per_cycle)},
+    {"chip.noc.hop_cycles", F_I64, offsetof(npuc_tx8_target, noc_hop_cycles)},
 };
 
 static void load_root(npuc_yaml *y, yaml_node_t *root, void *ctx);

@@ -155,11 +155,66 @@ static void counters_are_per_thread(void **state) {
   free(t[1].data);
 }
 
+/* A [64, 64] bf16 weight (8192 bytes) every one of 16 tiles reads: tile
+ * 3 reads its 512-byte share from DDR (32 + ceil(512 / 12.5) = 73 cycles)
+ * and gathers the rest round the ring: 15 steps of a 512-byte share over
+ * 64-byte links (8 cycles) plus the ring's longest link, the snake's
+ * closing one from (0, 3) back to (0, 0), 3 hops of 4 cycles: 32 + 15 x
+ * 20 = 332 cycles; 405 in all, against 32 + 656 = 688 to read it whole.
+ * The bytes are the weight's. A 128-byte vector is cheaper read whole. */
+static void shared_load_over_noc(void **state) {
+  (void)state;
+  npuc_tx8_target dflt = NPUC_TX8_TARGET_DEFAULT;
+  npuc_tx8_rt_set_target(&dflt);
+  const int32_t wshape[2] = {64, 64}, vshape[1] = {64};
+  TSR w_ddr = alloc_shape(wshape, 2, NPUC_TX8_BF16, NPUC_TX8_TENSOR);
+  TSR w = alloc_shape(wshape, 2, NPUC_TX8_BF16, NPUC_TX8_CX);
+  TSR w_ref = alloc_shape(wshape, 2, NPUC_TX8_BF16, NPUC_TX8_CX);
+  for (int i = 0; i < 8192; ++i)
+    ((unsigned char *)w_ddr.data)[i] = (unsigned char)(i * 7 + 3);
+  L_SHAPE l = {.shape_whole = {64, 64},
+               .shape_start = {0, 0},
+               .shape_slice = {64, 64},
+               .shape_real = {64, 64},
+               .dim = 2};
+  assert_int_equal(npuc_tx8_cycles_noc_gather(8192, 16), 332);
+  assert_true(npuc_tx8_cycles_shared_load(8192, 16));
+  assert_false(npuc_tx8_cycles_shared_load(128, 16));
+  assert_false(npuc_tx8_cycles_shared_load(8192, 1));
+  npuc_tx8_counters_reset();
+  assert_int_equal(op_dma_load_shared(&w, &w_ddr, &l, 3, 16), 405);
+  npuc_tx8_counters c = npuc_tx8_counters_get();
+  assert_int_equal(c.ddr_read_bytes, 512);
+  assert_int_equal(c.busy[NPUC_TX8_BUSY_RDMA], 73);
+  assert_int_equal(c.busy[NPUC_TX8_BUSY_NOC], 332);
+  assert_int_equal(busy_total(&c), 405);
+  assert_string_equal(npuc_tx8_busy_name(NPUC_TX8_BUSY_NOC), "noc");
+  op_dma_load_slice(&w_ref, &w_ddr, &l);
+  assert_memory_equal(w.data, w_ref.data, (size_t)w.layout.total_bytes);
+  /* The vector: read whole, 32 + ceil(128 / 12.5) = 43 cycles, no NoC. */
+  TSR v_ddr = alloc_shape(vshape, 1, NPUC_TX8_BF16, NPUC_TX8_TENSOR);
+  TSR v = alloc_shape(vshape, 1, NPUC_TX8_BF16, NPUC_TX8_TENSOR);
+  L_SHAPE lv = {.shape_whole = {64},
+                .shape_start = {0},
+                .shape_slice = {64},
+                .shape_real = {64},
+                .dim = 1};
+  npuc_tx8_counters_reset();
+  assert_int_equal(op_dma_load_shared(&v, &v_ddr, &lv, 0, 16), 43);
+  c = npuc_tx8_counters_get();
+  assert_int_equal(c.ddr_read_bytes, 128);
+  assert_int_equal(c.busy[NPUC_TX8_BUSY_NOC], 0);
+  TSR *all[] = {&w_ddr, &w, &w_ref, &v_ddr, &v};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+    free(all[i]->data);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(load_compute_store),
       cmocka_unit_test(batchnorm_splits_engines),
       cmocka_unit_test(counters_are_per_thread),
+      cmocka_unit_test(shared_load_over_noc),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

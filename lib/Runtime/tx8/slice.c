@@ -116,16 +116,35 @@ typedef struct {
 static void copy_region(const char *op, const side *dst, const side *src,
                         const int32_t *size, int32_t dim);
 
-uint64_t op_dma_load_slice(const TSR *spm, const TSR *whole, const L_SHAPE *l) {
+/* The copy of a slice load, named `op` in errors; the caller charges it. */
+static void load_region(const char *op, const TSR *spm, const TSR *whole,
+                        const L_SHAPE *l) {
   static const int32_t zero[NPUC_TX8_MAX_SHAPE_DIM];
   side dst = {spm, l->shape_real, zero};
   side src = {whole, l->shape_whole, l->shape_start};
   /* The slice is all of spm, so its padding is ours to zero; a store
    * leaves the whole tensor's padding to whoever owns it. */
-  npuc_tx8i_check_tsr("op_dma_load_slice", "spm", spm);
+  npuc_tx8i_check_tsr(op, "spm", spm);
   npuc_tx8i_clear_padding(spm);
-  copy_region("op_dma_load_slice", &dst, &src, l->shape_real, l->dim);
+  copy_region(op, &dst, &src, l->shape_real, l->dim);
+}
+
+uint64_t op_dma_load_slice(const TSR *spm, const TSR *whole, const L_SHAPE *l) {
+  load_region("op_dma_load_slice", spm, whole, l);
   return npuc_tx8_cycles_rdma(spm->layout.total_bytes);
+}
+
+uint64_t op_dma_load_shared(const TSR *spm, const TSR *whole, const L_SHAPE *l,
+                            int32_t part, int32_t parts) {
+  if (parts < 1 || part < 0 || part >= parts)
+    npuc_tx8_fail("op_dma_load_shared", "tile %d of %d", (int)part, (int)parts);
+  int64_t bytes = spm->layout.total_bytes;
+  if (!npuc_tx8_cycles_shared_load(bytes, parts))
+    return op_dma_load_slice(spm, whole, l);
+  load_region("op_dma_load_shared", spm, whole, l);
+  /* This tile's share: the parts' sizes add up to the tensor's bytes. */
+  int64_t share = bytes * (part + 1) / parts - bytes * part / parts;
+  return npuc_tx8_cycles_rdma(share) + npuc_tx8_cycles_noc(bytes, parts);
 }
 
 uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm,

@@ -24,6 +24,7 @@ typedef struct {
   int64_t spm_bytes;                     /* one slice's buffers and scratch */
   int operand_ddr[NPUC_TX8_MAX_BUFFERS]; /* group operand -> DDR tensor */
   int result_ddr[NPUC_TX8_MAX_STORES];   /* group result -> DDR tensor */
+  int32_t parts; /* the tiles with a part of the output */
   npuc_sb *out;
 } group_emitter;
 
@@ -84,6 +85,7 @@ static bool read_decision(group_emitter *g) {
     g->slice[d] = (int32_t)s;
     tiles *= ways;
   }
+  g->parts = (int32_t)tiles;
   if (tiles > g->prog->tiles) {
     npuc_op_error(p->compute,
                   "%s: the sharding needs %lld tiles, the "
@@ -134,6 +136,13 @@ static bool map_ddr(group_emitter *g) {
     g->result_ddr[s] = tx8_ddr_index(
         g->prog, mlirOperationGetResult(group, g->plan.stores[s].result));
   return true;
+}
+
+/* Whether buffer `norm` (a channel_norm) is filled by its source's load. */
+static bool norm_is_loaded(const group_emitter *g, int norm) {
+  const npuc_tx8_buffer *b = &g->plan.buffers[norm];
+  return b->kind == NPUC_TX8_BUF_NORM &&
+         g->plan.buffers[b->source].load_into == norm;
 }
 
 /* ---- C text
@@ -293,10 +302,14 @@ static void emit_step(group_emitter *g, const npuc_tx8_step *st) {
 }
 
 /* A slice DMA between buffer `buf` and DDR tensor `t`: `call` is
- * "op_dma_load_slice(&b[%d], &whole" or "op_dma_store_slice(&whole, &b[%d]". */
+ * "op_dma_load_slice(&b[%d], &whole" or "op_dma_store_slice(&whole, &b[%d]"
+ * (then ", &l[buf]"), `tail` what follows (more arguments, or ""). */
 static void emit_dma(group_emitter *g, int buf, int t, const char *what,
-                     const char *call) {
+                     const char *call, const char *tail) {
   const npuc_tx8_buffer *b = &g->plan.buffers[buf];
+  int into = b->kind == NPUC_TX8_BUF_LOAD && b->load_into >= 0
+                 ? b->load_into
+                 : buf; /* the SPM buffer written */
   npuc_sb_printf(g->out,
                  "    { /* %s: %s */\n"
                  "      TSR whole = npuc_tx8_tsr_of_shape(ddr[%d], b%d_shape, "
@@ -304,17 +317,31 @@ static void emit_dma(group_emitter *g, int buf, int t, const char *what,
                  "      cycles += ",
                  what, g->prog->tensors[t].name, t, buf, b->shape.rank,
                  dtype_c(b->dtype), mode_c(g->prog->tensors[t].mode));
-  npuc_sb_printf(g->out, call, buf);
-  npuc_sb_printf(g->out, ", &l[%d]);\n    }\n", buf);
+  npuc_sb_printf(g->out, call, into);
+  npuc_sb_printf(g->out, ", &l[%d]%s);%s\n    }\n", into, tail,
+                 into != buf ? " /* into its channel_norm's layout */" : "");
 }
 
+/* An invariant load is the same on every tile of the group: read once
+ * from DDR and shared over the NoC when that is cheaper
+ * (op_dma_load_shared decides). */
 static void emit_load(group_emitter *g, int buf) {
-  emit_dma(g, buf, g->operand_ddr[g->plan.buffers[buf].source], "load_var",
-           "op_dma_load_slice(&b[%d], &whole");
+  const npuc_tx8_buffer *b = &g->plan.buffers[buf];
+  if (!b->invariant || g->parts <= 1) {
+    emit_dma(g, buf, g->operand_ddr[b->source], "load_var",
+             "op_dma_load_slice(&b[%d], &whole", "");
+    return;
+  }
+  char tail[48];
+  snprintf(tail, sizeof tail, ", tile, %d", (int)g->parts);
+  emit_dma(g, buf, g->operand_ddr[b->source], "load_var, shared",
+           "op_dma_load_shared(&b[%d], &whole", tail);
 }
 
 static void emit_norm(group_emitter *g, int buf) {
   const npuc_tx8_buffer *b = &g->plan.buffers[buf];
+  if (norm_is_loaded(g, buf))
+    return; /* its source's load filled it */
   npuc_sb_printf(g->out,
                  "    cycles += op_channel_norm(&b[%d], &b[%d]); /* to %s */\n",
                  buf, b->source, npuc_tx8_layout_name(b->mode));
@@ -330,7 +357,7 @@ static void emit_extract(group_emitter *g, int buf) {
 
 static void emit_store(group_emitter *g, int s) {
   emit_dma(g, g->plan.stores[s].buffer, g->result_ddr[s], "store_var",
-           "op_dma_store_slice(&whole, &b[%d]");
+           "op_dma_store_slice(&whole, &b[%d]", "");
 }
 
 /* ---- the compute op

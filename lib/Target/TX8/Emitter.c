@@ -540,13 +540,15 @@ static void write_target(const npuc_tx8_target *t, npuc_sb *sb) {
       "    .ne_tflops_int8 = %.17g, .ne_tflops_fp16 = %.17g,\n"
       "    .ne_tflops_bf16 = %.17g, .ne_tflops_fp32 = %.17g,\n"
       "    .ct_bytes_per_cycle = %lld, .tdma_bytes_per_cycle = %lld,\n"
-      "    .op_overhead_cycles = %lld};\n",
+      "    .op_overhead_cycles = %lld, .noc_link_bytes_per_cycle = %lld,\n"
+      "    .noc_hop_cycles = %lld};\n",
       t->chips, t->tiles_x, t->tiles_y, (long long)t->spm_bytes,
       (long long)t->ddr_bytes, (long long)t->ddr_bank_bytes,
       t->ddr_gbytes_per_s, t->clock_ghz, t->ne_m, t->ne_k, t->ne_n,
       t->ne_tflops_int8, t->ne_tflops_fp16, t->ne_tflops_bf16,
       t->ne_tflops_fp32, (long long)t->ct_bytes_per_cycle,
-      (long long)t->tdma_bytes_per_cycle, (long long)t->op_overhead_cycles);
+      (long long)t->tdma_bytes_per_cycle, (long long)t->op_overhead_cycles,
+      (long long)t->noc_link_bytes_per_cycle, (long long)t->noc_hop_cycles);
 }
 
 /* tx8_extract: the part of an SPM buffer one op reads when the buffer

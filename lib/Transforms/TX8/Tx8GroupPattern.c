@@ -575,9 +575,24 @@ static bool has_attr(MlirOperation op, const char *name) {
       op, mlirStringRefCreateFromCString(name)));
 }
 
+/* Whether a softmax's axis is the last of `t` (its input or result). */
+static bool softmax_over_last(MlirOperation op, MlirType t) {
+  MlirAttribute a = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("axis"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+    return false;
+  int64_t axis = mlirIntegerAttrGetValueInt(a);
+  int64_t rank = mlirShapedTypeGetRank(t);
+  return axis == -1 || axis == rank - 1;
+}
+
 /* Does `op` need all of operand i (i < 0: its result) at every split? */
 static bool whole_operand(MlirOperation op, intptr_t i, MlirType t) {
-  (void)t;
+  /* Over the last axis, a row is a whole slice: one row suffices. */
+  if (npuc_op_is(op, "tx8be.layernorm"))
+    return i >= 1;
+  if (npuc_op_is(op, "tx8be.softmax"))
+    return !softmax_over_last(op, t);
   if (npuc_op_is(op, "tx8be.conv") ||
       npuc_op_is(op, "tx8be.batchnorm_inference"))
     return i >= 1;

@@ -83,7 +83,8 @@ static unsigned group_op(MlirOperation op, void *user) {
 /* ---- one group
  * ----------------------------------------------------------------- */
 
-static bool choose_sharding(const npuc_tx8_group_plan *p, int32_t tiles,
+static bool choose_sharding(const npuc_tx8_group_plan *p,
+                            const npuc_tx8_target *t, int32_t tiles,
                             decision *d);
 static bool choose_split(const npuc_tx8_group_plan *p, int64_t spm,
                          decision *d);
@@ -100,7 +101,7 @@ static bool shard_group(MlirOperation group, const npuc_tx8_target *t,
   decision d;
   memset(&d, 0, sizeof d);
   int32_t tiles = npuc_tx8_group_tiles(group, t);
-  if (tiles <= 0 || !choose_sharding(&plan, tiles, &d) ||
+  if (tiles <= 0 || !choose_sharding(&plan, t, tiles, &d) ||
       !choose_split(&plan, spm, &d))
     return false;
   write_attrs(&plan, &d, tiles);
@@ -121,7 +122,15 @@ static bool check_given(const npuc_tx8_group_plan *p,
                         const npuc_tx8_parallel_attr *given, int32_t tiles,
                         decision *d);
 
-static bool choose_sharding(const npuc_tx8_group_plan *p, int32_t tiles,
+static double tile_cost(const npuc_tx8_group_plan *p, const npuc_tx8_target *t,
+                        const int32_t *ways);
+
+/* Candidates: each legal anchor dimension alone over all the tiles, then
+ * each pair of them (a x b ways, a * b <= tiles); the one whose busiest
+ * tile costs least (tile_cost) wins, the earlier on a tie (so one
+ * dimension, the outermost, when a pair gains nothing). */
+static bool choose_sharding(const npuc_tx8_group_plan *p,
+                            const npuc_tx8_target *t, int32_t tiles,
                             decision *d) {
   const npuc_tx8_shape *out = &p->out;
   npuc_tx8_parallel_attr given;
@@ -134,19 +143,94 @@ static bool choose_sharding(const npuc_tx8_group_plan *p, int32_t tiles,
   case NPUC_TX8_ATTR_ABSENT: break;
   }
   uint32_t legal = p->shard_axes;
-  int best = -1;
-  int32_t best_ways = 1;
-  for (int i = 0; i < out->rank; ++i) {
+  int32_t ways[NPUC_TX8_MAX_RANK];
+  double best = -1;
+  for (int i = 0; i < out->rank; ++i)
     d->sharding[i] = 1;
+  for (int i = 0; i < out->rank; ++i) {
     if (!(legal & (1u << i)))
       continue;
-    int32_t ways = ways_over(out->dims[i], tiles);
-    if (ways > best_ways)
-      best = i, best_ways = ways;
+    for (int j = i; j < out->rank; ++j) {
+      if (!(legal & (1u << j)))
+        continue;
+      /* j == i: dimension i alone; else a ways along i, tiles / a along j */
+      for (int32_t a = j == i ? tiles : 2; a <= tiles / (j == i ? 1 : 2); ++a) {
+        for (int k = 0; k < out->rank; ++k)
+          ways[k] = 1;
+        ways[i] = ways_over(out->dims[i], a);
+        if (j != i)
+          ways[j] = ways_over(out->dims[j], tiles / a);
+        double cost = tile_cost(p, t, ways);
+        if (best < 0 || cost < best) {
+          best = cost;
+          memcpy(d->sharding, ways, sizeof ways);
+        }
+      }
+    }
   }
-  if (best >= 0)
-    d->sharding[best] = best_ways;
   return true;
+}
+
+static double ne_flops(const npuc_tx8_slice_op *s, double out_elems);
+
+/* The cycles the busiest tile of `ways` spends, to first order: its DDR
+ * bytes (every non-invariant load at its largest window, each output
+ * part; an invariant load, read once and shared over the NoC, 1/tiles of
+ * it) at its share of the chip's DDR bandwidth, plus its compute (each
+ * result's bytes at the CGRA's rate, a gemm's or conv's FLOPs at its
+ * share of the NE's). Halos, weights read per tile and idle tiles are
+ * what tell candidates apart. */
+static double tile_cost(const npuc_tx8_group_plan *p, const npuc_tx8_target *t,
+                        const int32_t *ways) {
+  int32_t part[NPUC_TX8_MAX_RANK], tiles = 1;
+  for (int i = 0; i < p->out.rank; ++i) {
+    part[i] = ceil_div(p->out.dims[i], ways[i]);
+    tiles *= ways[i];
+  }
+  int64_t all = (int64_t)t->tiles_x * t->tiles_y;
+  double ddr_rate = t->ddr_gbytes_per_s / t->clock_ghz / (double)all;
+  double ne_rate = t->ne_tflops_fp16 * 1e3 / t->clock_ghz / (double)all;
+  double ddr = 0, ct = 0, ne = 0;
+  for (int i = 0; i < p->num_buffers; ++i) {
+    const npuc_tx8_buffer *b = &p->buffers[i];
+    /* a load into its channel_norm's layout moves the norm's bytes */
+    int moved =
+        b->kind == NPUC_TX8_BUF_LOAD && b->load_into >= 0 ? b->load_into : i;
+    double bytes = (double)npuc_tx8_group_buffer_bytes(p, moved, part);
+    if (b->kind == NPUC_TX8_BUF_LOAD)
+      ddr += b->invariant ? bytes / tiles : bytes;
+    else if (b->kind == NPUC_TX8_BUF_RESULT)
+      ct += bytes;
+  }
+  for (int s = 0; s < p->num_stores; ++s)
+    ddr += (double)npuc_tx8_group_buffer_bytes(p, p->stores[s].buffer, part);
+  for (int k = 0; k < p->num_ops; ++k) {
+    const npuc_tx8_buffer *r = &p->buffers[p->ops[k].result];
+    int32_t whole[NPUC_TX8_MAX_RANK], max[NPUC_TX8_MAX_RANK];
+    double elems = 1;
+    for (int i = 0; i < r->shape.rank; ++i)
+      whole[i] = (int32_t)r->shape.dims[i];
+    npuc_tx8_window_max(r->windows, whole, r->shape.rank, part, max);
+    for (int i = 0; i < r->shape.rank; ++i)
+      elems *= max[i];
+    ne += ne_flops(&p->ops[k].slice, elems);
+  }
+  return ddr / ddr_rate + ct / (double)t->ct_bytes_per_cycle + ne / ne_rate;
+}
+
+/* A gemm's or conv's FLOPs for `out_elems` outputs: 2 x its reduction
+ * length each; 0 for the other ops. In double: an estimate, no overflow. */
+static double ne_flops(const npuc_tx8_slice_op *s, double out_elems) {
+  if (s->kind == NPUC_TX8_KIND_CONV) {
+    const int64_t *w = s->operands[1].dims; /* HWOI */
+    return 2.0 * out_elems * (double)w[0] * (double)w[1] * (double)w[3];
+  }
+  if (s->kind == NPUC_TX8_KIND_GEMM) {
+    const npuc_tx8_shape *a = &s->operands[0];
+    return 2.0 * out_elems *
+           (double)a->dims[a->rank - (s->transpose_a ? 2 : 1)];
+  }
+  return 0;
 }
 
 static bool check_given(const npuc_tx8_group_plan *p,
@@ -239,31 +323,33 @@ static void list_of(npuc_tx8_list *l, const int32_t *v, int n) {
 }
 
 /* Data parallel when the batch (dimension 0 of a batched result) splits,
- * tensor parallel otherwise; the ways fill the mesh row by row. */
+ * tensor parallel when another dimension does, both (dp_tp) when both do;
+ * each kind's ways fill the mesh row by row. */
 static npuc_tx8_parallel_attr parallel_of(const npuc_tx8_group_plan *p,
                                           const decision *d, int32_t tiles) {
   npuc_tx8_parallel_attr a;
   memset(&a, 0, sizeof a);
-  int rank = p->out.rank, axis = -1;
-  int32_t ways = 1;
-  for (int i = 0; i < rank; ++i)
-    if (d->sharding[i] > 1)
-      axis = i, ways *= d->sharding[i];
+  int rank = p->out.rank;
+  int32_t dp = rank > 1 ? d->sharding[0] : 1, tp = 1;
+  for (int i = rank > 1 ? 1 : 0; i < rank; ++i)
+    tp *= d->sharding[i];
   npuc_tx8_parallel_attr given;
   a.sharding_is_given =
       npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &given) ==
           NPUC_TX8_ATTR_PRESENT &&
       given.sharding_is_given;
-  a.parallel = axis < 0                ? NPUC_TX8_PAR_NONE
-               : axis == 0 && rank > 1 ? NPUC_TX8_PAR_DP
-                                       : NPUC_TX8_PAR_TP;
-  int32_t *dims = a.parallel == NPUC_TX8_PAR_DP ? a.dp_dim : a.tp_dim;
+  a.parallel = dp > 1 && tp > 1 ? NPUC_TX8_PAR_DP_TP
+               : dp > 1         ? NPUC_TX8_PAR_DP
+               : tp > 1         ? NPUC_TX8_PAR_TP
+                                : NPUC_TX8_PAR_NONE;
   int32_t row = tiles >= 4 ? 4 : tiles;
-  dims[0] = ways < row ? ways : row;
-  dims[1] = ceil_div(ways, dims[0]);
-  dims[2] = 1;
-  int32_t *other = a.parallel == NPUC_TX8_PAR_DP ? a.tp_dim : a.dp_dim;
-  other[0] = other[1] = other[2] = 1;
+  int32_t ways[2] = {dp, tp};
+  int32_t *dims[2] = {a.dp_dim, a.tp_dim};
+  for (int k = 0; k < 2; ++k) {
+    dims[k][0] = ways[k] < row ? ways[k] : row;
+    dims[k][1] = ceil_div(ways[k], dims[k][0]);
+    dims[k][2] = 1;
+  }
   list_of(&a.shape_spatial_sharding, d->sharding, rank);
   return a;
 }

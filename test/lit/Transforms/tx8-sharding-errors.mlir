@@ -4,7 +4,9 @@
 // FAIL-COUNT-22: error:
 // FAIL-NOT: error:
 
-// b alone (4 MiB of f32, read whole by every row slice) exceeds the 3 MiB SPM.
+// b alone (4 MiB of f32, read whole by every row slice) exceeds the 3 MiB SPM
+// of the one tile (on more tiles, sharding N splits b).
+module attributes {tx8be.tile_dx = 1 : i32, tx8be.tile_dy = 1 : i32} {
 func.func @too_big(%a: tensor<16x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<16x1024xf32> {
   %none = tx8be.none : none
   %0 = tx8be.group(%a, %b) : (tensor<16x1024xf32>, tensor<1024x1024xf32>) -> (tensor<16x1024xf32>) {
@@ -18,18 +20,19 @@ func.func @too_big(%a: tensor<16x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor
   }
   return %0 : tensor<16x1024xf32>
 }
+}
 
 // -----
 
-// A conv may shard N and H only (its W and C windows are not the output's).
+// A conv may shard N, H and W only (its C window is not the output's).
 func.func @given_illegal(%x: tensor<1x4x4x8xf32>, %w: tensor<1x1x8x8xf32>) -> tensor<1x4x4x8xf32> {
   %n = tx8be.none : none
   %0 = tx8be.group(%x, %w) : (tensor<1x4x4x8xf32>, tensor<1x1x8x8xf32>) -> (tensor<1x4x4x8xf32>) {
   ^bb0(%a0: tensor<1x4x4x8xf32>, %a1: tensor<1x1x8x8xf32>):
     %1 = tx8be.load_var %a0 : tensor<1x4x4x8xf32> -> tensor<1x4x4x8xf32>
     %2 = tx8be.load_var %a1 : tensor<1x1x8x8xf32> -> tensor<1x1x8x8xf32>
-    // expected-error@+1 {{tx8be.conv: the given sharding splits dimension 2 4 ways, which the slice rules of the group's ops do not allow}}
-    %3 = tx8be.conv %1, %2, %n strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] {tile_parallel = #tx8be.parallel_attr<parallel = dp, is_dp_inner = false, dp_dim_x = 4, dp_dim_y = 1, dp_dim_z = 1, tp_dim_x = 1, tp_dim_y = 1, tp_dim_z = 1, sharding_is_given = true, shape_spatial_sharding = [1, 1, 4, 1]>} : tensor<1x4x4x8xf32>, tensor<1x1x8x8xf32>, none -> tensor<1x4x4x8xf32>
+    // expected-error@+1 {{tx8be.conv: the given sharding splits dimension 3 4 ways, which the slice rules of the group's ops do not allow}}
+    %3 = tx8be.conv %1, %2, %n strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] {tile_parallel = #tx8be.parallel_attr<parallel = dp, is_dp_inner = false, dp_dim_x = 4, dp_dim_y = 1, dp_dim_z = 1, tp_dim_x = 1, tp_dim_y = 1, tp_dim_z = 1, sharding_is_given = true, shape_spatial_sharding = [1, 1, 1, 4]>} : tensor<1x4x4x8xf32>, tensor<1x1x8x8xf32>, none -> tensor<1x4x4x8xf32>
     %4 = tx8be.store_var %3 : tensor<1x4x4x8xf32> -> tensor<1x4x4x8xf32>
     tx8be.return %4 : tensor<1x4x4x8xf32>
   }

@@ -1,29 +1,31 @@
 // tx8-sharding on groups of several compute ops: the anchor (the output
 // defined last) drives the split; a dimension splits only if every op of
-// the group allows it along the anchor (batchnorm needs C whole and shards
-// only C, conv shards N and H: a conv -> batchnorm group is not sharded);
+// the group allows it along the anchor (conv shards N, H and W; batchnorm
+// and the elementwise ops any dimension), one dimension or a pair, the
+// cheapest for the busiest tile;
 // SPM holds every buffer of the group (loads, intermediates, outputs) at
 // once; every compute op gets dev_info with its result's SPM offset and
 // largest slice, the anchor's compute op the sharding.
 // RUN: npuc-opt %s --split-input-file --tx8-sharding | FileCheck %s
 // RUN: npuc-opt %s --split-input-file --tx8-sharding=spm-bytes=5376 | FileCheck %s --check-prefix=SMALL
-// Gemm -> add bias -> gelu: 64 rows over 16 tiles; the intermediates take
-// the gemm's Cx. With less SPM the rows go 2 at a time (N stays whole).
+// Gemm -> add bias -> gelu: 64 rows x 48 columns over 4 x 4 tiles (each
+// tile reads a quarter of b, not all of it); the intermediates take the
+// gemm's Cx. A tile's part fits the smaller SPM too.
 // CHECK-LABEL: func.func @gemm_bias_gelu
-// CHECK: spm_alloc_size = 6144 : ui32
+// CHECK: spm_alloc_size = 3840 : ui32
 // CHECK: tx8be.gemm
-// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [4, 48],{{.*}} imm_addr = 0, mem_addr = [4608]
+// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [16, 12],{{.*}} imm_addr = 0, mem_addr = [2304]
 // CHECK-NOT: tile_parallel
 // CHECK: tx8be.add
-// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [4, 48],{{.*}} imm_addr = 0, mem_addr = [5120]
+// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [16, 12],{{.*}} imm_addr = 0, mem_addr = [2816]
 // CHECK-NOT: tile_parallel
 // CHECK: tx8be.gelu
-// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [4, 48],{{.*}} imm_addr = 0, mem_addr = [5632]
-// CHECK-SAME: shape_spatial_sharding = [16, 1]
+// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [16, 12],{{.*}} imm_addr = 0, mem_addr = [3328]
+// CHECK-SAME: shape_spatial_sharding = [4, 4]
 // SMALL-LABEL: func.func @gemm_bias_gelu
-// SMALL: spm_alloc_size = 5376 : ui32
+// SMALL: spm_alloc_size = 3840 : ui32
 // SMALL: tx8be.gelu
-// SMALL-SAME: temporal_mem_slice = [2, 48]
+// SMALL-SAME: temporal_mem_slice = [16, 12]
 func.func @gemm_bias_gelu(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %v: tensor<48xf16>) -> tensor<64x48xf16> {
   %none = tx8be.none : none
   %0 = tx8be.group(%a, %b, %v) : (tensor<64x32xf16>, tensor<32x48xf16>, tensor<48xf16>) -> (tensor<64x48xf16>) {
@@ -73,22 +75,22 @@ func.func @conv_conv(%x: tensor<1x16x8x4xf32>, %w1: tensor<3x3x4x4xf32>, %w2: te
 
 // -----
 
-// Conv -> batchnorm -> relu: conv shards N and H, batchnorm (per channel)
-// and relu any dimension, so the group shards H 8 ways (the most tiles
-// busy); the split then cuts nothing more (C stays whole in time for the
+// Conv -> batchnorm -> relu: conv shards N, H and W, batchnorm (per
+// channel) and relu any dimension, so the group shards N 2 ways and H 8
+// ways (all 16 tiles busy); the split then cuts nothing more (C stays whole in time for the
 // batchnorm). The batchnorm's scratch is the group's, after all the
 // buffers.
 // CHECK-LABEL: func.func @conv_bn_relu
-// CHECK: spm_alloc_size = 4096 : ui32
+// CHECK: spm_alloc_size = 2560 : ui32
 // CHECK: tx8be.batchnorm_inference
-// CHECK-SAME: imm_size = 1280, mem_layout = NCx,{{.*}} temporal_mem_slice = [2, 1, 8, 16],{{.*}} imm_addr = 2816, mem_addr = [1792]
+// CHECK-SAME: imm_size = 768, mem_layout = NCx,{{.*}} temporal_mem_slice = [1, 1, 8, 16],{{.*}} imm_addr = 1792, mem_addr = [1280]
 // CHECK: tx8be.relu
 // CHECK-SAME: imm_size = 0, mem_layout = NCx
-// CHECK-SAME: shape_spatial_sharding = [1, 8, 1, 1]
+// CHECK-SAME: shape_spatial_sharding = [2, 8, 1, 1]
 // Sharded 8 ways along H, a tile's [2, 1, 8, 16] fits 5376 bytes whole.
 // SMALL-LABEL: func.func @conv_bn_relu
 // SMALL: tx8be.relu
-// SMALL-SAME: temporal_mem_slice = [2, 1, 8, 16]
+// SMALL-SAME: temporal_mem_slice = [1, 1, 8, 16]
 
 func.func @conv_bn_relu(%x: tensor<2x8x8x16xf16>, %w: tensor<1x1x16x16xf16>, %s: tensor<16xf32>) -> tensor<2x8x8x16xf16> {
   %none = tx8be.none : none
@@ -114,8 +116,8 @@ func.func @conv_bn_relu(%x: tensor<2x8x8x16xf16>, %w: tensor<1x1x16x16xf16>, %s:
 // CHECK: tx8be.gemm
 // CHECK-NOT: tile_parallel
 // CHECK: tx8be.exp
-// CHECK-SAME: temporal_mem_slice = [2, 16]
-// CHECK-SAME: shape_spatial_sharding = [16, 1]
+// CHECK-SAME: temporal_mem_slice = [8, 4]
+// CHECK-SAME: shape_spatial_sharding = [4, 4]
 func.func @two_outputs(%a: tensor<32x16xf32>, %b: tensor<16x16xf32>) -> (tensor<32x16xf32>, tensor<32x16xf32>) {
   %none = tx8be.none : none
   %0:2 = tx8be.group(%a, %b) : (tensor<32x16xf32>, tensor<16x16xf32>) -> (tensor<32x16xf32>, tensor<32x16xf32>) {

@@ -1,21 +1,24 @@
 // tx8-sharding splits each group's compute op across the group's tiles along
-// the legal dimension that keeps the most tiles busy, then cuts a tile's part
-// into temporal slices until one slice's buffers fit SPM.
+// the legal dimension, or pair of dimensions, whose busiest tile costs least
+// (DDR bytes, CGRA bytes, NE FLOPs), then cuts a tile's part into temporal
+// slices until one slice's buffers fit SPM.
 // RUN: npuc-opt %s --split-input-file --tx8-sharding | FileCheck %s
 // RUN: npuc-opt %s --split-input-file --tx8-sharding=spm-bytes=6144 | FileCheck %s --check-prefix=SMALL
 
-// BatchNorm shards only C (the seed's tileShardingSplit): 40 channels over
-// 16 tiles are 14 chunks of 3. Its output lives in NCx (aligned op).
+// BatchNorm shards any dimension: C alone would be 14 chunks of 3 channels
+// on 14 tiles; the 2 batches times 8 chunks of 5 channels keep all 16 busy
+// and cost less (dp_tp: the batch is data parallel, C tensor parallel). Its
+// output lives in NCx (aligned op).
 // CHECK-LABEL: func.func @batchnorm
-// CHECK: tx8be.group{{.*}}spm_alloc_size = 2048 : ui32
+// CHECK: tx8be.group{{.*}}spm_alloc_size = 1536 : ui32
 // CHECK: tx8be.batchnorm_inference
 // CHECK-SAME: dev_info = #tx8be.dev_attr<imm_size = 768, mem_layout = NCx,
-// CHECK-SAME: temporal_mem_slice = [2, 4, 4, 3]
-// CHECK-SAME: tile_parallel = #tx8be.parallel_attr<parallel = tp,
-// CHECK-SAME: shape_spatial_sharding = [1, 1, 1, 14]>
-// With 6 KiB of SPM the C slices still fit:
+// CHECK-SAME: temporal_mem_slice = [1, 4, 4, 5]
+// CHECK-SAME: tile_parallel = #tx8be.parallel_attr<parallel = dp_tp, is_dp_inner = false, dp_dim_x = 2, dp_dim_y = 1, dp_dim_z = 1, tp_dim_x = 4, tp_dim_y = 2,
+// CHECK-SAME: shape_spatial_sharding = [2, 1, 1, 8]>
+// With 6 KiB of SPM the slices still fit:
 // SMALL-LABEL: func.func @batchnorm
-// SMALL: temporal_mem_slice = [2, 4, 4, 3]
+// SMALL: temporal_mem_slice = [1, 4, 4, 5]
 func.func @batchnorm(%x: tensor<2x4x4x40xf16>, %s: tensor<40xf32>) -> tensor<2x4x4x40xf16> {
   %0 = tx8be.group(%x, %s) : (tensor<2x4x4x40xf16>, tensor<40xf32>) -> (tensor<2x4x4x40xf16>) attributes {group_id = 0 : si32} {
   ^bb0(%a0: tensor<2x4x4x40xf16>, %a1: tensor<40xf32>):
