@@ -148,18 +148,42 @@ bool npuc_legacy_modernise(npuc_token name, npuc_lexer *lx, npuc_sb *out,
     break;
   case OLD_NONE: break;
   }
-  if (ok)
+  if (ok) {
     *lx = look;
-  return ok;
+    return true;
+  }
+  /* Say what the op became in MLIR 22 and what was expected of it. */
+  static const char *const expected[] = {
+      [OLD_ELEMWISE_UNARY] = "linalg.elementwise; expected `{fun = "
+                             "#linalg.unary_fn<K>}` (K an elementwise kind) "
+                             "and ins(one value) outs(..)",
+      [OLD_ELEMWISE_BINARY] = "linalg.elementwise; expected `{fun = "
+                              "#linalg.binary_fn<K>}` (K an elementwise kind) "
+                              "and ins(two values) outs(..)",
+      [OLD_TO_MEMREF] = "bufferization.to_buffer; expected `%t : memref<..>`",
+      [OLD_EXTRACTELEMENT] = "vector.extract; expected `%v[%i : index] : "
+                             "vector<..>`",
+      [OLD_INSERTELEMENT] = "vector.insert; expected `%s, %v[%i : index] : "
+                            "vector<..>`",
+      [OLD_SPLAT] = "vector.broadcast; expected `%s : vector<..>`"};
+  out->len = 0;
+  if (op < OLD_NONE && expected[op])
+    npuc_sb_printf(out,
+                   "'%s' is an op of older MLIR that MLIR 22 replaced by %s",
+                   old_names[op], expected[op]);
+  return false;
 }
 
 /* Rank of a shaped type's text (`tensor<4x?xf32>` -> 2), -1 for a type that
  * is not a tensor, memref or vector. */
 static int shaped_rank(const char *s, const char *e) {
   const char *lt = memchr(s, '<', (size_t)(e - s));
-  if (!lt || !((lt - s == 6 && (memcmp(s, "tensor", 6) == 0 ||
-                                memcmp(s, "memref", 6) == 0 ||
-                                memcmp(s, "vector", 6) == 0))))
+  const char *kw_end = lt;
+  while (kw_end && kw_end > s && (kw_end[-1] == ' ' || kw_end[-1] == '\t'))
+    --kw_end; /* `tensor <4xf32>` is a tensor too */
+  if (!lt || !((kw_end - s == 6 && (memcmp(s, "tensor", 6) == 0 ||
+                                    memcmp(s, "memref", 6) == 0 ||
+                                    memcmp(s, "vector", 6) == 0))))
     return -1;
   int rank = 0;
   const char *p = lt + 1;
@@ -184,6 +208,22 @@ static void put_map(npuc_sb *out, int rank, bool scalar) {
   npuc_sb_append(out, ")>", 2);
 }
 
+/* A type, also when written `tensor <4xf32>` (which MLIR reads). */
+static bool skip_type_spaced(npuc_lexer *lx, const char **ts,
+                             const char **te) {
+  if (!npuc_skip_type(lx, ts, te))
+    return false;
+  if (!memchr(*ts, '<', (size_t)(*te - *ts)) &&
+      npuc_tok_punct(npuc_peek(lx), '<')) {
+    npuc_lex(lx);
+    npuc_token close = npuc_skip_balanced(lx, '<');
+    if (!npuc_tok_punct(close, '>'))
+      return false;
+    *te = close.start + 1;
+  }
+  return true;
+}
+
 /* `ins(%a, %b : T, U) outs(%c : V)`: whether each input is a scalar (at
  * most 8 inputs) and the output's rank. Does not move lx. */
 typedef struct {
@@ -202,7 +242,7 @@ static bool read_structured_types(const npuc_lexer *lx, structured_types *t) {
       return false;
   for (;;) {
     const char *ts, *te;
-    if (t->num_inputs == 8 || !npuc_skip_type(&l, &ts, &te))
+    if (t->num_inputs == 8 || !skip_type_spaced(&l, &ts, &te))
       return false;
     t->scalar[t->num_inputs++] = shaped_rank(ts, te) < 0;
     npuc_token k = npuc_lex(&l);
@@ -217,7 +257,7 @@ static bool read_structured_types(const npuc_lexer *lx, structured_types *t) {
       !npuc_tok_punct(npuc_lex(&l), ':'))
     return false;
   const char *ts, *te;
-  if (!npuc_skip_type(&l, &ts, &te))
+  if (!skip_type_spaced(&l, &ts, &te))
     return false;
   t->out_rank = shaped_rank(ts, te);
   return t->out_rank >= 0;

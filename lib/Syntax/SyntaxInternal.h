@@ -92,7 +92,8 @@ bool npuc_legacy_op_name(const char *name, size_t n);
 bool npuc_legacy_printed_name(const char *name, size_t n);
 /* Reads the old op after `name` (lx just past it): on success `out` holds
  * the MLIR 22 text replacing [name.start, lx->cur) and lx is advanced;
- * `form` records what was seen. */
+ * `form` records what was seen. On failure `out` holds the error to report
+ * at the name (what MLIR 22 replaced the op by, what was expected). */
 bool npuc_legacy_modernise(npuc_token name, npuc_lexer *lx, npuc_sb *out,
                            npuc_source_form *form);
 /* The alias definitions (`#map = ...`) at the top of MLIR's printout. */

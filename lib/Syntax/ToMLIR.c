@@ -6,6 +6,7 @@
  * them at the user's position; padding newlines keep every later line where
  * it was. Legacy upstream forms (to_tensor without `to`, DLTI specs of the
  * hacc dialect, memory spaces of our dialects) are modernised on the way. */
+#define _GNU_SOURCE /* memmem */
 #include "SyntaxInternal.h"
 #include "npuc/Alloc.h"
 
@@ -61,6 +62,7 @@ typedef struct {
 
 static bool convert_block_list(to_mlir *st, bool nested, npuc_token *closing);
 static void skip_to(to_mlir *st, const char *pos, int line, int col);
+static void flush(to_mlir *st, const char *upto, int line, int col);
 static void note_forall_mapping(to_mlir *st, npuc_lexer after);
 static const char *scan_char(to_mlir *st, npuc_ctx_stack *ctx, const char *p,
                              bool *region_start);
@@ -95,9 +97,8 @@ char *npuc_syntax_to_mlir(const npuc_syntax_options *opts, const char *text,
   st.copy_col = 1;
   npuc_token closing;
   bool ok = convert_block_list(&st, false, &closing) && !st.failed;
-  if (ok)
-    npuc_rewrite_span(&st.out, st.copy, text + len, st.copy_line, st.copy_col,
-                      NPUC_TO_MLIR, st.reg, st.form);
+  if (ok) /* the rest of the text; its end position is not needed */
+    flush(&st, text + len, st.copy_line, st.copy_col);
   if (!ok) {
     free(st.renames);
     npuc_tb_free(&st.out);
@@ -467,6 +468,8 @@ static bool convert_legacy_op(to_mlir *st, npuc_token name, npuc_lexer after) {
   npuc_sb repl = {0};
   npuc_lexer lx = after;
   if (!npuc_legacy_modernise(name, &lx, &repl, st->form)) {
+    if (repl.len)
+      error_at(st, name, "%s", repl.data);
     npuc_sb_free(&repl);
     return false;
   }
@@ -1110,7 +1113,10 @@ static void emit_attr_dict(to_mlir *st, parsed_op *p) {
     }
     first = false;
   }
-  if (def->uses_segments) {
+  /* bishengir sometimes prints the sizes in the dictionary itself. */
+  bool user_segments =
+      p->dict.s && memmem(p->dict.s, p->dict.n, "operandSegmentSizes", 19);
+  if (def->uses_segments && !user_segments) {
     npuc_tb_puts(&st->out, first ? "operandSegmentSizes = array<i32: "
                                  : ", operandSegmentSizes = array<i32: ");
     for (size_t g = 0; g < def->num_operands; ++g) {
