@@ -98,9 +98,9 @@ char *npuc_syntax_from_mlir(const npuc_op_registry *registry, const char *text,
   st.out = &out;
   struct brace_table braces = {text, len, false, {0}};
   st.braces = &braces;
-  st.any_legacy_op = form && (form->legacy_elemwise ||
-                              form->legacy_matmul_transpose ||
-                              form->legacy_to_memref || form->legacy_vector);
+  st.any_legacy_op =
+      form && (form->legacy_elemwise || form->legacy_matmul_transpose ||
+               form->legacy_to_memref || form->legacy_vector);
   if (st.any_legacy_op)
     st.aliases = npuc_legacy_aliases_new(text, len);
   convert_lines(&st, text, text + len);
@@ -203,9 +203,10 @@ static void convert_lines(from_mlir *st, const char *start, const char *end) {
                   (*name == 'l' || *name == 'b' || *name == 'v')))) {
       npuc_lexer_init(&st->lx, name, (size_t)(end - name), 1);
       npuc_token tok = npuc_lex(&st->lx);
-      bool done = tok.kind == NPUC_TOK_STRING ? try_render_op(st, tok)
-                  : strip_legacy_to_tensor(st, tok) ||
-                      restore_legacy_op(st, tok);
+      bool done =
+          tok.kind == NPUC_TOK_STRING
+              ? try_render_op(st, tok)
+              : strip_legacy_to_tensor(st, tok) || restore_legacy_op(st, tok);
       if (done) {
         /* Whatever follows the op on its last line is not a statement. */
         const char *rest = memchr(st->copy, '\n', (size_t)(end - st->copy));

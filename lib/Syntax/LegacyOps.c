@@ -32,12 +32,11 @@
 /* The elementwise kinds of MLIR 22 that old linalg spelled as unary_fn or
  * binary_fn with the same names. */
 static const char *const unary_kinds[] = {
-    "exp",   "log",   "abs",   "ceil",   "floor", "negf", "reciprocal",
-    "round", "sqrt",  "rsqrt", "square", "tanh",  "erf"};
+    "exp",   "log",  "abs",   "ceil",   "floor", "negf", "reciprocal",
+    "round", "sqrt", "rsqrt", "square", "tanh",  "erf"};
 static const char *const binary_kinds[] = {
-    "add",          "sub",          "mul",          "div",
-    "div_unsigned", "max_signed",   "min_signed",   "max_unsigned",
-    "min_unsigned", "powf"};
+    "add",        "sub",        "mul",          "div",          "div_unsigned",
+    "max_signed", "min_signed", "max_unsigned", "min_unsigned", "powf"};
 
 typedef enum {
   OLD_ELEMWISE_UNARY,
@@ -53,12 +52,16 @@ typedef enum {
   OLD_NONE
 } old_op;
 
-static const char *const old_names[] = {
-    "linalg.elemwise_unary",          "linalg.elemwise_binary",
-    "linalg.matmul_transpose_a",      "linalg.matmul_transpose_b",
-    "linalg.batch_matmul_transpose_a", "linalg.batch_matmul_transpose_b",
-    "bufferization.to_memref",        "vector.extractelement",
-    "vector.insertelement",           "vector.splat"};
+static const char *const old_names[] = {"linalg.elemwise_unary",
+                                        "linalg.elemwise_binary",
+                                        "linalg.matmul_transpose_a",
+                                        "linalg.matmul_transpose_b",
+                                        "linalg.batch_matmul_transpose_a",
+                                        "linalg.batch_matmul_transpose_b",
+                                        "bufferization.to_memref",
+                                        "vector.extractelement",
+                                        "vector.insertelement",
+                                        "vector.splat"};
 
 /* The indexing maps of the matmul variants, as MLIR 22 prints them. */
 static const char *const matmul_maps[][3] = {
@@ -82,12 +85,13 @@ static bool modernise_to_memref(npuc_lexer *lx, npuc_sb *out);
 static bool modernise_vector(npuc_lexer *lx, old_op op, npuc_sb *out);
 static bool restore_elemwise(npuc_lexer *lx, npuc_legacy_aliases *al,
                              npuc_sb *out);
-static bool restore_matmul(npuc_lexer *lx, npuc_legacy_aliases *al,
-                           bool batch, npuc_sb *out);
+static bool restore_matmul(npuc_lexer *lx, npuc_legacy_aliases *al, bool batch,
+                           npuc_sb *out);
 static bool restore_to_buffer(npuc_lexer *lx, npuc_sb *out);
 static bool restore_vector(npuc_lexer *lx, const char *name, npuc_sb *out);
 
-/* ---- which names ----------------------------------------------------------- */
+/* ---- which names -----------------------------------------------------------
+ */
 
 bool npuc_legacy_op_name(const char *name, size_t n) {
   return old_op_of(name, n) != OLD_NONE;
@@ -104,7 +108,7 @@ static old_op old_op_of(const char *name, size_t n) {
 
 bool npuc_legacy_printed_name(const char *name, size_t n) {
   static const char *const modern[] = {
-      "linalg.elementwise", "linalg.matmul", "linalg.batch_matmul",
+      "linalg.elementwise",      "linalg.matmul",  "linalg.batch_matmul",
       "bufferization.to_buffer", "vector.extract", "vector.insert",
       "vector.broadcast"};
   for (size_t i = 0; i < sizeof modern / sizeof *modern; ++i)
@@ -113,7 +117,8 @@ bool npuc_legacy_printed_name(const char *name, size_t n) {
   return false;
 }
 
-/* ---- reading: old -> MLIR 22 ---------------------------------------------- */
+/* ---- reading: old -> MLIR 22 ----------------------------------------------
+ */
 
 bool npuc_legacy_modernise(npuc_token name, npuc_lexer *lx, npuc_sb *out,
                            npuc_source_form *form) {
@@ -181,9 +186,9 @@ static int shaped_rank(const char *s, const char *e) {
   const char *kw_end = lt;
   while (kw_end && kw_end > s && (kw_end[-1] == ' ' || kw_end[-1] == '\t'))
     --kw_end; /* `tensor <4xf32>` is a tensor too */
-  if (!lt || !((kw_end - s == 6 && (memcmp(s, "tensor", 6) == 0 ||
-                                    memcmp(s, "memref", 6) == 0 ||
-                                    memcmp(s, "vector", 6) == 0))))
+  if (!lt || !((kw_end - s == 6 &&
+                (memcmp(s, "tensor", 6) == 0 || memcmp(s, "memref", 6) == 0 ||
+                 memcmp(s, "vector", 6) == 0))))
     return -1;
   int rank = 0;
   const char *p = lt + 1;
@@ -209,8 +214,7 @@ static void put_map(npuc_sb *out, int rank, bool scalar) {
 }
 
 /* A type, also when written `tensor <4xf32>` (which MLIR reads). */
-static bool skip_type_spaced(npuc_lexer *lx, const char **ts,
-                             const char **te) {
+static bool skip_type_spaced(npuc_lexer *lx, const char **ts, const char **te) {
   if (!npuc_skip_type(lx, ts, te))
     return false;
   if (!memchr(*ts, '<', (size_t)(*te - *ts)) &&
@@ -235,7 +239,8 @@ typedef struct {
 static bool read_structured_types(const npuc_lexer *lx, structured_types *t) {
   npuc_lexer l = *lx;
   memset(t, 0, sizeof *t);
-  if (!npuc_tok_keyword(npuc_lex(&l), "ins") || !npuc_tok_punct(npuc_lex(&l), '('))
+  if (!npuc_tok_keyword(npuc_lex(&l), "ins") ||
+      !npuc_tok_punct(npuc_lex(&l), '('))
     return false;
   for (npuc_token k = npuc_lex(&l); !npuc_tok_punct(k, ':'); k = npuc_lex(&l))
     if (k.kind != NPUC_TOK_PERCENT_ID && !npuc_tok_punct(k, ','))
@@ -333,13 +338,14 @@ static bool modernise_elemwise(npuc_lexer *lx, old_op op, npuc_sb *out) {
   const char *k = unary ? "exp" : "add"; /* the old defaults */
   size_t kn = strlen(k);
   if (ok && fs)
-    ok = enum_case(fs, fe, unary ? "#linalg.unary_fn" : "#linalg.binary_fn",
-                   &k, &kn);
+    ok = enum_case(fs, fe, unary ? "#linalg.unary_fn" : "#linalg.binary_fn", &k,
+                   &kn);
   structured_types t;
   ok = ok && known_kind(k, kn, unary) && read_structured_types(lx, &t) &&
        t.num_inputs == (unary ? 1 : 2);
   if (ok) {
-    npuc_sb_printf(out, "linalg.elementwise kind=#linalg.elementwise_kind<%.*s>",
+    npuc_sb_printf(out,
+                   "linalg.elementwise kind=#linalg.elementwise_kind<%.*s>",
                    (int)kn, k);
     bool any_scalar = false;
     for (int i = 0; i < t.num_inputs; ++i)
@@ -450,7 +456,8 @@ static bool modernise_vector(npuc_lexer *lx, old_op op, npuc_sb *out) {
   return true;
 }
 
-/* ---- printing: MLIR 22 -> old ---------------------------------------------- */
+/* ---- printing: MLIR 22 -> old ----------------------------------------------
+ */
 
 struct npuc_legacy_aliases {
   const char *text, *end;
@@ -458,7 +465,7 @@ struct npuc_legacy_aliases {
   struct alias {
     const char *name, *value;
     size_t name_len, value_len;
-  } *items;
+  } * items;
   size_t len, cap;
   bool dropped_some; /* a restored op no longer names an alias it used */
 };
@@ -550,8 +557,8 @@ static bool map_is(const char *s, size_t n, int rank, bool scalar) {
 }
 
 bool npuc_legacy_restore(npuc_token name, npuc_lexer *lx,
-                         const npuc_source_form *form,
-                         npuc_legacy_aliases *al, npuc_sb *out) {
+                         const npuc_source_form *form, npuc_legacy_aliases *al,
+                         npuc_sb *out) {
   npuc_lexer look = *lx;
   bool ok = false;
   if (npuc_tok_keyword(name, "linalg.elementwise"))
@@ -576,7 +583,8 @@ static bool restore_elemwise(npuc_lexer *lx, npuc_legacy_aliases *al,
                              npuc_sb *out) {
   if (!npuc_tok_keyword(npuc_lex(lx), "kind") ||
       !npuc_tok_punct(npuc_lex(lx), '=') ||
-      !npuc_tok_is(npuc_lex(lx), NPUC_TOK_HASH_ID, "#linalg.elementwise_kind") ||
+      !npuc_tok_is(npuc_lex(lx), NPUC_TOK_HASH_ID,
+                   "#linalg.elementwise_kind") ||
       !npuc_tok_punct(npuc_lex(lx), '<'))
     return false;
   npuc_token kt = npuc_lex(lx);
@@ -633,8 +641,8 @@ static bool restore_elemwise(npuc_lexer *lx, npuc_legacy_aliases *al,
       p = rl.cur;
     }
     if (!placed)
-      npuc_sb_printf(out, "%sfun = #linalg.%s_fn<%.*s>", first ? "" : ", ",
-                     fn, (int)kn, k);
+      npuc_sb_printf(out, "%sfun = #linalg.%s_fn<%.*s>", first ? "" : ", ", fn,
+                     (int)kn, k);
     npuc_sb_append(out, "}", 1);
   }
   npuc_sb_free(&rest);
@@ -643,8 +651,8 @@ static bool restore_elemwise(npuc_lexer *lx, npuc_legacy_aliases *al,
 }
 
 /* indexing_maps = [A, B, C] of one of the transposed variants. */
-static bool restore_matmul(npuc_lexer *lx, npuc_legacy_aliases *al,
-                           bool batch, npuc_sb *out) {
+static bool restore_matmul(npuc_lexer *lx, npuc_legacy_aliases *al, bool batch,
+                           npuc_sb *out) {
   if (!npuc_tok_keyword(npuc_peek(lx), "indexing_maps"))
     return false;
   const char *ms[8];
@@ -684,8 +692,8 @@ static bool restore_to_buffer(npuc_lexer *lx, npuc_sb *out) {
       if (!npuc_skip_type(lx, &ts, &te) ||
           !npuc_tok_keyword(npuc_lex(lx), "to"))
         return false;
-      npuc_sb_printf(out, "bufferization.to_memref%.*s:",
-                     (int)(t.start - from), from);
+      npuc_sb_printf(out, "bufferization.to_memref%.*s:", (int)(t.start - from),
+                     from);
       return true; /* the caller copies the memref type */
     }
   }
@@ -719,7 +727,9 @@ static bool restore_vector(npuc_lexer *lx, const char *name, npuc_sb *out) {
   }
   const char *es, *ee, *ts, *te;
   if (!npuc_tok_punct(npuc_lex(lx), ':') || !npuc_skip_type(lx, &es, &ee) ||
-      !npuc_tok_keyword(npuc_lex(lx), ext ? "from" : ins ? "into" : "to") ||
+      !npuc_tok_keyword(npuc_lex(lx), ext   ? "from"
+                                      : ins ? "into"
+                                            : "to") ||
       !npuc_skip_type(lx, &ts, &te))
     return false;
   const char *ves, *vee;
@@ -732,15 +742,15 @@ static bool restore_vector(npuc_lexer *lx, const char *name, npuc_sb *out) {
   if (idx.kind)
     snprintf(index, sizeof index, "%.*s : index", (int)idx.len, idx.start);
   if (brc)
-    npuc_sb_printf(out, "vector.splat %.*s : %.*s", (int)src.len, src.start,
-                   vt, ts);
+    npuc_sb_printf(out, "vector.splat %.*s : %.*s", (int)src.len, src.start, vt,
+                   ts);
   else if (ext)
     npuc_sb_printf(out, "vector.extractelement %.*s[%s] : %.*s", (int)src.len,
                    src.start, index, vt, ts);
   else
     npuc_sb_printf(out, "vector.insertelement %.*s, %.*s[%s] : %.*s",
-                   (int)src.len, src.start, (int)vec.len, vec.start, index,
-                   vt, ts);
+                   (int)src.len, src.start, (int)vec.len, vec.start, index, vt,
+                   ts);
   return true;
 }
 

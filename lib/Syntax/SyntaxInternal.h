@@ -104,8 +104,8 @@ bool npuc_legacy_aliases_dropped(const npuc_legacy_aliases *al);
 /* The reverse of npuc_legacy_modernise on MLIR's printout, when `form` says
  * the input was old and the op is one the old op could express. */
 bool npuc_legacy_restore(npuc_token name, npuc_lexer *lx,
-                         const npuc_source_form *form,
-                         npuc_legacy_aliases *al, npuc_sb *out);
+                         const npuc_source_form *form, npuc_legacy_aliases *al,
+                         npuc_sb *out);
 /* Removes alias lines nothing refers to any more; returns the new length. */
 size_t npuc_legacy_drop_unused_aliases(npuc_legacy_aliases *al, char *text,
                                        size_t len);

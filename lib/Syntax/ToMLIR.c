@@ -32,7 +32,7 @@ typedef struct {
   struct rename {
     const char *pos;
     int line, col;
-  } *renames;
+  } * renames;
   size_t num_renames, cap_renames, next_rename;
 } to_mlir;
 
@@ -478,8 +478,8 @@ static bool convert_legacy_op(to_mlir *st, npuc_token name, npuc_lexer after) {
   const char *nl = e;
   while (nl > name.start && nl[-1] != '\n')
     --nl;
-  int col = nl == name.start ? name.col + (int)(e - name.start)
-                             : (int)(e - nl) + 1;
+  int col =
+      nl == name.start ? name.col + (int)(e - name.start) : (int)(e - nl) + 1;
   flush(st, name.start, name.line, name.col);
   npuc_tb_append(&st->out, repl.data, repl.len);
   for (int i = 0; i < lines; ++i)
@@ -509,8 +509,7 @@ static void note_forall_mapping(to_mlir *st, npuc_lexer lx) {
   npuc_lex(&lx);
   for (t = npuc_lex(&lx); t.kind != NPUC_TOK_EOF && !npuc_tok_punct(t, '}');
        t = npuc_lex(&lx)) {
-    if (!npuc_tok_keyword(t, "mapping") ||
-        !npuc_tok_punct(npuc_peek(&lx), '='))
+    if (!npuc_tok_keyword(t, "mapping") || !npuc_tok_punct(npuc_peek(&lx), '='))
       continue;
     npuc_lex(&lx);
     npuc_token open = npuc_lex(&lx), first = npuc_lex(&lx);
@@ -1051,10 +1050,9 @@ static bool check_groups(to_mlir *st, parsed_op *p) {
   for (size_t i = 0; i < def->num_results; ++i)
     if (def->results[i].fixed_type && !def->results[i].variadic &&
         p->rtypes[i].len == 0)
-      pl_push(&p->rtypes[i],
-              (piece){def->results[i].fixed_type,
-                      strlen(def->results[i].fixed_type), p->name.line,
-                      p->name.col});
+      pl_push(&p->rtypes[i], (piece){def->results[i].fixed_type,
+                                     strlen(def->results[i].fixed_type),
+                                     p->name.line, p->name.col});
   /* Attributes outside the format live in attr-dict: the verifier checks
    * those. */
   for (size_t i = 0; i < def->num_attrs; ++i)

@@ -8,6 +8,7 @@ module {
     %0 = mathExt.divfhp %arg0, %arg1 : f32
     %1 = mathExt.ldexp %0, %arg1 {fastmath = #arith.fastmath<fast>} : f32
     %2 = mathExt.ilogb %1 : f32
-    return %2 : f32
+    %3 = mathExt.lgamma %2 : f32
+    return %3 : f32
   }
 }
