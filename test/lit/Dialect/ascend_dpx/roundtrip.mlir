@@ -3,8 +3,8 @@
 // AscendDPX SIMT code: types written as ODS's functional-type prints them,
 // cache hints as optional clauses.
 // GENERIC: "ascend_dpx.thread_id_x"() : () -> i32
-// GENERIC: "ascend_dpx.load"(%arg0) {cacheHint = #ascend_dpx.dpx_load_cache<L2_CACHE_HINT_NORMAL_FV>} : (!llvm.ptr<1>) -> i32
-// GENERIC: "ascend_dpx.atomic_add"(%arg0, %{{.*}}) {cache = #ascend_dpx.dpx_store_cache<L2_CACHE_HINT_NORMAL_FV>} : (!llvm.ptr<1>, i32) -> i32
+// GENERIC: "ascend_dpx.load"(%arg0) {cacheHint = #ascend_dpx.dpx_load_cache<L2_CACHE_HINT_NORMAL_FV>, operandSegmentSizes = array<i32: 1, 0, 0>} : (!llvm.ptr<1>) -> i32
+// GENERIC: "ascend_dpx.atomic_add"(%arg0, %{{[0-9]+}}) {cache = #ascend_dpx.dpx_store_cache<L2_CACHE_HINT_NORMAL_FV>} : (!llvm.ptr<1>, i32) -> i32
 module {
   func.func @simt(%arg0: !llvm.ptr<1>, %arg1: f32, %arg2: i32) -> f32 {
     %0 = ascend_dpx.thread_id_x

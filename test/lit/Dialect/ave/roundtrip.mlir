@@ -3,8 +3,8 @@
 // AVE vector-register ops under a predicate mask, as bishengir prints
 // them: a masked load, arithmetic, compare and select, a masked store.
 // GENERIC: "ave.hir.pge"() {pattern = #ave.pge_pattern<ALL>} : () -> vector<64xi1>
-// GENERIC: "ave.hir.vload"(%arg0, %c0) {pattern = #ave.load_dist<NORM>} : (memref<128xf32, "#hivm.address_space<ub>">, index) -> vector<64xf32>
-// GENERIC: "ave.hir.vcmp"(%{{.*}}, %{{.*}}, %{{.*}}) {cmp = #ave.cmp_type<LT>} : (vector<64xf32>, vector<64xf32>, vector<64xi1>) -> vector<64xi1>
+// GENERIC: "ave.hir.vload"(%arg0, %{{[0-9]+}}) {pattern = #ave.load_dist<NORM>} : (memref<128xf32, "#hivm.address_space<ub>">, index) -> vector<64xf32>
+// GENERIC: "ave.hir.vcmp"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) {cmp = #ave.cmp_type<LT>} : (vector<64xf32>, vector<64xf32>, vector<64xi1>) -> vector<64xi1>
 module {
   func.func @masked(%arg0: memref<128xf32, #hivm.address_space<ub>>, %arg1: f32, %arg2: index) -> index {
     %c0 = arith.constant 0 : index
