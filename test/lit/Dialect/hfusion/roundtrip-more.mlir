@@ -39,4 +39,8 @@ module {
     hfusion.print " t: " {hex = true} %arg0 : tensor<16xf32>
     return
   }
+  func.func @sign(%arg0: tensor<16xf32>) -> tensor<16xi1> {
+    %0 = hfusion.signbit %arg0 : tensor<16xf32> -> tensor<16xi1>
+    return %0 : tensor<16xi1>
+  }
 }
