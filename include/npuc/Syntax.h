@@ -22,6 +22,16 @@ typedef struct {
   /* `#dlti.target_system_spec<"NPU" : #hacc.target_device_spec<
    *    #dlti.dl_entry<"K", V>, ...>>` */
   bool legacy_target_spec;
+  /* Upstream ops older MLIR had (LegacyOps.c): linalg.elemwise_unary/
+   * binary, linalg.[batch_]matmul_transpose_a/b, bufferization.to_memref,
+   * vector.extractelement/insertelement/splat. */
+  bool legacy_elemwise;
+  bool legacy_matmul_transpose;
+  bool legacy_to_memref;
+  bool legacy_vector;
+  /* scf.forall {mapping = [#hivm.block]}, which MLIR 22 reads only as
+   * npuc.forall_mapping (MLIR wants a device-mapping attribute). */
+  bool forall_mapping;
 } npuc_source_form;
 
 /* Maps positions in the rewritten text back to the user's source. */

@@ -96,8 +96,10 @@ void npuc_dialect_free(npuc_dialect_def *d) {
       free(op->operands[j].fixed_type);
     }
     free(op->operands);
-    for (size_t j = 0; j < op->num_results; ++j)
+    for (size_t j = 0; j < op->num_results; ++j) {
       free(op->results[j].name);
+      free(op->results[j].fixed_type);
+    }
     free(op->results);
     for (size_t j = 0; j < op->num_attrs; ++j) {
       free(op->attrs[j].name);
@@ -404,13 +406,16 @@ static void check_coverage(fmt_parser *fp) {
                   : "operand '%s' needs exactly one type($name) in the format",
           op->operands[i].name);
   }
-  for (size_t i = 0; i < op->num_results; ++i)
-    if (fp->result_typed[i] != (op->results[i].type_of >= 0 ? 0 : 1))
+  for (size_t i = 0; i < op->num_results; ++i) {
+    bool implied = op->results[i].fixed_type || op->results[i].type_of >= 0;
+    if (fp->result_typed[i] != (implied ? 0 : 1))
       fmt_error(fp,
-                op->results[i].type_of >= 0
-                    ? "result '%s' has an implied type: no type($name) for it"
-                    : "result '%s' needs exactly one type($name) in the format",
+                implied ? "result '%s' has a fixed or implied type: no "
+                          "type($name) for it"
+                        : "result '%s' needs exactly one type($name) in the "
+                          "format",
                 op->results[i].name);
+  }
   for (size_t i = 0; i < op->num_attrs; ++i)
     op->attrs[i].in_format = fp->attr_seen[i] > 0;
   for (size_t i = 0; i < op->num_regions; ++i)

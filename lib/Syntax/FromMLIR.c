@@ -6,6 +6,7 @@
  * converted recursively. Legacy forms are restored when the input had them.
  * An op whose operands do not fit its table stays generic, so printing
  * never loses information. */
+#define _GNU_SOURCE /* memmem */
 #include "SyntaxInternal.h"
 #include "npuc/Alloc.h"
 #include "npuc/PtrSet.h"
@@ -26,6 +27,8 @@ typedef struct {
    * not scanned for, at every nesting level (MLIR indents nested regions,
    * so rescanning would be cubic). */
   struct brace_table *braces;
+  bool any_legacy_op; /* the input used an upstream op MLIR 22 dropped */
+  npuc_legacy_aliases *aliases;
 } from_mlir;
 
 struct brace_table {
@@ -78,6 +81,8 @@ static void find_brace_ends(const char *text, size_t len, npuc_ptr_map *ends);
 static npuc_token skip_region(const from_mlir *st, npuc_lexer *lx,
                               npuc_token open);
 static bool strip_legacy_to_tensor(from_mlir *st, npuc_token name);
+static bool restore_legacy_op(from_mlir *st, npuc_token name);
+static size_t rename_forall_mappings(char *text, size_t len);
 
 char *npuc_syntax_from_mlir(const npuc_op_registry *registry, const char *text,
                             size_t len, const npuc_source_form *form,
@@ -93,9 +98,41 @@ char *npuc_syntax_from_mlir(const npuc_op_registry *registry, const char *text,
   st.out = &out;
   struct brace_table braces = {text, len, false, {0}};
   st.braces = &braces;
+  st.any_legacy_op =
+      form && (form->legacy_elemwise || form->legacy_matmul_transpose ||
+               form->legacy_to_memref || form->legacy_vector);
+  if (st.any_legacy_op)
+    st.aliases = npuc_legacy_aliases_new(text, len);
   convert_lines(&st, text, text + len);
   npuc_ptr_map_free(&braces.ends);
-  return npuc_tb_take(&out, out_len);
+  size_t n;
+  char *result = npuc_tb_take(&out, &n);
+  if (npuc_legacy_aliases_dropped(st.aliases))
+    n = npuc_legacy_drop_unused_aliases(st.aliases, result, n);
+  npuc_legacy_aliases_free(st.aliases);
+  if (form && form->forall_mapping)
+    n = rename_forall_mappings(result, n);
+  if (out_len)
+    *out_len = n;
+  return result;
+}
+
+/* `npuc.forall_mapping = ` (ToMLIR.c's stand-in for an scf.forall mapping
+ * of our attributes) -> `mapping = `, in place. */
+static size_t rename_forall_mappings(char *text, size_t len) {
+  static const char standin[] = "npuc.forall_mapping = ";
+  const size_t sn = sizeof standin - 1, drop = sizeof "npuc.forall_" - 1;
+  char *w = text;
+  const char *r = text, *end = text + len;
+  for (const char *hit; (hit = memmem(r, (size_t)(end - r), standin, sn));) {
+    memmove(w, r, (size_t)(hit - r));
+    w += hit - r;
+    r = hit + drop;
+  }
+  memmove(w, r, (size_t)(end - r));
+  w += end - r;
+  *w = '\0';
+  return (size_t)(w - text);
 }
 
 /* Pairs every '{' with its '}' as npuc_skip_balanced would: strings and
@@ -161,11 +198,15 @@ static void convert_lines(from_mlir *st, const char *start, const char *end) {
       line_end = end;
     const char *name = statement_name(p, line_end);
     if (name && (*name == '"' ||
-                 (st->form && st->form->legacy_to_tensor && *name == 'b'))) {
+                 (st->form && st->form->legacy_to_tensor && *name == 'b') ||
+                 (st->any_legacy_op &&
+                  (*name == 'l' || *name == 'b' || *name == 'v')))) {
       npuc_lexer_init(&st->lx, name, (size_t)(end - name), 1);
       npuc_token tok = npuc_lex(&st->lx);
-      bool done = tok.kind == NPUC_TOK_STRING ? try_render_op(st, tok)
-                                              : strip_legacy_to_tensor(st, tok);
+      bool done =
+          tok.kind == NPUC_TOK_STRING
+              ? try_render_op(st, tok)
+              : strip_legacy_to_tensor(st, tok) || restore_legacy_op(st, tok);
       if (done) {
         /* Whatever follows the op on its last line is not a statement. */
         const char *rest = memchr(st->copy, '\n', (size_t)(end - st->copy));
@@ -230,6 +271,25 @@ static bool strip_legacy_to_tensor(from_mlir *st, npuc_token name) {
   st->copy = re;
   st->lx = lx;
   return true;
+}
+
+/* An MLIR 22 op that stands for an older upstream op the input used
+ * (LegacyOps.c) is printed back in the old form. */
+static bool restore_legacy_op(from_mlir *st, npuc_token name) {
+  if (!st->any_legacy_op || name.kind != NPUC_TOK_BARE_ID ||
+      !npuc_legacy_printed_name(name.start, name.len))
+    return false;
+  npuc_sb repl = {0};
+  npuc_lexer lx = st->lx;
+  bool ok = npuc_legacy_restore(name, &lx, st->form, st->aliases, &repl);
+  if (ok) {
+    flush(st, name.start);
+    npuc_tb_append(st->out, repl.data, repl.len);
+    st->copy = lx.cur;
+    st->lx = lx;
+  }
+  npuc_sb_free(&repl);
+  return ok;
 }
 
 /* ---- parsing the generic form ------------------------------------------- */

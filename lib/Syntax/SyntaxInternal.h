@@ -82,4 +82,32 @@ void npuc_rewrite_span(npuc_textbuf *out, const char *start, const char *end,
 /* Counts newlines in [start, end). */
 int npuc_count_lines(const char *start, const char *end);
 
+/* ---- older upstream ops (LegacyOps.c) ---------------------------------- */
+
+#include "npuc/StringBuilder.h"
+
+/* Is `name` an op MLIR 22 dropped that we modernise on reading? */
+bool npuc_legacy_op_name(const char *name, size_t n);
+/* Could `name` be the MLIR 22 op a modernised one became? */
+bool npuc_legacy_printed_name(const char *name, size_t n);
+/* Reads the old op after `name` (lx just past it): on success `out` holds
+ * the MLIR 22 text replacing [name.start, lx->cur) and lx is advanced;
+ * `form` records what was seen. On failure `out` holds the error to report
+ * at the name (what MLIR 22 replaced the op by, what was expected). */
+bool npuc_legacy_modernise(npuc_token name, npuc_lexer *lx, npuc_sb *out,
+                           npuc_source_form *form);
+/* The alias definitions (`#map = ...`) at the top of MLIR's printout. */
+typedef struct npuc_legacy_aliases npuc_legacy_aliases;
+npuc_legacy_aliases *npuc_legacy_aliases_new(const char *text, size_t len);
+void npuc_legacy_aliases_free(npuc_legacy_aliases *al);
+bool npuc_legacy_aliases_dropped(const npuc_legacy_aliases *al);
+/* The reverse of npuc_legacy_modernise on MLIR's printout, when `form` says
+ * the input was old and the op is one the old op could express. */
+bool npuc_legacy_restore(npuc_token name, npuc_lexer *lx,
+                         const npuc_source_form *form, npuc_legacy_aliases *al,
+                         npuc_sb *out);
+/* Removes alias lines nothing refers to any more; returns the new length. */
+size_t npuc_legacy_drop_unused_aliases(npuc_legacy_aliases *al, char *text,
+                                       size_t len);
+
 #endif

@@ -286,9 +286,11 @@ bool npuc_brace_opens_region(const npuc_lexer *lx,
                    npuc_tok_punct(b, '}');
   if (!dict_like)
     return true;
-  /* `{ hivm.hir.set_mask_norm }` is a region holding one op. */
+  /* `{ hivm.hir.set_mask_norm }` is a region holding one op; `{
+   * hfusion.bind_sub_block }` (no such op) a unit attribute. */
   return a.kind == NPUC_TOK_BARE_ID && !npuc_tok_punct(b, '=') &&
-         npuc_is_table_op_name(reg, a);
+         npuc_is_table_op_name(reg, a) &&
+         npuc_op_lookup(reg, a.start, a.len) != NULL;
 }
 
 /* ---- contexts ---------------------------------------------------------- */

@@ -6,13 +6,18 @@
  * them at the user's position; padding newlines keep every later line where
  * it was. Legacy upstream forms (to_tensor without `to`, DLTI specs of the
  * hacc dialect, memory spaces of our dialects) are modernised on the way. */
+#define _GNU_SOURCE /* memmem */
 #include "SyntaxInternal.h"
+#include "npuc/Alloc.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+
+/* What an scf.forall's `mapping` of our attributes is called inside. */
+#define FORALL_MAPPING_STANDIN "npuc.forall_mapping"
 
 typedef struct {
   const npuc_syntax_options *opts;
@@ -23,6 +28,13 @@ typedef struct {
   int copy_line, copy_col;
   npuc_source_form *form;
   bool failed;
+  /* `mapping` keys of scf.forall ops to rename as they are copied, in text
+   * order from `next_rename` on (see note_forall_mapping). */
+  struct rename {
+    const char *pos;
+    int line, col;
+  } * renames;
+  size_t num_renames, cap_renames, next_rename;
 } to_mlir;
 
 typedef struct {
@@ -50,6 +62,9 @@ typedef struct {
 } parsed_op;
 
 static bool convert_block_list(to_mlir *st, bool nested, npuc_token *closing);
+static void skip_to(to_mlir *st, const char *pos, int line, int col);
+static void flush(to_mlir *st, const char *upto, int line, int col);
+static void note_forall_mapping(to_mlir *st, npuc_lexer after);
 static const char *scan_char(to_mlir *st, npuc_ctx_stack *ctx, const char *p,
                              bool *region_start);
 static int try_statement(to_mlir *st, const char *p);
@@ -59,6 +74,7 @@ static bool handle_statement(to_mlir *st, npuc_token stmt, npuc_token name,
 static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
                        const npuc_op_def *def);
 static bool convert_legacy_to_tensor(to_mlir *st, npuc_lexer after);
+static bool convert_legacy_op(to_mlir *st, npuc_token name, npuc_lexer after);
 static void report_unknown_op(to_mlir *st, npuc_token name);
 
 /* ---- entry ------------------------------------------------------------- */
@@ -82,14 +98,15 @@ char *npuc_syntax_to_mlir(const npuc_syntax_options *opts, const char *text,
   st.copy_col = 1;
   npuc_token closing;
   bool ok = convert_block_list(&st, false, &closing) && !st.failed;
-  if (ok)
-    npuc_rewrite_span(&st.out, st.copy, text + len, st.copy_line, st.copy_col,
-                      NPUC_TO_MLIR, st.reg, st.form);
+  if (ok) /* the rest of the text; its end position is not needed */
+    flush(&st, text + len, st.copy_line, st.copy_col);
   if (!ok) {
+    free(st.renames);
     npuc_tb_free(&st.out);
     npuc_srcmap_free(m);
     return NULL;
   }
+  free(st.renames);
   if (map)
     *map = m;
   else
@@ -102,6 +119,16 @@ char *npuc_syntax_to_mlir(const npuc_syntax_options *opts, const char *text,
 /* Emits pending source text up to `upto` (a token start or end whose source
  * position is line:col), applying the type/attribute rewrites. */
 static void flush(to_mlir *st, const char *upto, int line, int col) {
+  while (st->next_rename < st->num_renames &&
+         st->renames[st->next_rename].pos < upto) {
+    struct rename r = st->renames[st->next_rename++];
+    if (r.pos < st->copy)
+      continue;
+    flush(st, r.pos, r.line, r.col);
+    npuc_tb_puts(&st->out, FORALL_MAPPING_STANDIN);
+    npuc_tb_anchor(&st->out, r.line, r.col + 7);
+    skip_to(st, r.pos + 7, r.line, r.col + 7);
+  }
   if (upto > st->copy) {
     npuc_tb_anchor(&st->out, st->copy_line, st->copy_col);
     npuc_rewrite_span(&st->out, st->copy, upto, st->copy_line, st->copy_col,
@@ -329,7 +356,9 @@ static int try_statement(to_mlir *st, const char *p) {
     bool maybe =
         n > 0 &&
         (npuc_op_owner(st->reg, name, n) ||
-         (n == 23 && memcmp(name, "bufferization.to_tensor", 23) == 0));
+         (n == 23 && memcmp(name, "bufferization.to_tensor", 23) == 0) ||
+         (n == 10 && memcmp(name, "scf.forall", 10) == 0) ||
+         npuc_legacy_op_name(name, n));
     if (!maybe)
       return 0;
   }
@@ -363,6 +392,12 @@ static bool handle_statement(to_mlir *st, npuc_token stmt, npuc_token name,
     return false; /* an attribute name at the start of a line */
   if (npuc_tok_keyword(name, "bufferization.to_tensor"))
     return convert_legacy_to_tensor(st, after_name);
+  if (npuc_legacy_op_name(name.start, name.len))
+    return convert_legacy_op(st, name, after_name);
+  if (npuc_tok_keyword(name, "scf.forall")) {
+    note_forall_mapping(st, after_name);
+    return false; /* the op itself is MLIR's to read */
+  }
   if (!npuc_is_table_op_name(st->reg, name))
     return false;
   const npuc_op_def *def = npuc_op_lookup(st->reg, name.start, name.len);
@@ -425,6 +460,81 @@ static bool convert_legacy_to_tensor(to_mlir *st, npuc_lexer after) {
   st->form->legacy_to_tensor = true;
   st->lx = lx;
   return true;
+}
+
+/* An upstream op MLIR 22 dropped (LegacyOps.c): its span is replaced by
+ * the MLIR 22 text, followed by as many newlines as it spanned so later
+ * lines keep their numbers. */
+static bool convert_legacy_op(to_mlir *st, npuc_token name, npuc_lexer after) {
+  npuc_sb repl = {0};
+  npuc_lexer lx = after;
+  if (!npuc_legacy_modernise(name, &lx, &repl, st->form)) {
+    if (repl.len)
+      error_at(st, name, "%s", repl.data);
+    npuc_sb_free(&repl);
+    return false;
+  }
+  const char *e = lx.cur;
+  int lines = npuc_count_lines(name.start, e);
+  const char *nl = e;
+  while (nl > name.start && nl[-1] != '\n')
+    --nl;
+  int col =
+      nl == name.start ? name.col + (int)(e - name.start) : (int)(e - nl) + 1;
+  flush(st, name.start, name.line, name.col);
+  npuc_tb_append(&st->out, repl.data, repl.len);
+  for (int i = 0; i < lines; ++i)
+    npuc_tb_putc(&st->out, '\n');
+  npuc_tb_anchor(&st->out, name.line + lines, col);
+  skip_to(st, e, name.line + lines, col);
+  st->lx = lx;
+  npuc_sb_free(&repl);
+  return true;
+}
+
+/* scf.forall (..) { region } {mapping = [#hivm.block]}: MLIR 22 wants each
+ * mapping attribute to implement DeviceMappingAttrInterface, which one of
+ * an unregistered dialect cannot. A `mapping` whose first attribute is of
+ * one of our dialects is renamed to the discardable
+ * FORALL_MAPPING_STANDIN when its text is copied; printing renames it
+ * back. Looks past the region once (nested foralls: once per level). */
+static void note_forall_mapping(to_mlir *st, npuc_lexer lx) {
+  npuc_token t;
+  do
+    t = npuc_lex(&lx);
+  while (t.kind != NPUC_TOK_EOF && !npuc_tok_punct(t, '{'));
+  if (!npuc_tok_punct(t, '{') ||
+      !npuc_tok_punct(npuc_skip_balanced(&lx, '{'), '}') ||
+      !npuc_tok_punct(npuc_peek(&lx), '{'))
+    return;
+  npuc_lex(&lx);
+  for (t = npuc_lex(&lx); t.kind != NPUC_TOK_EOF && !npuc_tok_punct(t, '}');
+       t = npuc_lex(&lx)) {
+    if (!npuc_tok_keyword(t, "mapping") || !npuc_tok_punct(npuc_peek(&lx), '='))
+      continue;
+    npuc_lex(&lx);
+    npuc_token open = npuc_lex(&lx), first = npuc_lex(&lx);
+    const char *dot = first.kind == NPUC_TOK_HASH_ID
+                          ? memchr(first.start, '.', first.len)
+                          : NULL;
+    if (!npuc_tok_punct(open, '[') || !dot ||
+        !npuc_is_table_dialect(st->reg, first.start + 1,
+                               (size_t)(dot - first.start - 1)))
+      return;
+    if (st->num_renames == st->cap_renames)
+      st->renames = npuc_xreallocarray(
+          st->renames, st->cap_renames = st->cap_renames * 2 + 4,
+          sizeof *st->renames);
+    /* Keep text order: an inner forall's dict comes before an outer's. */
+    size_t i = st->num_renames++;
+    while (i > st->next_rename && st->renames[i - 1].pos > t.start) {
+      st->renames[i] = st->renames[i - 1];
+      --i;
+    }
+    st->renames[i] = (struct rename){t.start, t.line, t.col};
+    st->form->forall_mapping = true;
+    return;
+  }
 }
 
 /* ---- our ops ----------------------------------------------------------- */
@@ -678,8 +788,10 @@ static bool parse_types(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
                                       : &p->def->operands[e->var_index];
   piece_list *out =
       is_result ? &p->rtypes[e->var_index] : &p->otypes[e->var_index];
-  /* Operand groups know how many types they need; results take the list. */
-  size_t want = is_result ? (size_t)-1 : p->operands[e->var_index].len;
+  /* Operand groups know how many types they need; a variadic result group
+   * takes the list, any other result one type. */
+  size_t want = is_result ? (v->variadic ? (size_t)-1 : 1)
+                          : p->operands[e->var_index].len;
   if (want == 0)
     return true;
   if (!parse_one_type(st, p, out, v->name))
@@ -689,7 +801,7 @@ static bool parse_types(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
       pl_push(out, out->items[0]);
     return true;
   }
-  while (out->len < want && (v->variadic || is_result) &&
+  while (out->len < want && v->variadic &&
          npuc_tok_punct(npuc_peek(&st->lx), ',')) {
     npuc_lexer save = st->lx;
     npuc_lex(&st->lx);
@@ -1088,6 +1200,13 @@ static bool check_groups(to_mlir *st, parsed_op *p) {
       return false;
     }
   }
+  /* A result of fixed type (`type: i32` in the table) is never written. */
+  for (size_t i = 0; i < def->num_results; ++i)
+    if (def->results[i].fixed_type && !def->results[i].variadic &&
+        p->rtypes[i].len == 0)
+      pl_push(&p->rtypes[i], (piece){def->results[i].fixed_type,
+                                     strlen(def->results[i].fixed_type),
+                                     p->name.line, p->name.col});
   /* Attributes outside the format live in attr-dict: the verifier checks
    * those. */
   for (size_t i = 0; i < def->num_attrs; ++i)
@@ -1146,7 +1265,10 @@ static void emit_attr_dict(to_mlir *st, parsed_op *p) {
     }
     first = false;
   }
-  if (def->uses_segments) {
+  /* bishengir sometimes prints the sizes in the dictionary itself. */
+  bool user_segments =
+      p->dict.s && memmem(p->dict.s, p->dict.n, "operandSegmentSizes", 19);
+  if (def->uses_segments && !user_segments) {
     npuc_tb_puts(&st->out, first ? "operandSegmentSizes = array<i32: "
                                  : ", operandSegmentSizes = array<i32: ");
     for (size_t g = 0; g < def->num_operands; ++g) {
