@@ -108,6 +108,68 @@ enum {
   NPUC_TRAIT_SYNC = 1u << 11,
 };
 
+/* A constraint of the op's `verify:` list (docs/op-tables.md, "Verifier
+ * rules"): a check over named operand groups and attributes, applied when
+ * its condition holds, reported with its message. */
+typedef enum {
+  NPUC_RULE_SAME_ELEMENT_TYPE, /* operands: element types equal */
+  NPUC_RULE_SAME_RANK,         /* operands: ranks equal */
+  NPUC_RULE_SAME_SHAPE,        /* operands: compatible shapes */
+  NPUC_RULE_RANK,              /* operands: rank in [min, max] */
+  NPUC_RULE_PERMUTATION,       /* attr: a permutation of 0..rank(of)-1 */
+  NPUC_RULE_DIMS_IN_RANK,      /* attr: every entry in [0, rank(of)) */
+  NPUC_RULE_UNIQUE,            /* attr: no entry twice */
+  NPUC_RULE_NONEMPTY,          /* attr: present and not empty */
+  NPUC_RULE_MIN,               /* attr: every entry >= min */
+  NPUC_RULE_LENGTH_IS_RANK,    /* attr: as many entries as rank(of) */
+  NPUC_RULE_REQUIRED,          /* operands/attr: present */
+  NPUC_RULE_ABSENT,            /* operands/attr: not present */
+  NPUC_RULE_MEMORY_SPACE,      /* operands: memref space in/not in values */
+  NPUC_RULE_PARENT,            /* the parent op is one of values */
+  NPUC_RULE_REGION_BLOCKS,     /* every region has [min, max] blocks */
+  NPUC_RULE_YIELD_TYPES,       /* region 0's terminator yields result types */
+} npuc_rule_kind;
+
+typedef struct {
+  npuc_rule_kind kind;
+  char **operands; /* operand group names, NULL-terminated (or NULL) */
+  char *attr;      /* the attribute checked, or NULL */
+  char *of;        /* the operand group whose rank counts, or NULL */
+  char **values;   /* memory spaces / parent ops, NULL-terminated */
+  bool negate;     /* memory-space: not in values */
+  long long min, max;
+  /* Condition: when_attr present (and, with when_values, its value or
+   * enum case among them); unless_attr absent. */
+  char *when_attr;
+  char **when_values;
+  char *unless_attr;
+  char *message;
+  int line; /* in the table, for errors about the rule itself */
+} npuc_verify_rule;
+
+/* A dialect attribute the verifier knows (`attrdefs:`): `#hivm.pipe<..>`
+ * with parameters any, none, one of `values`, or `k = v` `fields`. */
+typedef struct {
+  char *name;
+  long long min;
+  bool has_min;
+  bool integer;
+} npuc_attr_field;
+
+typedef struct {
+  char *mnemonic;
+  enum {
+    NPUC_PARAMS_NONE,
+    NPUC_PARAMS_ANY,
+    NPUC_PARAMS_ENUM,
+    NPUC_PARAMS_FIELDS
+  } params;
+  bool params_optional; /* `#hivm.block` as well as `#hivm.block<..>` */
+  char **values;        /* NPUC_PARAMS_ENUM: NULL-terminated */
+  npuc_attr_field *fields;
+  size_t num_fields;
+} npuc_attr_spec;
+
 typedef struct {
   char *name; /* full name: "hivm.hir.vadd" */
   const char *summary;
@@ -127,6 +189,8 @@ typedef struct {
   bool uses_segments; /* more than one variadic/optional operand group */
   const char *table;  /* the table file it came from */
   int table_line;
+  npuc_verify_rule *rules; /* the `verify:` list */
+  size_t num_rules;
 } npuc_op_def;
 
 typedef struct {
@@ -135,6 +199,10 @@ typedef struct {
   size_t num_op_prefixes;
   npuc_op_def *ops;
   size_t num_ops;
+  /* `attrdefs:`: when any is given, every #<dialect>.x attribute must be
+   * one of them. */
+  npuc_attr_spec *attr_specs;
+  size_t num_attr_specs;
 } npuc_dialect_def;
 
 typedef struct npuc_op_registry npuc_op_registry;
@@ -170,6 +238,11 @@ const npuc_dialect_def *npuc_op_registry_dialect(const npuc_op_registry *reg,
 /* Does this dialect name ("hivm") belong to one of our tables? */
 bool npuc_is_table_dialect(const npuc_op_registry *reg, const char *ns,
                            size_t len);
+
+/* The dialect's spec of attribute `#<ns>.<mnemonic>`: NULL when the
+ * dialect declares none of that name. */
+const npuc_attr_spec *npuc_attr_spec_find(const npuc_dialect_def *d,
+                                          const char *mnemonic, size_t len);
 
 int npuc_op_find_operand(const npuc_op_def *op, const char *name);
 int npuc_op_find_attr(const npuc_op_def *op, const char *name);

@@ -109,8 +109,10 @@ void npuc_dialect_free(npuc_dialect_def *d) {
       free(op->regions[j]);
     free(op->regions);
     npuc_format_free(op->format, op->format_len);
+    npuc_verify_rules_free(op);
   }
   free(d->ops);
+  npuc_attr_specs_free(d);
   for (size_t i = 0; i < d->num_op_prefixes; ++i)
     free(d->op_prefixes[i]);
   free(d->op_prefixes);

@@ -296,6 +296,7 @@ static bool load_document(npuc_op_registry *reg, loader *ld) {
         realloc(d->op_prefixes, (d->num_op_prefixes + 1) * sizeof(char *));
     d->op_prefixes[d->num_op_prefixes++] = strdup(p);
   }
+  npuc_load_attr_specs(ld, d, npuc_yaml_get(ld, root, "attrdefs"));
   yaml_node_t *classes = npuc_yaml_get(ld, root, "classes");
   yaml_node_t *ops = npuc_yaml_get(ld, root, "ops");
   if (ops && ops->type != YAML_SEQUENCE_NODE)
@@ -538,6 +539,7 @@ static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
   for (size_t i = 0; i < op->num_operands; ++i)
     groups += op->operands[i].variadic || op->operands[i].optional;
   op->uses_segments = groups > 1;
+  npuc_load_verify_rules(ld, op, field(ld, entry, classes, "verify"));
   yaml_node_t *fmt = field(ld, entry, classes, "format");
   const char *format = npuc_yaml_scalar(fmt);
   if (!format) {
