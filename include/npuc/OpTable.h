@@ -109,8 +109,8 @@ enum {
 };
 
 /* A constraint of the op's `verify:` list (docs/op-tables.md, "Verifier
- * rules"): a check over named operand groups and attributes, applied when
- * its condition holds, reported with its message. */
+ * rules"): a check over named operand (or result) groups and attributes,
+ * applied when its condition holds, reported with its message. */
 typedef enum {
   NPUC_RULE_SAME_ELEMENT_TYPE, /* operands: element types equal */
   NPUC_RULE_SAME_RANK,         /* operands: ranks equal */
@@ -128,6 +128,16 @@ typedef enum {
   NPUC_RULE_PARENT,            /* the parent op is one of values */
   NPUC_RULE_REGION_BLOCKS,     /* every region has [min, max] blocks */
   NPUC_RULE_YIELD_TYPES,       /* region 0's terminator yields result types */
+  NPUC_RULE_SHAPED,            /* operands (or the one at index): shaped */
+  NPUC_RULE_COUNT,             /* operands: group size in [min, max] */
+  NPUC_RULE_TYPE,              /* operands: type spelled as one of values */
+  NPUC_RULE_SAME_CONTAINER,    /* operands: all tensors or all memrefs */
+  NPUC_RULE_STATIC_SHAPE,      /* operands: no dynamic dimension */
+  NPUC_RULE_DYNAMIC_DIMS,      /* operands: as many as dynamic dims of `of` */
+  NPUC_RULE_AT_MOST_RANK,      /* attr: at most rank(of) entries */
+  NPUC_RULE_DIMS_UNIT,         /* attr: dims of `of` it names have size 1 */
+  NPUC_RULE_SWAPS,             /* attr: a permutation whose transposition
+                                  count is in values ("N" or "rank:N") */
 } npuc_rule_kind;
 
 typedef struct {
@@ -143,6 +153,11 @@ typedef struct {
   char *when_attr;
   char **when_values;
   char *unless_attr;
+  char *when_shaped; /* applies when this group's first value is shaped */
+  char *when_scalar; /* ... or when it is not */
+  int index;         /* shaped: only the group's value at this index */
+  char **only_ops;   /* the rule holds for these ops only (a class's) */
+  char **except_ops; /* ... or for all but these */
   char *message;
   int line; /* in the table, for errors about the rule itself */
 } npuc_verify_rule;

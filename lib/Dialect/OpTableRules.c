@@ -28,6 +28,15 @@ static const struct {
     {"parent", NPUC_RULE_PARENT},
     {"region-blocks", NPUC_RULE_REGION_BLOCKS},
     {"yield-types", NPUC_RULE_YIELD_TYPES},
+    {"shaped", NPUC_RULE_SHAPED},
+    {"count", NPUC_RULE_COUNT},
+    {"type", NPUC_RULE_TYPE},
+    {"same-container", NPUC_RULE_SAME_CONTAINER},
+    {"static-shape", NPUC_RULE_STATIC_SHAPE},
+    {"dynamic-dims", NPUC_RULE_DYNAMIC_DIMS},
+    {"length-at-most-rank", NPUC_RULE_AT_MOST_RANK},
+    {"dims-of-size-one", NPUC_RULE_DIMS_UNIT},
+    {"swaps", NPUC_RULE_SWAPS},
 };
 
 static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
@@ -50,21 +59,29 @@ bool npuc_load_verify_rules(npuc_yaml *ld, npuc_op_def *op, yaml_node_t *list) {
   return ld->ok;
 }
 
+static bool is_group(const npuc_op_def *op, const char *name) {
+  if (npuc_op_find_operand(op, name) >= 0)
+    return true;
+  for (size_t i = 0; i < op->num_results; ++i)
+    if (strcmp(op->results[i].name, name) == 0)
+      return true;
+  return false;
+}
+
 static bool names_ok(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *at,
                      char **operands, const char *attr, const char *of) {
   for (char **o = operands; o && *o; ++o)
-    if (npuc_op_find_operand(op, *o) < 0) {
+    if (!is_group(op, *o)) {
       npuc_yaml_error(ld, at, "verify rule of %s names no operand '%s'",
                       op->name, *o);
       return false;
     }
-  if (of && npuc_op_find_operand(op, of) < 0) {
+  if (of && !is_group(op, of)) {
     npuc_yaml_error(ld, at, "verify rule of %s: 'of' names no operand '%s'",
                     op->name, of);
     return false;
   }
-  if (attr && npuc_op_find_attr(op, attr) < 0 &&
-      npuc_op_find_operand(op, attr) < 0) {
+  if (attr && npuc_op_find_attr(op, attr) < 0 && !is_group(op, attr)) {
     npuc_yaml_error(ld, at, "verify rule of %s names no attribute '%s'",
                     op->name, attr);
     return false;
@@ -107,9 +124,25 @@ static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
   r->unless_attr =
       dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "unless")));
   r->message = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "message")));
+  r->when_shaped =
+      dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "when_shaped")));
+  r->when_scalar =
+      dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "when_scalar")));
+  r->only_ops = string_list(ld, npuc_yaml_get(ld, n, "ops"));
+  r->except_ops = string_list(ld, npuc_yaml_get(ld, n, "except"));
+  long long index = -1;
+  const char *idx = npuc_yaml_scalar(npuc_yaml_get(ld, n, "index"));
+  if (idx && (!parse_ll(idx, &index) || index < 0 || index > 1000)) {
+    npuc_yaml_error(ld, n, "verify rule of %s: index must be 0..1000",
+                    op->name);
+    return false;
+  }
+  r->index = (int)index;
   return names_ok(ld, op, n, r->operands, r->attr, r->of) &&
          names_ok(ld, op, n, NULL, r->when_attr, NULL) &&
-         names_ok(ld, op, n, NULL, r->unless_attr, NULL);
+         names_ok(ld, op, n, NULL, r->unless_attr, NULL) &&
+         names_ok(ld, op, n, NULL, NULL, r->when_shaped) &&
+         names_ok(ld, op, n, NULL, NULL, r->when_scalar);
 }
 
 /* ---- attrdefs ------------------------------------------------------------ */
@@ -125,8 +158,8 @@ bool npuc_load_attr_specs(npuc_yaml *ld, npuc_dialect_def *d,
     npuc_yaml_error(ld, map, "'attrdefs' of %s must be a mapping", d->name);
     return false;
   }
-  d->attr_specs = realloc(d->attr_specs, (d->num_attr_specs + n + 1) *
-                                             sizeof *d->attr_specs);
+  d->attr_specs = realloc(d->attr_specs,
+                          (d->num_attr_specs + n + 1) * sizeof *d->attr_specs);
   for (size_t i = 0; i < n; ++i) {
     yaml_node_t *v = npuc_yaml_value(ld, map, i);
     npuc_attr_spec *s = &d->attr_specs[d->num_attr_specs++];
@@ -169,8 +202,9 @@ static bool load_fields(npuc_yaml *ld, npuc_attr_spec *s, yaml_node_t *list) {
     af->integer = kind && strcmp(kind, "int") == 0;
     af->has_min = min != NULL;
     if (!name || (min && !parse_ll(min, &af->min)))
-      npuc_yaml_error(ld, f, "attrdef '%s': a field needs a name and an "
-                             "integer min",
+      npuc_yaml_error(ld, f,
+                      "attrdef '%s': a field needs a name and an "
+                      "integer min",
                       s->mnemonic);
   }
   return ld->ok;
@@ -193,10 +227,14 @@ void npuc_verify_rules_free(npuc_op_def *op) {
     free_list(r->operands);
     free_list(r->values);
     free_list(r->when_values);
+    free_list(r->only_ops);
+    free_list(r->except_ops);
     free(r->attr);
     free(r->of);
     free(r->when_attr);
     free(r->unless_attr);
+    free(r->when_shaped);
+    free(r->when_scalar);
     free(r->message);
   }
   free(op->rules);

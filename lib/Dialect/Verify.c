@@ -425,16 +425,37 @@ static bool verify_rules(const npuc_op_def *def, MlirOperation op,
   return true;
 }
 
-/* The values of operand group `name`: first index and count (0 when the
- * name is not an operand group or the group is empty). */
-static intptr_t group_of(const rule_ctx *c, const char *name, intptr_t *first) {
+/* The values of operand or result group `name`: first index and count
+ * (0 when the name is no group or the group is empty); *results tells
+ * which. Result groups: one variadic or optional group takes the rest. */
+static intptr_t group_of(const rule_ctx *c, const char *name, intptr_t *first,
+                         bool *results) {
   int g = npuc_op_find_operand(c->def, name);
   *first = 0;
-  if (g < 0)
-    return 0;
-  for (int i = 0; i < g; ++i)
-    *first += c->sizes[i];
-  return c->sizes[g];
+  *results = false;
+  if (g >= 0) {
+    for (int i = 0; i < g; ++i)
+      *first += c->sizes[i];
+    return c->sizes[g];
+  }
+  intptr_t nres = mlirOperationGetNumResults(c->op), fixed = 0;
+  for (size_t i = 0; i < c->def->num_results; ++i)
+    fixed += !(c->def->results[i].variadic || c->def->results[i].optional);
+  for (size_t i = 0; i < c->def->num_results; ++i) {
+    const npuc_value_def *v = &c->def->results[i];
+    intptr_t n = v->variadic || v->optional ? nres - fixed : 1;
+    if (strcmp(v->name, name) == 0) {
+      *results = true;
+      return *first + n <= nres ? n : 0;
+    }
+    *first += n;
+  }
+  return 0;
+}
+
+static MlirType value_type(const rule_ctx *c, bool results, intptr_t i) {
+  return mlirValueGetType(results ? mlirOperationGetResult(c->op, i)
+                                  : mlirOperationGetOperand(c->op, i));
 }
 
 static MlirAttribute attr_of(const rule_ctx *c, const char *name) {
@@ -444,9 +465,11 @@ static MlirAttribute attr_of(const rule_ctx *c, const char *name) {
 /* An attribute, or an operand group standing in for it, is there. */
 static bool present(const rule_ctx *c, const char *name) {
   intptr_t first;
-  if (npuc_op_find_operand(c->def, name) >= 0)
-    return group_of(c, name, &first) > 0;
-  return !mlirAttributeIsNull(attr_of(c, name));
+  bool results;
+  if (mlirAttributeIsNull(attr_of(c, name)) &&
+      group_of(c, name, &first, &results) == 0)
+    return false;
+  return true;
 }
 
 /* The text an attribute's value is compared by: an enum case
@@ -477,8 +500,49 @@ static bool in_list(char *const *list, const char *word) {
   return false;
 }
 
+/* The word `when: NAME, is: [...]` compares: an attribute's (attr_word);
+ * for an operand group, its first value's container: `tensor`, `scalar`,
+ * a memref's memory space (`gm`, `ub`, ...) or `memref` without one. */
+static void condition_word(const rule_ctx *c, const char *name, char *buf,
+                           size_t cap) {
+  MlirAttribute a = attr_of(c, name);
+  intptr_t first;
+  bool results;
+  buf[0] = '\0';
+  if (!mlirAttributeIsNull(a)) {
+    attr_word(a, buf, cap);
+    return;
+  }
+  if (group_of(c, name, &first, &results) == 0)
+    return;
+  MlirType t = value_type(c, results, first);
+  MlirAttribute space = mlirTypeIsAMemRef(t) ? mlirMemRefTypeGetMemorySpace(t)
+                                             : (MlirAttribute){NULL};
+  if (!mlirAttributeIsNull(space))
+    attr_word(space, buf, cap);
+  else
+    snprintf(buf, cap, "%s",
+             mlirTypeIsATensor(t)   ? "tensor"
+             : mlirTypeIsAShaped(t) ? "memref"
+                                    : "scalar");
+}
+
+static MlirType first_type(const rule_ctx *c, const char *name);
+
+static bool shaped_group(const rule_ctx *c, const char *name) {
+  MlirType t = first_type(c, name);
+  return !mlirTypeIsNull(t) && mlirTypeIsAShaped(t);
+}
+
 static bool rule_applies(const rule_ctx *c, const npuc_verify_rule *r) {
+  if ((r->only_ops && !in_list(r->only_ops, c->def->name)) ||
+      in_list(r->except_ops, c->def->name))
+    return false;
   if (r->unless_attr && present(c, r->unless_attr))
+    return false;
+  if (r->when_shaped && !shaped_group(c, r->when_shaped))
+    return false;
+  if (r->when_scalar && shaped_group(c, r->when_scalar))
     return false;
   if (!r->when_attr)
     return true;
@@ -487,15 +551,11 @@ static bool rule_applies(const rule_ctx *c, const npuc_verify_rule *r) {
   if (!r->when_values)
     return true;
   char word[128];
-  attr_word(attr_of(c, r->when_attr), word, sizeof word);
+  condition_word(c, r->when_attr, word, sizeof word);
   return in_list(r->when_values, word);
 }
 
 /* ---- operand facts ---- */
-
-static MlirType operand_type(const rule_ctx *c, intptr_t i) {
-  return mlirValueGetType(mlirOperationGetOperand(c->op, i));
-}
 
 static bool ranked(MlirType t) {
   return (mlirTypeIsATensor(t) || mlirTypeIsAMemRef(t)) &&
@@ -506,13 +566,30 @@ static MlirType element_type(MlirType t) {
   return mlirTypeIsAShaped(t) ? mlirShapedTypeGetElementType(t) : t;
 }
 
-/* The rank of the first value of group `name`, or -1. */
-static intptr_t rank_of(const rule_ctx *c, const char *name) {
+/* The type of the first value of group `name`, or null. */
+static MlirType first_type(const rule_ctx *c, const char *name) {
   intptr_t first;
-  if (!name || group_of(c, name, &first) == 0)
-    return -1;
-  MlirType t = operand_type(c, first);
-  return ranked(t) ? mlirShapedTypeGetRank(t) : -1;
+  bool results;
+  if (!name || group_of(c, name, &first, &results) == 0)
+    return (MlirType){NULL};
+  return value_type(c, results, first);
+}
+
+/* Calls `fn` on each value type of the rule's groups (only the one at
+ * r->index of each group when given) until it returns false. */
+static bool each_value(const rule_ctx *c, const npuc_verify_rule *r,
+                       bool (*fn)(const npuc_verify_rule *, MlirType, void *),
+                       void *user) {
+  for (char **g = r->operands; g && *g; ++g) {
+    intptr_t first;
+    bool results;
+    intptr_t n = group_of(c, *g, &first, &results);
+    for (intptr_t i = 0; i < n; ++i)
+      if ((r->index < 0 || i == r->index) &&
+          !fn(r, value_type(c, results, first + i), user))
+        return false;
+  }
+  return true;
 }
 
 typedef enum { CMP_ELEMENT, CMP_RANK, CMP_SHAPE } compare_what;
@@ -540,58 +617,112 @@ static bool types_agree(compare_what what, MlirType a, MlirType b) {
   return same_shape(a, b);
 }
 
+typedef struct {
+  compare_what what;
+  MlirType base;
+} agree_state;
+
+static bool agrees(const npuc_verify_rule *r, MlirType t, void *user) {
+  (void)r;
+  agree_state *st = user;
+  if (st->what != CMP_ELEMENT && !ranked(t))
+    return true;
+  if (mlirTypeIsNull(st->base)) {
+    st->base = t;
+    return true;
+  }
+  return types_agree(st->what, st->base, t);
+}
+
 /* Every value of the named groups agrees with the first one. */
 static bool operands_agree(const rule_ctx *c, const npuc_verify_rule *r,
                            compare_what what) {
-  MlirType base = {NULL};
-  for (char **g = r->operands; g && *g; ++g) {
-    intptr_t first, n = group_of(c, *g, &first);
-    for (intptr_t i = first; i < first + n; ++i) {
-      MlirType t = operand_type(c, i);
-      if (what != CMP_ELEMENT && !ranked(t))
-        continue;
-      if (mlirTypeIsNull(base))
-        base = t;
-      else if (!types_agree(what, base, t))
-        return false;
-    }
-  }
-  return true;
+  agree_state st = {what, {NULL}};
+  return each_value(c, r, agrees, &st);
 }
 
-static bool ranks_within(const rule_ctx *c, const npuc_verify_rule *r) {
-  for (char **g = r->operands; g && *g; ++g) {
-    intptr_t first, n = group_of(c, *g, &first);
-    for (intptr_t i = first; i < first + n; ++i) {
-      MlirType t = operand_type(c, i);
-      if (!ranked(t))
-        continue;
-      intptr_t rank = mlirShapedTypeGetRank(t);
-      if (rank < r->min || (r->max >= 0 && rank > r->max))
-        return false;
-    }
-  }
-  return true;
+static bool rank_within(const npuc_verify_rule *r, MlirType t, void *user) {
+  (void)user;
+  intptr_t rank = ranked(t) ? mlirShapedTypeGetRank(t) : -1;
+  return rank < 0 || (rank >= r->min && (r->max < 0 || rank <= r->max));
 }
 
 /* Memory spaces are #hivm.address_space<gm> and alike: the case word. */
-static bool memory_spaces_ok(const rule_ctx *c, const npuc_verify_rule *r) {
+static bool space_ok(const npuc_verify_rule *r, MlirType t, void *user) {
+  (void)user;
+  if (!mlirTypeIsAMemRef(t))
+    return true;
+  MlirAttribute space = mlirMemRefTypeGetMemorySpace(t);
+  if (mlirAttributeIsNull(space))
+    return true;
+  char word[64];
+  attr_word(space, word, sizeof word);
+  return in_list(r->values, word) != r->negate;
+}
+
+static bool is_shaped(const npuc_verify_rule *r, MlirType t, void *user) {
+  (void)r;
+  (void)user;
+  return mlirTypeIsAShaped(t);
+}
+
+static void print_to_buffer(MlirStringRef s, void *user) {
+  char *buf = user;
+  size_t used = strlen(buf);
+  snprintf(buf + used, 128 - used, "%.*s", (int)s.length, s.data);
+}
+
+static bool type_listed(const npuc_verify_rule *r, MlirType t, void *user) {
+  (void)user;
+  char buf[128] = "";
+  mlirTypePrint(t, print_to_buffer, buf);
+  return in_list(r->values, buf);
+}
+
+static bool static_shape(const npuc_verify_rule *r, MlirType t, void *user) {
+  (void)r;
+  (void)user;
+  return !mlirTypeIsAShaped(t) || mlirShapedTypeHasStaticShape(t);
+}
+
+/* 1: tensor, 2: memref; all values alike. */
+static bool same_container(const npuc_verify_rule *r, MlirType t, void *user) {
+  (void)r;
+  int *seen = user, kind = mlirTypeIsATensor(t)   ? 1
+                           : mlirTypeIsAMemRef(t) ? 2
+                                                  : 0;
+  if (!kind)
+    return true;
+  if (!*seen)
+    *seen = kind;
+  return *seen == kind;
+}
+
+static bool count_within(const rule_ctx *c, const npuc_verify_rule *r) {
   for (char **g = r->operands; g && *g; ++g) {
-    intptr_t first, n = group_of(c, *g, &first);
-    for (intptr_t i = first; i < first + n; ++i) {
-      MlirType t = operand_type(c, i);
-      if (!mlirTypeIsAMemRef(t))
-        continue;
-      MlirAttribute space = mlirMemRefTypeGetMemorySpace(t);
-      if (mlirAttributeIsNull(space))
-        continue;
-      char word[64];
-      attr_word(space, word, sizeof word);
-      if (in_list(r->values, word) == r->negate)
-        return false;
-    }
+    intptr_t first;
+    bool results;
+    intptr_t n = group_of(c, *g, &first, &results);
+    if (n < r->min || (r->max >= 0 && n > r->max))
+      return false;
   }
   return true;
+}
+
+/* The groups hold one value per dynamic dimension of `of`. */
+static bool dynamic_dims_match(const rule_ctx *c, const npuc_verify_rule *r) {
+  MlirType t = first_type(c, r->of);
+  if (mlirTypeIsNull(t) || !ranked(t))
+    return true;
+  intptr_t dynamic = 0, given = 0;
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
+    dynamic += mlirShapedTypeIsDynamicDim(t, d);
+  for (char **g = r->operands; g && *g; ++g) {
+    intptr_t first;
+    bool results;
+    given += group_of(c, *g, &first, &results);
+  }
+  return given == dynamic;
 }
 
 /* ---- attribute facts ---- */
@@ -624,48 +755,101 @@ static intptr_t attr_ints(MlirAttribute a, int64_t *out, intptr_t cap) {
 
 #define MAX_RULE_INTS 64
 
+/* Transpositions making up permutation `v` (sum of cycle length - 1);
+ * `v` is already known to be a permutation of 0..n-1. */
+static intptr_t swaps_of(const int64_t *v, intptr_t n) {
+  bool seen[MAX_RULE_INTS] = {false};
+  intptr_t swaps = 0;
+  for (intptr_t i = 0; i < n; ++i) {
+    intptr_t len = 0;
+    for (intptr_t j = i; !seen[j]; j = (intptr_t)v[j], ++len)
+      seen[j] = true;
+    swaps += len > 0 ? len - 1 : 0;
+  }
+  return swaps;
+}
+
+/* values: "N" allows N swaps at any rank, "R:N" at rank R only. */
+static bool swaps_allowed(const npuc_verify_rule *r, intptr_t swaps,
+                          intptr_t rank) {
+  char any[32], at_rank[48];
+  snprintf(any, sizeof any, "%zd", (ssize_t)swaps);
+  snprintf(at_rank, sizeof at_rank, "%zd:%zd", (ssize_t)rank, (ssize_t)swaps);
+  return in_list(r->values, any) || in_list(r->values, at_rank);
+}
+
+static bool is_permutation(const int64_t *v, intptr_t n) {
+  for (intptr_t i = 0; i < n; ++i) {
+    if (v[i] < 0 || v[i] >= n)
+      return false;
+    for (intptr_t j = 0; j < i; ++j)
+      if (v[i] == v[j])
+        return false;
+  }
+  return true;
+}
+
 static bool ints_hold(const npuc_verify_rule *r, const int64_t *v, intptr_t n,
-                      intptr_t rank) {
+                      MlirType of) {
+  intptr_t rank =
+      !mlirTypeIsNull(of) && ranked(of) ? mlirShapedTypeGetRank(of) : -1;
   switch (r->kind) {
   case NPUC_RULE_NONEMPTY: return n > 0;
   case NPUC_RULE_LENGTH_IS_RANK: return rank < 0 || n == rank;
+  case NPUC_RULE_AT_MOST_RANK: return rank < 0 || n <= rank;
   case NPUC_RULE_MIN:
     for (intptr_t i = 0; i < n; ++i)
       if (v[i] < r->min)
         return false;
     return true;
   case NPUC_RULE_DIMS_IN_RANK:
-    for (intptr_t i = 0; i < n; ++i)
+  case NPUC_RULE_DIMS_UNIT:
+    for (intptr_t i = 0; i < n; ++i) {
       if (v[i] < 0 || (rank >= 0 && v[i] >= rank))
+        return r->kind == NPUC_RULE_DIMS_UNIT; /* dims-in-rank reports it */
+      if (r->kind == NPUC_RULE_DIMS_UNIT && rank >= 0 &&
+          mlirShapedTypeGetDimSize(of, (intptr_t)v[i]) != 1)
         return false;
+    }
     return true;
   case NPUC_RULE_UNIQUE:
-  case NPUC_RULE_PERMUTATION:
-    if (r->kind == NPUC_RULE_PERMUTATION && rank >= 0 && n != rank)
-      return false;
-    for (intptr_t i = 0; i < n; ++i) {
-      if (r->kind == NPUC_RULE_PERMUTATION && (v[i] < 0 || v[i] >= n))
-        return false;
+    for (intptr_t i = 0; i < n; ++i)
       for (intptr_t j = 0; j < i; ++j)
         if (v[i] == v[j])
           return false;
-    }
     return true;
+  case NPUC_RULE_PERMUTATION:
+    return (rank < 0 || n == rank) && is_permutation(v, n);
+  case NPUC_RULE_SWAPS:
+    return !is_permutation(v, n) || swaps_allowed(r, swaps_of(v, n), n);
   default: return true;
   }
 }
 
 static bool attr_rule_holds(const rule_ctx *c, const npuc_verify_rule *r) {
   MlirAttribute a = attr_of(c, r->attr);
-  if (mlirAttributeIsNull(a))
-    return r->kind != NPUC_RULE_NONEMPTY;
+  MlirType of = first_type(c, r->of);
   int64_t v[MAX_RULE_INTS];
-  intptr_t n = attr_ints(a, v, MAX_RULE_INTS);
+  intptr_t n;
+  if (mlirAttributeIsNull(a)) {
+    /* Absent: only nonempty fails. An operand group named as the rule's
+     * attribute (varange's strides) counts by its length. */
+    intptr_t first;
+    bool results;
+    bool group = npuc_op_find_attr(c->def, r->attr) < 0;
+    bool length_rule = r->kind == NPUC_RULE_NONEMPTY ||
+                       r->kind == NPUC_RULE_LENGTH_IS_RANK ||
+                       r->kind == NPUC_RULE_AT_MOST_RANK;
+    if (!group || !length_rule)
+      return r->kind != NPUC_RULE_NONEMPTY;
+    return ints_hold(r, v, group_of(c, r->attr, &first, &results), of);
+  }
+  n = attr_ints(a, v, MAX_RULE_INTS);
   if (n < 0)
     return true; /* the kind check reports a wrong kind */
   if (n > MAX_RULE_INTS)
     return r->kind == NPUC_RULE_NONEMPTY || r->kind == NPUC_RULE_MIN;
-  return ints_hold(r, v, n, rank_of(c, r->of));
+  return ints_hold(r, v, n, of);
 }
 
 /* ---- structure ---- */
@@ -700,9 +884,14 @@ static bool yield_types_ok(const rule_ctx *c) {
   MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(c->op, 0));
   if (mlirBlockIsNull(b))
     return true;
-  MlirOperation term = mlirBlockGetTerminator(b);
+  /* Our terminators are unregistered: MLIR cannot name them, so take the
+   * block's last op. */
+  MlirOperation term = mlirBlockGetFirstOperation(b);
   if (mlirOperationIsNull(term))
     return true;
+  for (MlirOperation next = mlirOperationGetNextInBlock(term);
+       !mlirOperationIsNull(next); next = mlirOperationGetNextInBlock(next))
+    term = next;
   intptr_t n = mlirOperationGetNumResults(c->op);
   if (mlirOperationGetNumOperands(term) != n)
     return false;
@@ -714,19 +903,31 @@ static bool yield_types_ok(const rule_ctx *c) {
 }
 
 static bool rule_holds(const rule_ctx *c, const npuc_verify_rule *r) {
+  int seen = 0;
   switch (r->kind) {
   case NPUC_RULE_SAME_ELEMENT_TYPE: return operands_agree(c, r, CMP_ELEMENT);
   case NPUC_RULE_SAME_RANK: return operands_agree(c, r, CMP_RANK);
   case NPUC_RULE_SAME_SHAPE: return operands_agree(c, r, CMP_SHAPE);
-  case NPUC_RULE_RANK: return ranks_within(c, r);
-  case NPUC_RULE_MEMORY_SPACE: return memory_spaces_ok(c, r);
+  case NPUC_RULE_RANK: return each_value(c, r, rank_within, NULL);
+  case NPUC_RULE_MEMORY_SPACE: return each_value(c, r, space_ok, NULL);
+  case NPUC_RULE_SHAPED: return each_value(c, r, is_shaped, NULL);
+  case NPUC_RULE_TYPE: return each_value(c, r, type_listed, NULL);
+  case NPUC_RULE_STATIC_SHAPE: return each_value(c, r, static_shape, NULL);
+  case NPUC_RULE_SAME_CONTAINER: return each_value(c, r, same_container, &seen);
+  case NPUC_RULE_COUNT: return count_within(c, r);
+  case NPUC_RULE_DYNAMIC_DIMS: return dynamic_dims_match(c, r);
   case NPUC_RULE_REQUIRED:
   case NPUC_RULE_ABSENT: {
     bool all = true;
     for (char **g = r->operands; g && *g; ++g)
       all &= present(c, *g) == (r->kind == NPUC_RULE_REQUIRED);
-    if (r->attr)
-      all &= present(c, r->attr) == (r->kind == NPUC_RULE_REQUIRED);
+    if (r->attr) {
+      /* An empty list is as absent as none. */
+      int64_t v[1];
+      bool there =
+          present(c, r->attr) && attr_ints(attr_of(c, r->attr), v, 1) != 0;
+      all &= there == (r->kind == NPUC_RULE_REQUIRED);
+    }
     return all;
   }
   case NPUC_RULE_PARENT: return parent_ok(c, r);
@@ -757,7 +958,16 @@ static void rule_report(const rule_ctx *c, const npuc_verify_rule *r) {
       "operand in a memory space it cannot use",
       "op in the wrong parent",
       "region has the wrong number of blocks",
-      "region yields values of other types than the results"};
+      "region yields values of other types than the results",
+      "operand must be a tensor or memref",
+      "wrong number of operands in a group",
+      "operand of the wrong type",
+      "operands must be all tensors or all memrefs",
+      "operand must have a static shape",
+      "one operand per dynamic dimension needed",
+      "attribute has more entries than dimensions",
+      "attribute names a dimension whose size is not 1",
+      "permutation swaps more axes than supported"};
   npuc_op_error(c->op, "'%s' op %s%s%s%s", c->def->name, what[r->kind],
                 r->attr ? " ('" : "", r->attr ? r->attr : "",
                 r->attr ? "')" : "");
