@@ -474,18 +474,27 @@ static bool present(const rule_ctx *c, const char *name) {
 
 /* The text an attribute's value is compared by: an enum case
  * (#hivm.padmode<PadValue> -> PadValue), a string, an integer. */
+static void enum_case(MlirStringRef d, char *buf, size_t cap) {
+  const char *lt = memchr(d.data, '<', d.length);
+  size_t from = lt ? (size_t)(lt - d.data) + 1 : 0, to = d.length;
+  if (lt && to > from && d.data[to - 1] == '>')
+    --to;
+  snprintf(buf, cap, "%.*s", (int)(to - from), d.data + from);
+}
+
+/* Memory spaces of our dialects are kept as strings ("#hivm.address_space
+ * <ub>": MLIR 22 refuses opaque ones), so a string naming one of our
+ * attributes compares by its case too. */
 static void attr_word(MlirAttribute a, char *buf, size_t cap) {
   buf[0] = '\0';
   if (mlirAttributeIsAOpaque(a)) {
-    MlirStringRef d = mlirOpaqueAttrGetData(a);
-    const char *lt = memchr(d.data, '<', d.length);
-    size_t from = lt ? (size_t)(lt - d.data) + 1 : 0, to = d.length;
-    if (lt && to > from && d.data[to - 1] == '>')
-      --to;
-    snprintf(buf, cap, "%.*s", (int)(to - from), d.data + from);
+    enum_case(mlirOpaqueAttrGetData(a), buf, cap);
   } else if (mlirAttributeIsAString(a)) {
     MlirStringRef v = mlirStringAttrGetValue(a);
-    snprintf(buf, cap, "%.*s", (int)v.length, v.data);
+    if (v.length > 0 && v.data[0] == '#')
+      enum_case(v, buf, cap);
+    else
+      snprintf(buf, cap, "%.*s", (int)v.length, v.data);
   } else if (mlirAttributeIsAInteger(a)) {
     snprintf(buf, cap, "%lld", (long long)mlirIntegerAttrGetValueInt(a));
   } else if (mlirAttributeIsABool(a)) {
@@ -983,11 +992,30 @@ static void rule_report(const rule_ctx *c, const npuc_verify_rule *r) {
 static bool check_attr(verify_state *st, MlirOperation op, MlirAttribute a,
                        int depth);
 
+static bool check_text(verify_state *st, MlirOperation op, MlirStringRef ns,
+                       MlirStringRef data);
+
+/* A memory space of ours is a string "#hivm.address_space<ub>" (see
+ * attr_word): check the attribute it spells. */
+static bool check_space(verify_state *st, MlirOperation op, MlirAttribute a) {
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
+    return check_attr(st, op, a, 0);
+  MlirStringRef v = mlirStringAttrGetValue(a);
+  const char *dot = v.length > 1 && v.data[0] == '#'
+                        ? memchr(v.data, '.', v.length)
+                        : NULL;
+  if (!dot || !npuc_ptr_set_insert(&st->good_attrs, a.ptr))
+    return true;
+  MlirStringRef ns = {v.data + 1, (size_t)(dot - v.data) - 1};
+  MlirStringRef data = {dot + 1, v.length - (size_t)(dot - v.data) - 1};
+  return check_text(st, op, ns, data);
+}
+
 static bool check_type_space(verify_state *st, MlirOperation op, MlirType t) {
   if (mlirTypeIsAMemRef(t))
-    return check_attr(st, op, mlirMemRefTypeGetMemorySpace(t), 0);
+    return check_space(st, op, mlirMemRefTypeGetMemorySpace(t));
   if (mlirTypeIsAUnrankedMemRef(t))
-    return check_attr(st, op, mlirUnrankedMemrefGetMemorySpace(t), 0);
+    return check_space(st, op, mlirUnrankedMemrefGetMemorySpace(t));
   return true;
 }
 
@@ -1024,11 +1052,16 @@ static bool check_params(MlirOperation op, const char *ns,
                          size_t len);
 
 static bool check_opaque(verify_state *st, MlirOperation op, MlirAttribute a) {
-  const npuc_dialect_def *d =
-      spec_dialect(st, mlirOpaqueAttrGetDialectNamespace(a));
+  return check_text(st, op, mlirOpaqueAttrGetDialectNamespace(a),
+                    mlirOpaqueAttrGetData(a));
+}
+
+/* `#<ns>.<data>`: data is `mnemonic` or `mnemonic<params>`. */
+static bool check_text(verify_state *st, MlirOperation op, MlirStringRef ns,
+                       MlirStringRef data) {
+  const npuc_dialect_def *d = spec_dialect(st, ns);
   if (!d)
     return true;
-  MlirStringRef data = mlirOpaqueAttrGetData(a);
   size_t n = 0;
   while (n < data.length && data.data[n] != '<')
     ++n;
@@ -1038,13 +1071,13 @@ static bool check_opaque(verify_state *st, MlirOperation op, MlirAttribute a) {
                   data.data);
     return false;
   }
-  const char *params = n < data.length ? data.data + n + 1 : NULL;
-  size_t plen = params ? data.length - n - 2 : 0;
-  if (params && data.data[data.length - 1] != '>') {
+  if (n < data.length && data.data[data.length - 1] != '>') {
     npuc_op_error(op, "malformed attribute '#%s.%.*s'", d->name,
                   (int)data.length, data.data);
     return false;
   }
+  const char *params = n < data.length ? data.data + n + 1 : NULL;
+  size_t plen = params ? data.length - n - 2 : 0;
   return check_params(op, d->name, s, params, plen);
 }
 
