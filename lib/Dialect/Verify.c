@@ -1001,9 +1001,8 @@ static bool check_space(verify_state *st, MlirOperation op, MlirAttribute a) {
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
     return check_attr(st, op, a, 0);
   MlirStringRef v = mlirStringAttrGetValue(a);
-  const char *dot = v.length > 1 && v.data[0] == '#'
-                        ? memchr(v.data, '.', v.length)
-                        : NULL;
+  const char *dot =
+      v.length > 1 && v.data[0] == '#' ? memchr(v.data, '.', v.length) : NULL;
   if (!dot || !npuc_ptr_set_insert(&st->good_attrs, a.ptr))
     return true;
   MlirStringRef ns = {v.data + 1, (size_t)(dot - v.data) - 1};
