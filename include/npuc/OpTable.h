@@ -123,12 +123,12 @@ typedef struct {
  * VerifyRules.c): "divides(group, input[3])". */
 #define NPUC_CHECK_MAX_ARGS 4
 typedef enum {
-  NPUC_RULE_SAME_ELEMENT_COUNT, /* (a, b): static element counts equal */
-  NPUC_RULE_PERMUTATION,  /* (attr, in[, out]): attr permutes in into out */
-  NPUC_RULE_DIVIDES,      /* (attr, v[d]...): attr > 0, divides each dim */
-  NPUC_RULE_POSITIVE,     /* (attr): every element > 0 */
-  NPUC_RULE_NON_NEGATIVE, /* (attr): every element >= 0 */
-  NPUC_RULE_SYMBOL,       /* (attr): a flat symbol reference (@name) */
+  NPUC_CHECK_SAME_ELEMENT_COUNT, /* (a, b): static element counts equal */
+  NPUC_CHECK_PERMUTATION,  /* (attr, in[, out]): attr permutes in into out */
+  NPUC_CHECK_DIVIDES,      /* (attr, v[d]...): attr > 0, divides each dim */
+  NPUC_CHECK_POSITIVE,     /* (attr): every element > 0 */
+  NPUC_CHECK_NON_NEGATIVE, /* (attr): every element >= 0 */
+  NPUC_CHECK_SYMBOL,       /* (attr): a flat symbol reference (@name) */
 } npuc_check_rule;
 typedef struct {
   npuc_var_class cls; /* operand, result or attribute */
@@ -159,6 +159,83 @@ enum {
   NPUC_TRAIT_SYNC = 1u << 11,
 };
 
+/* A constraint of the op's `verify:` list (docs/op-tables.md, "Verifier
+ * rules"): a check over named operand (or result) groups and attributes,
+ * applied when its condition holds, reported with its message. */
+typedef enum {
+  NPUC_RULE_SAME_ELEMENT_TYPE, /* operands: element types equal */
+  NPUC_RULE_SAME_RANK,         /* operands: ranks equal */
+  NPUC_RULE_SAME_SHAPE,        /* operands: compatible shapes */
+  NPUC_RULE_RANK,              /* operands: rank in [min, max] */
+  NPUC_RULE_PERMUTATION,       /* attr: a permutation of 0..rank(of)-1 */
+  NPUC_RULE_DIMS_IN_RANK,      /* attr: every entry in [0, rank(of)) */
+  NPUC_RULE_UNIQUE,            /* attr: no entry twice */
+  NPUC_RULE_NONEMPTY,          /* attr: present and not empty */
+  NPUC_RULE_MIN,               /* attr: every entry >= min */
+  NPUC_RULE_LENGTH_IS_RANK,    /* attr: as many entries as rank(of) */
+  NPUC_RULE_REQUIRED,          /* operands/attr: present */
+  NPUC_RULE_ABSENT,            /* operands/attr: not present */
+  NPUC_RULE_MEMORY_SPACE,      /* operands: memref space in/not in values */
+  NPUC_RULE_PARENT,            /* the parent op is one of values */
+  NPUC_RULE_REGION_BLOCKS,     /* every region has [min, max] blocks */
+  NPUC_RULE_YIELD_TYPES,       /* region 0's terminator yields result types */
+  NPUC_RULE_SHAPED,            /* operands (or the one at index): shaped */
+  NPUC_RULE_COUNT,             /* operands: group size in [min, max] */
+  NPUC_RULE_TYPE,              /* operands: type spelled as one of values */
+  NPUC_RULE_SAME_CONTAINER,    /* operands: all tensors or all memrefs */
+  NPUC_RULE_STATIC_SHAPE,      /* operands: no dynamic dimension */
+  NPUC_RULE_DYNAMIC_DIMS,      /* operands: as many as dynamic dims of `of` */
+  NPUC_RULE_AT_MOST_RANK,      /* attr: at most rank(of) entries */
+  NPUC_RULE_DIMS_UNIT,         /* attr: dims of `of` it names have size 1 */
+  NPUC_RULE_SWAPS,             /* attr: a permutation whose transposition
+                                  count is in values ("N" or "rank:N") */
+} npuc_rule_kind;
+
+typedef struct {
+  npuc_rule_kind kind;
+  char **operands; /* operand group names, NULL-terminated (or NULL) */
+  char *attr;      /* the attribute checked, or NULL */
+  char *of;        /* the operand group whose rank counts, or NULL */
+  char **values;   /* memory spaces / parent ops, NULL-terminated */
+  bool negate;     /* memory-space: not in values */
+  long long min, max;
+  /* Condition: when_attr present (and, with when_values, its value or
+   * enum case among them); unless_attr absent. */
+  char *when_attr;
+  char **when_values;
+  char *unless_attr;
+  char *when_shaped; /* applies when this group's first value is shaped */
+  char *when_scalar; /* ... or when it is not */
+  int index;         /* shaped: only the group's value at this index */
+  char **only_ops;   /* the rule holds for these ops only (a class's) */
+  char **except_ops; /* ... or for all but these */
+  char *message;
+  int line; /* in the table, for errors about the rule itself */
+} npuc_verify_rule;
+
+/* A dialect attribute the verifier knows (`attrdefs:`): `#hivm.pipe<..>`
+ * with parameters any, none, one of `values`, or `k = v` `fields`. */
+typedef struct {
+  char *name;
+  long long min;
+  bool has_min;
+  bool integer;
+} npuc_attr_field;
+
+typedef struct {
+  char *mnemonic;
+  enum {
+    NPUC_PARAMS_NONE,
+    NPUC_PARAMS_ANY,
+    NPUC_PARAMS_ENUM,
+    NPUC_PARAMS_FIELDS
+  } params;
+  bool params_optional; /* `#hivm.block` as well as `#hivm.block<..>` */
+  char **values;        /* NPUC_PARAMS_ENUM: NULL-terminated */
+  npuc_attr_field *fields;
+  size_t num_fields;
+} npuc_attr_spec;
+
 typedef struct {
   char *name; /* full name: "hivm.hir.vadd" */
   const char *summary;
@@ -182,6 +259,8 @@ typedef struct {
   int table_line;
   npuc_signature *signatures; /* allowed type/attribute combinations */
   size_t num_signatures;
+  npuc_verify_rule *rules; /* the `verify:` list */
+  size_t num_rules;
 } npuc_op_def;
 
 typedef struct {
@@ -190,6 +269,10 @@ typedef struct {
   size_t num_op_prefixes;
   npuc_op_def *ops;
   size_t num_ops;
+  /* `attrdefs:`: when any is given, every #<dialect>.x attribute must be
+   * one of them. */
+  npuc_attr_spec *attr_specs;
+  size_t num_attr_specs;
 } npuc_dialect_def;
 
 typedef struct npuc_op_registry npuc_op_registry;
@@ -225,6 +308,11 @@ const npuc_dialect_def *npuc_op_registry_dialect(const npuc_op_registry *reg,
 /* Does this dialect name ("hivm") belong to one of our tables? */
 bool npuc_is_table_dialect(const npuc_op_registry *reg, const char *ns,
                            size_t len);
+
+/* The dialect's spec of attribute `#<ns>.<mnemonic>`: NULL when the
+ * dialect declares none of that name. */
+const npuc_attr_spec *npuc_attr_spec_find(const npuc_dialect_def *d,
+                                          const char *mnemonic, size_t len);
 
 int npuc_op_find_operand(const npuc_op_def *op, const char *name);
 int npuc_op_find_attr(const npuc_op_def *op, const char *name);

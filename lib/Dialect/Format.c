@@ -126,8 +126,10 @@ void npuc_dialect_free(npuc_dialect_def *d) {
       free(s->keys);
     }
     free(op->signatures);
+    npuc_verify_rules_free(op);
   }
   free(d->ops);
+  npuc_attr_specs_free(d);
   for (size_t i = 0; i < d->num_op_prefixes; ++i)
     free(d->op_prefixes[i]);
   free(d->op_prefixes);

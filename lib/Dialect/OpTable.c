@@ -296,6 +296,7 @@ static bool load_document(npuc_op_registry *reg, loader *ld) {
         realloc(d->op_prefixes, (d->num_op_prefixes + 1) * sizeof(char *));
     d->op_prefixes[d->num_op_prefixes++] = strdup(p);
   }
+  npuc_load_attr_specs(ld, d, npuc_yaml_get(ld, root, "attrdefs"));
   yaml_node_t *classes = npuc_yaml_get(ld, root, "classes");
   yaml_node_t *ops = npuc_yaml_get(ld, root, "ops");
   if (ops && ops->type != YAML_SEQUENCE_NODE)
@@ -547,15 +548,15 @@ static void load_signatures(loader *ld, yaml_node_t *list, npuc_op_def *op) {
 
 /* `verify:` rules, compiled against the op's names (VerifyRules.c). */
 static void load_checks(loader *ld, yaml_node_t *list, npuc_op_def *op) {
-  op->num_checks = npuc_yaml_len(list);
-  op->checks = calloc(op->num_checks ? op->num_checks : 1, sizeof *op->checks);
-  for (size_t i = 0; i < op->num_checks; ++i) {
+  size_t n = npuc_yaml_len(list);
+  op->checks = calloc(n ? n : 1, sizeof *op->checks);
+  for (size_t i = 0; i < n; ++i) {
     yaml_node_t *v = npuc_yaml_at(ld, list, i);
     char err[256];
     const char *text = npuc_yaml_scalar(v);
-    if (!text)
-      npuc_yaml_error(ld, v, "a verify rule is a string%s", "");
-    else if (!npuc_check_compile(op, text, &op->checks[i], err, sizeof err))
+    /* A mapping is a rule of the keyed form (OpTableRules.c). */
+    if (text && !npuc_check_compile(op, text, &op->checks[op->num_checks++],
+                                    err, sizeof err))
       npuc_yaml_error(ld, v, "%s", err);
   }
 }
@@ -603,6 +604,7 @@ static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
     groups += op->operands[i].variadic || op->operands[i].optional;
   op->uses_segments = groups > 1;
   load_checks(ld, field(ld, entry, classes, "verify"), op);
+  npuc_load_verify_rules(ld, op, field(ld, entry, classes, "verify"));
   yaml_node_t *fmt = field(ld, entry, classes, "format");
   const char *format = npuc_yaml_scalar(fmt);
   if (!format) {

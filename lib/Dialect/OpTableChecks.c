@@ -17,12 +17,12 @@ static const struct {
   const char *name;
   size_t min_args, max_args;
 } rules[] = {
-    [NPUC_RULE_SAME_ELEMENT_COUNT] = {"same-element-count", 2, 2},
-    [NPUC_RULE_PERMUTATION] = {"permutation", 2, 3},
-    [NPUC_RULE_DIVIDES] = {"divides", 2, NPUC_CHECK_MAX_ARGS},
-    [NPUC_RULE_POSITIVE] = {"positive", 1, 1},
-    [NPUC_RULE_NON_NEGATIVE] = {"non-negative", 1, 1},
-    [NPUC_RULE_SYMBOL] = {"symbol", 1, 1},
+    [NPUC_CHECK_SAME_ELEMENT_COUNT] = {"same-element-count", 2, 2},
+    [NPUC_CHECK_PERMUTATION] = {"permutation", 2, 3},
+    [NPUC_CHECK_DIVIDES] = {"divides", 2, NPUC_CHECK_MAX_ARGS},
+    [NPUC_CHECK_POSITIVE] = {"positive", 1, 1},
+    [NPUC_CHECK_NON_NEGATIVE] = {"non-negative", 1, 1},
+    [NPUC_CHECK_SYMBOL] = {"symbol", 1, 1},
 };
 
 #define NUM_RULES (sizeof rules / sizeof rules[0])
@@ -118,7 +118,7 @@ static bool args_fit(const npuc_op_check *c, char *err, size_t cap) {
              rules[c->rule].min_args, rules[c->rule].max_args);
     return false;
   }
-  bool attr_first = c->rule != NPUC_RULE_SAME_ELEMENT_COUNT;
+  bool attr_first = c->rule != NPUC_CHECK_SAME_ELEMENT_COUNT;
   for (size_t i = 0; i < n; i++)
     if ((c->args[i].cls == NPUC_VAR_ATTR) != (attr_first && i == 0)) {
       snprintf(err, cap, "verify rule '%s': argument %zu must be %s", c->text,

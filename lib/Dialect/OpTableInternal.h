@@ -25,6 +25,13 @@ struct npuc_op_registry {
  * file and line. */
 bool npuc_format_compile(npuc_op_def *op, const char *file, int line,
                          const npuc_diag_sink *sink);
+/* The verifier's data (OpTableRules.c): an op's `verify:` list and a
+ * dialect's `attrdefs:` mapping. */
+#include "npuc/YamlDoc.h"
+bool npuc_load_verify_rules(npuc_yaml *ld, npuc_op_def *op, yaml_node_t *list);
+bool npuc_load_attr_specs(npuc_yaml *ld, npuc_dialect_def *d, yaml_node_t *map);
+void npuc_verify_rules_free(npuc_op_def *op);
+void npuc_attr_specs_free(npuc_dialect_def *d);
 void npuc_format_free(npuc_fmt_elem *elems, size_t n);
 void npuc_dialect_free(npuc_dialect_def *d);
 

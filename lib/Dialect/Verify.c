@@ -1,6 +1,10 @@
-/* Verifies table-described ops against their table entry. */
+/* Verifies table-described ops against their table entry: operand groups,
+ * kinds, attributes, regions, then the entry's `verify:` rules; and every
+ * attribute of our dialects (on any op, and as a memref memory space)
+ * against its dialect's `attrdefs:`. */
 #include "npuc/Verify.h"
 #include "npuc/MlirSupport.h"
+#include "npuc/PtrSet.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -13,6 +17,8 @@
 typedef struct {
   npuc_op_def_cache names;
   npuc_group_sizes_cache groups;
+  npuc_ptr_set good_attrs; /* attributes of ours already found valid */
+  bool any_attr_specs;     /* some dialect declares attrdefs */
   bool ok;
 } verify_state;
 
@@ -21,13 +27,21 @@ static bool verify_op(verify_state *st, const npuc_op_def *def,
                       MlirOperation op);
 static void report_unknown(const npuc_op_registry *reg, MlirOperation op,
                            MlirStringRef name);
+static bool verify_rules(const npuc_op_def *def, MlirOperation op,
+                         const int32_t *sizes);
+static bool verify_dialect_attrs(verify_state *st, MlirOperation op);
 
 bool npuc_verify_table_ops(const npuc_op_registry *reg, MlirOperation root) {
   verify_state st;
   npuc_op_def_cache_init(&st.names, reg);
   memset(&st.groups, 0, sizeof st.groups);
+  memset(&st.good_attrs, 0, sizeof st.good_attrs);
+  st.any_attr_specs = false;
+  for (size_t i = 0; i < npuc_op_registry_num_dialects(reg); ++i)
+    st.any_attr_specs |= npuc_op_registry_dialect(reg, i)->num_attr_specs > 0;
   st.ok = true;
   mlirOperationWalk(root, verify_one, &st, MlirWalkPreOrder);
+  npuc_ptr_set_free(&st.good_attrs);
   return st.ok;
 }
 
@@ -41,6 +55,8 @@ static MlirWalkResult verify_one(MlirOperation op, void *user) {
                    mlirIdentifierStr(mlirOperationGetName(op)));
     st->ok = false;
   }
+  if (st->any_attr_specs && !verify_dialect_attrs(st, op))
+    st->ok = false;
   return MlirWalkResultAdvance;
 }
 
@@ -385,7 +401,804 @@ static bool verify_op(verify_state *st, const npuc_op_def *def,
   bool results_ok = (def->traits & NPUC_TRAIT_DPS) && def->dps_inits >= 0
                         ? verify_dps_results(def, op, sizes)
                         : verify_results(def, op);
-  return results_ok && npuc_checks_run(def, op, sizes);
+  return results_ok && npuc_checks_run(def, op, sizes) &&
+         verify_rules(def, op, sizes);
+}
+
+/* ---- verify: rules -------------------------------------------------------
+ * Each rule of the entry's `verify:` list (docs/op-tables.md, "Verifier
+ * rules"), in order; the first that fails is reported, with the rule's
+ * message as bishengir words it where the table gives one. */
+
+typedef struct {
+  const npuc_op_def *def;
+  MlirOperation op;
+  const int32_t *sizes;
+} rule_ctx;
+
+static bool rule_applies(const rule_ctx *c, const npuc_verify_rule *r);
+static bool rule_holds(const rule_ctx *c, const npuc_verify_rule *r);
+static void rule_report(const rule_ctx *c, const npuc_verify_rule *r);
+
+static bool verify_rules(const npuc_op_def *def, MlirOperation op,
+                         const int32_t *sizes) {
+  rule_ctx c = {def, op, sizes};
+  for (size_t i = 0; i < def->num_rules; ++i) {
+    const npuc_verify_rule *r = &def->rules[i];
+    if (rule_applies(&c, r) && !rule_holds(&c, r)) {
+      rule_report(&c, r);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The values of operand or result group `name`: first index and count
+ * (0 when the name is no group or the group is empty); *results tells
+ * which. Result groups: one variadic or optional group takes the rest. */
+static intptr_t group_of(const rule_ctx *c, const char *name, intptr_t *first,
+                         bool *results) {
+  int g = npuc_op_find_operand(c->def, name);
+  *first = 0;
+  *results = false;
+  if (g >= 0) {
+    for (int i = 0; i < g; ++i)
+      *first += c->sizes[i];
+    return c->sizes[g];
+  }
+  intptr_t nres = mlirOperationGetNumResults(c->op), fixed = 0;
+  for (size_t i = 0; i < c->def->num_results; ++i)
+    fixed += !(c->def->results[i].variadic || c->def->results[i].optional);
+  for (size_t i = 0; i < c->def->num_results; ++i) {
+    const npuc_value_def *v = &c->def->results[i];
+    intptr_t n = v->variadic || v->optional ? nres - fixed : 1;
+    if (strcmp(v->name, name) == 0) {
+      *results = true;
+      return *first + n <= nres ? n : 0;
+    }
+    *first += n;
+  }
+  return 0;
+}
+
+static MlirType value_type(const rule_ctx *c, bool results, intptr_t i) {
+  return mlirValueGetType(results ? mlirOperationGetResult(c->op, i)
+                                  : mlirOperationGetOperand(c->op, i));
+}
+
+static MlirAttribute attr_of(const rule_ctx *c, const char *name) {
+  return npuc_table_op_attr(c->op, name, strlen(name));
+}
+
+/* An attribute, or an operand group standing in for it, is there. */
+static bool present(const rule_ctx *c, const char *name) {
+  intptr_t first;
+  bool results;
+  if (mlirAttributeIsNull(attr_of(c, name)) &&
+      group_of(c, name, &first, &results) == 0)
+    return false;
+  return true;
+}
+
+/* The text an attribute's value is compared by: an enum case
+ * (#hivm.padmode<PadValue> -> PadValue), a string, an integer. */
+static void enum_case(MlirStringRef d, char *buf, size_t cap) {
+  const char *lt = memchr(d.data, '<', d.length);
+  size_t from = lt ? (size_t)(lt - d.data) + 1 : 0, to = d.length;
+  if (lt && to > from && d.data[to - 1] == '>')
+    --to;
+  snprintf(buf, cap, "%.*s", (int)(to - from), d.data + from);
+}
+
+/* Memory spaces of our dialects are kept as strings ("#hivm.address_space
+ * <ub>": MLIR 22 refuses opaque ones), so a string naming one of our
+ * attributes compares by its case too. */
+static void attr_word(MlirAttribute a, char *buf, size_t cap) {
+  buf[0] = '\0';
+  if (mlirAttributeIsAOpaque(a)) {
+    enum_case(mlirOpaqueAttrGetData(a), buf, cap);
+  } else if (mlirAttributeIsAString(a)) {
+    MlirStringRef v = mlirStringAttrGetValue(a);
+    if (v.length > 0 && v.data[0] == '#')
+      enum_case(v, buf, cap);
+    else
+      snprintf(buf, cap, "%.*s", (int)v.length, v.data);
+  } else if (mlirAttributeIsAInteger(a)) {
+    snprintf(buf, cap, "%lld", (long long)mlirIntegerAttrGetValueInt(a));
+  } else if (mlirAttributeIsABool(a)) {
+    snprintf(buf, cap, "%s", mlirBoolAttrGetValue(a) ? "true" : "false");
+  }
+}
+
+static bool in_list(char *const *list, const char *word) {
+  for (char *const *p = list; p && *p; ++p)
+    if (strcmp(*p, word) == 0)
+      return true;
+  return false;
+}
+
+/* The word `when: NAME, is: [...]` compares: an attribute's (attr_word);
+ * for an operand group, its first value's container: `tensor`, `scalar`,
+ * a memref's memory space (`gm`, `ub`, ...) or `memref` without one. */
+static void condition_word(const rule_ctx *c, const char *name, char *buf,
+                           size_t cap) {
+  MlirAttribute a = attr_of(c, name);
+  intptr_t first;
+  bool results;
+  buf[0] = '\0';
+  if (!mlirAttributeIsNull(a)) {
+    attr_word(a, buf, cap);
+    return;
+  }
+  if (group_of(c, name, &first, &results) == 0)
+    return;
+  MlirType t = value_type(c, results, first);
+  MlirAttribute space = mlirTypeIsAMemRef(t) ? mlirMemRefTypeGetMemorySpace(t)
+                                             : (MlirAttribute){NULL};
+  if (!mlirAttributeIsNull(space))
+    attr_word(space, buf, cap);
+  else
+    snprintf(buf, cap, "%s",
+             mlirTypeIsATensor(t)   ? "tensor"
+             : mlirTypeIsAShaped(t) ? "memref"
+                                    : "scalar");
+}
+
+static MlirType first_type(const rule_ctx *c, const char *name);
+
+static bool shaped_group(const rule_ctx *c, const char *name) {
+  MlirType t = first_type(c, name);
+  return !mlirTypeIsNull(t) && mlirTypeIsAShaped(t);
+}
+
+static bool rule_applies(const rule_ctx *c, const npuc_verify_rule *r) {
+  if ((r->only_ops && !in_list(r->only_ops, c->def->name)) ||
+      in_list(r->except_ops, c->def->name))
+    return false;
+  if (r->unless_attr && present(c, r->unless_attr))
+    return false;
+  if (r->when_shaped && !shaped_group(c, r->when_shaped))
+    return false;
+  if (r->when_scalar && shaped_group(c, r->when_scalar))
+    return false;
+  if (!r->when_attr)
+    return true;
+  if (!present(c, r->when_attr))
+    return false;
+  if (!r->when_values)
+    return true;
+  char word[128];
+  condition_word(c, r->when_attr, word, sizeof word);
+  return in_list(r->when_values, word);
+}
+
+/* ---- operand facts ---- */
+
+static bool ranked(MlirType t) {
+  return (mlirTypeIsATensor(t) || mlirTypeIsAMemRef(t)) &&
+         mlirShapedTypeHasRank(t);
+}
+
+static MlirType element_type(MlirType t) {
+  return mlirTypeIsAShaped(t) ? mlirShapedTypeGetElementType(t) : t;
+}
+
+/* The type of the first value of group `name`, or null. */
+static MlirType first_type(const rule_ctx *c, const char *name) {
+  intptr_t first;
+  bool results;
+  if (!name || group_of(c, name, &first, &results) == 0)
+    return (MlirType){NULL};
+  return value_type(c, results, first);
+}
+
+/* Calls `fn` on each value type of the rule's groups (only the one at
+ * r->index of each group when given) until it returns false. */
+static bool each_value(const rule_ctx *c, const npuc_verify_rule *r,
+                       bool (*fn)(const npuc_verify_rule *, MlirType, void *),
+                       void *user) {
+  for (char **g = r->operands; g && *g; ++g) {
+    intptr_t first;
+    bool results;
+    intptr_t n = group_of(c, *g, &first, &results);
+    for (intptr_t i = 0; i < n; ++i)
+      if ((r->index < 0 || i == r->index) &&
+          !fn(r, value_type(c, results, first + i), user))
+        return false;
+  }
+  return true;
+}
+
+typedef enum { CMP_ELEMENT, CMP_RANK, CMP_SHAPE } compare_what;
+
+static bool same_shape(MlirType a, MlirType b) {
+  if (mlirShapedTypeGetRank(a) != mlirShapedTypeGetRank(b))
+    return false;
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(a); ++d) {
+    int64_t x = mlirShapedTypeGetDimSize(a, d);
+    int64_t y = mlirShapedTypeGetDimSize(b, d);
+    if (x != y && !mlirShapedTypeIsDynamicSize(x) &&
+        !mlirShapedTypeIsDynamicSize(y))
+      return false;
+  }
+  return true;
+}
+
+static bool types_agree(compare_what what, MlirType a, MlirType b) {
+  if (what == CMP_ELEMENT)
+    return mlirTypeEqual(element_type(a), element_type(b));
+  if (!ranked(a) || !ranked(b))
+    return true; /* scalars and unranked values have no rank to compare */
+  if (what == CMP_RANK)
+    return mlirShapedTypeGetRank(a) == mlirShapedTypeGetRank(b);
+  return same_shape(a, b);
+}
+
+typedef struct {
+  compare_what what;
+  MlirType base;
+} agree_state;
+
+static bool agrees(const npuc_verify_rule *r, MlirType t, void *user) {
+  (void)r;
+  agree_state *st = user;
+  if (st->what != CMP_ELEMENT && !ranked(t))
+    return true;
+  if (mlirTypeIsNull(st->base)) {
+    st->base = t;
+    return true;
+  }
+  return types_agree(st->what, st->base, t);
+}
+
+/* Every value of the named groups agrees with the first one. */
+static bool operands_agree(const rule_ctx *c, const npuc_verify_rule *r,
+                           compare_what what) {
+  agree_state st = {what, {NULL}};
+  return each_value(c, r, agrees, &st);
+}
+
+static bool rank_within(const npuc_verify_rule *r, MlirType t, void *user) {
+  (void)user;
+  intptr_t rank = ranked(t) ? mlirShapedTypeGetRank(t) : -1;
+  return rank < 0 || (rank >= r->min && (r->max < 0 || rank <= r->max));
+}
+
+/* Memory spaces are #hivm.address_space<gm> and alike: the case word. */
+static bool space_ok(const npuc_verify_rule *r, MlirType t, void *user) {
+  (void)user;
+  if (!mlirTypeIsAMemRef(t))
+    return true;
+  MlirAttribute space = mlirMemRefTypeGetMemorySpace(t);
+  if (mlirAttributeIsNull(space))
+    return true;
+  char word[64];
+  attr_word(space, word, sizeof word);
+  return in_list(r->values, word) != r->negate;
+}
+
+static bool is_shaped(const npuc_verify_rule *r, MlirType t, void *user) {
+  (void)r;
+  (void)user;
+  return mlirTypeIsAShaped(t);
+}
+
+static void print_to_buffer(MlirStringRef s, void *user) {
+  char *buf = user;
+  size_t used = strlen(buf);
+  snprintf(buf + used, 128 - used, "%.*s", (int)s.length, s.data);
+}
+
+static bool type_listed(const npuc_verify_rule *r, MlirType t, void *user) {
+  (void)user;
+  char buf[128] = "";
+  mlirTypePrint(t, print_to_buffer, buf);
+  return in_list(r->values, buf);
+}
+
+static bool static_shape(const npuc_verify_rule *r, MlirType t, void *user) {
+  (void)r;
+  (void)user;
+  return !mlirTypeIsAShaped(t) || mlirShapedTypeHasStaticShape(t);
+}
+
+/* 1: tensor, 2: memref; all values alike. */
+static bool same_container(const npuc_verify_rule *r, MlirType t, void *user) {
+  (void)r;
+  int *seen = user, kind = mlirTypeIsATensor(t)   ? 1
+                           : mlirTypeIsAMemRef(t) ? 2
+                                                  : 0;
+  if (!kind)
+    return true;
+  if (!*seen)
+    *seen = kind;
+  return *seen == kind;
+}
+
+static bool count_within(const rule_ctx *c, const npuc_verify_rule *r) {
+  for (char **g = r->operands; g && *g; ++g) {
+    intptr_t first;
+    bool results;
+    intptr_t n = group_of(c, *g, &first, &results);
+    if (n < r->min || (r->max >= 0 && n > r->max))
+      return false;
+  }
+  return true;
+}
+
+/* The groups hold one value per dynamic dimension of `of`. */
+static bool dynamic_dims_match(const rule_ctx *c, const npuc_verify_rule *r) {
+  MlirType t = first_type(c, r->of);
+  if (mlirTypeIsNull(t) || !ranked(t))
+    return true;
+  intptr_t dynamic = 0, given = 0;
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
+    dynamic += mlirShapedTypeIsDynamicDim(t, d);
+  for (char **g = r->operands; g && *g; ++g) {
+    intptr_t first;
+    bool results;
+    given += group_of(c, *g, &first, &results);
+  }
+  return given == dynamic;
+}
+
+/* ---- attribute facts ---- */
+
+/* The integers of an i64/i32 array, an array of integers or an integer
+ * attribute: count, or -1 when it is none of these. At most `cap` kept. */
+static intptr_t attr_ints(MlirAttribute a, int64_t *out, intptr_t cap) {
+  intptr_t n = -1;
+  if (mlirAttributeIsADenseI64Array(a) || mlirAttributeIsADenseI32Array(a)) {
+    n = mlirDenseArrayGetNumElements(a);
+    bool wide = mlirAttributeIsADenseI64Array(a);
+    for (intptr_t i = 0; i < n && i < cap; ++i)
+      out[i] = wide ? mlirDenseI64ArrayGetElement(a, i)
+                    : mlirDenseI32ArrayGetElement(a, i);
+  } else if (mlirAttributeIsAArray(a)) {
+    n = mlirArrayAttrGetNumElements(a);
+    for (intptr_t i = 0; i < n; ++i) {
+      MlirAttribute e = mlirArrayAttrGetElement(a, i);
+      if (!mlirAttributeIsAInteger(e))
+        return -1;
+      if (i < cap)
+        out[i] = mlirIntegerAttrGetValueInt(e);
+    }
+  } else if (mlirAttributeIsAInteger(a)) {
+    n = 1;
+    out[0] = mlirIntegerAttrGetValueInt(a);
+  }
+  return n;
+}
+
+#define MAX_RULE_INTS 64
+
+/* Transpositions making up permutation `v` (sum of cycle length - 1);
+ * `v` is already known to be a permutation of 0..n-1. */
+static intptr_t swaps_of(const int64_t *v, intptr_t n) {
+  bool seen[MAX_RULE_INTS] = {false};
+  intptr_t swaps = 0;
+  for (intptr_t i = 0; i < n; ++i) {
+    intptr_t len = 0;
+    for (intptr_t j = i; !seen[j]; j = (intptr_t)v[j], ++len)
+      seen[j] = true;
+    swaps += len > 0 ? len - 1 : 0;
+  }
+  return swaps;
+}
+
+/* values: "N" allows N swaps at any rank, "R:N" at rank R only. */
+static bool swaps_allowed(const npuc_verify_rule *r, intptr_t swaps,
+                          intptr_t rank) {
+  char any[32], at_rank[48];
+  snprintf(any, sizeof any, "%zd", (ssize_t)swaps);
+  snprintf(at_rank, sizeof at_rank, "%zd:%zd", (ssize_t)rank, (ssize_t)swaps);
+  return in_list(r->values, any) || in_list(r->values, at_rank);
+}
+
+static bool is_permutation(const int64_t *v, intptr_t n) {
+  for (intptr_t i = 0; i < n; ++i) {
+    if (v[i] < 0 || v[i] >= n)
+      return false;
+    for (intptr_t j = 0; j < i; ++j)
+      if (v[i] == v[j])
+        return false;
+  }
+  return true;
+}
+
+static bool ints_hold(const npuc_verify_rule *r, const int64_t *v, intptr_t n,
+                      MlirType of) {
+  intptr_t rank =
+      !mlirTypeIsNull(of) && ranked(of) ? mlirShapedTypeGetRank(of) : -1;
+  switch (r->kind) {
+  case NPUC_RULE_NONEMPTY: return n > 0;
+  case NPUC_RULE_LENGTH_IS_RANK: return rank < 0 || n == rank;
+  case NPUC_RULE_AT_MOST_RANK: return rank < 0 || n <= rank;
+  case NPUC_RULE_MIN:
+    for (intptr_t i = 0; i < n; ++i)
+      if (v[i] < r->min)
+        return false;
+    return true;
+  case NPUC_RULE_DIMS_IN_RANK:
+  case NPUC_RULE_DIMS_UNIT:
+    for (intptr_t i = 0; i < n; ++i) {
+      if (v[i] < 0 || (rank >= 0 && v[i] >= rank))
+        return r->kind == NPUC_RULE_DIMS_UNIT; /* dims-in-rank reports it */
+      if (r->kind == NPUC_RULE_DIMS_UNIT && rank >= 0 &&
+          mlirShapedTypeGetDimSize(of, (intptr_t)v[i]) != 1)
+        return false;
+    }
+    return true;
+  case NPUC_RULE_UNIQUE:
+    for (intptr_t i = 0; i < n; ++i)
+      for (intptr_t j = 0; j < i; ++j)
+        if (v[i] == v[j])
+          return false;
+    return true;
+  case NPUC_RULE_PERMUTATION:
+    return (rank < 0 || n == rank) && is_permutation(v, n);
+  case NPUC_RULE_SWAPS:
+    return !is_permutation(v, n) || swaps_allowed(r, swaps_of(v, n), n);
+  default: return true;
+  }
+}
+
+static bool attr_rule_holds(const rule_ctx *c, const npuc_verify_rule *r) {
+  MlirAttribute a = attr_of(c, r->attr);
+  MlirType of = first_type(c, r->of);
+  int64_t v[MAX_RULE_INTS];
+  intptr_t n;
+  if (mlirAttributeIsNull(a)) {
+    /* Absent: only nonempty fails. An operand group named as the rule's
+     * attribute (varange's strides) counts by its length. */
+    intptr_t first;
+    bool results;
+    bool group = npuc_op_find_attr(c->def, r->attr) < 0;
+    bool length_rule = r->kind == NPUC_RULE_NONEMPTY ||
+                       r->kind == NPUC_RULE_LENGTH_IS_RANK ||
+                       r->kind == NPUC_RULE_AT_MOST_RANK;
+    if (!group || !length_rule)
+      return r->kind != NPUC_RULE_NONEMPTY;
+    return ints_hold(r, v, group_of(c, r->attr, &first, &results), of);
+  }
+  n = attr_ints(a, v, MAX_RULE_INTS);
+  if (n < 0)
+    return true; /* the kind check reports a wrong kind */
+  if (n > MAX_RULE_INTS)
+    return r->kind == NPUC_RULE_NONEMPTY || r->kind == NPUC_RULE_MIN;
+  return ints_hold(r, v, n, of);
+}
+
+/* ---- structure ---- */
+
+static bool parent_ok(const rule_ctx *c, const npuc_verify_rule *r) {
+  MlirOperation parent = mlirOperationGetParentOperation(c->op);
+  if (mlirOperationIsNull(parent))
+    return false;
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(parent));
+  char buf[128];
+  snprintf(buf, sizeof buf, "%.*s", (int)name.length, name.data);
+  return in_list(r->values, buf);
+}
+
+static bool region_blocks_ok(const rule_ctx *c, const npuc_verify_rule *r) {
+  for (intptr_t i = 0; i < mlirOperationGetNumRegions(c->op); ++i) {
+    long long n = 0;
+    MlirRegion reg = mlirOperationGetRegion(c->op, i);
+    for (MlirBlock b = mlirRegionGetFirstBlock(reg); !mlirBlockIsNull(b);
+         b = mlirBlockGetNextInRegion(b))
+      ++n;
+    if (n < r->min || (r->max >= 0 && n > r->max))
+      return false;
+  }
+  return true;
+}
+
+/* Region 0's terminator passes values of the op's result types. */
+static bool yield_types_ok(const rule_ctx *c) {
+  if (mlirOperationGetNumRegions(c->op) == 0)
+    return true;
+  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(c->op, 0));
+  if (mlirBlockIsNull(b))
+    return true;
+  /* Our terminators are unregistered: MLIR cannot name them, so take the
+   * block's last op. */
+  MlirOperation term = mlirBlockGetFirstOperation(b);
+  if (mlirOperationIsNull(term))
+    return true;
+  for (MlirOperation next = mlirOperationGetNextInBlock(term);
+       !mlirOperationIsNull(next); next = mlirOperationGetNextInBlock(next))
+    term = next;
+  intptr_t n = mlirOperationGetNumResults(c->op);
+  if (mlirOperationGetNumOperands(term) != n)
+    return false;
+  for (intptr_t i = 0; i < n; ++i)
+    if (!mlirTypeEqual(mlirValueGetType(mlirOperationGetOperand(term, i)),
+                       mlirValueGetType(mlirOperationGetResult(c->op, i))))
+      return false;
+  return true;
+}
+
+static bool rule_holds(const rule_ctx *c, const npuc_verify_rule *r) {
+  int seen = 0;
+  switch (r->kind) {
+  case NPUC_RULE_SAME_ELEMENT_TYPE: return operands_agree(c, r, CMP_ELEMENT);
+  case NPUC_RULE_SAME_RANK: return operands_agree(c, r, CMP_RANK);
+  case NPUC_RULE_SAME_SHAPE: return operands_agree(c, r, CMP_SHAPE);
+  case NPUC_RULE_RANK: return each_value(c, r, rank_within, NULL);
+  case NPUC_RULE_MEMORY_SPACE: return each_value(c, r, space_ok, NULL);
+  case NPUC_RULE_SHAPED: return each_value(c, r, is_shaped, NULL);
+  case NPUC_RULE_TYPE: return each_value(c, r, type_listed, NULL);
+  case NPUC_RULE_STATIC_SHAPE: return each_value(c, r, static_shape, NULL);
+  case NPUC_RULE_SAME_CONTAINER: return each_value(c, r, same_container, &seen);
+  case NPUC_RULE_COUNT: return count_within(c, r);
+  case NPUC_RULE_DYNAMIC_DIMS: return dynamic_dims_match(c, r);
+  case NPUC_RULE_REQUIRED:
+  case NPUC_RULE_ABSENT: {
+    bool all = true;
+    for (char **g = r->operands; g && *g; ++g)
+      all &= present(c, *g) == (r->kind == NPUC_RULE_REQUIRED);
+    if (r->attr) {
+      /* An empty list is as absent as none. */
+      int64_t v[1];
+      bool there =
+          present(c, r->attr) && attr_ints(attr_of(c, r->attr), v, 1) != 0;
+      all &= there == (r->kind == NPUC_RULE_REQUIRED);
+    }
+    return all;
+  }
+  case NPUC_RULE_PARENT: return parent_ok(c, r);
+  case NPUC_RULE_REGION_BLOCKS: return region_blocks_ok(c, r);
+  case NPUC_RULE_YIELD_TYPES: return yield_types_ok(c);
+  default: return attr_rule_holds(c, r);
+  }
+}
+
+static void rule_report(const rule_ctx *c, const npuc_verify_rule *r) {
+  if (r->message) {
+    npuc_op_error(c->op, "'%s' op %s", c->def->name, r->message);
+    return;
+  }
+  static const char *const what[] = {
+      "operands must have one element type",
+      "operands must have one rank",
+      "operands must have one shape",
+      "operand rank out of range",
+      "attribute is not a permutation of the dimensions",
+      "attribute names a dimension out of range",
+      "attribute repeats an entry",
+      "attribute must not be empty",
+      "attribute entry below its minimum",
+      "attribute must have one entry per dimension",
+      "a required operand or attribute is missing",
+      "an operand or attribute must not be given",
+      "operand in a memory space it cannot use",
+      "op in the wrong parent",
+      "region has the wrong number of blocks",
+      "region yields values of other types than the results",
+      "operand must be a tensor or memref",
+      "wrong number of operands in a group",
+      "operand of the wrong type",
+      "operands must be all tensors or all memrefs",
+      "operand must have a static shape",
+      "one operand per dynamic dimension needed",
+      "attribute has more entries than dimensions",
+      "attribute names a dimension whose size is not 1",
+      "permutation swaps more axes than supported"};
+  npuc_op_error(c->op, "'%s' op %s%s%s%s", c->def->name, what[r->kind],
+                r->attr ? " ('" : "", r->attr ? r->attr : "",
+                r->attr ? "')" : "");
+}
+
+/* ---- attributes of our dialects ------------------------------------------
+ * Every attribute of every op, and every memref memory space, that names a
+ * dialect with `attrdefs:` must be one of them with valid parameters.
+ * Arrays and dictionaries are searched; depth is bounded. */
+
+#define MAX_ATTR_DEPTH 32
+
+static bool check_attr(verify_state *st, MlirOperation op, MlirAttribute a,
+                       int depth);
+
+static bool check_text(verify_state *st, MlirOperation op, MlirStringRef ns,
+                       MlirStringRef data);
+
+/* A memory space of ours is a string "#hivm.address_space<ub>" (see
+ * attr_word): check the attribute it spells. */
+static bool check_space(verify_state *st, MlirOperation op, MlirAttribute a) {
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
+    return check_attr(st, op, a, 0);
+  MlirStringRef v = mlirStringAttrGetValue(a);
+  const char *dot =
+      v.length > 1 && v.data[0] == '#' ? memchr(v.data, '.', v.length) : NULL;
+  if (!dot || !npuc_ptr_set_insert(&st->good_attrs, a.ptr))
+    return true;
+  MlirStringRef ns = {v.data + 1, (size_t)(dot - v.data) - 1};
+  MlirStringRef data = {dot + 1, v.length - (size_t)(dot - v.data) - 1};
+  return check_text(st, op, ns, data);
+}
+
+static bool check_type_space(verify_state *st, MlirOperation op, MlirType t) {
+  if (mlirTypeIsAMemRef(t))
+    return check_space(st, op, mlirMemRefTypeGetMemorySpace(t));
+  if (mlirTypeIsAUnrankedMemRef(t))
+    return check_space(st, op, mlirUnrankedMemrefGetMemorySpace(t));
+  return true;
+}
+
+static bool verify_dialect_attrs(verify_state *st, MlirOperation op) {
+  bool ok = true;
+  for (intptr_t i = 0; ok && i < mlirOperationGetNumAttributes(op); ++i)
+    ok = check_attr(st, op, mlirOperationGetAttribute(op, i).attribute, 0);
+  for (intptr_t i = 0; ok && i < mlirOperationGetNumResults(op); ++i)
+    ok = check_type_space(st, op,
+                          mlirValueGetType(mlirOperationGetResult(op, i)));
+  for (intptr_t r = 0; ok && r < mlirOperationGetNumRegions(op); ++r)
+    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+         ok && !mlirBlockIsNull(b); b = mlirBlockGetNextInRegion(b))
+      for (intptr_t i = 0; ok && i < mlirBlockGetNumArguments(b); ++i)
+        ok = check_type_space(st, op,
+                              mlirValueGetType(mlirBlockGetArgument(b, i)));
+  return ok;
+}
+
+static const npuc_dialect_def *spec_dialect(const verify_state *st,
+                                            MlirStringRef ns) {
+  const npuc_op_registry *reg = st->names.reg;
+  for (size_t i = 0; i < npuc_op_registry_num_dialects(reg); ++i) {
+    const npuc_dialect_def *d = npuc_op_registry_dialect(reg, i);
+    if (d->num_attr_specs && strlen(d->name) == ns.length &&
+        memcmp(d->name, ns.data, ns.length) == 0)
+      return d;
+  }
+  return NULL;
+}
+
+static bool check_params(MlirOperation op, const char *ns,
+                         const npuc_attr_spec *s, const char *params,
+                         size_t len);
+
+static bool check_opaque(verify_state *st, MlirOperation op, MlirAttribute a) {
+  return check_text(st, op, mlirOpaqueAttrGetDialectNamespace(a),
+                    mlirOpaqueAttrGetData(a));
+}
+
+/* `#<ns>.<data>`: data is `mnemonic` or `mnemonic<params>`. */
+static bool check_text(verify_state *st, MlirOperation op, MlirStringRef ns,
+                       MlirStringRef data) {
+  const npuc_dialect_def *d = spec_dialect(st, ns);
+  if (!d)
+    return true;
+  size_t n = 0;
+  while (n < data.length && data.data[n] != '<')
+    ++n;
+  const npuc_attr_spec *s = npuc_attr_spec_find(d, data.data, n);
+  if (!s) {
+    npuc_op_error(op, "unknown attribute '#%s.%.*s'", d->name, (int)n,
+                  data.data);
+    return false;
+  }
+  if (n < data.length && data.data[data.length - 1] != '>') {
+    npuc_op_error(op, "malformed attribute '#%s.%.*s'", d->name,
+                  (int)data.length, data.data);
+    return false;
+  }
+  const char *params = n < data.length ? data.data + n + 1 : NULL;
+  size_t plen = params ? data.length - n - 2 : 0;
+  return check_params(op, d->name, s, params, plen);
+}
+
+static bool check_attr(verify_state *st, MlirOperation op, MlirAttribute a,
+                       int depth) {
+  if (mlirAttributeIsNull(a) || depth > MAX_ATTR_DEPTH)
+    return true;
+  if (mlirAttributeIsAArray(a)) {
+    for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(a); ++i)
+      if (!check_attr(st, op, mlirArrayAttrGetElement(a, i), depth + 1))
+        return false;
+    return true;
+  }
+  if (mlirAttributeIsADictionary(a)) {
+    for (intptr_t i = 0; i < mlirDictionaryAttrGetNumElements(a); ++i)
+      if (!check_attr(st, op, mlirDictionaryAttrGetElement(a, i).attribute,
+                      depth + 1))
+        return false;
+    return true;
+  }
+  if (!mlirAttributeIsAOpaque(a))
+    return true;
+  /* Attributes are uniqued: each distinct one is checked once. */
+  if (!npuc_ptr_set_insert(&st->good_attrs, a.ptr))
+    return true;
+  return check_opaque(st, op, a);
+}
+
+static bool check_fields(MlirOperation op, const char *ns,
+                         const npuc_attr_spec *s, const char *p, size_t len);
+
+static bool check_params(MlirOperation op, const char *ns,
+                         const npuc_attr_spec *s, const char *params,
+                         size_t len) {
+  if (!params) {
+    if (s->params == NPUC_PARAMS_NONE || s->params_optional ||
+        s->params == NPUC_PARAMS_ANY)
+      return true;
+    npuc_op_error(op, "attribute '#%s.%s' needs parameters <...>", ns,
+                  s->mnemonic);
+    return false;
+  }
+  while (len && (*params == ' '))
+    ++params, --len;
+  while (len && params[len - 1] == ' ')
+    --len;
+  switch (s->params) {
+  case NPUC_PARAMS_ANY: return true;
+  case NPUC_PARAMS_NONE:
+    npuc_op_error(op, "attribute '#%s.%s' takes no parameters", ns,
+                  s->mnemonic);
+    return false;
+  case NPUC_PARAMS_ENUM:
+    for (char **v = s->values; v && *v; ++v)
+      if (strlen(*v) == len && memcmp(*v, params, len) == 0)
+        return true;
+    npuc_op_error(op, "'%.*s' is not a case of '#%s.%s'", (int)len, params, ns,
+                  s->mnemonic);
+    return false;
+  case NPUC_PARAMS_FIELDS: return check_fields(op, ns, s, params, len);
+  }
+  return true;
+}
+
+/* `k = v, k2 = v2` at nesting depth 0: known names, each once; integer
+ * fields are integers at least their minimum. */
+static bool check_fields(MlirOperation op, const char *ns,
+                         const npuc_attr_spec *s, const char *p, size_t len) {
+  bool seen[64] = {false};
+  size_t at = 0;
+  while (at < len) {
+    size_t start = at, depth = 0;
+    while (at < len && (depth > 0 || p[at] != ',')) {
+      depth += p[at] == '<' || p[at] == '[' || p[at] == '(' || p[at] == '{';
+      depth -= depth &&
+               (p[at] == '>' || p[at] == ']' || p[at] == ')' || p[at] == '}');
+      ++at;
+    }
+    const char *item = p + start, *eq = memchr(item, '=', at - start);
+    size_t nlen = eq ? (size_t)(eq - item) : at - start;
+    while (nlen && (item[0] == ' '))
+      ++item, --nlen;
+    while (nlen && item[nlen - 1] == ' ')
+      --nlen;
+    size_t f = 0;
+    while (f < s->num_fields && (strlen(s->fields[f].name) != nlen ||
+                                 memcmp(s->fields[f].name, item, nlen) != 0))
+      ++f;
+    if (f == s->num_fields || !eq) {
+      npuc_op_error(op, "'#%s.%s' has no field '%.*s'", ns, s->mnemonic,
+                    (int)nlen, item);
+      return false;
+    }
+    if (f < 64 && seen[f]) {
+      npuc_op_error(op, "'#%s.%s': field '%s' given twice", ns, s->mnemonic,
+                    s->fields[f].name);
+      return false;
+    }
+    if (f < 64)
+      seen[f] = true;
+    const npuc_attr_field *af = &s->fields[f];
+    if (af->integer) {
+      char *end;
+      long long v = strtoll(eq + 1, &end, 10);
+      bool is_int = end != eq + 1 && end <= p + at;
+      if (!is_int || (af->has_min && v < af->min)) {
+        npuc_op_error(op, "'#%s.%s': field '%s' must be an integer >= %lld", ns,
+                      s->mnemonic, af->name, af->min);
+        return false;
+      }
+    }
+    at += at < len; /* the comma */
+  }
+  return true;
 }
 
 /* ---- implied types and signatures ------------------------------------------

@@ -100,12 +100,12 @@ static bool run_check(const check_ctx *c, const npuc_op_check *check) {
       mlirAttributeIsNull(arg_attr(c, &check->args[0])))
     return true; /* an absent optional attribute: its default is valid */
   switch (check->rule) {
-  case NPUC_RULE_SAME_ELEMENT_COUNT: return check_element_count(c, check);
-  case NPUC_RULE_PERMUTATION: return check_permutation(c, check);
-  case NPUC_RULE_DIVIDES: return check_divides(c, check);
-  case NPUC_RULE_POSITIVE: return check_bound(c, check, 1);
-  case NPUC_RULE_NON_NEGATIVE: return check_bound(c, check, 0);
-  case NPUC_RULE_SYMBOL:
+  case NPUC_CHECK_SAME_ELEMENT_COUNT: return check_element_count(c, check);
+  case NPUC_CHECK_PERMUTATION: return check_permutation(c, check);
+  case NPUC_CHECK_DIVIDES: return check_divides(c, check);
+  case NPUC_CHECK_POSITIVE: return check_bound(c, check, 1);
+  case NPUC_CHECK_NON_NEGATIVE: return check_bound(c, check, 0);
+  case NPUC_CHECK_SYMBOL:
     if (mlirAttributeIsAFlatSymbolRef(arg_attr(c, &check->args[0])))
       return true;
     npuc_op_error(c->op, "attribute '%s' of '%s' must be a symbol (@name)",

@@ -34,12 +34,12 @@ static const char *kStuck =
     "}\n";
 
 static const char *kReduced =
-    "func.func @f(%a: tensor<8x16xf32>) -> tensor<8x1xf32> {\n"
-    "  %e = tensor.empty() : tensor<8x2xf32>\n"
+    "func.func @f(%a: tensor<8x16xf32>, %o: index) -> tensor<8x1xf32> {\n"
+    "  %e = tensor.empty() : tensor<8x1xf32>\n"
     "  %0 = hivm.hir.vreduce <sum> ins(%a : tensor<8x16xf32>) "
-    "outs(%e : tensor<8x2xf32>) reduce_dims = [1] -> tensor<8x2xf32>\n"
-    "  %1 = tensor.extract_slice %0[0, 1] [8, 1] [1, 1] {to_be_bubbled_slice} "
-    ": tensor<8x2xf32> to tensor<8x1xf32>\n"
+    "outs(%e : tensor<8x1xf32>) reduce_dims = [1] -> tensor<8x1xf32>\n"
+    "  %1 = tensor.extract_slice %0[0, %o] [8, 1] [1, 1] {to_be_bubbled_slice} "
+    ": tensor<8x1xf32> to tensor<8x1xf32>\n"
     "  return %1 : tensor<8x1xf32>\n"
     "}\n";
 

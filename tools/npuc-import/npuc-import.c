@@ -95,7 +95,7 @@ static char *print_module(const npuc_op_registry *reg, MlirOperation module,
     *len = b.len;
     return b.data;
   }
-  npuc_source_form form = {false, false};
+  npuc_source_form form = {0};
   char *text = npuc_syntax_from_mlir(reg, b.data, b.len, &form, len);
   free(b.data);
   return text;

@@ -37,7 +37,9 @@ static const char *const modes[] = {"strided", "ceildiv", NULL};
     "strided: from the block index to the logical count, step physical; "      \
     "ceildiv: ceildiv(logical, physical) rounds, out-of-range blocks skipped") \
   X(T, int64_t, physical_block_num, "physical-block-num", NPUC_OPT_INT, "0",   \
-    NULL, "physical block count; when given, wins over the target spec")
+    NULL, "physical block count; when given, wins over the target spec")       \
+  X(T, bool, emit_remarks, "emit-remarks", NPUC_OPT_BOOL, "false", NULL,       \
+    "also remark on functions left alone (bishengir says nothing)")
 NPUC_PASS_OPTIONS(blockify_options, BLOCKIFY_OPTIONS);
 
 NPUC_PASS_DEFINE(
@@ -49,6 +51,7 @@ typedef struct {
   const npuc_op_registry *reg; /* may be null: no table traits then */
   bool ceildiv;
   int64_t physical_option; /* 0: from the target spec */
+  bool remarks;            /* emit-remarks */
 } config;
 
 /* Operand `index` of `owner`: one use of the block index. */
@@ -104,7 +107,8 @@ static bool auto_blockify(MlirOperation module, const npuc_pass_options *opts,
   config cfg = {
       ctx ? ctx->registry : NULL,
       strcmp(NPUC_PASS_OPTS(blockify_options, opts)->mode, "ceildiv") == 0,
-      NPUC_PASS_OPTS(blockify_options, opts)->physical_block_num};
+      NPUC_PASS_OPTS(blockify_options, opts)->physical_block_num,
+      NPUC_PASS_OPTS(blockify_options, opts)->emit_remarks};
   if (npuc_pass_opt_given_field(
           opts, offsetof(blockify_options, physical_block_num)) &&
       cfg.physical_option <= 0) {
@@ -178,9 +182,10 @@ static bool already_blockified(kernel *k) {
   if (mlirAttributeIsNull(attr_of(k->func, "npuc.physical_block_num")))
     return false;
   MlirStringRef name = func_name(k->func);
-  npuc_pass_remark(k->func,
-                   "@%.*s is already blockified (npuc.physical_block_num)",
-                   (int)name.length, name.data);
+  if (k->cfg->remarks)
+    npuc_pass_remark(k->func,
+                     "@%.*s is already blockified (npuc.physical_block_num)",
+                     (int)name.length, name.data);
   return true;
 }
 
@@ -400,11 +405,12 @@ static bool nothing_to_gain(kernel *k) {
   if (!npuc_constant_int(k->logical, &n) || n > k->physical)
     return false;
   MlirStringRef name = func_name(k->func);
-  npuc_pass_remark(k->mark,
-                   "@%.*s left unchanged: its %lld logical blocks fit on "
-                   "%lld physical blocks, nothing to gain",
-                   (int)name.length, name.data, (long long)n,
-                   (long long)k->physical);
+  if (k->cfg->remarks)
+    npuc_pass_remark(k->mark,
+                     "@%.*s left unchanged: its %lld logical blocks fit on "
+                     "%lld physical blocks, nothing to gain",
+                     (int)name.length, name.data, (long long)n,
+                     (long long)k->physical);
   return true;
 }
 

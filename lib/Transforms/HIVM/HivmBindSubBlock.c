@@ -55,7 +55,10 @@
     "(turned off when the chosen axis crosses a broadcast)")                   \
   X(T, bool, all_vector_kernels, "all-vector-kernels", NPUC_OPT_BOOL, "false", \
     NULL,                                                                      \
-    "also split pure AIV kernels, not only the AIV functions of mix kernels")
+    "also split pure AIV kernels, not only the AIV functions of mix kernels")  \
+  X(T, bool, emit_remarks, "emit-remarks", NPUC_OPT_BOOL, "false", NULL,       \
+    "also remark on decisions bishengir does not report (a fallback to 1:1 "   \
+    "and its reason, values kept whole)")
 NPUC_PASS_OPTIONS(bind_options, BIND_OPTIONS);
 
 NPUC_PASS_DEFINE(npuc_pass_hivm_bind_sub_block, "hivm-bind-sub-block",
@@ -70,6 +73,7 @@ NPUC_PASS_DEFINE(npuc_pass_hivm_bind_sub_block, "hivm-bind-sub-block",
  * cannot fall back: an internal error. */
 typedef struct {
   bool failed, unrestorable;
+  bool remarks; /* emit-remarks: report what bishengir keeps quiet about */
   MlirLocation loc;
   char why[320];
 } failure;
@@ -103,6 +107,7 @@ static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
     return true;
   }
   failure f = {0};
+  f.remarks = NPUC_PASS_OPTS(bind_options, opts)->emit_remarks;
   if (!NPUC_PASS_OPTS(bind_options, opts)->enable_tile)
     fail(&f, mlirOperationGetLocation(func),
          "sub-block tiling is disabled (enable-tile=false)");
@@ -119,12 +124,14 @@ static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
                        f.why);
     return false;
   }
-  if (f.failed) {
+  if (f.failed && f.remarks) {
     npuc_pass_remark_at(f.loc,
                         "cannot split the work over two vector sub-blocks, "
                         "falling back to 1:1 (stores on sub-block 0 only): "
                         "%s",
                         f.why);
+  }
+  if (f.failed) {
     fall_back(func, ctx->registry);
   } else {
     npuc_pass_verified(func); /* tile() verified it last */
@@ -365,9 +372,10 @@ static void erase_dead_values(MlirOperation func, const npuc_op_registry *reg);
 static void tile(MlirOperation func, npuc_dim_result *dims, bool strict,
                  const npuc_pass_context *ctx, failure *f) {
   if (dims->broadcast_across) {
-    npuc_pass_remark(func,
-                     "the chosen tiling axis joins two different axes of "
-                     "one value (a broadcast); strict mode is turned off");
+    /* bishengir's words: its tests expect this remark. */
+    npuc_pass_remark(func, "Selected tiling dim might have broadcast two "
+                           "different axis. Automatically disables strict "
+                           "mode.");
     strict = false;
   }
   /* The patterns may leave placeholders behind on failure: keep the
@@ -620,10 +628,11 @@ static bool bubble(MlirOperation func, bool strict, bool marked,
     return false;
   }
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(left.kept));
-  npuc_pass_remark(left.kept,
-                   "'%.*s' stays whole on each sub-block; the slice of "
-                   "its result is taken after it",
-                   (int)n.length, n.data);
+  if (f->remarks)
+    npuc_pass_remark(left.kept,
+                     "'%.*s' stays whole on each sub-block; the slice of "
+                     "its result is taken after it",
+                     (int)n.length, n.data);
   return true;
 }
 

@@ -5,7 +5,7 @@
 // also for shapes it does not rewrite. With nothing to gain, or when the
 // function is already blockified, a remark.
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics \
-// RUN:   -auto-blockify-parallel-loop=physical-block-num=4 | FileCheck %s
+// RUN:   -auto-blockify-parallel-loop="physical-block-num=4 emit-remarks=true" | FileCheck %s
 // CHECK-NOT: autoblockify.subloop
 // CHECK-NOT: npuc.physical_block_num = 4
 

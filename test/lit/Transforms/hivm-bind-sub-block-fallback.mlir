@@ -2,7 +2,7 @@
 // and falls back to 1:1: every store-like op runs on sub-block 0 only,
 // guarded by `hivm.hir.get_sub_block_idx == 0`, and a remark at the op that
 // caused it says why.
-// RUN: npuc-opt %s --split-input-file --verify-diagnostics --hivm-bind-sub-block | FileCheck %s
+// RUN: npuc-opt %s --split-input-file --verify-diagnostics --hivm-bind-sub-block=emit-remarks=true | FileCheck %s
 // A second run leaves the guarded functions alone ({limit_sub_block_id0} on
 // the scf.if around a store), with no remark:
 // RUN: npuc-opt %s --split-input-file --hivm-bind-sub-block 2>/dev/null \

@@ -1,7 +1,7 @@
 // Options of hivm-bind-sub-block. enable-tile=false gives the 1:1
 // fallback directly (the seed's fallback example); strict-mode=true keeps
 // the split where every rewrite is exact; a bad value is an error.
-// RUN: npuc-opt %s --verify-diagnostics --hivm-bind-sub-block=enable-tile=false | FileCheck %s --check-prefix=OFF
+// RUN: npuc-opt %s --verify-diagnostics --hivm-bind-sub-block="enable-tile=false emit-remarks=true" | FileCheck %s --check-prefix=OFF
 // RUN: npuc-opt %s --hivm-bind-sub-block='strict-mode=true enable-tile=true' | FileCheck %s --check-prefix=STRICT
 // RUN: npuc-opt %s --pass-pipeline='builtin.module(func.func(hivm-bind-sub-block{enable-tile=False}))' 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: not npuc-opt %s --hivm-bind-sub-block=enable-tile=maybe 2>&1 | FileCheck %s --check-prefix=BAD

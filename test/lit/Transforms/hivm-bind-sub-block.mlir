@@ -119,7 +119,7 @@ func.func @majority(%x: tensor<16x64xf32>, %w: tensor<1x64xf32>, %o1: memref<16x
 // with itself): still split, with a remark; strict mode goes off.
 // CHECK-LABEL: func.func @broadcast_across(
 // CHECK:         hivm.hir.store ins(%{{.*}} : tensor<8x16xf32>) {{.*}} {tiled_op}
-// expected-remark@+1 {{the chosen tiling axis joins two different axes of one value (a broadcast); strict mode is turned off}}
+// expected-remark@+1 {{Selected tiling dim might have broadcast two different axis. Automatically disables strict mode.}}
 func.func @broadcast_across(%v: tensor<16xf32>, %out: memref<16x16xf32>) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
   %e = tensor.empty() : tensor<16x16xf32>
   %col = tensor.expand_shape %v [[0, 1]] output_shape [16, 1] : tensor<16xf32> into tensor<16x1xf32>

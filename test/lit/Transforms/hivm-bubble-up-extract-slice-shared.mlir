@@ -2,7 +2,7 @@
 // function argument gets it at the top of the function, the tensor of a
 // local buffer right after its to_tensor. Otherwise each reader gets its own.
 // RUN: npuc-opt %s --split-input-file --hivm-bubble-up-extract-slice | FileCheck %s
-// RUN: npuc-opt %s --split-input-file --hivm-bind-sub-block 2>&1 | FileCheck %s --check-prefix=BIND
+// RUN: npuc-opt %s --split-input-file --hivm-bind-sub-block=emit-remarks=true 2>&1 | FileCheck %s --check-prefix=BIND
 
 // Both readers of %b take the one slice of it, before everything else.
 // CHECK-LABEL: func.func @arg_read_twice(

@@ -5,7 +5,7 @@
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-layout-align-to-npu -o %t.out
 // RUN: not npuc-opt %s --split-input-file --tx8-layout-align-to-npu 2>&1 | FileCheck %s
 // CHECK-COUNT-7: error: tx8-layout-align-to-npu
-// CHECK: error: malformed dev_info
+// CHECK: error: '#tx8be.dev_attr' has no field 'mem'
 // CHECK-NOT: func.func
 
 func.func @no_layout(%x: tensor<4x16xf16>) -> tensor<4x16xf16> {
@@ -66,7 +66,7 @@ func.func @dynamic_operand(%x: tensor<?x16xf16>) -> tensor<4x16xf16> {
 // -----
 
 func.func @bad_dev_info(%x: tensor<4x16xf16>) -> tensor<4x16xf16> {
-  // expected-error@+1 {{malformed dev_info: #tx8be.dev_attr: unknown field 'mem'}}
+  // expected-error@+1 {{'#tx8be.dev_attr' has no field 'mem'}}
   %0 = tx8be.relu %x {layout_str = "Tensor", dev_info = #tx8be.dev_attr<mem = Cx>} : tensor<4x16xf16> -> tensor<4x16xf16>
   return %0 : tensor<4x16xf16>
 }

@@ -50,10 +50,11 @@ module {
     %13:2 = hivm.hir.vreduce <max_with_index_left> ins(%12 : tensor<4x8xf16>) outs(%2, %3 : tensor<4x1xf16>, tensor<4x1xi32>) temp_buffer(%arg2 : memref<128xi8>) reduce_dims = [1] -> tensor<4x1xf16>, tensor<4x1xi32>
     %14:2 = hivm.hir.vreduce <min_with_index_right> ins(%12 : tensor<4x8xf16>) indices(%arg1 : tensor<4x8xi32>) outs(%2, %3 : tensor<4x1xf16>, tensor<4x1xi32>) reduce_dims = [1] -> tensor<4x1xf16>, tensor<4x1xi32>
     %15 = hivm.hir.vbrc ins(%2 : tensor<4x1xf16>) outs(%0 : tensor<4x8xf16>) temp_buffer(%arg2 : memref<128xi8>) broadcast_dims = [1] -> tensor<4x8xf16>
-    %16 = hivm.hir.vtranspose ins(%15 : tensor<4x8xf16>) outs(%0 : tensor<4x8xf16>) temp_buffer(%arg2 : memref<128xi8>) permutation = [0, 1] disable_align = true -> tensor<4x8xf16>
-    %17 = hivm.hir.vinterleave ins(%16, %16 : tensor<4x8xf16>, tensor<4x8xf16>) outs(%1 : tensor<4x16xf16>) interleave_channel_nums = 2 temp_buffer(%arg2 : memref<128xi8>) -> tensor<4x16xf16>
-    %18 = hivm.hir.vgathermask ins(%16 : tensor<4x8xf16>) mask(%arg1 : tensor<4x8xi32>) outs(%0 : tensor<4x8xf16>) -> tensor<4x8xf16>
-    return %18 : tensor<4x8xf16>
+    %16 = tensor.empty() : tensor<8x4xf16>
+    %17 = hivm.hir.vtranspose ins(%15 : tensor<4x8xf16>) outs(%16 : tensor<8x4xf16>) temp_buffer(%arg2 : memref<128xi8>) permutation = [1, 0] disable_align = true -> tensor<8x4xf16>
+    %18 = hivm.hir.vinterleave ins(%15, %15 : tensor<4x8xf16>, tensor<4x8xf16>) outs(%1 : tensor<4x16xf16>) interleave_channel_nums = 2 temp_buffer(%arg2 : memref<128xi8>) -> tensor<4x16xf16>
+    %19 = hivm.hir.vgathermask ins(%15 : tensor<4x8xf16>) mask(%arg1 : tensor<4x8xi32>) outs(%0 : tensor<4x8xf16>) -> tensor<4x8xf16>
+    return %19 : tensor<4x8xf16>
   }
   func.func @buffers(%arg0: i64, %arg1: i64, %arg2: index, %arg3: memref<?xf32>, %arg4: tensor<32xf32>, %arg5: tensor<32xi64>, %arg6: tensor<32xi1>, %arg7: i64, %arg8: i64, %arg9: i64) {
     %0 = hivm.hir.pointer_cast(%arg0) : memref<32xf32, #hivm.address_space<ub>>

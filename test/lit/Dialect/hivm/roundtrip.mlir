@@ -32,7 +32,7 @@ module attributes {hivm.module_core_type = #hivm.module_core_type<AIV>} {
     %24 = hivm.hir.vshl ins(%23, %arg5 : tensor<4x8xi32>, tensor<4x8xi32>) outs(%20 : tensor<4x8xi32>) -> tensor<4x8xi32>
     %25 = hivm.hir.vshr ins(%24, %arg5 : tensor<4x8xi32>, tensor<4x8xi32>) outs(%20 : tensor<4x8xi32>) -> tensor<4x8xi32>
     hivm.hir.vadd ins(%arg6, %arg6 : memref<4x8xf32>, memref<4x8xf32>) outs(%arg6 : memref<4x8xf32>)
-    %26 = hivm.hir.vpow ins(%14, %arg3 : tensor<4x8xf32>, f32) outs(%0 : tensor<4x8xf32>) -> tensor<4x8xf32>
+    %26 = hivm.hir.vpow ins(%14, %14 : tensor<4x8xf32>, tensor<4x8xf32>) outs(%0 : tensor<4x8xf32>) -> tensor<4x8xf32>
     %27 = hivm.hir.vmod ins(%25, %arg5 : tensor<4x8xi32>, tensor<4x8xi32>) outs(%20 : tensor<4x8xi32>) -> tensor<4x8xi32>
     %28 = hivm.hir.vsin ins(%26 : tensor<4x8xf32>) outs(%0 : tensor<4x8xf32>) -> tensor<4x8xf32>
     %29 = hivm.hir.vcos ins(%28 : tensor<4x8xf32>) outs(%0 : tensor<4x8xf32>) -> tensor<4x8xf32>

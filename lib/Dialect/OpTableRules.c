@@ -1,0 +1,291 @@
+/* Loads the verifier's data from the op tables: an op's `verify:` rules and
+ * a dialect's `attrdefs:` (docs/op-tables.md, "Verifier rules"). Needs no
+ * MLIR; Verify.c applies them. Every name a rule uses is resolved here, so
+ * a rule naming no operand or attribute of its op is a table error. */
+#include "OpTableInternal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+  const char *name;
+  npuc_rule_kind kind;
+} rule_kinds[] = {
+    {"same-element-type", NPUC_RULE_SAME_ELEMENT_TYPE},
+    {"same-rank", NPUC_RULE_SAME_RANK},
+    {"same-shape", NPUC_RULE_SAME_SHAPE},
+    {"rank", NPUC_RULE_RANK},
+    {"permutation", NPUC_RULE_PERMUTATION},
+    {"dims-in-rank", NPUC_RULE_DIMS_IN_RANK},
+    {"unique", NPUC_RULE_UNIQUE},
+    {"nonempty", NPUC_RULE_NONEMPTY},
+    {"min", NPUC_RULE_MIN},
+    {"length-is-rank", NPUC_RULE_LENGTH_IS_RANK},
+    {"required", NPUC_RULE_REQUIRED},
+    {"absent", NPUC_RULE_ABSENT},
+    {"memory-space", NPUC_RULE_MEMORY_SPACE},
+    {"parent", NPUC_RULE_PARENT},
+    {"region-blocks", NPUC_RULE_REGION_BLOCKS},
+    {"yield-types", NPUC_RULE_YIELD_TYPES},
+    {"shaped", NPUC_RULE_SHAPED},
+    {"count", NPUC_RULE_COUNT},
+    {"type", NPUC_RULE_TYPE},
+    {"same-container", NPUC_RULE_SAME_CONTAINER},
+    {"static-shape", NPUC_RULE_STATIC_SHAPE},
+    {"dynamic-dims", NPUC_RULE_DYNAMIC_DIMS},
+    {"length-at-most-rank", NPUC_RULE_AT_MOST_RANK},
+    {"dims-of-size-one", NPUC_RULE_DIMS_UNIT},
+    {"swaps", NPUC_RULE_SWAPS},
+};
+
+static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
+                      npuc_verify_rule *r);
+static char **string_list(npuc_yaml *ld, yaml_node_t *seq);
+static char *dup_or_null(const char *s);
+static bool parse_ll(const char *s, long long *out);
+static void free_list(char **list);
+
+bool npuc_load_verify_rules(npuc_yaml *ld, npuc_op_def *op, yaml_node_t *list) {
+  size_t n = npuc_yaml_len(list);
+  if (list && list->type != YAML_SEQUENCE_NODE) {
+    npuc_yaml_error(ld, list, "'verify' of %s must be a list", op->name);
+    return false;
+  }
+  op->rules = calloc(n ? n : 1, sizeof *op->rules);
+  for (size_t i = 0; i < n; ++i) {
+    yaml_node_t *item = npuc_yaml_at(ld, list, i);
+    /* A string is a relation rule "name(args)" (OpTableChecks.c). */
+    if (item && item->type != YAML_SCALAR_NODE &&
+        load_rule(ld, op, item, &op->rules[op->num_rules]))
+      ++op->num_rules;
+  }
+  return ld->ok;
+}
+
+static bool is_group(const npuc_op_def *op, const char *name) {
+  if (npuc_op_find_operand(op, name) >= 0)
+    return true;
+  for (size_t i = 0; i < op->num_results; ++i)
+    if (strcmp(op->results[i].name, name) == 0)
+      return true;
+  return false;
+}
+
+static bool names_ok(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *at,
+                     char **operands, const char *attr, const char *of) {
+  for (char **o = operands; o && *o; ++o)
+    if (!is_group(op, *o)) {
+      npuc_yaml_error(ld, at, "verify rule of %s names no operand '%s'",
+                      op->name, *o);
+      return false;
+    }
+  if (of && !is_group(op, of)) {
+    npuc_yaml_error(ld, at, "verify rule of %s: 'of' names no operand '%s'",
+                    op->name, of);
+    return false;
+  }
+  if (attr && npuc_op_find_attr(op, attr) < 0 && !is_group(op, attr)) {
+    npuc_yaml_error(ld, at, "verify rule of %s names no attribute '%s'",
+                    op->name, attr);
+    return false;
+  }
+  return true;
+}
+
+static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
+                      npuc_verify_rule *r) {
+  const char *check = npuc_yaml_scalar(npuc_yaml_get(ld, n, "check"));
+  size_t k = 0;
+  while (k < sizeof rule_kinds / sizeof *rule_kinds &&
+         (!check || strcmp(rule_kinds[k].name, check) != 0))
+    ++k;
+  if (k == sizeof rule_kinds / sizeof *rule_kinds) {
+    npuc_yaml_error(ld, n, "unknown verify check '%s' in %s",
+                    check ? check : "", op->name);
+    return false;
+  }
+  r->kind = rule_kinds[k].kind;
+  r->line = (int)n->start_mark.line + 1;
+  r->operands = string_list(ld, npuc_yaml_get(ld, n, "operands"));
+  r->attr = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "attr")));
+  r->of = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "of")));
+  yaml_node_t *in = npuc_yaml_get(ld, n, "in");
+  yaml_node_t *not_in = npuc_yaml_get(ld, n, "not_in");
+  r->negate = in == NULL && not_in != NULL;
+  r->values = string_list(ld, in ? in : not_in);
+  r->min = 0;
+  r->max = -1; /* no bound */
+  const char *min = npuc_yaml_scalar(npuc_yaml_get(ld, n, "min"));
+  const char *max = npuc_yaml_scalar(npuc_yaml_get(ld, n, "max"));
+  if ((min && !parse_ll(min, &r->min)) || (max && !parse_ll(max, &r->max))) {
+    npuc_yaml_error(ld, n, "verify rule of %s: min/max must be integers",
+                    op->name);
+    return false;
+  }
+  r->when_attr = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "when")));
+  r->when_values = string_list(ld, npuc_yaml_get(ld, n, "is"));
+  r->unless_attr =
+      dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "unless")));
+  r->message = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "message")));
+  r->when_shaped =
+      dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "when_shaped")));
+  r->when_scalar =
+      dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "when_scalar")));
+  r->only_ops = string_list(ld, npuc_yaml_get(ld, n, "ops"));
+  r->except_ops = string_list(ld, npuc_yaml_get(ld, n, "except"));
+  long long index = -1;
+  const char *idx = npuc_yaml_scalar(npuc_yaml_get(ld, n, "index"));
+  if (idx && (!parse_ll(idx, &index) || index < 0 || index > 1000)) {
+    npuc_yaml_error(ld, n, "verify rule of %s: index must be 0..1000",
+                    op->name);
+    return false;
+  }
+  r->index = (int)index;
+  return names_ok(ld, op, n, r->operands, r->attr, r->of) &&
+         names_ok(ld, op, n, NULL, r->when_attr, NULL) &&
+         names_ok(ld, op, n, NULL, r->unless_attr, NULL) &&
+         names_ok(ld, op, n, NULL, NULL, r->when_shaped) &&
+         names_ok(ld, op, n, NULL, NULL, r->when_scalar);
+}
+
+/* ---- attrdefs ------------------------------------------------------------ */
+
+static bool load_fields(npuc_yaml *ld, npuc_attr_spec *s, yaml_node_t *list);
+
+/* attrdefs: {mnemonic: {params: none|any|fields, values: [..],
+ *            optional: true, fields: [{name, kind: int, min}]}} */
+bool npuc_load_attr_specs(npuc_yaml *ld, npuc_dialect_def *d,
+                          yaml_node_t *map) {
+  size_t n = npuc_yaml_pairs(map);
+  if (map && map->type != YAML_MAPPING_NODE) {
+    npuc_yaml_error(ld, map, "'attrdefs' of %s must be a mapping", d->name);
+    return false;
+  }
+  d->attr_specs = realloc(d->attr_specs,
+                          (d->num_attr_specs + n + 1) * sizeof *d->attr_specs);
+  for (size_t i = 0; i < n; ++i) {
+    yaml_node_t *v = npuc_yaml_value(ld, map, i);
+    npuc_attr_spec *s = &d->attr_specs[d->num_attr_specs++];
+    memset(s, 0, sizeof *s);
+    s->mnemonic = strdup(npuc_yaml_key(ld, map, i));
+    const char *params = npuc_yaml_scalar(npuc_yaml_get(ld, v, "params"));
+    yaml_node_t *values = npuc_yaml_get(ld, v, "values");
+    yaml_node_t *fields = npuc_yaml_get(ld, v, "fields");
+    s->params_optional =
+        npuc_yaml_scalar(npuc_yaml_get(ld, v, "optional")) &&
+        strcmp(npuc_yaml_scalar(npuc_yaml_get(ld, v, "optional")), "true") == 0;
+    if (values) {
+      s->params = NPUC_PARAMS_ENUM;
+      s->values = string_list(ld, values);
+    } else if (fields) {
+      s->params = NPUC_PARAMS_FIELDS;
+      load_fields(ld, s, fields);
+    } else if (params && strcmp(params, "any") == 0) {
+      s->params = NPUC_PARAMS_ANY;
+    } else if (!params || strcmp(params, "none") == 0) {
+      s->params = NPUC_PARAMS_NONE;
+    } else {
+      npuc_yaml_error(ld, v, "attrdef '%s': params must be none or any",
+                      s->mnemonic);
+    }
+  }
+  return ld->ok;
+}
+
+static bool load_fields(npuc_yaml *ld, npuc_attr_spec *s, yaml_node_t *list) {
+  s->num_fields = npuc_yaml_len(list);
+  s->fields = calloc(s->num_fields ? s->num_fields : 1, sizeof *s->fields);
+  for (size_t i = 0; i < s->num_fields; ++i) {
+    yaml_node_t *f = npuc_yaml_at(ld, list, i);
+    npuc_attr_field *af = &s->fields[i];
+    const char *name = npuc_yaml_scalar(npuc_yaml_get(ld, f, "name"));
+    const char *kind = npuc_yaml_scalar(npuc_yaml_get(ld, f, "kind"));
+    const char *min = npuc_yaml_scalar(npuc_yaml_get(ld, f, "min"));
+    af->name = strdup(name ? name : "?");
+    af->integer = kind && strcmp(kind, "int") == 0;
+    af->has_min = min != NULL;
+    if (!name || (min && !parse_ll(min, &af->min)))
+      npuc_yaml_error(ld, f,
+                      "attrdef '%s': a field needs a name and an "
+                      "integer min",
+                      s->mnemonic);
+  }
+  return ld->ok;
+}
+
+const npuc_attr_spec *npuc_attr_spec_find(const npuc_dialect_def *d,
+                                          const char *mnemonic, size_t len) {
+  for (size_t i = 0; d && i < d->num_attr_specs; ++i)
+    if (strlen(d->attr_specs[i].mnemonic) == len &&
+        memcmp(d->attr_specs[i].mnemonic, mnemonic, len) == 0)
+      return &d->attr_specs[i];
+  return NULL;
+}
+
+/* ---- freeing ------------------------------------------------------------- */
+
+void npuc_verify_rules_free(npuc_op_def *op) {
+  for (size_t i = 0; i < op->num_rules; ++i) {
+    npuc_verify_rule *r = &op->rules[i];
+    free_list(r->operands);
+    free_list(r->values);
+    free_list(r->when_values);
+    free_list(r->only_ops);
+    free_list(r->except_ops);
+    free(r->attr);
+    free(r->of);
+    free(r->when_attr);
+    free(r->unless_attr);
+    free(r->when_shaped);
+    free(r->when_scalar);
+    free(r->message);
+  }
+  free(op->rules);
+}
+
+void npuc_attr_specs_free(npuc_dialect_def *d) {
+  for (size_t i = 0; i < d->num_attr_specs; ++i) {
+    npuc_attr_spec *s = &d->attr_specs[i];
+    free(s->mnemonic);
+    free_list(s->values);
+    for (size_t k = 0; k < s->num_fields; ++k)
+      free(s->fields[k].name);
+    free(s->fields);
+  }
+  free(d->attr_specs);
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static char **string_list(npuc_yaml *ld, yaml_node_t *seq) {
+  if (!seq)
+    return NULL;
+  if (seq->type == YAML_SCALAR_NODE) { /* one name without brackets */
+    char **out = calloc(2, sizeof *out);
+    out[0] = strdup(npuc_yaml_scalar(seq));
+    return out;
+  }
+  size_t n = npuc_yaml_len(seq);
+  char **out = calloc(n + 1, sizeof *out);
+  for (size_t i = 0; i < n; ++i) {
+    const char *s = npuc_yaml_scalar(npuc_yaml_at(ld, seq, i));
+    out[i] = strdup(s ? s : "");
+  }
+  return out;
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+static bool parse_ll(const char *s, long long *out) {
+  char *end;
+  errno = 0;
+  *out = strtoll(s, &end, 10);
+  return errno == 0 && end != s && *end == '\0';
+}
+
+static void free_list(char **list) {
+  for (char **p = list; p && *p; ++p)
+    free(*p);
+  free(list);
+}
