@@ -77,7 +77,7 @@ conformance: build
 # of them flat graphs through the whole pipeline: compile with --target=tx8,
 # run on the simulated tiles, compare with the reference. `make check` runs a fixed handful (Execution/tx8-random.test).
 TX8_SEED  ?= 6
-TX8_COUNT ?= 70
+TX8_COUNT ?= 100
 tx8-random: build
 	rm -rf $(BUILD)/tx8-random
 	python3 test/tx8/gen.py --seed $(TX8_SEED) --count $(TX8_COUNT) --mixed \
