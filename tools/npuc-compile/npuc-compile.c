@@ -39,6 +39,7 @@ typedef struct {
   const char *input_format;
   npuc_onnx_input_shape shapes[16];
   npuc_onnx_import_options import;
+  const char *tx8_flag; /* a --tx8-opt-* / --tx8-spm-svg flag given */
 } options;
 
 enum { CONTINUE = -1 };
@@ -291,6 +292,7 @@ static bool write_staged(const char *staging, const npuc_emitted_file *file) {
 /* ---- Command line --------------------------------------------------- */
 
 static bool parse_bool(const char *flag, const char *value, bool *out);
+static bool parse_tx8_flag(options *o, const char *flag, const char *value);
 static bool valid_target(const char *target);
 static void list_targets(FILE *f);
 static int unknown_option(const char *arg, const char *name);
@@ -306,6 +308,9 @@ static const char *const option_names[] = {"target",
                                            "input-format",
                                            "input-shape",
                                            "tx8-dtype",
+                                           "tx8-opt-barrier",
+                                           "tx8-opt-ddr",
+                                           "tx8-spm-svg",
                                            "help",
                                            "version",
                                            NULL};
@@ -365,6 +370,13 @@ static int parse_command_line(int argc, char **argv, options *o) {
       if (!parse_bool("--enable-auto-blockify-loop", value,
                       &o->compile.auto_blockify_loop))
         return 1;
+    } else if (IS("tx8-opt-barrier") || IS("tx8-opt-ddr") ||
+               IS("tx8-spm-svg")) {
+      if (!parse_tx8_flag(o, IS("tx8-opt-barrier") ? "--tx8-opt-barrier"
+                             : IS("tx8-opt-ddr")   ? "--tx8-opt-ddr"
+                                                   : "--tx8-spm-svg",
+                          value))
+        return 1;
     } else if (IS("enable-auto-bind-sub-block")) {
       if (!parse_bool("--enable-auto-bind-sub-block", value,
                       &o->compile.auto_bind_sub_block))
@@ -391,6 +403,11 @@ static int parse_command_line(int argc, char **argv, options *o) {
   if (o->compile.kernel && strcmp(o->target, "ascend-cmodel") != 0) {
     fprintf(stderr, TOOL ": error: --kernel is an option of "
                          "--target=ascend-cmodel only\n");
+    return 1;
+  }
+  if (o->tx8_flag && strcmp(o->target, "tx8") != 0) {
+    fprintf(stderr, TOOL ": error: %s is an option of --target=tx8 only\n",
+            o->tx8_flag);
     return 1;
   }
   if (!o->output_dir) {
@@ -484,6 +501,22 @@ static bool parse_bool(const char *flag, const char *value, bool *out) {
   return false;
 }
 
+/* --tx8-opt-barrier, --tx8-opt-ddr (default true), --tx8-spm-svg
+ * (default false): booleans, given as --flag or --flag=<bool>. */
+static bool parse_tx8_flag(options *o, const char *flag, const char *value) {
+  bool on;
+  if (!parse_bool(flag, value, &on))
+    return false;
+  o->tx8_flag = flag;
+  if (!strcmp(flag, "--tx8-opt-barrier"))
+    o->compile.tx8_opt_barrier_off = !on;
+  else if (!strcmp(flag, "--tx8-opt-ddr"))
+    o->compile.tx8_opt_ddr_off = !on;
+  else
+    o->compile.tx8_spm_svg = on;
+  return true;
+}
+
 static bool valid_target(const char *target) {
   return npuc_target_lookup(target) != NULL;
 }
@@ -548,6 +581,17 @@ static void print_help(void) {
       "graph input\n"
       "  --tx8-dtype=f32|f16|bf16           ONNX: compute in this element "
       "type (default f32)\n"
+      "  --tx8-opt-barrier=<bool>           tx8: one barrier per level of "
+      "independent groups\n"
+      "                                     (default: true; false: after "
+      "every group)\n"
+      "  --tx8-opt-ddr=<bool>               tx8: DDR tensors on bank "
+      "boundaries, reusing\n"
+      "                                     freed space (default: true; "
+      "false: packed in order)\n"
+      "  --tx8-spm-svg                      tx8: also write "
+      "spm_group<N>.svg, each group's SPM\n"
+      "                                     buffers over its steps\n"
       "  --help, -h                         Show this help\n"
       "  --version                          Show the version\n");
 }
