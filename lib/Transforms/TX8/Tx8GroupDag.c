@@ -14,8 +14,10 @@
  * the groups reordered with need_barrier set on every group. With
  * levels=false, or when the body holds an op other than groups, operand-
  * less ops and the terminator (nothing is moved then), every group gets
- * need_barrier = true: the barrier after each group. Linear in the ops
- * and uses. docs/passes/tx8-group-dag.md. */
+ * need_barrier = true: the barrier after each group. A body whose groups
+ * all carry need_barrier already (a hand-written schedule, an earlier
+ * run) is kept as it is, unless levels=false. Linear in the ops and
+ * uses. docs/passes/tx8-group-dag.md. */
 #include "Tx8Graph.h"
 #include "npuc/Alloc.h"
 #include "npuc/IR.h"
@@ -70,33 +72,61 @@ static bool movable_body(MlirBlock body, body_dag *d);
 static void compute_levels(body_dag *d);
 static void reorder(MlirBlock body, body_dag *d);
 static void set_barrier(MlirOperation group, bool on);
+static void remark_stats(const body_dag *d, const char *why);
+
+static bool barrier_of(MlirOperation group) {
+  MlirAttribute a = mlirOperationGetAttributeByName(
+      group, mlirStringRefCreateFromCString("need_barrier"));
+  return !mlirAttributeIsNull(a) && mlirAttributeIsABool(a) &&
+         mlirBoolAttrGetValue(a);
+}
+
+/* Every group carries need_barrier already (a hand-written schedule, or
+ * an earlier run): kept, as tx8-sharding keeps a given sharding. */
+static bool barriers_given(const body_dag *d) {
+  for (size_t i = 0; i < d->groups.count; i++) {
+    MlirAttribute a = mlirOperationGetAttributeByName(
+        d->groups.ops[i], mlirStringRefCreateFromCString("need_barrier"));
+    if (mlirAttributeIsNull(a) || !mlirAttributeIsABool(a))
+      return false;
+  }
+  return d->groups.count > 0;
+}
 
 static void body_levels(MlirBlock body, const group_dag_options *o) {
   body_dag d;
   memset(&d, 0, sizeof d);
   bool movable = movable_body(body, &d);
-  if (!o->levels || !movable) {
+  bool given = o->levels && barriers_given(&d);
+  if (!given && (!o->levels || !movable)) {
     for (size_t i = 0; i < d.groups.count; i++)
       set_barrier(d.groups.ops[i], true);
-  } else {
+  } else if (!given) {
     compute_levels(&d);
     reorder(body, &d);
   }
-  if (o->stats && d.groups.count) {
-    int code = 0, barriers = 0;
-    for (size_t i = 0; i < d.groups.count; i++)
-      code += !npuc_tx8_group_is_ddr_only(d.groups.ops[i]);
-    barriers = o->levels && movable ? d.num_levels : code;
-    npuc_pass_remark(d.groups.ops[0],
-                     "tx8-group-dag: %d groups with code, %d barriers%s",
-                     code, barriers,
-                     movable ? "" : " (an op other than a group reads DDR "
-                                    "values here: the order is kept)");
-  }
+  if (o->stats && d.groups.count)
+    remark_stats(&d, given ? " (given: kept)"
+                     : !o->levels || movable
+                         ? ""
+                         : " (an op other than a group reads DDR values "
+                           "here: the order is kept)");
   free(d.level);
   free(d.ddr_only);
   npuc_ptr_map_free(&d.index);
   tx8_op_list_free(&d.groups);
+}
+
+/* The groups with code and the barriers they keep. */
+static void remark_stats(const body_dag *d, const char *why) {
+  int code = 0, barriers = 0;
+  for (size_t i = 0; i < d->groups.count; i++) {
+    bool has_code = !npuc_tx8_group_is_ddr_only(d->groups.ops[i]);
+    code += has_code;
+    barriers += has_code && barrier_of(d->groups.ops[i]);
+  }
+  npuc_pass_remark(d->groups.ops[0], "%d groups with code, %d barriers%s",
+                   code, barriers, why);
 }
 
 /* Collects the groups; false when an op other than a group, an op without
@@ -115,7 +145,11 @@ static bool movable_body(MlirBlock body, body_dag *d) {
       movable = false;
     }
   }
-  return movable;
+  MlirOperation last = d->groups.count ? d->groups.ops[d->groups.count - 1]
+                                       : (MlirOperation){NULL};
+  /* The terminator must follow the groups (it is where they move to). */
+  return movable && (mlirOperationIsNull(last) ||
+                     !mlirOperationIsNull(mlirOperationGetNextInBlock(last)));
 }
 
 /* The level of each group, in one pass from the last group up: one more
