@@ -55,6 +55,10 @@ typedef struct {
 bool tx8_place_ddr(tx8_program *prog, int levels, bool opt, int64_t bank,
                    int64_t *arena_bytes, MlirOperation where);
 
+/* The SVG of group `id`'s SPM allocation over its steps (malloc'd), or
+ * NULL after a located error. SpmSvg.c. */
+char *tx8_spm_svg(MlirOperation group, int id);
+
 /* The DDR tensor holding `v`, or -1. */
 int tx8_ddr_index(const tx8_program *prog, MlirValue v);
 

@@ -126,6 +126,9 @@ typedef struct {
   int *group_level; /* per group with code */
   bool *barrier_after;
   int64_t ddr_arena; /* bytes */
+  bool svg;          /* --tx8-spm-svg: one picture per group with code */
+  char **svgs;       /* num_svgs of them, group order */
+  int num_svgs;
   int group_seq;   /* all, for naming their results */
   int outputs[64]; /* func results -> DDR tensor */
   int num_outputs;
@@ -144,6 +147,7 @@ static bool emit_program(MlirOperation module, const npuc_tx8_target *t,
   graph g;
   memset(&g, 0, sizeof g);
   g.module = module;
+  g.svg = o->tx8_spm_svg;
   bool ok = find_main(&g) && walk_graph(&g, t) &&
             tx8_place_ddr(&g.prog, num_levels(&g), !o->tx8_opt_ddr_off,
                           t->ddr_bank_bytes, &g.ddr_arena, g.func);
@@ -153,7 +157,16 @@ static bool emit_program(MlirOperation module, const npuc_tx8_target *t,
     write_makefile(o, &make);
     ok = npuc_emitted_files_add(out, "main.c", npuc_sb_take(&main_c)) &&
          npuc_emitted_files_add(out, "Makefile", npuc_sb_take(&make));
+    for (int i = 0; ok && i < g.num_svgs; ++i) {
+      char name[48];
+      snprintf(name, sizeof name, "spm_group%d.svg", i);
+      ok = npuc_emitted_files_add(out, name, g.svgs[i]);
+      g.svgs[i] = NULL;
+    }
   }
+  for (int i = 0; i < g.num_svgs; ++i)
+    free(g.svgs[i]);
+  free(g.svgs);
   npuc_sb_free(&g.groups);
   free(g.group_level);
   free(g.barrier_after);
@@ -416,6 +429,13 @@ static bool add_group(graph *g, MlirOperation op, const npuc_tx8_target *t) {
   g->num_groups++;
   if (!tx8_emit_group(&g->prog, op, id, &g->groups))
     return false;
+  if (g->svg) {
+    g->svgs = npuc_xrealloc(g->svgs, (size_t)(id + 1) * sizeof *g->svgs);
+    g->svgs[id] = tx8_spm_svg(op, id);
+    g->num_svgs = id + 1;
+    if (!g->svgs[id])
+      return false;
+  }
   MlirAttribute alloc = mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("spm_alloc_size"));
   int64_t bytes = (int64_t)mlirIntegerAttrGetValueUInt(alloc);
