@@ -26,7 +26,7 @@ typedef struct {
   npuc_tx8_layout_mode mode;
   int32_t rank;
   int32_t shape[NPUC_TX8_MAX_SHAPE_DIM];
-  int alias; /* >= 0: the bytes of that tensor (a DDR reshape) */
+  int alias;      /* >= 0: the bytes of that tensor (a DDR reshape) */
   int64_t offset; /* where it lies in the DDR arena (an alias: its
                      source's); docs/tx8.md, "DDR placement" */
 } tx8_ddr_tensor;

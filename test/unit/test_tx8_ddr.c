@@ -61,11 +61,11 @@ static void dma_in_arena(void **state) {
   const int32_t shape[2] = {4, 256};
   char *arena = aligned_alloc(4096, 16384);
   memset(arena, 0, 16384);
-  TSR spm = npuc_tx8_tsr_of_shape(NULL, shape, 2, NPUC_TX8_F32,
-                                  NPUC_TX8_TENSOR);
+  TSR spm =
+      npuc_tx8_tsr_of_shape(NULL, shape, 2, NPUC_TX8_F32, NPUC_TX8_TENSOR);
   spm.data = calloc(1, (size_t)spm.layout.total_bytes);
-  TSR ddr = npuc_tx8_tsr_of_shape(arena, shape, 2, NPUC_TX8_F32,
-                                  NPUC_TX8_TENSOR);
+  TSR ddr =
+      npuc_tx8_tsr_of_shape(arena, shape, 2, NPUC_TX8_F32, NPUC_TX8_TENSOR);
   uint64_t plain = npuc_tx8_cycles_ddr(4096);
   npuc_tx8_rt_set_ddr_arena(arena, 16384);
   npuc_tx8_counters_reset();
@@ -78,8 +78,8 @@ static void dma_in_arena(void **state) {
   /* Rows 1..2 as a slice, from 16 bytes off: one run of 2048 bytes at
    * 1040, bursts [1024, 3136): 64 bytes more, one bank. */
   L_SHAPE l = {{4, 256}, {1, 0}, {2, 256}, {2, 256}, 2};
-  TSR part = npuc_tx8_tsr_of_lshape(spm.data, &l, NPUC_TX8_F32,
-                                    NPUC_TX8_TENSOR);
+  TSR part =
+      npuc_tx8_tsr_of_lshape(spm.data, &l, NPUC_TX8_F32, NPUC_TX8_TENSOR);
   assert_int_equal(op_dma_load_slice(&part, &ddr, &l),
                    npuc_tx8_cycles_ddr(2048) + 6);
   npuc_tx8_counters c = npuc_tx8_counters_get();

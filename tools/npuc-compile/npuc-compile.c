@@ -292,7 +292,9 @@ static bool write_staged(const char *staging, const npuc_emitted_file *file) {
 /* ---- Command line --------------------------------------------------- */
 
 static bool parse_bool(const char *flag, const char *value, bool *out);
-static bool parse_tx8_flag(options *o, const char *flag, const char *value);
+static int parse_tx8_flag(options *o, const char *body, size_t n,
+                          const char *value);
+static bool tx8_flags_fit(const options *o);
 static bool valid_target(const char *target);
 static void list_targets(FILE *f);
 static int unknown_option(const char *arg, const char *name);
@@ -316,6 +318,7 @@ static const char *const option_names[] = {"target",
                                            NULL};
 
 static int parse_command_line(int argc, char **argv, options *o) {
+  int tx8; /* parse_tx8_flag's answer */
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (arg[0] != '-' || arg[1] == '\0') {
@@ -370,12 +373,8 @@ static int parse_command_line(int argc, char **argv, options *o) {
       if (!parse_bool("--enable-auto-blockify-loop", value,
                       &o->compile.auto_blockify_loop))
         return 1;
-    } else if (IS("tx8-opt-barrier") || IS("tx8-opt-ddr") ||
-               IS("tx8-spm-svg")) {
-      if (!parse_tx8_flag(o, IS("tx8-opt-barrier") ? "--tx8-opt-barrier"
-                             : IS("tx8-opt-ddr")   ? "--tx8-opt-ddr"
-                                                   : "--tx8-spm-svg",
-                          value))
+    } else if ((tx8 = parse_tx8_flag(o, body, n, value)) >= 0) {
+      if (!tx8)
         return 1;
     } else if (IS("enable-auto-bind-sub-block")) {
       if (!parse_bool("--enable-auto-bind-sub-block", value,
@@ -405,11 +404,8 @@ static int parse_command_line(int argc, char **argv, options *o) {
                          "--target=ascend-cmodel only\n");
     return 1;
   }
-  if (o->tx8_flag && strcmp(o->target, "tx8") != 0) {
-    fprintf(stderr, TOOL ": error: %s is an option of --target=tx8 only\n",
-            o->tx8_flag);
+  if (!tx8_flags_fit(o))
     return 1;
-  }
   if (!o->output_dir) {
     fprintf(stderr, TOOL ": error: no output directory given: use -o <dir>\n");
     return 1;
@@ -502,18 +498,38 @@ static bool parse_bool(const char *flag, const char *value, bool *out) {
 }
 
 /* --tx8-opt-barrier, --tx8-opt-ddr (default true), --tx8-spm-svg
- * (default false): booleans, given as --flag or --flag=<bool>. */
-static bool parse_tx8_flag(options *o, const char *flag, const char *value) {
-  bool on;
-  if (!parse_bool(flag, value, &on))
+ * (default false): booleans, given as --flag or --flag=<bool>. `body`
+ * (n characters) is the option's name. -1: not one of them; 0: a bad
+ * value (reported); 1: set. */
+static int parse_tx8_flag(options *o, const char *body, size_t n,
+                          const char *value) {
+  static const char *const flags[] = {"--tx8-opt-barrier", "--tx8-opt-ddr",
+                                      "--tx8-spm-svg"};
+  for (int k = 0; k < 3; k++) {
+    if (strlen(flags[k]) - 2 != n || strncmp(flags[k] + 2, body, n) != 0)
+      continue;
+    bool on;
+    if (!parse_bool(flags[k], value, &on))
+      return 0;
+    o->tx8_flag = flags[k];
+    if (k == 0)
+      o->compile.tx8_opt_barrier_off = !on;
+    else if (k == 1)
+      o->compile.tx8_opt_ddr_off = !on;
+    else
+      o->compile.tx8_spm_svg = on;
+    return 1;
+  }
+  return -1;
+}
+
+/* The tx8 flags go with --target=tx8 only. */
+static bool tx8_flags_fit(const options *o) {
+  if (o->tx8_flag && strcmp(o->target, "tx8") != 0) {
+    fprintf(stderr, TOOL ": error: %s is an option of --target=tx8 only\n",
+            o->tx8_flag);
     return false;
-  o->tx8_flag = flag;
-  if (!strcmp(flag, "--tx8-opt-barrier"))
-    o->compile.tx8_opt_barrier_off = !on;
-  else if (!strcmp(flag, "--tx8-opt-ddr"))
-    o->compile.tx8_opt_ddr_off = !on;
-  else
-    o->compile.tx8_spm_svg = on;
+  }
   return true;
 }
 

@@ -91,11 +91,11 @@ void npuc_tx8_rt_set_ddr_arena(const void *base, int64_t bytes) {
  * run extend it; a run is charged when the next one starts elsewhere. */
 typedef struct {
   bool active, have_run;
-  int64_t start, end;  /* the current run */
-  int64_t last_bank;   /* the bank open, -1 before the first run */
-  int64_t useful;      /* bytes of all runs */
-  int64_t waste;       /* bytes of partial bursts at run ends */
-  int64_t opened;      /* banks opened */
+  int64_t start, end; /* the current run */
+  int64_t last_bank;  /* the bank open, -1 before the first run */
+  int64_t useful;     /* bytes of all runs */
+  int64_t waste;      /* bytes of partial bursts at run ends */
+  int64_t opened;     /* banks opened */
 } ddr_walk;
 
 static void walk_flush(ddr_walk *w, int64_t bank) {

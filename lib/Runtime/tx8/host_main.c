@@ -116,8 +116,8 @@ static int read_input(const char *dir, const tx8_ddr_tensor *t, char *dst) {
 /* The arena, zeroed, its size rounded up to whole banks, starting on a
  * bank boundary; named to the runtime's DMA cost model. */
 static char *alloc_arena(void) {
-  int64_t bank = tx8_target.ddr_bank_bytes > 0 ? tx8_target.ddr_bank_bytes
-                                                : 4096;
+  int64_t bank =
+      tx8_target.ddr_bank_bytes > 0 ? tx8_target.ddr_bank_bytes : 4096;
   int64_t bytes = tx8_ddr_arena_bytes > 0 ? tx8_ddr_arena_bytes : 1;
   if (bytes > INT64_MAX - bank) {
     fprintf(stderr, "program: the DDR arena is too large\n");
@@ -337,8 +337,9 @@ static uint64_t print_levels(FILE *out, const uint64_t *cycles) {
 }
 
 /* Per group: the slowest tile's cycles, then its traffic; then the
- * levels (when groups share one) and the totals. The "group N: C cycles (slowest tile)" and "total: C cycles on
- * T tiles" lines are the original report's. */
+ * levels (when groups share one) and the totals. The "group N: C cycles
+ * (slowest tile)" and "total: C cycles on T tiles" lines are the original
+ * report's. */
 static void print_report(FILE *out, const uint64_t *cycles,
                          const npuc_tx8_counters *traffic) {
   group_figures total = {0};

@@ -137,7 +137,8 @@ static bool place_variables(tx8_program *p, int levels, int64_t bank,
   npuc_tx8_spm_result r;
   char err[160];
   bool reuse = ok && bank % NPUC_TX8_SPM_ALIGN == 0 &&
-               n <= NPUC_TX8_SPM_MAX_BUFFERS && levels <= NPUC_TX8_SPM_MAX_STEP &&
+               n <= NPUC_TX8_SPM_MAX_BUFFERS &&
+               levels <= NPUC_TX8_SPM_MAX_STEP &&
                npuc_tx8_spm_alloc(bufs, n, offsets, &r, err, sizeof err);
   int64_t top = 0; /* without reuse: the end of the last placed */
   for (int k = 0; k < n && ok; ++k) {

@@ -4,9 +4,9 @@
  *              what one tile runs: every group in order, a barrier after
  *              each group whose need_barrier says so (tx8-group-dag: the
  *              last of each level; checked: no group reads what its own
- *              level wrote); the DDR arena (DdrPlace.c); the tables of include/npuc/Tx8Program.h (the DDR
- *              tensors with the constants' data, outputs, tiles, SPM
- *              size, target) that the host in libnpuc_tx8_rt
+ *              level wrote); the DDR arena (DdrPlace.c); the tables of
+ * include/npuc/Tx8Program.h (the DDR tensors with the constants' data, outputs,
+ * tiles, SPM size, target) that the host in libnpuc_tx8_rt
  *              (lib/Runtime/tx8/host_main.c) reads: it loads the inputs
  *              from <in>/argN.bin, runs all tiles (one thread each),
  *              writes <out>/resultN.bin and a cycle report;
@@ -120,9 +120,9 @@ static bool load_target(MlirOperation module, const npuc_compile_options *o,
 typedef struct {
   MlirOperation module, func;
   tx8_program prog;
-  npuc_sb groups;  /* the group functions */
-  int num_groups;  /* with code */
-  int level;       /* the barrier level the next group runs in */
+  npuc_sb groups;   /* the group functions */
+  int num_groups;   /* with code */
+  int level;        /* the barrier level the next group runs in */
   int *group_level; /* per group with code */
   bool *barrier_after;
   int64_t ddr_arena; /* bytes */

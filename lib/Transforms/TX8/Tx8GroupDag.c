@@ -125,8 +125,8 @@ static void remark_stats(const body_dag *d, const char *why) {
     code += has_code;
     barriers += has_code && barrier_of(d->groups.ops[i]);
   }
-  npuc_pass_remark(d->groups.ops[0], "%d groups with code, %d barriers%s",
-                   code, barriers, why);
+  npuc_pass_remark(d->groups.ops[0], "%d groups with code, %d barriers%s", code,
+                   barriers, why);
 }
 
 /* Collects the groups; false when an op other than a group, an op without
