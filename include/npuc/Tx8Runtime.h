@@ -114,9 +114,9 @@ uint64_t npuc_tx8_cycles_wdma(int64_t bytes);
 uint64_t npuc_tx8_cycles_noc(int64_t bytes, int32_t parts);
 
 /* ---- DDR placement (opt_ddr; docs/tx8.md, "DDR placement") -------------
- * The host places every DDR tensor in one arena starting on a bank
- * boundary and names it here: a DMA whose DDR side lies in [base, base +
- * bytes) is charged for where it lies (npuc_tx8_ddr_penalty_cycles).
+ * The host places every DDR tensor in one arena and names it here: a DMA
+ * whose DDR side lies in [base, base + bytes) is charged for where it
+ * lies, its addresses counted from base (npuc_tx8_ddr_penalty_cycles).
  * Outside it (no arena set: unit tests, host-side copies) a DMA costs
  * what npuc_tx8_cycles_rdma/wdma say. Set before the tiles run. */
 void npuc_tx8_rt_set_ddr_arena(const void *base, int64_t bytes);

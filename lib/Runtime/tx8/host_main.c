@@ -11,7 +11,7 @@
  * the host takes the tile's counters and books them to g, and
  * tx8_barrier after the last group of each level (opt_barrier).
  *
- * DDR: one arena on a bank boundary (chip.ddr_bank_bytes), each tensor at
+ * DDR: one arena (offsets on chip.ddr_bank_bytes boundaries), each tensor at
  * the offset main.c gives it (opt_ddr; docs/tx8.md, "DDR placement"),
  * named to the runtime so DMAs pay for where their data lies. */
 #ifndef _POSIX_C_SOURCE
@@ -113,18 +113,17 @@ static int read_input(const char *dir, const tx8_ddr_tensor *t, char *dst) {
   return 1;
 }
 
-/* The arena, zeroed, its size rounded up to whole banks, starting on a
- * bank boundary; named to the runtime's DMA cost model. */
+/* The arena, zeroed, on a 4 KiB boundary (the cost model measures
+ * addresses from its start, so banks of any size line up with it). */
 static char *alloc_arena(void) {
-  int64_t bank =
-      tx8_target.ddr_bank_bytes > 0 ? tx8_target.ddr_bank_bytes : 4096;
+  const int64_t align = 4096;
   int64_t bytes = tx8_ddr_arena_bytes > 0 ? tx8_ddr_arena_bytes : 1;
-  if (bytes > INT64_MAX - bank) {
+  if (bytes > INT64_MAX - align) {
     fprintf(stderr, "program: the DDR arena is too large\n");
     return NULL;
   }
-  bytes = (bytes + bank - 1) / bank * bank;
-  char *arena = aligned_alloc((size_t)bank, (size_t)bytes);
+  bytes = (bytes + align - 1) / align * align;
+  char *arena = aligned_alloc((size_t)align, (size_t)bytes);
   if (!arena) {
     fprintf(stderr, "program: out of memory for %lld DDR bytes\n",
             (long long)bytes);
