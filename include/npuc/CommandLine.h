@@ -40,8 +40,8 @@ struct npuc_cli {
                bool flag);
   /* `name` is `name_len` bytes of the option without its dashes; NULL:
    * npuc_cli_unknown_option. */
-  int (*unknown)(void *user, const char *arg, const char *name,
-                 size_t name_len, const char *value);
+  int (*unknown)(void *user, const char *arg, const char *name, size_t name_len,
+                 const char *value);
 };
 
 /* Parses argv[1..]; the positional argument goes to *input (a second one
@@ -64,6 +64,18 @@ int npuc_cli_unknown_option(const npuc_cli *cli, const char *arg,
 /* The table's listed options, one line each ("  usage   help"), `width`
  * columns for the usage. */
 void npuc_cli_print_options(const npuc_cli *cli, int width);
+
+/* The last rows of every tool's table: --help (also -h) and --version. */
+#define NPUC_CLI_HELP_AND_VERSION(help_id, version_id)                         \
+  {"help", NPUC_ARG_NONE, help_id, "--help, -h", "Show this help"},            \
+      {"h", NPUC_ARG_NONE, help_id, NULL, NULL}, {                             \
+    "version", NPUC_ARG_NONE, version_id, "--version", "Show the version"      \
+  }
+
+/* The build's version (CMake sets it). */
+#ifndef NPUC_VERSION
+#define NPUC_VERSION "0.0.0"
+#endif
 
 /* "<tool> version <v> (MLIR 22)" on stdout. */
 void npuc_cli_print_version(const char *tool, const char *version);

@@ -24,8 +24,7 @@ typedef struct {
 /* Freezes `set` (consumed), runs the driver on `root` with region
  * simplification off (our passes change only what their patterns match),
  * then as long as `again` asks, and frees it all. */
-void npuc_apply_patterns_greedily(MlirOperation root,
-                                  MlirRewritePatternSet set,
+void npuc_apply_patterns_greedily(MlirOperation root, MlirRewritePatternSet set,
                                   const npuc_greedy_options *o);
 
 #endif

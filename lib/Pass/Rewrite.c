@@ -2,8 +2,7 @@
  * once for every pattern pass. */
 #include "npuc/Rewrite.h"
 
-void npuc_apply_patterns_greedily(MlirOperation root,
-                                  MlirRewritePatternSet set,
+void npuc_apply_patterns_greedily(MlirOperation root, MlirRewritePatternSet set,
                                   const npuc_greedy_options *o) {
   MlirFrozenRewritePatternSet frozen = mlirFreezeRewritePattern(set);
   mlirRewritePatternSetDestroy(set); /* moved from by the freeze */

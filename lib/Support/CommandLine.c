@@ -9,8 +9,8 @@
 
 static int parse_option(const npuc_cli *cli, int argc, char **argv, int *i,
                         void *user);
-static const npuc_cli_option *find_option(const npuc_cli *cli,
-                                          const char *name, size_t len);
+static const npuc_cli_option *find_option(const npuc_cli *cli, const char *name,
+                                          size_t len);
 
 int npuc_cli_parse(const npuc_cli *cli, int argc, char **argv, void *user,
                    const char **input) {
@@ -70,8 +70,8 @@ static int parse_option(const npuc_cli *cli, int argc, char **argv, int *i,
   return cli->apply(user, opt, value, flag);
 }
 
-static const npuc_cli_option *find_option(const npuc_cli *cli,
-                                          const char *name, size_t len) {
+static const npuc_cli_option *find_option(const npuc_cli *cli, const char *name,
+                                          size_t len) {
   for (size_t k = 0; k < cli->num_options; k++) {
     const char *n = cli->options[k].name;
     if (strlen(n) == len && memcmp(n, name, len) == 0)
@@ -109,8 +109,8 @@ int npuc_cli_unknown_option(const npuc_cli *cli, const char *arg,
     fprintf(stderr, "%s: error: unknown %s '%s'; did you mean '--%s'?\n",
             cli->tool, what, arg, best);
   else
-    fprintf(stderr, "%s: error: unknown %s '%s' (see '%s --help')\n",
-            cli->tool, what, arg, cli->tool);
+    fprintf(stderr, "%s: error: unknown %s '%s' (see '%s --help')\n", cli->tool,
+            what, arg, cli->tool);
   return 1;
 }
 

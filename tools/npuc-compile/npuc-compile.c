@@ -24,10 +24,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef NPUC_VERSION
-#define NPUC_VERSION "0.0.0"
-#endif
-
 #define TOOL "npuc-compile"
 
 typedef struct {
@@ -329,9 +325,7 @@ static const npuc_cli_option specs[] = {
      "ONNX: the static shape of a graph input"},
     {"tx8-dtype", NPUC_ARG_REQUIRED, OPT_ONNX, "--tx8-dtype=f32|f16|bf16",
      "ONNX: compute in this element type (default f32)"},
-    {"help", NPUC_ARG_NONE, OPT_HELP, "--help, -h", "Show this help"},
-    {"h", NPUC_ARG_NONE, OPT_HELP, NULL, NULL},
-    {"version", NPUC_ARG_NONE, OPT_VERSION, "--version", "Show the version"},
+    NPUC_CLI_HELP_AND_VERSION(OPT_HELP, OPT_VERSION),
 };
 
 static int apply_option(void *user, const npuc_cli_option *spec,

@@ -16,10 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef NPUC_VERSION
-#define NPUC_VERSION "0.0.0"
-#endif
-
 #define TOOL "npuc-import"
 #define MAX_SHAPES 64
 
@@ -125,9 +121,7 @@ static const npuc_cli_option specs[] = {
      "Compute in this element type (default: the model's, f32)"},
     {"mlir-print-op-generic", NPUC_ARG_NONE, OPT_GENERIC,
      "--mlir-print-op-generic", "Print every op in generic form"},
-    {"help", NPUC_ARG_NONE, OPT_HELP, "--help, -h", "Show this help"},
-    {"h", NPUC_ARG_NONE, OPT_HELP, NULL, NULL},
-    {"version", NPUC_ARG_NONE, OPT_VERSION, "--version", "Show the version"},
+    NPUC_CLI_HELP_AND_VERSION(OPT_HELP, OPT_VERSION),
 };
 
 static int apply_option(void *user, const npuc_cli_option *spec,

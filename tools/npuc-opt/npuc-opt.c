@@ -19,10 +19,6 @@
 #include <string.h>
 #include <time.h>
 
-#ifndef NPUC_VERSION
-#define NPUC_VERSION "0.0.0"
-#endif
-
 #define TOOL "npuc-opt"
 #define SPLIT_MARKER "// -----"
 
@@ -343,9 +339,7 @@ static const npuc_cli_option specs[] = {
     {"allow-unregistered-dialect", NPUC_ARG_NONE, OPT_ALLOW_UNREGISTERED,
      "--allow-unregistered-dialect",
      "Accepted for mlir-opt compatibility; always on"},
-    {"help", NPUC_ARG_NONE, OPT_HELP, "--help, -h", "Show this help"},
-    {"h", NPUC_ARG_NONE, OPT_HELP, NULL, NULL},
-    {"version", NPUC_ARG_NONE, OPT_VERSION, "--version", "Show the version"},
+    NPUC_CLI_HELP_AND_VERSION(OPT_HELP, OPT_VERSION),
 };
 
 static int apply_option(void *user, const npuc_cli_option *spec,

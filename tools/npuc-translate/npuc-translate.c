@@ -17,10 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef NPUC_VERSION
-#define NPUC_VERSION "0.0.0"
-#endif
-
 #define TOOL "npuc-translate"
 #define SPLIT_MARKER "// -----"
 
@@ -140,9 +136,7 @@ static const npuc_cli_option specs[] = {
     {"allow-unregistered-dialect", NPUC_ARG_NONE, OPT_ALLOW_UNREGISTERED,
      "--allow-unregistered-dialect",
      "Accepted for mlir-translate compatibility; always on"},
-    {"help", NPUC_ARG_NONE, OPT_HELP, "--help, -h", "Show this help"},
-    {"h", NPUC_ARG_NONE, OPT_HELP, NULL, NULL},
-    {"version", NPUC_ARG_NONE, OPT_VERSION, "--version", "Show the version"},
+    NPUC_CLI_HELP_AND_VERSION(OPT_HELP, OPT_VERSION),
 };
 
 static int apply_option(void *user, const npuc_cli_option *spec,
