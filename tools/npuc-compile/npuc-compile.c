@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "npuc/Alloc.h"
+#include "npuc/CommandLine.h"
 #include "npuc/IR.h"
 #include "npuc/Onnx.h"
 #include "npuc/Pass.h"
@@ -23,10 +24,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef NPUC_VERSION
-#define NPUC_VERSION "0.0.0"
-#endif
-
 #define TOOL "npuc-compile"
 
 typedef struct {
@@ -42,7 +39,7 @@ typedef struct {
   const char *tx8_flag; /* a --tx8-opt-* / --tx8-spm-svg flag given */
 } options;
 
-enum { CONTINUE = -1 };
+enum { CONTINUE = NPUC_CLI_CONTINUE };
 
 static int parse_command_line(int argc, char **argv, options *o);
 static int compile(const options *o);
@@ -291,103 +288,122 @@ static bool write_staged(const char *staging, const npuc_emitted_file *file) {
 
 /* ---- Command line --------------------------------------------------- */
 
-static bool parse_bool(const char *flag, const char *value, bool *out);
-static int parse_tx8_flag(options *o, const char *body, size_t n,
-                          const char *value);
-static bool tx8_flags_fit(const options *o);
+enum {
+  OPT_TARGET,
+  OPT_OUTPUT,
+  OPT_CONFIG,
+  OPT_KERNEL,
+  OPT_BLOCKIFY,
+  OPT_BIND,
+  OPT_FORMAT,
+  OPT_ONNX,
+  OPT_TX8_BARRIER,
+  OPT_TX8_DDR,
+  OPT_TX8_SVG,
+  OPT_HELP,
+  OPT_VERSION,
+};
+
+static const npuc_cli_option specs[] = {
+    {"target", NPUC_ARG_REQUIRED, OPT_TARGET, "--target=<target>",
+     "The target (listed below)"},
+    {"o", NPUC_ARG_REQUIRED, OPT_OUTPUT, "-o <dir>", "Output directory"},
+    {"target-config", NPUC_ARG_REQUIRED, OPT_CONFIG, "--target-config=<file>",
+     "Override the target description (YAML)"},
+    {"kernel", NPUC_ARG_REQUIRED, OPT_KERNEL, "--kernel=<name>",
+     "ascend-cmodel: emit only the func.func <name>,\n"
+     "entry or not (default: every hacc.entry)"},
+    {"enable-auto-blockify-loop", NPUC_ARG_NONE, OPT_BLOCKIFY,
+     "--enable-auto-blockify-loop",
+     "Run auto-blockify-parallel-loop: loop each kernel\n"
+     "over its logical blocks on the physical cores\n"
+     "(also on with TRITON_ALL_BLOCKS_PARALLEL=1)"},
+    {"enable-auto-bind-sub-block", NPUC_ARG_NONE, OPT_BIND,
+     "--enable-auto-bind-sub-block=<bool>",
+     "Bind sub-blocks automatically (default: true)"},
+    {"input-format", NPUC_ARG_REQUIRED, OPT_FORMAT, "--input-format=mlir|onnx",
+     "The input's kind (default: by extension;\n"
+     ".onnx is ONNX, anything else MLIR)"},
+    {"input-shape", NPUC_ARG_REQUIRED, OPT_ONNX,
+     "--input-shape=<name>:<DxDx...>",
+     "ONNX: the static shape of a graph input"},
+    {"tx8-dtype", NPUC_ARG_REQUIRED, OPT_ONNX, "--tx8-dtype=f32|f16|bf16",
+     "ONNX: compute in this element type (default f32)"},
+    {"tx8-opt-barrier", NPUC_ARG_NONE, OPT_TX8_BARRIER,
+     "--tx8-opt-barrier=<bool>",
+     "tx8: one barrier per level of independent groups\n"
+     "(default: true; false: after every group)"},
+    {"tx8-opt-ddr", NPUC_ARG_NONE, OPT_TX8_DDR, "--tx8-opt-ddr=<bool>",
+     "tx8: DDR tensors on bank boundaries, reusing\n"
+     "freed space (default: true; false: packed in order)"},
+    {"tx8-spm-svg", NPUC_ARG_NONE, OPT_TX8_SVG, "--tx8-spm-svg",
+     "tx8: also write spm_group<N>.svg, each group's SPM\n"
+     "buffers over its steps"},
+    NPUC_CLI_HELP_AND_VERSION(OPT_HELP, OPT_VERSION),
+};
+
+static int apply_option(void *user, const npuc_cli_option *spec,
+                        const char *value, bool flag);
+static int check_command_line(options *o);
 static bool valid_target(const char *target);
 static void list_targets(FILE *f);
-static int unknown_option(const char *arg, const char *name);
-static bool parse_onnx_option(options *o, const char *flag, const char *value);
 static int finish_input_kind(options *o);
 
-static const char *const option_names[] = {"target",
-                                           "o",
-                                           "enable-auto-blockify-loop",
-                                           "enable-auto-bind-sub-block",
-                                           "target-config",
-                                           "kernel",
-                                           "input-format",
-                                           "input-shape",
-                                           "tx8-dtype",
-                                           "tx8-opt-barrier",
-                                           "tx8-opt-ddr",
-                                           "tx8-spm-svg",
-                                           "help",
-                                           "version",
-                                           NULL};
+static const npuc_cli cli = {TOOL, specs, sizeof specs / sizeof specs[0],
+                             apply_option, NULL};
 
 static int parse_command_line(int argc, char **argv, options *o) {
-  int tx8; /* parse_tx8_flag's answer */
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i];
-    if (arg[0] != '-' || arg[1] == '\0') {
-      if (o->input) {
-        fprintf(stderr,
-                TOOL ": error: more than one input file ('%s' and "
-                     "'%s')\n",
-                o->input, arg);
-        return 1;
-      }
-      o->input = arg;
-      continue;
-    }
-    const char *body = arg + (arg[1] == '-' ? 2 : 1);
-    const char *eq = strchr(body, '=');
-    size_t n = eq ? (size_t)(eq - body) : strlen(body);
-    const char *value = eq ? eq + 1 : NULL;
-#define IS(name) (n == strlen(name) && strncmp(body, name, n) == 0)
-    if (IS("help") || IS("h")) {
-      print_help();
-      return 0;
-    }
-    if (IS("version")) {
-      printf(TOOL " version " NPUC_VERSION " (MLIR 22)\n");
-      return 0;
-    }
-    if (IS("input-format") || IS("input-shape") || IS("tx8-dtype")) {
-      if (!value && i + 1 < argc)
-        value = argv[++i];
-      if (!parse_onnx_option(o,
-                             IS("input-format")  ? "input-format"
-                             : IS("input-shape") ? "input-shape"
-                                                 : "tx8-dtype",
-                             value))
-        return 1;
-      continue;
-    }
-    if (IS("target") || IS("o") || IS("target-config") || IS("kernel")) {
-      if (!value && i + 1 < argc)
-        value = argv[++i];
-      if (!value || !*value) {
-        fprintf(stderr, TOOL ": error: option '%s' needs a value\n", arg);
-        return 1;
-      }
-      if (IS("target-config"))
-        o->compile.target_config = value;
-      else if (IS("kernel"))
-        o->compile.kernel = value;
-      else
-        *(IS("o") ? &o->output_dir : &o->target) = value;
-    } else if (IS("enable-auto-blockify-loop")) {
-      if (!parse_bool("--enable-auto-blockify-loop", value,
-                      &o->compile.auto_blockify_loop))
-        return 1;
-    } else if ((tx8 = parse_tx8_flag(o, body, n, value)) >= 0) {
-      if (!tx8)
-        return 1;
-    } else if (IS("enable-auto-bind-sub-block")) {
-      if (!parse_bool("--enable-auto-bind-sub-block", value,
-                      &o->compile.auto_bind_sub_block))
-        return 1;
-    } else {
-      char *name = strndup(body, n);
-      int status = unknown_option(arg, name ? name : body);
-      free(name);
-      return status;
-    }
-#undef IS
+  int status = npuc_cli_parse(&cli, argc, argv, o, &o->input);
+  return status != CONTINUE ? status : check_command_line(o);
+}
+
+static int apply_option(void *user, const npuc_cli_option *spec,
+                        const char *value, bool flag) {
+  options *o = user;
+  char err[300];
+  if (spec->arg == NPUC_ARG_REQUIRED && !*value) {
+    fprintf(stderr, TOOL ": error: option '--%s' needs a value\n", spec->name);
+    return 1;
   }
+  if (spec->id == OPT_TX8_BARRIER || spec->id == OPT_TX8_DDR ||
+      spec->id == OPT_TX8_SVG)
+    o->tx8_flag = spec->name;
+  switch (spec->id) {
+  case OPT_TARGET: o->target = value; break;
+  case OPT_OUTPUT: o->output_dir = value; break;
+  case OPT_CONFIG: o->compile.target_config = value; break;
+  case OPT_KERNEL: o->compile.kernel = value; break;
+  case OPT_BLOCKIFY: o->compile.auto_blockify_loop = flag; break;
+  case OPT_BIND: o->compile.auto_bind_sub_block = flag; break;
+  case OPT_FORMAT:
+    if (strcmp(value, "mlir") && strcmp(value, "onnx")) {
+      fprintf(stderr,
+              TOOL ": error: --input-format takes mlir or onnx, not "
+                   "'%s'\n",
+              value);
+      return 1;
+    }
+    o->input_format = value;
+    break;
+  case OPT_ONNX:
+    if (!npuc_onnx_set_option(&o->import, o->shapes,
+                              sizeof o->shapes / sizeof o->shapes[0],
+                              spec->name, value, err, sizeof err)) {
+      fprintf(stderr, TOOL ": error: %s\n", err);
+      return 1;
+    }
+    break;
+  case OPT_TX8_BARRIER: o->compile.tx8_opt_barrier_off = !flag; break;
+  case OPT_TX8_DDR: o->compile.tx8_opt_ddr_off = !flag; break;
+  case OPT_TX8_SVG: o->compile.tx8_spm_svg = flag; break;
+  case OPT_HELP: print_help(); return 0;
+  case OPT_VERSION: npuc_cli_print_version(TOOL, NPUC_VERSION); return 0;
+  }
+  return CONTINUE;
+}
+
+/* What the options must say together. */
+static int check_command_line(options *o) {
   if (!o->target) {
     fprintf(stderr, TOOL ": error: no target given: use --target=<name>, ");
     list_targets(stderr);
@@ -404,8 +420,11 @@ static int parse_command_line(int argc, char **argv, options *o) {
                          "--target=ascend-cmodel only\n");
     return 1;
   }
-  if (!tx8_flags_fit(o))
+  if (o->tx8_flag && strcmp(o->target, "tx8") != 0) {
+    fprintf(stderr, TOOL ": error: --%s is an option of --target=tx8 only\n",
+            o->tx8_flag);
     return 1;
+  }
   if (!o->output_dir) {
     fprintf(stderr, TOOL ": error: no output directory given: use -o <dir>\n");
     return 1;
@@ -415,49 +434,6 @@ static int parse_command_line(int argc, char **argv, options *o) {
     return 1;
   }
   return finish_input_kind(o);
-}
-
-/* --input-format=mlir|onnx, --input-shape=NAME:DxD..., --tx8-dtype. */
-static bool parse_onnx_option(options *o, const char *flag, const char *value) {
-  if (!value || !*value) {
-    fprintf(stderr, TOOL ": error: option '--%s' needs a value\n", flag);
-    return false;
-  }
-  char err[256];
-  if (!strcmp(flag, "input-format")) {
-    if (strcmp(value, "mlir") && strcmp(value, "onnx")) {
-      fprintf(stderr,
-              TOOL ": error: --input-format takes mlir or onnx, not "
-                   "'%s'\n",
-              value);
-      return false;
-    }
-    o->input_format = value;
-  } else if (!strcmp(flag, "input-shape")) {
-    size_t k = o->import.num_input_shapes;
-    if (k == sizeof o->shapes / sizeof o->shapes[0]) {
-      fprintf(stderr, TOOL ": error: too many --input-shape options\n");
-      return false;
-    }
-    if (!npuc_onnx_parse_input_shape(value, &o->shapes[k], err, sizeof err)) {
-      fprintf(stderr, TOOL ": error: --input-shape: %s\n", err);
-      return false;
-    }
-    o->import.num_input_shapes++;
-    o->import.input_shapes = o->shapes;
-  } else if (!strcmp(value, "f32") || !strcmp(value, "f16") ||
-             !strcmp(value, "bf16")) {
-    o->import.dtype = value[0] == 'b'   ? NPUC_ONNX_DTYPE_BF16
-                      : value[1] == '1' ? NPUC_ONNX_DTYPE_F16
-                                        : NPUC_ONNX_DTYPE_MODEL;
-  } else {
-    fprintf(stderr,
-            TOOL ": error: --tx8-dtype takes f32, f16 or bf16, not "
-                 "'%s'\n",
-            value);
-    return false;
-  }
-  return true;
 }
 
 /* ONNX by --input-format or the .onnx extension; its options need it and
@@ -481,58 +457,6 @@ static int finish_input_kind(options *o) {
   return CONTINUE;
 }
 
-static bool parse_bool(const char *flag, const char *value, bool *out) {
-  if (!value || !strcmp(value, "true") || !strcmp(value, "True") ||
-      !strcmp(value, "1")) {
-    *out = true;
-    return true;
-  }
-  if (!strcmp(value, "false") || !strcmp(value, "False") ||
-      !strcmp(value, "0")) {
-    *out = false;
-    return true;
-  }
-  fprintf(stderr, TOOL ": error: %s expects true or false, got '%s'\n", flag,
-          value);
-  return false;
-}
-
-/* --tx8-opt-barrier, --tx8-opt-ddr (default true), --tx8-spm-svg
- * (default false): booleans, given as --flag or --flag=<bool>. `body`
- * (n characters) is the option's name. -1: not one of them; 0: a bad
- * value (reported); 1: set. */
-static int parse_tx8_flag(options *o, const char *body, size_t n,
-                          const char *value) {
-  static const char *const flags[] = {"--tx8-opt-barrier", "--tx8-opt-ddr",
-                                      "--tx8-spm-svg"};
-  for (int k = 0; k < 3; k++) {
-    if (strlen(flags[k]) - 2 != n || strncmp(flags[k] + 2, body, n) != 0)
-      continue;
-    bool on;
-    if (!parse_bool(flags[k], value, &on))
-      return 0;
-    o->tx8_flag = flags[k];
-    if (k == 0)
-      o->compile.tx8_opt_barrier_off = !on;
-    else if (k == 1)
-      o->compile.tx8_opt_ddr_off = !on;
-    else
-      o->compile.tx8_spm_svg = on;
-    return 1;
-  }
-  return -1;
-}
-
-/* The tx8 flags go with --target=tx8 only. */
-static bool tx8_flags_fit(const options *o) {
-  if (o->tx8_flag && strcmp(o->target, "tx8") != 0) {
-    fprintf(stderr, TOOL ": error: %s is an option of --target=tx8 only\n",
-            o->tx8_flag);
-    return false;
-  }
-  return true;
-}
-
 static bool valid_target(const char *target) {
   return npuc_target_lookup(target) != NULL;
 }
@@ -544,70 +468,13 @@ static void list_targets(FILE *f) {
   fprintf(f, "\n");
 }
 
-static int unknown_option(const char *arg, const char *name) {
-  const char *best = NULL;
-  size_t best_distance = 3; /* only close misspellings */
-  for (const char *const *o = option_names; *o; o++) {
-    size_t d = npuc_edit_distance(name, *o);
-    if (d < best_distance)
-      best = *o, best_distance = d;
-  }
-  if (best)
-    fprintf(stderr,
-            TOOL ": error: unknown option '%s'; did you mean "
-                 "'--%s'?\n",
-            arg, best);
-  else
-    fprintf(stderr,
-            TOOL ": error: unknown option '%s' (see '" TOOL " --help')\n", arg);
-  return 1;
-}
-
 static void print_help(void) {
   printf("OVERVIEW: npuc compiler driver: MLIR in, target artefacts out\n\n"
          "USAGE: " TOOL " --target=<target> -o <dir> [options] "
          "<input.mlir | model.onnx>\n\n"
-         "OPTIONS:\n"
-         "  --target=<target>                  The target; one of:\n");
+         "OPTIONS:\n");
+  npuc_cli_print_options(&cli, 34);
+  printf("\nTARGETS:\n");
   for (size_t i = 0; i < npuc_num_targets(); i++)
-    printf("      %-14s %s\n", npuc_target_at(i)->name,
-           npuc_target_at(i)->summary);
-  printf(
-      "  -o <dir>                           Output directory\n"
-      "  --target-config=<file>             Override the target "
-      "description (YAML)\n"
-      "  --kernel=<name>                    ascend-cmodel: emit only the "
-      "func.func <name>,\n"
-      "                                     entry or not (default: every "
-      "hacc.entry)\n"
-      "  --enable-auto-blockify-loop        Run auto-blockify-parallel-loop: "
-      "loop each kernel\n"
-      "                                     over its logical blocks on the "
-      "physical cores\n"
-      "                                     (also on with "
-      "TRITON_ALL_BLOCKS_PARALLEL=1)\n"
-      "  --enable-auto-bind-sub-block=<bool>\n"
-      "                                     Bind sub-blocks automatically "
-      "(default: true)\n"
-      "  --input-format=mlir|onnx           The input's kind (default: "
-      "by extension;\n"
-      "                                     .onnx is ONNX, anything else "
-      "MLIR)\n"
-      "  --input-shape=<name>:<DxDx...>     ONNX: the static shape of a "
-      "graph input\n"
-      "  --tx8-dtype=f32|f16|bf16           ONNX: compute in this element "
-      "type (default f32)\n"
-      "  --tx8-opt-barrier=<bool>           tx8: one barrier per level of "
-      "independent groups\n"
-      "                                     (default: true; false: after "
-      "every group)\n"
-      "  --tx8-opt-ddr=<bool>               tx8: DDR tensors on bank "
-      "boundaries, reusing\n"
-      "                                     freed space (default: true; "
-      "false: packed in order)\n"
-      "  --tx8-spm-svg                      tx8: also write "
-      "spm_group<N>.svg, each group's SPM\n"
-      "                                     buffers over its steps\n"
-      "  --help, -h                         Show this help\n"
-      "  --version                          Show the version\n");
+    printf("  %-14s %s\n", npuc_target_at(i)->name, npuc_target_at(i)->summary);
 }
