@@ -47,12 +47,6 @@ bool tx8_place_ddr(tx8_program *prog, int levels, bool opt, int64_t bank,
   return ok;
 }
 
-static int64_t tensor_bytes(const tx8_ddr *d) {
-  npuc_tx8_dims dims =
-      npuc_tx8_dims_of_shape(d->shape.dims, d->shape.rank, d->mode);
-  return npuc_tx8_layout_of(dims, d->dtype, d->mode).total_bytes;
-}
-
 static bool too_large(MlirOperation where) {
   npuc_op_error(where, "tx8: the DDR tensors' bytes overflow");
   return false;
@@ -73,7 +67,7 @@ static bool bump(int64_t *end, int64_t align, int64_t bytes, int64_t *at) {
 static bool place_packed(tx8_program *p, int64_t *arena, MlirOperation where) {
   for (int i = 0; i < p->num_tensors; ++i)
     if (p->tensors[i].alias < 0 &&
-        !bump(arena, 16, tensor_bytes(&p->tensors[i]), &p->tensors[i].offset))
+        !bump(arena, 16, tx8_ddr_bytes(&p->tensors[i]), &p->tensors[i].offset))
       return too_large(where);
   return true;
 }
@@ -103,7 +97,7 @@ static bool place_constants(tx8_program *p, int64_t bank, int64_t *end,
   qsort(order, (size_t)n, sizeof *order, by_key);
   bool ok = true;
   for (int k = 0; k < n && ok; ++k)
-    ok = bump(end, bank, tensor_bytes(&p->tensors[order[k].index]),
+    ok = bump(end, bank, tx8_ddr_bytes(&p->tensors[order[k].index]),
               &p->tensors[order[k].index].offset);
   free(order);
   int64_t rounded_end; /* the variables start on a bank boundary */
@@ -128,7 +122,7 @@ static bool place_variables(tx8_program *p, int levels, int64_t bank,
     int first = d->kind == TX8_DDR_INPUT ? 0 : d->write_level;
     int last = d->is_output ? levels : d->last_read;
     int64_t rounded;
-    ok = npuc_checked_ceil_div(tensor_bytes(d), bank, &rounded) &&
+    ok = npuc_checked_ceil_div(tx8_ddr_bytes(d), bank, &rounded) &&
          npuc_checked_mul(rounded, bank, &rounded);
     bufs[n] = (npuc_tx8_spm_buffer){rounded, first, last > first ? last : first,
                                     -1, false};

@@ -59,6 +59,9 @@ bool tx8_place_ddr(tx8_program *prog, int levels, bool opt, int64_t bank,
  * NULL after a located error. SpmSvg.c. */
 char *tx8_spm_svg(MlirOperation group, int id);
 
+/* The bytes tensor `d` takes in DDR (in its layout). */
+int64_t tx8_ddr_bytes(const tx8_ddr *d);
+
 /* The DDR tensor holding `v`, or -1. */
 int tx8_ddr_index(const tx8_program *prog, MlirValue v);
 

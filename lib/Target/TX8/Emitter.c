@@ -209,7 +209,7 @@ int tx8_ddr_index(const tx8_program *prog, MlirValue v) {
   return npuc_ptr_map_get(&prog->index, v.ptr, &i) ? (int)i : -1;
 }
 
-static int64_t ddr_bytes(const tx8_ddr *d) {
+int64_t tx8_ddr_bytes(const tx8_ddr *d) {
   npuc_tx8_dims dims =
       npuc_tx8_dims_of_shape(d->shape.dims, d->shape.rank, d->mode);
   return npuc_tx8_layout_of(dims, d->dtype, d->mode).total_bytes;
@@ -334,13 +334,13 @@ static bool add_constant(graph *g, MlirOperation op, bool from_container) {
       mlirTypeEqual(mlirShapedTypeGetElementType(mlirAttributeGetType(value)),
                     mlirShapedTypeGetElementType(result)) &&
       mlirElementsAttrGetNumElements(value) * npuc_tx8_dtype_bytes(t->dtype) ==
-          ddr_bytes(t);
+          tx8_ddr_bytes(t);
   if (!ok)
     npuc_op_error(op,
                   "tx8: unsupported constant: its value must be dense "
                   "elements of the result's type, %lld bytes (the result "
                   "in %s)",
-                  (long long)ddr_bytes(t), npuc_tx8_layout_name(t->mode));
+                  (long long)tx8_ddr_bytes(t), npuc_tx8_layout_name(t->mode));
   return ok;
 }
 
@@ -556,7 +556,7 @@ static void write_main(graph *g, const npuc_tx8_target *t, npuc_sb *sb) {
     static const char *const modes[] = {"NPUC_TX8_TENSOR", "NPUC_TX8_NTENSOR",
                                         "NPUC_TX8_CX", "NPUC_TX8_NCX"};
     npuc_sb_printf(sb, "    {\"%s\", %s, %lld, %s%s, %s, %s, %d, {", d->name,
-                   kinds[d->kind], (long long)ddr_bytes(d),
+                   kinds[d->kind], (long long)tx8_ddr_bytes(d),
                    d->kind == TX8_DDR_CONSTANT ? "tx8_data_" : "",
                    d->kind == TX8_DDR_CONSTANT ? p->tensors[data_of[i]].name
                                                : "NULL",
