@@ -10,7 +10,7 @@ PACKAGES   := libmlir-22-dev mlir-22-tools llvm-22-tools llvm-22-dev \
               libyaml-dev libcmocka-dev cmake clang libclang-rt-14-dev gcc make \
               python3 pkg-config clang-format \
               libprotobuf-c-dev protobuf-c-compiler python3-onnx \
-              python3-torch python3-torchvision
+              python3-torch python3-torchvision libxml2-utils
 FUZZ_SECONDS ?= 60
 # Debian's python3, which has python3-onnx and python3-torch.
 PYTHON_ONNX ?= /usr/bin/python3

@@ -319,7 +319,8 @@ def compile_graph(tools, g, work):
         f.write(g.module())
     out = os.path.join(d, "out")
     t0, c0 = time.time(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    r = subprocess.run([tools["compile"], "--target=tx8", "-o", out, src],
+    r = subprocess.run([tools["compile"], "--target=tx8"] + tools.get("opts", []) +
+                       ["-o", out, src],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        universal_newlines=True)
     c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -458,9 +459,13 @@ def main():
     p.add_argument("--work", help="keep the graphs and programs here")
     p.add_argument("--ops", type=int, default=10000)
     p.add_argument("--only", default="a,b,c,d")
+    p.add_argument("--compile-opt", action="append", default=[],
+                   help="an npuc-compile option for every graph, e.g. "
+                   "--compile-opt=--tx8-opt-ddr=false (repeatable)")
     args = p.parse_args()
     tools = {"compile": os.path.join(args.bin, "npuc-compile"),
-             "check": os.path.join(args.bin, "npuc-tx8-check")}
+             "check": os.path.join(args.bin, "npuc-tx8-check"),
+             "opts": args.compile_opt}
     t = load_target(args.target_yaml)
     work = args.work or tempfile.mkdtemp(prefix="tx8-fusion-")
     try:

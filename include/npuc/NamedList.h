@@ -12,7 +12,7 @@
  * LIST order, and
  * size_t num_fn(void), const type *at_fn(size_t) (NULL past the end) and
  * const type *lookup_fn(const char *name) (NULL if none). */
-#define NPUC_NAMED_LIST(type, LIST, array, num_fn, at_fn, lookup_fn)          \
+#define NPUC_NAMED_LIST(type, LIST, array, num_fn, at_fn, lookup_fn)           \
   static const type *const array[] = {LIST(NPUC_NAMED_LIST_ADDRESS)};          \
   size_t num_fn(void) { return sizeof array / sizeof array[0]; }               \
   const type *at_fn(size_t i) { return i < num_fn() ? array[i] : NULL; }       \

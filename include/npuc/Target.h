@@ -19,6 +19,10 @@ typedef struct {
   const char *include_dir;   /* where the npuc/ headers are */
   const char *runtime_dir;   /* where the libnpuc_*_rt.a archives are */
   const char *kernel;        /* --kernel=NAME (ascend-cmodel), or NULL */
+  /* tx8 (zero: the defaults): --tx8-opt-barrier=false (a barrier after
+   * every group), --tx8-opt-ddr=false (DDR tensors packed in declaration
+   * order), --tx8-spm-svg (spm_group<N>.svg per group). */
+  bool tx8_opt_barrier_off, tx8_opt_ddr_off, tx8_spm_svg;
 } npuc_compile_options;
 
 typedef struct {

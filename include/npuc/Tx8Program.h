@@ -26,7 +26,9 @@ typedef struct {
   npuc_tx8_layout_mode mode;
   int32_t rank;
   int32_t shape[NPUC_TX8_MAX_SHAPE_DIM];
-  int alias; /* >= 0: the bytes of that tensor (a DDR reshape) */
+  int alias;      /* >= 0: the bytes of that tensor (a DDR reshape) */
+  int64_t offset; /* where it lies in the DDR arena (an alias: its
+                     source's); docs/tx8.md, "DDR placement" */
 } tx8_ddr_tensor;
 
 /* Provided by the generated main.c. */
@@ -38,14 +40,23 @@ extern const int tx8_num_groups;
 extern const int tx8_num_tiles;
 extern const int64_t tx8_spm_bytes; /* per tile, the largest group's */
 extern const npuc_tx8_target tx8_target;
+/* The DDR arena's bytes (every tensor lies in [0, this)). */
+extern const int64_t tx8_ddr_arena_bytes;
+/* Group g runs in barrier level tx8_group_level[g] (0, 1, ... in the order
+ * they run; the tiles meet once after each level: opt_barrier). */
+extern const int tx8_group_level[];
+extern const int tx8_num_levels;
 
 /* What tile `tile` runs: every group in order; cycles[g] gets group g's
  * estimate on this tile. Provided by the generated main.c. */
 void tx8_tile_main(int tile, char *const *ddr, char *spm, uint64_t *cycles);
+/* Provided by the host: generated code calls it after each group (numbered
+ * in the order they run): the host books the tile's traffic counters
+ * (npuc_tx8_counters) since the previous call to that group, for the
+ * cycle report. */
+void tx8_group_done(int group);
 /* Provided by the host: returns once every tile has called it. Generated
- * code calls it exactly once after each group: the host books the tile's
- * traffic counters (npuc_tx8_counters) since its previous barrier to the
- * group that ended, for the cycle report. */
+ * code calls it after the last group of each level (need_barrier). */
 void tx8_barrier(void);
 
 #endif

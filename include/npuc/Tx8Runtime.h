@@ -113,6 +113,29 @@ uint64_t npuc_tx8_cycles_wdma(int64_t bytes);
 /* npuc_tx8_cycles_noc_gather's cycles, charged to the NoC. */
 uint64_t npuc_tx8_cycles_noc(int64_t bytes, int32_t parts);
 
+/* ---- DDR placement (opt_ddr; docs/tx8.md, "DDR placement") -------------
+ * The host places every DDR tensor in one arena and names it here: a DMA
+ * whose DDR side lies in [base, base + bytes) is charged for where it
+ * lies, its addresses counted from base (npuc_tx8_ddr_penalty_cycles).
+ * Outside it (no arena set: unit tests, host-side copies) a DMA costs
+ * what npuc_tx8_cycles_rdma/wdma say. Set before the tiles run. */
+void npuc_tx8_rt_set_ddr_arena(const void *base, int64_t bytes);
+/* The DDR burst and the cost of opening a bank (assumed, docs/tx8.md). */
+#define NPUC_TX8_DDR_BURST_BYTES 64
+#define NPUC_TX8_DDR_BANK_OPEN_CYCLES 28
+/* The extra cycles of one DMA transfer whose DDR side is the contiguous
+ * runs [addr[i], addr[i] + len[i]) (arena offsets, in order; a run
+ * starting where the previous one ends continues it): the bytes of the partial
+ * bursts at unaligned run ends at the DDR rate, plus
+ * NPUC_TX8_DDR_BANK_OPEN_CYCLES per bank opened beyond the ceil(bytes /
+ * ddr_bank_bytes) an aligned contiguous transfer of the runs' total bytes
+ * opens. 0 for such a transfer. Pure: charges nothing. */
+uint64_t npuc_tx8_ddr_penalty_cycles(const int64_t *addr, const int64_t *len,
+                                     int64_t runs);
+/* Charges `cycles` (a DMA's DDR placement penalty) to the RDMA (read) or
+ * WDMA engine of this thread's counters; returns them. */
+uint64_t npuc_tx8_cycles_ddr_extra(bool write, uint64_t cycles);
+
 /* ---- tensors
  * ----------------------------------------------------------------- */
 

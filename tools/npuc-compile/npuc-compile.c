@@ -36,6 +36,7 @@ typedef struct {
   const char *input_format;
   npuc_onnx_input_shape shapes[16];
   npuc_onnx_import_options import;
+  const char *tx8_flag; /* a --tx8-opt-* / --tx8-spm-svg flag given */
 } options;
 
 enum { CONTINUE = NPUC_CLI_CONTINUE };
@@ -296,6 +297,9 @@ enum {
   OPT_BIND,
   OPT_FORMAT,
   OPT_ONNX,
+  OPT_TX8_BARRIER,
+  OPT_TX8_DDR,
+  OPT_TX8_SVG,
   OPT_HELP,
   OPT_VERSION,
 };
@@ -325,6 +329,16 @@ static const npuc_cli_option specs[] = {
      "ONNX: the static shape of a graph input"},
     {"tx8-dtype", NPUC_ARG_REQUIRED, OPT_ONNX, "--tx8-dtype=f32|f16|bf16",
      "ONNX: compute in this element type (default f32)"},
+    {"tx8-opt-barrier", NPUC_ARG_NONE, OPT_TX8_BARRIER,
+     "--tx8-opt-barrier=<bool>",
+     "tx8: one barrier per level of independent groups\n"
+     "(default: true; false: after every group)"},
+    {"tx8-opt-ddr", NPUC_ARG_NONE, OPT_TX8_DDR, "--tx8-opt-ddr=<bool>",
+     "tx8: DDR tensors on bank boundaries, reusing\n"
+     "freed space (default: true; false: packed in order)"},
+    {"tx8-spm-svg", NPUC_ARG_NONE, OPT_TX8_SVG, "--tx8-spm-svg",
+     "tx8: also write spm_group<N>.svg, each group's SPM\n"
+     "buffers over its steps"},
     NPUC_CLI_HELP_AND_VERSION(OPT_HELP, OPT_VERSION),
 };
 
@@ -351,6 +365,9 @@ static int apply_option(void *user, const npuc_cli_option *spec,
     fprintf(stderr, TOOL ": error: option '--%s' needs a value\n", spec->name);
     return 1;
   }
+  if (spec->id == OPT_TX8_BARRIER || spec->id == OPT_TX8_DDR ||
+      spec->id == OPT_TX8_SVG)
+    o->tx8_flag = spec->name;
   switch (spec->id) {
   case OPT_TARGET: o->target = value; break;
   case OPT_OUTPUT: o->output_dir = value; break;
@@ -376,6 +393,9 @@ static int apply_option(void *user, const npuc_cli_option *spec,
       return 1;
     }
     break;
+  case OPT_TX8_BARRIER: o->compile.tx8_opt_barrier_off = !flag; break;
+  case OPT_TX8_DDR: o->compile.tx8_opt_ddr_off = !flag; break;
+  case OPT_TX8_SVG: o->compile.tx8_spm_svg = flag; break;
   case OPT_HELP: print_help(); return 0;
   case OPT_VERSION: npuc_cli_print_version(TOOL, NPUC_VERSION); return 0;
   }
@@ -398,6 +418,11 @@ static int check_command_line(options *o) {
   if (o->compile.kernel && strcmp(o->target, "ascend-cmodel") != 0) {
     fprintf(stderr, TOOL ": error: --kernel is an option of "
                          "--target=ascend-cmodel only\n");
+    return 1;
+  }
+  if (o->tx8_flag && strcmp(o->target, "tx8") != 0) {
+    fprintf(stderr, TOOL ": error: --%s is an option of --target=tx8 only\n",
+            o->tx8_flag);
     return 1;
   }
   if (!o->output_dir) {

@@ -64,6 +64,10 @@ uint64_t npuc_tx8_cycles_wdma(int64_t bytes) {
   return charge(NPUC_TX8_BUSY_WDMA, npuc_tx8_cycles_ddr(bytes));
 }
 
+uint64_t npuc_tx8_cycles_ddr_extra(bool write, uint64_t cycles) {
+  return charge(write ? NPUC_TX8_BUSY_WDMA : NPUC_TX8_BUSY_RDMA, cycles);
+}
+
 /* ---- the mesh NoC ------------------------------------------------------- */
 
 /* Where the ring's k-th tile sits: rows in order, every other row walked

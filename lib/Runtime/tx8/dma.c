@@ -1,9 +1,14 @@
 /* Data movement: RDMA (DDR -> SPM), WDMA (SPM -> DDR) and the TDMA
  * channel norm (SPM -> SPM). All three copy between any two layouts of
  * the same tensor, one row at a time, in the longest pieces contiguous on
- * both sides, as a gather/scatter DMA descriptor would. */
+ * both sides, as a gather/scatter DMA descriptor would. A DMA whose DDR
+ * side lies in the host's DDR arena also pays for where it lies: partial
+ * bursts and banks opened beyond the minimum (npuc_tx8_ddr_penalty_cycles,
+ * docs/tx8.md "DDR placement"); the slice DMAs (slice.c) note their
+ * pieces through the same tracker. */
 #include "internal.h"
 
+#include <math.h>
 #include <string.h>
 
 static void convert_layout(const char *op, const npuc_tx8_tsr *dst,
@@ -12,13 +17,19 @@ static void copy_row(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src,
                      int64_t n, int64_t hw);
 
 uint64_t op_dma_load(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src) {
+  npuc_tx8i_ddr_begin();
   convert_layout("op_dma_load", dst, src);
-  return npuc_tx8_cycles_rdma(src->layout.total_bytes);
+  uint64_t extra = npuc_tx8i_ddr_end();
+  return npuc_tx8_cycles_rdma(src->layout.total_bytes) +
+         npuc_tx8_cycles_ddr_extra(false, extra);
 }
 
 uint64_t op_dma_store(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src) {
+  npuc_tx8i_ddr_begin();
   convert_layout("op_dma_store", dst, src);
-  return npuc_tx8_cycles_wdma(dst->layout.total_bytes);
+  uint64_t extra = npuc_tx8i_ddr_end();
+  return npuc_tx8_cycles_wdma(dst->layout.total_bytes) +
+         npuc_tx8_cycles_ddr_extra(true, extra);
 }
 
 /* The TDMA reads one side and writes the other. */
@@ -56,9 +67,110 @@ static void copy_row(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src,
     int64_t slen = run_left(sl, c);
     if (slen < len)
       len = slen;
-    memcpy(tx8_at(dst, npuc_tx8_offset(dl, n, hw, c)),
-           tx8_at(src, npuc_tx8_offset(sl, n, hw, c)),
-           (size_t)(len * sl->elem_bytes));
+    char *to = tx8_at(dst, npuc_tx8_offset(dl, n, hw, c));
+    const char *from = tx8_at(src, npuc_tx8_offset(sl, n, hw, c));
+    memcpy(to, from, (size_t)(len * sl->elem_bytes));
+    npuc_tx8i_ddr_note(to, len * sl->elem_bytes);
+    npuc_tx8i_ddr_note(from, len * sl->elem_bytes);
     c += len;
   }
+}
+
+/* ---- DDR placement ------------------------------------------------------ */
+
+/* Set once by the host before the tiles run; read by every tile thread. */
+static const char *arena_base;
+static int64_t arena_bytes;
+
+void npuc_tx8_rt_set_ddr_arena(const void *base, int64_t bytes) {
+  arena_base = base;
+  arena_bytes = base && bytes > 0 ? bytes : 0;
+}
+
+/* A walk over a transfer's DDR runs: pieces that continue the current
+ * run extend it; a run is charged when the next one starts elsewhere. */
+typedef struct {
+  bool active, have_run;
+  int64_t start, end; /* the current run */
+  int64_t last_bank;  /* the bank open, -1 before the first run */
+  int64_t useful;     /* bytes of all runs */
+  int64_t waste;      /* bytes of partial bursts at run ends */
+  int64_t opened;     /* banks opened */
+} ddr_walk;
+
+static void walk_flush(ddr_walk *w, int64_t bank) {
+  if (!w->have_run)
+    return;
+  int64_t b = NPUC_TX8_DDR_BURST_BYTES;
+  int64_t lo = w->start / b * b, hi = (w->end + b - 1) / b * b;
+  w->waste += hi - lo - (w->end - w->start);
+  int64_t first = w->start / bank, last = (w->end - 1) / bank;
+  w->opened += last - first + 1 - (first == w->last_bank ? 1 : 0);
+  w->last_bank = last;
+  w->have_run = false;
+}
+
+static void walk_piece(ddr_walk *w, int64_t bank, int64_t at, int64_t len) {
+  if (len <= 0)
+    return;
+  w->useful += len;
+  if (w->have_run && at == w->end) {
+    w->end += len;
+    return;
+  }
+  walk_flush(w, bank);
+  w->start = at;
+  w->end = at + len;
+  w->have_run = true;
+}
+
+static int64_t bank_bytes(void) {
+  int64_t bank = npuc_tx8_rt_target()->ddr_bank_bytes;
+  return bank > 0 ? bank : 4096;
+}
+
+/* The walk's cycles beyond an aligned contiguous transfer's. */
+static uint64_t walk_penalty(ddr_walk *w, int64_t bank) {
+  walk_flush(w, bank);
+  if (w->useful <= 0)
+    return 0;
+  const npuc_tx8_target *t = npuc_tx8_rt_target();
+  int64_t tiles = (int64_t)t->tiles_x * t->tiles_y;
+  double per_cycle =
+      t->ddr_gbytes_per_s / t->clock_ghz / (double)(tiles > 0 ? tiles : 1);
+  uint64_t cycles =
+      w->waste > 0 ? (uint64_t)ceil((double)w->waste / per_cycle) : 0;
+  int64_t ideal = (w->useful + bank - 1) / bank;
+  if (w->opened > ideal)
+    cycles += (uint64_t)(w->opened - ideal) * NPUC_TX8_DDR_BANK_OPEN_CYCLES;
+  return cycles;
+}
+
+uint64_t npuc_tx8_ddr_penalty_cycles(const int64_t *addr, const int64_t *len,
+                                     int64_t runs) {
+  int64_t bank = bank_bytes();
+  ddr_walk w = {.last_bank = -1};
+  for (int64_t i = 0; i < runs; ++i)
+    walk_piece(&w, bank, addr[i], len[i]);
+  return walk_penalty(&w, bank);
+}
+
+static _Thread_local ddr_walk current_walk;
+
+void npuc_tx8i_ddr_begin(void) {
+  current_walk = (ddr_walk){.active = arena_base != NULL, .last_bank = -1};
+}
+
+void npuc_tx8i_ddr_note(const void *p, int64_t len) {
+  uintptr_t at = (uintptr_t)p, base = (uintptr_t)arena_base;
+  if (!current_walk.active || at < base || at - base >= (uintptr_t)arena_bytes)
+    return;
+  walk_piece(&current_walk, bank_bytes(), (int64_t)(at - base), len);
+}
+
+uint64_t npuc_tx8i_ddr_end(void) {
+  if (!current_walk.active)
+    return 0;
+  current_walk.active = false;
+  return walk_penalty(&current_walk, bank_bytes());
 }

@@ -7,15 +7,21 @@
  *   row-major), writes OUT_DIR/resultN.bin and OUT_DIR/cycles.txt.
  *
  * Traffic: the ops charge each tile thread's counters (npuc_tx8_counters);
- * the generated code calls tx8_barrier once after each group, so the host
- * takes a tile's counters at each of its barriers and books them to the
- * group that just ended (the n-th barrier ends group n). */
+ * the generated code calls tx8_group_done(g) after each group g, where
+ * the host takes the tile's counters and books them to g, and
+ * tx8_barrier after the last group of each level (opt_barrier).
+ *
+ * DDR: one arena (offsets on chip.ddr_bank_bytes boundaries), each tensor at
+ * the offset main.c gives it (opt_ddr; docs/tx8.md, "DDR placement"),
+ * named to the runtime so DMAs pay for where their data lies. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "npuc/Tx8Program.h"
 
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,11 +47,13 @@ static void book_traffic(void) {
   npuc_tx8_counters_reset();
 }
 
-void tx8_barrier(void) {
+void tx8_group_done(int group) {
+  tile_group = group;
   book_traffic();
-  ++tile_group;
-  pthread_barrier_wait(&barrier);
+  tile_group = group + 1;
 }
+
+void tx8_barrier(void) { pthread_barrier_wait(&barrier); }
 
 typedef struct {
   int tile;
@@ -53,6 +61,8 @@ typedef struct {
   uint64_t *cycles;
   npuc_tx8_counters *traffic; /* tx8_num_groups of them */
 } tile_job;
+
+static char *ddr_arena; /* every DDR tensor lies in it */
 
 static char **load_ddr(const char *in_dir);
 static int run_tiles(char **ddr, uint64_t *cycles, npuc_tx8_counters *traffic);
@@ -77,9 +87,7 @@ int main(int argc, char **argv) {
     return 1;
   int ok = write_outputs(argv[2], ddr);
   ok = ok && write_report(argv[2], cycles, traffic);
-  for (int i = 0; i < tx8_num_tensors; ++i)
-    if (tx8_tensors[i].alias < 0)
-      free(ddr[i]);
+  free(ddr_arena);
   free(ddr);
   free(cycles);
   free(traffic);
@@ -105,18 +113,49 @@ static int read_input(const char *dir, const tx8_ddr_tensor *t, char *dst) {
   return 1;
 }
 
-/* Every DDR tensor: inputs read from their files, constants copied from
- * the program, intermediates zeroed; an alias shares its source's bytes.
- * NULL when an input cannot be read. */
+/* The arena, zeroed, on a 4 KiB boundary (the cost model measures
+ * addresses from its start, so banks of any size line up with it). */
+static char *alloc_arena(void) {
+  const int64_t align = 4096;
+  int64_t bytes = tx8_ddr_arena_bytes > 0 ? tx8_ddr_arena_bytes : 1;
+  if (bytes > INT64_MAX - align) {
+    fprintf(stderr, "program: the DDR arena is too large\n");
+    return NULL;
+  }
+  bytes = (bytes + align - 1) / align * align;
+  char *arena = aligned_alloc((size_t)align, (size_t)bytes);
+  if (!arena) {
+    fprintf(stderr, "program: out of memory for %lld DDR bytes\n",
+            (long long)bytes);
+    return NULL;
+  }
+  memset(arena, 0, (size_t)bytes);
+  npuc_tx8_rt_set_ddr_arena(arena, tx8_ddr_arena_bytes);
+  return arena;
+}
+
+/* Every DDR tensor at its arena offset: inputs read from their files,
+ * constants copied from the program; an alias shares its source's
+ * bytes. NULL when an input cannot be read or a tensor lies outside the
+ * arena. */
 static char **load_ddr(const char *in_dir) {
   char **ddr = calloc((size_t)tx8_num_tensors, sizeof *ddr);
+  ddr_arena = ddr ? alloc_arena() : NULL;
+  if (!ddr_arena)
+    return NULL;
   for (int i = 0; i < tx8_num_tensors; ++i) {
     const tx8_ddr_tensor *t = &tx8_tensors[i];
     if (t->alias >= 0) {
       ddr[i] = ddr[t->alias];
       continue;
     }
-    ddr[i] = calloc((size_t)t->bytes, 1);
+    if (t->offset < 0 || t->bytes < 0 ||
+        t->offset > tx8_ddr_arena_bytes - t->bytes) {
+      fprintf(stderr, "program: DDR tensor %s lies outside the arena\n",
+              t->name);
+      return NULL;
+    }
+    ddr[i] = ddr_arena + t->offset;
     if (t->kind == TX8_CONSTANT)
       memcpy(ddr[i], t->data, (size_t)t->bytes);
     else if (t->kind == TX8_INPUT && !read_input(in_dir, t, ddr[i]))
@@ -258,9 +297,48 @@ static void print_traffic(FILE *out, const char *who, const group_figures *f,
              total ? "sum over groups and tiles" : "sum over tiles");
 }
 
+/* With fewer barriers than groups (opt_barrier), a tile runs a level's
+ * groups back to back and waits only at the level's end: a level takes
+ * its slowest tile's cycles summed over the level's groups, and the
+ * program the sum over levels. One line per level then; returns the
+ * program's cycles (with a barrier after every group: the sum of the
+ * groups' slowest tiles, as before). */
+static uint64_t print_levels(FILE *out, const uint64_t *cycles) {
+  int levels = tx8_num_levels > 0 ? tx8_num_levels : 1;
+  uint64_t *slowest = calloc((size_t)levels, sizeof *slowest);
+  uint64_t *sum = calloc((size_t)levels, sizeof *sum);
+  int *groups = calloc((size_t)levels, sizeof *groups);
+  if (!slowest || !sum || !groups) {
+    fprintf(stderr, "program: out of memory\n");
+    exit(1);
+  }
+  for (int g = 0; g < tx8_num_groups; ++g)
+    ++groups[tx8_group_level[g]];
+  for (int t = 0; t < tx8_num_tiles; ++t) {
+    memset(sum, 0, (size_t)levels * sizeof *sum);
+    for (int g = 0; g < tx8_num_groups; ++g)
+      sum[tx8_group_level[g]] += cycles[t * tx8_num_groups + g];
+    for (int l = 0; l < levels; ++l)
+      if (sum[l] > slowest[l])
+        slowest[l] = sum[l];
+  }
+  uint64_t total = 0;
+  for (int l = 0; l < tx8_num_levels; ++l) {
+    if (tx8_num_levels < tx8_num_groups)
+      fprintf(out, "level %d: %llu cycles over %d groups (slowest tile)\n", l,
+              (unsigned long long)slowest[l], groups[l]);
+    total += slowest[l];
+  }
+  free(slowest);
+  free(sum);
+  free(groups);
+  return total;
+}
+
 /* Per group: the slowest tile's cycles, then its traffic; then the
- * totals. The "group N: C cycles (slowest tile)" and "total: C cycles on
- * T tiles" lines are the original report's. */
+ * levels (when groups share one) and the totals. The "group N: C cycles
+ * (slowest tile)" and "total: C cycles on T tiles" lines are the original
+ * report's. */
 static void print_report(FILE *out, const uint64_t *cycles,
                          const npuc_tx8_counters *traffic) {
   group_figures total = {0};
@@ -273,6 +351,7 @@ static void print_report(FILE *out, const uint64_t *cycles,
     print_traffic(out, who, &f, 0);
     add_figures(&total, &f);
   }
+  total.cycles = print_levels(out, cycles);
   fprintf(out, "total: %llu cycles on %d tiles\n",
           (unsigned long long)total.cycles, tx8_num_tiles);
   print_traffic(out, "total", &total, 1);

@@ -50,6 +50,15 @@ static inline int64_t tx8_elem_offset(const npuc_tx8_tsr *t, int64_t i) {
   return npuc_tx8_offset(&t->layout, i / (d.hw * d.c), i / d.c % d.hw, i % d.c);
 }
 
+/* ---- DDR runs of one DMA transfer (dma.c) ----------------------------------
+ * begin, then note every contiguous piece copied on either side (pieces
+ * outside the DDR arena are ignored), then end: the transfer's placement
+ * penalty (npuc_tx8_ddr_penalty_cycles, over the merged runs), for the
+ * caller to charge (npuc_tx8_cycles_ddr_extra). Per thread. */
+void npuc_tx8i_ddr_begin(void);
+void npuc_tx8i_ddr_note(const void *p, int64_t len);
+uint64_t npuc_tx8i_ddr_end(void);
+
 /* ---- checks (fail through npuc_tx8_fail naming `op`) ------------------------
  */
 void npuc_tx8i_check_tsr(const char *op, const char *what,

@@ -130,8 +130,11 @@ static void load_region(const char *op, const TSR *spm, const TSR *whole,
 }
 
 uint64_t op_dma_load_slice(const TSR *spm, const TSR *whole, const L_SHAPE *l) {
+  npuc_tx8i_ddr_begin();
   load_region("op_dma_load_slice", spm, whole, l);
-  return npuc_tx8_cycles_rdma(spm->layout.total_bytes);
+  uint64_t extra = npuc_tx8i_ddr_end();
+  return npuc_tx8_cycles_rdma(spm->layout.total_bytes) +
+         npuc_tx8_cycles_ddr_extra(false, extra);
 }
 
 uint64_t op_dma_load_shared(const TSR *spm, const TSR *whole, const L_SHAPE *l,
@@ -141,10 +144,16 @@ uint64_t op_dma_load_shared(const TSR *spm, const TSR *whole, const L_SHAPE *l,
   int64_t bytes = spm->layout.total_bytes;
   if (!npuc_tx8_cycles_shared_load(bytes, parts))
     return op_dma_load_slice(spm, whole, l);
+  npuc_tx8i_ddr_begin();
   load_region("op_dma_load_shared", spm, whole, l);
-  /* This tile's share: the parts' sizes add up to the tensor's bytes. */
+  /* This tile's share: the parts' sizes add up to the tensor's bytes;
+   * its placement penalty is its share of the whole read's. */
   int64_t share = bytes * (part + 1) / parts - bytes * part / parts;
-  return npuc_tx8_cycles_rdma(share) + npuc_tx8_cycles_noc(bytes, parts);
+  uint64_t extra = npuc_tx8i_ddr_end();
+  extra = (extra * (uint64_t)share + (uint64_t)bytes - 1) /
+          (uint64_t)(bytes > 0 ? bytes : 1);
+  return npuc_tx8_cycles_rdma(share) + npuc_tx8_cycles_noc(bytes, parts) +
+         npuc_tx8_cycles_ddr_extra(false, extra);
 }
 
 uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm,
@@ -152,8 +161,11 @@ uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm,
   static const int32_t zero[NPUC_TX8_MAX_SHAPE_DIM];
   side dst = {whole, l->shape_whole, l->shape_start};
   side src = {spm, l->shape_real, zero};
+  npuc_tx8i_ddr_begin();
   copy_region("op_dma_store_slice", &dst, &src, l->shape_real, l->dim);
-  return npuc_tx8_cycles_wdma(spm->layout.total_bytes);
+  uint64_t extra = npuc_tx8i_ddr_end();
+  return npuc_tx8_cycles_wdma(spm->layout.total_bytes) +
+         npuc_tx8_cycles_ddr_extra(true, extra);
 }
 
 static bool batched(const TSR *t) {
@@ -216,9 +228,12 @@ static void copy_region(const char *op, const side *dst, const side *src,
               sl_left = run_left(sl, c_src0 + c);
       len = len < dl_left ? len : dl_left;
       len = len < sl_left ? len : sl_left;
-      memcpy(tx8_at(dst->t, npuc_tx8_offset(dl, dn, dhw, c_dst0 + c)),
-             tx8_at(src->t, npuc_tx8_offset(sl, sn, shw, c_src0 + c)),
-             (size_t)(len * sl->elem_bytes));
+      char *to = tx8_at(dst->t, npuc_tx8_offset(dl, dn, dhw, c_dst0 + c));
+      const char *from =
+          tx8_at(src->t, npuc_tx8_offset(sl, sn, shw, c_src0 + c));
+      memcpy(to, from, (size_t)(len * sl->elem_bytes));
+      npuc_tx8i_ddr_note(to, len * sl->elem_bytes);
+      npuc_tx8i_ddr_note(from, len * sl->elem_bytes);
       c += len;
     }
     int32_t d = dim - 2;

@@ -28,6 +28,12 @@ typedef struct {
   int alias;          /* >= 0: the same bytes as that tensor (a DDR reshape) */
   MlirAttribute data; /* CONSTANT: the dense elements */
   char name[32];      /* "arg0", "const1", "g2_r0" */
+  /* Lifetime in barrier levels (opt_barrier; set on sources, alias < 0):
+   * the level its group writes it in (INTERMEDIATE), the first and last
+   * levels a group reads it in (-1: none), read by the host at the end. */
+  int write_level, first_read, last_read;
+  bool is_output;
+  int64_t offset; /* in the DDR arena (tx8_place_ddr) */
 } tx8_ddr;
 
 typedef struct {
@@ -38,6 +44,23 @@ typedef struct {
   int64_t spm_bytes;  /* the largest group's spm_alloc_size */
   bool needs_extract; /* a group copies part of an SPM buffer (tx8_extract) */
 } tx8_program;
+
+/* Places the DDR tensors of `prog` (run in `levels` barrier levels) in one
+ * arena: with `opt` (opt_ddr) constants first in order of first use, then
+ * inputs and group results with reuse over their lifetimes, every tensor
+ * on a `bank`-byte boundary; without, every tensor in declaration order
+ * on a 16-byte boundary (what one malloc each gives). Sets each source
+ * tensor's offset and *arena_bytes; an alias takes its source's offset.
+ * False after an error at `where` (sizes overflow). DdrPlace.c. */
+bool tx8_place_ddr(tx8_program *prog, int levels, bool opt, int64_t bank,
+                   int64_t *arena_bytes, MlirOperation where);
+
+/* The SVG of group `id`'s SPM allocation over its steps (malloc'd), or
+ * NULL after a located error. SpmSvg.c. */
+char *tx8_spm_svg(MlirOperation group, int id);
+
+/* The bytes tensor `d` takes in DDR (in its layout). */
+int64_t tx8_ddr_bytes(const tx8_ddr *d);
 
 /* The DDR tensor holding `v`, or -1. */
 int tx8_ddr_index(const tx8_program *prog, MlirValue v);

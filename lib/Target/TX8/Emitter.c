@@ -1,10 +1,12 @@
 /* --target=tx8: a TX8 graph, after the tx8 pipeline, as C over the C model
  * of the op library (libnpuc_tx8_rt):
  *   main.c     one function per group (EmitGroup.c) and tx8_tile_main,
- *              what one tile runs: every group in order, a barrier between
- *              them; the tables of include/npuc/Tx8Program.h (the DDR
- *              tensors with the constants' data, outputs, tiles, SPM
- *              size, target) that the host in libnpuc_tx8_rt
+ *              what one tile runs: every group in order, a barrier after
+ *              each group whose need_barrier says so (tx8-group-dag: the
+ *              last of each level; checked: no group reads what its own
+ *              level wrote); the DDR arena (DdrPlace.c); the tables of
+ * include/npuc/Tx8Program.h (the DDR tensors with the constants' data, outputs,
+ * tiles, SPM size, target) that the host in libnpuc_tx8_rt
  *              (lib/Runtime/tx8/host_main.c) reads: it loads the inputs
  *              from <in>/argN.bin, runs all tiles (one thread each),
  *              writes <out>/resultN.bin and a cycle report;
@@ -38,6 +40,7 @@ static const char *const contract_passes[] = {
     "tx8-layout-align-opt", "tx8-move-constant",   "tx8-const-norm",
     "tx8-group-pattern",    "tx8-group-single",    "tx8-group-ldst",
     "tx8-group-mapping",    "tx8-sharding",        "tx8-spm-alloc",
+    "tx8-group-dag",
 };
 /* The first pass that works on grouped IR: a module that is grouped
  * already (hand-written, or from an earlier run) starts there. */
@@ -75,6 +78,8 @@ static bool tx8_pipeline(MlirOperation module, const npuc_compile_options *o,
      * does: the container holds the bytes the load brings into SPM. */
     if (takes_option(def, "aligned-data"))
       npuc_sb_printf(&sb, " aligned-data=true");
+    if (o->tx8_opt_barrier_off && takes_option(def, "levels"))
+      npuc_sb_printf(&sb, " levels=false");
     if (o->target_config && takes_option(def, "target-config"))
       npuc_sb_printf(&sb, " target-config=%s", o->target_config);
     npuc_sb_printf(&sb, "}");
@@ -115,8 +120,15 @@ static bool load_target(MlirOperation module, const npuc_compile_options *o,
 typedef struct {
   MlirOperation module, func;
   tx8_program prog;
-  npuc_sb groups;  /* the group functions */
-  int num_groups;  /* with code */
+  npuc_sb groups;   /* the group functions */
+  int num_groups;   /* with code */
+  int level;        /* the barrier level the next group runs in */
+  int *group_level; /* per group with code */
+  bool *barrier_after;
+  int64_t ddr_arena; /* bytes */
+  bool svg;          /* --tx8-spm-svg: one picture per group with code */
+  char **svgs;       /* num_svgs of them, group order */
+  int num_svgs;
   int group_seq;   /* all, for naming their results */
   int outputs[64]; /* func results -> DDR tensor */
   int num_outputs;
@@ -124,6 +136,7 @@ typedef struct {
 } graph;
 
 static bool find_main(graph *g);
+static int num_levels(const graph *g);
 static bool walk_graph(graph *g, const npuc_tx8_target *t);
 static void write_main(graph *g, const npuc_tx8_target *t, npuc_sb *sb);
 static void write_makefile(const npuc_compile_options *o, npuc_sb *sb);
@@ -134,15 +147,29 @@ static bool emit_program(MlirOperation module, const npuc_tx8_target *t,
   graph g;
   memset(&g, 0, sizeof g);
   g.module = module;
-  bool ok = find_main(&g) && walk_graph(&g, t);
+  g.svg = o->tx8_spm_svg;
+  bool ok = find_main(&g) && walk_graph(&g, t) &&
+            tx8_place_ddr(&g.prog, num_levels(&g), !o->tx8_opt_ddr_off,
+                          t->ddr_bank_bytes, &g.ddr_arena, g.func);
   if (ok) {
     npuc_sb main_c = {0}, make = {0};
     write_main(&g, t, &main_c);
     write_makefile(o, &make);
     ok = npuc_emitted_files_add(out, "main.c", npuc_sb_take(&main_c)) &&
          npuc_emitted_files_add(out, "Makefile", npuc_sb_take(&make));
+    for (int i = 0; ok && i < g.num_svgs; ++i) {
+      char name[48];
+      snprintf(name, sizeof name, "spm_group%d.svg", i);
+      ok = npuc_emitted_files_add(out, name, g.svgs[i]);
+      g.svgs[i] = NULL;
+    }
   }
+  for (int i = 0; i < g.num_svgs; ++i)
+    free(g.svgs[i]);
+  free(g.svgs);
   npuc_sb_free(&g.groups);
+  free(g.group_level);
+  free(g.barrier_after);
   free(g.prog.tensors);
   npuc_ptr_map_free(&g.prog.index);
   return ok;
@@ -182,7 +209,7 @@ int tx8_ddr_index(const tx8_program *prog, MlirValue v) {
   return npuc_ptr_map_get(&prog->index, v.ptr, &i) ? (int)i : -1;
 }
 
-static int64_t ddr_bytes(const tx8_ddr *d) {
+int64_t tx8_ddr_bytes(const tx8_ddr *d) {
   npuc_tx8_dims dims =
       npuc_tx8_dims_of_shape(d->shape.dims, d->shape.rank, d->mode);
   return npuc_tx8_layout_of(dims, d->dtype, d->mode).total_bytes;
@@ -203,6 +230,8 @@ static bool add_tensor(graph *g, MlirOperation where, MlirValue v,
   t->data = data;
   t->mode = NPUC_TX8_TENSOR;
   t->alias = -1;
+  t->write_level = 0;
+  t->first_read = t->last_read = -1;
   snprintf(t->name, sizeof t->name, "%s", name);
   char what[48];
   snprintf(what, sizeof what, " for %s", name);
@@ -305,18 +334,74 @@ static bool add_constant(graph *g, MlirOperation op, bool from_container) {
       mlirTypeEqual(mlirShapedTypeGetElementType(mlirAttributeGetType(value)),
                     mlirShapedTypeGetElementType(result)) &&
       mlirElementsAttrGetNumElements(value) * npuc_tx8_dtype_bytes(t->dtype) ==
-          ddr_bytes(t);
+          tx8_ddr_bytes(t);
   if (!ok)
     npuc_op_error(op,
                   "tx8: unsupported constant: its value must be dense "
                   "elements of the result's type, %lld bytes (the result "
                   "in %s)",
-                  (long long)ddr_bytes(t), npuc_tx8_layout_name(t->mode));
+                  (long long)tx8_ddr_bytes(t), npuc_tx8_layout_name(t->mode));
   return ok;
 }
 
 static bool result_layout(graph *g, MlirOperation group, intptr_t i,
                           tx8_ddr *t);
+
+/* The tensor whose bytes tensor i is (itself unless an alias). */
+static tx8_ddr *source_of(graph *g, int i) {
+  tx8_ddr *d = &g->prog.tensors[i];
+  return d->alias >= 0 ? &g->prog.tensors[d->alias] : d;
+}
+
+/* The group's DDR reads in this level, for the DDR lifetimes; a group
+ * reading what a group of its own level wrote (no barrier between them:
+ * need_barrier false on the writer and every group after it) is an
+ * error, as tiles would read bytes other tiles may not have written. */
+static bool record_reads(graph *g, MlirOperation group) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(group); ++i) {
+    int k = tx8_ddr_index(&g->prog, mlirOperationGetOperand(group, i));
+    if (k < 0)
+      continue; /* a tx8be.none */
+    tx8_ddr *d = source_of(g, k);
+    if (d->kind == TX8_DDR_INTERMEDIATE && d->write_level == g->level) {
+      npuc_op_error(group,
+                    "tx8be.group: reads %s, which a group of its own "
+                    "barrier level writes (no need_barrier between them); "
+                    "run tx8-group-dag or set need_barrier on the writer",
+                    d->name);
+      return false;
+    }
+    if (d->first_read < 0)
+      d->first_read = g->level;
+    d->last_read = g->level;
+  }
+  return true;
+}
+
+/* Group `id` runs in the current level; need_barrier (true when absent)
+ * closes the level after it. */
+static void add_level(graph *g, int id, MlirOperation group) {
+  MlirAttribute nb = mlirOperationGetAttributeByName(
+      group, mlirStringRefCreateFromCString("need_barrier"));
+  bool barrier = mlirAttributeIsNull(nb) || !mlirAttributeIsABool(nb) ||
+                 mlirBoolAttrGetValue(nb);
+  g->group_level =
+      npuc_xrealloc(g->group_level, (size_t)(id + 1) * sizeof *g->group_level);
+  g->barrier_after = npuc_xrealloc(g->barrier_after,
+                                   (size_t)(id + 1) * sizeof *g->barrier_after);
+  g->group_level[id] = g->level;
+  g->barrier_after[id] = barrier;
+  if (barrier)
+    g->level++;
+}
+
+/* The levels the groups run in: one per barrier, plus the groups after
+ * the last barrier. */
+static int num_levels(const graph *g) {
+  if (g->num_groups == 0)
+    return 0;
+  return g->level + (g->barrier_after[g->num_groups - 1] ? 0 : 1);
+}
 
 static bool add_group(graph *g, MlirOperation op, const npuc_tx8_target *t) {
   int32_t tiles = npuc_tx8_group_tiles(op, t);
@@ -325,6 +410,9 @@ static bool add_group(graph *g, MlirOperation op, const npuc_tx8_target *t) {
   if (tiles > g->prog.tiles)
     g->prog.tiles = tiles;
   int id = g->num_groups, seq = g->group_seq++;
+  bool code = !npuc_tx8_group_is_ddr_only(op);
+  if (code && !record_reads(g, op))
+    return false;
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
     char name[32];
     snprintf(name, sizeof name, "g%d_r%zd", seq, (ssize_t)i);
@@ -333,11 +421,21 @@ static bool add_group(graph *g, MlirOperation op, const npuc_tx8_target *t) {
         !result_layout(g, op, i, &g->prog.tensors[g->prog.num_tensors - 1]))
       return false;
   }
-  if (npuc_tx8_group_is_ddr_only(op))
+  if (!code)
     return true; /* no code: its results alias its inputs */
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i)
+    g->prog.tensors[g->prog.num_tensors - 1 - i].write_level = g->level;
+  add_level(g, id, op);
   g->num_groups++;
   if (!tx8_emit_group(&g->prog, op, id, &g->groups))
     return false;
+  if (g->svg) {
+    g->svgs = npuc_xrealloc(g->svgs, (size_t)(id + 1) * sizeof *g->svgs);
+    g->svgs[id] = tx8_spm_svg(op, id);
+    g->num_svgs = id + 1;
+    if (!g->svgs[id])
+      return false;
+  }
   MlirAttribute alloc = mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("spm_alloc_size"));
   int64_t bytes = (int64_t)mlirIntegerAttrGetValueUInt(alloc);
@@ -419,6 +517,7 @@ static bool add_outputs(graph *g, MlirOperation ret) {
                     (ssize_t)i);
       return false;
     }
+    source_of(g, g->outputs[i])->is_output = true;
   }
   g->num_outputs = (int)n;
   return true;
@@ -428,6 +527,7 @@ static bool add_outputs(graph *g, MlirOperation ret) {
  * --------------------------------------------------------------------- */
 
 static void write_constants(graph *g, npuc_sb *sb, int *data_of);
+static void write_levels(const graph *g, npuc_sb *sb);
 static void write_target(const npuc_tx8_target *t, npuc_sb *sb);
 static void write_extract(npuc_sb *sb);
 
@@ -456,14 +556,14 @@ static void write_main(graph *g, const npuc_tx8_target *t, npuc_sb *sb) {
     static const char *const modes[] = {"NPUC_TX8_TENSOR", "NPUC_TX8_NTENSOR",
                                         "NPUC_TX8_CX", "NPUC_TX8_NCX"};
     npuc_sb_printf(sb, "    {\"%s\", %s, %lld, %s%s, %s, %s, %d, {", d->name,
-                   kinds[d->kind], (long long)ddr_bytes(d),
+                   kinds[d->kind], (long long)tx8_ddr_bytes(d),
                    d->kind == TX8_DDR_CONSTANT ? "tx8_data_" : "",
                    d->kind == TX8_DDR_CONSTANT ? p->tensors[data_of[i]].name
                                                : "NULL",
                    dtypes[d->dtype], modes[d->mode], d->shape.rank);
     for (int k = 0; k < d->shape.rank; ++k)
       npuc_sb_printf(sb, "%s%lld", k ? ", " : "", (long long)d->shape.dims[k]);
-    npuc_sb_printf(sb, "}, %d},\n", d->alias);
+    npuc_sb_printf(sb, "}, %d, %lld},\n", d->alias, (long long)d->offset);
   }
   free(data_of);
   npuc_sb_printf(sb, "};\nconst int tx8_num_tensors = %d;\n", p->num_tensors);
@@ -478,6 +578,7 @@ static void write_main(graph *g, const npuc_tx8_target *t, npuc_sb *sb) {
       "const int64_t tx8_spm_bytes = %lld;\n",
       g->num_groups, p->tiles, (long long)p->spm_bytes);
   write_target(t, sb);
+  write_levels(g, sb);
   if (p->needs_extract)
     write_extract(sb);
   npuc_sb_printf(sb, "\n%s", g->groups.data ? g->groups.data : "");
@@ -485,9 +586,10 @@ static void write_main(graph *g, const npuc_tx8_target *t, npuc_sb *sb) {
                  "void tx8_tile_main(int tile, char *const *ddr, char *spm, "
                  "uint64_t *cycles) {\n");
   for (int i = 0; i < g->num_groups; ++i)
-    npuc_sb_printf(
-        sb, "  cycles[%d] = group%d(tile, ddr, spm);\n  tx8_barrier();\n", i,
-        i);
+    npuc_sb_printf(sb,
+                   "  cycles[%d] = group%d(tile, ddr, spm);\n"
+                   "  tx8_group_done(%d);\n%s",
+                   i, i, i, g->barrier_after[i] ? "  tx8_barrier();\n" : "");
   npuc_sb_printf(sb, "  (void)tile, (void)ddr, (void)spm, (void)cycles;\n}\n");
 }
 
@@ -527,6 +629,17 @@ static void write_constants(graph *g, npuc_sb *sb, int *data_of) {
     npuc_sb_printf(sb, "};\n");
   }
   npuc_ptr_map_free(&first);
+}
+
+/* The DDR arena's size and each group's barrier level. */
+static void write_levels(const graph *g, npuc_sb *sb) {
+  npuc_sb_printf(sb, "const int64_t tx8_ddr_arena_bytes = %lld;\n",
+                 (long long)g->ddr_arena);
+  npuc_sb_printf(sb, "const int tx8_group_level[] = {");
+  for (int i = 0; i < g->num_groups; ++i)
+    npuc_sb_printf(sb, "%s%d", i ? ", " : "", g->group_level[i]);
+  npuc_sb_printf(sb, "%s};\nconst int tx8_num_levels = %d;\n",
+                 g->num_groups ? "" : "0", num_levels(g));
 }
 
 static void write_target(const npuc_tx8_target *t, npuc_sb *sb) {

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Checks a TX8 program's cycle report (cycles.txt) is consistent: the
-total lines are the sums of the group lines; per group, each engine's
+total lines are the sums of the group lines (the total cycles, when
+groups share barrier levels, the sum of the level lines, each level
+between its slowest group and the sum of its groups' slowest tiles); per group, each engine's
 busiest tile is at most the sum over tiles, and the slowest tile's cycles
 lie between the largest engine's busiest tile and the sum of the busiest
 tiles (a tile's engines add up to its cycles). Prints "report ok: G
@@ -12,8 +14,12 @@ ENGINES = ["rdma", "wdma", "ne", "ct", "tdma"]
 
 
 def parse(text):
-    groups, total = {}, {}
+    groups, total, levels = {}, {}, []
     for line in text.splitlines():
+        lv = re.match(r"level (\d+): (\d+) cycles over (\d+) groups \(slowest tile\)$", line)
+        if lv:
+            levels.append((int(lv.group(2)), int(lv.group(3))))
+            continue
         m = re.match(r"(group (\d+)|total)( ddr| busy max| busy sum)?: (.*)", line)
         if not m:
             sys.exit("report: unexpected line: " + line)
@@ -27,12 +33,31 @@ def parse(text):
         else:
             vals = dict(re.findall(r"(\w+) (\d+)", rest.split(" cycles")[0]))
             rec[kind] = [int(vals[e]) for e in ENGINES]
-    return groups, total
+    return groups, total, levels
+
+
+def check_levels(groups, total, levels):
+    """The level lines cover the groups in order (a level's groups are
+    consecutive in the order they run) and add up to the total."""
+    if sum(c for c, _ in levels) != total["cycles"]:
+        sys.exit("report: total cycles is not the sum over levels")
+    order = [groups[n]["cycles"] for n in sorted(groups)]
+    at = 0
+    for cycles, count in levels:
+        mine = order[at:at + count]
+        at += count
+        if not mine or not max(mine) <= cycles <= sum(mine):
+            sys.exit("report: a level outside its groups' range")
+    if at != len(order):
+        sys.exit("report: the levels do not cover the groups")
+    print("levels ok: %d levels" % len(levels))
 
 
 def main():
-    groups, total = parse(open(sys.argv[1]).read())
-    keys = ["cycles", "read", "written"]
+    groups, total, levels = parse(open(sys.argv[1]).read())
+    keys = ["read", "written"] if levels else ["cycles", "read", "written"]
+    if levels:
+        check_levels(groups, total, levels)
     for k in keys:
         if sum(g[k] for g in groups.values()) != total[k]:
             sys.exit("report: total %s is not the sum over groups" % k)

@@ -1,0 +1,101 @@
+/* libnpuc_tx8_rt's DDR placement cost (docs/tx8.md, "DDR placement"): a
+ * DMA whose DDR side lies in the host's arena pays, beyond the bytes at
+ * the DDR rate, for the partial 64-byte bursts at the ends of its runs
+ * (at 12.5 bytes a cycle per tile on the default target) and 28 cycles
+ * per bank opened beyond ceil(bytes / 4096). Worked out by hand; then the
+ * same through op_dma_load and op_dma_load_slice on an arena, charged to
+ * RDMA, and nothing outside an arena. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "npuc/Tx8Runtime.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void set_default_target(void) {
+  npuc_tx8_target dflt = NPUC_TX8_TARGET_DEFAULT;
+  npuc_tx8_rt_set_target(&dflt);
+}
+
+static void penalty_by_hand(void **state) {
+  (void)state;
+  set_default_target();
+  int64_t addr[4], len[4];
+  /* Aligned and within one bank, or 2 banks for 8192 bytes: free. */
+  addr[0] = 0, len[0] = 4096;
+  assert_int_equal(npuc_tx8_ddr_penalty_cycles(addr, len, 1), 0);
+  addr[0] = 8192, len[0] = 8192;
+  assert_int_equal(npuc_tx8_ddr_penalty_cycles(addr, len, 1), 0);
+  /* 1024 bytes at 48: bursts [0, 1088) move 64 more bytes (6 cycles at
+   * 12.5 a cycle), one bank: 6. */
+  addr[0] = 48, len[0] = 1024;
+  assert_int_equal(npuc_tx8_ddr_penalty_cycles(addr, len, 1), 6);
+  /* 1024 bytes at 3584 (burst aligned) cross into bank 1: 2 banks for a
+   * transfer that needs 1: 28. */
+  addr[0] = 3584, len[0] = 1024;
+  assert_int_equal(npuc_tx8_ddr_penalty_cycles(addr, len, 1), 28);
+  /* Two pieces continuing each other are one run. */
+  addr[0] = 0, len[0] = 100, addr[1] = 100, len[1] = 28;
+  assert_int_equal(npuc_tx8_ddr_penalty_cycles(addr, len, 2), 0);
+  /* Rows of 32 bytes every 64 bytes: each run wastes 32 bytes (4 runs,
+   * 128 bytes, 11 cycles); all in bank 0. */
+  for (int i = 0; i < 4; ++i)
+    addr[i] = 64 * i, len[i] = 32;
+  assert_int_equal(npuc_tx8_ddr_penalty_cycles(addr, len, 4), 11);
+  /* Going back to a bank opens it again: 0, 1, 0 for 3 x 64 bytes. */
+  addr[0] = 0, addr[1] = 4096, addr[2] = 64;
+  len[0] = len[1] = len[2] = 64;
+  assert_int_equal(npuc_tx8_ddr_penalty_cycles(addr, len, 3), 2 * 28);
+}
+
+/* A whole [4, 256] f32 load from an arena offset: aligned costs what
+ * npuc_tx8_cycles_rdma says, 16 bytes off it costs the penalty more, all
+ * on RDMA; without an arena nothing more. */
+static void dma_in_arena(void **state) {
+  (void)state;
+  set_default_target();
+  const int32_t shape[2] = {4, 256};
+  char *arena = aligned_alloc(4096, 16384);
+  memset(arena, 0, 16384);
+  TSR spm =
+      npuc_tx8_tsr_of_shape(NULL, shape, 2, NPUC_TX8_F32, NPUC_TX8_TENSOR);
+  spm.data = calloc(1, (size_t)spm.layout.total_bytes);
+  TSR ddr =
+      npuc_tx8_tsr_of_shape(arena, shape, 2, NPUC_TX8_F32, NPUC_TX8_TENSOR);
+  uint64_t plain = npuc_tx8_cycles_ddr(4096);
+  npuc_tx8_rt_set_ddr_arena(arena, 16384);
+  npuc_tx8_counters_reset();
+  assert_int_equal(op_dma_load(&spm, &ddr), plain);
+  ddr.data = arena + 16;
+  int64_t at = 16, len = 4096;
+  uint64_t extra = npuc_tx8_ddr_penalty_cycles(&at, &len, 1);
+  assert_int_equal(extra, 28 + 6); /* a second bank, 64 bytes of bursts */
+  assert_int_equal(op_dma_load(&spm, &ddr), plain + extra);
+  /* Rows 1..2 as a slice, from 16 bytes off: one run of 2048 bytes at
+   * 1040, bursts [1024, 3136): 64 bytes more, one bank. */
+  L_SHAPE l = {{4, 256}, {1, 0}, {2, 256}, {2, 256}, 2};
+  TSR part =
+      npuc_tx8_tsr_of_lshape(spm.data, &l, NPUC_TX8_F32, NPUC_TX8_TENSOR);
+  assert_int_equal(op_dma_load_slice(&part, &ddr, &l),
+                   npuc_tx8_cycles_ddr(2048) + 6);
+  npuc_tx8_counters c = npuc_tx8_counters_get();
+  assert_int_equal(c.busy[NPUC_TX8_BUSY_RDMA],
+                   2 * plain + extra + npuc_tx8_cycles_ddr(2048) + 6);
+  assert_int_equal(c.ddr_read_bytes, 2 * 4096 + 2048);
+  npuc_tx8_rt_set_ddr_arena(NULL, 0);
+  assert_int_equal(op_dma_load(&spm, &ddr), plain);
+  free(spm.data);
+  free(arena);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(penalty_by_hand),
+      cmocka_unit_test(dma_in_arena),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
