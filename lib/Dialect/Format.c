@@ -113,7 +113,6 @@ void npuc_dialect_free(npuc_dialect_def *d) {
     for (size_t j = 0; j < op->num_regions; ++j)
       free(op->regions[j]);
     free(op->regions);
-    npuc_checks_free(op->checks, op->num_checks);
     npuc_format_free(op->format, op->format_len);
     for (size_t j = 0; j < op->num_signatures; ++j) {
       npuc_signature *s = &op->signatures[j];
