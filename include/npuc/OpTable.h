@@ -167,8 +167,10 @@ typedef enum {
   NPUC_RULE_SWAPS,              /* attr: a permutation whose transposition
                                    count is in values ("N" or "rank:N") */
   NPUC_RULE_SAME_ELEMENT_COUNT, /* operands: static element counts equal */
-  NPUC_RULE_DIVIDES, /* attr: one integer > 0 dividing dim `dim` of each */
-  NPUC_RULE_SYMBOL,  /* attr: a flat symbol reference (@name) */
+  NPUC_RULE_DIVIDES,     /* attr: one integer > 0 dividing dim `dim` of each */
+  NPUC_RULE_SYMBOL,      /* attr: a flat symbol reference (@name) */
+  NPUC_RULE_DIM_SIZE,    /* operands: dim `dim` in [min, max] or = `of`'s */
+  NPUC_RULE_SAME_LENGTH, /* attr: as many entries as `with` has */
 } npuc_rule_kind;
 
 typedef struct {
@@ -177,7 +179,9 @@ typedef struct {
   char *attr;      /* the attribute checked, or NULL */
   char *of;        /* the operand group whose rank counts, or NULL */
   char *into;      /* permutation: the group `of` is permuted into */
-  int dim;         /* divides: the dimension divided (default 0) */
+  char *with;      /* same-length: the attribute or group compared */
+  int dim;         /* divides, dim-size: the dimension (default 0) */
+  int of_dim;      /* dim-size: the dimension of `of` it equals */
   char **values;   /* memory spaces / parent ops, NULL-terminated */
   bool negate;     /* memory-space: not in values */
   long long min, max;

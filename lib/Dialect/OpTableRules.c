@@ -46,10 +46,14 @@ static const struct {
     {"same-element-count", NPUC_RULE_SAME_ELEMENT_COUNT, GROUPS, 2},
     {"divides", NPUC_RULE_DIVIDES, ATTR | GROUPS, 1},
     {"symbol", NPUC_RULE_SYMBOL, ATTR, 0},
+    {"dim-size", NPUC_RULE_DIM_SIZE, GROUPS, 1},
+    {"same-length", NPUC_RULE_SAME_LENGTH, ATTR, 0},
 };
 
 static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
                       npuc_verify_rule *r);
+static bool rule_is_for(const npuc_verify_rule *r, const char *op_name);
+static void free_rule(npuc_verify_rule *r);
 static char **string_list(npuc_yaml *ld, yaml_node_t *seq);
 static char *dup_or_null(const char *s);
 static bool parse_ll(const char *s, long long *out);
@@ -70,8 +74,12 @@ bool npuc_load_verify_rules(npuc_yaml *ld, npuc_op_def *op, yaml_node_t *list) {
                       op->name);
       continue;
     }
-    if (load_rule(ld, op, item, &op->rules[op->num_rules]))
+    npuc_verify_rule *r = &op->rules[op->num_rules];
+    bool loaded = load_rule(ld, op, item, r);
+    if (loaded && rule_is_for(r, op->name))
       ++op->num_rules;
+    else
+      free_rule(r);
   }
   return ld->ok;
 }
@@ -103,6 +111,20 @@ static bool names_ok(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *at,
                     op->name, attr);
     return false;
   }
+  return true;
+}
+
+/* An optional dimension key (`dim`, `of_dim`): 0..64, -1 when absent. */
+static bool dim_key(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
+                    const char *key, int *out) {
+  long long dim = -1;
+  const char *text = npuc_yaml_scalar(npuc_yaml_get(ld, n, key));
+  if (text && (!parse_ll(text, &dim) || dim < 0 || dim > 64)) {
+    npuc_yaml_error(ld, n, "verify rule of %s: %s must be 0..64", op->name,
+                    key);
+    return false;
+  }
+  *out = (int)dim;
   return true;
 }
 
@@ -138,6 +160,7 @@ static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
   }
   r->of = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "of")));
   r->into = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "into")));
+  r->with = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "with")));
   yaml_node_t *in = npuc_yaml_get(ld, n, "in");
   yaml_node_t *not_in = npuc_yaml_get(ld, n, "not_in");
   r->negate = in == NULL && not_in != NULL;
@@ -162,6 +185,8 @@ static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
       dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "when_scalar")));
   r->only_ops = string_list(ld, npuc_yaml_get(ld, n, "ops"));
   r->except_ops = string_list(ld, npuc_yaml_get(ld, n, "except"));
+  if (!rule_is_for(r, op->name))
+    return true; /* a class's rule for other ops: their names may differ */
   long long index = -1;
   const char *idx = npuc_yaml_scalar(npuc_yaml_get(ld, n, "index"));
   if (idx && (!parse_ll(idx, &index) || index < 0 || index > 1000)) {
@@ -170,16 +195,19 @@ static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
     return false;
   }
   r->index = (int)index;
-  long long dim = -1;
-  const char *dim_text = npuc_yaml_scalar(npuc_yaml_get(ld, n, "dim"));
-  if (dim_text && (!parse_ll(dim_text, &dim) || dim < 0 || dim > 64)) {
-    npuc_yaml_error(ld, n, "verify rule of %s: dim must be 0..64", op->name);
+  if (!dim_key(ld, op, n, "dim", &r->dim) ||
+      !dim_key(ld, op, n, "of_dim", &r->of_dim))
     return false;
-  }
-  r->dim = (int)dim;
   if (r->into && !is_group(op, r->into)) {
     npuc_yaml_error(ld, n, "verify rule of %s: 'into' names no operand '%s'",
                     op->name, r->into);
+    return false;
+  }
+  if (r->with && !is_group(op, r->with) && npuc_op_find_attr(op, r->with) < 0) {
+    npuc_yaml_error(ld, n,
+                    "verify rule of %s: 'with' names no operand or "
+                    "attribute '%s'",
+                    op->name, r->with);
     return false;
   }
   return names_ok(ld, op, n, r->operands, r->attr, r->of) &&
@@ -266,23 +294,40 @@ const npuc_attr_spec *npuc_attr_spec_find(const npuc_dialect_def *d,
 /* ---- freeing ------------------------------------------------------------- */
 
 void npuc_verify_rules_free(npuc_op_def *op) {
-  for (size_t i = 0; i < op->num_rules; ++i) {
-    npuc_verify_rule *r = &op->rules[i];
-    free_list(r->operands);
-    free_list(r->values);
-    free_list(r->when_values);
-    free_list(r->only_ops);
-    free_list(r->except_ops);
-    free(r->attr);
-    free(r->of);
-    free(r->into);
-    free(r->when_attr);
-    free(r->unless_attr);
-    free(r->when_shaped);
-    free(r->when_scalar);
-    free(r->message);
-  }
+  for (size_t i = 0; i < op->num_rules; ++i)
+    free_rule(&op->rules[i]);
   free(op->rules);
+}
+
+/* A rule of a class holds for the ops its `ops:` / `except:` allow. */
+static bool rule_is_for(const npuc_verify_rule *r, const char *op_name) {
+  bool listed = false;
+  for (char **p = r->only_ops; p && *p && !listed; ++p)
+    listed = strcmp(*p, op_name) == 0;
+  if (r->only_ops && !listed)
+    return false;
+  for (char **p = r->except_ops; p && *p; ++p)
+    if (strcmp(*p, op_name) == 0)
+      return false;
+  return true;
+}
+
+static void free_rule(npuc_verify_rule *r) {
+  free_list(r->operands);
+  free_list(r->values);
+  free_list(r->when_values);
+  free_list(r->only_ops);
+  free_list(r->except_ops);
+  free(r->attr);
+  free(r->of);
+  free(r->into);
+  free(r->with);
+  free(r->when_attr);
+  free(r->unless_attr);
+  free(r->when_shaped);
+  free(r->when_scalar);
+  free(r->message);
+  memset(r, 0, sizeof *r);
 }
 
 void npuc_attr_specs_free(npuc_dialect_def *d) {

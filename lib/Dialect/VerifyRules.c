@@ -168,9 +168,7 @@ static bool shaped_group(const rule_ctx *c, const char *name) {
 }
 
 static bool rule_applies(const rule_ctx *c, const npuc_verify_rule *r) {
-  if ((r->only_ops && !in_list(r->only_ops, c->def->name)) ||
-      in_list(r->except_ops, c->def->name))
-    return false;
+  /* `ops:` / `except:` were applied as the table loaded (OpTableRules.c). */
   if (r->unless_attr && present(c, r->unless_attr))
     return false;
   if (r->when_shaped && !shaped_group(c, r->when_shaped))
@@ -356,6 +354,27 @@ static bool dynamic_dims_match(const rule_ctx *c, const npuc_verify_rule *r) {
     given += group_of(c, *g, &first, &results);
   }
   return given == dynamic;
+}
+
+/* Dimension `dim` of a ranked value is within [min, max] or, with `of`,
+ * dimension `of_dim` of `of`'s first value; dynamic sizes and values of
+ * lower rank pass (a rank rule says those). */
+static bool dim_size_ok(const npuc_verify_rule *r, MlirType t, void *user) {
+  const rule_ctx *c = user;
+  int dim = r->dim < 0 ? 0 : r->dim;
+  if (!ranked(t) || dim >= mlirShapedTypeGetRank(t))
+    return true;
+  int64_t size = mlirShapedTypeGetDimSize(t, dim);
+  if (mlirShapedTypeIsDynamicSize(size))
+    return true;
+  if (!r->of)
+    return size >= r->min && (r->max < 0 || size <= r->max);
+  MlirType of = first_type(c, r->of);
+  int of_dim = r->of_dim < 0 ? 0 : r->of_dim;
+  if (mlirTypeIsNull(of) || !ranked(of) || of_dim >= mlirShapedTypeGetRank(of))
+    return true;
+  int64_t want = mlirShapedTypeGetDimSize(of, of_dim);
+  return mlirShapedTypeIsDynamicSize(want) || size == want;
 }
 
 /* The static element count, or -1 (dynamic, absent, or too large: then
@@ -598,6 +617,34 @@ static bool divides_holds(const rule_ctx *c, const npuc_verify_rule *r,
   return true;
 }
 
+/* The entries of an attribute (any array, or 1 for another attribute, 0
+ * when absent) or, for an operand group, its size. */
+static intptr_t length_of(const rule_ctx *c, const char *name) {
+  if (npuc_op_find_attr(c->def, name) < 0) {
+    intptr_t first;
+    bool results;
+    return group_of(c, name, &first, &results);
+  }
+  MlirAttribute a = attr_of(c, name);
+  if (mlirAttributeIsNull(a))
+    return 0;
+  if (mlirAttributeIsAArray(a))
+    return mlirArrayAttrGetNumElements(a);
+  if (mlirAttributeIsADenseI64Array(a) || mlirAttributeIsADenseI32Array(a))
+    return mlirDenseArrayGetNumElements(a);
+  return 1;
+}
+
+static bool lengths_agree(const rule_ctx *c, const npuc_verify_rule *r) {
+  intptr_t want = length_of(c, r->attr), got = length_of(c, r->with);
+  if (want == got)
+    return true;
+  snprintf(c->detail, DETAIL_CAP,
+           "'%s' op '%s' should be of size %ld (one per entry of '%s')",
+           c->def->name, r->with, (long)want, r->attr);
+  return false;
+}
+
 /* ---- structure ---- */
 
 static bool parent_ok(const rule_ctx *c, const npuc_verify_rule *r) {
@@ -663,6 +710,8 @@ static bool rule_holds(const rule_ctx *c, const npuc_verify_rule *r) {
   case NPUC_RULE_COUNT: return count_within(c, r);
   case NPUC_RULE_DYNAMIC_DIMS: return dynamic_dims_match(c, r);
   case NPUC_RULE_SAME_ELEMENT_COUNT: return element_counts_agree(c, r);
+  case NPUC_RULE_DIM_SIZE: return each_value(c, r, dim_size_ok, (void *)c);
+  case NPUC_RULE_SAME_LENGTH: return lengths_agree(c, r);
   case NPUC_RULE_REQUIRED:
   case NPUC_RULE_ABSENT: {
     bool all = true;
@@ -732,7 +781,9 @@ static void rule_report(const rule_ctx *c, const npuc_verify_rule *r) {
       "permutation swaps more axes than supported",
       "operands must hold as many elements",
       "attribute must divide the dimensions",
-      "attribute must be a symbol"};
+      "attribute must be a symbol",
+      "operand dimension of the wrong size",
+      "attribute and operands of different lengths"};
   npuc_op_error(c->op, "'%s' op %s%s%s%s", c->def->name, what[r->kind],
                 r->attr ? " ('" : "", r->attr ? r->attr : "",
                 r->attr ? "')" : "");

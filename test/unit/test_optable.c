@@ -189,6 +189,15 @@ static void reports_verify_rule_errors(void **state) {
                        "into: b}]\n"
                        "    format: $a $p type($a)\n",
                "'into' names no operand 'b'");
+  expect_error(OP_HEAD "    attributes: [{name: p, kind: any}]\n"
+                       "    verify: [{check: same-length, attr: p, with: q}]\n"
+                       "    format: $p\n",
+               "'with' names no operand or attribute 'q'");
+  expect_error(OP_HEAD "    operands: [{name: a}]\n"
+                       "    verify: [{check: dim-size, operands: [a], "
+                       "of_dim: 99}]\n"
+                       "    format: $a type($a)\n",
+               "of_dim must be 0..64");
 }
 
 static void reports_format_errors(void **state) {
