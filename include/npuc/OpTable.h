@@ -171,6 +171,7 @@ typedef enum {
   NPUC_RULE_SYMBOL,      /* attr: a flat symbol reference (@name) */
   NPUC_RULE_DIM_SIZE,    /* operands: dim `dim` in [min, max] or = `of`'s */
   NPUC_RULE_SAME_LENGTH, /* attr: as many entries as `with` has */
+  NPUC_RULE_OPERAND_MAP, /* attr: per-value dicts whose `field` indexes `of` */
 } npuc_rule_kind;
 
 typedef struct {
@@ -180,6 +181,8 @@ typedef struct {
   char *of;        /* the operand group whose rank counts, or NULL */
   char *into;      /* permutation: the group `of` is permuted into */
   char *with;      /* same-length: the attribute or group compared */
+  char *field;     /* operand-map: the dictionary entry holding the index */
+  char *require;   /* operand-map: in-range, unique, same-type, same-value */
   int dim;         /* divides, dim-size: the dimension (default 0) */
   int of_dim;      /* dim-size: the dimension of `of` it equals */
   char **values;   /* memory spaces / parent ops, NULL-terminated */

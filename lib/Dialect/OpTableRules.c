@@ -48,6 +48,7 @@ static const struct {
     {"symbol", NPUC_RULE_SYMBOL, ATTR, 0},
     {"dim-size", NPUC_RULE_DIM_SIZE, GROUPS, 1},
     {"same-length", NPUC_RULE_SAME_LENGTH, ATTR, 0},
+    {"operand-map", NPUC_RULE_OPERAND_MAP, ATTR | GROUPS, 1},
 };
 
 static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
@@ -114,6 +115,23 @@ static bool names_ok(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *at,
   return true;
 }
 
+/* operand-map needs `field`, `of` and what it requires. */
+static bool operand_map_ok(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
+                           const npuc_verify_rule *r) {
+  static const char *const requires[] = {"in-range", "unique", "same-type",
+                                         "same-value"};
+  bool known = false;
+  for (size_t i = 0; r->require && i < 4; ++i)
+    known |= strcmp(r->require, requires[i]) == 0;
+  if (r->field && r->of && known)
+    return true;
+  npuc_yaml_error(ld, n,
+                  "verify check 'operand-map' of %s needs 'field', 'of' and "
+                  "'require' (in-range, unique, same-type or same-value)",
+                  op->name);
+  return false;
+}
+
 /* An optional dimension key (`dim`, `of_dim`): 0..64, -1 when absent. */
 static bool dim_key(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
                     const char *key, int *out) {
@@ -161,6 +179,8 @@ static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
   r->of = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "of")));
   r->into = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "into")));
   r->with = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "with")));
+  r->field = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "field")));
+  r->require = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "require")));
   yaml_node_t *in = npuc_yaml_get(ld, n, "in");
   yaml_node_t *not_in = npuc_yaml_get(ld, n, "not_in");
   r->negate = in == NULL && not_in != NULL;
@@ -203,6 +223,8 @@ static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
                     op->name, r->into);
     return false;
   }
+  if (r->kind == NPUC_RULE_OPERAND_MAP && !operand_map_ok(ld, op, n, r))
+    return false;
   if (r->with && !is_group(op, r->with) && npuc_op_find_attr(op, r->with) < 0) {
     npuc_yaml_error(ld, n,
                     "verify rule of %s: 'with' names no operand or "

@@ -645,6 +645,64 @@ static bool lengths_agree(const rule_ctx *c, const npuc_verify_rule *r) {
   return false;
 }
 
+/* The index entry i of an operand-map attribute gives (-1: none; -2: not
+ * an integer). */
+static int64_t map_target(MlirAttribute map, intptr_t i, const char *field) {
+  MlirAttribute dict = mlirArrayAttrGetElement(map, i);
+  if (!mlirAttributeIsADictionary(dict))
+    return -1;
+  MlirAttribute v = mlirDictionaryAttrGetElementByName(
+      dict, mlirStringRefCreateFromCString(field));
+  if (mlirAttributeIsNull(v))
+    return -1;
+  return mlirAttributeIsAInteger(v) ? mlirIntegerAttrGetValueInt(v) : -2;
+}
+
+/* `attr` holds one dictionary per value of the first `operands` group;
+ * entry `field` of dictionary i, when there, is the index of a value of
+ * `of` that value i maps to (bishengir's inplace_outs). `require` says
+ * what must hold of each mapping: in-range, unique (no two map to one),
+ * same-type (identical tensor or memref types), same-value (one SSA
+ * value). */
+static bool operand_map_holds(const rule_ctx *c, const npuc_verify_rule *r) {
+  MlirAttribute map = attr_of(c, r->attr);
+  if (mlirAttributeIsNull(map) || !mlirAttributeIsAArray(map))
+    return true;
+  intptr_t in_first, out_first;
+  bool in_res, out_res;
+  intptr_t nin = group_of(c, r->operands[0], &in_first, &in_res);
+  intptr_t nout = group_of(c, r->of, &out_first, &out_res);
+  if (in_res || out_res)
+    return true;
+  intptr_t n = mlirArrayAttrGetNumElements(map);
+  /* The loader accepted only these four words. */
+  char kind = strcmp(r->require, "in-range") == 0     ? 'r'
+              : strcmp(r->require, "same-type") == 0  ? 't'
+              : strcmp(r->require, "same-value") == 0 ? 'v'
+                                                      : 'u';
+  for (intptr_t i = 0; i < n && i < nin; ++i) {
+    int64_t to = map_target(map, i, r->field);
+    if (to == -1)
+      continue;
+    bool in_range = to >= 0 && to < nout;
+    if (kind == 'r' && !in_range)
+      return false;
+    if (!in_range)
+      continue;
+    for (intptr_t j = 0; kind == 'u' && j < i; ++j)
+      if (map_target(map, j, r->field) == to)
+        return false;
+    MlirValue in = mlirOperationGetOperand(c->op, in_first + i);
+    MlirValue out = mlirOperationGetOperand(c->op, out_first + to);
+    MlirType ti = mlirValueGetType(in), to_type = mlirValueGetType(out);
+    if (kind == 't' && (!ranked(ti) || !mlirTypeEqual(ti, to_type)))
+      return false;
+    if (kind == 'v' && !mlirValueEqual(in, out))
+      return false;
+  }
+  return true;
+}
+
 /* ---- structure ---- */
 
 static bool parent_ok(const rule_ctx *c, const npuc_verify_rule *r) {
@@ -712,6 +770,7 @@ static bool rule_holds(const rule_ctx *c, const npuc_verify_rule *r) {
   case NPUC_RULE_SAME_ELEMENT_COUNT: return element_counts_agree(c, r);
   case NPUC_RULE_DIM_SIZE: return each_value(c, r, dim_size_ok, (void *)c);
   case NPUC_RULE_SAME_LENGTH: return lengths_agree(c, r);
+  case NPUC_RULE_OPERAND_MAP: return operand_map_holds(c, r);
   case NPUC_RULE_REQUIRED:
   case NPUC_RULE_ABSENT: {
     bool all = true;
@@ -783,7 +842,8 @@ static void rule_report(const rule_ctx *c, const npuc_verify_rule *r) {
       "attribute must divide the dimensions",
       "attribute must be a symbol",
       "operand dimension of the wrong size",
-      "attribute and operands of different lengths"};
+      "attribute and operands of different lengths",
+      "attribute maps operands wrongly"};
   npuc_op_error(c->op, "'%s' op %s%s%s%s", c->def->name, what[r->kind],
                 r->attr ? " ('" : "", r->attr ? r->attr : "",
                 r->attr ? "')" : "");

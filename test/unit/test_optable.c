@@ -202,6 +202,14 @@ static void reports_verify_rule_errors(void **state) {
 
 static void reports_format_errors(void **state) {
   (void)state;
+  expect_error(OP_HEAD "    operands: [{name: a, variadic: true}]\n"
+                       "    attributes: [{name: d, kind: int}]\n"
+                       "    format: $a type($a, $d)\n",
+               "takes an attribute of kind any");
+  expect_error(OP_HEAD "    results: [{name: r}]\n"
+                       "    attributes: [{name: d, kind: any}]\n"
+                       "    format: type($r, $d)\n",
+               "takes an operand group");
   expect_error(OP_HEAD "    format: \"`ins\"\n",
                "unterminated or empty literal");
   expect_error(OP_HEAD "    format: $\n", "'$' without a name");

@@ -349,3 +349,33 @@ func.func @custom_macro_slots_only(%x: memref<4xf32>) {
   hivm.hir.custom_macro {sync_event_slots = [#hivm.sync_event_slot<#hivm.pipe<PIPE_MTE2>, #hivm.pipe<PIPE_MTE1>, wait>]} "k" ins(%x : memref<4xf32>) outs(%x : memref<4xf32>)
   return
 }
+
+// -----
+// custom/custom_macro: an input's inplace_outs names an output that is the
+// same value (operand-map).
+func.func @inplace_out_of_range(%a: tensor<16xf32>) {
+  // expected-error @+1 {{'hivm.hir.custom' op inplace_outs must be a valid outs operand index}}
+  %0 = hivm.hir.custom "k" ins(%a : tensor<16xf32> {inplace_outs = 1 : i32}) outs(%a : tensor<16xf32>) -> tensor<16xf32>
+  return
+}
+
+// -----
+func.func @inplace_twice(%a: tensor<16xf32>) {
+  // expected-error @+1 {{'hivm.hir.custom' op inplace_outs cannot map multiple ins operands to the same outs operand}}
+  %0:2 = hivm.hir.custom "k" ins(%a, %a : tensor<16xf32> {inplace_outs = 0 : i32}, tensor<16xf32> {inplace_outs = 0 : i32}) outs(%a, %a : tensor<16xf32>, tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+func.func @inplace_type(%a: tensor<16xf16>, %b: tensor<16xf32>) {
+  // expected-error @+1 {{'hivm.hir.custom_macro' op inplace_outs requires mapped ins and outs operands to have identical ranked tensor or memref types}}
+  %0 = hivm.hir.custom_macro "k" ins(%a : tensor<16xf16> {inplace_outs = 0 : i32}) outs(%b : tensor<16xf32>) -> tensor<16xf32>
+  return
+}
+
+// -----
+func.func @inplace_value(%a: tensor<16xf32>, %b: tensor<16xf32>) {
+  // expected-error @+1 {{'hivm.hir.custom' op inplace_outs requires each mapped ins operand to be the same SSA value as its mapped outs operand}}
+  %0 = hivm.hir.custom "k" ins(%a : tensor<16xf32> {inplace_outs = 0 : i32}) outs(%b : tensor<16xf32>) -> tensor<16xf32>
+  return
+}
