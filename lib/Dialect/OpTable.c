@@ -127,7 +127,7 @@ const npuc_dialect_def *npuc_op_owner(const npuc_op_registry *reg,
     const npuc_dialect_def *d = reg->dialects[i];
     for (size_t j = 0; j < d->num_op_prefixes; ++j) {
       size_t n = strlen(d->op_prefixes[j]);
-      if (len > n && memcmp(name, d->op_prefixes[j], n) == 0)
+      if (len >= n && memcmp(name, d->op_prefixes[j], n) == 0)
         return d;
     }
   }
