@@ -119,30 +119,6 @@ typedef struct {
   size_t num_keys;
 } npuc_signature;
 
-/* A verification rule of the table's `verify:` list (lib/Dialect/
- * VerifyRules.c): "divides(group, input[3])". */
-#define NPUC_CHECK_MAX_ARGS 4
-typedef enum {
-  NPUC_CHECK_SAME_ELEMENT_COUNT, /* (a, b): static element counts equal */
-  NPUC_CHECK_PERMUTATION,  /* (attr, in[, out]): attr permutes in into out */
-  NPUC_CHECK_DIVIDES,      /* (attr, v[d]...): attr > 0, divides each dim */
-  NPUC_CHECK_POSITIVE,     /* (attr): every element > 0 */
-  NPUC_CHECK_NON_NEGATIVE, /* (attr): every element >= 0 */
-  NPUC_CHECK_SYMBOL,       /* (attr): a flat symbol reference (@name) */
-} npuc_check_rule;
-typedef struct {
-  npuc_var_class cls; /* operand, result or attribute */
-  int index;          /* its group or attribute index */
-  int dim;            /* `name[N]`: dimension N; else -1 */
-} npuc_check_arg;
-
-typedef struct {
-  npuc_check_rule rule;
-  npuc_check_arg args[NPUC_CHECK_MAX_ARGS];
-  size_t num_args;
-  char *text; /* as written */
-} npuc_op_check;
-
 /* Trait bits the passes query. */
 enum {
   NPUC_TRAIT_ELEMENTWISE = 1u << 0,
@@ -163,32 +139,39 @@ enum {
  * rules"): a check over named operand (or result) groups and attributes,
  * applied when its condition holds, reported with its message. */
 typedef enum {
-  NPUC_RULE_SAME_ELEMENT_TYPE, /* operands: element types equal */
-  NPUC_RULE_SAME_RANK,         /* operands: ranks equal */
-  NPUC_RULE_SAME_SHAPE,        /* operands: compatible shapes */
-  NPUC_RULE_RANK,              /* operands: rank in [min, max] */
-  NPUC_RULE_PERMUTATION,       /* attr: a permutation of 0..rank(of)-1 */
-  NPUC_RULE_DIMS_IN_RANK,      /* attr: every entry in [0, rank(of)) */
-  NPUC_RULE_UNIQUE,            /* attr: no entry twice */
-  NPUC_RULE_NONEMPTY,          /* attr: present and not empty */
-  NPUC_RULE_MIN,               /* attr: every entry >= min */
-  NPUC_RULE_LENGTH_IS_RANK,    /* attr: as many entries as rank(of) */
-  NPUC_RULE_REQUIRED,          /* operands/attr: present */
-  NPUC_RULE_ABSENT,            /* operands/attr: not present */
-  NPUC_RULE_MEMORY_SPACE,      /* operands: memref space in/not in values */
-  NPUC_RULE_PARENT,            /* the parent op is one of values */
-  NPUC_RULE_REGION_BLOCKS,     /* every region has [min, max] blocks */
-  NPUC_RULE_YIELD_TYPES,       /* region 0's terminator yields result types */
-  NPUC_RULE_SHAPED,            /* operands (or the one at index): shaped */
-  NPUC_RULE_COUNT,             /* operands: group size in [min, max] */
-  NPUC_RULE_TYPE,              /* operands: type spelled as one of values */
-  NPUC_RULE_SAME_CONTAINER,    /* operands: all tensors or all memrefs */
-  NPUC_RULE_STATIC_SHAPE,      /* operands: no dynamic dimension */
-  NPUC_RULE_DYNAMIC_DIMS,      /* operands: as many as dynamic dims of `of` */
-  NPUC_RULE_AT_MOST_RANK,      /* attr: at most rank(of) entries */
-  NPUC_RULE_DIMS_UNIT,         /* attr: dims of `of` it names have size 1 */
-  NPUC_RULE_SWAPS,             /* attr: a permutation whose transposition
-                                  count is in values ("N" or "rank:N") */
+  NPUC_RULE_SAME_ELEMENT_TYPE,  /* operands: element types equal */
+  NPUC_RULE_SAME_RANK,          /* operands: ranks equal */
+  NPUC_RULE_SAME_SHAPE,         /* operands: compatible shapes */
+  NPUC_RULE_RANK,               /* operands: rank in [min, max] */
+  NPUC_RULE_PERMUTATION,        /* attr: a permutation of 0..rank(of)-1
+                                   (mapping `of` onto `into` when given) */
+  NPUC_RULE_DIMS_IN_RANK,       /* attr: every entry in [0, rank(of)) */
+  NPUC_RULE_UNIQUE,             /* attr: no entry twice */
+  NPUC_RULE_NONEMPTY,           /* attr: present and not empty */
+  NPUC_RULE_MIN,                /* attr: every entry >= min */
+  NPUC_RULE_LENGTH_IS_RANK,     /* attr: as many entries as rank(of) */
+  NPUC_RULE_REQUIRED,           /* operands/attr: present */
+  NPUC_RULE_ABSENT,             /* operands/attr: not present */
+  NPUC_RULE_MEMORY_SPACE,       /* operands: memref space in/not in values */
+  NPUC_RULE_PARENT,             /* the parent op is one of values */
+  NPUC_RULE_REGION_BLOCKS,      /* every region has [min, max] blocks */
+  NPUC_RULE_YIELD_TYPES,        /* region 0's terminator yields result types */
+  NPUC_RULE_SHAPED,             /* operands (or the one at index): shaped */
+  NPUC_RULE_COUNT,              /* operands: group size in [min, max] */
+  NPUC_RULE_TYPE,               /* operands: type spelled as one of values */
+  NPUC_RULE_SAME_CONTAINER,     /* operands: all tensors or all memrefs */
+  NPUC_RULE_STATIC_SHAPE,       /* operands: no dynamic dimension */
+  NPUC_RULE_DYNAMIC_DIMS,       /* operands: as many as dynamic dims of `of` */
+  NPUC_RULE_AT_MOST_RANK,       /* attr: at most rank(of) entries */
+  NPUC_RULE_DIMS_UNIT,          /* attr: dims of `of` it names have size 1 */
+  NPUC_RULE_SWAPS,              /* attr: a permutation whose transposition
+                                   count is in values ("N" or "rank:N") */
+  NPUC_RULE_SAME_ELEMENT_COUNT, /* operands: static element counts equal */
+  NPUC_RULE_DIVIDES,     /* attr: one integer > 0 dividing dim `dim` of each */
+  NPUC_RULE_SYMBOL,      /* attr: a flat symbol reference (@name) */
+  NPUC_RULE_DIM_SIZE,    /* operands: dim `dim` in [min, max] or = `of`'s */
+  NPUC_RULE_SAME_LENGTH, /* attr: as many entries as `with` has */
+  NPUC_RULE_OPERAND_MAP, /* attr: per-value dicts whose `field` indexes `of` */
 } npuc_rule_kind;
 
 typedef struct {
@@ -196,6 +179,12 @@ typedef struct {
   char **operands; /* operand group names, NULL-terminated (or NULL) */
   char *attr;      /* the attribute checked, or NULL */
   char *of;        /* the operand group whose rank counts, or NULL */
+  char *into;      /* permutation: the group `of` is permuted into */
+  char *with;      /* same-length: the attribute or group compared */
+  char *field;     /* operand-map: the dictionary entry holding the index */
+  char *require;   /* operand-map: in-range, unique, same-type, same-value */
+  int dim;         /* divides, dim-size: the dimension (default 0) */
+  int of_dim;      /* dim-size: the dimension of `of` it equals */
   char **values;   /* memory spaces / parent ops, NULL-terminated */
   bool negate;     /* memory-space: not in values */
   long long min, max;
@@ -252,10 +241,8 @@ typedef struct {
   npuc_fmt_elem *format;
   size_t format_len;
   const char *format_text;
-  bool uses_segments;    /* more than one variadic/optional operand group */
-  npuc_op_check *checks; /* `verify:` rules */
-  size_t num_checks;
-  const char *table; /* the table file it came from */
+  bool uses_segments; /* more than one variadic/optional operand group */
+  const char *table;  /* the table file it came from */
   int table_line;
   npuc_signature *signatures; /* allowed type/attribute combinations */
   size_t num_signatures;

@@ -60,10 +60,10 @@ MlirAttribute npuc_table_op_attr(MlirOperation op, const char *name,
  * against `def`. */
 bool npuc_table_op_bare(const npuc_op_def *def, MlirOperation op);
 /* The `verify:` rules of `def` (lib/Dialect/VerifyRules.c) on an op whose
- * operand groups have `sizes`; false after an error at the op. Part of
- * npuc_verify_table_ops. */
-bool npuc_checks_run(const npuc_op_def *def, MlirOperation op,
-                     const int32_t *sizes);
+ * operand groups have `sizes`, in order; false after reporting the first
+ * that fails at the op. Part of npuc_verify_table_ops. */
+bool npuc_verify_rules_run(const npuc_op_def *def, MlirOperation op,
+                           const int32_t *sizes);
 
 /* The table entry of an op, cached by its name: op names are uniqued
  * identifiers, so a small cache keyed by the identifier's pointer saves

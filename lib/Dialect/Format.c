@@ -113,7 +113,6 @@ void npuc_dialect_free(npuc_dialect_def *d) {
     for (size_t j = 0; j < op->num_regions; ++j)
       free(op->regions[j]);
     free(op->regions);
-    npuc_checks_free(op->checks, op->num_checks);
     npuc_format_free(op->format, op->format_len);
     for (size_t j = 0; j < op->num_signatures; ++j) {
       npuc_signature *s = &op->signatures[j];
@@ -205,6 +204,26 @@ static bool parse_dyn_index_list(fmt_parser *fp, npuc_fmt_elem *e) {
   return true;
 }
 
+/* type($group, $attr): after each type of the group an optional attribute
+ * dictionary, all of them kept in the array attribute $attr (bishengir's
+ * custom ops: `ins(%a : tensor<4xf32> {inplace_outs = 0 : i32})`). */
+static bool type_attrs(fmt_parser *fp, npuc_fmt_elem *e) {
+  fp->p++; /* ',' */
+  skip_space(fp);
+  char *attr = *fp->p == '$' ? (fp->p++, read_name(fp)) : NULL;
+  int a = attr ? npuc_op_find_attr(fp->op, attr) : -1;
+  free(attr);
+  skip_space(fp);
+  if (a < 0 || fp->op->attrs[a].kind != NPUC_AK_ANY) {
+    fmt_error(fp, "type($group, $attr) in '%s' takes an attribute of kind any",
+              fp->op->name);
+    return false;
+  }
+  e->attr_index = a;
+  fp->attr_seen[a]++;
+  return true;
+}
+
 static bool parse_one(fmt_parser *fp, npuc_fmt_elem *e) {
   memset(e, 0, sizeof *e);
   const char *p = fp->p;
@@ -246,12 +265,23 @@ static bool parse_one(fmt_parser *fp, npuc_fmt_elem *e) {
     e->kind = NPUC_FMT_TYPE;
     e->function_results = function_results;
     e->text = read_name(fp);
+    e->attr_index = -1;
+    skip_space(fp);
+    if (e->text && *fp->p == ',' && !function_results && !type_attrs(fp, e))
+      return false;
     if (!e->text || *fp->p != ')') {
       fmt_error(fp, "malformed type($name) in format of '%s'", fp->op->name);
       return false;
     }
     fp->p++;
-    return resolve_var(fp, e, true);
+    if (!resolve_var(fp, e, true))
+      return false;
+    if (e->attr_index >= 0 && e->var_class != NPUC_VAR_OPERAND) {
+      fmt_error(fp, "type($group, $attr) in '%s' takes an operand group",
+                fp->op->name);
+      return false;
+    }
+    return true;
   }
   if (starts_with(p, "dynamic-index-list"))
     return parse_dyn_index_list(fp, e);

@@ -127,7 +127,7 @@ const npuc_dialect_def *npuc_op_owner(const npuc_op_registry *reg,
     const npuc_dialect_def *d = reg->dialects[i];
     for (size_t j = 0; j < d->num_op_prefixes; ++j) {
       size_t n = strlen(d->op_prefixes[j]);
-      if (len > n && memcmp(name, d->op_prefixes[j], n) == 0)
+      if (len >= n && memcmp(name, d->op_prefixes[j], n) == 0)
         return d;
     }
   }
@@ -546,21 +546,6 @@ static void load_signatures(loader *ld, yaml_node_t *list, npuc_op_def *op) {
   }
 }
 
-/* `verify:` rules, compiled against the op's names (VerifyRules.c). */
-static void load_checks(loader *ld, yaml_node_t *list, npuc_op_def *op) {
-  size_t n = npuc_yaml_len(list);
-  op->checks = calloc(n ? n : 1, sizeof *op->checks);
-  for (size_t i = 0; i < n; ++i) {
-    yaml_node_t *v = npuc_yaml_at(ld, list, i);
-    char err[256];
-    const char *text = npuc_yaml_scalar(v);
-    /* A mapping is a rule of the keyed form (OpTableRules.c). */
-    if (text && !npuc_check_compile(op, text, &op->checks[op->num_checks++],
-                                    err, sizeof err))
-      npuc_yaml_error(ld, v, "%s", err);
-  }
-}
-
 static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
                     yaml_node_t *classes) {
   const char *cls = npuc_yaml_scalar(npuc_yaml_get(ld, entry, "class"));
@@ -603,7 +588,6 @@ static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
   for (size_t i = 0; i < op->num_operands; ++i)
     groups += op->operands[i].variadic || op->operands[i].optional;
   op->uses_segments = groups > 1;
-  load_checks(ld, field(ld, entry, classes, "verify"), op);
   npuc_load_verify_rules(ld, op, field(ld, entry, classes, "verify"));
   yaml_node_t *fmt = field(ld, entry, classes, "format");
   const char *format = npuc_yaml_scalar(fmt);

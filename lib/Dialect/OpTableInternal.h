@@ -35,11 +35,4 @@ void npuc_attr_specs_free(npuc_dialect_def *d);
 void npuc_format_free(npuc_fmt_elem *elems, size_t n);
 void npuc_dialect_free(npuc_dialect_def *d);
 
-/* Verification rules (VerifyRules.c): compiles one `verify:` entry of op
- * (false with a message in err) and frees a list. Checking them is
- * npuc_checks_run (Verify.h). */
-bool npuc_check_compile(const npuc_op_def *op, const char *text,
-                        npuc_op_check *out, char *err, size_t cap);
-void npuc_checks_free(npuc_op_check *checks, size_t n);
-
 #endif

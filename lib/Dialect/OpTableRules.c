@@ -8,39 +8,53 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What a check reads: ATTR, an `attr`; GROUPS, `operands` (at least
+ * `min_groups` of them). */
+enum { ATTR = 1, GROUPS = 2 };
+
 static const struct {
   const char *name;
   npuc_rule_kind kind;
+  unsigned needs;
+  unsigned min_groups;
 } rule_kinds[] = {
-    {"same-element-type", NPUC_RULE_SAME_ELEMENT_TYPE},
-    {"same-rank", NPUC_RULE_SAME_RANK},
-    {"same-shape", NPUC_RULE_SAME_SHAPE},
-    {"rank", NPUC_RULE_RANK},
-    {"permutation", NPUC_RULE_PERMUTATION},
-    {"dims-in-rank", NPUC_RULE_DIMS_IN_RANK},
-    {"unique", NPUC_RULE_UNIQUE},
-    {"nonempty", NPUC_RULE_NONEMPTY},
-    {"min", NPUC_RULE_MIN},
-    {"length-is-rank", NPUC_RULE_LENGTH_IS_RANK},
-    {"required", NPUC_RULE_REQUIRED},
-    {"absent", NPUC_RULE_ABSENT},
-    {"memory-space", NPUC_RULE_MEMORY_SPACE},
-    {"parent", NPUC_RULE_PARENT},
-    {"region-blocks", NPUC_RULE_REGION_BLOCKS},
-    {"yield-types", NPUC_RULE_YIELD_TYPES},
-    {"shaped", NPUC_RULE_SHAPED},
-    {"count", NPUC_RULE_COUNT},
-    {"type", NPUC_RULE_TYPE},
-    {"same-container", NPUC_RULE_SAME_CONTAINER},
-    {"static-shape", NPUC_RULE_STATIC_SHAPE},
-    {"dynamic-dims", NPUC_RULE_DYNAMIC_DIMS},
-    {"length-at-most-rank", NPUC_RULE_AT_MOST_RANK},
-    {"dims-of-size-one", NPUC_RULE_DIMS_UNIT},
-    {"swaps", NPUC_RULE_SWAPS},
+    {"same-element-type", NPUC_RULE_SAME_ELEMENT_TYPE, GROUPS, 1},
+    {"same-rank", NPUC_RULE_SAME_RANK, GROUPS, 1},
+    {"same-shape", NPUC_RULE_SAME_SHAPE, GROUPS, 1},
+    {"rank", NPUC_RULE_RANK, GROUPS, 1},
+    {"permutation", NPUC_RULE_PERMUTATION, ATTR, 0},
+    {"dims-in-rank", NPUC_RULE_DIMS_IN_RANK, ATTR, 0},
+    {"unique", NPUC_RULE_UNIQUE, ATTR, 0},
+    {"nonempty", NPUC_RULE_NONEMPTY, ATTR, 0},
+    {"min", NPUC_RULE_MIN, ATTR, 0},
+    {"length-is-rank", NPUC_RULE_LENGTH_IS_RANK, ATTR, 0},
+    {"required", NPUC_RULE_REQUIRED, 0, 0},
+    {"absent", NPUC_RULE_ABSENT, 0, 0},
+    {"memory-space", NPUC_RULE_MEMORY_SPACE, GROUPS, 1},
+    {"parent", NPUC_RULE_PARENT, 0, 0},
+    {"region-blocks", NPUC_RULE_REGION_BLOCKS, 0, 0},
+    {"yield-types", NPUC_RULE_YIELD_TYPES, 0, 0},
+    {"shaped", NPUC_RULE_SHAPED, GROUPS, 1},
+    {"count", NPUC_RULE_COUNT, GROUPS, 1},
+    {"type", NPUC_RULE_TYPE, GROUPS, 1},
+    {"same-container", NPUC_RULE_SAME_CONTAINER, GROUPS, 1},
+    {"static-shape", NPUC_RULE_STATIC_SHAPE, GROUPS, 1},
+    {"dynamic-dims", NPUC_RULE_DYNAMIC_DIMS, GROUPS, 1},
+    {"length-at-most-rank", NPUC_RULE_AT_MOST_RANK, ATTR, 0},
+    {"dims-of-size-one", NPUC_RULE_DIMS_UNIT, ATTR, 0},
+    {"swaps", NPUC_RULE_SWAPS, ATTR, 0},
+    {"same-element-count", NPUC_RULE_SAME_ELEMENT_COUNT, GROUPS, 2},
+    {"divides", NPUC_RULE_DIVIDES, ATTR | GROUPS, 1},
+    {"symbol", NPUC_RULE_SYMBOL, ATTR, 0},
+    {"dim-size", NPUC_RULE_DIM_SIZE, GROUPS, 1},
+    {"same-length", NPUC_RULE_SAME_LENGTH, ATTR, 0},
+    {"operand-map", NPUC_RULE_OPERAND_MAP, ATTR | GROUPS, 1},
 };
 
 static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
                       npuc_verify_rule *r);
+static bool rule_is_for(const npuc_verify_rule *r, const char *op_name);
+static void free_rule(npuc_verify_rule *r);
 static char **string_list(npuc_yaml *ld, yaml_node_t *seq);
 static char *dup_or_null(const char *s);
 static bool parse_ll(const char *s, long long *out);
@@ -55,10 +69,18 @@ bool npuc_load_verify_rules(npuc_yaml *ld, npuc_op_def *op, yaml_node_t *list) {
   op->rules = calloc(n ? n : 1, sizeof *op->rules);
   for (size_t i = 0; i < n; ++i) {
     yaml_node_t *item = npuc_yaml_at(ld, list, i);
-    /* A string is a relation rule "name(args)" (OpTableChecks.c). */
-    if (item && item->type != YAML_SCALAR_NODE &&
-        load_rule(ld, op, item, &op->rules[op->num_rules]))
+    if (!item || item->type != YAML_MAPPING_NODE) {
+      npuc_yaml_error(ld, item ? item : list,
+                      "a verify rule of %s must be a mapping {check: ...}",
+                      op->name);
+      continue;
+    }
+    npuc_verify_rule *r = &op->rules[op->num_rules];
+    bool loaded = load_rule(ld, op, item, r);
+    if (loaded && rule_is_for(r, op->name))
       ++op->num_rules;
+    else
+      free_rule(r);
   }
   return ld->ok;
 }
@@ -93,6 +115,37 @@ static bool names_ok(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *at,
   return true;
 }
 
+/* operand-map needs `field`, `of` and what it requires. */
+static bool operand_map_ok(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
+                           const npuc_verify_rule *r) {
+  static const char *const requires[] = {"in-range", "unique", "same-type",
+                                         "same-value"};
+  bool known = false;
+  for (size_t i = 0; r->require && i < 4; ++i)
+    known |= strcmp(r->require, requires[i]) == 0;
+  if (r->field && r->of && known)
+    return true;
+  npuc_yaml_error(ld, n,
+                  "verify check 'operand-map' of %s needs 'field', 'of' and "
+                  "'require' (in-range, unique, same-type or same-value)",
+                  op->name);
+  return false;
+}
+
+/* An optional dimension key (`dim`, `of_dim`): 0..64, -1 when absent. */
+static bool dim_key(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
+                    const char *key, int *out) {
+  long long dim = -1;
+  const char *text = npuc_yaml_scalar(npuc_yaml_get(ld, n, key));
+  if (text && (!parse_ll(text, &dim) || dim < 0 || dim > 64)) {
+    npuc_yaml_error(ld, n, "verify rule of %s: %s must be 0..64", op->name,
+                    key);
+    return false;
+  }
+  *out = (int)dim;
+  return true;
+}
+
 static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
                       npuc_verify_rule *r) {
   const char *check = npuc_yaml_scalar(npuc_yaml_get(ld, n, "check"));
@@ -109,7 +162,25 @@ static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
   r->line = (int)n->start_mark.line + 1;
   r->operands = string_list(ld, npuc_yaml_get(ld, n, "operands"));
   r->attr = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "attr")));
+  size_t groups = 0;
+  for (char **g = r->operands; g && *g; ++g)
+    ++groups;
+  if (((rule_kinds[k].needs & ATTR) && !r->attr) ||
+      ((rule_kinds[k].needs & GROUPS) && groups < rule_kinds[k].min_groups)) {
+    npuc_yaml_error(
+        ld, n, "verify check '%s' of %s needs %s%s%s", check, op->name,
+        rule_kinds[k].needs & ATTR ? "'attr'" : "",
+        rule_kinds[k].needs == (ATTR | GROUPS) ? " and " : "",
+        rule_kinds[k].needs & GROUPS
+            ? (rule_kinds[k].min_groups > 1 ? "two 'operands'" : "'operands'")
+            : "");
+    return false;
+  }
   r->of = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "of")));
+  r->into = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "into")));
+  r->with = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "with")));
+  r->field = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "field")));
+  r->require = dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "require")));
   yaml_node_t *in = npuc_yaml_get(ld, n, "in");
   yaml_node_t *not_in = npuc_yaml_get(ld, n, "not_in");
   r->negate = in == NULL && not_in != NULL;
@@ -134,6 +205,8 @@ static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
       dup_or_null(npuc_yaml_scalar(npuc_yaml_get(ld, n, "when_scalar")));
   r->only_ops = string_list(ld, npuc_yaml_get(ld, n, "ops"));
   r->except_ops = string_list(ld, npuc_yaml_get(ld, n, "except"));
+  if (!rule_is_for(r, op->name))
+    return true; /* a class's rule for other ops: their names may differ */
   long long index = -1;
   const char *idx = npuc_yaml_scalar(npuc_yaml_get(ld, n, "index"));
   if (idx && (!parse_ll(idx, &index) || index < 0 || index > 1000)) {
@@ -142,6 +215,23 @@ static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
     return false;
   }
   r->index = (int)index;
+  if (!dim_key(ld, op, n, "dim", &r->dim) ||
+      !dim_key(ld, op, n, "of_dim", &r->of_dim))
+    return false;
+  if (r->into && !is_group(op, r->into)) {
+    npuc_yaml_error(ld, n, "verify rule of %s: 'into' names no operand '%s'",
+                    op->name, r->into);
+    return false;
+  }
+  if (r->kind == NPUC_RULE_OPERAND_MAP && !operand_map_ok(ld, op, n, r))
+    return false;
+  if (r->with && !is_group(op, r->with) && npuc_op_find_attr(op, r->with) < 0) {
+    npuc_yaml_error(ld, n,
+                    "verify rule of %s: 'with' names no operand or "
+                    "attribute '%s'",
+                    op->name, r->with);
+    return false;
+  }
   return names_ok(ld, op, n, r->operands, r->attr, r->of) &&
          names_ok(ld, op, n, NULL, r->when_attr, NULL) &&
          names_ok(ld, op, n, NULL, r->unless_attr, NULL) &&
@@ -226,22 +316,40 @@ const npuc_attr_spec *npuc_attr_spec_find(const npuc_dialect_def *d,
 /* ---- freeing ------------------------------------------------------------- */
 
 void npuc_verify_rules_free(npuc_op_def *op) {
-  for (size_t i = 0; i < op->num_rules; ++i) {
-    npuc_verify_rule *r = &op->rules[i];
-    free_list(r->operands);
-    free_list(r->values);
-    free_list(r->when_values);
-    free_list(r->only_ops);
-    free_list(r->except_ops);
-    free(r->attr);
-    free(r->of);
-    free(r->when_attr);
-    free(r->unless_attr);
-    free(r->when_shaped);
-    free(r->when_scalar);
-    free(r->message);
-  }
+  for (size_t i = 0; i < op->num_rules; ++i)
+    free_rule(&op->rules[i]);
   free(op->rules);
+}
+
+/* A rule of a class holds for the ops its `ops:` / `except:` allow. */
+static bool rule_is_for(const npuc_verify_rule *r, const char *op_name) {
+  bool listed = false;
+  for (char **p = r->only_ops; p && *p && !listed; ++p)
+    listed = strcmp(*p, op_name) == 0;
+  if (r->only_ops && !listed)
+    return false;
+  for (char **p = r->except_ops; p && *p; ++p)
+    if (strcmp(*p, op_name) == 0)
+      return false;
+  return true;
+}
+
+static void free_rule(npuc_verify_rule *r) {
+  free_list(r->operands);
+  free_list(r->values);
+  free_list(r->when_values);
+  free_list(r->only_ops);
+  free_list(r->except_ops);
+  free(r->attr);
+  free(r->of);
+  free(r->into);
+  free(r->with);
+  free(r->when_attr);
+  free(r->unless_attr);
+  free(r->when_shaped);
+  free(r->when_scalar);
+  free(r->message);
+  memset(r, 0, sizeof *r);
 }
 
 void npuc_attr_specs_free(npuc_dialect_def *d) {

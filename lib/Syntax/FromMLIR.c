@@ -691,6 +691,71 @@ static void render_region(renderer *r, span region) {
   convert_lines(&sub, region.s, region.e);
 }
 
+/* The next top-level entry of a list `a, {b, c}, [d]` from *p (before
+ * end): its span, trimmed; *p moves past its comma. False at the end. */
+static bool next_entry(const char **p, const char *end, span *out) {
+  const char *q = *p;
+  while (q < end && (*q == ' ' || *q == ','))
+    ++q;
+  if (q >= end)
+    return false;
+  const char *start = q;
+  int depth = 0;
+  bool quoted = false;
+  for (; q < end && (quoted || depth > 0 || *q != ','); ++q) {
+    if (quoted) {
+      quoted = *q != '"' || q[-1] == '\\';
+      continue;
+    }
+    quoted = *q == '"';
+    depth += *q == '{' || *q == '[' || *q == '(' || *q == '<';
+    depth -= *q == '}' || *q == ']' || *q == ')' || *q == '>';
+  }
+  const char *stop = q;
+  while (stop > start && stop[-1] == ' ')
+    --stop;
+  *out = (span){start, stop};
+  *p = q;
+  return true;
+}
+
+/* type($group, $attr): true when $attr is an array of exactly one
+ * dictionary per value of the group, each put in dicts[] (at most 64):
+ * then the types print as `T {k = v}, U` (empty dictionaries not written)
+ * and the attribute is not in attr-dict; else types alone. */
+static bool type_attrs_fit(renderer *r, const npuc_fmt_elem *e, span *dicts) {
+  generic_op *g = r->g;
+  size_t n = g->group_count[e->var_index];
+  dict_entry *d = find_attr(g, g->def->attrs[e->attr_index].name);
+  if (!d || n == 0 || n > 64 || d->value.e - d->value.s < 2 ||
+      d->value.s[0] != '[' || d->value.e[-1] != ']')
+    return false;
+  size_t count = 0;
+  const char *p = d->value.s + 1;
+  for (span one; count <= n && next_entry(&p, d->value.e - 1, &one);) {
+    if (one.e - one.s < 2 || one.s[0] != '{' || count == n)
+      return false;
+    dicts[count++] = one;
+  }
+  return count == n;
+}
+
+static void render_types_with_attrs(renderer *r, const npuc_fmt_elem *e,
+                                    const span *dicts) {
+  generic_op *g = r->g;
+  size_t first = g->group_first[e->var_index];
+  space_for_value(r);
+  for (size_t i = 0; i < g->group_count[e->var_index]; ++i) {
+    if (i)
+      put(r, ", ", 2);
+    put_span(r, g->operand_types.items[first + i]);
+    if (dicts[i].e - dicts[i].s > 2) {
+      put(r, " ", 1);
+      put_span(r, dicts[i]);
+    }
+  }
+}
+
 /* array<i64: 4, INT64_MIN, 8> and operands (%n) -> `[4, %n, 8]`. False
  * (the op stays generic) when the attribute and the group disagree. */
 static bool render_dyn_index_list(renderer *r, const npuc_fmt_elem *e) {
@@ -776,6 +841,11 @@ static bool render_elem(renderer *r, const npuc_fmt_elem *e) {
     const npuc_value_def *v =
         res ? &g->def->results[e->var_index] : &g->def->operands[e->var_index];
     bool parens = e->function_results && n != 1;
+    span dicts[64];
+    if (e->attr_index >= 0 && type_attrs_fit(r, e, dicts)) {
+      render_types_with_attrs(r, e, dicts);
+      return true;
+    }
     if (n || parens) {
       space_for_value(r);
       if (parens)
@@ -829,6 +899,11 @@ static void mark_format_attrs(renderer *r, const npuc_fmt_elem *e, size_t n) {
       int a = el->kind == NPUC_FMT_VAR ? el->var_index : el->attr_index;
       dict_entry *d = find_attr(g, g->def->attrs[a].name);
       if (d)
+        d->used = true;
+    } else if (el->kind == NPUC_FMT_TYPE && el->attr_index >= 0) {
+      span dicts[64];
+      dict_entry *d = find_attr(g, g->def->attrs[el->attr_index].name);
+      if (d && type_attrs_fit(r, el, dicts))
         d->used = true;
     } else if (el->kind == NPUC_FMT_OPTIONAL && group_present(r, el)) {
       mark_format_attrs(r, el->children, el->num_children);

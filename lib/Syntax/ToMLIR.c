@@ -782,6 +782,9 @@ static bool parse_one_type(to_mlir *st, parsed_op *p, piece_list *out,
   return true;
 }
 
+static bool parse_types_with_attrs(to_mlir *st, parsed_op *p,
+                                   const npuc_fmt_elem *e, size_t want);
+
 static bool parse_types(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
   bool is_result = e->var_class == NPUC_VAR_RESULT;
   const npuc_value_def *v = is_result ? &p->def->results[e->var_index]
@@ -794,6 +797,8 @@ static bool parse_types(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
                           : p->operands[e->var_index].len;
   if (want == 0)
     return true;
+  if (e->attr_index >= 0)
+    return parse_types_with_attrs(st, p, e, want);
   if (!parse_one_type(st, p, out, v->name))
     return false;
   if (v->same_type) { /* one type, printed once, for the whole group */
@@ -815,6 +820,48 @@ static bool parse_types(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
       return false;
   }
   return true;
+}
+
+/* type($group, $attr): `T {k = v}, U`: each type of the operand group,
+ * each optionally followed by an attribute dictionary; when any is, the
+ * array attribute $attr gets one dictionary per value (`{}` for none). */
+static bool parse_types_with_attrs(to_mlir *st, parsed_op *p,
+                                   const npuc_fmt_elem *e, size_t want) {
+  const npuc_value_def *v = &p->def->operands[e->var_index];
+  piece_list *out = &p->otypes[e->var_index];
+  npuc_textbuf tb;
+  npuc_tb_init(&tb, 32, 1, NULL);
+  npuc_tb_putc(&tb, '[');
+  bool any = false, ok = true;
+  for (size_t k = 0; ok && k < want; ++k) {
+    ok = (k == 0 || expect_literal(st, p, ",")) &&
+         parse_one_type(st, p, out, v->name);
+    npuc_token open = npuc_peek(&st->lx);
+    npuc_tb_puts(&tb, k ? ", " : "");
+    if (!ok || !npuc_tok_punct(open, '{')) {
+      npuc_tb_puts(&tb, "{}");
+      continue;
+    }
+    npuc_lex(&st->lx);
+    npuc_token close = npuc_skip_balanced(&st->lx, '{');
+    if (!npuc_tok_punct(close, '}')) {
+      error_at(st, open, "unterminated attribute dictionary of '%s'",
+               p->def->name);
+      ok = false;
+      continue;
+    }
+    npuc_tb_append(&tb, open.start, (size_t)(close.start + 1 - open.start));
+    any = true;
+  }
+  npuc_tb_putc(&tb, ']');
+  char *attr = npuc_tb_take(&tb, NULL);
+  if (ok && any) {
+    free(p->attrs[e->attr_index]);
+    p->attrs[e->attr_index] = attr;
+  } else {
+    free(attr);
+  }
+  return ok;
 }
 
 static char *parse_int_array(to_mlir *st, parsed_op *p, const char *elt) {

@@ -162,29 +162,54 @@ static void reports_table_errors(void **state) {
 /* `verify:` rules are checked against the op's names when loaded. */
 static void reports_verify_rule_errors(void **state) {
   (void)state;
-  expect_error(OP_HEAD "    verify: [\"shiny(a)\"]\n    format: attr-dict\n",
-               "unknown verify rule 'shiny'");
-  expect_error(OP_HEAD "    verify: [positive]\n    format: attr-dict\n",
-               "is not written rule(args)");
-  expect_error(OP_HEAD "    verify: [\"positive(z)\"]\n    format: attr-dict\n",
-               "'z' names no operand, result or attribute of 'toy.x'");
+  expect_error(OP_HEAD "    verify: [{check: shiny}]\n    format: attr-dict\n",
+               "unknown verify check 'shiny' in toy.x");
+  expect_error(OP_HEAD "    verify: [\"min(a)\"]\n    format: attr-dict\n",
+               "a verify rule of toy.x must be a mapping {check: ...}");
+  expect_error(OP_HEAD "    verify: [{check: min, attr: z}]\n"
+                       "    format: attr-dict\n",
+               "verify rule of toy.x names no attribute 'z'");
+  expect_error(OP_HEAD "    verify: [{check: symbol}]\n"
+                       "    format: attr-dict\n",
+               "verify check 'symbol' of toy.x needs 'attr'");
   expect_error(OP_HEAD "    operands: [{name: a}]\n"
-                       "    verify: [\"positive(a)\"]\n"
+                       "    verify: [{check: same-element-count, "
+                       "operands: [a]}]\n"
                        "    format: $a type($a)\n",
-               "argument 1 must be an attribute");
-  expect_error(OP_HEAD "    operands: [{name: a}]\n"
-                       "    verify: [\"same-element-count(a)\"]\n"
-                       "    format: $a type($a)\n",
-               "takes 2 to 2 arguments");
+               "needs two 'operands'");
   expect_error(OP_HEAD "    operands: [{name: a}]\n"
                        "    attributes: [{name: g, kind: int}]\n"
-                       "    verify: [\"divides(g, a[x])\"]\n"
+                       "    verify: [{check: divides, attr: g, "
+                       "operands: [a], dim: x}]\n"
                        "    format: $a $g type($a)\n",
-               "bad dimension in verify argument 'a[x]'");
+               "dim must be 0..64");
+  expect_error(OP_HEAD "    operands: [{name: a}]\n"
+                       "    attributes: [{name: p, kind: i64-array}]\n"
+                       "    verify: [{check: permutation, attr: p, of: a, "
+                       "into: b}]\n"
+                       "    format: $a $p type($a)\n",
+               "'into' names no operand 'b'");
+  expect_error(OP_HEAD "    attributes: [{name: p, kind: any}]\n"
+                       "    verify: [{check: same-length, attr: p, with: q}]\n"
+                       "    format: $p\n",
+               "'with' names no operand or attribute 'q'");
+  expect_error(OP_HEAD "    operands: [{name: a}]\n"
+                       "    verify: [{check: dim-size, operands: [a], "
+                       "of_dim: 99}]\n"
+                       "    format: $a type($a)\n",
+               "of_dim must be 0..64");
 }
 
 static void reports_format_errors(void **state) {
   (void)state;
+  expect_error(OP_HEAD "    operands: [{name: a, variadic: true}]\n"
+                       "    attributes: [{name: d, kind: int}]\n"
+                       "    format: $a type($a, $d)\n",
+               "takes an attribute of kind any");
+  expect_error(OP_HEAD "    results: [{name: r}]\n"
+                       "    attributes: [{name: d, kind: any}]\n"
+                       "    format: type($r, $d)\n",
+               "takes an operand group");
   expect_error(OP_HEAD "    format: \"`ins\"\n",
                "unterminated or empty literal");
   expect_error(OP_HEAD "    format: $\n", "'$' without a name");

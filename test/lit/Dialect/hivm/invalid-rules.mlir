@@ -194,3 +194,188 @@ func.func @scope_two_blocks() {
   }) : () -> ()
   return
 }
+
+// -----
+// The global matmuls (matmul, mix_matmul, mix_group_matmul): operand ranks,
+// then descale (with a mode other than DescaleNull) and bias against the
+// columns of b; dynamic sizes pass.
+func.func @matmul_a_3d(%a: memref<2x16x16xf16>, %b: memref<16x16xf16>, %c: memref<16x16xf32>) {
+  // expected-error @+1 {{'hivm.hir.matmul' op matrix A and matrix B must be 2D}}
+  hivm.hir.matmul ins(%a, %b : memref<2x16x16xf16>, memref<16x16xf16>) outs(%c : memref<16x16xf32>)
+  return
+}
+
+// -----
+func.func @mix_group_matmul_a_2d(%a: memref<16x16xf16>, %b: memref<16x16xf16>, %t: memref<4xi64>, %c: memref<16x16xf16>) {
+  // expected-error @+1 {{'hivm.hir.mix_group_matmul' op matrix A must be 3D}}
+  hivm.hir.mix_group_matmul ins(%a, %b, %t : memref<16x16xf16>, memref<16x16xf16>, memref<4xi64>) outs(%c : memref<16x16xf16>)
+  return
+}
+
+// -----
+func.func @mix_group_matmul_tokens_2d(%a: memref<2x16x16xf16>, %b: memref<16x16xf16>, %t: memref<4x4xi64>, %c: memref<16x16xf16>) {
+  // expected-error @+1 {{'hivm.hir.mix_group_matmul' op matrix TokensPerExpert must be 1D}}
+  hivm.hir.mix_group_matmul ins(%a, %b, %t : memref<2x16x16xf16>, memref<16x16xf16>, memref<4x4xi64>) outs(%c : memref<16x16xf16>)
+  return
+}
+
+// -----
+func.func @matmul_mode_without_descale(%a: memref<16x32xf16>, %b: memref<32x8xf16>, %c: memref<16x8xf16>) {
+  // expected-error @+1 {{'hivm.hir.matmul' op The descaleMode is defined, descale params must be defined!}}
+  hivm.hir.matmul ins(%a, %b : memref<16x32xf16>, memref<32x8xf16>) outs(%c : memref<16x8xf16>) descale_mode = #hivm.descale_mode<DescalePerChannel>
+  return
+}
+
+// -----
+func.func @matmul_descale_2d(%a: memref<16x32xf16>, %b: memref<32x8xf16>, %d: memref<8x8xf16>, %c: memref<16x8xf16>) {
+  // expected-error @+1 {{'hivm.hir.matmul' op descale must must be 1D}}
+  hivm.hir.matmul ins(%a, %b : memref<16x32xf16>, memref<32x8xf16>) outs(%c : memref<16x8xf16>) descale = %d : memref<8x8xf16> descale_mode = #hivm.descale_mode<DescalePerChannel>
+  return
+}
+
+// -----
+func.func @matmul_per_tensor_size(%a: memref<16x32xf16>, %b: memref<32x8xf16>, %d: memref<8xf16>, %c: memref<16x8xf16>) {
+  // expected-error @+1 {{'hivm.hir.matmul' op The descaleMode is DescalePerTensor, the size of descale is equal to 1}}
+  hivm.hir.matmul ins(%a, %b : memref<16x32xf16>, memref<32x8xf16>) outs(%c : memref<16x8xf16>) descale = %d : memref<8xf16> descale_mode = #hivm.descale_mode<DescalePerTensor>
+  return
+}
+
+// -----
+func.func @matmul_per_channel_size(%a: memref<16x32xf16>, %b: memref<32x8xf16>, %d: memref<4xf16>, %c: memref<16x8xf16>) {
+  // expected-error @+1 {{'hivm.hir.mix_matmul' op The descaleMode is DescalePerChannel, the size of descale is equal to the col size of B}}
+  hivm.hir.mix_matmul ins(%a, %b : memref<16x32xf16>, memref<32x8xf16>) outs(%c : memref<16x8xf16>) descale = %d : memref<4xf16> descale_mode = #hivm.descale_mode<DescalePerChannel>
+  return
+}
+
+// -----
+func.func @matmul_bias_size(%a: memref<16x32xf16>, %b: memref<32x8xf16>, %bias: memref<16xf16>, %c: memref<16x8xf16>) {
+  // expected-error @+1 {{'hivm.hir.matmul' op The size of bias is equal to the col size of B}}
+  hivm.hir.matmul ins(%a, %b : memref<16x32xf16>, memref<32x8xf16>) outs(%c : memref<16x8xf16>) bias = %bias : memref<16xf16>
+  return
+}
+
+// -----
+func.func @matmul_bias_2d(%a: memref<16x32xf16>, %b: memref<32x8xf16>, %bias: memref<1x8xf16>, %c: memref<16x8xf16>) {
+  // expected-error @+1 {{'hivm.hir.matmul' op bias must must be 1D}}
+  hivm.hir.matmul ins(%a, %b : memref<16x32xf16>, memref<32x8xf16>) outs(%c : memref<16x8xf16>) bias = %bias : memref<1x8xf16>
+  return
+}
+
+// -----
+// Valid: sizes that match, dynamic ones, DescaleNull without descale.
+func.func @matmul_descale_ok(%a: memref<16x32xf16>, %b: memref<32x8xf16>, %d: memref<8xf16>, %d1: memref<1xf16>, %dd: memref<?xf16>, %bias: memref<8xf16>, %c: memref<16x8xf16>) {
+  hivm.hir.matmul ins(%a, %b : memref<16x32xf16>, memref<32x8xf16>) outs(%c : memref<16x8xf16>) bias = %bias : memref<8xf16> descale = %d : memref<8xf16> descale_mode = #hivm.descale_mode<DescalePerChannel>
+  hivm.hir.matmul ins(%a, %b : memref<16x32xf16>, memref<32x8xf16>) outs(%c : memref<16x8xf16>) descale = %d1 : memref<1xf16> descale_mode = #hivm.descale_mode<DescalePerTensor>
+  hivm.hir.matmul ins(%a, %b : memref<16x32xf16>, memref<32x8xf16>) outs(%c : memref<16x8xf16>) descale = %dd : memref<?xf16> descale_mode = #hivm.descale_mode<DescalePerTensor>
+  hivm.hir.matmul ins(%a, %b : memref<16x32xf16>, memref<32x8xf16>) outs(%c : memref<16x8xf16>) descale_mode = #hivm.descale_mode<DescaleNull>
+  return
+}
+
+// -----
+func.func @pointer_cast_no_addr() {
+  // expected-error @+1 {{'hivm.hir.pointer_cast' op addrs of PointerCastOp should not be empty!}}
+  %0 = hivm.hir.pointer_cast() : memref<16xf16, #hivm.address_space<ub>>
+  return
+}
+
+// -----
+func.func @fixpipe_dual_sub_block(%l0c: memref<16x16xf16, #hivm.address_space<cc>>, %ub: memref<16x16xf16, #hivm.address_space<ub>>) {
+  // expected-error @+1 {{'hivm.hir.fixpipe' op sub_block_idx must not be set when dual_dst_mode is enabled!}}
+  hivm.hir.fixpipe {sub_block_idx = #hivm.fixpipe_sub_block<sub_block_1>} ins(%l0c : memref<16x16xf16, #hivm.address_space<cc>>) outs(%ub : memref<16x16xf16, #hivm.address_space<ub>>) dual_dst_mode = #hivm.fixpipe_dual_dst_mode<COLUMN_SPLIT>
+  return
+}
+
+// -----
+// NO_DUAL is no dual mode: sub_block_idx may be set.
+func.func @fixpipe_no_dual(%l0c: memref<16x16xf16, #hivm.address_space<cc>>, %ub: memref<16x16xf16, #hivm.address_space<ub>>) {
+  hivm.hir.fixpipe {sub_block_idx = #hivm.fixpipe_sub_block<sub_block_1>} ins(%l0c : memref<16x16xf16, #hivm.address_space<cc>>) outs(%ub : memref<16x16xf16, #hivm.address_space<ub>>) dual_dst_mode = #hivm.fixpipe_dual_dst_mode<NO_DUAL>
+  return
+}
+
+// -----
+func.func @vadd_broadcast_and_transpose(%x: memref<4x8xf16>, %y: memref<4x1xf16>, %z: memref<8x4xf16>) {
+  // expected-error @+1 {{Broadcast OTF and Transpose OTF cannot be enabled at the same time}}
+  hivm.hir.vadd ins(%x, %y : memref<4x8xf16>, memref<4x1xf16>) outs(%z : memref<8x4xf16>) broadcast = [1] transpose = [1, 0]
+  return
+}
+
+// -----
+func.func @vreduce_temp_2d(%s: memref<3x10xi32>, %d: memref<1x10xi32>, %t: memref<3x16xi32>) {
+  // expected-error @+1 {{temp_buffer'rank should be one}}
+  hivm.hir.vreduce <max> ins(%s : memref<3x10xi32>) outs(%d : memref<1x10xi32>) temp_buffer(%t : memref<3x16xi32>) reduce_dims = [0]
+  return
+}
+
+// -----
+func.func @convert_layout_element(%m: memref<128x128xf16>) {
+  // expected-error @+1 {{'hivm.hir.convert_layout' op requires the same element type for all operands and results}}
+  %0 = hivm.hir.convert_layout %m output_shape [8, 8, 16, 16] {srcLayout = #hivm.data_layout<ND>, dstLayout = #hivm.data_layout<nZ>} : (memref<128x128xf16>) -> memref<8x8x16x16xf32>
+  return
+}
+
+// -----
+// custom and custom_macro: scratch buffers as two lists of one length.
+func.func @custom_types_only(%x: memref<4xf32>) {
+  // expected-error @+1 {{'hivm.hir.custom' op Either extra buffers' types or sizes missing}}
+  hivm.hir.custom {extra_buffers_types = [f32]} "k" ins(%x : memref<4xf32>) outs(%x : memref<4xf32>)
+  return
+}
+
+// -----
+func.func @custom_macro_lengths(%x: memref<4xf32>) {
+  // expected-error @+1 {{'hivm.hir.custom_macro' op Extra buffers' types and sizes mismatch}}
+  hivm.hir.custom_macro {extra_buffers_types = [f32, f16], extra_buffers_sizes = [64 : i64]} "k" ins(%x : memref<4xf32>) outs(%x : memref<4xf32>)
+  return
+}
+
+// -----
+// custom_macro: one sync_related_args value per sync_event_slots entry.
+func.func @custom_macro_args_without_slots(%x: memref<4xf32>, %e: i64) {
+  // expected-error @+1 {{'hivm.hir.custom_macro' op sync_related_args should be empty}}
+  hivm.hir.custom_macro "k" ins(%x : memref<4xf32>) outs(%x : memref<4xf32>) sync_related_args(%e : i64)
+  return
+}
+
+// -----
+func.func @custom_macro_args_count(%x: memref<4xf32>, %e: i64) {
+  // expected-error @+1 {{'hivm.hir.custom_macro' op 'sync_related_args' should be of size 2 (one per entry of 'sync_event_slots')}}
+  hivm.hir.custom_macro {sync_event_slots = [#hivm.sync_event_slot<#hivm.pipe<PIPE_MTE2>, #hivm.pipe<PIPE_MTE1>, wait>, #hivm.sync_event_slot<#hivm.pipe<PIPE_M>, #hivm.pipe<PIPE_MTE2>, set>]} "k" ins(%x : memref<4xf32>) outs(%x : memref<4xf32>) sync_related_args(%e : i64)
+  return
+}
+
+// -----
+// Without arguments the slots are fine (a pass fills the arguments in).
+func.func @custom_macro_slots_only(%x: memref<4xf32>) {
+  hivm.hir.custom_macro {sync_event_slots = [#hivm.sync_event_slot<#hivm.pipe<PIPE_MTE2>, #hivm.pipe<PIPE_MTE1>, wait>]} "k" ins(%x : memref<4xf32>) outs(%x : memref<4xf32>)
+  return
+}
+
+// -----
+// custom/custom_macro: an input's inplace_outs names an output that is the
+// same value (operand-map).
+func.func @inplace_out_of_range(%a: tensor<16xf32>) {
+  // expected-error @+1 {{'hivm.hir.custom' op inplace_outs must be a valid outs operand index}}
+  %0 = hivm.hir.custom "k" ins(%a : tensor<16xf32> {inplace_outs = 1 : i32}) outs(%a : tensor<16xf32>) -> tensor<16xf32>
+  return
+}
+
+// -----
+func.func @inplace_twice(%a: tensor<16xf32>) {
+  // expected-error @+1 {{'hivm.hir.custom' op inplace_outs cannot map multiple ins operands to the same outs operand}}
+  %0:2 = hivm.hir.custom "k" ins(%a, %a : tensor<16xf32> {inplace_outs = 0 : i32}, tensor<16xf32> {inplace_outs = 0 : i32}) outs(%a, %a : tensor<16xf32>, tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+func.func @inplace_type(%a: tensor<16xf16>, %b: tensor<16xf32>) {
+  // expected-error @+1 {{'hivm.hir.custom_macro' op inplace_outs requires mapped ins and outs operands to have identical ranked tensor or memref types}}
+  %0 = hivm.hir.custom_macro "k" ins(%a : tensor<16xf16> {inplace_outs = 0 : i32}) outs(%b : tensor<16xf32>) -> tensor<16xf32>
+  return
+}
+
+// -----
+func.func @inplace_value(%a: tensor<16xf32>, %b: tensor<16xf32>) {
+  // expected-error @+1 {{'hivm.hir.custom' op inplace_outs requires each mapped ins operand to be the same SSA value as its mapped outs operand}}
+  %0 = hivm.hir.custom "k" ins(%a : tensor<16xf32> {inplace_outs = 0 : i32}) outs(%b : tensor<16xf32>) -> tensor<16xf32>
+  return
+}

@@ -61,6 +61,14 @@ func.func @transpose_shape(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
+func.func @transpose_rank(%x: tensor<4x8xf32>) -> tensor<8x4x1xf32> {
+  // expected-error@+1 {{'tx8be.transpose': 'output' must have the rank of 'input' (2)}}
+  %0 = tx8be.transpose %x permutation = [1, 0] : tensor<4x8xf32> -> tensor<8x4x1xf32>
+  return %0 : tensor<8x4x1xf32>
+}
+
+// -----
+
 func.func @conv_group_zero(%x: tensor<1x16x16x8xf16>, %w: tensor<3x3x16x8xf16>) -> tensor<1x14x14x16xf16> {
   %b = tx8be.none : none
   // expected-error@+1 {{attribute 'group' of 'tx8be.conv' must be a positive integer}}
