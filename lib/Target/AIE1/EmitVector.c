@@ -29,8 +29,8 @@ static bool emit_shift(vop *v);
 static bool emit_pack(vop *v);
 static bool emit_lane_op(vop *v, const char *fn, int nvec);
 static bool emit_select(vop *v);
-static bool emit_elem(vop *v, bool mac);
-static bool emit_conv(vop *v, bool fma);
+static bool emit_aieml_mul(vop *v, const char *op_name, bool has_acc,
+                           bool conv);
 static bool emit_legacyshuffle(vop *v);
 static bool emit_cast(vop *v);
 static bool refuse_vector_arith(vop *v, const char *name);
@@ -78,13 +78,13 @@ static bool vector_op(vop v, const char *name) {
       npuc_em_name_is(name, "aievec_aie1.select"))
     return emit_select(&v);
   if (npuc_em_name_is(name, "aievec.mac_elem"))
-    return emit_elem(&v, true);
+    return emit_aieml_mul(&v, "mac_elem", true, false);
   if (npuc_em_name_is(name, "aievec.mul_elem"))
-    return emit_elem(&v, false);
+    return emit_aieml_mul(&v, "mul_elem", false, false);
   if (npuc_em_name_is(name, "aievec.mul_conv"))
-    return emit_conv(&v, false);
+    return emit_aieml_mul(&v, "mul_conv", false, true);
   if (npuc_em_name_is(name, "aievec.fma_conv"))
-    return emit_conv(&v, true);
+    return emit_aieml_mul(&v, "fma_conv", true, true);
   if (npuc_em_name_is(name, "aievec.legacyshuffle"))
     return emit_legacyshuffle(&v);
   if (npuc_em_name_is(name, "aievec.cast"))
@@ -456,51 +456,34 @@ static bool bool_attr(vop *v, const char *name) {
          mlirBoolAttrGetValue(a);
 }
 
-/* mac_elem %lhs, %rhs, %acc {fmsub} / mul_elem %lhs, %rhs: lane-wise, on a
- * core the configuration made AIE-ML. */
-static bool emit_elem(vop *v, bool mac) {
+/* The AIE-ML multiplies, on a core the configuration made AIE-ML:
+ * mul_elem %lhs, %rhs / mac_elem %lhs, %rhs, %acc {fmsub} lane by lane
+ * (lib/Runtime/aie1/aieml.c); mul_conv %lhs, %rhs {M, N} / fma_conv %lhs,
+ * %rhs, %acc {M, N, fmsub} sliding (conv.c), their M and N checked by the
+ * library when the op runs, against the forms it models. */
+static bool emit_aieml_mul(vop *v, const char *op_name, bool has_acc,
+                           bool conv) {
   const char *elem;
   int64_t lanes;
   const char *lhs = operand(v, 0), *rhs = operand(v, 1);
-  const char *acc = mac ? operand(v, 2) : NULL;
-  if (!needs_aieml(v, mac ? "mac_elem" : "mul_elem"))
+  const char *acc = has_acc ? operand(v, 2) : NULL;
+  if (!needs_aieml(v, op_name))
     return true;
-  bool sub = bool_attr(v, "fmsub");
+  const char *sub = bool_attr(v, "fmsub") ? "true" : "false";
+  char sizes[64] = "";
+  if (conv)
+    snprintf(sizes, sizeof sizes, "%lld, %lld", (long long)int_attr(v, "M", 0),
+             (long long)int_attr(v, "N", 0));
   const char *r = define_result(v, &elem, &lanes);
   if (!r)
     return true;
-  if (mac)
-    checked(v, "npuc_aie1_mac_elem(&npuc_ctx, &%s, &%s, &%s, &%s, %s)", r, lhs,
-            rhs, acc, sub ? "true" : "false");
+  if (has_acc)
+    checked(v, "npuc_aie1_%s(&npuc_ctx, &%s, &%s, &%s, &%s, %s%s%s)",
+            conv ? "fma_conv" : "mac_elem", r, lhs, rhs, acc, sizes,
+            conv ? ", " : "", sub);
   else
-    checked(v, "npuc_aie1_mul_elem(&npuc_ctx, &%s, &%s, &%s, %s)", r, lhs, rhs,
-            elem);
-  return true;
-}
-
-/* mul_conv %lhs, %rhs {M, N} / fma_conv %lhs, %rhs, %acc {M, N, fmsub}:
- * the sliding multiplies (lib/Runtime/aie1/conv.c). M and N are checked by
- * the library when the op runs, against the forms it models. */
-static bool emit_conv(vop *v, bool fma) {
-  const char *elem;
-  int64_t lanes;
-  const char *lhs = operand(v, 0), *rhs = operand(v, 1);
-  const char *acc = fma ? operand(v, 2) : NULL;
-  if (!needs_aieml(v, fma ? "fma_conv" : "mul_conv"))
-    return true;
-  long long m = (long long)int_attr(v, "M", 0);
-  long long n = (long long)int_attr(v, "N", 0);
-  bool sub = bool_attr(v, "fmsub");
-  const char *r = define_result(v, &elem, &lanes);
-  if (!r)
-    return true;
-  if (fma)
-    checked(v,
-            "npuc_aie1_fma_conv(&npuc_ctx, &%s, &%s, &%s, &%s, %lld, %lld, %s)",
-            r, lhs, rhs, acc, m, n, sub ? "true" : "false");
-  else
-    checked(v, "npuc_aie1_mul_conv(&npuc_ctx, &%s, &%s, &%s, %lld, %lld)", r,
-            lhs, rhs, m, n);
+    checked(v, "npuc_aie1_%s(&npuc_ctx, &%s, &%s, &%s, %s)",
+            conv ? "mul_conv" : "mul_elem", r, lhs, rhs, conv ? sizes : elem);
   return true;
 }
 
