@@ -237,6 +237,14 @@ bool npuc_aie1_fma_conv(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
 bool npuc_aie1_legacyshuffle(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
                              const npuc_aie1_vec *src, int32_t mode);
 
+/* aievec.matmul (AIE-ML, integer): out[i*n + j] = acc[i*n + j] + sum over
+ * kk < k of lhs[i*k + kk] * rhs[kk*n + j], row-major lanes, wrapping to the
+ * accumulator lane (I32 or I64); lhs and rhs may have more lanes. */
+bool npuc_aie1_matmul(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
+                      const npuc_aie1_vec *lhs, const npuc_aie1_vec *rhs,
+                      const npuc_aie1_vec *acc, int32_t m, int32_t k,
+                      int32_t n);
+
 /* aievec_aie1.select (and aievec.select): 32 lanes of i16 or 16 lanes of
  * i32 / f32; lane s from the y side (p->z on ybuff, or on xbuff when ybuff
  * is NULL) when bit s of p->select is set, else from the x side. */

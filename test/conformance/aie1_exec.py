@@ -117,6 +117,14 @@ INPUT_LAYOUTS = {
                            "filter-dup": "2"},
     "conv2d_uij_i8_noinit.mlir": {"filter-period": "16", "filter-used": "6",
                                   "filter-dup": "2"},
+    # AIE-ML: legacyshuffle mode 0 puts the even bytes of each 16-byte row
+    # at 8 lanes of which mul_conv's N = 8 taps read all: bytes 6..15 of a
+    # row must be 0 (the odd bytes are never read; dup keeps them equal).
+    "conv2d_uij_i8_noinit_aie-ml.mlir": {"filter-period": "16",
+                                         "filter-used": "6",
+                                         "filter-dup": "2"},
+    "conv2d_i8_after_polygeist.mlir": {"filter-period": "16",
+                                       "filter-used": "6", "filter-dup": "2"},
 }
 
 

@@ -1295,6 +1295,36 @@ static void aieml_conv_errors(void **state) {
   expect_error(npuc_aie1_legacyshuffle(&ctx, &r, &f, 6), "mode 6 is not");
 }
 
+/* matmul 2x3 by 3x2 into i32 lanes, by hand: A = [1 2 3; 4 5 6], B = [7 8;
+ * 9 10; 11 12], acc = 1 everywhere: A.B = [58 64; 139 154], plus 1. lhs and
+ * rhs hold more lanes than are read. */
+static void aieml_matmul(void **state) {
+  (void)state;
+  npuc_aie1_vec r;
+  npuc_aie1_vec a = ramp(NPUC_AIE1_I16, 32, 1, 1),
+                b = ramp(NPUC_AIE1_I8, 64, 7, 1);
+  npuc_aie1_vec acc = vec(NPUC_AIE1_I32, 4);
+  for (int i = 0; i < 4; ++i)
+    acc.u.i32[i] = 1;
+  expect_error(npuc_aie1_matmul(&ctx, &r, &a, &b, &acc, 2, 3, 2),
+               "matmul is an AIE-ML op");
+  ctx.aieml = true;
+  expect_ok(npuc_aie1_matmul(&ctx, &r, &a, &b, &acc, 2, 3, 2));
+  assert_int_equal(r.elem, NPUC_AIE1_I32);
+  assert_int_equal(r.u.i32[0], 59);
+  assert_int_equal(r.u.i32[1], 65);
+  assert_int_equal(r.u.i32[2], 140);
+  assert_int_equal(r.u.i32[3], 155);
+  expect_error(
+      npuc_aie1_matmul(&ctx, &r, &a, &b, &acc, 2, 3, 3),
+      "needs 6 lanes of lhs, 9 of rhs and exactly 6 of the accumulator");
+  npuc_aie1_vec f = vec(NPUC_AIE1_F32, 16);
+  expect_error(npuc_aie1_matmul(&ctx, &r, &f, &b, &acc, 2, 3, 2),
+               "matmul of f32 by i8 into i32 is not modelled");
+  expect_error(npuc_aie1_matmul(&ctx, &r, &a, &b, &acc, 0, 3, 2),
+               "sizes are 1 to 64");
+}
+
 /* The conv2d kernels of conv2d_uij_{i8,i16}_noinit_aie-ml.mlir: C[i][j] =
  * sum over r, c < 3 of A[i+r][j+c] * B[row * r + step * c] in the element
  * type (wrapping), A 18 x 288, C 16 x 256. i8: row 16, step 2; aie-vectorize
@@ -1461,6 +1491,7 @@ int main(void) {
       cmocka_unit_test_setup(aieml_errors, reset),
       cmocka_unit_test_setup(aieml_conv_hand, reset),
       cmocka_unit_test_setup(aieml_conv_errors, reset),
+      cmocka_unit_test_setup(aieml_matmul, reset),
       cmocka_unit_test_setup(aieml_conv2d_i8_scalar, reset),
       cmocka_unit_test_setup(aieml_conv2d_i16_scalar, reset),
   };

@@ -62,15 +62,33 @@ template <> struct npuc_cc_kind<int16_t> {
 template <> struct npuc_cc_kind<int32_t> {
   static const npuc_aie1_elem value = NPUC_AIE1_I32;
 };
+/* Unsigned lanes are held as their bits in the signed kind (the emulator
+ * has no unsigned lanes; upack's result reads back unsigned here). */
+template <> struct npuc_cc_kind<uint8_t> {
+  static const npuc_aie1_elem value = NPUC_AIE1_I8;
+};
+template <> struct npuc_cc_kind<uint16_t> {
+  static const npuc_aie1_elem value = NPUC_AIE1_I16;
+};
 template <> struct npuc_cc_kind<float> {
   static const npuc_aie1_elem value = NPUC_AIE1_F32;
 };
 
-/* A data vector: exactly its lanes, so `*(v16int16 *)p` reads memory. */
-template <typename E, int N> struct npuc_vdata { E e[N]; };
+template <int K, int N> struct npuc_vacc;
 
-/* An accumulator: the emulator's vector of kind K and N lanes. */
-template <int K, int N> struct npuc_vacc { npuc_aie1_vec v; };
+/* A data vector: exactly its lanes, so `*(v16int16 *)p` reads memory.
+ * AIE-ML's cast to an accumulator (`v32acc32(x)`) converts it. */
+template <typename E, int N> struct npuc_vdata {
+  E e[N];
+  template <int K, int M> operator npuc_vacc<K, M>() const;
+};
+
+/* An accumulator: the emulator's vector of kind K and N lanes. AIE-ML's
+ * cast to a vector register (`v32int32(acc)`) converts it. */
+template <int K, int N> struct npuc_vacc {
+  npuc_aie1_vec v;
+  template <typename E, int M> operator npuc_vdata<E, M>() const;
+};
 
 inline npuc_aie1_vec npuc_cc_empty(npuc_aie1_elem kind, int lanes) {
   npuc_aie1_vec v;
@@ -109,6 +127,22 @@ template <int K, int N> struct npuc_cc_outer<npuc_vacc<K, N>> {
   }
 };
 
+/* aievec.cast: the lanes move between a register and an accumulator
+ * unchanged, so both must have one lane kind and count (v32acc32 and
+ * v32int32; the emulator holds AIE-ML's acc32 lanes as I32). */
+template <typename E, int N>
+template <int K, int M>
+npuc_vdata<E, N>::operator npuc_vacc<K, M>() const {
+  npuc_cc_check(npuc_cc_kind<E>::value == (npuc_aie1_elem)K && N == M,
+                "cast to an accumulator of another lane type");
+  return npuc_cc_outer<npuc_vacc<K, M>>::from(npuc_cc_in(*this), "cast");
+}
+template <int K, int N>
+template <typename E, int M>
+npuc_vacc<K, N>::operator npuc_vdata<E, M>() const {
+  return npuc_cc_outer<npuc_vdata<E, M>>::from(v, "cast");
+}
+
 /* ---- the types ----------------------------------------------------------- */
 
 #define NPUC_CC_DATA(E, N, NAME)                                               \
@@ -127,6 +161,11 @@ NPUC_CC_DATA(int32_t, 4, v4int32)
 NPUC_CC_DATA(int32_t, 8, v8int32)
 NPUC_CC_DATA(int32_t, 16, v16int32)
 NPUC_CC_DATA(int32_t, 32, v32int32)
+NPUC_CC_DATA(uint8_t, 16, v16uint8)
+NPUC_CC_DATA(uint8_t, 32, v32uint8)
+NPUC_CC_DATA(uint8_t, 64, v64uint8)
+NPUC_CC_DATA(uint16_t, 16, v16uint16)
+NPUC_CC_DATA(uint16_t, 32, v32uint16)
 NPUC_CC_DATA(float, 4, v4float)
 NPUC_CC_DATA(float, 8, v8float)
 NPUC_CC_DATA(float, 16, v16float)
@@ -231,6 +270,16 @@ inline npuc_vdata<int8_t, N> pack(const npuc_vdata<int16_t, N> &v) {
   return npuc_cc_outer<npuc_vdata<int8_t, N>>::from(out, "pack");
 }
 
+/* upack: unsigned 16-bit lanes to unsigned bytes (aievec.pack of ui16),
+ * the emulator's pack with is_unsigned: clamped to [0, 255] when the core
+ * saturates, else the low byte (the default mode, none). */
+template <int N>
+inline npuc_vdata<uint8_t, N> upack(const npuc_vdata<uint16_t, N> &v) {
+  npuc_aie1_vec in = npuc_cc_in(v), out;
+  npuc_cc_check(npuc_aie1_pack(&npuc_cc_ctx(), &out, &in, true), "upack");
+  return npuc_cc_outer<npuc_vdata<uint8_t, N>>::from(out, "upack");
+}
+
 /* npuc-compile's kernel.cc writes a vector that may cross its row's end
  * with this: only the `left` lanes before the end, as MLIR's
  * vector.transfer_write defines it (aie-translate writes them all). */
@@ -282,6 +331,10 @@ inline npuc_cc_srs srs(const npuc_vacc<K, N> &a, int shift) {
 }
 template <int K, int N>
 inline npuc_cc_srs lsrs(const npuc_vacc<K, N> &a, int shift) {
+  return srs(a, shift);
+}
+template <int K, int N>
+inline npuc_cc_srs bsrs(const npuc_vacc<K, N> &a, int shift) {
   return srs(a, shift);
 }
 
@@ -632,5 +685,119 @@ inline v32acc32 msc_elem_32(const v32int16 &b, const v32int16 &a,
                             const v32acc32 &acc) {
   return npuc_cc_elem<v32acc32>(a, b, &acc, true, NPUC_AIE1_I32, "msc_elem_32");
 }
+
+/* i8, 32 lanes x 2 columns (mul_elem_32_2 / mac_elem_32_2 /
+ * msc_elem_32_2 on v64int8): lane i is a[i] * b[i] + a[32 + i] * b[32 + i].
+ * Reading: the AI Engine-ML intrinsics' "_32_2" (32 lanes, 2 columns) and
+ * their use, e.g. mul_elem_32_2(concat(x, y), concat(wx, wy)) blending two
+ * rows; mlir-aie's translation widens one 32-lane operand with a second
+ * half (zero lanes here, as undef_ gives them), which leaves the
+ * element-wise product aievec.mul_elem computes. */
+inline v32acc32 npuc_cc_elem_32_2(const v64int8 &a, const v64int8 &b,
+                                  const v32acc32 *acc, bool sub,
+                                  const char *what) {
+  npuc_cc_core core(true);
+  npuc_aie1_ctx *ctx = &npuc_cc_ctx();
+  npuc_aie1_vec x = npuc_cc_in(a), z = npuc_cc_in(b), xl, xh, zl, zh, sum;
+  bool ok = npuc_aie1_ext(ctx, &xl, &x, 32, 0) &&
+            npuc_aie1_ext(ctx, &xh, &x, 32, 1) &&
+            npuc_aie1_ext(ctx, &zl, &z, 32, 0) &&
+            npuc_aie1_ext(ctx, &zh, &z, 32, 1);
+  if (ok && acc)
+    ok = npuc_aie1_mac_elem(ctx, &sum, &xl, &zl, &acc->v, sub);
+  else if (ok)
+    ok = npuc_aie1_mul_elem(ctx, &sum, &xl, &zl, NPUC_AIE1_I32);
+  ok = ok && npuc_aie1_mac_elem(ctx, &sum, &xh, &zh, &sum, acc && sub);
+  npuc_cc_check(ok, what);
+  return npuc_cc_outer<v32acc32>::from(sum, what);
+}
+inline v32acc32 mul_elem_32_2(const v64int8 &a, const v64int8 &b) {
+  return npuc_cc_elem_32_2(a, b, (const v32acc32 *)NULL, false,
+                           "mul_elem_32_2");
+}
+inline v32acc32 mac_elem_32_2(const v64int8 &b, const v64int8 &a,
+                              const v32acc32 &acc) {
+  return npuc_cc_elem_32_2(a, b, &acc, false, "mac_elem_32_2");
+}
+inline v32acc32 msc_elem_32_2(const v64int8 &b, const v64int8 &a,
+                              const v32acc32 &acc) {
+  return npuc_cc_elem_32_2(a, b, &acc, true, "msc_elem_32_2");
+}
+
+/* ---- AIE-ML convolutions, shuffle, matmul
+ * ------------------------------------ */
+
+/* mul_conv_MxN(lhs, rhs) / mac_conv_MxN / msc_conv_MxN(lhs, rhs, acc):
+ * the emulator's mul_conv / fma_conv (lib/Runtime/aie1/conv.c). */
+template <typename R, typename V>
+inline R npuc_cc_conv(const V &lhs, const V &rhs, const R *acc, int m, int n,
+                      bool sub, const char *what) {
+  npuc_cc_core core(true);
+  npuc_aie1_vec l = npuc_cc_in(lhs), r = npuc_cc_in(rhs), out;
+  bool ok;
+  if (acc) {
+    npuc_aie1_vec a = npuc_cc_in(*acc);
+    ok = npuc_aie1_fma_conv(&npuc_cc_ctx(), &out, &l, &r, &a, m, n, sub);
+  } else {
+    ok = npuc_aie1_mul_conv(&npuc_cc_ctx(), &out, &l, &r, m, n);
+  }
+  npuc_cc_check(ok, what);
+  return npuc_cc_outer<R>::from(out, what);
+}
+#define NPUC_CC_CONV(M, N, V, ACC)                                             \
+  inline ACC mul_conv_##M##x##N(const V &lhs, const V &rhs) {                  \
+    return npuc_cc_conv(lhs, rhs, (const ACC *)NULL, M, N, false,              \
+                        "mul_conv_" #M "x" #N);                                \
+  }                                                                            \
+  inline ACC mac_conv_##M##x##N(const V &lhs, const V &rhs, const ACC &acc) {  \
+    return npuc_cc_conv(lhs, rhs, &acc, M, N, false, "mac_conv_" #M "x" #N);   \
+  }                                                                            \
+  inline ACC msc_conv_##M##x##N(const V &lhs, const V &rhs, const ACC &acc) {  \
+    return npuc_cc_conv(lhs, rhs, &acc, M, N, true, "msc_conv_" #M "x" #N);    \
+  }
+NPUC_CC_CONV(32, 8, v64int8, v32acc32)
+NPUC_CC_CONV(16, 4, v32int16, v16acc64)
+#undef NPUC_CC_CONV
+
+/* shuffle(v, mode): aievec.legacyshuffle, modes 0-5. */
+template <typename V> inline V shuffle(const V &v, int mode) {
+  npuc_cc_core core(true);
+  npuc_aie1_vec in = npuc_cc_in(v), out;
+  npuc_cc_check(npuc_aie1_legacyshuffle(&npuc_cc_ctx(), &out, &in, mode),
+                "shuffle");
+  return npuc_cc_outer<V>::from(out, "shuffle");
+}
+
+/* mac_MxK_KxN(lhs, rhs, acc): aievec.matmul on integer data, lhs and rhs
+ * widened to 512 bits by the translation (the emulator's npuc_aie1_matmul
+ * reads the first M*K and K*N lanes). bf16 is not modelled. */
+template <int M, int K, int N, typename A, typename B, int AK, int AN>
+inline npuc_vacc<AK, AN> npuc_cc_matmul(const A &lhs, const B &rhs,
+                                        const npuc_vacc<AK, AN> &acc,
+                                        const char *what) {
+  npuc_cc_core core(true);
+  npuc_aie1_vec l = npuc_cc_in(lhs), r = npuc_cc_in(rhs), out;
+  npuc_cc_check(npuc_aie1_matmul(&npuc_cc_ctx(), &out, &l, &r, &acc.v, M, K, N),
+                what);
+  return npuc_cc_outer<npuc_vacc<AK, AN>>::from(out, what);
+}
+#define NPUC_CC_MATMUL(M, K, N)                                                \
+  template <typename EA, int NA, typename EB, int NB, int AK, int AN>          \
+  inline npuc_vacc<AK, AN> mac_##M##x##K##_##K##x##N(                          \
+      const npuc_vdata<EA, NA> &lhs, const npuc_vdata<EB, NB> &rhs,            \
+      const npuc_vacc<AK, AN> &acc) {                                          \
+    return npuc_cc_matmul<M, K, N>(lhs, rhs, acc,                              \
+                                   "mac_" #M "x" #K "_" #K "x" #N);            \
+  }
+/* The integer shapes of aievec.matmul (lib/Dialect/tables/aievec.yaml). */
+NPUC_CC_MATMUL(4, 8, 8)
+NPUC_CC_MATMUL(4, 4, 8)
+NPUC_CC_MATMUL(4, 2, 8)
+NPUC_CC_MATMUL(2, 8, 8)
+NPUC_CC_MATMUL(4, 8, 4)
+NPUC_CC_MATMUL(2, 4, 8)
+NPUC_CC_MATMUL(4, 4, 4)
+NPUC_CC_MATMUL(4, 2, 4)
+#undef NPUC_CC_MATMUL
 
 #endif

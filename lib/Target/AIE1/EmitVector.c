@@ -29,8 +29,10 @@ static bool emit_shift(vop *v);
 static bool emit_pack(vop *v);
 static bool emit_lane_op(vop *v, const char *fn, int nvec);
 static bool emit_select(vop *v);
-static bool emit_elem(vop *v, bool mac);
-static bool refuse_aieml(vop *v, const char *name);
+static bool emit_aieml_mul(vop *v, const char *op_name, bool has_acc,
+                           bool conv);
+static bool emit_legacyshuffle(vop *v);
+static bool emit_cast(vop *v);
 static bool refuse_vector_arith(vop *v, const char *name);
 
 static bool vector_op(vop v, const char *name);
@@ -76,10 +78,18 @@ static bool vector_op(vop v, const char *name) {
       npuc_em_name_is(name, "aievec_aie1.select"))
     return emit_select(&v);
   if (npuc_em_name_is(name, "aievec.mac_elem"))
-    return emit_elem(&v, true);
+    return emit_aieml_mul(&v, "mac_elem", true, false);
   if (npuc_em_name_is(name, "aievec.mul_elem"))
-    return emit_elem(&v, false);
-  return refuse_aieml(&v, name) || refuse_vector_arith(&v, name);
+    return emit_aieml_mul(&v, "mul_elem", false, false);
+  if (npuc_em_name_is(name, "aievec.mul_conv"))
+    return emit_aieml_mul(&v, "mul_conv", false, true);
+  if (npuc_em_name_is(name, "aievec.fma_conv"))
+    return emit_aieml_mul(&v, "fma_conv", true, true);
+  if (npuc_em_name_is(name, "aievec.legacyshuffle"))
+    return emit_legacyshuffle(&v);
+  if (npuc_em_name_is(name, "aievec.cast"))
+    return emit_cast(&v);
+  return refuse_vector_arith(&v, name);
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -429,51 +439,93 @@ static bool emit_select(vop *v) {
 
 /* ---- AIE-ML ------------------------------------------------------------- */
 
-/* mac_elem %lhs, %rhs, %acc {fmsub} / mul_elem %lhs, %rhs: lane-wise, on a
- * core the configuration made AIE-ML. */
-static bool emit_elem(vop *v, bool mac) {
+/* An AIE-ML op on an AIE1 core: a located error (and false). */
+static bool needs_aieml(vop *v, const char *op_name) {
+  if (v->aieml)
+    return true;
+  npuc_em_error(v->em, v->op,
+                "aievec.%s is an AIE-ML op: emulating it needs 'aieml: "
+                "true' in --target-config",
+                op_name);
+  return false;
+}
+
+static bool bool_attr(vop *v, const char *name) {
+  MlirAttribute a = npuc_em_attr(v->op, name);
+  return !mlirAttributeIsNull(a) && mlirAttributeIsABool(a) &&
+         mlirBoolAttrGetValue(a);
+}
+
+/* The AIE-ML multiplies, on a core the configuration made AIE-ML:
+ * mul_elem %lhs, %rhs / mac_elem %lhs, %rhs, %acc {fmsub} lane by lane
+ * (lib/Runtime/aie1/aieml.c); mul_conv %lhs, %rhs {M, N} / fma_conv %lhs,
+ * %rhs, %acc {M, N, fmsub} sliding (conv.c), their M and N checked by the
+ * library when the op runs, against the forms it models. */
+static bool emit_aieml_mul(vop *v, const char *op_name, bool has_acc,
+                           bool conv) {
   const char *elem;
   int64_t lanes;
   const char *lhs = operand(v, 0), *rhs = operand(v, 1);
-  const char *acc = mac ? operand(v, 2) : NULL;
-  if (!v->aieml) {
-    npuc_em_error(v->em, v->op,
-                  "aievec.%s is an AIE-ML op: emulating it needs 'aieml: "
-                  "true' in --target-config",
-                  mac ? "mac_elem" : "mul_elem");
+  const char *acc = has_acc ? operand(v, 2) : NULL;
+  if (!needs_aieml(v, op_name))
     return true;
-  }
-  MlirAttribute fmsub = npuc_em_attr(v->op, "fmsub");
-  bool sub = !mlirAttributeIsNull(fmsub) && mlirAttributeIsABool(fmsub) &&
-             mlirBoolAttrGetValue(fmsub);
+  const char *sub = bool_attr(v, "fmsub") ? "true" : "false";
+  char sizes[64] = "";
+  if (conv)
+    snprintf(sizes, sizeof sizes, "%lld, %lld", (long long)int_attr(v, "M", 0),
+             (long long)int_attr(v, "N", 0));
   const char *r = define_result(v, &elem, &lanes);
   if (!r)
     return true;
-  if (mac)
-    checked(v, "npuc_aie1_mac_elem(&npuc_ctx, &%s, &%s, &%s, &%s, %s)", r, lhs,
-            rhs, acc, sub ? "true" : "false");
+  if (has_acc)
+    checked(v, "npuc_aie1_%s(&npuc_ctx, &%s, &%s, &%s, &%s, %s%s%s)",
+            conv ? "fma_conv" : "mac_elem", r, lhs, rhs, acc, sizes,
+            conv ? ", " : "", sub);
   else
-    checked(v, "npuc_aie1_mul_elem(&npuc_ctx, &%s, &%s, &%s, %s)", r, lhs, rhs,
-            elem);
+    checked(v, "npuc_aie1_%s(&npuc_ctx, &%s, &%s, &%s, %s)",
+            conv ? "mul_conv" : "mul_elem", r, lhs, rhs, conv ? sizes : elem);
   return true;
 }
 
-/* The AIE-ML ops the emulator does not model: a located error naming the
- * op, so that a kernel using them is told apart from a broken one. */
-static bool refuse_aieml(vop *v, const char *name) {
-  static const char *const unmodelled[] = {"aievec.mul_conv", "aievec.fma_conv",
-                                           "aievec.legacyshuffle",
-                                           "aievec.cast"};
-  for (size_t i = 0; i < sizeof unmodelled / sizeof *unmodelled; ++i)
-    if (npuc_em_name_is(name, unmodelled[i])) {
-      npuc_em_error(v->em, v->op,
-                    "AIE-ML op %s is not emulated by --target=aie1-cmodel "
-                    "(of AIE-ML it runs mul_elem, mac_elem, broadcast and "
-                    "the i32/i64 accumulators of ups and srs)",
-                    unmodelled[i]);
-      return true;
-    }
-  return false;
+/* legacyshuffle %src {mode}: modes 0-5 as the library models them; another
+ * mode is refused when the op runs. */
+static bool emit_legacyshuffle(vop *v) {
+  const char *elem;
+  int64_t lanes;
+  const char *src = operand(v, 0);
+  if (!needs_aieml(v, "legacyshuffle"))
+    return true;
+  long long mode = (long long)int_attr(v, "mode", -1);
+  const char *r = define_result(v, &elem, &lanes);
+  if (r)
+    checked(v, "npuc_aie1_legacyshuffle(&npuc_ctx, &%s, &%s, %lld)", r, src,
+            mode);
+  return true;
+}
+
+/* cast %src {isResAcc}: moves lanes between an accumulator and a vector
+ * register, bits unchanged. The emulator holds both as the same lanes
+ * (an AIE-ML vector<32xi32> accumulator is I32 lanes), so a cast whose
+ * source and result types are equal is a copy; any other cast would
+ * change the lanes and is not modelled. */
+static bool emit_cast(vop *v) {
+  const char *elem;
+  int64_t lanes;
+  if (!needs_aieml(v, "cast"))
+    return true;
+  if (!mlirTypeEqual(operand_type(v, 0),
+                     mlirValueGetType(mlirOperationGetResult(v->op, 0)))) {
+    npuc_em_error(v->em, v->op,
+                  "AIE-ML op aievec.cast is emulated by --target=aie1-cmodel "
+                  "only between equal types (accumulator and register lanes "
+                  "of one type)");
+    return true;
+  }
+  const char *src = operand(v, 0);
+  const char *r = define_result(v, &elem, &lanes);
+  if (r)
+    npuc_em_line(v->em, "%s = %s;", r, src);
+  return true;
 }
 
 /* The shared scalar family would read an arith or math op on vectors as a

@@ -533,12 +533,18 @@ static bool emit_mul_elem(cpp_emitter *e, MlirOperation op) {
   return true;
 }
 
+/* i8 operands are widened as mul_elem's are: mac_elem_32_2 takes v64int8
+ * (mlir-aie's own output has them 512 bits wide already). */
 static bool emit_mac_elem(cpp_emitter *e, MlirOperation op) {
-  const char *l = cpp_operand(e, op, 0), *r = l ? cpp_operand(e, op, 1) : NULL,
-             *acc = r ? cpp_operand(e, op, 2) : NULL;
+  MlirType lt = operand_type(op, 0);
+  bool narrow = is_int(lt) && cpp_element_bits(lt) == 8;
+  const char *l = narrow ? widen_to_512(e, op, 0) : cpp_operand(e, op, 0);
+  const char *r = !l       ? NULL
+                  : narrow ? widen_to_512(e, op, 1)
+                           : cpp_operand(e, op, 1);
+  const char *acc = r ? cpp_operand(e, op, 2) : NULL;
   if (!acc)
     return false;
-  MlirType lt = operand_type(op, 0);
   bool wide_int = is_int(lt) && cpp_element_bits(lt) == 32;
   cpp_printf(e, "%s = %s%s(%s%s, %s%s, %s)", acc,
              cpp_int_attr(op, "fmsub", 0) ? "msc_elem" : "mac_elem",

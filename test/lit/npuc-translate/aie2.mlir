@@ -19,6 +19,19 @@ func.func @elem(%a: vector<16xi32>, %b: vector<16xi32>, %acc: vector<16xi64>) ->
   return %0 : vector<16xi64>
 }
 
+// i8 operands are widened to v64int8 for mac_elem_32_2 as for mul_elem_32_2
+// (two columns: the second half's lanes must be zero, which undef_ is in
+// lib/Runtime/aie1/aie_intrinsics.h).
+// CHECK-LABEL: v32int32 elem8(v32int8 v1, v32int8 v2, v32int32 v3) {
+// CHECK-NEXT:   v64int8 v4 = concat(v1, undef_v32int8());
+// CHECK-NEXT:   v64int8 v5 = concat(v2, undef_v32int8());
+// CHECK-NEXT:   v3 = msc_elem_32_2(v5, v4, v3);
+// CHECK-NEXT:   return v3;
+func.func @elem8(%a: vector<32xi8>, %b: vector<32xi8>, %acc: vector<32xi32>) -> vector<32xi32> {
+  %0 = aievec.mac_elem %a, %b, %acc {fmsub = true} : vector<32xi8>, vector<32xi8>, vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
 // Constants: zero and splat vectors, a 1024-bit zero.
 // CHECK-LABEL: v16int32 splat() {
 // CHECK-NEXT:   v16int32 v1 = broadcast_to_v16int32((int32_t)7);
