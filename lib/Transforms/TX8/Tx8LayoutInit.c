@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 TX8L_PASS(
     npuc_pass_tx8_layout_init, "tx8-layout-init",
@@ -20,10 +21,13 @@ TX8L_PASS(
 
 static bool init_source(MlirOperation op);
 static void default_source_layout(MlirOperation op, char *out, size_t cap);
+static bool graph_has_body(MlirOperation func);
 
 static bool layout_init(MlirOperation func, const npuc_pass_options *opts,
                         const npuc_pass_context *ctx) {
   (void)opts;
+  if (!graph_has_body(func))
+    return false;
   size_t n;
   MlirOperation *ops = tx8l_collect_ops(func, &n);
   bool ok = true;
@@ -69,4 +73,33 @@ static void default_source_layout(MlirOperation op, char *out, size_t cap) {
   bool batched = tx8l_rank(a) >= 3 && mlirShapedTypeGetDimSize(a, 0) != 1;
   const char *io = batched ? "NTensor" : "Tensor";
   snprintf(out, cap, "%s-Tensor-%s", io, io);
+}
+
+/* The graph the TX8 target compiles is @main, or the module's only
+ * function (docs/tx8.md); a declaration there has nothing to compile, and
+ * the emitter would walk a body that does not exist. This pass is the
+ * first of the pipeline, so the error comes before anything else runs.
+ * Other declarations (callees given elsewhere) are left alone. */
+static bool graph_has_body(MlirOperation func) {
+  if (!mlirBlockIsNull(
+          mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0))))
+    return true;
+  MlirAttribute sym = mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("sym_name"));
+  MlirStringRef name = mlirStringAttrGetValue(sym);
+  bool is_main = name.length == 4 && memcmp(name.data, "main", 4) == 0;
+  MlirOperation module = mlirOperationGetParentOperation(func);
+  int funcs = 0;
+  if (!mlirOperationIsNull(module))
+    for (MlirOperation op = mlirBlockGetFirstOperation(
+             mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)));
+         !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+      funcs += npuc_op_is(op, "func.func");
+  if (!is_main && funcs != 1)
+    return true;
+  npuc_pass_error(func,
+                  "the graph function @%.*s is a declaration: it has "
+                  "no body to compile",
+                  (int)name.length, name.data);
+  return false;
 }
