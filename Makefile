@@ -21,7 +21,8 @@ ASAN_ENV   := ASAN_OPTIONS=detect_leaks=1 \
 
 .PHONY: all deps build check build-asan check-asan demo clean conformance \
         format format-check \
-        fuzz fuzz-repro fuzz-passes fuzz-compile bench tx8-random models fuzz-onnx
+        fuzz fuzz-repro fuzz-passes fuzz-compile bench tx8-random models fuzz-onnx \
+        check-nonroot
 
 all: build
 
@@ -34,6 +35,12 @@ build: deps
 
 check: build
 	scripts/run-tests.sh $(BUILD)
+
+# The same suite as a user who is not root (default nobody; NONROOT_USER=),
+# from a copy of the build that user owns: root may write where users
+# cannot, so a test can pass in CI (root) and fail for everyone else.
+check-nonroot: build
+	scripts/check-nonroot.sh $(BUILD)
 
 build-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DNPUC_SANITIZE=ON
