@@ -21,7 +21,8 @@ ASAN_ENV   := ASAN_OPTIONS=detect_leaks=1 \
 
 .PHONY: all deps build check build-asan check-asan demo clean conformance \
         format format-check \
-        fuzz fuzz-repro fuzz-passes fuzz-compile bench tx8-random models fuzz-onnx
+        fuzz fuzz-repro fuzz-passes fuzz-compile bench tx8-random models fuzz-onnx \
+        check-nonroot
 
 all: build
 
@@ -34,6 +35,12 @@ build: deps
 
 check: build
 	scripts/run-tests.sh $(BUILD)
+
+# The same suite as a user who is not root (default nobody; NONROOT_USER=),
+# from a copy of the build that user owns: root may write where users
+# cannot, so a test can pass in CI (root) and fail for everyone else.
+check-nonroot: build
+	scripts/check-nonroot.sh $(BUILD)
 
 build-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DNPUC_SANITIZE=ON
@@ -95,7 +102,8 @@ format-check: deps
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh
 
-# libFuzzer on the ONNX reader for FUZZ_SECONDS; fails on any crash.
+# libFuzzer on the ONNX reader for FUZZ_SECONDS, after its saved reproducers
+# (fuzz/crashes/*.onnx); fails on any crash.
 fuzz-onnx: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) PYTHON_ONNX=$(PYTHON_ONNX) fuzz/onnx.sh
 
@@ -114,9 +122,16 @@ fuzz-passes: build-asan
 # Mutants of every target's inputs through npuc-compile, of the target
 # configs, and of the npuc-run spec, built with AddressSanitizer and UBSan;
 # fails on a crash, a report, a timeout or output left by a failed run.
+# FUZZ_COMPILE_SECONDS > 0 stops it after that time (CI); FUZZ_SEED picks the
+# mutants. The saved findings (fuzz/crashes/compile/*) run first.
+FUZZ_COMPILE_SECONDS ?= 0
+FUZZ_SEED ?= 1
 fuzz-compile: build-asan
 	$(ASAN_ENV) python3 fuzz/mutate_compile.py --bin $(ASAN_BUILD)/bin \
-	  --out $(ASAN_BUILD)/mutants-compile --mutants $(MUTANTS)
+	  --repro $(wildcard fuzz/crashes/compile/*)
+	$(ASAN_ENV) python3 fuzz/mutate_compile.py --bin $(ASAN_BUILD)/bin \
+	  --out $(ASAN_BUILD)/mutants-compile --mutants $(MUTANTS) \
+	  --seconds $(FUZZ_COMPILE_SECONDS) --seed $(FUZZ_SEED)
 
 # Benchmarks print ratios against reference runs; they are not tests.
 bench: build

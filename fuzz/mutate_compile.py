@@ -18,8 +18,14 @@ are fine; a crash, a sanitizer report, an "internal error", a timeout, or
 an output directory left behind by a failed run is a finding: the mutant
 is saved and the script exits 1.
 
-usage: fuzz/mutate_compile.py [--bin DIR] [--mutants N] [--seed S] [--out DIR]
-Deterministic for a given seed and inputs.
+usage: fuzz/mutate_compile.py [--bin DIR] [--mutants N] [--seconds T]
+                              [--seed S] [--out DIR]
+       fuzz/mutate_compile.py [--bin DIR] --repro FINDING_DIR...
+Deterministic for a given seed and inputs (--seconds stops early, after the
+round that passes T seconds). A finding is saved with the command that
+found it (`command`, one argument a line, files by their name in the
+directory); --repro runs saved findings again (fuzz/crashes/compile/*,
+`make fuzz-compile` does) and fails if one still is a finding.
 """
 import argparse
 import glob
@@ -29,6 +35,8 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mutate_passes import finding, mutate  # noqa: E402
@@ -121,38 +129,85 @@ def one_round(rng, args, cases, work):
     return cmd, files, run(cmd, out_dir)
 
 
+def save_finding(saved, cmd, files, work):
+    """The mutant's files and its command, paths made relative to `work`."""
+    os.makedirs(saved, exist_ok=True)
+    for path in files:
+        shutil.copy(path, saved)
+    with open(os.path.join(saved, "command"), "w", encoding="utf-8") as f:
+        for arg in cmd:
+            arg = arg.replace(work + os.sep, "")
+            if os.path.isabs(arg) and os.path.dirname(arg) != work:
+                arg = os.path.basename(arg)  # a tool of --bin
+            f.write(arg + "\n")
+
+
+def repro(args, dirs):
+    """Runs each saved finding again: 1 if one still is a finding."""
+    failed = 0
+    for d in dirs:
+        with open(os.path.join(d, "command"), encoding="utf-8") as f:
+            saved = f.read().split("\n")[:-1]
+        with tempfile.TemporaryDirectory() as work:
+            for name in os.listdir(d):
+                if name != "command":
+                    shutil.copy(os.path.join(d, name), work)
+            cmd = [os.path.join(args.bin, saved[0])]
+            for arg in saved[1:]:
+                head, eq, tail = arg.rpartition("=")
+                name = tail if eq else arg
+                if name in os.listdir(work) or name == "out":
+                    name = os.path.join(work, name)
+                cmd.append(head + eq + name if eq else name)
+            why = run(cmd, os.path.join(work, "out"))
+        status = "FAIL" if why else "ok"
+        print("%s: %s" % (status, d))
+        if why:
+            print(why)
+            failed += 1
+    print("mutate_compile --repro: %d of %d still fail" % (failed, len(dirs)))
+    return 1 if failed else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default=os.path.join(ROOT, "build-asan", "bin"))
     ap.add_argument("--mutants", type=int, default=100)
+    ap.add_argument("--seconds", type=float, default=0,
+                    help="stop after this many seconds (0: no limit)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=os.path.join(ROOT, "build-asan",
                                                   "mutants-compile"))
+    ap.add_argument("--repro", nargs="*", metavar="FINDING_DIR")
     args = ap.parse_args()
     for tool in ("npuc-compile", "npuc-run"):
         if not os.access(os.path.join(args.bin, tool), os.X_OK):
             print("mutate_compile: not executable: %s/%s" % (args.bin, tool),
                   file=sys.stderr)
             return 2
+    if args.repro is not None:
+        return repro(args, args.repro)
     cases = inputs()
     os.makedirs(args.out, exist_ok=True)
     work = os.path.join(args.out, "current")
     os.makedirs(work, exist_ok=True)
     rng = random.Random(args.seed)
-    findings = 0
+    findings = rounds = 0
+    start = time.monotonic()
     for n in range(args.mutants):
+        if args.seconds and time.monotonic() - start > args.seconds:
+            break
+        rounds += 1
         cmd, files, why = one_round(rng, args, cases, work)
         if why is None:
             continue
         findings += 1
         saved = os.path.join(args.out, "finding-%d" % findings)
-        os.makedirs(saved, exist_ok=True)
-        for path in files:
-            shutil.copy(path, saved)
+        save_finding(saved, cmd, files, work)
         print("mutant %d: %s\n  saved in %s\n%s" % (n, " ".join(cmd), saved,
                                                    why))
-    print("mutate_compile: %d mutants, %d findings (seed %d)" %
-          (args.mutants, findings, args.seed))
+    print("mutate_compile: %d mutants in %.0f s, %d findings (seed %d)" %
+          (rounds, time.monotonic() - start, findings, args.seed))
     return 1 if findings else 0
 
 

@@ -2,6 +2,7 @@
  * table's `infer:` entries name (the seed's ShapeInferenceOpInterface:
  * inferShapes and inferLayout). Passes look the rule up with
  * npuc_tx8_query_op_attr and call these; no pass carries its own. */
+#include "npuc/Checked.h"
 #include "npuc/TX8.h"
 
 #include <stdarg.h>
@@ -102,12 +103,19 @@ static bool infer_gemm(const npuc_tx8_shape *ops, const npuc_tx8_infer_attrs *a,
   return true;
 }
 
-static int64_t conv_extent(int64_t in, int64_t pad_sum, int64_t kernel,
-                           int64_t stride, int64_t dilation) {
-  int64_t span = dilation * (kernel - 1) + 1;
-  if (in + pad_sum < span)
-    return 0;
-  return (in + pad_sum - span) / stride + 1;
+/* One output extent of a conv window, computed checked: false when a
+ * pad, kernel or dilation makes it overflow int64 (*out is then unset). */
+static bool conv_extent(int64_t in, int64_t pad_a, int64_t pad_b,
+                        int64_t kernel, int64_t stride, int64_t dilation,
+                        int64_t *out) {
+  int64_t padded, span;
+  if (!npuc_checked_add(in, pad_a, &padded) ||
+      !npuc_checked_add(padded, pad_b, &padded) ||
+      !npuc_checked_mul(dilation, kernel - 1, &span) ||
+      !npuc_checked_add(span, 1, &span))
+    return false;
+  *out = padded < span ? 0 : (padded - span) / stride + 1;
+  return true;
 }
 
 /* input [N, H, W, C], weight HWOI [KH, KW, O, C / group]: [N, OH, OW, O]. */
@@ -118,8 +126,9 @@ static bool infer_conv(const npuc_tx8_shape *ops, const npuc_tx8_infer_attrs *a,
     return fail(err, cap, "conv takes an NHWC input and HWOI weights");
   if (!a->strides || !a->pads || !a->dilations)
     return fail(err, cap, "conv needs strides, pads and dilations");
-  int64_t group = a->group > 0 ? a->group : 1;
-  if (w->dims[3] * group != x->dims[3] || w->dims[2] % group)
+  int64_t group = a->group > 0 ? a->group : 1, channels;
+  if (!npuc_checked_mul(w->dims[3], group, &channels) ||
+      channels != x->dims[3] || w->dims[2] % group)
     return fail(err, cap,
                 "conv of %lld channels in %lld groups cannot take "
                 "weights of %lld input channels",
@@ -128,10 +137,16 @@ static bool infer_conv(const npuc_tx8_shape *ops, const npuc_tx8_infer_attrs *a,
     if (a->strides[i] <= 0 || a->dilations[i] <= 0)
       return fail(err, cap, "conv strides and dilations must be positive");
   *r = *x;
-  r->dims[1] = conv_extent(x->dims[1], a->pads[0] + a->pads[1], w->dims[0],
-                           a->strides[0], a->dilations[0]);
-  r->dims[2] = conv_extent(x->dims[2], a->pads[2] + a->pads[3], w->dims[1],
-                           a->strides[1], a->dilations[1]);
+  for (int i = 0; i < 2; ++i)
+    if (!conv_extent(x->dims[1 + i], a->pads[2 * i], a->pads[2 * i + 1],
+                     w->dims[i], a->strides[i], a->dilations[i],
+                     &r->dims[1 + i]))
+      return fail(err, cap,
+                  "the conv window of dimension %d overflows int64: pads "
+                  "%lld and %lld, kernel %lld, dilation %lld",
+                  1 + i, (long long)a->pads[2 * i],
+                  (long long)a->pads[2 * i + 1], (long long)w->dims[i],
+                  (long long)a->dilations[i]);
   r->dims[3] = w->dims[2];
   if (r->dims[1] <= 0 || r->dims[2] <= 0)
     return fail(err, cap, "the conv window does not fit the input");

@@ -437,6 +437,26 @@ static void infer_conv_shapes(void **state) {
   assert_false(npuc_tx8_infer_shape(NPUC_TX8_SHAPE_CONV, ops, 2, &a, &r, err,
                                     sizeof err));
   assert_non_null(strstr(err, "in 3 groups"));
+  /* Pads or a dilation past int64 (issue 15): an error naming them, not
+   * a signed overflow. */
+  a.group = 2;
+  int64_t huge_pads[] = {INT64_MAX, 1, 0, 0}, huge_dil[] = {1, INT64_MAX};
+  a.pads = huge_pads;
+  assert_false(npuc_tx8_infer_shape(NPUC_TX8_SHAPE_CONV, ops, 2, &a, &r, err,
+                                    sizeof err));
+  assert_non_null(strstr(err, "dimension 1 overflows int64: pads "
+                              "9223372036854775807 and 1"));
+  a.pads = p0;
+  a.dilations = huge_dil;
+  assert_false(npuc_tx8_infer_shape(NPUC_TX8_SHAPE_CONV, ops, 2, &a, &r, err,
+                                    sizeof err));
+  assert_non_null(strstr(err, "dimension 2 overflows int64"));
+  /* Weights' channels times groups past int64: not the input's channels. */
+  a.dilations = s1;
+  a.group = INT64_MAX / 4;
+  assert_false(npuc_tx8_infer_shape(NPUC_TX8_SHAPE_CONV, ops, 2, &a, &r, err,
+                                    sizeof err));
+  assert_non_null(strstr(err, "cannot take weights"));
 }
 
 /* The seed's example: 3x4x5x6 NCHW through transpose (0, 2, 3, 1) is

@@ -15,12 +15,10 @@ static bool ascend_pipeline(MlirOperation module, const npuc_compile_options *o,
       o->auto_blockify_loop ? "auto-blockify-parallel-loop" : "";
   const char *bind =
       o->auto_bind_sub_block ? "func.func(hivm-bind-sub-block)" : "";
-  int n = 0;
-  if (*blockify || *bind)
-    n = snprintf(buf, size, "builtin.module(%s%s%s)", blockify,
-                 *blockify && *bind ? "," : "", bind);
-  else
-    n = snprintf(buf, size, "%s", "");
+  /* An access provably outside a static memref is an error first: the C
+   * model would read or write past the buffer (issue 15). */
+  int n = snprintf(buf, size, "builtin.module(check-static-bounds%s%s%s%s)",
+                   *blockify ? "," : "", blockify, *bind ? "," : "", bind);
   return n >= 0 && (size_t)n < size;
 }
 

@@ -14,6 +14,7 @@
 #include "AieVectorizeInternal.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
+#include "npuc/StaticBounds.h"
 
 #include <stddef.h>
 #include <mlir-c/BuiltinAttributes.h>
@@ -54,6 +55,10 @@ static bool aie_vectorize(MlirOperation module, const npuc_pass_options *opts,
                     (long long)shift);
     return false;
   }
+  /* An access provably outside a static memref: an error (issue 15); no
+   * AIE load or store may make it. */
+  if (!npuc_check_static_bounds(module))
+    return false;
   /* Functions are collected first: the rewrite must not upset the walk. */
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation f = mlirBlockGetFirstOperation(body);

@@ -1,0 +1,1 @@
+func.func private @main(%a: tensor<1x4x8x8xf16>) -> tensor<1x4x8x8xf16>
