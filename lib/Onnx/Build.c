@@ -23,6 +23,32 @@ MlirType onnx_tensor_type(importer *im, const int64_t *dims, int rank) {
   return mlirRankedTensorTypeGet(rank, dims, im->fty, mlirAttributeGetNull());
 }
 
+/* The MLIR type of an ONNX float element type (f32 for FLOAT and DOUBLE,
+ * which TX8 computes in f32), or a null type. */
+MlirType onnx_float_type(importer *im, int32_t elem) {
+  switch (elem) {
+  case ET_FLOAT:
+  case ET_DOUBLE: return mlirF32TypeGet(im->ctx);
+  case ET_FLOAT16: return mlirF16TypeGet(im->ctx);
+  case ET_BFLOAT16: return mlirBF16TypeGet(im->ctx);
+  }
+  return (MlirType){NULL};
+}
+
+/* v as elements of `elem`: v itself, or a tx8be.cast of it. */
+MlirValue onnx_convert(importer *im, MlirValue v, MlirType elem) {
+  MlirType t = mlirValueGetType(v);
+  if (mlirTypeEqual(mlirShapedTypeGetElementType(t), elem))
+    return v;
+  int64_t dims[MAX_RANK];
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  for (intptr_t d = 0; d < rank; ++d)
+    dims[d] = mlirShapedTypeGetDimSize(t, d);
+  MlirType to =
+      mlirRankedTensorTypeGet(rank, dims, elem, mlirAttributeGetNull());
+  return onnx_build1(im, "tx8be.cast", v, to, 0, NULL);
+}
+
 MlirOperation onnx_build(importer *im, const char *name, int nops,
                          const MlirValue *ops, MlirType result, int nattrs,
                          const MlirNamedAttribute *attrs) {

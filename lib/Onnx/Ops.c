@@ -11,6 +11,7 @@
 
 #include "npuc/Alloc.h"
 #include "npuc/Checked.h"
+#include "npuc/Dtype.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -20,6 +21,9 @@ static bool op_constant(importer *im, const Onnx__NodeProto *n, int index);
 static bool op_identity(importer *im, const Onnx__NodeProto *n, int index);
 static bool op_shape(importer *im, const Onnx__NodeProto *n, int index);
 static bool op_cast(importer *im, const Onnx__NodeProto *n, int index);
+static double round_to(double v, int64_t to);
+static bool cast_runtime(importer *im, const Onnx__NodeProto *n, oval *x,
+                         oval *o, int64_t to);
 static bool op_unary(importer *im, const Onnx__NodeProto *n, int index);
 static bool op_binary(importer *im, const Onnx__NodeProto *n, int index);
 static bool op_clip(importer *im, const Onnx__NodeProto *n, int index);
@@ -200,16 +204,48 @@ static bool op_cast(importer *im, const Onnx__NodeProto *n, int index) {
       return onnx_error(im, n,
                         "casting a run-time tensor to integers is not "
                         "supported");
-    onnx_alias(o, x);
-    return true;
+    return cast_runtime(im, n, x, o, to);
   }
   onnx_set_shape(im, n, o, x->dims, x->rank);
   onnx_alloc_const(o, to_int);
   for (int64_t k = 0; k < x->count; ++k) {
     double v = onnx_get(x, k);
-    onnx_put(o, k, to == ET_BOOL ? v != 0 : to_int ? trunc(v) : v);
+    onnx_put(o, k,
+             to == ET_BOOL ? v != 0
+             : to_int      ? trunc(v)
+                           : round_to(v, to));
     /* onnx_put saturates what does not fit. */
   }
+  return true;
+}
+
+/* A value rounded to a float type's precision (kept as f32). */
+static double round_to(double v, int64_t to) {
+  if (to == ET_FLOAT16)
+    return npuc_rt_f16_to_f32(npuc_rt_f32_to_f16((float)v));
+  if (to == ET_BFLOAT16)
+    return npuc_rt_bf16_to_f32(npuc_rt_f32_to_bf16((float)v));
+  return v;
+}
+
+/* A run-time float tensor cast to a float type: the values rounded to
+ * that type (tx8be.cast there and back to the type computed in) when it
+ * is narrower than the one computed in; otherwise nothing changes. The
+ * ops after it compute in the program's type (--tx8-dtype). */
+static bool cast_runtime(importer *im, const Onnx__NodeProto *n, oval *x,
+                         oval *o, int64_t to) {
+  MlirType ty = onnx_float_type(im, (int32_t)to);
+  bool narrower =
+      (to == ET_FLOAT16 || to == ET_BFLOAT16) && !mlirTypeEqual(ty, im->fty);
+  if (!narrower) {
+    onnx_alias(o, x);
+    return true;
+  }
+  if (!need_float(im, n, x))
+    return false;
+  MlirValue v = onnx_convert(im, onnx_convert(im, x->v, ty), im->fty);
+  onnx_set_shape(im, NULL, o, x->dims, x->rank);
+  onnx_set_built(o, v, x->perm);
   return true;
 }
 

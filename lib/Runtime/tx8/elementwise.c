@@ -24,6 +24,7 @@ static operand operand_of(const npuc_tx8_tsr *t, const npuc_tx8_tsr *out);
 static void operand_run(float *dst, const operand *o, const npuc_tx8_run *run);
 static float apply_binary(npuc_tx8_binary_op op, float x, float y);
 static float apply_unary(npuc_tx8_unary_op op, float x);
+static uint64_t op_cast(const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
 
 /* CT passes per element: each op's row of npuc/Tx8Ops.def. */
 static int unary_passes(npuc_tx8_unary_op op) {
@@ -103,6 +104,8 @@ static void unary_run(float *xs, int64_t n, const void *ctx) {
 uint64_t op_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
                   const npuc_tx8_tsr *out) {
   const char *name = "op_unary";
+  if (op == NPUC_TX8_CAST)
+    return op_cast(in, out);
   check_in_out(name, in, out);
   if (out->layout.dtype == NPUC_TX8_I8 && op != NPUC_TX8_RELU &&
       op != NPUC_TX8_ABS)
@@ -175,8 +178,39 @@ static float apply_unary(npuc_tx8_unary_op op, float x) {
   /* 0.5 x (1 + tanh u) = x / (1 + exp(-2u)): no cancellation for x < 0. */
   case NPUC_TX8_GELU_TANH:
     return x / (1.0f + expf(-2.0f * GELU_TANH_K * (x + 0.044715f * x * x * x)));
+  case NPUC_TX8_CAST: return x; /* the store rounds to out's type */
+  case NPUC_TX8_ERF: return erff(x);
   }
   return x;
+}
+
+/* ---- cast ---------------------------------------------------------------
+ * in and out hold one shape in one layout mode, in two float types: each
+ * run is read in in's type and rounded to out's on the store. f16, bf16
+ * and f32 align channels alike, so run i of a row is the same channels in
+ * both; only the byte offsets differ. */
+static uint64_t op_cast(const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
+  const char *name = "op_unary (cast)";
+  npuc_tx8i_check_tsr(name, "in", in);
+  npuc_tx8i_check_tsr(name, "out", out);
+  npuc_tx8i_check_same_layout(name, "in and out", in, out);
+  npuc_tx8i_check_float(name, "in", in);
+  npuc_tx8i_check_float(name, "out", out);
+  const npuc_tx8_layout *li = &in->layout, *lo = &out->layout;
+  float *xs = malloc((size_t)lo->block * sizeof(float));
+  for (int64_t n = 0; n < lo->dims.n; ++n)
+    for (int64_t hw = 0; hw < lo->dims.hw; ++hw)
+      for (int64_t r = 0; r < npuc_tx8_num_runs(lo); ++r) {
+        npuc_tx8_run ri = npuc_tx8_row_run(li, n, hw, r);
+        npuc_tx8_run ro = npuc_tx8_row_run(lo, n, hw, r);
+        npuc_tx8i_load_f32(xs, tx8_at(in, ri.offset), li->dtype, ri.count);
+        npuc_tx8i_store_f32(tx8_at(out, ro.offset), lo->dtype, xs, ro.count);
+      }
+  free(xs);
+  /* One pass over the wider of the two. */
+  int64_t bytes =
+      li->total_bytes > lo->total_bytes ? li->total_bytes : lo->total_bytes;
+  return npuc_tx8_cycles_ct(bytes, unary_passes(NPUC_TX8_CAST));
 }
 
 /* ---- clip -------------------------------------------------------------- */
