@@ -14,6 +14,7 @@
 #include "npuc/Alloc.h"
 #include "npuc/Checked.h"
 #include "npuc/Dtype.h"
+#include "npuc/Progress.h"
 #include "npuc/Verify.h"
 
 #include <stdarg.h>
@@ -561,12 +562,10 @@ static MlirLocation node_location(importer *im, const Onnx__NodeProto *n,
                              file);
 }
 
+/* The progress line (npuc/Progress.h): the last node always shows. */
 static void progress(importer *im, size_t i, size_t n) {
-  if (!im->opts->progress || (i % 16 && i + 1 != n))
-    return;
-  fprintf(stderr, "\rimporting: node %zu of %zu", i + 1, n);
-  if (i + 1 == n)
-    fprintf(stderr, "\n");
+  if (im->opts->progress)
+    npuc_progress(i + 1 == n, "importing: node %zu of %zu", i + 1, n);
 }
 
 /* Each node in graph order (ONNX graphs are topologically sorted): its

@@ -167,6 +167,9 @@ def unary_cases():
     case("elementwise", "f16-graph-io",
          [helper.make_node("Relu", ["x"], ["y"])],
          [("x", xh)], [np.maximum(xh, 0)])
+    # Erf on its own (not gelu's form): tx8be.erf.
+    case("elementwise", "erf-alone", [helper.make_node("Erf", ["x"], ["y"])],
+         [("x", x * 2)], [erf(x.astype(np.float64) * 2)])
     case("elementwise", "identity-dropout",
          [helper.make_node("Identity", ["x"], ["t"]),
           helper.make_node("Dropout", ["t"], ["y"])], [("x", x)], [x])
@@ -329,6 +332,32 @@ def movement_cases():
           helper.make_node("Gather", ["x", "i"], ["g"], axis=2),
           helper.make_node("Gather", ["g", "j"], ["y"], axis=-1)],
          [("x", x)], [x[:, :, 2][..., [0, 2, 4]]])
+    # Gather with any constant indices: runs of evenly stepping indices
+    # are one slice each, concatenated (a tree past 5), then reshaped.
+    xg = rand(3, 4, 6)
+    gi = np.array([[3, 0, 2], [1, 1, 0]], np.int64)
+    case("movement", "gather-any-indices",
+         [const("i", gi), helper.make_node("Gather", ["x", "i"], ["y"], axis=1)],
+         [("x", xg)], [xg[:, gi]])
+    gl = np.array([5, 4, 3, 2, 1, 0, 0, 2, 4, -1], np.int64)
+    case("movement", "gather-reversed-many-runs",
+         [const("i", gl), helper.make_node("Gather", ["x", "i"], ["y"], axis=-1)],
+         [("x", xg)], [xg[..., gl]])
+    table, xa = rand(4, 5), rand(3, 5)
+    ti = np.array([2, 0, 2], np.int64)
+    case("movement", "gather-constant-data-folded",
+         [const("i", ti), helper.make_node("Gather", ["t", "i"], ["g"], axis=0),
+          helper.make_node("Add", ["x", "g"], ["y"])],
+         [("x", xa)], [xa + table[ti]], inits=[("t", table)])
+    xc4, wc = rand(1, 3, 5, 5), rand(6, 3, 1, 1)
+    ci = np.array([5, 0, 3, 3], np.int64)
+    case("movement", "gather-channels-after-conv",
+         [helper.make_node("Conv", ["x", "w"], ["c"]),
+          const("i", ci), helper.make_node("Gather", ["c", "i"], ["y"], axis=1)],
+         [("x", xc4)], [conv_ref(xc4, wc)[:, ci]], inits=[("w", wc)])
+    case("movement", "concat-seven-inputs",
+         [helper.make_node("Concat", ["x"] * 7, ["y"], axis=2)],
+         [("x", xg)], [np.concatenate([xg] * 7, axis=2)])
     case("movement", "transpose-reshape",
          [helper.make_node("Transpose", ["x"], ["t"], perm=[0, 2, 3, 1]),
           const("s", np.array([0, -1, 3], np.int64)),

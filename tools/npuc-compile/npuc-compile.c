@@ -10,6 +10,7 @@
 #include "npuc/Onnx.h"
 #include "npuc/Pass.h"
 #include "npuc/Passes.h"
+#include "npuc/Progress.h"
 #include "npuc/StringBuilder.h"
 #include "npuc/Target.h"
 #include "npuc/ToolSupport.h"
@@ -39,6 +40,7 @@ typedef struct {
   const char *input_format;
   npuc_onnx_input_shape shapes[16];
   npuc_onnx_import_options import;
+  npuc_progress_mode progress; /* --progress / --no-progress */
 } options;
 
 enum { CONTINUE = -1 };
@@ -61,6 +63,11 @@ static bool emit_target(const options *o, const npuc_op_registry *registry,
 static void finish_options(options *o);
 static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
                          npuc_module *m, const char *pipeline);
+typedef struct {
+  int done, total;
+} pass_progress;
+static void show_pass(const char *pass, void *user);
+static int count_passes(const char *pipeline);
 
 static bool parse_input(MlirContext ctx, const npuc_op_registry *registry,
                         const options *o, const char *input, size_t len,
@@ -75,6 +82,8 @@ static int compile(const options *o) {
   npuc_install_fatal_error_handler(TOOL);
   options full = *o;
   char *scratch = NULL, *copy = NULL;
+  npuc_progress_init(o->progress);
+  full.import.progress = npuc_progress_enabled();
   bool ok = prepare_config(&full, &scratch, &copy);
   if (ok)
     ok = o->onnx ? compile_parsed(&full, NULL, 0) == 0 : compile_text(&full);
@@ -84,6 +93,7 @@ static int compile(const options *o) {
                  "'%s'\n",
             o->compile.target_config, copy);
   remove_scratch(scratch, copy);
+  npuc_progress_clear();
   return ok ? 0 : 1;
 }
 
@@ -245,13 +255,42 @@ static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
   npuc_verify_each verify_each = {false, false};
   npuc_pass_context pctx = {registry, ctx, &verify_each};
   MlirPassManager pm = mlirPassManagerCreate(ctx);
+  pass_progress progress = {0, count_passes(pipeline)};
+  npuc_pass_set_start_hook(show_pass, &progress);
   bool ok = npuc_pipeline_parse(pm, pipeline, &pctx, NULL);
   if (ok)
     npuc_pass_manager_verify_each(pm, &verify_each);
   ok = ok && mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, m->op)) &&
        npuc_verify_after_passes(registry, m->op);
+  npuc_pass_set_start_hook(NULL, NULL);
   mlirPassManagerDestroy(pm);
   return ok;
+}
+
+/* The progress line while the pipeline runs: "compiling: pass 5 of 12:
+ * tx8-const-norm". */
+static void show_pass(const char *pass, void *user) {
+  pass_progress *p = user;
+  npuc_progress(true, "compiling: pass %d of %d: %s", ++p->done, p->total,
+                pass);
+}
+
+/* The passes of a pipeline's text: its entries at the top level of the
+ * anchor's parentheses, options' braces skipped. */
+static int count_passes(const char *pipeline) {
+  int depth = 0, n = 0;
+  bool empty = true;
+  for (const char *c = pipeline; *c; ++c) {
+    if (*c == '(' || *c == '{')
+      depth++;
+    else if (*c == ')' || *c == '}')
+      depth--;
+    else if (*c == ',' && depth == 1)
+      n++;
+    else if (depth == 1 && *c != ' ')
+      empty = false;
+  }
+  return empty ? 0 : n + 1;
 }
 
 /* Generates every file in memory first, writes them into a staging
@@ -306,6 +345,8 @@ static const char *const option_names[] = {"target",
                                            "input-format",
                                            "input-shape",
                                            "tx8-dtype",
+                                           "progress",
+                                           "no-progress",
                                            "help",
                                            "version",
                                            NULL};
@@ -336,6 +377,10 @@ static int parse_command_line(int argc, char **argv, options *o) {
     if (IS("version")) {
       printf(TOOL " version " NPUC_VERSION " (MLIR 22)\n");
       return 0;
+    }
+    if ((IS("progress") || IS("no-progress")) && !value) {
+      o->progress = IS("progress") ? NPUC_PROGRESS_ON : NPUC_PROGRESS_OFF;
+      continue;
     }
     if (IS("input-format") || IS("input-shape") || IS("tx8-dtype")) {
       if (!value && i + 1 < argc)
@@ -464,7 +509,6 @@ static int finish_input_kind(options *o) {
                          "only\n");
     return 1;
   }
-  o->import.progress = isatty(2);
   return CONTINUE;
 }
 
@@ -548,6 +592,9 @@ static void print_help(void) {
       "graph input\n"
       "  --tx8-dtype=f32|f16|bf16           ONNX: compute in this element "
       "type (default f32)\n"
+      "  --progress, --no-progress          A progress line on stderr "
+      "(default: when it is\n"
+      "                                     a terminal)\n"
       "  --help, -h                         Show this help\n"
       "  --version                          Show the version\n");
 }

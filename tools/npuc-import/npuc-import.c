@@ -8,6 +8,7 @@
 #endif
 #include "npuc/IR.h"
 #include "npuc/Onnx.h"
+#include "npuc/Progress.h"
 #include "npuc/ToolSupport.h"
 
 #include <stdio.h>
@@ -27,6 +28,7 @@ typedef struct {
   const char *output;
   bool elide_weights;
   bool generic;
+  npuc_progress_mode progress; /* --progress / --no-progress */
   npuc_onnx_input_shape shapes[MAX_SHAPES];
   npuc_onnx_import_options import;
 } options;
@@ -54,7 +56,8 @@ static int run(options *o) {
     return 1;
   o->import.input_shapes = o->shapes;
   o->import.resource_weights = true;
-  o->import.progress = isatty(2);
+  npuc_progress_init(o->progress);
+  o->import.progress = npuc_progress_enabled();
   MlirContext ctx = npuc_context_create();
   npuc_context_set_sink(ctx, NULL, NULL);
   MlirOperation module =
@@ -73,6 +76,7 @@ static int run(options *o) {
     mlirOperationDestroy(module);
   }
   npuc_context_destroy(ctx);
+  npuc_progress_clear();
   return ok ? 0 : 1;
 }
 
@@ -163,6 +167,10 @@ static int parse_command_line(int argc, char **argv, options *o) {
       printf(TOOL " version " NPUC_VERSION " (MLIR 22)\n");
       return 0;
     }
+    if (IS("progress") || IS("no-progress")) {
+      o->progress = IS("progress") ? NPUC_PROGRESS_ON : NPUC_PROGRESS_OFF;
+      continue;
+    }
     if (IS("elide-weights") || IS("mlir-print-op-generic")) {
       *(IS("elide-weights") ? &o->elide_weights : &o->generic) = true;
       continue;
@@ -208,6 +216,9 @@ static void print_help(void) {
          "  --tx8-dtype=f32|f16|bf16    Compute in this element type "
          "(default: the model's, f32)\n"
          "  --mlir-print-op-generic     Print every op in generic form\n"
+         "  --progress, --no-progress   A progress line on stderr (default: "
+         "when it is a\n"
+         "                              terminal)\n"
          "  --help, -h                  Show this help\n"
          "  --version                   Show the version\n");
 }
