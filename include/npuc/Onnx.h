@@ -58,6 +58,15 @@ typedef struct npuc_onnx_model npuc_onnx_model;
 bool npuc_onnx_parse_input_shape(const char *arg, npuc_onnx_input_shape *out,
                                  char *err, size_t err_cap);
 
+/* The import options the tools share, by name without dashes:
+ * "input-shape" (appended to `shapes`, which holds `max_shapes`;
+ * o->input_shapes points at it) and "tx8-dtype" (f32, f16 or bf16). false
+ * with the whole message in err ("--tx8-dtype takes ..."). */
+bool npuc_onnx_set_option(npuc_onnx_import_options *o,
+                          npuc_onnx_input_shape *shapes, size_t max_shapes,
+                          const char *name, const char *value, char *err,
+                          size_t err_cap);
+
 /* Reads and unpacks `path` ("-" is stdin). NULL after reporting on `sink`
  * (file:0:0-less "file: error: ...") why: unreadable, too large, nested too
  * deep, malformed or truncated protobuf, no graph. */

@@ -677,7 +677,42 @@ MlirOperation npuc_onnx_import_file(MlirContext ctx,
   return module;
 }
 
-/* ---- --input-shape ----------------------------------------------------- */
+/* ---- --input-shape, --tx8-dtype ---------------------------------------- */
+
+bool npuc_onnx_set_option(npuc_onnx_import_options *o,
+                          npuc_onnx_input_shape *shapes, size_t max_shapes,
+                          const char *name, const char *value, char *err,
+                          size_t err_cap) {
+  if (!value || !*value) {
+    snprintf(err, err_cap, "option '--%s' needs a value", name);
+    return false;
+  }
+  if (!strcmp(name, "tx8-dtype")) {
+    bool ok = !strcmp(value, "f32") || !strcmp(value, "f16") ||
+              !strcmp(value, "bf16");
+    if (!ok)
+      snprintf(err, err_cap, "--tx8-dtype takes f32, f16 or bf16, not '%s'",
+               value);
+    else
+      o->dtype = value[0] == 'b'   ? NPUC_ONNX_DTYPE_BF16
+                 : value[1] == '1' ? NPUC_ONNX_DTYPE_F16
+                                   : NPUC_ONNX_DTYPE_MODEL;
+    return ok;
+  }
+  if (o->num_input_shapes == max_shapes) {
+    snprintf(err, err_cap, "more than %zu --input-shape options", max_shapes);
+    return false;
+  }
+  char why[200];
+  if (!npuc_onnx_parse_input_shape(value, &shapes[o->num_input_shapes], why,
+                                   sizeof why)) {
+    snprintf(err, err_cap, "--input-shape: %s", why);
+    return false;
+  }
+  o->input_shapes = shapes;
+  o->num_input_shapes++;
+  return true;
+}
 
 bool npuc_onnx_parse_input_shape(const char *arg, npuc_onnx_input_shape *out,
                                  char *err, size_t err_cap) {

@@ -2,6 +2,7 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
+#include "npuc/NamedList.h"
 #include "npuc/Target.h"
 
 #include <stdlib.h>
@@ -17,26 +18,8 @@
 NPUC_TARGETS(DECLARE)
 #undef DECLARE
 
-static const npuc_target_def *const targets[] = {
-#define ADDRESS(symbol) &symbol,
-    NPUC_TARGETS(ADDRESS)
-#undef ADDRESS
-};
-
-#define NUM_TARGETS (sizeof targets / sizeof targets[0])
-
-size_t npuc_num_targets(void) { return NUM_TARGETS; }
-
-const npuc_target_def *npuc_target_at(size_t i) {
-  return i < NUM_TARGETS ? targets[i] : NULL;
-}
-
-const npuc_target_def *npuc_target_lookup(const char *name) {
-  for (size_t i = 0; i < NUM_TARGETS; i++)
-    if (strcmp(targets[i]->name, name) == 0)
-      return targets[i];
-  return NULL;
-}
+NPUC_NAMED_LIST(npuc_target_def, NPUC_TARGETS, targets, npuc_num_targets,
+                npuc_target_at, npuc_target_lookup)
 
 bool npuc_emitted_files_add(npuc_emitted_files *files, const char *name,
                             char *text) {

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "npuc/Alloc.h"
+#include "npuc/CommandLine.h"
 #include "npuc/IR.h"
 #include "npuc/Onnx.h"
 #include "npuc/Pass.h"
@@ -24,10 +25,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef NPUC_VERSION
-#define NPUC_VERSION "0.0.0"
-#endif
-
 #define TOOL "npuc-compile"
 
 typedef struct {
@@ -43,7 +40,7 @@ typedef struct {
   npuc_progress_mode progress; /* --progress / --no-progress */
 } options;
 
-enum { CONTINUE = -1 };
+enum { CONTINUE = NPUC_CLI_CONTINUE };
 
 static int parse_command_line(int argc, char **argv, options *o);
 static int compile(const options *o);
@@ -268,7 +265,7 @@ static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
 }
 
 /* The progress line while the pipeline runs: "compiling: pass 5 of 12:
- * tx8-const-norm". */
+ * tx8-move-constant". */
 static void show_pass(const char *pass, void *user) {
   pass_progress *p = user;
   npuc_progress(true, "compiling: pass %d of %d: %s", ++p->done, p->total,
@@ -329,99 +326,114 @@ static bool write_staged(const char *staging, const npuc_emitted_file *file) {
 
 /* ---- Command line --------------------------------------------------- */
 
-static bool parse_bool(const char *flag, const char *value, bool *out);
+enum {
+  OPT_TARGET,
+  OPT_OUTPUT,
+  OPT_CONFIG,
+  OPT_KERNEL,
+  OPT_BLOCKIFY,
+  OPT_BIND,
+  OPT_FORMAT,
+  OPT_ONNX,
+  OPT_PROGRESS,
+  OPT_NO_PROGRESS,
+  OPT_HELP,
+  OPT_VERSION,
+};
+
+static const npuc_cli_option specs[] = {
+    {"target", NPUC_ARG_REQUIRED, OPT_TARGET, "--target=<target>",
+     "The target (listed below)"},
+    {"o", NPUC_ARG_REQUIRED, OPT_OUTPUT, "-o <dir>", "Output directory"},
+    {"target-config", NPUC_ARG_REQUIRED, OPT_CONFIG, "--target-config=<file>",
+     "Override the target description (YAML)"},
+    {"kernel", NPUC_ARG_REQUIRED, OPT_KERNEL, "--kernel=<name>",
+     "ascend-cmodel: emit only the func.func <name>,\n"
+     "entry or not (default: every hacc.entry)"},
+    {"enable-auto-blockify-loop", NPUC_ARG_NONE, OPT_BLOCKIFY,
+     "--enable-auto-blockify-loop",
+     "Run auto-blockify-parallel-loop: loop each kernel\n"
+     "over its logical blocks on the physical cores\n"
+     "(also on with TRITON_ALL_BLOCKS_PARALLEL=1)"},
+    {"enable-auto-bind-sub-block", NPUC_ARG_NONE, OPT_BIND,
+     "--enable-auto-bind-sub-block=<bool>",
+     "Bind sub-blocks automatically (default: true)"},
+    {"input-format", NPUC_ARG_REQUIRED, OPT_FORMAT, "--input-format=mlir|onnx",
+     "The input's kind (default: by extension;\n"
+     ".onnx is ONNX, anything else MLIR)"},
+    {"input-shape", NPUC_ARG_REQUIRED, OPT_ONNX,
+     "--input-shape=<name>:<DxDx...>",
+     "ONNX: the static shape of a graph input"},
+    {"tx8-dtype", NPUC_ARG_REQUIRED, OPT_ONNX, "--tx8-dtype=f32|f16|bf16",
+     "ONNX: compute in this element type (default f32)"},
+    {"progress", NPUC_ARG_NONE, OPT_PROGRESS, "--progress",
+     "A progress line on stderr (default: when it is\na terminal)"},
+    {"no-progress", NPUC_ARG_NONE, OPT_NO_PROGRESS, "--no-progress",
+     "No progress line"},
+    NPUC_CLI_HELP_AND_VERSION(OPT_HELP, OPT_VERSION),
+};
+
+static int apply_option(void *user, const npuc_cli_option *spec,
+                        const char *value, bool flag);
+static int check_command_line(options *o);
 static bool valid_target(const char *target);
 static void list_targets(FILE *f);
-static int unknown_option(const char *arg, const char *name);
-static bool parse_onnx_option(options *o, const char *flag, const char *value);
 static int finish_input_kind(options *o);
 
-static const char *const option_names[] = {"target",
-                                           "o",
-                                           "enable-auto-blockify-loop",
-                                           "enable-auto-bind-sub-block",
-                                           "target-config",
-                                           "kernel",
-                                           "input-format",
-                                           "input-shape",
-                                           "tx8-dtype",
-                                           "progress",
-                                           "no-progress",
-                                           "help",
-                                           "version",
-                                           NULL};
+static const npuc_cli cli = {TOOL, specs, sizeof specs / sizeof specs[0],
+                             apply_option, NULL};
 
 static int parse_command_line(int argc, char **argv, options *o) {
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i];
-    if (arg[0] != '-' || arg[1] == '\0') {
-      if (o->input) {
-        fprintf(stderr,
-                TOOL ": error: more than one input file ('%s' and "
-                     "'%s')\n",
-                o->input, arg);
-        return 1;
-      }
-      o->input = arg;
-      continue;
-    }
-    const char *body = arg + (arg[1] == '-' ? 2 : 1);
-    const char *eq = strchr(body, '=');
-    size_t n = eq ? (size_t)(eq - body) : strlen(body);
-    const char *value = eq ? eq + 1 : NULL;
-#define IS(name) (n == strlen(name) && strncmp(body, name, n) == 0)
-    if (IS("help") || IS("h")) {
-      print_help();
-      return 0;
-    }
-    if (IS("version")) {
-      printf(TOOL " version " NPUC_VERSION " (MLIR 22)\n");
-      return 0;
-    }
-    if ((IS("progress") || IS("no-progress")) && !value) {
-      o->progress = IS("progress") ? NPUC_PROGRESS_ON : NPUC_PROGRESS_OFF;
-      continue;
-    }
-    if (IS("input-format") || IS("input-shape") || IS("tx8-dtype")) {
-      if (!value && i + 1 < argc)
-        value = argv[++i];
-      if (!parse_onnx_option(o,
-                             IS("input-format")  ? "input-format"
-                             : IS("input-shape") ? "input-shape"
-                                                 : "tx8-dtype",
-                             value))
-        return 1;
-      continue;
-    }
-    if (IS("target") || IS("o") || IS("target-config") || IS("kernel")) {
-      if (!value && i + 1 < argc)
-        value = argv[++i];
-      if (!value || !*value) {
-        fprintf(stderr, TOOL ": error: option '%s' needs a value\n", arg);
-        return 1;
-      }
-      if (IS("target-config"))
-        o->compile.target_config = value;
-      else if (IS("kernel"))
-        o->compile.kernel = value;
-      else
-        *(IS("o") ? &o->output_dir : &o->target) = value;
-    } else if (IS("enable-auto-blockify-loop")) {
-      if (!parse_bool("--enable-auto-blockify-loop", value,
-                      &o->compile.auto_blockify_loop))
-        return 1;
-    } else if (IS("enable-auto-bind-sub-block")) {
-      if (!parse_bool("--enable-auto-bind-sub-block", value,
-                      &o->compile.auto_bind_sub_block))
-        return 1;
-    } else {
-      char *name = strndup(body, n);
-      int status = unknown_option(arg, name ? name : body);
-      free(name);
-      return status;
-    }
-#undef IS
+  int status = npuc_cli_parse(&cli, argc, argv, o, &o->input);
+  return status != CONTINUE ? status : check_command_line(o);
+}
+
+static int apply_option(void *user, const npuc_cli_option *spec,
+                        const char *value, bool flag) {
+  options *o = user;
+  char err[300];
+  if (spec->arg == NPUC_ARG_REQUIRED && !*value) {
+    fprintf(stderr, TOOL ": error: option '--%s' needs a value\n", spec->name);
+    return 1;
   }
+  switch (spec->id) {
+  case OPT_TARGET: o->target = value; break;
+  case OPT_OUTPUT: o->output_dir = value; break;
+  case OPT_CONFIG: o->compile.target_config = value; break;
+  case OPT_KERNEL: o->compile.kernel = value; break;
+  case OPT_BLOCKIFY: o->compile.auto_blockify_loop = flag; break;
+  case OPT_BIND: o->compile.auto_bind_sub_block = flag; break;
+  case OPT_FORMAT:
+    if (strcmp(value, "mlir") && strcmp(value, "onnx")) {
+      fprintf(stderr,
+              TOOL ": error: --input-format takes mlir or onnx, not "
+                   "'%s'\n",
+              value);
+      return 1;
+    }
+    o->input_format = value;
+    break;
+  case OPT_ONNX:
+    if (!npuc_onnx_set_option(&o->import, o->shapes,
+                              sizeof o->shapes / sizeof o->shapes[0],
+                              spec->name, value, err, sizeof err)) {
+      fprintf(stderr, TOOL ": error: %s\n", err);
+      return 1;
+    }
+    break;
+  case OPT_PROGRESS:
+  case OPT_NO_PROGRESS:
+    o->progress = flag == (spec->id == OPT_PROGRESS) ? NPUC_PROGRESS_ON
+                                                     : NPUC_PROGRESS_OFF;
+    break;
+  case OPT_HELP: print_help(); return 0;
+  case OPT_VERSION: npuc_cli_print_version(TOOL, NPUC_VERSION); return 0;
+  }
+  return CONTINUE;
+}
+
+/* What the options must say together. */
+static int check_command_line(options *o) {
   if (!o->target) {
     fprintf(stderr, TOOL ": error: no target given: use --target=<name>, ");
     list_targets(stderr);
@@ -449,49 +461,6 @@ static int parse_command_line(int argc, char **argv, options *o) {
   return finish_input_kind(o);
 }
 
-/* --input-format=mlir|onnx, --input-shape=NAME:DxD..., --tx8-dtype. */
-static bool parse_onnx_option(options *o, const char *flag, const char *value) {
-  if (!value || !*value) {
-    fprintf(stderr, TOOL ": error: option '--%s' needs a value\n", flag);
-    return false;
-  }
-  char err[256];
-  if (!strcmp(flag, "input-format")) {
-    if (strcmp(value, "mlir") && strcmp(value, "onnx")) {
-      fprintf(stderr,
-              TOOL ": error: --input-format takes mlir or onnx, not "
-                   "'%s'\n",
-              value);
-      return false;
-    }
-    o->input_format = value;
-  } else if (!strcmp(flag, "input-shape")) {
-    size_t k = o->import.num_input_shapes;
-    if (k == sizeof o->shapes / sizeof o->shapes[0]) {
-      fprintf(stderr, TOOL ": error: too many --input-shape options\n");
-      return false;
-    }
-    if (!npuc_onnx_parse_input_shape(value, &o->shapes[k], err, sizeof err)) {
-      fprintf(stderr, TOOL ": error: --input-shape: %s\n", err);
-      return false;
-    }
-    o->import.num_input_shapes++;
-    o->import.input_shapes = o->shapes;
-  } else if (!strcmp(value, "f32") || !strcmp(value, "f16") ||
-             !strcmp(value, "bf16")) {
-    o->import.dtype = value[0] == 'b'   ? NPUC_ONNX_DTYPE_BF16
-                      : value[1] == '1' ? NPUC_ONNX_DTYPE_F16
-                                        : NPUC_ONNX_DTYPE_MODEL;
-  } else {
-    fprintf(stderr,
-            TOOL ": error: --tx8-dtype takes f32, f16 or bf16, not "
-                 "'%s'\n",
-            value);
-    return false;
-  }
-  return true;
-}
-
 /* ONNX by --input-format or the .onnx extension; its options need it and
  * the tx8 target. */
 static int finish_input_kind(options *o) {
@@ -512,22 +481,6 @@ static int finish_input_kind(options *o) {
   return CONTINUE;
 }
 
-static bool parse_bool(const char *flag, const char *value, bool *out) {
-  if (!value || !strcmp(value, "true") || !strcmp(value, "True") ||
-      !strcmp(value, "1")) {
-    *out = true;
-    return true;
-  }
-  if (!strcmp(value, "false") || !strcmp(value, "False") ||
-      !strcmp(value, "0")) {
-    *out = false;
-    return true;
-  }
-  fprintf(stderr, TOOL ": error: %s expects true or false, got '%s'\n", flag,
-          value);
-  return false;
-}
-
 static bool valid_target(const char *target) {
   return npuc_target_lookup(target) != NULL;
 }
@@ -539,62 +492,13 @@ static void list_targets(FILE *f) {
   fprintf(f, "\n");
 }
 
-static int unknown_option(const char *arg, const char *name) {
-  const char *best = NULL;
-  size_t best_distance = 3; /* only close misspellings */
-  for (const char *const *o = option_names; *o; o++) {
-    size_t d = npuc_edit_distance(name, *o);
-    if (d < best_distance)
-      best = *o, best_distance = d;
-  }
-  if (best)
-    fprintf(stderr,
-            TOOL ": error: unknown option '%s'; did you mean "
-                 "'--%s'?\n",
-            arg, best);
-  else
-    fprintf(stderr,
-            TOOL ": error: unknown option '%s' (see '" TOOL " --help')\n", arg);
-  return 1;
-}
-
 static void print_help(void) {
   printf("OVERVIEW: npuc compiler driver: MLIR in, target artefacts out\n\n"
          "USAGE: " TOOL " --target=<target> -o <dir> [options] "
          "<input.mlir | model.onnx>\n\n"
-         "OPTIONS:\n"
-         "  --target=<target>                  The target; one of:\n");
+         "OPTIONS:\n");
+  npuc_cli_print_options(&cli, 34);
+  printf("\nTARGETS:\n");
   for (size_t i = 0; i < npuc_num_targets(); i++)
-    printf("      %-14s %s\n", npuc_target_at(i)->name,
-           npuc_target_at(i)->summary);
-  printf(
-      "  -o <dir>                           Output directory\n"
-      "  --target-config=<file>             Override the target "
-      "description (YAML)\n"
-      "  --kernel=<name>                    ascend-cmodel: emit only the "
-      "func.func <name>,\n"
-      "                                     entry or not (default: every "
-      "hacc.entry)\n"
-      "  --enable-auto-blockify-loop        Run auto-blockify-parallel-loop: "
-      "loop each kernel\n"
-      "                                     over its logical blocks on the "
-      "physical cores\n"
-      "                                     (also on with "
-      "TRITON_ALL_BLOCKS_PARALLEL=1)\n"
-      "  --enable-auto-bind-sub-block=<bool>\n"
-      "                                     Bind sub-blocks automatically "
-      "(default: true)\n"
-      "  --input-format=mlir|onnx           The input's kind (default: "
-      "by extension;\n"
-      "                                     .onnx is ONNX, anything else "
-      "MLIR)\n"
-      "  --input-shape=<name>:<DxDx...>     ONNX: the static shape of a "
-      "graph input\n"
-      "  --tx8-dtype=f32|f16|bf16           ONNX: compute in this element "
-      "type (default f32)\n"
-      "  --progress, --no-progress          A progress line on stderr "
-      "(default: when it is\n"
-      "                                     a terminal)\n"
-      "  --help, -h                         Show this help\n"
-      "  --version                          Show the version\n");
+    printf("  %-14s %s\n", npuc_target_at(i)->name, npuc_target_at(i)->summary);
 }

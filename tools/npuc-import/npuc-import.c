@@ -6,6 +6,7 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
+#include "npuc/CommandLine.h"
 #include "npuc/IR.h"
 #include "npuc/Onnx.h"
 #include "npuc/Progress.h"
@@ -15,10 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#ifndef NPUC_VERSION
-#define NPUC_VERSION "0.0.0"
-#endif
 
 #define TOOL "npuc-import"
 #define MAX_SHAPES 64
@@ -33,7 +30,7 @@ typedef struct {
   npuc_onnx_import_options import;
 } options;
 
-enum { CONTINUE = -1 };
+enum { CONTINUE = NPUC_CLI_CONTINUE };
 
 static int parse_command_line(int argc, char **argv, options *o);
 static int run(options *o);
@@ -107,96 +104,74 @@ static char *print_module(const npuc_op_registry *reg, MlirOperation module,
 
 /* ---- Command line ------------------------------------------------------ */
 
-static int add_shape(options *o, const char *value) {
-  if (o->import.num_input_shapes == MAX_SHAPES) {
-    fprintf(stderr, TOOL ": error: more than %d --input-shape options\n",
-            MAX_SHAPES);
-    return 1;
-  }
-  char err[256];
-  if (!npuc_onnx_parse_input_shape(
-          value, &o->shapes[o->import.num_input_shapes], err, sizeof err)) {
-    fprintf(stderr, TOOL ": error: --input-shape: %s\n", err);
-    return 1;
-  }
-  o->import.num_input_shapes++;
-  return CONTINUE;
-}
+enum {
+  OPT_OUTPUT,
+  OPT_ONNX,
+  OPT_ELIDE,
+  OPT_GENERIC,
+  OPT_PROGRESS,
+  OPT_NO_PROGRESS,
+  OPT_HELP,
+  OPT_VERSION,
+};
 
-static int parse_dtype(const char *value, npuc_onnx_dtype *out) {
-  if (!strcmp(value, "f32"))
-    *out = NPUC_ONNX_DTYPE_MODEL;
-  else if (!strcmp(value, "f16"))
-    *out = NPUC_ONNX_DTYPE_F16;
-  else if (!strcmp(value, "bf16"))
-    *out = NPUC_ONNX_DTYPE_BF16;
-  else {
-    fprintf(stderr,
-            TOOL ": error: --tx8-dtype takes f32, f16 or bf16, not "
-                 "'%s'\n",
-            value);
-    return 1;
-  }
-  return CONTINUE;
-}
+static const npuc_cli_option specs[] = {
+    {"o", NPUC_ARG_REQUIRED, OPT_OUTPUT, "-o <file>",
+     "Output file (default: stdout; written only on success)"},
+    {"input-shape", NPUC_ARG_REQUIRED, OPT_ONNX,
+     "--input-shape=<name>:<DxDx...>",
+     "The static shape of a graph input (repeatable)"},
+    {"elide-weights", NPUC_ARG_NONE, OPT_ELIDE, "--elide-weights",
+     "Print weights as __elided__ (inspection only)"},
+    {"tx8-dtype", NPUC_ARG_REQUIRED, OPT_ONNX, "--tx8-dtype=f32|f16|bf16",
+     "Compute in this element type (default: the model's, f32)"},
+    {"mlir-print-op-generic", NPUC_ARG_NONE, OPT_GENERIC,
+     "--mlir-print-op-generic", "Print every op in generic form"},
+    {"progress", NPUC_ARG_NONE, OPT_PROGRESS, "--progress",
+     "A progress line on stderr (default: when it is a terminal)"},
+    {"no-progress", NPUC_ARG_NONE, OPT_NO_PROGRESS, "--no-progress",
+     "No progress line"},
+    NPUC_CLI_HELP_AND_VERSION(OPT_HELP, OPT_VERSION),
+};
+
+static int apply_option(void *user, const npuc_cli_option *spec,
+                        const char *value, bool flag);
+
+static const npuc_cli cli = {TOOL, specs, sizeof specs / sizeof specs[0],
+                             apply_option, NULL};
 
 static int parse_command_line(int argc, char **argv, options *o) {
-  bool have_input = false;
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i];
-    if (arg[0] != '-' || arg[1] == '\0') {
-      if (have_input) {
-        fprintf(stderr,
-                TOOL ": error: more than one input file ('%s' and '%s')\n",
-                o->input, arg);
-        return 1;
-      }
-      o->input = arg, have_input = true;
-      continue;
-    }
-    const char *body = arg + (arg[1] == '-' ? 2 : 1);
-    const char *eq = strchr(body, '=');
-    size_t n = eq ? (size_t)(eq - body) : strlen(body);
-    const char *value = eq ? eq + 1 : NULL;
-#define IS(name) (n == strlen(name) && strncmp(body, name, n) == 0)
-    if (IS("help") || IS("h")) {
-      print_help();
-      return 0;
-    }
-    if (IS("version")) {
-      printf(TOOL " version " NPUC_VERSION " (MLIR 22)\n");
-      return 0;
-    }
-    if (IS("progress") || IS("no-progress")) {
-      o->progress = IS("progress") ? NPUC_PROGRESS_ON : NPUC_PROGRESS_OFF;
-      continue;
-    }
-    if (IS("elide-weights") || IS("mlir-print-op-generic")) {
-      *(IS("elide-weights") ? &o->elide_weights : &o->generic) = true;
-      continue;
-    }
-    if (!IS("o") && !IS("input-shape") && !IS("tx8-dtype")) {
-      fprintf(stderr,
-              TOOL ": error: unknown option '%s' (see '" TOOL " --help')\n",
-              arg);
+  return npuc_cli_parse(&cli, argc, argv, o, &o->input);
+}
+
+static int apply_option(void *user, const npuc_cli_option *spec,
+                        const char *value, bool flag) {
+  options *o = user;
+  char err[300];
+  switch (spec->id) {
+  case OPT_OUTPUT:
+    if (!*value) {
+      fprintf(stderr, TOOL ": error: option '-o' needs a value\n");
       return 1;
     }
-    if (!value && i + 1 < argc)
-      value = argv[++i];
-    if (!value || !*value) {
-      fprintf(stderr, TOOL ": error: option '%s' needs a value\n", arg);
+    o->output = value;
+    break;
+  case OPT_ONNX:
+    if (!npuc_onnx_set_option(&o->import, o->shapes, MAX_SHAPES, spec->name,
+                              value, err, sizeof err)) {
+      fprintf(stderr, TOOL ": error: %s\n", err);
       return 1;
     }
-    int status = CONTINUE;
-    if (IS("o"))
-      o->output = value;
-    else if (IS("input-shape"))
-      status = add_shape(o, value);
-    else
-      status = parse_dtype(value, &o->import.dtype);
-    if (status != CONTINUE)
-      return status;
-#undef IS
+    break;
+  case OPT_ELIDE: o->elide_weights = flag; break;
+  case OPT_GENERIC: o->generic = flag; break;
+  case OPT_PROGRESS:
+  case OPT_NO_PROGRESS:
+    o->progress = flag == (spec->id == OPT_PROGRESS) ? NPUC_PROGRESS_ON
+                                                     : NPUC_PROGRESS_OFF;
+    break;
+  case OPT_HELP: print_help(); return 0;
+  case OPT_VERSION: npuc_cli_print_version(TOOL, NPUC_VERSION); return 0;
   }
   return CONTINUE;
 }
@@ -205,20 +180,6 @@ static void print_help(void) {
   printf("OVERVIEW: npuc ONNX importer: an .onnx model in, its tx8be graph "
          "out\n\n"
          "USAGE: " TOOL " [options] <model.onnx | ->\n\n"
-         "OPTIONS:\n"
-         "  -o <file>                   Output file (default: stdout; "
-         "written only on success)\n"
-         "  --input-shape=<name>:<DxDx...>\n"
-         "                              The static shape of a graph input "
-         "(repeatable)\n"
-         "  --elide-weights             Print weights as __elided__ "
-         "(inspection only)\n"
-         "  --tx8-dtype=f32|f16|bf16    Compute in this element type "
-         "(default: the model's, f32)\n"
-         "  --mlir-print-op-generic     Print every op in generic form\n"
-         "  --progress, --no-progress   A progress line on stderr (default: "
-         "when it is a\n"
-         "                              terminal)\n"
-         "  --help, -h                  Show this help\n"
-         "  --version                   Show the version\n");
+         "OPTIONS:\n");
+  npuc_cli_print_options(&cli, 28);
 }

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "npuc/Alloc.h"
+#include "npuc/CommandLine.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 #include "npuc/Passes.h"
@@ -17,10 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#ifndef NPUC_VERSION
-#define NPUC_VERSION "0.0.0"
-#endif
 
 #define TOOL "npuc-opt"
 #define SPLIT_MARKER "// -----"
@@ -70,7 +67,7 @@ typedef struct {
   double parse_seconds, output_seconds;
 } tool;
 
-enum { CONTINUE = -1 };
+enum { CONTINUE = NPUC_CLI_CONTINUE };
 
 static int parse_command_line(int argc, char **argv, options *o);
 static int run(const options *o);
@@ -302,9 +299,7 @@ static MlirPassManager build_pass_manager(tool *t, const npuc_diag_sink *sink,
 
 /* ---- Command line --------------------------------------------------- */
 
-typedef enum { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL } arg_kind;
-
-typedef enum {
+enum {
   OPT_OUTPUT,
   OPT_PIPELINE,
   OPT_SPLIT,
@@ -317,49 +312,40 @@ typedef enum {
   OPT_ALLOW_UNREGISTERED,
   OPT_HELP,
   OPT_VERSION,
-} option_id;
-
-typedef struct {
-  const char *name;
-  arg_kind arg;
-  option_id id;
-  const char *usage;
-  const char *help;
-} option_spec;
-
-static const option_spec specs[] = {
-    {"o", ARG_REQUIRED, OPT_OUTPUT, "-o <file>",
-     "Output file; '-' or none is stdout. Written only on success."},
-    {"pass-pipeline", ARG_REQUIRED, OPT_PIPELINE, "--pass-pipeline=<text>",
-     "Textual pipeline, e.g. 'builtin.module(func.func(cse),canonicalize)'"},
-    {"split-input-file", ARG_OPTIONAL, OPT_SPLIT,
-     "--split-input-file[=<marker>]",
-     "Process each '// -----' separated chunk on its own"},
-    {"verify-diagnostics", ARG_NONE, OPT_VERIFY, "--verify-diagnostics",
-     "Check diagnostics against the input's expected-* comments"},
-    {"mlir-print-ir-after-all", ARG_NONE, OPT_PRINT_AFTER_ALL,
-     "--mlir-print-ir-after-all",
-     "Print the IR after every pass on stderr (MLIR's own printer)"},
-    {"mlir-timing", ARG_NONE, OPT_TIMING, "--mlir-timing",
-     "Report the time each pass took on stderr"},
-    {"verify-each", ARG_NONE, OPT_VERIFY_EACH, "--verify-each[=false]",
-     "Verify the IR after each pass (default); false: only the input and "
-     "our op tables at the end"},
-    {"mlir-print-op-generic", ARG_NONE, OPT_GENERIC, "--mlir-print-op-generic",
-     "Print every op in generic form"},
-    {"mlir-print-debuginfo", ARG_NONE, OPT_DEBUGINFO, "--mlir-print-debuginfo",
-     "Print op locations"},
-    {"allow-unregistered-dialect", ARG_NONE, OPT_ALLOW_UNREGISTERED,
-     "--allow-unregistered-dialect",
-     "Accepted for mlir-opt compatibility; always on"},
-    {"help", ARG_NONE, OPT_HELP, "--help, -h", "Show this help"},
-    {"h", ARG_NONE, OPT_HELP, NULL, NULL},
-    {"version", ARG_NONE, OPT_VERSION, "--version", "Show the version"},
 };
 
-#define NUM_SPECS (sizeof specs / sizeof specs[0])
+static const npuc_cli_option specs[] = {
+    {"o", NPUC_ARG_REQUIRED, OPT_OUTPUT, "-o <file>",
+     "Output file; '-' or none is stdout. Written only on success."},
+    {"pass-pipeline", NPUC_ARG_REQUIRED, OPT_PIPELINE, "--pass-pipeline=<text>",
+     "Textual pipeline, e.g. 'builtin.module(func.func(cse),canonicalize)'"},
+    {"split-input-file", NPUC_ARG_OPTIONAL, OPT_SPLIT,
+     "--split-input-file[=<marker>]",
+     "Process each '// -----' separated chunk on its own"},
+    {"verify-diagnostics", NPUC_ARG_NONE, OPT_VERIFY, "--verify-diagnostics",
+     "Check diagnostics against the input's expected-* comments"},
+    {"mlir-print-ir-after-all", NPUC_ARG_NONE, OPT_PRINT_AFTER_ALL,
+     "--mlir-print-ir-after-all",
+     "Print the IR after every pass on stderr (MLIR's own printer)"},
+    {"mlir-timing", NPUC_ARG_NONE, OPT_TIMING, "--mlir-timing",
+     "Report the time each pass took on stderr"},
+    {"verify-each", NPUC_ARG_NONE, OPT_VERIFY_EACH, "--verify-each[=false]",
+     "Verify the IR after each pass (default); false: only the input and "
+     "our op tables at the end"},
+    {"mlir-print-op-generic", NPUC_ARG_NONE, OPT_GENERIC,
+     "--mlir-print-op-generic", "Print every op in generic form"},
+    {"mlir-print-debuginfo", NPUC_ARG_NONE, OPT_DEBUGINFO,
+     "--mlir-print-debuginfo", "Print op locations"},
+    {"allow-unregistered-dialect", NPUC_ARG_NONE, OPT_ALLOW_UNREGISTERED,
+     "--allow-unregistered-dialect",
+     "Accepted for mlir-opt compatibility; always on"},
+    NPUC_CLI_HELP_AND_VERSION(OPT_HELP, OPT_VERSION),
+};
 
-static int apply_option(const option_spec *spec, const char *value, options *o);
+static int apply_option(void *user, const npuc_cli_option *spec,
+                        const char *value, bool flag);
+static int pass_or_pass_option(void *user, const char *arg, const char *body,
+                               size_t name_len, const char *value);
 static bool add_pass_flag(options *o, const char *name, const char *value);
 static bool is_pass_option_name(const char *name);
 static bool pass_has_option(const npuc_pass_def *def, const char *name);
@@ -368,64 +354,15 @@ static bool add_global_pass_option(options *o, char *name, const char *value,
 static bool apply_global_pass_options(options *o);
 static void prepend_pass_option(pass_flag *p, const global_pass_option *opt);
 static int unknown_option(const char *arg, const char *name);
-static const option_spec *find_spec(const char *name, size_t len);
+
+static const npuc_cli cli = {TOOL, specs, sizeof specs / sizeof specs[0],
+                             apply_option, pass_or_pass_option};
 
 /* Returns CONTINUE to run, or the exit status (--help, errors). */
 static int parse_command_line(int argc, char **argv, options *o) {
-  bool have_input = false, only_positional = false;
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i];
-    if (only_positional || arg[0] != '-' || arg[1] == '\0') {
-      if (have_input) {
-        fprintf(stderr,
-                TOOL ": error: more than one input file ('%s' and "
-                     "'%s')\n",
-                o->input, arg);
-        return 1;
-      }
-      o->input = arg;
-      have_input = true;
-      continue;
-    }
-    if (strcmp(arg, "--") == 0) {
-      only_positional = true;
-      continue;
-    }
-    /* -x and --x are the same; the value follows '=' or is the next word. */
-    const char *body = arg + (arg[1] == '-' ? 2 : 1);
-    const char *eq = strchr(body, '=');
-    size_t name_len = eq ? (size_t)(eq - body) : strlen(body);
-    const char *value = eq ? eq + 1 : NULL;
-    const option_spec *spec = find_spec(body, name_len);
-    if (spec) {
-      if (spec->arg == ARG_REQUIRED && !value) {
-        if (i + 1 >= argc) {
-          fprintf(stderr, TOOL ": error: option '%s' needs a value\n", arg);
-          return 1;
-        }
-        value = argv[++i];
-      }
-      int status = apply_option(spec, value, o);
-      if (status != CONTINUE)
-        return status;
-      continue;
-    }
-    char *name = npuc_xstrndup(body, name_len);
-    bool added;
-    if (npuc_pass_name_known(name)) {
-      added = add_pass_flag(o, body, value);
-    } else if (is_pass_option_name(name)) {
-      added = add_global_pass_option(o, name, value, arg);
-      name = NULL; /* kept */
-    } else {
-      int status = unknown_option(arg, name);
-      free(name);
-      return status;
-    }
-    free(name);
-    if (!added)
-      return 1;
-  }
+  int status = npuc_cli_parse(&cli, argc, argv, o, &o->input);
+  if (status != CONTINUE)
+    return status;
   if (o->pipeline && o->num_passes > 0) {
     fprintf(stderr,
             TOOL ": error: --pass-pipeline cannot be combined with "
@@ -434,6 +371,27 @@ static int parse_command_line(int argc, char **argv, options *o) {
     return 1;
   }
   return apply_global_pass_options(o) ? CONTINUE : 1;
+}
+
+/* What the option table does not name: a pass (npuc's or upstream's), or
+ * an option of some pass given to all pass flags that have it. */
+static int pass_or_pass_option(void *user, const char *arg, const char *body,
+                               size_t name_len, const char *value) {
+  options *o = user;
+  char *name = npuc_xstrndup(body, name_len);
+  bool added;
+  if (npuc_pass_name_known(name)) {
+    added = add_pass_flag(o, body, value);
+  } else if (is_pass_option_name(name)) {
+    added = add_global_pass_option(o, name, value, arg);
+    name = NULL; /* kept */
+  } else {
+    int status = unknown_option(arg, name);
+    free(name);
+    return status;
+  }
+  free(name);
+  return added ? CONTINUE : 1;
 }
 
 /* Does some npuc pass have an option of this name? */
@@ -502,25 +460,9 @@ static void prepend_pass_option(pass_flag *p, const global_pass_option *opt) {
   p->value = p->merged;
 }
 
-static bool bool_value(const char *value, bool *out) {
-  if (!value || !strcmp(value, "true") || !strcmp(value, "True") ||
-      !strcmp(value, "1"))
-    return *out = true, true;
-  if (!strcmp(value, "false") || !strcmp(value, "False") || !strcmp(value, "0"))
-    return *out = false, true;
-  return false;
-}
-
-static int apply_option(const option_spec *spec, const char *value,
-                        options *o) {
-  bool flag = true;
-  if (spec->arg == ARG_NONE && !bool_value(value, &flag)) {
-    fprintf(stderr,
-            TOOL ": error: option '--%s' takes no value other than "
-                 "true or false (got '%s')\n",
-            spec->name, value);
-    return 1;
-  }
+static int apply_option(void *user, const npuc_cli_option *spec,
+                        const char *value, bool flag) {
+  options *o = user;
   switch (spec->id) {
   case OPT_OUTPUT: o->output = value; break;
   case OPT_PIPELINE: o->pipeline = value; break;
@@ -535,9 +477,7 @@ static int apply_option(const option_spec *spec, const char *value,
   case OPT_DEBUGINFO: o->print_debuginfo = flag; break;
   case OPT_ALLOW_UNREGISTERED: break; /* our dialects need it: always on */
   case OPT_HELP: print_help(); return 0;
-  case OPT_VERSION:
-    printf(TOOL " version " NPUC_VERSION " (MLIR 22)\n");
-    return 0;
+  case OPT_VERSION: npuc_cli_print_version(TOOL, NPUC_VERSION); return 0;
   }
   return CONTINUE;
 }
@@ -556,37 +496,11 @@ static bool add_pass_flag(options *o, const char *body, const char *value) {
   return true;
 }
 
+/* The closest of our options and passes (npuc's and upstream's). */
 static int unknown_option(const char *arg, const char *name) {
-  const char *best = NULL;
-  size_t best_distance = (size_t)-1;
-  for (size_t i = 0; i < NUM_SPECS; i++) {
-    size_t d = npuc_edit_distance(name, specs[i].name);
-    if (d < best_distance)
-      best = specs[i].name, best_distance = d;
-  }
-  const char *passes[1];
-  size_t limit = strlen(name) / 3 > 2 ? strlen(name) / 3 : 2;
-  if (npuc_pass_suggest(name, passes, 1) == 1 &&
-      npuc_edit_distance(name, passes[0]) < best_distance)
-    best = passes[0], best_distance = npuc_edit_distance(name, passes[0]);
-  if (best && best_distance <= limit)
-    fprintf(stderr,
-            TOOL ": error: unknown option or pass '%s'; did you mean "
-                 "'--%s'?\n",
-            arg, best);
-  else
-    fprintf(stderr,
-            TOOL ": error: unknown option or pass '%s' (see "
-                 "'" TOOL " --help')\n",
-            arg);
-  return 1;
-}
-
-static const option_spec *find_spec(const char *name, size_t len) {
-  for (size_t i = 0; i < NUM_SPECS; i++)
-    if (strlen(specs[i].name) == len && memcmp(specs[i].name, name, len) == 0)
-      return &specs[i];
-  return NULL;
+  const char *passes[2] = {NULL, NULL};
+  npuc_pass_suggest(name, passes, 1);
+  return npuc_cli_unknown_option(&cli, arg, name, "option or pass", passes);
 }
 
 /* ---- Help ----------------------------------------------------------- */
@@ -598,9 +512,7 @@ static void print_help(void) {
          "dialects\n\n"
          "USAGE: " TOOL " [options] [input|-]\n\n"
          "OPTIONS:\n");
-  for (size_t i = 0; i < NUM_SPECS; i++)
-    if (specs[i].usage)
-      printf("  %-32s %s\n", specs[i].usage, specs[i].help);
+  npuc_cli_print_options(&cli, 32);
   printf("  %-32s %s\n", "-<pass option>=<value>",
          "Sets that option of every pass given as a flag, as aie-opt's "
          "global -unaligned-loads-check=false does");

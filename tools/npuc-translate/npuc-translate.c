@@ -8,6 +8,7 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
+#include "npuc/CommandLine.h"
 #include "npuc/IR.h"
 #include "npuc/ToolSupport.h"
 #include "npuc/Translation.h"
@@ -15,10 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifndef NPUC_VERSION
-#define NPUC_VERSION "0.0.0"
-#endif
 
 #define TOOL "npuc-translate"
 #define SPLIT_MARKER "// -----"
@@ -32,7 +29,7 @@ typedef struct {
   npuc_translate_options topts;
 } options;
 
-enum { CONTINUE = -1 };
+enum { CONTINUE = NPUC_CLI_CONTINUE };
 
 static int parse_command_line(int argc, char **argv, options *o);
 static int run(const options *o);
@@ -114,7 +111,7 @@ static bool translate_chunk(const options *o, MlirContext ctx,
 
 /* ---- Command line --------------------------------------------------- */
 
-typedef enum {
+enum {
   OPT_OUTPUT,
   OPT_SPLIT,
   OPT_OUTPUT_SPLIT,
@@ -122,75 +119,75 @@ typedef enum {
   OPT_ALLOW_UNREGISTERED,
   OPT_HELP,
   OPT_VERSION,
-} option_id;
-
-typedef struct {
-  const char *name;
-  bool takes_value; /* "-o x", "-o=x" */
-  option_id id;
-  const char *usage;
-  const char *help;
-} option_spec;
-
-static const option_spec specs[] = {
-    {"o", true, OPT_OUTPUT, "-o <file>",
-     "Output file; '-' or none is stdout. Written only on success."},
-    {"split-input-file", false, OPT_SPLIT, "--split-input-file[=<marker>]",
-     "Translate each '// -----' separated chunk on its own"},
-    {"output-split-marker", true, OPT_OUTPUT_SPLIT,
-     "--output-split-marker=<text>",
-     "Written between the chunks' translations (default: nothing)"},
-    {"aie2", false, OPT_AIE2, "--aie2",
-     "The device is AIE-ML (AIE2): its intrinsics and accumulator types"},
-    {"aieml", false, OPT_AIE2, "--aieml", "Same as --aie2"},
-    {"allow-unregistered-dialect", false, OPT_ALLOW_UNREGISTERED,
-     "--allow-unregistered-dialect",
-     "Accepted for mlir-translate compatibility; always on"},
-    {"help", false, OPT_HELP, "--help, -h", "Show this help"},
-    {"h", false, OPT_HELP, NULL, NULL},
-    {"version", false, OPT_VERSION, "--version", "Show the version"},
 };
 
-#define NUM_SPECS (sizeof specs / sizeof specs[0])
+static const npuc_cli_option specs[] = {
+    {"o", NPUC_ARG_REQUIRED, OPT_OUTPUT, "-o <file>",
+     "Output file; '-' or none is stdout. Written only on success."},
+    {"split-input-file", NPUC_ARG_OPTIONAL, OPT_SPLIT,
+     "--split-input-file[=<marker>]",
+     "Translate each '// -----' separated chunk on its own"},
+    {"output-split-marker", NPUC_ARG_REQUIRED, OPT_OUTPUT_SPLIT,
+     "--output-split-marker=<text>",
+     "Written between the chunks' translations (default: nothing)"},
+    {"aie2", NPUC_ARG_NONE, OPT_AIE2, "--aie2",
+     "The device is AIE-ML (AIE2): its intrinsics and accumulator types"},
+    {"aieml", NPUC_ARG_NONE, OPT_AIE2, "--aieml", "Same as --aie2"},
+    {"allow-unregistered-dialect", NPUC_ARG_NONE, OPT_ALLOW_UNREGISTERED,
+     "--allow-unregistered-dialect",
+     "Accepted for mlir-translate compatibility; always on"},
+    NPUC_CLI_HELP_AND_VERSION(OPT_HELP, OPT_VERSION),
+};
 
+static int apply_option(void *user, const npuc_cli_option *spec,
+                        const char *value, bool flag);
+static int choose_translation(void *user, const char *arg, const char *name,
+                              size_t len, const char *value);
 static void print_help(void);
 
-static const option_spec *find_spec(const char *name, size_t len) {
-  for (size_t i = 0; i < NUM_SPECS; i++)
-    if (strlen(specs[i].name) == len && memcmp(specs[i].name, name, len) == 0)
-      return &specs[i];
-  return NULL;
+static const npuc_cli cli = {TOOL, specs, sizeof specs / sizeof specs[0],
+                             apply_option, choose_translation};
+
+/* Returns CONTINUE to run, or the exit status (--help, errors). */
+static int parse_command_line(int argc, char **argv, options *o) {
+  int status = npuc_cli_parse(&cli, argc, argv, o, &o->input);
+  if (status != CONTINUE)
+    return status;
+  if (!o->translation) {
+    fprintf(stderr, TOOL ": error: no translation given (one of the "
+                         "translations '" TOOL " --help' lists)\n");
+    return 1;
+  }
+  return CONTINUE;
 }
 
-static int apply_option(const option_spec *spec, const char *value,
-                        options *o) {
+static int apply_option(void *user, const npuc_cli_option *spec,
+                        const char *value, bool flag) {
+  options *o = user;
   switch (spec->id) {
   case OPT_OUTPUT: o->output = value; break;
   case OPT_SPLIT:
     o->split_marker = value && *value ? value : SPLIT_MARKER;
     break;
   case OPT_OUTPUT_SPLIT: o->output_split_marker = value; break;
-  case OPT_AIE2: o->topts.aie2 = true; break;
+  case OPT_AIE2: o->topts.aie2 = flag; break;
   case OPT_ALLOW_UNREGISTERED: break; /* our dialects need it: always on */
   case OPT_HELP: print_help(); return 0;
-  case OPT_VERSION:
-    printf(TOOL " version " NPUC_VERSION " (MLIR 22)\n");
-    return 0;
+  case OPT_VERSION: npuc_cli_print_version(TOOL, NPUC_VERSION); return 0;
   }
   return CONTINUE;
 }
 
 /* A translation's option: exactly one per run. */
-static int choose_translation(const char *arg, const char *name, size_t len,
-                              options *o) {
+static int choose_translation(void *user, const char *arg, const char *name,
+                              size_t len, const char *value) {
+  (void)value;
+  options *o = user;
   char buf[128];
   snprintf(buf, sizeof buf, "%.*s", (int)(len < 127 ? len : 127), name);
   const npuc_translation_def *t = npuc_translation_lookup(buf);
-  if (!t) {
-    fprintf(stderr,
-            TOOL ": error: unknown option '%s' (see '" TOOL " --help')\n", arg);
-    return 1;
-  }
+  if (!t)
+    return npuc_cli_unknown_option(&cli, arg, buf, "option", NULL);
   if (o->translation && o->translation != t) {
     fprintf(stderr,
             TOOL ": error: only one translation per run (--%s and --%s)\n",
@@ -201,64 +198,12 @@ static int choose_translation(const char *arg, const char *name, size_t len,
   return CONTINUE;
 }
 
-static int parse_option(int argc, char **argv, int *i, options *o) {
-  const char *arg = argv[*i];
-  /* -x and --x are the same; a value follows '=' or is the next word. */
-  const char *body = arg + (arg[1] == '-' ? 2 : 1);
-  const char *eq = strchr(body, '=');
-  size_t name_len = eq ? (size_t)(eq - body) : strlen(body);
-  const char *value = eq ? eq + 1 : NULL;
-  const option_spec *spec = find_spec(body, name_len);
-  if (!spec)
-    return choose_translation(arg, body, name_len, o);
-  if (spec->takes_value && !value) {
-    if (*i + 1 >= argc) {
-      fprintf(stderr, TOOL ": error: option '%s' needs a value\n", arg);
-      return 1;
-    }
-    value = argv[++*i];
-  }
-  return apply_option(spec, value, o);
-}
-
-/* Returns CONTINUE to run, or the exit status (--help, errors). */
-static int parse_command_line(int argc, char **argv, options *o) {
-  bool have_input = false, only_positional = false;
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i];
-    if (only_positional || arg[0] != '-' || arg[1] == '\0') {
-      if (have_input) {
-        fprintf(stderr,
-                TOOL ": error: more than one input file ('%s' and '%s')\n",
-                o->input, arg);
-        return 1;
-      }
-      o->input = arg;
-      have_input = true;
-    } else if (strcmp(arg, "--") == 0) {
-      only_positional = true;
-    } else {
-      int status = parse_option(argc, argv, &i, o);
-      if (status != CONTINUE)
-        return status;
-    }
-  }
-  if (!o->translation) {
-    fprintf(stderr, TOOL ": error: no translation given (one of the "
-                         "translations '" TOOL " --help' lists)\n");
-    return 1;
-  }
-  return CONTINUE;
-}
-
 static void print_help(void) {
   printf("OVERVIEW: npuc translation driver: mlir-translate for the npuc "
          "dialects\n\n"
          "USAGE: " TOOL " --<translation> [options] [input|-]\n\n"
          "OPTIONS:\n");
-  for (size_t i = 0; i < NUM_SPECS; i++)
-    if (specs[i].usage)
-      printf("  %-32s %s\n", specs[i].usage, specs[i].help);
+  npuc_cli_print_options(&cli, 32);
   printf("\nTRANSLATIONS (exactly one):\n");
   for (size_t i = 0; i < npuc_num_translations(); i++) {
     const npuc_translation_def *t = npuc_translation_at(i);

@@ -22,6 +22,7 @@
  * program, with the folded chains gone. */
 #include "npuc/BuildOps.h"
 #include "npuc/Pass.h"
+#include "npuc/Rewrite.h"
 #include "npuc/Verify.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -96,16 +97,9 @@ static bool canonicalize(MlirOperation module, const npuc_pass_options *opts,
         patterns[i].fold ? 2 : 1, mctx, cb, &users[i], 0, NULL);
     mlirRewritePatternSetAdd(set, p);
   }
-  MlirFrozenRewritePatternSet frozen = mlirFreezeRewritePattern(set);
-  mlirRewritePatternSetDestroy(set); /* moved from by the freeze */
-  MlirGreedyRewriteDriverConfig cfg = mlirGreedyRewriteDriverConfigCreate();
   /* Each fold removes ops, so the driver converges; the bound is a guard. */
-  mlirGreedyRewriteDriverConfigSetMaxIterations(cfg, 8);
-  mlirGreedyRewriteDriverConfigSetRegionSimplificationLevel(
-      cfg, MLIR_GREEDY_SIMPLIFY_REGION_LEVEL_DISABLED);
-  mlirApplyPatternsAndFoldGreedilyWithOp(module, frozen, cfg);
-  mlirGreedyRewriteDriverConfigDestroy(cfg);
-  mlirFrozenRewritePatternSetDestroy(frozen);
+  npuc_apply_patterns_greedily(module, set,
+                               &(npuc_greedy_options){.max_iterations = 8});
   return true;
 }
 

@@ -4,6 +4,7 @@
 #include "BubbleUpInternal.h"
 #include "npuc/Alloc.h"
 #include "npuc/PtrSet.h"
+#include "npuc/Rewrite.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -433,6 +434,15 @@ static MlirWalkResult find_mark(MlirOperation op, void *user) {
   return MlirWalkResultInterrupt;
 }
 
+/* The deferred buffers, once their users are done: one more run. */
+static bool run_deferred(void *user) {
+  npuc_bubble_ctx *bc = user;
+  if (!bc->defer || !bub_any_deferred(bc))
+    return false;
+  bc->defer = false;
+  return true;
+}
+
 bool npuc_bubble_up_slices(MlirOperation root, const npuc_op_registry *reg,
                            const npuc_bubble_options *opts,
                            npuc_bubble_report *report) {
@@ -455,30 +465,19 @@ bool npuc_bubble_up_slices(MlirOperation root, const npuc_op_registry *reg,
     npuc_bubble_ctx_destroy(bc);
     return false;
   }
-  MlirFrozenRewritePatternSet frozen = mlirFreezeRewritePattern(set);
-  mlirRewritePatternSetDestroy(set); /* moved from by the freeze */
-  MlirGreedyRewriteDriverConfig cfg = mlirGreedyRewriteDriverConfigCreate();
   /* One sweep: every op a rewrite creates or changes, and every user of a
    * replaced value, goes back on the worklist, so bubbling finishes within
    * the sweep; a second one would only rescan the whole function to
    * confirm, and runs only for deferred buffers (npuc_bubble_ctx.defer).
-   * Whether it converged is judged by the stop-point check. */
-  mlirGreedyRewriteDriverConfigSetMaxIterations(cfg, 1);
-  mlirGreedyRewriteDriverConfigSetRegionSimplificationLevel(
-      cfg, MLIR_GREEDY_SIMPLIFY_REGION_LEVEL_DISABLED);
-  /* Folding stays on, though trying to fold every visited op costs about
-   * 1k instructions per op of a long chain: it also folds what the input
-   * holds (marked identity slices, constant arithmetic), which the output
-   * keeps doing. */
+   * Whether it converged is judged by the stop-point check. Folding stays
+   * on, though trying to fold every visited op costs about 1k instructions
+   * per op of a long chain: it also folds what the input holds (marked
+   * identity slices, constant arithmetic), which the output keeps doing. */
   bc->defer = true;
-  mlirApplyPatternsAndFoldGreedilyWithOp(root, frozen, cfg);
-  if (bub_any_deferred(
-          bc)) { /* the deferred buffers, now their users are done */
-    bc->defer = false;
-    mlirApplyPatternsAndFoldGreedilyWithOp(root, frozen, cfg);
-  }
-  mlirGreedyRewriteDriverConfigDestroy(cfg);
-  mlirFrozenRewritePatternSetDestroy(frozen);
+  npuc_apply_patterns_greedily(root, set,
+                               &(npuc_greedy_options){.max_iterations = 1,
+                                                      .again = run_deferred,
+                                                      .user = bc});
   npuc_bubble_check(bc, root, report);
   npuc_bubble_ctx_destroy(bc);
   return report->num_stuck == 0;

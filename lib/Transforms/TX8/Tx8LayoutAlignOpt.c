@@ -14,6 +14,7 @@
 #include "Tx8LayoutSupport.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
+#include "npuc/Rewrite.h"
 #include "npuc/Alloc.h"
 
 #include <stdlib.h>
@@ -56,21 +57,12 @@ static bool align_opt(MlirOperation func, const npuc_pass_options *opts,
   MlirRewritePatternSet set = mlirRewritePatternSetCreate(mctx);
   add_pattern(set, mctx, "tx8be.channel_norm", redundant_channel_norm_erase);
   add_pattern(set, mctx, "tx8be.constant", const_channel_norm_erase);
-  MlirFrozenRewritePatternSet frozen = mlirFreezeRewritePattern(set);
-  mlirRewritePatternSetDestroy(set); /* moved from by the freeze */
-  MlirGreedyRewriteDriverConfig cfg = mlirGreedyRewriteDriverConfigCreate();
   /* One sweep: every op a rewrite touches goes back on the worklist, so
    * the sweep finishes the job; a second would only rescan the function.
-   * Nothing else may change: no folding, no constant CSE, no region
-   * simplification. */
-  mlirGreedyRewriteDriverConfigSetMaxIterations(cfg, 1);
-  mlirGreedyRewriteDriverConfigEnableFolding(cfg, false);
-  mlirGreedyRewriteDriverConfigEnableConstantCSE(cfg, false);
-  mlirGreedyRewriteDriverConfigSetRegionSimplificationLevel(
-      cfg, MLIR_GREEDY_SIMPLIFY_REGION_LEVEL_DISABLED);
-  mlirApplyPatternsAndFoldGreedilyWithOp(func, frozen, cfg);
-  mlirGreedyRewriteDriverConfigDestroy(cfg);
-  mlirFrozenRewritePatternSetDestroy(frozen);
+   * Nothing else may change: no folding, no constant CSE. */
+  npuc_apply_patterns_greedily(
+      func, set,
+      &(npuc_greedy_options){.max_iterations = 1, .no_folding = true});
   return true;
 }
 
