@@ -25,7 +25,8 @@ static long long now_ns(void) {
 
 void npuc_progress_init(npuc_progress_mode mode) {
   terminal = isatty(2) == 1;
-  enabled = mode == NPUC_PROGRESS_ON || (mode == NPUC_PROGRESS_AUTO && terminal);
+  enabled =
+      mode == NPUC_PROGRESS_ON || (mode == NPUC_PROGRESS_AUTO && terminal);
 }
 
 bool npuc_progress_enabled(void) { return enabled; }
