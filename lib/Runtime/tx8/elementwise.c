@@ -186,9 +186,7 @@ static float apply_unary(npuc_tx8_unary_op op, float x) {
 
 /* ---- cast ---------------------------------------------------------------
  * in and out hold one shape in one layout mode, in two float types: each
- * run is read in in's type and rounded to out's on the store. f16, bf16
- * and f32 align channels alike, so run i of a row is the same channels in
- * both; only the byte offsets differ. */
+ * run is read in in's type and rounded to out's on the store. */
 static uint64_t op_cast(const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
   const char *name = "op_unary (cast)";
   npuc_tx8i_check_tsr(name, "in", in);
@@ -196,21 +194,29 @@ static uint64_t op_cast(const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
   npuc_tx8i_check_same_layout(name, "in and out", in, out);
   npuc_tx8i_check_float(name, "in", in);
   npuc_tx8i_check_float(name, "out", out);
+  npuc_tx8i_convert_rows(out, in);
   const npuc_tx8_layout *li = &in->layout, *lo = &out->layout;
-  float *xs = malloc((size_t)lo->block * sizeof(float));
-  for (int64_t n = 0; n < lo->dims.n; ++n)
-    for (int64_t hw = 0; hw < lo->dims.hw; ++hw)
-      for (int64_t r = 0; r < npuc_tx8_num_runs(lo); ++r) {
-        npuc_tx8_run ri = npuc_tx8_row_run(li, n, hw, r);
-        npuc_tx8_run ro = npuc_tx8_row_run(lo, n, hw, r);
-        npuc_tx8i_load_f32(xs, tx8_at(in, ri.offset), li->dtype, ri.count);
-        npuc_tx8i_store_f32(tx8_at(out, ro.offset), lo->dtype, xs, ro.count);
-      }
-  free(xs);
   /* One pass over the wider of the two. */
   int64_t bytes =
       li->total_bytes > lo->total_bytes ? li->total_bytes : lo->total_bytes;
   return npuc_tx8_cycles_ct(bytes, unary_passes(NPUC_TX8_CAST));
+}
+
+/* f16, bf16 and f32 align channels alike, so run i of a row is the same
+ * channels in both; only the byte offsets differ (batchnorm converts its
+ * input to fp32 and back with this too). */
+void npuc_tx8i_convert_rows(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src) {
+  const npuc_tx8_layout *sl = &src->layout, *dl = &dst->layout;
+  float *row = malloc((size_t)sl->block * sizeof(float));
+  for (int64_t n = 0; n < sl->dims.n; ++n)
+    for (int64_t hw = 0; hw < sl->dims.hw; ++hw)
+      for (int64_t r = 0; r < npuc_tx8_num_runs(sl); ++r) {
+        npuc_tx8_run s = npuc_tx8_row_run(sl, n, hw, r);
+        npuc_tx8_run d = npuc_tx8_row_run(dl, n, hw, r);
+        npuc_tx8i_load_f32(row, tx8_at(src, s.offset), sl->dtype, s.count);
+        npuc_tx8i_store_f32(tx8_at(dst, d.offset), dl->dtype, row, d.count);
+      }
+  free(row);
 }
 
 /* ---- clip -------------------------------------------------------------- */
