@@ -47,7 +47,8 @@ typedef struct {
    * the IR body) instead of dense elements (what the TX8 pipeline reads). */
   bool resource_weights;
   npuc_onnx_dtype dtype;
-  /* A progress line on stderr (the tools set it when stderr is a tty). */
+  /* Node counts on the progress line (npuc/Progress.h; the tools set it
+   * when npuc_progress_enabled()). */
   bool progress;
 } npuc_onnx_import_options;
 

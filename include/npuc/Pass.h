@@ -187,4 +187,9 @@ void npuc_pass_diag_v(MlirLocation loc, npuc_severity sev, const char *fmt,
 /* The name of the pass running on this thread, or NULL. */
 const char *npuc_pass_current(void);
 
+/* Called as each npuc pass starts to run, with its flag name (npuc-compile
+ * shows it on the progress line); NULL for none. Process-wide. */
+typedef void (*npuc_pass_start_fn)(const char *pass, void *user);
+void npuc_pass_set_start_hook(npuc_pass_start_fn fn, void *user);
+
 #endif

@@ -318,7 +318,7 @@ typedef enum {
 uint64_t op_binary(npuc_tx8_binary_op op, const npuc_tx8_tsr *a,
                    const npuc_tx8_tsr *b, const npuc_tx8_tsr *out);
 /* out = op(in). gelu is the exact 0.5 x (1 + erf(x / sqrt 2)). int8
- * supports relu and abs. */
+ * supports relu and abs. cast's in and out are floats of two types. */
 uint64_t op_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
                   const npuc_tx8_tsr *out);
 

@@ -23,6 +23,60 @@ MlirType onnx_tensor_type(importer *im, const int64_t *dims, int rank) {
   return mlirRankedTensorTypeGet(rank, dims, im->fty, mlirAttributeGetNull());
 }
 
+/* The MLIR type of an ONNX float element type (f32 for FLOAT and DOUBLE,
+ * which TX8 computes in f32), or a null type. */
+MlirType onnx_float_type(importer *im, int32_t elem) {
+  switch (elem) {
+  case ET_FLOAT:
+  case ET_DOUBLE: return mlirF32TypeGet(im->ctx);
+  case ET_FLOAT16: return mlirF16TypeGet(im->ctx);
+  case ET_BFLOAT16: return mlirBF16TypeGet(im->ctx);
+  }
+  return (MlirType){NULL};
+}
+
+/* v as elements of `elem`: v itself, or a tx8be.cast of it. */
+MlirValue onnx_convert(importer *im, MlirValue v, MlirType elem) {
+  MlirType t = mlirValueGetType(v);
+  if (mlirTypeEqual(mlirShapedTypeGetElementType(t), elem))
+    return v;
+  int64_t dims[MAX_RANK];
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  for (intptr_t d = 0; d < rank; ++d)
+    dims[d] = mlirShapedTypeGetDimSize(t, d);
+  MlirType to =
+      mlirRankedTensorTypeGet(rank, dims, elem, mlirAttributeGetNull());
+  return onnx_build1(im, "tx8be.cast", v, to, 0, NULL);
+}
+
+/* parts[0..n) (n >= 1; of physical shape pdims but sizes[k] along paxis)
+ * joined along paxis, at most 5 per tx8be.concat, a tree of them for
+ * more; parts and sizes are scratch. */
+MlirValue onnx_concat_tree(importer *im, MlirValue *parts, int64_t *sizes,
+                           int n, const int64_t *pdims, int rank, int paxis) {
+  MlirNamedAttribute axis = onnx_attr_int(im, "axis", paxis);
+  while (n > 1) {
+    int m = 0;
+    for (int k = 0; k < n; k += 5) {
+      int take = n - k < 5 ? n - k : 5;
+      int64_t d[MAX_RANK];
+      memcpy(d, pdims, sizeof(int64_t) * (size_t)rank);
+      d[paxis] = 0;
+      for (int j = 0; j < take; ++j)
+        d[paxis] += sizes[k + j];
+      parts[m] = take == 1
+                     ? parts[k]
+                     : mlirOperationGetResult(
+                           onnx_build(im, "tx8be.concat", take, parts + k,
+                                      onnx_tensor_type(im, d, rank), 1, &axis),
+                           0);
+      sizes[m++] = d[paxis];
+    }
+    n = m;
+  }
+  return parts[0];
+}
+
 MlirOperation onnx_build(importer *im, const char *name, int nops,
                          const MlirValue *ops, MlirType result, int nattrs,
                          const MlirNamedAttribute *attrs) {

@@ -14,6 +14,7 @@
 #include "npuc/Alloc.h"
 #include "npuc/Checked.h"
 #include "npuc/Dtype.h"
+#include "npuc/Progress.h"
 #include "npuc/Verify.h"
 
 #include <stdarg.h>
@@ -458,6 +459,17 @@ static const npuc_onnx_input_shape *given_shape(importer *im,
   return NULL;
 }
 
+/* A graph input's or output's element type (input_shape checked the
+ * inputs'); FLOAT when an output does not say or is not float. */
+static int32_t input_elem(const Onnx__ValueInfoProto *vi) {
+  const Onnx__TypeProto *t = vi->type;
+  int32_t elem = t && t->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
+                         t->tensor_type->has_elem_type
+                     ? t->tensor_type->elem_type
+                     : ET_FLOAT;
+  return elem == ET_FLOAT16 || elem == ET_BFLOAT16 ? elem : ET_FLOAT;
+}
+
 static bool input_shape(importer *im, const Onnx__ValueInfoProto *vi, oval *o) {
   const npuc_onnx_input_shape *given = given_shape(im, o->name);
   const Onnx__TypeProto *t = vi->type;
@@ -521,12 +533,16 @@ static bool add_inputs(importer *im, MlirBlock body, MlirType *types,
     oval *o = onnx_new_value(im, vi->name);
     if (!input_shape(im, vi, o))
       return false;
-    MlirType t = onnx_tensor_type(im, o->dims, o->rank);
+    /* The program reads the input in its own element type; a cast
+     * brings it to the one computed in (--tx8-dtype). */
+    MlirType t = mlirRankedTensorTypeGet(o->rank, o->dims,
+                                         onnx_float_type(im, input_elem(vi)),
+                                         mlirAttributeGetNull());
     types[(*ntypes)++] = t;
     MlirValue arg = mlirBlockAddArgument(body, t, im->loc);
     int perm[MAX_RANK];
     onnx_identity_perm(perm, o->rank);
-    onnx_set_built(o, arg, perm);
+    onnx_set_built(o, onnx_convert(im, arg, im->fty), perm);
   }
   return true;
 }
@@ -546,12 +562,10 @@ static MlirLocation node_location(importer *im, const Onnx__NodeProto *n,
                              file);
 }
 
+/* The progress line (npuc/Progress.h): the last node always shows. */
 static void progress(importer *im, size_t i, size_t n) {
-  if (!im->opts->progress || (i % 16 && i + 1 != n))
-    return;
-  fprintf(stderr, "\rimporting: node %zu of %zu", i + 1, n);
-  if (i + 1 == n)
-    fprintf(stderr, "\n");
+  if (im->opts->progress)
+    npuc_progress(i + 1 == n, "importing: node %zu of %zu", i + 1, n);
 }
 
 /* Each node in graph order (ONNX graphs are topologically sorted): its
@@ -607,7 +621,9 @@ static MlirOperation finish_module(importer *im, MlirOperation func,
       if (mlirValueIsNull(o->v))
         o->v = onnx_const_f(im, o->f, o->dims, o->rank),
         onnx_identity_perm(o->perm, o->rank);
-      rets[k] = onnx_logical(im, o);
+      rets[k] =
+          onnx_convert(im, onnx_logical(im, o),
+                       onnx_float_type(im, input_elem(im->graph->output[k])));
       rtypes[k] = mlirValueGetType(rets[k]);
     }
   }

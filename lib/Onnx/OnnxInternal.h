@@ -98,6 +98,15 @@ MlirOperation onnx_build(importer *im, const char *name, int nops,
 MlirValue onnx_build1(importer *im, const char *name, MlirValue in,
                       MlirType result, int nattrs,
                       const MlirNamedAttribute *attrs);
+/* The MLIR type of an ONNX float element type (DOUBLE is f32), or null. */
+MlirType onnx_float_type(importer *im, int32_t elem);
+/* v converted to elements of `elem` (tx8be.cast), or v when it has them. */
+MlirValue onnx_convert(importer *im, MlirValue v, MlirType elem);
+/* parts joined along physical axis paxis (sizes[k] each; the rest of the
+ * shape pdims) by a tree of tx8be.concat of at most 5 inputs; parts and
+ * sizes are scratch. */
+MlirValue onnx_concat_tree(importer *im, MlirValue *parts, int64_t *sizes,
+                           int n, const int64_t *pdims, int rank, int paxis);
 /* tx8be.reshape of v to (dims, rank). */
 MlirValue onnx_reshape(importer *im, MlirValue v, const int64_t *dims,
                        int rank);

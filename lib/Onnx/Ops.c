@@ -11,6 +11,7 @@
 
 #include "npuc/Alloc.h"
 #include "npuc/Checked.h"
+#include "npuc/Dtype.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -20,6 +21,9 @@ static bool op_constant(importer *im, const Onnx__NodeProto *n, int index);
 static bool op_identity(importer *im, const Onnx__NodeProto *n, int index);
 static bool op_shape(importer *im, const Onnx__NodeProto *n, int index);
 static bool op_cast(importer *im, const Onnx__NodeProto *n, int index);
+static double round_to(double v, int64_t to);
+static bool cast_runtime(importer *im, const Onnx__NodeProto *n, oval *x,
+                         oval *o, int64_t to);
 static bool op_unary(importer *im, const Onnx__NodeProto *n, int index);
 static bool op_binary(importer *im, const Onnx__NodeProto *n, int index);
 static bool op_clip(importer *im, const Onnx__NodeProto *n, int index);
@@ -27,6 +31,10 @@ static bool op_reshape(importer *im, const Onnx__NodeProto *n, int index);
 static bool op_transpose(importer *im, const Onnx__NodeProto *n, int index);
 static bool op_slice(importer *im, const Onnx__NodeProto *n, int index);
 static bool op_gather(importer *im, const Onnx__NodeProto *n, int index);
+static bool gather_axis(importer *im, const Onnx__NodeProto *n, oval *x,
+                        int axis, const int64_t *idx, int64_t count, oval *o);
+static bool gather_runs(importer *im, const Onnx__NodeProto *n, oval *x,
+                        int axis, const int64_t *idx, int64_t count, oval *o);
 static bool op_concat(importer *im, const Onnx__NodeProto *n, int index);
 static bool op_split(importer *im, const Onnx__NodeProto *n, int index);
 static bool op_constant_of_shape(importer *im, const Onnx__NodeProto *n,
@@ -200,16 +208,48 @@ static bool op_cast(importer *im, const Onnx__NodeProto *n, int index) {
       return onnx_error(im, n,
                         "casting a run-time tensor to integers is not "
                         "supported");
-    onnx_alias(o, x);
-    return true;
+    return cast_runtime(im, n, x, o, to);
   }
   onnx_set_shape(im, n, o, x->dims, x->rank);
   onnx_alloc_const(o, to_int);
   for (int64_t k = 0; k < x->count; ++k) {
     double v = onnx_get(x, k);
-    onnx_put(o, k, to == ET_BOOL ? v != 0 : to_int ? trunc(v) : v);
+    onnx_put(o, k,
+             to == ET_BOOL ? v != 0
+             : to_int      ? trunc(v)
+                           : round_to(v, to));
     /* onnx_put saturates what does not fit. */
   }
+  return true;
+}
+
+/* A value rounded to a float type's precision (kept as f32). */
+static double round_to(double v, int64_t to) {
+  if (to == ET_FLOAT16)
+    return npuc_rt_f16_to_f32(npuc_rt_f32_to_f16((float)v));
+  if (to == ET_BFLOAT16)
+    return npuc_rt_bf16_to_f32(npuc_rt_f32_to_bf16((float)v));
+  return v;
+}
+
+/* A run-time float tensor cast to a float type: the values rounded to
+ * that type (tx8be.cast there and back to the type computed in) when it
+ * is narrower than the one computed in; otherwise nothing changes. The
+ * ops after it compute in the program's type (--tx8-dtype). */
+static bool cast_runtime(importer *im, const Onnx__NodeProto *n, oval *x,
+                         oval *o, int64_t to) {
+  MlirType ty = onnx_float_type(im, (int32_t)to);
+  bool narrower =
+      (to == ET_FLOAT16 || to == ET_BFLOAT16) && !mlirTypeEqual(ty, im->fty);
+  if (!narrower) {
+    onnx_alias(o, x);
+    return true;
+  }
+  if (!need_float(im, n, x))
+    return false;
+  MlirValue v = onnx_convert(im, onnx_convert(im, x->v, ty), im->fty);
+  onnx_set_shape(im, NULL, o, x->dims, x->rank);
+  onnx_set_built(o, v, x->perm);
   return true;
 }
 
@@ -227,7 +267,7 @@ static const struct {
     {"Exp", "tx8be.exp", FOLD_EXP},
     {"Log", "tx8be.log", FOLD_LOG},
     {"Abs", "tx8be.abs", FOLD_ABS},
-    {"Erf", NULL, FOLD_ERF},
+    {"Erf", "tx8be.erf", FOLD_ERF},
     {"Add", "tx8be.add", FOLD_ADD},
     {"Sub", "tx8be.sub", FOLD_SUB},
     {"Mul", "tx8be.mul", FOLD_MUL},
@@ -257,12 +297,6 @@ static bool op_unary(importer *im, const Onnx__NodeProto *n, int index) {
     return false;
   if (onnx_is_const(x))
     return onnx_fold_elementwise(im, n, elementwise[k].fold, x, NULL, o);
-  if (!elementwise[k].tx8)
-    return onnx_error(im, n,
-                      "tx8be has no %s op: only the erf of gelu's "
-                      "decomposition (x * 0.5 * (1 + erf(x / sqrt(2)))) is "
-                      "imported, as tx8be.gelu",
-                      n->op_type);
   if (!need_float(im, n, x))
     return false;
   onnx_build_unary(im, elementwise[k].tx8, x, o);
@@ -693,9 +727,11 @@ static bool op_slice(importer *im, const Onnx__NodeProto *n, int index) {
   return slice_into(im, n, x, start, size, step, o);
 }
 
-/* Gather with constant indices: of a constant, folded; of a run-time
- * tensor, a slice per index (an arithmetic run of indices is one strided
- * slice), concatenated, then reshaped to the indices' shape. */
+/* Gather with constant indices: the result is x with the axis replaced by
+ * the indices' shape. Constants fold; a run-time x is cut into runs of
+ * indices that step evenly forward (one tx8be.slice each; a scalar index
+ * is a run of one), concatenated along the axis when there are several,
+ * then reshaped to the result. */
 static bool op_gather(importer *im, const Onnx__NodeProto *n, int index) {
   oval *x = need_in(im, n, 0), *ix = x ? need_in(im, n, 1) : NULL;
   oval *o = onnx_out(im, n, 0);
@@ -716,37 +752,94 @@ static bool op_gather(importer *im, const Onnx__NodeProto *n, int index) {
     return onnx_error(im, n, "result rank above 8");
   for (int d = (int)axis + 1; d < x->rank; ++d)
     dims[rank++] = x->dims[d];
-  int64_t count = ix->count, first = 0, stride = 1;
-  for (int64_t k = 0; k < count; ++k) {
+  int64_t count = ix->count, *idx = npuc_xmalloc(((size_t)count + 1) * 8);
+  bool ok = true;
+  for (int64_t k = 0; k < count && ok; ++k) {
     int64_t i = onnx_to_i64(onnx_get(ix, k));
-    i = i < 0 && i >= -x->dims[axis] ? i + x->dims[axis] : i;
-    if (i < 0 || i >= x->dims[axis])
-      return onnx_error(im, n, "index %lld out of range", (long long)i);
-    if (k == 0)
-      first = i;
-    else if (k == 1)
-      stride = i - first;
-    if (k >= 1 && i != first + k * stride)
-      return onnx_error(im, n,
-                        "indices that are not an arithmetic run are "
-                        "not supported");
+    idx[k] = i < 0 && i >= -x->dims[axis] ? i + x->dims[axis] : i;
+    if (idx[k] < 0 || idx[k] >= x->dims[axis])
+      ok = onnx_error(im, n, "index %lld out of range", (long long)i);
   }
-  if (count > 1 && stride <= 0)
-    return onnx_error(im, n, "indices must increase");
-  int64_t start[MAX_RANK], size[MAX_RANK], step[MAX_RANK];
-  for (int d = 0; d < x->rank; ++d)
-    start[d] = 0, size[d] = x->dims[d], step[d] = 1;
-  start[axis] = first, size[axis] = count, step[axis] = count > 1 ? stride : 1;
-  oval sliced = {.name = o->name};
-  if (!slice_into(im, n, x, start, size, step, &sliced))
+  oval gathered = {.name = o->name};
+  ok = ok && gather_axis(im, n, x, (int)axis, idx, count, &gathered) &&
+       onnx_set_shape(im, n, o, dims, rank);
+  if (ok && onnx_is_const(&gathered))
+    copy_elements(o, &gathered);
+  else if (ok)
+    onnx_set_reshaped(im, o, &gathered, dims, rank);
+  free(gathered.f), free(gathered.i);
+  free(idx);
+  return ok;
+}
+
+/* o = x with `axis` replaced by the `count` entries idx (in range). */
+static bool gather_axis(importer *im, const Onnx__NodeProto *n, oval *x,
+                        int axis, const int64_t *idx, int64_t count, oval *o) {
+  int64_t shape[MAX_RANK];
+  memcpy(shape, x->dims, sizeof shape);
+  shape[axis] = count;
+  if (!onnx_set_shape(im, n, o, shape, x->rank))
     return false;
-  bool ok = onnx_set_shape(im, n, o, dims, rank);
-  if (ok && onnx_is_const(&sliced))
-    copy_elements(o, &sliced);
-  else if (ok) {
-    onnx_set_reshaped(im, o, &sliced, dims, rank);
+  if (onnx_is_const(x)) {
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < axis; ++d)
+      outer *= x->dims[d];
+    for (int d = axis + 1; d < x->rank; ++d)
+      inner *= x->dims[d]; /* products of x's checked count */
+    onnx_alloc_const(o, x->i != NULL);
+    for (int64_t a = 0, at = 0; a < outer; ++a)
+      for (int64_t k = 0; k < count; ++k)
+        for (int64_t j = 0; j < inner; ++j)
+          onnx_put(o, at++,
+                   onnx_get(x, (a * x->dims[axis] + idx[k]) * inner + j));
+    return true;
   }
-  free(sliced.f), free(sliced.i);
+  if (!need_float(im, n, x))
+    return false;
+  if (count == 0)
+    return onnx_error(im, n, "no indices: the result would be empty");
+  return gather_runs(im, n, x, axis, idx, count, o);
+}
+
+/* At most this many runs (tx8be.slice ops) per Gather. */
+#define GATHER_MAX_RUNS 1024
+
+static bool gather_runs(importer *im, const Onnx__NodeProto *n, oval *x,
+                        int axis, const int64_t *idx, int64_t count, oval *o) {
+  int64_t start[MAX_RANK], size[MAX_RANK], step[MAX_RANK], pdims[MAX_RANK];
+  int paxis = 0;
+  for (int d = 0; d < x->rank; ++d) {
+    start[d] = 0, size[d] = x->dims[d], step[d] = 1;
+    pdims[d] = o->dims[x->perm[d]];
+    paxis = x->perm[d] == axis ? d : paxis;
+  }
+  MlirValue *parts = npuc_xcalloc((size_t)GATHER_MAX_RUNS, sizeof *parts);
+  int64_t *lens = npuc_xcalloc((size_t)GATHER_MAX_RUNS, sizeof *lens);
+  int nparts = 0;
+  bool ok = true;
+  for (int64_t k = 0; k < count && ok;) {
+    int64_t len = 1, stride = k + 1 < count ? idx[k + 1] - idx[k] : 1;
+    if (stride > 0)
+      while (k + len < count && idx[k + len] - idx[k + len - 1] == stride)
+        ++len;
+    if (nparts == GATHER_MAX_RUNS) {
+      ok = onnx_error(im, n,
+                      "the indices form more than %d runs of evenly "
+                      "stepping indices (one tx8be.slice each)",
+                      GATHER_MAX_RUNS);
+      break;
+    }
+    start[axis] = idx[k], size[axis] = len, step[axis] = len > 1 ? stride : 1;
+    lens[nparts] = len;
+    parts[nparts++] = build_slice(im, x, start, size, step);
+    k += len;
+  }
+  if (ok)
+    onnx_set_built(
+        o, onnx_concat_tree(im, parts, lens, nparts, pdims, x->rank, paxis),
+        x->perm);
+  free(parts);
+  free(lens);
   return ok;
 }
 
@@ -774,7 +867,7 @@ static bool concat_const(importer *im, const Onnx__NodeProto *n, oval **in,
 }
 
 static bool op_concat(importer *im, const Onnx__NodeProto *n, int index) {
-  oval *o = onnx_out(im, n, 0), *in[5];
+  oval *o = onnx_out(im, n, 0);
   size_t nin = n->n_input;
   if (nin == 0 || !onnx_in(im, n, 0))
     return onnx_error(im, n, "no inputs");
@@ -805,14 +898,12 @@ static bool op_concat(importer *im, const Onnx__NodeProto *n, int index) {
   bool ok = onnx_set_shape(im, n, o, dims, x0->rank);
   if (ok && all_const)
     ok = concat_const(im, n, all, nin, axis, o);
-  else if (ok && nin > 5)
-    ok = onnx_error(im, n, "tx8be.concat takes at most 5 inputs, not %zu", nin);
+  else if (ok && nin > 1024)
+    ok = onnx_error(im, n, "more than 1024 inputs");
   else if (ok) {
-    MlirValue v[5];
-    for (size_t k = 0; k < nin && ok; ++k) {
-      in[k] = all[k];
+    oval **in = all;
+    for (size_t k = 0; k < nin && ok; ++k)
       ok = need_float(im, n, in[k]);
-    }
     /* One layout for every input: the first run-time input's. */
     int perm[MAX_RANK];
     onnx_identity_perm(perm, x0->rank);
@@ -827,17 +918,20 @@ static bool op_concat(importer *im, const Onnx__NodeProto *n, int index) {
       if (perm[d] == axis)
         paxis = d;
     }
-    for (size_t k = 0; k < nin && ok; ++k)
+    /* More than 5 inputs: a tree of tx8be.concat. */
+    MlirValue *v = npuc_xcalloc(nin, sizeof *v);
+    int64_t *sizes = npuc_xcalloc(nin, sizeof *sizes);
+    for (size_t k = 0; k < nin && ok; ++k) {
       v[k] = onnx_physical(im, in[k], perm);
-    MlirNamedAttribute a = onnx_attr_int(im, "axis", paxis);
+      sizes[k] = in[k]->dims[axis];
+    }
     if (ok)
       onnx_set_built(
           o,
-          mlirOperationGetResult(
-              onnx_build(im, "tx8be.concat", (int)nin, v,
-                         onnx_tensor_type(im, pdims, x0->rank), 1, &a),
-              0),
+          onnx_concat_tree(im, v, sizes, (int)nin, pdims, x0->rank, (int)paxis),
           perm);
+    free(v);
+    free(sizes);
   }
   free(all);
   return ok;

@@ -275,29 +275,10 @@ static MlirValue build_conv(importer *im, MlirValue in, const float *hw,
       0);
 }
 
-/* The parts joined along the channel axis of NHWC, at most 5 per
- * tx8be.concat (a tree of them for more). */
+/* The parts joined along the channel axis of NHWC. */
 static MlirValue concat_channels(importer *im, MlirValue *parts, int64_t *chans,
                                  int n, const int64_t *pdims) {
-  while (n > 1) {
-    int m = 0;
-    for (int k = 0; k < n; k += 5) {
-      int take = n - k < 5 ? n - k : 5;
-      int64_t c = 0, d[4] = {pdims[0], pdims[1], pdims[2], 0};
-      for (int j = 0; j < take; ++j)
-        c += chans[k + j];
-      d[3] = c;
-      MlirNamedAttribute a = onnx_attr_int(im, "axis", 3);
-      parts[m] = take == 1 ? parts[k]
-                           : mlirOperationGetResult(
-                                 onnx_build(im, "tx8be.concat", take, parts + k,
-                                            onnx_tensor_type(im, d, 4), 1, &a),
-                                 0);
-      chans[m++] = c;
-    }
-    n = m;
-  }
-  return parts[0];
+  return onnx_concat_tree(im, parts, chans, n, pdims, 4, 3);
 }
 
 /* ---- BatchNormalization ----------------------------------------------------

@@ -125,9 +125,18 @@ bool npuc_verify_after_passes(const npuc_op_registry *reg, MlirOperation root) {
   return false;
 }
 
+static npuc_pass_start_fn start_hook;
+static void *start_user;
+
+void npuc_pass_set_start_hook(npuc_pass_start_fn fn, void *user) {
+  start_hook = fn, start_user = user;
+}
+
 static void pass_run(MlirOperation op, MlirExternalPass pass, void *user) {
   pass_instance *inst = user;
   verified_op = NULL;
+  if (start_hook)
+    start_hook(inst->def->name, start_user);
   const char *outer = npuc_pass_set_current(inst->def->name);
   bool ok = inst->def->run(op, inst->opts, &inst->ctx);
   npuc_pass_set_current(outer);

@@ -1,4 +1,5 @@
 #include "npuc/Diagnostics.h"
+#include "npuc/Progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@ const char *npuc_severity_name(npuc_severity sev) {
 void npuc_diag_print_stderr(void *user, npuc_severity sev, const char *file,
                             int line, int col, const char *message) {
   (void)user;
+  npuc_progress_clear(); /* a diagnostic starts on a clean line */
   if (file && line > 0)
     fprintf(stderr, "%s:%d:%d: %s: %s\n", file, line, col,
             npuc_severity_name(sev), message);

@@ -859,6 +859,17 @@ static bool check_op_dtypes(const npuc_tx8_group_plan *p,
   const npuc_tx8_slice_op *s = &o->slice;
   npuc_tx8_dtype out = p->buffers[o->result].dtype;
   const char *name = o->name;
+  /* tx8be.cast converts between float types (issue 19, the ONNX front
+   * end): its operand and result differ by design. */
+  if (!strcmp(name, "tx8be.cast") && s->num_operands == 1) {
+    npuc_tx8_dtype in = p->buffers[o->operand_buffer[0]].dtype;
+    if (in == NPUC_TX8_I8 || out == NPUC_TX8_I8)
+      npuc_op_error(o->op,
+                    "%s: unsupported dtype: i8 (cast converts f32, "
+                    "f16 and bf16)",
+                    name);
+    return in != NPUC_TX8_I8 && out != NPUC_TX8_I8;
+  }
   for (int i = 0; i < s->num_operands; ++i) {
     npuc_tx8_dtype dt = p->buffers[o->operand_buffer[i]].dtype;
     bool vector_of_bn = s->kind == NPUC_TX8_KIND_BATCHNORM && i > 0;

@@ -136,6 +136,14 @@ def lone_erf():
                  [("x", [2, 2])], [("y", [2, 2])])
 
 
+def gather_many():
+    """A Gather of run-time data whose 1100 indices step backwards: 1100
+    runs, past the importer's limit of slices per Gather."""
+    return graph([const("i", np.arange(1099, -1, -1, dtype=np.int64)),
+                  helper.make_node("Gather", ["x", "i"], ["y"], name="gather_rev")],
+                 [("x", [1100])], [("y", [1100])])
+
+
 def bad_reshape():
     return graph([const("s", np.array([3, 5], np.int64)),
                   helper.make_node("Reshape", ["x", "s"], ["y"], name="rs")],
@@ -148,7 +156,8 @@ def relu():
 
 
 MODELS = {f.__name__: f for f in (conv_chain, patterns, unsupported, runtime_weights,
-                                  dynamic, opset11, lone_erf, bad_reshape, relu)}
+                                  dynamic, opset11, lone_erf, bad_reshape, relu,
+                                  gather_many)}
 
 def varint(v):
     out = bytearray()

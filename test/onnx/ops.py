@@ -10,8 +10,8 @@ onnx.reference). Inputs are random with a fixed seed.
 Prints one line per case ("ok NAME" or "FAIL NAME: why") and a total;
 exits 1 on any failure. Tolerance: max |error| <= 1e-4 * max(1, max |ref|)
 in f32 (gemm and conv accumulate in another order than NumPy); with
---dtype f16 / bf16 (npuc-compile --tx8-dtype: the program computes, reads
-and writes that type) 2e-2 / 8e-2.
+--dtype f16 / bf16 (npuc-compile --tx8-dtype: the program computes in that
+type, and reads and writes the model's f32 through tx8be.cast) 2e-2 / 8e-2.
 """
 import argparse
 import os
@@ -34,12 +34,22 @@ def rand(*shape, lo=-1.0, hi=1.0):
     return RNG.uniform(lo, hi, size=shape).astype(np.float32)
 
 
+def elem_of(a):
+    """A graph input's or output's element type: f16 for a float16 array
+    (the program reads and writes it in f16), else f32."""
+    return TensorProto.FLOAT16 if np.asarray(a).dtype == np.float16 else F
+
+
+def file_dtype(a):
+    return "<f2" if np.asarray(a).dtype == np.float16 else "<f4"
+
+
 def model(nodes, inputs, outputs, inits=(), opset=13):
-    """inputs: [(name, array)], outputs: [(name, shape)]."""
+    """inputs: [(name, array)], outputs: [(name, shape, elem)]."""
     g = helper.make_graph(
         nodes, "g",
-        [helper.make_tensor_value_info(n, F, a.shape) for n, a in inputs],
-        [helper.make_tensor_value_info(n, F, s) for n, s in outputs],
+        [helper.make_tensor_value_info(n, elem_of(a), a.shape) for n, a in inputs],
+        [helper.make_tensor_value_info(n, e, s) for n, s, e in outputs],
         [numpy_helper.from_array(np.asarray(a), n) for n, a in inits])
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
     m.ir_version = 8
@@ -88,6 +98,13 @@ def pool_ref(x, k, s, pads, kind):
     return out
 
 
+def bf16_round(x):
+    """f32 to bf16 (round to nearest even) and back."""
+    u = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    u = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16) << 16
+    return u.astype(np.uint32).view(np.float32)
+
+
 def erf(x):
     import math
     return np.vectorize(math.erf)(x)
@@ -114,7 +131,8 @@ CASES = []
 
 
 def case(family, name, nodes, inputs, refs, inits=(), opset=13):
-    outs = [(f"y{k}" if len(refs) > 1 else "y", r.shape) for k, r in enumerate(refs)]
+    outs = [(f"y{k}" if len(refs) > 1 else "y", r.shape, elem_of(r))
+            for k, r in enumerate(refs)]
     CASES.append((family, name, lambda: model(nodes, inputs, outs, inits, opset),
                   inputs, refs))
 
@@ -133,6 +151,25 @@ def unary_cases():
          [const("lo", np.float32(0)), const("hi", np.float32(0.5)),
           helper.make_node("Clip", ["x", "lo", "hi"], ["y"])],
          [("x", x)], [np.clip(x, 0, 0.5)])
+    # Cast: a run-time tensor rounded to f16 / bf16 and back (the ops
+    # after it compute in the program's type); graph inputs and outputs
+    # in f16 are read and written in f16.
+    case("elementwise", "cast-f16-and-back",
+         [helper.make_node("Cast", ["x"], ["h"], to=TensorProto.FLOAT16),
+          helper.make_node("Cast", ["h"], ["y"], to=TensorProto.FLOAT)],
+         [("x", x)], [x.astype(np.float16).astype(np.float32)])
+    case("elementwise", "cast-bf16-relu",
+         [helper.make_node("Cast", ["x"], ["h"], to=TensorProto.BFLOAT16),
+          helper.make_node("Relu", ["h"], ["r"]),
+          helper.make_node("Cast", ["r"], ["y"], to=TensorProto.FLOAT)],
+         [("x", x)], [np.maximum(bf16_round(x), 0)])
+    xh = x.astype(np.float16)
+    case("elementwise", "f16-graph-io",
+         [helper.make_node("Relu", ["x"], ["y"])],
+         [("x", xh)], [np.maximum(xh, 0)])
+    # Erf on its own (not gelu's form): tx8be.erf.
+    case("elementwise", "erf-alone", [helper.make_node("Erf", ["x"], ["y"])],
+         [("x", x * 2)], [erf(x.astype(np.float64) * 2)])
     case("elementwise", "identity-dropout",
          [helper.make_node("Identity", ["x"], ["t"]),
           helper.make_node("Dropout", ["t"], ["y"])], [("x", x)], [x])
@@ -295,6 +332,32 @@ def movement_cases():
           helper.make_node("Gather", ["x", "i"], ["g"], axis=2),
           helper.make_node("Gather", ["g", "j"], ["y"], axis=-1)],
          [("x", x)], [x[:, :, 2][..., [0, 2, 4]]])
+    # Gather with any constant indices: runs of evenly stepping indices
+    # are one slice each, concatenated (a tree past 5), then reshaped.
+    xg = rand(3, 4, 6)
+    gi = np.array([[3, 0, 2], [1, 1, 0]], np.int64)
+    case("movement", "gather-any-indices",
+         [const("i", gi), helper.make_node("Gather", ["x", "i"], ["y"], axis=1)],
+         [("x", xg)], [xg[:, gi]])
+    gl = np.array([5, 4, 3, 2, 1, 0, 0, 2, 4, -1], np.int64)
+    case("movement", "gather-reversed-many-runs",
+         [const("i", gl), helper.make_node("Gather", ["x", "i"], ["y"], axis=-1)],
+         [("x", xg)], [xg[..., gl]])
+    table, xa = rand(4, 5), rand(3, 5)
+    ti = np.array([2, 0, 2], np.int64)
+    case("movement", "gather-constant-data-folded",
+         [const("i", ti), helper.make_node("Gather", ["t", "i"], ["g"], axis=0),
+          helper.make_node("Add", ["x", "g"], ["y"])],
+         [("x", xa)], [xa + table[ti]], inits=[("t", table)])
+    xc4, wc = rand(1, 3, 5, 5), rand(6, 3, 1, 1)
+    ci = np.array([5, 0, 3, 3], np.int64)
+    case("movement", "gather-channels-after-conv",
+         [helper.make_node("Conv", ["x", "w"], ["c"]),
+          const("i", ci), helper.make_node("Gather", ["c", "i"], ["y"], axis=1)],
+         [("x", xc4)], [conv_ref(xc4, wc)[:, ci]], inits=[("w", wc)])
+    case("movement", "concat-seven-inputs",
+         [helper.make_node("Concat", ["x"] * 7, ["y"], axis=2)],
+         [("x", xg)], [np.concatenate([xg] * 7, axis=2)])
     case("movement", "transpose-reshape",
          [helper.make_node("Transpose", ["x"], ["t"], perm=[0, 2, 3, 1]),
           const("s", np.array([0, -1, 3], np.int64)),
@@ -331,24 +394,10 @@ def build_cases():
 
 # ---- Running -----------------------------------------------------------------
 
-# --dtype: the element type the program computes in and reads and writes
-# (npuc-compile --tx8-dtype); the tolerance of each (relative to max |ref|).
-DTYPES = {"f32": ("<f4", 1e-4), "f16": ("<f2", 2e-2), "bf16": (None, 8e-2)}
-
-
-def to_bits(a, dtype):
-    """The little-endian bytes of a in dtype (bf16: f32's upper half,
-    rounded to nearest even)."""
-    if dtype == "bf16":
-        u = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
-        return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype("<u2").tobytes()
-    return np.asarray(a).astype(DTYPES[dtype][0]).tobytes()
-
-
-def from_bits(raw, dtype):
-    if dtype == "bf16":
-        return (np.frombuffer(raw, "<u2").astype(np.uint32) << 16).view(np.float32)
-    return np.frombuffer(raw, DTYPES[dtype][0]).astype(np.float32)
+# --dtype: the element type the program computes in (npuc-compile
+# --tx8-dtype; it reads and writes the model's f32 all the same); the
+# tolerance of each (relative to max |ref|).
+TOLERANCE = {"f32": 1e-4, "f16": 2e-2, "bf16": 8e-2}
 
 
 def run_case(bindir, out, name, make, inputs, refs, dtype="f32"):
@@ -368,19 +417,19 @@ def run_case(bindir, out, name, make, inputs, refs, dtype="f32"):
         return f"build failed: {r.stderr.strip()[-600:]}"
     for k, (_, a) in enumerate(inputs):
         with open(os.path.join(d, "in", f"arg{k}.bin"), "wb") as f:
-            f.write(to_bits(a, dtype))
+            f.write(np.asarray(a).astype(file_dtype(a)).tobytes())
     r = subprocess.run([os.path.join(d, "prog", "program"), os.path.join(d, "in"),
                         os.path.join(d, "res")], capture_output=True, text=True)
     if r.returncode:
         return f"run failed: {r.stderr.strip()[-600:]}"
     for k, ref in enumerate(refs):
         with open(os.path.join(d, "res", f"result{k}.bin"), "rb") as f:
-            got = from_bits(f.read(), dtype)
+            got = np.frombuffer(f.read(), file_dtype(ref)).astype(np.float32)
         ref = np.asarray(ref, dtype=np.float64).reshape(-1)
         if got.size != ref.size:
             return f"result {k}: {got.size} elements, expected {ref.size}"
         err = float(np.max(np.abs(got - ref))) if ref.size else 0.0
-        tol = DTYPES[dtype][1] * max(1.0, float(np.max(np.abs(ref))))
+        tol = TOLERANCE[dtype] * max(1.0, float(np.max(np.abs(ref))))
         if not err <= tol:
             return f"result {k}: max error {err:.3g} > {tol:.3g}"
     return None
@@ -392,7 +441,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--family")
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--dtype", choices=sorted(DTYPES), default="f32")
+    ap.add_argument("--dtype", choices=sorted(TOLERANCE), default="f32")
     ap.add_argument("--only", nargs="*")
     a = ap.parse_args()
     build_cases()

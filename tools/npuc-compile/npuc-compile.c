@@ -11,6 +11,7 @@
 #include "npuc/Onnx.h"
 #include "npuc/Pass.h"
 #include "npuc/Passes.h"
+#include "npuc/Progress.h"
 #include "npuc/StringBuilder.h"
 #include "npuc/Target.h"
 #include "npuc/ToolSupport.h"
@@ -37,6 +38,7 @@ typedef struct {
   npuc_onnx_input_shape shapes[16];
   npuc_onnx_import_options import;
   const char *tx8_flag; /* a --tx8-opt-* / --tx8-spm-svg flag given */
+  npuc_progress_mode progress; /* --progress / --no-progress */
 } options;
 
 enum { CONTINUE = NPUC_CLI_CONTINUE };
@@ -59,6 +61,11 @@ static bool emit_target(const options *o, const npuc_op_registry *registry,
 static void finish_options(options *o);
 static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
                          npuc_module *m, const char *pipeline);
+typedef struct {
+  int done, total;
+} pass_progress;
+static void show_pass(const char *pass, void *user);
+static int count_passes(const char *pipeline);
 
 static bool parse_input(MlirContext ctx, const npuc_op_registry *registry,
                         const options *o, const char *input, size_t len,
@@ -73,6 +80,8 @@ static int compile(const options *o) {
   npuc_install_fatal_error_handler(TOOL);
   options full = *o;
   char *scratch = NULL, *copy = NULL;
+  npuc_progress_init(o->progress);
+  full.import.progress = npuc_progress_enabled();
   bool ok = prepare_config(&full, &scratch, &copy);
   if (ok)
     ok = o->onnx ? compile_parsed(&full, NULL, 0) == 0 : compile_text(&full);
@@ -82,6 +91,7 @@ static int compile(const options *o) {
                  "'%s'\n",
             o->compile.target_config, copy);
   remove_scratch(scratch, copy);
+  npuc_progress_clear();
   return ok ? 0 : 1;
 }
 
@@ -243,13 +253,42 @@ static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
   npuc_verify_each verify_each = {false, false};
   npuc_pass_context pctx = {registry, ctx, &verify_each};
   MlirPassManager pm = mlirPassManagerCreate(ctx);
+  pass_progress progress = {0, count_passes(pipeline)};
+  npuc_pass_set_start_hook(show_pass, &progress);
   bool ok = npuc_pipeline_parse(pm, pipeline, &pctx, NULL);
   if (ok)
     npuc_pass_manager_verify_each(pm, &verify_each);
   ok = ok && mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, m->op)) &&
        npuc_verify_after_passes(registry, m->op);
+  npuc_pass_set_start_hook(NULL, NULL);
   mlirPassManagerDestroy(pm);
   return ok;
+}
+
+/* The progress line while the pipeline runs: "compiling: pass 5 of 12:
+ * tx8-move-constant". */
+static void show_pass(const char *pass, void *user) {
+  pass_progress *p = user;
+  npuc_progress(true, "compiling: pass %d of %d: %s", ++p->done, p->total,
+                pass);
+}
+
+/* The passes of a pipeline's text: its entries at the top level of the
+ * anchor's parentheses, options' braces skipped. */
+static int count_passes(const char *pipeline) {
+  int depth = 0, n = 0;
+  bool empty = true;
+  for (const char *c = pipeline; *c; ++c) {
+    if (*c == '(' || *c == '{')
+      depth++;
+    else if (*c == ')' || *c == '}')
+      depth--;
+    else if (*c == ',' && depth == 1)
+      n++;
+    else if (depth == 1 && *c != ' ')
+      empty = false;
+  }
+  return empty ? 0 : n + 1;
 }
 
 /* Generates every file in memory first, writes them into a staging
@@ -300,6 +339,8 @@ enum {
   OPT_TX8_BARRIER,
   OPT_TX8_DDR,
   OPT_TX8_SVG,
+  OPT_PROGRESS,
+  OPT_NO_PROGRESS,
   OPT_HELP,
   OPT_VERSION,
 };
@@ -339,6 +380,10 @@ static const npuc_cli_option specs[] = {
     {"tx8-spm-svg", NPUC_ARG_NONE, OPT_TX8_SVG, "--tx8-spm-svg",
      "tx8: also write spm_group<N>.svg, each group's SPM\n"
      "buffers over its steps"},
+    {"progress", NPUC_ARG_NONE, OPT_PROGRESS, "--progress",
+     "A progress line on stderr (default: when it is\na terminal)"},
+    {"no-progress", NPUC_ARG_NONE, OPT_NO_PROGRESS, "--no-progress",
+     "No progress line"},
     NPUC_CLI_HELP_AND_VERSION(OPT_HELP, OPT_VERSION),
 };
 
@@ -396,6 +441,11 @@ static int apply_option(void *user, const npuc_cli_option *spec,
   case OPT_TX8_BARRIER: o->compile.tx8_opt_barrier_off = !flag; break;
   case OPT_TX8_DDR: o->compile.tx8_opt_ddr_off = !flag; break;
   case OPT_TX8_SVG: o->compile.tx8_spm_svg = flag; break;
+  case OPT_PROGRESS:
+  case OPT_NO_PROGRESS:
+    o->progress = flag == (spec->id == OPT_PROGRESS) ? NPUC_PROGRESS_ON
+                                                     : NPUC_PROGRESS_OFF;
+    break;
   case OPT_HELP: print_help(); return 0;
   case OPT_VERSION: npuc_cli_print_version(TOOL, NPUC_VERSION); return 0;
   }
@@ -453,7 +503,6 @@ static int finish_input_kind(options *o) {
                          "only\n");
     return 1;
   }
-  o->import.progress = isatty(2);
   return CONTINUE;
 }
 

@@ -9,6 +9,7 @@
 #include "npuc/CommandLine.h"
 #include "npuc/IR.h"
 #include "npuc/Onnx.h"
+#include "npuc/Progress.h"
 #include "npuc/ToolSupport.h"
 
 #include <stdio.h>
@@ -24,6 +25,7 @@ typedef struct {
   const char *output;
   bool elide_weights;
   bool generic;
+  npuc_progress_mode progress; /* --progress / --no-progress */
   npuc_onnx_input_shape shapes[MAX_SHAPES];
   npuc_onnx_import_options import;
 } options;
@@ -51,7 +53,8 @@ static int run(options *o) {
     return 1;
   o->import.input_shapes = o->shapes;
   o->import.resource_weights = true;
-  o->import.progress = isatty(2);
+  npuc_progress_init(o->progress);
+  o->import.progress = npuc_progress_enabled();
   MlirContext ctx = npuc_context_create();
   npuc_context_set_sink(ctx, NULL, NULL);
   MlirOperation module =
@@ -70,6 +73,7 @@ static int run(options *o) {
     mlirOperationDestroy(module);
   }
   npuc_context_destroy(ctx);
+  npuc_progress_clear();
   return ok ? 0 : 1;
 }
 
@@ -105,6 +109,8 @@ enum {
   OPT_ONNX,
   OPT_ELIDE,
   OPT_GENERIC,
+  OPT_PROGRESS,
+  OPT_NO_PROGRESS,
   OPT_HELP,
   OPT_VERSION,
 };
@@ -121,6 +127,10 @@ static const npuc_cli_option specs[] = {
      "Compute in this element type (default: the model's, f32)"},
     {"mlir-print-op-generic", NPUC_ARG_NONE, OPT_GENERIC,
      "--mlir-print-op-generic", "Print every op in generic form"},
+    {"progress", NPUC_ARG_NONE, OPT_PROGRESS, "--progress",
+     "A progress line on stderr (default: when it is a terminal)"},
+    {"no-progress", NPUC_ARG_NONE, OPT_NO_PROGRESS, "--no-progress",
+     "No progress line"},
     NPUC_CLI_HELP_AND_VERSION(OPT_HELP, OPT_VERSION),
 };
 
@@ -155,6 +165,11 @@ static int apply_option(void *user, const npuc_cli_option *spec,
     break;
   case OPT_ELIDE: o->elide_weights = flag; break;
   case OPT_GENERIC: o->generic = flag; break;
+  case OPT_PROGRESS:
+  case OPT_NO_PROGRESS:
+    o->progress = flag == (spec->id == OPT_PROGRESS) ? NPUC_PROGRESS_ON
+                                                     : NPUC_PROGRESS_OFF;
+    break;
   case OPT_HELP: print_help(); return 0;
   case OPT_VERSION: npuc_cli_print_version(TOOL, NPUC_VERSION); return 0;
   }

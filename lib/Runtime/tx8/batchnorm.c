@@ -17,7 +17,6 @@ static void bn_checks(const npuc_tx8_tsr *in, const npuc_tx8_tsr *scale,
                       const npuc_tx8_tsr *shift, const npuc_tx8_tsr *mean,
                       const npuc_tx8_tsr *var, const void *imm,
                       const npuc_tx8_tsr *out);
-static void convert_rows(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src);
 static void vuv(vuv_op op, const npuc_tx8_tsr *x, const float *unit);
 
 static int64_t align_batch(int64_t bytes) {
@@ -45,7 +44,7 @@ uint64_t op_batchnorm_inference(const npuc_tx8_batchnorm_param *p,
   npuc_tx8_tsr x = fp32_copy_of(in, imm);
   float *unit = (float *)((char *)imm + align_batch(x.layout.total_bytes));
   float *tmp = malloc((size_t)c * sizeof(float));
-  convert_rows(&x, in); /* 1-2 */
+  npuc_tx8i_convert_rows(&x, in); /* 1-2 */
   npuc_tx8i_vector_f32(tmp, mean);
   vuv(VUV_SUB, &x, tmp); /* 3 */
   npuc_tx8i_vector_f32(unit, var);
@@ -55,8 +54,8 @@ uint64_t op_batchnorm_inference(const npuc_tx8_batchnorm_param *p,
   npuc_tx8i_vector_f32(tmp, scale);
   vuv(VUV_MUL, &x, tmp); /* 7 */
   npuc_tx8i_vector_f32(tmp, shift);
-  vuv(VUV_ADD, &x, tmp); /* 8 */
-  convert_rows(out, &x); /* 9-10 */
+  vuv(VUV_ADD, &x, tmp);           /* 8 */
+  npuc_tx8i_convert_rows(out, &x); /* 9-10 */
   free(tmp);
   return npuc_tx8_cycles_tdma(in->layout.total_bytes +
                               out->layout.total_bytes) +
@@ -80,21 +79,6 @@ static void bn_checks(const npuc_tx8_tsr *in, const npuc_tx8_tsr *scale,
   }
   if (!imm)
     npuc_tx8_fail(op, "imm has no data");
-}
-
-/* dst and src share dims and layout mode, so their runs match. */
-static void convert_rows(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src) {
-  const npuc_tx8_layout *sl = &src->layout, *dl = &dst->layout;
-  float *row = malloc((size_t)sl->block * sizeof(float));
-  for (int64_t n = 0; n < sl->dims.n; ++n)
-    for (int64_t hw = 0; hw < sl->dims.hw; ++hw)
-      for (int64_t r = 0; r < npuc_tx8_num_runs(sl); ++r) {
-        npuc_tx8_run s = npuc_tx8_row_run(sl, n, hw, r);
-        npuc_tx8_run d = npuc_tx8_row_run(dl, n, hw, r);
-        npuc_tx8i_load_f32(row, tx8_at(src, s.offset), sl->dtype, s.count);
-        npuc_tx8i_store_f32(tx8_at(dst, d.offset), dl->dtype, row, d.count);
-      }
-  free(row);
 }
 
 /* One VuV instruction per contiguous run: the run against the matching

@@ -24,6 +24,7 @@ static operand operand_of(const npuc_tx8_tsr *t, const npuc_tx8_tsr *out);
 static void operand_run(float *dst, const operand *o, const npuc_tx8_run *run);
 static float apply_binary(npuc_tx8_binary_op op, float x, float y);
 static float apply_unary(npuc_tx8_unary_op op, float x);
+static uint64_t op_cast(const npuc_tx8_tsr *in, const npuc_tx8_tsr *out);
 
 /* CT passes per element: each op's row of npuc/Tx8Ops.def. */
 static int unary_passes(npuc_tx8_unary_op op) {
@@ -103,6 +104,8 @@ static void unary_run(float *xs, int64_t n, const void *ctx) {
 uint64_t op_unary(npuc_tx8_unary_op op, const npuc_tx8_tsr *in,
                   const npuc_tx8_tsr *out) {
   const char *name = "op_unary";
+  if (op == NPUC_TX8_CAST)
+    return op_cast(in, out);
   check_in_out(name, in, out);
   if (out->layout.dtype == NPUC_TX8_I8 && op != NPUC_TX8_RELU &&
       op != NPUC_TX8_ABS)
@@ -175,8 +178,45 @@ static float apply_unary(npuc_tx8_unary_op op, float x) {
   /* 0.5 x (1 + tanh u) = x / (1 + exp(-2u)): no cancellation for x < 0. */
   case NPUC_TX8_GELU_TANH:
     return x / (1.0f + expf(-2.0f * GELU_TANH_K * (x + 0.044715f * x * x * x)));
+  case NPUC_TX8_CAST: return x; /* the store rounds to out's type */
+  case NPUC_TX8_ERF: return erff(x);
   }
   return x;
+}
+
+/* ---- cast ---------------------------------------------------------------
+ * in and out hold one shape in one layout mode, in two float types: each
+ * run is read in in's type and rounded to out's on the store. */
+static uint64_t op_cast(const npuc_tx8_tsr *in, const npuc_tx8_tsr *out) {
+  const char *name = "op_unary (cast)";
+  npuc_tx8i_check_tsr(name, "in", in);
+  npuc_tx8i_check_tsr(name, "out", out);
+  npuc_tx8i_check_same_layout(name, "in and out", in, out);
+  npuc_tx8i_check_float(name, "in", in);
+  npuc_tx8i_check_float(name, "out", out);
+  npuc_tx8i_convert_rows(out, in);
+  const npuc_tx8_layout *li = &in->layout, *lo = &out->layout;
+  /* One pass over the wider of the two. */
+  int64_t bytes =
+      li->total_bytes > lo->total_bytes ? li->total_bytes : lo->total_bytes;
+  return npuc_tx8_cycles_ct(bytes, unary_passes(NPUC_TX8_CAST));
+}
+
+/* f16, bf16 and f32 align channels alike, so run i of a row is the same
+ * channels in both; only the byte offsets differ (batchnorm converts its
+ * input to fp32 and back with this too). */
+void npuc_tx8i_convert_rows(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src) {
+  const npuc_tx8_layout *sl = &src->layout, *dl = &dst->layout;
+  float *row = malloc((size_t)sl->block * sizeof(float));
+  for (int64_t n = 0; n < sl->dims.n; ++n)
+    for (int64_t hw = 0; hw < sl->dims.hw; ++hw)
+      for (int64_t r = 0; r < npuc_tx8_num_runs(sl); ++r) {
+        npuc_tx8_run s = npuc_tx8_row_run(sl, n, hw, r);
+        npuc_tx8_run d = npuc_tx8_row_run(dl, n, hw, r);
+        npuc_tx8i_load_f32(row, tx8_at(src, s.offset), sl->dtype, s.count);
+        npuc_tx8i_store_f32(tx8_at(dst, d.offset), dl->dtype, row, d.count);
+      }
+  free(row);
 }
 
 /* ---- clip -------------------------------------------------------------- */

@@ -16,6 +16,9 @@
  * contiguous elements of `dt` at `p` into fp32 and back. int8 values are
  * exact in fp32, so integer ops use these too. Stores round to nearest
  * even; int8 stores also saturate. */
+/* dst = src converted to dst's dtype; they share dims and layout mode
+ * (float dtypes align channels alike, so their runs match). */
+void npuc_tx8i_convert_rows(const npuc_tx8_tsr *dst, const npuc_tx8_tsr *src);
 void npuc_tx8i_load_f32(float *out, const void *p, npuc_tx8_dtype dt,
                         int64_t n);
 void npuc_tx8i_store_f32(void *p, npuc_tx8_dtype dt, const float *in,

@@ -6,13 +6,19 @@
  * operand (the user's need_load mask, from the op library) gets
  * `bypasscodegen`. Entries over a DDR bank per tile (4 KiB x 16) come
  * first, then the rest, each in order of appearance (updateConstContainer).
- * docs/passes/tx8-move-constant.md. */
+ * A `dense_resource` value (npuc-import's text keeps weights in the
+ * file's resource section) is read into dense elements first; a blob that
+ * is missing (printed with --elide-weights) or of the wrong size is an
+ * error at the constant. docs/passes/tx8-move-constant.md. */
 #include "Tx8Options.h"
 #include "Tx8ConstContainer.h"
 #include "Tx8Graph.h"
 #include "npuc/IR.h"
 #include "npuc/Pass.h"
 #include "npuc/Alloc.h"
+#include "npuc/Checked.h"
+#include "npuc/MlirSupport.h"
+#include "npuc/StringBuilder.h"
 
 #include <stddef.h>
 #include <mlir-c/BuiltinAttributes.h>
@@ -34,6 +40,7 @@ NPUC_PASS_DEFINE(
 static bool check_load_consts(MlirOperation module, size_t entries);
 static bool entry_value(MlirOperation constant, bool aligned_data,
                         MlirAttribute *value);
+static bool resource_to_dense(MlirOperation constant, MlirAttribute *value);
 static bool check_users(MlirOperation constant);
 static void replace_uses(MlirOperation constant, int32_t id);
 static void renumber(MlirOperation module, const int32_t *map);
@@ -116,6 +123,9 @@ static bool entry_value(MlirOperation constant, bool aligned_data,
     npuc_pass_error(constant, "constant has no 'value'");
     return false;
   }
+  if (mlirAttributeIsADenseResourceElements(v) &&
+      !resource_to_dense(constant, &v))
+    return false;
   if (!mlirAttributeIsADenseIntElements(v) &&
       !mlirAttributeIsADenseFPElements(v)) {
     npuc_pass_error(constant,
@@ -150,6 +160,126 @@ static bool entry_value(MlirOperation constant, bool aligned_data,
   npuc_pass_error(constant, "cannot lay the constant out in %s: %s",
                   npuc_tx8_layout_name(dev.mem_layout), why);
   return false;
+}
+
+/* ---- dense_resource values ------------------------------------------------
+ * The C API reads a resource blob element by element for f32, f64 and
+ * integer types only (not f16/bf16, which --tx8-dtype writes), and cannot
+ * tell whether the blob is there or as long as the type says: its getters
+ * read a missing or short blob out of bounds. MLIR's printer knows: a
+ * detached op prints with the file's resource section, each blob it has
+ * as "0x" + its alignment (4 bytes, little-endian) + its bytes in hex.
+ * So the constant is cloned, printed, and the blob decoded from that. */
+
+static const char *find_blob_hex(const char *text, const char **name,
+                                 size_t *name_len);
+static bool decode_hex(const char *hex, size_t bytes, char *out);
+
+static bool resource_to_dense(MlirOperation constant, MlirAttribute *value) {
+  MlirType type = mlirAttributeGetType(*value);
+  MlirType elem = mlirShapedTypeGetElementType(type);
+  bool is_int = mlirTypeIsAInteger(elem);
+  if (!is_int && !mlirTypeIsAFloat(elem)) {
+    npuc_pass_error(constant, "unsupported constant kind: a dense_resource of "
+                              "neither integers nor floats");
+    return false;
+  }
+  if (!mlirShapedTypeHasStaticShape(type)) {
+    npuc_pass_error(constant, "a dense_resource constant needs a static shape");
+    return false;
+  }
+  int64_t width =
+      is_int ? mlirIntegerTypeGetWidth(elem) : mlirFloatTypeGetWidth(elem);
+  int64_t bytes = width / 8;
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(type) && width % 8 == 0; ++d)
+    if (!npuc_checked_mul(bytes, mlirShapedTypeGetDimSize(type, d), &bytes))
+      width = 1;
+  if (width % 8 != 0) {
+    npuc_pass_error(constant, "unsupported constant kind: elements are not a "
+                              "whole number of bytes");
+    return false;
+  }
+  /* Detached, the clone prints the resource section after itself. */
+  MlirOperation clone = mlirOperationClone(constant);
+  npuc_sb text = {0};
+  mlirOperationPrint(clone, npuc_sb_append_mlir, &text);
+  mlirOperationDestroy(clone);
+  const char *name = "";
+  size_t name_len = 0;
+  const char *hex =
+      text.data ? find_blob_hex(text.data, &name, &name_len) : NULL;
+  size_t hex_len = hex ? strcspn(hex, "\"") : 0;
+  char *buf = npuc_xmalloc((size_t)bytes + 1);
+  bool ok = false;
+  if (!hex)
+    npuc_pass_error(constant,
+                    "dense_resource<%.*s> has no data in the file (a "
+                    "graph printed with --elide-weights cannot be compiled)",
+                    (int)name_len, name);
+  else if (hex_len != 8 + 2 * (size_t)bytes)
+    npuc_pass_error(constant,
+                    "dense_resource<%.*s> holds %zu bytes, its type needs "
+                    "%lld",
+                    (int)name_len, name, hex_len < 8 ? 0 : (hex_len - 8) / 2,
+                    (long long)bytes);
+  else if (!decode_hex(hex + 8, (size_t)bytes, buf))
+    npuc_pass_error(constant, "dense_resource<%.*s>: its data is not hex",
+                    (int)name_len, name);
+  else
+    ok = true;
+  if (ok)
+    *value = mlirDenseElementsAttrRawBufferGet(type, (size_t)bytes, buf);
+  free(buf);
+  npuc_sb_free(&text);
+  return ok;
+}
+
+/* The blob's hex digits (after "0x") in the printed op: the attribute
+ * names it, dense_resource<NAME> (NAME bare or a quoted string, printed
+ * the same in both places), the resource section has `NAME: "0x...`. */
+static const char *find_blob_hex(const char *text, const char **name,
+                                 size_t *name_len) {
+  static const char open[] = "dense_resource<";
+  const char *n = strstr(text, open);
+  if (!n)
+    return NULL;
+  n += sizeof open - 1;
+  const char *end = n;
+  if (*end == '"') {
+    for (++end; *end && *end != '"'; ++end)
+      if (*end == '\\' && end[1])
+        ++end;
+    end += *end == '"';
+  } else
+    end += strcspn(end, ">");
+  *name = n, *name_len = (size_t)(end - n);
+  const char *section = strstr(end, "dialect_resources");
+  for (const char *p = section; p && (p = strstr(p, "0x")) != NULL; p += 2) {
+    /* p - 3 is the end of `NAME: "`, preceded by white space. */
+    size_t at = (size_t)(p - section);
+    if (at >= *name_len + 4 && !strncmp(p - 3, ": \"", 3) &&
+        !strncmp(p - 3 - *name_len, n, *name_len) &&
+        strchr(" \t\n", p[-4 - (ptrdiff_t)*name_len]))
+      return p + 2;
+  }
+  return NULL;
+}
+
+static int hex_digit(char c) {
+  return c >= '0' && c <= '9'   ? c - '0'
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                : -1;
+}
+
+static bool decode_hex(const char *hex, size_t bytes, char *out) {
+  for (size_t i = 0; i < bytes; ++i) {
+    int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0)
+      return false;
+    out[i] = (char)(hi << 4 | lo);
+  }
+  return true;
 }
 
 /* The op library says for tx8be ops whether they load an operand; a graph

@@ -3,7 +3,7 @@
 // the pass with a located error and no output.
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-move-constant=aligned-data=true -o %t.out
 // RUN: not npuc-opt %s --split-input-file --tx8-move-constant=aligned-data=true 2>&1 | FileCheck %s --check-prefix=FAIL
-// FAIL-COUNT-9: error:
+// FAIL-COUNT-12: error:
 // FAIL-NOT: error:
 // FAIL-NOT: func.func
 
@@ -18,7 +18,50 @@ module {
 
 // -----
 
-// A constant kind the container does not hold: resources, strings, sparse.
+// A dense_resource without its blob (a text printed with --elide-weights),
+// with a blob shorter than its type, of i1 elements.
+module {
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error@+1 {{tx8-move-constant: dense_resource<missing> has no data in the file (a graph printed with --elide-weights cannot be compiled)}}
+    %c = tx8be.constant {value = dense_resource<missing> : tensor<4xf32>} : tensor<4xf32>
+    %0 = tx8be.add %x, %c : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}
+
+// -----
+
+module {
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error@+1 {{tx8-move-constant: dense_resource<short> holds 12 bytes, its type needs 16}}
+    %c = tx8be.constant {value = dense_resource<short> : tensor<4xf32>} : tensor<4xf32>
+    %0 = tx8be.add %x, %c : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      short: "0x040000000000803F00000040000080BF"
+    }
+  }
+#-}
+
+// -----
+
+module {
+  func.func @main(%x: tensor<8xi1>) -> tensor<8xi1> {
+    // expected-error@+1 {{tx8-move-constant: unsupported constant kind: elements are not a whole number of bytes}}
+    %c = tx8be.constant {value = dense_resource<bits> : tensor<8xi1>} : tensor<8xi1>
+    %0 = tx8be.add %x, %c : tensor<8xi1>, tensor<8xi1> -> tensor<8xi1>
+    return %0 : tensor<8xi1>
+  }
+}
+
+// -----
+
+// A constant kind the container does not hold: strings, sparse.
 module {
   func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
     // expected-error@+1 {{tx8-move-constant: unsupported constant kind: 'value' must be dense integer or float elements}}
