@@ -37,7 +37,7 @@ typedef struct {
   const char *input_format;
   npuc_onnx_input_shape shapes[16];
   npuc_onnx_import_options import;
-  const char *tx8_flag; /* a --tx8-opt-* / --tx8-spm-svg flag given */
+  const char *tx8_flag;        /* a --tx8-opt-* / --tx8-spm-svg flag given */
   npuc_progress_mode progress; /* --progress / --no-progress */
 } options;
 
