@@ -28,6 +28,7 @@
 #include "npuc/Tx8Layout.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---- the target -----------------------------------------------------------
@@ -490,6 +491,72 @@ uint64_t npuc_tx8_cycles_broadcast(int64_t out_bytes);
 /* Pooling: one CT pass over the output per kernel tap (a vector max or
  * add), average one more (the divide). */
 uint64_t npuc_tx8_cycles_pool(int64_t out_bytes, int64_t taps, bool avg);
+
+/* ---- the timeline (timeline.c)
+ * ------------------------------------------------------------------------
+ * Per tile (thread), the cycle model places every op on its engines over
+ * time instead of adding the ops up: an op starts when its engines are
+ * free and its inputs are written and its outputs' previous readers and
+ * writers are done, tracked by SPM address range. RDMA and WDMA share the
+ * tile's DDR channel, CT and TDMA the SPM port, NE and the NoC are one
+ * each: an engine (and its partner) runs its ops in issue order. The
+ * generated code brackets each step with npuc_tx8_tl_begin/_end naming
+ * the ranges it reads and writes; the cost functions charge the engines
+ * in between (an op may use several, one after the other). A charge
+ * outside a bracket is an op after everything before it (serial). */
+typedef struct {
+  const void *at;
+  int64_t bytes; /* <= 0: nothing (not tracked) */
+} npuc_tx8_tl_range;
+
+static inline npuc_tx8_tl_range npuc_tx8_tl_tsr(const npuc_tx8_tsr *t) {
+  return (npuc_tx8_tl_range){t->data, t->layout.total_bytes};
+}
+
+/* Starts group `group` (named `name`, a string that outlives the run) at
+ * time 0 with every engine free; ends it, returning its span: when its
+ * last op ends. */
+void npuc_tx8_tl_group_begin(int32_t group, const char *name);
+uint64_t npuc_tx8_tl_group_end(void);
+/* The current span (the latest end so far) of this thread's group. */
+uint64_t npuc_tx8_tl_span(void);
+void npuc_tx8_tl_begin(void);
+/* Places the charges since npuc_tx8_tl_begin as one op named `name`
+ * reading `reads` and writing `writes`. Returns its end. */
+uint64_t npuc_tx8_tl_end(const char *name, const npuc_tx8_tl_range *reads,
+                         int num_reads, const npuc_tx8_tl_range *writes,
+                         int num_writes);
+
+/* One span of the trace: an engine busy with an op, or (engine ==
+ * NPUC_TX8_NUM_BUSY) a whole group on its tile. Times from the group's
+ * start. */
+typedef struct {
+  int32_t group;
+  int32_t engine;
+  uint64_t start, cycles;
+  const char *name;
+} npuc_tx8_tl_event;
+
+/* Whether this thread records its spans (off by default). */
+void npuc_tx8_tl_trace(bool on);
+/* This thread's recorded spans, in the order placed; the caller owns the
+ * array (free()) and the thread's record starts over. */
+npuc_tx8_tl_event *npuc_tx8_tl_take_events(size_t *count);
+
+/* A lower bound on a tile's span for the work in `c`: max(rdma + wdma,
+ * ne, ct + tdma, noc), the busiest of the timeline's shared resources. */
+uint64_t npuc_tx8_cycles_bound(const npuc_tx8_counters *c);
+
+/* Writes the spans of `tiles` tiles (events[t], counts[t] of them) to
+ * `path` as Chrome trace-event JSON (chrome://tracing, Perfetto): one
+ * process per tile, one thread per engine plus one for its groups, one
+ * complete ("X") event per span at group_start[group] + its start, in
+ * microseconds at the target's clock, the cycles in args. Returns 0 with
+ * a message on stderr when the file cannot be written (trace.c). */
+int npuc_tx8_write_trace(const char *path,
+                         const npuc_tx8_tl_event *const *events,
+                         const size_t *counts, int tiles,
+                         const uint64_t *group_start, int groups);
 
 /* Prints "tx8 <op>: error: message" to stderr and exits with status 3. */
 void npuc_tx8_fail(const char *op, const char *fmt, ...)
