@@ -54,6 +54,9 @@ typedef struct {
    * one link carries a cycle and the cycles a hop adds. */
   int64_t noc_link_bytes_per_cycle;
   int64_t noc_hop_cycles;
+  /* Copies of a per-slice SPM buffer at most (tx8-spm-alloc's
+   * multi-buffering for the software pipeline; 1: none). */
+  int32_t multi_buf;
 } npuc_tx8_target;
 
 /* The seed's figures (16 tiles, 200 GB/s DDR in 4096-byte banks, NE
@@ -68,7 +71,7 @@ typedef struct {
     .ne_tflops_bf16 = 128.0, .ne_tflops_fp32 = 21.0,                           \
     .ct_bytes_per_cycle = 256, .tdma_bytes_per_cycle = 256,                    \
     .op_overhead_cycles = 32, .noc_link_bytes_per_cycle = 64,                  \
-    .noc_hop_cycles = 4                                                        \
+    .noc_hop_cycles = 4, .multi_buf = 3                                        \
   }
 
 /* The target the cycle estimates use (a copy is kept). Not thread-safe:
@@ -500,10 +503,11 @@ uint64_t npuc_tx8_cycles_pool(int64_t out_bytes, int64_t taps, bool avg);
  * writers are done, tracked by SPM address range. RDMA and WDMA share the
  * tile's DDR channel, CT and TDMA the SPM port, NE and the NoC are one
  * each: an engine (and its partner) runs its ops in issue order. The
- * generated code brackets each step with npuc_tx8_tl_begin/_end naming
- * the ranges it reads and writes; the cost functions charge the engines
- * in between (an op may use several, one after the other). A charge
- * outside a bracket is an op after everything before it (serial). */
+ * generated code opens each step with npuc_tx8_tl_step naming the ranges
+ * it reads and writes; the cost functions charge the engines until the
+ * next step (or npuc_tx8_tl_close) places it (an op may use several
+ * engines, one after the other). A charge outside a step is an op after
+ * everything before it (serial). */
 typedef struct {
   const void *at;
   int64_t bytes; /* <= 0: nothing (not tracked) */
@@ -514,18 +518,20 @@ static inline npuc_tx8_tl_range npuc_tx8_tl_tsr(const npuc_tx8_tsr *t) {
 }
 
 /* Starts group `group` (named `name`, a string that outlives the run) at
- * time 0 with every engine free; ends it, returning its span: when its
- * last op ends. */
+ * time 0 with every engine free; ends it (closing its last step),
+ * returning its span: when its last op ends. */
 void npuc_tx8_tl_group_begin(int32_t group, const char *name);
 uint64_t npuc_tx8_tl_group_end(void);
-/* The current span (the latest end so far) of this thread's group. */
-uint64_t npuc_tx8_tl_span(void);
-void npuc_tx8_tl_begin(void);
-/* Places the charges since npuc_tx8_tl_begin as one op named `name`
- * reading `reads` and writing `writes`. Returns its end. */
-uint64_t npuc_tx8_tl_end(const char *name, const npuc_tx8_tl_range *reads,
-                         int num_reads, const npuc_tx8_tl_range *writes,
-                         int num_writes);
+/* Closes the open step and opens one named `name` (a string that
+ * outlives the run) reading `reads` and writing `writes` (at most
+ * NPUC_TX8_TL_MAX_RANGES of each are tracked). */
+#define NPUC_TX8_TL_MAX_RANGES 16
+void npuc_tx8_tl_step(const char *name, const npuc_tx8_tl_range *reads,
+                      int num_reads, const npuc_tx8_tl_range *writes,
+                      int num_writes);
+/* Places the open step's charges (if a step is open); returns the
+ * group's span so far (the latest end). */
+uint64_t npuc_tx8_tl_close(void);
 
 /* One span of the trace: an engine busy with an op, or (engine ==
  * NPUC_TX8_NUM_BUSY) a whole group on its tile. Times from the group's

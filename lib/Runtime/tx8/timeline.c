@@ -32,9 +32,13 @@ typedef struct {
   uint64_t floor;   /* every op starts at or after it (evicted entries) */
   range_entry ranges[MAX_RANGES];
   int num_ranges;
-  bool open; /* inside npuc_tx8_tl_begin/_end */
+  bool open; /* a step is open: charges are its segments */
   segment pending[MAX_SEGMENTS];
   int num_pending;
+  const char *step_name;
+  npuc_tx8_tl_range reads[NPUC_TX8_TL_MAX_RANGES],
+      writes[NPUC_TX8_TL_MAX_RANGES];
+  int num_reads, num_writes;
   int32_t group;
   const char *group_name;
   bool trace;
@@ -81,15 +85,28 @@ void npuc_tx8_tl_group_begin(int32_t group, const char *name) {
 }
 
 uint64_t npuc_tx8_tl_group_end(void) {
+  npuc_tx8_tl_close();
   record(NPUC_TX8_NUM_BUSY, 0, tl.horizon, tl.group_name);
   return tl.horizon;
 }
 
-uint64_t npuc_tx8_tl_span(void) { return tl.horizon; }
+static int copy_ranges(npuc_tx8_tl_range *to, const npuc_tx8_tl_range *from,
+                       int n) {
+  int kept = n < NPUC_TX8_TL_MAX_RANGES ? n : NPUC_TX8_TL_MAX_RANGES;
+  for (int i = 0; i < kept; ++i)
+    to[i] = from[i];
+  return kept > 0 ? kept : 0;
+}
 
-void npuc_tx8_tl_begin(void) {
+void npuc_tx8_tl_step(const char *name, const npuc_tx8_tl_range *reads,
+                      int num_reads, const npuc_tx8_tl_range *writes,
+                      int num_writes) {
+  npuc_tx8_tl_close();
   tl.open = true;
   tl.num_pending = 0;
+  tl.step_name = name;
+  tl.num_reads = copy_ranges(tl.reads, reads, num_reads);
+  tl.num_writes = copy_ranges(tl.writes, writes, num_writes);
 }
 
 static uint64_t place(uint64_t ready, const char *name);
@@ -194,17 +211,19 @@ static void note_access(const npuc_tx8_tl_range *r, bool is_write,
     *at = end;
 }
 
-uint64_t npuc_tx8_tl_end(const char *name, const npuc_tx8_tl_range *reads,
-                         int num_reads, const npuc_tx8_tl_range *writes,
-                         int num_writes) {
+uint64_t npuc_tx8_tl_close(void) {
+  if (!tl.open)
+    return tl.horizon;
   tl.open = false;
-  uint64_t end = place(ready_time(reads, num_reads, writes, num_writes), name);
+  uint64_t end = place(
+      ready_time(tl.reads, tl.num_reads, tl.writes, tl.num_writes),
+      tl.step_name);
   tl.num_pending = 0;
-  for (int i = 0; i < num_reads; ++i)
-    note_access(&reads[i], false, end);
-  for (int i = 0; i < num_writes; ++i)
-    note_access(&writes[i], true, end);
-  return end;
+  for (int i = 0; i < tl.num_reads; ++i)
+    note_access(&tl.reads[i], false, end);
+  for (int i = 0; i < tl.num_writes; ++i)
+    note_access(&tl.writes[i], true, end);
+  return tl.horizon;
 }
 
 void npuc_tx8_tl_trace(bool on) { tl.trace = on; }

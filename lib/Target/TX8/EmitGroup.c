@@ -458,70 +458,72 @@ static void emit_place(group_emitter *g, int i) {
         (long long)g->offsets[i], i, dtype_c(b->dtype), mode_c(b->mode));
 }
 
-static void emit_bracket_end(group_emitter *g, const npuc_tx8_step *st);
+static void emit_timeline_step(group_emitter *g, const npuc_tx8_step *st);
 
-/* One step, bracketed for the timeline: what it reads and writes. */
+/* One step, opened on the timeline with what it reads and writes. */
 static void emit_step(group_emitter *g, const npuc_tx8_step *st) {
   if (st->kind == NPUC_TX8_STEP_NORM && norm_is_loaded(g, st->index))
     return; /* its source's load filled it */
-  npuc_sb_printf(g->out, "    npuc_tx8_tl_begin();\n");
+  emit_timeline_step(g, st);
   switch (st->kind) {
-  case NPUC_TX8_STEP_LOAD: emit_load(g, st->index); break;
-  case NPUC_TX8_STEP_NORM: emit_norm(g, st->index); break;
-  case NPUC_TX8_STEP_EXTRACT: emit_extract(g, st->index); break;
-  case NPUC_TX8_STEP_COMPUTE: emit_compute(g, &g->plan.ops[st->index]); break;
-  case NPUC_TX8_STEP_STORE: emit_store(g, st->index); break;
+  case NPUC_TX8_STEP_LOAD: emit_load(g, st->index); return;
+  case NPUC_TX8_STEP_NORM: emit_norm(g, st->index); return;
+  case NPUC_TX8_STEP_EXTRACT: emit_extract(g, st->index); return;
+  case NPUC_TX8_STEP_COMPUTE: emit_compute(g, &g->plan.ops[st->index]); return;
+  case NPUC_TX8_STEP_STORE: emit_store(g, st->index); return;
   }
-  emit_bracket_end(g, st);
 }
 
+/* `(npuc_tx8_tl_range[]){...}, n` of buffers `bufs`, or `NULL, 0`. */
 static void range_list(npuc_sb *o, const int *bufs, int n) {
+  if (n == 0) {
+    npuc_sb_printf(o, "NULL, 0");
+    return;
+  }
+  npuc_sb_printf(o, "(npuc_tx8_tl_range[]){");
   for (int i = 0; i < n; ++i)
     npuc_sb_printf(o, "%snpuc_tx8_tl_tsr(&b[%d])", i ? ", " : "", bufs[i]);
+  npuc_sb_printf(o, "}, %d", n);
 }
 
-/* npuc_tx8_tl_end naming the step and the buffers it reads and writes. */
-static void emit_bracket_end(group_emitter *g, const npuc_tx8_step *st) {
+/* npuc_tx8_tl_step naming the step and the buffers it reads and writes. */
+static void emit_timeline_step(group_emitter *g, const npuc_tx8_step *st) {
   const npuc_tx8_group_plan *p = &g->plan;
   int reads[NPUC_TX8_MAX_OPERANDS], writes[1], nr = 0, nw = 0;
-  char name[160];
+  const char *what = "", *name = "";
   switch (st->kind) {
   case NPUC_TX8_STEP_LOAD:
     writes[nw++] = load_target(p, st->index);
-    snprintf(name, sizeof name, "load %s",
-             g->prog->tensors[g->operand_ddr[p->buffers[st->index].source]]
-                 .name);
+    what = "load ";
+    name = g->prog->tensors[g->operand_ddr[p->buffers[st->index].source]].name;
     break;
   case NPUC_TX8_STEP_NORM:
   case NPUC_TX8_STEP_EXTRACT:
     reads[nr++] = p->buffers[st->index].source;
     writes[nw++] = st->index;
-    snprintf(name, sizeof name, "%s",
-             st->kind == NPUC_TX8_STEP_NORM ? "channel_norm" : "extract");
+    name = st->kind == NPUC_TX8_STEP_NORM ? "channel_norm" : "extract";
     break;
   case NPUC_TX8_STEP_COMPUTE: {
     const npuc_tx8_group_op *op = &p->ops[st->index];
     for (int i = 0; i < op->slice.num_operands; ++i)
       reads[nr++] = op->operand_buffer[i];
     writes[nw++] = op->result;
-    snprintf(name, sizeof name, "%s", op->name);
+    name = op->name;
     break;
   }
   case NPUC_TX8_STEP_STORE:
     reads[nr++] = p->stores[st->index].buffer;
-    snprintf(name, sizeof name, "store %s",
-             g->prog->tensors[g->result_ddr[st->index]].name);
+    what = "store ";
+    name = g->prog->tensors[g->result_ddr[st->index]].name;
     break;
   }
   npuc_sb *o = g->out;
-  npuc_sb_printf(o, "    {\n      const npuc_tx8_tl_range r_[] = {");
+  npuc_sb_printf(o, "    npuc_tx8_tl_step(\"group %d: %s%s\", ", g->id, what,
+                 name);
   range_list(o, reads, nr);
-  npuc_sb_printf(o, "%s}, w_[] = {", nr ? "" : "{0}");
+  npuc_sb_printf(o, ", ");
   range_list(o, writes, nw);
-  npuc_sb_printf(o,
-                 "%s};\n      npuc_tx8_tl_end(\"group %d: %s\", r_, %d, w_, "
-                 "%d);\n    }\n",
-                 nw ? "" : "{0}", g->id, name, nr, nw);
+  npuc_sb_printf(o, ");\n");
 }
 
 /* A slice DMA between buffer `buf` and DDR tensor `t`: `call` is
