@@ -115,7 +115,7 @@ static int64_t slices_per_tile(const npuc_tx8_group_plan *p,
 static bool dev_infos_readable(const npuc_tx8_group_plan *p);
 static void group_lifetimes(const npuc_tx8_group_plan *p, group_buffers *g);
 static void add_copies(const npuc_tx8_group_plan *p, group_buffers *g,
-                       int copies);
+                       int copies, bool stores);
 static void write_offsets(const npuc_tx8_group_plan *p, const group_buffers *g,
                           int64_t peak);
 
@@ -144,15 +144,21 @@ static bool alloc_group(MlirOperation group, const alloc_config *c) {
     base.bufs[i].bytes = npuc_tx8_group_buffer_bytes(&plan, i, slice);
   base.bufs[plan.num_buffers].bytes = base.bump - bump[plan.num_buffers];
   group_lifetimes(&plan, &base);
-  /* The most copies that fit (the software pipeline's multi-buffering),
-   * down to one: the allocation of one slice. */
+  /* The most copies that fit (the software pipeline's multi-buffering):
+   * of the loads and the stored buffers, then of the loads only (the next
+   * slice's load is what overlaps most), down to one. */
   npuc_tx8_spm_result r;
   char err[160];
   int64_t slices = slices_per_tile(&plan, slice);
   int most = slices < c->copies ? (int)slices : c->copies;
-  for (int copies = most > 1 ? most : 1; copies >= 1; --copies) {
+  if (most < 1)
+    most = 1;
+  for (int i = 0, n = most - 1; i <= 2 * n; ++i) {
+    /* most .. 2 copies of both, then most .. 2 of the loads, then one */
+    bool both = i < n;
+    int copies = i == 2 * n ? 1 : both ? most - i : most - (i - n);
     g = base;
-    add_copies(&plan, &g, copies);
+    add_copies(&plan, &g, copies, both);
     if (!npuc_tx8_spm_alloc(g.bufs, g.n, g.offsets, &r, err, sizeof err)) {
       npuc_pass_error(group, "tx8be.group: SPM allocation failed: %s", err);
       return false;
@@ -263,7 +269,7 @@ static void group_lifetimes(const npuc_tx8_group_plan *p, group_buffers *g) {
 /* Whether buffer i is filled per slice by a load (its own, or the one
  * loading into it as a channel_norm) or stored per slice, and is the only
  * buffer its op defines (its copies are its mem_addr). */
-static bool per_slice_io(const npuc_tx8_group_plan *p, int i) {
+static bool per_slice_io(const npuc_tx8_group_plan *p, int i, bool stores) {
   const npuc_tx8_buffer *b = &p->buffers[i];
   if (b->invariant)
     return false;
@@ -273,7 +279,7 @@ static bool per_slice_io(const npuc_tx8_group_plan *p, int i) {
   if ((b->kind == NPUC_TX8_BUF_LOAD && b->load_into < 0) ||
       (b->kind == NPUC_TX8_BUF_NORM && p->buffers[b->source].load_into == i))
     return true;
-  for (int s = 0; s < p->num_stores; ++s)
+  for (int s = 0; s < p->num_stores && stores; ++s)
     if (p->stores[s].buffer == i)
       return true;
   return false;
@@ -286,14 +292,14 @@ static bool per_slice_io(const npuc_tx8_group_plan *p, int i) {
  * store of one drains while the next slice writes another): nothing else
  * shares them, in place or by reuse. */
 static void add_copies(const npuc_tx8_group_plan *p, group_buffers *g,
-                       int copies) {
+                       int copies, bool stores) {
   int last = p->num_steps > 0 ? p->num_steps - 1 : 0;
   g->num_multi = 0;
   g->num_copies = copies;
   for (int i = 0; i < p->num_buffers; ++i) {
     g->copies[i] = 1;
     g->copy_at[i][0] = i;
-    if (copies < 2 || g->bufs[i].bytes <= 0 || !per_slice_io(p, i))
+    if (copies < 2 || g->bufs[i].bytes <= 0 || !per_slice_io(p, i, stores))
       continue;
     ++g->num_multi;
     g->copies[i] = copies;
