@@ -113,7 +113,8 @@ static void ports_and_ranges(void **state) {
   (void)state;
   unit_target();
   npuc_tx8_tl_group_begin(1, "g1");
-  npuc_tx8_tl_range whole = at(0, 1000), part = at(500, 10), other = at(2048, 8);
+  npuc_tx8_tl_range whole = at(0, 1000), part = at(500, 10),
+                    other = at(2048, 8);
   npuc_tx8_tl_step("ct", NULL, 0, &whole, 1);
   npuc_tx8_cycles_ct(100, 1); /* [0, 100) */
   npuc_tx8_tl_step("rdma", NULL, 0, &other, 1);

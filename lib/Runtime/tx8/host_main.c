@@ -176,8 +176,9 @@ static tile_job *run_tiles(char **ddr, uint64_t *cycles,
   pthread_t *threads = calloc((size_t)tiles, sizeof *threads);
   pthread_barrier_init(&barrier, NULL, (unsigned)tiles);
   for (int t = 0; t < tiles; ++t) {
-    jobs[t] = (tile_job){t, ddr, cycles + t * tx8_num_groups,
-                         traffic + t * tx8_num_groups, NULL, 0};
+    jobs[t] = (tile_job){
+        t,    ddr, cycles + t * tx8_num_groups, traffic + t * tx8_num_groups,
+        NULL, 0};
     if (pthread_create(&threads[t], NULL, run_tile, &jobs[t]) != 0) {
       fprintf(stderr, "program: cannot start tile %d\n", t);
       return NULL;

@@ -215,9 +215,9 @@ uint64_t npuc_tx8_tl_close(void) {
   if (!tl.open)
     return tl.horizon;
   tl.open = false;
-  uint64_t end = place(
-      ready_time(tl.reads, tl.num_reads, tl.writes, tl.num_writes),
-      tl.step_name);
+  uint64_t end =
+      place(ready_time(tl.reads, tl.num_reads, tl.writes, tl.num_writes),
+            tl.step_name);
   tl.num_pending = 0;
   for (int i = 0; i < tl.num_reads; ++i)
     note_access(&tl.reads[i], false, end);

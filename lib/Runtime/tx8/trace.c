@@ -75,15 +75,16 @@ int npuc_tx8_write_trace(const char *path,
   }
   double clock = npuc_tx8_rt_target()->clock_ghz;
   double per_us = (clock > 0 ? clock : 1.0) * 1000.0; /* cycles a us */
-  fprintf(f, "{\"displayTimeUnit\": \"ns\", \"otherData\": {\"clock_ghz\": "
-             "%g}, \"traceEvents\": [",
+  fprintf(f,
+          "{\"displayTimeUnit\": \"ns\", \"otherData\": {\"clock_ghz\": "
+          "%g}, \"traceEvents\": [",
           clock);
   write_names(f, tiles);
   for (int t = 0; t < tiles; ++t)
     for (size_t i = 0; i < counts[t]; ++i) {
       const npuc_tx8_tl_event *e = &events[t][i];
-      uint64_t base = e->group >= 0 && e->group < groups ? group_start[e->group]
-                                                         : 0;
+      uint64_t base =
+          e->group >= 0 && e->group < groups ? group_start[e->group] : 0;
       write_event(f, t, e, base + e->start, per_us);
     }
   fprintf(f, "\n]}\n");

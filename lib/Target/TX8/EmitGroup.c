@@ -27,8 +27,8 @@ typedef struct {
   int32_t sharding[NPUC_TX8_MAX_RANK];
   int32_t slice[NPUC_TX8_MAX_RANK];
   int64_t offsets[NPUC_TX8_MAX_BUFFERS + 1];
-  int64_t spm_bytes; /* one slice's buffers and scratch */
-  int64_t spm_alloc; /* the group's spm_alloc_size */
+  int64_t spm_bytes;                     /* one slice's buffers and scratch */
+  int64_t spm_alloc;                     /* the group's spm_alloc_size */
   int operand_ddr[NPUC_TX8_MAX_BUFFERS]; /* group operand -> DDR tensor */
   int result_ddr[NPUC_TX8_MAX_STORES];   /* group result -> DDR tensor */
   int32_t parts; /* the tiles with a part of the output */
@@ -311,8 +311,7 @@ static bool invariant_step(const npuc_tx8_group_plan *p,
 /* The SPM buffer a load step writes: its own, or its channel_norm's. */
 static int load_target(const npuc_tx8_group_plan *p, int buf) {
   const npuc_tx8_buffer *b = &p->buffers[buf];
-  return b->kind == NPUC_TX8_BUF_LOAD && b->load_into >= 0 ? b->load_into
-                                                            : buf;
+  return b->kind == NPUC_TX8_BUF_LOAD && b->load_into >= 0 ? b->load_into : buf;
 }
 
 /* A load issued one slice ahead (the pipeline's next-slice loads): per
@@ -353,8 +352,8 @@ static void emit_loop(group_emitter *g) {
                  "  int32_t clips[2][%d][%d];\n  TSR bs[2][%d];\n"
                  "  int64_t k = 0;\n",
                  nb, nb, NPUC_TX8_MAX_RANK, nb);
-  npuc_sb_printf(o, "  npuc_tx8_tl_group_begin(%d, \"group %d: %s\");\n",
-                 g->id, g->id, p->compute_name);
+  npuc_sb_printf(o, "  npuc_tx8_tl_group_begin(%d, \"group %d: %s\");\n", g->id,
+                 g->id, p->compute_name);
   npuc_sb_printf(o,
                  "  npuc_tx8_gshape_init(&g, out_shape, sharding, %d, tile);\n",
                  p->out.rank);
@@ -447,10 +446,11 @@ static void emit_place(group_emitter *g, int i) {
                  "&l[%d], clip[%d]);\n",
                  i, i, b->shape.rank, i, i);
   if (g->copies[i] > 1)
-    npuc_sb_printf(g->out,
-                   "    b[%d] = npuc_tx8_tsr_of_lshape(spm + b%d_addr[s %% %d], "
-                   "&l[%d], %s, %s);\n",
-                   i, i, g->copies[i], i, dtype_c(b->dtype), mode_c(b->mode));
+    npuc_sb_printf(
+        g->out,
+        "    b[%d] = npuc_tx8_tsr_of_lshape(spm + b%d_addr[s %% %d], "
+        "&l[%d], %s, %s);\n",
+        i, i, g->copies[i], i, dtype_c(b->dtype), mode_c(b->mode));
   else
     npuc_sb_printf(
         g->out,

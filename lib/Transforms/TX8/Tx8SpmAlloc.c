@@ -219,8 +219,8 @@ static bool read_slice(const npuc_tx8_group_plan *p, int32_t *slice) {
 static int64_t slices_per_tile(const npuc_tx8_group_plan *p,
                                const int32_t *slice) {
   npuc_tx8_parallel_attr par;
-  bool has_par = npuc_tx8_op_parallel_attr(p->compute, "tile_parallel",
-                                           &par) == NPUC_TX8_ATTR_PRESENT &&
+  bool has_par = npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &par) ==
+                     NPUC_TX8_ATTR_PRESENT &&
                  par.shape_spatial_sharding.len == p->out.rank;
   int64_t slices = 1;
   for (int d = 0; d < p->out.rank; ++d) {
