@@ -28,6 +28,7 @@
 #include "npuc/Tx8Layout.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---- the target -----------------------------------------------------------
@@ -53,6 +54,9 @@ typedef struct {
    * one link carries a cycle and the cycles a hop adds. */
   int64_t noc_link_bytes_per_cycle;
   int64_t noc_hop_cycles;
+  /* Copies of a per-slice SPM buffer at most (tx8-spm-alloc's
+   * multi-buffering for the software pipeline; 1: none). */
+  int32_t multi_buf;
 } npuc_tx8_target;
 
 /* The seed's figures (16 tiles, 200 GB/s DDR in 4096-byte banks, NE
@@ -67,7 +71,7 @@ typedef struct {
     .ne_tflops_bf16 = 128.0, .ne_tflops_fp32 = 21.0,                           \
     .ct_bytes_per_cycle = 256, .tdma_bytes_per_cycle = 256,                    \
     .op_overhead_cycles = 32, .noc_link_bytes_per_cycle = 64,                  \
-    .noc_hop_cycles = 4                                                        \
+    .noc_hop_cycles = 4, .multi_buf = 3                                        \
   }
 
 /* The target the cycle estimates use (a copy is kept). Not thread-safe:
@@ -513,6 +517,75 @@ uint64_t npuc_tx8_cycles_broadcast(int64_t out_bytes);
 /* Pooling: one CT pass over the output per kernel tap (a vector max or
  * add), average one more (the divide). */
 uint64_t npuc_tx8_cycles_pool(int64_t out_bytes, int64_t taps, bool avg);
+
+/* ---- the timeline (timeline.c)
+ * ------------------------------------------------------------------------
+ * Per tile (thread), the cycle model places every op on its engines over
+ * time instead of adding the ops up: an op starts when its engines are
+ * free and its inputs are written and its outputs' previous readers and
+ * writers are done, tracked by SPM address range. RDMA and WDMA share the
+ * tile's DDR channel, CT and TDMA the SPM port, NE and the NoC are one
+ * each: an engine (and its partner) runs its ops in issue order. The
+ * generated code opens each step with npuc_tx8_tl_step naming the ranges
+ * it reads and writes; the cost functions charge the engines until the
+ * next step (or npuc_tx8_tl_close) places it (an op may use several
+ * engines, one after the other). A charge outside a step is an op after
+ * everything before it (serial). */
+typedef struct {
+  const void *at;
+  int64_t bytes; /* <= 0: nothing (not tracked) */
+} npuc_tx8_tl_range;
+
+static inline npuc_tx8_tl_range npuc_tx8_tl_tsr(const npuc_tx8_tsr *t) {
+  return (npuc_tx8_tl_range){t->data, t->layout.total_bytes};
+}
+
+/* Starts group `group` (named `name`, a string that outlives the run) at
+ * time 0 with every engine free; ends it (closing its last step),
+ * returning its span: when its last op ends. */
+void npuc_tx8_tl_group_begin(int32_t group, const char *name);
+uint64_t npuc_tx8_tl_group_end(void);
+/* Closes the open step and opens one named `name` (a string that
+ * outlives the run) reading `reads` and writing `writes` (at most
+ * NPUC_TX8_TL_MAX_RANGES of each are tracked). */
+#define NPUC_TX8_TL_MAX_RANGES 16
+void npuc_tx8_tl_step(const char *name, const npuc_tx8_tl_range *reads,
+                      int num_reads, const npuc_tx8_tl_range *writes,
+                      int num_writes);
+/* Places the open step's charges (if a step is open); returns the
+ * group's span so far (the latest end). */
+uint64_t npuc_tx8_tl_close(void);
+
+/* One span of the trace: an engine busy with an op, or (engine ==
+ * NPUC_TX8_NUM_BUSY) a whole group on its tile. Times from the group's
+ * start. */
+typedef struct {
+  int32_t group;
+  int32_t engine;
+  uint64_t start, cycles;
+  const char *name;
+} npuc_tx8_tl_event;
+
+/* Whether this thread records its spans (off by default). */
+void npuc_tx8_tl_trace(bool on);
+/* This thread's recorded spans, in the order placed; the caller owns the
+ * array (free()) and the thread's record starts over. */
+npuc_tx8_tl_event *npuc_tx8_tl_take_events(size_t *count);
+
+/* A lower bound on a tile's span for the work in `c`: max(rdma + wdma,
+ * ne, ct + tdma, noc), the busiest of the timeline's shared resources. */
+uint64_t npuc_tx8_cycles_bound(const npuc_tx8_counters *c);
+
+/* Writes the spans of `tiles` tiles (events[t], counts[t] of them) to
+ * `path` as Chrome trace-event JSON (chrome://tracing, Perfetto): one
+ * process per tile, one thread per engine plus one for its groups, one
+ * complete ("X") event per span at group_start[group] + its start, in
+ * microseconds at the target's clock, the cycles in args. Returns 0 with
+ * a message on stderr when the file cannot be written (trace.c). */
+int npuc_tx8_write_trace(const char *path,
+                         const npuc_tx8_tl_event *const *events,
+                         const size_t *counts, int tiles,
+                         const uint64_t *group_start, int groups);
 
 /* Prints "tx8 <op>: error: message" to stderr and exits with status 3. */
 void npuc_tx8_fail(const char *op, const char *fmt, ...)

@@ -29,6 +29,7 @@ static const struct {
      offsetof(npuc_tx8_target, ddr_gbytes_per_s)},
     {"tile.spm_bytes", F_I64, offsetof(npuc_tx8_target, spm_bytes)},
     {"tile.clock_ghz", F_F64, offsetof(npuc_tx8_target, clock_ghz)},
+    {"tile.multi_buf", F_I32, offsetof(npuc_tx8_target, multi_buf)},
     {"engines.ne.instruction.m", F_I32, offsetof(npuc_tx8_target, ne_m)},
     {"engines.ne.instruction.k", F_I32, offsetof(npuc_tx8_target, ne_k)},
     {"engines.ne.instruction.n", F_I32, offsetof(npuc_tx8_target, ne_n)},

@@ -58,6 +58,7 @@ static void assert_same_target(const npuc_tx8_target *a,
   assert_int_equal(a->tdma_bytes_per_cycle, b->tdma_bytes_per_cycle);
   assert_int_equal(a->op_overhead_cycles, b->op_overhead_cycles);
   assert_int_equal(a->noc_link_bytes_per_cycle, b->noc_link_bytes_per_cycle);
+  assert_int_equal(a->multi_buf, b->multi_buf);
   assert_int_equal(a->noc_hop_cycles, b->noc_hop_cycles);
 }
 

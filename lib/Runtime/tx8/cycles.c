@@ -26,7 +26,19 @@ const char *npuc_tx8_busy_name(npuc_tx8_busy_engine e) {
 
 static uint64_t charge(npuc_tx8_busy_engine e, uint64_t cycles) {
   counters.busy[e] += cycles;
+  npuc_tx8i_tl_charge(e, cycles);
   return cycles;
+}
+
+uint64_t npuc_tx8_cycles_bound(const npuc_tx8_counters *c) {
+  const uint64_t *b = c->busy;
+  uint64_t m = b[NPUC_TX8_BUSY_RDMA] + b[NPUC_TX8_BUSY_WDMA];
+  uint64_t spm = b[NPUC_TX8_BUSY_CT] + b[NPUC_TX8_BUSY_TDMA];
+  if (b[NPUC_TX8_BUSY_NE] > m)
+    m = b[NPUC_TX8_BUSY_NE];
+  if (spm > m)
+    m = spm;
+  return b[NPUC_TX8_BUSY_NOC] > m ? b[NPUC_TX8_BUSY_NOC] : m;
 }
 
 void npuc_tx8_rt_set_target(const npuc_tx8_target *t) { current = *t; }

@@ -2,9 +2,16 @@
  * program on the C model, one thread per tile, each with its own SPM. The
  * program's main.c provides the tables (include/npuc/Tx8Program.h): the
  * DDR tensors, the outputs, the tile and group counts, the target.
- * Usage: ./program IN_DIR OUT_DIR
+ * Usage: ./program IN_DIR OUT_DIR [--trace=FILE]
  *   reads IN_DIR/argN.bin (graph input N, raw little-endian elements,
- *   row-major), writes OUT_DIR/resultN.bin and OUT_DIR/cycles.txt.
+ *   row-major), writes OUT_DIR/resultN.bin and OUT_DIR/cycles.txt; with
+ *   --trace=FILE (or NPUC_TX8_TRACE=FILE in the environment) also the
+ *   simulated schedule as Chrome trace-event JSON (trace.c).
+ *
+ * Cycles: each group function returns its span on the tile's timeline
+ * (npuc_tx8_tl_*: the engines overlapped); the report's group cycles are
+ * the slowest tile's, its bound the busiest tile's max(rdma + wdma, ne,
+ * ct + tdma, noc), which no overlap can beat.
  *
  * Traffic: the ops charge each tile thread's counters (npuc_tx8_counters);
  * the generated code calls tx8_group_done(g) after each group g, where
@@ -55,26 +62,37 @@ void tx8_group_done(int group) {
 
 void tx8_barrier(void) { pthread_barrier_wait(&barrier); }
 
+static bool tracing;
+
 typedef struct {
   int tile;
   char **ddr;
   uint64_t *cycles;
   npuc_tx8_counters *traffic; /* tx8_num_groups of them */
+  npuc_tx8_tl_event *events;  /* when tracing */
+  size_t num_events;
 } tile_job;
 
 static char *ddr_arena; /* every DDR tensor lies in it */
 
 static char **load_ddr(const char *in_dir);
-static int run_tiles(char **ddr, uint64_t *cycles, npuc_tx8_counters *traffic);
+static tile_job *run_tiles(char **ddr, uint64_t *cycles,
+                           npuc_tx8_counters *traffic);
 static int write_outputs(const char *out_dir, char **ddr);
 static int write_report(const char *dir, const uint64_t *cycles,
                         const npuc_tx8_counters *traffic);
+static int write_trace(const char *path, const tile_job *jobs,
+                       const uint64_t *cycles);
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s IN_DIR OUT_DIR\n", argv[0]);
+  const char *trace = getenv("NPUC_TX8_TRACE");
+  if (argc == 4 && strncmp(argv[3], "--trace=", 8) == 0 && argv[3][8])
+    trace = argv[3] + 8;
+  else if (argc != 3) {
+    fprintf(stderr, "usage: %s IN_DIR OUT_DIR [--trace=FILE]\n", argv[0]);
     return 2;
   }
+  tracing = trace && *trace;
   npuc_tx8_rt_set_target(&tx8_target);
   char **ddr = load_ddr(argv[1]);
   if (!ddr)
@@ -83,10 +101,16 @@ int main(int argc, char **argv) {
   uint64_t *cycles = calloc((size_t)(tx8_num_tiles * groups), sizeof *cycles);
   npuc_tx8_counters *traffic =
       calloc((size_t)(tx8_num_tiles * groups), sizeof *traffic);
-  if (!cycles || !traffic || !run_tiles(ddr, cycles, traffic))
+  tile_job *jobs = cycles && traffic ? run_tiles(ddr, cycles, traffic) : NULL;
+  if (!jobs)
     return 1;
   int ok = write_outputs(argv[2], ddr);
   ok = ok && write_report(argv[2], cycles, traffic);
+  if (ok && tracing)
+    ok = write_trace(trace, jobs, cycles);
+  for (int t = 0; t < tx8_num_tiles; ++t)
+    free(jobs[t].events);
+  free(jobs);
   free(ddr_arena);
   free(ddr);
   free(cycles);
@@ -174,32 +198,36 @@ static void *run_tile(void *arg) {
   tile_traffic = job->traffic;
   tile_group = 0;
   npuc_tx8_counters_reset();
+  npuc_tx8_tl_trace(tracing);
   tx8_tile_main(job->tile, job->ddr, spm, job->cycles);
   book_traffic();
+  job->events = npuc_tx8_tl_take_events(&job->num_events);
   free(spm);
   return NULL;
 }
 
-/* One thread per tile; the groups' barriers keep them in step. */
-static int run_tiles(char **ddr, uint64_t *cycles, npuc_tx8_counters *traffic) {
+/* One thread per tile; the groups' barriers keep them in step. Returns
+ * the jobs (with their trace events), NULL when a thread did not start. */
+static tile_job *run_tiles(char **ddr, uint64_t *cycles,
+                           npuc_tx8_counters *traffic) {
   int tiles = tx8_num_tiles;
   tile_job *jobs = calloc((size_t)tiles, sizeof *jobs);
   pthread_t *threads = calloc((size_t)tiles, sizeof *threads);
   pthread_barrier_init(&barrier, NULL, (unsigned)tiles);
   for (int t = 0; t < tiles; ++t) {
-    jobs[t] = (tile_job){t, ddr, cycles + t * tx8_num_groups,
-                         traffic + t * tx8_num_groups};
+    jobs[t] = (tile_job){
+        t,    ddr, cycles + t * tx8_num_groups, traffic + t * tx8_num_groups,
+        NULL, 0};
     if (pthread_create(&threads[t], NULL, run_tile, &jobs[t]) != 0) {
       fprintf(stderr, "program: cannot start tile %d\n", t);
-      return 0;
+      return NULL;
     }
   }
   for (int t = 0; t < tiles; ++t)
     pthread_join(threads[t], NULL);
   pthread_barrier_destroy(&barrier);
-  free(jobs);
   free(threads);
-  return 1;
+  return jobs;
 }
 
 static int write_file(const char *dir, const char *name, const char *data,
@@ -238,6 +266,7 @@ static int write_outputs(const char *out_dir, char **ddr) {
  * each engine's busy cycles on its busiest tile and summed over tiles. */
 typedef struct {
   uint64_t cycles; /* the slowest tile's */
+  uint64_t bound;  /* the busiest tile's npuc_tx8_cycles_bound */
   uint64_t read, written;
   uint64_t busy_max[NPUC_TX8_NUM_BUSY], busy_sum[NPUC_TX8_NUM_BUSY];
 } group_figures;
@@ -249,6 +278,9 @@ static group_figures figures_of(int g, const uint64_t *cycles,
     const npuc_tx8_counters *c = &traffic[t * tx8_num_groups + g];
     if (cycles[t * tx8_num_groups + g] > f.cycles)
       f.cycles = cycles[t * tx8_num_groups + g];
+    uint64_t bound = npuc_tx8_cycles_bound(c);
+    if (bound > f.bound)
+      f.bound = bound;
     f.read += c->ddr_read_bytes;
     f.written += c->ddr_write_bytes;
     for (int e = 0; e < NPUC_TX8_NUM_BUSY; ++e) {
@@ -262,6 +294,7 @@ static group_figures figures_of(int g, const uint64_t *cycles,
 
 static void add_figures(group_figures *to, const group_figures *f) {
   to->cycles += f->cycles;
+  to->bound += f->bound;
   to->read += f->read;
   to->written += f->written;
   for (int e = 0; e < NPUC_TX8_NUM_BUSY; ++e) {
@@ -280,10 +313,16 @@ static void print_busy(FILE *out, const char *what, const uint64_t *busy,
 }
 
 /* The traffic lines of one group (`who` "group N") or of the program
- * ("total"). */
+ * ("total"), after its bound. */
 static void print_traffic(FILE *out, const char *who, const group_figures *f,
                           int total) {
   char what[64];
+  fprintf(out,
+          "%s bound: %llu cycles (%s max(rdma + wdma, ne, ct + tdma, noc)); "
+          "cycles / bound %.3f\n",
+          who, (unsigned long long)f->bound,
+          total ? "sum over groups of the busiest tile's" : "busiest tile's",
+          f->bound ? (double)f->cycles / (double)f->bound : 1.0);
   snprintf(what, sizeof what, "%s ddr", who);
   fprintf(out, "%s: read %llu written %llu bytes (sum over tiles%s)\n", what,
           (unsigned long long)f->read, (unsigned long long)f->written,
@@ -371,5 +410,32 @@ static int write_report(const char *dir, const uint64_t *cycles,
     ok = 0;
   if (!ok)
     fprintf(stderr, "program: cannot write %s\n", path);
+  return ok;
+}
+
+/* The trace (npuc_tx8_write_trace): group g starts on every tile when
+ * the slowest tile ends group g - 1, as the barrier between them makes it. */
+static int write_trace(const char *path, const tile_job *jobs,
+                       const uint64_t *cycles) {
+  int tiles = tx8_num_tiles, groups = tx8_num_groups;
+  uint64_t *starts = calloc((size_t)(groups + 1), sizeof *starts);
+  const npuc_tx8_tl_event **events = calloc((size_t)tiles, sizeof *events);
+  size_t *counts = calloc((size_t)tiles, sizeof *counts);
+  int ok = starts && events && counts;
+  for (int g = 0; ok && g < groups; ++g) {
+    uint64_t slowest = 0;
+    for (int t = 0; t < tiles; ++t)
+      if (cycles[t * groups + g] > slowest)
+        slowest = cycles[t * groups + g];
+    starts[g + 1] = starts[g] + slowest;
+  }
+  for (int t = 0; ok && t < tiles; ++t) {
+    events[t] = jobs[t].events;
+    counts[t] = jobs[t].num_events;
+  }
+  ok = ok && npuc_tx8_write_trace(path, events, counts, tiles, starts, groups);
+  free(starts);
+  free(events);
+  free(counts);
   return ok;
 }

@@ -101,6 +101,10 @@ int64_t npuc_tx8i_strides_of(const int32_t *shape, int32_t dim,
 void npuc_tx8i_step_index(int64_t *idx, const int32_t *shape, int32_t dim,
                           const int64_t *stride, int64_t *src);
 
+/* Places `cycles` of engine `e` on this thread's timeline (timeline.c):
+ * every charge of the cycle model goes through it. */
+void npuc_tx8i_tl_charge(npuc_tx8_busy_engine e, uint64_t cycles);
+
 /* Zeroes the padding of an aligned tensor (the bytes no element uses), as
  * a DMA into an aligned layout leaves it. */
 void npuc_tx8i_clear_padding(const npuc_tx8_tsr *t);

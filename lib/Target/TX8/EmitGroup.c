@@ -1,13 +1,19 @@
 /* One tx8be.group as C: the function every tile runs, the seed's main.c
- * loop
- *     while (!done) { load inputs; compute every op; store outputs; }
- * over the temporal slices of the tile's part of the anchor output.
- * G_SHAPE walks the slices, each buffer's L_SHAPE comes from the anchor
- * slice through its windows, TSRs place the slices in SPM (offsets from the
- * group plan, the same the tx8-sharding pass sized); then the plan's steps
+ * loop over the temporal slices of the tile's part of the anchor output,
+ * software-pipelined (the seed's TS_SwPipelinePass):
+ *     load slice 0;
+ *     for each slice k: load slice k + 1; compute slice k; store slice k;
+ * where a per-slice buffer has several copies (tx8-spm-alloc's
+ * multi_buf_num, slice k in copy k % n); a load into one copy stays in
+ * its slice. G_SHAPE walks the slices, each buffer's L_SHAPE comes from
+ * the anchor slice through its windows, TSRs place the slices in SPM
+ * (offsets from tx8-spm-alloc or the group plan); then the plan's steps
  * run in order: loads, channel_norms, extracts, the compute ops on SPM
- * buffers, stores. One call per step, whatever the number of slices. */
+ * buffers, stores. One call per step, whatever the number of slices;
+ * each bracketed by npuc_tx8_tl_begin/_end with the SPM ranges it reads
+ * and writes, so the C model's timeline overlaps the engines. */
 #include "EmitInternal.h"
+#include "npuc/Checked.h"
 #include "npuc/IR.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -22,13 +28,20 @@ typedef struct {
   int32_t slice[NPUC_TX8_MAX_RANK];
   int64_t offsets[NPUC_TX8_MAX_BUFFERS + 1];
   int64_t spm_bytes;                     /* one slice's buffers and scratch */
+  int64_t spm_alloc;                     /* the group's spm_alloc_size */
   int operand_ddr[NPUC_TX8_MAX_BUFFERS]; /* group operand -> DDR tensor */
   int result_ddr[NPUC_TX8_MAX_STORES];   /* group result -> DDR tensor */
   int32_t parts; /* the tiles with a part of the output */
+  int id;        /* the group's number */
+  /* tx8-spm-alloc's multi-buffering: a buffer's copies (1: one) and
+   * their offsets, slice s in copy s % copies. */
+  int copies[NPUC_TX8_MAX_BUFFERS];
+  int64_t addr[NPUC_TX8_MAX_BUFFERS][NPUC_TX8_MAX_LIST];
   npuc_sb *out;
 } group_emitter;
 
 static bool read_decision(group_emitter *g);
+static bool read_copies(group_emitter *g);
 static bool map_ddr(group_emitter *g);
 static void emit_tables(group_emitter *g, int id);
 static void emit_loop(group_emitter *g);
@@ -39,8 +52,9 @@ bool tx8_emit_group(tx8_program *prog, MlirOperation group, int id,
   memset(&g, 0, sizeof g);
   g.prog = prog;
   g.out = out;
+  g.id = id;
   if (!npuc_tx8_group_plan_build(group, &g.plan) || !read_decision(&g) ||
-      !map_ddr(&g))
+      !read_copies(&g) || !map_ddr(&g))
     return false;
   emit_tables(&g, id);
   emit_loop(&g);
@@ -103,12 +117,58 @@ static bool read_decision(group_emitter *g) {
   int64_t have = !mlirAttributeIsNull(alloc) && mlirAttributeIsAInteger(alloc)
                      ? (int64_t)mlirIntegerAttrGetValueUInt(alloc)
                      : -1;
+  g->spm_alloc = have;
   if (have < need) {
     npuc_op_error(p->group,
                   "tx8be.group: spm_alloc_size %lld is less than "
                   "the %lld bytes its slices take (run tx8-sharding)",
                   (long long)have, (long long)need);
     return false;
+  }
+  return true;
+}
+
+/* Whether buffer i is the only one its op defines (one mem_addr slot). */
+static bool sole_buffer_of_op(const npuc_tx8_group_plan *p, int i) {
+  for (int j = 0; j < p->num_buffers; ++j)
+    if (j != i && mlirOperationEqual(p->buffers[j].op, p->buffers[i].op))
+      return false;
+  return true;
+}
+
+/* tx8-spm-alloc's copies of the per-slice buffers: on a buffer's op,
+ * dev_info multi_buf_en with multi_buf_num n copies at mem_addr[0 .. n),
+ * the first being the placement's. Anything else is one copy; an address
+ * off SPM is a located error. */
+static bool read_copies(group_emitter *g) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  for (int i = 0; i < p->num_buffers; ++i) {
+    const npuc_tx8_buffer *b = &p->buffers[i];
+    npuc_tx8_dev_attr dev;
+    g->copies[i] = 1;
+    g->addr[i][0] = g->offsets[i];
+    if (b->invariant || !sole_buffer_of_op(p, i) ||
+        npuc_tx8_op_dev_attr(b->op, &dev) != NPUC_TX8_ATTR_PRESENT ||
+        !dev.multi_buf_en || dev.multi_buf_num < 2 ||
+        dev.mem_addr.len != dev.multi_buf_num ||
+        dev.mem_addr.v[0] != g->offsets[i])
+      continue;
+    int64_t bytes = npuc_tx8_group_buffer_bytes(p, i, g->slice), end;
+    for (int c = 0; c < dev.mem_addr.len; ++c) {
+      int64_t at = dev.mem_addr.v[c];
+      if (at < 0 || at % NPUC_TX8_BATCH_ALIGN_BYTES ||
+          !npuc_checked_add(at, bytes, &end) || end > g->spm_alloc) {
+        npuc_op_error(b->op,
+                      "dev_info: copy %d of a multi-buffered SPM buffer at "
+                      "%lld (%lld bytes) is off the group's %lld bytes of SPM "
+                      "or not on a 256-byte boundary",
+                      c, (long long)at, (long long)bytes,
+                      (long long)g->spm_alloc);
+        return false;
+      }
+      g->addr[i][c] = at;
+    }
+    g->copies[i] = dev.multi_buf_num;
   }
   return true;
 }
@@ -221,6 +281,13 @@ static void emit_tables(group_emitter *g, int id) {
                      w->scale, w->offset, w->extent);
     }
     npuc_sb_printf(o, "};\n");
+    if (g->copies[i] > 1) {
+      npuc_sb_printf(o, "  static const int64_t b%d_addr[%d] = {", i,
+                     g->copies[i]);
+      for (int c = 0; c < g->copies[i]; ++c)
+        npuc_sb_printf(o, "%s%lld", c ? ", " : "", (long long)g->addr[i][c]);
+      npuc_sb_printf(o, "};\n");
+    }
   }
 }
 
@@ -232,6 +299,7 @@ static void emit_store(group_emitter *g, int store);
 
 static void emit_place(group_emitter *g, int i);
 static void emit_step(group_emitter *g, const npuc_tx8_step *st);
+static void emit_set(group_emitter *g, const char *slice, const char *set);
 
 /* Whether step `st` fills an invariant buffer (done once per tile). */
 static bool invariant_step(const npuc_tx8_group_plan *p,
@@ -240,58 +308,163 @@ static bool invariant_step(const npuc_tx8_group_plan *p,
          p->buffers[st->index].invariant;
 }
 
+/* The SPM buffer a load step writes: its own, or its channel_norm's. */
+static int load_target(const npuc_tx8_group_plan *p, int buf) {
+  const npuc_tx8_buffer *b = &p->buffers[buf];
+  return b->kind == NPUC_TX8_BUF_LOAD && b->load_into >= 0 ? b->load_into : buf;
+}
+
+/* A load issued one slice ahead (the pipeline's next-slice loads): per
+ * slice, into a buffer with several copies, so slice k + 1's data lands
+ * beside slice k's. A load into one copy waits for its slice. */
+static bool early_step(const group_emitter *g, const npuc_tx8_step *st) {
+  return st->kind == NPUC_TX8_STEP_LOAD &&
+         !g->plan.buffers[st->index].invariant &&
+         g->copies[load_target(&g->plan, st->index)] > 1;
+}
+
+static bool early_buffer(const group_emitter *g, int buf) {
+  for (int i = 0; i < g->plan.num_steps; ++i)
+    if (early_step(g, &g->plan.steps[i]) &&
+        load_target(&g->plan, g->plan.steps[i].index) == buf)
+      return true;
+  return false;
+}
+
+static void emit_invariants(group_emitter *g);
+static void emit_early_loads(group_emitter *g, const char *slice,
+                             const char *set);
+
+/* The seed's pipelined loop (TS_SwPipeline): a prologue issuing slice 0's
+ * loads, then per slice k: place its buffers, issue slice k + 1's loads
+ * (into the other copies), compute slice k, store it. The C model runs
+ * the calls in this order, each at once, so it computes what the serial
+ * loop does; its timeline (npuc_tx8_tl_*) overlaps them where the
+ * engines and buffers allow. Two sets of L_SHAPEs and TSRs (by slice
+ * parity) hold slice k's and slice k + 1's. */
 static void emit_loop(group_emitter *g) {
   npuc_tx8_group_plan *p = &g->plan;
   npuc_sb *o = g->out;
+  int nb = p->num_buffers;
   npuc_sb_printf(o,
-                 "  uint64_t cycles = 0;\n  G_SHAPE g;\n  L_SHAPE out, l[%d];\n"
-                 "  int32_t clip[%d][%d];\n",
-                 p->num_buffers, p->num_buffers, NPUC_TX8_MAX_RANK);
-  npuc_sb_printf(o, "  TSR b[%d];\n", p->num_buffers);
+                 "  uint64_t cycles = 0;\n  G_SHAPE g;\n"
+                 "  L_SHAPE outs[2], ls[2][%d];\n"
+                 "  int32_t clips[2][%d][%d];\n  TSR bs[2][%d];\n"
+                 "  int64_t k = 0;\n",
+                 nb, nb, NPUC_TX8_MAX_RANK, nb);
+  npuc_sb_printf(o, "  npuc_tx8_tl_group_begin(%d, \"group %d: %s\");\n", g->id,
+                 g->id, p->compute_name);
   npuc_sb_printf(o,
                  "  npuc_tx8_gshape_init(&g, out_shape, sharding, %d, tile);\n",
                  p->out.rank);
-  /* What every slice reads whole (weights, [C] vectors): once per tile. */
+  emit_invariants(g);
+  npuc_sb_printf(o, "  bool more = npuc_tx8_gshape_next(&g, slice, &outs[0]);"
+                    "\n");
+  emit_early_loads(g, "0", "0");
+  npuc_sb_printf(o, "  while (more) {\n    const int cur = (int)(k & 1);\n");
+  emit_set(g, "k", "cur");
+  /* Every buffer's slice and place first: a step may read any of them. */
+  for (int i = 0; i < nb; ++i)
+    if (!p->buffers[i].invariant && !early_buffer(g, i))
+      emit_place(g, i);
+  npuc_sb_printf(o, "    }\n    more = npuc_tx8_gshape_next(&g, slice, "
+                    "&outs[cur ^ 1]);\n");
+  emit_early_loads(g, "k + 1", "cur ^ 1");
+  emit_set(g, "k", "cur");
+  for (int i = 0; i < p->num_steps; ++i)
+    if (!invariant_step(p, &p->steps[i]) && !early_step(g, &p->steps[i]))
+      emit_step(g, &p->steps[i]);
+  npuc_sb_printf(o, "    }\n    ++k;\n  }\n  (void)cycles;\n"
+                    "  return npuc_tx8_tl_group_end();\n}\n\n");
+}
+
+/* Opens a block whose `out`, `l`, `b` and `clip` are set `set`'s, for
+ * slice number `slice` (`s`, which picks a buffer's copy). */
+static void emit_set(group_emitter *g, const char *slice, const char *set) {
+  npuc_sb_printf(g->out,
+                 "    {\n"
+                 "    const int64_t s = %s;\n"
+                 "    L_SHAPE out = outs[%s], *l = ls[%s];\n"
+                 "    TSR *b = bs[%s];\n"
+                 "    int32_t(*clip)[%d] = clips[%s];\n"
+                 "    (void)s, (void)out, (void)l, (void)b, (void)clip;\n",
+                 slice, set, set, set, NPUC_TX8_MAX_RANK, set);
+}
+
+/* What every slice reads whole (weights, [C] vectors): once per tile, in
+ * set 0, copied to set 1. */
+static void emit_invariants(group_emitter *g) {
+  npuc_tx8_group_plan *p = &g->plan;
   bool any = false;
   for (int i = 0; i < p->num_steps; ++i)
     any = any || invariant_step(p, &p->steps[i]);
-  if (any) {
-    npuc_sb_printf(o, "  if (!g.done) { /* read whole by every slice */\n"
-                      "    out = (L_SHAPE){0};\n");
-    for (int i = 0; i < p->num_buffers; ++i)
-      if (p->buffers[i].invariant)
-        emit_place(g, i);
-    for (int i = 0; i < p->num_steps; ++i)
-      if (invariant_step(p, &p->steps[i]))
-        emit_step(g, &p->steps[i]);
-    npuc_sb_printf(o, "  }\n");
-  }
-  npuc_sb_printf(o, "  while (npuc_tx8_gshape_next(&g, slice, &out)) {\n");
-  /* Every buffer's slice and place first: a step may read any of them. */
+  if (!any)
+    return;
+  npuc_sb_printf(g->out, "  if (!g.done) { /* read whole by every slice */\n"
+                         "    outs[0] = (L_SHAPE){0};\n");
+  emit_set(g, "0", "0");
   for (int i = 0; i < p->num_buffers; ++i)
-    if (!p->buffers[i].invariant)
+    if (p->buffers[i].invariant)
       emit_place(g, i);
-  /* Then the steps in the group's order. */
   for (int i = 0; i < p->num_steps; ++i)
-    if (!invariant_step(p, &p->steps[i]))
+    if (invariant_step(p, &p->steps[i]))
       emit_step(g, &p->steps[i]);
-  npuc_sb_printf(o, "  }\n  return cycles;\n}\n\n");
+  for (int i = 0; i < p->num_buffers; ++i)
+    if (p->buffers[i].invariant)
+      npuc_sb_printf(g->out, "    bs[1][%d] = b[%d], ls[1][%d] = l[%d];\n", i,
+                     i, i, i);
+  npuc_sb_printf(g->out, "    }\n  }\n");
 }
 
-/* Buffer i's L_SHAPE for the slice `out` and its TSR in SPM. */
+/* Slice `slice`'s loads issued ahead, when there is one (`more`). */
+static void emit_early_loads(group_emitter *g, const char *slice,
+                             const char *set) {
+  npuc_tx8_group_plan *p = &g->plan;
+  bool any = false;
+  for (int i = 0; i < p->num_steps; ++i)
+    any = any || early_step(g, &p->steps[i]);
+  if (!any)
+    return;
+  npuc_sb_printf(g->out, "  if (more) { /* slice %s's loads, issued ahead */\n",
+                 slice);
+  emit_set(g, slice, set);
+  for (int i = 0; i < p->num_buffers; ++i)
+    if (early_buffer(g, i))
+      emit_place(g, i);
+  for (int i = 0; i < p->num_steps; ++i)
+    if (early_step(g, &p->steps[i]))
+      emit_step(g, &p->steps[i]);
+  npuc_sb_printf(g->out, "    }\n  }\n");
+}
+
+/* Buffer i's L_SHAPE for the slice `out` and its TSR in SPM: copy s % n
+ * of a buffer with n copies. */
 static void emit_place(group_emitter *g, int i) {
   const npuc_tx8_buffer *b = &g->plan.buffers[i];
   npuc_sb_printf(g->out,
                  "    npuc_tx8_lshape_window(&out, b%d_win, b%d_shape, %d, "
                  "&l[%d], clip[%d]);\n",
                  i, i, b->shape.rank, i, i);
-  npuc_sb_printf(
-      g->out,
-      "    b[%d] = npuc_tx8_tsr_of_lshape(spm + %lld, &l[%d], %s, %s);\n", i,
-      (long long)g->offsets[i], i, dtype_c(b->dtype), mode_c(b->mode));
+  if (g->copies[i] > 1)
+    npuc_sb_printf(
+        g->out,
+        "    b[%d] = npuc_tx8_tsr_of_lshape(spm + b%d_addr[s %% %d], "
+        "&l[%d], %s, %s);\n",
+        i, i, g->copies[i], i, dtype_c(b->dtype), mode_c(b->mode));
+  else
+    npuc_sb_printf(
+        g->out,
+        "    b[%d] = npuc_tx8_tsr_of_lshape(spm + %lld, &l[%d], %s, %s);\n", i,
+        (long long)g->offsets[i], i, dtype_c(b->dtype), mode_c(b->mode));
 }
 
+static void emit_timeline_step(group_emitter *g, const npuc_tx8_step *st);
+
+/* One step, opened on the timeline with what it reads and writes. */
 static void emit_step(group_emitter *g, const npuc_tx8_step *st) {
+  if (st->kind == NPUC_TX8_STEP_NORM && norm_is_loaded(g, st->index))
+    return; /* its source's load filled it */
+  emit_timeline_step(g, st);
   switch (st->kind) {
   case NPUC_TX8_STEP_LOAD: emit_load(g, st->index); return;
   case NPUC_TX8_STEP_NORM: emit_norm(g, st->index); return;
@@ -299,6 +472,58 @@ static void emit_step(group_emitter *g, const npuc_tx8_step *st) {
   case NPUC_TX8_STEP_COMPUTE: emit_compute(g, &g->plan.ops[st->index]); return;
   case NPUC_TX8_STEP_STORE: emit_store(g, st->index); return;
   }
+}
+
+/* `(npuc_tx8_tl_range[]){...}, n` of buffers `bufs`, or `NULL, 0`. */
+static void range_list(npuc_sb *o, const int *bufs, int n) {
+  if (n == 0) {
+    npuc_sb_printf(o, "NULL, 0");
+    return;
+  }
+  npuc_sb_printf(o, "(npuc_tx8_tl_range[]){");
+  for (int i = 0; i < n; ++i)
+    npuc_sb_printf(o, "%snpuc_tx8_tl_tsr(&b[%d])", i ? ", " : "", bufs[i]);
+  npuc_sb_printf(o, "}, %d", n);
+}
+
+/* npuc_tx8_tl_step naming the step and the buffers it reads and writes. */
+static void emit_timeline_step(group_emitter *g, const npuc_tx8_step *st) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  int reads[NPUC_TX8_MAX_OPERANDS], writes[1], nr = 0, nw = 0;
+  const char *what = "", *name = "";
+  switch (st->kind) {
+  case NPUC_TX8_STEP_LOAD:
+    writes[nw++] = load_target(p, st->index);
+    what = "load ";
+    name = g->prog->tensors[g->operand_ddr[p->buffers[st->index].source]].name;
+    break;
+  case NPUC_TX8_STEP_NORM:
+  case NPUC_TX8_STEP_EXTRACT:
+    reads[nr++] = p->buffers[st->index].source;
+    writes[nw++] = st->index;
+    name = st->kind == NPUC_TX8_STEP_NORM ? "channel_norm" : "extract";
+    break;
+  case NPUC_TX8_STEP_COMPUTE: {
+    const npuc_tx8_group_op *op = &p->ops[st->index];
+    for (int i = 0; i < op->slice.num_operands; ++i)
+      reads[nr++] = op->operand_buffer[i];
+    writes[nw++] = op->result;
+    name = op->name;
+    break;
+  }
+  case NPUC_TX8_STEP_STORE:
+    reads[nr++] = p->stores[st->index].buffer;
+    what = "store ";
+    name = g->prog->tensors[g->result_ddr[st->index]].name;
+    break;
+  }
+  npuc_sb *o = g->out;
+  npuc_sb_printf(o, "    npuc_tx8_tl_step(\"group %d: %s%s\", ", g->id, what,
+                 name);
+  range_list(o, reads, nr);
+  npuc_sb_printf(o, ", ");
+  range_list(o, writes, nw);
+  npuc_sb_printf(o, ");\n");
 }
 
 /* A slice DMA between buffer `buf` and DDR tensor `t`: `call` is

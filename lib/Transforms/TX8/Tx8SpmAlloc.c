@@ -33,7 +33,11 @@
   TX8_OPTION_SPM_BYTES(X, T)                                                   \
   X(T, bool, stats, "stats", NPUC_OPT_BOOL, "false", NULL,                     \
     "a remark per group: the peak, the max-live bound, the bytes without "     \
-    "reuse")
+    "reuse")                                                                   \
+  X(T, int64_t, multi_buf, "multi-buf", NPUC_OPT_INT, "0", NULL,               \
+    "copies of each per-slice load and stored buffer for the software "        \
+    "pipeline, at most: 1, 2 or 3, fewer when they do not fit SPM (0: the "    \
+    "target description's tile.multi_buf)")
 NPUC_PASS_OPTIONS(spm_alloc_options, SPM_ALLOC_OPTIONS);
 
 NPUC_PASS_DEFINE(npuc_pass_tx8_spm_alloc, "tx8-spm-alloc",
@@ -42,9 +46,12 @@ NPUC_PASS_DEFINE(npuc_pass_tx8_spm_alloc, "tx8-spm-alloc",
                  "builtin.module", run_spm_alloc,
                  NPUC_PASS_OPTIONS_OF(spm_alloc_options));
 
+#define MAX_COPIES 3 /* multi-buffering: at most triple */
+
 typedef struct {
   int64_t spm; /* bytes per tile */
   bool stats;
+  int copies; /* multi-buffering: the most copies tried */
 } alloc_config;
 
 static unsigned group_op(MlirOperation op, void *user);
@@ -58,8 +65,16 @@ static bool run_spm_alloc(MlirOperation module, const npuc_pass_options *opts,
   if (!npuc_tx8_pass_target(module, npuc_pass_tx8_spm_alloc.name,
                             o->target_config, &target))
     return false;
+  int64_t copies = o->multi_buf > 0 ? o->multi_buf : target.multi_buf;
+  if (copies < 1 || copies > MAX_COPIES) {
+    npuc_pass_error(module,
+                    "multi-buf (or the target's tile.multi_buf) "
+                    "must be 1, 2 or 3, not %lld",
+                    (long long)copies);
+    return false;
+  }
   alloc_config c = {o->spm_bytes > 0 ? o->spm_bytes : target.spm_bytes,
-                    o->stats};
+                    o->stats, (int)copies};
   npuc_op_list list = {0};
   npuc_op_list_collect(module, MlirWalkPreOrder, group_op, NULL, &list);
   bool ok = true;
@@ -79,17 +94,28 @@ static unsigned group_op(MlirOperation op, void *user) {
 /* ---- one group
  * ------------------------------------------------------------------- */
 
-/* The allocator's input: the plan's buffers, then the scratch. */
+/* The allocator's input: the plan's buffers, then the scratch, then the
+ * extra copies of the multi-buffered ones. */
+#define MAX_ALLOC ((NPUC_TX8_MAX_BUFFERS + 1) * MAX_COPIES)
 typedef struct {
-  npuc_tx8_spm_buffer bufs[NPUC_TX8_MAX_BUFFERS + 1];
-  int64_t offsets[NPUC_TX8_MAX_BUFFERS + 1];
+  npuc_tx8_spm_buffer bufs[MAX_ALLOC];
+  int64_t offsets[MAX_ALLOC];
   int n;
   int64_t bump; /* the bytes without reuse: npuc_tx8_group_spm_bytes */
+  /* per plan buffer: its copies and where each is in bufs (copy 0: i) */
+  int copies[NPUC_TX8_MAX_BUFFERS];
+  int copy_at[NPUC_TX8_MAX_BUFFERS][MAX_COPIES];
+  int num_multi;  /* buffers with several copies */
+  int num_copies; /* how many each has */
 } group_buffers;
 
 static bool read_slice(const npuc_tx8_group_plan *p, int32_t *slice);
+static int64_t slices_per_tile(const npuc_tx8_group_plan *p,
+                               const int32_t *slice);
 static bool dev_infos_readable(const npuc_tx8_group_plan *p);
 static void group_lifetimes(const npuc_tx8_group_plan *p, group_buffers *g);
+static void add_copies(const npuc_tx8_group_plan *p, group_buffers *g,
+                       int copies, bool stores);
 static void write_offsets(const npuc_tx8_group_plan *p, const group_buffers *g,
                           int64_t peak);
 
@@ -101,21 +127,6 @@ static bool alloc_group(MlirOperation group, const alloc_config *c) {
   if (!npuc_tx8_group_plan_build(group, &plan) || !read_slice(&plan, slice) ||
       !dev_infos_readable(&plan))
     return false;
-  group_buffers g;
-  memset(&g, 0, sizeof g);
-  int64_t bump[NPUC_TX8_MAX_BUFFERS + 1];
-  g.bump = npuc_tx8_group_spm_bytes(&plan, slice, bump);
-  g.n = plan.num_buffers + 1;
-  for (int i = 0; i < plan.num_buffers; ++i)
-    g.bufs[i].bytes = npuc_tx8_group_buffer_bytes(&plan, i, slice);
-  g.bufs[plan.num_buffers].bytes = g.bump - bump[plan.num_buffers];
-  group_lifetimes(&plan, &g);
-  npuc_tx8_spm_result r;
-  char err[160];
-  if (!npuc_tx8_spm_alloc(g.bufs, g.n, g.offsets, &r, err, sizeof err)) {
-    npuc_pass_error(group, "tx8be.group: SPM allocation failed: %s", err);
-    return false;
-  }
   for (int i = 0; i < plan.num_buffers; ++i)
     if (npuc_tx8_buffer_addr_slot(&plan, i) >= NPUC_TX8_MAX_LIST) {
       npuc_pass_error(plan.buffers[i].op,
@@ -124,6 +135,37 @@ static bool alloc_group(MlirOperation group, const alloc_config *c) {
                       NPUC_TX8_MAX_LIST);
       return false;
     }
+  group_buffers base, g;
+  memset(&base, 0, sizeof base);
+  int64_t bump[NPUC_TX8_MAX_BUFFERS + 1];
+  base.bump = npuc_tx8_group_spm_bytes(&plan, slice, bump);
+  base.n = plan.num_buffers + 1;
+  for (int i = 0; i < plan.num_buffers; ++i)
+    base.bufs[i].bytes = npuc_tx8_group_buffer_bytes(&plan, i, slice);
+  base.bufs[plan.num_buffers].bytes = base.bump - bump[plan.num_buffers];
+  group_lifetimes(&plan, &base);
+  /* The most copies that fit (the software pipeline's multi-buffering):
+   * of the loads and the stored buffers, then of the loads only (the next
+   * slice's load is what overlaps most), down to one. */
+  npuc_tx8_spm_result r;
+  char err[160];
+  int64_t slices = slices_per_tile(&plan, slice);
+  int most = slices < c->copies ? (int)slices : c->copies;
+  if (most < 1)
+    most = 1;
+  for (int i = 0, n = most - 1; i <= 2 * n; ++i) {
+    /* most .. 2 copies of both, then most .. 2 of the loads, then one */
+    bool both = i < n;
+    int copies = i == 2 * n ? 1 : both ? most - i : most - (i - n);
+    g = base;
+    add_copies(&plan, &g, copies, both);
+    if (!npuc_tx8_spm_alloc(g.bufs, g.n, g.offsets, &r, err, sizeof err)) {
+      npuc_pass_error(group, "tx8be.group: SPM allocation failed: %s", err);
+      return false;
+    }
+    if (r.peak <= c->spm && r.peak <= UINT32_MAX)
+      break;
+  }
   if (r.peak > c->spm || r.peak > UINT32_MAX) {
     npuc_pass_error(plan.compute,
                     "%s: the group does not fit SPM at the chosen split: "
@@ -135,9 +177,10 @@ static bool alloc_group(MlirOperation group, const alloc_config *c) {
   if (c->stats)
     npuc_pass_remark(group,
                      "tx8be.group: SPM peak %lld bytes, max-live %lld, "
-                     "%lld without reuse",
+                     "%lld without reuse; %d buffers in %d copies",
                      (long long)r.peak, (long long)r.max_live,
-                     (long long)g.bump);
+                     (long long)base.bump, g.num_multi,
+                     g.num_multi ? g.num_copies : 1);
   return true;
 }
 
@@ -168,6 +211,28 @@ static bool read_slice(const npuc_tx8_group_plan *p, int32_t *slice) {
     slice[d] = (int32_t)s;
   }
   return true;
+}
+
+/* The temporal slices of the tile with the largest part (the sharding's
+ * ways per dimension, none when absent): more copies than slices are
+ * never used. */
+static int64_t slices_per_tile(const npuc_tx8_group_plan *p,
+                               const int32_t *slice) {
+  npuc_tx8_parallel_attr par;
+  bool has_par = npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &par) ==
+                     NPUC_TX8_ATTR_PRESENT &&
+                 par.shape_spatial_sharding.len == p->out.rank;
+  int64_t slices = 1;
+  for (int d = 0; d < p->out.rank; ++d) {
+    int64_t ways = has_par ? par.shape_spatial_sharding.v[d] : 1, part;
+    if (ways < 1)
+      ways = 1;
+    part = (p->out.dims[d] + ways - 1) / ways;
+    slices *= (part + slice[d] - 1) / slice[d];
+    if (slices > MAX_COPIES)
+      return slices; /* enough to know */
+  }
+  return slices;
 }
 
 /* The plan read the loads' and the compute op's dev_info; the
@@ -201,6 +266,54 @@ static void group_lifetimes(const npuc_tx8_group_plan *p, group_buffers *g) {
   scratch->inplace_of = -1;
 }
 
+/* Whether buffer i is filled per slice by a load (its own, or the one
+ * loading into it as a channel_norm) or stored per slice, and is the only
+ * buffer its op defines (its copies are its mem_addr). */
+static bool per_slice_io(const npuc_tx8_group_plan *p, int i, bool stores) {
+  const npuc_tx8_buffer *b = &p->buffers[i];
+  if (b->invariant)
+    return false;
+  for (int j = 0; j < p->num_buffers; ++j)
+    if (j != i && mlirOperationEqual(p->buffers[j].op, b->op))
+      return false;
+  if ((b->kind == NPUC_TX8_BUF_LOAD && b->load_into < 0) ||
+      (b->kind == NPUC_TX8_BUF_NORM && p->buffers[b->source].load_into == i))
+    return true;
+  for (int s = 0; s < p->num_stores && stores; ++s)
+    if (p->stores[s].buffer == i)
+      return true;
+  return false;
+}
+
+/* The seed's multi-buffering with its retract across iterations: each
+ * per-slice load or stored buffer gets `copies` blocks, slice k using
+ * copy k % copies, and they all live over the whole slice (the next
+ * slice's load lands in one while this slice computes from another, the
+ * store of one drains while the next slice writes another): nothing else
+ * shares them, in place or by reuse. */
+static void add_copies(const npuc_tx8_group_plan *p, group_buffers *g,
+                       int copies, bool stores) {
+  int last = p->num_steps > 0 ? p->num_steps - 1 : 0;
+  g->num_multi = 0;
+  g->num_copies = copies;
+  for (int i = 0; i < p->num_buffers; ++i) {
+    g->copies[i] = 1;
+    g->copy_at[i][0] = i;
+    if (copies < 2 || g->bufs[i].bytes <= 0 || !per_slice_io(p, i, stores))
+      continue;
+    ++g->num_multi;
+    g->copies[i] = copies;
+    for (int j = 0; j < p->num_buffers; ++j)
+      if (g->bufs[j].inplace_of == i)
+        g->bufs[j].inplace_of = -1;
+    g->bufs[i] = (npuc_tx8_spm_buffer){g->bufs[i].bytes, 0, last, -1, false};
+    for (int c = 1; c < copies; ++c) {
+      g->copy_at[i][c] = g->n;
+      g->bufs[g->n++] = g->bufs[i];
+    }
+  }
+}
+
 /* ---- attributes
  * ------------------------------------------------------------------ */
 
@@ -218,6 +331,13 @@ static void write_offsets(const npuc_tx8_group_plan *p, const group_buffers *g,
     else if (dev.mem_addr.len <= slot)
       dev.mem_addr.len = slot + 1;
     dev.mem_addr.v[slot] = g->offsets[i];
+    dev.multi_buf_en = g->copies[i] > 1;
+    dev.multi_buf_num = g->copies[i];
+    if (g->copies[i] > 1) { /* the only buffer of its op: slot 0 */
+      dev.mem_addr.len = g->copies[i];
+      for (int c = 1; c < g->copies[i]; ++c)
+        dev.mem_addr.v[c] = g->offsets[g->copy_at[i][c]];
+    }
     npuc_tx8_op_set_dev_attr(p->buffers[i].op, &dev);
   }
   npuc_tx8_dev_attr dev;
