@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Runs a tool on every truncation of a file (each STEP-th length) and on
-byte flips of it: each run must exit 1 with an error, or 0, and never die
+"""Runs a tool on truncations of a file (each STEP-th length, STEP raised so
+that there are at most 96 of them: each run starts a process, and the
+suite runs under the sanitizers too) and on 64 byte flips of it: each run must exit 1 with an error, or 0, and never die
 on a signal (the reader turns malformed protobuf into an error).
 
   cut.py TOOL FILE WORKDIR [STEP]
@@ -13,6 +14,7 @@ tool, path, work = sys.argv[1:4]
 step = int(sys.argv[4]) if len(sys.argv) > 4 else 8
 data = open(path, "rb").read()
 os.makedirs(work, exist_ok=True)
+step = max(step, -(-len(data) // 96))
 variants = [data[:n] for n in range(0, len(data), step)]
 for k in range(0, len(data), max(1, len(data) // 64)):
     flipped = bytearray(data)
