@@ -8,6 +8,8 @@
  *             | dynamic-index-list($operands, $attr) (`[4, %n]`: static
  *               entries in an i64-array, SSA ones in an index operand group)
  *             | `` (an empty literal: no space before what follows)
+ *             | region-args($region) (`(%a : T, ...)`: the region's entry
+ *               block arguments written as a signature before it)
  *   group    := '(' elem+ ('|' elem+)* ')' ['?']
  *
  * A group with '?' is optional (present when its anchor is); a group with
@@ -204,6 +206,30 @@ static bool parse_dyn_index_list(fmt_parser *fp, npuc_fmt_elem *e) {
   return true;
 }
 
+/* region-args($region): the region is still placed once by $region. */
+static bool parse_region_args(fmt_parser *fp, npuc_fmt_elem *e) {
+  fp->p += strlen("region-args");
+  skip_space(fp);
+  if (fp->p[0] != '(' || fp->p[1] != '$') {
+    fmt_error(fp, "expected region-args($region) in '%s'", fp->op->name);
+    return false;
+  }
+  fp->p += 2;
+  e->kind = NPUC_FMT_VAR;
+  e->text = read_name(fp);
+  if (!e->text || !resolve_var(fp, e, false))
+    return false;
+  skip_space(fp);
+  if (e->var_class != NPUC_VAR_REGION || *fp->p != ')') {
+    fmt_error(fp, "region-args in '%s' takes one region", fp->op->name);
+    return false;
+  }
+  fp->p++;
+  fp->region_seen[e->var_index]--;
+  e->kind = NPUC_FMT_REGION_ARGS;
+  return true;
+}
+
 /* type($group, $attr): after each type of the group an optional attribute
  * dictionary, all of them kept in the array attribute $attr (bishengir's
  * custom ops: `ins(%a : tensor<4xf32> {inplace_outs = 0 : i32})`). */
@@ -285,6 +311,8 @@ static bool parse_one(fmt_parser *fp, npuc_fmt_elem *e) {
   }
   if (starts_with(p, "dynamic-index-list"))
     return parse_dyn_index_list(fp, e);
+  if (starts_with(p, "region-args"))
+    return parse_region_args(fp, e);
   if (starts_with(p, "attr-dict-with-keyword")) {
     fp->p += strlen("attr-dict-with-keyword");
     e->kind = NPUC_FMT_ATTR_DICT_KW;

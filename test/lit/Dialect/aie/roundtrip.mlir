@@ -34,6 +34,14 @@ module @design {
       aie.connect<North : 3, DMA : 0>
     }
     %9 = aie.external_buffer {sym_name = "ext"} : memref<16xi32>
+    aie.runtime_sequence @seq(%arg0: i32, %arg1: i32, %arg2: memref<i32>) {
+      %10 = arith.maxsi %arg0, %arg1 : i32
+      memref.store %10, %arg2[] : memref<i32>
+    }
+    aie.runtime_sequence() {
+    }
+    aie.runtime_sequence @"two words"(%arg0: memref<16xi8>) {
+    }
   }
   aie.device(npu2) {
   }
