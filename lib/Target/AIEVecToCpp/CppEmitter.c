@@ -374,9 +374,27 @@ static int64_t dense_int(MlirAttribute a, MlirType elem, intptr_t i) {
   }
 }
 
+/* Element i of a dense float attribute. The C API's raw getters read f32 or
+ * f64 storage only, so a splat (and any 16-bit element: bf16, f16) goes
+ * through its FloatAttr. */
 static double dense_float(MlirAttribute a, MlirType elem, intptr_t i) {
-  return mlirTypeIsAF64(elem) ? mlirDenseElementsAttrGetDoubleValue(a, i)
-                              : mlirDenseElementsAttrGetFloatValue(a, i);
+  if (mlirDenseElementsAttrIsSplat(a))
+    return mlirFloatAttrGetValueDouble(mlirDenseElementsAttrGetSplatValue(a));
+  if (mlirTypeIsAF64(elem))
+    return mlirDenseElementsAttrGetDoubleValue(a, i);
+  if (mlirTypeIsAF32(elem))
+    return mlirDenseElementsAttrGetFloatValue(a, i);
+  MlirType t = mlirAttributeGetType(a);
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  uint64_t idx[8] = {0};
+  if (rank > 8)
+    return 0;
+  for (intptr_t d = rank - 1; d >= 0; --d) {
+    int64_t n = mlirShapedTypeGetDimSize(t, d);
+    idx[d] = (uint64_t)(i % n);
+    i /= n;
+  }
+  return mlirFloatAttrGetValueDouble(mlirElementsAttrGetValue(a, rank, idx));
 }
 
 static bool emit_dense(cpp_emitter *e, MlirOperation op, MlirAttribute a);
