@@ -1081,6 +1081,23 @@ static char *parse_attr_value(to_mlir *st, parsed_op *p,
   return NULL;
 }
 
+/* A block argument's `loc(...)` (printed with debug info) stays with its
+ * type: the piece grows to its closing parenthesis. */
+static bool take_arg_loc(to_mlir *st, piece *type) {
+  if (!npuc_tok_keyword(npuc_peek(&st->lx), "loc") ||
+      !npuc_tok_punct(npuc_peek2(&st->lx), '('))
+    return true;
+  npuc_token l = npuc_lex(&st->lx);
+  npuc_lex(&st->lx);
+  npuc_token close = npuc_skip_balanced(&st->lx, '(');
+  if (!npuc_tok_punct(close, ')')) {
+    error_at(st, l, "expected ')' to close the block argument's loc(");
+    return false;
+  }
+  type->n = (size_t)(close.start + 1 - type->s);
+  return true;
+}
+
 /* region-args($r): `(%a : T, %b : U)`, kept for parse_region. */
 static bool parse_region_args(to_mlir *st, parsed_op *p,
                               const npuc_fmt_elem *e) {
@@ -1097,7 +1114,8 @@ static bool parse_region_args(to_mlir *st, parsed_op *p,
     }
     pl_push(&p->arg_names, tok_piece(v));
     if (!expect_literal(st, p, ":") ||
-        !parse_one_type(st, p, &p->arg_types, "a block argument"))
+        !parse_one_type(st, p, &p->arg_types, "a block argument") ||
+        !take_arg_loc(st, &p->arg_types.items[p->arg_types.len - 1]))
       return false;
     npuc_token next = npuc_peek(&st->lx);
     if (npuc_tok_punct(next, ',')) {

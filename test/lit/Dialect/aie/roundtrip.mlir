@@ -1,6 +1,9 @@
 // RUN: npuc-opt %s -o %t && grep -v "^//" %s | diff -u - %t
 // RUN: npuc-opt %t | diff -u %t -
 // RUN: npuc-opt --mlir-print-op-generic %s | npuc-opt | diff -u %t -
+// With debug info, block arguments carry their loc(...) in the signature.
+// RUN: npuc-opt --mlir-print-debuginfo %s -o %t.dbg
+// RUN: npuc-opt --mlir-print-debuginfo %t.dbg | diff -u %t.dbg -
 // Every aie op in the custom syntax aie-opt prints, each optional
 // attribute present and absent, around an aievec kernel: printing gives
 // back exactly the input.
