@@ -168,20 +168,26 @@ static bool starts_with(const char *p, const char *word) {
          !(isalnum((unsigned char)p[n]) || p[n] == '-' || p[n] == '_');
 }
 
-/* dynamic-index-list($ops, $attr): $ops an operand group of fixed type
- * (index), $attr an i64-array attribute. */
-static bool parse_dyn_index_list(fmt_parser *fp, npuc_fmt_elem *e) {
-  fp->p += strlen("dynamic-index-list");
+/* `word($name`: the directive's first variable, resolved into e. */
+static bool directive_var(fmt_parser *fp, npuc_fmt_elem *e, const char *word,
+                          const char *usage) {
+  fp->p += strlen(word);
   skip_space(fp);
   if (fp->p[0] != '(' || fp->p[1] != '$') {
-    fmt_error(fp, "expected dynamic-index-list($operands, $attr) in '%s'",
-              fp->op->name);
+    fmt_error(fp, usage, fp->op->name);
     return false;
   }
   fp->p += 2;
   e->kind = NPUC_FMT_VAR;
   e->text = read_name(fp);
-  if (!e->text || !resolve_var(fp, e, false))
+  return e->text && resolve_var(fp, e, false);
+}
+
+/* dynamic-index-list($ops, $attr): $ops an operand group of fixed type
+ * (index), $attr an i64-array attribute. */
+static bool parse_dyn_index_list(fmt_parser *fp, npuc_fmt_elem *e) {
+  if (!directive_var(fp, e, "dynamic-index-list",
+                     "expected dynamic-index-list($operands, $attr) in '%s'"))
     return false;
   e->kind = NPUC_FMT_DYN_INDEX_LIST;
   skip_space(fp);
@@ -208,16 +214,8 @@ static bool parse_dyn_index_list(fmt_parser *fp, npuc_fmt_elem *e) {
 
 /* region-args($region): the region is still placed once by $region. */
 static bool parse_region_args(fmt_parser *fp, npuc_fmt_elem *e) {
-  fp->p += strlen("region-args");
-  skip_space(fp);
-  if (fp->p[0] != '(' || fp->p[1] != '$') {
-    fmt_error(fp, "expected region-args($region) in '%s'", fp->op->name);
-    return false;
-  }
-  fp->p += 2;
-  e->kind = NPUC_FMT_VAR;
-  e->text = read_name(fp);
-  if (!e->text || !resolve_var(fp, e, false))
+  if (!directive_var(fp, e, "region-args",
+                     "expected region-args($region) in '%s'"))
     return false;
   skip_space(fp);
   if (e->var_class != NPUC_VAR_REGION || *fp->p != ')') {

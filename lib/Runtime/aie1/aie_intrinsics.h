@@ -823,28 +823,21 @@ npuc_cc_float_elem(const npuc_vdata<E, N> &a, const npuc_vdata<E, N> &b,
   npuc_cc_check(ok, what);
   return npuc_cc_outer<v16accfloat>::from(out, what);
 }
-inline v16accfloat mul_elem_16_2(const v32bfloat16 &a, const v32bfloat16 &b) {
-  return npuc_cc_float_elem(a, b, NULL, false, "mul_elem_16_2");
-}
-inline v16accfloat mac_elem_16_2(const v32bfloat16 &b, const v32bfloat16 &a,
-                                 const v16accfloat &acc) {
-  return npuc_cc_float_elem(a, b, &acc, false, "mac_elem_16_2");
-}
-inline v16accfloat msc_elem_16_2(const v32bfloat16 &b, const v32bfloat16 &a,
-                                 const v16accfloat &acc) {
-  return npuc_cc_float_elem(a, b, &acc, true, "msc_elem_16_2");
-}
-inline v16accfloat mul_elem_16(const v16float &a, const v16float &b) {
-  return npuc_cc_float_elem(a, b, NULL, false, "mul_elem_16");
-}
-inline v16accfloat mac_elem_16(const v16float &b, const v16float &a,
-                               const v16accfloat &acc) {
-  return npuc_cc_float_elem(a, b, &acc, false, "mac_elem_16");
-}
-inline v16accfloat msc_elem_16(const v16float &b, const v16float &a,
-                               const v16accfloat &acc) {
-  return npuc_cc_float_elem(a, b, &acc, true, "msc_elem_16");
-}
+#define NPUC_CC_FLOAT_ELEM(SUFFIX, V)                                          \
+  inline v16accfloat mul_elem##SUFFIX(const V &a, const V &b) {                \
+    return npuc_cc_float_elem(a, b, NULL, false, "mul_elem" #SUFFIX);          \
+  }                                                                            \
+  inline v16accfloat mac_elem##SUFFIX(const V &b, const V &a,                  \
+                                      const v16accfloat &acc) {                \
+    return npuc_cc_float_elem(a, b, &acc, false, "mac_elem" #SUFFIX);          \
+  }                                                                            \
+  inline v16accfloat msc_elem##SUFFIX(const V &b, const V &a,                  \
+                                      const v16accfloat &acc) {                \
+    return npuc_cc_float_elem(a, b, &acc, true, "msc_elem" #SUFFIX);           \
+  }
+NPUC_CC_FLOAT_ELEM(_16_2, v32bfloat16)
+NPUC_CC_FLOAT_ELEM(_16, v16float)
+#undef NPUC_CC_FLOAT_ELEM
 
 /* add / sub of float accumulators (aievec.add_elem / sub_elem on f32). */
 inline v16accfloat npuc_cc_float_add(const v16accfloat &a, const v16accfloat &b,
