@@ -1104,7 +1104,8 @@ static bool parse_region_args(to_mlir *st, parsed_op *p,
   if (!expect_literal(st, p, "("))
     return false;
   p->args_region = e->var_index;
-  while (!npuc_tok_punct(npuc_peek(&st->lx), ')')) {
+  bool more = false; /* after a comma, an argument must follow */
+  while (more || !npuc_tok_punct(npuc_peek(&st->lx), ')')) {
     npuc_token v = npuc_lex(&st->lx);
     if (v.kind != NPUC_TOK_PERCENT_ID) {
       char buf[64];
@@ -1118,7 +1119,8 @@ static bool parse_region_args(to_mlir *st, parsed_op *p,
         !take_arg_loc(st, &p->arg_types.items[p->arg_types.len - 1]))
       return false;
     npuc_token next = npuc_peek(&st->lx);
-    if (npuc_tok_punct(next, ',')) {
+    more = npuc_tok_punct(next, ',');
+    if (more) {
       npuc_lex(&st->lx);
     } else if (!npuc_tok_punct(next, ')')) {
       char buf[64];

@@ -162,3 +162,13 @@ module {
     }
   }
 }
+
+// -----
+
+module {
+  aie.device(npu2) {
+    // expected-error @+1 {{expected a block argument '%name' of 'aie.runtime_sequence', found ')'}}
+    aie.runtime_sequence @seq(%arg0 : i32, ) {
+    }
+  }
+}
