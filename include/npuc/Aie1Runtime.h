@@ -245,6 +245,34 @@ bool npuc_aie1_matmul(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
                       const npuc_aie1_vec *acc, int32_t m, int32_t k,
                       int32_t n);
 
+/* ---- AIE-ML bfloat16 and float accumulators (ctx->aieml only) -----------
+ * lib/Runtime/aie1/float.c. bf16 lanes are held as their bits in I16 lanes,
+ * float accumulator lanes are F32 lanes. */
+
+/* One bf16 value from its bits (exact), and an f32 rounded to bf16 bits, to
+ * nearest even (a NaN stays a quiet NaN). */
+float npuc_aie1_bf16_value(uint16_t bits);
+uint16_t npuc_aie1_bf16_bits(float f);
+/* ups to an accumulator of floats: out[k] = src[k] as f32, exact (bf16
+ * lanes when bf16, else f32 ones). */
+bool npuc_aie1_ups_float(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
+                         const npuc_aie1_vec *src, bool bf16);
+/* The float accumulator's lanes rounded to bf16, to nearest even. */
+bool npuc_aie1_to_bf16(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
+                       const npuc_aie1_vec *acc);
+/* aievec.mul_elem / mac_elem on bf16 (bf16) or f32 data: out[k] =
+ * acc[k] + lhs[k] * rhs[k] (minus with fmsub; the product alone when acc
+ * is NULL) for k < lanes, in f32; lhs and rhs may have more lanes. */
+bool npuc_aie1_float_mac_elem(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
+                              const npuc_aie1_vec *lhs,
+                              const npuc_aie1_vec *rhs,
+                              const npuc_aie1_vec *acc, bool bf16,
+                              int32_t lanes, bool fmsub);
+/* aievec.add_elem / sub_elem on float accumulators: out[k] = a[k] +- b[k]. */
+bool npuc_aie1_float_add_elem(npuc_aie1_ctx *ctx, npuc_aie1_vec *out,
+                              const npuc_aie1_vec *a, const npuc_aie1_vec *b,
+                              bool sub);
+
 /* aievec_aie1.select (and aievec.select): 32 lanes of i16 or 16 lanes of
  * i32 / f32; lane s from the y side (p->z on ybuff, or on xbuff when ybuff
  * is NULL) when bit s of p->select is set, else from the x side. */

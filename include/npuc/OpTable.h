@@ -34,6 +34,7 @@ typedef enum {
   NPUC_AK_ENUM,      /* <sum>  <->  #hivm.reduce_op<sum> */
   NPUC_AK_STRING,    /* "text" */
   NPUC_AK_KEYWORD,   /* t8_8x8  <->  "t8_8x8" (a bare word, kept as a string) */
+  NPUC_AK_SYMBOL_NAME, /* @name  <->  "name" (an op's own symbol, sym_name) */
 } npuc_attr_kind;
 
 typedef enum {
@@ -84,6 +85,10 @@ typedef enum {
    * index operand group $ops, all entries in the i64-array $attr with
    * INT64_MIN (MLIR's ShapedType::kDynamic) where an SSA value stands. */
   NPUC_FMT_DYN_INDEX_LIST,
+  /* region-args($region): `(%a : T, %b : U)`, the arguments of the
+   * region's entry block written as a signature before it (mlir-aie's
+   * aie.runtime_sequence); the region itself is still placed by $region. */
+  NPUC_FMT_REGION_ARGS,
 } npuc_fmt_kind;
 
 typedef struct npuc_fmt_elem npuc_fmt_elem;

@@ -8,6 +8,8 @@
  *             | dynamic-index-list($operands, $attr) (`[4, %n]`: static
  *               entries in an i64-array, SSA ones in an index operand group)
  *             | `` (an empty literal: no space before what follows)
+ *             | region-args($region) (`(%a : T, ...)`: the region's entry
+ *               block arguments written as a signature before it)
  *   group    := '(' elem+ ('|' elem+)* ')' ['?']
  *
  * A group with '?' is optional (present when its anchor is); a group with
@@ -166,20 +168,26 @@ static bool starts_with(const char *p, const char *word) {
          !(isalnum((unsigned char)p[n]) || p[n] == '-' || p[n] == '_');
 }
 
-/* dynamic-index-list($ops, $attr): $ops an operand group of fixed type
- * (index), $attr an i64-array attribute. */
-static bool parse_dyn_index_list(fmt_parser *fp, npuc_fmt_elem *e) {
-  fp->p += strlen("dynamic-index-list");
+/* `word($name`: the directive's first variable, resolved into e. */
+static bool directive_var(fmt_parser *fp, npuc_fmt_elem *e, const char *word,
+                          const char *usage) {
+  fp->p += strlen(word);
   skip_space(fp);
   if (fp->p[0] != '(' || fp->p[1] != '$') {
-    fmt_error(fp, "expected dynamic-index-list($operands, $attr) in '%s'",
-              fp->op->name);
+    fmt_error(fp, usage, fp->op->name);
     return false;
   }
   fp->p += 2;
   e->kind = NPUC_FMT_VAR;
   e->text = read_name(fp);
-  if (!e->text || !resolve_var(fp, e, false))
+  return e->text && resolve_var(fp, e, false);
+}
+
+/* dynamic-index-list($ops, $attr): $ops an operand group of fixed type
+ * (index), $attr an i64-array attribute. */
+static bool parse_dyn_index_list(fmt_parser *fp, npuc_fmt_elem *e) {
+  if (!directive_var(fp, e, "dynamic-index-list",
+                     "expected dynamic-index-list($operands, $attr) in '%s'"))
     return false;
   e->kind = NPUC_FMT_DYN_INDEX_LIST;
   skip_space(fp);
@@ -201,6 +209,22 @@ static bool parse_dyn_index_list(fmt_parser *fp, npuc_fmt_elem *e) {
   fp->p++;
   e->attr_index = a;
   fp->attr_seen[a]++;
+  return true;
+}
+
+/* region-args($region): the region is still placed once by $region. */
+static bool parse_region_args(fmt_parser *fp, npuc_fmt_elem *e) {
+  if (!directive_var(fp, e, "region-args",
+                     "expected region-args($region) in '%s'"))
+    return false;
+  skip_space(fp);
+  if (e->var_class != NPUC_VAR_REGION || *fp->p != ')') {
+    fmt_error(fp, "region-args in '%s' takes one region", fp->op->name);
+    return false;
+  }
+  fp->p++;
+  fp->region_seen[e->var_index]--;
+  e->kind = NPUC_FMT_REGION_ARGS;
   return true;
 }
 
@@ -285,6 +309,8 @@ static bool parse_one(fmt_parser *fp, npuc_fmt_elem *e) {
   }
   if (starts_with(p, "dynamic-index-list"))
     return parse_dyn_index_list(fp, e);
+  if (starts_with(p, "region-args"))
+    return parse_region_args(fp, e);
   if (starts_with(p, "attr-dict-with-keyword")) {
     fp->p += strlen("attr-dict-with-keyword");
     e->kind = NPUC_FMT_ATTR_DICT_KW;

@@ -405,6 +405,7 @@ static const name_value attr_kinds[] = {
     {"enum", NPUC_AK_ENUM},
     {"string", NPUC_AK_STRING},
     {"keyword", NPUC_AK_KEYWORD},
+    {"symbol-name", NPUC_AK_SYMBOL_NAME},
 };
 
 static bool load_values(loader *ld, yaml_node_t *list, npuc_value_def **out,

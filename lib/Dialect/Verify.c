@@ -237,7 +237,8 @@ static bool attr_kind_ok(const npuc_attr_def *a, MlirAttribute attr) {
   case NPUC_AK_I64_ARRAY: return mlirAttributeIsADenseI64Array(attr);
   case NPUC_AK_I32_ARRAY: return mlirAttributeIsADenseI32Array(attr);
   case NPUC_AK_STRING:
-  case NPUC_AK_KEYWORD: return mlirAttributeIsAString(attr);
+  case NPUC_AK_KEYWORD:
+  case NPUC_AK_SYMBOL_NAME: return mlirAttributeIsAString(attr);
   case NPUC_AK_ENUM: {
     /* An opaque attribute of our dialect: #hivm.reduce_op<sum> */
     if (!mlirAttributeIsAOpaque(attr))

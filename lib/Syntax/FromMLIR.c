@@ -61,6 +61,10 @@ typedef struct {
   dict_entry *attrs;
   size_t num_attrs;
   span loc;
+  /* region-args printed region `args_region`'s entry label: its body is
+   * rendered from `args_body` on (-1: none). */
+  int args_region;
+  const char *args_body;
   size_t *group_first, *group_count;
   size_t *result_first, *result_count;
 } generic_op;
@@ -561,6 +565,7 @@ static bool var_present(renderer *r, const npuc_fmt_elem *e) {
     case NPUC_VAR_REGION: return (size_t)e->var_index < g->regions.len;
     }
     return false;
+  case NPUC_FMT_REGION_ARGS: return (size_t)e->var_index < g->regions.len;
   case NPUC_FMT_ATTR_DICT:
   case NPUC_FMT_ATTR_DICT_KW:
     for (size_t i = 0; i < g->num_attrs; ++i)
@@ -615,6 +620,20 @@ static void render_list(renderer *r, span_list *l, size_t first, size_t n) {
   }
 }
 
+/* "name" -> @name, or @"any text" when the name is no bare identifier. */
+static void render_symbol_name(renderer *r, span v) {
+  size_t n = (size_t)(v.e - v.s);
+  bool bare = n > 2 && v.s[0] == '"' && v.s[n - 1] == '"' &&
+              (isalpha((unsigned char)v.s[1]) || v.s[1] == '_');
+  for (size_t i = 1; bare && i + 1 < n; ++i)
+    bare = isalnum((unsigned char)v.s[i]) || strchr("_$.-", v.s[i]);
+  put(r, "@", 1);
+  if (bare)
+    put(r, v.s + 1, n - 2);
+  else
+    put_span(r, v);
+}
+
 /* Generic attribute text -> custom form, by kind. */
 static void render_attr_value(renderer *r, const npuc_attr_def *a, span v) {
   size_t n = (size_t)(v.e - v.s);
@@ -647,6 +666,7 @@ static void render_attr_value(renderer *r, const npuc_attr_def *a, span v) {
     }
     put_span(r, v);
     return;
+  case NPUC_AK_SYMBOL_NAME: render_symbol_name(r, v); return;
   case NPUC_AK_ENUM: {
     size_t plen = strlen(a->enum_prefix);
     if (n > plen && memcmp(v.s, a->enum_prefix, plen) == 0 &&
@@ -684,11 +704,44 @@ static void render_attr_dict(renderer *r, bool keyword) {
   put(r, "}", 1);
 }
 
-static void render_region(renderer *r, span region) {
+static void render_region(renderer *r, span region, bool args_printed) {
   space_for_value(r);
   from_mlir sub = *r->st;
   sub.out = r->out;
+  if (args_printed) { /* the entry label went to region-args */
+    put(r, "{", 1);
+    region.s = r->g->args_body;
+  }
   convert_lines(&sub, region.s, region.e);
+}
+
+/* region-args($r): MLIR labels an entry block with arguments
+ * `^bb0(%arg0: i32, %arg1: memref<i32>):`; that list is printed here as
+ * `(%arg0: i32, %arg1: memref<i32>)` (`()` for none) and the label left out
+ * of the region. False (the op stays generic) for a label it cannot read. */
+static bool render_region_args(renderer *r, const npuc_fmt_elem *e) {
+  generic_op *g = r->g;
+  span region = g->regions.items[e->var_index];
+  const char *p = region.s + 1;
+  while (p < region.e && isspace((unsigned char)*p))
+    ++p;
+  emit_literal(r, "(");
+  if (p < region.e && *p == '^') {
+    npuc_lexer lx;
+    npuc_lexer_init(&lx, p, (size_t)(region.e - p), 1);
+    npuc_lex(&lx); /* ^bb0 */
+    npuc_token open = npuc_lex(&lx);
+    if (!npuc_tok_punct(open, '('))
+      return false;
+    npuc_token close = npuc_skip_balanced(&lx, '(');
+    if (!npuc_tok_punct(close, ')') || !npuc_tok_punct(npuc_lex(&lx), ':'))
+      return false;
+    put_span(r, (span){open.start + 1, close.start});
+    g->args_region = e->var_index;
+    g->args_body = lx.cur;
+  }
+  emit_literal(r, ")");
+  return true;
 }
 
 /* The next top-level entry of a list `a, {b, c}, [d]` from *p (before
@@ -816,7 +869,8 @@ static bool render_elem(renderer *r, const npuc_fmt_elem *e) {
     }
     if (e->var_class == NPUC_VAR_REGION) {
       if ((size_t)e->var_index < g->regions.len)
-        render_region(r, g->regions.items[e->var_index]);
+        render_region(r, g->regions.items[e->var_index],
+                      g->args_region == e->var_index);
       return true;
     }
     if (e->var_class == NPUC_VAR_ATTR) {
@@ -862,6 +916,8 @@ static bool render_elem(renderer *r, const npuc_fmt_elem *e) {
     render_attr_dict(r, e->kind == NPUC_FMT_ATTR_DICT_KW);
     return true;
   case NPUC_FMT_DYN_INDEX_LIST: return render_dyn_index_list(r, e);
+  case NPUC_FMT_REGION_ARGS:
+    return (size_t)e->var_index < g->regions.len && render_region_args(r, e);
   case NPUC_FMT_OPTIONAL:
     if (!group_present(r, e))
       return true;
@@ -931,6 +987,7 @@ static bool try_render_op(from_mlir *st, npuc_token name) {
   generic_op g;
   memset(&g, 0, sizeof g);
   g.def = def;
+  g.args_region = -1;
   npuc_lexer lx = st->lx;
   bool ok = parse_generic(st, &lx, &g);
   dict_entry *seg = ok ? find_attr(&g, "operandSegmentSizes") : NULL;

@@ -59,6 +59,10 @@ typedef struct {
   piece loc;            /* a trailing loc(...) written by the user */
   bool header_done;
   bool needs_loc; /* MLIR would not place the op where the user did */
+  /* region-args($r): region `args_region` opens with a block taking
+   * these arguments (-1: none). */
+  int args_region;
+  piece_list arg_names, arg_types;
 } parsed_op;
 
 static bool convert_block_list(to_mlir *st, bool nested, npuc_token *closing);
@@ -557,6 +561,7 @@ static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
   p.otypes = calloc(def->num_operands + 1, sizeof(piece_list));
   p.rtypes = calloc(def->num_results + 1, sizeof(piece_list));
   p.attrs = calloc(def->num_attrs + 1, sizeof(char *));
+  p.args_region = -1;
   flush(st, name.start, name.line, name.col);
   /* MLIR locates an op at its name: where the user wrote it whenever no
    * rewrite earlier on the line shifted it. Only otherwise does the op need
@@ -603,6 +608,8 @@ static void free_parsed(parsed_op *p) {
     free(p->rtypes[i].items);
   for (size_t i = 0; i < p->def->num_attrs; ++i)
     free(p->attrs[i]);
+  free(p->arg_names.items);
+  free(p->arg_types.items);
   free(p->operands);
   free(p->otypes);
   free(p->rtypes);
@@ -636,6 +643,7 @@ static bool attr_starts(const npuc_attr_def *a, npuc_token t) {
     return npuc_tok_punct(t, '<') || t.kind == NPUC_TOK_HASH_ID;
   case NPUC_AK_STRING: return t.kind == NPUC_TOK_STRING;
   case NPUC_AK_KEYWORD: return t.kind == NPUC_TOK_BARE_ID;
+  case NPUC_AK_SYMBOL_NAME: return t.kind == NPUC_TOK_AT_ID;
   case NPUC_AK_ANY:
     return t.kind == NPUC_TOK_HASH_ID || t.kind == NPUC_TOK_STRING ||
            t.kind == NPUC_TOK_INTEGER || t.kind == NPUC_TOK_FLOAT ||
@@ -663,6 +671,7 @@ static bool elem_matches(to_mlir *st, const npuc_op_def *def,
   case NPUC_FMT_ATTR_DICT: return npuc_tok_punct(t, '{');
   case NPUC_FMT_ATTR_DICT_KW: return npuc_tok_keyword(t, "attributes");
   case NPUC_FMT_DYN_INDEX_LIST: return npuc_tok_punct(t, '[');
+  case NPUC_FMT_REGION_ARGS: return npuc_tok_punct(t, '(');
   case NPUC_FMT_OPTIONAL:
     return e->num_children && elem_matches(st, def, &e->children[0]);
   case NPUC_FMT_ALTERNATIVES: {
@@ -1019,7 +1028,8 @@ static char *parse_attr_value(to_mlir *st, parsed_op *p,
                                        "an integer list [..]",
                                        "an enum value <..>",
                                        "a string",
-                                       "a keyword"};
+                                       "a keyword",
+                                       "a symbol name @.."};
     error_at(st, t, "expected %s for '%s' of '%s', found %s", what[a->kind],
              a->name, p->def->name, describe(t, buf, sizeof buf));
     return NULL;
@@ -1049,6 +1059,15 @@ static char *parse_attr_value(to_mlir *st, parsed_op *p,
   case NPUC_AK_I32_ARRAY: return parse_int_array(st, p, "i32");
   case NPUC_AK_ENUM: return parse_enum(st, p, a);
   case NPUC_AK_KEYWORD: return parse_keyword(st, p, a);
+  case NPUC_AK_SYMBOL_NAME: {
+    /* @name -> "name"; @"any text" keeps its quotes */
+    npuc_lex(&st->lx);
+    if (t.len > 1 && t.start[1] == '"')
+      return span_dup(t.start + 1, t.start + t.len);
+    char *s = npuc_xmalloc(t.len + 2);
+    snprintf(s, t.len + 2, "\"%.*s\"", (int)t.len - 1, t.start + 1);
+    return s;
+  }
   case NPUC_AK_ANY: {
     const char *s, *e;
     if (!skip_attr_term(&st->lx, &s, &e)) {
@@ -1062,7 +1081,74 @@ static char *parse_attr_value(to_mlir *st, parsed_op *p,
   return NULL;
 }
 
-static bool parse_region(to_mlir *st, parsed_op *p) {
+/* A block argument's `loc(...)` (printed with debug info) stays with its
+ * type: the piece grows to its closing parenthesis. */
+static bool take_arg_loc(to_mlir *st, piece *type) {
+  if (!npuc_tok_keyword(npuc_peek(&st->lx), "loc") ||
+      !npuc_tok_punct(npuc_peek2(&st->lx), '('))
+    return true;
+  npuc_token l = npuc_lex(&st->lx);
+  npuc_lex(&st->lx);
+  npuc_token close = npuc_skip_balanced(&st->lx, '(');
+  if (!npuc_tok_punct(close, ')')) {
+    error_at(st, l, "expected ')' to close the block argument's loc(");
+    return false;
+  }
+  type->n = (size_t)(close.start + 1 - type->s);
+  return true;
+}
+
+/* region-args($r): `(%a : T, %b : U)`, kept for parse_region. */
+static bool parse_region_args(to_mlir *st, parsed_op *p,
+                              const npuc_fmt_elem *e) {
+  if (!expect_literal(st, p, "("))
+    return false;
+  p->args_region = e->var_index;
+  bool more = false; /* after a comma, an argument must follow */
+  while (more || !npuc_tok_punct(npuc_peek(&st->lx), ')')) {
+    npuc_token v = npuc_lex(&st->lx);
+    if (v.kind != NPUC_TOK_PERCENT_ID) {
+      char buf[64];
+      error_at(st, v, "expected a block argument '%%name' of '%s', found %s",
+               p->def->name, describe(v, buf, sizeof buf));
+      return false;
+    }
+    pl_push(&p->arg_names, tok_piece(v));
+    if (!expect_literal(st, p, ":") ||
+        !parse_one_type(st, p, &p->arg_types, "a block argument") ||
+        !take_arg_loc(st, &p->arg_types.items[p->arg_types.len - 1]))
+      return false;
+    npuc_token next = npuc_peek(&st->lx);
+    more = npuc_tok_punct(next, ',');
+    if (more) {
+      npuc_lex(&st->lx);
+    } else if (!npuc_tok_punct(next, ')')) {
+      char buf[64];
+      error_at(st, next,
+               "expected ',' or ')' after a block argument of '%s', "
+               "found %s",
+               p->def->name, describe(next, buf, sizeof buf));
+      return false;
+    }
+  }
+  npuc_lex(&st->lx); /* ')' */
+  return true;
+}
+
+/* The entry block's label with the arguments region-args read. */
+static void emit_region_args(to_mlir *st, parsed_op *p) {
+  npuc_tb_puts(&st->out, "^bb0(");
+  for (size_t i = 0; i < p->arg_names.len; ++i) {
+    if (i)
+      npuc_tb_puts(&st->out, ", ");
+    emit_piece(st, p->arg_names.items[i]);
+    npuc_tb_puts(&st->out, ": ");
+    emit_piece(st, p->arg_types.items[i]);
+  }
+  npuc_tb_puts(&st->out, "):");
+}
+
+static bool parse_region(to_mlir *st, parsed_op *p, int index) {
   npuc_token open = npuc_peek(&st->lx);
   if (!npuc_tok_punct(open, '{')) {
     char buf[64];
@@ -1078,6 +1164,10 @@ static bool parse_region(to_mlir *st, parsed_op *p) {
   }
   npuc_lex(&st->lx);
   skip_to(st, open.start, open.line, open.col);
+  if (index == p->args_region && p->arg_names.len) {
+    flush(st, open.start + 1, open.line, open.col + 1);
+    emit_region_args(st, p);
+  }
   npuc_token closing;
   if (!convert_block_list(st, true, &closing))
     return false;
@@ -1181,7 +1271,7 @@ static bool parse_elem(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
     if (e->var_class == NPUC_VAR_OPERAND)
       return parse_operands(st, p, e->var_index);
     if (e->var_class == NPUC_VAR_REGION)
-      return parse_region(st, p);
+      return parse_region(st, p, e->var_index);
     free(p->attrs[e->var_index]);
     p->attrs[e->var_index] =
         parse_attr_value(st, p, &p->def->attrs[e->var_index]);
@@ -1196,6 +1286,7 @@ static bool parse_elem(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
     return parse_elems(st, p, e->children, e->num_children);
   case NPUC_FMT_ALTERNATIVES: return parse_alternatives(st, p, e);
   case NPUC_FMT_DYN_INDEX_LIST: return parse_dyn_index_list(st, p, e);
+  case NPUC_FMT_REGION_ARGS: return parse_region_args(st, p, e);
   }
   return false;
 }

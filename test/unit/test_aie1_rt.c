@@ -1445,6 +1445,78 @@ static void aieml_errors(void **state) {
                "srs an accumulator first");
 }
 
+/* bf16 rounding: to nearest, ties to even, NaN kept quiet, the largest
+ * finite values round up to infinity; widening is exact. */
+static void aieml_bf16_rounding(void **state) {
+  (void)state;
+  assert_int_equal(npuc_aie1_bf16_bits(1.0f), 0x3f80);
+  /* 1 + 2^-8 is halfway between 1 and 1 + 2^-7: even (1) wins. */
+  assert_int_equal(npuc_aie1_bf16_bits(1.00390625f), 0x3f80);
+  /* 1 + 3 * 2^-8 is halfway between 1 + 2^-7 (odd) and 1 + 2^-6. */
+  assert_int_equal(npuc_aie1_bf16_bits(1.01171875f), 0x3f82);
+  assert_int_equal(npuc_aie1_bf16_bits(1.00390631f), 0x3f81);
+  assert_int_equal(npuc_aie1_bf16_bits(-1.00390631f), 0xbf81);
+  assert_int_equal(npuc_aie1_bf16_bits(3.4028235e38f), 0x7f80);
+  uint16_t nan = npuc_aie1_bf16_bits(__builtin_nanf("1"));
+  assert_true((nan & 0x7f80) == 0x7f80 && (nan & 0x7f) != 0);
+  assert_true(npuc_aie1_bf16_value(0xc0a0) == -5.0f);
+  ctx.aieml = true;
+  npuc_aie1_vec b = vec(NPUC_AIE1_I16, 16), acc, back;
+  for (int k = 0; k < 16; ++k)
+    b.u.i16[k] = (int16_t)(0x3f80 + k);
+  expect_ok(npuc_aie1_ups_float(&ctx, &acc, &b, true));
+  assert_int_equal(acc.elem, NPUC_AIE1_F32);
+  assert_true(acc.u.f32[1] == 1.0078125f);
+  expect_ok(npuc_aie1_to_bf16(&ctx, &back, &acc));
+  assert_memory_equal(back.u.i16, b.u.i16, 16 * sizeof(int16_t));
+}
+
+/* bf16 products are exact in f32; f32 products round before the sum. */
+static void aieml_float_elem(void **state) {
+  (void)state;
+  ctx.aieml = true;
+  npuc_aie1_vec x = vec(NPUC_AIE1_I16, 32), z = vec(NPUC_AIE1_I16, 32), r;
+  for (int k = 0; k < 32; ++k) {
+    x.u.i16[k] = (int16_t)npuc_aie1_bf16_bits(1.0078125f); /* 1 + 2^-7 */
+    z.u.i16[k] = (int16_t)npuc_aie1_bf16_bits(-3.0f);
+  }
+  expect_ok(npuc_aie1_float_mac_elem(&ctx, &r, &x, &z, NULL, true, 16, false));
+  assert_int_equal(r.lanes, 16);
+  assert_true(r.u.f32[5] == -3.0234375f);
+  npuc_aie1_vec acc = r;
+  expect_ok(npuc_aie1_float_mac_elem(&ctx, &r, &x, &z, &acc, true, 16, true));
+  assert_true(r.u.f32[0] == 0.0f);
+  npuc_aie1_vec f = vec(NPUC_AIE1_F32, 16);
+  for (int k = 0; k < 16; ++k)
+    f.u.f32[k] = 1.0f + 0x1p-12f; /* squared: 1 + 2^-11 + 2^-24 */
+  expect_ok(npuc_aie1_float_mac_elem(&ctx, &r, &f, &f, NULL, false, 16, false));
+  assert_true(r.u.f32[3] == 1.0f + 0x1p-11f + 0x1p-24f);
+  expect_ok(npuc_aie1_float_add_elem(&ctx, &r, &r, &acc, true));
+  assert_true(r.u.f32[3] == (1.0f + 0x1p-11f + 0x1p-24f) + 3.0234375f);
+}
+
+static void aieml_float_errors(void **state) {
+  (void)state;
+  npuc_aie1_vec b = vec(NPUC_AIE1_I16, 16), f = vec(NPUC_AIE1_F32, 16), r;
+  expect_error(npuc_aie1_ups_float(&ctx, &r, &b, true),
+               "ups_float is an AIE-ML op; this core is AIE1");
+  ctx.aieml = true;
+  expect_error(npuc_aie1_ups_float(&ctx, &r, &f, true),
+               "ups_float takes at least 16 bf16 lanes, not vector<16xf32>");
+  expect_error(
+      npuc_aie1_to_bf16(&ctx, &r, &b),
+      "to_bf16 takes a vector<16xf32> accumulator, not vector<16xi16>");
+  expect_error(
+      npuc_aie1_float_mac_elem(&ctx, &r, &b, &b, NULL, true, 32, false),
+      "float mul_elem lhs takes at least 32 bf16 lanes, not vector<16xi16>");
+  npuc_aie1_vec f8 = vec(NPUC_AIE1_F32, 8);
+  expect_error(npuc_aie1_float_mac_elem(&ctx, &r, &b, &b, &f8, true, 16, false),
+               "float mac_elem takes a vector<16xf32> accumulator, not "
+               "vector<8xf32>");
+  expect_error(npuc_aie1_float_add_elem(&ctx, &r, &f, &f8, false),
+               "float add_elem takes a vector<16xf32> accumulator");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(shapes, reset),
@@ -1489,6 +1561,9 @@ int main(void) {
       cmocka_unit_test_setup(aieml_ups_srs, reset),
       cmocka_unit_test_setup(aieml_mul_mac_elem, reset),
       cmocka_unit_test_setup(aieml_errors, reset),
+      cmocka_unit_test_setup(aieml_bf16_rounding, reset),
+      cmocka_unit_test_setup(aieml_float_elem, reset),
+      cmocka_unit_test_setup(aieml_float_errors, reset),
       cmocka_unit_test_setup(aieml_conv_hand, reset),
       cmocka_unit_test_setup(aieml_conv_errors, reset),
       cmocka_unit_test_setup(aieml_matmul, reset),

@@ -231,6 +231,15 @@ static void reports_format_errors(void **state) {
                "result 'r' may only appear as type($name)");
   expect_error(OP_HEAD "    regions: [body]\n    format: attr-dict\n",
                "region 'body' must appear exactly once");
+  /* region-args($r) does not place the region itself. */
+  expect_error(OP_HEAD "    regions: [body]\n    format: region-args($body)\n",
+               "region 'body' must appear exactly once");
+  expect_error(OP_HEAD "    attributes: [{name: d, kind: any}]\n"
+                       "    format: region-args($d) $d\n",
+               "region-args in 'toy.x' takes one region");
+  expect_error(OP_HEAD
+               "    regions: [body]\n    format: region-args(body) $body\n",
+               "expected region-args($region)");
 }
 
 /* The tables built into npuc load without a single error. */

@@ -10,6 +10,7 @@
 #endif
 #include "npuc/CommandLine.h"
 #include "npuc/IR.h"
+#include "npuc/StringBuilder.h"
 #include "npuc/ToolSupport.h"
 #include "npuc/Translation.h"
 
@@ -35,7 +36,7 @@ static int parse_command_line(int argc, char **argv, options *o);
 static int run(const options *o);
 static bool translate_chunk(const options *o, MlirContext ctx,
                             const npuc_op_registry *reg, const char *filename,
-                            const npuc_chunk *chunk, npuc_output *out);
+                            const npuc_chunk *chunk, npuc_sb *text);
 
 int main(int argc, char **argv) {
   options o = {0};
@@ -48,7 +49,8 @@ int main(int argc, char **argv) {
 /* ---- The run -------------------------------------------------------- */
 
 /* Every chunk is translated even after one failed, as mlir-translate does;
- * the output appears only if all succeeded. */
+ * the output appears only if all succeeded: the text is gathered first, as
+ * standard output (unlike a file) cannot be taken back. */
 static int run(const options *o) {
   npuc_keep_freed_memory();
   npuc_install_fatal_error_handler(TOOL);
@@ -70,14 +72,15 @@ static int run(const options *o) {
       n = npuc_split_input(input, len, o->split_marker, filename, NULL,
                            &chunks);
     ok = n > 0;
+    npuc_sb text = {0};
     for (size_t i = 0; i < n; i++) {
-      if (i > 0 && *o->output_split_marker) {
-        npuc_output_write(out, o->output_split_marker,
-                          strlen(o->output_split_marker));
-        npuc_output_write(out, "\n", 1);
-      }
-      ok &= translate_chunk(o, ctx, reg, filename, &chunks[i], out);
+      if (i > 0 && *o->output_split_marker)
+        npuc_sb_printf(&text, "%s\n", o->output_split_marker);
+      ok &= translate_chunk(o, ctx, reg, filename, &chunks[i], &text);
     }
+    if (ok && text.data)
+      npuc_output_write(out, text.data, text.len);
+    npuc_sb_free(&text);
     if (chunks != &whole)
       free(chunks);
     npuc_context_destroy(ctx);
@@ -92,7 +95,7 @@ static int run(const options *o) {
 
 static bool translate_chunk(const options *o, MlirContext ctx,
                             const npuc_op_registry *reg, const char *filename,
-                            const npuc_chunk *chunk, npuc_output *out) {
+                            const npuc_chunk *chunk, npuc_sb *out) {
   npuc_module m;
   if (!npuc_module_parse(ctx, reg, chunk->text, chunk->len, filename,
                          chunk->first_line, NULL, &m))
@@ -102,7 +105,7 @@ static bool translate_chunk(const options *o, MlirContext ctx,
   npuc_sb text = {0};
   bool ok = o->translation->run(m.op, &o->topts, &text);
   if (ok && text.data)
-    npuc_output_write(out, text.data, strlen(text.data));
+    npuc_sb_append(out, text.data, text.len);
   npuc_sb_free(&text);
   npuc_context_set_sink(ctx, NULL, NULL);
   npuc_module_destroy(&m);

@@ -73,6 +73,18 @@ template <> struct npuc_cc_kind<uint16_t> {
 template <> struct npuc_cc_kind<float> {
   static const npuc_aie1_elem value = NPUC_AIE1_F32;
 };
+/* AIE-ML's bfloat16, the high half of an f32, held as its bits (the
+ * emulator keeps bf16 lanes as I16 bits); `(bfloat16)1.5` rounds to
+ * nearest even. */
+struct bfloat16 {
+  uint16_t bits;
+  bfloat16() : bits(0) {}
+  bfloat16(float f) : bits(npuc_aie1_bf16_bits(f)) {}
+  operator float() const { return npuc_aie1_bf16_value(bits); }
+};
+template <> struct npuc_cc_kind<bfloat16> {
+  static const npuc_aie1_elem value = NPUC_AIE1_I16;
+};
 
 template <int K, int N> struct npuc_vacc;
 
@@ -170,6 +182,9 @@ NPUC_CC_DATA(float, 4, v4float)
 NPUC_CC_DATA(float, 8, v8float)
 NPUC_CC_DATA(float, 16, v16float)
 NPUC_CC_DATA(float, 32, v32float)
+NPUC_CC_DATA(bfloat16, 16, v16bfloat16)
+NPUC_CC_DATA(bfloat16, 32, v32bfloat16)
+NPUC_CC_DATA(bfloat16, 64, v64bfloat16)
 #undef NPUC_CC_DATA
 
 typedef npuc_vacc<NPUC_AIE1_ACC48, 8> v8acc48;
@@ -181,6 +196,8 @@ typedef npuc_vacc<NPUC_AIE1_ACC80, 16> v16acc80;
 typedef npuc_vacc<NPUC_AIE1_I64, 16> v16acc64;
 typedef npuc_vacc<NPUC_AIE1_I32, 16> v16acc32;
 typedef npuc_vacc<NPUC_AIE1_I32, 32> v32acc32;
+/* AIE-ML: f32 lanes for bf16 and f32 data. */
+typedef npuc_vacc<NPUC_AIE1_F32, 16> v16accfloat;
 
 inline v16int32 broadcast_zero_s32() { return v16int32(); }
 
@@ -722,6 +739,120 @@ inline v32acc32 mac_elem_32_2(const v64int8 &b, const v64int8 &a,
 inline v32acc32 msc_elem_32_2(const v64int8 &b, const v64int8 &a,
                               const v32acc32 &acc) {
   return npuc_cc_elem_32_2(a, b, &acc, true, "msc_elem_32_2");
+}
+
+/* ---- AIE-ML bfloat16 and float accumulators
+ * ---------------------------------- */
+
+/* extract_vN<type>(v, idx): part idx of N lanes (aievec.ext on AIE2). */
+#define NPUC_CC_EXTRACT(NAME, E, N)                                            \
+  template <int M>                                                             \
+  inline NAME extract_##NAME(const npuc_vdata<E, M> &v, int idx) {             \
+    npuc_aie1_vec in = npuc_cc_in(v), out;                                     \
+    npuc_cc_check(npuc_aie1_ext(&npuc_cc_ctx(), &out, &in, N, idx),            \
+                  "extract_" #NAME);                                           \
+    return npuc_cc_outer<NAME>::from(out, "extract_" #NAME);                   \
+  }
+NPUC_CC_EXTRACT(v16bfloat16, bfloat16, 16)
+NPUC_CC_EXTRACT(v32bfloat16, bfloat16, 32)
+NPUC_CC_EXTRACT(v16float, float, 16)
+NPUC_CC_EXTRACT(v16int32, int32_t, 16)
+NPUC_CC_EXTRACT(v32int16, int16_t, 32)
+NPUC_CC_EXTRACT(v64int8, int8_t, 64)
+#undef NPUC_CC_EXTRACT
+
+template <typename E, int N> inline npuc_vdata<E, N> npuc_cc_splat(E x) {
+  npuc_vdata<E, N> r;
+  for (int k = 0; k < N; ++k)
+    r.e[k] = x;
+  return r;
+}
+inline v16float broadcast_zero_float() { return v16float(); }
+inline v16float broadcast_to_v16float(float x) {
+  return npuc_cc_splat<float, 16>(x);
+}
+inline v32bfloat16 broadcast_zero_bfloat16() { return v32bfloat16(); }
+inline v32bfloat16 broadcast_to_v32bfloat16(bfloat16 x) {
+  return npuc_cc_splat<bfloat16, 32>(x);
+}
+
+/* ups_to_v16accfloat of bf16 or f32 lanes; srs back to f32 lanes (the
+ * accumulator's lanes as they are), to_v16bfloat16 rounding them. */
+template <typename E>
+inline v16accfloat ups_to_v16accfloat(const npuc_vdata<E, 16> &v) {
+  npuc_cc_core core(true);
+  npuc_aie1_vec in = npuc_cc_in(v), out;
+  npuc_cc_check(npuc_aie1_ups_float(&npuc_cc_ctx(), &out, &in,
+                                    npuc_cc_kind<E>::value != NPUC_AIE1_F32),
+                "ups_to_v16accfloat");
+  return npuc_cc_outer<v16accfloat>::from(out, "ups_to_v16accfloat");
+}
+inline v16float srs(const v16accfloat &a) {
+  return npuc_cc_outer<v16float>::from(a.v, "srs");
+}
+inline v16bfloat16 to_v16bfloat16(const v16accfloat &a) {
+  npuc_cc_core core(true);
+  npuc_aie1_vec out;
+  npuc_cc_check(npuc_aie1_to_bf16(&npuc_cc_ctx(), &out, &a.v),
+                "to_v16bfloat16");
+  return npuc_cc_outer<v16bfloat16>::from(out, "to_v16bfloat16");
+}
+
+/* mul_elem_16 / mac_elem_16 / msc_elem_16 on f32: lane k from lane k of
+ * each. mul_elem_16_2 / mac_elem_16_2 / msc_elem_16_2 on bf16, 16 lanes x
+ * 2 columns, read as the i8 _32_2 forms are: lane k is a[k] * b[k] +
+ * a[16 + k] * b[16 + k]; the translation's second halves are undef_ (zero
+ * lanes here), which leaves aievec.mul_elem's element-wise product. */
+template <typename E, int N>
+inline v16accfloat
+npuc_cc_float_elem(const npuc_vdata<E, N> &a, const npuc_vdata<E, N> &b,
+                   const v16accfloat *acc, bool sub, const char *what) {
+  npuc_cc_core core(true);
+  npuc_aie1_ctx *ctx = &npuc_cc_ctx();
+  npuc_aie1_vec x = npuc_cc_in(a), z = npuc_cc_in(b), out;
+  bool bf16 = npuc_cc_kind<E>::value != NPUC_AIE1_F32;
+  bool ok = npuc_aie1_float_mac_elem(ctx, &out, &x, &z, acc ? &acc->v : NULL,
+                                     bf16, 16, sub);
+  if (ok && N == 32) { /* the second column */
+    npuc_aie1_vec xh, zh;
+    ok = npuc_aie1_ext(ctx, &xh, &x, 16, 1) &&
+         npuc_aie1_ext(ctx, &zh, &z, 16, 1) &&
+         npuc_aie1_float_mac_elem(ctx, &out, &xh, &zh, &out, bf16, 16,
+                                  acc && sub);
+  }
+  npuc_cc_check(ok, what);
+  return npuc_cc_outer<v16accfloat>::from(out, what);
+}
+#define NPUC_CC_FLOAT_ELEM(SUFFIX, V)                                          \
+  inline v16accfloat mul_elem##SUFFIX(const V &a, const V &b) {                \
+    return npuc_cc_float_elem(a, b, NULL, false, "mul_elem" #SUFFIX);          \
+  }                                                                            \
+  inline v16accfloat mac_elem##SUFFIX(const V &b, const V &a,                  \
+                                      const v16accfloat &acc) {                \
+    return npuc_cc_float_elem(a, b, &acc, false, "mac_elem" #SUFFIX);          \
+  }                                                                            \
+  inline v16accfloat msc_elem##SUFFIX(const V &b, const V &a,                  \
+                                      const v16accfloat &acc) {                \
+    return npuc_cc_float_elem(a, b, &acc, true, "msc_elem" #SUFFIX);           \
+  }
+NPUC_CC_FLOAT_ELEM(_16_2, v32bfloat16)
+NPUC_CC_FLOAT_ELEM(_16, v16float)
+#undef NPUC_CC_FLOAT_ELEM
+
+/* add / sub of float accumulators (aievec.add_elem / sub_elem on f32). */
+inline v16accfloat npuc_cc_float_add(const v16accfloat &a, const v16accfloat &b,
+                                     bool sub, const char *what) {
+  npuc_cc_core core(true);
+  npuc_aie1_vec out;
+  npuc_cc_check(npuc_aie1_float_add_elem(&npuc_cc_ctx(), &out, &a.v, &b.v, sub),
+                what);
+  return npuc_cc_outer<v16accfloat>::from(out, what);
+}
+inline v16accfloat add(const v16accfloat &a, const v16accfloat &b) {
+  return npuc_cc_float_add(a, b, false, "add");
+}
+inline v16accfloat sub(const v16accfloat &a, const v16accfloat &b) {
+  return npuc_cc_float_add(a, b, true, "sub");
 }
 
 /* ---- AIE-ML convolutions, shuffle, matmul

@@ -199,7 +199,8 @@ static bool scalar_spelling(MlirType t, bool stdint_type, npuc_sb *sb) {
   }
   if (mlirTypeIsAF32(t))
     return npuc_sb_printf(sb, "float"), true;
-  if (mlirTypeIsABF16(t) || mlirTypeIsAF16(t))
+  /* Not f16: the anchor writes it as bfloat16, another format. */
+  if (mlirTypeIsABF16(t))
     return npuc_sb_printf(sb, "bfloat16"), true;
   if (mlirTypeIsAF64(t))
     return npuc_sb_printf(sb, "double"), true;
@@ -211,15 +212,35 @@ static bool scalar_spelling(MlirType t, bool stdint_type, npuc_sb *sb) {
 /* AIE2 accumulators: v16acc32, v16acc64, v32acc32, v16accfloat. */
 static bool aie2_acc_spelling(MlirType elem, int64_t n, npuc_sb *sb) {
   if (mlirTypeIsAFloat(elem))
-    return npuc_sb_printf(sb, "accfloat"), true;
+    return (n == 8 || n == 16 || n == 32) &&
+           (npuc_sb_printf(sb, "accfloat"), true);
   int64_t w = scalar_bits(elem);
   if ((n == 16 && w == 64) || (n == 32 && w == 32) || (n == 16 && w == 32))
     return npuc_sb_printf(sb, "acc%lld", (long long)w), true;
   return false;
 }
 
+/* A vector type the AIE compiler has: data in a 128-, 256-, 512- or
+ * 1024-bit register, AIE1 accumulator lanes (i48, i80) 4, 8 or 16 at a
+ * time. The anchor writes any `vN<type>`, which then does not build. */
+static bool vector_has_register(MlirType elem, int64_t n) {
+  int64_t w = scalar_bits(elem);
+  if (mlirTypeIsAInteger(elem) && (w == 48 || w == 80))
+    return n == 4 || n == 8 || n == 16;
+  int64_t bits = n * w;
+  return w > 0 && (bits == 128 || bits == 256 || bits == 512 || bits == 1024);
+}
+
+/* bf16 is AIE-ML's (--aie2); AIE1 has no type for it. */
+static bool has_bf16(MlirType t) {
+  return mlirTypeIsABF16(mlirTypeIsAShaped(t) ? mlirShapedTypeGetElementType(t)
+                                              : t);
+}
+
 bool cpp_type_spelling(const cpp_emitter *e, MlirType t, bool stdint_type,
                        bool acc, npuc_sb *sb) {
+  if (!e->aie2 && has_bf16(t))
+    return false;
   if (mlirTypeIsAMemRef(t)) {
     if (!scalar_spelling(mlirShapedTypeGetElementType(t), true, sb))
       return false;
@@ -235,7 +256,7 @@ bool cpp_type_spelling(const cpp_emitter *e, MlirType t, bool stdint_type,
   if (e->aie2 && (acc || (int_elem && scalar_bits(elem) == 64)) &&
       (int_elem || mlirTypeIsAFloat(elem)))
     return aie2_acc_spelling(elem, n, sb);
-  return scalar_spelling(elem, false, sb);
+  return vector_has_register(elem, n) && scalar_spelling(elem, false, sb);
 }
 
 bool cpp_emit_type(cpp_emitter *e, MlirOperation op, MlirType t,
@@ -247,8 +268,10 @@ bool cpp_emit_type(cpp_emitter *e, MlirOperation op, MlirType t,
   } else {
     npuc_sb_free(&sb);
     mlirTypePrint(t, npuc_sb_append_mlir, &sb);
-    cpp_error(e, op, "cannot emit type %s in C++ for the AIE compiler",
-              sb.data ? sb.data : "?");
+    cpp_error(e, op, "cannot emit type %s in C++ for the AIE compiler%s",
+              sb.data ? sb.data : "?",
+              !e->aie2 && has_bf16(t) ? " (bf16 is AIE-ML's: pass --aie2)"
+                                      : "");
   }
   npuc_sb_free(&sb);
   return ok;
@@ -374,9 +397,27 @@ static int64_t dense_int(MlirAttribute a, MlirType elem, intptr_t i) {
   }
 }
 
+/* Element i of a dense float attribute. The C API's raw getters read f32 or
+ * f64 storage only, so a splat (and any 16-bit element: bf16, f16) goes
+ * through its FloatAttr. */
 static double dense_float(MlirAttribute a, MlirType elem, intptr_t i) {
-  return mlirTypeIsAF64(elem) ? mlirDenseElementsAttrGetDoubleValue(a, i)
-                              : mlirDenseElementsAttrGetFloatValue(a, i);
+  if (mlirDenseElementsAttrIsSplat(a))
+    return mlirFloatAttrGetValueDouble(mlirDenseElementsAttrGetSplatValue(a));
+  if (mlirTypeIsAF64(elem))
+    return mlirDenseElementsAttrGetDoubleValue(a, i);
+  if (mlirTypeIsAF32(elem))
+    return mlirDenseElementsAttrGetFloatValue(a, i);
+  MlirType t = mlirAttributeGetType(a);
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  uint64_t idx[8] = {0};
+  if (rank > 8)
+    return 0;
+  for (intptr_t d = rank - 1; d >= 0; --d) {
+    int64_t n = mlirShapedTypeGetDimSize(t, d);
+    idx[d] = (uint64_t)(i % n);
+    i /= n;
+  }
+  return mlirFloatAttrGetValueDouble(mlirElementsAttrGetValue(a, rank, idx));
 }
 
 static bool emit_dense(cpp_emitter *e, MlirOperation op, MlirAttribute a);

@@ -114,3 +114,61 @@ module {
     %1 = aie.lock(%0, -2)
   }
 }
+
+// -----
+
+module {
+  // expected-error @+1 {{'aie.runtime_sequence' op expects parent op 'aie.device'}}
+  aie.runtime_sequence @seq(%arg0: i32) {
+  }
+}
+
+// -----
+
+module {
+  aie.device(npu2) {
+    // expected-error @+1 {{expected a block argument '%name' of 'aie.runtime_sequence', found 'i32'}}
+    aie.runtime_sequence @seq(i32) {
+    }
+  }
+}
+
+// -----
+
+module {
+  aie.device(npu2) {
+    // expected-error @+1 {{expected a type for 'a block argument' of 'aie.runtime_sequence', found ')'}}
+    aie.runtime_sequence @seq(%arg0 : ) {
+    }
+  }
+}
+
+// -----
+
+module {
+  aie.device(npu2) {
+    // expected-error @+1 {{expected ',' or ')' after a block argument of 'aie.runtime_sequence', found '{'}}
+    aie.runtime_sequence @seq(%arg0 : i32 {
+    }
+  }
+}
+
+// -----
+
+module {
+  aie.device(npu2) {
+    // expected-error @+1 {{expected '(' in custom syntax of 'aie.runtime_sequence', found '"seq"'}}
+    aie.runtime_sequence "seq"(%arg0 : i32) {
+    }
+  }
+}
+
+// -----
+
+module {
+  aie.device(npu2) {
+    // expected-error @+1 {{expected a block argument '%name' of 'aie.runtime_sequence', found ')'}}
+    aie.runtime_sequence @seq(%arg0 : i32, ) {
+    }
+  }
+}

@@ -1,6 +1,9 @@
 // RUN: npuc-opt %s -o %t && grep -v "^//" %s | diff -u - %t
 // RUN: npuc-opt %t | diff -u %t -
 // RUN: npuc-opt --mlir-print-op-generic %s | npuc-opt | diff -u %t -
+// With debug info, block arguments carry their loc(...) in the signature.
+// RUN: npuc-opt --mlir-print-debuginfo %s -o %t.dbg
+// RUN: npuc-opt --mlir-print-debuginfo %t.dbg | diff -u %t.dbg -
 // Every aie op in the custom syntax aie-opt prints, each optional
 // attribute present and absent, around an aievec kernel: printing gives
 // back exactly the input.
@@ -34,6 +37,14 @@ module @design {
       aie.connect<North : 3, DMA : 0>
     }
     %9 = aie.external_buffer {sym_name = "ext"} : memref<16xi32>
+    aie.runtime_sequence @seq(%arg0: i32, %arg1: i32, %arg2: memref<i32>) {
+      %10 = arith.maxsi %arg0, %arg1 : i32
+      memref.store %10, %arg2[] : memref<i32>
+    }
+    aie.runtime_sequence() {
+    }
+    aie.runtime_sequence @"two words"(%arg0: memref<16xi8>) {
+    }
   }
   aie.device(npu2) {
   }

@@ -20,6 +20,23 @@ func.func @matmul_contraction(%A : vector<2x4xi16>, %B : vector<2x8xi16>, %C : v
 
 // -----
 
+func.func @matmul_shape(%A : vector<4x4xbf16>, %B : vector<4x4xbf16>, %C : vector<4x4xf32>) -> vector<4x4xf32> {
+  // expected-error @+1 {{'aievec.matmul' does not support lhs vector<4x4xbf16>, rhs vector<4x4xbf16>, acc vector<4x4xf32>}}
+  %0 = aievec.matmul %A, %B, %C : vector<4x4xbf16>, vector<4x4xbf16>
+                                  into vector<4x4xf32>
+  return %0 : vector<4x4xf32>
+}
+
+// -----
+
+func.func @matmul_accumulator(%A : vector<2x4xi16>, %B : vector<4x8xi16>, %C : vector<2x8xi32>) -> vector<2x8xi32> {
+  // expected-error @+1 {{'aievec.matmul' does not support lhs vector<2x4xi16>, rhs vector<4x8xi16>, acc vector<2x8xi32>}}
+  %0 = aievec.matmul %A, %B, %C : vector<2x4xi16>, vector<4x8xi16> into vector<2x8xi32>
+  return %0 : vector<2x8xi32>
+}
+
+// -----
+
 func.func @matmul_aie2p_acc(%A : vector<8x8xi8>, %B : vector<8x8xi8>, %C : vector<8x8xi64>) -> vector<8x8xi64> {
   // expected-error @+1 {{'aievec.matmul_aie2p' does not support lhs vector<8x8xi8>, rhs vector<8x8xi8>, acc vector<8x8xi64>}}
   %0 = aievec.matmul_aie2p %A, %B, %C : vector<8x8xi8>, vector<8x8xi8> into vector<8x8xi64>
