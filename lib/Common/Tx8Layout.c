@@ -166,10 +166,13 @@ void npuc_tx8_window_max(const npuc_tx8_window *windows, const int32_t *whole,
                          int32_t dim, const int32_t *out_slice, int32_t *max) {
   for (int32_t d = 0; d < dim; ++d) {
     const npuc_tx8_window *w = &windows[d];
-    int32_t n = w->out_dim < 0
-                    ? whole[d]
-                    : (out_slice[w->out_dim] - 1) * w->scale + w->extent;
-    max[d] = n < whole[d] ? n : whole[d];
+    /* In 64 bits: 32-bit factors cannot overflow it, and the result is
+     * clipped to the 32-bit dimension. */
+    int64_t n = w->out_dim < 0 ? whole[d]
+                               : (int64_t)(out_slice[w->out_dim] - 1) *
+                                         w->scale +
+                                     w->extent;
+    max[d] = n < whole[d] ? (int32_t)n : whole[d];
   }
 }
 

@@ -51,6 +51,12 @@ static bool layout_init(MlirOperation func, const npuc_pass_options *opts,
   size_t n;
   MlirOperation *ops = tx8l_collect_ops(func, &n);
   bool ok = sizes_fit(func, ops, n, target.ddr_bytes);
+  /* A graph grouped already (hand-written, or an earlier run's output:
+   * --target=tx8 starts it at tx8-sharding) had its layouts decided; it
+   * gets the checks above and is left as it is. */
+  for (size_t i = 0; i < n; ++i)
+    if (npuc_op_is(ops[i], "tx8be.group"))
+      n = 0;
   for (size_t i = 0; i < n; ++i) {
     if (!tx8l_is_layout_op(ctx->registry, ops[i]))
       continue;
