@@ -1054,9 +1054,18 @@ static void assign_lifetimes(npuc_tx8_group_plan *p) {
  * -----------------------------------------------------------------------------
  */
 
+/* Byte counts saturate at INT64_MAX, which no SPM holds (the layouts do
+ * the same, npuc_tx8_layout_of). */
 static int64_t align_batch(int64_t bytes) {
-  return (bytes + NPUC_TX8_BATCH_ALIGN_BYTES - 1) / NPUC_TX8_BATCH_ALIGN_BYTES *
-         NPUC_TX8_BATCH_ALIGN_BYTES;
+  int64_t r;
+  return npuc_checked_align_up(bytes, NPUC_TX8_BATCH_ALIGN_BYTES, &r)
+             ? r
+             : INT64_MAX;
+}
+
+static int64_t sat_add(int64_t a, int64_t b) {
+  int64_t r;
+  return npuc_checked_add(a, b, &r) ? r : INT64_MAX;
 }
 
 /* Buffer `i`'s layout at its largest for anchor slices of `out_slice`. */
@@ -1084,7 +1093,7 @@ int64_t npuc_tx8_group_spm_bytes(const npuc_tx8_group_plan *p,
   for (int i = 0; i < p->num_buffers; ++i) {
     if (offsets)
       offsets[i] = total;
-    total += npuc_tx8_group_buffer_bytes(p, i, out_slice);
+    total = sat_add(total, npuc_tx8_group_buffer_bytes(p, i, out_slice));
   }
   for (int k = 0; k < p->num_ops; ++k) {
     const npuc_tx8_group_op *o = &p->ops[k];
@@ -1097,7 +1106,7 @@ int64_t npuc_tx8_group_spm_bytes(const npuc_tx8_group_plan *p,
   }
   if (offsets)
     offsets[p->num_buffers] = total;
-  return total + scratch;
+  return sat_add(total, scratch);
 }
 
 /* The allocator's offsets (tx8-spm-alloc), read back so that the code

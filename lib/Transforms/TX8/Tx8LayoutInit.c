@@ -154,8 +154,7 @@ static bool sizes_fit(MlirOperation func, MlirOperation *ops, size_t n,
 }
 
 static bool align_batch(int64_t bytes, int64_t *out) {
-  int64_t a = NPUC_TX8_BATCH_ALIGN_BYTES;
-  return npuc_checked_ceil_div(bytes, a, out) && npuc_checked_mul(*out, a, out);
+  return npuc_checked_align_up(bytes, NPUC_TX8_BATCH_ALIGN_BYTES, out);
 }
 
 /* The bytes of the tensor's largest TX8 layout: the aligned ones, with
