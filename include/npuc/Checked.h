@@ -60,7 +60,8 @@ static inline bool npuc_checked_product(const int64_t *dims, int n,
  * when it does not fit. */
 static inline bool npuc_checked_align_up(int64_t a, int64_t b, int64_t *out) {
   int64_t q;
-  return b > 0 && npuc_checked_ceil_div(a, b, &q) && npuc_checked_mul(q, b, out);
+  return b > 0 && npuc_checked_ceil_div(a, b, &q) &&
+         npuc_checked_mul(q, b, out);
 }
 
 #endif

@@ -183,10 +183,10 @@ void npuc_tx8_window_max(const npuc_tx8_window *windows, const int32_t *whole,
     const npuc_tx8_window *w = &windows[d];
     /* In 64 bits: 32-bit factors cannot overflow it, and the result is
      * clipped to the 32-bit dimension. */
-    int64_t n = w->out_dim < 0 ? whole[d]
-                               : (int64_t)(out_slice[w->out_dim] - 1) *
-                                         w->scale +
-                                     w->extent;
+    int64_t n =
+        w->out_dim < 0
+            ? whole[d]
+            : (int64_t)(out_slice[w->out_dim] - 1) * w->scale + w->extent;
     max[d] = n < whole[d] ? (int32_t)n : whole[d];
   }
 }

@@ -136,8 +136,8 @@ static bool operand_map_ok(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
 
 /* is-shape needs `of`; in-bounds `with` (the strides), `of` (what is
  * read) and `into` (the window's shape). */
-static bool window_keys_ok(npuc_yaml *ld, const npuc_op_def *op,
-                           yaml_node_t *n, const npuc_verify_rule *r) {
+static bool window_keys_ok(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
+                           const npuc_verify_rule *r) {
   if (r->kind == NPUC_RULE_IS_SHAPE && !r->of) {
     npuc_yaml_error(ld, n, "verify check 'is-shape' of %s needs 'of'",
                     op->name);

@@ -676,8 +676,9 @@ static bool in_bounds_holds(const rule_ctx *c, const npuc_verify_rule *r) {
     return true;
   intptr_t rank = mlirShapedTypeGetRank(in);
   if (mlirShapedTypeGetRank(out) != rank) {
-    snprintf(c->detail, DETAIL_CAP, "'%s': '%s' must have the rank of '%s' (%ld)",
-             c->def->name, r->into, r->of, (long)rank);
+    snprintf(c->detail, DETAIL_CAP,
+             "'%s': '%s' must have the rank of '%s' (%ld)", c->def->name,
+             r->into, r->of, (long)rank);
     return false;
   }
   int64_t offsets[MAX_RULE_INTS], strides[MAX_RULE_INTS];

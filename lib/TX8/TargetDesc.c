@@ -191,10 +191,10 @@ static void set_field(npuc_yaml *y, yaml_node_t *node, const char *path,
  * bounds every tensor by ddr_bytes) and the C model does not start
  * millions of tile threads. */
 
-#define MAX_TILES 4096                /* tiles_x * tiles_y */
-#define MAX_DDR_BYTES (1ll << 44)     /* 16 TiB */
-#define MAX_NE_DIM 65536              /* an NE instruction's m, k, n */
-#define MAX_MULTI_BUF 3               /* tx8-spm-alloc's copies */
+#define MAX_TILES 4096                 /* tiles_x * tiles_y */
+#define MAX_DDR_BYTES (1ll << 44)      /* 16 TiB */
+#define MAX_NE_DIM 65536               /* an NE instruction's m, k, n */
+#define MAX_MULTI_BUF 3                /* tx8-spm-alloc's copies */
 #define MAX_CYCLE_CONSTANT (1ll << 32) /* overheads and hop latencies */
 
 static size_t field_index(const char *path) {
@@ -225,8 +225,8 @@ static void check_ranges(npuc_yaml *y, yaml_node_t *root, const loading *l) {
   const npuc_tx8_target *t = l->t;
   int64_t tiles;
   if (!npuc_checked_mul(t->tiles_x, t->tiles_y, &tiles) || tiles > MAX_TILES) {
-    const char *key = l->at[field_index("chip.tiles.y")] ? "chip.tiles.y"
-                                                         : "chip.tiles.x";
+    const char *key =
+        l->at[field_index("chip.tiles.y")] ? "chip.tiles.y" : "chip.tiles.x";
     npuc_yaml_error(y, where(l, root, key),
                     "chip.tiles.x x chip.tiles.y is %lld tiles: at most %d",
                     (long long)t->tiles_x * t->tiles_y, MAX_TILES);

@@ -65,12 +65,24 @@ static void test_product(void **state) {
   assert_false(npuc_checked_product(big, 3, &r));
 }
 
+static void test_align_up(void **state) {
+  (void)state;
+  int64_t r = 0;
+  assert_true(npuc_checked_align_up(0, 256, &r));
+  assert_int_equal(r, 0);
+  assert_true(npuc_checked_align_up(257, 256, &r));
+  assert_int_equal(r, 512);
+  assert_true(npuc_checked_align_up(INT64_MAX - 255, 256, &r));
+  assert_int_equal(r, INT64_MAX - 255);
+  assert_false(npuc_checked_align_up(INT64_MAX - 254, 256, &r));
+  assert_false(npuc_checked_align_up(5, 0, &r));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_mul),
-      cmocka_unit_test(test_add),
-      cmocka_unit_test(test_ceil_div),
-      cmocka_unit_test(test_product),
+      cmocka_unit_test(test_mul),      cmocka_unit_test(test_add),
+      cmocka_unit_test(test_ceil_div), cmocka_unit_test(test_product),
+      cmocka_unit_test(test_align_up),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -227,9 +227,10 @@ static void slice_rules_checked(void **state) {
   assert_false(npuc_tx8_slice_check(&cat, err, sizeof err));
   assert_non_null(strstr(err, "beyond int64"));
   /* slice: (size - 1) * step + offset past int64. */
-  npuc_tx8_slice_op sl = {
-      .kind = NPUC_TX8_KIND_SLICE, .num_operands = 1, .offsets = {1},
-      .steps = {INT64_MAX / 2}};
+  npuc_tx8_slice_op sl = {.kind = NPUC_TX8_KIND_SLICE,
+                          .num_operands = 1,
+                          .offsets = {1},
+                          .steps = {INT64_MAX / 2}};
   const int64_t in[1] = {8}, out[1] = {4};
   sl.operands[0] = shape_of(1, in);
   sl.result = shape_of(1, out);

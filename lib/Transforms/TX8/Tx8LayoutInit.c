@@ -192,12 +192,21 @@ static bool value_fits(MlirOperation where, MlirValue v, const char *what,
   if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t))
     return true;
   int64_t bytes;
-  bool computable = tensor_bytes(t, &bytes);
-  if (computable && bytes <= ddr_bytes)
+  bool computable = tensor_bytes(t, &bytes), empty = false;
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
+    empty |= mlirShapedTypeGetDimSize(t, d) == 0;
+  if (computable && bytes <= ddr_bytes && !empty)
     return true;
   npuc_sb type = {0};
   mlirTypePrint(t, npuc_sb_append_mlir, &type);
-  if (!computable)
+  if (empty)
+    /* The layouts, the slice plan and the op library divide by the
+     * dimensions (a tensor<0x8xf16> died of SIGFPE in tx8-sharding). */
+    npuc_pass_error(where,
+                    "%s %d (%s) has a dimension of size 0: the TX8 target "
+                    "computes no empty tensors",
+                    what, index, type.data ? type.data : "");
+  else if (!computable)
     npuc_pass_error(where,
                     "%s %d (%s) is too large: its size in bytes does not "
                     "fit in 64 bits",
