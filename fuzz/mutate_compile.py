@@ -110,7 +110,10 @@ def run(cmd, out_dir):
     except subprocess.TimeoutExpired:
         return "timeout (120 s)"
     if finding(r):
-        return r.stderr[-2000:]
+        # A crash may print nothing (a release build's SIGFPE): the finding
+        # is then its status, never the empty, false, stderr.
+        return r.stderr[-2000:] or "exit status %d, nothing on stderr" % (
+            r.returncode)
     if r.returncode != 0 and os.path.exists(out_dir):
         return "failed (exit %d) but left %s" % (r.returncode, out_dir)
     return None
