@@ -66,6 +66,16 @@ def inputs():
         out.append(("aie1-cmodel", read(path), AIE1_CONFIG))
     example = os.path.join(ROOT, "examples", "hivm", "add_kernel.mlir")
     out.append(("ascend-cmodel", read(example), None))
+    # Grouped TX8 modules (which start at tx8-sharding) and the saved
+    # findings, whose neighbourhoods are where the next bugs live.
+    for path in sorted(glob.glob(os.path.join(
+            ROOT, "fuzz", "seeds-compile", "tx8-*.mlir"))):
+        out.append(("tx8", read(path), tx8_config))
+    for path in sorted(glob.glob(os.path.join(
+            ROOT, "fuzz", "crashes", "compile", "*", "input.mlir"))):
+        command = read(os.path.join(os.path.dirname(path), "command"))
+        if "--target=tx8" in command.split("\n"):
+            out.append(("tx8", read(path), tx8_config))
     return out
 
 
@@ -100,7 +110,10 @@ def run(cmd, out_dir):
     except subprocess.TimeoutExpired:
         return "timeout (120 s)"
     if finding(r):
-        return r.stderr[-2000:]
+        # A crash may print nothing (a release build's SIGFPE): the finding
+        # is then its status, never the empty, false, stderr.
+        return r.stderr[-2000:] or "exit status %d, nothing on stderr" % (
+            r.returncode)
     if r.returncode != 0 and os.path.exists(out_dir):
         return "failed (exit %d) but left %s" % (r.returncode, out_dir)
     return None

@@ -40,7 +40,8 @@ typedef struct {
 
 /* Linearizes the access `indices` of a memref of type `memref_type`, seeing
  * through arith.constant, arith.addi/subi/muli by constants and affine.apply.
- * Returns false (out of memory) only. Free with npuc_linear_access_free. */
+ * Returns false on out of memory, or when a coefficient or the offset does
+ * not fit int64 (computed checked). Free with npuc_linear_access_free. */
 bool npuc_linearize_access(MlirType memref_type, const MlirValue *indices,
                            size_t num_indices, npuc_linear_access *out);
 void npuc_linear_access_free(npuc_linear_access *a);
@@ -62,7 +63,8 @@ typedef struct {
 } npuc_reuse_read;
 
 /* Adds read `id` with its linearized access (the analysis takes ownership
- * of `access`). Returns false on out of memory. */
+ * of `access`). Returns false on out of memory, or when its extent in bits
+ * does not fit int64. */
 bool npuc_reuse_insert(npuc_reuse *r, size_t id, const npuc_reuse_read *read,
                        npuc_linear_access *access);
 /* Read `id` is only ever the left (X) operand of a mul/fma. */

@@ -177,6 +177,9 @@ typedef enum {
   NPUC_RULE_DIM_SIZE,    /* operands: dim `dim` in [min, max] or = `of`'s */
   NPUC_RULE_SAME_LENGTH, /* attr: as many entries as `with` has */
   NPUC_RULE_OPERAND_MAP, /* attr: per-value dicts whose `field` indexes `of` */
+  NPUC_RULE_IS_SHAPE,    /* attr: the static shape of `of` */
+  NPUC_RULE_IN_BOUNDS,   /* attr (offsets), with (strides): `into` read
+                            from `of` stays inside it */
 } npuc_rule_kind;
 
 typedef struct {

@@ -81,12 +81,14 @@ npuc_tx8_layout_mode npuc_tx8_compact_of(npuc_tx8_layout_mode mode);
 int64_t npuc_tx8_padded_channels(int64_t c, npuc_tx8_dtype dt);
 
 /* (N, HW, C) of a tensor of `rank` dimensions in `mode`. Rank 0 and 1 have
- * N = HW = 1. */
+ * N = HW = 1. An HW product past int64 is INT64_MAX. */
 npuc_tx8_dims npuc_tx8_dims_of_shape(const int64_t *shape, int rank,
                                      npuc_tx8_layout_mode mode);
 
 /* The placement of a tensor of `dims` and `dt` in `mode`. Sizes must be
- * positive. */
+ * positive. Computed with npuc/Checked.h: when a size does not fit int64,
+ * batch_bytes, batch_stride and total_bytes are INT64_MAX (no memory holds
+ * it; the compiler refuses such tensors in tx8-layout-init first). */
 npuc_tx8_layout npuc_tx8_layout_of(npuc_tx8_dims dims, npuc_tx8_dtype dt,
                                    npuc_tx8_layout_mode mode);
 

@@ -4,11 +4,24 @@
  * compiler (npuc_common) and the C model (compiled into libnpuc_hivm_rt,
  * which libnpuc_tx8_rt links). */
 #include "npuc/Tx8Layout.h"
+#include "npuc/Checked.h"
 
-static int64_t align_up(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+/* Sizes past int64 saturate to INT64_MAX (npuc_tx8_layout_of). */
+static int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r;
+  return npuc_checked_mul(a, b, &r) ? r : INT64_MAX;
+}
+
+static int64_t sat_add(int64_t a, int64_t b) {
+  int64_t r;
+  return npuc_checked_add(a, b, &r) ? r : INT64_MAX;
+}
 
 static int64_t align_batch(int64_t bytes) {
-  return align_up(bytes, NPUC_TX8_BATCH_ALIGN_BYTES);
+  int64_t r;
+  return npuc_checked_align_up(bytes, NPUC_TX8_BATCH_ALIGN_BYTES, &r)
+             ? r
+             : INT64_MAX;
 }
 
 /* Each dtype's size in bytes and name, and each layout's name. */
@@ -98,7 +111,7 @@ static npuc_tx8_dims dims_of(const void *shape, bool wide, int rank,
     first = 1;
   }
   for (int i = first; i < rank - 1; ++i)
-    d.hw *= dim_at(shape, wide, i);
+    d.hw = sat_mul(d.hw, dim_at(shape, wide, i));
   return d;
 }
 
@@ -121,18 +134,20 @@ npuc_tx8_layout npuc_tx8_layout_of(npuc_tx8_dims dims, npuc_tx8_dtype dt,
   l.elem_bytes = npuc_tx8_dtype_bytes(dt);
   if (!npuc_tx8_is_aligned(mode)) {
     l.block = l.c0 = l.c0_align = dims.c;
-    l.batch_bytes = l.batch_stride = dims.hw * dims.c * l.elem_bytes;
-    l.total_bytes = dims.n * l.batch_stride;
+    l.batch_bytes = l.batch_stride =
+        sat_mul(sat_mul(dims.hw, dims.c), l.elem_bytes);
+    l.total_bytes = sat_mul(dims.n, l.batch_stride);
     return l;
   }
   l.block = block_width(dt);
   l.cx = dims.c / l.block;
   l.c0 = dims.c % l.block;
   l.c0_align = pad_c0(l.c0);
-  l.batch_bytes =
-      (l.cx * dims.hw * l.block + dims.hw * l.c0_align) * l.elem_bytes;
+  l.batch_bytes = sat_mul(sat_add(sat_mul(sat_mul(l.cx, dims.hw), l.block),
+                                  sat_mul(dims.hw, l.c0_align)),
+                          l.elem_bytes);
   l.batch_stride = align_batch(l.batch_bytes);
-  l.total_bytes = dims.n * l.batch_stride;
+  l.total_bytes = sat_mul(dims.n, l.batch_stride);
   return l;
 }
 
@@ -166,16 +181,19 @@ void npuc_tx8_window_max(const npuc_tx8_window *windows, const int32_t *whole,
                          int32_t dim, const int32_t *out_slice, int32_t *max) {
   for (int32_t d = 0; d < dim; ++d) {
     const npuc_tx8_window *w = &windows[d];
-    int32_t n = w->out_dim < 0
-                    ? whole[d]
-                    : (out_slice[w->out_dim] - 1) * w->scale + w->extent;
-    max[d] = n < whole[d] ? n : whole[d];
+    /* In 64 bits: 32-bit factors cannot overflow it, and the result is
+     * clipped to the 32-bit dimension. */
+    int64_t n =
+        w->out_dim < 0
+            ? whole[d]
+            : (int64_t)(out_slice[w->out_dim] - 1) * w->scale + w->extent;
+    max[d] = n < whole[d] ? (int32_t)n : whole[d];
   }
 }
 
 int64_t npuc_tx8_batchnorm_imm_size(npuc_tx8_dims dims,
                                     npuc_tx8_layout_mode mode) {
   npuc_tx8_layout x = npuc_tx8_layout_of(dims, NPUC_TX8_F32, mode);
-  return align_batch(x.total_bytes) +
-         align_batch(dims.c * (int64_t)sizeof(float));
+  return sat_add(align_batch(x.total_bytes),
+                 align_batch(sat_mul(dims.c, (int64_t)sizeof(float))));
 }

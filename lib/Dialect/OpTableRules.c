@@ -49,6 +49,8 @@ static const struct {
     {"dim-size", NPUC_RULE_DIM_SIZE, GROUPS, 1},
     {"same-length", NPUC_RULE_SAME_LENGTH, ATTR, 0},
     {"operand-map", NPUC_RULE_OPERAND_MAP, ATTR | GROUPS, 1},
+    {"is-shape", NPUC_RULE_IS_SHAPE, ATTR, 0},
+    {"in-bounds", NPUC_RULE_IN_BOUNDS, ATTR, 0},
 };
 
 static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
@@ -130,6 +132,25 @@ static bool operand_map_ok(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
                   "'require' (in-range, unique, same-type or same-value)",
                   op->name);
   return false;
+}
+
+/* is-shape needs `of`; in-bounds `with` (the strides), `of` (what is
+ * read) and `into` (the window's shape). */
+static bool window_keys_ok(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
+                           const npuc_verify_rule *r) {
+  if (r->kind == NPUC_RULE_IS_SHAPE && !r->of) {
+    npuc_yaml_error(ld, n, "verify check 'is-shape' of %s needs 'of'",
+                    op->name);
+    return false;
+  }
+  if (r->kind == NPUC_RULE_IN_BOUNDS && (!r->with || !r->of || !r->into)) {
+    npuc_yaml_error(ld, n,
+                    "verify check 'in-bounds' of %s needs 'with' (the "
+                    "strides), 'of' and 'into'",
+                    op->name);
+    return false;
+  }
+  return true;
 }
 
 /* An optional dimension key (`dim`, `of_dim`): 0..64, -1 when absent. */
@@ -224,6 +245,8 @@ static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
     return false;
   }
   if (r->kind == NPUC_RULE_OPERAND_MAP && !operand_map_ok(ld, op, n, r))
+    return false;
+  if (!window_keys_ok(ld, op, n, r))
     return false;
   if (r->with && !is_group(op, r->with) && npuc_op_find_attr(op, r->with) < 0) {
     npuc_yaml_error(ld, n,

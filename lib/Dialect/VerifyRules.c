@@ -617,6 +617,117 @@ static bool divides_holds(const rule_ctx *c, const npuc_verify_rule *r,
   return true;
 }
 
+/* ---- windows (tx8be.slice) ---- */
+
+/* The integers of attribute `name` when it is an integer list of exactly
+ * `rank` entries: true; false with a detail when it has another length;
+ * *absent when it is not there (or of another kind, which the kind check
+ * reports). */
+static bool rank_ints(const rule_ctx *c, const char *name, const char *of,
+                      intptr_t rank, int64_t *v, bool *absent) {
+  MlirAttribute a = attr_of(c, name);
+  intptr_t n = mlirAttributeIsNull(a) ? -1 : attr_ints(a, v, MAX_RULE_INTS);
+  *absent = n < 0;
+  if (n < 0 || n == rank)
+    return true;
+  snprintf(c->detail, DETAIL_CAP,
+           "attribute '%s' of '%s' must have one entry per dimension of '%s' "
+           "(%ld), not %ld",
+           name, c->def->name, of, (long)rank, (long)n);
+  return false;
+}
+
+/* `attr` lists the shape of `of` (dynamic dimensions match anything). */
+static bool is_shape_holds(const rule_ctx *c, const npuc_verify_rule *r) {
+  MlirType t = first_type(c, r->of);
+  if (mlirTypeIsNull(t) || !ranked(t) || mlirShapedTypeGetRank(t) > 64)
+    return true;
+  int64_t v[MAX_RULE_INTS];
+  bool absent;
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  if (!rank_ints(c, r->attr, r->of, rank, v, &absent))
+    return false;
+  for (intptr_t d = 0; !absent && d < rank; ++d) {
+    int64_t size = mlirShapedTypeGetDimSize(t, d);
+    if (mlirShapedTypeIsDynamicSize(size) || size == v[d])
+      continue;
+    snprintf(c->detail, DETAIL_CAP,
+             "attribute '%s' of '%s' must be the shape of '%s': entry %ld is "
+             "%lld, the dimension %lld",
+             r->attr, c->def->name, r->of, (long)d, (long long)v[d],
+             (long long)size);
+    return false;
+  }
+  return true;
+}
+
+static bool window_dim_holds(const rule_ctx *c, const npuc_verify_rule *r,
+                             intptr_t d, int64_t offset, int64_t stride);
+
+/* `into` is read from `of` at attr[d] + i * with[d], i < into's size d:
+ * offsets not negative, strides positive, and the last index read inside
+ * `of` (computed checked: offsets and strides near 2^63 are errors, not
+ * wrapped indices). A dimension of size 0 reads nothing, its offset may be
+ * the dimension's size. Static sizes only. */
+static bool in_bounds_holds(const rule_ctx *c, const npuc_verify_rule *r) {
+  MlirType in = first_type(c, r->of), out = first_type(c, r->into);
+  if (mlirTypeIsNull(in) || mlirTypeIsNull(out) || !ranked(in) ||
+      !ranked(out) || mlirShapedTypeGetRank(in) > 64)
+    return true;
+  intptr_t rank = mlirShapedTypeGetRank(in);
+  if (mlirShapedTypeGetRank(out) != rank) {
+    snprintf(c->detail, DETAIL_CAP,
+             "'%s': '%s' must have the rank of '%s' (%ld)", c->def->name,
+             r->into, r->of, (long)rank);
+    return false;
+  }
+  int64_t offsets[MAX_RULE_INTS], strides[MAX_RULE_INTS];
+  bool no_offsets, no_strides;
+  if (!rank_ints(c, r->attr, r->of, rank, offsets, &no_offsets) ||
+      !rank_ints(c, r->with, r->of, rank, strides, &no_strides))
+    return false;
+  for (intptr_t d = 0; !no_offsets && !no_strides && d < rank; ++d)
+    if (!window_dim_holds(c, r, d, offsets[d], strides[d]))
+      return false;
+  return true;
+}
+
+static bool window_dim_holds(const rule_ctx *c, const npuc_verify_rule *r,
+                             intptr_t d, int64_t offset, int64_t stride) {
+  MlirType in = first_type(c, r->of), out = first_type(c, r->into);
+  int64_t dim = mlirShapedTypeGetDimSize(in, d);
+  int64_t size = mlirShapedTypeGetDimSize(out, d), last = 0;
+  if (offset < 0 || stride < 1) {
+    snprintf(c->detail, DETAIL_CAP,
+             "'%s' dimension %ld: the offset (%lld) must not be negative and "
+             "the stride (%lld) must be positive",
+             c->def->name, (long)d, (long long)offset, (long long)stride);
+    return false;
+  }
+  if (mlirShapedTypeIsDynamicSize(dim) || mlirShapedTypeIsDynamicSize(size))
+    return true;
+  bool computed = size == 0 || (npuc_checked_mul(size - 1, stride, &last) &&
+                                npuc_checked_add(last, offset, &last));
+  if (size == 0)
+    last = offset;
+  if (computed && (size == 0 ? last <= dim : last < dim))
+    return true;
+  if (computed)
+    snprintf(c->detail, DETAIL_CAP,
+             "'%s' reads outside '%s' along dimension %ld: offset %lld, size "
+             "%lld and stride %lld reach index %lld, the dimension has %lld",
+             c->def->name, r->of, (long)d, (long long)offset, (long long)size,
+             (long long)stride, (long long)last, (long long)dim);
+  else
+    snprintf(c->detail, DETAIL_CAP,
+             "'%s' reads outside '%s' along dimension %ld: offset %lld, size "
+             "%lld and stride %lld reach an index beyond int64, the "
+             "dimension has %lld",
+             c->def->name, r->of, (long)d, (long long)offset, (long long)size,
+             (long long)stride, (long long)dim);
+  return false;
+}
+
 /* The entries of an attribute (any array, or 1 for another attribute, 0
  * when absent) or, for an operand group, its size. */
 static intptr_t length_of(const rule_ctx *c, const char *name) {
@@ -771,6 +882,8 @@ static bool rule_holds(const rule_ctx *c, const npuc_verify_rule *r) {
   case NPUC_RULE_DIM_SIZE: return each_value(c, r, dim_size_ok, (void *)c);
   case NPUC_RULE_SAME_LENGTH: return lengths_agree(c, r);
   case NPUC_RULE_OPERAND_MAP: return operand_map_holds(c, r);
+  case NPUC_RULE_IS_SHAPE: return is_shape_holds(c, r);
+  case NPUC_RULE_IN_BOUNDS: return in_bounds_holds(c, r);
   case NPUC_RULE_REQUIRED:
   case NPUC_RULE_ABSENT: {
     bool all = true;
@@ -843,7 +956,9 @@ static void rule_report(const rule_ctx *c, const npuc_verify_rule *r) {
       "attribute must be a symbol",
       "operand dimension of the wrong size",
       "attribute and operands of different lengths",
-      "attribute maps operands wrongly"};
+      "attribute maps operands wrongly",
+      "attribute is not the shape of its operand",
+      "the window reads outside its operand"};
   npuc_op_error(c->op, "'%s' op %s%s%s%s", c->def->name, what[r->kind],
                 r->attr ? " ('" : "", r->attr ? r->attr : "",
                 r->attr ? "')" : "");

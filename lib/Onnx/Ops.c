@@ -309,7 +309,7 @@ static bool op_unary(importer *im, const Onnx__NodeProto *n, int index) {
  * (VuV); anything else is expanded to x's whole physical shape. */
 static MlirValue constant_operand(importer *im, const oval *c, const oval *x,
                                   const int64_t *dims, int rank) {
-  int64_t cs[MAX_RANK], pdims[MAX_RANK], ps[MAX_RANK];
+  int64_t cs[MAX_RANK], pdims[MAX_RANK] = {0}, ps[MAX_RANK];
   onnx_broadcast_strides(c, rank, cs);
   for (int d = 0; d < rank; ++d) {
     pdims[d] = dims[x->perm[d]];

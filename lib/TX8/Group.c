@@ -96,6 +96,15 @@ bool npuc_tx8_value_layout_type(MlirOperation where, MlirValue v,
                   who, what, NPUC_TX8_MAX_RANK);
     return false;
   }
+  for (int d = 0; d < s->rank; ++d)
+    if (s->dims[d] > INT32_MAX) {
+      /* The plan's slices and the C model's shapes are 32-bit. */
+      npuc_op_error(where,
+                    "%s: unsupported shape%s: dimension %d is %lld, more "
+                    "than 2^31 - 1",
+                    who, what, d, (long long)s->dims[d]);
+      return false;
+    }
   if (!npuc_tx8_dtype_of_type(mlirShapedTypeGetElementType(t), dt)) {
     npuc_op_error(where,
                   "%s: unsupported dtype%s: TX8 computes f16, bf16, f32 and "
@@ -117,13 +126,27 @@ static bool attr_text(MlirOperation op, const char *name, char *buf,
   return n > 0 && (size_t)n < cap;
 }
 
+/* The tiles of a dx x dy mesh, which must fit the target's (the C model
+ * runs one thread per tile; the product of two attributes overflowed int32
+ * before); 0 with an error at the group when it does not. */
+static int32_t mesh_tiles(MlirOperation group, const char *what, int64_t dx,
+                          int64_t dy, const npuc_tx8_target *t) {
+  if (dx <= t->tiles_x && dy <= t->tiles_y)
+    return (int32_t)(dx * dy); /* the target's tiles are at most 4096 */
+  npuc_op_error(group,
+                "the group's tile mesh %lldx%lld (%s) exceeds the target's "
+                "%dx%d tiles",
+                (long long)dx, (long long)dy, what, t->tiles_x, t->tiles_y);
+  return 0;
+}
+
 int32_t npuc_tx8_group_tiles(MlirOperation group, const npuc_tx8_target *t) {
   char text[256], err[128];
   npuc_tx8_region_attr r;
   if (attr_text(group, "dev_region", text, sizeof text) &&
       npuc_tx8_parse_region_attr(text, strlen(text), &r, err, sizeof err) &&
       r.tile_dx > 0 && r.tile_dy > 0)
-    return r.tile_dx * r.tile_dy;
+    return mesh_tiles(group, "dev_region", r.tile_dx, r.tile_dy, t);
   MlirOperation module = group;
   while (!mlirOperationIsNull(module) && !named(module, "builtin.module"))
     module = mlirOperationGetParentOperation(module);
@@ -131,7 +154,7 @@ int32_t npuc_tx8_group_tiles(MlirOperation group, const npuc_tx8_target *t) {
   if (!mlirOperationIsNull(module) &&
       !npuc_tx8_module_tile_mesh(module, t, &dx, &dy))
     return 0;
-  return dx * dy;
+  return mesh_tiles(group, "tx8be.tile_dx x tx8be.tile_dy", dx, dy, t);
 }
 
 bool npuc_tx8_group_is_ddr_only(MlirOperation group) {
@@ -1031,9 +1054,18 @@ static void assign_lifetimes(npuc_tx8_group_plan *p) {
  * -----------------------------------------------------------------------------
  */
 
+/* Byte counts saturate at INT64_MAX, which no SPM holds (the layouts do
+ * the same, npuc_tx8_layout_of). */
 static int64_t align_batch(int64_t bytes) {
-  return (bytes + NPUC_TX8_BATCH_ALIGN_BYTES - 1) / NPUC_TX8_BATCH_ALIGN_BYTES *
-         NPUC_TX8_BATCH_ALIGN_BYTES;
+  int64_t r;
+  return npuc_checked_align_up(bytes, NPUC_TX8_BATCH_ALIGN_BYTES, &r)
+             ? r
+             : INT64_MAX;
+}
+
+static int64_t sat_add(int64_t a, int64_t b) {
+  int64_t r;
+  return npuc_checked_add(a, b, &r) ? r : INT64_MAX;
 }
 
 /* Buffer `i`'s layout at its largest for anchor slices of `out_slice`. */
@@ -1061,7 +1093,7 @@ int64_t npuc_tx8_group_spm_bytes(const npuc_tx8_group_plan *p,
   for (int i = 0; i < p->num_buffers; ++i) {
     if (offsets)
       offsets[i] = total;
-    total += npuc_tx8_group_buffer_bytes(p, i, out_slice);
+    total = sat_add(total, npuc_tx8_group_buffer_bytes(p, i, out_slice));
   }
   for (int k = 0; k < p->num_ops; ++k) {
     const npuc_tx8_group_op *o = &p->ops[k];
@@ -1074,7 +1106,7 @@ int64_t npuc_tx8_group_spm_bytes(const npuc_tx8_group_plan *p,
   }
   if (offsets)
     offsets[p->num_buffers] = total;
-  return total + scratch;
+  return sat_add(total, scratch);
 }
 
 /* The allocator's offsets (tx8-spm-alloc), read back so that the code

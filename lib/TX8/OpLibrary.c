@@ -9,6 +9,7 @@
 #include "YamlParse.h"
 
 #include <stddef.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
@@ -159,8 +160,9 @@ static int read_word(npuc_yaml *y, yaml_node_t *v, const char *key,
 static uint64_t read_mask(npuc_yaml *y, yaml_node_t *v, const char *key) {
   const char *text = npuc_yaml_scalar(v);
   char *end = NULL;
+  errno = 0;
   uint64_t mask = text ? strtoull(text, &end, 0) : 0;
-  if (!text || !*text || *end || text[0] == '-')
+  if (!text || !*text || *end || text[0] == '-' || errno == ERANGE)
     npuc_yaml_error(y, v, "'%s' must be a bit mask, not '%s'", key,
                     text ? text : "(not a scalar)");
   return mask;

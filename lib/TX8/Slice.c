@@ -2,6 +2,7 @@
  * tileShardingSplit says how the output may be split, backWindow what an
  * output slice reads). One rule per op family; npuc/TX8.h documents the
  * contract, Tx8Runtime.h the window arithmetic. */
+#include "npuc/Checked.h"
 #include "npuc/TX8.h"
 
 #include <stdarg.h>
@@ -288,6 +289,11 @@ static bool is_vector_of(const npuc_tx8_shape *s, int64_t c) {
   return s->rank == 1 && s->dims[0] == c;
 }
 
+/* The windows of the slice plan (npuc_tx8_window) hold strides, offsets
+ * and kernel extents in 32 bits: a larger one is an error, not a
+ * truncated window. */
+static bool fits_window(int64_t v) { return v >= -INT32_MAX && v <= INT32_MAX; }
+
 static bool check_unary(const npuc_tx8_slice_op *op, char *err, size_t cap) {
   if (op->num_operands != 1 ||
       !npuc_tx8_shape_equal(&op->operands[0], &op->result))
@@ -365,9 +371,10 @@ static bool check_conv(const npuc_tx8_slice_op *op, char *err, size_t cap) {
                        *o = &op->result;
   if (in->rank != 4 || w->rank != 4 || o->rank != 4)
     return fail(err, cap, "conv needs 4-D NHWC input, HWOI weight and result");
-  int64_t g = op->groups > 0 ? op->groups : 1;
+  int64_t g = op->groups > 0 ? op->groups : 1, channels;
   if (in->dims[3] % g || o->dims[3] % g || w->dims[2] != o->dims[3] ||
-      w->dims[3] * g != in->dims[3] || o->dims[0] != in->dims[0])
+      !npuc_checked_mul(w->dims[3], g, &channels) || channels != in->dims[3] ||
+      o->dims[0] != in->dims[0])
     return fail(err, cap, "the operand and result shapes do not match");
   for (int d = 0; d < 2; ++d) {
     if (op->strides[d] <= 0 || op->dilations[d] <= 0 || op->pads[2 * d] < 0 ||
@@ -375,8 +382,19 @@ static bool check_conv(const npuc_tx8_slice_op *op, char *err, size_t cap) {
       return fail(err, cap,
                   "strides and dilations must be positive and pads "
                   "not negative");
+    /* (kernel - 1) * dilation + 1, checked: a huge dilation overflowed
+     * here (UBSan). */
+    int64_t extent;
+    if (!npuc_checked_mul(w->dims[d] - 1, op->dilations[d], &extent) ||
+        !npuc_checked_add(extent, 1, &extent) || !fits_window(extent) ||
+        !fits_window(op->strides[d]) || !fits_window(op->pads[2 * d]))
+      return fail(err, cap,
+                  "dimension %d: the kernel extent ((%lld - 1) * dilation "
+                  "%lld + 1), the stride %lld and the pad %lld must fit "
+                  "in 32 bits",
+                  1 + d, (long long)w->dims[d], (long long)op->dilations[d],
+                  (long long)op->strides[d], (long long)op->pads[2 * d]);
     /* A wider pad gives output rows that read padding only. */
-    int64_t extent = (w->dims[d] - 1) * op->dilations[d] + 1;
     if (op->pads[2 * d] >= extent || op->pads[2 * d + 1] >= extent)
       return fail(err, cap,
                   "pads must be smaller than the kernel's extent "
@@ -494,9 +512,13 @@ static bool check_concat(const npuc_tx8_slice_op *op, char *err, size_t cap) {
     if (in->rank != o->rank)
       return fail(err, cap, "operand #%d must have the result's rank", i);
     for (int d = 0; d < o->rank; ++d) {
+      if ((op->axes >> d & 1) && !npuc_checked_add(total, in->dims[d], &total))
+        return fail(err, cap,
+                    "the operands' sizes along the axis add up beyond "
+                    "int64");
       if (op->axes >> d & 1)
-        total += in->dims[d];
-      else if (in->dims[d] != o->dims[d])
+        continue;
+      if (in->dims[d] != o->dims[d])
         return fail(err, cap,
                     "operand #%d differs from the result off the axis "
                     "(dimension %d)",
@@ -512,19 +534,25 @@ static bool check_concat(const npuc_tx8_slice_op *op, char *err, size_t cap) {
   return true;
 }
 
-/* The last element read, (size - 1) * step + offset, must be inside. */
+/* The last element read, (size - 1) * step + offset, must be inside
+ * (computed checked); offsets and steps are window fields (32 bits). */
 static bool check_slice(const npuc_tx8_slice_op *op, char *err, size_t cap) {
   const npuc_tx8_shape *in = &op->operands[0], *o = &op->result;
   if (op->num_operands != 1 || in->rank != o->rank)
     return fail(err, cap, "the result must have the input's rank");
-  for (int d = 0; d < o->rank; ++d)
-    if (op->offsets[d] < 0 || op->steps[d] < 1 ||
-        op->offsets[d] + (o->dims[d] - 1) * op->steps[d] >= in->dims[d])
+  for (int d = 0; d < o->rank; ++d) {
+    int64_t last;
+    bool inside = npuc_checked_mul(o->dims[d] - 1, op->steps[d], &last) &&
+                  npuc_checked_add(last, op->offsets[d], &last) &&
+                  last < in->dims[d];
+    if (op->offsets[d] < 0 || op->steps[d] < 1 || !inside ||
+        !fits_window(op->offsets[d]) || !fits_window(op->steps[d]))
       return fail(err, cap,
                   "dimension %d: offset %lld, size %lld and stride %lld "
                   "read outside the input's %lld",
                   d, (long long)op->offsets[d], (long long)o->dims[d],
                   (long long)op->steps[d], (long long)in->dims[d]);
+  }
   return true;
 }
 
@@ -546,7 +574,15 @@ static bool check_pool(const npuc_tx8_slice_op *op, char *err, size_t cap) {
                   "kernel and strides must be positive and pads below "
                   "the kernel (%lld)",
                   (long long)k);
-    int64_t extent = in->dims[1 + d] + pt + pb;
+    int64_t extent;
+    if (!fits_window(k) || !fits_window(s) ||
+        !npuc_checked_add(in->dims[1 + d], pt, &extent) ||
+        !npuc_checked_add(extent, pb, &extent))
+      return fail(err, cap,
+                  "dimension %d: the kernel %lld, the stride %lld and the "
+                  "padded extent must fit (32 bits for the kernel and "
+                  "stride)",
+                  1 + d, (long long)k, (long long)s);
     int64_t want = extent < k ? 0 : (extent - k) / s + 1;
     if (o->dims[1 + d] != want)
       return fail(err, cap, "result dimension %d should be %lld", 1 + d,

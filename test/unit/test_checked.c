@@ -65,12 +65,26 @@ static void test_product(void **state) {
   assert_false(npuc_checked_product(big, 3, &r));
 }
 
+/* Rounded up to a multiple of 256 (a TX8 batch), or false past int64. */
+static void test_align_up(void **state) {
+  (void)state;
+  static const struct {
+    int64_t value, want;
+  } fits[] = {{0, 0}, {257, 512}, {INT64_MAX - 255, INT64_MAX - 255}};
+  int64_t r = 0;
+  for (size_t i = 0; i < sizeof fits / sizeof *fits; ++i) {
+    assert_true(npuc_checked_align_up(fits[i].value, 256, &r));
+    assert_int_equal(r, fits[i].want);
+  }
+  assert_false(npuc_checked_align_up(INT64_MAX - 254, 256, &r));
+  assert_false(npuc_checked_align_up(5, 0, &r));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_mul),
-      cmocka_unit_test(test_add),
-      cmocka_unit_test(test_ceil_div),
-      cmocka_unit_test(test_product),
+      cmocka_unit_test(test_mul),      cmocka_unit_test(test_add),
+      cmocka_unit_test(test_ceil_div), cmocka_unit_test(test_product),
+      cmocka_unit_test(test_align_up),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

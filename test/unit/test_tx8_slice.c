@@ -212,6 +212,68 @@ static void gemm_and_conv_windows(void **state) {
   assert_false(npuc_tx8_slice_check(&c, err, sizeof err));
 }
 
+/* Sizes from the input computed checked (issue 15): each case overflowed
+ * int64 or a 32-bit window field before, and is now refused with what is
+ * out of range. */
+static void slice_rules_checked(void **state) {
+  (void)state;
+  char err[256];
+  /* concat: the operands' sizes along the axis add up past int64. */
+  npuc_tx8_slice_op cat = {
+      .kind = NPUC_TX8_KIND_CONCAT, .num_operands = 2, .axes = 1u};
+  const int64_t half[2] = {INT64_MAX / 2 + 1, 4}, whole[2] = {INT64_MAX, 4};
+  cat.operands[0] = cat.operands[1] = shape_of(2, half);
+  cat.result = shape_of(2, whole);
+  assert_false(npuc_tx8_slice_check(&cat, err, sizeof err));
+  assert_non_null(strstr(err, "beyond int64"));
+  /* slice: (size - 1) * step + offset past int64. */
+  npuc_tx8_slice_op sl = {.kind = NPUC_TX8_KIND_SLICE,
+                          .num_operands = 1,
+                          .offsets = {1},
+                          .steps = {INT64_MAX / 2}};
+  const int64_t in[1] = {8}, out[1] = {4};
+  sl.operands[0] = shape_of(1, in);
+  sl.result = shape_of(1, out);
+  assert_false(npuc_tx8_slice_check(&sl, err, sizeof err));
+  assert_non_null(strstr(err, "read outside the input's 8"));
+  /* a step that fits the input but not a 32-bit window */
+  const int64_t big_in[1] = {(int64_t)1 << 33}, two[1] = {2};
+  sl.operands[0] = shape_of(1, big_in);
+  sl.result = shape_of(1, two);
+  sl.steps[0] = (int64_t)1 << 32;
+  sl.offsets[0] = 0;
+  assert_false(npuc_tx8_slice_check(&sl, err, sizeof err));
+  sl.steps[0] = 1 << 30; /* fits */
+  assert_true(npuc_tx8_slice_check(&sl, err, sizeof err));
+  /* conv: a huge dilation, and weight channels times groups. */
+  npuc_tx8_slice_op c = {.kind = NPUC_TX8_KIND_CONV,
+                         .num_operands = 2,
+                         .strides = {1, 1},
+                         .dilations = {INT64_MAX / 2, 1},
+                         .groups = 1};
+  const int64_t x[4] = {1, 9, 4, 2}, w[4] = {3, 1, 6, 2}, o[4] = {1, 7, 4, 6};
+  c.operands[0] = shape_of(4, x);
+  c.operands[1] = shape_of(4, w);
+  c.result = shape_of(4, o);
+  assert_false(npuc_tx8_slice_check(&c, err, sizeof err));
+  assert_non_null(strstr(err, "must fit in 32 bits"));
+  c.dilations[0] = 1;
+  assert_true(npuc_tx8_slice_check(&c, err, sizeof err));
+  c.groups = INT64_MAX / 2; /* w[3] * groups overflows */
+  assert_false(npuc_tx8_slice_check(&c, err, sizeof err));
+  /* pool: the padded extent past int64. */
+  npuc_tx8_slice_op p = {.kind = NPUC_TX8_KIND_POOL,
+                         .num_operands = 1,
+                         .kernel = {3, 3},
+                         .strides = {1, 1},
+                         .pads = {2, 2, 0, 0}};
+  const int64_t px[4] = {1, INT64_MAX - 1, 4, 2}, po[4] = {1, 1, 2, 2};
+  p.operands[0] = shape_of(4, px);
+  p.result = shape_of(4, po);
+  assert_false(npuc_tx8_slice_check(&p, err, sizeof err));
+  assert_non_null(strstr(err, "padded extent must fit"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(tile_regions_partition),
@@ -220,6 +282,7 @@ int main(void) {
       cmocka_unit_test(slice_dma_between_layouts),
       cmocka_unit_test(batchnorm_shards_any_axis),
       cmocka_unit_test(gemm_and_conv_windows),
+      cmocka_unit_test(slice_rules_checked),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

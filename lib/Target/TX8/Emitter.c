@@ -43,7 +43,9 @@ static const char *const contract_passes[] = {
     "tx8-group-dag",
 };
 /* The first pass that works on grouped IR: a module that is grouped
- * already (hand-written, or from an earlier run) starts there. */
+ * already (hand-written, or from an earlier run) starts there, after
+ * tx8-layout-init, which on grouped IR only checks what every later pass
+ * assumes (the graph has a body, every tensor fits DDR). */
 static const char first_grouped_pass[] = "tx8-sharding";
 
 static bool takes_option(const npuc_pass_def *def, const char *name) {
@@ -60,6 +62,9 @@ static MlirWalkResult find_group(MlirOperation op, void *user) {
   return MlirWalkResultInterrupt;
 }
 
+static void append_pass(npuc_sb *sb, const char *name,
+                        const npuc_compile_options *o);
+
 static bool tx8_pipeline(MlirOperation module, const npuc_compile_options *o,
                          char *buf, size_t size) {
   npuc_tx8_target t;
@@ -71,23 +76,29 @@ static bool tx8_pipeline(MlirOperation module, const npuc_compile_options *o,
   size_t n = sizeof contract_passes / sizeof contract_passes[0], first = 0;
   while (grouped && strcmp(contract_passes[first], first_grouped_pass) != 0)
     ++first;
-  for (size_t i = first; i < n; ++i) {
-    const npuc_pass_def *def = npuc_pass_lookup(contract_passes[i]);
-    npuc_sb_printf(&sb, "%s%s{", sb.len ? "," : "", def->name);
-    /* Constants are laid out at compile time, as the seed's ConstNorm
-     * does: the container holds the bytes the load brings into SPM. */
-    if (takes_option(def, "aligned-data"))
-      npuc_sb_printf(&sb, " aligned-data=true");
-    if (o->tx8_opt_barrier_off && takes_option(def, "levels"))
-      npuc_sb_printf(&sb, " levels=false");
-    if (o->target_config && takes_option(def, "target-config"))
-      npuc_sb_printf(&sb, " target-config=%s", o->target_config);
-    npuc_sb_printf(&sb, "}");
-  }
+  if (first > 0)
+    append_pass(&sb, contract_passes[0], o); /* its checks only */
+  for (size_t i = first; i < n; ++i)
+    append_pass(&sb, contract_passes[i], o);
   char *passes = npuc_sb_take(&sb);
   int len = snprintf(buf, size, "builtin.module(%s)", passes);
   free(passes);
   return len >= 0 && (size_t)len < size;
+}
+
+static void append_pass(npuc_sb *sb, const char *name,
+                        const npuc_compile_options *o) {
+  const npuc_pass_def *def = npuc_pass_lookup(name);
+  npuc_sb_printf(sb, "%s%s{", sb->len ? "," : "", def->name);
+  /* Constants are laid out at compile time, as the seed's ConstNorm
+   * does: the container holds the bytes the load brings into SPM. */
+  if (takes_option(def, "aligned-data"))
+    npuc_sb_printf(sb, " aligned-data=true");
+  if (o->tx8_opt_barrier_off && takes_option(def, "levels"))
+    npuc_sb_printf(sb, " levels=false");
+  if (o->target_config && takes_option(def, "target-config"))
+    npuc_sb_printf(sb, " target-config=%s", o->target_config);
+  npuc_sb_printf(sb, "}");
 }
 
 static bool tx8_emit(const npuc_op_registry *reg, MlirOperation module,

@@ -3,6 +3,7 @@
  * merging and LHS coalescing. */
 #include "npuc/IntervalReuse.h"
 #include "npuc/BuildOps.h"
+#include "npuc/Checked.h"
 
 #include <mlir-c/AffineExpr.h>
 #include <mlir-c/AffineMap.h>
@@ -18,8 +19,22 @@ typedef struct {
   npuc_linear_term *terms;
   size_t n, cap;
   int64_t constant;
-  bool oom;
+  bool oom; /* out of memory, or a coefficient or offset past int64: the
+               access is not linearized (its callers treat it as opaque) */
 } linear_form;
+
+/* a * b and a + b, computed checked: past int64, lf gives up. */
+static int64_t lf_mul(linear_form *lf, int64_t a, int64_t b) {
+  int64_t r = 0;
+  lf->oom |= !npuc_checked_mul(a, b, &r);
+  return r;
+}
+
+static int64_t lf_add(linear_form *lf, int64_t a, int64_t b) {
+  int64_t r = 0;
+  lf->oom |= !npuc_checked_add(a, b, &r);
+  return r;
+}
 
 #define MAX_DEPTH 16
 
@@ -40,17 +55,19 @@ bool npuc_linearize_access(MlirType memref_type, const MlirValue *indices,
       if (mlirShapedTypeIsDynamicSize(size))
         dynamic = true;
       else
-        stride *= size;
+        stride = lf_mul(&all, stride, size);
     }
     linear_form one = {0};
     decompose(indices[k], 1, &one, 0);
     for (size_t t = 0; t < one.n; t++)
       add_term(&all, one.terms[t].atom, dynamic ? (int)k : -1,
-               dynamic ? one.terms[t].coeff : one.terms[t].coeff * stride);
+               dynamic ? one.terms[t].coeff
+                       : lf_mul(&all, one.terms[t].coeff, stride));
     if (dynamic && one.constant != 0)
       add_term(&all, (MlirValue){NULL}, (int)k, one.constant);
     else if (!dynamic)
-      all.constant += one.constant * stride;
+      all.constant =
+          lf_add(&all, all.constant, lf_mul(&all, one.constant, stride));
     all.oom |= one.oom;
     free(one.terms);
   }
@@ -64,7 +81,8 @@ bool npuc_linearize_access(MlirType memref_type, const MlirValue *indices,
   size_t kept = 0;
   for (size_t t = 0; t < all.n; t++) {
     if (kept > 0 && compare_terms(&all.terms[kept - 1], &all.terms[t]) == 0)
-      all.terms[kept - 1].coeff += all.terms[t].coeff;
+      all.terms[kept - 1].coeff =
+          lf_add(&all, all.terms[kept - 1].coeff, all.terms[t].coeff);
     else
       all.terms[kept++] = all.terms[t];
     if (all.terms[kept - 1].coeff == 0)
@@ -91,7 +109,7 @@ static void decompose_expr(MlirAffineExpr e, MlirOperation apply,
 static void decompose(MlirValue v, int64_t scale, linear_form *lf, int depth) {
   int64_t c;
   if (npuc_constant_int(v, &c)) {
-    lf->constant += scale * c;
+    lf->constant = lf_add(lf, lf->constant, lf_mul(lf, scale, c));
     return;
   }
   if (depth < MAX_DEPTH && mlirValueIsAOpResult(v)) {
@@ -108,13 +126,14 @@ static void decompose(MlirValue v, int64_t scale, linear_form *lf, int depth) {
     } else if (npuc_op_is(def, "arith.addi") || npuc_op_is(def, "arith.subi")) {
       decompose(mlirOperationGetOperand(def, 0), scale, lf, depth + 1);
       decompose(mlirOperationGetOperand(def, 1),
-                npuc_op_is(def, "arith.subi") ? -scale : scale, lf, depth + 1);
+                npuc_op_is(def, "arith.subi") ? lf_mul(lf, scale, -1) : scale,
+                lf, depth + 1);
       return;
     } else if (npuc_op_is(def, "arith.muli")) {
       for (int side = 0; side < 2; side++)
         if (npuc_constant_int(mlirOperationGetOperand(def, side), &c)) {
-          decompose(mlirOperationGetOperand(def, 1 - side), scale * c, lf,
-                    depth + 1);
+          decompose(mlirOperationGetOperand(def, 1 - side),
+                    lf_mul(lf, scale, c), lf, depth + 1);
           return;
         }
     }
@@ -144,7 +163,8 @@ static void decompose_linear_expr(MlirAffineExpr e, MlirOperation apply,
                                   intptr_t num_dims, int64_t scale,
                                   linear_form *lf, int depth) {
   if (mlirAffineExprIsAConstant(e)) {
-    lf->constant += scale * mlirAffineConstantExprGetValue(e);
+    lf->constant = lf_add(lf, lf->constant,
+                          lf_mul(lf, scale, mlirAffineConstantExprGetValue(e)));
   } else if (mlirAffineExprIsADim(e)) {
     decompose(mlirOperationGetOperand(apply, mlirAffineDimExprGetPosition(e)),
               scale, lf, depth);
@@ -161,13 +181,13 @@ static void decompose_linear_expr(MlirAffineExpr e, MlirOperation apply,
     MlirAffineExpr l = mlirAffineBinaryOpExprGetLHS(e);
     MlirAffineExpr r = mlirAffineBinaryOpExprGetRHS(e);
     if (mlirAffineExprIsAConstant(r))
-      decompose_linear_expr(l, apply, num_dims,
-                            scale * mlirAffineConstantExprGetValue(r), lf,
-                            depth);
+      decompose_linear_expr(
+          l, apply, num_dims,
+          lf_mul(lf, scale, mlirAffineConstantExprGetValue(r)), lf, depth);
     else
-      decompose_linear_expr(r, apply, num_dims,
-                            scale * mlirAffineConstantExprGetValue(l), lf,
-                            depth);
+      decompose_linear_expr(
+          r, apply, num_dims,
+          lf_mul(lf, scale, mlirAffineConstantExprGetValue(l)), lf, depth);
   }
 }
 
@@ -349,17 +369,21 @@ bool npuc_reuse_insert(npuc_reuse *r, size_t id, const npuc_reuse_read *read,
   read_info *ri = &r->reads[id];
   ri->group = g;
   ri->present = true;
-  ri->start_bits = offset * read->elem_bits;
   /* The extent a load of this read covers: whole vectors of the read's
-   * size (at least the minimum AIE vector), aligned to that size. */
-  int64_t access_bits = (read->splat ? 1 : read->lanes) * read->elem_bits +
-                        read->extra_elems * read->elem_bits;
-  int64_t vec = read->lanes * read->elem_bits;
+   * size (at least the minimum AIE vector), aligned to that size. In bits
+   * of an offset from the input: computed checked. */
+  linear_form lf = {0};
+  ri->start_bits = lf_mul(&lf, offset, read->elem_bits);
+  int64_t access_bits =
+      lf_mul(&lf, lf_add(&lf, read->splat ? 1 : read->lanes, read->extra_elems),
+             read->elem_bits);
+  int64_t vec = read->lanes * read->elem_bits; /* a vector: small */
   if (vec < read->min_vec_bits)
     vec = read->min_vec_bits;
-  ri->lo = floor_div(ri->start_bits, vec) * vec;
-  ri->hi = -floor_div(-(ri->start_bits + access_bits), vec) * vec;
-  return true;
+  int64_t end = lf_add(&lf, ri->start_bits, access_bits);
+  ri->lo = lf_mul(&lf, floor_div(ri->start_bits, vec), vec);
+  ri->hi = lf_mul(&lf, -floor_div(lf_mul(&lf, end, -1), vec), vec);
+  return !lf.oom;
 }
 
 void npuc_reuse_mark_lhs_only(npuc_reuse *r, size_t id) {

@@ -28,8 +28,11 @@ bool aie_compute_reuse(aie_state *s) {
     for (intptr_t k = 0; k < rank; k++)
       indices[k] = mlirOperationGetOperand(r->op, 1 + k);
     npuc_linear_access access;
-    if (!npuc_linearize_access(mt, indices, (size_t)rank, &access))
+    if (!npuc_linearize_access(mt, indices, (size_t)rank, &access)) {
+      npuc_pass_error(r->op, "the reuse analysis cannot linearize this read: "
+                             "its offset or strides do not fit int64");
       return false;
+    }
     /* AIE-ML takes an 8-bit filter, and the source of a broadcast, as
      * one 512-bit vector. */
     bool whole_512 =
@@ -37,8 +40,11 @@ bool aie_compute_reuse(aie_state *s) {
     int64_t min_vec = !r->mul_operand ? 128 : whole_512 ? 512 : 256;
     npuc_reuse_read info = {memref,   r->loop, r->elem_bits,  r->lanes,
                             r->splat, min_vec, r->extra_elems};
-    if (!npuc_reuse_insert(s->reuse, i, &info, &access))
+    if (!npuc_reuse_insert(s->reuse, i, &info, &access)) {
+      npuc_pass_error(r->op, "the reuse analysis cannot place this read: its "
+                             "offset in bits does not fit int64");
       return false;
+    }
     r->analysed = true;
     if (r->lhs_only)
       npuc_reuse_mark_lhs_only(s->reuse, i);

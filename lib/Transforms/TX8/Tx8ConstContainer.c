@@ -1,5 +1,6 @@
 /* The TX8 constant container; see Tx8ConstContainer.h. */
 #include "Tx8ConstContainer.h"
+#include "npuc/Checked.h"
 #include "npuc/IR.h"
 #include "npuc/Alloc.h"
 
@@ -28,7 +29,17 @@ bool tx8_container_open(MlirOperation module, const char *pass,
   if (!tx8_pass_target_mesh(module, pass, config, &target, &dx, &dy) ||
       !read_container(module, pass, c))
     return false;
-  *threshold_bytes = target.ddr_bank_bytes * (int64_t)dx * dy;
+  /* The mesh comes from the module's attributes (tx8-group-mapping checks
+   * it against the target later): computed checked. */
+  if (!npuc_checked_mul(target.ddr_bank_bytes, dx, threshold_bytes) ||
+      !npuc_checked_mul(*threshold_bytes, dy, threshold_bytes)) {
+    npuc_op_error(module,
+                  "%s: the tile mesh %dx%d (tx8be.tile_dx x tx8be.tile_dy) "
+                  "times chip.ddr_bank_bytes (%lld) overflows int64",
+                  pass, dx, dy, (long long)target.ddr_bank_bytes);
+    tx8_container_free(c);
+    return false;
+  }
   return true;
 }
 

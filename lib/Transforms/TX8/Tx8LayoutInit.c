@@ -51,6 +51,12 @@ static bool layout_init(MlirOperation func, const npuc_pass_options *opts,
   size_t n;
   MlirOperation *ops = tx8l_collect_ops(func, &n);
   bool ok = sizes_fit(func, ops, n, target.ddr_bytes);
+  /* A graph grouped already (hand-written, or an earlier run's output:
+   * --target=tx8 starts it at tx8-sharding) had its layouts decided; it
+   * gets the checks above and is left as it is. */
+  for (size_t i = 0; i < n; ++i)
+    if (npuc_op_is(ops[i], "tx8be.group"))
+      n = 0;
   for (size_t i = 0; i < n; ++i) {
     if (!tx8l_is_layout_op(ctx->registry, ops[i]))
       continue;
@@ -148,8 +154,7 @@ static bool sizes_fit(MlirOperation func, MlirOperation *ops, size_t n,
 }
 
 static bool align_batch(int64_t bytes, int64_t *out) {
-  int64_t a = NPUC_TX8_BATCH_ALIGN_BYTES;
-  return npuc_checked_ceil_div(bytes, a, out) && npuc_checked_mul(*out, a, out);
+  return npuc_checked_align_up(bytes, NPUC_TX8_BATCH_ALIGN_BYTES, out);
 }
 
 /* The bytes of the tensor's largest TX8 layout: the aligned ones, with
@@ -187,12 +192,21 @@ static bool value_fits(MlirOperation where, MlirValue v, const char *what,
   if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t))
     return true;
   int64_t bytes;
-  bool computable = tensor_bytes(t, &bytes);
-  if (computable && bytes <= ddr_bytes)
+  bool computable = tensor_bytes(t, &bytes), empty = false;
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
+    empty |= mlirShapedTypeGetDimSize(t, d) == 0;
+  if (computable && bytes <= ddr_bytes && !empty)
     return true;
   npuc_sb type = {0};
   mlirTypePrint(t, npuc_sb_append_mlir, &type);
-  if (!computable)
+  if (empty)
+    /* The layouts, the slice plan and the op library divide by the
+     * dimensions (a tensor<0x8xf16> died of SIGFPE in tx8-sharding). */
+    npuc_pass_error(where,
+                    "%s %d (%s) has a dimension of size 0: the TX8 target "
+                    "computes no empty tensors",
+                    what, index, type.data ? type.data : "");
+  else if (!computable)
     npuc_pass_error(where,
                     "%s %d (%s) is too large: its size in bytes does not "
                     "fit in 64 bits",

@@ -296,7 +296,7 @@ func.func @slice_outside(%x: tensor<4x8xf32>) -> tensor<2x4xf32> {
   %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<2x4xf32>) {
   ^bb0(%a0: tensor<4x8xf32>):
     %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
-    // expected-error@+1 {{tx8be.slice: unsupported shape: dimension 1: offset 2, size 4 and stride 2 read outside the input's 8}}
+    // expected-error@+1 {{'tx8be.slice' reads outside 'input' along dimension 1: offset 2, size 4 and stride 2 reach index 8, the dimension has 8}}
     %3 = tx8be.slice %1 offsets = [0, 2] sizes = [2, 4] strides = [2, 2] : tensor<4x8xf32> -> tensor<2x4xf32>
     %4 = tx8be.store_var %3 : tensor<2x4xf32> -> tensor<2x4xf32>
     tx8be.return %4 : tensor<2x4xf32>

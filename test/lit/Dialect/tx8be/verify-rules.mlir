@@ -137,3 +137,91 @@ func.func @call_int(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tx8be.call[3] (%x) : (tensor<4xf32>) -> (tensor<4xf32>)
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A tx8be.slice is read from its input at offsets + i * strides, i below
+// the result's size: every read must be inside the input (issue 15: it
+// was checked only by --target=tx8's slice rules; npuc-opt accepted it).
+func.func @slice_past_end(%a: tensor<2x6x5x65xf32>) -> tensor<2x3x2x65xf32> {
+  // expected-error@+1 {{'tx8be.slice' reads outside 'input' along dimension 2: offset 3, size 2 and stride 2 reach index 5, the dimension has 5}}
+  %0 = tx8be.slice %a offsets = [0, 1, 3, 0] sizes = [2, 3, 2, 65] strides = [1, 2, 2, 1] : tensor<2x6x5x65xf32> -> tensor<2x3x2x65xf32>
+  return %0 : tensor<2x3x2x65xf32>
+}
+
+// -----
+
+func.func @slice_generic(%a: tensor<8xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'tx8be.slice' reads outside 'input' along dimension 0: offset 5, size 4 and stride 1 reach index 8, the dimension has 8}}
+  %0 = "tx8be.slice"(%a) {offsets = array<i64: 5>, sizes = array<i64: 4>, strides = array<i64: 1>} : (tensor<8xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Offsets and strides near 2^63: the last index is computed checked.
+func.func @slice_overflow(%a: tensor<8xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'tx8be.slice' reads outside 'input' along dimension 0: offset 1, size 4 and stride 4611686018427387904 reach an index beyond int64, the dimension has 8}}
+  %0 = tx8be.slice %a offsets = [1] sizes = [4] strides = [4611686018427387904] : tensor<8xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @slice_offset_overflow(%a: tensor<8xf32>) -> tensor<2xf32> {
+  // expected-error@+1 {{reach an index beyond int64}}
+  %0 = tx8be.slice %a offsets = [9223372036854775807] sizes = [2] strides = [1] : tensor<8xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @slice_negative(%a: tensor<8xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'tx8be.slice' dimension 0: the offset (-1) must not be negative and the stride (1) must be positive}}
+  %0 = tx8be.slice %a offsets = [-1] sizes = [4] strides = [1] : tensor<8xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @slice_stride_zero(%a: tensor<8xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{the stride (0) must be positive}}
+  %0 = tx8be.slice %a offsets = [0] sizes = [4] strides = [0] : tensor<8xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @slice_sizes(%a: tensor<8x8xf32>) -> tensor<4x4xf32> {
+  // expected-error@+1 {{attribute 'sizes' of 'tx8be.slice' must be the shape of 'output': entry 1 is 5, the dimension 4}}
+  %0 = tx8be.slice %a offsets = [0, 0] sizes = [4, 5] strides = [1, 1] : tensor<8x8xf32> -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @slice_lengths(%a: tensor<8x8xf32>) -> tensor<4x4xf32> {
+  // expected-error@+1 {{attribute 'offsets' of 'tx8be.slice' must have one entry per dimension of 'input' (2), not 1}}
+  %0 = tx8be.slice %a offsets = [0] sizes = [4, 4] strides = [1, 1] : tensor<8x8xf32> -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @slice_rank(%a: tensor<8x8xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'tx8be.slice': 'output' must have the rank of 'input' (2)}}
+  %0 = tx8be.slice %a offsets = [0, 0] sizes = [4] strides = [1, 1] : tensor<8x8xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// What verifies: the last row and column exactly, a size-0 dimension at
+// the end of the input (it reads nothing), and a dynamic size (the rule
+// cannot tell, as MLIR's own verifiers).
+func.func @slice_ok(%a: tensor<8x8xf32>, %d: tensor<?x8xf32>) -> (tensor<4x2xf32>, tensor<0x8xf32>, tensor<2x8xf32>) {
+  %0 = tx8be.slice %a offsets = [1, 1] sizes = [4, 2] strides = [2, 6] : tensor<8x8xf32> -> tensor<4x2xf32>
+  %1 = tx8be.slice %a offsets = [8, 0] sizes = [0, 8] strides = [1, 1] : tensor<8x8xf32> -> tensor<0x8xf32>
+  %2 = tx8be.slice %d offsets = [100, 0] sizes = [2, 8] strides = [1, 1] : tensor<?x8xf32> -> tensor<2x8xf32>
+  return %0, %1, %2 : tensor<4x2xf32>, tensor<0x8xf32>, tensor<2x8xf32>
+}
