@@ -146,11 +146,11 @@ static void engine_queues_share_the_port(void **state) {
   npuc_tx8_tl_trace(true);
   static const char *const names[] = {"L0", "C0", "S0", "L1", "L2", "W"};
   npuc_tx8_tl_group_begin(0, "g0");
-  load(names[0], at(0, 100));               /* DDR [0, 100) */
+  load(names[0], at(0, 100));                  /* DDR [0, 100) */
   compute(names[1], at(0, 100), at(256, 150)); /* CT [100, 250) */
-  store(names[2], at(256, 150));            /* DDR [250, 350) */
-  load(names[3], at(512, 100));             /* the gap: [100, 200) */
-  load(names[4], at(768, 100));             /* [200, 250) too short */
+  store(names[2], at(256, 150));               /* DDR [250, 350) */
+  load(names[3], at(512, 100));                /* the gap: [100, 200) */
+  load(names[4], at(768, 100));                /* [200, 250) too short */
   npuc_tx8_tl_step(names[5], NULL, 0, NULL, 0);
   npuc_tx8_cycles_wdma(10); /* after S0 on its queue, after L2 on the port */
   assert_int_equal(npuc_tx8_tl_group_end(), 460);
