@@ -137,11 +137,68 @@ static void ports_and_ranges(void **state) {
   assert_int_equal(npuc_tx8_tl_group_end(), 7);
 }
 
+/* RDMA and WDMA have a queue each and share the DDR channel: a load
+ * issued after a store that waits for its compute takes the gap before
+ * it; a load that does not fit the gap goes after. */
+static void engine_queues_share_the_port(void **state) {
+  (void)state;
+  unit_target();
+  npuc_tx8_tl_trace(true);
+  static const char *const names[] = {"L0", "C0", "S0", "L1", "L2", "W"};
+  npuc_tx8_tl_group_begin(0, "g0");
+  load(names[0], at(0, 100));                  /* DDR [0, 100) */
+  compute(names[1], at(0, 100), at(256, 150)); /* CT [100, 250) */
+  store(names[2], at(256, 150));               /* DDR [250, 350) */
+  load(names[3], at(512, 100));                /* the gap: [100, 200) */
+  load(names[4], at(768, 100));                /* [200, 250) too short */
+  npuc_tx8_tl_step(names[5], NULL, 0, NULL, 0);
+  npuc_tx8_cycles_wdma(10); /* after S0 on its queue, after L2 on the port */
+  assert_int_equal(npuc_tx8_tl_group_end(), 460);
+  size_t n;
+  npuc_tx8_tl_event *e = npuc_tx8_tl_take_events(&n);
+  expect(e, n, names[2], NPUC_TX8_BUSY_WDMA, 250, 350);
+  expect(e, n, names[3], NPUC_TX8_BUSY_RDMA, 100, 200);
+  expect(e, n, names[4], NPUC_TX8_BUSY_RDMA, 350, 450);
+  expect(e, n, names[5], NPUC_TX8_BUSY_WDMA, 450, 460);
+  free(e);
+  npuc_tx8_tl_trace(false);
+}
+
+/* The port's busy list is bounded (256 intervals, the earliest folded
+ * into a floor before placing when full): 300 stores one cycle each, 10
+ * apart, then a free load fold the 45 earliest (the floor: the end of
+ * store 44, 451), so the load goes there, not into the first gap at 0:
+ * later than it could, never overlapping. */
+static void port_list_folds_conservatively(void **state) {
+  (void)state;
+  unit_target();
+  npuc_tx8_tl_trace(true);
+  static const char *const free_load = "free load";
+  npuc_tx8_tl_group_begin(0, "g0");
+  for (int i = 0; i < 300; ++i) {
+    npuc_tx8_tl_range r = at(i % 8, 1); /* CT [10i, 10i + 10) */
+    npuc_tx8_tl_step("ct", NULL, 0, &r, 1);
+    npuc_tx8_cycles_ct(10, 1);
+    npuc_tx8_tl_step("st", &r, 1, NULL, 0); /* DDR [10i + 10, 10i + 11) */
+    npuc_tx8_cycles_wdma(1);
+  }
+  npuc_tx8_tl_step(free_load, NULL, 0, NULL, 0);
+  npuc_tx8_cycles_rdma(5);
+  assert_int_equal(npuc_tx8_tl_group_end(), 3001);
+  size_t n;
+  npuc_tx8_tl_event *e = npuc_tx8_tl_take_events(&n);
+  expect(e, n, free_load, NPUC_TX8_BUSY_RDMA, 451, 456);
+  free(e);
+  npuc_tx8_tl_trace(false);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(two_slices_double_buffered),
       cmocka_unit_test(two_slices_one_buffer),
       cmocka_unit_test(ports_and_ranges),
+      cmocka_unit_test(engine_queues_share_the_port),
+      cmocka_unit_test(port_list_folds_conservatively),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

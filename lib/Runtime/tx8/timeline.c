@@ -1,20 +1,33 @@
 /* The timeline of one tile (include/npuc/Tx8Runtime.h, "the timeline";
  * docs/tx8.md, "Cycle model"): each op's engine charges are placed in
- * time, the op starting when its engines are free (issue order per
- * engine) and its SPM inputs written, its outputs' earlier readers and
- * writers done. Engines that share a port are one resource: RDMA with
- * WDMA (the tile's DDR channel), CT with TDMA (the SPM port); NE and the
- * NoC are one each. Dependencies are kept per address range touched, in a
+ * time, the op starting when its engines are free and its SPM inputs
+ * written, its outputs' earlier readers and writers done. Each engine runs
+ * its own ops in issue order (its queue); engines that share a port use
+ * it one at a time: RDMA with WDMA (the tile's DDR channel), CT with TDMA
+ * (the SPM port), so a transfer of one engine may take a gap the other
+ * leaves on the port (the load of the next slice goes while this slice's
+ * store waits for its compute), never overlapping it. NE and the NoC are
+ * one engine each. Dependencies are kept per address range touched, in a
  * bounded table: when it is full the entry that ended first is folded
- * into a floor every later op starts after (conservative, never wrong).
- * Per thread: the host runs each tile as one. */
+ * into a floor every later op starts after (conservative, never wrong);
+ * a port's busy list, bounded too, folds its earliest interval into a
+ * floor of that port the same way. Per thread: the host runs each tile
+ * as one. */
 #include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 enum { RES_DDR, RES_NE, RES_SPM, RES_NOC, NUM_RES };
-enum { MAX_SEGMENTS = 32, MAX_RANGES = 512 };
+enum { MAX_SEGMENTS = 32, MAX_RANGES = 512, MAX_BUSY = 256 };
+
+/* When a port is busy: disjoint, sorted intervals [lo, hi), and the time
+ * before which it counts as busy throughout (folded intervals). */
+typedef struct {
+  uint64_t lo[MAX_BUSY], hi[MAX_BUSY];
+  int n;
+  uint64_t floor;
+} port_busy;
 
 typedef struct {
   uintptr_t lo, hi;
@@ -27,7 +40,8 @@ typedef struct {
 } segment;
 
 typedef struct {
-  uint64_t free_at[NUM_RES];
+  uint64_t engine_free[NPUC_TX8_NUM_BUSY]; /* each engine's queue */
+  port_busy ports[NUM_RES];
   uint64_t horizon; /* the latest end: the group's span so far */
   uint64_t floor;   /* every op starts at or after it (evicted entries) */
   range_entry ranges[MAX_RANGES];
@@ -75,8 +89,10 @@ static void record(int32_t engine, uint64_t start, uint64_t cycles,
 }
 
 void npuc_tx8_tl_group_begin(int32_t group, const char *name) {
+  for (int e = 0; e < NPUC_TX8_NUM_BUSY; ++e)
+    tl.engine_free[e] = 0;
   for (int r = 0; r < NUM_RES; ++r)
-    tl.free_at[r] = 0;
+    tl.ports[r].n = 0, tl.ports[r].floor = 0;
   tl.horizon = tl.floor = 0;
   tl.num_ranges = tl.num_pending = 0;
   tl.open = false;
@@ -131,21 +147,71 @@ void npuc_tx8i_tl_charge(npuc_tx8_busy_engine e, uint64_t cycles) {
     tl.pending[tl.num_pending++] = (segment){(int32_t)e, cycles};
 }
 
-/* The segments in order, each when its resource is free and the previous
- * one (or, for the first, `ready`) is done. Returns the op's end. */
+static uint64_t port_take(int r, uint64_t earliest, uint64_t cycles);
+static void port_insert(port_busy *p, int i, uint64_t lo, uint64_t hi);
+
+/* The segments in order, each when its engine has run what was issued
+ * to it before, its port has a gap long enough, and the previous segment
+ * (or, for the first, `ready`) is done. Returns the op's end. */
 static uint64_t place(uint64_t ready, const char *name) {
   uint64_t t = ready > tl.floor ? ready : tl.floor;
   for (int i = 0; i < tl.num_pending; ++i) {
     const segment *s = &tl.pending[i];
-    int r = resource_of(s->engine);
-    uint64_t start = t > tl.free_at[r] ? t : tl.free_at[r];
+    int e = s->engine >= 0 && s->engine < NPUC_TX8_NUM_BUSY ? s->engine : 0;
+    uint64_t earliest = t > tl.engine_free[e] ? t : tl.engine_free[e];
+    uint64_t start = port_take(resource_of(s->engine), earliest, s->cycles);
     t = start + s->cycles;
-    tl.free_at[r] = t;
+    tl.engine_free[e] = t;
     record(s->engine, start, s->cycles, name);
   }
   if (t > tl.horizon)
     tl.horizon = t;
   return t;
+}
+
+/* The earliest start at or after `earliest` where port r is free for
+ * `cycles`, taken: the gap before the first interval that leaves room,
+ * else after the last. A full list first folds its earliest interval
+ * into the port's floor (busy until its end: conservative). */
+static uint64_t port_take(int r, uint64_t earliest, uint64_t cycles) {
+  port_busy *p = &tl.ports[r];
+  if (p->n == MAX_BUSY) {
+    p->floor = p->hi[0];
+    for (int j = 0; j + 1 < p->n; ++j)
+      p->lo[j] = p->lo[j + 1], p->hi[j] = p->hi[j + 1];
+    --p->n;
+  }
+  uint64_t t = earliest > p->floor ? earliest : p->floor;
+  int i = 0;
+  while (i < p->n && p->hi[i] <= t)
+    ++i; /* intervals over before t */
+  for (; i < p->n && p->lo[i] < t + cycles; ++i)
+    if (p->hi[i] > t)
+      t = p->hi[i]; /* overlaps [t, t + cycles): after it */
+  port_insert(p, i, t, t + cycles);
+  return t;
+}
+
+/* [lo, hi) before interval i (after i - 1): joined with the neighbours
+ * it touches, else a new entry (the list has room). */
+static void port_insert(port_busy *p, int i, uint64_t lo, uint64_t hi) {
+  bool joins_prev = i > 0 && p->hi[i - 1] == lo;
+  bool joins_next = i < p->n && p->lo[i] == hi;
+  if (joins_prev && joins_next) {
+    p->hi[i - 1] = p->hi[i];
+    for (int j = i; j + 1 < p->n; ++j)
+      p->lo[j] = p->lo[j + 1], p->hi[j] = p->hi[j + 1];
+    --p->n;
+  } else if (joins_prev) {
+    p->hi[i - 1] = hi;
+  } else if (joins_next) {
+    p->lo[i] = lo;
+  } else {
+    for (int j = p->n; j > i; --j)
+      p->lo[j] = p->lo[j - 1], p->hi[j] = p->hi[j - 1];
+    p->lo[i] = lo, p->hi[i] = hi;
+    ++p->n;
+  }
 }
 
 static bool overlaps(const range_entry *e, uintptr_t lo, uintptr_t hi) {

@@ -37,6 +37,11 @@ typedef struct {
    * their offsets, slice s in copy s % copies. */
   int copies[NPUC_TX8_MAX_BUFFERS];
   int64_t addr[NPUC_TX8_MAX_BUFFERS][NPUC_TX8_MAX_LIST];
+  /* The invariant steps issued after slice 0's loads (order_invariants):
+   * late[step]; in the prologue, or in slice 0 before step tail_at. */
+  bool late[NPUC_TX8_MAX_STEPS];
+  bool any_late, late_in_prologue;
+  int tail_at;
   npuc_sb *out;
 } group_emitter;
 
@@ -331,7 +336,10 @@ static bool early_buffer(const group_emitter *g, int buf) {
   return false;
 }
 
+static void order_invariants(group_emitter *g);
 static void emit_invariants(group_emitter *g);
+static void emit_late_invariants(group_emitter *g, const char *open,
+                                 const char *close, bool own_set);
 static void emit_early_loads(group_emitter *g, const char *slice,
                              const char *set);
 
@@ -357,10 +365,13 @@ static void emit_loop(group_emitter *g) {
   npuc_sb_printf(o,
                  "  npuc_tx8_gshape_init(&g, out_shape, sharding, %d, tile);\n",
                  p->out.rank);
+  order_invariants(g);
   emit_invariants(g);
   npuc_sb_printf(o, "  bool more = npuc_tx8_gshape_next(&g, slice, &outs[0]);"
                     "\n");
   emit_early_loads(g, "0", "0");
+  if (g->any_late && g->late_in_prologue)
+    emit_late_invariants(g, "  if (more) {", "    }\n  }\n", true);
   npuc_sb_printf(o, "  while (more) {\n    const int cur = (int)(k & 1);\n");
   emit_set(g, "k", "cur");
   /* Every buffer's slice and place first: a step may read any of them. */
@@ -371,11 +382,118 @@ static void emit_loop(group_emitter *g) {
                     "&outs[cur ^ 1]);\n");
   emit_early_loads(g, "k + 1", "cur ^ 1");
   emit_set(g, "k", "cur");
-  for (int i = 0; i < p->num_steps; ++i)
+  for (int i = 0; i < p->num_steps; ++i) {
+    if (i == g->tail_at && g->any_late && !g->late_in_prologue)
+      emit_late_invariants(g, "    if (k == 0) {", "    }\n", false);
     if (!invariant_step(p, &p->steps[i]) && !early_step(g, &p->steps[i]))
       emit_step(g, &p->steps[i]);
+  }
   npuc_sb_printf(o, "    }\n    ++k;\n  }\n  (void)cycles;\n"
                     "  return npuc_tx8_tl_group_end();\n}\n\n");
+}
+
+/* The buffer step `st` writes (-1: a store writes DDR). */
+static int step_written(const npuc_tx8_group_plan *p, const npuc_tx8_step *st) {
+  switch (st->kind) {
+  case NPUC_TX8_STEP_LOAD: return load_target(p, st->index);
+  case NPUC_TX8_STEP_NORM:
+  case NPUC_TX8_STEP_EXTRACT: return st->index;
+  case NPUC_TX8_STEP_COMPUTE: return p->ops[st->index].result;
+  case NPUC_TX8_STEP_STORE: break;
+  }
+  return -1;
+}
+
+/* The buffers step `st` reads, into `reads`; returns their number. */
+static int step_reads(const npuc_tx8_group_plan *p, const npuc_tx8_step *st,
+                      int reads[NPUC_TX8_MAX_OPERANDS]) {
+  switch (st->kind) {
+  case NPUC_TX8_STEP_LOAD: return 0;
+  case NPUC_TX8_STEP_NORM:
+  case NPUC_TX8_STEP_EXTRACT: reads[0] = p->buffers[st->index].source; return 1;
+  case NPUC_TX8_STEP_COMPUTE: {
+    const npuc_tx8_group_op *op = &p->ops[st->index];
+    for (int i = 0; i < op->slice.num_operands; ++i)
+      reads[i] = op->operand_buffer[i];
+    return op->slice.num_operands;
+  }
+  case NPUC_TX8_STEP_STORE: reads[0] = p->stores[st->index].buffer; return 1;
+  }
+  return 0;
+}
+
+static void mark_late_steps(group_emitter *g, int first_compute);
+
+/* The order of the invariant fills (weights, [C] vectors) on the DMA
+ * queue. The ones the group's first compute op reads (and what they are
+ * converted from) go before the slice loop; the rest after slice 0's own
+ * loads, which that first op waits for, so those are not queued behind
+ * data needed later in the slice: in the prologue right after slice 0's
+ * loads issued ahead when every load of slice 0 before the first reader
+ * of the late ones is issued ahead, else in slice 0 (k == 0) just before
+ * that reader. The same calls, in another order: the results are the
+ * same, the timeline starts the first compute op earlier. */
+static void order_invariants(group_emitter *g) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  g->any_late = false;
+  g->tail_at = -1;
+  int first = -1;
+  for (int i = 0; i < p->num_steps && first < 0; ++i)
+    if (p->steps[i].kind == NPUC_TX8_STEP_COMPUTE)
+      first = i;
+  if (first < 0)
+    return;
+  mark_late_steps(g, first);
+  bool late_buf[NPUC_TX8_MAX_BUFFERS] = {false};
+  for (int i = 0; i < p->num_steps; ++i)
+    if (g->late[i])
+      late_buf[step_written(p, &p->steps[i])] = true;
+  for (int i = 0; i < p->num_steps && g->tail_at < 0; ++i) {
+    int reads[NPUC_TX8_MAX_OPERANDS];
+    int n = invariant_step(p, &p->steps[i])
+                ? 0
+                : step_reads(p, &p->steps[i], reads);
+    for (int r = 0; r < n; ++r)
+      if (reads[r] >= 0 && late_buf[reads[r]])
+        g->tail_at = i;
+  }
+  g->any_late = g->tail_at >= 0;
+  g->late_in_prologue = true;
+  for (int i = 0; i < g->tail_at; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    if (st->kind == NPUC_TX8_STEP_LOAD && !invariant_step(p, st) &&
+        !early_step(g, st))
+      g->late_in_prologue = false;
+  }
+  if (!g->any_late)
+    memset(g->late, 0, sizeof g->late);
+}
+
+/* late[i]: invariant step i is neither read by a step up to the first
+ * compute op nor the source of one that is (in reverse plan order, so a
+ * channel_norm's source follows it). */
+static void mark_late_steps(group_emitter *g, int first_compute) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  bool head[NPUC_TX8_MAX_BUFFERS] = {false};
+  int reads[NPUC_TX8_MAX_OPERANDS];
+  for (int i = 0; i <= first_compute; ++i)
+    if (!invariant_step(p, &p->steps[i]))
+      for (int r = 0, n = step_reads(p, &p->steps[i], reads); r < n; ++r)
+        if (reads[r] >= 0)
+          head[reads[r]] = true;
+  for (int i = p->num_steps - 1; i >= 0; --i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    g->late[i] = false;
+    if (!invariant_step(p, st))
+      continue;
+    if (!head[step_written(p, st)]) {
+      g->late[i] = true;
+      continue;
+    }
+    for (int r = 0, n = step_reads(p, st, reads); r < n; ++r)
+      if (reads[r] >= 0)
+        head[reads[r]] = true;
+  }
 }
 
 /* Opens a block whose `out`, `l`, `b` and `clip` are set `set`'s, for
@@ -407,13 +525,30 @@ static void emit_invariants(group_emitter *g) {
     if (p->buffers[i].invariant)
       emit_place(g, i);
   for (int i = 0; i < p->num_steps; ++i)
-    if (invariant_step(p, &p->steps[i]))
+    if (invariant_step(p, &p->steps[i]) && !g->late[i])
       emit_step(g, &p->steps[i]);
   for (int i = 0; i < p->num_buffers; ++i)
     if (p->buffers[i].invariant)
       npuc_sb_printf(g->out, "    bs[1][%d] = b[%d], ls[1][%d] = l[%d];\n", i,
                      i, i, i);
   npuc_sb_printf(g->out, "    }\n  }\n");
+}
+
+/* The invariant steps order_invariants put after slice 0's loads, in
+ * plan order, inside `open` ... `close` (in set 0 of their own when
+ * `own_set`, else in the slice's: slice 0's is set 0, where they were
+ * placed). */
+static void emit_late_invariants(group_emitter *g, const char *open,
+                                 const char *close, bool own_set) {
+  npuc_sb_printf(g->out,
+                 "%s /* read whole by every slice, after slice 0's loads */\n",
+                 open);
+  if (own_set)
+    emit_set(g, "0", "0");
+  for (int i = 0; i < g->plan.num_steps; ++i)
+    if (g->late[i])
+      emit_step(g, &g->plan.steps[i]);
+  npuc_sb_printf(g->out, "%s", close);
 }
 
 /* Slice `slice`'s loads issued ahead, when there is one (`more`). */
@@ -489,30 +624,20 @@ static void range_list(npuc_sb *o, const int *bufs, int n) {
 /* npuc_tx8_tl_step naming the step and the buffers it reads and writes. */
 static void emit_timeline_step(group_emitter *g, const npuc_tx8_step *st) {
   const npuc_tx8_group_plan *p = &g->plan;
-  int reads[NPUC_TX8_MAX_OPERANDS], writes[1], nr = 0, nw = 0;
+  int reads[NPUC_TX8_MAX_OPERANDS], writes[1];
+  int nr = step_reads(p, st, reads), nw = 0;
+  if (step_written(p, st) >= 0)
+    writes[nw++] = step_written(p, st);
   const char *what = "", *name = "";
   switch (st->kind) {
   case NPUC_TX8_STEP_LOAD:
-    writes[nw++] = load_target(p, st->index);
     what = "load ";
     name = g->prog->tensors[g->operand_ddr[p->buffers[st->index].source]].name;
     break;
-  case NPUC_TX8_STEP_NORM:
-  case NPUC_TX8_STEP_EXTRACT:
-    reads[nr++] = p->buffers[st->index].source;
-    writes[nw++] = st->index;
-    name = st->kind == NPUC_TX8_STEP_NORM ? "channel_norm" : "extract";
-    break;
-  case NPUC_TX8_STEP_COMPUTE: {
-    const npuc_tx8_group_op *op = &p->ops[st->index];
-    for (int i = 0; i < op->slice.num_operands; ++i)
-      reads[nr++] = op->operand_buffer[i];
-    writes[nw++] = op->result;
-    name = op->name;
-    break;
-  }
+  case NPUC_TX8_STEP_NORM: name = "channel_norm"; break;
+  case NPUC_TX8_STEP_EXTRACT: name = "extract"; break;
+  case NPUC_TX8_STEP_COMPUTE: name = p->ops[st->index].name; break;
   case NPUC_TX8_STEP_STORE:
-    reads[nr++] = p->stores[st->index].buffer;
     what = "store ";
     name = g->prog->tensors[g->result_ddr[st->index]].name;
     break;
