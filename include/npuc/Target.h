@@ -19,6 +19,7 @@ typedef struct {
   const char *include_dir;   /* where the npuc/ headers are */
   const char *runtime_dir;   /* where the libnpuc_*_rt.a archives are */
   const char *kernel;        /* --kernel=NAME (ascend-cmodel), or NULL */
+  bool tx8_search_report;    /* --tx8-search-report: tx8-sharding's */
 } npuc_compile_options;
 
 typedef struct {

@@ -40,6 +40,14 @@ typedef struct {
    * whole: weights, [C] vectors): the code generator fills it once,
    * before the slice loop. */
   bool invariant;
+  /* The same in every slice of a tile under the group's decision: a load
+   * or channel_norm (or extract) whose windows follow only anchor
+   * dimensions a tile does not split in time (the weight of a gemm split
+   * in time along its rows only). Filled once per tile before the slice
+   * loop, like an invariant one; set by npuc_tx8_group_plan_build from the
+   * decision written on the anchor's op (tile_parallel, dev_info), else
+   * false. */
+  bool resident;
   /* Lifetime over the plan's steps (for an SPM allocator): written at
    * step `first_step`, last read at `last_step` (a store included); an
    * invariant buffer lives over every step (0 to num_steps - 1). */
@@ -114,6 +122,20 @@ typedef struct {
  * reason: an op the code generator does not support, an unsupported
  * dtype or shape, an operand not in SPM, a layout conflict. */
 bool npuc_tx8_group_plan_build(MlirOperation group, npuc_tx8_group_plan *p);
+
+/* Whether buffer `i` is the same in every temporal slice of a tile when
+ * the anchor is sharded `sharding` ways and cut into slices of `slice`
+ * (per anchor dimension): invariant, or a load / channel_norm / extract of
+ * such buffers whose windows follow only anchor dimensions whose slice
+ * covers the tile's part, when a tile has several slices. Such a buffer
+ * is loaded once per tile. */
+bool npuc_tx8_buffer_resident(const npuc_tx8_group_plan *p, int i,
+                              const int32_t *sharding, const int32_t *slice);
+
+/* Filled once per tile, before the slice loop (invariant or resident). */
+static inline bool npuc_tx8_buffer_once(const npuc_tx8_buffer *b) {
+  return b->invariant || b->resident;
+}
 
 /* Reads the attributes of compute op `op` (named `name`) that its slice
  * rule and runtime call need into `s` (reduce axes, softmax axis,

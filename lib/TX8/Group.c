@@ -32,6 +32,7 @@ static bool assign_layouts(builder *b);
 static bool check_dtypes(builder *b);
 static void assign_axes(npuc_tx8_group_plan *p);
 static void assign_lifetimes(npuc_tx8_group_plan *p);
+static bool assign_residents(npuc_tx8_group_plan *p);
 
 bool npuc_tx8_group_plan_build(MlirOperation group, npuc_tx8_group_plan *p) {
   memset(p, 0, sizeof *p);
@@ -56,7 +57,7 @@ bool npuc_tx8_group_plan_build(MlirOperation group, npuc_tx8_group_plan *p) {
     return false;
   assign_axes(p);
   assign_lifetimes(p);
-  return true;
+  return assign_residents(p);
 }
 
 /* ---- MLIR helpers
@@ -1115,4 +1116,70 @@ int64_t npuc_tx8_group_placement(const npuc_tx8_group_plan *p,
   if (offsets)
     memcpy(offsets, bump, sizeof bump);
   return total;
+}
+
+/* ---- residents
+ * ----------------------------------------------------------------------- */
+
+bool npuc_tx8_buffer_resident(const npuc_tx8_group_plan *p, int i,
+                              const int32_t *sharding, const int32_t *slice) {
+  const npuc_tx8_buffer *x = &p->buffers[i];
+  if (x->invariant)
+    return true;
+  int64_t slices = 1; /* a tile's: one slice gains nothing */
+  for (int a = 0; a < p->out.rank && slices == 1; ++a)
+    slices = (p->out.dims[a] + sharding[a] - 1) / sharding[a] > slice[a] ? 2 : 1;
+  if (slices == 1 || x->kind == NPUC_TX8_BUF_RESULT ||
+      (x->kind != NPUC_TX8_BUF_LOAD &&
+       !npuc_tx8_buffer_resident(p, x->source, sharding, slice)))
+    return false;
+  for (int d = 0; d < x->shape.rank; ++d) {
+    int a = x->windows[d].out_dim;
+    if (a < 0)
+      continue;
+    int64_t part = (p->out.dims[a] + sharding[a] - 1) / sharding[a];
+    if (slice[a] < part)
+      return false;
+  }
+  return true;
+}
+
+/* The decision tx8-sharding wrote on the anchor's op, if any: the
+ * buffers it makes resident live over every step (filled before the
+ * loop). False after a located error (a malformed attribute). */
+static bool assign_residents(npuc_tx8_group_plan *p) {
+  npuc_tx8_parallel_attr par;
+  npuc_tx8_dev_attr dev;
+  npuc_tx8_attr_status sp =
+      npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &par);
+  npuc_tx8_attr_status sd = npuc_tx8_op_dev_attr(p->compute, &dev);
+  if (sp == NPUC_TX8_ATTR_MALFORMED || sd == NPUC_TX8_ATTR_MALFORMED)
+    return false;
+  int rank = p->out.rank;
+  if (sp != NPUC_TX8_ATTR_PRESENT || sd != NPUC_TX8_ATTR_PRESENT ||
+      par.shape_spatial_sharding.len != rank ||
+      dev.temporal_mem_slice.len != rank)
+    return true; /* not decided yet */
+  int32_t sharding[NPUC_TX8_MAX_RANK], slice[NPUC_TX8_MAX_RANK];
+  for (int d = 0; d < rank; ++d) {
+    int64_t w = par.shape_spatial_sharding.v[d],
+            s = dev.temporal_mem_slice.v[d];
+    if (w < 1 || w > p->out.dims[d] || s < 1 || s > p->out.dims[d])
+      return true; /* out of range: the code generator says so */
+    sharding[d] = (int32_t)w;
+    slice[d] = (int32_t)s;
+  }
+  for (int i = 0; i < p->num_buffers; ++i) {
+    npuc_tx8_buffer *x = &p->buffers[i];
+    if (x->invariant || !npuc_tx8_buffer_resident(p, i, sharding, slice))
+      continue;
+    x->resident = true;
+    x->first_step = 0;
+    x->last_step = p->num_steps - 1;
+  }
+  for (int i = 0; i < p->num_buffers; ++i) /* no longer dies at the op */
+    if (p->buffers[i].inplace_of >= 0 &&
+        p->buffers[p->buffers[i].inplace_of].resident)
+      p->buffers[i].inplace_of = -1;
+  return true;
 }

@@ -306,6 +306,7 @@ static const char *const option_names[] = {"target",
                                            "input-format",
                                            "input-shape",
                                            "tx8-dtype",
+                                           "tx8-search-report",
                                            "help",
                                            "version",
                                            NULL};
@@ -364,6 +365,10 @@ static int parse_command_line(int argc, char **argv, options *o) {
     } else if (IS("enable-auto-blockify-loop")) {
       if (!parse_bool("--enable-auto-blockify-loop", value,
                       &o->compile.auto_blockify_loop))
+        return 1;
+    } else if (IS("tx8-search-report")) {
+      if (!parse_bool("--tx8-search-report", value,
+                      &o->compile.tx8_search_report))
         return 1;
     } else if (IS("enable-auto-bind-sub-block")) {
       if (!parse_bool("--enable-auto-bind-sub-block", value,
@@ -548,6 +553,10 @@ static void print_help(void) {
       "graph input\n"
       "  --tx8-dtype=f32|f16|bf16           ONNX: compute in this element "
       "type (default f32)\n"
+      "  --tx8-search-report                tx8: print each group's "
+      "sharding/split\n"
+      "                                     candidates and their estimated "
+      "cycles\n"
       "  --help, -h                         Show this help\n"
       "  --version                          Show the version\n");
 }

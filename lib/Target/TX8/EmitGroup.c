@@ -233,11 +233,12 @@ static void emit_store(group_emitter *g, int store);
 static void emit_place(group_emitter *g, int i);
 static void emit_step(group_emitter *g, const npuc_tx8_step *st);
 
-/* Whether step `st` fills an invariant buffer (done once per tile). */
+/* Whether step `st` fills an invariant or resident buffer (done once per
+ * tile). */
 static bool invariant_step(const npuc_tx8_group_plan *p,
                            const npuc_tx8_step *st) {
   return st->kind != NPUC_TX8_STEP_COMPUTE && st->kind != NPUC_TX8_STEP_STORE &&
-         p->buffers[st->index].invariant;
+         npuc_tx8_buffer_once(&p->buffers[st->index]);
 }
 
 static void emit_loop(group_emitter *g) {
@@ -256,10 +257,20 @@ static void emit_loop(group_emitter *g) {
   for (int i = 0; i < p->num_steps; ++i)
     any = any || invariant_step(p, &p->steps[i]);
   if (any) {
-    npuc_sb_printf(o, "  if (!g.done) { /* read whole by every slice */\n"
-                      "    out = (L_SHAPE){0};\n");
+    /* Whole windows need no slice; a resident buffer's are the same in
+     * every slice of the tile: the first slice's. */
+    bool resident = false;
     for (int i = 0; i < p->num_buffers; ++i)
-      if (p->buffers[i].invariant)
+      resident = resident || p->buffers[i].resident;
+    if (resident)
+      npuc_sb_printf(o, "  G_SHAPE first = g;\n"
+                        "  if (npuc_tx8_gshape_next(&first, slice, &out)) { "
+                        "/* the same in every slice of this tile */\n");
+    else
+      npuc_sb_printf(o, "  if (!g.done) { /* read whole by every slice */\n"
+                        "    out = (L_SHAPE){0};\n");
+    for (int i = 0; i < p->num_buffers; ++i)
+      if (npuc_tx8_buffer_once(&p->buffers[i]))
         emit_place(g, i);
     for (int i = 0; i < p->num_steps; ++i)
       if (invariant_step(p, &p->steps[i]))
@@ -269,7 +280,7 @@ static void emit_loop(group_emitter *g) {
   npuc_sb_printf(o, "  while (npuc_tx8_gshape_next(&g, slice, &out)) {\n");
   /* Every buffer's slice and place first: a step may read any of them. */
   for (int i = 0; i < p->num_buffers; ++i)
-    if (!p->buffers[i].invariant)
+    if (!npuc_tx8_buffer_once(&p->buffers[i]))
       emit_place(g, i);
   /* Then the steps in the group's order. */
   for (int i = 0; i < p->num_steps; ++i)
