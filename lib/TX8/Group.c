@@ -1128,7 +1128,8 @@ bool npuc_tx8_buffer_resident(const npuc_tx8_group_plan *p, int i,
     return true;
   int64_t slices = 1; /* a tile's: one slice gains nothing */
   for (int a = 0; a < p->out.rank && slices == 1; ++a)
-    slices = (p->out.dims[a] + sharding[a] - 1) / sharding[a] > slice[a] ? 2 : 1;
+    slices =
+        (p->out.dims[a] + sharding[a] - 1) / sharding[a] > slice[a] ? 2 : 1;
   if (slices == 1 || x->kind == NPUC_TX8_BUF_RESULT ||
       (x->kind != NPUC_TX8_BUF_LOAD &&
        !npuc_tx8_buffer_resident(p, x->source, sharding, slice)))

@@ -111,11 +111,13 @@ static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
   const sharding_options *o = NPUC_PASS_OPTS(sharding_options, opts);
   npuc_tx8_target target;
   if (!check_options(module, o) ||
-      !npuc_tx8_pass_target(module, "tx8-sharding", o->target_config,
-                            &target))
+      !npuc_tx8_pass_target(module, "tx8-sharding", o->target_config, &target))
     return false;
-  run_state rs = {&target, o->spm_bytes > 0 ? o->spm_bytes : target.spm_bytes,
-                  o->search_budget, o->search_report, {{0}, NULL, 0, 0}};
+  run_state rs = {&target,
+                  o->spm_bytes > 0 ? o->spm_bytes : target.spm_bytes,
+                  o->search_budget,
+                  o->search_report,
+                  {{0}, NULL, 0, 0}};
   npuc_op_list list = {0};
   npuc_op_list_collect(module, MlirWalkPreOrder, group_op, NULL, &list);
   bool ok = true;
@@ -137,14 +139,14 @@ static unsigned group_op(MlirOperation op, void *user) {
 static bool check_options(MlirOperation module, const sharding_options *o) {
   if (o->spm_bytes < 0) {
     npuc_pass_error(module,
-                    "tx8-sharding: spm-bytes must be 0 (the target's) or "
+                    "spm-bytes must be 0 (the target's) or "
                     "positive, not %lld",
                     (long long)o->spm_bytes);
     return false;
   }
   if (o->search_budget < 1) {
     npuc_pass_error(module,
-                    "tx8-sharding: search-budget must be at least 1, not "
+                    "search-budget must be at least 1, not "
                     "%lld",
                     (long long)o->search_budget);
     return false;
@@ -176,8 +178,13 @@ static bool shard_group(MlirOperation group, run_state *rs) {
   int32_t tiles = npuc_tx8_group_tiles(group, rs->t);
   if (tiles <= 0)
     return false;
-  search s = {.p = &plan, .t = rs->t, .spm = rs->spm, .budget = rs->budget,
-              .tiles = tiles, .report = rs->report, .best_cost = -1,
+  search s = {.p = &plan,
+              .t = rs->t,
+              .spm = rs->spm,
+              .budget = rs->budget,
+              .tiles = tiles,
+              .report = rs->report,
+              .best_cost = -1,
               .least_bytes = -1};
   npuc_sb key = {0};
   uint64_t hash = 0;
@@ -354,7 +361,7 @@ static int sharding_space(const search *s, int32_t (*out)[NPUC_TX8_MAX_RANK],
   factorize(&f, 0, s->tiles);
   for (int d = 0; d < NPUC_TX8_MAX_RANK; ++d)
     f.cur[d] = 1;
-  add_sharding(&f); /* no sharding */
+  add_sharding(&f);                   /* no sharding */
   for (int i = 1; i < f.count; ++i) { /* insertion sort: stable, small */
     int32_t key[NPUC_TX8_MAX_RANK];
     memcpy(key, out[i], sizeof key);
@@ -447,14 +454,16 @@ static void search_splits(search *s, const int32_t *sharding) {
     count[d] = 1;
   }
   /* The coarsest slice that fits first: always a feasible candidate. */
-  largest_fitting_split(s, sharding, slice);
-  try_candidate(s, sharding, slice);
+  int32_t first[NPUC_TX8_MAX_RANK];
+  largest_fitting_split(s, sharding, first);
+  try_candidate(s, sharding, first);
   do {
     if (s->tried >= s->budget && s->best_cost >= 0)
       return;
     for (int d = 0; d < rank; ++d)
       slice[d] = ceil_div(part[d], count[d]);
-    try_candidate(s, sharding, slice);
+    if (memcmp(slice, first, (size_t)rank * sizeof *slice) != 0)
+      try_candidate(s, sharding, slice);
   } while (next_split(s, part, count));
 }
 
@@ -561,31 +570,32 @@ static void estimate(const search *s, const int32_t *sharding,
   int32_t parts = busy_tiles(p, sharding);
   c->slices = 1;
   for (int d = 0; d < p->out.rank; ++d)
-    if (!npuc_checked_mul(c->slices,
-                          ceil_div(ceil_div(p->out.dims[d], sharding[d]),
-                                   slice[d]),
-                          &c->slices))
+    if (!npuc_checked_mul(
+            c->slices,
+            ceil_div(ceil_div(p->out.dims[d], sharding[d]), slice[d]),
+            &c->slices))
       c->slices = INT64_MAX; /* costs as much as it can */
   c->spm = npuc_tx8_group_spm_bytes(p, slice, NULL);
   for (int i = 0; i < p->num_buffers; ++i) {
     const npuc_tx8_buffer *b = &p->buffers[i];
-    int moved = b->kind == NPUC_TX8_BUF_LOAD && b->load_into >= 0 ? b->load_into
-                                                                  : i;
+    int moved =
+        b->kind == NPUC_TX8_BUF_LOAD && b->load_into >= 0 ? b->load_into : i;
     double bytes = (double)npuc_tx8_group_buffer_bytes(p, moved, slice);
     bool once = npuc_tx8_buffer_resident(p, i, sharding, slice);
     if (b->kind == NPUC_TX8_BUF_LOAD) {
       double cyc = bytes / ddr_rate + over;
       if (b->invariant && parts > 1) {
         double share = bytes / parts;
-        double ring = (parts - 1) * (share / (double)t->noc_link_bytes_per_cycle +
-                                     3.0 * (double)t->noc_hop_cycles);
+        double ring =
+            (parts - 1) * (share / (double)t->noc_link_bytes_per_cycle +
+                           3.0 * (double)t->noc_hop_cycles);
         double shared = share / ddr_rate + ring + over;
         cyc = shared < cyc ? shared : cyc;
       }
       *(once ? &c->once : &c->load) += cyc;
-    } else if (b->kind == NPUC_TX8_BUF_NORM || b->kind == NPUC_TX8_BUF_EXTRACT) {
-      if (b->kind == NPUC_TX8_BUF_NORM &&
-          p->buffers[b->source].load_into == i)
+    } else if (b->kind == NPUC_TX8_BUF_NORM ||
+               b->kind == NPUC_TX8_BUF_EXTRACT) {
+      if (b->kind == NPUC_TX8_BUF_NORM && p->buffers[b->source].load_into == i)
         continue; /* filled by its load */
       double cyc = 2 * bytes / (double)t->tdma_bytes_per_cycle + over;
       *(once ? &c->once : &c->ct) += cyc;
