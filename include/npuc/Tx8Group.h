@@ -24,6 +24,9 @@ typedef enum {
   NPUC_TX8_BUF_NORM,    /* tx8be.channel_norm of another buffer */
   NPUC_TX8_BUF_RESULT,  /* a compute op's result */
   NPUC_TX8_BUF_EXTRACT, /* the part of `source` one reader needs (SPM copy) */
+  /* fp32 partial sums of the reduce-split gemm (`op`) across its K slices,
+   * of its result's shape and windows; lives over every step. */
+  NPUC_TX8_BUF_PSUM,
 } npuc_tx8_buf_kind;
 
 typedef struct {
@@ -110,6 +113,15 @@ typedef struct {
   npuc_tx8_buffer buffers[NPUC_TX8_MAX_BUFFERS];
   int num_steps;
   npuc_tx8_step steps[NPUC_TX8_MAX_STEPS];
+  /* The reduce (K) split: the gemm (ops[]) whose K goes in slices of
+   * reduce_slice (of reduce_len) inside each anchor slice, -1 for none.
+   * The windows of its K-split operands (and the loads / channel_norms
+   * that fill them) follow a virtual anchor dimension out.rank, the K
+   * slice; their steps run in a K loop ending at the gemm, which
+   * accumulates into the PSUM buffer `psum`; what follows the gemm runs
+   * on the last K slice. */
+  int reduce_op, psum;
+  int32_t reduce_len, reduce_slice;
   int num_stores;
   struct {
     MlirOperation op;
@@ -136,6 +148,22 @@ bool npuc_tx8_buffer_resident(const npuc_tx8_group_plan *p, int i,
 static inline bool npuc_tx8_buffer_once(const npuc_tx8_buffer *b) {
   return b->invariant || b->resident;
 }
+
+/* The gemm of `p` (built without a reduce split) whose K may be split
+ * with partial sums: the group's only gemm, not batched, not transpose_a,
+ * its operands a and b each filled by a load (through channel_norms)
+ * nothing else reads, a result of rank below 8; -1 if none. */
+int npuc_tx8_group_reduce_candidate(const npuc_tx8_group_plan *p);
+
+/* npuc_tx8_group_plan_build with gemm `op` (npuc_tx8_group_reduce_
+ * candidate's) reduce-split in slices of `k_slice` (below its K), as the
+ * gemm's i64 attribute `reduce_split` says once tx8-sharding chose it. */
+bool npuc_tx8_group_plan_build_reduce(MlirOperation group, int op,
+                                      int32_t k_slice, npuc_tx8_group_plan *p);
+
+/* Whether buffer `i` is filled once per K slice (its windows follow the
+ * virtual K dimension). */
+bool npuc_tx8_buffer_in_reduce(const npuc_tx8_group_plan *p, int i);
 
 /* Reads the attributes of compute op `op` (named `name`) that its slice
  * rule and runtime call need into `s` (reduce axes, softmax axis,

@@ -231,6 +231,8 @@ static void emit_compute(group_emitter *g, const npuc_tx8_group_op *op);
 static void emit_store(group_emitter *g, int store);
 
 static void emit_place(group_emitter *g, int i);
+static void emit_place_in(group_emitter *g, int i, const char *slice);
+static void emit_k_loop(group_emitter *g);
 static void emit_step(group_emitter *g, const npuc_tx8_step *st);
 
 /* Whether step `st` fills an invariant or resident buffer (done once per
@@ -280,22 +282,66 @@ static void emit_loop(group_emitter *g) {
   npuc_sb_printf(o, "  while (npuc_tx8_gshape_next(&g, slice, &out)) {\n");
   /* Every buffer's slice and place first: a step may read any of them. */
   for (int i = 0; i < p->num_buffers; ++i)
-    if (!npuc_tx8_buffer_once(&p->buffers[i]))
+    if (!npuc_tx8_buffer_once(&p->buffers[i]) &&
+        !npuc_tx8_buffer_in_reduce(p, i))
       emit_place(g, i);
-  /* Then the steps in the group's order. */
-  for (int i = 0; i < p->num_steps; ++i)
-    if (!invariant_step(p, &p->steps[i]))
-      emit_step(g, &p->steps[i]);
+  /* Then the steps in the group's order; a reduce split's K loop around
+   * the steps filling the gemm's K slices and the gemm. */
+  bool in_k = false;
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    if (invariant_step(p, st))
+      continue;
+    bool k =
+        (st->kind == NPUC_TX8_STEP_COMPUTE && st->index == p->reduce_op) ||
+        (st->kind != NPUC_TX8_STEP_COMPUTE && st->kind != NPUC_TX8_STEP_STORE &&
+         npuc_tx8_buffer_in_reduce(p, st->index));
+    if (k && !in_k)
+      emit_k_loop(g);
+    in_k = in_k || k;
+    emit_step(g, st);
+    if (st->kind == NPUC_TX8_STEP_COMPUTE && st->index == p->reduce_op) {
+      npuc_sb_printf(o, "    }\n");
+      in_k = false;
+    }
+  }
   npuc_sb_printf(o, "  }\n  return cycles;\n}\n\n");
 }
 
+/* A reduce split's K loop: `kout` is the anchor slice with the K slice as
+ * its last (virtual) dimension, which the K-split buffers' windows
+ * follow. */
+static void emit_k_loop(group_emitter *g) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  int r = p->out.rank;
+  npuc_sb_printf(g->out,
+                 "    for (int32_t k0 = 0; k0 < %d; k0 += %d) { /* K slices: "
+                 "partial sums in SPM */\n"
+                 "    L_SHAPE kout = out;\n"
+                 "    kout.dim = %d;\n"
+                 "    kout.shape_whole[%d] = %d;\n"
+                 "    kout.shape_start[%d] = k0;\n"
+                 "    kout.shape_slice[%d] = %d;\n"
+                 "    kout.shape_real[%d] = %d - k0 < %d ? %d - k0 : %d;\n",
+                 (int)p->reduce_len, (int)p->reduce_slice, r + 1, r,
+                 (int)p->reduce_len, r, r, (int)p->reduce_slice, r,
+                 (int)p->reduce_len, (int)p->reduce_slice, (int)p->reduce_len,
+                 (int)p->reduce_slice);
+  for (int i = 0; i < p->num_buffers; ++i)
+    if (npuc_tx8_buffer_in_reduce(p, i))
+      emit_place_in(g, i, "kout");
+}
+
 /* Buffer i's L_SHAPE for the slice `out` and its TSR in SPM. */
-static void emit_place(group_emitter *g, int i) {
+static void emit_place(group_emitter *g, int i) { emit_place_in(g, i, "out"); }
+
+/* The same for the anchor slice named `slice` (the K loop's "kout"). */
+static void emit_place_in(group_emitter *g, int i, const char *slice) {
   const npuc_tx8_buffer *b = &g->plan.buffers[i];
   npuc_sb_printf(g->out,
-                 "    npuc_tx8_lshape_window(&out, b%d_win, b%d_shape, %d, "
+                 "    npuc_tx8_lshape_window(&%s, b%d_win, b%d_shape, %d, "
                  "&l[%d], clip[%d]);\n",
-                 i, i, b->shape.rank, i, i);
+                 slice, i, i, b->shape.rank, i, i);
   npuc_sb_printf(
       g->out,
       "    b[%d] = npuc_tx8_tsr_of_lshape(spm + %lld, &l[%d], %s, %s);\n", i,
@@ -423,13 +469,20 @@ static void emit_compute(group_emitter *g, const npuc_tx8_group_op *op) {
                    s->transpose_a ? "true" : "false",
                    s->transpose_b ? "true" : "false");
     emit_gemm_heads(g, op);
-    npuc_sb_printf(o, "      cycles += op_gemm(&param, &b[%d], &b[%d], ", in[0],
-                   in[1]);
+    bool psum = p->reduce_op >= 0 && op == &p->ops[p->reduce_op];
+    npuc_sb_printf(o, "      cycles += op_gemm%s(&param, &b[%d], &b[%d], ",
+                   psum ? "_psum" : "", in[0], in[1]);
     if (op->has_bias)
       npuc_sb_printf(o, "&b[%d]", in[2]);
     else
       npuc_sb_printf(o, "NULL");
-    npuc_sb_printf(o, ", &b[%d]);\n    }\n", r);
+    if (psum) /* the last K slice writes the result */
+      npuc_sb_printf(o,
+                     ", &b[%d], &b[%d], (k0 == 0 ? NPUC_TX8_PSUM_FIRST : 0) "
+                     "| (k0 + %d >= %d ? NPUC_TX8_PSUM_LAST : 0));\n    }\n",
+                     p->psum, r, (int)p->reduce_slice, (int)p->reduce_len);
+    else
+      npuc_sb_printf(o, ", &b[%d]);\n    }\n", r);
     return;
   case NPUC_TX8_KIND_CONV: emit_conv(g, op); return;
   case NPUC_TX8_KIND_CLIP:

@@ -61,6 +61,7 @@ NPUC_PASS_DEFINE(
 typedef struct {
   int32_t sharding[NPUC_TX8_MAX_RANK];
   int32_t slice[NPUC_TX8_MAX_RANK];
+  int32_t k_slice; /* the reduce split's K slice; 0: none */
   int64_t spm_bytes;
   int64_t offsets[NPUC_TX8_MAX_BUFFERS + 1];
 } decision;
@@ -69,12 +70,14 @@ typedef struct {
  * smallest SPM need seen (for the error when nothing fits). */
 typedef struct {
   const npuc_tx8_group_plan *p;
+  npuc_tx8_group_plan *kp; /* p with its gemm's K split, or NULL */
   const npuc_tx8_target *t;
   int64_t spm, budget, tried;
   int32_t tiles;
   bool report;
   double best_cost;
   int32_t best_sharding[NPUC_TX8_MAX_RANK], best_slice[NPUC_TX8_MAX_RANK];
+  int32_t best_k;
   int64_t least_bytes;
   int32_t least_sharding[NPUC_TX8_MAX_RANK], least_slice[NPUC_TX8_MAX_RANK];
 } search;
@@ -83,7 +86,7 @@ typedef struct {
  * decision. */
 typedef struct {
   char *key;
-  int32_t sharding[NPUC_TX8_MAX_RANK], slice[NPUC_TX8_MAX_RANK];
+  int32_t sharding[NPUC_TX8_MAX_RANK], slice[NPUC_TX8_MAX_RANK], k_slice;
   MlirOperation group; /* the group searched */
 } template_entry;
 
@@ -169,16 +172,23 @@ static bool finish_decision(const npuc_tx8_group_plan *p, int64_t spm,
 static void write_attrs(const npuc_tx8_group_plan *p, const decision *d,
                         int32_t tiles);
 
+static bool decide(search *s, MlirOperation group, run_state *rs);
+static bool apply_decision(const search *s, MlirOperation group, run_state *rs);
+
+/* The plans live on the heap: each holds up to 128 buffers. */
 static bool shard_group(MlirOperation group, run_state *rs) {
   if (npuc_tx8_group_is_ddr_only(group))
     return true; /* works in DDR: no tiles, no SPM */
-  npuc_tx8_group_plan plan;
-  if (!npuc_tx8_group_plan_build(group, &plan))
-    return false;
-  int32_t tiles = npuc_tx8_group_tiles(group, rs->t);
-  if (tiles <= 0)
-    return false;
-  search s = {.p = &plan,
+  /* This pass decides the reduce split: an earlier run's is searched
+   * again. */
+  MlirOperation gemm = npuc_tx8_group_compute_op(group);
+  for (; !mlirOperationIsNull(gemm); gemm = mlirOperationGetNextInBlock(gemm))
+    mlirOperationRemoveAttributeByName(
+        gemm, mlirStringRefCreateFromCString("reduce_split"));
+  npuc_tx8_group_plan *plan = npuc_xmalloc(2 * sizeof *plan);
+  bool ok = npuc_tx8_group_plan_build(group, &plan[0]);
+  int32_t tiles = ok ? npuc_tx8_group_tiles(group, rs->t) : 0;
+  search s = {.p = &plan[0],
               .t = rs->t,
               .spm = rs->spm,
               .budget = rs->budget,
@@ -186,31 +196,63 @@ static bool shard_group(MlirOperation group, run_state *rs) {
               .report = rs->report,
               .best_cost = -1,
               .least_bytes = -1};
+  int k_op = ok ? npuc_tx8_group_reduce_candidate(&plan[0]) : -1;
+  if (k_op >= 0 && npuc_tx8_group_plan_build_reduce(group, k_op, 1, &plan[1]))
+    s.kp = &plan[1];
+  ok =
+      ok && tiles > 0 && decide(&s, group, rs) && apply_decision(&s, group, rs);
+  free(plan);
+  return ok;
+}
+
+/* The template's decision, else the search's; the report. */
+static bool decide(search *s, MlirOperation group, run_state *rs) {
   npuc_sb key = {0};
   uint64_t hash = 0;
   const template_entry *hit = NULL;
   if (template_key(group, &key))
     hit = cache_find(&rs->cache, key.data, &hash);
   if (hit) {
-    memcpy(s.best_sharding, hit->sharding, sizeof s.best_sharding);
-    memcpy(s.best_slice, hit->slice, sizeof s.best_slice);
-    s.best_cost = 0;
-  } else if (!search_group(&s)) {
+    memcpy(s->best_sharding, hit->sharding, sizeof s->best_sharding);
+    memcpy(s->best_slice, hit->slice, sizeof s->best_slice);
+    s->best_k = hit->k_slice;
+    s->best_cost = 0;
+  } else if (!search_group(s)) {
     npuc_sb_free(&key);
     return false;
   }
-  if (s.report)
-    report_group(&s, hit);
+  if (s->report)
+    report_group(s, hit);
   if (!hit && key.data)
-    cache_add(&rs->cache, npuc_sb_take(&key), hash, &s, group);
+    cache_add(&rs->cache, npuc_sb_take(&key), hash, s, group);
   npuc_sb_free(&key);
+  return true;
+}
+
+/* The attributes of the chosen candidate, on the plan with its reduce
+ * split (rebuilt from the gemm's reduce_split) when it has one. */
+static bool apply_decision(const search *s, MlirOperation group,
+                           run_state *rs) {
   decision d;
   memset(&d, 0, sizeof d);
-  memcpy(d.sharding, s.best_sharding, sizeof d.sharding);
-  memcpy(d.slice, s.best_slice, sizeof d.slice);
-  if (!finish_decision(&plan, rs->spm, &d))
+  memcpy(d.sharding, s->best_sharding, sizeof d.sharding);
+  memcpy(d.slice, s->best_slice, sizeof d.slice);
+  d.k_slice = s->best_k;
+  const npuc_tx8_group_plan *p = s->p;
+  if (d.k_slice > 0 && s->kp) {
+    npuc_tx8_group_plan *kp = s->kp;
+    MlirOperation gemm = kp->ops[kp->reduce_op].op;
+    MlirContext ctx = mlirOperationGetContext(gemm);
+    mlirOperationSetAttributeByName(
+        gemm, mlirStringRefCreateFromCString("reduce_split"),
+        mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), d.k_slice));
+    if (!npuc_tx8_group_plan_build(group, kp))
+      return false;
+    p = kp;
+  }
+  if (!finish_decision(p, rs->spm, &d))
     return false;
-  write_attrs(&plan, &d, tiles);
+  write_attrs(p, &d, s->tiles);
   return true;
 }
 
@@ -423,6 +465,10 @@ static bool check_given(const npuc_tx8_group_plan *p,
 
 static void try_candidate(search *s, const int32_t *sharding,
                           const int32_t *slice);
+static void try_candidate_on(search *s, const npuc_tx8_group_plan *p,
+                             const int32_t *sharding, const int32_t *slice);
+static void try_k_splits(search *s, const int32_t *sharding,
+                         const int32_t *slice);
 static void largest_fitting_split(const search *s, const int32_t *sharding,
                                   int32_t *slice);
 
@@ -464,7 +510,24 @@ static void search_splits(search *s, const int32_t *sharding) {
       slice[d] = ceil_div(part[d], count[d]);
     if (memcmp(slice, first, (size_t)rank * sizeof *slice) != 0)
       try_candidate(s, sharding, slice);
+    try_k_splits(s, sharding, slice);
   } while (next_split(s, part, count));
+}
+
+/* The gemm's K in 2, 4, ... slices of at least one NE instruction's K
+ * (the seed's reduceSplit, partial sums in SPM), with this split. */
+static void try_k_splits(search *s, const int32_t *sharding,
+                         const int32_t *slice) {
+  if (!s->kp)
+    return;
+  int32_t len = s->kp->reduce_len;
+  for (int32_t n = 2; n <= len; n *= 2) {
+    int32_t k = ceil_div(len, n);
+    if (k < s->t->ne_k || (s->tried >= s->budget && s->best_cost >= 0))
+      return;
+    s->kp->reduce_slice = k;
+    try_candidate_on(s, s->kp, sharding, slice);
+  }
 }
 
 /* Largest slice of dimension `dim` in [1, slice[dim]] that fits, others
@@ -503,8 +566,9 @@ typedef struct {
   int64_t slices, spm;
 } cost_parts;
 
-static void estimate(const search *s, const int32_t *sharding,
-                     const int32_t *slice, cost_parts *c);
+static void estimate(const search *s, const npuc_tx8_group_plan *p,
+                     const int32_t *sharding, const int32_t *slice,
+                     cost_parts *c);
 
 /* Load, compute and store of successive slices overlap (the pipelined
  * schedule): each slice costs its busiest engine — DDR (load + store
@@ -519,21 +583,26 @@ static double group_cost(const cost_parts *c) {
   return c->once + (double)c->slices * steady + c->load + c->store;
 }
 
-static void report_candidate(const search *s, const int32_t *sharding,
-                             const int32_t *slice, const cost_parts *c,
-                             double cost);
+static void report_candidate(const search *s, const npuc_tx8_group_plan *p,
+                             const int32_t *sharding, const int32_t *slice,
+                             const cost_parts *c, double cost);
 
 static void try_candidate(search *s, const int32_t *sharding,
                           const int32_t *slice) {
-  const npuc_tx8_group_plan *p = s->p;
+  try_candidate_on(s, s->p, sharding, slice);
+}
+
+/* On plan `p`: the group's, or with its reduce split (s->kp). */
+static void try_candidate_on(search *s, const npuc_tx8_group_plan *p,
+                             const int32_t *sharding, const int32_t *slice) {
   int rank = p->out.rank;
   s->tried++;
   cost_parts c;
-  estimate(s, sharding, slice, &c);
+  estimate(s, p, sharding, slice, &c);
   bool fits = c.spm >= 0 && c.spm <= s->spm;
   double cost = fits ? group_cost(&c) : -1;
   if (s->report)
-    report_candidate(s, sharding, slice, &c, cost);
+    report_candidate(s, p, sharding, slice, &c, cost);
   if (!fits) {
     if (c.spm >= 0 && (s->least_bytes < 0 || c.spm < s->least_bytes)) {
       s->least_bytes = c.spm;
@@ -545,12 +614,17 @@ static void try_candidate(search *s, const int32_t *sharding,
   if (s->best_cost >= 0 && cost >= s->best_cost)
     return;
   s->best_cost = cost;
+  s->best_k = p->reduce_op >= 0 ? p->reduce_slice : 0;
   memcpy(s->best_sharding, sharding, (size_t)rank * sizeof *sharding);
   memcpy(s->best_slice, slice, (size_t)rank * sizeof *slice);
 }
 
-static double ne_cycles(const search *s, const npuc_tx8_group_op *o,
-                        const int32_t *slice);
+static double ne_cycles(const search *s, const npuc_tx8_group_plan *p,
+                        const npuc_tx8_group_op *o, const int32_t *slice);
+
+static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
+                             const int32_t *sharding, const int32_t *slice,
+                             cost_parts *c);
 
 /* The busiest tile (the first: its part is the largest) under `sharding`
  * in slices of `slice`, every buffer at its largest slice: each
@@ -558,16 +632,19 @@ static double ne_cycles(const search *s, const npuc_tx8_group_op *o,
  * DDR bandwidth, a resident one once (an invariant one shared over the
  * NoC: a 1/tiles share from DDR plus the ring all-gather), CGRA results
  * and channel_norm / extract moves at their engines' rates, gemm and conv
- * in whole 8x16x8 instructions, and each call's issue overhead. */
-static void estimate(const search *s, const int32_t *sharding,
-                     const int32_t *slice, cost_parts *c) {
-  const npuc_tx8_group_plan *p = s->p;
+ * in whole 8x16x8 instructions, and each call's issue overhead. With a
+ * reduce split, what fills the gemm's K slices and the gemm itself count
+ * once per K slice, the partial sums' conversion once per slice. */
+static void estimate(const search *s, const npuc_tx8_group_plan *p,
+                     const int32_t *sharding, const int32_t *slice,
+                     cost_parts *c) {
   const npuc_tx8_target *t = s->t;
   memset(c, 0, sizeof *c);
   double all = (double)t->tiles_x * t->tiles_y;
   double ddr_rate = t->ddr_gbytes_per_s / t->clock_ghz / all;
   double over = (double)t->op_overhead_cycles;
-  int32_t parts = busy_tiles(p, sharding);
+  double k_slices =
+      p->reduce_op >= 0 ? ceil_div(p->reduce_len, p->reduce_slice) : 1;
   c->slices = 1;
   for (int d = 0; d < p->out.rank; ++d)
     if (!npuc_checked_mul(
@@ -576,14 +653,47 @@ static void estimate(const search *s, const int32_t *sharding,
             &c->slices))
       c->slices = INT64_MAX; /* costs as much as it can */
   c->spm = npuc_tx8_group_spm_bytes(p, slice, NULL);
+  estimate_buffers(s, p, sharding, slice, c);
+  for (int st = 0; st < p->num_stores; ++st)
+    c->store +=
+        (double)npuc_tx8_group_buffer_bytes(p, p->stores[st].buffer, slice) /
+            ddr_rate +
+        over;
+  for (int k = 0; k < p->num_ops; ++k) {
+    const npuc_tx8_group_op *o = &p->ops[k];
+    double ct = (double)npuc_tx8_group_buffer_bytes(p, o->result, slice) /
+                (double)t->ct_bytes_per_cycle;
+    if (k == p->reduce_op) /* every K slice, then psum -> the result */
+      c->ne += k_slices * (ne_cycles(s, p, o, slice) + over), c->ct += ct;
+    else if (o->slice.kind == NPUC_TX8_KIND_GEMM ||
+             o->slice.kind == NPUC_TX8_KIND_CONV)
+      c->ne += ne_cycles(s, p, o, slice) + over;
+    else
+      c->ct += ct + over;
+  }
+}
+
+/* The loads, channel_norms and extracts of estimate(). */
+static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
+                             const int32_t *sharding, const int32_t *slice,
+                             cost_parts *c) {
+  const npuc_tx8_target *t = s->t;
+  double all = (double)t->tiles_x * t->tiles_y;
+  double ddr_rate = t->ddr_gbytes_per_s / t->clock_ghz / all;
+  double over = (double)t->op_overhead_cycles;
+  double k_slices =
+      p->reduce_op >= 0 ? ceil_div(p->reduce_len, p->reduce_slice) : 1;
+  int32_t parts = busy_tiles(p, sharding);
   for (int i = 0; i < p->num_buffers; ++i) {
     const npuc_tx8_buffer *b = &p->buffers[i];
     int moved =
         b->kind == NPUC_TX8_BUF_LOAD && b->load_into >= 0 ? b->load_into : i;
     double bytes = (double)npuc_tx8_group_buffer_bytes(p, moved, slice);
+    double times = npuc_tx8_buffer_in_reduce(p, i) ? k_slices : 1;
     bool once = npuc_tx8_buffer_resident(p, i, sharding, slice);
+    double cyc;
     if (b->kind == NPUC_TX8_BUF_LOAD) {
-      double cyc = bytes / ddr_rate + over;
+      cyc = bytes / ddr_rate + over;
       if (b->invariant && parts > 1) {
         double share = bytes / parts;
         double ring =
@@ -592,29 +702,14 @@ static void estimate(const search *s, const int32_t *sharding,
         double shared = share / ddr_rate + ring + over;
         cyc = shared < cyc ? shared : cyc;
       }
-      *(once ? &c->once : &c->load) += cyc;
+      *(once ? &c->once : &c->load) += times * cyc;
     } else if (b->kind == NPUC_TX8_BUF_NORM ||
                b->kind == NPUC_TX8_BUF_EXTRACT) {
       if (b->kind == NPUC_TX8_BUF_NORM && p->buffers[b->source].load_into == i)
         continue; /* filled by its load */
-      double cyc = 2 * bytes / (double)t->tdma_bytes_per_cycle + over;
-      *(once ? &c->once : &c->ct) += cyc;
+      cyc = 2 * bytes / (double)t->tdma_bytes_per_cycle + over;
+      *(once ? &c->once : &c->ct) += times * cyc;
     }
-  }
-  for (int st = 0; st < p->num_stores; ++st)
-    c->store +=
-        (double)npuc_tx8_group_buffer_bytes(p, p->stores[st].buffer, slice) /
-            ddr_rate +
-        over;
-  for (int k = 0; k < p->num_ops; ++k) {
-    const npuc_tx8_group_op *o = &p->ops[k];
-    if (o->slice.kind == NPUC_TX8_KIND_GEMM ||
-        o->slice.kind == NPUC_TX8_KIND_CONV)
-      c->ne += ne_cycles(s, o, slice) + over;
-    else
-      c->ct += (double)npuc_tx8_group_buffer_bytes(p, o->result, slice) /
-                   (double)t->ct_bytes_per_cycle +
-               over;
   }
 }
 
@@ -636,9 +731,9 @@ static double instrs(double m, double k, double n, const npuc_tx8_target *t) {
 /* A gemm's or conv's NE cycles for one slice of its result, in whole
  * instructions as the C model counts them (its M: the rows of a batch,
  * its N: the channels). In double: an estimate, no overflow. */
-static double ne_cycles(const search *s, const npuc_tx8_group_op *o,
-                        const int32_t *slice) {
-  const npuc_tx8_buffer *r = &s->p->buffers[o->result];
+static double ne_cycles(const search *s, const npuc_tx8_group_plan *p,
+                        const npuc_tx8_group_op *o, const int32_t *slice) {
+  const npuc_tx8_buffer *r = &p->buffers[o->result];
   int32_t whole[NPUC_TX8_MAX_RANK], max[NPUC_TX8_MAX_RANK];
   int rank = r->shape.rank;
   for (int i = 0; i < rank; ++i)
@@ -659,6 +754,8 @@ static double ne_cycles(const search *s, const npuc_tx8_group_op *o,
   } else {
     const npuc_tx8_shape *a = &so->operands[0];
     k = (double)a->dims[a->rank - (so->transpose_a ? 2 : 1)];
+    if (p->reduce_op >= 0 && o == &p->ops[p->reduce_op])
+      k = p->reduce_slice; /* one K slice */
   }
   double flops = batches * instrs(rows, k, n, s->t) * 2.0 * s->t->ne_m *
                  s->t->ne_k * s->t->ne_n;
@@ -679,12 +776,14 @@ static void print_where(MlirOperation op) {
   }
 }
 
-static void report_candidate(const search *s, const int32_t *sharding,
-                             const int32_t *slice, const cost_parts *c,
-                             double cost) {
-  char sh[128], sl[128];
-  slice_text(sh, sizeof sh, sharding, s->p->out.rank);
-  slice_text(sl, sizeof sl, slice, s->p->out.rank);
+static void report_candidate(const search *s, const npuc_tx8_group_plan *p,
+                             const int32_t *sharding, const int32_t *slice,
+                             const cost_parts *c, double cost) {
+  char sh[128], sl[160];
+  slice_text(sh, sizeof sh, sharding, p->out.rank);
+  slice_text(sl, sizeof sl - 32, slice, p->out.rank);
+  if (p->reduce_op >= 0)
+    snprintf(sl + strlen(sl), 32, " K %d", (int)p->reduce_slice);
   if (cost < 0) {
     fprintf(stderr,
             "  sharding %s slice %s: does not fit (%lld bytes of SPM, "
@@ -701,9 +800,11 @@ static void report_candidate(const search *s, const int32_t *sharding,
 
 static void report_group(const search *s, const template_entry *hit) {
   const npuc_tx8_group_plan *p = s->p;
-  char sh[128], sl[128];
+  char sh[128], sl[160];
   slice_text(sh, sizeof sh, s->best_sharding, p->out.rank);
-  slice_text(sl, sizeof sl, s->best_slice, p->out.rank);
+  slice_text(sl, sizeof sl - 32, s->best_slice, p->out.rank);
+  if (s->best_k > 0)
+    snprintf(sl + strlen(sl), 32, " K %d", (int)s->best_k);
   fprintf(stderr, "tx8-search: ");
   print_where(p->compute);
   if (hit) {
@@ -824,6 +925,7 @@ static void cache_add(template_cache *c, char *key, uint64_t hash,
   e->group = group;
   memcpy(e->sharding, s->best_sharding, sizeof e->sharding);
   memcpy(e->slice, s->best_slice, sizeof e->slice);
+  e->k_slice = s->best_k;
   c->count++;
   const void *k = (const void *)(uintptr_t)(hash | 1);
   uintptr_t old;

@@ -14,7 +14,7 @@ func.func @too_big(%x: tensor<1x4x4x512xf32>, %w: tensor<3x3x512x512xf32>) -> te
   ^bb0(%a0: tensor<1x4x4x512xf32>, %a1: tensor<3x3x512x512xf32>):
     %1 = tx8be.load_var %a0 : tensor<1x4x4x512xf32> -> tensor<1x4x4x512xf32>
     %2 = tx8be.load_var %a1 : tensor<3x3x512x512xf32> -> tensor<3x3x512x512xf32>
-    // expected-error@+1 {{tx8be.conv: the group does not fit SPM even at the finest split: of 4 candidates the smallest (sharding 1x1x1x1, a 1x1x4x512 slice) needs 9469952 bytes per tile, SPM has 3145728}}
+    // expected-error@+1 {{tx8be.conv: the group does not fit SPM even at the finest split: of 3 candidates the smallest (sharding 1x1x1x1, a 1x1x4x512 slice) needs 9469952 bytes per tile, SPM has 3145728}}
     %3 = tx8be.conv %1, %2, %none strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] : tensor<1x4x4x512xf32>, tensor<3x3x512x512xf32>, none -> tensor<1x4x4x512xf32>
     %4 = tx8be.store_var %3 : tensor<1x4x4x512xf32> -> tensor<1x4x4x512xf32>
     tx8be.return %4 : tensor<1x4x4x512xf32>
