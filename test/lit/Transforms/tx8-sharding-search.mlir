@@ -100,3 +100,29 @@ func.func @twice(%x: tensor<64x64xf16>) -> tensor<64x64xf16> {
   }
   return %g2 : tensor<64x64xf16>
 }
+
+// -----
+
+// The reduce split: on one tile, x's rows of K = 65536 f32 (256 KiB each)
+// and w (4 MiB) cannot both be whole; the search cuts K and the gemm adds
+// each K slice's product to fp32 partial sums in SPM (reduce_split on the
+// gemm: the K slice).
+// CHECK-LABEL: func.func @k_split
+// CHECK: tx8be.gemm
+// CHECK-SAME: reduce_split = [[K:[0-9]+]] : i64
+// CHECK-SAME: shape_spatial_sharding = [1, 1]
+// REPORT: tx8-search: tx8-sharding-search.mlir:[[@LINE+8]]:10: tx8be.gemm: chose sharding 1x1 slice {{[0-9x]+}} K {{[0-9]+}},
+module attributes {tx8be.tile_dx = 1 : i32, tx8be.tile_dy = 1 : i32} {
+func.func @k_split(%a: tensor<16x65536xf32>, %b: tensor<65536x16xf32>, %v: tensor<16xf32>) -> tensor<16x16xf32> {
+  %0 = tx8be.group(%a, %b, %v) : (tensor<16x65536xf32>, tensor<65536x16xf32>, tensor<16xf32>) -> (tensor<16x16xf32>) {
+  ^bb0(%a0: tensor<16x65536xf32>, %a1: tensor<65536x16xf32>, %a2: tensor<16xf32>):
+    %1 = tx8be.load_var %a0 : tensor<16x65536xf32> -> tensor<16x65536xf32>
+    %2 = tx8be.load_var %a1 : tensor<65536x16xf32> -> tensor<65536x16xf32>
+    %3 = tx8be.load_var %a2 : tensor<16xf32> -> tensor<16xf32>
+    %4 = tx8be.gemm %1, %2, %3 : tensor<16x65536xf32>, tensor<65536x16xf32>, tensor<16xf32> -> tensor<16x16xf32>
+    %5 = tx8be.store_var %4 : tensor<16x16xf32> -> tensor<16x16xf32>
+    tx8be.return %5 : tensor<16x16xf32>
+  }
+  return %0 : tensor<16x16xf32>
+}
+}
