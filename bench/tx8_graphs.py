@@ -40,6 +40,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "test", "tx8"))
 from gen import ELEM_BYTES as DTYPE_BYTES, count, pack as pack_values, ttype  # noqa: E402
 
+CHECK_OFF = False  # --no-check: skip npuc-tx8-check (slow on big graphs)
+
 TFLOPS_KEY = {"f16": "fp16", "bf16": "bf16", "f32": "fp32", "i8": "int8"}
 
 
@@ -444,10 +446,15 @@ def run_graph(tools, g, work):
         p = os.path.join(d, "res", "result%d.bin" % i)
         if os.path.getsize(p) != count(shape) * DTYPE_BYTES[dt]:
             return "result%d.bin has the wrong size" % i
-    text, checked = g.check_graph()
+    if CHECK_OFF:
+        text, checked = "", 0
+    else:
+        text, checked = g.check_graph()
     with open(os.path.join(d, "check.graph"), "w") as f:
         f.write(text)
-    if checked:
+    if CHECK_OFF:
+        verdict = "not compared with the reference (--no-check)"
+    elif checked:
         r = subprocess.run([tools["check"], os.path.join(d, "check.graph"),
                             os.path.join(d, "in"), os.path.join(d, "res")],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -535,7 +542,12 @@ def main():
     p.add_argument("--work", help="keep the graphs and programs here")
     p.add_argument("--ops", type=int, default=10000)
     p.add_argument("--only", default="a,b,c,d,e,f,g,h")
+    p.add_argument("--no-check", action="store_true",
+                   help="do not compare with the reference (its naive double "
+                        "reference takes minutes on the MLP and FFN)")
     args = p.parse_args()
+    global CHECK_OFF
+    CHECK_OFF = args.no_check
     tools = {"compile": os.path.join(args.bin, "npuc-compile"),
              "check": os.path.join(args.bin, "npuc-tx8-check")}
     t = load_target(args.target_yaml)

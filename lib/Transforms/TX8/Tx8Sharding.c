@@ -70,7 +70,9 @@ typedef struct {
  * smallest SPM need seen (for the error when nothing fits). */
 typedef struct {
   const npuc_tx8_group_plan *p;
-  npuc_tx8_group_plan *kp; /* p with its gemm's K split, or NULL */
+  npuc_tx8_group_plan *kp;      /* p with its gemm's K split, or NULL */
+  npuc_tx8_group_plan *k_store; /* room for kp */
+  int k_op;                     /* the gemm that may be K-split, or -1 */
   const npuc_tx8_target *t;
   int64_t spm, budget, tried;
   int32_t tiles;
@@ -195,10 +197,9 @@ static bool shard_group(MlirOperation group, run_state *rs) {
               .tiles = tiles,
               .report = rs->report,
               .best_cost = -1,
-              .least_bytes = -1};
-  int k_op = ok ? npuc_tx8_group_reduce_candidate(&plan[0]) : -1;
-  if (k_op >= 0 && npuc_tx8_group_plan_build_reduce(group, k_op, 1, &plan[1]))
-    s.kp = &plan[1];
+              .least_bytes = -1,
+              .k_store = &plan[1],
+              .k_op = ok ? npuc_tx8_group_reduce_candidate(&plan[0]) : -1};
   ok =
       ok && tiles > 0 && decide(&s, group, rs) && apply_decision(&s, group, rs);
   free(plan);
@@ -217,9 +218,15 @@ static bool decide(search *s, MlirOperation group, run_state *rs) {
     memcpy(s->best_slice, hit->slice, sizeof s->best_slice);
     s->best_k = hit->k_slice;
     s->best_cost = 0;
-  } else if (!search_group(s)) {
-    npuc_sb_free(&key);
-    return false;
+  } else {
+    /* The plan with a K split only for a search: a template needs none. */
+    bool ok = s->k_op < 0 ||
+              npuc_tx8_group_plan_build_reduce(group, s->k_op, 1, s->k_store);
+    s->kp = s->k_op >= 0 ? s->k_store : NULL;
+    if (!ok || !search_group(s)) {
+      npuc_sb_free(&key);
+      return false;
+    }
   }
   if (s->report)
     report_group(s, hit);
@@ -239,9 +246,9 @@ static bool apply_decision(const search *s, MlirOperation group,
   memcpy(d.slice, s->best_slice, sizeof d.slice);
   d.k_slice = s->best_k;
   const npuc_tx8_group_plan *p = s->p;
-  if (d.k_slice > 0 && s->kp) {
-    npuc_tx8_group_plan *kp = s->kp;
-    MlirOperation gemm = kp->ops[kp->reduce_op].op;
+  if (d.k_slice > 0 && s->k_op >= 0) {
+    npuc_tx8_group_plan *kp = s->k_store;
+    MlirOperation gemm = s->p->ops[s->k_op].op;
     MlirContext ctx = mlirOperationGetContext(gemm);
     mlirOperationSetAttributeByName(
         gemm, mlirStringRefCreateFromCString("reduce_split"),
