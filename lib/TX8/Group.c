@@ -1161,6 +1161,7 @@ bool npuc_tx8_buffer_resident(const npuc_tx8_group_plan *p, int i,
     slices =
         (p->out.dims[a] + sharding[a] - 1) / sharding[a] > slice[a] ? 2 : 1;
   if (slices == 1 || x->kind == NPUC_TX8_BUF_RESULT ||
+      x->kind == NPUC_TX8_BUF_PSUM || /* computed, no source */
       (x->kind != NPUC_TX8_BUF_LOAD &&
        !npuc_tx8_buffer_resident(p, x->source, sharding, slice)))
     return false;
