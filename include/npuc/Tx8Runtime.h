@@ -269,6 +269,19 @@ uint64_t op_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                  const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
                  const npuc_tx8_tsr *out);
 
+/* op_gemm of one K slice of a reduce split (a's columns and b's rows
+ * [k0, k0 + len)), accumulated into `psum`, an fp32 tensor of out's dims
+ * kept in SPM across the slices (the NE's partial sums): with
+ * NPUC_TX8_PSUM_FIRST psum starts from zero, with NPUC_TX8_PSUM_LAST
+ * out = psum (+ bias) in out's dtype and layout afterwards. Both: op_gemm.
+ * Costs the slice's NE instructions and, on the last, a CT pass over out
+ * (int8 partial sums are exact in fp32 up to 2^24). */
+enum { NPUC_TX8_PSUM_FIRST = 1, NPUC_TX8_PSUM_LAST = 2 };
+uint64_t op_gemm_psum(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
+                      const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
+                      const npuc_tx8_tsr *psum, const npuc_tx8_tsr *out,
+                      int phase);
+
 typedef struct {
   int32_t in_h, in_w; /* input rows per batch = in_h * in_w */
   int32_t kernel_h, kernel_w;

@@ -82,6 +82,8 @@ static bool tx8_pipeline(MlirOperation module, const npuc_compile_options *o,
       npuc_sb_printf(&sb, " levels=false");
     if (o->target_config && takes_option(def, "target-config"))
       npuc_sb_printf(&sb, " target-config=%s", o->target_config);
+    if (o->tx8_search_report && takes_option(def, "search-report"))
+      npuc_sb_printf(&sb, " search-report=true");
     npuc_sb_printf(&sb, "}");
   }
   char *passes = npuc_sb_take(&sb);

@@ -1,24 +1,26 @@
-// tx8-sharding splits each group's compute op across the group's tiles along
-// the legal dimension, or pair of dimensions, whose busiest tile costs least
-// (DDR bytes, CGRA bytes, NE FLOPs), then cuts a tile's part into temporal
-// slices until one slice's buffers fit SPM.
+// tx8-sharding searches, per group, every factorization of the group's tiles
+// over the legal dimensions and every temporal split of a tile's part, drops
+// what does not fit SPM and keeps the candidate whose busiest tile costs
+// least with load, compute and store overlapped per slice (plus fill and
+// drain): a tile's part often goes in two or more slices so that loading
+// the next overlaps computing this one.
 // RUN: npuc-opt %s --split-input-file --tx8-sharding | FileCheck %s
 // RUN: npuc-opt %s --split-input-file --tx8-sharding=spm-bytes=6144 | FileCheck %s --check-prefix=SMALL
 
-// BatchNorm shards any dimension: C alone would be 14 chunks of 3 channels
-// on 14 tiles; the 2 batches times 8 chunks of 5 channels keep all 16 busy
-// and cost less (dp_tp: the batch is data parallel, C tensor parallel). Its
-// output lives in NCx (aligned op).
+// BatchNorm shards any dimension: the 2 batches, 4 row and 2 column chunks
+// keep all 16 tiles busy, each with the whole 40 channels (one aligned run;
+// splitting C pads 5 channels to 8) (dp_tp: the batch is data parallel, H
+// and W tensor parallel). Its output lives in NCx (aligned op).
 // CHECK-LABEL: func.func @batchnorm
 // CHECK: tx8be.group{{.*}}spm_alloc_size = 1536 : ui32
 // CHECK: tx8be.batchnorm_inference
 // CHECK-SAME: dev_info = #tx8be.dev_attr<imm_size = 768, mem_layout = NCx,
-// CHECK-SAME: temporal_mem_slice = [1, 4, 4, 5]
+// CHECK-SAME: temporal_mem_slice = [1, 1, 2, 40]
 // CHECK-SAME: tile_parallel = #tx8be.parallel_attr<parallel = dp_tp, is_dp_inner = false, dp_dim_x = 2, dp_dim_y = 1, dp_dim_z = 1, tp_dim_x = 4, tp_dim_y = 2,
-// CHECK-SAME: shape_spatial_sharding = [2, 1, 1, 8]>
+// CHECK-SAME: shape_spatial_sharding = [2, 4, 2, 1]>
 // With 6 KiB of SPM the slices still fit:
 // SMALL-LABEL: func.func @batchnorm
-// SMALL: temporal_mem_slice = [1, 4, 4, 5]
+// SMALL: temporal_mem_slice = [1, 1, 2, 40]
 func.func @batchnorm(%x: tensor<2x4x4x40xf16>, %s: tensor<40xf32>) -> tensor<2x4x4x40xf16> {
   %0 = tx8be.group(%x, %s) : (tensor<2x4x4x40xf16>, tensor<40xf32>) -> (tensor<2x4x4x40xf16>) attributes {group_id = 0 : si32} {
   ^bb0(%a0: tensor<2x4x4x40xf16>, %a1: tensor<40xf32>):
@@ -33,12 +35,14 @@ func.func @batchnorm(%x: tensor<2x4x4x40xf16>, %s: tensor<40xf32>) -> tensor<2x4
 
 // -----
 
-// Gemm: 256 rows over 16 tiles beat 24 columns; each tile holds 16 rows. With
-// 6 KiB of SPM the rows go 8 at a time: gemm works in Cx, where b takes
-// 4 KiB (24 channels pad to 32) and a row of a and of the result 128 bytes.
+// Gemm: 256 rows over 16 tiles beat 24 columns; each tile holds 16 rows, in
+// two slices of 8 (the second's load overlaps the first's compute). b, read
+// whole, is loaded once. With 6 KiB of SPM the rows go 8 at a time too:
+// gemm works in Cx, where b takes 4 KiB (24 channels pad to 32) and a row
+// of a and of the result 128 bytes.
 // CHECK-LABEL: func.func @gemm
 // CHECK: tx8be.gemm
-// CHECK-SAME: temporal_mem_slice = [16, 24]
+// CHECK-SAME: temporal_mem_slice = [8, 24]
 // CHECK-SAME: shape_spatial_sharding = [16, 1]
 // SMALL-LABEL: func.func @gemm
 // SMALL: temporal_mem_slice = [8, 24]
@@ -84,12 +88,13 @@ func.func @conv(%x: tensor<1x8x8x8xf16>, %w: tensor<3x3x16x8xf16>) -> tensor<1x8
 // -----
 
 // Elementwise ops shard any dimension (the outermost on a tie: dim 0 here
-// is the batch, so data parallel); a [C] operand is read whole. A given
-// dev_info keeps its layout (Cx) and gains the slice.
+// is the batch, so data parallel), a tile's 2 rows one at a time; a [C]
+// operand is read whole. A given dev_info keeps its layout (Cx) and gains
+// the slice.
 // CHECK-LABEL: func.func @add
 // CHECK: tx8be.add
 // CHECK-SAME: mem_layout = Cx
-// CHECK-SAME: temporal_mem_slice = [2, 8]
+// CHECK-SAME: temporal_mem_slice = [1, 8]
 // CHECK-SAME: parallel = dp, is_dp_inner = false, dp_dim_x = 4, dp_dim_y = 4
 // CHECK-SAME: shape_spatial_sharding = [16, 1]
 func.func @add(%x: tensor<32x8xbf16>, %v: tensor<8xbf16>) -> tensor<32x8xbf16> {
@@ -124,10 +129,11 @@ func.func @given(%x: tensor<6x16xf32>) -> tensor<6x16xf32> {
 
 // -----
 
-// Temporal split: 8 rows of 256 f32 channels a tile, with their fp32 copy, take 26 KiB; with 6 KiB of
-// SPM BatchNorm (C sharded 16 ways, 256 channels a tile) cuts its rows.
+// Temporal split: BatchNorm shards C 16 ways (256 channels a tile) and takes
+// its 8 rows 2 at a time (the pipelined estimate; 8 rows with their fp32
+// copy would fit 3 MiB too); with 6 KiB of SPM, one row at a time.
 // CHECK-LABEL: func.func @big
-// CHECK: temporal_mem_slice = [8, 256]
+// CHECK: temporal_mem_slice = [2, 256]
 // SMALL-LABEL: func.func @big
 // SMALL: spm_alloc_size = 5120 : ui32
 // SMALL: temporal_mem_slice = [1, 256]
