@@ -271,7 +271,9 @@ static void group_lifetimes(const npuc_tx8_group_plan *p, group_buffers *g) {
  * buffer its op defines (its copies are its mem_addr). */
 static bool per_slice_io(const npuc_tx8_group_plan *p, int i, bool stores) {
   const npuc_tx8_buffer *b = &p->buffers[i];
-  if (b->invariant)
+  /* Filled once per tile, or per K slice inside one output slice (a
+   * reduce split's operands and partial sums): one copy. */
+  if (npuc_tx8_buffer_once(b) || npuc_tx8_buffer_in_reduce(p, i))
     return false;
   for (int j = 0; j < p->num_buffers; ++j)
     if (j != i && mlirOperationEqual(p->buffers[j].op, b->op))

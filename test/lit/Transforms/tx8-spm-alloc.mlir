@@ -127,15 +127,17 @@ func.func @relu_norm(%x: tensor<2x8x40xf16>) -> tensor<2x8x40xf16> {
 // -----
 
 // gemm reads both operands while it writes the result: nothing to reuse,
-// the largest buffer (b, read whole) at 0.
+// the largest buffer (b, read whole, once per tile: one copy) at 0. Each
+// tile runs two slices of rows, so a's slice and the result get two
+// copies (multi-buffering).
 // CHECK-LABEL: func.func @gemm
-// CHECK: tx8be.group{{.*}}spm_alloc_size = 6144 : ui32
-// CHECK: tx8be.load_var {{.*}}mem_addr = [4096]>
-// CHECK: tx8be.load_var {{.*}}mem_addr = [0]>
-// CHECK: tx8be.gemm {{.*}}imm_size = 0, {{.*}}imm_addr = 0, mem_addr = [5120]>
+// CHECK: tx8be.group{{.*}}spm_alloc_size = 8192 : ui32
+// CHECK: tx8be.load_var {{.*}}multi_buf_num = 2{{.*}}mem_addr = [4096, 6144]>
+// CHECK: tx8be.load_var {{.*}}multi_buf_num = 1{{.*}}mem_addr = [0]>
+// CHECK: tx8be.gemm {{.*}}imm_size = 0, {{.*}}imm_addr = 0, mem_addr = [5120, 7168]>
 func.func @gemm(%a: tensor<256x32xf32>, %b: tensor<32x24xf32>) -> tensor<256x24xf32> {
   %none = tx8be.none : none
-  // expected-remark@+1 {{tx8be.group: SPM peak 6144 bytes, max-live 6144, 6144 without reuse}}
+  // expected-remark@+1 {{tx8be.group: SPM peak 8192 bytes, max-live 8192, 6144 without reuse; 2 buffers in 2 copies}}
   %0 = tx8be.group(%a, %b) : (tensor<256x32xf32>, tensor<32x24xf32>) -> (tensor<256x24xf32>) {
   ^bb0(%a0: tensor<256x32xf32>, %a1: tensor<32x24xf32>):
     %1 = tx8be.load_var %a0 : tensor<256x32xf32> -> tensor<256x32xf32>
