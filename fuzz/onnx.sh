@@ -24,7 +24,8 @@ cflags=(-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer
         $(pkg-config --cflags libprotobuf-c))
 "$cc" "${cflags[@]}" -fsanitize=fuzzer "$root/fuzz/fuzz_onnx.c" \
   "$root/lib/Onnx/Reader.c" "$work/onnx.pb-c.c" "$root/lib/Support/Alloc.c" \
-  "$root/lib/Support/Diagnostics.c" $(pkg-config --libs libprotobuf-c) \
+  "$root/lib/Support/Diagnostics.c" "$root/lib/Support/Progress.c" \
+  $(pkg-config --libs libprotobuf-c) \
   -o "$work/fuzz_onnx"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export ASAN_OPTIONS=detect_leaks=1

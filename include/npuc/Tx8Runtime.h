@@ -127,13 +127,17 @@ void npuc_tx8_rt_set_ddr_arena(const void *base, int64_t bytes);
 /* The DDR burst and the cost of opening a bank (assumed, docs/tx8.md). */
 #define NPUC_TX8_DDR_BURST_BYTES 64
 #define NPUC_TX8_DDR_BANK_OPEN_CYCLES 28
+/* How many banks a DMA keeps open (assumed: DDR4 has 16 banks, each with
+ * its own row buffer); a run into one of them opens nothing. */
+#define NPUC_TX8_DDR_OPEN_BANKS 8
 /* The extra cycles of one DMA transfer whose DDR side is the contiguous
  * runs [addr[i], addr[i] + len[i]) (arena offsets, in order; a run
  * starting where the previous one ends continues it): the bytes of the partial
  * bursts at unaligned run ends at the DDR rate, plus
  * NPUC_TX8_DDR_BANK_OPEN_CYCLES per bank opened beyond the ceil(bytes /
  * ddr_bank_bytes) an aligned contiguous transfer of the runs' total bytes
- * opens. 0 for such a transfer. Pure: charges nothing. */
+ * opens (a bank among the NPUC_TX8_DDR_OPEN_BANKS most recently used is
+ * still open). 0 for such a transfer. Pure: charges nothing. */
 uint64_t npuc_tx8_ddr_penalty_cycles(const int64_t *addr, const int64_t *len,
                                      int64_t runs);
 /* Charges `cycles` (a DMA's DDR placement penalty) to the RDMA (read) or

@@ -24,7 +24,7 @@ static void set_default_target(void) {
 static void penalty_by_hand(void **state) {
   (void)state;
   set_default_target();
-  int64_t addr[4], len[4];
+  int64_t addr[18], len[18];
   /* Aligned and within one bank, or 2 banks for 8192 bytes: free. */
   addr[0] = 0, len[0] = 4096;
   assert_int_equal(npuc_tx8_ddr_penalty_cycles(addr, len, 1), 0);
@@ -46,10 +46,17 @@ static void penalty_by_hand(void **state) {
   for (int i = 0; i < 4; ++i)
     addr[i] = 64 * i, len[i] = 32;
   assert_int_equal(npuc_tx8_ddr_penalty_cycles(addr, len, 4), 11);
-  /* Going back to a bank opens it again: 0, 1, 0 for 3 x 64 bytes. */
+  /* Going back to a bank still open opens nothing: 0, 1, 0 for 3 x 64
+   * bytes opens banks 0 and 1, one more than 192 contiguous bytes. */
   addr[0] = 0, addr[1] = 4096, addr[2] = 64;
   len[0] = len[1] = len[2] = 64;
-  assert_int_equal(npuc_tx8_ddr_penalty_cycles(addr, len, 3), 2 * 28);
+  assert_int_equal(npuc_tx8_ddr_penalty_cycles(addr, len, 3), 28);
+  /* Nine banks round robin, twice: the first is closed by the time the
+   * walk comes back (8 kept open), so all 18 runs open one: 17 more than
+   * 18 x 64 contiguous bytes. */
+  for (int i = 0; i < 18; ++i)
+    addr[i] = 4096 * (i % 9) + 64 * (i / 9), len[i] = 64;
+  assert_int_equal(npuc_tx8_ddr_penalty_cycles(addr, len, 18), 17 * 28);
 }
 
 /* A whole [4, 256] f32 load from an arena offset: aligned costs what

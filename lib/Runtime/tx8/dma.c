@@ -92,11 +92,17 @@ void npuc_tx8_rt_set_ddr_arena(const void *base, int64_t bytes) {
 typedef struct {
   bool active, have_run;
   int64_t start, end; /* the current run */
-  int64_t last_bank;  /* the bank open, -1 before the first run */
-  int64_t useful;     /* bytes of all runs */
-  int64_t waste;      /* bytes of partial bursts at run ends */
-  int64_t opened;     /* banks opened */
+  /* The banks kept open, most recently used first (NPUC_TX8_DDR_OPEN_BANKS
+   * of them: DDR has a row buffer per bank, so going back to a bank still
+   * open costs nothing). */
+  int64_t open[NPUC_TX8_DDR_OPEN_BANKS];
+  int num_open;
+  int64_t useful; /* bytes of all runs */
+  int64_t waste;  /* bytes of partial bursts at run ends */
+  int64_t opened; /* banks opened */
 } ddr_walk;
+
+static void touch_bank(ddr_walk *w, int64_t k);
 
 static void walk_flush(ddr_walk *w, int64_t bank) {
   if (!w->have_run)
@@ -105,9 +111,26 @@ static void walk_flush(ddr_walk *w, int64_t bank) {
   int64_t lo = w->start / b * b, hi = (w->end + b - 1) / b * b;
   w->waste += hi - lo - (w->end - w->start);
   int64_t first = w->start / bank, last = (w->end - 1) / bank;
-  w->opened += last - first + 1 - (first == w->last_bank ? 1 : 0);
-  w->last_bank = last;
+  for (int64_t k = first; k <= last; ++k)
+    touch_bank(w, k);
   w->have_run = false;
+}
+
+/* Bank k used: moved to the front of the open banks, opened (and the least
+ * recently used one closed) when it was not among them. */
+static void touch_bank(ddr_walk *w, int64_t k) {
+  int i = 0;
+  while (i < w->num_open && w->open[i] != k)
+    ++i;
+  if (i == w->num_open) {
+    w->opened++;
+    if (w->num_open < NPUC_TX8_DDR_OPEN_BANKS)
+      w->num_open++;
+    i = w->num_open - 1;
+  }
+  for (; i > 0; --i)
+    w->open[i] = w->open[i - 1];
+  w->open[0] = k;
 }
 
 static void walk_piece(ddr_walk *w, int64_t bank, int64_t at, int64_t len) {
@@ -149,7 +172,7 @@ static uint64_t walk_penalty(ddr_walk *w, int64_t bank) {
 uint64_t npuc_tx8_ddr_penalty_cycles(const int64_t *addr, const int64_t *len,
                                      int64_t runs) {
   int64_t bank = bank_bytes();
-  ddr_walk w = {.last_bank = -1};
+  ddr_walk w = {0};
   for (int64_t i = 0; i < runs; ++i)
     walk_piece(&w, bank, addr[i], len[i]);
   return walk_penalty(&w, bank);
@@ -158,7 +181,7 @@ uint64_t npuc_tx8_ddr_penalty_cycles(const int64_t *addr, const int64_t *len,
 static _Thread_local ddr_walk current_walk;
 
 void npuc_tx8i_ddr_begin(void) {
-  current_walk = (ddr_walk){.active = arena_base != NULL, .last_bank = -1};
+  current_walk = (ddr_walk){.active = arena_base != NULL};
 }
 
 void npuc_tx8i_ddr_note(const void *p, int64_t len) {
