@@ -25,6 +25,7 @@
 #ifndef NPUC_TX8_RUNTIME_H
 #define NPUC_TX8_RUNTIME_H
 
+#include "npuc/Tx8DdrCost.h"
 #include "npuc/Tx8Layout.h"
 
 #include <stdbool.h>
@@ -124,12 +125,9 @@ uint64_t npuc_tx8_cycles_noc(int64_t bytes, int32_t parts);
  * Outside it (no arena set: unit tests, host-side copies) a DMA costs
  * what npuc_tx8_cycles_rdma/wdma say. Set before the tiles run. */
 void npuc_tx8_rt_set_ddr_arena(const void *base, int64_t bytes);
-/* The DDR burst and the cost of opening a bank (assumed, docs/tx8.md). */
-#define NPUC_TX8_DDR_BURST_BYTES 64
-#define NPUC_TX8_DDR_BANK_OPEN_CYCLES 28
-/* How many banks a DMA keeps open (assumed: DDR4 has 16 banks, each with
- * its own row buffer); a run into one of them opens nothing. */
-#define NPUC_TX8_DDR_OPEN_BANKS 8
+/* NPUC_TX8_DDR_BURST_BYTES, _BANK_OPEN_CYCLES, _OPEN_BANKS and the walk
+ * over a transfer's runs: Tx8DdrCost.h (tx8-sharding's estimate charges
+ * the same). */
 /* The extra cycles of one DMA transfer whose DDR side is the contiguous
  * runs [addr[i], addr[i] + len[i]) (arena offsets, in order; a run
  * starting where the previous one ends continues it): the bytes of the partial

@@ -26,12 +26,14 @@
  * docs/passes/tx8-sharding.md. */
 #include "Tx8Options.h"
 #include "npuc/Alloc.h"
+#include "npuc/BuildOps.h"
 #include "npuc/Checked.h"
 #include "npuc/IR.h"
 #include "npuc/OpList.h"
 #include "npuc/Pass.h"
 #include "npuc/PtrSet.h"
 #include "npuc/StringBuilder.h"
+#include "npuc/Tx8DdrCost.h"
 #include "npuc/Tx8Group.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -82,6 +84,10 @@ typedef struct {
   int32_t best_k;
   int64_t least_bytes;
   int32_t least_sharding[NPUC_TX8_MAX_RANK], least_slice[NPUC_TX8_MAX_RANK];
+  /* The DDR layout of each group operand (the first NPUC_TX8_MAX_BUFFERS)
+   * and each stored result: the DMA's cost depends on it. */
+  npuc_tx8_layout_mode operand_mode[NPUC_TX8_MAX_BUFFERS];
+  npuc_tx8_layout_mode store_mode[NPUC_TX8_MAX_STORES];
 } search;
 
 /* The template cache: a key per searched group (its text, hashed) to its
@@ -176,6 +182,7 @@ static void write_attrs(const npuc_tx8_group_plan *p, const decision *d,
 
 static bool decide(search *s, MlirOperation group, run_state *rs);
 static bool apply_decision(const search *s, MlirOperation group, run_state *rs);
+static void ddr_modes(search *s, MlirOperation group);
 
 /* The plans live on the heap: each holds up to 128 buffers. */
 static bool shard_group(MlirOperation group, run_state *rs) {
@@ -200,6 +207,8 @@ static bool shard_group(MlirOperation group, run_state *rs) {
               .least_bytes = -1,
               .k_store = &plan[1],
               .k_op = ok ? npuc_tx8_group_reduce_candidate(&plan[0]) : -1};
+  if (ok)
+    ddr_modes(&s, group);
   ok =
       ok && tiles > 0 && decide(&s, group, rs) && apply_decision(&s, group, rs);
   free(plan);
@@ -261,6 +270,34 @@ static bool apply_decision(const search *s, MlirOperation group,
     return false;
   write_attrs(p, &d, s->tiles);
   return true;
+}
+
+/* The DDR layout of what the group reads and writes: a group's result as
+ * its tx8be.store_var keeps it, anything else (graph inputs, constants)
+ * compact, as the code generator places them. */
+static npuc_tx8_layout_mode value_ddr_mode(MlirValue v) {
+  if (!mlirValueIsAOpResult(v))
+    return NPUC_TX8_TENSOR;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (!npuc_op_is(def, "tx8be.group"))
+    return NPUC_TX8_TENSOR;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(def, 0));
+  MlirOperation ret = mlirBlockGetTerminator(body);
+  intptr_t r = mlirOpResultGetResultNumber(v);
+  if (mlirOperationIsNull(ret) || r >= mlirOperationGetNumOperands(ret))
+    return NPUC_TX8_TENSOR;
+  MlirValue stored = mlirOperationGetOperand(ret, r);
+  return mlirValueIsAOpResult(stored)
+             ? npuc_tx8_op_mem_layout(mlirOpResultGetOwner(stored))
+             : NPUC_TX8_TENSOR;
+}
+
+static void ddr_modes(search *s, MlirOperation group) {
+  intptr_t n = mlirOperationGetNumOperands(group);
+  for (intptr_t i = 0; i < n && i < NPUC_TX8_MAX_BUFFERS; ++i)
+    s->operand_mode[i] = value_ddr_mode(mlirOperationGetOperand(group, i));
+  for (int st = 0; st < s->p->num_stores; ++st)
+    s->store_mode[st] = npuc_tx8_op_mem_layout(s->p->stores[st].op);
 }
 
 static int32_t ceil_div(int64_t a, int64_t b) {
@@ -628,6 +665,9 @@ static void try_candidate_on(search *s, const npuc_tx8_group_plan *p,
 
 static double ne_cycles(const search *s, const npuc_tx8_group_plan *p,
                         const npuc_tx8_group_op *o, const int32_t *slice);
+static double slice_ddr_cycles(const search *s, const npuc_tx8_group_plan *p,
+                               int i, npuc_tx8_layout_mode mode,
+                               const int32_t *slice);
 
 static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
                              const int32_t *sharding, const int32_t *slice,
@@ -665,6 +705,7 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
     c->store +=
         (double)npuc_tx8_group_buffer_bytes(p, p->stores[st].buffer, slice) /
             ddr_rate +
+        slice_ddr_cycles(s, p, p->stores[st].buffer, s->store_mode[st], slice) +
         over;
   for (int k = 0; k < p->num_ops; ++k) {
     const npuc_tx8_group_op *o = &p->ops[k];
@@ -701,6 +742,8 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
     double cyc;
     if (b->kind == NPUC_TX8_BUF_LOAD) {
       cyc = bytes / ddr_rate + over;
+      if (!b->invariant && b->source >= 0 && b->source < NPUC_TX8_MAX_BUFFERS)
+        cyc += slice_ddr_cycles(s, p, i, s->operand_mode[b->source], slice);
       if (b->invariant && parts > 1) {
         double share = bytes / parts;
         double ring =
@@ -718,6 +761,40 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
       *(once ? &c->once : &c->ct) += times * cyc;
     }
   }
+}
+
+/* Rows of a slice DMA the estimate walks (Tx8DdrCost.h scales the cost
+ * to the others): the runs repeat row after row. */
+#define DDR_SAMPLE_ROWS 64
+
+/* What the DMA of one slice of buffer `i` (a load's DDR tensor, or a
+ * stored buffer's result) pays beyond its bytes for where it lies in DDR
+ * (`mode`, from a bank boundary): partial bursts and bank opens, as the C
+ * model's DMA charges them (npuc_tx8_ddr_region_cycles). The first
+ * tile's first slice at its largest window stands for all: a slice cut
+ * along the last dimension makes short runs, one bank open per row once
+ * rows are a bank apart. */
+static double slice_ddr_cycles(const search *s, const npuc_tx8_group_plan *p,
+                               int i, npuc_tx8_layout_mode mode,
+                               const int32_t *slice) {
+  const npuc_tx8_buffer *b = &p->buffers[i];
+  const npuc_tx8_target *t = s->t;
+  int rank = b->shape.rank;
+  int32_t whole[NPUC_TX8_MAX_RANK] = {0}, max[NPUC_TX8_MAX_RANK] = {0};
+  int32_t start[NPUC_TX8_MAX_RANK] = {0};
+  int32_t out[NPUC_TX8_MAX_RANK + 1]; /* and the K slice */
+  memcpy(out, slice, (size_t)p->out.rank * sizeof *out);
+  out[p->out.rank] = p->reduce_op >= 0 ? p->reduce_slice : 1;
+  for (int d = 0; d < rank; ++d)
+    whole[d] = (int32_t)b->shape.dims[d];
+  npuc_tx8_window_max(b->windows, whole, rank, out, max);
+  for (int d = 0; d < rank; ++d)
+    max[d] = max[d] < whole[d] ? max[d] : whole[d];
+  double rate = t->ddr_gbytes_per_s / t->clock_ghz /
+                ((double)t->tiles_x * (double)t->tiles_y);
+  return npuc_tx8_ddr_region_cycles(b->shape.dims, rank, b->dtype, mode, start,
+                                    max, t->ddr_bank_bytes, rate,
+                                    DDR_SAMPLE_ROWS);
 }
 
 static double ne_rate(const npuc_tx8_target *t, npuc_tx8_dtype dt) {
