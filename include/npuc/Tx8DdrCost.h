@@ -43,8 +43,7 @@ void npuc_tx8_ddr_walk_piece(npuc_tx8_ddr_walk *w, int64_t at, int64_t len);
  * bursts' bytes at `bytes_per_cycle` (rounded up), plus
  * NPUC_TX8_DDR_BANK_OPEN_CYCLES per bank opened beyond ceil(useful /
  * bank). Ends the current run. */
-uint64_t npuc_tx8_ddr_walk_cycles(npuc_tx8_ddr_walk *w,
-                                  double bytes_per_cycle);
+uint64_t npuc_tx8_ddr_walk_cycles(npuc_tx8_ddr_walk *w, double bytes_per_cycle);
 
 /* The same cost for the DDR side of a slice DMA (op_dma_load_slice /
  * op_dma_store_slice): the region [start, start + size) of a tensor of

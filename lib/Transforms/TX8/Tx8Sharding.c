@@ -25,6 +25,7 @@
  * group; skips DDR-only groups (group_tag 2 without a compute op).
  * docs/passes/tx8-sharding.md. */
 #include "Tx8Options.h"
+#include "Tx8SpmAllocGroup.h"
 #include "npuc/Alloc.h"
 #include "npuc/BuildOps.h"
 #include "npuc/Checked.h"
@@ -608,35 +609,51 @@ static void largest_fitting_split(const search *s, const int32_t *sharding,
 typedef struct {
   double load, store, ne, ct, once; /* cycles: per slice, and once */
   int64_t slices, spm;
+  /* Per slice, each per-slice load's cycles by the buffer that would hold
+   * its copies (its own, or the channel_norm's it fills), each store's
+   * by the buffer stored. */
+  double load_of[NPUC_TX8_MAX_BUFFERS], store_of[NPUC_TX8_MAX_BUFFERS];
 } cost_parts;
 
 static void estimate(const search *s, const npuc_tx8_group_plan *p,
                      const int32_t *sharding, const int32_t *slice,
                      cost_parts *c);
 
-/* Load, compute and store of successive slices overlap (the pipelined
- * schedule): each slice costs its busiest engine — DDR (load + store
- * share the tile's bandwidth), NE, or CT with TDMA — and the first load
- * and last store do not overlap (fill and drain); what is loaded once
- * per tile comes first. */
-static double group_cost(const cost_parts *c) {
-  double ddr = c->load + c->store;
-  double steady = ddr > c->ne ? ddr : c->ne;
-  if (c->ct > steady)
-    steady = c->ct;
-  return c->once + (double)c->slices * steady + c->load + c->store;
+/* The pipelined schedule with the copies tx8-spm-alloc gives (`fit`): a
+ * slice's compute ops form a chain (NE, then CT and TDMA: one after the
+ * other, C). A load with copies is issued a slice ahead, so it overlaps
+ * the chain; a load without waits for the slice before it (Ls), and the
+ * chain waits for a store without copies (Ss) before the next slice
+ * writes its buffer. The steady slice costs the busier of DDR (loads and
+ * stores share the tile's channel) and Ls + C + Ss; the first slice runs
+ * serially (fill and drain). Without any copies every slice is serial.
+ * What is loaded once per tile comes first. */
+static double group_cost(const cost_parts *c, const npuc_tx8_spm_fit *fit) {
+  double chain = c->ne + c->ct, serial = c->load + chain + c->store;
+  double single = 0; /* Ls + Ss */
+  for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
+    if (!fit->multi[i])
+      single += c->load_of[i] + c->store_of[i];
+  double ddr = c->load + c->store, work = single + chain;
+  double steady = ddr > work ? ddr : work;
+  return c->once + serial + (double)(c->slices - 1) * steady;
 }
 
 static void report_candidate(const search *s, const npuc_tx8_group_plan *p,
                              const int32_t *sharding, const int32_t *slice,
                              const cost_parts *c, double cost);
+static bool fit_copies(const search *s, const npuc_tx8_group_plan *p,
+                       const int32_t *sharding, const int32_t *slice,
+                       npuc_tx8_spm_fit *fit);
 
 static void try_candidate(search *s, const int32_t *sharding,
                           const int32_t *slice) {
   try_candidate_on(s, s->p, sharding, slice);
 }
 
-/* On plan `p`: the group's, or with its reduce split (s->kp). */
+/* On plan `p`: the group's, or with its reduce split (s->kp). The
+ * allocator's copies are asked only of a candidate that could win with
+ * the most of them. */
 static void try_candidate_on(search *s, const npuc_tx8_group_plan *p,
                              const int32_t *sharding, const int32_t *slice) {
   int rank = p->out.rank;
@@ -644,7 +661,13 @@ static void try_candidate_on(search *s, const npuc_tx8_group_plan *p,
   cost_parts c;
   estimate(s, p, sharding, slice, &c);
   bool fits = c.spm >= 0 && c.spm <= s->spm;
-  double cost = fits ? group_cost(&c) : -1;
+  npuc_tx8_spm_fit fit = {s->t->multi_buf, true, c.spm, {0}};
+  memset(fit.multi, s->t->multi_buf > 1, sizeof fit.multi);
+  double cost = fits ? group_cost(&c, &fit) : -1;
+  if (fits && (s->best_cost < 0 || cost < s->best_cost || s->report)) {
+    if (fit_copies(s, p, sharding, slice, &fit))
+      cost = group_cost(&c, &fit);
+  }
   if (s->report)
     report_candidate(s, p, sharding, slice, &c, cost);
   if (!fits) {
@@ -661,6 +684,21 @@ static void try_candidate_on(search *s, const npuc_tx8_group_plan *p,
   s->best_k = p->reduce_op >= 0 ? p->reduce_slice : 0;
   memcpy(s->best_sharding, sharding, (size_t)rank * sizeof *sharding);
   memcpy(s->best_slice, slice, (size_t)rank * sizeof *slice);
+}
+
+/* The copies tx8-spm-alloc will give the candidate (its residents
+ * included); false (the estimate keeps the most) when the allocator
+ * refuses the input, which tx8-spm-alloc then reports. */
+static bool fit_copies(const search *s, const npuc_tx8_group_plan *p,
+                       const int32_t *sharding, const int32_t *slice,
+                       npuc_tx8_spm_fit *fit) {
+  bool once[NPUC_TX8_MAX_BUFFERS];
+  for (int i = 0; i < p->num_buffers; ++i)
+    once[i] = npuc_tx8_buffer_resident(p, i, sharding, slice);
+  int most = s->t->multi_buf < 1 ? 1 : s->t->multi_buf;
+  char err[160];
+  return npuc_tx8_spm_fit_group(p, sharding, slice, once, s->spm, most, fit,
+                                err, sizeof err);
 }
 
 static double ne_cycles(const search *s, const npuc_tx8_group_plan *p,
@@ -701,12 +739,13 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
       c->slices = INT64_MAX; /* costs as much as it can */
   c->spm = npuc_tx8_group_spm_bytes(p, slice, NULL);
   estimate_buffers(s, p, sharding, slice, c);
-  for (int st = 0; st < p->num_stores; ++st)
-    c->store +=
-        (double)npuc_tx8_group_buffer_bytes(p, p->stores[st].buffer, slice) /
-            ddr_rate +
-        slice_ddr_cycles(s, p, p->stores[st].buffer, s->store_mode[st], slice) +
-        over;
+  for (int st = 0; st < p->num_stores; ++st) {
+    int b = p->stores[st].buffer;
+    double cyc = (double)npuc_tx8_group_buffer_bytes(p, b, slice) / ddr_rate +
+                 slice_ddr_cycles(s, p, b, s->store_mode[st], slice) + over;
+    c->store += cyc;
+    c->store_of[b] += cyc;
+  }
   for (int k = 0; k < p->num_ops; ++k) {
     const npuc_tx8_group_op *o = &p->ops[k];
     double ct = (double)npuc_tx8_group_buffer_bytes(p, o->result, slice) /
@@ -753,6 +792,8 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
         cyc = shared < cyc ? shared : cyc;
       }
       *(once ? &c->once : &c->load) += times * cyc;
+      if (!once)
+        c->load_of[moved] += times * cyc;
     } else if (b->kind == NPUC_TX8_BUF_NORM ||
                b->kind == NPUC_TX8_BUF_EXTRACT) {
       if (b->kind == NPUC_TX8_BUF_NORM && p->buffers[b->source].load_into == i)
