@@ -9,24 +9,24 @@
 // RUN: npuc-opt %s --split-input-file --tx8-sharding | FileCheck %s
 // RUN: npuc-opt %s --split-input-file --tx8-sharding=spm-bytes=5376 | FileCheck %s --check-prefix=SMALL
 // Gemm -> add bias -> gelu: 64 rows x 48 columns over 4 x 4 tiles (each
-// tile reads a quarter of b, not all of it), a tile's 16 rows 8 at a time
-// (its quarter of b loaded once); the intermediates take the gemm's Cx. The
-// smaller SPM decides the same.
+// tile reads a quarter of b, not all of it), a tile's 16 rows in one slice
+// (two slices of 8 do not pay their fill); the intermediates take the
+// gemm's Cx. The smaller SPM decides the same.
 // CHECK-LABEL: func.func @gemm_bias_gelu
-// CHECK: spm_alloc_size = 2560 : ui32
+// CHECK: spm_alloc_size = 3840 : ui32
 // CHECK: tx8be.gemm
-// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [8, 12],{{.*}} imm_addr = 0, mem_addr = [1792]
+// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [16, 12],{{.*}} imm_addr = 0, mem_addr = [2304]
 // CHECK-NOT: tile_parallel
 // CHECK: tx8be.add
-// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [8, 12],{{.*}} imm_addr = 0, mem_addr = [2048]
+// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [16, 12],{{.*}} imm_addr = 0, mem_addr = [2816]
 // CHECK-NOT: tile_parallel
 // CHECK: tx8be.gelu
-// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [8, 12],{{.*}} imm_addr = 0, mem_addr = [2304]
+// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [16, 12],{{.*}} imm_addr = 0, mem_addr = [3328]
 // CHECK-SAME: shape_spatial_sharding = [4, 4]
 // SMALL-LABEL: func.func @gemm_bias_gelu
-// SMALL: spm_alloc_size = 2560 : ui32
+// SMALL: spm_alloc_size = 3840 : ui32
 // SMALL: tx8be.gelu
-// SMALL-SAME: temporal_mem_slice = [8, 12]
+// SMALL-SAME: temporal_mem_slice = [16, 12]
 func.func @gemm_bias_gelu(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %v: tensor<48xf16>) -> tensor<64x48xf16> {
   %none = tx8be.none : none
   %0 = tx8be.group(%a, %b, %v) : (tensor<64x32xf16>, tensor<32x48xf16>, tensor<48xf16>) -> (tensor<64x48xf16>) {
@@ -117,8 +117,8 @@ func.func @conv_bn_relu(%x: tensor<2x8x8x16xf16>, %w: tensor<1x1x16x16xf16>, %s:
 // CHECK: tx8be.gemm
 // CHECK-NOT: tile_parallel
 // CHECK: tx8be.exp
-// CHECK-SAME: temporal_mem_slice = [4, 8]
-// CHECK-SAME: shape_spatial_sharding = [8, 2]
+// CHECK-SAME: temporal_mem_slice = [2, 16]
+// CHECK-SAME: shape_spatial_sharding = [16, 1]
 func.func @two_outputs(%a: tensor<32x16xf32>, %b: tensor<16x16xf32>) -> (tensor<32x16xf32>, tensor<32x16xf32>) {
   %none = tx8be.none : none
   %0:2 = tx8be.group(%a, %b) : (tensor<32x16xf32>, tensor<16x16xf32>) -> (tensor<32x16xf32>, tensor<32x16xf32>) {

@@ -36,11 +36,14 @@ func.func @mlp_layer(%a: tensor<64x4096xbf16>, %b: tensor<4096x4096xbf16>, %v: t
 
 // -----
 
-// On one tile a 1024 x 1024 f32 weight (4 MiB) does not fit SPM whole: N
-// goes in time, the weight in column parts.
+// On one tile a 1024 x 1024 f32 weight (4 MiB) does not fit SPM whole: K
+// goes in slices of 512 (partial sums in SPM), the weight in parts of whole
+// rows, contiguous in DDR (372523 cycles); N in two parts of 512 columns
+// would read runs of 2 KiB, 4 KiB apart, a bank opened for each (400939).
 // CHECK-LABEL: func.func @one_tile
 // CHECK: tx8be.gemm
-// CHECK-SAME: temporal_mem_slice = [{{[0-9]+}}, {{[0-9]|[1-9][0-9]|[1-5][0-9][0-9]}}]
+// CHECK-SAME: temporal_mem_slice = [16, 1024]
+// CHECK-SAME: reduce_split = 512
 // CHECK-SAME: shape_spatial_sharding = [1, 1]
 module attributes {tx8be.tile_dx = 1 : i32, tx8be.tile_dy = 1 : i32} {
 func.func @one_tile(%a: tensor<16x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<16x1024xf32> {
