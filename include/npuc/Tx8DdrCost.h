@@ -49,8 +49,9 @@ uint64_t npuc_tx8_ddr_walk_cycles(npuc_tx8_ddr_walk *w, double bytes_per_cycle);
  * op_dma_store_slice): the region [start, start + size) of a tensor of
  * `shape` (rank `dim`) laid out in `mode` from a bank-aligned base, walked
  * row by row in the pieces contiguous in DDR as the C model copies it.
- * At most `max_rows` rows are walked and the cost scaled to all of them
- * (an estimate's budget; 0: all). In double: an estimate. */
+ * At most `max_rows` rows are walked (an estimate's budget; 0: all): the
+ * rest cost what the second half of those did per row, the banks opened
+ * first staying open. In double: an estimate. */
 double npuc_tx8_ddr_region_cycles(const int64_t *shape, int dim,
                                   npuc_tx8_dtype dt, npuc_tx8_layout_mode mode,
                                   const int32_t *start, const int32_t *size,

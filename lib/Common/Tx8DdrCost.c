@@ -115,15 +115,26 @@ double npuc_tx8_ddr_region_cycles(const int64_t *shape, int dim,
   npuc_tx8_layout l =
       npuc_tx8_layout_of(npuc_tx8_dims_of_shape(shape, dim, mode), dt, mode);
   bool batched = (mode == NPUC_TX8_NTENSOR || mode == NPUC_TX8_NCX) && dim >= 2;
-  npuc_tx8_ddr_walk w;
+  npuc_tx8_ddr_walk w, at_half;
   npuc_tx8_ddr_walk_start(&w, bank_bytes);
   int32_t idx[8] = {0};
-  int64_t walked = 0;
-  for (; walked < rows && (max_rows <= 0 || walked < max_rows); ++walked) {
+  int64_t walk = max_rows > 1 && max_rows < rows ? max_rows : rows;
+  int64_t half = walk / 2;
+  for (int64_t r = 0; r < walk; ++r) {
+    if (r == half)
+      at_half = w;
     walk_row(&w, &l, shape, dim, batched, start, size, idx);
     for (int d = dim - 2; d >= 0 && ++idx[d] >= size[d]; --d)
       idx[d] = 0;
   }
   double cycles = (double)npuc_tx8_ddr_walk_cycles(&w, bytes_per_cycle);
-  return walked > 0 ? cycles * (double)rows / (double)walked : 0;
+  if (walk == rows)
+    return cycles;
+  /* The second half's rows cost what every later one does: the banks the
+   * first rows open stay open for the next (the walk's start is paid
+   * once). */
+  double first = (double)npuc_tx8_ddr_walk_cycles(&at_half, bytes_per_cycle);
+  double per_row = (cycles - first) / (double)(walk - half);
+  double total = cycles + per_row * (double)(rows - walk);
+  return total > 0 ? total : 0;
 }

@@ -703,9 +703,11 @@ static bool fit_copies(const search *s, const npuc_tx8_group_plan *p,
 
 static double ne_cycles(const search *s, const npuc_tx8_group_plan *p,
                         const npuc_tx8_group_op *o, const int32_t *slice);
+static double ct_cycles(const search *s, const npuc_tx8_group_plan *p,
+                        const npuc_tx8_group_op *o, const int32_t *slice);
 static double slice_ddr_cycles(const search *s, const npuc_tx8_group_plan *p,
                                int i, npuc_tx8_layout_mode mode,
-                               const int32_t *slice);
+                               const int32_t *sharding, const int32_t *slice);
 
 static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
                              const int32_t *sharding, const int32_t *slice,
@@ -742,7 +744,8 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
   for (int st = 0; st < p->num_stores; ++st) {
     int b = p->stores[st].buffer;
     double cyc = (double)npuc_tx8_group_buffer_bytes(p, b, slice) / ddr_rate +
-                 slice_ddr_cycles(s, p, b, s->store_mode[st], slice) + over;
+                 slice_ddr_cycles(s, p, b, s->store_mode[st], sharding, slice) +
+                 over;
     c->store += cyc;
     c->store_of[b] += cyc;
   }
@@ -756,7 +759,51 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
              o->slice.kind == NPUC_TX8_KIND_CONV)
       c->ne += ne_cycles(s, p, o, slice) + over;
     else
-      c->ct += ct + over;
+      c->ct += ct_cycles(s, p, o, slice) + over;
+  }
+}
+
+/* The CT passes of an elementwise or reduce op (npuc/Tx8Ops.def, the
+ * table the C model charges from); 1 for another op. */
+static int op_passes(const char *name) {
+  static const struct {
+    const char *name;
+    int passes;
+  } rows[] = {
+#define TX8_UNARY(op, ENUM, PASSES) {"tx8be." #op, PASSES},
+#define TX8_BINARY(op, ENUM, PASSES) {"tx8be." #op, PASSES},
+#define TX8_REDUCE(op, ENUM, PASSES) {"tx8be." #op, PASSES},
+#include "npuc/Tx8Ops.def"
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; ++i)
+    if (!strcmp(rows[i].name, name))
+      return rows[i].passes;
+  return 1;
+}
+
+/* A CGRA op's cycles for one slice as the C model charges them: its
+ * passes over its result (a reduction, softmax and layernorm over their
+ * input: 1 or 2, 5, 7 passes); batchnorm's fp32 copy of its input six
+ * times and the TDMA conversions in and out (lib/Runtime/tx8). */
+static double ct_cycles(const search *s, const npuc_tx8_group_plan *p,
+                        const npuc_tx8_group_op *o, const int32_t *slice) {
+  double rate = (double)s->t->ct_bytes_per_cycle;
+  double out = (double)npuc_tx8_group_buffer_bytes(p, o->result, slice);
+  double in =
+      o->slice.num_operands > 0
+          ? (double)npuc_tx8_group_buffer_bytes(p, o->operand_buffer[0], slice)
+          : out;
+  switch (o->slice.kind) {
+  case NPUC_TX8_KIND_BATCHNORM: {
+    double elems =
+        in / (double)npuc_tx8_dtype_bytes(p->buffers[o->result].dtype);
+    return (in + out) / (double)s->t->tdma_bytes_per_cycle +
+           6.0 * elems * 4.0 / rate;
+  }
+  case NPUC_TX8_KIND_SOFTMAX: return 5.0 * in / rate;
+  case NPUC_TX8_KIND_LAYERNORM: return 7.0 * in / rate;
+  case NPUC_TX8_KIND_REDUCE: return op_passes(o->name) * in / rate;
+  default: return op_passes(o->name) * out / rate;
   }
 }
 
@@ -782,7 +829,8 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
     if (b->kind == NPUC_TX8_BUF_LOAD) {
       cyc = bytes / ddr_rate + over;
       if (!b->invariant && b->source >= 0 && b->source < NPUC_TX8_MAX_BUFFERS)
-        cyc += slice_ddr_cycles(s, p, i, s->operand_mode[b->source], slice);
+        cyc += slice_ddr_cycles(s, p, i, s->operand_mode[b->source], sharding,
+                                slice);
       if (b->invariant && parts > 1) {
         double share = bytes / parts;
         double ring =
@@ -811,18 +859,19 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
 /* What the DMA of one slice of buffer `i` (a load's DDR tensor, or a
  * stored buffer's result) pays beyond its bytes for where it lies in DDR
  * (`mode`, from a bank boundary): partial bursts and bank opens, as the C
- * model's DMA charges them (npuc_tx8_ddr_region_cycles). The first
- * tile's first slice at its largest window stands for all: a slice cut
- * along the last dimension makes short runs, one bank open per row once
- * rows are a bank apart. */
+ * model's DMA charges them (npuc_tx8_ddr_region_cycles). The first slice
+ * at its largest window, of the first tile and of the middle one along
+ * each sharded dimension (its runs may straddle banks the first tile's do
+ * not): the dearer stands for all, the group waiting for its slowest
+ * tile. A slice cut along the last dimension makes short runs, one bank
+ * open per row once rows are a bank apart. */
 static double slice_ddr_cycles(const search *s, const npuc_tx8_group_plan *p,
                                int i, npuc_tx8_layout_mode mode,
-                               const int32_t *slice) {
+                               const int32_t *sharding, const int32_t *slice) {
   const npuc_tx8_buffer *b = &p->buffers[i];
   const npuc_tx8_target *t = s->t;
   int rank = b->shape.rank;
   int32_t whole[NPUC_TX8_MAX_RANK] = {0}, max[NPUC_TX8_MAX_RANK] = {0};
-  int32_t start[NPUC_TX8_MAX_RANK] = {0};
   int32_t out[NPUC_TX8_MAX_RANK + 1]; /* and the K slice */
   memcpy(out, slice, (size_t)p->out.rank * sizeof *out);
   out[p->out.rank] = p->reduce_op >= 0 ? p->reduce_slice : 1;
@@ -833,9 +882,25 @@ static double slice_ddr_cycles(const search *s, const npuc_tx8_group_plan *p,
     max[d] = max[d] < whole[d] ? max[d] : whole[d];
   double rate = t->ddr_gbytes_per_s / t->clock_ghz /
                 ((double)t->tiles_x * (double)t->tiles_y);
-  return npuc_tx8_ddr_region_cycles(b->shape.dims, rank, b->dtype, mode, start,
-                                    max, t->ddr_bank_bytes, rate,
-                                    DDR_SAMPLE_ROWS);
+  double worst = 0;
+  for (int middle = 0; middle < 2; ++middle) {
+    int32_t start[NPUC_TX8_MAX_RANK] = {0};
+    for (int d = 0; d < rank && middle; ++d) {
+      const npuc_tx8_window *w = &b->windows[d];
+      if (w->out_dim < 0 || w->out_dim >= p->out.rank)
+        continue; /* whole, or the K slice: from 0 */
+      int32_t part = ceil_div(p->out.dims[w->out_dim], sharding[w->out_dim]);
+      int64_t first =
+          (int64_t)(sharding[w->out_dim] / 2) * part * w->scale + w->offset;
+      first = first > whole[d] - max[d] ? whole[d] - max[d] : first;
+      start[d] = first > 0 ? (int32_t)first : 0;
+    }
+    double c = npuc_tx8_ddr_region_cycles(b->shape.dims, rank, b->dtype, mode,
+                                          start, max, t->ddr_bank_bytes, rate,
+                                          DDR_SAMPLE_ROWS);
+    worst = c > worst ? c : worst;
+  }
+  return worst;
 }
 
 static double ne_rate(const npuc_tx8_target *t, npuc_tx8_dtype dt) {
