@@ -8,25 +8,26 @@
 // largest slice, the anchor's compute op the sharding.
 // RUN: npuc-opt %s --split-input-file --tx8-sharding | FileCheck %s
 // RUN: npuc-opt %s --split-input-file --tx8-sharding=spm-bytes=5376 | FileCheck %s --check-prefix=SMALL
-// Gemm -> add bias -> gelu: 64 rows x 48 columns over 4 x 4 tiles (each
-// tile reads a quarter of b, not all of it), a tile's 16 rows in one slice
-// (two slices of 8 do not pay their fill); the intermediates take the
-// gemm's Cx. The smaller SPM decides the same.
+// Gemm -> add bias -> gelu: the 64 rows over the 16 tiles, each reading
+// all of b (3 KiB) and its 4 rows in one slice (the estimate's cheapest,
+// 648 cycles); the intermediates take the gemm's Cx. With 5376 bytes of
+// SPM, 8 x 2 tiles in slices of 8 rows.
 // CHECK-LABEL: func.func @gemm_bias_gelu
-// CHECK: spm_alloc_size = 3840 : ui32
+// CHECK: spm_alloc_size = 6144 : ui32
 // CHECK: tx8be.gemm
-// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [16, 12],{{.*}} imm_addr = 0, mem_addr = [2304]
+// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [4, 48],{{.*}} imm_addr = 0, mem_addr = [4608]
 // CHECK-NOT: tile_parallel
 // CHECK: tx8be.add
-// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [16, 12],{{.*}} imm_addr = 0, mem_addr = [2816]
+// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [4, 48],{{.*}} imm_addr = 0, mem_addr = [5120]
 // CHECK-NOT: tile_parallel
 // CHECK: tx8be.gelu
-// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [16, 12],{{.*}} imm_addr = 0, mem_addr = [3328]
-// CHECK-SAME: shape_spatial_sharding = [4, 4]
+// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [4, 48],{{.*}} imm_addr = 0, mem_addr = [5632]
+// CHECK-SAME: shape_spatial_sharding = [16, 1]
 // SMALL-LABEL: func.func @gemm_bias_gelu
-// SMALL: spm_alloc_size = 3840 : ui32
+// SMALL: spm_alloc_size = 4352 : ui32
 // SMALL: tx8be.gelu
-// SMALL-SAME: temporal_mem_slice = [16, 12]
+// SMALL-SAME: temporal_mem_slice = [8, 24]
+// SMALL-SAME: shape_spatial_sharding = [8, 2]
 func.func @gemm_bias_gelu(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %v: tensor<48xf16>) -> tensor<64x48xf16> {
   %none = tx8be.none : none
   %0 = tx8be.group(%a, %b, %v) : (tensor<64x32xf16>, tensor<32x48xf16>, tensor<48xf16>) -> (tensor<64x48xf16>) {
