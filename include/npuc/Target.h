@@ -23,6 +23,7 @@ typedef struct {
    * every group), --tx8-opt-ddr=false (DDR tensors packed in declaration
    * order), --tx8-spm-svg (spm_group<N>.svg per group). */
   bool tx8_opt_barrier_off, tx8_opt_ddr_off, tx8_spm_svg;
+  bool tx8_search_report; /* --tx8-search-report: tx8-sharding's */
 } npuc_compile_options;
 
 typedef struct {

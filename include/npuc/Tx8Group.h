@@ -24,6 +24,9 @@ typedef enum {
   NPUC_TX8_BUF_NORM,    /* tx8be.channel_norm of another buffer */
   NPUC_TX8_BUF_RESULT,  /* a compute op's result */
   NPUC_TX8_BUF_EXTRACT, /* the part of `source` one reader needs (SPM copy) */
+  /* fp32 partial sums of the reduce-split gemm (`op`) across its K slices,
+   * of its result's shape and windows; lives over every step. */
+  NPUC_TX8_BUF_PSUM,
 } npuc_tx8_buf_kind;
 
 typedef struct {
@@ -40,6 +43,14 @@ typedef struct {
    * whole: weights, [C] vectors): the code generator fills it once,
    * before the slice loop. */
   bool invariant;
+  /* The same in every slice of a tile under the group's decision: a load
+   * or channel_norm (or extract) whose windows follow only anchor
+   * dimensions a tile does not split in time (the weight of a gemm split
+   * in time along its rows only). Filled once per tile before the slice
+   * loop, like an invariant one; set by npuc_tx8_group_plan_build from the
+   * decision written on the anchor's op (tile_parallel, dev_info), else
+   * false. */
+  bool resident;
   /* Lifetime over the plan's steps (for an SPM allocator): written at
    * step `first_step`, last read at `last_step` (a store included); an
    * invariant buffer lives over every step (0 to num_steps - 1). */
@@ -102,6 +113,15 @@ typedef struct {
   npuc_tx8_buffer buffers[NPUC_TX8_MAX_BUFFERS];
   int num_steps;
   npuc_tx8_step steps[NPUC_TX8_MAX_STEPS];
+  /* The reduce (K) split: the gemm (ops[]) whose K goes in slices of
+   * reduce_slice (of reduce_len) inside each anchor slice, -1 for none.
+   * The windows of its K-split operands (and the loads / channel_norms
+   * that fill them) follow a virtual anchor dimension out.rank, the K
+   * slice; their steps run in a K loop ending at the gemm, which
+   * accumulates into the PSUM buffer `psum`; what follows the gemm runs
+   * on the last K slice. */
+  int reduce_op, psum;
+  int32_t reduce_len, reduce_slice;
   int num_stores;
   struct {
     MlirOperation op;
@@ -114,6 +134,36 @@ typedef struct {
  * reason: an op the code generator does not support, an unsupported
  * dtype or shape, an operand not in SPM, a layout conflict. */
 bool npuc_tx8_group_plan_build(MlirOperation group, npuc_tx8_group_plan *p);
+
+/* Whether buffer `i` is the same in every temporal slice of a tile when
+ * the anchor is sharded `sharding` ways and cut into slices of `slice`
+ * (per anchor dimension): invariant, or a load / channel_norm / extract of
+ * such buffers whose windows follow only anchor dimensions whose slice
+ * covers the tile's part, when a tile has several slices. Such a buffer
+ * is loaded once per tile. */
+bool npuc_tx8_buffer_resident(const npuc_tx8_group_plan *p, int i,
+                              const int32_t *sharding, const int32_t *slice);
+
+/* Filled once per tile, before the slice loop (invariant or resident). */
+static inline bool npuc_tx8_buffer_once(const npuc_tx8_buffer *b) {
+  return b->invariant || b->resident;
+}
+
+/* The gemm of `p` (built without a reduce split) whose K may be split
+ * with partial sums: the group's only gemm, not batched, not transpose_a,
+ * its operands a and b each filled by a load (through channel_norms)
+ * nothing else reads, a result of rank below 8; -1 if none. */
+int npuc_tx8_group_reduce_candidate(const npuc_tx8_group_plan *p);
+
+/* npuc_tx8_group_plan_build with gemm `op` (npuc_tx8_group_reduce_
+ * candidate's) reduce-split in slices of `k_slice` (below its K), as the
+ * gemm's i64 attribute `reduce_split` says once tx8-sharding chose it. */
+bool npuc_tx8_group_plan_build_reduce(MlirOperation group, int op,
+                                      int32_t k_slice, npuc_tx8_group_plan *p);
+
+/* Whether buffer `i` is filled once per K slice (its windows follow the
+ * virtual K dimension). */
+bool npuc_tx8_buffer_in_reduce(const npuc_tx8_group_plan *p, int i);
 
 /* Reads the attributes of compute op `op` (named `name`) that its slice
  * rule and runtime call need into `s` (reduce axes, softmax axis,

@@ -25,6 +25,7 @@
 #ifndef NPUC_TX8_RUNTIME_H
 #define NPUC_TX8_RUNTIME_H
 
+#include "npuc/Tx8DdrCost.h"
 #include "npuc/Tx8Layout.h"
 
 #include <stdbool.h>
@@ -124,12 +125,9 @@ uint64_t npuc_tx8_cycles_noc(int64_t bytes, int32_t parts);
  * Outside it (no arena set: unit tests, host-side copies) a DMA costs
  * what npuc_tx8_cycles_rdma/wdma say. Set before the tiles run. */
 void npuc_tx8_rt_set_ddr_arena(const void *base, int64_t bytes);
-/* The DDR burst and the cost of opening a bank (assumed, docs/tx8.md). */
-#define NPUC_TX8_DDR_BURST_BYTES 64
-#define NPUC_TX8_DDR_BANK_OPEN_CYCLES 28
-/* How many banks a DMA keeps open (assumed: DDR4 has 16 banks, each with
- * its own row buffer); a run into one of them opens nothing. */
-#define NPUC_TX8_DDR_OPEN_BANKS 8
+/* NPUC_TX8_DDR_BURST_BYTES, _BANK_OPEN_CYCLES, _OPEN_BANKS and the walk
+ * over a transfer's runs: Tx8DdrCost.h (tx8-sharding's estimate charges
+ * the same). */
 /* The extra cycles of one DMA transfer whose DDR side is the contiguous
  * runs [addr[i], addr[i] + len[i]) (arena offsets, in order; a run
  * starting where the previous one ends continues it): the bytes of the partial
@@ -272,6 +270,19 @@ typedef struct {
 uint64_t op_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                  const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
                  const npuc_tx8_tsr *out);
+
+/* op_gemm of one K slice of a reduce split (a's columns and b's rows
+ * [k0, k0 + len)), accumulated into `psum`, an fp32 tensor of out's dims
+ * kept in SPM across the slices (the NE's partial sums): with
+ * NPUC_TX8_PSUM_FIRST psum starts from zero, with NPUC_TX8_PSUM_LAST
+ * out = psum (+ bias) in out's dtype and layout afterwards. Both: op_gemm.
+ * Costs the slice's NE instructions and, on the last, a CT pass over out
+ * (int8 partial sums are exact in fp32 up to 2^24). */
+enum { NPUC_TX8_PSUM_FIRST = 1, NPUC_TX8_PSUM_LAST = 2 };
+uint64_t op_gemm_psum(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
+                      const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
+                      const npuc_tx8_tsr *psum, const npuc_tx8_tsr *out,
+                      int phase);
 
 typedef struct {
   int32_t in_h, in_w; /* input rows per batch = in_h * in_w */

@@ -32,9 +32,28 @@ static bool assign_layouts(builder *b);
 static bool check_dtypes(builder *b);
 static void assign_axes(npuc_tx8_group_plan *p);
 static void assign_lifetimes(npuc_tx8_group_plan *p);
+static bool assign_residents(npuc_tx8_group_plan *p);
+
+static bool reduce_split_attr(npuc_tx8_group_plan *p, int *op, int32_t *k);
+static bool apply_reduce(npuc_tx8_group_plan *p, int op, int32_t k);
+static bool build(MlirOperation group, npuc_tx8_group_plan *p, int force_op,
+                  int32_t force_slice);
 
 bool npuc_tx8_group_plan_build(MlirOperation group, npuc_tx8_group_plan *p) {
+  return build(group, p, -1, 0);
+}
+
+bool npuc_tx8_group_plan_build_reduce(MlirOperation group, int op,
+                                      int32_t k_slice, npuc_tx8_group_plan *p) {
+  return build(group, p, op, k_slice);
+}
+
+/* The plan; with a reduce split of gemm `force_op` in slices of
+ * `force_slice` when force_op >= 0, else as its reduce_split says. */
+static bool build(MlirOperation group, npuc_tx8_group_plan *p, int force_op,
+                  int32_t force_slice) {
   memset(p, 0, sizeof *p);
+  p->reduce_op = p->psum = -1;
   p->group = group;
   p->anchor = -1;
   builder b = {p, mlirRegionGetFirstBlock(mlirOperationGetRegion(group, 0))};
@@ -55,8 +74,17 @@ bool npuc_tx8_group_plan_build(MlirOperation group, npuc_tx8_group_plan *p) {
       !check_dtypes(&b))
     return false;
   assign_axes(p);
+  int op = force_op;
+  int32_t k = force_slice;
+  if ((op < 0 && !reduce_split_attr(p, &op, &k)) ||
+      (op >= 0 && !apply_reduce(p, op, k)))
+    return false;
   assign_lifetimes(p);
-  return true;
+  if (p->psum >= 0) { /* accumulates across the K loop */
+    p->buffers[p->psum].first_step = 0;
+    p->buffers[p->psum].last_step = p->num_steps - 1;
+  }
+  return assign_residents(p);
 }
 
 /* ---- MLIR helpers
@@ -1073,9 +1101,12 @@ static npuc_tx8_layout buffer_layout(const npuc_tx8_group_plan *p, int i,
                                      const int32_t *out_slice) {
   const npuc_tx8_buffer *x = &p->buffers[i];
   int32_t whole[NPUC_TX8_MAX_RANK], max[NPUC_TX8_MAX_RANK];
+  int32_t slice[NPUC_TX8_MAX_RANK + 1]; /* and the K slice (reduce split) */
+  memcpy(slice, out_slice, (size_t)p->out.rank * sizeof *slice);
+  slice[p->out.rank] = p->reduce_op >= 0 ? p->reduce_slice : 1;
   for (int d = 0; d < x->shape.rank; ++d)
     whole[d] = (int32_t)x->shape.dims[d];
-  npuc_tx8_window_max(x->windows, whole, x->shape.rank, out_slice, max);
+  npuc_tx8_window_max(x->windows, whole, x->shape.rank, slice, max);
   return npuc_tx8_layout_of(
       npuc_tx8_dims_of_shape32(max, x->shape.rank, x->mode), x->dtype, x->mode);
 }
@@ -1158,4 +1189,229 @@ int64_t npuc_tx8_group_placement(const npuc_tx8_group_plan *p,
   if (offsets)
     memcpy(offsets, bump, sizeof bump);
   return total;
+}
+
+/* ---- residents
+ * ----------------------------------------------------------------------- */
+
+bool npuc_tx8_buffer_resident(const npuc_tx8_group_plan *p, int i,
+                              const int32_t *sharding, const int32_t *slice) {
+  const npuc_tx8_buffer *x = &p->buffers[i];
+  if (x->invariant)
+    return true;
+  int64_t slices = 1; /* a tile's: one slice gains nothing */
+  for (int a = 0; a < p->out.rank && slices == 1; ++a)
+    slices =
+        (p->out.dims[a] + sharding[a] - 1) / sharding[a] > slice[a] ? 2 : 1;
+  if (slices == 1 || x->kind == NPUC_TX8_BUF_RESULT ||
+      x->kind == NPUC_TX8_BUF_PSUM || /* computed, no source */
+      (x->kind != NPUC_TX8_BUF_LOAD &&
+       !npuc_tx8_buffer_resident(p, x->source, sharding, slice)))
+    return false;
+  for (int d = 0; d < x->shape.rank; ++d) {
+    int a = x->windows[d].out_dim;
+    if (a < 0)
+      continue;
+    if (a >= p->out.rank)
+      return false; /* a K slice */
+    int64_t part = (p->out.dims[a] + sharding[a] - 1) / sharding[a];
+    if (slice[a] < part)
+      return false;
+  }
+  return true;
+}
+
+/* The decision tx8-sharding wrote on the anchor's op, if any: the
+ * buffers it makes resident live over every step (filled before the
+ * loop). False after a located error (a malformed attribute). */
+static bool assign_residents(npuc_tx8_group_plan *p) {
+  npuc_tx8_parallel_attr par;
+  npuc_tx8_dev_attr dev;
+  npuc_tx8_attr_status sp =
+      npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &par);
+  npuc_tx8_attr_status sd = npuc_tx8_op_dev_attr(p->compute, &dev);
+  if (sp == NPUC_TX8_ATTR_MALFORMED || sd == NPUC_TX8_ATTR_MALFORMED)
+    return false;
+  int rank = p->out.rank;
+  if (sp != NPUC_TX8_ATTR_PRESENT || sd != NPUC_TX8_ATTR_PRESENT ||
+      par.shape_spatial_sharding.len != rank ||
+      dev.temporal_mem_slice.len != rank)
+    return true; /* not decided yet */
+  int32_t sharding[NPUC_TX8_MAX_RANK], slice[NPUC_TX8_MAX_RANK];
+  for (int d = 0; d < rank; ++d) {
+    int64_t w = par.shape_spatial_sharding.v[d],
+            s = dev.temporal_mem_slice.v[d];
+    if (w < 1 || w > p->out.dims[d] || s < 1 || s > p->out.dims[d])
+      return true; /* out of range: the code generator says so */
+    sharding[d] = (int32_t)w;
+    slice[d] = (int32_t)s;
+  }
+  for (int i = 0; i < p->num_buffers; ++i) {
+    npuc_tx8_buffer *x = &p->buffers[i];
+    if (x->invariant || !npuc_tx8_buffer_resident(p, i, sharding, slice))
+      continue;
+    x->resident = true;
+    x->first_step = 0;
+    x->last_step = p->num_steps - 1;
+  }
+  for (int i = 0; i < p->num_buffers; ++i) /* no longer dies at the op */
+    if (p->buffers[i].inplace_of >= 0 &&
+        p->buffers[p->buffers[i].inplace_of].resident)
+      p->buffers[i].inplace_of = -1;
+  return true;
+}
+
+/* ---- the reduce (K) split
+ * ----------------------------------------------------------- */
+
+static void count_readers(const npuc_tx8_group_plan *p, int *readers) {
+  memset(readers, 0, (size_t)p->num_buffers * sizeof *readers);
+  for (int k = 0; k < p->num_ops; ++k)
+    for (int i = 0; i < p->ops[k].slice.num_operands; ++i)
+      readers[p->ops[k].operand_buffer[i]]++;
+  for (int s = 0; s < p->num_stores; ++s)
+    readers[p->stores[s].buffer]++;
+  for (int i = 0; i < p->num_buffers; ++i)
+    if (p->buffers[i].kind == NPUC_TX8_BUF_NORM ||
+        p->buffers[i].kind == NPUC_TX8_BUF_EXTRACT)
+      readers[p->buffers[i].source]++;
+}
+
+/* Buffer `i` and the ones filling it are loads and channel_norms read
+ * by one reader each. */
+static bool private_load_chain(const npuc_tx8_group_plan *p, const int *readers,
+                               int i) {
+  for (int depth = 0; depth < NPUC_TX8_MAX_BUFFERS; ++depth) {
+    const npuc_tx8_buffer *x = &p->buffers[i];
+    if (readers[i] != 1 || x->kind == NPUC_TX8_BUF_RESULT ||
+        x->kind == NPUC_TX8_BUF_PSUM)
+      return false;
+    if (x->kind == NPUC_TX8_BUF_LOAD)
+      return true;
+    i = x->source;
+  }
+  return false;
+}
+
+int npuc_tx8_group_reduce_candidate(const npuc_tx8_group_plan *p) {
+  int gemm = -1;
+  for (int k = 0; k < p->num_ops; ++k) {
+    npuc_tx8_op_kind kind = p->ops[k].slice.kind;
+    if (kind == NPUC_TX8_KIND_CONV || (kind == NPUC_TX8_KIND_GEMM && gemm >= 0))
+      return -1;
+    if (kind == NPUC_TX8_KIND_GEMM)
+      gemm = k;
+  }
+  if (gemm < 0)
+    return -1;
+  const npuc_tx8_group_op *o = &p->ops[gemm];
+  const npuc_tx8_slice_op *s = &o->slice;
+  if (s->transpose_a || s->operands[1].rank != 2 ||
+      p->out.rank >= NPUC_TX8_MAX_RANK ||
+      s->operands[0].dims[s->operands[0].rank - 1] < 2 ||
+      o->operand_buffer[0] == o->operand_buffer[1])
+    return -1;
+  int readers[NPUC_TX8_MAX_BUFFERS];
+  count_readers(p, readers);
+  return private_load_chain(p, readers, o->operand_buffer[0]) &&
+                 private_load_chain(p, readers, o->operand_buffer[1])
+             ? gemm
+             : -1;
+}
+
+bool npuc_tx8_buffer_in_reduce(const npuc_tx8_group_plan *p, int i) {
+  if (p->reduce_op < 0)
+    return false;
+  for (int d = 0; d < p->buffers[i].shape.rank; ++d)
+    if (p->buffers[i].windows[d].out_dim == p->out.rank)
+      return true;
+  return false;
+}
+
+/* The gemm's reduce_split (i64), checked against what the plan allows. */
+static bool reduce_split_attr(npuc_tx8_group_plan *p, int *op, int32_t *k) {
+  *op = -1;
+  for (int i = 0; i < p->num_ops; ++i) {
+    MlirAttribute a = mlirOperationGetAttributeByName(
+        p->ops[i].op, mlirStringRefCreateFromCString("reduce_split"));
+    if (mlirAttributeIsNull(a))
+      continue;
+    if (!mlirAttributeIsAInteger(a) ||
+        npuc_tx8_group_reduce_candidate(p) != i) {
+      npuc_op_error(p->ops[i].op,
+                    "%s: reduce_split must be an integer on the group's only "
+                    "gemm, not batched, whose a and b are loads read by it "
+                    "alone",
+                    p->ops[i].name);
+      return false;
+    }
+    int64_t v = mlirIntegerAttrGetValueInt(a);
+    *op = i;
+    *k = v < 1 || v > INT32_MAX ? 0 : (int32_t)v;
+  }
+  return true;
+}
+
+/* Its operand `j`'s chain (loads, channel_norms) reads K along buffer
+ * dimension `dim` by the virtual anchor dimension out.rank. */
+static void window_k(npuc_tx8_group_plan *p, int i, int dim) {
+  npuc_tx8_window k = {p->out.rank, 1, 0, 1};
+  for (int depth = 0; depth < NPUC_TX8_MAX_BUFFERS; ++depth) {
+    p->buffers[i].windows[dim] = k;
+    if (p->buffers[i].kind == NPUC_TX8_BUF_LOAD)
+      return;
+    i = p->buffers[i].source;
+  }
+}
+
+static bool k_step(const npuc_tx8_group_plan *p, const npuc_tx8_step *st) {
+  return st->kind != NPUC_TX8_STEP_COMPUTE && st->kind != NPUC_TX8_STEP_STORE &&
+         npuc_tx8_buffer_in_reduce(p, st->index);
+}
+
+/* The steps before the gemm that fill its K slices move next to it (the
+ * K loop's body); the others keep their order before them. */
+static void reorder_k_steps(npuc_tx8_group_plan *p) {
+  int at = 0;
+  while (at < p->num_steps && !(p->steps[at].kind == NPUC_TX8_STEP_COMPUTE &&
+                                p->steps[at].index == p->reduce_op))
+    ++at;
+  npuc_tx8_step moved[NPUC_TX8_MAX_STEPS];
+  int n = 0;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int i = 0; i < at; ++i)
+      if (k_step(p, &p->steps[i]) == (pass == 1))
+        moved[n++] = p->steps[i];
+  memcpy(p->steps, moved, (size_t)n * sizeof *moved);
+}
+
+static bool apply_reduce(npuc_tx8_group_plan *p, int op, int32_t k) {
+  const npuc_tx8_group_op *o = &p->ops[op];
+  const npuc_tx8_slice_op *s = &o->slice;
+  int64_t len = s->operands[0].dims[s->operands[0].rank - 1];
+  if (npuc_tx8_group_reduce_candidate(p) != op || k < 1 || k >= len ||
+      p->num_buffers >= NPUC_TX8_MAX_BUFFERS) {
+    npuc_op_error(o->op,
+                  "%s: reduce_split %d is not a K slice in [1, %lld) of a "
+                  "gemm the group can split",
+                  o->name, (int)k, (long long)len);
+    return false;
+  }
+  p->reduce_op = op;
+  p->reduce_len = (int32_t)len;
+  p->reduce_slice = k;
+  window_k(p, o->operand_buffer[0], s->operands[0].rank - 1);
+  window_k(p, o->operand_buffer[1], s->transpose_b ? 1 : 0);
+  const npuc_tx8_buffer *r = &p->buffers[o->result];
+  npuc_tx8_buffer *ps = &p->buffers[p->num_buffers];
+  *ps = *r;
+  ps->kind = NPUC_TX8_BUF_PSUM;
+  ps->value = (MlirValue){NULL};
+  ps->dtype = NPUC_TX8_F32;
+  ps->mode = is_batched(r->mode) ? NPUC_TX8_NTENSOR : NPUC_TX8_TENSOR;
+  ps->source = ps->inplace_of = ps->load_into = -1;
+  ps->invariant = ps->resident = false;
+  p->psum = p->num_buffers++;
+  reorder_k_steps(p);
+  return true;
 }

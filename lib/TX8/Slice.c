@@ -112,7 +112,7 @@ uint32_t npuc_tx8_split_axes(const npuc_tx8_slice_op *op) {
   case NPUC_TX8_KIND_UNARY:
   case NPUC_TX8_KIND_BINARY: return all_axes(r);
   case NPUC_TX8_KIND_BATCHNORM: return all_axes(r) & ~(1u << (r - 1));
-  case NPUC_TX8_KIND_GEMM: return all_axes(r - 1); /* N stays whole in time */
+  case NPUC_TX8_KIND_GEMM: return all_axes(r); /* N too: weights in parts */
   case NPUC_TX8_KIND_CONV: return 1u << 0 | 1u << 1;
   default: return whole_axis_rule(op);
   }

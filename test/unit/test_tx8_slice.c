@@ -186,7 +186,7 @@ static void gemm_and_conv_windows(void **state) {
   npuc_tx8_operand_windows(&g, 1, w);
   assert_int_equal(w[0].out_dim, 2); /* N x K: rows follow the output's N */
   assert_int_equal(w[1].out_dim, -1);
-  assert_int_equal(npuc_tx8_split_axes(&g), 0x3u); /* not N */
+  assert_int_equal(npuc_tx8_split_axes(&g), 0x7u); /* N too: b in parts */
 
   /* conv 3x3, stride 2, pads 1: the row window. */
   npuc_tx8_slice_op c = {.kind = NPUC_TX8_KIND_CONV,

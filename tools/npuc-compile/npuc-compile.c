@@ -339,6 +339,7 @@ enum {
   OPT_TX8_BARRIER,
   OPT_TX8_DDR,
   OPT_TX8_SVG,
+  OPT_TX8_SEARCH_REPORT,
   OPT_PROGRESS,
   OPT_NO_PROGRESS,
   OPT_HELP,
@@ -377,6 +378,10 @@ static const npuc_cli_option specs[] = {
     {"tx8-opt-ddr", NPUC_ARG_NONE, OPT_TX8_DDR, "--tx8-opt-ddr=<bool>",
      "tx8: DDR tensors on bank boundaries, reusing\n"
      "freed space (default: true; false: packed in order)"},
+    {"tx8-search-report", NPUC_ARG_NONE, OPT_TX8_SEARCH_REPORT,
+     "--tx8-search-report",
+     "tx8: print each group's sharding/split candidates\n"
+     "and their estimated cycles"},
     {"tx8-spm-svg", NPUC_ARG_NONE, OPT_TX8_SVG, "--tx8-spm-svg",
      "tx8: also write spm_group<N>.svg, each group's SPM\n"
      "buffers over its steps"},
@@ -411,7 +416,7 @@ static int apply_option(void *user, const npuc_cli_option *spec,
     return 1;
   }
   if (spec->id == OPT_TX8_BARRIER || spec->id == OPT_TX8_DDR ||
-      spec->id == OPT_TX8_SVG)
+      spec->id == OPT_TX8_SVG || spec->id == OPT_TX8_SEARCH_REPORT)
     o->tx8_flag = spec->name;
   switch (spec->id) {
   case OPT_TARGET: o->target = value; break;
@@ -441,6 +446,7 @@ static int apply_option(void *user, const npuc_cli_option *spec,
   case OPT_TX8_BARRIER: o->compile.tx8_opt_barrier_off = !flag; break;
   case OPT_TX8_DDR: o->compile.tx8_opt_ddr_off = !flag; break;
   case OPT_TX8_SVG: o->compile.tx8_spm_svg = flag; break;
+  case OPT_TX8_SEARCH_REPORT: o->compile.tx8_search_report = flag; break;
   case OPT_PROGRESS:
   case OPT_NO_PROGRESS:
     o->progress = flag == (spec->id == OPT_PROGRESS) ? NPUC_PROGRESS_ON

@@ -87,113 +87,48 @@ void npuc_tx8_rt_set_ddr_arena(const void *base, int64_t bytes) {
   arena_bytes = base && bytes > 0 ? bytes : 0;
 }
 
-/* A walk over a transfer's DDR runs: pieces that continue the current
- * run extend it; a run is charged when the next one starts elsewhere. */
-typedef struct {
-  bool active, have_run;
-  int64_t start, end; /* the current run */
-  /* The banks kept open, most recently used first (NPUC_TX8_DDR_OPEN_BANKS
-   * of them: DDR has a row buffer per bank, so going back to a bank still
-   * open costs nothing). */
-  int64_t open[NPUC_TX8_DDR_OPEN_BANKS];
-  int num_open;
-  int64_t useful; /* bytes of all runs */
-  int64_t waste;  /* bytes of partial bursts at run ends */
-  int64_t opened; /* banks opened */
-} ddr_walk;
+static int64_t bank_bytes(void) { return npuc_tx8_rt_target()->ddr_bank_bytes; }
 
-static void touch_bank(ddr_walk *w, int64_t k);
-
-static void walk_flush(ddr_walk *w, int64_t bank) {
-  if (!w->have_run)
-    return;
-  int64_t b = NPUC_TX8_DDR_BURST_BYTES;
-  int64_t lo = w->start / b * b, hi = (w->end + b - 1) / b * b;
-  w->waste += hi - lo - (w->end - w->start);
-  int64_t first = w->start / bank, last = (w->end - 1) / bank;
-  for (int64_t k = first; k <= last; ++k)
-    touch_bank(w, k);
-  w->have_run = false;
-}
-
-/* Bank k used: moved to the front of the open banks, opened (and the least
- * recently used one closed) when it was not among them. */
-static void touch_bank(ddr_walk *w, int64_t k) {
-  int i = 0;
-  while (i < w->num_open && w->open[i] != k)
-    ++i;
-  if (i == w->num_open) {
-    w->opened++;
-    if (w->num_open < NPUC_TX8_DDR_OPEN_BANKS)
-      w->num_open++;
-    i = w->num_open - 1;
-  }
-  for (; i > 0; --i)
-    w->open[i] = w->open[i - 1];
-  w->open[0] = k;
-}
-
-static void walk_piece(ddr_walk *w, int64_t bank, int64_t at, int64_t len) {
-  if (len <= 0)
-    return;
-  w->useful += len;
-  if (w->have_run && at == w->end) {
-    w->end += len;
-    return;
-  }
-  walk_flush(w, bank);
-  w->start = at;
-  w->end = at + len;
-  w->have_run = true;
-}
-
-static int64_t bank_bytes(void) {
-  int64_t bank = npuc_tx8_rt_target()->ddr_bank_bytes;
-  return bank > 0 ? bank : 4096;
-}
-
-/* The walk's cycles beyond an aligned contiguous transfer's. */
-static uint64_t walk_penalty(ddr_walk *w, int64_t bank) {
-  walk_flush(w, bank);
-  if (w->useful <= 0)
-    return 0;
+/* The tile's share of the DDR bandwidth: what a partial burst's bytes
+ * cost (lib/Common/Tx8DdrCost.c walks the runs: the compiler's estimate
+ * charges the same). */
+static double tile_bytes_per_cycle(void) {
   const npuc_tx8_target *t = npuc_tx8_rt_target();
   int64_t tiles = (int64_t)t->tiles_x * t->tiles_y;
-  double per_cycle =
-      t->ddr_gbytes_per_s / t->clock_ghz / (double)(tiles > 0 ? tiles : 1);
-  uint64_t cycles =
-      w->waste > 0 ? (uint64_t)ceil((double)w->waste / per_cycle) : 0;
-  int64_t ideal = (w->useful + bank - 1) / bank;
-  if (w->opened > ideal)
-    cycles += (uint64_t)(w->opened - ideal) * NPUC_TX8_DDR_BANK_OPEN_CYCLES;
-  return cycles;
+  return t->ddr_gbytes_per_s / t->clock_ghz / (double)(tiles > 0 ? tiles : 1);
 }
 
 uint64_t npuc_tx8_ddr_penalty_cycles(const int64_t *addr, const int64_t *len,
                                      int64_t runs) {
-  int64_t bank = bank_bytes();
-  ddr_walk w = {0};
+  npuc_tx8_ddr_walk w;
+  npuc_tx8_ddr_walk_start(&w, bank_bytes());
   for (int64_t i = 0; i < runs; ++i)
-    walk_piece(&w, bank, addr[i], len[i]);
-  return walk_penalty(&w, bank);
+    npuc_tx8_ddr_walk_piece(&w, addr[i], len[i]);
+  return npuc_tx8_ddr_walk_cycles(&w, tile_bytes_per_cycle());
 }
 
-static _Thread_local ddr_walk current_walk;
+/* This thread's transfer: active while a DMA into or out of the arena
+ * runs. */
+static _Thread_local struct {
+  bool active;
+  npuc_tx8_ddr_walk walk;
+} current_walk;
 
 void npuc_tx8i_ddr_begin(void) {
-  current_walk = (ddr_walk){.active = arena_base != NULL};
+  current_walk.active = arena_base != NULL;
+  npuc_tx8_ddr_walk_start(&current_walk.walk, bank_bytes());
 }
 
 void npuc_tx8i_ddr_note(const void *p, int64_t len) {
   uintptr_t at = (uintptr_t)p, base = (uintptr_t)arena_base;
   if (!current_walk.active || at < base || at - base >= (uintptr_t)arena_bytes)
     return;
-  walk_piece(&current_walk, bank_bytes(), (int64_t)(at - base), len);
+  npuc_tx8_ddr_walk_piece(&current_walk.walk, (int64_t)(at - base), len);
 }
 
 uint64_t npuc_tx8i_ddr_end(void) {
   if (!current_walk.active)
     return 0;
   current_walk.active = false;
-  return walk_penalty(&current_walk, bank_bytes());
+  return npuc_tx8_ddr_walk_cycles(&current_walk.walk, tile_bytes_per_cycle());
 }

@@ -92,6 +92,51 @@ uint64_t op_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
   return npuc_tx8_cycles_ne(od.n * heads, m, k, od.c, a->layout.dtype);
 }
 
+/* psum (+)= this K slice's product; on the last slice out = psum + bias.
+ * The product goes through a scratch copy of psum's placement. */
+uint64_t op_gemm_psum(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
+                      const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
+                      const npuc_tx8_tsr *psum, const npuc_tx8_tsr *out,
+                      int phase) {
+  npuc_tx8i_check_tsr("op_gemm_psum", "psum", psum);
+  npuc_tx8i_check_tsr("op_gemm_psum", "out", out);
+  npuc_tx8_dims pd = psum->layout.dims, od = out->layout.dims;
+  if (psum->layout.dtype != NPUC_TX8_F32 || pd.n != od.n || pd.hw != od.hw ||
+      pd.c != od.c)
+    npuc_tx8_fail("op_gemm_psum", "psum must be fp32 of out's dims");
+  npuc_tx8_tsr part = *psum;
+  part.data = calloc(1, (size_t)psum->layout.total_bytes);
+  if (!part.data)
+    npuc_tx8_fail("op_gemm_psum", "out of memory");
+  uint64_t cycles = op_gemm(p, a, b, NULL, &part);
+  float *sum = malloc((size_t)pd.c * sizeof(float));
+  float *add = malloc((size_t)pd.c * sizeof(float));
+  float *bias_f = bias_vector(bias, od.c);
+  for (int64_t n = 0; n < pd.n; ++n)
+    for (int64_t r = 0; r < pd.hw; ++r) {
+      npuc_tx8i_load_row(add, &part, n, r);
+      if (phase & NPUC_TX8_PSUM_FIRST)
+        memset(sum, 0, (size_t)pd.c * sizeof(float));
+      else
+        npuc_tx8i_load_row(sum, psum, n, r);
+      for (int64_t c = 0; c < pd.c; ++c)
+        sum[c] += add[c];
+      npuc_tx8i_store_row(psum, n, r, sum);
+      if (!(phase & NPUC_TX8_PSUM_LAST))
+        continue;
+      for (int64_t c = 0; c < pd.c; ++c)
+        sum[c] += bias_f[c];
+      npuc_tx8i_store_row(out, n, r, sum);
+    }
+  free(bias_f);
+  free(add);
+  free(sum);
+  free(part.data);
+  if (phase & NPUC_TX8_PSUM_LAST)
+    cycles += npuc_tx8_cycles_ct(out->layout.total_bytes, 1);
+  return cycles;
+}
+
 /* Returns the heads (matrices per batch). */
 static int64_t gemm_checks(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                            const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,

@@ -152,7 +152,7 @@ static bool read_copies(group_emitter *g) {
     npuc_tx8_dev_attr dev;
     g->copies[i] = 1;
     g->addr[i][0] = g->offsets[i];
-    if (b->invariant || !sole_buffer_of_op(p, i) ||
+    if (npuc_tx8_buffer_once(b) || !sole_buffer_of_op(p, i) ||
         npuc_tx8_op_dev_attr(b->op, &dev) != NPUC_TX8_ATTR_PRESENT ||
         !dev.multi_buf_en || dev.multi_buf_num < 2 ||
         dev.mem_addr.len != dev.multi_buf_num ||
@@ -303,14 +303,17 @@ static void emit_compute(group_emitter *g, const npuc_tx8_group_op *op);
 static void emit_store(group_emitter *g, int store);
 
 static void emit_place(group_emitter *g, int i);
+static void emit_place_in(group_emitter *g, int i, const char *slice);
+static void emit_k_loop(group_emitter *g);
 static void emit_step(group_emitter *g, const npuc_tx8_step *st);
 static void emit_set(group_emitter *g, const char *slice, const char *set);
 
-/* Whether step `st` fills an invariant buffer (done once per tile). */
+/* Whether step `st` fills an invariant or resident buffer (done once per
+ * tile). */
 static bool invariant_step(const npuc_tx8_group_plan *p,
                            const npuc_tx8_step *st) {
   return st->kind != NPUC_TX8_STEP_COMPUTE && st->kind != NPUC_TX8_STEP_STORE &&
-         p->buffers[st->index].invariant;
+         npuc_tx8_buffer_once(&p->buffers[st->index]);
 }
 
 /* The SPM buffer a load step writes: its own, or its channel_norm's. */
@@ -324,7 +327,8 @@ static int load_target(const npuc_tx8_group_plan *p, int buf) {
  * beside slice k's. A load into one copy waits for its slice. */
 static bool early_step(const group_emitter *g, const npuc_tx8_step *st) {
   return st->kind == NPUC_TX8_STEP_LOAD &&
-         !g->plan.buffers[st->index].invariant &&
+         !npuc_tx8_buffer_once(&g->plan.buffers[st->index]) &&
+         !npuc_tx8_buffer_in_reduce(&g->plan, st->index) &&
          g->copies[load_target(&g->plan, st->index)] > 1;
 }
 
@@ -340,6 +344,7 @@ static void order_invariants(group_emitter *g);
 static void emit_invariants(group_emitter *g);
 static void emit_late_invariants(group_emitter *g, const char *open,
                                  const char *close, bool own_set);
+static void emit_slice_steps(group_emitter *g);
 static void emit_early_loads(group_emitter *g, const char *slice,
                              const char *set);
 
@@ -376,18 +381,14 @@ static void emit_loop(group_emitter *g) {
   emit_set(g, "k", "cur");
   /* Every buffer's slice and place first: a step may read any of them. */
   for (int i = 0; i < nb; ++i)
-    if (!p->buffers[i].invariant && !early_buffer(g, i))
+    if (!npuc_tx8_buffer_once(&p->buffers[i]) &&
+        !npuc_tx8_buffer_in_reduce(p, i) && !early_buffer(g, i))
       emit_place(g, i);
   npuc_sb_printf(o, "    }\n    more = npuc_tx8_gshape_next(&g, slice, "
                     "&outs[cur ^ 1]);\n");
   emit_early_loads(g, "k + 1", "cur ^ 1");
   emit_set(g, "k", "cur");
-  for (int i = 0; i < p->num_steps; ++i) {
-    if (i == g->tail_at && g->any_late && !g->late_in_prologue)
-      emit_late_invariants(g, "    if (k == 0) {", "    }\n", false);
-    if (!invariant_step(p, &p->steps[i]) && !early_step(g, &p->steps[i]))
-      emit_step(g, &p->steps[i]);
-  }
+  emit_slice_steps(g);
   npuc_sb_printf(o, "    }\n    ++k;\n  }\n  (void)cycles;\n"
                     "  return npuc_tx8_tl_group_end();\n}\n\n");
 }
@@ -438,10 +439,13 @@ static void order_invariants(group_emitter *g) {
   g->any_late = false;
   g->tail_at = -1;
   int first = -1;
+  memset(g->late, 0, sizeof g->late);
   for (int i = 0; i < p->num_steps && first < 0; ++i)
     if (p->steps[i].kind == NPUC_TX8_STEP_COMPUTE)
       first = i;
-  if (first < 0)
+  /* With a reduce split the late point could fall inside the K loop, which
+   * would fill them once per K slice: all go before the loop then. */
+  if (first < 0 || p->reduce_op >= 0)
     return;
   mark_late_steps(g, first);
   bool late_buf[NPUC_TX8_MAX_BUFFERS] = {false};
@@ -496,6 +500,33 @@ static void mark_late_steps(group_emitter *g, int first_compute) {
   }
 }
 
+/* The steps of one slice in the group's order, but for the loads issued
+ * ahead and those done once per tile; a reduce split's K loop around the
+ * steps filling the gemm's K slices and the gemm. */
+static void emit_slice_steps(group_emitter *g) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  bool in_k = false;
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    if (i == g->tail_at && g->any_late && !g->late_in_prologue)
+      emit_late_invariants(g, "    if (k == 0) {", "    }\n", false);
+    if (invariant_step(p, st) || early_step(g, st))
+      continue;
+    bool k =
+        (st->kind == NPUC_TX8_STEP_COMPUTE && st->index == p->reduce_op) ||
+        (st->kind != NPUC_TX8_STEP_COMPUTE && st->kind != NPUC_TX8_STEP_STORE &&
+         npuc_tx8_buffer_in_reduce(p, st->index));
+    if (k && !in_k)
+      emit_k_loop(g);
+    in_k = in_k || k;
+    emit_step(g, st);
+    if (st->kind == NPUC_TX8_STEP_COMPUTE && st->index == p->reduce_op) {
+      npuc_sb_printf(g->out, "    }\n");
+      in_k = false;
+    }
+  }
+}
+
 /* Opens a block whose `out`, `l`, `b` and `clip` are set `set`'s, for
  * slice number `slice` (`s`, which picks a buffer's copy). */
 static void emit_set(group_emitter *g, const char *slice, const char *set) {
@@ -518,17 +549,27 @@ static void emit_invariants(group_emitter *g) {
     any = any || invariant_step(p, &p->steps[i]);
   if (!any)
     return;
-  npuc_sb_printf(g->out, "  if (!g.done) { /* read whole by every slice */\n"
-                         "    outs[0] = (L_SHAPE){0};\n");
+  /* Whole windows need no slice; a resident buffer's are the same in every
+   * slice of the tile: the first slice's. */
+  bool resident = false;
+  for (int i = 0; i < p->num_buffers; ++i)
+    resident = resident || p->buffers[i].resident;
+  if (resident)
+    npuc_sb_printf(g->out, "  G_SHAPE first = g;\n"
+                           "  if (npuc_tx8_gshape_next(&first, slice, "
+                           "&outs[0])) { /* the same in every slice */\n");
+  else
+    npuc_sb_printf(g->out, "  if (!g.done) { /* read whole by every slice */\n"
+                           "    outs[0] = (L_SHAPE){0};\n");
   emit_set(g, "0", "0");
   for (int i = 0; i < p->num_buffers; ++i)
-    if (p->buffers[i].invariant)
+    if (npuc_tx8_buffer_once(&p->buffers[i]))
       emit_place(g, i);
   for (int i = 0; i < p->num_steps; ++i)
     if (invariant_step(p, &p->steps[i]) && !g->late[i])
       emit_step(g, &p->steps[i]);
   for (int i = 0; i < p->num_buffers; ++i)
-    if (p->buffers[i].invariant)
+    if (npuc_tx8_buffer_once(&p->buffers[i]))
       npuc_sb_printf(g->out, "    bs[1][%d] = b[%d], ls[1][%d] = l[%d];\n", i,
                      i, i, i);
   npuc_sb_printf(g->out, "    }\n  }\n");
@@ -572,14 +613,41 @@ static void emit_early_loads(group_emitter *g, const char *slice,
   npuc_sb_printf(g->out, "    }\n  }\n");
 }
 
-/* Buffer i's L_SHAPE for the slice `out` and its TSR in SPM: copy s % n
- * of a buffer with n copies. */
-static void emit_place(group_emitter *g, int i) {
+/* A reduce split's K loop: `kout` is the anchor slice with the K slice as
+ * its last (virtual) dimension, which the K-split buffers' windows
+ * follow. */
+static void emit_k_loop(group_emitter *g) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  int r = p->out.rank;
+  npuc_sb_printf(g->out,
+                 "    for (int32_t k0 = 0; k0 < %d; k0 += %d) { /* K slices: "
+                 "partial sums in SPM */\n"
+                 "    L_SHAPE kout = out;\n"
+                 "    kout.dim = %d;\n"
+                 "    kout.shape_whole[%d] = %d;\n"
+                 "    kout.shape_start[%d] = k0;\n"
+                 "    kout.shape_slice[%d] = %d;\n"
+                 "    kout.shape_real[%d] = %d - k0 < %d ? %d - k0 : %d;\n",
+                 (int)p->reduce_len, (int)p->reduce_slice, r + 1, r,
+                 (int)p->reduce_len, r, r, (int)p->reduce_slice, r,
+                 (int)p->reduce_len, (int)p->reduce_slice, (int)p->reduce_len,
+                 (int)p->reduce_slice);
+  for (int i = 0; i < p->num_buffers; ++i)
+    if (npuc_tx8_buffer_in_reduce(p, i))
+      emit_place_in(g, i, "kout");
+}
+
+/* Buffer i's L_SHAPE for the slice `out` and its TSR in SPM. */
+static void emit_place(group_emitter *g, int i) { emit_place_in(g, i, "out"); }
+
+/* The same for the anchor slice named `slice` (the K loop's "kout"): copy
+ * s % n of a buffer with n copies. */
+static void emit_place_in(group_emitter *g, int i, const char *slice) {
   const npuc_tx8_buffer *b = &g->plan.buffers[i];
   npuc_sb_printf(g->out,
-                 "    npuc_tx8_lshape_window(&out, b%d_win, b%d_shape, %d, "
+                 "    npuc_tx8_lshape_window(&%s, b%d_win, b%d_shape, %d, "
                  "&l[%d], clip[%d]);\n",
-                 i, i, b->shape.rank, i, i);
+                 slice, i, i, b->shape.rank, i, i);
   if (g->copies[i] > 1)
     npuc_sb_printf(
         g->out,
@@ -762,13 +830,20 @@ static void emit_compute(group_emitter *g, const npuc_tx8_group_op *op) {
                    s->transpose_a ? "true" : "false",
                    s->transpose_b ? "true" : "false");
     emit_gemm_heads(g, op);
-    npuc_sb_printf(o, "      cycles += op_gemm(&param, &b[%d], &b[%d], ", in[0],
-                   in[1]);
+    bool psum = p->reduce_op >= 0 && op == &p->ops[p->reduce_op];
+    npuc_sb_printf(o, "      cycles += op_gemm%s(&param, &b[%d], &b[%d], ",
+                   psum ? "_psum" : "", in[0], in[1]);
     if (op->has_bias)
       npuc_sb_printf(o, "&b[%d]", in[2]);
     else
       npuc_sb_printf(o, "NULL");
-    npuc_sb_printf(o, ", &b[%d]);\n    }\n", r);
+    if (psum) /* the last K slice writes the result */
+      npuc_sb_printf(o,
+                     ", &b[%d], &b[%d], (k0 == 0 ? NPUC_TX8_PSUM_FIRST : 0) "
+                     "| (k0 + %d >= %d ? NPUC_TX8_PSUM_LAST : 0));\n    }\n",
+                     p->psum, r, (int)p->reduce_slice, (int)p->reduce_len);
+    else
+      npuc_sb_printf(o, ", &b[%d]);\n    }\n", r);
     return;
   case NPUC_TX8_KIND_CONV: emit_conv(g, op); return;
   case NPUC_TX8_KIND_CLIP:

@@ -98,6 +98,8 @@ static void append_pass(npuc_sb *sb, const char *name,
     npuc_sb_printf(sb, " levels=false");
   if (o->target_config && takes_option(def, "target-config"))
     npuc_sb_printf(sb, " target-config=%s", o->target_config);
+  if (o->tx8_search_report && takes_option(def, "search-report"))
+    npuc_sb_printf(sb, " search-report=true");
   npuc_sb_printf(sb, "}");
 }
 

@@ -1,74 +1,142 @@
-/* tx8-sharding: splits each tx8be.group over the tiles and in time (the
- * seed's sharding + split, without its cost-model search). A group holds a
- * DAG of compute ops; its plan (npuc/Tx8Group.h) names the anchor output
- * whose slices drive the loop and the anchor dimensions every op of the
- * group allows to split (a dimension one op needs whole, as batchnorm's C,
- * is not split):
- *   1. sharding: the anchor output splits across the group's tiles along
- *      one such dimension (per op: batchnorm any; gemm its rows or N;
- *      conv N or H; elementwise any), the one that keeps the most tiles
- *      busy, the outermost on a tie; a tile_parallel with
- *      sharding_is_given = true is kept (after checking it);
- *   2. split: one tile's part is cut along its outermost splittable
- *      dimension, then the next, into the largest temporal slice whose
- *      buffers, all of the group's (npuc_tx8_group_spm_bytes), fit SPM.
+/* tx8-sharding: splits each tx8be.group over the tiles and in time by a
+ * cost-model search (the seed's GroupCostPass with DataSplit). A group
+ * holds a DAG of compute ops; its plan (npuc/Tx8Group.h) names the anchor
+ * output whose slices drive the loop and the anchor dimensions every op
+ * of the group allows to split across tiles (shard) and in time (split).
+ * Per group:
+ *   1. the sharding space: every factorization of the group's tiles over
+ *      the shardable anchor dimensions (each clipped to the dimension),
+ *      plus no sharding, ordered by the tiles they keep busy; a
+ *      tile_parallel with sharding_is_given = true is the only one (after
+ *      checking it);
+ *   2. per sharding, the temporal splits: the largest slice that fits SPM
+ *      (outermost dimension first), then every split of the splittable
+ *      dimensions into 1, 2, 4, ... slices per tile;
+ *   3. each candidate is dropped when one slice's buffers do not fit SPM,
+ *      else costed: the busiest tile's cycles with load, compute and
+ *      store overlapped per slice (group_cost); the cheapest wins, the
+ *      earlier on a tie (deterministic);
+ *   4. a group with the same ops, operand and result types and attributes
+ *      as one searched before (the seed's GroupKey / template_id) takes
+ *      that one's decision without a search.
  * Writes tile_parallel (shape_spatial_sharding) and dev_info
  * (temporal_mem_slice) on the anchor's compute op, dev_info (mem_addr, the
  * slice of its result) on every compute op and spm_alloc_size on the
- * group, the attributes the code generator reads; skips DDR-only groups
- * (group_tag 2 without a compute op). docs/passes/tx8-sharding.md. */
+ * group; skips DDR-only groups (group_tag 2 without a compute op).
+ * docs/passes/tx8-sharding.md. */
 #include "Tx8Options.h"
+#include "Tx8SpmAllocGroup.h"
+#include "npuc/Alloc.h"
+#include "npuc/BuildOps.h"
+#include "npuc/Checked.h"
 #include "npuc/IR.h"
 #include "npuc/OpList.h"
 #include "npuc/Pass.h"
+#include "npuc/PtrSet.h"
+#include "npuc/StringBuilder.h"
+#include "npuc/Tx8DdrCost.h"
 #include "npuc/Tx8Group.h"
 
-#include <stddef.h>
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SHARDING_OPTIONS(X, T)                                                 \
   TX8_OPTION_TARGET_CONFIG(X, T)                                               \
-  TX8_OPTION_SPM_BYTES(X, T)
+  TX8_OPTION_SPM_BYTES(X, T)                                                   \
+  X(T, int64_t, search_budget, "search-budget", NPUC_OPT_INT, "4096", NULL,    \
+    "candidates (sharding x split) costed per group at most; past it the "     \
+    "search keeps the best one found (at least 1)")                            \
+  X(T, bool, search_report, "search-report", NPUC_OPT_BOOL, "false", NULL,     \
+    "print each group's candidates and their estimated cycles to stderr")
 NPUC_PASS_OPTIONS(sharding_options, SHARDING_OPTIONS);
 
 NPUC_PASS_DEFINE(
     npuc_pass_tx8_sharding, "tx8-sharding",
     "Split each TX8 group across the tiles and into temporal slices that "
-    "fit SPM",
+    "fit SPM, by a cost-model search",
     "builtin.module", run_sharding, NPUC_PASS_OPTIONS_OF(sharding_options));
 
 typedef struct {
   int32_t sharding[NPUC_TX8_MAX_RANK];
   int32_t slice[NPUC_TX8_MAX_RANK];
+  int32_t k_slice; /* the reduce split's K slice; 0: none */
   int64_t spm_bytes;
   int64_t offsets[NPUC_TX8_MAX_BUFFERS + 1];
 } decision;
 
+/* One group's search: its inputs, the best candidate so far, and the
+ * smallest SPM need seen (for the error when nothing fits). */
+typedef struct {
+  const npuc_tx8_group_plan *p;
+  npuc_tx8_group_plan *kp;      /* p with its gemm's K split, or NULL */
+  npuc_tx8_group_plan *k_store; /* room for kp */
+  int k_op;                     /* the gemm that may be K-split, or -1 */
+  const npuc_tx8_target *t;
+  int64_t spm, budget, tried;
+  int32_t tiles;
+  bool report;
+  double best_cost;
+  int32_t best_sharding[NPUC_TX8_MAX_RANK], best_slice[NPUC_TX8_MAX_RANK];
+  int32_t best_k;
+  int64_t least_bytes;
+  int32_t least_sharding[NPUC_TX8_MAX_RANK], least_slice[NPUC_TX8_MAX_RANK];
+  /* The DDR layout of each group operand (the first NPUC_TX8_MAX_BUFFERS)
+   * and each stored result: the DMA's cost depends on it. */
+  npuc_tx8_layout_mode operand_mode[NPUC_TX8_MAX_BUFFERS];
+  npuc_tx8_layout_mode store_mode[NPUC_TX8_MAX_STORES];
+} search;
+
+/* The template cache: a key per searched group (its text, hashed) to its
+ * decision. */
+typedef struct {
+  char *key;
+  int32_t sharding[NPUC_TX8_MAX_RANK], slice[NPUC_TX8_MAX_RANK], k_slice;
+  MlirOperation group; /* the group searched */
+} template_entry;
+
+typedef struct {
+  npuc_ptr_map by_hash; /* hash | 1 -> entry index + 1 */
+  template_entry *entries;
+  size_t count, cap;
+} template_cache;
+
+typedef struct {
+  const npuc_tx8_target *t;
+  int64_t spm, budget;
+  bool report;
+  template_cache cache;
+} run_state;
+
 static unsigned group_op(MlirOperation op, void *user);
-static bool shard_group(MlirOperation group, const npuc_tx8_target *t,
-                        int64_t spm);
+static bool check_options(MlirOperation module, const sharding_options *o);
+static bool shard_group(MlirOperation group, run_state *rs);
+static void cache_free(template_cache *c);
 
 static bool run_sharding(MlirOperation module, const npuc_pass_options *opts,
                          const npuc_pass_context *ctx) {
   (void)ctx;
+  const sharding_options *o = NPUC_PASS_OPTS(sharding_options, opts);
   npuc_tx8_target target;
-  if (!npuc_tx8_pass_target(
-          module, "tx8-sharding",
-          NPUC_PASS_OPTS(sharding_options, opts)->target_config, &target))
+  if (!check_options(module, o) ||
+      !npuc_tx8_pass_target(module, "tx8-sharding", o->target_config, &target))
     return false;
-  int64_t spm = NPUC_PASS_OPTS(sharding_options, opts)->spm_bytes;
-  if (spm <= 0)
-    spm = target.spm_bytes;
+  run_state rs = {&target,
+                  o->spm_bytes > 0 ? o->spm_bytes : target.spm_bytes,
+                  o->search_budget,
+                  o->search_report,
+                  {{0}, NULL, 0, 0}};
   npuc_op_list list = {0};
   npuc_op_list_collect(module, MlirWalkPreOrder, group_op, NULL, &list);
   bool ok = true;
   for (size_t i = 0; i < list.count && ok; ++i)
-    ok = shard_group(list.ops[i], &target, spm);
+    ok = shard_group(list.ops[i], &rs);
   npuc_op_list_free(&list);
+  cache_free(&rs.cache);
   return ok;
 }
 
@@ -80,32 +148,157 @@ static unsigned group_op(MlirOperation op, void *user) {
   return NPUC_OP_KEEP | NPUC_OP_SKIP_REGIONS; /* groups do not nest */
 }
 
+static bool check_options(MlirOperation module, const sharding_options *o) {
+  if (o->spm_bytes < 0) {
+    npuc_pass_error(module,
+                    "spm-bytes must be 0 (the target's) or "
+                    "positive, not %lld",
+                    (long long)o->spm_bytes);
+    return false;
+  }
+  if (o->search_budget < 1) {
+    npuc_pass_error(module,
+                    "search-budget must be at least 1, not "
+                    "%lld",
+                    (long long)o->search_budget);
+    return false;
+  }
+  return true;
+}
+
 /* ---- one group
  * ----------------------------------------------------------------- */
 
-static bool choose_sharding(const npuc_tx8_group_plan *p,
-                            const npuc_tx8_target *t, int32_t tiles,
+static bool template_key(MlirOperation group, npuc_sb *key);
+static const template_entry *cache_find(const template_cache *c,
+                                        const char *key, uint64_t *hash);
+static void cache_add(template_cache *c, char *key, uint64_t hash,
+                      const search *s, MlirOperation group);
+static bool search_group(search *s);
+static void report_group(const search *s, const template_entry *hit);
+static bool finish_decision(const npuc_tx8_group_plan *p, int64_t spm,
                             decision *d);
-static bool choose_split(const npuc_tx8_group_plan *p, int64_t spm,
-                         decision *d);
 static void write_attrs(const npuc_tx8_group_plan *p, const decision *d,
                         int32_t tiles);
 
-static bool shard_group(MlirOperation group, const npuc_tx8_target *t,
-                        int64_t spm) {
+static bool decide(search *s, MlirOperation group, run_state *rs);
+static bool apply_decision(const search *s, MlirOperation group, run_state *rs);
+static void ddr_modes(search *s, MlirOperation group);
+
+/* The plans live on the heap: each holds up to 128 buffers. */
+static bool shard_group(MlirOperation group, run_state *rs) {
   if (npuc_tx8_group_is_ddr_only(group))
     return true; /* works in DDR: no tiles, no SPM */
-  npuc_tx8_group_plan plan;
-  if (!npuc_tx8_group_plan_build(group, &plan))
-    return false;
+  /* This pass decides the reduce split: an earlier run's is searched
+   * again. */
+  MlirOperation gemm = npuc_tx8_group_compute_op(group);
+  for (; !mlirOperationIsNull(gemm); gemm = mlirOperationGetNextInBlock(gemm))
+    mlirOperationRemoveAttributeByName(
+        gemm, mlirStringRefCreateFromCString("reduce_split"));
+  npuc_tx8_group_plan *plan = npuc_xmalloc(2 * sizeof *plan);
+  bool ok = npuc_tx8_group_plan_build(group, &plan[0]);
+  int32_t tiles = ok ? npuc_tx8_group_tiles(group, rs->t) : 0;
+  search s = {.p = &plan[0],
+              .t = rs->t,
+              .spm = rs->spm,
+              .budget = rs->budget,
+              .tiles = tiles,
+              .report = rs->report,
+              .best_cost = -1,
+              .least_bytes = -1,
+              .k_store = &plan[1],
+              .k_op = ok ? npuc_tx8_group_reduce_candidate(&plan[0]) : -1};
+  if (ok)
+    ddr_modes(&s, group);
+  ok =
+      ok && tiles > 0 && decide(&s, group, rs) && apply_decision(&s, group, rs);
+  free(plan);
+  return ok;
+}
+
+/* The template's decision, else the search's; the report. */
+static bool decide(search *s, MlirOperation group, run_state *rs) {
+  npuc_sb key = {0};
+  uint64_t hash = 0;
+  const template_entry *hit = NULL;
+  if (template_key(group, &key))
+    hit = cache_find(&rs->cache, key.data, &hash);
+  if (hit) {
+    memcpy(s->best_sharding, hit->sharding, sizeof s->best_sharding);
+    memcpy(s->best_slice, hit->slice, sizeof s->best_slice);
+    s->best_k = hit->k_slice;
+    s->best_cost = 0;
+  } else {
+    /* The plan with a K split only for a search: a template needs none. */
+    bool ok = s->k_op < 0 ||
+              npuc_tx8_group_plan_build_reduce(group, s->k_op, 1, s->k_store);
+    s->kp = s->k_op >= 0 ? s->k_store : NULL;
+    if (!ok || !search_group(s)) {
+      npuc_sb_free(&key);
+      return false;
+    }
+  }
+  if (s->report)
+    report_group(s, hit);
+  if (!hit && key.data)
+    cache_add(&rs->cache, npuc_sb_take(&key), hash, s, group);
+  npuc_sb_free(&key);
+  return true;
+}
+
+/* The attributes of the chosen candidate, on the plan with its reduce
+ * split (rebuilt from the gemm's reduce_split) when it has one. */
+static bool apply_decision(const search *s, MlirOperation group,
+                           run_state *rs) {
   decision d;
   memset(&d, 0, sizeof d);
-  int32_t tiles = npuc_tx8_group_tiles(group, t);
-  if (tiles <= 0 || !choose_sharding(&plan, t, tiles, &d) ||
-      !choose_split(&plan, spm, &d))
+  memcpy(d.sharding, s->best_sharding, sizeof d.sharding);
+  memcpy(d.slice, s->best_slice, sizeof d.slice);
+  d.k_slice = s->best_k;
+  const npuc_tx8_group_plan *p = s->p;
+  if (d.k_slice > 0 && s->k_op >= 0) {
+    npuc_tx8_group_plan *kp = s->k_store;
+    MlirOperation gemm = s->p->ops[s->k_op].op;
+    MlirContext ctx = mlirOperationGetContext(gemm);
+    mlirOperationSetAttributeByName(
+        gemm, mlirStringRefCreateFromCString("reduce_split"),
+        mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), d.k_slice));
+    if (!npuc_tx8_group_plan_build(group, kp))
+      return false;
+    p = kp;
+  }
+  if (!finish_decision(p, rs->spm, &d))
     return false;
-  write_attrs(&plan, &d, tiles);
+  write_attrs(p, &d, s->tiles);
   return true;
+}
+
+/* The DDR layout of what the group reads and writes: a group's result as
+ * its tx8be.store_var keeps it, anything else (graph inputs, constants)
+ * compact, as the code generator places them. */
+static npuc_tx8_layout_mode value_ddr_mode(MlirValue v) {
+  if (!mlirValueIsAOpResult(v))
+    return NPUC_TX8_TENSOR;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (!npuc_op_is(def, "tx8be.group"))
+    return NPUC_TX8_TENSOR;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(def, 0));
+  MlirOperation ret = mlirBlockGetTerminator(body);
+  intptr_t r = mlirOpResultGetResultNumber(v);
+  if (mlirOperationIsNull(ret) || r >= mlirOperationGetNumOperands(ret))
+    return NPUC_TX8_TENSOR;
+  MlirValue stored = mlirOperationGetOperand(ret, r);
+  return mlirValueIsAOpResult(stored)
+             ? npuc_tx8_op_mem_layout(mlirOpResultGetOwner(stored))
+             : NPUC_TX8_TENSOR;
+}
+
+static void ddr_modes(search *s, MlirOperation group) {
+  intptr_t n = mlirOperationGetNumOperands(group);
+  for (intptr_t i = 0; i < n && i < NPUC_TX8_MAX_BUFFERS; ++i)
+    s->operand_mode[i] = value_ddr_mode(mlirOperationGetOperand(group, i));
+  for (int st = 0; st < s->p->num_stores; ++st)
+    s->store_mode[st] = npuc_tx8_op_mem_layout(s->p->stores[st].op);
 }
 
 static int32_t ceil_div(int64_t a, int64_t b) {
@@ -118,199 +311,823 @@ static int32_t ways_over(int64_t size, int32_t tiles) {
   return ceil_div(size, chunk);
 }
 
+static void slice_text(char *buf, size_t cap, const int32_t *v, int rank) {
+  size_t n = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < rank && n < cap; ++i)
+    n += (size_t)snprintf(buf + n, cap - n, "%s%d", i ? "x" : "", v[i]);
+}
+
+/* The decision's SPM bytes and offsets (the bump placement the code
+ * generator falls back on); the cache's decision is checked against this
+ * SPM too (another spm-bytes, another fit). */
+static bool finish_decision(const npuc_tx8_group_plan *p, int64_t spm,
+                            decision *d) {
+  d->spm_bytes = npuc_tx8_group_spm_bytes(p, d->slice, d->offsets);
+  if (d->spm_bytes <= spm && d->spm_bytes <= UINT32_MAX)
+    return true;
+  char slice[128];
+  slice_text(slice, sizeof slice, d->slice, p->out.rank);
+  npuc_pass_error(p->compute,
+                  "%s: the group does not fit SPM: a %s slice needs %lld "
+                  "bytes per tile, SPM has %lld",
+                  p->compute_name, slice, (long long)d->spm_bytes,
+                  (long long)spm);
+  return false;
+}
+
+/* ---- the search
+ * ---------------------------------------------------------------- */
+
 static bool check_given(const npuc_tx8_group_plan *p,
                         const npuc_tx8_parallel_attr *given, int32_t tiles,
-                        decision *d);
+                        int32_t *sharding);
+static int sharding_space(const search *s, int32_t (*out)[NPUC_TX8_MAX_RANK],
+                          int cap);
+static void search_splits(search *s, const int32_t *sharding);
+static void no_fit_error(const search *s);
 
-static double tile_cost(const npuc_tx8_group_plan *p, const npuc_tx8_target *t,
-                        const int32_t *ways);
-
-/* Candidates: each legal anchor dimension alone over all the tiles, then
- * each pair of them (a x b ways, a * b <= tiles); the one whose busiest
- * tile costs least (tile_cost) wins, the earlier on a tie (so one
- * dimension, the outermost, when a pair gains nothing). */
-static bool choose_sharding(const npuc_tx8_group_plan *p,
-                            const npuc_tx8_target *t, int32_t tiles,
-                            decision *d) {
-  const npuc_tx8_shape *out = &p->out;
+/* Every sharding of the space (or the given one), every split of each. */
+static bool search_group(search *s) {
+  const npuc_tx8_group_plan *p = s->p;
   npuc_tx8_parallel_attr given;
+  enum { SPACE_CAP = 512 };
+  int32_t(*space)[NPUC_TX8_MAX_RANK] = npuc_xcalloc(SPACE_CAP, sizeof *space);
+  int n = 0;
   switch (npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &given)) {
-  case NPUC_TX8_ATTR_MALFORMED: return false;
+  case NPUC_TX8_ATTR_MALFORMED: free(space); return false;
   case NPUC_TX8_ATTR_PRESENT:
-    if (given.sharding_is_given)
-      return check_given(p, &given, tiles, d);
+    if (given.sharding_is_given) {
+      if (!check_given(p, &given, s->tiles, space[0])) {
+        free(space);
+        return false;
+      }
+      n = 1;
+    }
     break;
   case NPUC_TX8_ATTR_ABSENT: break;
   }
-  uint32_t legal = p->shard_axes;
+  if (n == 0)
+    n = sharding_space(s, space, SPACE_CAP);
+  for (int i = 0; i < n; ++i)
+    search_splits(s, space[i]);
+  free(space);
+  if (s->best_cost >= 0)
+    return true;
+  no_fit_error(s);
+  return false;
+}
+
+static void no_fit_error(const search *s) {
+  const npuc_tx8_group_plan *p = s->p;
+  char sharding[128], slice[128];
+  slice_text(sharding, sizeof sharding, s->least_sharding, p->out.rank);
+  slice_text(slice, sizeof slice, s->least_slice, p->out.rank);
+  npuc_pass_error(p->compute,
+                  "%s: the group does not fit SPM even at the finest split: "
+                  "of %lld candidates the smallest (sharding %s, a %s slice) "
+                  "needs %lld bytes per tile, SPM has %lld",
+                  p->compute_name, (long long)s->tried, sharding, slice,
+                  (long long)s->least_bytes, (long long)s->spm);
+}
+
+/* ---- the sharding space (the seed's getShardings and getFactor) */
+
+typedef struct {
+  const npuc_tx8_group_plan *p;
+  int32_t tiles;
+  int32_t cur[NPUC_TX8_MAX_RANK];
+  int32_t (*out)[NPUC_TX8_MAX_RANK];
+  int count, cap;
+} factorizer;
+
+static int32_t busy_tiles(const npuc_tx8_group_plan *p, const int32_t *ways);
+
+/* Adds cur, each dimension clipped to its length, unless already there. */
+static void add_sharding(factorizer *f) {
+  int rank = f->p->out.rank;
   int32_t ways[NPUC_TX8_MAX_RANK];
-  double best = -1;
-  for (int i = 0; i < out->rank; ++i)
-    d->sharding[i] = 1;
-  for (int i = 0; i < out->rank; ++i) {
-    if (!(legal & (1u << i)))
-      continue;
-    for (int j = i; j < out->rank; ++j) {
-      if (!(legal & (1u << j)))
-        continue;
-      /* j == i: dimension i alone; else a ways along i, tiles / a along j */
-      for (int32_t a = j == i ? tiles : 2; a <= tiles / (j == i ? 1 : 2); ++a) {
-        for (int k = 0; k < out->rank; ++k)
-          ways[k] = 1;
-        ways[i] = ways_over(out->dims[i], a);
-        if (j != i)
-          ways[j] = ways_over(out->dims[j], tiles / a);
-        double cost = tile_cost(p, t, ways);
-        if (best < 0 || cost < best) {
-          best = cost;
-          memcpy(d->sharding, ways, sizeof ways);
-        }
-      }
+  for (int d = 0; d < rank; ++d)
+    ways[d] = ways_over(f->p->out.dims[d], f->cur[d]);
+  for (int i = 0; i < f->count; ++i)
+    if (!memcmp(f->out[i], ways, (size_t)rank * sizeof ways[0]))
+      return;
+  if (f->count < f->cap)
+    memcpy(f->out[f->count++], ways, sizeof ways);
+}
+
+/* Every cur with the product of its entries `left` ways over dimensions
+ * d.. (shardable ones only): depth at most the rank. */
+static void factorize(factorizer *f, int d, int32_t left) {
+  int rank = f->p->out.rank;
+  if (d == rank) {
+    if (left == 1)
+      add_sharding(f);
+    return;
+  }
+  if (!(f->p->shard_axes & (1u << d))) {
+    f->cur[d] = 1;
+    factorize(f, d + 1, left);
+    return;
+  }
+  for (int32_t w = left; w >= 1; --w) /* the outer dimensions first */
+    if (left % w == 0) {
+      f->cur[d] = w;
+      factorize(f, d + 1, left / w);
     }
-  }
-  return true;
+  f->cur[d] = 1;
 }
 
-static double ne_flops(const npuc_tx8_slice_op *s, double out_elems);
-
-/* The cycles the busiest tile of `ways` spends, to first order: its DDR
- * bytes (every non-invariant load at its largest window, each output
- * part; an invariant load, read once and shared over the NoC, 1/tiles of
- * it) at its share of the chip's DDR bandwidth, plus its compute (each
- * result's bytes at the CGRA's rate, a gemm's or conv's FLOPs at its
- * share of the NE's). Halos, weights read per tile and idle tiles are
- * what tell candidates apart. */
-static double tile_cost(const npuc_tx8_group_plan *p, const npuc_tx8_target *t,
-                        const int32_t *ways) {
-  int32_t part[NPUC_TX8_MAX_RANK], tiles = 1;
-  for (int i = 0; i < p->out.rank; ++i) {
-    part[i] = ceil_div(p->out.dims[i], ways[i]);
-    tiles *= ways[i];
+/* The shardings, the most busy tiles first (stable: generation order on
+ * a tie, the outer dimensions sharded first). */
+static int sharding_space(const search *s, int32_t (*out)[NPUC_TX8_MAX_RANK],
+                          int cap) {
+  factorizer f = {.p = s->p, .tiles = s->tiles, .out = out, .cap = cap};
+  for (int d = 0; d < NPUC_TX8_MAX_RANK; ++d)
+    f.cur[d] = 1;
+  factorize(&f, 0, s->tiles);
+  for (int d = 0; d < NPUC_TX8_MAX_RANK; ++d)
+    f.cur[d] = 1;
+  add_sharding(&f);                   /* no sharding */
+  for (int i = 1; i < f.count; ++i) { /* insertion sort: stable, small */
+    int32_t key[NPUC_TX8_MAX_RANK];
+    memcpy(key, out[i], sizeof key);
+    int32_t busy = busy_tiles(s->p, key);
+    int j = i - 1;
+    while (j >= 0 && busy_tiles(s->p, out[j]) < busy) {
+      memcpy(out[j + 1], out[j], sizeof key);
+      --j;
+    }
+    memcpy(out[j + 1], key, sizeof key);
   }
-  int64_t all = (int64_t)t->tiles_x * t->tiles_y;
-  double ddr_rate = t->ddr_gbytes_per_s / t->clock_ghz / (double)all;
-  double ne_rate = t->ne_tflops_fp16 * 1e3 / t->clock_ghz / (double)all;
-  double ddr = 0, ct = 0, ne = 0;
-  for (int i = 0; i < p->num_buffers; ++i) {
-    const npuc_tx8_buffer *b = &p->buffers[i];
-    /* a load into its channel_norm's layout moves the norm's bytes */
-    int moved =
-        b->kind == NPUC_TX8_BUF_LOAD && b->load_into >= 0 ? b->load_into : i;
-    double bytes = (double)npuc_tx8_group_buffer_bytes(p, moved, part);
-    if (b->kind == NPUC_TX8_BUF_LOAD)
-      ddr += b->invariant ? bytes / tiles : bytes;
-    else if (b->kind == NPUC_TX8_BUF_RESULT)
-      ct += bytes;
-  }
-  for (int s = 0; s < p->num_stores; ++s)
-    ddr += (double)npuc_tx8_group_buffer_bytes(p, p->stores[s].buffer, part);
-  for (int k = 0; k < p->num_ops; ++k) {
-    const npuc_tx8_buffer *r = &p->buffers[p->ops[k].result];
-    int32_t whole[NPUC_TX8_MAX_RANK], max[NPUC_TX8_MAX_RANK];
-    double elems = 1;
-    for (int i = 0; i < r->shape.rank; ++i)
-      whole[i] = (int32_t)r->shape.dims[i];
-    npuc_tx8_window_max(r->windows, whole, r->shape.rank, part, max);
-    for (int i = 0; i < r->shape.rank; ++i)
-      elems *= max[i];
-    ne += ne_flops(&p->ops[k].slice, elems);
-  }
-  return ddr / ddr_rate + ct / (double)t->ct_bytes_per_cycle + ne / ne_rate;
+  return f.count;
 }
 
-/* A gemm's or conv's FLOPs for `out_elems` outputs: 2 x its reduction
- * length each; 0 for the other ops. In double: an estimate, no overflow. */
-static double ne_flops(const npuc_tx8_slice_op *s, double out_elems) {
-  if (s->kind == NPUC_TX8_KIND_CONV) {
-    const int64_t *w = s->operands[1].dims; /* HWOI */
-    return 2.0 * out_elems * (double)w[0] * (double)w[1] * (double)w[3];
-  }
-  if (s->kind == NPUC_TX8_KIND_GEMM) {
-    const npuc_tx8_shape *a = &s->operands[0];
-    return 2.0 * out_elems *
-           (double)a->dims[a->rank - (s->transpose_a ? 2 : 1)];
-  }
-  return 0;
+static int32_t busy_tiles(const npuc_tx8_group_plan *p, const int32_t *ways) {
+  int32_t n = 1;
+  for (int d = 0; d < p->out.rank; ++d)
+    n *= ways[d];
+  return n;
 }
 
 static bool check_given(const npuc_tx8_group_plan *p,
                         const npuc_tx8_parallel_attr *given, int32_t tiles,
-                        decision *d) {
+                        int32_t *sharding) {
   const npuc_tx8_shape *out = &p->out;
   const npuc_tx8_list *s = &given->shape_spatial_sharding;
-  uint32_t legal = p->shard_axes;
   if (s->len != out->rank) {
-    npuc_op_error(p->compute,
-                  "%s: the given shape_spatial_sharding has %d "
-                  "entries for a rank-%d result",
-                  p->compute_name, s->len, out->rank);
+    npuc_pass_error(p->compute,
+                    "%s: the given shape_spatial_sharding has %d "
+                    "entries for a rank-%d result",
+                    p->compute_name, s->len, out->rank);
     return false;
   }
   int64_t product = 1;
   for (int i = 0; i < out->rank; ++i) {
     if (s->v[i] < 1 || s->v[i] > out->dims[i] ||
-        (s->v[i] > 1 && !(legal & (1u << i)))) {
-      npuc_op_error(p->compute,
-                    "%s: the given sharding splits dimension %d "
-                    "%lld ways, which the slice rules of the group's "
-                    "ops do not allow",
-                    p->compute_name, i, (long long)s->v[i]);
+        (s->v[i] > 1 && !(p->shard_axes & (1u << i)))) {
+      npuc_pass_error(p->compute,
+                      "%s: the given sharding splits dimension %d "
+                      "%lld ways, which the slice rules of the group's "
+                      "ops do not allow",
+                      p->compute_name, i, (long long)s->v[i]);
       return false;
     }
-    d->sharding[i] = (int32_t)s->v[i];
+    sharding[i] = (int32_t)s->v[i];
     product *= s->v[i];
   }
   if (product > tiles) {
-    npuc_op_error(p->compute,
-                  "%s: the given sharding needs %lld tiles, the "
-                  "group has %d",
-                  p->compute_name, (long long)product, tiles);
+    npuc_pass_error(p->compute,
+                    "%s: the given sharding needs %lld tiles, the "
+                    "group has %d",
+                    p->compute_name, (long long)product, tiles);
     return false;
   }
   return true;
 }
 
-/* Largest slice of dimension `dim` in [1, d->slice[dim]] that fits,
- * others fixed: bytes grow with the slice, so bisect. 0 if none. */
-static int32_t largest_fitting(const npuc_tx8_group_plan *p, int64_t spm,
-                               decision *d, int dim) {
-  int32_t lo = 1, hi = d->slice[dim], best = 0;
+/* ---- the splits of one sharding (the seed's TileSplit, getNextSplit) */
+
+static void try_candidate(search *s, const int32_t *sharding,
+                          const int32_t *slice);
+static void try_candidate_on(search *s, const npuc_tx8_group_plan *p,
+                             const int32_t *sharding, const int32_t *slice);
+static void try_k_splits(search *s, const int32_t *sharding,
+                         const int32_t *slice);
+static void largest_fitting_split(const search *s, const int32_t *sharding,
+                                  int32_t *slice);
+
+/* The next split in an odometer over the splittable dimensions, each cut
+ * into 1, 2, 4, ... slices of the tile's part: false after the last. */
+static bool next_split(const search *s, const int32_t *part, int32_t *count) {
+  const npuc_tx8_group_plan *p = s->p;
+  for (int d = p->out.rank - 1; d >= 0; --d) {
+    if (!(p->split_axes & (1u << d)) || part[d] <= 1)
+      continue;
+    if (count[d] < part[d]) {
+      count[d] = count[d] * 2 < part[d] ? count[d] * 2 : part[d];
+      return true;
+    }
+    count[d] = 1;
+  }
+  return false;
+}
+
+static void search_splits(search *s, const int32_t *sharding) {
+  const npuc_tx8_group_plan *p = s->p;
+  int rank = p->out.rank;
+  int32_t part[NPUC_TX8_MAX_RANK], count[NPUC_TX8_MAX_RANK];
+  int32_t slice[NPUC_TX8_MAX_RANK];
+  if (s->tried >= s->budget && s->best_cost >= 0)
+    return; /* the budget is spent */
+  for (int d = 0; d < rank; ++d) {
+    part[d] = ceil_div(p->out.dims[d], sharding[d]);
+    count[d] = 1;
+  }
+  /* The coarsest slice that fits first: always a feasible candidate. */
+  int32_t first[NPUC_TX8_MAX_RANK];
+  largest_fitting_split(s, sharding, first);
+  try_candidate(s, sharding, first);
+  do {
+    if (s->tried >= s->budget && s->best_cost >= 0)
+      return;
+    for (int d = 0; d < rank; ++d)
+      slice[d] = ceil_div(part[d], count[d]);
+    if (memcmp(slice, first, (size_t)rank * sizeof *slice) != 0)
+      try_candidate(s, sharding, slice);
+    try_k_splits(s, sharding, slice);
+  } while (next_split(s, part, count));
+}
+
+/* The gemm's K in 2, 4, ... slices of at least one NE instruction's K
+ * (the seed's reduceSplit, partial sums in SPM), with this split. */
+static void try_k_splits(search *s, const int32_t *sharding,
+                         const int32_t *slice) {
+  if (!s->kp)
+    return;
+  int32_t len = s->kp->reduce_len;
+  for (int32_t n = 2; n <= len; n *= 2) {
+    int32_t k = ceil_div(len, n);
+    if (k < s->t->ne_k || (s->tried >= s->budget && s->best_cost >= 0))
+      return;
+    s->kp->reduce_slice = k;
+    try_candidate_on(s, s->kp, sharding, slice);
+  }
+}
+
+/* Largest slice of dimension `dim` in [1, slice[dim]] that fits, others
+ * fixed: bytes grow with the slice, so bisect. 0 if none. */
+static int32_t largest_fitting(const search *s, int32_t *slice, int dim) {
+  int32_t lo = 1, hi = slice[dim], best = 0;
   while (lo <= hi) {
     int32_t mid = lo + (hi - lo) / 2;
-    d->slice[dim] = mid;
-    if (npuc_tx8_group_spm_bytes(p, d->slice, NULL) <= spm)
+    slice[dim] = mid;
+    if (npuc_tx8_group_spm_bytes(s->p, slice, NULL) <= s->spm)
       best = mid, lo = mid + 1;
     else
       hi = mid - 1;
   }
-  d->slice[dim] = best ? best : 1;
+  slice[dim] = best ? best : 1;
   return best;
 }
 
-static bool choose_split(const npuc_tx8_group_plan *p, int64_t spm,
-                         decision *d) {
-  const npuc_tx8_shape *out = &p->out;
-  for (int i = 0; i < out->rank; ++i)
-    d->slice[i] = ceil_div(out->dims[i], d->sharding[i]);
-  uint32_t splittable = p->split_axes;
-  bool fits = npuc_tx8_group_spm_bytes(p, d->slice, NULL) <= spm;
-  for (int i = 0; i < out->rank && !fits; ++i)
-    if (splittable & (1u << i))
-      fits = largest_fitting(p, spm, d, i) > 0;
-  d->spm_bytes = npuc_tx8_group_spm_bytes(p, d->slice, d->offsets);
-  if (fits)
-    return true;
-  char slice[128] = "";
-  for (int i = 0, n = 0; i < out->rank; ++i)
-    n += snprintf(slice + n, sizeof slice - (size_t)n, "%s%d", i ? "x" : "",
-                  d->slice[i]);
-  npuc_op_error(p->compute,
-                "%s: the group does not fit SPM even at the "
-                "finest split: a %s slice needs %lld bytes per "
-                "tile, SPM has %lld",
-                p->compute_name, slice, (long long)d->spm_bytes,
-                (long long)spm);
-  return false;
+/* The tile's part, shrunk along the outermost splittable dimension, then
+ * the next, until it fits (the finest when nothing does). */
+static void largest_fitting_split(const search *s, const int32_t *sharding,
+                                  int32_t *slice) {
+  const npuc_tx8_group_plan *p = s->p;
+  for (int d = 0; d < p->out.rank; ++d)
+    slice[d] = ceil_div(p->out.dims[d], sharding[d]);
+  bool fits = npuc_tx8_group_spm_bytes(p, slice, NULL) <= s->spm;
+  for (int d = 0; d < p->out.rank && !fits; ++d)
+    if (p->split_axes & (1u << d))
+      fits = largest_fitting(s, slice, d) > 0;
+}
+
+/* ---- the cost of one candidate */
+
+typedef struct {
+  double load, store, ne, ct, once; /* cycles: per slice, and once */
+  int64_t slices, spm;
+  /* Per slice, each per-slice load's cycles by the buffer that would hold
+   * its copies (its own, or the channel_norm's it fills), each store's
+   * by the buffer stored. */
+  double load_of[NPUC_TX8_MAX_BUFFERS], store_of[NPUC_TX8_MAX_BUFFERS];
+} cost_parts;
+
+static void estimate(const search *s, const npuc_tx8_group_plan *p,
+                     const int32_t *sharding, const int32_t *slice,
+                     cost_parts *c);
+
+/* The pipelined schedule with the copies tx8-spm-alloc gives (`fit`): a
+ * slice's compute ops form a chain (NE, then CT and TDMA: one after the
+ * other, C). A load with copies is issued a slice ahead, so it overlaps
+ * the chain; a load without waits for the slice before it (Ls), and the
+ * chain waits for a store without copies (Ss) before the next slice
+ * writes its buffer. The steady slice costs the busier of DDR (loads and
+ * stores share the tile's channel) and Ls + C + Ss; the first slice runs
+ * serially (fill and drain). Without any copies every slice is serial.
+ * What is loaded once per tile comes first. */
+static double group_cost(const cost_parts *c, const npuc_tx8_spm_fit *fit) {
+  double chain = c->ne + c->ct, serial = c->load + chain + c->store;
+  double single = 0; /* Ls + Ss */
+  for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
+    if (!fit->multi[i])
+      single += c->load_of[i] + c->store_of[i];
+  double ddr = c->load + c->store, work = single + chain;
+  double steady = ddr > work ? ddr : work;
+  return c->once + serial + (double)(c->slices - 1) * steady;
+}
+
+static void report_candidate(const search *s, const npuc_tx8_group_plan *p,
+                             const int32_t *sharding, const int32_t *slice,
+                             const cost_parts *c, double cost);
+static bool fit_copies(const search *s, const npuc_tx8_group_plan *p,
+                       const int32_t *sharding, const int32_t *slice,
+                       npuc_tx8_spm_fit *fit);
+
+static void try_candidate(search *s, const int32_t *sharding,
+                          const int32_t *slice) {
+  try_candidate_on(s, s->p, sharding, slice);
+}
+
+/* On plan `p`: the group's, or with its reduce split (s->kp). The
+ * allocator's copies are asked only of a candidate that could win with
+ * the most of them. */
+static void try_candidate_on(search *s, const npuc_tx8_group_plan *p,
+                             const int32_t *sharding, const int32_t *slice) {
+  int rank = p->out.rank;
+  s->tried++;
+  cost_parts c;
+  estimate(s, p, sharding, slice, &c);
+  bool fits = c.spm >= 0 && c.spm <= s->spm;
+  npuc_tx8_spm_fit fit = {s->t->multi_buf, true, c.spm, {0}};
+  memset(fit.multi, s->t->multi_buf > 1, sizeof fit.multi);
+  double cost = fits ? group_cost(&c, &fit) : -1;
+  if (fits && (s->best_cost < 0 || cost < s->best_cost || s->report)) {
+    if (fit_copies(s, p, sharding, slice, &fit))
+      cost = group_cost(&c, &fit);
+  }
+  if (s->report)
+    report_candidate(s, p, sharding, slice, &c, cost);
+  if (!fits) {
+    if (c.spm >= 0 && (s->least_bytes < 0 || c.spm < s->least_bytes)) {
+      s->least_bytes = c.spm;
+      memcpy(s->least_sharding, sharding, (size_t)rank * sizeof *sharding);
+      memcpy(s->least_slice, slice, (size_t)rank * sizeof *slice);
+    }
+    return;
+  }
+  if (s->best_cost >= 0 && cost >= s->best_cost)
+    return;
+  s->best_cost = cost;
+  s->best_k = p->reduce_op >= 0 ? p->reduce_slice : 0;
+  memcpy(s->best_sharding, sharding, (size_t)rank * sizeof *sharding);
+  memcpy(s->best_slice, slice, (size_t)rank * sizeof *slice);
+}
+
+/* The copies tx8-spm-alloc will give the candidate (its residents
+ * included); false (the estimate keeps the most) when the allocator
+ * refuses the input, which tx8-spm-alloc then reports. */
+static bool fit_copies(const search *s, const npuc_tx8_group_plan *p,
+                       const int32_t *sharding, const int32_t *slice,
+                       npuc_tx8_spm_fit *fit) {
+  bool once[NPUC_TX8_MAX_BUFFERS];
+  for (int i = 0; i < p->num_buffers; ++i)
+    once[i] = npuc_tx8_buffer_resident(p, i, sharding, slice);
+  int most = s->t->multi_buf < 1 ? 1 : s->t->multi_buf;
+  char err[160];
+  return npuc_tx8_spm_fit_group(p, sharding, slice, once, s->spm, most, fit,
+                                err, sizeof err);
+}
+
+static double ne_cycles(const search *s, const npuc_tx8_group_plan *p,
+                        const npuc_tx8_group_op *o, const int32_t *slice);
+static double ct_cycles(const search *s, const npuc_tx8_group_plan *p,
+                        const npuc_tx8_group_op *o, const int32_t *slice);
+static double slice_ddr_cycles(const search *s, const npuc_tx8_group_plan *p,
+                               int i, npuc_tx8_layout_mode mode,
+                               const int32_t *sharding, const int32_t *slice);
+
+static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
+                             const int32_t *sharding, const int32_t *slice,
+                             cost_parts *c);
+
+/* The busiest tile (the first: its part is the largest) under `sharding`
+ * in slices of `slice`, every buffer at its largest slice: each
+ * non-resident load and every store per slice at the tile's share of the
+ * DDR bandwidth, a resident one once (an invariant one shared over the
+ * NoC: a 1/tiles share from DDR plus the ring all-gather), CGRA results
+ * and channel_norm / extract moves at their engines' rates, gemm and conv
+ * in whole 8x16x8 instructions, and each call's issue overhead. With a
+ * reduce split, what fills the gemm's K slices and the gemm itself count
+ * once per K slice, the partial sums' conversion once per slice. */
+static void estimate(const search *s, const npuc_tx8_group_plan *p,
+                     const int32_t *sharding, const int32_t *slice,
+                     cost_parts *c) {
+  const npuc_tx8_target *t = s->t;
+  memset(c, 0, sizeof *c);
+  double all = (double)t->tiles_x * t->tiles_y;
+  double ddr_rate = t->ddr_gbytes_per_s / t->clock_ghz / all;
+  double over = (double)t->op_overhead_cycles;
+  double k_slices =
+      p->reduce_op >= 0 ? ceil_div(p->reduce_len, p->reduce_slice) : 1;
+  c->slices = 1;
+  for (int d = 0; d < p->out.rank; ++d)
+    if (!npuc_checked_mul(
+            c->slices,
+            ceil_div(ceil_div(p->out.dims[d], sharding[d]), slice[d]),
+            &c->slices))
+      c->slices = INT64_MAX; /* costs as much as it can */
+  c->spm = npuc_tx8_group_spm_bytes(p, slice, NULL);
+  estimate_buffers(s, p, sharding, slice, c);
+  for (int st = 0; st < p->num_stores; ++st) {
+    int b = p->stores[st].buffer;
+    double cyc = (double)npuc_tx8_group_buffer_bytes(p, b, slice) / ddr_rate +
+                 slice_ddr_cycles(s, p, b, s->store_mode[st], sharding, slice) +
+                 over;
+    c->store += cyc;
+    c->store_of[b] += cyc;
+  }
+  for (int k = 0; k < p->num_ops; ++k) {
+    const npuc_tx8_group_op *o = &p->ops[k];
+    double ct = (double)npuc_tx8_group_buffer_bytes(p, o->result, slice) /
+                (double)t->ct_bytes_per_cycle;
+    if (k == p->reduce_op) /* every K slice, then psum -> the result */
+      c->ne += k_slices * (ne_cycles(s, p, o, slice) + over), c->ct += ct;
+    else if (o->slice.kind == NPUC_TX8_KIND_GEMM ||
+             o->slice.kind == NPUC_TX8_KIND_CONV)
+      c->ne += ne_cycles(s, p, o, slice) + over;
+    else
+      c->ct += ct_cycles(s, p, o, slice) + over;
+  }
+}
+
+/* The CT passes of an elementwise or reduce op (npuc/Tx8Ops.def, the
+ * table the C model charges from); 1 for another op. */
+static int op_passes(const char *name) {
+  static const struct {
+    const char *name;
+    int passes;
+  } rows[] = {
+#define TX8_UNARY(op, ENUM, PASSES) {"tx8be." #op, PASSES},
+#define TX8_BINARY(op, ENUM, PASSES) {"tx8be." #op, PASSES},
+#define TX8_REDUCE(op, ENUM, PASSES) {"tx8be." #op, PASSES},
+#include "npuc/Tx8Ops.def"
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; ++i)
+    if (!strcmp(rows[i].name, name))
+      return rows[i].passes;
+  return 1;
+}
+
+/* A CGRA op's cycles for one slice as the C model charges them: its
+ * passes over its result (a reduction, softmax and layernorm over their
+ * input: 1 or 2, 5, 7 passes); batchnorm's fp32 copy of its input six
+ * times and the TDMA conversions in and out (lib/Runtime/tx8). */
+static double ct_cycles(const search *s, const npuc_tx8_group_plan *p,
+                        const npuc_tx8_group_op *o, const int32_t *slice) {
+  double rate = (double)s->t->ct_bytes_per_cycle;
+  double out = (double)npuc_tx8_group_buffer_bytes(p, o->result, slice);
+  double in =
+      o->slice.num_operands > 0
+          ? (double)npuc_tx8_group_buffer_bytes(p, o->operand_buffer[0], slice)
+          : out;
+  switch (o->slice.kind) {
+  case NPUC_TX8_KIND_BATCHNORM: {
+    double elems =
+        in / (double)npuc_tx8_dtype_bytes(p->buffers[o->result].dtype);
+    return (in + out) / (double)s->t->tdma_bytes_per_cycle +
+           6.0 * elems * 4.0 / rate;
+  }
+  case NPUC_TX8_KIND_SOFTMAX: return 5.0 * in / rate;
+  case NPUC_TX8_KIND_LAYERNORM: return 7.0 * in / rate;
+  case NPUC_TX8_KIND_REDUCE: return op_passes(o->name) * in / rate;
+  default: return op_passes(o->name) * out / rate;
+  }
+}
+
+/* The loads, channel_norms and extracts of estimate(). */
+static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
+                             const int32_t *sharding, const int32_t *slice,
+                             cost_parts *c) {
+  const npuc_tx8_target *t = s->t;
+  double all = (double)t->tiles_x * t->tiles_y;
+  double ddr_rate = t->ddr_gbytes_per_s / t->clock_ghz / all;
+  double over = (double)t->op_overhead_cycles;
+  double k_slices =
+      p->reduce_op >= 0 ? ceil_div(p->reduce_len, p->reduce_slice) : 1;
+  int32_t parts = busy_tiles(p, sharding);
+  for (int i = 0; i < p->num_buffers; ++i) {
+    const npuc_tx8_buffer *b = &p->buffers[i];
+    int moved =
+        b->kind == NPUC_TX8_BUF_LOAD && b->load_into >= 0 ? b->load_into : i;
+    double bytes = (double)npuc_tx8_group_buffer_bytes(p, moved, slice);
+    double times = npuc_tx8_buffer_in_reduce(p, i) ? k_slices : 1;
+    bool once = npuc_tx8_buffer_resident(p, i, sharding, slice);
+    double cyc;
+    if (b->kind == NPUC_TX8_BUF_LOAD) {
+      cyc = bytes / ddr_rate + over;
+      if (!b->invariant && b->source >= 0 && b->source < NPUC_TX8_MAX_BUFFERS)
+        cyc += slice_ddr_cycles(s, p, i, s->operand_mode[b->source], sharding,
+                                slice);
+      if (b->invariant && parts > 1) {
+        double share = bytes / parts;
+        double ring =
+            (parts - 1) * (share / (double)t->noc_link_bytes_per_cycle +
+                           3.0 * (double)t->noc_hop_cycles);
+        double shared = share / ddr_rate + ring + over;
+        cyc = shared < cyc ? shared : cyc;
+      }
+      *(once ? &c->once : &c->load) += times * cyc;
+      if (!once)
+        c->load_of[moved] += times * cyc;
+    } else if (b->kind == NPUC_TX8_BUF_NORM ||
+               b->kind == NPUC_TX8_BUF_EXTRACT) {
+      if (b->kind == NPUC_TX8_BUF_NORM && p->buffers[b->source].load_into == i)
+        continue; /* filled by its load */
+      cyc = 2 * bytes / (double)t->tdma_bytes_per_cycle + over;
+      *(once ? &c->once : &c->ct) += times * cyc;
+    }
+  }
+}
+
+/* Rows of a slice DMA the estimate walks (Tx8DdrCost.h scales the cost
+ * to the others): the runs repeat row after row. */
+#define DDR_SAMPLE_ROWS 64
+
+/* What the DMA of one slice of buffer `i` (a load's DDR tensor, or a
+ * stored buffer's result) pays beyond its bytes for where it lies in DDR
+ * (`mode`, from a bank boundary): partial bursts and bank opens, as the C
+ * model's DMA charges them (npuc_tx8_ddr_region_cycles). The first slice
+ * at its largest window, of the first tile and of the middle one along
+ * each sharded dimension (its runs may straddle banks the first tile's do
+ * not): the dearer stands for all, the group waiting for its slowest
+ * tile. A slice cut along the last dimension makes short runs, one bank
+ * open per row once rows are a bank apart. */
+static double slice_ddr_cycles(const search *s, const npuc_tx8_group_plan *p,
+                               int i, npuc_tx8_layout_mode mode,
+                               const int32_t *sharding, const int32_t *slice) {
+  const npuc_tx8_buffer *b = &p->buffers[i];
+  const npuc_tx8_target *t = s->t;
+  int rank = b->shape.rank;
+  int32_t whole[NPUC_TX8_MAX_RANK] = {0}, max[NPUC_TX8_MAX_RANK] = {0};
+  int32_t out[NPUC_TX8_MAX_RANK + 1]; /* and the K slice */
+  memcpy(out, slice, (size_t)p->out.rank * sizeof *out);
+  out[p->out.rank] = p->reduce_op >= 0 ? p->reduce_slice : 1;
+  for (int d = 0; d < rank; ++d)
+    whole[d] = (int32_t)b->shape.dims[d];
+  npuc_tx8_window_max(b->windows, whole, rank, out, max);
+  for (int d = 0; d < rank; ++d)
+    max[d] = max[d] < whole[d] ? max[d] : whole[d];
+  double rate = t->ddr_gbytes_per_s / t->clock_ghz /
+                ((double)t->tiles_x * (double)t->tiles_y);
+  double worst = 0;
+  for (int middle = 0; middle < 2; ++middle) {
+    int32_t start[NPUC_TX8_MAX_RANK] = {0};
+    for (int d = 0; d < rank && middle; ++d) {
+      const npuc_tx8_window *w = &b->windows[d];
+      if (w->out_dim < 0 || w->out_dim >= p->out.rank)
+        continue; /* whole, or the K slice: from 0 */
+      int32_t part = ceil_div(p->out.dims[w->out_dim], sharding[w->out_dim]);
+      int64_t first =
+          (int64_t)(sharding[w->out_dim] / 2) * part * w->scale + w->offset;
+      first = first > whole[d] - max[d] ? whole[d] - max[d] : first;
+      start[d] = first > 0 ? (int32_t)first : 0;
+    }
+    double c = npuc_tx8_ddr_region_cycles(b->shape.dims, rank, b->dtype, mode,
+                                          start, max, t->ddr_bank_bytes, rate,
+                                          DDR_SAMPLE_ROWS);
+    worst = c > worst ? c : worst;
+  }
+  return worst;
+}
+
+static double ne_rate(const npuc_tx8_target *t, npuc_tx8_dtype dt) {
+  double tflops = dt == NPUC_TX8_I8     ? t->ne_tflops_int8
+                  : dt == NPUC_TX8_BF16 ? t->ne_tflops_bf16
+                  : dt == NPUC_TX8_F32  ? t->ne_tflops_fp32
+                                        : t->ne_tflops_fp16;
+  return tflops * 1e3 / t->clock_ghz / ((double)t->tiles_x * t->tiles_y);
+}
+
+static double instrs(double m, double k, double n, const npuc_tx8_target *t) {
+  double im = (double)ceil_div((int64_t)m, t->ne_m);
+  double ik = (double)ceil_div((int64_t)k, t->ne_k);
+  double in = (double)ceil_div((int64_t)n, t->ne_n);
+  return im * ik * in;
+}
+
+/* A gemm's or conv's NE cycles for one slice of its result, in whole
+ * instructions as the C model counts them (its M: the rows of a batch,
+ * its N: the channels). In double: an estimate, no overflow. */
+static double ne_cycles(const search *s, const npuc_tx8_group_plan *p,
+                        const npuc_tx8_group_op *o, const int32_t *slice) {
+  const npuc_tx8_buffer *r = &p->buffers[o->result];
+  int32_t whole[NPUC_TX8_MAX_RANK], max[NPUC_TX8_MAX_RANK];
+  int rank = r->shape.rank;
+  for (int i = 0; i < rank; ++i)
+    whole[i] = (int32_t)r->shape.dims[i];
+  npuc_tx8_window_max(r->windows, whole, rank, slice, max);
+  double rows = 1, n = max[rank - 1], batches = 1;
+  for (int i = 0; i < rank - 1; ++i)
+    rows *= max[i];
+  double k;
+  const npuc_tx8_slice_op *so = &o->slice;
+  if (so->kind == NPUC_TX8_KIND_CONV) {
+    const int64_t *w = so->operands[1].dims; /* HWOI */
+    double g = so->groups > 0 ? (double)so->groups : 1;
+    batches = max[0] * g;
+    rows /= max[0];
+    n /= g;
+    k = (double)w[0] * (double)w[1] * (double)w[3];
+  } else {
+    const npuc_tx8_shape *a = &so->operands[0];
+    k = (double)a->dims[a->rank - (so->transpose_a ? 2 : 1)];
+    if (p->reduce_op >= 0 && o == &p->ops[p->reduce_op])
+      k = p->reduce_slice; /* one K slice */
+  }
+  double flops = batches * instrs(rows, k, n, s->t) * 2.0 * s->t->ne_m *
+                 s->t->ne_k * s->t->ne_n;
+  return flops / ne_rate(s->t, r->dtype);
+}
+
+/* ---- the search report (--search-report) */
+
+static void print_where(MlirOperation op) {
+  char file[512];
+  int line = 0, col = 0;
+  if (npuc_location_file_line_col(mlirOperationGetLocation(op), file,
+                                  sizeof file, &line, &col)) {
+    const char *base = strrchr(file, '/');
+    fprintf(stderr, "%s:%d:%d", base ? base + 1 : file, line, col);
+  } else {
+    fprintf(stderr, "<unknown>");
+  }
+}
+
+static void report_candidate(const search *s, const npuc_tx8_group_plan *p,
+                             const int32_t *sharding, const int32_t *slice,
+                             const cost_parts *c, double cost) {
+  char sh[128], sl[160];
+  slice_text(sh, sizeof sh, sharding, p->out.rank);
+  slice_text(sl, sizeof sl - 32, slice, p->out.rank);
+  if (p->reduce_op >= 0)
+    snprintf(sl + strlen(sl), 32, " K %d", (int)p->reduce_slice);
+  if (cost < 0) {
+    fprintf(stderr,
+            "  sharding %s slice %s: does not fit (%lld bytes of SPM, "
+            "%lld)\n",
+            sh, sl, (long long)c->spm, (long long)s->spm);
+    return;
+  }
+  fprintf(stderr,
+          "  sharding %s slice %s: %.0f cycles (%lld slices of load %.0f "
+          "store %.0f ne %.0f ct %.0f; once %.0f), %lld bytes of SPM\n",
+          sh, sl, cost, (long long)c->slices, c->load, c->store, c->ne, c->ct,
+          c->once, (long long)c->spm);
+}
+
+static void report_group(const search *s, const template_entry *hit) {
+  const npuc_tx8_group_plan *p = s->p;
+  char sh[128], sl[160];
+  slice_text(sh, sizeof sh, s->best_sharding, p->out.rank);
+  slice_text(sl, sizeof sl - 32, s->best_slice, p->out.rank);
+  if (s->best_k > 0)
+    snprintf(sl + strlen(sl), 32, " K %d", (int)s->best_k);
+  fprintf(stderr, "tx8-search: ");
+  print_where(p->compute);
+  if (hit) {
+    fprintf(stderr, ": %s: the template of the group at ", p->compute_name);
+    print_where(hit->group);
+    fprintf(stderr, ": sharding %s slice %s\n", sh, sl);
+    return;
+  }
+  fprintf(stderr,
+          ": %s: chose sharding %s slice %s, %.0f cycles, of %lld "
+          "candidates\n",
+          p->compute_name, sh, sl, s->best_cost, (long long)s->tried);
+}
+
+/* ---- the template cache (the seed's GroupKey)
+ * ---------------------------------- */
+
+static void print_to_sb(MlirStringRef text, void *user) {
+  npuc_sb_printf((npuc_sb *)user, "%.*s", (int)text.length, text.data);
+}
+
+/* Where operand `v` of an op of the group comes from: "aN" (block
+ * argument N) or "oN.R" (result R of the N-th op of the body). */
+static void operand_key(MlirBlock body, MlirValue v, npuc_sb *key) {
+  if (mlirValueIsABlockArgument(v)) {
+    npuc_sb_printf(key, "a%zd", (ssize_t)mlirBlockArgumentGetArgNumber(v));
+    return;
+  }
+  MlirOperation def = mlirOpResultGetOwner(v);
+  int n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op) && !mlirOperationEqual(op, def);
+       op = mlirOperationGetNextInBlock(op))
+    ++n;
+  npuc_sb_printf(key, "o%d.%zd", n, (ssize_t)mlirOpResultGetResultNumber(v));
+}
+
+static void op_key(MlirBlock body, MlirOperation op, npuc_sb *key) {
+  char name[64];
+  npuc_sb_printf(key, "%s(", npuc_tx8_op_name(op, name, sizeof name));
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    operand_key(body, v, key);
+    npuc_sb_printf(key, ":");
+    mlirTypePrint(mlirValueGetType(v), print_to_sb, key);
+    npuc_sb_printf(key, ",");
+  }
+  npuc_sb_printf(key, ")->");
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
+    mlirTypePrint(mlirValueGetType(mlirOperationGetResult(op, i)), print_to_sb,
+                  key);
+    npuc_sb_printf(key, ",");
+  }
+  for (intptr_t i = 0; i < mlirOperationGetNumAttributes(op); ++i) {
+    MlirNamedAttribute a = mlirOperationGetAttribute(op, i);
+    MlirStringRef n = mlirIdentifierStr(a.name);
+    npuc_sb_printf(key, " %.*s=", (int)n.length, n.data);
+    mlirAttributePrint(a.attribute, print_to_sb, key);
+  }
+  npuc_sb_printf(key, ";");
+}
+
+/* The group's key: its operand types, tile mesh and every op of its body
+ * with where its operands come from, the types and the attributes (the
+ * decision this pass writes included, so a decided group matches only
+ * one decided alike). False for a group without a body. */
+static bool template_key(MlirOperation group, npuc_sb *key) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(group, 0));
+  if (mlirBlockIsNull(body))
+    return false;
+  static const char *const group_attrs[] = {"dev_region", "group_tag"};
+  for (size_t i = 0; i < sizeof group_attrs / sizeof *group_attrs; ++i) {
+    MlirAttribute a = mlirOperationGetAttributeByName(
+        group, mlirStringRefCreateFromCString(group_attrs[i]));
+    npuc_sb_printf(key, "%s=", group_attrs[i]);
+    if (!mlirAttributeIsNull(a))
+      mlirAttributePrint(a, print_to_sb, key);
+    npuc_sb_printf(key, ";");
+  }
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); ++i) {
+    mlirTypePrint(mlirValueGetType(mlirBlockGetArgument(body, i)), print_to_sb,
+                  key);
+    npuc_sb_printf(key, ",");
+  }
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    op_key(body, op, key);
+  return key->data != NULL;
+}
+
+static uint64_t fnv1a(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; ++s)
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+static const template_entry *cache_find(const template_cache *c,
+                                        const char *key, uint64_t *hash) {
+  *hash = fnv1a(key);
+  uintptr_t at;
+  if (npuc_ptr_map_get(&c->by_hash, (const void *)(uintptr_t)(*hash | 1),
+                       &at) &&
+      strcmp(c->entries[at - 1].key, key) == 0)
+    return &c->entries[at - 1];
+  return NULL; /* absent, or a hash collision: search again */
+}
+
+static void cache_add(template_cache *c, char *key, uint64_t hash,
+                      const search *s, MlirOperation group) {
+  if (c->count == c->cap) {
+    size_t cap = c->cap ? 2 * c->cap : 16;
+    c->entries = npuc_xrealloc(c->entries, cap * sizeof *c->entries);
+    c->cap = cap;
+  }
+  template_entry *e = &c->entries[c->count];
+  e->key = key;
+  e->group = group;
+  memcpy(e->sharding, s->best_sharding, sizeof e->sharding);
+  memcpy(e->slice, s->best_slice, sizeof e->slice);
+  e->k_slice = s->best_k;
+  c->count++;
+  const void *k = (const void *)(uintptr_t)(hash | 1);
+  uintptr_t old;
+  if (!npuc_ptr_map_get(&c->by_hash, k, &old)) /* first of a hash wins */
+    npuc_ptr_map_put(&c->by_hash, k, c->count);
+}
+
+static void cache_free(template_cache *c) {
+  for (size_t i = 0; i < c->count; ++i)
+    free(c->entries[i].key);
+  free(c->entries);
+  npuc_ptr_map_free(&c->by_hash);
 }
 
 /* ---- attributes

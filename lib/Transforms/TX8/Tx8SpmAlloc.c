@@ -15,6 +15,8 @@
  * (npuc_tx8_group_placement). Skips DDR-only groups.
  * docs/passes/tx8-spm-alloc.md. */
 #include "Tx8Options.h"
+#include "Tx8SpmAllocGroup.h"
+#include "npuc/Alloc.h"
 #include "npuc/BuildOps.h"
 #include "npuc/IR.h"
 #include "npuc/OpList.h"
@@ -26,6 +28,7 @@
 #include <mlir-c/BuiltinTypes.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SPM_ALLOC_OPTIONS(X, T)                                                \
@@ -107,15 +110,16 @@ typedef struct {
   int copy_at[NPUC_TX8_MAX_BUFFERS][MAX_COPIES];
   int num_multi;  /* buffers with several copies */
   int num_copies; /* how many each has */
+  bool stores;    /* the stored buffers have them too */
 } group_buffers;
 
-static bool read_slice(const npuc_tx8_group_plan *p, int32_t *slice);
-static int64_t slices_per_tile(const npuc_tx8_group_plan *p,
-                               const int32_t *slice);
+static bool read_slice(const npuc_tx8_group_plan *p, int32_t *slice,
+                       int32_t *sharding);
 static bool dev_infos_readable(const npuc_tx8_group_plan *p);
-static void group_lifetimes(const npuc_tx8_group_plan *p, group_buffers *g);
-static void add_copies(const npuc_tx8_group_plan *p, group_buffers *g,
-                       int copies, bool stores);
+static bool place_group(const npuc_tx8_group_plan *p, const int32_t *sharding,
+                        const int32_t *slice, const bool *once, int64_t spm,
+                        int max_copies, group_buffers *g,
+                        npuc_tx8_spm_result *r, char *err, size_t cap);
 static void write_offsets(const npuc_tx8_group_plan *p, const group_buffers *g,
                           int64_t peak);
 
@@ -123,9 +127,9 @@ static bool alloc_group(MlirOperation group, const alloc_config *c) {
   if (npuc_tx8_group_is_ddr_only(group))
     return true; /* works in DDR: no SPM */
   npuc_tx8_group_plan plan;
-  int32_t slice[NPUC_TX8_MAX_RANK];
-  if (!npuc_tx8_group_plan_build(group, &plan) || !read_slice(&plan, slice) ||
-      !dev_infos_readable(&plan))
+  int32_t slice[NPUC_TX8_MAX_RANK], sharding[NPUC_TX8_MAX_RANK];
+  if (!npuc_tx8_group_plan_build(group, &plan) ||
+      !read_slice(&plan, slice, sharding) || !dev_infos_readable(&plan))
     return false;
   for (int i = 0; i < plan.num_buffers; ++i)
     if (npuc_tx8_buffer_addr_slot(&plan, i) >= NPUC_TX8_MAX_LIST) {
@@ -135,57 +139,100 @@ static bool alloc_group(MlirOperation group, const alloc_config *c) {
                       NPUC_TX8_MAX_LIST);
       return false;
     }
-  group_buffers base, g;
-  memset(&base, 0, sizeof base);
-  int64_t bump[NPUC_TX8_MAX_BUFFERS + 1];
-  base.bump = npuc_tx8_group_spm_bytes(&plan, slice, bump);
-  base.n = plan.num_buffers + 1;
-  for (int i = 0; i < plan.num_buffers; ++i)
-    base.bufs[i].bytes = npuc_tx8_group_buffer_bytes(&plan, i, slice);
-  base.bufs[plan.num_buffers].bytes = base.bump - bump[plan.num_buffers];
-  group_lifetimes(&plan, &base);
-  /* The most copies that fit (the software pipeline's multi-buffering):
-   * of the loads and the stored buffers, then of the loads only (the next
-   * slice's load is what overlaps most), down to one. */
+  group_buffers *g = npuc_xmalloc(sizeof *g);
   npuc_tx8_spm_result r;
   char err[160];
-  int64_t slices = slices_per_tile(&plan, slice);
-  int most = slices < c->copies ? (int)slices : c->copies;
-  if (most < 1)
-    most = 1;
-  for (int i = 0, n = most - 1; i <= 2 * n; ++i) {
-    /* most .. 2 copies of both, then most .. 2 of the loads, then one */
-    bool both = i < n;
-    int copies = i == 2 * n ? 1 : both ? most - i : most - (i - n);
-    g = base;
-    add_copies(&plan, &g, copies, both);
-    if (!npuc_tx8_spm_alloc(g.bufs, g.n, g.offsets, &r, err, sizeof err)) {
-      npuc_pass_error(group, "tx8be.group: SPM allocation failed: %s", err);
-      return false;
-    }
-    if (r.peak <= c->spm && r.peak <= UINT32_MAX)
-      break;
-  }
-  if (r.peak > c->spm || r.peak > UINT32_MAX) {
+  bool ok = place_group(&plan, sharding, slice, NULL, c->spm, c->copies, g, &r,
+                        err, sizeof err);
+  if (!ok)
+    npuc_pass_error(group, "tx8be.group: SPM allocation failed: %s", err);
+  else if (r.peak > c->spm || r.peak > UINT32_MAX) {
     npuc_pass_error(plan.compute,
                     "%s: the group does not fit SPM at the chosen split: "
                     "its buffers need %lld bytes per tile, SPM has %lld",
                     plan.compute_name, (long long)r.peak, (long long)c->spm);
-    return false;
+    ok = false;
   }
-  write_offsets(&plan, &g, r.peak);
-  if (c->stats)
-    npuc_pass_remark(group,
-                     "tx8be.group: SPM peak %lld bytes, max-live %lld, "
-                     "%lld without reuse; %d buffers in %d copies",
-                     (long long)r.peak, (long long)r.max_live,
-                     (long long)base.bump, g.num_multi,
-                     g.num_multi ? g.num_copies : 1);
-  return true;
+  if (ok) {
+    write_offsets(&plan, g, r.peak);
+    if (c->stats)
+      npuc_pass_remark(group,
+                       "tx8be.group: SPM peak %lld bytes, max-live %lld, "
+                       "%lld without reuse; %d buffers in %d copies",
+                       (long long)r.peak, (long long)r.max_live,
+                       (long long)g->bump, g->num_multi,
+                       g->num_multi ? g->num_copies : 1);
+  }
+  free(g);
+  return ok;
 }
 
-/* tx8-sharding's temporal slice, checked as the code generator checks it. */
-static bool read_slice(const npuc_tx8_group_plan *p, int32_t *slice) {
+bool npuc_tx8_spm_fit_group(const npuc_tx8_group_plan *p,
+                            const int32_t *sharding, const int32_t *slice,
+                            const bool *once, int64_t spm, int max_copies,
+                            npuc_tx8_spm_fit *fit, char *err, size_t cap) {
+  group_buffers *g = npuc_xmalloc(sizeof *g);
+  npuc_tx8_spm_result r;
+  bool ok =
+      place_group(p, sharding, slice, once, spm, max_copies, g, &r, err, cap);
+  fit->peak = ok ? r.peak : -1;
+  fit->copies = ok && g->num_multi ? g->num_copies : 1;
+  fit->stores = ok && g->stores;
+  for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
+    fit->multi[i] = ok && i < p->num_buffers && g->copies[i] > 1;
+  free(g);
+  return ok;
+}
+
+static int64_t slices_per_tile(const npuc_tx8_group_plan *p,
+                               const int32_t *sharding, const int32_t *slice);
+static void group_lifetimes(const npuc_tx8_group_plan *p, const bool *once,
+                            group_buffers *g);
+static void add_copies(const npuc_tx8_group_plan *p, const bool *once,
+                       group_buffers *g, int copies, bool stores);
+
+/* The placement of one temporal slice's buffers with the most copies that
+ * fit `spm` (the software pipeline's multi-buffering): of the loads and
+ * the stored buffers, then of the loads only (the next slice's load is
+ * what overlaps most), down to one; r->peak above spm when even that does
+ * not fit. `once` (NULL: the plan's): the buffers filled once per tile.
+ * False after an allocator error (message in err). */
+static bool place_group(const npuc_tx8_group_plan *p, const int32_t *sharding,
+                        const int32_t *slice, const bool *once, int64_t spm,
+                        int max_copies, group_buffers *g,
+                        npuc_tx8_spm_result *r, char *err, size_t cap) {
+  group_buffers *base = npuc_xmalloc(sizeof *base);
+  memset(base, 0, sizeof *base);
+  int64_t bump[NPUC_TX8_MAX_BUFFERS + 1];
+  base->bump = npuc_tx8_group_spm_bytes(p, slice, bump);
+  base->n = p->num_buffers + 1;
+  for (int i = 0; i < p->num_buffers; ++i)
+    base->bufs[i].bytes = npuc_tx8_group_buffer_bytes(p, i, slice);
+  base->bufs[p->num_buffers].bytes = base->bump - bump[p->num_buffers];
+  group_lifetimes(p, once, base);
+  int64_t slices = slices_per_tile(p, sharding, slice);
+  int most = slices < max_copies ? (int)slices : max_copies;
+  if (most < 1)
+    most = 1;
+  bool ok = true;
+  for (int i = 0, n = most - 1; i <= 2 * n; ++i) {
+    /* most .. 2 copies of both, then most .. 2 of the loads, then one */
+    bool both = i < n;
+    int copies = i == 2 * n ? 1 : both ? most - i : most - (i - n);
+    *g = *base;
+    add_copies(p, once, g, copies, both);
+    ok = npuc_tx8_spm_alloc(g->bufs, g->n, g->offsets, r, err, cap);
+    if (!ok || (r->peak <= spm && r->peak <= UINT32_MAX))
+      break;
+  }
+  free(base);
+  return ok;
+}
+
+/* tx8-sharding's temporal slice, checked as the code generator checks it,
+ * and its sharding (1 per dimension when absent). */
+static bool read_slice(const npuc_tx8_group_plan *p, int32_t *slice,
+                       int32_t *sharding) {
   npuc_tx8_dev_attr dev;
   npuc_tx8_attr_status st = npuc_tx8_op_dev_attr(p->compute, &dev);
   int rank = p->out.rank;
@@ -198,6 +245,10 @@ static bool read_slice(const npuc_tx8_group_plan *p, int32_t *slice) {
                     p->compute_name);
     return false;
   }
+  npuc_tx8_parallel_attr par;
+  bool has_par = npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &par) ==
+                     NPUC_TX8_ATTR_PRESENT &&
+                 par.shape_spatial_sharding.len == rank;
   for (int d = 0; d < rank; ++d) {
     int64_t s = dev.temporal_mem_slice.v[d];
     if (s < 1 || s > p->out.dims[d]) {
@@ -209,24 +260,19 @@ static bool read_slice(const npuc_tx8_group_plan *p, int32_t *slice) {
       return false;
     }
     slice[d] = (int32_t)s;
+    int64_t ways = has_par ? par.shape_spatial_sharding.v[d] : 1;
+    sharding[d] = ways < 1 || ways > p->out.dims[d] ? 1 : (int32_t)ways;
   }
   return true;
 }
 
-/* The temporal slices of the tile with the largest part (the sharding's
- * ways per dimension, none when absent): more copies than slices are
- * never used. */
+/* The temporal slices of the tile with the largest part: more copies than
+ * slices are never used. */
 static int64_t slices_per_tile(const npuc_tx8_group_plan *p,
-                               const int32_t *slice) {
-  npuc_tx8_parallel_attr par;
-  bool has_par = npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &par) ==
-                     NPUC_TX8_ATTR_PRESENT &&
-                 par.shape_spatial_sharding.len == p->out.rank;
+                               const int32_t *sharding, const int32_t *slice) {
   int64_t slices = 1;
   for (int d = 0; d < p->out.rank; ++d) {
-    int64_t ways = has_par ? par.shape_spatial_sharding.v[d] : 1, part;
-    if (ways < 1)
-      ways = 1;
+    int64_t ways = sharding[d], part;
     part = (p->out.dims[d] + ways - 1) / ways;
     slices *= (part + slice[d] - 1) / slice[d];
     if (slices > MAX_COPIES)
@@ -253,11 +299,17 @@ static bool dev_infos_readable(const npuc_tx8_group_plan *p) {
  * and layout; the allocator shares them only if that operand dies at this
  * step). The scratch of the ops that need one (batchnorm's) is one region
  * over every step: the plan sizes it for the largest. */
-static void group_lifetimes(const npuc_tx8_group_plan *p, group_buffers *g) {
+static void group_lifetimes(const npuc_tx8_group_plan *p, const bool *once,
+                            group_buffers *g) {
   for (int i = 0; i < p->num_buffers; ++i) {
-    g->bufs[i].first = p->buffers[i].first_step;
-    g->bufs[i].last = p->buffers[i].last_step;
-    g->bufs[i].inplace_of = p->buffers[i].inplace_of;
+    const npuc_tx8_buffer *b = &p->buffers[i];
+    bool whole = once && once[i] && !npuc_tx8_buffer_once(b);
+    g->bufs[i].first = whole ? 0 : b->first_step;
+    g->bufs[i].last =
+        whole && p->num_steps > 0 ? p->num_steps - 1 : b->last_step;
+    g->bufs[i].inplace_of = b->inplace_of;
+    if (once && b->inplace_of >= 0 && once[b->inplace_of])
+      g->bufs[i].inplace_of = -1; /* no longer dies at the op */
   }
   /* Not the allocator's one-step imm: it spans the group. */
   npuc_tx8_spm_buffer *scratch = &g->bufs[p->num_buffers];
@@ -269,9 +321,13 @@ static void group_lifetimes(const npuc_tx8_group_plan *p, group_buffers *g) {
 /* Whether buffer i is filled per slice by a load (its own, or the one
  * loading into it as a channel_norm) or stored per slice, and is the only
  * buffer its op defines (its copies are its mem_addr). */
-static bool per_slice_io(const npuc_tx8_group_plan *p, int i, bool stores) {
+static bool per_slice_io(const npuc_tx8_group_plan *p, const bool *once, int i,
+                         bool stores) {
   const npuc_tx8_buffer *b = &p->buffers[i];
-  if (b->invariant)
+  /* Filled once per tile, or per K slice inside one output slice (a
+   * reduce split's operands and partial sums): one copy. */
+  if ((once ? once[i] : npuc_tx8_buffer_once(b)) ||
+      npuc_tx8_buffer_in_reduce(p, i))
     return false;
   for (int j = 0; j < p->num_buffers; ++j)
     if (j != i && mlirOperationEqual(p->buffers[j].op, b->op))
@@ -291,15 +347,17 @@ static bool per_slice_io(const npuc_tx8_group_plan *p, int i, bool stores) {
  * slice's load lands in one while this slice computes from another, the
  * store of one drains while the next slice writes another): nothing else
  * shares them, in place or by reuse. */
-static void add_copies(const npuc_tx8_group_plan *p, group_buffers *g,
-                       int copies, bool stores) {
+static void add_copies(const npuc_tx8_group_plan *p, const bool *once,
+                       group_buffers *g, int copies, bool stores) {
   int last = p->num_steps > 0 ? p->num_steps - 1 : 0;
   g->num_multi = 0;
   g->num_copies = copies;
+  g->stores = stores;
   for (int i = 0; i < p->num_buffers; ++i) {
     g->copies[i] = 1;
     g->copy_at[i][0] = i;
-    if (copies < 2 || g->bufs[i].bytes <= 0 || !per_slice_io(p, i, stores))
+    if (copies < 2 || g->bufs[i].bytes <= 0 ||
+        !per_slice_io(p, once, i, stores))
       continue;
     ++g->num_multi;
     g->copies[i] = copies;

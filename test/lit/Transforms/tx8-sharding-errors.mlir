@@ -4,21 +4,22 @@
 // FAIL-COUNT-22: error:
 // FAIL-NOT: error:
 
-// b alone (4 MiB of f32, read whole by every row slice) exceeds the 3 MiB SPM
-// of the one tile (on more tiles, sharding N splits b).
+// A conv reads its weight whole in every slice: 3x3x512x512 f32 (9 MiB)
+// exceeds the 3 MiB SPM of the one tile at any split. The error gives the
+// smallest need the search found.
 module attributes {tx8be.tile_dx = 1 : i32, tx8be.tile_dy = 1 : i32} {
-func.func @too_big(%a: tensor<16x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<16x1024xf32> {
+func.func @too_big(%x: tensor<1x4x4x512xf32>, %w: tensor<3x3x512x512xf32>) -> tensor<1x4x4x512xf32> {
   %none = tx8be.none : none
-  %0 = tx8be.group(%a, %b) : (tensor<16x1024xf32>, tensor<1024x1024xf32>) -> (tensor<16x1024xf32>) {
-  ^bb0(%a0: tensor<16x1024xf32>, %a1: tensor<1024x1024xf32>):
-    %1 = tx8be.load_var %a0 : tensor<16x1024xf32> -> tensor<16x1024xf32>
-    %2 = tx8be.load_var %a1 : tensor<1024x1024xf32> -> tensor<1024x1024xf32>
-    // expected-error@+1 {{tx8be.gemm: the group does not fit SPM even at the finest split: a 1x1024 slice needs}}
-    %3 = tx8be.gemm %1, %2, %none : tensor<16x1024xf32>, tensor<1024x1024xf32>, none -> tensor<16x1024xf32>
-    %4 = tx8be.store_var %3 : tensor<16x1024xf32> -> tensor<16x1024xf32>
-    tx8be.return %4 : tensor<16x1024xf32>
+  %0 = tx8be.group(%x, %w) : (tensor<1x4x4x512xf32>, tensor<3x3x512x512xf32>) -> (tensor<1x4x4x512xf32>) {
+  ^bb0(%a0: tensor<1x4x4x512xf32>, %a1: tensor<3x3x512x512xf32>):
+    %1 = tx8be.load_var %a0 : tensor<1x4x4x512xf32> -> tensor<1x4x4x512xf32>
+    %2 = tx8be.load_var %a1 : tensor<3x3x512x512xf32> -> tensor<3x3x512x512xf32>
+    // expected-error@+1 {{tx8be.conv: the group does not fit SPM even at the finest split: of 3 candidates the smallest (sharding 1x1x1x1, a 1x1x4x512 slice) needs 9469952 bytes per tile, SPM has 3145728}}
+    %3 = tx8be.conv %1, %2, %none strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] : tensor<1x4x4x512xf32>, tensor<3x3x512x512xf32>, none -> tensor<1x4x4x512xf32>
+    %4 = tx8be.store_var %3 : tensor<1x4x4x512xf32> -> tensor<1x4x4x512xf32>
+    tx8be.return %4 : tensor<1x4x4x512xf32>
   }
-  return %0 : tensor<16x1024xf32>
+  return %0 : tensor<1x4x4x512xf32>
 }
 }
 

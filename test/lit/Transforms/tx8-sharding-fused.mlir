@@ -1,31 +1,33 @@
 // tx8-sharding on groups of several compute ops: the anchor (the output
 // defined last) drives the split; a dimension splits only if every op of
 // the group allows it along the anchor (conv shards N, H and W; batchnorm
-// and the elementwise ops any dimension), one dimension or a pair, the
-// cheapest for the busiest tile;
+// and the elementwise ops any dimension), the cheapest sharding and split
+// for the busiest tile;
 // SPM holds every buffer of the group (loads, intermediates, outputs) at
 // once; every compute op gets dev_info with its result's SPM offset and
 // largest slice, the anchor's compute op the sharding.
 // RUN: npuc-opt %s --split-input-file --tx8-sharding | FileCheck %s
 // RUN: npuc-opt %s --split-input-file --tx8-sharding=spm-bytes=5376 | FileCheck %s --check-prefix=SMALL
-// Gemm -> add bias -> gelu: 64 rows x 48 columns over 4 x 4 tiles (each
-// tile reads a quarter of b, not all of it); the intermediates take the
-// gemm's Cx. A tile's part fits the smaller SPM too.
+// Gemm -> add bias -> gelu: the 64 rows over the 16 tiles, each reading
+// all of b (3 KiB) and its 4 rows in one slice (the estimate's cheapest,
+// 648 cycles); the intermediates take the gemm's Cx. With 5376 bytes of
+// SPM, 8 x 2 tiles in slices of 8 rows.
 // CHECK-LABEL: func.func @gemm_bias_gelu
-// CHECK: spm_alloc_size = 3840 : ui32
+// CHECK: spm_alloc_size = 6144 : ui32
 // CHECK: tx8be.gemm
-// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [16, 12],{{.*}} imm_addr = 0, mem_addr = [2304]
+// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [4, 48],{{.*}} imm_addr = 0, mem_addr = [4608]
 // CHECK-NOT: tile_parallel
 // CHECK: tx8be.add
-// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [16, 12],{{.*}} imm_addr = 0, mem_addr = [2816]
+// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [4, 48],{{.*}} imm_addr = 0, mem_addr = [5120]
 // CHECK-NOT: tile_parallel
 // CHECK: tx8be.gelu
-// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [16, 12],{{.*}} imm_addr = 0, mem_addr = [3328]
-// CHECK-SAME: shape_spatial_sharding = [4, 4]
+// CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [4, 48],{{.*}} imm_addr = 0, mem_addr = [5632]
+// CHECK-SAME: shape_spatial_sharding = [16, 1]
 // SMALL-LABEL: func.func @gemm_bias_gelu
-// SMALL: spm_alloc_size = 3840 : ui32
+// SMALL: spm_alloc_size = 4352 : ui32
 // SMALL: tx8be.gelu
-// SMALL-SAME: temporal_mem_slice = [16, 12]
+// SMALL-SAME: temporal_mem_slice = [8, 24]
+// SMALL-SAME: shape_spatial_sharding = [8, 2]
 func.func @gemm_bias_gelu(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %v: tensor<48xf16>) -> tensor<64x48xf16> {
   %none = tx8be.none : none
   %0 = tx8be.group(%a, %b, %v) : (tensor<64x32xf16>, tensor<32x48xf16>, tensor<48xf16>) -> (tensor<64x48xf16>) {
@@ -116,8 +118,8 @@ func.func @conv_bn_relu(%x: tensor<2x8x8x16xf16>, %w: tensor<1x1x16x16xf16>, %s:
 // CHECK: tx8be.gemm
 // CHECK-NOT: tile_parallel
 // CHECK: tx8be.exp
-// CHECK-SAME: temporal_mem_slice = [8, 4]
-// CHECK-SAME: shape_spatial_sharding = [4, 4]
+// CHECK-SAME: temporal_mem_slice = [2, 16]
+// CHECK-SAME: shape_spatial_sharding = [16, 1]
 func.func @two_outputs(%a: tensor<32x16xf32>, %b: tensor<16x16xf32>) -> (tensor<32x16xf32>, tensor<32x16xf32>) {
   %none = tx8be.none : none
   %0:2 = tx8be.group(%a, %b) : (tensor<32x16xf32>, tensor<16x16xf32>) -> (tensor<32x16xf32>, tensor<32x16xf32>) {

@@ -1,24 +1,27 @@
-// tx8-sharding splits each group's compute op across the group's tiles along
-// the legal dimension, or pair of dimensions, whose busiest tile costs least
-// (DDR bytes, CGRA bytes, NE FLOPs), then cuts a tile's part into temporal
-// slices until one slice's buffers fit SPM.
+// tx8-sharding searches, per group, every factorization of the group's tiles
+// over the legal dimensions and every temporal split of a tile's part, drops
+// what does not fit SPM and keeps the candidate whose busiest tile costs
+// least with load, compute and store overlapped per slice (the first slice
+// serial: fill and drain) as far as tx8-spm-alloc gives the buffers copies,
+// each DMA charged for its DDR runs (Tx8DdrCost.h). On these small groups a
+// second slice rarely pays its fill and its ops' issue overhead.
 // RUN: npuc-opt %s --split-input-file --tx8-sharding | FileCheck %s
 // RUN: npuc-opt %s --split-input-file --tx8-sharding=spm-bytes=6144 | FileCheck %s --check-prefix=SMALL
 
-// BatchNorm shards any dimension: C alone would be 14 chunks of 3 channels
-// on 14 tiles; the 2 batches times 8 chunks of 5 channels keep all 16 busy
-// and cost less (dp_tp: the batch is data parallel, C tensor parallel). Its
-// output lives in NCx (aligned op).
+// BatchNorm shards any dimension: the 2 batches, 4 row and 2 column chunks
+// keep all 16 tiles busy, each with the whole 40 channels (one aligned run;
+// splitting C pads 5 channels to 8) (dp_tp: the batch is data parallel, H
+// and W tensor parallel). Its output lives in NCx (aligned op).
 // CHECK-LABEL: func.func @batchnorm
 // CHECK: tx8be.group{{.*}}spm_alloc_size = 1536 : ui32
 // CHECK: tx8be.batchnorm_inference
 // CHECK-SAME: dev_info = #tx8be.dev_attr<imm_size = 768, mem_layout = NCx,
-// CHECK-SAME: temporal_mem_slice = [1, 4, 4, 5]
+// CHECK-SAME: temporal_mem_slice = [1, 1, 2, 40]
 // CHECK-SAME: tile_parallel = #tx8be.parallel_attr<parallel = dp_tp, is_dp_inner = false, dp_dim_x = 2, dp_dim_y = 1, dp_dim_z = 1, tp_dim_x = 4, tp_dim_y = 2,
-// CHECK-SAME: shape_spatial_sharding = [2, 1, 1, 8]>
+// CHECK-SAME: shape_spatial_sharding = [2, 4, 2, 1]>
 // With 6 KiB of SPM the slices still fit:
 // SMALL-LABEL: func.func @batchnorm
-// SMALL: temporal_mem_slice = [1, 4, 4, 5]
+// SMALL: temporal_mem_slice = [1, 1, 2, 40]
 func.func @batchnorm(%x: tensor<2x4x4x40xf16>, %s: tensor<40xf32>) -> tensor<2x4x4x40xf16> {
   %0 = tx8be.group(%x, %s) : (tensor<2x4x4x40xf16>, tensor<40xf32>) -> (tensor<2x4x4x40xf16>) attributes {group_id = 0 : si32} {
   ^bb0(%a0: tensor<2x4x4x40xf16>, %a1: tensor<40xf32>):
@@ -33,9 +36,11 @@ func.func @batchnorm(%x: tensor<2x4x4x40xf16>, %s: tensor<40xf32>) -> tensor<2x4
 
 // -----
 
-// Gemm: 256 rows over 16 tiles beat 24 columns; each tile holds 16 rows. With
-// 6 KiB of SPM the rows go 8 at a time: gemm works in Cx, where b takes
-// 4 KiB (24 channels pad to 32) and a row of a and of the result 128 bytes.
+// Gemm: 256 rows over 16 tiles beat 24 columns; each tile holds 16 rows, in
+// one slice (802 cycles; two slices of 8, b loaded once, 857: the overlap
+// does not pay the fill). With 6 KiB of SPM the rows go 8 at a time:
+// gemm works in Cx, where b takes 4 KiB (24 channels pad to 32) and a row
+// of a and of the result 128 bytes.
 // CHECK-LABEL: func.func @gemm
 // CHECK: tx8be.gemm
 // CHECK-SAME: temporal_mem_slice = [16, 24]
@@ -58,14 +63,16 @@ func.func @gemm(%a: tensor<256x32xf32>, %b: tensor<32x24xf32>) -> tensor<256x24x
 
 // -----
 
-// Conv shards N or H: one batch, so the 8 output rows go to 8 tiles; the
-// module's tile_dx x tile_dy mesh (2 x 4) bounds the ways.
+// Conv shards N, H or W: one batch, and the module's tile_dx x tile_dy mesh
+// (2 x 4) bounds the ways to 8. The 8 output rows go to 4 tiles, 2 rows each
+// (324 cycles): on 8 tiles each of 1 row reads 3 input rows and the weight
+// shared over the NoC takes more hops (331).
 // CHECK-LABEL: func.func @conv
 // CHECK: tx8be.conv
-// CHECK-SAME: temporal_mem_slice = [1, 1, 8, 16]
+// CHECK-SAME: temporal_mem_slice = [1, 2, 8, 16]
 // CHECK-SAME: parallel = tp
-// CHECK-SAME: tp_dim_x = 4, tp_dim_y = 2
-// CHECK-SAME: shape_spatial_sharding = [1, 8, 1, 1]
+// CHECK-SAME: tp_dim_x = 4, tp_dim_y = 1
+// CHECK-SAME: shape_spatial_sharding = [1, 4, 1, 1]
 module attributes {tx8be.tile_dx = 2 : i32, tx8be.tile_dy = 4 : i32} {
 func.func @conv(%x: tensor<1x8x8x8xf16>, %w: tensor<3x3x16x8xf16>) -> tensor<1x8x8x16xf16> {
   %none = tx8be.none : none
@@ -84,8 +91,9 @@ func.func @conv(%x: tensor<1x8x8x8xf16>, %w: tensor<3x3x16x8xf16>) -> tensor<1x8
 // -----
 
 // Elementwise ops shard any dimension (the outermost on a tie: dim 0 here
-// is the batch, so data parallel); a [C] operand is read whole. A given
-// dev_info keeps its layout (Cx) and gains the slice.
+// is the batch, so data parallel), a tile's 2 rows in one slice; a [C]
+// operand is read whole. A given dev_info keeps its layout (Cx) and gains
+// the slice.
 // CHECK-LABEL: func.func @add
 // CHECK: tx8be.add
 // CHECK-SAME: mem_layout = Cx
@@ -124,10 +132,15 @@ func.func @given(%x: tensor<6x16xf32>) -> tensor<6x16xf32> {
 
 // -----
 
-// Temporal split: 8 rows of 256 f32 channels a tile, with their fp32 copy, take 26 KiB; with 6 KiB of
-// SPM BatchNorm (C sharded 16 ways, 256 channels a tile) cuts its rows.
+// Temporal split: BatchNorm shards 2 x 8 ways (4 rows of 512 channels a
+// tile) and takes them one at a time (1859 cycles: batchnorm's fp32 passes
+// are worth overlapping with the next row's load; one slice, 1971). 16
+// ways on C (256 channels, rows of 1 KiB 16 KiB apart in DDR: each row's
+// run opens a bank) cost 2001. With 6 KiB of SPM, C 16 ways and one row
+// at a time.
 // CHECK-LABEL: func.func @big
-// CHECK: temporal_mem_slice = [8, 256]
+// CHECK: temporal_mem_slice = [1, 512]
+// CHECK-SAME: shape_spatial_sharding = [2, 8]
 // SMALL-LABEL: func.func @big
 // SMALL: spm_alloc_size = 5120 : ui32
 // SMALL: temporal_mem_slice = [1, 256]

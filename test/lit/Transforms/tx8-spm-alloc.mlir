@@ -6,8 +6,9 @@
 // RUN: npuc-opt %s --split-input-file --tx8-sharding --tx8-spm-alloc | FileCheck %s
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-sharding --tx8-spm-alloc=stats=true -o %t.out
 
-// A load whose only reader is a channel_norm: the group shards N 2 and H 6
-// ways, a tile's slice is [1, 1, 4, 2]. x's load fills the NCx buffer
+// A load whose only reader is a channel_norm: the group shards N 2 and H 3
+// ways (whole rows of W x C: longer DDR runs than W 4 ways), a tile's slice
+// is [1, 2, 4, 2]. x's load fills the NCx buffer
 // directly (written at step 0), so its compact buffer takes no bytes (at 0,
 // empty); the scratch (one region over the whole group: the plan sizes it
 // for the largest op needing one) spans the group; nothing else dies
@@ -17,7 +18,7 @@
 // CHECK: tx8be.load_var {{.*}}dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = NTensor, {{.*}}mem_addr = [0]>
 // CHECK: tx8be.channel_norm {{.*}}dev_info = #tx8be.dev_attr<{{.*}}mem_layout = NCx, {{.*}}mem_addr = [512]>
 // CHECK: tx8be.load_var {{.*}}mem_addr = [768]>
-// CHECK: tx8be.batchnorm_inference {{.*}}dev_info = #tx8be.dev_attr<imm_size = 512, mem_layout = NCx, {{.*}}temporal_mem_slice = [1, 1, 4, 2], source_type = 0, imm_addr = 0, mem_addr = [1024]>
+// CHECK: tx8be.batchnorm_inference {{.*}}dev_info = #tx8be.dev_attr<imm_size = 512, mem_layout = NCx, {{.*}}temporal_mem_slice = [1, 2, 4, 2], source_type = 0, imm_addr = 0, mem_addr = [1024]>
 func.func @norm_then_bn(%x: tensor<2x6x4x2xf32>, %s: tensor<2xf32>) -> tensor<2x6x4x2xf32> {
   // expected-remark@+1 {{tx8be.group: SPM peak 1280 bytes, max-live 1280, 1280 without reuse}}
   %0 = tx8be.group(%x, %s) : (tensor<2x6x4x2xf32>, tensor<2xf32>) -> (tensor<2x6x4x2xf32>) {
@@ -126,25 +127,27 @@ func.func @relu_norm(%x: tensor<2x8x40xf16>) -> tensor<2x8x40xf16> {
 
 // -----
 
-// gemm reads both operands while it writes the result: nothing to reuse,
-// the largest buffer (b, read whole) at 0.
+// gemm reads both operands while it writes the result: nothing to reuse.
+// Each tile runs its 128 rows in two slices of 64, so a's slice and the
+// result get two copies (multi-buffering), the largest blocks first; b,
+// read whole, is filled once per tile: one copy.
 // CHECK-LABEL: func.func @gemm
-// CHECK: tx8be.group{{.*}}spm_alloc_size = 8192 : ui32
-// CHECK: tx8be.load_var {{.*}}mem_addr = [4096]>
-// CHECK: tx8be.load_var {{.*}}mem_addr = [0]>
-// CHECK: tx8be.gemm {{.*}}imm_size = 0, {{.*}}imm_addr = 0, mem_addr = [6144]>
-func.func @gemm(%a: tensor<256x32xf32>, %b: tensor<32x24xf32>) -> tensor<256x24xf32> {
+// CHECK: tx8be.group{{.*}}spm_alloc_size = 36864 : ui32
+// CHECK: tx8be.load_var {{.*}}multi_buf_num = 2{{.*}}mem_addr = [0, 16384]>
+// CHECK: tx8be.load_var {{.*}}multi_buf_num = 1{{.*}}mem_addr = [32768]>
+// CHECK: tx8be.gemm {{.*}}imm_size = 0, {{.*}}imm_addr = 0, mem_addr = [8192, 24576]>
+func.func @gemm(%a: tensor<2048x32xf32>, %b: tensor<32x24xf32>) -> tensor<2048x24xf32> {
   %none = tx8be.none : none
-  // expected-remark@+1 {{tx8be.group: SPM peak 8192 bytes, max-live 8192, 8192 without reuse}}
-  %0 = tx8be.group(%a, %b) : (tensor<256x32xf32>, tensor<32x24xf32>) -> (tensor<256x24xf32>) {
-  ^bb0(%a0: tensor<256x32xf32>, %a1: tensor<32x24xf32>):
-    %1 = tx8be.load_var %a0 : tensor<256x32xf32> -> tensor<256x32xf32>
+  // expected-remark@+1 {{tx8be.group: SPM peak 36864 bytes, max-live 36864, 20480 without reuse; 2 buffers in 2 copies}}
+  %0 = tx8be.group(%a, %b) : (tensor<2048x32xf32>, tensor<32x24xf32>) -> (tensor<2048x24xf32>) {
+  ^bb0(%a0: tensor<2048x32xf32>, %a1: tensor<32x24xf32>):
+    %1 = tx8be.load_var %a0 : tensor<2048x32xf32> -> tensor<2048x32xf32>
     %2 = tx8be.load_var %a1 : tensor<32x24xf32> -> tensor<32x24xf32>
-    %3 = tx8be.gemm %1, %2, %none : tensor<256x32xf32>, tensor<32x24xf32>, none -> tensor<256x24xf32>
-    %4 = tx8be.store_var %3 : tensor<256x24xf32> -> tensor<256x24xf32>
-    tx8be.return %4 : tensor<256x24xf32>
+    %3 = tx8be.gemm %1, %2, %none : tensor<2048x32xf32>, tensor<32x24xf32>, none -> tensor<2048x24xf32>
+    %4 = tx8be.store_var %3 : tensor<2048x24xf32> -> tensor<2048x24xf32>
+    tx8be.return %4 : tensor<2048x24xf32>
   }
-  return %0 : tensor<256x24xf32>
+  return %0 : tensor<2048x24xf32>
 }
 
 // -----
