@@ -10,6 +10,7 @@
 #include "npuc/Diagnostics.h"
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* What an operand's or result's type may be. */
 typedef enum {
@@ -275,6 +276,13 @@ bool npuc_op_registry_load_yaml(npuc_op_registry *reg, const char *yaml,
                                 size_t len, const char *filename,
                                 const npuc_diag_sink *sink);
 void npuc_op_registry_destroy(npuc_op_registry *reg);
+/* A registry over dialects that live elsewhere (the generated tables):
+ * indexed, not copied; destroying it leaves the dialects alone. */
+npuc_op_registry *npuc_op_registry_over(npuc_dialect_def **dialects,
+                                        size_t count);
+/* Writes the registry as C data (lib/Dialect/OpTableWrite.c): what the
+ * build compiles in place of parsing the YAML tables at start-up. */
+bool npuc_op_registry_write_c(const npuc_op_registry *reg, FILE *out);
 
 /* Lookup by full op name; NULL when unknown. O(1) average. */
 const npuc_op_def *npuc_op_lookup(const npuc_op_registry *reg, const char *name,
