@@ -147,7 +147,7 @@ typedef enum {
   NPUC_RULE_PERMUTATION,        /* attr: a permutation of 0..rank(of)-1
                                    (mapping `of` onto `into` when given) */
   NPUC_RULE_DIMS_IN_RANK,       /* attr: every entry in [0, rank(of)) */
-  NPUC_RULE_UNIQUE,             /* attr: no entry twice */
+  NPUC_RULE_UNIQUE,             /* attr: no entry (or entry `key`) twice */
   NPUC_RULE_NONEMPTY,           /* attr: present and not empty */
   NPUC_RULE_MIN,                /* attr: every entry >= min */
   NPUC_RULE_LENGTH_IS_RANK,     /* attr: as many entries as rank(of) */
@@ -199,6 +199,10 @@ typedef struct {
   int index;         /* shaped: only the group's value at this index */
   char **only_ops;   /* the rule holds for these ops only (a class's) */
   char **except_ops; /* ... or for all but these */
+  /* unique over an array of dialect attributes (`#d.x<p0, p1, ..>`): the
+   * parameter positions ("0", "1", ...) that may not repeat together;
+   * entries with fewer parameters are not compared. NULL: whole entries. */
+  char **key;
   char *message;
   int line; /* in the table, for errors about the rule itself */
 } npuc_verify_rule;

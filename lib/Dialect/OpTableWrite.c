@@ -22,7 +22,7 @@ static_assert(sizeof(npuc_value_def) == 40, "npuc_value_def changed");
 static_assert(sizeof(npuc_attr_def) == 48, "npuc_attr_def changed");
 static_assert(sizeof(npuc_fmt_elem) == 64, "npuc_fmt_elem changed");
 static_assert(sizeof(npuc_sig_key) == 32, "npuc_sig_key changed");
-static_assert(sizeof(npuc_verify_rule) == 184, "npuc_verify_rule changed");
+static_assert(sizeof(npuc_verify_rule) == 192, "npuc_verify_rule changed");
 static_assert(sizeof(npuc_attr_spec) == 40, "npuc_attr_spec changed");
 static_assert(sizeof(npuc_attr_field) == 24, "npuc_attr_field changed");
 static_assert(sizeof(npuc_dialect_def) == 56, "npuc_dialect_def changed");
@@ -246,6 +246,7 @@ enum {
   RULE_WHEN_VALUES,
   RULE_ONLY_OPS,
   RULE_EXCEPT_OPS,
+  RULE_KEY,
   RULE_LISTS
 };
 
@@ -279,6 +280,8 @@ static void write_rule(writer *w, const npuc_verify_rule *r, const int *lists) {
   fputs(", ", out);
   write_ref(out, lists[RULE_EXCEPT_OPS]);
   fputs(", ", out);
+  write_ref(out, lists[RULE_KEY]);
+  fputs(", ", out);
   write_str(out, r->message);
   fprintf(out, ", %d},\n", r->line);
 }
@@ -293,6 +296,7 @@ static int write_rules(writer *w, const npuc_verify_rule *r, size_t n) {
     lists[i][RULE_WHEN_VALUES] = write_strlist(w, r[i].when_values);
     lists[i][RULE_ONLY_OPS] = write_strlist(w, r[i].only_ops);
     lists[i][RULE_EXCEPT_OPS] = write_strlist(w, r[i].except_ops);
+    lists[i][RULE_KEY] = write_strlist(w, r[i].key);
   }
   int id = (int)w->next++;
   fprintf(w->out, "static npuc_verify_rule a%d[] = {", id);
