@@ -367,6 +367,8 @@ static void free_rule(npuc_verify_rule *r) {
   free(r->of);
   free(r->into);
   free(r->with);
+  free(r->field);
+  free(r->require);
   free(r->when_attr);
   free(r->unless_attr);
   free(r->when_shaped);
