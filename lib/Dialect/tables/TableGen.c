@@ -2,16 +2,17 @@
  * reader (lib/Dialect/OpTable.c) and writes them as C data
  * (npuc_op_registry_write_c) for the tools to compile in, so they start
  * without parsing YAML. Run by the build (lib/CMakeLists.txt); a table
- * error is reported at its file:line and fails the build. Writes OUT.c
- * through a temporary file, so a failed run leaves no partial output. */
+ * error is reported at its file:line and fails the build. OUT.c appears
+ * complete or not at all (npuc_output_open). */
 #include "npuc/OpTable.h"
-#include "npuc/Alloc.h"
+#include "npuc/ToolSupport.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static char *read_all(const char *path, size_t *len);
+static bool load_tables(npuc_op_registry *reg, char **paths, int n);
+static bool write_tables(const npuc_op_registry *reg, const char *path);
 
 int main(int argc, char **argv) {
   if (argc < 3) {
@@ -19,60 +20,41 @@ int main(int argc, char **argv) {
     return 2;
   }
   npuc_op_registry *reg = npuc_op_registry_create();
-  bool ok = true;
-  for (int i = 2; i < argc && ok; ++i) {
-    size_t len;
-    char *text = read_all(argv[i], &len);
-    if (!text) {
-      fprintf(stderr, "npuc-tablegen: cannot read %s\n", argv[i]);
-      ok = false;
-      break;
-    }
-    /* Named as the embedded tables were: diagnostics say "hivm.yaml". */
-    const char *base = strrchr(argv[i], '/');
-    ok = npuc_op_registry_load_yaml(reg, text, len, base ? base + 1 : argv[i],
-                                    NULL);
-    free(text);
-  }
-  size_t n = strlen(argv[1]);
-  char *tmp = npuc_xmalloc(n + 5);
-  memcpy(tmp, argv[1], n);
-  memcpy(tmp + n, ".tmp", 5);
-  FILE *out = ok ? fopen(tmp, "w") : NULL;
-  if (ok && !out)
-    fprintf(stderr, "npuc-tablegen: cannot write %s\n", tmp);
-  ok = out && npuc_op_registry_write_c(reg, out);
-  if (out && fclose(out) != 0)
-    ok = false;
-  if (ok && rename(tmp, argv[1]) != 0) {
-    fprintf(stderr, "npuc-tablegen: cannot rename %s\n", tmp);
-    ok = false;
-  }
-  if (!ok)
-    remove(tmp);
-  free(tmp);
+  bool ok = load_tables(reg, argv + 2, argc - 2) && write_tables(reg, argv[1]);
   npuc_op_registry_destroy(reg);
   return ok ? 0 : 1;
 }
 
-static char *read_all(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = npuc_xmalloc(cap);
-  size_t got;
-  while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-    n += got;
-    if (n == cap)
-      buf = npuc_xrealloc(buf, cap *= 2);
+static bool load_tables(npuc_op_registry *reg, char **paths, int n) {
+  for (int i = 0; i < n; ++i) {
+    size_t len;
+    char *text = npuc_read_input(paths[i], &len, NULL);
+    if (!text)
+      return false;
+    /* Named as the embedded tables are: diagnostics say "hivm.yaml". */
+    const char *base = strrchr(paths[i], '/');
+    bool ok = npuc_op_registry_load_yaml(reg, text, len,
+                                         base ? base + 1 : paths[i], NULL);
+    free(text);
+    if (!ok)
+      return false;
   }
-  bool failed = ferror(f);
-  fclose(f);
-  if (failed) {
-    free(buf);
-    return NULL;
-  }
-  *len = n;
-  return buf;
+  return true;
+}
+
+static bool write_tables(const npuc_op_registry *reg, const char *path) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&text, &len);
+  bool ok = mem && npuc_op_registry_write_c(reg, mem);
+  if (mem && fclose(mem) != 0)
+    ok = false;
+  npuc_output *out = ok ? npuc_output_open(path, NULL) : NULL;
+  ok = out && npuc_output_write(out, text, len);
+  if (out && ok)
+    ok = npuc_output_commit(out, NULL);
+  else if (out)
+    npuc_output_discard(out);
+  free(text);
+  return ok;
 }
