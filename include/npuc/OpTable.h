@@ -10,6 +10,7 @@
 #include "npuc/Diagnostics.h"
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* What an operand's or result's type may be. */
 typedef enum {
@@ -151,7 +152,7 @@ typedef enum {
   NPUC_RULE_PERMUTATION,        /* attr: a permutation of 0..rank(of)-1
                                    (mapping `of` onto `into` when given) */
   NPUC_RULE_DIMS_IN_RANK,       /* attr: every entry in [0, rank(of)) */
-  NPUC_RULE_UNIQUE,             /* attr: no entry twice */
+  NPUC_RULE_UNIQUE,             /* attr: no entry (or entry `key`) twice */
   NPUC_RULE_NONEMPTY,           /* attr: present and not empty */
   NPUC_RULE_MIN,                /* attr: every entry >= min */
   NPUC_RULE_LENGTH_IS_RANK,     /* attr: as many entries as rank(of) */
@@ -206,6 +207,10 @@ typedef struct {
   int index;         /* shaped: only the group's value at this index */
   char **only_ops;   /* the rule holds for these ops only (a class's) */
   char **except_ops; /* ... or for all but these */
+  /* unique over an array of dialect attributes (`#d.x<p0, p1, ..>`): the
+   * parameter positions ("0", "1", ...) that may not repeat together;
+   * entries with fewer parameters are not compared. NULL: whole entries. */
+  char **key;
   char *message;
   int line; /* in the table, for errors about the rule itself */
 } npuc_verify_rule;
@@ -283,6 +288,13 @@ bool npuc_op_registry_load_yaml(npuc_op_registry *reg, const char *yaml,
                                 size_t len, const char *filename,
                                 const npuc_diag_sink *sink);
 void npuc_op_registry_destroy(npuc_op_registry *reg);
+/* A registry over dialects that live elsewhere (the generated tables):
+ * indexed, not copied; destroying it leaves the dialects alone. */
+npuc_op_registry *npuc_op_registry_over(npuc_dialect_def **dialects,
+                                        size_t count);
+/* Writes the registry as C data (lib/Dialect/OpTableWrite.c): what the
+ * build compiles in place of parsing the YAML tables at start-up. */
+bool npuc_op_registry_write_c(const npuc_op_registry *reg, FILE *out);
 
 /* Lookup by full op name; NULL when unknown. O(1) average. */
 const npuc_op_def *npuc_op_lookup(const npuc_op_registry *reg, const char *name,

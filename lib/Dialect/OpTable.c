@@ -9,13 +9,6 @@
 #include <string.h>
 #include "npuc/YamlDoc.h"
 
-struct npuc_embedded_table {
-  const char *name;
-  const char *text;
-  size_t len;
-};
-extern const struct npuc_embedded_table npuc_embedded_tables[];
-
 typedef npuc_yaml loader;
 
 static bool load_document(npuc_op_registry *reg, loader *ld);
@@ -27,6 +20,9 @@ static bool fill_op(loader *ld, npuc_op_def *op, yaml_node_t *entry,
                     yaml_node_t *classes);
 static void reindex_dialect(npuc_op_registry *reg, loader *ld,
                             npuc_dialect_def *d);
+static void index_prefixes(npuc_op_registry *reg);
+static void insert_op(npuc_op_registry *reg, npuc_dialect_def *d,
+                      npuc_op_def *op);
 
 /* The tables that map the words of the op tables to enum values. */
 typedef struct {
@@ -38,24 +34,6 @@ static bool value_of_name(const name_value *table, size_t n, const char *name,
                           int *value);
 
 /* ---- public API -------------------------------------------------------- */
-
-const npuc_op_registry *npuc_builtin_op_registry(const npuc_diag_sink *sink) {
-  static npuc_op_registry *builtin;
-  static bool failed;
-  if (builtin || failed)
-    return builtin;
-  npuc_op_registry *reg = npuc_op_registry_create();
-  for (const struct npuc_embedded_table *t = npuc_embedded_tables; t->name;
-       ++t) {
-    if (!npuc_op_registry_load_yaml(reg, t->text, t->len, t->name, sink)) {
-      npuc_op_registry_destroy(reg);
-      failed = true;
-      return NULL;
-    }
-  }
-  builtin = reg;
-  return builtin;
-}
 
 npuc_op_registry *npuc_op_registry_create(void) {
   npuc_op_registry *reg = calloc(1, sizeof *reg);
@@ -80,15 +58,30 @@ bool npuc_op_registry_load_yaml(npuc_op_registry *reg, const char *yaml,
   return ok;
 }
 
+npuc_op_registry *npuc_op_registry_over(npuc_dialect_def **dialects,
+                                        size_t count) {
+  npuc_op_registry *reg = npuc_op_registry_create();
+  reg->borrowed = true;
+  reg->dialects = malloc((count ? count : 1) * sizeof *reg->dialects);
+  memcpy(reg->dialects, dialects, count * sizeof *dialects);
+  reg->num_dialects = count;
+  for (size_t i = 0; i < count; ++i)
+    for (size_t j = 0; j < dialects[i]->num_ops; ++j)
+      insert_op(reg, dialects[i], &dialects[i]->ops[j]);
+  index_prefixes(reg);
+  return reg;
+}
+
 void npuc_op_registry_destroy(npuc_op_registry *reg) {
   if (!reg)
     return;
-  for (size_t i = 0; i < reg->num_dialects; ++i)
+  for (size_t i = 0; i < reg->num_dialects && !reg->borrowed; ++i)
     npuc_dialect_free(reg->dialects[i]);
   free(reg->dialects);
   for (size_t i = 0; i < reg->num_files; ++i)
     free(reg->files[i]);
   free(reg->files);
+  free(reg->prefixes);
   for (size_t i = 0; i < reg->bucket_count; ++i) {
     npuc_op_bucket *b = reg->buckets[i];
     while (b) {
@@ -121,15 +114,14 @@ const npuc_op_def *npuc_op_lookup(const npuc_op_registry *reg, const char *name,
 
 const npuc_dialect_def *npuc_op_owner(const npuc_op_registry *reg,
                                       const char *name, size_t len) {
-  if (!reg)
+  if (!reg || !len)
     return NULL;
-  for (size_t i = 0; i < reg->num_dialects; ++i) {
-    const npuc_dialect_def *d = reg->dialects[i];
-    for (size_t j = 0; j < d->num_op_prefixes; ++j) {
-      size_t n = strlen(d->op_prefixes[j]);
-      if (len >= n && memcmp(name, d->op_prefixes[j], n) == 0)
-        return d;
-    }
+  /* Every statement asks: compare the first byte before the prefix. */
+  for (size_t i = 0; i < reg->num_prefixes; ++i) {
+    const npuc_op_prefix *p = &reg->prefixes[i];
+    if (len >= p->len && (!p->len || name[0] == p->prefix[0]) &&
+        memcmp(name, p->prefix, p->len) == 0)
+      return p->dialect;
   }
   return NULL;
 }
@@ -296,6 +288,7 @@ static bool load_document(npuc_op_registry *reg, loader *ld) {
         realloc(d->op_prefixes, (d->num_op_prefixes + 1) * sizeof(char *));
     d->op_prefixes[d->num_op_prefixes++] = strdup(p);
   }
+  index_prefixes(reg);
   npuc_load_attr_specs(ld, d, npuc_yaml_get(ld, root, "attrdefs"));
   yaml_node_t *classes = npuc_yaml_get(ld, root, "classes");
   yaml_node_t *ops = npuc_yaml_get(ld, root, "ops");
@@ -317,6 +310,26 @@ static npuc_dialect_def *add_dialect(npuc_op_registry *reg, const char *name) {
       realloc(reg->dialects, (reg->num_dialects + 1) * sizeof *reg->dialects);
   reg->dialects[reg->num_dialects++] = d;
   return d;
+}
+
+/* The prefixes of every dialect, in dialect order (the first match owns a
+ * name, as before). Rebuilt after each table: a table may add prefixes to
+ * a dialect an earlier table declared. */
+static void index_prefixes(npuc_op_registry *reg) {
+  size_t n = 0;
+  for (size_t i = 0; i < reg->num_dialects; ++i)
+    n += reg->dialects[i]->num_op_prefixes;
+  reg->prefixes = realloc(reg->prefixes, (n ? n : 1) * sizeof *reg->prefixes);
+  reg->num_prefixes = 0;
+  for (size_t i = 0; i < reg->num_dialects; ++i) {
+    npuc_dialect_def *d = reg->dialects[i];
+    for (size_t j = 0; j < d->num_op_prefixes; ++j) {
+      npuc_op_prefix *p = &reg->prefixes[reg->num_prefixes++];
+      p->prefix = d->op_prefixes[j];
+      p->len = strlen(d->op_prefixes[j]);
+      p->dialect = d;
+    }
+  }
 }
 
 /* One entry declares one op (`name:`) or several alike (`names: [...]`). */
@@ -371,14 +384,19 @@ static void reindex_dialect(npuc_op_registry *reg, loader *ld,
       ld->ok = false;
       continue;
     }
-    size_t h = hash_name(op->name, strlen(op->name)) & (reg->bucket_count - 1);
-    npuc_op_bucket *b = calloc(1, sizeof *b);
-    b->op = op;
-    b->name_len = strlen(op->name);
-    b->dialect = d;
-    b->next = reg->buckets[h];
-    reg->buckets[h] = b;
+    insert_op(reg, d, op);
   }
+}
+
+static void insert_op(npuc_op_registry *reg, npuc_dialect_def *d,
+                      npuc_op_def *op) {
+  size_t h = hash_name(op->name, strlen(op->name)) & (reg->bucket_count - 1);
+  npuc_op_bucket *b = calloc(1, sizeof *b);
+  b->op = op;
+  b->name_len = strlen(op->name);
+  b->dialect = d;
+  b->next = reg->buckets[h];
+  reg->buckets[h] = b;
 }
 
 /* ---- one op ------------------------------------------------------------ */

@@ -11,6 +11,13 @@ typedef struct npuc_op_bucket {
   struct npuc_op_bucket *next;
 } npuc_op_bucket;
 
+/* An op-name prefix and its dialect, for npuc_op_owner. */
+typedef struct {
+  const char *prefix;
+  size_t len;
+  npuc_dialect_def *dialect;
+} npuc_op_prefix;
+
 struct npuc_op_registry {
   npuc_dialect_def **dialects;
   size_t num_dialects;
@@ -18,6 +25,9 @@ struct npuc_op_registry {
   size_t bucket_count; /* a power of two */
   char **files;
   size_t num_files;
+  npuc_op_prefix *prefixes; /* of every dialect, in dialect order */
+  size_t num_prefixes;
+  bool borrowed; /* the dialects are not ours to free */
 };
 
 /* Compiles op->format_text into op->format, resolving $names against the

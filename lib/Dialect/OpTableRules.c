@@ -153,6 +153,26 @@ static bool window_keys_ok(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
   return true;
 }
 
+/* `key: [0, 1, 3]` of a unique check: parameter positions 0..63. */
+static bool key_ok(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
+                   npuc_verify_rule *r) {
+  yaml_node_t *key = npuc_yaml_get(ld, n, "key");
+  if (!key)
+    return true;
+  r->key = string_list(ld, key);
+  bool valid = r->kind == NPUC_RULE_UNIQUE && r->key && r->key[0];
+  long long pos;
+  for (char **k = r->key; valid && *k; ++k)
+    valid = parse_ll(*k, &pos) && pos >= 0 && pos <= 63;
+  if (valid)
+    return true;
+  npuc_yaml_error(ld, n,
+                  "verify rule of %s: 'key' belongs to a unique check and "
+                  "lists parameter positions 0..63",
+                  op->name);
+  return false;
+}
+
 /* An optional dimension key (`dim`, `of_dim`): 0..64, -1 when absent. */
 static bool dim_key(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
                     const char *key, int *out) {
@@ -247,6 +267,8 @@ static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
   if (r->kind == NPUC_RULE_OPERAND_MAP && !operand_map_ok(ld, op, n, r))
     return false;
   if (!window_keys_ok(ld, op, n, r))
+    return false;
+  if (!key_ok(ld, op, n, r))
     return false;
   if (r->with && !is_group(op, r->with) && npuc_op_find_attr(op, r->with) < 0) {
     npuc_yaml_error(ld, n,
@@ -363,10 +385,13 @@ static void free_rule(npuc_verify_rule *r) {
   free_list(r->when_values);
   free_list(r->only_ops);
   free_list(r->except_ops);
+  free_list(r->key);
   free(r->attr);
   free(r->of);
   free(r->into);
   free(r->with);
+  free(r->field);
+  free(r->require);
   free(r->when_attr);
   free(r->unless_attr);
   free(r->when_shaped);

@@ -11,13 +11,16 @@
  * the op: with the table's `message` when it gives one (worded as
  * bishengir words it where we follow its verifier), else with what the
  * check found. */
+#include "npuc/Alloc.h"
 #include "npuc/Checked.h"
 #include "npuc/MlirSupport.h"
+#include "npuc/StringBuilder.h"
 #include "npuc/Verify.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
@@ -518,6 +521,82 @@ static bool permutation_holds(const rule_ctx *c, const npuc_verify_rule *r,
 static bool divides_holds(const rule_ctx *c, const npuc_verify_rule *r,
                           const int64_t *v, intptr_t n);
 
+/* ---- unique with a key ---------------------------------------------------
+ * The entries of an array of dialect attributes (`#d.x<p0, p1, ..>`, opaque
+ * to MLIR) agreeing on every parameter the key names: custom_macro's
+ * sync_event_slots may not reserve one event id twice for a pipe pair. The
+ * keys are sorted, so n entries cost n log n. */
+
+enum { MAX_KEY_PARAMS = 64 };
+
+/* The parameters of `name<p0, p1, ..>` at nesting depth 0, trimmed. */
+static size_t split_params(MlirStringRef data, MlirStringRef *out) {
+  const char *p = memchr(data.data, '<', data.length);
+  const char *end = data.data + data.length;
+  if (!p || end[-1] != '>')
+    return 0;
+  ++p;
+  --end;
+  size_t count = 0;
+  while (p < end && count < MAX_KEY_PARAMS) {
+    const char *start = p;
+    size_t depth = 0;
+    for (; p < end && (depth || *p != ','); ++p) {
+      depth += *p == '<' || *p == '[' || *p == '(' || *p == '{';
+      depth -= depth && (*p == '>' || *p == ']' || *p == ')' || *p == '}');
+    }
+    const char *e = p;
+    while (start < e && *start == ' ')
+      ++start;
+    while (e > start && e[-1] == ' ')
+      --e;
+    out[count++] = mlirStringRefCreate(start, (size_t)(e - start));
+    p += p < end; /* the comma */
+  }
+  return count;
+}
+
+/* The key of one entry (its named parameters, each followed by a unit
+ * separator), or NULL when it is not such an attribute or lacks one. */
+static char *entry_key(MlirAttribute e, char *const *key) {
+  if (!mlirAttributeIsAOpaque(e))
+    return NULL;
+  MlirStringRef params[MAX_KEY_PARAMS];
+  size_t n = split_params(mlirOpaqueAttrGetData(e), params);
+  npuc_sb text = {0};
+  for (char *const *k = key; *k; ++k) {
+    size_t pos = (size_t)strtoul(*k, NULL, 10);
+    if (pos >= n) {
+      npuc_sb_free(&text);
+      return NULL;
+    }
+    npuc_sb_append(&text, params[pos].data, params[pos].length);
+    npuc_sb_append(&text, "\x1f", 1);
+  }
+  return npuc_sb_take(&text);
+}
+
+static int compare_keys(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool keys_unique(MlirAttribute array, char *const *key) {
+  intptr_t n = mlirArrayAttrGetNumElements(array);
+  char **keys = npuc_xcalloc(n > 0 ? (size_t)n : 1, sizeof *keys);
+  size_t m = 0;
+  for (intptr_t i = 0; i < n; ++i)
+    if ((keys[m] = entry_key(mlirArrayAttrGetElement(array, i), key)))
+      ++m;
+  qsort(keys, m, sizeof *keys, compare_keys);
+  bool unique = true;
+  for (size_t i = 1; i < m && unique; ++i)
+    unique = strcmp(keys[i - 1], keys[i]) != 0;
+  for (size_t i = 0; i < m; ++i)
+    free(keys[i]);
+  free(keys);
+  return unique;
+}
+
 static bool attr_rule_holds(const rule_ctx *c, const npuc_verify_rule *r) {
   MlirAttribute a = attr_of(c, r->attr);
   MlirType of = first_type(c, r->of);
@@ -538,6 +617,8 @@ static bool attr_rule_holds(const rule_ctx *c, const npuc_verify_rule *r) {
   }
   if (r->kind == NPUC_RULE_SYMBOL)
     return mlirAttributeIsAFlatSymbolRef(a);
+  if (r->kind == NPUC_RULE_UNIQUE && r->key && mlirAttributeIsAArray(a))
+    return keys_unique(a, r->key);
   n = attr_ints(a, v, MAX_RULE_INTS);
   if (r->kind == NPUC_RULE_DIVIDES)
     return divides_holds(c, r, v, n);

@@ -42,7 +42,13 @@ npuc_token npuc_peek(const npuc_lexer *lx) {
     /* Lexers are never const objects; the cache does not change what the
      * lexer will return, only how fast. */
     npuc_lexer *m = (npuc_lexer *)lx;
-    npuc_lexer copy = *lx;
+    npuc_lexer copy; /* the fields lexing reads, not the peek cache */
+    copy.buf = lx->buf;
+    copy.end = lx->end;
+    copy.cur = lx->cur;
+    copy.line_begin = lx->line_begin;
+    copy.line = lx->line;
+    copy.peeked = false;
     m->peek_tok = npuc_lex(&copy);
     m->peek_cur = copy.cur;
     m->peek_line = copy.line;
@@ -94,15 +100,35 @@ static void skip_trivia(npuc_lexer *lx, bool *saw_newline) {
   lx->cur = p;
 }
 
+/* Character classes, one table lookup per byte: identifiers are most of
+ * the text, and every byte of them is tested. */
+enum { ID_START = 1, ID_CHAR = 2, DIGIT = 4 };
+enum { C_LET = ID_START | ID_CHAR, C_DIG = ID_CHAR | DIGIT, C_SYM = ID_CHAR };
+static const unsigned char char_class[256] = {
+    ['a'] = C_LET, ['b'] = C_LET, ['c'] = C_LET, ['d'] = C_LET, ['e'] = C_LET,
+    ['f'] = C_LET, ['g'] = C_LET, ['h'] = C_LET, ['i'] = C_LET, ['j'] = C_LET,
+    ['k'] = C_LET, ['l'] = C_LET, ['m'] = C_LET, ['n'] = C_LET, ['o'] = C_LET,
+    ['p'] = C_LET, ['q'] = C_LET, ['r'] = C_LET, ['s'] = C_LET, ['t'] = C_LET,
+    ['u'] = C_LET, ['v'] = C_LET, ['w'] = C_LET, ['x'] = C_LET, ['y'] = C_LET,
+    ['z'] = C_LET, ['A'] = C_LET, ['B'] = C_LET, ['C'] = C_LET, ['D'] = C_LET,
+    ['E'] = C_LET, ['F'] = C_LET, ['G'] = C_LET, ['H'] = C_LET, ['I'] = C_LET,
+    ['J'] = C_LET, ['K'] = C_LET, ['L'] = C_LET, ['M'] = C_LET, ['N'] = C_LET,
+    ['O'] = C_LET, ['P'] = C_LET, ['Q'] = C_LET, ['R'] = C_LET, ['S'] = C_LET,
+    ['T'] = C_LET, ['U'] = C_LET, ['V'] = C_LET, ['W'] = C_LET, ['X'] = C_LET,
+    ['Y'] = C_LET, ['Z'] = C_LET, ['_'] = C_LET, ['0'] = C_DIG, ['1'] = C_DIG,
+    ['2'] = C_DIG, ['3'] = C_DIG, ['4'] = C_DIG, ['5'] = C_DIG, ['6'] = C_DIG,
+    ['7'] = C_DIG, ['8'] = C_DIG, ['9'] = C_DIG, ['$'] = C_SYM, ['.'] = C_SYM,
+};
+
 static bool is_id_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  return char_class[(unsigned char)c] & ID_START;
 }
 
 static bool is_id_char(char c) {
-  return is_id_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.';
+  return char_class[(unsigned char)c] & ID_CHAR;
 }
 
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_digit(char c) { return char_class[(unsigned char)c] & DIGIT; }
 
 static npuc_token lex_sigil_id(npuc_lexer *lx, const char *p);
 static npuc_token lex_hash(npuc_lexer *lx, const char *p);

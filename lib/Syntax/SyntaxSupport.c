@@ -360,10 +360,13 @@ static void rewrite_system_spec(span_rewriter *r, npuc_token head);
 void npuc_rewrite_span(npuc_textbuf *out, const char *start, const char *end,
                        int line, int col, npuc_direction dir,
                        const npuc_op_registry *reg, npuc_source_form *form) {
-  /* Most text has nothing to rewrite: copy it without lexing. */
+  /* Most text has nothing to rewrite: copy it without lexing. Most spans
+   * (SSA names, tensor types) lack an 'm' or a '#': two memchr cost less
+   * than the memmem they spare. */
   size_t n = (size_t)(end - start);
-  if (!memmem(start, n, "memref<", 7) &&
-      !memmem(start, n, "#dlti.target_system_spec", 24)) {
+  if ((!memchr(start, 'm', n) || !memmem(start, n, "memref<", 7)) &&
+      (!memchr(start, '#', n) ||
+       !memmem(start, n, "#dlti.target_system_spec", 24))) {
     npuc_tb_append(out, start, n);
     return;
   }

@@ -918,6 +918,28 @@ static char *span_dup(const char *s, const char *e) {
   return strndup(s, (size_t)(e - s));
 }
 
+/* a + b + c as one malloc'd string. Attribute values are built by hand:
+ * snprintf cost more than the rest of reading them. */
+static char *concat3(const char *a, size_t na, const char *b, size_t nb,
+                     const char *c, size_t nc) {
+  char *s = npuc_xmalloc(na + nb + nc + 1);
+  memcpy(s, a, na);
+  memcpy(s + na, b, nb);
+  memcpy(s + na + nb, c, nc);
+  s[na + nb + nc] = '\0';
+  return s;
+}
+
+/* Appends the decimal digits of v. */
+static void tb_put_uint(npuc_textbuf *tb, unsigned long long v) {
+  char digits[24];
+  size_t n = 0;
+  do
+    digits[sizeof digits - ++n] = (char)('0' + v % 10);
+  while ((v /= 10) && n < sizeof digits);
+  npuc_tb_append(tb, digits + sizeof digits - n, n);
+}
+
 /* One attribute value and no more: `[..]`, `{..}`, `#dialect.name<..>`,
  * `memref<..>`, a number, a string. A clause that follows (`pad_mode =
  * #hivm.padmode<PadValue> pad_value = %v`, `keys = ["k"] values = [..]`) is
@@ -991,9 +1013,12 @@ static char *parse_enum(to_mlir *st, parsed_op *p, const npuc_attr_def *a) {
       return NULL;
     }
   }
-  size_t n = strlen(a->enum_prefix) + v.len + 3;
-  char *s = malloc(n);
-  snprintf(s, n, "%s<%.*s>", a->enum_prefix, (int)v.len, v.start);
+  size_t np = strlen(a->enum_prefix);
+  char *s = npuc_xmalloc(np + v.len + 3);
+  memcpy(s, a->enum_prefix, np);
+  s[np] = '<';
+  memcpy(s + np + 1, v.start, v.len);
+  memcpy(s + np + 1 + v.len, ">", 2);
   return s;
 }
 
@@ -1009,10 +1034,7 @@ static char *parse_keyword(to_mlir *st, parsed_op *p, const npuc_attr_def *a) {
              a->name, p->def->name);
     return NULL;
   }
-  size_t n = v.len + 3;
-  char *s = malloc(n);
-  snprintf(s, n, "\"%.*s\"", (int)v.len, v.start);
-  return s;
+  return concat3("\"", 1, v.start, v.len, "\"", 1);
 }
 
 static char *parse_attr_value(to_mlir *st, parsed_op *p,
@@ -1049,10 +1071,14 @@ static char *parse_attr_value(to_mlir *st, parsed_op *p,
                p->def->name, describe(v, buf, sizeof buf));
       return NULL;
     }
-    size_t n = v.len + strlen(a->int_type) + 8;
-    char *s = malloc(n);
-    snprintf(s, n, "%s%.*s : %s", neg ? "-" : "", (int)v.len, v.start,
-             a->int_type);
+    /* [-]V : TYPE */
+    size_t nt = strlen(a->int_type);
+    char *s = npuc_xmalloc((size_t)neg + v.len + 3 + nt + 1), *o = s;
+    if (neg)
+      *o++ = '-';
+    memcpy(o, v.start, v.len);
+    memcpy(o + v.len, " : ", 3);
+    memcpy(o + v.len + 3, a->int_type, nt + 1);
     return s;
   }
   case NPUC_AK_I64_ARRAY: return parse_int_array(st, p, "i64");
@@ -1410,9 +1436,9 @@ static void emit_attr_dict(to_mlir *st, parsed_op *p) {
     npuc_tb_puts(&st->out, first ? "operandSegmentSizes = array<i32: "
                                  : ", operandSegmentSizes = array<i32: ");
     for (size_t g = 0; g < def->num_operands; ++g) {
-      char num[24];
-      snprintf(num, sizeof num, "%s%zu", g ? ", " : "", p->operands[g].len);
-      npuc_tb_puts(&st->out, num);
+      if (g)
+        npuc_tb_append(&st->out, ", ", 2);
+      tb_put_uint(&st->out, p->operands[g].len);
     }
     npuc_tb_putc(&st->out, '>');
   }
@@ -1444,9 +1470,11 @@ static void emit_loc(to_mlir *st, parsed_op *p) {
       npuc_tb_putc(&st->out, '\\');
     npuc_tb_putc(&st->out, *f);
   }
-  char pos[32];
-  snprintf(pos, sizeof pos, "\":%d:%d)", p->name.line, p->name.col);
-  npuc_tb_puts(&st->out, pos);
+  npuc_tb_append(&st->out, "\":", 2);
+  tb_put_uint(&st->out, (unsigned)p->name.line);
+  npuc_tb_putc(&st->out, ':');
+  tb_put_uint(&st->out, (unsigned)p->name.col);
+  npuc_tb_putc(&st->out, ')');
 }
 
 static void emit_tail(to_mlir *st, parsed_op *p) {

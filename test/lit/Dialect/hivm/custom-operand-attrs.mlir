@@ -21,6 +21,19 @@ func.func @inline(%a: tensor<16xf32>, %b: tensor<16xf16>) -> (tensor<16xf32>, te
 // CHECK-LABEL: func.func @not_one_per_input
 // CHECK: hivm.hir.custom {arg_attrs = [{}, {}]} "h" ins(%arg0 : tensor<16xf32>) outs
 func.func @not_one_per_input(%a: tensor<16xf32>) -> tensor<16xf32> {
-  %0 = "hivm.hir.custom"(%a, %a) {name = "h", arg_attrs = [{}, {}], operandSegmentSizes = array<i32: 1, 1>} : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  %0 = "hivm.hir.custom"(%a, %a) {name = "h", arg_attrs = [{}, {}], operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
   return %0 : tensor<16xf32>
+}
+
+// The scratch buffers hivm-alloc-extra-buffer gives custom and custom_macro
+// print as bishengir spells them: `tmps(..)`, after outs.
+// CHECK-LABEL: func.func @tmps
+// CHECK: hivm.hir.custom {extra_buffers_sizes = [256], extra_buffers_types = [f32]} "k" ins(%arg0 : memref<4xf32>) outs(%arg0 : memref<4xf32>) tmps(%arg1 : memref<256xf32>)
+// CHECK: hivm.hir.custom_macro "m" ins(%arg0 : memref<4xf32>) outs(%arg0 : memref<4xf32>) tmps(%arg1, %arg1 : memref<256xf32>, memref<256xf32>)
+// GENERIC: "hivm.hir.custom"(%{{.*}}, %{{.*}}, %{{.*}}) {{.*}}operandSegmentSizes = array<i32: 1, 1, 1>
+// GENERIC: "hivm.hir.custom_macro"(%{{.*}}) {{.*}}operandSegmentSizes = array<i32: 1, 1, 2, 0>
+func.func @tmps(%a: memref<4xf32>, %t: memref<256xf32>) {
+  hivm.hir.custom {extra_buffers_types = [f32], extra_buffers_sizes = [256]} "k" ins(%a : memref<4xf32>) outs(%a : memref<4xf32>) tmps(%t : memref<256xf32>)
+  hivm.hir.custom_macro "m" ins(%a : memref<4xf32>) outs(%a : memref<4xf32>) tmps(%t, %t : memref<256xf32>, memref<256xf32>)
+  return
 }

@@ -344,6 +344,22 @@ func.func @custom_macro_args_count(%x: memref<4xf32>, %e: i64) {
 }
 
 // -----
+// custom_macro: one event id per pipe pair among the slots that name one
+// (<set pipe, wait pipe, wait|set, <event>>), waited or set.
+func.func @custom_macro_duplicate_event(%x: memref<4xf32>) {
+  // expected-error @+1 {{'hivm.hir.custom_macro' op duplicate user-specified sync event id on the same pipe pair}}
+  hivm.hir.custom_macro {sync_event_slots = [#hivm.sync_event_slot<#hivm.pipe<PIPE_MTE2>, #hivm.pipe<PIPE_MTE1>, wait, <EVENT_ID0>>, #hivm.sync_event_slot<#hivm.pipe<PIPE_V>, #hivm.pipe<PIPE_MTE1>, wait, <EVENT_ID0>>, #hivm.sync_event_slot<#hivm.pipe<PIPE_MTE2>, #hivm.pipe<PIPE_MTE1>, set, <EVENT_ID0>>]} "k" ins(%x : memref<4xf32>) outs(%x : memref<4xf32>)
+  return
+}
+
+// -----
+// Another event id, another pipe pair, or no event id: no duplicate.
+func.func @custom_macro_distinct_events(%x: memref<4xf32>) {
+  hivm.hir.custom_macro {sync_event_slots = [#hivm.sync_event_slot<#hivm.pipe<PIPE_MTE2>, #hivm.pipe<PIPE_MTE1>, wait, <EVENT_ID0>>, #hivm.sync_event_slot<#hivm.pipe<PIPE_MTE2>, #hivm.pipe<PIPE_MTE1>, set, <EVENT_ID1>>, #hivm.sync_event_slot<#hivm.pipe<PIPE_MTE1>, #hivm.pipe<PIPE_MTE2>, wait, <EVENT_ID0>>, #hivm.sync_event_slot<#hivm.pipe<PIPE_MTE2>, #hivm.pipe<PIPE_MTE1>, wait>, #hivm.sync_event_slot<#hivm.pipe<PIPE_MTE2>, #hivm.pipe<PIPE_MTE1>, wait>]} "k" ins(%x : memref<4xf32>) outs(%x : memref<4xf32>)
+  return
+}
+
+// -----
 // Without arguments the slots are fine (a pass fills the arguments in).
 func.func @custom_macro_slots_only(%x: memref<4xf32>) {
   hivm.hir.custom_macro {sync_event_slots = [#hivm.sync_event_slot<#hivm.pipe<PIPE_MTE2>, #hivm.pipe<PIPE_MTE1>, wait>]} "k" ins(%x : memref<4xf32>) outs(%x : memref<4xf32>)
