@@ -63,4 +63,9 @@ void npuc_emit_diagnostic(MlirLocation loc, npuc_severity sev, const char *fmt,
 bool npuc_location_file_line_col(MlirLocation loc, char *file, size_t file_cap,
                                  int *line, int *col);
 
+/* "base:line:col" of an op's location (the file name without its
+ * directories, as reports and generated comments show it) into buf;
+ * false, and buf empty, for an unknown location. */
+bool npuc_op_short_location(MlirOperation op, char *buf, size_t cap);
+
 #endif

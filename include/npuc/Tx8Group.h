@@ -193,6 +193,14 @@ int64_t npuc_tx8_group_spm_bytes(const npuc_tx8_group_plan *p,
  * k-th of them in buffer order is entry k. */
 int npuc_tx8_buffer_addr_slot(const npuc_tx8_group_plan *p, int i);
 
+/* The decision tx8-sharding wrote on the group's anchor op: its
+ * tile_parallel shape_spatial_sharding and dev_info temporal_mem_slice,
+ * copied unchecked into `sharding` and `slice` (out.rank entries each).
+ * ABSENT when either is missing or not of the output's rank; MALFORMED
+ * after a located error. */
+npuc_tx8_attr_status npuc_tx8_group_decision(const npuc_tx8_group_plan *p,
+                                             int64_t *sharding, int64_t *slice);
+
 /* Where the buffers of one temporal slice of `out_slice` sit: the
  * offsets tx8-spm-alloc chose — each buffer's entry of its defining
  * op's dev_info.mem_addr (npuc_tx8_buffer_addr_slot) and the anchor's

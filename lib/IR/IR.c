@@ -100,6 +100,19 @@ bool npuc_location_file_line_col(MlirLocation loc, char *file, size_t file_cap,
   return true;
 }
 
+bool npuc_op_short_location(MlirOperation op, char *buf, size_t cap) {
+  char file[512];
+  int line = 0, col = 0;
+  if (cap)
+    buf[0] = 0;
+  if (!npuc_location_file_line_col(mlirOperationGetLocation(op), file,
+                                   sizeof file, &line, &col))
+    return false;
+  const char *base = strrchr(file, '/');
+  snprintf(buf, cap, "%s:%d:%d", base ? base + 1 : file, line, col);
+  return true;
+}
+
 static bool raw_file_line_col(MlirLocation loc, char *file, size_t file_cap,
                               int *line, int *col) {
   npuc_sb b = {0};

@@ -1225,22 +1225,15 @@ bool npuc_tx8_buffer_resident(const npuc_tx8_group_plan *p, int i,
  * buffers it makes resident live over every step (filled before the
  * loop). False after a located error (a malformed attribute). */
 static bool assign_residents(npuc_tx8_group_plan *p) {
-  npuc_tx8_parallel_attr par;
-  npuc_tx8_dev_attr dev;
-  npuc_tx8_attr_status sp =
-      npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &par);
-  npuc_tx8_attr_status sd = npuc_tx8_op_dev_attr(p->compute, &dev);
-  if (sp == NPUC_TX8_ATTR_MALFORMED || sd == NPUC_TX8_ATTR_MALFORMED)
+  int64_t ways[NPUC_TX8_MAX_RANK], slices[NPUC_TX8_MAX_RANK];
+  npuc_tx8_attr_status st = npuc_tx8_group_decision(p, ways, slices);
+  if (st == NPUC_TX8_ATTR_MALFORMED)
     return false;
-  int rank = p->out.rank;
-  if (sp != NPUC_TX8_ATTR_PRESENT || sd != NPUC_TX8_ATTR_PRESENT ||
-      par.shape_spatial_sharding.len != rank ||
-      dev.temporal_mem_slice.len != rank)
+  if (st != NPUC_TX8_ATTR_PRESENT)
     return true; /* not decided yet */
   int32_t sharding[NPUC_TX8_MAX_RANK], slice[NPUC_TX8_MAX_RANK];
-  for (int d = 0; d < rank; ++d) {
-    int64_t w = par.shape_spatial_sharding.v[d],
-            s = dev.temporal_mem_slice.v[d];
+  for (int d = 0; d < p->out.rank; ++d) {
+    int64_t w = ways[d], s = slices[d];
     if (w < 1 || w > p->out.dims[d] || s < 1 || s > p->out.dims[d])
       return true; /* out of range: the code generator says so */
     sharding[d] = (int32_t)w;
@@ -1259,6 +1252,28 @@ static bool assign_residents(npuc_tx8_group_plan *p) {
         p->buffers[p->buffers[i].inplace_of].resident)
       p->buffers[i].inplace_of = -1;
   return true;
+}
+
+npuc_tx8_attr_status npuc_tx8_group_decision(const npuc_tx8_group_plan *p,
+                                             int64_t *sharding,
+                                             int64_t *slice) {
+  npuc_tx8_parallel_attr par;
+  npuc_tx8_dev_attr dev;
+  npuc_tx8_attr_status sp =
+      npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &par);
+  npuc_tx8_attr_status sd = npuc_tx8_op_dev_attr(p->compute, &dev);
+  if (sp == NPUC_TX8_ATTR_MALFORMED || sd == NPUC_TX8_ATTR_MALFORMED)
+    return NPUC_TX8_ATTR_MALFORMED;
+  int rank = p->out.rank;
+  if (sp != NPUC_TX8_ATTR_PRESENT || sd != NPUC_TX8_ATTR_PRESENT ||
+      par.shape_spatial_sharding.len != rank ||
+      dev.temporal_mem_slice.len != rank)
+    return NPUC_TX8_ATTR_ABSENT;
+  for (int d = 0; d < rank; ++d) {
+    sharding[d] = par.shape_spatial_sharding.v[d];
+    slice[d] = dev.temporal_mem_slice.v[d];
+  }
+  return NPUC_TX8_ATTR_PRESENT;
 }
 
 /* ---- the reduce (K) split

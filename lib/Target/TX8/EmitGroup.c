@@ -72,16 +72,11 @@ bool tx8_emit_group(tx8_program *prog, MlirOperation group, int id,
 static bool read_decision(group_emitter *g) {
   npuc_tx8_group_plan *p = &g->plan;
   int rank = p->out.rank;
-  npuc_tx8_parallel_attr par;
-  npuc_tx8_dev_attr dev;
-  npuc_tx8_attr_status has_par =
-      npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &par);
-  npuc_tx8_attr_status has_dev = npuc_tx8_op_dev_attr(p->compute, &dev);
-  if (has_par == NPUC_TX8_ATTR_MALFORMED || has_dev == NPUC_TX8_ATTR_MALFORMED)
+  int64_t sharding[NPUC_TX8_MAX_RANK], slices[NPUC_TX8_MAX_RANK];
+  npuc_tx8_attr_status st = npuc_tx8_group_decision(p, sharding, slices);
+  if (st == NPUC_TX8_ATTR_MALFORMED)
     return false;
-  if (has_par != NPUC_TX8_ATTR_PRESENT || has_dev != NPUC_TX8_ATTR_PRESENT ||
-      par.shape_spatial_sharding.len != rank ||
-      dev.temporal_mem_slice.len != rank) {
+  if (st != NPUC_TX8_ATTR_PRESENT) {
     npuc_op_error(p->compute,
                   "%s: no tile_parallel sharding and dev_info "
                   "temporal_mem_slice of its rank (run "
@@ -91,8 +86,7 @@ static bool read_decision(group_emitter *g) {
   }
   int64_t tiles = 1;
   for (int d = 0; d < rank; ++d) {
-    int64_t ways = par.shape_spatial_sharding.v[d];
-    int64_t s = dev.temporal_mem_slice.v[d];
+    int64_t ways = sharding[d], s = slices[d];
     if (ways < 1 || ways > p->out.dims[d] || s < 1 || s > p->out.dims[d]) {
       npuc_op_error(p->compute,
                     "%s: dimension %d: sharding %lld or slice "
@@ -236,13 +230,9 @@ static const char *mode_c(npuc_tx8_layout_mode m) {
 }
 
 static void loc_comment(npuc_sb *sb, MlirOperation op) {
-  char file[512];
-  int line = 0, col = 0;
-  if (npuc_location_file_line_col(mlirOperationGetLocation(op), file,
-                                  sizeof file, &line, &col)) {
-    const char *base = strrchr(file, '/');
-    npuc_sb_printf(sb, " at %s:%d:%d", base ? base + 1 : file, line, col);
-  }
+  char where[600];
+  if (npuc_op_short_location(op, where, sizeof where))
+    npuc_sb_printf(sb, " at %s", where);
 }
 
 static void emit_tables(group_emitter *g, int id) {

@@ -955,15 +955,10 @@ static double ne_cycles(const search *s, const npuc_tx8_group_plan *p,
 /* ---- the search report (--search-report) */
 
 static void print_where(MlirOperation op) {
-  char file[512];
-  int line = 0, col = 0;
-  if (npuc_location_file_line_col(mlirOperationGetLocation(op), file,
-                                  sizeof file, &line, &col)) {
-    const char *base = strrchr(file, '/');
-    fprintf(stderr, "%s:%d:%d", base ? base + 1 : file, line, col);
-  } else {
-    fprintf(stderr, "<unknown>");
-  }
+  char where[600];
+  fprintf(stderr, "%s",
+          npuc_op_short_location(op, where, sizeof where) ? where
+                                                          : "<unknown>");
 }
 
 static void report_candidate(const search *s, const npuc_tx8_group_plan *p,
