@@ -31,9 +31,25 @@ cflags=(-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer
         -I"$root/include")
 cmake -DOUT="$work/npuc_tables.c" -DINPUT_DIR="$root/lib/Dialect/tables" \
       -P "$root/lib/Dialect/tables/Embed.cmake"
-srcs=("$root"/lib/Support/*.c "$root"/lib/Syntax/*.c
-      "$root"/lib/Dialect/OpTable*.c "$root"/lib/Dialect/Format*.c
-      "$work/npuc_tables.c")
+reader=("$root"/lib/Support/*.c "$root"/lib/Dialect/OpTable*.c
+        "$root"/lib/Dialect/Format*.c "$work/npuc_tables.c")
+# The tables' C data, as lib/CMakeLists.txt makes it: npuc-tablegen (the
+# one table reader, built plainly here) over the YAML files in byte order.
+mapfile -t tables < <(printf '%s\n' "$root"/lib/Dialect/tables/*.yaml | LC_ALL=C sort)
+mkdir -p "$work/tablegen"
+for s in "${reader[@]}"; do
+  "$cc" -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -I"$root/include" \
+        $(pkg-config --cflags yaml-0.1) -c "$s" \
+        -o "$work/tablegen/$(basename "${s%.c}").o" &
+done
+wait
+ar rcs "$work/libreader.a" "$work"/tablegen/*.o
+"$cc" -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -I"$root/include" \
+      "$root/lib/Dialect/tables/TableGen.c" "$work/libreader.a" \
+      $(pkg-config --libs yaml-0.1) -o "$work/npuc-tablegen"
+"$work/npuc-tablegen" "$work/npuc_tables_data.c" "${tables[@]}"
+srcs=("${reader[@]}" "$root"/lib/Syntax/*.c
+      "$root/lib/Dialect/BuiltinTables.c" "$work/npuc_tables_data.c")
 mkdir -p "$work/obj"
 for s in "${srcs[@]}"; do
   o=$work/obj/$(basename "${s%.c}").o
