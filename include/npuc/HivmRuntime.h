@@ -29,10 +29,14 @@ typedef struct {
   int64_t strides[NPUC_RT_MAX_RANK];
   int32_t rank;
   npuc_dtype dtype;
-  /* Elements of the allocation from `data` on, or 0 when unknown: views
-   * inherit it, so a view reaching past its storage can be caught. */
+  /* Elements of the allocation from `data` on, 0 when unknown, or
+   * NPUC_RT_EXTENT_EMPTY for a storage known to hold no element (a spec's
+   * shape [0]): views inherit it, so a view reaching past its storage can
+   * be caught. */
   int64_t extent;
 } npuc_buf;
+
+#define NPUC_RT_EXTENT_EMPTY (-1)
 
 /* An op input: a buffer, or a scalar broadcast to every element. */
 typedef struct {

@@ -207,8 +207,9 @@ npuc_buf npuc_rt_reinterpret(const npuc_buf *src, int64_t offset, int32_t rank,
  * legal); only touching such elements is not. Ops check the views they
  * touch, through npuc_rti_check_buf. */
 void npuc_rt_check_view(const npuc_buf *b, const char *loc) {
-  if (!npuc_rt_check_bounds() || b->extent <= 0)
+  if (!npuc_rt_check_bounds() || b->extent == 0)
     return;
+  int64_t extent = b->extent < 0 ? 0 : b->extent; /* EMPTY: none */
   int64_t lo = b->offset, hi = b->offset;
   for (int32_t j = 0; j < b->rank; j++) {
     if (b->sizes[j] == 0)
@@ -219,11 +220,11 @@ void npuc_rt_check_view(const npuc_buf *b, const char *loc) {
     else
       hi += span;
   }
-  if (lo < 0 || hi >= b->extent)
+  if (lo < 0 || hi >= extent)
     npuc_rt_fail(loc,
                  "view reaches element %lld of a buffer of %lld elements "
                  "(offset %lld)",
-                 (long long)(lo < 0 ? lo : hi), (long long)b->extent,
+                 (long long)(lo < 0 ? lo : hi), (long long)extent,
                  (long long)b->offset);
 }
 
@@ -327,8 +328,9 @@ static int64_t element_offset(const npuc_buf *b, const int64_t *idx,
                    (long long)idx[j], (int)j, (long long)b->sizes[j]);
     off += idx[j] * b->strides[j];
   }
-  if (check && b->extent > 0 && (off < 0 || off >= b->extent))
+  int64_t extent = b->extent < 0 ? 0 : b->extent; /* EMPTY: none */
+  if (check && b->extent != 0 && (off < 0 || off >= extent))
     npuc_rt_fail(loc, "element %lld is outside its buffer of %lld elements",
-                 (long long)off, (long long)b->extent);
+                 (long long)off, (long long)extent);
   return off;
 }

@@ -135,7 +135,7 @@ static bool load_buffer(host_arg *a, const char *path, int line) {
             line, (long long)NPUC_HOST_MAX_BYTES);
     return false;
   }
-  a->buf.extent = count;
+  a->buf.extent = count ? count : NPUC_RT_EXTENT_EMPTY; /* 0: unknown */
   int64_t stride = 1;
   for (int d = a->buf.rank - 1; d >= 0; --d) {
     a->buf.strides[d] = stride;
