@@ -203,13 +203,19 @@ npuc_buf npuc_rt_reinterpret(const npuc_buf *src, int64_t offset, int32_t rank,
   return v;
 }
 
+/* The elements b's storage holds, into *n; false when unknown (0). */
+static bool known_extent(const npuc_buf *b, int64_t *n) {
+  *n = b->extent == NPUC_RT_EXTENT_EMPTY ? 0 : b->extent;
+  return b->extent != 0;
+}
+
 /* Views may overhang their storage (a reinterpret_cast past the end is
  * legal); only touching such elements is not. Ops check the views they
  * touch, through npuc_rti_check_buf. */
 void npuc_rt_check_view(const npuc_buf *b, const char *loc) {
-  if (!npuc_rt_check_bounds() || b->extent == 0)
+  int64_t extent;
+  if (!npuc_rt_check_bounds() || !known_extent(b, &extent))
     return;
-  int64_t extent = b->extent < 0 ? 0 : b->extent; /* EMPTY: none */
   int64_t lo = b->offset, hi = b->offset;
   for (int32_t j = 0; j < b->rank; j++) {
     if (b->sizes[j] == 0)
@@ -328,8 +334,8 @@ static int64_t element_offset(const npuc_buf *b, const int64_t *idx,
                    (long long)idx[j], (int)j, (long long)b->sizes[j]);
     off += idx[j] * b->strides[j];
   }
-  int64_t extent = b->extent < 0 ? 0 : b->extent; /* EMPTY: none */
-  if (check && b->extent != 0 && (off < 0 || off >= extent))
+  int64_t extent;
+  if (check && known_extent(b, &extent) && (off < 0 || off >= extent))
     npuc_rt_fail(loc, "element %lld is outside its buffer of %lld elements",
                  (long long)off, (long long)extent);
   return off;

@@ -265,12 +265,13 @@ static bool emit_byte_view(emitter *em, MlirOperation op, bool workspace) {
                r, src, src, src, shift);
   npuc_em_line(em, "  %s.offset = 0; %s.rank = %zd; %s.dtype = %s;", r, r,
                (ssize_t)rank, r, npuc_em_dtype_name(dt));
-  /* What is left of the source's allocation, in the new element type. */
+  /* What is left of the source's allocation, in the new element type (a
+   * storage known empty stays so). */
   npuc_em_line(em,
                "  %s.extent = %s.extent > 0 ? ((%s.extent - %s.offset) * "
                "(int64_t)npuc_rt_elem_size(%s.dtype) - %s) / "
-               "(int64_t)npuc_rt_elem_size(%s) : 0;",
-               r, src, src, src, src, shift, npuc_em_dtype_name(dt));
+               "(int64_t)npuc_rt_elem_size(%s) : %s.extent;",
+               r, src, src, src, src, shift, npuc_em_dtype_name(dt), src);
   npuc_em_line(em, "  int64_t stride = 1;");
   npuc_em_line(em,
                "  for (int d = %zd - 1; d >= 0; --d) { %s.sizes[d] = sz[d]; "
