@@ -268,9 +268,13 @@ static bool walk_graph(graph *g, const npuc_tx8_target *t) {
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); ++i) {
     char name[32];
     snprintf(name, sizeof name, "arg%zd", (ssize_t)i);
-    if (!add_tensor(g, g->func, mlirBlockGetArgument(entry, i), TX8_DDR_INPUT,
-                    (MlirAttribute){NULL}, name))
+    MlirValue arg = mlirBlockGetArgument(entry, i);
+    if (!add_tensor(g, g->func, arg, TX8_DDR_INPUT, (MlirAttribute){NULL},
+                    name))
       return false;
+    /* A weight tx8-const-norm laid out in Cx: the host lays it out so. */
+    g->prog.tensors[g->prog.num_tensors - 1].mode =
+        npuc_tx8_value_ddr_layout(arg);
   }
   for (MlirOperation op = mlirBlockGetFirstOperation(entry);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
