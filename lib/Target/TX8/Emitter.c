@@ -94,6 +94,9 @@ static void append_pass(npuc_sb *sb, const char *name,
    * does: the container holds the bytes the load brings into SPM. */
   if (takes_option(def, "aligned-data"))
     npuc_sb_printf(sb, " aligned-data=true");
+  /* opt_ddr off: weights stay compact in DDR too. */
+  if (o->tx8_opt_ddr_off && takes_option(def, "weights-cx"))
+    npuc_sb_printf(sb, " weights-cx=false");
   if (o->tx8_opt_barrier_off && takes_option(def, "levels"))
     npuc_sb_printf(sb, " levels=false");
   if (o->target_config && takes_option(def, "target-config"))

@@ -157,6 +157,11 @@ static bool plan_load(MlirOperation load, const entries *e, plan *p) {
                     p->id, e->num_original);
     return false;
   }
+  /* An entry laid out already (weights-cx of an earlier run) is its
+   * layout's image. */
+  if (npuc_tx8_is_aligned(p->from) &&
+      !mlirTypeEqual(mlirAttributeGetType(e->cc.values[p->id]), p->type))
+    p->data_from = p->data_to = p->from;
   MlirOpOperand use = only_use(result);
   if (mlirOpOperandIsNull(use))
     return true;
@@ -323,10 +328,10 @@ static void lay_out_input_weights(MlirOperation module) {
     for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) {
       MlirValue arg = mlirBlockGetArgument(entry, i);
       npuc_tx8_dtype dt;
-      if (npuc_tx8_value_ddr_layout(arg) == NPUC_TX8_TENSOR &&
+      if (tx8_value_is_gemm_weight(arg) &&
+          npuc_tx8_value_ddr_layout(arg) == NPUC_TX8_TENSOR &&
           npuc_tx8_dtype_of_type(
-              mlirShapedTypeGetElementType(mlirValueGetType(arg)), &dt) &&
-          tx8_value_is_gemm_weight(arg))
+              mlirShapedTypeGetElementType(mlirValueGetType(arg)), &dt))
         tx8_set_arg_ddr_layout(funcs.ops[f], i, NPUC_TX8_CX);
     }
   }
