@@ -193,8 +193,8 @@ static void aligned_walks_by_block(void **state) {
                      plain + cases[i].extra);
     int64_t shape64[2] = {cases[i].whole[0], cases[i].whole[1]};
     double est = npuc_tx8_ddr_region_cycles(
-        shape64, 2, NPUC_TX8_BF16, cases[i].mode, cases[i].start,
-        cases[i].size, t->ddr_bank_bytes, rate, 0);
+        shape64, 2, NPUC_TX8_BF16, cases[i].mode, cases[i].start, cases[i].size,
+        t->ddr_bank_bytes, rate, 0);
     assert_true(est == (double)cases[i].extra);
     free(part.data);
   }
