@@ -274,14 +274,15 @@ static bool apply_decision(const search *s, MlirOperation group,
 }
 
 /* The DDR layout of what the group reads and writes: a group's result as
- * its tx8be.store_var keeps it, anything else (graph inputs, constants)
- * compact, as the code generator places them. */
+ * its tx8be.store_var keeps it, a graph input or constant as
+ * tx8-const-norm laid it out (npuc_tx8_value_ddr_layout: weights in Cx),
+ * as the code generator places them. */
 static npuc_tx8_layout_mode value_ddr_mode(MlirValue v) {
   if (!mlirValueIsAOpResult(v))
-    return NPUC_TX8_TENSOR;
+    return npuc_tx8_value_ddr_layout(v);
   MlirOperation def = mlirOpResultGetOwner(v);
   if (!npuc_op_is(def, "tx8be.group"))
-    return NPUC_TX8_TENSOR;
+    return npuc_tx8_value_ddr_layout(v);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(def, 0));
   MlirOperation ret = mlirBlockGetTerminator(body);
   intptr_t r = mlirOpResultGetResultNumber(v);
