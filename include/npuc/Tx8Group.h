@@ -144,6 +144,16 @@ bool npuc_tx8_group_plan_build(MlirOperation group, npuc_tx8_group_plan *p);
 bool npuc_tx8_buffer_resident(const npuc_tx8_group_plan *p, int i,
                               const int32_t *sharding, const int32_t *slice);
 
+/* Whether load buffer `i` is the same on every one of the group's tiles
+ * under `sharding` (more than one tile): none of its windows follows a
+ * sharded anchor dimension (a weight every tile needs whole, a weight's
+ * column slice when only the rows are sharded, a row slice of `a` when
+ * only N is), and, when it is filled per slice, every tile walks the same
+ * slices (each sharded dimension divides evenly). Such a load is read
+ * once from DDR and shared over the NoC (op_dma_load_shared). */
+bool npuc_tx8_buffer_shared(const npuc_tx8_group_plan *p, int i,
+                            const int32_t *sharding, const int32_t *slice);
+
 /* Filled once per tile, before the slice loop (invariant or resident). */
 static inline bool npuc_tx8_buffer_once(const npuc_tx8_buffer *b) {
   return b->invariant || b->resident;

@@ -1221,6 +1221,30 @@ bool npuc_tx8_buffer_resident(const npuc_tx8_group_plan *p, int i,
   return true;
 }
 
+bool npuc_tx8_buffer_shared(const npuc_tx8_group_plan *p, int i,
+                            const int32_t *sharding, const int32_t *slice) {
+  const npuc_tx8_buffer *x = &p->buffers[i];
+  if (x->kind != NPUC_TX8_BUF_LOAD)
+    return false;
+  int64_t parts = 1;
+  bool even = true;
+  for (int a = 0; a < p->out.rank; ++a) {
+    parts *= sharding[a];
+    even = even && p->out.dims[a] % sharding[a] == 0;
+  }
+  if (parts <= 1)
+    return false;
+  for (int d = 0; d < x->shape.rank; ++d) {
+    int a = x->windows[d].out_dim;
+    if (a >= 0 && a < p->out.rank && sharding[a] > 1)
+      return false;
+  }
+  /* Filled once (from the tile's first slice, windows on unsharded
+   * dimensions only): the same everywhere. Per slice: slice k must be
+   * the same slice on every tile. */
+  return npuc_tx8_buffer_resident(p, i, sharding, slice) || even;
+}
+
 /* The decision tx8-sharding wrote on the anchor's op, if any: the
  * buffers it makes resident live over every step (filled before the
  * loop). False after a located error (a malformed attribute). */

@@ -730,12 +730,13 @@ static void emit_dma(group_emitter *g, int buf, int t, const char *what,
                  into != buf ? " /* into its channel_norm's layout */" : "");
 }
 
-/* An invariant load is the same on every tile of the group: read once
- * from DDR and shared over the NoC when that is cheaper
+/* A load the same on every tile of the group (npuc_tx8_buffer_shared: an
+ * invariant or resident weight, or a slice no sharded dimension moves) is
+ * read once from DDR and shared over the NoC when that is cheaper
  * (op_dma_load_shared decides). */
 static void emit_load(group_emitter *g, int buf) {
   const npuc_tx8_buffer *b = &g->plan.buffers[buf];
-  if (!b->invariant || g->parts <= 1) {
+  if (!npuc_tx8_buffer_shared(&g->plan, buf, g->sharding, g->slice)) {
     emit_dma(g, buf, g->operand_ddr[b->source], "load_var",
              "op_dma_load_slice(&b[%d], &whole", "");
     return;

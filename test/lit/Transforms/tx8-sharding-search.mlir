@@ -18,7 +18,7 @@
 // The report: every candidate with its cost or why it was dropped, then
 // the choice.
 // REPORT-DAG: sharding 16x1 slice 4x4096: does not fit ({{[0-9]+}} bytes of SPM, 3145728)
-// REPORT-DAG: sharding 1x16 slice 64x256: {{[0-9]+}} cycles ({{[0-9]+}} slices of load {{[0-9]+}} store {{[0-9]+}} ne {{[0-9]+}} ct {{[0-9]+}}; once {{[0-9]+}}), {{[0-9]+}} bytes of SPM
+// REPORT-DAG: sharding 1x16 slice 64x256: {{[0-9]+}} cycles ({{[0-9]+}} slices of load {{[0-9]+}} store {{[0-9]+}} ne {{[0-9]+}} ct {{[0-9]+}} noc {{[0-9]+}}; once {{[0-9]+}}), {{[0-9]+}} bytes of SPM
 // REPORT: tx8-search: tx8-sharding-search.mlir:[[@LINE+8]]:10: tx8be.gemm: chose sharding 1x16 slice {{[0-9]+}}x256, {{[0-9]+}} cycles, of {{[0-9]+}} candidates
 // BUDGET: tx8-search: tx8-sharding-search.mlir:[[@LINE+7]]:10: tx8be.gemm: chose sharding {{[0-9x]+}} slice {{[0-9x]+}}, {{[0-9]+}} cycles, of 1 candidates
 func.func @mlp_layer(%a: tensor<64x4096xbf16>, %b: tensor<4096x4096xbf16>, %v: tensor<4096xbf16>) -> tensor<64x4096xbf16> {
