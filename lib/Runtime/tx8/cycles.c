@@ -85,22 +85,39 @@ uint64_t npuc_tx8_cycles_ddr_extra(bool write, uint64_t cycles) {
 
 /* The ring all-gather (lib/Common/Tx8NocCost.c: tx8-sharding's estimate
  * charges the same). */
-uint64_t npuc_tx8_cycles_noc_gather(int64_t bytes, int32_t parts) {
+uint64_t npuc_tx8_cycles_noc_gather_among(int64_t bytes, int32_t members,
+                                          int32_t first, int32_t stride) {
   npuc_tx8_noc noc = {current.tiles_x, current.noc_link_bytes_per_cycle,
                       current.noc_hop_cycles, current.op_overhead_cycles};
-  return npuc_tx8_noc_gather_cycles(&noc, bytes, parts);
+  return npuc_tx8_noc_gather_cycles(&noc, bytes, members, first, stride);
 }
 
-bool npuc_tx8_cycles_shared_load(int64_t bytes, int32_t parts) {
-  if (parts <= 1 || current.noc_link_bytes_per_cycle <= 0)
+uint64_t npuc_tx8_cycles_noc_gather(int64_t bytes, int32_t parts) {
+  return npuc_tx8_cycles_noc_gather_among(bytes, parts, 0, 1);
+}
+
+bool npuc_tx8_cycles_shared_load_among(int64_t bytes, int32_t members,
+                                       int32_t first, int32_t stride) {
+  if (members <= 1 || current.noc_link_bytes_per_cycle <= 0)
     return false;
-  int64_t share = (bytes + parts - 1) / parts;
-  return npuc_tx8_cycles_ddr(share) + npuc_tx8_cycles_noc_gather(bytes, parts) <
+  int64_t share = (bytes + members - 1) / members;
+  return npuc_tx8_cycles_ddr(share) +
+             npuc_tx8_cycles_noc_gather_among(bytes, members, first, stride) <
          npuc_tx8_cycles_ddr(bytes);
 }
 
+bool npuc_tx8_cycles_shared_load(int64_t bytes, int32_t parts) {
+  return npuc_tx8_cycles_shared_load_among(bytes, parts, 0, 1);
+}
+
+uint64_t npuc_tx8_cycles_noc_among(int64_t bytes, int32_t members,
+                                   int32_t first, int32_t stride) {
+  return charge(NPUC_TX8_BUSY_NOC, npuc_tx8_cycles_noc_gather_among(
+                                       bytes, members, first, stride));
+}
+
 uint64_t npuc_tx8_cycles_noc(int64_t bytes, int32_t parts) {
-  return charge(NPUC_TX8_BUSY_NOC, npuc_tx8_cycles_noc_gather(bytes, parts));
+  return npuc_tx8_cycles_noc_among(bytes, parts, 0, 1);
 }
 
 uint64_t npuc_tx8_cycles_tdma(int64_t bytes) {

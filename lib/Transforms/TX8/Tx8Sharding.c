@@ -811,8 +811,8 @@ static double ct_cycles(const search *s, const npuc_tx8_group_plan *p,
   }
 }
 
-static void shared_load(const search *s, double bytes, int32_t parts,
-                        double *cyc, double *runs, double *noc);
+static void shared_load(const search *s, double bytes, int32_t members,
+                        int32_t stride, double *cyc, double *runs, double *noc);
 
 /* The loads, channel_norms and extracts of estimate(). */
 static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
@@ -824,7 +824,6 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
   double over = (double)t->op_overhead_cycles;
   double k_slices =
       p->reduce_op >= 0 ? ceil_div(p->reduce_len, p->reduce_slice) : 1;
-  int32_t parts = busy_tiles(p, sharding);
   for (int i = 0; i < p->num_buffers; ++i) {
     const npuc_tx8_buffer *b = &p->buffers[i];
     int moved =
@@ -839,8 +838,10 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
       if (!b->invariant && b->source >= 0 && b->source < NPUC_TX8_MAX_BUFFERS)
         runs = slice_ddr_cycles(s, p, i, s->operand_mode[b->source], sharding,
                                 slice);
-      if (npuc_tx8_buffer_shared(p, i, sharding, slice))
-        shared_load(s, bytes, parts, &cyc, &runs, &noc);
+      int32_t stride,
+          members = npuc_tx8_buffer_shared(p, i, sharding, slice, &stride);
+      if (members > 1)
+        shared_load(s, bytes, members, stride, &cyc, &runs, &noc);
       cyc += runs;
       *(once ? &c->once : &c->load) += times * cyc;
       *(once ? &c->once : &c->noc) += times * noc;
@@ -856,26 +857,28 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
   }
 }
 
-/* A load every tile of the group reads the same (npuc_tx8_buffer_shared)
- * as op_dma_load_shared charges it (lib/Runtime/tx8/slice.c, cycles.c):
- * when a 1/parts share from DDR plus the ring all-gather over the NoC
+/* A load `members` tiles `stride` apart read the same
+ * (npuc_tx8_buffer_shared) as op_dma_load_shared_among charges it on the
+ * first tile's ring (lib/Runtime/tx8/slice.c, cycles.c): when a
+ * 1/members share from DDR plus the ring all-gather over the NoC
  * (npuc_tx8_noc_gather_cycles, the C model's) beats each tile reading it
  * all, the tile's DMA reads its share (and its share of the DDR runs'
  * cost, `runs`) and the NoC engine (`noc`) takes the gather; else `cyc`
  * and `runs` stay the whole read's. */
-static void shared_load(const search *s, double bytes, int32_t parts,
-                        double *cyc, double *runs, double *noc) {
+static void shared_load(const search *s, double bytes, int32_t members,
+                        int32_t stride, double *cyc, double *runs,
+                        double *noc) {
   const npuc_tx8_target *t = s->t;
-  if (parts <= 1 || t->noc_link_bytes_per_cycle <= 0 || bytes <= 0)
+  if (members <= 1 || t->noc_link_bytes_per_cycle <= 0 || bytes <= 0)
     return;
   double all = (double)t->tiles_x * t->tiles_y;
   double ddr_rate = t->ddr_gbytes_per_s / t->clock_ghz / all;
   double over = (double)t->op_overhead_cycles;
-  double share = ceil(bytes / parts);
+  double share = ceil(bytes / members);
   npuc_tx8_noc mesh = {t->tiles_x, t->noc_link_bytes_per_cycle,
                        t->noc_hop_cycles, t->op_overhead_cycles};
-  double gather =
-      (double)npuc_tx8_noc_gather_cycles(&mesh, (int64_t)bytes, parts);
+  double gather = (double)npuc_tx8_noc_gather_cycles(&mesh, (int64_t)bytes,
+                                                     members, 0, stride);
   if (ceil(share / ddr_rate) + over + gather >= ceil(bytes / ddr_rate) + over)
     return; /* the C model reads it whole */
   *cyc = share / ddr_rate + over;
