@@ -285,7 +285,15 @@ static npuc_tx8_layout_mode value_ddr_mode(MlirValue v) {
   if (!npuc_op_is(def, "tx8be.group"))
     return NPUC_TX8_TENSOR;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(def, 0));
-  MlirOperation ret = mlirBlockGetTerminator(body);
+  /* The last op: tx8be.return (mlirBlockGetTerminator wants a registered
+   * terminator, which an op of ours is not: it found none, and every
+   * group result read as compact). */
+  MlirOperation ret = {NULL};
+  for (MlirOperation op = mlirBlockIsNull(body)
+                              ? (MlirOperation){NULL}
+                              : mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    ret = op;
   intptr_t r = mlirOpResultGetResultNumber(v);
   if (mlirOperationIsNull(ret) || r >= mlirOperationGetNumOperands(ret))
     return NPUC_TX8_TENSOR;
