@@ -141,19 +141,33 @@ uint64_t op_dma_load_shared(const TSR *spm, const TSR *whole, const L_SHAPE *l,
                             int32_t part, int32_t parts) {
   if (parts < 1 || part < 0 || part >= parts)
     npuc_tx8_fail("op_dma_load_shared", "tile %d of %d", (int)part, (int)parts);
+  return op_dma_load_shared_among(spm, whole, l, part, parts, 1);
+}
+
+uint64_t op_dma_load_shared_among(const TSR *spm, const TSR *whole,
+                                  const L_SHAPE *l, int32_t tile,
+                                  int32_t members, int32_t stride) {
+  if (members < 1 || stride < 1 || tile < 0)
+    npuc_tx8_fail("op_dma_load_shared", "tile %d of %d members %d apart",
+                  (int)tile, (int)members, (int)stride);
   int64_t bytes = spm->layout.total_bytes;
-  if (!npuc_tx8_cycles_shared_load(bytes, parts))
+  int32_t part = (tile / stride) % members, first = tile - part * stride;
+  if (!npuc_tx8_cycles_shared_load_among(bytes, members, first, stride))
     return op_dma_load_slice(spm, whole, l);
   npuc_tx8i_ddr_begin();
   load_region("op_dma_load_shared", spm, whole, l);
   /* This tile's share: the parts' sizes add up to the tensor's bytes;
    * its placement penalty is its share of the whole read's. */
-  int64_t share = bytes * (part + 1) / parts - bytes * part / parts;
+  int64_t share = bytes * (part + 1) / members - bytes * part / members;
   uint64_t extra = npuc_tx8i_ddr_end();
   extra = (extra * (uint64_t)share + (uint64_t)bytes - 1) /
           (uint64_t)(bytes > 0 ? bytes : 1);
-  return npuc_tx8_cycles_rdma(share) + npuc_tx8_cycles_noc(bytes, parts) +
-         npuc_tx8_cycles_ddr_extra(false, extra);
+  /* In this order on the timeline: the DMA's whole part (its bytes and
+   * where they lie), then the gather, so the next load's DMA may run
+   * while the NoC forwards this one. */
+  uint64_t dma =
+      npuc_tx8_cycles_rdma(share) + npuc_tx8_cycles_ddr_extra(false, extra);
+  return dma + npuc_tx8_cycles_noc_among(bytes, members, first, stride);
 }
 
 uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm,

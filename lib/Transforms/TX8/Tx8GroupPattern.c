@@ -533,6 +533,7 @@ typedef struct {
 } spm_sum;
 
 static bool whole_operand(MlirOperation op, intptr_t i, MlirType t);
+static int64_t gemm_weight_k_dim(MlirOperation op, intptr_t i, intptr_t rank);
 
 /* Bytes of value `v` of `op` (operand i, or a result: i < 0) at the
  * finest split: one row (of the last dim) of an activation, halo rows of
@@ -551,11 +552,14 @@ static void add_value(spm_sum *s, MlirOperation op, intptr_t i, MlirValue v) {
   int64_t bytes = element_bytes(t), dims[8];
   int nd = 0;
   bool whole = rank <= 1 || whole_operand(op, i, t);
+  int64_t k_dim = gemm_weight_k_dim(op, i, rank);
   for (intptr_t d = 0; d < rank && d < 8; d++) {
     int64_t size = mlirShapedTypeGetDimSize(t, d);
     if (size < 0)
       size = 1;
-    if (whole || d == rank - 1 || (rank == 4 && d >= 2))
+    if (k_dim >= 0)
+      dims[nd++] = d == k_dim ? size : 1;
+    else if (whole || d == rank - 1 || (rank == 4 && d >= 2))
       dims[nd++] = size;
     else if (rank == 4 && d == 1)
       dims[nd++] = size < s->halo_rows ? size : s->halo_rows;
@@ -607,6 +611,18 @@ static bool whole_operand(MlirOperation op, intptr_t i, MlirType t) {
   /* Elementwise ops split anywhere; softmax, layernorm, reductions and
    * the rest may need a whole axis: counted whole. */
   return !npuc_tx8_pattern_is_elementwise(name);
+}
+
+/* The K dimension of a gemm's rank-2 weight (operand 1), else -1. At the
+ * finest split a weight goes in column parts (tx8-sharding splits the
+ * gemm's N in time and over the tiles, docs/passes/tx8-sharding.md), so
+ * one column of K elements is what a slice needs: counting the weight
+ * whole would refuse every gemm whose weight exceeds SPM its epilogue
+ * (gemm + gelu of a transformer FFN). */
+static int64_t gemm_weight_k_dim(MlirOperation op, intptr_t i, intptr_t rank) {
+  if (i != 1 || rank != 2 || !npuc_op_is(op, "tx8be.gemm"))
+    return -1;
+  return has_attr(op, "transpose_b") ? 1 : 0;
 }
 
 static int64_t conv_param(MlirOperation op, const char *name) {
