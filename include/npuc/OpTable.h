@@ -106,6 +106,10 @@ struct npuc_fmt_elem {
   size_t num_children;
   size_t *branch_ends; /* ALTERNATIVES: end index of each branch */
   size_t num_branches;
+  /* TYPE from stripped-type($name, `prefix`): the type may be written
+   * without its prefix (`<1>` for `!llvm.ptr<1>`, nothing for `!llvm.ptr`),
+   * as ODS prints a dialect type it knows the class of; NULL otherwise. */
+  char *type_prefix;
 };
 
 /* One allowed combination of types and attribute values (`signatures:`):

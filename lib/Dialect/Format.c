@@ -10,6 +10,9 @@
  *             | `` (an empty literal: no space before what follows)
  *             | region-args($region) (`(%a : T, ...)`: the region's entry
  *               block arguments written as a signature before it)
+ *             | stripped-type($name, `prefix`) (the one type of a group,
+ *               which may be written without `prefix`: `<1>`, as ODS
+ *               prints `!llvm.ptr<1>` where it knows the type's class)
  *   group    := '(' elem+ ('|' elem+)* ')' ['?']
  *
  * A group with '?' is optional (present when its anchor is); a group with
@@ -76,6 +79,7 @@ bool npuc_format_compile(npuc_op_def *op, const char *file, int line,
 
 static void free_contents(npuc_fmt_elem *e) {
   free(e->text);
+  free(e->type_prefix);
   npuc_format_free(e->children, e->num_children);
   free(e->branch_ends);
   memset(e, 0, sizeof *e);
@@ -228,6 +232,53 @@ static bool parse_region_args(fmt_parser *fp, npuc_fmt_elem *e) {
   return true;
 }
 
+/* stripped-type($name, `!llvm.ptr`): the one type of a non-variadic
+ * operand or result group, read with or without the prefix. */
+static bool parse_stripped_type(fmt_parser *fp, npuc_fmt_elem *e) {
+  const char *usage = "expected stripped-type($name, `prefix`) in '%s'";
+  fp->p += strlen("stripped-type");
+  skip_space(fp);
+  if (fp->p[0] != '(' || fp->p[1] != '$') {
+    fmt_error(fp, usage, fp->op->name);
+    return false;
+  }
+  fp->p += 2;
+  e->kind = NPUC_FMT_TYPE;
+  e->attr_index = -1;
+  e->text = read_name(fp);
+  skip_space(fp);
+  const char *open = NULL;
+  if (*fp->p == ',') {
+    fp->p++;
+    skip_space(fp);
+    open = *fp->p == '`' ? fp->p : NULL;
+  }
+  const char *close = open ? strchr(open + 1, '`') : NULL;
+  if (!e->text || !close || close == open + 1 || open[1] != '!') {
+    fmt_error(fp, usage, fp->op->name);
+    return false;
+  }
+  e->type_prefix = strndup(open + 1, (size_t)(close - open - 1));
+  fp->p = close + 1;
+  skip_space(fp);
+  if (*fp->p != ')') {
+    fmt_error(fp, usage, fp->op->name);
+    return false;
+  }
+  fp->p++;
+  if (!resolve_var(fp, e, true))
+    return false;
+  const npuc_value_def *v = e->var_class == NPUC_VAR_RESULT
+                                ? &fp->op->results[e->var_index]
+                                : &fp->op->operands[e->var_index];
+  if (v->variadic) {
+    fmt_error(fp, "stripped-type in '%s' takes a group of one value",
+              fp->op->name);
+    return false;
+  }
+  return true;
+}
+
 /* type($group, $attr): after each type of the group an optional attribute
  * dictionary, all of them kept in the array attribute $attr (bishengir's
  * custom ops: `ins(%a : tensor<4xf32> {inplace_outs = 0 : i32})`). */
@@ -277,6 +328,8 @@ static bool parse_one(fmt_parser *fp, npuc_fmt_elem *e) {
                    : (fmt_error(fp, "'$' without a name in '%s'", fp->op->name),
                       false);
   }
+  if (starts_with(p, "stripped-type"))
+    return parse_stripped_type(fp, e);
   bool function_results = starts_with(p, "function-results");
   if (function_results || starts_with(p, "type")) {
     fp->p += function_results ? strlen("function-results") : 4;

@@ -20,7 +20,7 @@
 static_assert(sizeof(npuc_op_def) == 176, "npuc_op_def changed: write it");
 static_assert(sizeof(npuc_value_def) == 40, "npuc_value_def changed");
 static_assert(sizeof(npuc_attr_def) == 48, "npuc_attr_def changed");
-static_assert(sizeof(npuc_fmt_elem) == 64, "npuc_fmt_elem changed");
+static_assert(sizeof(npuc_fmt_elem) == 72, "npuc_fmt_elem changed");
 static_assert(sizeof(npuc_sig_key) == 32, "npuc_sig_key changed");
 static_assert(sizeof(npuc_verify_rule) == 192, "npuc_verify_rule changed");
 static_assert(sizeof(npuc_attr_spec) == 40, "npuc_attr_spec changed");
@@ -193,7 +193,9 @@ static int write_format(writer *w, const npuc_fmt_elem *e, size_t n) {
     write_ref(w->out, children[i]);
     fprintf(w->out, ", %zu, ", e[i].num_children);
     write_ref(w->out, ends[i]);
-    fprintf(w->out, ", %zu},\n", e[i].num_branches);
+    fprintf(w->out, ", %zu, ", e[i].num_branches);
+    write_str(w->out, e[i].type_prefix);
+    fputs("},\n", w->out);
   }
   fputs(n ? "};\n" : "{0}};\n", w->out);
   free(children);

@@ -241,6 +241,22 @@ static void reports_format_errors(void **state) {
   expect_error(OP_HEAD
                "    regions: [body]\n    format: region-args(body) $body\n",
                "expected region-args($region)");
+  /* stripped-type($name, `!prefix`): one value's type, a `!` prefix. */
+  expect_error(OP_HEAD "    operands: [{name: a}]\n"
+                       "    format: $a stripped-type($a)\n",
+               "expected stripped-type($name, `prefix`)");
+  expect_error(OP_HEAD "    operands: [{name: a}]\n"
+                       "    format: $a stripped-type($a, `llvm.ptr`)\n",
+               "expected stripped-type($name, `prefix`)");
+  expect_error(OP_HEAD "    operands: [{name: a}]\n"
+                       "    format: $a stripped-type($a, `!llvm.ptr` x)\n",
+               "expected stripped-type($name, `prefix`)");
+  expect_error(OP_HEAD "    operands: [{name: a, variadic: true}]\n"
+                       "    format: $a stripped-type($a, `!llvm.ptr`)\n",
+               "stripped-type in 'toy.x' takes a group of one value");
+  expect_error(OP_HEAD "    operands: [{name: a}]\n"
+                       "    format: $a type($a) stripped-type($a, `!p`)\n",
+               "operand 'a' needs exactly one type($name)");
 }
 
 /* The tables built into npuc load without a single error. */
