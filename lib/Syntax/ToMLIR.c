@@ -104,7 +104,8 @@ char *npuc_syntax_to_mlir(const npuc_syntax_options *opts, const char *text,
   st.copy_line = first;
   st.copy_col = 1;
   npuc_token closing;
-  bool ok = convert_block_list(&st, false, &closing) && !st.failed;
+  bool ok = convert_block_list(&st, false, &closing) && !st.failed &&
+            npuc_syntax_check_attrs(opts, text, len);
   if (ok) /* the rest of the text; its end position is not needed */
     flush(&st, text + len, st.copy_line, st.copy_col);
   if (!ok) {
