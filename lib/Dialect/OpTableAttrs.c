@@ -13,9 +13,10 @@
 
 static bool fail(char *msg, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* MLIR keeps an attribute's text as written, line breaks included. */
+static bool blank(char c) { return c == ' ' || c == '\n' || c == '\t'; }
 static bool check_params(const char *ns, const npuc_attr_spec *s,
-                         const char *params, size_t len, char *msg,
-                         size_t cap);
+                         const char *params, size_t len, char *msg, size_t cap);
 
 const npuc_dialect_def *npuc_attr_dialect(const npuc_op_registry *reg,
                                           const char *ns, size_t len) {
@@ -53,11 +54,10 @@ static bool fail(char *msg, size_t cap, const char *fmt, ...) {
   return false;
 }
 
-static bool check_fields(const char *ns, const npuc_attr_spec *s,
-                         const char *p, size_t len, char *msg, size_t cap);
+static bool check_fields(const char *ns, const npuc_attr_spec *s, const char *p,
+                         size_t len, char *msg, size_t cap);
 static bool check_case_fields(const char *ns, const npuc_attr_spec *s,
-                              const char *p, size_t len, char *msg,
-                              size_t cap);
+                              const char *p, size_t len, char *msg, size_t cap);
 
 static bool check_params(const char *ns, const npuc_attr_spec *s,
                          const char *params, size_t len, char *msg,
@@ -69,9 +69,9 @@ static bool check_params(const char *ns, const npuc_attr_spec *s,
     return fail(msg, cap, "attribute '#%s.%s' needs parameters <...>", ns,
                 s->mnemonic);
   }
-  while (len && (*params == ' '))
+  while (len && blank(*params))
     ++params, --len;
-  while (len && params[len - 1] == ' ')
+  while (len && blank(params[len - 1]))
     --len;
   switch (s->params) {
   case NPUC_PARAMS_ANY: return true;
@@ -95,8 +95,8 @@ static size_t entry_end(const char *p, size_t at, size_t len) {
   size_t depth = 0;
   while (at < len && (depth > 0 || p[at] != ',')) {
     depth += p[at] == '<' || p[at] == '[' || p[at] == '(' || p[at] == '{';
-    depth -= depth &&
-             (p[at] == '>' || p[at] == ']' || p[at] == ')' || p[at] == '}');
+    depth -=
+        depth && (p[at] == '>' || p[at] == ']' || p[at] == ')' || p[at] == '}');
     ++at;
   }
   return at;
@@ -109,18 +109,17 @@ static bool check_value(const char *ns, const npuc_attr_spec *s,
 /* `k = v, k2 = v2` at nesting depth 0: known names, each once; integer
  * fields are integers at least their minimum, bool fields true or false.
  * `seen` (num_fields entries) receives the fields given. */
-static bool read_fields(const char *ns, const npuc_attr_spec *s,
-                        const char *p, size_t len, bool *seen, char *msg,
-                        size_t cap) {
+static bool read_fields(const char *ns, const npuc_attr_spec *s, const char *p,
+                        size_t len, bool *seen, char *msg, size_t cap) {
   size_t at = 0;
   while (at < len) {
     size_t start = at;
     at = entry_end(p, at, len);
     const char *item = p + start, *eq = memchr(item, '=', at - start);
     size_t nlen = eq ? (size_t)(eq - item) : at - start;
-    while (nlen && (item[0] == ' '))
+    while (nlen && blank(item[0]))
       ++item, --nlen;
-    while (nlen && item[nlen - 1] == ' ')
+    while (nlen && blank(item[nlen - 1]))
       --nlen;
     size_t f = 0;
     while (f < s->num_fields && (strlen(s->fields[f].name) != nlen ||
@@ -130,11 +129,11 @@ static bool read_fields(const char *ns, const npuc_attr_spec *s,
       return fail(msg, cap, "'#%s.%s' has no field '%.*s'", ns, s->mnemonic,
                   (int)nlen, item);
     if (seen[f])
-      return fail(msg, cap, "'#%s.%s': field '%s' given twice", ns,
-                  s->mnemonic, s->fields[f].name);
+      return fail(msg, cap, "'#%s.%s': field '%s' given twice", ns, s->mnemonic,
+                  s->fields[f].name);
     seen[f] = true;
-    if (!check_value(ns, s, &s->fields[f], eq + 1,
-                     (size_t)(p + at - eq - 1), msg, cap))
+    if (!check_value(ns, s, &s->fields[f], eq + 1, (size_t)(p + at - eq - 1),
+                     msg, cap))
       return false;
     at += at < len; /* the comma */
   }
@@ -144,9 +143,9 @@ static bool read_fields(const char *ns, const npuc_attr_spec *s,
 static bool check_value(const char *ns, const npuc_attr_spec *s,
                         const npuc_attr_field *af, const char *v, size_t len,
                         char *msg, size_t cap) {
-  while (len && *v == ' ')
+  while (len && blank(*v))
     ++v, --len;
-  while (len && v[len - 1] == ' ')
+  while (len && blank(v[len - 1]))
     --len;
   if (af->integer) {
     char *end;
@@ -163,8 +162,8 @@ static bool check_value(const char *ns, const npuc_attr_spec *s,
   return true;
 }
 
-static bool check_fields(const char *ns, const npuc_attr_spec *s,
-                         const char *p, size_t len, char *msg, size_t cap) {
+static bool check_fields(const char *ns, const npuc_attr_spec *s, const char *p,
+                         size_t len, char *msg, size_t cap) {
   bool *seen = calloc(s->num_fields + 1, sizeof *seen);
   bool ok = read_fields(ns, s, p, len, seen, msg, cap);
   free(seen);
@@ -185,7 +184,7 @@ static bool check_case_fields(const char *ns, const npuc_attr_spec *s,
                               const char *p, size_t len, char *msg,
                               size_t cap) {
   size_t n = entry_end(p, 0, len), clen = n;
-  while (clen && p[clen - 1] == ' ')
+  while (clen && blank(p[clen - 1]))
     --clen;
   if (!npuc_attr_spec_has_value(s, p, clen))
     return fail(msg, cap, "'%.*s' is not a case of '#%s.%s'", (int)clen, p, ns,

@@ -26,8 +26,8 @@ static void advance_lines(attr_scan *sc, const char *to);
 bool npuc_syntax_check_attrs(const npuc_syntax_options *opts, const char *text,
                              size_t len) {
   const npuc_op_registry *reg = opts->registry;
-  attr_scan sc = {opts, text, text + len, text, text,
-                  opts->first_line > 0 ? opts->first_line : 1};
+  attr_scan sc = {opts, text, text + len,
+                  text, text, opts->first_line > 0 ? opts->first_line : 1};
   bool ok = true;
   for (const char *p = text; ok && p < sc.end;) {
     const char *hash = memchr(p, '#', (size_t)(sc.end - p));
@@ -35,8 +35,9 @@ bool npuc_syntax_check_attrs(const npuc_syntax_options *opts, const char *text,
       break;
     p = hash + 1;
     const char *name = p;
-    while (p < sc.end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                          (*p >= '0' && *p <= '9') || *p == '_'))
+    while (p < sc.end &&
+           ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+            (*p >= '0' && *p <= '9') || *p == '_'))
       ++p;
     const npuc_dialect_def *d =
         p < sc.end && *p == '.' && p > name
@@ -64,9 +65,9 @@ bool npuc_syntax_check_attrs(const npuc_syntax_options *opts, const char *text,
 /* The end of `mnemonic` or `mnemonic<...>` (nested <>, `->` inside and
  * strings skipped); NULL when the brackets do not close. */
 static const char *attr_end(const char *p, const char *end) {
-  while (p < end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                     (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' ||
-                     *p == '$'))
+  while (p < end &&
+         ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+          (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' || *p == '$'))
     ++p;
   if (p == end || *p != '<')
     return p;
@@ -87,9 +88,9 @@ static const char *attr_end(const char *p, const char *end) {
 
 /* Counts the lines from the last position counted up to `to`. */
 static void advance_lines(attr_scan *sc, const char *to) {
-  for (const char *nl; sc->counted < to &&
-                       (nl = memchr(sc->counted, '\n',
-                                    (size_t)(to - sc->counted))) != NULL;) {
+  for (const char *nl;
+       sc->counted < to &&
+       (nl = memchr(sc->counted, '\n', (size_t)(to - sc->counted))) != NULL;) {
     ++sc->line;
     sc->line_start = sc->counted = nl + 1;
   }

@@ -201,6 +201,25 @@ static void reports_verify_rule_errors(void **state) {
                "of_dim must be 0..64");
 }
 
+/* attrdefs with a case and fields: required_for / only_for name cases of
+ * the attribute's values and come with their message. */
+static void reports_attrdef_errors(void **state) {
+  (void)state;
+#define ATTR_HEAD                                                              \
+  "dialect: toy\nops: []\nattrdefs:\n  layout:\n    values: [a, b]\n"
+  expect_error(ATTR_HEAD "    fields: [{name: t, required_for: [a]}]\n",
+               "required_for/only_for need the attribute's values and a "
+               "message each");
+  expect_error(ATTR_HEAD "    fields: [{name: t, only_for: [c], "
+                         "only_message: no}]\n",
+               "attrdef 'layout': 'c' is not one of its values");
+  expect_error("dialect: toy\nops: []\nattrdefs:\n  layout:\n"
+               "    fields: [{name: t, required_for: [a], "
+               "required_message: m}]\n",
+               "required_for/only_for need the attribute's values");
+#undef ATTR_HEAD
+}
+
 static void reports_format_errors(void **state) {
   (void)state;
   expect_error(OP_HEAD "    operands: [{name: a, variadic: true}]\n"
@@ -321,6 +340,7 @@ int main(void) {
       cmocka_unit_test(reports_table_errors),
       cmocka_unit_test(reports_verify_rule_errors),
       cmocka_unit_test(reports_format_errors),
+      cmocka_unit_test(reports_attrdef_errors),
       cmocka_unit_test(builtin_tables_load),
       cmocka_unit_test(generated_tables_match_the_yaml),
   };
