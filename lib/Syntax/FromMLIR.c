@@ -643,7 +643,14 @@ static void render_attr_value(renderer *r, const npuc_attr_def *a, span v) {
     const char *end = colon ? colon : v.e;
     while (end > v.s && end[-1] == ' ')
       --end;
-    put(r, v.s, (size_t)(end - v.s));
+    /* `1 : i16` keeps a type other than the table's */
+    const char *ty = colon ? colon + 1 : v.e;
+    while (ty < v.e && *ty == ' ')
+      ++ty;
+    size_t nt = (size_t)(v.e - ty);
+    bool own =
+        nt && (strlen(a->int_type) != nt || memcmp(a->int_type, ty, nt) != 0);
+    put(r, v.s, (size_t)((own ? v.e : end) - v.s));
     return;
   }
   case NPUC_AK_I64_ARRAY:

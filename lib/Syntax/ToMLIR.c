@@ -1113,14 +1113,26 @@ static char *parse_attr_value(to_mlir *st, parsed_op *p,
                p->def->name, describe(v, buf, sizeof buf));
       return NULL;
     }
-    /* [-]V : TYPE */
-    size_t nt = strlen(a->int_type);
+    /* [-]V : TYPE; the text may give its own integer type (`1 : i16`,
+     * as bishengir prints a Builtin_IntegerAttr) */
+    const char *type = a->int_type;
+    size_t nt = strlen(type);
+    npuc_token ty = npuc_peek2(&st->lx);
+    if (npuc_tok_punct(npuc_peek(&st->lx), ':') &&
+        ty.kind == NPUC_TOK_BARE_ID && ty.len > 1 && ty.start[0] == 'i' &&
+        strspn(ty.start + 1, "0123456789") == ty.len - 1) {
+      npuc_lex(&st->lx);
+      npuc_lex(&st->lx);
+      type = ty.start;
+      nt = ty.len;
+    }
     char *s = npuc_xmalloc((size_t)neg + v.len + 3 + nt + 1), *o = s;
     if (neg)
       *o++ = '-';
     memcpy(o, v.start, v.len);
     memcpy(o + v.len, " : ", 3);
-    memcpy(o + v.len + 3, a->int_type, nt + 1);
+    memcpy(o + v.len + 3, type, nt);
+    o[v.len + 3 + nt] = '\0';
     return s;
   }
   case NPUC_AK_I64_ARRAY: return parse_int_array(st, p, "i64");
