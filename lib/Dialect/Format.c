@@ -174,7 +174,7 @@ static bool starts_with(const char *p, const char *word) {
 
 /* `word($name`: the directive's first variable, resolved into e. */
 static bool directive_var(fmt_parser *fp, npuc_fmt_elem *e, const char *word,
-                          const char *usage) {
+                          const char *usage, bool for_type) {
   fp->p += strlen(word);
   skip_space(fp);
   if (fp->p[0] != '(' || fp->p[1] != '$') {
@@ -182,16 +182,19 @@ static bool directive_var(fmt_parser *fp, npuc_fmt_elem *e, const char *word,
     return false;
   }
   fp->p += 2;
-  e->kind = NPUC_FMT_VAR;
+  e->kind = for_type ? NPUC_FMT_TYPE : NPUC_FMT_VAR;
+  if (for_type)
+    e->attr_index = -1;
   e->text = read_name(fp);
-  return e->text && resolve_var(fp, e, false);
+  return e->text && resolve_var(fp, e, for_type);
 }
 
 /* dynamic-index-list($ops, $attr): $ops an operand group of fixed type
  * (index), $attr an i64-array attribute. */
 static bool parse_dyn_index_list(fmt_parser *fp, npuc_fmt_elem *e) {
   if (!directive_var(fp, e, "dynamic-index-list",
-                     "expected dynamic-index-list($operands, $attr) in '%s'"))
+                     "expected dynamic-index-list($operands, $attr) in '%s'",
+                     false))
     return false;
   e->kind = NPUC_FMT_DYN_INDEX_LIST;
   skip_space(fp);
@@ -219,7 +222,7 @@ static bool parse_dyn_index_list(fmt_parser *fp, npuc_fmt_elem *e) {
 /* region-args($region): the region is still placed once by $region. */
 static bool parse_region_args(fmt_parser *fp, npuc_fmt_elem *e) {
   if (!directive_var(fp, e, "region-args",
-                     "expected region-args($region) in '%s'"))
+                     "expected region-args($region) in '%s'", false))
     return false;
   skip_space(fp);
   if (e->var_class != NPUC_VAR_REGION || *fp->p != ')') {
@@ -236,16 +239,8 @@ static bool parse_region_args(fmt_parser *fp, npuc_fmt_elem *e) {
  * operand or result group, read with or without the prefix. */
 static bool parse_stripped_type(fmt_parser *fp, npuc_fmt_elem *e) {
   const char *usage = "expected stripped-type($name, `prefix`) in '%s'";
-  fp->p += strlen("stripped-type");
-  skip_space(fp);
-  if (fp->p[0] != '(' || fp->p[1] != '$') {
-    fmt_error(fp, usage, fp->op->name);
+  if (!directive_var(fp, e, "stripped-type", usage, true))
     return false;
-  }
-  fp->p += 2;
-  e->kind = NPUC_FMT_TYPE;
-  e->attr_index = -1;
-  e->text = read_name(fp);
   skip_space(fp);
   const char *open = NULL;
   if (*fp->p == ',') {
@@ -254,7 +249,7 @@ static bool parse_stripped_type(fmt_parser *fp, npuc_fmt_elem *e) {
     open = *fp->p == '`' ? fp->p : NULL;
   }
   const char *close = open ? strchr(open + 1, '`') : NULL;
-  if (!e->text || !close || close == open + 1 || open[1] != '!') {
+  if (!close || close == open + 1 || open[1] != '!') {
     fmt_error(fp, usage, fp->op->name);
     return false;
   }
@@ -266,8 +261,6 @@ static bool parse_stripped_type(fmt_parser *fp, npuc_fmt_elem *e) {
     return false;
   }
   fp->p++;
-  if (!resolve_var(fp, e, true))
-    return false;
   const npuc_value_def *v = e->var_class == NPUC_VAR_RESULT
                                 ? &fp->op->results[e->var_index]
                                 : &fp->op->operands[e->var_index];
