@@ -106,6 +106,10 @@ struct npuc_fmt_elem {
   size_t num_children;
   size_t *branch_ends; /* ALTERNATIVES: end index of each branch */
   size_t num_branches;
+  /* TYPE from stripped-type($name, `prefix`): the type may be written
+   * without its prefix (`<1>` for `!llvm.ptr<1>`, nothing for `!llvm.ptr`),
+   * as ODS prints a dialect type it knows the class of; NULL otherwise. */
+  char *type_prefix;
 };
 
 /* One allowed combination of types and attribute values (`signatures:`):
@@ -222,6 +226,13 @@ typedef struct {
   long long min;
   bool has_min;
   bool integer;
+  bool boolean; /* `true` or `false` */
+  /* With a case before the fields (`#hivm.data_layout<dotA_ND,
+   * transpose = true>`): the field must be given for the cases of
+   * `required_for`, and may be only for those of `only_for` (NULL: any),
+   * else the message (NULL-terminated lists). */
+  char **required_for, **only_for;
+  char *required_message, *only_message;
 } npuc_attr_field;
 
 typedef struct {
@@ -230,7 +241,8 @@ typedef struct {
     NPUC_PARAMS_NONE,
     NPUC_PARAMS_ANY,
     NPUC_PARAMS_ENUM,
-    NPUC_PARAMS_FIELDS
+    NPUC_PARAMS_FIELDS,
+    NPUC_PARAMS_CASE_FIELDS /* one of `values`, then `, k = v` fields */
   } params;
   bool params_optional; /* `#hivm.block` as well as `#hivm.block<..>` */
   char **values;        /* NPUC_PARAMS_ENUM: NULL-terminated */
@@ -316,6 +328,17 @@ const npuc_dialect_def *npuc_op_registry_dialect(const npuc_op_registry *reg,
 bool npuc_is_table_dialect(const npuc_op_registry *reg, const char *ns,
                            size_t len);
 
+/* The dialect named `ns` (len bytes) if it declares `attrdefs:`, else
+ * NULL: its attributes are not checked. */
+const npuc_dialect_def *npuc_attr_dialect(const npuc_op_registry *reg,
+                                          const char *ns, size_t len);
+/* Checks `data`, the text after `#<ns>.` (`pipe<PIPE_V>`), against d's
+ * attrdefs; false with a message in msg (truncated to cap). */
+bool npuc_attr_check_text(const npuc_dialect_def *d, const char *data,
+                          size_t len, char *msg, size_t cap);
+/* Is v (len bytes) one of the spec's `values`? */
+bool npuc_attr_spec_has_value(const npuc_attr_spec *s, const char *v,
+                              size_t len);
 /* The dialect's spec of attribute `#<ns>.<mnemonic>`: NULL when the
  * dialect declares none of that name. */
 const npuc_attr_spec *npuc_attr_spec_find(const npuc_dialect_def *d,

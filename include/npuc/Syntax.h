@@ -32,6 +32,9 @@ typedef struct {
   /* scf.forall {mapping = [#hivm.block]}, which MLIR 22 reads only as
    * npuc.forall_mapping (MLIR wants a device-mapping attribute). */
   bool forall_mapping;
+  /* A type written without its prefix where the format allows it
+   * (stripped-type: ascend_dpx.store's `: <1>, ...` for `!llvm.ptr<1>`). */
+  bool stripped_types;
 } npuc_source_form;
 
 /* Maps positions in the rewritten text back to the user's source. */

@@ -10,6 +10,9 @@
  *             | `` (an empty literal: no space before what follows)
  *             | region-args($region) (`(%a : T, ...)`: the region's entry
  *               block arguments written as a signature before it)
+ *             | stripped-type($name, `prefix`) (the one type of a group,
+ *               which may be written without `prefix`: `<1>`, as ODS
+ *               prints `!llvm.ptr<1>` where it knows the type's class)
  *   group    := '(' elem+ ('|' elem+)* ')' ['?']
  *
  * A group with '?' is optional (present when its anchor is); a group with
@@ -76,6 +79,7 @@ bool npuc_format_compile(npuc_op_def *op, const char *file, int line,
 
 static void free_contents(npuc_fmt_elem *e) {
   free(e->text);
+  free(e->type_prefix);
   npuc_format_free(e->children, e->num_children);
   free(e->branch_ends);
   memset(e, 0, sizeof *e);
@@ -170,7 +174,7 @@ static bool starts_with(const char *p, const char *word) {
 
 /* `word($name`: the directive's first variable, resolved into e. */
 static bool directive_var(fmt_parser *fp, npuc_fmt_elem *e, const char *word,
-                          const char *usage) {
+                          const char *usage, bool for_type) {
   fp->p += strlen(word);
   skip_space(fp);
   if (fp->p[0] != '(' || fp->p[1] != '$') {
@@ -178,16 +182,19 @@ static bool directive_var(fmt_parser *fp, npuc_fmt_elem *e, const char *word,
     return false;
   }
   fp->p += 2;
-  e->kind = NPUC_FMT_VAR;
+  e->kind = for_type ? NPUC_FMT_TYPE : NPUC_FMT_VAR;
+  if (for_type)
+    e->attr_index = -1;
   e->text = read_name(fp);
-  return e->text && resolve_var(fp, e, false);
+  return e->text && resolve_var(fp, e, for_type);
 }
 
 /* dynamic-index-list($ops, $attr): $ops an operand group of fixed type
  * (index), $attr an i64-array attribute. */
 static bool parse_dyn_index_list(fmt_parser *fp, npuc_fmt_elem *e) {
   if (!directive_var(fp, e, "dynamic-index-list",
-                     "expected dynamic-index-list($operands, $attr) in '%s'"))
+                     "expected dynamic-index-list($operands, $attr) in '%s'",
+                     false))
     return false;
   e->kind = NPUC_FMT_DYN_INDEX_LIST;
   skip_space(fp);
@@ -215,7 +222,7 @@ static bool parse_dyn_index_list(fmt_parser *fp, npuc_fmt_elem *e) {
 /* region-args($region): the region is still placed once by $region. */
 static bool parse_region_args(fmt_parser *fp, npuc_fmt_elem *e) {
   if (!directive_var(fp, e, "region-args",
-                     "expected region-args($region) in '%s'"))
+                     "expected region-args($region) in '%s'", false))
     return false;
   skip_space(fp);
   if (e->var_class != NPUC_VAR_REGION || *fp->p != ')') {
@@ -225,6 +232,43 @@ static bool parse_region_args(fmt_parser *fp, npuc_fmt_elem *e) {
   fp->p++;
   fp->region_seen[e->var_index]--;
   e->kind = NPUC_FMT_REGION_ARGS;
+  return true;
+}
+
+/* stripped-type($name, `!llvm.ptr`): the one type of a non-variadic
+ * operand or result group, read with or without the prefix. */
+static bool parse_stripped_type(fmt_parser *fp, npuc_fmt_elem *e) {
+  const char *usage = "expected stripped-type($name, `prefix`) in '%s'";
+  if (!directive_var(fp, e, "stripped-type", usage, true))
+    return false;
+  skip_space(fp);
+  const char *open = NULL;
+  if (*fp->p == ',') {
+    fp->p++;
+    skip_space(fp);
+    open = *fp->p == '`' ? fp->p : NULL;
+  }
+  const char *close = open ? strchr(open + 1, '`') : NULL;
+  if (!close || close == open + 1 || open[1] != '!') {
+    fmt_error(fp, usage, fp->op->name);
+    return false;
+  }
+  e->type_prefix = strndup(open + 1, (size_t)(close - open - 1));
+  fp->p = close + 1;
+  skip_space(fp);
+  if (*fp->p != ')') {
+    fmt_error(fp, usage, fp->op->name);
+    return false;
+  }
+  fp->p++;
+  const npuc_value_def *v = e->var_class == NPUC_VAR_RESULT
+                                ? &fp->op->results[e->var_index]
+                                : &fp->op->operands[e->var_index];
+  if (v->variadic) {
+    fmt_error(fp, "stripped-type in '%s' takes a group of one value",
+              fp->op->name);
+    return false;
+  }
   return true;
 }
 
@@ -277,6 +321,8 @@ static bool parse_one(fmt_parser *fp, npuc_fmt_elem *e) {
                    : (fmt_error(fp, "'$' without a name in '%s'", fp->op->name),
                       false);
   }
+  if (starts_with(p, "stripped-type"))
+    return parse_stripped_type(fp, e);
   bool function_results = starts_with(p, "function-results");
   if (function_results || starts_with(p, "type")) {
     fp->p += function_results ? strlen("function-results") : 4;

@@ -289,7 +289,9 @@ static bool load_rule(npuc_yaml *ld, const npuc_op_def *op, yaml_node_t *n,
 static bool load_fields(npuc_yaml *ld, npuc_attr_spec *s, yaml_node_t *list);
 
 /* attrdefs: {mnemonic: {params: none|any|fields, values: [..],
- *            optional: true, fields: [{name, kind: int, min}]}} */
+ *            optional: true, fields: [{name, kind: int|bool, min,
+ *            required_for, required_message, only_for, only_message}]}}
+ * (values and fields together: a case, then the fields) */
 bool npuc_load_attr_specs(npuc_yaml *ld, npuc_dialect_def *d,
                           yaml_node_t *map) {
   size_t n = npuc_yaml_pairs(map);
@@ -310,7 +312,11 @@ bool npuc_load_attr_specs(npuc_yaml *ld, npuc_dialect_def *d,
     s->params_optional =
         npuc_yaml_scalar(npuc_yaml_get(ld, v, "optional")) &&
         strcmp(npuc_yaml_scalar(npuc_yaml_get(ld, v, "optional")), "true") == 0;
-    if (values) {
+    if (values && fields) {
+      s->params = NPUC_PARAMS_CASE_FIELDS;
+      s->values = string_list(ld, values);
+      load_fields(ld, s, fields);
+    } else if (values) {
       s->params = NPUC_PARAMS_ENUM;
       s->values = string_list(ld, values);
     } else if (fields) {
@@ -328,6 +334,38 @@ bool npuc_load_attr_specs(npuc_yaml *ld, npuc_dialect_def *d,
   return ld->ok;
 }
 
+/* required_for / only_for: cases of the attribute's `values`, each with
+ * the message reported when the field is missing / given. */
+static void load_field_cases(npuc_yaml *ld, const npuc_attr_spec *s,
+                             yaml_node_t *f, npuc_attr_field *af) {
+  yaml_node_t *req = npuc_yaml_get(ld, f, "required_for");
+  yaml_node_t *only = npuc_yaml_get(ld, f, "only_for");
+  const char *req_msg =
+      npuc_yaml_scalar(npuc_yaml_get(ld, f, "required_message"));
+  const char *only_msg = npuc_yaml_scalar(npuc_yaml_get(ld, f, "only_message"));
+  if (!req && !only)
+    return;
+  if (!s->values || (req && !req_msg) || (only && !only_msg)) {
+    npuc_yaml_error(ld, f,
+                    "attrdef '%s': required_for/only_for need the "
+                    "attribute's values and a message each",
+                    s->mnemonic);
+    return;
+  }
+  af->required_for = string_list(ld, req);
+  af->only_for = string_list(ld, only);
+  af->required_message = req_msg ? strdup(req_msg) : NULL;
+  af->only_message = only_msg ? strdup(only_msg) : NULL;
+  for (char **l = af->required_for; l && *l; ++l)
+    if (!npuc_attr_spec_has_value(s, *l, strlen(*l)))
+      npuc_yaml_error(ld, f, "attrdef '%s': '%s' is not one of its values",
+                      s->mnemonic, *l);
+  for (char **l = af->only_for; l && *l; ++l)
+    if (!npuc_attr_spec_has_value(s, *l, strlen(*l)))
+      npuc_yaml_error(ld, f, "attrdef '%s': '%s' is not one of its values",
+                      s->mnemonic, *l);
+}
+
 static bool load_fields(npuc_yaml *ld, npuc_attr_spec *s, yaml_node_t *list) {
   s->num_fields = npuc_yaml_len(list);
   s->fields = calloc(s->num_fields ? s->num_fields : 1, sizeof *s->fields);
@@ -339,14 +377,24 @@ static bool load_fields(npuc_yaml *ld, npuc_attr_spec *s, yaml_node_t *list) {
     const char *min = npuc_yaml_scalar(npuc_yaml_get(ld, f, "min"));
     af->name = strdup(name ? name : "?");
     af->integer = kind && strcmp(kind, "int") == 0;
+    af->boolean = kind && strcmp(kind, "bool") == 0;
     af->has_min = min != NULL;
     if (!name || (min && !parse_ll(min, &af->min)))
       npuc_yaml_error(ld, f,
                       "attrdef '%s': a field needs a name and an "
                       "integer min",
                       s->mnemonic);
+    load_field_cases(ld, s, f, af);
   }
   return ld->ok;
+}
+
+bool npuc_attr_spec_has_value(const npuc_attr_spec *s, const char *v,
+                              size_t len) {
+  for (char **p = s->values; p && *p; ++p)
+    if (strlen(*p) == len && memcmp(*p, v, len) == 0)
+      return true;
+  return false;
 }
 
 const npuc_attr_spec *npuc_attr_spec_find(const npuc_dialect_def *d,
@@ -405,8 +453,13 @@ void npuc_attr_specs_free(npuc_dialect_def *d) {
     npuc_attr_spec *s = &d->attr_specs[i];
     free(s->mnemonic);
     free_list(s->values);
-    for (size_t k = 0; k < s->num_fields; ++k)
+    for (size_t k = 0; k < s->num_fields; ++k) {
       free(s->fields[k].name);
+      free_list(s->fields[k].required_for);
+      free_list(s->fields[k].only_for);
+      free(s->fields[k].required_message);
+      free(s->fields[k].only_message);
+    }
     free(s->fields);
   }
   free(d->attr_specs);

@@ -20,11 +20,11 @@
 static_assert(sizeof(npuc_op_def) == 176, "npuc_op_def changed: write it");
 static_assert(sizeof(npuc_value_def) == 40, "npuc_value_def changed");
 static_assert(sizeof(npuc_attr_def) == 48, "npuc_attr_def changed");
-static_assert(sizeof(npuc_fmt_elem) == 64, "npuc_fmt_elem changed");
+static_assert(sizeof(npuc_fmt_elem) == 72, "npuc_fmt_elem changed");
 static_assert(sizeof(npuc_sig_key) == 32, "npuc_sig_key changed");
 static_assert(sizeof(npuc_verify_rule) == 192, "npuc_verify_rule changed");
 static_assert(sizeof(npuc_attr_spec) == 40, "npuc_attr_spec changed");
-static_assert(sizeof(npuc_attr_field) == 24, "npuc_attr_field changed");
+static_assert(sizeof(npuc_attr_field) == 56, "npuc_attr_field changed");
 static_assert(sizeof(npuc_dialect_def) == 56, "npuc_dialect_def changed");
 
 typedef struct {
@@ -193,7 +193,9 @@ static int write_format(writer *w, const npuc_fmt_elem *e, size_t n) {
     write_ref(w->out, children[i]);
     fprintf(w->out, ", %zu, ", e[i].num_children);
     write_ref(w->out, ends[i]);
-    fprintf(w->out, ", %zu},\n", e[i].num_branches);
+    fprintf(w->out, ", %zu, ", e[i].num_branches);
+    write_str(w->out, e[i].type_prefix);
+    fputs("},\n", w->out);
   }
   fputs(n ? "};\n" : "{0}};\n", w->out);
   free(children);
@@ -317,16 +319,32 @@ static int write_attr_specs(writer *w, const npuc_attr_spec *s, size_t n) {
     fields[i] = -1;
     if (!s[i].fields)
       continue;
+    size_t nf = s[i].num_fields;
+    int *lists = npuc_xcalloc(nf ? 2 * nf : 1, sizeof *lists);
+    for (size_t j = 0; j < nf; ++j) {
+      lists[2 * j] = write_strlist(w, s[i].fields[j].required_for);
+      lists[2 * j + 1] = write_strlist(w, s[i].fields[j].only_for);
+    }
     fields[i] = (int)w->next++;
     fprintf(w->out, "static npuc_attr_field a%d[] = {", fields[i]);
-    for (size_t j = 0; j < s[i].num_fields; ++j) {
+    for (size_t j = 0; j < nf; ++j) {
       const npuc_attr_field *f = &s[i].fields[j];
       fputs("{", w->out);
       write_str(w->out, f->name);
       fputs(", ", w->out);
       write_ll(w->out, f->min);
-      fprintf(w->out, ", %s, %s},\n", boolean(f->has_min), boolean(f->integer));
+      fprintf(w->out, ", %s, %s, %s, ", boolean(f->has_min),
+              boolean(f->integer), boolean(f->boolean));
+      write_ref(w->out, lists[2 * j]);
+      fputs(", ", w->out);
+      write_ref(w->out, lists[2 * j + 1]);
+      fputs(", ", w->out);
+      write_str(w->out, f->required_message);
+      fputs(", ", w->out);
+      write_str(w->out, f->only_message);
+      fputs("},\n", w->out);
     }
+    free(lists);
     fputs(s[i].num_fields ? "};\n" : "{0}};\n", w->out);
   }
   int id = (int)w->next++;

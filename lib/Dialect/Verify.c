@@ -458,22 +458,6 @@ static bool verify_dialect_attrs(verify_state *st, MlirOperation op) {
   return ok;
 }
 
-static const npuc_dialect_def *spec_dialect(const verify_state *st,
-                                            MlirStringRef ns) {
-  const npuc_op_registry *reg = st->names.reg;
-  for (size_t i = 0; i < npuc_op_registry_num_dialects(reg); ++i) {
-    const npuc_dialect_def *d = npuc_op_registry_dialect(reg, i);
-    if (d->num_attr_specs && strlen(d->name) == ns.length &&
-        memcmp(d->name, ns.data, ns.length) == 0)
-      return d;
-  }
-  return NULL;
-}
-
-static bool check_params(MlirOperation op, const char *ns,
-                         const npuc_attr_spec *s, const char *params,
-                         size_t len);
-
 static bool check_opaque(verify_state *st, MlirOperation op, MlirAttribute a) {
   return check_text(st, op, mlirOpaqueAttrGetDialectNamespace(a),
                     mlirOpaqueAttrGetData(a));
@@ -482,26 +466,13 @@ static bool check_opaque(verify_state *st, MlirOperation op, MlirAttribute a) {
 /* `#<ns>.<data>`: data is `mnemonic` or `mnemonic<params>`. */
 static bool check_text(verify_state *st, MlirOperation op, MlirStringRef ns,
                        MlirStringRef data) {
-  const npuc_dialect_def *d = spec_dialect(st, ns);
-  if (!d)
+  const npuc_dialect_def *d =
+      npuc_attr_dialect(st->names.reg, ns.data, ns.length);
+  char msg[256];
+  if (!d || npuc_attr_check_text(d, data.data, data.length, msg, sizeof msg))
     return true;
-  size_t n = 0;
-  while (n < data.length && data.data[n] != '<')
-    ++n;
-  const npuc_attr_spec *s = npuc_attr_spec_find(d, data.data, n);
-  if (!s) {
-    npuc_op_error(op, "unknown attribute '#%s.%.*s'", d->name, (int)n,
-                  data.data);
-    return false;
-  }
-  if (n < data.length && data.data[data.length - 1] != '>') {
-    npuc_op_error(op, "malformed attribute '#%s.%.*s'", d->name,
-                  (int)data.length, data.data);
-    return false;
-  }
-  const char *params = n < data.length ? data.data + n + 1 : NULL;
-  size_t plen = params ? data.length - n - 2 : 0;
-  return check_params(op, d->name, s, params, plen);
+  npuc_op_error(op, "%s", msg);
+  return false;
 }
 
 static bool check_attr(verify_state *st, MlirOperation op, MlirAttribute a,
@@ -527,94 +498,6 @@ static bool check_attr(verify_state *st, MlirOperation op, MlirAttribute a,
   if (!npuc_ptr_set_insert(&st->good_attrs, a.ptr))
     return true;
   return check_opaque(st, op, a);
-}
-
-static bool check_fields(MlirOperation op, const char *ns,
-                         const npuc_attr_spec *s, const char *p, size_t len);
-
-static bool check_params(MlirOperation op, const char *ns,
-                         const npuc_attr_spec *s, const char *params,
-                         size_t len) {
-  if (!params) {
-    if (s->params == NPUC_PARAMS_NONE || s->params_optional ||
-        s->params == NPUC_PARAMS_ANY)
-      return true;
-    npuc_op_error(op, "attribute '#%s.%s' needs parameters <...>", ns,
-                  s->mnemonic);
-    return false;
-  }
-  while (len && (*params == ' '))
-    ++params, --len;
-  while (len && params[len - 1] == ' ')
-    --len;
-  switch (s->params) {
-  case NPUC_PARAMS_ANY: return true;
-  case NPUC_PARAMS_NONE:
-    npuc_op_error(op, "attribute '#%s.%s' takes no parameters", ns,
-                  s->mnemonic);
-    return false;
-  case NPUC_PARAMS_ENUM:
-    for (char **v = s->values; v && *v; ++v)
-      if (strlen(*v) == len && memcmp(*v, params, len) == 0)
-        return true;
-    npuc_op_error(op, "'%.*s' is not a case of '#%s.%s'", (int)len, params, ns,
-                  s->mnemonic);
-    return false;
-  case NPUC_PARAMS_FIELDS: return check_fields(op, ns, s, params, len);
-  }
-  return true;
-}
-
-/* `k = v, k2 = v2` at nesting depth 0: known names, each once; integer
- * fields are integers at least their minimum. */
-static bool check_fields(MlirOperation op, const char *ns,
-                         const npuc_attr_spec *s, const char *p, size_t len) {
-  bool seen[64] = {false};
-  size_t at = 0;
-  while (at < len) {
-    size_t start = at, depth = 0;
-    while (at < len && (depth > 0 || p[at] != ',')) {
-      depth += p[at] == '<' || p[at] == '[' || p[at] == '(' || p[at] == '{';
-      depth -= depth &&
-               (p[at] == '>' || p[at] == ']' || p[at] == ')' || p[at] == '}');
-      ++at;
-    }
-    const char *item = p + start, *eq = memchr(item, '=', at - start);
-    size_t nlen = eq ? (size_t)(eq - item) : at - start;
-    while (nlen && (item[0] == ' '))
-      ++item, --nlen;
-    while (nlen && item[nlen - 1] == ' ')
-      --nlen;
-    size_t f = 0;
-    while (f < s->num_fields && (strlen(s->fields[f].name) != nlen ||
-                                 memcmp(s->fields[f].name, item, nlen) != 0))
-      ++f;
-    if (f == s->num_fields || !eq) {
-      npuc_op_error(op, "'#%s.%s' has no field '%.*s'", ns, s->mnemonic,
-                    (int)nlen, item);
-      return false;
-    }
-    if (f < 64 && seen[f]) {
-      npuc_op_error(op, "'#%s.%s': field '%s' given twice", ns, s->mnemonic,
-                    s->fields[f].name);
-      return false;
-    }
-    if (f < 64)
-      seen[f] = true;
-    const npuc_attr_field *af = &s->fields[f];
-    if (af->integer) {
-      char *end;
-      long long v = strtoll(eq + 1, &end, 10);
-      bool is_int = end != eq + 1 && end <= p + at;
-      if (!is_int || (af->has_min && v < af->min)) {
-        npuc_op_error(op, "'#%s.%s': field '%s' must be an integer >= %lld", ns,
-                      s->mnemonic, af->name, af->min);
-        return false;
-      }
-    }
-    at += at < len; /* the comma */
-  }
-  return true;
 }
 
 /* ---- implied types and signatures ------------------------------------------

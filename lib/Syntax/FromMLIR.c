@@ -643,7 +643,14 @@ static void render_attr_value(renderer *r, const npuc_attr_def *a, span v) {
     const char *end = colon ? colon : v.e;
     while (end > v.s && end[-1] == ' ')
       --end;
-    put(r, v.s, (size_t)(end - v.s));
+    /* `1 : i16` keeps a type other than the table's */
+    const char *ty = colon ? colon + 1 : v.e;
+    while (ty < v.e && *ty == ' ')
+      ++ty;
+    size_t nt = (size_t)(v.e - ty);
+    bool own =
+        nt && (strlen(a->int_type) != nt || memcmp(a->int_type, ty, nt) != 0);
+    put(r, v.s, (size_t)((own ? v.e : end) - v.s));
     return;
   }
   case NPUC_AK_I64_ARRAY:
@@ -854,6 +861,20 @@ static bool render_dyn_index_list(renderer *r, const npuc_fmt_elem *e) {
   return left == 0;
 }
 
+/* stripped-type($name, `prefix`) in a module that wrote it stripped: the
+ * type without its prefix (`<1>`; nothing for the bare prefix). False
+ * when the type has another spelling: it prints whole. */
+static bool render_stripped_type(renderer *r, span type, const char *prefix) {
+  size_t n = strlen(prefix);
+  if ((size_t)(type.e - type.s) < n || memcmp(type.s, prefix, n) != 0 ||
+      (type.s + n < type.e && type.s[n] != '<'))
+    return false;
+  space_for_value(r);
+  if (type.s + n < type.e)
+    put_span(r, (span){type.s + n, type.e});
+  return true;
+}
+
 static bool render_elem(renderer *r, const npuc_fmt_elem *e) {
   generic_op *g = r->g;
   switch (e->kind) {
@@ -895,6 +916,12 @@ static bool render_elem(renderer *r, const npuc_fmt_elem *e) {
     const npuc_value_def *v =
         res ? &g->def->results[e->var_index] : &g->def->operands[e->var_index];
     bool parens = e->function_results && n != 1;
+    if (e->type_prefix && n == 1 && r->st->form &&
+        r->st->form->stripped_types &&
+        render_stripped_type(
+            r, (res ? &g->result_types : &g->operand_types)->items[first],
+            e->type_prefix))
+      return true;
     span dicts[64];
     if (e->attr_index >= 0 && type_attrs_fit(r, e, dicts)) {
       render_types_with_attrs(r, e, dicts);

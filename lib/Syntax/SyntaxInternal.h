@@ -72,6 +72,11 @@ void npuc_ctx_free(npuc_ctx_stack *s);
 
 typedef enum { NPUC_TO_MLIR, NPUC_FROM_MLIR } npuc_direction;
 
+/* Checks each attribute of a dialect with attrdefs where the text writes
+ * it (AttrScan.c); reports the first invalid one at its line and column. */
+bool npuc_syntax_check_attrs(const npuc_syntax_options *opts, const char *text,
+                             size_t len);
+
 /* Copies [start, end) to `out`, rewriting what MLIR 22 cannot take (or
  * restoring it, FROM_MLIR): memory spaces of our dialects inside memref<..>
  * are quoted as strings, and the legacy DLTI target spec is modernised. */

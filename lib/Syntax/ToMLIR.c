@@ -63,6 +63,9 @@ typedef struct {
    * these arguments (-1: none). */
   int args_region;
   piece_list arg_names, arg_types;
+  /* Types stripped-type read without their prefix, written out whole. */
+  char **whole_types;
+  size_t num_whole_types;
 } parsed_op;
 
 static bool convert_block_list(to_mlir *st, bool nested, npuc_token *closing);
@@ -101,7 +104,8 @@ char *npuc_syntax_to_mlir(const npuc_syntax_options *opts, const char *text,
   st.copy_line = first;
   st.copy_col = 1;
   npuc_token closing;
-  bool ok = convert_block_list(&st, false, &closing) && !st.failed;
+  bool ok = convert_block_list(&st, false, &closing) && !st.failed &&
+            npuc_syntax_check_attrs(opts, text, len);
   if (ok) /* the rest of the text; its end position is not needed */
     flush(&st, text + len, st.copy_line, st.copy_col);
   if (!ok) {
@@ -610,6 +614,9 @@ static void free_parsed(parsed_op *p) {
     free(p->attrs[i]);
   free(p->arg_names.items);
   free(p->arg_types.items);
+  for (size_t i = 0; i < p->num_whole_types; ++i)
+    free(p->whole_types[i]);
+  free(p->whole_types);
   free(p->operands);
   free(p->otypes);
   free(p->rtypes);
@@ -667,7 +674,7 @@ static bool elem_matches(to_mlir *st, const npuc_op_def *def,
     }
   case NPUC_FMT_TYPE:
     return t.kind == NPUC_TOK_BARE_ID || t.kind == NPUC_TOK_BANG_ID ||
-           npuc_tok_punct(t, '(');
+           npuc_tok_punct(t, '(') || (e->type_prefix && npuc_tok_punct(t, '<'));
   case NPUC_FMT_ATTR_DICT: return npuc_tok_punct(t, '{');
   case NPUC_FMT_ATTR_DICT_KW: return npuc_tok_keyword(t, "attributes");
   case NPUC_FMT_DYN_INDEX_LIST: return npuc_tok_punct(t, '[');
@@ -794,6 +801,39 @@ static bool parse_one_type(to_mlir *st, parsed_op *p, piece_list *out,
 static bool parse_types_with_attrs(to_mlir *st, parsed_op *p,
                                    const npuc_fmt_elem *e, size_t want);
 
+static char *concat3(const char *a, size_t na, const char *b, size_t nb,
+                     const char *c, size_t nc);
+
+/* stripped-type($name, `!llvm.ptr`): a whole type, or what follows the
+ * prefix: `<1>`, or nothing (ODS prints `!llvm.ptr` stripped as nothing).
+ * The module then prints the stripped form back (npuc_source_form). */
+static bool parse_stripped_type(to_mlir *st, parsed_op *p, piece_list *out,
+                                const char *what, const char *prefix) {
+  npuc_token t = npuc_peek(&st->lx);
+  if (t.kind == NPUC_TOK_BANG_ID || t.kind == NPUC_TOK_BARE_ID ||
+      npuc_tok_punct(t, '('))
+    return parse_one_type(st, p, out, what);
+  size_t n = 0;
+  if (npuc_tok_punct(t, '<')) {
+    npuc_lex(&st->lx);
+    npuc_token close = npuc_skip_balanced(&st->lx, '<');
+    if (!npuc_tok_punct(close, '>')) {
+      error_at(st, t, "unterminated '<' in the type of '%s' of '%s'", what,
+               p->def->name);
+      return false;
+    }
+    n = (size_t)(close.start + 1 - t.start);
+  }
+  size_t np = strlen(prefix);
+  char *whole = concat3(prefix, np, t.start, n, "", 0);
+  p->whole_types = npuc_xreallocarray(p->whole_types, p->num_whole_types + 1,
+                                      sizeof *p->whole_types);
+  p->whole_types[p->num_whole_types++] = whole;
+  pl_push(out, (piece){whole, np + n, t.line, t.col});
+  st->form->stripped_types = true;
+  return true;
+}
+
 static bool parse_types(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
   bool is_result = e->var_class == NPUC_VAR_RESULT;
   const npuc_value_def *v = is_result ? &p->def->results[e->var_index]
@@ -808,6 +848,8 @@ static bool parse_types(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e) {
     return true;
   if (e->attr_index >= 0)
     return parse_types_with_attrs(st, p, e, want);
+  if (e->type_prefix)
+    return parse_stripped_type(st, p, out, v->name, e->type_prefix);
   if (!parse_one_type(st, p, out, v->name))
     return false;
   if (v->same_type) { /* one type, printed once, for the whole group */
@@ -1071,14 +1113,26 @@ static char *parse_attr_value(to_mlir *st, parsed_op *p,
                p->def->name, describe(v, buf, sizeof buf));
       return NULL;
     }
-    /* [-]V : TYPE */
-    size_t nt = strlen(a->int_type);
+    /* [-]V : TYPE; the text may give its own integer type (`1 : i16`,
+     * as bishengir prints a Builtin_IntegerAttr) */
+    const char *type = a->int_type;
+    size_t nt = strlen(type);
+    npuc_token ty = npuc_peek2(&st->lx);
+    if (npuc_tok_punct(npuc_peek(&st->lx), ':') &&
+        ty.kind == NPUC_TOK_BARE_ID && ty.len > 1 && ty.start[0] == 'i' &&
+        strspn(ty.start + 1, "0123456789") == ty.len - 1) {
+      npuc_lex(&st->lx);
+      npuc_lex(&st->lx);
+      type = ty.start;
+      nt = ty.len;
+    }
     char *s = npuc_xmalloc((size_t)neg + v.len + 3 + nt + 1), *o = s;
     if (neg)
       *o++ = '-';
     memcpy(o, v.start, v.len);
     memcpy(o + v.len, " : ", 3);
-    memcpy(o + v.len + 3, a->int_type, nt + 1);
+    memcpy(o + v.len + 3, type, nt);
+    o[v.len + 3 + nt] = '\0';
     return s;
   }
   case NPUC_AK_I64_ARRAY: return parse_int_array(st, p, "i64");

@@ -201,6 +201,25 @@ static void reports_verify_rule_errors(void **state) {
                "of_dim must be 0..64");
 }
 
+/* attrdefs with a case and fields: required_for / only_for name cases of
+ * the attribute's values and come with their message. */
+static void reports_attrdef_errors(void **state) {
+  (void)state;
+#define ATTR_HEAD                                                              \
+  "dialect: toy\nops: []\nattrdefs:\n  layout:\n    values: [a, b]\n"
+  expect_error(ATTR_HEAD "    fields: [{name: t, required_for: [a]}]\n",
+               "required_for/only_for need the attribute's values and a "
+               "message each");
+  expect_error(ATTR_HEAD "    fields: [{name: t, only_for: [c], "
+                         "only_message: no}]\n",
+               "attrdef 'layout': 'c' is not one of its values");
+  expect_error("dialect: toy\nops: []\nattrdefs:\n  layout:\n"
+               "    fields: [{name: t, required_for: [a], "
+               "required_message: m}]\n",
+               "required_for/only_for need the attribute's values");
+#undef ATTR_HEAD
+}
+
 static void reports_format_errors(void **state) {
   (void)state;
   expect_error(OP_HEAD "    operands: [{name: a, variadic: true}]\n"
@@ -241,6 +260,22 @@ static void reports_format_errors(void **state) {
   expect_error(OP_HEAD
                "    regions: [body]\n    format: region-args(body) $body\n",
                "expected region-args($region)");
+  /* stripped-type($name, `!prefix`): one value's type, a `!` prefix. */
+  expect_error(OP_HEAD "    operands: [{name: a}]\n"
+                       "    format: $a stripped-type($a)\n",
+               "expected stripped-type($name, `prefix`)");
+  expect_error(OP_HEAD "    operands: [{name: a}]\n"
+                       "    format: $a stripped-type($a, `llvm.ptr`)\n",
+               "expected stripped-type($name, `prefix`)");
+  expect_error(OP_HEAD "    operands: [{name: a}]\n"
+                       "    format: $a stripped-type($a, `!llvm.ptr` x)\n",
+               "expected stripped-type($name, `prefix`)");
+  expect_error(OP_HEAD "    operands: [{name: a, variadic: true}]\n"
+                       "    format: $a stripped-type($a, `!llvm.ptr`)\n",
+               "stripped-type in 'toy.x' takes a group of one value");
+  expect_error(OP_HEAD "    operands: [{name: a}]\n"
+                       "    format: $a type($a) stripped-type($a, `!p`)\n",
+               "operand 'a' needs exactly one type($name)");
 }
 
 /* The tables built into npuc load without a single error. */
@@ -305,6 +340,7 @@ int main(void) {
       cmocka_unit_test(reports_table_errors),
       cmocka_unit_test(reports_verify_rule_errors),
       cmocka_unit_test(reports_format_errors),
+      cmocka_unit_test(reports_attrdef_errors),
       cmocka_unit_test(builtin_tables_load),
       cmocka_unit_test(generated_tables_match_the_yaml),
   };

@@ -14,3 +14,12 @@ func.func @missing_types(%arg0: i32) {
   // expected-error @+1 {{expected ':' in custom syntax of 'ascend_dpx.umulhi', found 'return'}}
   return
 }
+
+// -----
+
+// stripped-type: the address space's `<` must close.
+llvm.func @unterminated_stripped_type(%arg0: !llvm.ptr<1>, %arg1: vector<1xi32>) {
+  // expected-error @+1 {{unterminated '<' in the type of 'ptr' of 'ascend_dpx.store'}}
+  ascend_dpx.store %arg0, %arg1 : <1, vector<1xi32>
+  llvm.return
+}

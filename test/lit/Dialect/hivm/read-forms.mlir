@@ -23,3 +23,17 @@ func.func @clause_order(%src: memref<16xf32>, %dst: memref<16xf32>, %v: f32, %n:
   return
 }
 
+
+// sync_block as bishengir writes it (the mode in full form, the clauses
+// without spaces around `=`), and npuc's earlier `<mode> flag = N`.
+// CHECK-LABEL: func.func @sync_block_forms
+func.func @sync_block_forms(%ffts: i64) {
+  // CHECK: hivm.hir.sync_block[<ALL>, 1 : i16] ffts_base_addr = %{{.*}} tcube_pipe = <PIPE_FIX> tvector_pipe = <PIPE_MTE3>
+  hivm.hir.sync_block[#hivm.sync_block_mode<ALL>, 1 : i16]
+            ffts_base_addr = %ffts
+            tcube_pipe=#hivm.pipe<PIPE_FIX>
+            tvector_pipe=#hivm.pipe<PIPE_MTE3>
+  // CHECK: hivm.hir.sync_block[<ALL_CUBE>] flag = 3
+  hivm.hir.sync_block <ALL_CUBE> flag = 3
+  return
+}

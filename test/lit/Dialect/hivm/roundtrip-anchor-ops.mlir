@@ -113,6 +113,8 @@ module {
     %0 = hivm.hir.batchMmadL1 ins(%arg0, %arg1, %arg3, %arg4, %arg4, %arg4 : tensor<2x16x16xf16>, tensor<2x16x16xf16>, i1, index, index, index) outs(%arg2 : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
     %1 = hivm.hir.mmadmxL1 b_transpose ins(%arg5, %arg6, %arg7, %arg8, %arg3, %arg4, %arg4, %arg4 : tensor<16x32xf8E4M3FN>, tensor<32x16xf8E4M3FN>, tensor<16x1xi8>, tensor<1x16xi8>, i1, index, index, index) outs(%arg9 : tensor<16x16xf32>) -> tensor<16x16xf32>
     %2 = hivm.hir.Conv2dL1 {groups = 1 : i32, padding = 0 : i32} ins(%arg10, %arg11, %arg3 : tensor<1x4x8x8xf16>, tensor<4x4x3x3xf16>, i1) outs(%arg12 : tensor<1x4x6x6xf32>) sync_related_args(%arg13 : i64) -> tensor<1x4x6x6xf32>
+    %3 = hivm.hir.mmadL1 ins(%arg0, %arg1, %arg3, %arg4, %arg4, %arg4 : tensor<2x16x16xf16>, tensor<2x16x16xf16>, i1, index, index, index) outs(%arg2 : tensor<2x16x16xf32>) sync_related_args(%arg13, %arg13 : i64, i64) -> tensor<2x16x16xf32>
+    %4 = hivm.hir.custom_macro {sync_event_slots = [#hivm.sync_event_slot<#hivm.pipe<PIPE_MTE2>, #hivm.pipe<PIPE_MTE1>, wait, <EVENT_ID1>>]} "user.macro_sync" ins(%arg0 : tensor<2x16x16xf16>) outs(%arg2 : tensor<2x16x16xf32>) -> tensor<2x16x16xf32> sync_related_args(%arg13 : i64)
     return
   }
   func.func @convolutions(%arg0: tensor<1x4x16xf16>, %arg1: tensor<8x4x3xf16>, %arg2: tensor<1x8x14xf32>, %arg3: i1, %arg4: tensor<8xf32>, %arg5: tensor<1x4x4x8x8xf16>, %arg6: tensor<8x4x3x3x3xf16>, %arg7: tensor<1x8x2x6x6xf32>) {

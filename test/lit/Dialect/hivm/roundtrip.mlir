@@ -118,7 +118,8 @@ module attributes {hivm.module_core_type = #hivm.module_core_type<AIV>} {
     hivm.hir.sync_block_set[<VECTOR>, <PIPE_MTE2>, <PIPE_FIX>] flag = 0
     hivm.hir.sync_block_wait[<CUBE>, <PIPE_FIX>, <PIPE_V>] flag = %arg1
     hivm.hir.sync_block
-    hivm.hir.sync_block <ALL_CUBE> flag = 3
+    hivm.hir.sync_block[<ALL_CUBE>, 3 : i16] ffts_base_addr = %arg0 tcube_pipe = <PIPE_FIX>
+    hivm.hir.sync_block[<ALL_SUB_VECTOR>, 15] tvector_pipe = <PIPE_MTE2> vector_pipe = <PIPE_MTE3>
     hivm.hir.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]
     hivm.hir.wait_flag[<PIPE_MTE2>, <PIPE_V>, %arg1]
     hivm.hir.pipe_barrier[<PIPE_ALL>]
