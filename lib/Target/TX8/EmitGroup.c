@@ -127,18 +127,25 @@ static bool read_decision(group_emitter *g) {
   return true;
 }
 
-/* Whether buffer i is the only one its op defines (one mem_addr slot). */
-static bool sole_buffer_of_op(const npuc_tx8_group_plan *p, int i) {
+/* How many SPM buffers buffer i's op defines: its mem_addr slots. */
+static int op_slots(const npuc_tx8_group_plan *p, int i) {
+  int k = 0;
   for (int j = 0; j < p->num_buffers; ++j)
-    if (j != i && mlirOperationEqual(p->buffers[j].op, p->buffers[i].op))
-      return false;
-  return true;
+    k += mlirOperationEqual(p->buffers[j].op, p->buffers[i].op);
+  return k;
 }
 
-/* tx8-spm-alloc's copies of the per-slice buffers: on a buffer's op,
- * dev_info multi_buf_en with multi_buf_num n copies at mem_addr[0 .. n),
- * the first being the placement's. Anything else is one copy; an address
- * off SPM is a located error. */
+static bool read_buffer_copies(group_emitter *g, int i,
+                               const npuc_tx8_dev_attr *dev);
+
+/* tx8-spm-alloc's copies of the per-slice buffers: on the op defining K
+ * buffers (slots 0 .. K-1, npuc_tx8_buffer_addr_slot), dev_info
+ * multi_buf_en with multi_buf_num n and mem_addr of K x n entries,
+ * copy-major (entry c * K + s: copy c of slot s; entries 0 .. K-1 are
+ * the placement's). A buffer whose copies share one address has one; a
+ * buffer filled once per tile or per K slice, or of no bytes, has one.
+ * A list of another length, copies partly shared or off SPM are located
+ * errors. */
 static bool read_copies(group_emitter *g) {
   const npuc_tx8_group_plan *p = &g->plan;
   for (int i = 0; i < p->num_buffers; ++i) {
@@ -146,29 +153,62 @@ static bool read_copies(group_emitter *g) {
     npuc_tx8_dev_attr dev;
     g->copies[i] = 1;
     g->addr[i][0] = g->offsets[i];
-    if (npuc_tx8_buffer_once(b) || !sole_buffer_of_op(p, i) ||
+    if (npuc_tx8_buffer_once(b) || npuc_tx8_buffer_in_reduce(p, i) ||
+        b->kind == NPUC_TX8_BUF_PSUM ||
+        npuc_tx8_group_buffer_bytes(p, i, g->slice) == 0 ||
         npuc_tx8_op_dev_attr(b->op, &dev) != NPUC_TX8_ATTR_PRESENT ||
-        !dev.multi_buf_en || dev.multi_buf_num < 2 ||
-        dev.mem_addr.len != dev.multi_buf_num ||
-        dev.mem_addr.v[0] != g->offsets[i])
+        !dev.multi_buf_en || dev.multi_buf_num < 2)
       continue;
-    int64_t bytes = npuc_tx8_group_buffer_bytes(p, i, g->slice), end;
-    for (int c = 0; c < dev.mem_addr.len; ++c) {
-      int64_t at = dev.mem_addr.v[c];
-      if (at < 0 || at % NPUC_TX8_BATCH_ALIGN_BYTES ||
-          !npuc_checked_add(at, bytes, &end) || end > g->spm_alloc) {
-        npuc_op_error(b->op,
-                      "dev_info: copy %d of a multi-buffered SPM buffer at "
-                      "%lld (%lld bytes) is off the group's %lld bytes of SPM "
-                      "or not on a 256-byte boundary",
-                      c, (long long)at, (long long)bytes,
-                      (long long)g->spm_alloc);
+    if (!read_buffer_copies(g, i, &dev))
+      return false;
+  }
+  return true;
+}
+
+static bool read_buffer_copies(group_emitter *g, int i,
+                               const npuc_tx8_dev_attr *dev) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  MlirOperation op = p->buffers[i].op;
+  int k = op_slots(p, i), slot = npuc_tx8_buffer_addr_slot(p, i);
+  int n = dev->multi_buf_num;
+  if (n > NPUC_TX8_MAX_LIST || dev->mem_addr.len != k * n) {
+    npuc_op_error(op,
+                  "dev_info: mem_addr has %d entries; %d copies of the op's "
+                  "%d SPM buffers need %d",
+                  dev->mem_addr.len, n, k, n * k);
+    return false;
+  }
+  int64_t bytes = npuc_tx8_group_buffer_bytes(p, i, g->slice), end;
+  bool same = true;
+  for (int c = 0; c < n; ++c) {
+    int64_t at = dev->mem_addr.v[c * k + slot];
+    if (at < 0 || at % NPUC_TX8_BATCH_ALIGN_BYTES ||
+        !npuc_checked_add(at, bytes, &end) || end > g->spm_alloc) {
+      npuc_op_error(op,
+                    "dev_info: copy %d of a multi-buffered SPM buffer at "
+                    "%lld (%lld bytes) is off the group's %lld bytes of SPM "
+                    "or not on a 256-byte boundary",
+                    c, (long long)at, (long long)bytes,
+                    (long long)g->spm_alloc);
+      return false;
+    }
+    g->addr[i][c] = at;
+    same = same && at == g->addr[i][0];
+  }
+  if (same)
+    return true; /* one copy */
+  for (int c = 1; c < n; ++c)
+    for (int d = 0; d < c; ++d)
+      if (g->addr[i][d] < g->addr[i][c] + bytes &&
+          g->addr[i][c] < g->addr[i][d] + bytes) {
+        npuc_op_error(op,
+                      "dev_info: copies %d and %d of a multi-buffered SPM "
+                      "buffer overlap (at %lld and %lld, %lld bytes)",
+                      d, c, (long long)g->addr[i][d], (long long)g->addr[i][c],
+                      (long long)bytes);
         return false;
       }
-      g->addr[i][c] = at;
-    }
-    g->copies[i] = dev.multi_buf_num;
-  }
+  g->copies[i] = n;
   return true;
 }
 
