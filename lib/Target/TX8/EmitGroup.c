@@ -404,8 +404,7 @@ static void mark_heads(group_emitter *g) {
   bool any = false;
   for (int i = 0; i < p->num_steps; ++i) {
     const npuc_tx8_step *st = &p->steps[i];
-    if ((st->kind != NPUC_TX8_STEP_NORM &&
-         st->kind != NPUC_TX8_STEP_EXTRACT) ||
+    if ((st->kind != NPUC_TX8_STEP_NORM && st->kind != NPUC_TX8_STEP_EXTRACT) ||
         invariant_step(p, st) || norm_is_loaded(g, st->index) ||
         g->copies[st->index] < 2)
       continue;

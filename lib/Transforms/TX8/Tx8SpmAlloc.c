@@ -172,10 +172,9 @@ static bool alloc_group(MlirOperation group, const alloc_config *c) {
                        "%d of %d, stores %d of %d, intermediates %d of %d)",
                        (long long)r.peak, (long long)r.max_live,
                        (long long)g->bump, g->num_multi,
-                       g->num_multi ? g->num_copies : 1,
-                       g->chosen[COPY_LOAD], g->candidates[COPY_LOAD],
-                       g->chosen[COPY_STORE], g->candidates[COPY_STORE],
-                       g->chosen[COPY_INTERMEDIATE],
+                       g->num_multi ? g->num_copies : 1, g->chosen[COPY_LOAD],
+                       g->candidates[COPY_LOAD], g->chosen[COPY_STORE],
+                       g->candidates[COPY_STORE], g->chosen[COPY_INTERMEDIATE],
                        g->candidates[COPY_INTERMEDIATE]);
   }
   free(g);
@@ -195,6 +194,8 @@ bool npuc_tx8_spm_fit_group(const npuc_tx8_group_plan *p,
   fit->stores = ok && g->stores;
   for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
     fit->multi[i] = ok && i < p->num_buffers && g->copies[i] > 1;
+  fit->intermediates =
+      ok && g->chosen[COPY_INTERMEDIATE] == g->candidates[COPY_INTERMEDIATE];
   free(g);
   return ok;
 }
@@ -467,7 +468,8 @@ static void add_copies(const npuc_tx8_group_plan *p, group_buffers *g,
     if (cls[i] == COPY_NONE)
       continue;
     g->candidates[cls[i]]++;
-    int n = copies, most = NPUC_TX8_MAX_LIST / op_buffer_count(p, p->buffers[i].op);
+    int n = copies,
+        most = NPUC_TX8_MAX_LIST / op_buffer_count(p, p->buffers[i].op);
     if (n > most)
       n = most;
     if (!want[i] || n < 2)
@@ -492,8 +494,8 @@ static void add_copies(const npuc_tx8_group_plan *p, group_buffers *g,
 /* ---- attributes
  * ------------------------------------------------------------------ */
 
-static void write_op_addrs(const npuc_tx8_group_plan *p,
-                           const group_buffers *g, int first);
+static void write_op_addrs(const npuc_tx8_group_plan *p, const group_buffers *g,
+                           int first);
 
 static void write_offsets(const npuc_tx8_group_plan *p, const group_buffers *g,
                           int64_t peak) {
@@ -519,8 +521,8 @@ static void write_offsets(const npuc_tx8_group_plan *p, const group_buffers *g,
  * of slot s, so entries 0 .. K-1 are copy 0 of each (what
  * npuc_tx8_group_placement reads) and a buffer with fewer copies than the
  * op's multi_buf_num repeats its one address. */
-static void write_op_addrs(const npuc_tx8_group_plan *p,
-                           const group_buffers *g, int first) {
+static void write_op_addrs(const npuc_tx8_group_plan *p, const group_buffers *g,
+                           int first) {
   MlirOperation op = p->buffers[first].op;
   int mine[NPUC_TX8_MAX_LIST], k = 0, n = 1;
   for (int j = first; j < p->num_buffers; ++j)
