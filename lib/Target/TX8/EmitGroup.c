@@ -15,6 +15,7 @@
 #include "EmitInternal.h"
 #include "npuc/Checked.h"
 #include "npuc/IR.h"
+#include "npuc/Tx8SpmAlloc.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <math.h>
@@ -174,47 +175,16 @@ static bool read_copies(group_emitter *g) {
 static bool read_buffer_copies(group_emitter *g, int i,
                                const npuc_tx8_dev_attr *dev) {
   const npuc_tx8_group_plan *p = &g->plan;
-  MlirOperation op = p->buffers[i].op;
-  int k = op_slots(p, i), slot = npuc_tx8_buffer_addr_slot(p, i);
-  int n = dev->multi_buf_num;
-  if (n > NPUC_TX8_MAX_LIST || dev->mem_addr.len != k * n) {
-    npuc_op_error(op,
-                  "dev_info: mem_addr has %d entries; %d copies of the op's "
-                  "%d SPM buffers need %d",
-                  dev->mem_addr.len, n, k, n * k);
+  char err[200];
+  if (!npuc_tx8_spm_copies(dev->mem_addr.v, dev->mem_addr.len,
+                           dev->multi_buf_num, op_slots(p, i),
+                           npuc_tx8_buffer_addr_slot(p, i),
+                           npuc_tx8_group_buffer_bytes(p, i, g->slice),
+                           g->spm_alloc, g->addr[i], &g->copies[i], err,
+                           sizeof err)) {
+    npuc_op_error(p->buffers[i].op, "dev_info: %s", err);
     return false;
   }
-  int64_t bytes = npuc_tx8_group_buffer_bytes(p, i, g->slice), end;
-  bool same = true;
-  for (int c = 0; c < n; ++c) {
-    int64_t at = dev->mem_addr.v[c * k + slot];
-    if (at < 0 || at % NPUC_TX8_BATCH_ALIGN_BYTES ||
-        !npuc_checked_add(at, bytes, &end) || end > g->spm_alloc) {
-      npuc_op_error(op,
-                    "dev_info: copy %d of a multi-buffered SPM buffer at "
-                    "%lld (%lld bytes) is off the group's %lld bytes of SPM "
-                    "or not on a 256-byte boundary",
-                    c, (long long)at, (long long)bytes,
-                    (long long)g->spm_alloc);
-      return false;
-    }
-    g->addr[i][c] = at;
-    same = same && at == g->addr[i][0];
-  }
-  if (same)
-    return true; /* one copy */
-  for (int c = 1; c < n; ++c)
-    for (int d = 0; d < c; ++d)
-      if (g->addr[i][d] < g->addr[i][c] + bytes &&
-          g->addr[i][c] < g->addr[i][d] + bytes) {
-        npuc_op_error(op,
-                      "dev_info: copies %d and %d of a multi-buffered SPM "
-                      "buffer overlap (at %lld and %lld, %lld bytes)",
-                      d, c, (long long)g->addr[i][d], (long long)g->addr[i][c],
-                      (long long)bytes);
-        return false;
-      }
-  g->copies[i] = n;
   return true;
 }
 
