@@ -425,9 +425,8 @@ bool npuc_tx8_spm_copies(const int64_t *mem_addr, int len, int copies,
                          int slots, int slot, int64_t bytes, int64_t spm,
                          int64_t *addr, int *n, char *err, size_t cap) {
   int64_t want;
-  if (copies < 1 || copies > NPUC_TX8_SPM_MAX_COPIES || slots < 1 ||
-      slot < 0 || slot >= slots ||
-      !npuc_checked_mul(copies, slots, &want) || want != len) {
+  if (copies < 1 || copies > NPUC_TX8_SPM_MAX_COPIES || slots < 1 || slot < 0 ||
+      slot >= slots || !npuc_checked_mul(copies, slots, &want) || want != len) {
     snprintf(err, cap,
              "mem_addr has %d entries; %d copies of the op's %d SPM "
              "buffers need %lld",
@@ -437,8 +436,8 @@ bool npuc_tx8_spm_copies(const int64_t *mem_addr, int len, int copies,
   bool same = true;
   for (int c = 0; c < copies; ++c) {
     int64_t at = mem_addr[c * slots + slot], end;
-    if (at < 0 || at % NPUC_TX8_SPM_ALIGN || !npuc_checked_add(at, bytes, &end) ||
-        end > spm) {
+    if (at < 0 || at % NPUC_TX8_SPM_ALIGN ||
+        !npuc_checked_add(at, bytes, &end) || end > spm) {
       snprintf(err, cap,
                "copy %d of a multi-buffered SPM buffer at %lld (%lld bytes) "
                "is off the group's %lld bytes of SPM or not on a 256-byte "

@@ -176,12 +176,11 @@ static bool read_buffer_copies(group_emitter *g, int i,
                                const npuc_tx8_dev_attr *dev) {
   const npuc_tx8_group_plan *p = &g->plan;
   char err[200];
-  if (!npuc_tx8_spm_copies(dev->mem_addr.v, dev->mem_addr.len,
-                           dev->multi_buf_num, op_slots(p, i),
-                           npuc_tx8_buffer_addr_slot(p, i),
-                           npuc_tx8_group_buffer_bytes(p, i, g->slice),
-                           g->spm_alloc, g->addr[i], &g->copies[i], err,
-                           sizeof err)) {
+  if (!npuc_tx8_spm_copies(
+          dev->mem_addr.v, dev->mem_addr.len, dev->multi_buf_num,
+          op_slots(p, i), npuc_tx8_buffer_addr_slot(p, i),
+          npuc_tx8_group_buffer_bytes(p, i, g->slice), g->spm_alloc, g->addr[i],
+          &g->copies[i], err, sizeof err)) {
     npuc_op_error(p->buffers[i].op, "dev_info: %s", err);
     return false;
   }
