@@ -468,18 +468,13 @@ static void copies_layout(void **state) {
   char err[200];
   /* an op of two buffers (a load and its extract) in three copies */
   const int64_t two[6] = {0, 4608, 1536, 8192, 2304, 8704};
-  assert_true(npuc_tx8_spm_copies(two, 6, 3, 2, 0, 768, 9216, addr, &n, err,
-                                  sizeof err));
-  assert_int_equal(n, 3);
-  assert_int_equal(addr[0], 0);
-  assert_int_equal(addr[1], 1536);
-  assert_int_equal(addr[2], 2304);
-  assert_true(npuc_tx8_spm_copies(two, 6, 3, 2, 1, 512, 9216, addr, &n, err,
-                                  sizeof err));
-  assert_int_equal(n, 3);
-  assert_int_equal(addr[0], 4608);
-  assert_int_equal(addr[1], 8192);
-  assert_int_equal(addr[2], 8704);
+  for (int slot = 0; slot < 2; ++slot) { /* copy c of slot s: 2c + s */
+    assert_true(npuc_tx8_spm_copies(two, 6, 3, 2, slot, 512, 9216, addr, &n,
+                                    err, sizeof err));
+    assert_int_equal(n, 3);
+    for (int c = 0; c < 3; ++c)
+      assert_int_equal(addr[c], two[2 * c + slot]);
+  }
   /* slot 1 with one copy repeated */
   const int64_t one[4] = {0, 2816, 1536, 2816};
   assert_true(npuc_tx8_spm_copies(one, 4, 2, 2, 1, 512, 3328, addr, &n, err,
