@@ -55,4 +55,20 @@ bool npuc_tx8_spm_alloc(const npuc_tx8_spm_buffer *bufs, int n,
                         int64_t *offsets, npuc_tx8_spm_result *result,
                         char *err, size_t cap);
 
+/* The copies of a multi-buffered buffer (the software pipeline), as
+ * tx8-spm-alloc lists them in its op's dev_info.mem_addr: an op defining
+ * `slots` SPM buffers (slot s: its s-th buffer in the group's order) in
+ * `copies` copies lists slots x copies offsets, copy-major — entry
+ * c * slots + s is copy c of slot s — so entries 0 .. slots-1 are copy 0
+ * of each (the placement every reader takes) and a buffer with fewer
+ * copies than its op repeats one address. Reads slot `slot`'s copies into
+ * addr[0 .. copies) and their number into *n: 1 when they all share one
+ * address, else `copies`. False with a message in err when the list has
+ * another length, copies > NPUC_TX8_SPM_MAX_COPIES, a copy of `bytes`
+ * lies off [0, spm) or off a 256-byte boundary, or two copies overlap. */
+#define NPUC_TX8_SPM_MAX_COPIES 8
+bool npuc_tx8_spm_copies(const int64_t *mem_addr, int len, int copies,
+                         int slots, int slot, int64_t bytes, int64_t spm,
+                         int64_t *addr, int *n, char *err, size_t cap);
+
 #endif

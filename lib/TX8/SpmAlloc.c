@@ -417,3 +417,47 @@ static void free_allocator(allocator *a) {
   free(a->tree);
   free(a->found);
 }
+
+/* ---- the copies' layout in mem_addr
+ * ------------------------------------------------------ */
+
+bool npuc_tx8_spm_copies(const int64_t *mem_addr, int len, int copies,
+                         int slots, int slot, int64_t bytes, int64_t spm,
+                         int64_t *addr, int *n, char *err, size_t cap) {
+  int64_t want;
+  if (copies < 1 || copies > NPUC_TX8_SPM_MAX_COPIES || slots < 1 || slot < 0 ||
+      slot >= slots || !npuc_checked_mul(copies, slots, &want) || want != len) {
+    snprintf(err, cap,
+             "mem_addr has %d entries; %d copies of the op's %d SPM "
+             "buffers need %lld",
+             len, copies, slots, (long long)copies * slots);
+    return false;
+  }
+  bool same = true;
+  for (int c = 0; c < copies; ++c) {
+    int64_t at = mem_addr[c * slots + slot], end;
+    if (at < 0 || at % NPUC_TX8_SPM_ALIGN ||
+        !npuc_checked_add(at, bytes, &end) || end > spm) {
+      snprintf(err, cap,
+               "copy %d of a multi-buffered SPM buffer at %lld (%lld bytes) "
+               "is off the group's %lld bytes of SPM or not on a 256-byte "
+               "boundary",
+               c, (long long)at, (long long)bytes, (long long)spm);
+      return false;
+    }
+    addr[c] = at;
+    same = same && at == addr[0];
+  }
+  *n = same ? 1 : copies;
+  for (int c = 1; c < copies && !same; ++c)
+    for (int d = 0; d < c; ++d)
+      if (addr[d] < addr[c] + bytes && addr[c] < addr[d] + bytes) {
+        snprintf(err, cap,
+                 "copies %d and %d of a multi-buffered SPM buffer overlap "
+                 "(at %lld and %lld, %lld bytes)",
+                 d, c, (long long)addr[d], (long long)addr[c],
+                 (long long)bytes);
+        return false;
+      }
+  return true;
+}

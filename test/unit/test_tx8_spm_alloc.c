@@ -458,6 +458,50 @@ static void set_dev_info(MlirOperation op, const char *text) {
 /* After tx8-sharding alone the bump placement; after tx8-spm-alloc its
  * offsets (the add in place of x); a buffer without mem_addr falls back to
  * the bump placement; an offset off the 256-byte grid is an error. */
+/* The copies' layout in mem_addr (npuc_tx8_spm_copies): copy-major, a
+ * buffer with one address for all copies has one, and every malformed
+ * list is refused with its reason. */
+static void copies_layout(void **state) {
+  (void)state;
+  int64_t addr[NPUC_TX8_SPM_MAX_COPIES];
+  int n = 0;
+  char err[200];
+  /* an op of two buffers (a load and its extract) in three copies */
+  const int64_t two[6] = {0, 4608, 1536, 8192, 2304, 8704};
+  for (int slot = 0; slot < 2; ++slot) { /* copy c of slot s: 2c + s */
+    assert_true(npuc_tx8_spm_copies(two, 6, 3, 2, slot, 512, 9216, addr, &n,
+                                    err, sizeof err));
+    assert_int_equal(n, 3);
+    for (int c = 0; c < 3; ++c)
+      assert_int_equal(addr[c], two[2 * c + slot]);
+  }
+  /* slot 1 with one copy repeated */
+  const int64_t one[4] = {0, 2816, 1536, 2816};
+  assert_true(npuc_tx8_spm_copies(one, 4, 2, 2, 1, 512, 3328, addr, &n, err,
+                                  sizeof err));
+  assert_int_equal(n, 1);
+  assert_int_equal(addr[0], 2816);
+  /* errors: length, off SPM, off alignment, overlap */
+  assert_false(npuc_tx8_spm_copies(two, 5, 3, 2, 0, 768, 9216, addr, &n, err,
+                                   sizeof err));
+  assert_non_null(strstr(err, "mem_addr has 5 entries; 3 copies of the op's "
+                              "2 SPM buffers need 6"));
+  assert_false(npuc_tx8_spm_copies(two, 6, 3, 2, 1, 768, 9216, addr, &n, err,
+                                   sizeof err));
+  assert_non_null(strstr(err, "copy 2 of a multi-buffered SPM buffer at 8704"));
+  const int64_t odd[2] = {0, 300};
+  assert_false(npuc_tx8_spm_copies(odd, 2, 2, 1, 0, 256, 4096, addr, &n, err,
+                                   sizeof err));
+  assert_non_null(strstr(err, "not on a 256-byte boundary"));
+  const int64_t overlap[3] = {0, 512, 256};
+  assert_false(npuc_tx8_spm_copies(overlap, 3, 3, 1, 0, 512, 4096, addr, &n,
+                                   err, sizeof err));
+  assert_non_null(strstr(err, "copies 0 and 2 of a multi-buffered SPM buffer "
+                              "overlap"));
+  assert_false(npuc_tx8_spm_copies(two, 6, 9, 2, 0, 768, 9216, addr, &n, err,
+                                   sizeof err));
+}
+
 static void placement_read_back(void **state) {
   (void)state;
   MlirContext ctx = npuc_context_create();
@@ -519,6 +563,7 @@ int main(void) {
       cmocka_unit_test(random_instances),
       cmocka_unit_test(many_buffers),
       cmocka_unit_test(placement_read_back),
+      cmocka_unit_test(copies_layout),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

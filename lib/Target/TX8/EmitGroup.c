@@ -15,6 +15,7 @@
 #include "EmitInternal.h"
 #include "npuc/Checked.h"
 #include "npuc/IR.h"
+#include "npuc/Tx8SpmAlloc.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <math.h>
@@ -42,6 +43,12 @@ typedef struct {
   bool late[NPUC_TX8_MAX_STEPS];
   bool any_late, late_in_prologue;
   int tail_at;
+  /* The next slice's head (retract): head[step] for the channel_norms and
+   * extracts of buffers loaded a slice ahead, into buffers with copies;
+   * issued in slice k for slice k + 1 before step retract_at (slice 0's
+   * in the prologue). retract_at -1: none. */
+  bool head[NPUC_TX8_MAX_STEPS];
+  int retract_at;
   npuc_sb *out;
 } group_emitter;
 
@@ -127,18 +134,25 @@ static bool read_decision(group_emitter *g) {
   return true;
 }
 
-/* Whether buffer i is the only one its op defines (one mem_addr slot). */
-static bool sole_buffer_of_op(const npuc_tx8_group_plan *p, int i) {
+/* How many SPM buffers buffer i's op defines: its mem_addr slots. */
+static int op_slots(const npuc_tx8_group_plan *p, int i) {
+  int k = 0;
   for (int j = 0; j < p->num_buffers; ++j)
-    if (j != i && mlirOperationEqual(p->buffers[j].op, p->buffers[i].op))
-      return false;
-  return true;
+    k += mlirOperationEqual(p->buffers[j].op, p->buffers[i].op);
+  return k;
 }
 
-/* tx8-spm-alloc's copies of the per-slice buffers: on a buffer's op,
- * dev_info multi_buf_en with multi_buf_num n copies at mem_addr[0 .. n),
- * the first being the placement's. Anything else is one copy; an address
- * off SPM is a located error. */
+static bool read_buffer_copies(group_emitter *g, int i,
+                               const npuc_tx8_dev_attr *dev);
+
+/* tx8-spm-alloc's copies of the per-slice buffers: on the op defining K
+ * buffers (slots 0 .. K-1, npuc_tx8_buffer_addr_slot), dev_info
+ * multi_buf_en with multi_buf_num n and mem_addr of K x n entries,
+ * copy-major (entry c * K + s: copy c of slot s; entries 0 .. K-1 are
+ * the placement's). A buffer whose copies share one address has one; a
+ * buffer filled once per tile or per K slice, or of no bytes, has one.
+ * A list of another length, copies partly shared or off SPM are located
+ * errors. */
 static bool read_copies(group_emitter *g) {
   const npuc_tx8_group_plan *p = &g->plan;
   for (int i = 0; i < p->num_buffers; ++i) {
@@ -146,28 +160,29 @@ static bool read_copies(group_emitter *g) {
     npuc_tx8_dev_attr dev;
     g->copies[i] = 1;
     g->addr[i][0] = g->offsets[i];
-    if (npuc_tx8_buffer_once(b) || !sole_buffer_of_op(p, i) ||
+    if (npuc_tx8_buffer_once(b) || npuc_tx8_buffer_in_reduce(p, i) ||
+        b->kind == NPUC_TX8_BUF_PSUM ||
+        npuc_tx8_group_buffer_bytes(p, i, g->slice) == 0 ||
         npuc_tx8_op_dev_attr(b->op, &dev) != NPUC_TX8_ATTR_PRESENT ||
-        !dev.multi_buf_en || dev.multi_buf_num < 2 ||
-        dev.mem_addr.len != dev.multi_buf_num ||
-        dev.mem_addr.v[0] != g->offsets[i])
+        !dev.multi_buf_en || dev.multi_buf_num < 2)
       continue;
-    int64_t bytes = npuc_tx8_group_buffer_bytes(p, i, g->slice), end;
-    for (int c = 0; c < dev.mem_addr.len; ++c) {
-      int64_t at = dev.mem_addr.v[c];
-      if (at < 0 || at % NPUC_TX8_BATCH_ALIGN_BYTES ||
-          !npuc_checked_add(at, bytes, &end) || end > g->spm_alloc) {
-        npuc_op_error(b->op,
-                      "dev_info: copy %d of a multi-buffered SPM buffer at "
-                      "%lld (%lld bytes) is off the group's %lld bytes of SPM "
-                      "or not on a 256-byte boundary",
-                      c, (long long)at, (long long)bytes,
-                      (long long)g->spm_alloc);
-        return false;
-      }
-      g->addr[i][c] = at;
-    }
-    g->copies[i] = dev.multi_buf_num;
+    if (!read_buffer_copies(g, i, &dev))
+      return false;
+  }
+  return true;
+}
+
+static bool read_buffer_copies(group_emitter *g, int i,
+                               const npuc_tx8_dev_attr *dev) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  char err[200];
+  if (!npuc_tx8_spm_copies(
+          dev->mem_addr.v, dev->mem_addr.len, dev->multi_buf_num,
+          op_slots(p, i), npuc_tx8_buffer_addr_slot(p, i),
+          npuc_tx8_group_buffer_bytes(p, i, g->slice), g->spm_alloc, g->addr[i],
+          &g->copies[i], err, sizeof err)) {
+    npuc_op_error(p->buffers[i].op, "dev_info: %s", err);
+    return false;
   }
   return true;
 }
@@ -322,12 +337,52 @@ static bool early_step(const group_emitter *g, const npuc_tx8_step *st) {
          g->copies[load_target(&g->plan, st->index)] > 1;
 }
 
+/* A buffer filled ahead for the next slice: by its load, or by a head
+ * step (placed with the loads issued ahead, in the next slice's set). */
 static bool early_buffer(const group_emitter *g, int buf) {
-  for (int i = 0; i < g->plan.num_steps; ++i)
-    if (early_step(g, &g->plan.steps[i]) &&
-        load_target(&g->plan, g->plan.steps[i].index) == buf)
+  for (int i = 0; i < g->plan.num_steps; ++i) {
+    const npuc_tx8_step *st = &g->plan.steps[i];
+    if ((early_step(g, st) && load_target(&g->plan, st->index) == buf) ||
+        (g->head[i] && st->index == buf))
       return true;
+  }
   return false;
+}
+
+/* The seed's retract (getRetract/doRetract) of the head of the next
+ * slice into this slice's tail: the channel_norms and extracts (TDMA) of
+ * a buffer loaded a slice ahead, or of such a head's buffer, into
+ * buffers with copies, run for slice k + 1 during slice k, issued before
+ * slice k's last NE op (gemm or conv), so that on the in-order TDMA queue
+ * they come after slice k's earlier TDMA work and the next slice's first
+ * NE op finds its input ready when slice k's last one ends. Not with a
+ * reduce split (the K loop) nor without an NE op. */
+static void mark_heads(group_emitter *g) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  memset(g->head, 0, sizeof g->head);
+  g->retract_at = -1;
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    if (st->kind == NPUC_TX8_STEP_COMPUTE &&
+        (p->ops[st->index].slice.kind == NPUC_TX8_KIND_GEMM ||
+         p->ops[st->index].slice.kind == NPUC_TX8_KIND_CONV))
+      g->retract_at = i;
+  }
+  if (p->reduce_op >= 0 || g->retract_at < 0)
+    return;
+  bool any = false;
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    if ((st->kind != NPUC_TX8_STEP_NORM && st->kind != NPUC_TX8_STEP_EXTRACT) ||
+        invariant_step(p, st) || norm_is_loaded(g, st->index) ||
+        g->copies[st->index] < 2)
+      continue;
+    int src = p->buffers[st->index].source;
+    g->head[i] = src >= 0 && g->copies[src] > 1 && early_buffer(g, src);
+    any = any || g->head[i];
+  }
+  if (!any)
+    g->retract_at = -1;
 }
 
 static void order_invariants(group_emitter *g);
@@ -337,6 +392,7 @@ static void emit_late_invariants(group_emitter *g, const char *open,
 static void emit_slice_steps(group_emitter *g);
 static void emit_early_loads(group_emitter *g, const char *slice,
                              const char *set);
+static void emit_heads(group_emitter *g, const char *slice, const char *set);
 
 /* The seed's pipelined loop (TS_SwPipeline): a prologue issuing slice 0's
  * loads, then per slice k: place its buffers, issue slice k + 1's loads
@@ -364,7 +420,9 @@ static void emit_loop(group_emitter *g) {
   emit_invariants(g);
   npuc_sb_printf(o, "  bool more = npuc_tx8_gshape_next(&g, slice, &outs[0]);"
                     "\n");
+  mark_heads(g);
   emit_early_loads(g, "0", "0");
+  emit_heads(g, "0", "0");
   if (g->any_late && g->late_in_prologue)
     emit_late_invariants(g, "  if (more) {", "    }\n  }\n", true);
   npuc_sb_printf(o, "  while (more) {\n    const int cur = (int)(k & 1);\n");
@@ -500,7 +558,9 @@ static void emit_slice_steps(group_emitter *g) {
     const npuc_tx8_step *st = &p->steps[i];
     if (i == g->tail_at && g->any_late && !g->late_in_prologue)
       emit_late_invariants(g, "    if (k == 0) {", "    }\n", false);
-    if (invariant_step(p, st) || early_step(g, st))
+    if (i == g->retract_at)
+      emit_heads(g, "k + 1", "cur ^ 1");
+    if (invariant_step(p, st) || early_step(g, st) || g->head[i])
       continue;
     bool k =
         (st->kind == NPUC_TX8_STEP_COMPUTE && st->index == p->reduce_op) ||
@@ -600,6 +660,19 @@ static void emit_early_loads(group_emitter *g, const char *slice,
   for (int i = 0; i < p->num_steps; ++i)
     if (early_step(g, &p->steps[i]))
       emit_step(g, &p->steps[i]);
+  npuc_sb_printf(g->out, "    }\n  }\n");
+}
+
+/* Slice `slice`'s head steps (mark_heads), when there is one (`more`). */
+static void emit_heads(group_emitter *g, const char *slice, const char *set) {
+  if (g->retract_at < 0)
+    return;
+  npuc_sb_printf(g->out, "  if (more) { /* slice %s's head, retracted */\n",
+                 slice);
+  emit_set(g, slice, set);
+  for (int i = 0; i < g->plan.num_steps; ++i)
+    if (g->head[i])
+      emit_step(g, &g->plan.steps[i]);
   npuc_sb_printf(g->out, "    }\n  }\n");
 }
 

@@ -625,6 +625,9 @@ typedef struct {
    * its copies (its own, or the channel_norm's it fills), each store's
    * by the buffer stored. */
   double load_of[NPUC_TX8_MAX_BUFFERS], store_of[NPUC_TX8_MAX_BUFFERS];
+  /* Per slice, each compute op's and channel_norm's / extract's cycles,
+   * for the chain's spans per engine (chain_span). */
+  double op_cyc[NPUC_TX8_MAX_GROUP_OPS], move_cyc[NPUC_TX8_MAX_BUFFERS];
 } cost_parts;
 
 static void estimate(const search *s, const npuc_tx8_group_plan *p,
@@ -640,16 +643,100 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
  * stores share the tile's channel) and Ls + C + Ss; the first slice runs
  * serially (fill and drain). Without any copies every slice is serial.
  * What is loaded once per tile comes first. */
-static double group_cost(const cost_parts *c, const npuc_tx8_spm_fit *fit) {
+static double chain_span(const npuc_tx8_group_plan *p, const cost_parts *c,
+                         const npuc_tx8_spm_fit *fit);
+
+static double group_cost(const npuc_tx8_group_plan *p, const cost_parts *c,
+                         const npuc_tx8_spm_fit *fit) {
   double chain = c->ne + c->ct, serial = c->load + c->noc + chain + c->store;
   double single = 0; /* Ls + Ss */
   for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
     if (!fit->multi[i])
       single += c->load_of[i] + c->store_of[i];
-  double ddr = c->load + c->store, work = single + chain;
+  double ddr = c->load + c->store, work = single + chain_span(p, c, fit);
   double steady = ddr > work ? ddr : work;
   steady = c->noc > steady ? c->noc : steady; /* the NoC: its own engine */
   return c->once + serial + (double)(c->slices - 1) * steady;
+}
+
+static bool head_step(const npuc_tx8_group_plan *p, const npuc_tx8_spm_fit *fit,
+                      bool *early, int i);
+static bool ne_step(const npuc_tx8_group_plan *p, int i);
+
+/* What the next slice's ops wait for of this slice's chain (the compute
+ * ops, channel_norms and extracts in step order). With every per-slice
+ * intermediate in copies (tx8-spm-alloc), the code generator issues the
+ * next slice's head (channel_norms, extracts of buffers loaded ahead)
+ * during this slice, and each engine runs its ops in issue order, so the
+ * next slice's first op on an engine waits only for this slice's last
+ * one there: the steady slice is the longest stretch of the chain from an
+ * engine's first op to its last (NE; CT and TDMA, one SPM port), the
+ * head aside, and never less than that engine's total. Otherwise (or
+ * with a reduce split, or without an NE op, where nothing is retracted)
+ * the whole chain. */
+static double chain_span(const npuc_tx8_group_plan *p, const cost_parts *c,
+                         const npuc_tx8_spm_fit *fit) {
+  double chain = c->ne + c->ct;
+  bool early[NPUC_TX8_MAX_BUFFERS] = {false};
+  int first[2] = {-1, -1}, last[2] = {-1, -1};
+  if (!fit->intermediates || p->reduce_op >= 0)
+    return chain;
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    if (st->kind == NPUC_TX8_STEP_LOAD) {
+      const npuc_tx8_buffer *b = &p->buffers[st->index];
+      int into = b->load_into >= 0 ? b->load_into : st->index;
+      early[into] = fit->multi[into];
+      continue;
+    }
+    if ((st->kind != NPUC_TX8_STEP_COMPUTE && st->kind != NPUC_TX8_STEP_NORM &&
+         st->kind != NPUC_TX8_STEP_EXTRACT) ||
+        head_step(p, fit, early, i) ||
+        (st->kind == NPUC_TX8_STEP_NORM &&
+         p->buffers[p->buffers[st->index].source].load_into == st->index))
+      continue; /* the head, or a channel_norm its load fills */
+    int e = ne_step(p, i) ? 0 : 1;
+    if (first[e] < 0)
+      first[e] = i;
+    last[e] = i;
+  }
+  if (first[0] < 0)
+    return chain; /* nothing retracted */
+  double span = c->ne > c->ct ? c->ne : c->ct;
+  for (int e = 0; e < 2; ++e) {
+    double sum = 0;
+    for (int i = first[e]; i >= 0 && i <= last[e]; ++i) {
+      const npuc_tx8_step *st = &p->steps[i];
+      if (st->kind == NPUC_TX8_STEP_COMPUTE)
+        sum += c->op_cyc[st->index];
+      else if (st->kind == NPUC_TX8_STEP_NORM ||
+               st->kind == NPUC_TX8_STEP_EXTRACT)
+        sum += head_step(p, fit, early, i) ? 0 : c->move_cyc[st->index];
+    }
+    span = sum > span ? sum : span;
+  }
+  return span < chain ? span : chain;
+}
+
+/* A channel_norm or extract of a buffer loaded ahead (or of such a
+ * step's buffer), both in copies: the code generator's retracted head
+ * (marks its buffer in `early`, which the caller fills in step order). */
+static bool head_step(const npuc_tx8_group_plan *p, const npuc_tx8_spm_fit *fit,
+                      bool *early, int i) {
+  const npuc_tx8_step *st = &p->steps[i];
+  if (st->kind != NPUC_TX8_STEP_NORM && st->kind != NPUC_TX8_STEP_EXTRACT)
+    return false;
+  int src = p->buffers[st->index].source;
+  bool head = fit->multi[st->index] && src >= 0 && early[src];
+  early[st->index] = early[st->index] || head;
+  return head;
+}
+
+static bool ne_step(const npuc_tx8_group_plan *p, int i) {
+  const npuc_tx8_step *st = &p->steps[i];
+  return st->kind == NPUC_TX8_STEP_COMPUTE &&
+         (p->ops[st->index].slice.kind == NPUC_TX8_KIND_GEMM ||
+          p->ops[st->index].slice.kind == NPUC_TX8_KIND_CONV);
 }
 
 static void report_candidate(const search *s, const npuc_tx8_group_plan *p,
@@ -674,12 +761,13 @@ static void try_candidate_on(search *s, const npuc_tx8_group_plan *p,
   cost_parts c;
   estimate(s, p, sharding, slice, &c);
   bool fits = c.spm >= 0 && c.spm <= s->spm;
-  npuc_tx8_spm_fit fit = {s->t->multi_buf, true, c.spm, {0}};
+  npuc_tx8_spm_fit fit = {
+      s->t->multi_buf, true, c.spm, {0}, s->t->multi_buf > 1};
   memset(fit.multi, s->t->multi_buf > 1, sizeof fit.multi);
-  double cost = fits ? group_cost(&c, &fit) : -1;
+  double cost = fits ? group_cost(p, &c, &fit) : -1;
   if (fits && (s->best_cost < 0 || cost < s->best_cost || s->report)) {
     if (fit_copies(s, p, sharding, slice, &fit))
-      cost = group_cost(&c, &fit);
+      cost = group_cost(p, &c, &fit);
   }
   if (s->report)
     report_candidate(s, p, sharding, slice, &c, cost);
@@ -766,13 +854,16 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
     const npuc_tx8_group_op *o = &p->ops[k];
     double ct = (double)npuc_tx8_group_buffer_bytes(p, o->result, slice) /
                 (double)t->ct_bytes_per_cycle;
+    double cyc;
     if (k == p->reduce_op) /* every K slice, then psum -> the result */
-      c->ne += k_slices * (ne_cycles(s, p, o, slice) + over), c->ct += ct;
+      c->ne += k_slices * (ne_cycles(s, p, o, slice) + over), c->ct += ct,
+          cyc = 0;
     else if (o->slice.kind == NPUC_TX8_KIND_GEMM ||
              o->slice.kind == NPUC_TX8_KIND_CONV)
-      c->ne += ne_cycles(s, p, o, slice) + over;
+      c->ne += cyc = ne_cycles(s, p, o, slice) + over;
     else
-      c->ct += ct_cycles(s, p, o, slice) + over;
+      c->ct += cyc = ct_cycles(s, p, o, slice) + over;
+    c->op_cyc[k] = cyc;
   }
 }
 
@@ -862,6 +953,7 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
         continue; /* filled by its load */
       cyc = 2 * bytes / (double)t->tdma_bytes_per_cycle + over;
       *(once ? &c->once : &c->ct) += times * cyc;
+      c->move_cyc[i] = once ? 0 : times * cyc;
     }
   }
 }

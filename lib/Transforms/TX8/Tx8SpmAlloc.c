@@ -97,6 +97,13 @@ static unsigned group_op(MlirOperation op, void *user) {
 /* ---- one group
  * ------------------------------------------------------------------- */
 
+/* What a copy of a per-slice buffer lets overlap, in order of benefit:
+ * the next slice's load (issued a slice ahead), this slice's store
+ * draining while the next slice computes, and an intermediate (a
+ * channel_norm, extract or compute result) that the next slice may write
+ * before this slice's last reader is done. */
+enum { COPY_LOAD, COPY_STORE, COPY_INTERMEDIATE, COPY_CLASSES, COPY_NONE };
+
 /* The allocator's input: the plan's buffers, then the scratch, then the
  * extra copies of the multi-buffered ones. */
 #define MAX_ALLOC ((NPUC_TX8_MAX_BUFFERS + 1) * MAX_COPIES)
@@ -109,8 +116,11 @@ typedef struct {
   int copies[NPUC_TX8_MAX_BUFFERS];
   int copy_at[NPUC_TX8_MAX_BUFFERS][MAX_COPIES];
   int num_multi;  /* buffers with several copies */
-  int num_copies; /* how many each has */
+  int num_copies; /* the most any has */
   bool stores;    /* the stored buffers have them too */
+  /* per class (COPY_LOAD, COPY_STORE, COPY_INTERMEDIATE): the buffers
+   * that could take copies and those that have them */
+  int candidates[COPY_CLASSES], chosen[COPY_CLASSES];
 } group_buffers;
 
 static bool read_slice(const npuc_tx8_group_plan *p, int32_t *slice,
@@ -158,10 +168,14 @@ static bool alloc_group(MlirOperation group, const alloc_config *c) {
     if (c->stats)
       npuc_pass_remark(group,
                        "tx8be.group: SPM peak %lld bytes, max-live %lld, "
-                       "%lld without reuse; %d buffers in %d copies",
+                       "%lld without reuse; %d buffers in %d copies (loads "
+                       "%d of %d, stores %d of %d, intermediates %d of %d)",
                        (long long)r.peak, (long long)r.max_live,
                        (long long)g->bump, g->num_multi,
-                       g->num_multi ? g->num_copies : 1);
+                       g->num_multi ? g->num_copies : 1, g->chosen[COPY_LOAD],
+                       g->candidates[COPY_LOAD], g->chosen[COPY_STORE],
+                       g->candidates[COPY_STORE], g->chosen[COPY_INTERMEDIATE],
+                       g->candidates[COPY_INTERMEDIATE]);
   }
   free(g);
   return ok;
@@ -180,6 +194,8 @@ bool npuc_tx8_spm_fit_group(const npuc_tx8_group_plan *p,
   fit->stores = ok && g->stores;
   for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
     fit->multi[i] = ok && i < p->num_buffers && g->copies[i] > 1;
+  fit->intermediates =
+      ok && g->chosen[COPY_INTERMEDIATE] == g->candidates[COPY_INTERMEDIATE];
   free(g);
   return ok;
 }
@@ -188,15 +204,32 @@ static int64_t slices_per_tile(const npuc_tx8_group_plan *p,
                                const int32_t *sharding, const int32_t *slice);
 static void group_lifetimes(const npuc_tx8_group_plan *p, const bool *once,
                             group_buffers *g);
-static void add_copies(const npuc_tx8_group_plan *p, const bool *once,
-                       group_buffers *g, int copies, bool stores);
+static int copy_class(const npuc_tx8_group_plan *p, const bool *once, int i);
+
+/* One try of a copy set: the plan, the copy-less buffers and each
+ * buffer's class, where the result goes. */
+typedef struct {
+  const npuc_tx8_group_plan *p;
+  const group_buffers *base;
+  const int *cls;
+  int64_t spm;
+  group_buffers *g;
+  npuc_tx8_spm_result *r;
+  char *err;
+  size_t cap;
+} copy_try;
+
+static int try_copies(copy_try *t, int copies, const bool *want);
+static int greedy_intermediates(copy_try *t, bool *want);
 
 /* The placement of one temporal slice's buffers with the most copies that
- * fit `spm` (the software pipeline's multi-buffering): of the loads and
- * the stored buffers, then of the loads only (the next slice's load is
- * what overlaps most), down to one; r->peak above spm when even that does
- * not fit. `once` (NULL: the plan's): the buffers filled once per tile.
- * False after an allocator error (message in err). */
+ * fit `spm` (the software pipeline's multi-buffering), by benefit: every
+ * per-slice buffer in `max_copies` .. 2 copies; then two copies of the
+ * loads and the stored buffers plus the intermediates that still fit,
+ * the longest-lived per byte first; then two copies of the loads only;
+ * then one copy (r->peak above spm when even that does not fit). `once`
+ * (NULL: the plan's): the buffers filled once per tile. False after an
+ * allocator error (message in err). */
 static bool place_group(const npuc_tx8_group_plan *p, const int32_t *sharding,
                         const int32_t *slice, const bool *once, int64_t spm,
                         int max_copies, group_buffers *g,
@@ -210,23 +243,90 @@ static bool place_group(const npuc_tx8_group_plan *p, const int32_t *sharding,
     base->bufs[i].bytes = npuc_tx8_group_buffer_bytes(p, i, slice);
   base->bufs[p->num_buffers].bytes = base->bump - bump[p->num_buffers];
   group_lifetimes(p, once, base);
+  int cls[NPUC_TX8_MAX_BUFFERS];
+  bool want[NPUC_TX8_MAX_BUFFERS];
+  for (int i = 0; i < p->num_buffers; ++i)
+    cls[i] = base->bufs[i].bytes > 0 ? copy_class(p, once, i) : COPY_NONE;
   int64_t slices = slices_per_tile(p, sharding, slice);
   int most = slices < max_copies ? (int)slices : max_copies;
-  if (most < 1)
-    most = 1;
-  bool ok = true;
-  for (int i = 0, n = most - 1; i <= 2 * n; ++i) {
-    /* most .. 2 copies of both, then most .. 2 of the loads, then one */
-    bool both = i < n;
-    int copies = i == 2 * n ? 1 : both ? most - i : most - (i - n);
-    *g = *base;
-    add_copies(p, once, g, copies, both);
-    ok = npuc_tx8_spm_alloc(g->bufs, g->n, g->offsets, r, err, cap);
-    if (!ok || (r->peak <= spm && r->peak <= UINT32_MAX))
-      break;
+  copy_try t = {p, base, cls, spm, g, r, err, cap};
+  int fits = 0;
+  for (int n = most; n >= 2 && fits == 0; --n) {
+    for (int i = 0; i < p->num_buffers; ++i)
+      want[i] = cls[i] != COPY_NONE;
+    fits = try_copies(&t, n, want);
+  }
+  if (fits == 0 && most >= 2) {
+    for (int i = 0; i < p->num_buffers; ++i)
+      want[i] = cls[i] == COPY_LOAD || cls[i] == COPY_STORE;
+    fits = try_copies(&t, 2, want);
+    if (fits == 1)
+      fits = greedy_intermediates(&t, want);
+  }
+  if (fits == 0 && most >= 2) {
+    for (int i = 0; i < p->num_buffers; ++i)
+      want[i] = cls[i] == COPY_LOAD;
+    fits = try_copies(&t, 2, want);
+  }
+  if (fits == 0) {
+    memset(want, 0, sizeof want);
+    fits = try_copies(&t, 1, want);
   }
   free(base);
-  return ok;
+  return fits >= 0;
+}
+
+static void add_copies(const npuc_tx8_group_plan *p, group_buffers *g,
+                       int copies, const int *cls, const bool *want);
+
+/* `copies` copies of the buffers `want` asks for, placed: 1 when the peak
+ * fits spm, 0 when not, -1 after an allocator error (in err). */
+static int try_copies(copy_try *t, int copies, const bool *want) {
+  *t->g = *t->base;
+  add_copies(t->p, t->g, copies, t->cls, want);
+  if (!npuc_tx8_spm_alloc(t->g->bufs, t->g->n, t->g->offsets, t->r, t->err,
+                          t->cap))
+    return -1;
+  return t->r->peak <= t->spm && t->r->peak <= UINT32_MAX;
+}
+
+static int by_benefit(const copy_try *t, int *order);
+
+/* Two copies of `want` (which fit) plus each intermediate that still
+ * fits, by benefit; leaves the chosen set's placement in t->g (1). */
+static int greedy_intermediates(copy_try *t, bool *want) {
+  int order[NPUC_TX8_MAX_BUFFERS];
+  int n = by_benefit(t, order);
+  for (int k = 0; k < n; ++k) {
+    want[order[k]] = true;
+    int fits = try_copies(t, 2, want);
+    if (fits < 0)
+      return -1;
+    want[order[k]] = fits == 1;
+  }
+  return try_copies(t, 2, want); /* the last try may not have fitted */
+}
+
+/* The intermediates, the most overlap per SPM byte first: a copy lets
+ * the next slice write the buffer while this slice still reads it, which
+ * matters the longer it lives (in steps); on a tie the smaller first. */
+static int by_benefit(const copy_try *t, int *order) {
+  int n = 0;
+  for (int i = 0; i < t->p->num_buffers; ++i) {
+    if (t->cls[i] != COPY_INTERMEDIATE)
+      continue;
+    const npuc_tx8_spm_buffer *x = &t->base->bufs[i];
+    int j = n++;
+    for (; j > 0; --j) { /* insertion sort: few, stable */
+      const npuc_tx8_spm_buffer *y = &t->base->bufs[order[j - 1]];
+      int64_t lx = x->last - x->first + 1, ly = y->last - y->first + 1;
+      if (lx * y->bytes <= ly * x->bytes) /* lx/bx <= ly/by */
+        break;
+      order[j] = order[j - 1];
+    }
+    order[j] = i;
+  }
+  return n;
 }
 
 /* tx8-sharding's temporal slice, checked as the code generator checks it,
@@ -318,86 +418,90 @@ static void group_lifetimes(const npuc_tx8_group_plan *p, const bool *once,
   scratch->inplace_of = -1;
 }
 
-/* Whether buffer i is filled per slice by a load (its own, or the one
- * loading into it as a channel_norm) or stored per slice, and is the only
- * buffer its op defines (its copies are its mem_addr). */
-static bool per_slice_io(const npuc_tx8_group_plan *p, const bool *once, int i,
-                         bool stores) {
+/* What a copy of buffer i would let overlap (COPY_NONE: it takes none):
+ * a buffer filled once per tile (invariant, resident) or per K slice
+ * inside one output slice (a reduce split's operands and partial sums)
+ * keeps one; a load filled straight into its channel_norm is that
+ * buffer's. */
+static int copy_class(const npuc_tx8_group_plan *p, const bool *once, int i) {
   const npuc_tx8_buffer *b = &p->buffers[i];
-  /* Filled once per tile, or per K slice inside one output slice (a
-   * reduce split's operands and partial sums): one copy. */
   if ((once ? once[i] : npuc_tx8_buffer_once(b)) ||
-      npuc_tx8_buffer_in_reduce(p, i))
-    return false;
-  for (int j = 0; j < p->num_buffers; ++j)
-    if (j != i && mlirOperationEqual(p->buffers[j].op, b->op))
-      return false;
-  if ((b->kind == NPUC_TX8_BUF_LOAD && b->load_into < 0) ||
-      (b->kind == NPUC_TX8_BUF_NORM && p->buffers[b->source].load_into == i))
-    return true;
-  for (int s = 0; s < p->num_stores && stores; ++s)
+      npuc_tx8_buffer_in_reduce(p, i) || b->kind == NPUC_TX8_BUF_PSUM)
+    return COPY_NONE;
+  if (b->kind == NPUC_TX8_BUF_LOAD)
+    return b->load_into < 0 ? COPY_LOAD : COPY_NONE;
+  if (b->kind == NPUC_TX8_BUF_NORM && p->buffers[b->source].load_into == i)
+    return COPY_LOAD;
+  for (int s = 0; s < p->num_stores; ++s)
     if (p->stores[s].buffer == i)
-      return true;
-  return false;
+      return COPY_STORE;
+  return COPY_INTERMEDIATE;
+}
+
+/* How many SPM buffers op `op` defines (its mem_addr holds a slot each,
+ * times its copies). */
+static int op_buffer_count(const npuc_tx8_group_plan *p, MlirOperation op) {
+  int k = 0;
+  for (int j = 0; j < p->num_buffers; ++j)
+    k += mlirOperationEqual(p->buffers[j].op, op);
+  return k;
 }
 
 /* The seed's multi-buffering with its retract across iterations: each
- * per-slice load or stored buffer gets `copies` blocks, slice k using
- * copy k % copies, and they all live over the whole slice (the next
- * slice's load lands in one while this slice computes from another, the
- * store of one drains while the next slice writes another): nothing else
- * shares them, in place or by reuse. */
-static void add_copies(const npuc_tx8_group_plan *p, const bool *once,
-                       group_buffers *g, int copies, bool stores) {
+ * buffer `want` asks for gets `copies` blocks (fewer when its op's
+ * mem_addr cannot list them all: slots x copies <= NPUC_TX8_MAX_LIST),
+ * slice k using copy k % copies, and they all live over the whole slice
+ * (the next slice's load lands in one while this slice computes from
+ * another, the store of one drains while the next slice writes another,
+ * the next slice's op writes one while this slice still reads another):
+ * nothing else shares them, in place or by reuse. */
+static void add_copies(const npuc_tx8_group_plan *p, group_buffers *g,
+                       int copies, const int *cls, const bool *want) {
   int last = p->num_steps > 0 ? p->num_steps - 1 : 0;
   g->num_multi = 0;
-  g->num_copies = copies;
-  g->stores = stores;
+  g->num_copies = 1;
+  memset(g->candidates, 0, sizeof g->candidates);
+  memset(g->chosen, 0, sizeof g->chosen);
   for (int i = 0; i < p->num_buffers; ++i) {
     g->copies[i] = 1;
     g->copy_at[i][0] = i;
-    if (copies < 2 || g->bufs[i].bytes <= 0 ||
-        !per_slice_io(p, once, i, stores))
+    if (cls[i] == COPY_NONE)
       continue;
+    g->candidates[cls[i]]++;
+    int n = copies,
+        most = NPUC_TX8_MAX_LIST / op_buffer_count(p, p->buffers[i].op);
+    if (n > most)
+      n = most;
+    if (!want[i] || n < 2)
+      continue;
+    g->chosen[cls[i]]++;
     ++g->num_multi;
-    g->copies[i] = copies;
+    g->copies[i] = n;
+    if (n > g->num_copies)
+      g->num_copies = n;
     for (int j = 0; j < p->num_buffers; ++j)
       if (g->bufs[j].inplace_of == i)
         g->bufs[j].inplace_of = -1;
     g->bufs[i] = (npuc_tx8_spm_buffer){g->bufs[i].bytes, 0, last, -1, false};
-    for (int c = 1; c < copies; ++c) {
+    for (int c = 1; c < n; ++c) {
       g->copy_at[i][c] = g->n;
       g->bufs[g->n++] = g->bufs[i];
     }
   }
+  g->stores = g->chosen[COPY_STORE] > 0;
 }
 
 /* ---- attributes
  * ------------------------------------------------------------------ */
 
+static void write_op_addrs(const npuc_tx8_group_plan *p, const group_buffers *g,
+                           int first);
+
 static void write_offsets(const npuc_tx8_group_plan *p, const group_buffers *g,
                           int64_t peak) {
-  /* An op may define several buffers (a result and extracts of it): the
-   * k-th buffer of an op is entry k of its mem_addr. */
-  for (int i = 0; i < p->num_buffers; ++i) {
-    npuc_tx8_dev_attr dev;
-    int slot = npuc_tx8_buffer_addr_slot(p, i);
-    if (npuc_tx8_op_dev_attr(p->buffers[i].op, &dev) != NPUC_TX8_ATTR_PRESENT)
-      dev = npuc_tx8_dev_attr_with_layout(p->buffers[i].mode);
-    if (slot == 0)
-      dev.mem_addr.len = 1;
-    else if (dev.mem_addr.len <= slot)
-      dev.mem_addr.len = slot + 1;
-    dev.mem_addr.v[slot] = g->offsets[i];
-    dev.multi_buf_en = g->copies[i] > 1;
-    dev.multi_buf_num = g->copies[i];
-    if (g->copies[i] > 1) { /* the only buffer of its op: slot 0 */
-      dev.mem_addr.len = g->copies[i];
-      for (int c = 1; c < g->copies[i]; ++c)
-        dev.mem_addr.v[c] = g->offsets[g->copy_at[i][c]];
-    }
-    npuc_tx8_op_set_dev_attr(p->buffers[i].op, &dev);
-  }
+  for (int i = 0; i < p->num_buffers; ++i)
+    if (npuc_tx8_buffer_addr_slot(p, i) == 0)
+      write_op_addrs(p, g, i);
   npuc_tx8_dev_attr dev;
   if (npuc_tx8_op_dev_attr(p->compute, &dev) == NPUC_TX8_ATTR_PRESENT) {
     const npuc_tx8_spm_buffer *imm = &g->bufs[p->num_buffers];
@@ -410,4 +514,34 @@ static void write_offsets(const npuc_tx8_group_plan *p, const group_buffers *g,
       mlirIntegerAttrGet(mlirIntegerTypeUnsignedGet(ctx, 32), peak);
   mlirOperationSetAttributeByName(
       p->group, mlirStringRefCreateFromCString("spm_alloc_size"), size);
+}
+
+/* The mem_addr of the op defining buffer `first` and K - 1 later ones
+ * (slots 0 .. K-1 in buffer order), copy-major: entry c * K + s is copy c
+ * of slot s, so entries 0 .. K-1 are copy 0 of each (what
+ * npuc_tx8_group_placement reads) and a buffer with fewer copies than the
+ * op's multi_buf_num repeats its one address. */
+static void write_op_addrs(const npuc_tx8_group_plan *p, const group_buffers *g,
+                           int first) {
+  MlirOperation op = p->buffers[first].op;
+  int mine[NPUC_TX8_MAX_LIST], k = 0, n = 1;
+  for (int j = first; j < p->num_buffers; ++j)
+    if (mlirOperationEqual(p->buffers[j].op, op)) {
+      mine[k++] = j;
+      if (g->copies[j] > n)
+        n = g->copies[j];
+    }
+  npuc_tx8_dev_attr dev;
+  if (npuc_tx8_op_dev_attr(op, &dev) != NPUC_TX8_ATTR_PRESENT)
+    dev = npuc_tx8_dev_attr_with_layout(p->buffers[first].mode);
+  dev.mem_addr.len = k * n;
+  for (int c = 0; c < n; ++c)
+    for (int s = 0; s < k; ++s) {
+      int b = mine[s];
+      dev.mem_addr.v[c * k + s] =
+          g->offsets[c < g->copies[b] ? g->copy_at[b][c] : b];
+    }
+  dev.multi_buf_en = n > 1;
+  dev.multi_buf_num = n;
+  npuc_tx8_op_set_dev_attr(op, &dev);
 }

@@ -15,11 +15,16 @@ typedef struct {
   bool stores;  /* the stored buffers have as many */
   int64_t peak; /* SPM bytes per tile; above spm when nothing fits */
   bool multi[NPUC_TX8_MAX_BUFFERS]; /* the plan's buffers with copies */
+  /* Every per-slice intermediate (channel_norm, extract, compute result
+   * not stored) has copies: the next slice's ops need not wait for this
+   * slice's readers of any of them. */
+  bool intermediates;
 } npuc_tx8_spm_fit;
 
 /* The placement tx8-spm-alloc chooses for plan `p` sharded `sharding`
  * ways in slices of `slice`, with at most `max_copies` copies (1 to 3) in
- * `spm` bytes: the most copies that fit, of the loads and stored buffers,
+ * `spm` bytes: the most copies that fit, of every per-slice buffer, else
+ * two of the loads, the stored buffers and the intermediates that fit,
  * else of the loads, else none. `once` (NULL: the plan's own) says which
  * buffers are filled once per tile at that decision
  * (npuc_tx8_buffer_resident). False after an allocator error (a message

@@ -1,5 +1,7 @@
 // tx8-spm-alloc's multi-buffering (the software pipeline's copies): each
-// per-slice load and stored buffer gets tile.multi_buf copies (3 by
+// per-slice buffer (here a load and a stored result; intermediates and
+// ops of several buffers: tx8-spm-alloc-multibuf-ops.mlir) gets
+// tile.multi_buf copies (3 by
 // default, the multi-buf option overrides), fewer when they do not fit SPM,
 // one when the tile has a single slice; its op's dev_info says
 // multi_buf_en, multi_buf_num and one mem_addr per copy. The copies live
