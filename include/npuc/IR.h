@@ -16,6 +16,14 @@
  * allowed (our dialects are unregistered for MLIR). MLIR diagnostics are
  * routed to the sink installed with npuc_context_set_sink. */
 MlirContext npuc_context_create(void);
+/* The same context with every upstream dialect registered but none loaded:
+ * MLIR's parser loads the dialects a file uses as it reads them, as
+ * mlir-opt does (loading all of them costs about 22M instructions at
+ * start-up). Fit for parsing, verifying and printing; before anything
+ * creates ops of a dialect the input may not use (passes, builders), call
+ * npuc_context_load_all_dialects. */
+MlirContext npuc_context_create_lazy(void);
+void npuc_context_load_all_dialects(MlirContext ctx);
 void npuc_context_destroy(MlirContext ctx);
 /* Where MLIR diagnostics go from now on; `map` (may be NULL) remaps columns
  * of positions inside rewritten text. Returns the previous sink. */

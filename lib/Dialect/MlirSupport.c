@@ -16,8 +16,21 @@ void npuc_op_error(MlirOperation op, const char *fmt, ...) {
   mlirEmitError(mlirOperationGetLocation(op), msg);
 }
 
-void npuc_sb_append_mlir(MlirStringRef s, void *sb) {
-  npuc_sb_append(sb, s.data, s.length);
+/* MLIR's C API prints through an unbuffered stream: this is called once
+ * per token, a few bytes each. Short pieces that fit are copied here
+ * without the call and memcpy of npuc_sb_append. */
+void npuc_sb_append_mlir(MlirStringRef s, void *user) {
+  npuc_sb *sb = user;
+  size_t n = s.length;
+  if (n <= 16 && sb->data && sb->len + n < sb->cap) {
+    char *d = sb->data + sb->len;
+    for (size_t i = 0; i < n; i++)
+      d[i] = s.data[i];
+    d[n] = '\0';
+    sb->len += n;
+    return;
+  }
+  npuc_sb_append(sb, s.data, n);
 }
 
 bool npuc_strref_contains(MlirStringRef s, const char *part) {

@@ -40,12 +40,21 @@ static context_state *state_of(MlirContext ctx) {
 static MlirLogicalResult handle_diagnostic(MlirDiagnostic diag, void *user);
 
 MlirContext npuc_context_create(void) {
+  MlirContext ctx = npuc_context_create_lazy();
+  npuc_context_load_all_dialects(ctx);
+  return ctx;
+}
+
+void npuc_context_load_all_dialects(MlirContext ctx) {
+  mlirContextLoadAllAvailableDialects(ctx);
+}
+
+MlirContext npuc_context_create_lazy(void) {
   MlirContext ctx = mlirContextCreateWithThreading(false);
   MlirDialectRegistry registry = mlirDialectRegistryCreate();
   mlirRegisterAllDialects(registry);
   mlirContextAppendDialectRegistry(ctx, registry);
   mlirDialectRegistryDestroy(registry);
-  mlirContextLoadAllAvailableDialects(ctx);
   mlirContextSetAllowUnregisteredDialects(ctx, true);
   context_state *st = calloc(1, sizeof *st);
   st->ctx = ctx;

@@ -117,10 +117,26 @@ static char *read_stream(FILE *f, size_t limit, size_t *len, bool *has_nul) {
   return buf;
 }
 
+/* Are the next 8 bytes all ASCII and none NUL? Most input is: it is
+ * checked a word at a time, the rest a byte at a time. */
+static bool ascii_word(const unsigned char *p, size_t left) {
+  const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+  uint64_t v;
+  if (left < 8)
+    return false;
+  memcpy(&v, p, 8);
+  /* no high bit set, and then (v - ones) & ~v has one only for a 0 byte */
+  return (v & highs) == 0 && ((v - ones) & ~v & highs) == 0;
+}
+
 bool npuc_check_text(const char *buf, size_t len, const char *filename,
                      const npuc_diag_sink *sink) {
   const unsigned char *p = (const unsigned char *)buf;
   for (size_t i = 0; i < len;) {
+    if (ascii_word(p + i, len - i)) {
+      i += 8;
+      continue;
+    }
     const char *why = NULL;
     size_t step = 1;
     if (p[i] == 0)

@@ -312,10 +312,8 @@ static void free_generic(generic_op *g) {
   free(g->result_types.items);
   free(g->regions.items);
   free(g->attrs);
-  free(g->group_first);
-  free(g->group_count);
-  free(g->result_first);
-  free(g->result_count);
+  free(g->group_first);  /* and group_count */
+  free(g->result_first); /* and result_count */
 }
 
 static bool parse_type_list(npuc_lexer *lx, span_list *out, char close) {
@@ -451,8 +449,8 @@ static dict_entry *find_attr(generic_op *g, const char *name) {
 static bool assign_groups(const npuc_value_def *defs, size_t ndefs,
                           size_t total, dict_entry *segments, size_t **first,
                           size_t **count) {
-  *first = calloc(ndefs + 1, sizeof(size_t));
-  *count = calloc(ndefs + 1, sizeof(size_t));
+  *first = calloc(2 * (ndefs + 1), sizeof(size_t)); /* and *count */
+  *count = *first + ndefs + 1;
   if (segments) {
     /* array<i32: 2, 1> */
     const char *p = segments->value.s, *e = segments->value.e;

@@ -28,8 +28,35 @@ static void grow(npuc_textbuf *tb, size_t extra) {
   tb->data = realloc(tb->data, tb->cap);
 }
 
+/* Most appends are a token or two: those that fit are copied a byte at a
+ * time with their newlines counted in the same pass (cheaper than the
+ * calls of memcpy and memchr below 16 bytes). */
+static bool append_short(npuc_textbuf *tb, const char *s, size_t n) {
+  if (n > 16 || tb->len + n >= tb->cap)
+    return false;
+  char *d = tb->data + tb->len;
+  int lines = 0;
+  size_t after = 0; /* bytes before the last newline, and it */
+  for (size_t i = 0; i < n; ++i) {
+    d[i] = s[i];
+    if (s[i] == '\n') {
+      ++lines;
+      after = i + 1;
+    }
+  }
+  d[n] = '\0';
+  tb->len += n;
+  if (lines) {
+    tb->line += lines;
+    tb->col = 1 + (int)(n - after);
+  } else {
+    tb->col += (int)n;
+  }
+  return true;
+}
+
 void npuc_tb_append(npuc_textbuf *tb, const char *s, size_t n) {
-  if (!n)
+  if (!n || append_short(tb, s, n))
     return;
   grow(tb, n);
   memcpy(tb->data + tb->len, s, n);
@@ -50,7 +77,20 @@ void npuc_tb_puts(npuc_textbuf *tb, const char *s) {
   npuc_tb_append(tb, s, strlen(s));
 }
 
-void npuc_tb_putc(npuc_textbuf *tb, char c) { npuc_tb_append(tb, &c, 1); }
+void npuc_tb_putc(npuc_textbuf *tb, char c) {
+  if (tb->len + 1 < tb->cap) {
+    tb->data[tb->len++] = c;
+    tb->data[tb->len] = '\0';
+    if (c == '\n') {
+      tb->line++;
+      tb->col = 1;
+    } else {
+      tb->col++;
+    }
+    return;
+  }
+  npuc_tb_append(tb, &c, 1);
+}
 
 void npuc_tb_anchor(npuc_textbuf *tb, int orig_line, int orig_col) {
   npuc_srcmap *m = tb->map;
@@ -237,7 +277,7 @@ bool npuc_skip_type(npuc_lexer *lx, const char **start, const char **end) {
   npuc_lex(lx);
   *end = t.start + t.len;
   if (npuc_next_is_angle(lx, t)) {
-    npuc_lex(lx);
+    lx->cur++; /* the '<', one byte right after the name: no need to lex */
     npuc_token close = npuc_skip_balanced(lx, '<');
     if (!npuc_tok_punct(close, '>'))
       return false;
@@ -246,8 +286,13 @@ bool npuc_skip_type(npuc_lexer *lx, const char **start, const char **end) {
   return true;
 }
 
+static bool skip_attr_value_fast(npuc_lexer *lx, const char **start,
+                                 const char **end, bool stop_at_colon);
+
 bool npuc_skip_attr_value(npuc_lexer *lx, const char **start, const char **end,
                           bool stop_at_colon) {
+  if (skip_attr_value_fast(lx, start, end, stop_at_colon))
+    return true;
   int depth = 0;
   bool any = false;
   *start = *end = lx->cur;
@@ -267,6 +312,123 @@ bool npuc_skip_attr_value(npuc_lexer *lx, const char **start, const char **end,
     if (depth < 0)
       return false;
   }
+}
+
+static bool is_digit_char(char c) { return c >= '0' && c <= '9'; }
+
+/* Bytes of names and numbers the fast scan below takes in one run. '$'
+ * is left out: the lexer rejects it where a token would start (after
+ * `%0` or `1.`), so a run holding one is the token loop's to read. */
+static bool is_run_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit_char(c) ||
+         c == '_' || c == '.';
+}
+
+/* npuc_skip_attr_value's loop, a byte at a time instead of a token at a
+ * time: attribute values are most of the text it reads. It takes only
+ * the plain cases, where it ends where the token loop would (brackets,
+ * `->` and `>=`, strings, names, numbers, spaces and newlines), and returns
+ * false, having changed nothing, on anything else (comments, `{-#`, a
+ * byte the lexer rejects, the end of the text, an empty value), which the
+ * token loop then reads. */
+static bool skip_attr_value_fast(npuc_lexer *lx, const char **start,
+                                 const char **end, bool stop_at_colon) {
+  /* A peeked token has not moved the lexer: start where it starts. */
+  const char *p = lx->cur, *e = lx->end, *first = NULL, *last = NULL;
+  const char *line_begin = lx->line_begin, *last_line_begin = lx->line_begin;
+  int depth = 0, lines = 0, last_lines = 0;
+  while (p < e) {
+    const char *tok = p;
+    switch (*p) {
+    case '\n':
+      ++lines;
+      line_begin = ++p;
+      continue;
+    case ' ':
+    case '\t':
+    case '\r': ++p; continue;
+    case '"':
+      for (++p; p < e && *p != '"' && *p != '\n';)
+        p += *p == '\\' ? 2 : 1;
+      if (p >= e || *p != '"')
+        return false;
+      ++p;
+      break;
+    case '-': p += p + 1 < e && p[1] == '>' ? 2 : 1; break;
+    case '{':
+      if (p + 1 < e && p[1] == '-')
+        return false; /* {-# */
+      /* fall through */
+    case '(':
+    case '[':
+    case '<':
+      ++depth;
+      ++p;
+      break;
+    case '>':
+      if (p + 1 < e && p[1] == '=') {
+        p += 2;
+        break;
+      }
+      /* fall through */
+    case ')':
+    case ']':
+    case '}':
+    case ',':
+    case ':':
+      if (depth == 0 && (*p != ':' || stop_at_colon)) {
+        if (!first)
+          return false;
+        *start = first;
+        *end = last;
+        lx->cur = last;
+        lx->peeked = false;
+        lx->line += last_lines;
+        lx->line_begin = last_line_begin;
+        return true;
+      }
+      depth -= *p != ',' && *p != ':';
+      ++p;
+      break;
+    case '=':
+    case '?':
+    case '*':
+    case '+':
+    case '|': ++p; break;
+    case '%':
+    case '#':
+    case '!':
+    case '^':
+    case '@':
+      /* a name (%0 is digits only); #-}, @"..", %x#1 and names with '-'
+       * are the loop's */
+      if (p + 1 >= e || !is_run_char(p[1]))
+        return false;
+      if (is_digit_char(p[1]))
+        for (p += 2; p < e && is_digit_char(*p);)
+          ++p;
+      else
+        for (p += 2; p < e && is_run_char(*p);)
+          ++p;
+      if (p < e && (*p == '-' || *p == '#' || *p == '$'))
+        return false;
+      break;
+    default:
+      /* a bare name or a number (a float's exponent sign is the '-' case:
+       * no bracket either way) */
+      if (!is_run_char(*p) || *p == '.')
+        return false;
+      while (p < e && is_run_char(*p))
+        ++p;
+      break;
+    }
+    if (!first)
+      first = tok;
+    last = p;
+    last_lines = lines;
+    last_line_begin = line_begin;
+  }
+  return false; /* the end of the text: the token loop decides */
 }
 
 bool npuc_is_table_op_name(const npuc_op_registry *reg, npuc_token tok) {
@@ -364,6 +526,10 @@ void npuc_rewrite_span(npuc_textbuf *out, const char *start, const char *end,
    * (SSA names, tensor types) lack an 'm' or a '#': two memchr cost less
    * than the memmem they spare. */
   size_t n = (size_t)(end - start);
+  if (n < 7) { /* shorter than "memref<": an SSA name, a small type */
+    npuc_tb_append(out, start, n);
+    return;
+  }
   if ((!memchr(start, 'm', n) || !memmem(start, n, "memref<", 7)) &&
       (!memchr(start, '#', n) ||
        !memmem(start, n, "#dlti.target_system_spec", 24))) {

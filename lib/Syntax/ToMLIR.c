@@ -561,9 +561,11 @@ static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
   p.def = def;
   p.stmt = stmt;
   p.name = name;
-  p.operands = calloc(def->num_operands + 1, sizeof(piece_list));
-  p.otypes = calloc(def->num_operands + 1, sizeof(piece_list));
-  p.rtypes = calloc(def->num_results + 1, sizeof(piece_list));
+  /* The three per-group lists in one allocation. */
+  p.operands = calloc(2 * (def->num_operands + 1) + def->num_results + 1,
+                      sizeof(piece_list));
+  p.otypes = p.operands + def->num_operands + 1;
+  p.rtypes = p.otypes + def->num_operands + 1;
   p.attrs = calloc(def->num_attrs + 1, sizeof(char *));
   p.args_region = -1;
   flush(st, name.start, name.line, name.col);
@@ -617,9 +619,7 @@ static void free_parsed(parsed_op *p) {
   for (size_t i = 0; i < p->num_whole_types; ++i)
     free(p->whole_types[i]);
   free(p->whole_types);
-  free(p->operands);
-  free(p->otypes);
-  free(p->rtypes);
+  free(p->operands); /* and otypes, rtypes */
   free(p->attrs);
 }
 

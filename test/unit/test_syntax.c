@@ -89,6 +89,30 @@ static void custom_to_generic(void **state) {
   free(out);
 }
 
+/* Memory-space values are skipped a byte at a time where that ends where
+ * the token loop ends (brackets, `->`, strings, newlines), by the token
+ * loop otherwise (a comment): the same spaces are quoted either way. */
+static void memory_spaces_read_alike(void **state) {
+  (void)state;
+  const char *in = "func.func @f(%a: memref<4xf32, affine_map<(d0) -> (d0)>, "
+                   "#hivm.address_space<ub>>,\n"
+                   "  %b: memref<4xf32, strided<[1], offset: ?>,\n"
+                   "    #hivm.address_space<gm>>,\n"
+                   "  %c: memref<4xf32, #hivm.address_space<cbuf> // l1\n"
+                   "  >, %d: memref<4xf32, \"#hivm.address_space<ub>\">)\n";
+  int pos[2] = {0, 0};
+  char *out = to_mlir(in, NULL, NULL, pos);
+  assert_non_null(out);
+  assert_string_equal(
+      out, "func.func @f(%a: memref<4xf32, affine_map<(d0) -> (d0)>, "
+           "\"#hivm.address_space<ub>\">,\n"
+           "  %b: memref<4xf32, strided<[1], offset: ?>,\n"
+           "    \"#hivm.address_space<gm>\">,\n"
+           "  %c: memref<4xf32, \"#hivm.address_space<cbuf>\" // l1\n"
+           "  >, %d: memref<4xf32, \"#hivm.address_space<ub>\">)\n");
+  free(out);
+}
+
 static void keeps_lines(void **state) {
   (void)state;
   const char *in = "hivm.hir.set_ctrl\n  true\n  at ctrl[1]\n%x = foo\n";
@@ -247,6 +271,7 @@ int main(void) {
       cmocka_unit_test(lexer_spans),
       cmocka_unit_test(lexer_errors_do_not_stop),
       cmocka_unit_test(custom_to_generic),
+      cmocka_unit_test(memory_spaces_read_alike),
       cmocka_unit_test(keeps_lines),
       cmocka_unit_test(shifted_op_keeps_its_location),
       cmocka_unit_test(source_map_points_back),

@@ -122,7 +122,11 @@ static int run(const options *o) {
   bool ok = npuc_check_text(input, len, t.filename, NULL) &&
             (t.registry = npuc_builtin_op_registry(NULL)) != NULL;
   if (ok) {
-    t.context = npuc_context_create();
+    /* Reading and printing load only the dialects the input uses, as
+     * mlir-opt does; passes may create ops of any dialect. */
+    t.context = npuc_context_create_lazy();
+    if (o->num_passes > 0 || o->pipeline)
+      npuc_context_load_all_dialects(t.context);
     t.ir_printing_flags = mlirOpPrintingFlagsCreate();
     if (o->print_generic)
       mlirOpPrintingFlagsPrintGenericOpForm(t.ir_printing_flags);
