@@ -96,7 +96,7 @@ char *npuc_syntax_to_mlir(const npuc_syntax_options *opts, const char *text,
   st.reg = opts->registry;
   st.form = form ? form : &local_form;
   memset(st.form, 0, sizeof *st.form);
-  npuc_srcmap *m = calloc(1, sizeof *m);
+  npuc_srcmap *m = npuc_xcalloc(1, sizeof *m);
   int first = opts->first_line > 0 ? opts->first_line : 1;
   npuc_tb_init(&st.out, len + len / 4 + 64, first, m);
   npuc_lexer_init(&st.lx, text, len, first);
@@ -562,11 +562,11 @@ static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
   p.stmt = stmt;
   p.name = name;
   /* The three per-group lists in one allocation. */
-  p.operands = calloc(2 * (def->num_operands + 1) + def->num_results + 1,
-                      sizeof(piece_list));
+  p.operands = npuc_xcalloc(2 * (def->num_operands + 1) + def->num_results + 1,
+                            sizeof(piece_list));
   p.otypes = p.operands + def->num_operands + 1;
   p.rtypes = p.otypes + def->num_operands + 1;
-  p.attrs = calloc(def->num_attrs + 1, sizeof(char *));
+  p.attrs = npuc_xcalloc(def->num_attrs + 1, sizeof(char *));
   p.args_region = -1;
   flush(st, name.start, name.line, name.col);
   /* MLIR locates an op at its name: where the user wrote it whenever no
