@@ -80,7 +80,8 @@ static const char *const matmul_maps[][3] = {
 };
 
 static old_op old_op_of(const char *name, size_t n);
-static bool modernise_elemwise(npuc_lexer *lx, old_op op, npuc_sb *out);
+static bool modernise_elemwise(npuc_lexer *lx, old_op op, npuc_sb *out,
+                               bool *unbuildable_op);
 static bool modernise_to_memref(npuc_lexer *lx, npuc_sb *out);
 static bool modernise_vector(npuc_lexer *lx, old_op op, npuc_sb *out);
 static bool restore_elemwise(npuc_lexer *lx, npuc_legacy_aliases *al,
@@ -124,11 +125,11 @@ bool npuc_legacy_modernise(npuc_token name, npuc_lexer *lx, npuc_sb *out,
                            npuc_source_form *form) {
   old_op op = old_op_of(name.start, name.len);
   npuc_lexer look = *lx;
-  bool ok = false;
+  bool ok = false, unbuildable_op = false;
   switch (op) {
   case OLD_ELEMWISE_UNARY:
   case OLD_ELEMWISE_BINARY:
-    ok = modernise_elemwise(&look, op, out);
+    ok = modernise_elemwise(&look, op, out, &unbuildable_op);
     form->legacy_elemwise |= ok;
     break;
   case OLD_MATMUL_TA:
@@ -171,6 +172,16 @@ bool npuc_legacy_modernise(npuc_token name, npuc_lexer *lx, npuc_sb *out,
       [OLD_INSERTELEMENT] = "vector.insert; expected `%s, %v[%i : index] : "
                             "vector<..>`",
       [OLD_SPLAT] = "vector.broadcast; expected `%s : vector<..>`"};
+  if (unbuildable_op) {
+    /* modernise_elemwise read the op and left why MLIR 22 cannot build it */
+    char *why = npuc_sb_take(out);
+    npuc_sb_printf(out,
+                   "'%s' is an op of older MLIR that MLIR 22 replaced by "
+                   "linalg.elementwise, whose %s",
+                   old_names[op], why);
+    free(why);
+    return false;
+  }
   out->len = 0;
   if (op < OLD_NONE && expected[op])
     npuc_sb_printf(out,
@@ -229,12 +240,30 @@ static bool skip_type_spaced(npuc_lexer *lx, const char **ts, const char **te) {
 }
 
 /* `ins(%a, %b : T, U) outs(%c : V)`: whether each input is a scalar (at
- * most 8 inputs) and the output's rank. Does not move lx. */
+ * most 8 inputs), the output's rank, and whether any element type (inputs
+ * and output) is a float or an integer. Does not move lx. */
 typedef struct {
   int num_inputs;
   bool scalar[8];
   int out_rank;
+  bool any_float, any_int;
 } structured_types;
+
+/* The element type of a shaped type (after its last `x`) or the type. */
+static void note_element(structured_types *t, const char *s, const char *e) {
+  if (shaped_rank(s, e) >= 0) {
+    const char *p = e - 1; /* at the closing '>' */
+    while (p > s && p[-1] != 'x' && p[-1] != '<')
+      --p;
+    s = p;
+  }
+  size_t n = (size_t)(e - s);
+  if (n >= 2 && (*s == 'f' || (n >= 4 && memcmp(s, "bf16", 4) == 0) ||
+                 (n >= 4 && memcmp(s, "tf32", 4) == 0)))
+    t->any_float = true;
+  else if (n >= 2 && (*s == 'i' || *s == 's' || *s == 'u'))
+    t->any_int = true; /* iN, siN, uiN, index */
+}
 
 static bool read_structured_types(const npuc_lexer *lx, structured_types *t) {
   npuc_lexer l = *lx;
@@ -250,6 +279,7 @@ static bool read_structured_types(const npuc_lexer *lx, structured_types *t) {
     if (t->num_inputs == 8 || !skip_type_spaced(&l, &ts, &te))
       return false;
     t->scalar[t->num_inputs++] = shaped_rank(ts, te) < 0;
+    note_element(t, ts, te);
     npuc_token k = npuc_lex(&l);
     if (npuc_tok_punct(k, ')'))
       break;
@@ -265,7 +295,26 @@ static bool read_structured_types(const npuc_lexer *lx, structured_types *t) {
   if (!skip_type_spaced(&l, &ts, &te))
     return false;
   t->out_rank = shaped_rank(ts, te);
+  note_element(t, ts, te);
   return t->out_rank >= 0;
+}
+
+/* Why MLIR 22 cannot build linalg.elementwise of kind K on these element
+ * types, or NULL. Its region builder has no error path there and crashes
+ * (mlir-opt 22 too): the math kinds (exp ... erf) want floats, the
+ * unsigned ones integers. Older linalg took the unsigned kinds on floats
+ * as the float op. */
+static const char *unbuildable(const char *k, size_t n, bool unary,
+                               const structured_types *t) {
+  if (unary && t->any_int)
+    return "takes floating-point elements in MLIR 22 (its linalg builds "
+           "no region for integers and crashes)";
+  bool is_unsigned = n > 9 && memcmp(k + n - 9, "_unsigned", 9) == 0;
+  if (!unary && is_unsigned && t->any_float)
+    return "takes integer elements in MLIR 22 (its linalg builds no region "
+           "for floats and crashes; older linalg computed the float op: "
+           "write the signed kind, which is the same on floats)";
+  return NULL;
 }
 
 static bool known_kind(const char *k, size_t n, bool unary) {
@@ -328,7 +377,10 @@ static bool read_dict(npuc_lexer *lx, const char *skip, npuc_sb *rest,
   }
 }
 
-static bool modernise_elemwise(npuc_lexer *lx, old_op op, npuc_sb *out) {
+/* False with *unbuildable_op and the reason in `out` when the op is read
+ * but MLIR 22 cannot build it (unbuildable). */
+static bool modernise_elemwise(npuc_lexer *lx, old_op op, npuc_sb *out,
+                               bool *unbuildable_op) {
   bool unary = op == OLD_ELEMWISE_UNARY;
   npuc_sb rest = {0};
   const char *fs = NULL, *fe = NULL;
@@ -343,7 +395,12 @@ static bool modernise_elemwise(npuc_lexer *lx, old_op op, npuc_sb *out) {
   structured_types t;
   ok = ok && known_kind(k, kn, unary) && read_structured_types(lx, &t) &&
        t.num_inputs == (unary ? 1 : 2);
-  if (ok) {
+  const char *why = ok ? unbuildable(k, kn, unary, &t) : NULL;
+  if (why) {
+    npuc_sb_printf(out, "kind %.*s %s", (int)kn, k, why);
+    *unbuildable_op = true;
+    ok = false;
+  } else if (ok) {
     npuc_sb_printf(out,
                    "linalg.elementwise kind=#linalg.elementwise_kind<%.*s>",
                    (int)kn, k);
@@ -364,6 +421,36 @@ static bool modernise_elemwise(npuc_lexer *lx, old_op op, npuc_sb *out) {
   }
   npuc_sb_free(&rest);
   return ok;
+}
+
+bool npuc_legacy_check_elementwise(npuc_lexer *lx, npuc_sb *why) {
+  npuc_lexer l = *lx;
+  const char *k;
+  size_t kn;
+  if (!npuc_tok_keyword(npuc_lex(&l), "kind") ||
+      !npuc_tok_punct(npuc_lex(&l), '='))
+    return true;               /* not the form we know: MLIR's to read */
+  npuc_token h = npuc_lex(&l); /* `#linalg.elementwise_kind` `<` K `>` */
+  if (h.kind != NPUC_TOK_HASH_ID || !npuc_tok_punct(npuc_lex(&l), '<'))
+    return true;
+  npuc_token close = npuc_skip_balanced(&l, '<');
+  if (!npuc_tok_punct(close, '>') ||
+      !enum_case(h.start, close.start + 1, "#linalg.elementwise_kind", &k, &kn))
+    return true;
+  if (npuc_tok_keyword(npuc_peek(&l), "indexing_maps")) {
+    npuc_lex(&l);
+    if (!npuc_tok_punct(npuc_lex(&l), '=') ||
+        !npuc_tok_punct(npuc_lex(&l), '[') ||
+        !npuc_tok_punct(npuc_skip_balanced(&l, '['), ']'))
+      return true;
+  }
+  structured_types t;
+  if (!read_structured_types(&l, &t) || t.num_inputs > 2)
+    return true;
+  const char *msg = unbuildable(k, kn, t.num_inputs == 1, &t);
+  if (msg)
+    npuc_sb_printf(why, "linalg.elementwise kind %.*s %s", (int)kn, k, msg);
+  return msg == NULL;
 }
 
 /* bufferization.to_memref %t [read_only] [{..}] : memref<SHAPExE, ..> */

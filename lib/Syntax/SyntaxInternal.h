@@ -95,6 +95,10 @@ int npuc_count_lines(const char *start, const char *end);
 bool npuc_legacy_op_name(const char *name, size_t n);
 /* Could `name` be the MLIR 22 op a modernised one became? */
 bool npuc_legacy_printed_name(const char *name, size_t n);
+/* After `linalg.elementwise`: false, with the reason in `why`, when MLIR
+ * 22 cannot build the op (its parser would crash); true otherwise,
+ * including text it does not recognise. Does not move lx. */
+bool npuc_legacy_check_elementwise(npuc_lexer *lx, npuc_sb *why);
 /* Reads the old op after `name` (lx just past it): on success `out` holds
  * the MLIR 22 text replacing [name.start, lx->cur) and lx is advanced;
  * `form` records what was seen. On failure `out` holds the error to report

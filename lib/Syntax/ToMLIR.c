@@ -83,6 +83,7 @@ static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
 static bool convert_legacy_to_tensor(to_mlir *st, npuc_lexer after);
 static bool convert_legacy_op(to_mlir *st, npuc_token name, npuc_lexer after);
 static void report_unknown_op(to_mlir *st, npuc_token name);
+static void check_elementwise(to_mlir *st, npuc_token name, npuc_lexer after);
 
 /* ---- entry ------------------------------------------------------------- */
 
@@ -366,6 +367,7 @@ static int try_statement(to_mlir *st, const char *p) {
         (npuc_op_owner(st->reg, name, n) ||
          (n == 23 && memcmp(name, "bufferization.to_tensor", 23) == 0) ||
          (n == 10 && memcmp(name, "scf.forall", 10) == 0) ||
+         (n == 18 && memcmp(name, "linalg.elementwise", 18) == 0) ||
          npuc_legacy_op_name(name, n));
     if (!maybe)
       return 0;
@@ -406,6 +408,10 @@ static bool handle_statement(to_mlir *st, npuc_token stmt, npuc_token name,
     note_forall_mapping(st, after_name);
     return false; /* the op itself is MLIR's to read */
   }
+  if (npuc_tok_keyword(name, "linalg.elementwise")) {
+    check_elementwise(st, name, after_name);
+    return false; /* MLIR's to read, unless it would crash on it */
+  }
   if (!npuc_is_table_op_name(st->reg, name))
     return false;
   const npuc_op_def *def = npuc_op_lookup(st->reg, name.start, name.len);
@@ -415,6 +421,13 @@ static bool handle_statement(to_mlir *st, npuc_token stmt, npuc_token name,
   }
   st->lx = after_name;
   return convert_op(st, stmt, name, def);
+}
+
+static void check_elementwise(to_mlir *st, npuc_token name, npuc_lexer after) {
+  npuc_sb why = {0};
+  if (!npuc_legacy_check_elementwise(&after, &why))
+    error_at(st, name, "%s", why.data);
+  npuc_sb_free(&why);
 }
 
 static void report_unknown_op(to_mlir *st, npuc_token name) {

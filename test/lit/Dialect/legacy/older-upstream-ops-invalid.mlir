@@ -41,3 +41,48 @@ func.func @slice_past_empty_dim(%arg0: tensor<0x4xf32>) -> tensor<1x4xf32> {
   %0 = tensor.extract_slice %arg0[1, 0] [1, 4] [1, 1] : tensor<0x4xf32> to tensor<1x4xf32>
   return %0 : tensor<1x4xf32>
 }
+
+// -----
+
+// MLIR 22's linalg builds no region for an unsigned kind on floats (its
+// parser crashes, mlir-opt's too): an error at the op instead. The
+// anchor's HFusionToHIVM test writes max_unsigned on f32.
+func.func @unsigned_on_floats(%a: memref<6x6xf32>, %d: memref<6x6xf32>) {
+  // expected-error @+1 {{'linalg.elemwise_binary' is an op of older MLIR that MLIR 22 replaced by linalg.elementwise, whose kind max_unsigned takes integer elements in MLIR 22}}
+  linalg.elemwise_binary {fun = #linalg.binary_fn<max_unsigned>} ins(%a, %a : memref<6x6xf32>, memref<6x6xf32>) outs(%d : memref<6x6xf32>)
+  return
+}
+
+// -----
+
+func.func @math_on_integers(%a: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{whose kind exp takes floating-point elements in MLIR 22}}
+  %0 = linalg.elemwise_unary {fun = #linalg.unary_fn<exp>} ins(%a : tensor<4xi32>) outs(%a : tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// The same written as MLIR 22's own op.
+func.func @modern_unsigned_on_floats(%a: memref<6xf32>, %d: memref<6xf32>) {
+  // expected-error @+1 {{linalg.elementwise kind div_unsigned takes integer elements in MLIR 22 (its linalg builds no region for floats and crashes}}
+  linalg.elementwise kind=#linalg.elementwise_kind<div_unsigned> ins(%a, %a : memref<6xf32>, memref<6xf32>) outs(%d : memref<6xf32>)
+  return
+}
+
+// -----
+
+func.func @modern_math_on_integers(%a: memref<6xi8>, %d: memref<6xi8>) {
+  // expected-error @+1 {{linalg.elementwise kind sqrt takes floating-point elements in MLIR 22}}
+  linalg.elementwise kind=#linalg.elementwise_kind<sqrt> indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>] ins(%a : memref<6xi8>) outs(%d : memref<6xi8>)
+  return
+}
+
+// -----
+
+// What MLIR 22 builds passes through: unsigned on integers, math on floats.
+func.func @buildable(%a: memref<6xi32>, %f: memref<6xf32>) {
+  linalg.elementwise kind=#linalg.elementwise_kind<max_unsigned> ins(%a, %a : memref<6xi32>, memref<6xi32>) outs(%a : memref<6xi32>)
+  linalg.elementwise kind=#linalg.elementwise_kind<exp> ins(%f : memref<6xf32>) outs(%f : memref<6xf32>)
+  return
+}
