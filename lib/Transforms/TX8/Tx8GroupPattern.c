@@ -407,6 +407,7 @@ static size_t match_at(matcher *m, size_t start, size_t *path) {
 
 static size_t fitting_prefix(const matcher *m, const size_t *path, size_t len);
 static size_t acyclic_prefix(matcher *m, const size_t *path, size_t len);
+static size_t one_shape_prefix(matcher *m, const size_t *path, size_t len);
 
 /* From every op not yet taken, in program order: its best match, shrunk
  * from the end until legal, becomes a group when two ops or more remain. */
@@ -417,6 +418,7 @@ static void match_body(matcher *m) {
       continue;
     size_t len = acyclic_prefix(m, path, match_at(m, i, path));
     len = fitting_prefix(m, path, len);
+    len = one_shape_prefix(m, path, len);
     if (len < 2)
       continue;
     size_t at = m->first[m->num_groups];
@@ -489,6 +491,43 @@ static size_t acyclic_prefix(matcher *m, const size_t *path, size_t len) {
   }
   free(work);
   return end;
+}
+
+/* ---- legality: one output shape
+ * ------------------------------------------------------------ */
+
+static bool escapes(matcher *m, size_t i, uint32_t mine);
+
+/* The longest prefix of the match whose values read outside it all have
+ * its last op's shape: the code generator loops over the slices of the
+ * group's last output, and every output of the group takes those slices
+ * (an expand conv's wider result read by another group ends the match
+ * before the conv that reads it). */
+static size_t one_shape_prefix(matcher *m, const size_t *path, size_t len) {
+  for (; len >= 2; len--) {
+    uint32_t mine = ++m->stamp;
+    for (size_t k = 0; k < len; k++)
+      m->seen[path[k]] = mine;
+    MlirType last =
+        mlirValueGetType(mlirOperationGetResult(m->ops[path[len - 1]], 0));
+    size_t k = 0;
+    while (k + 1 < len &&
+           (!escapes(m, path[k], mine) ||
+            mlirTypeEqual(
+                mlirValueGetType(mlirOperationGetResult(m->ops[path[k]], 0)),
+                last)))
+      k++;
+    if (k + 1 == len)
+      return len;
+  }
+  return len;
+}
+
+static bool escapes(matcher *m, size_t i, uint32_t mine) {
+  for (size_t e = 0; e < m->nuses[i]; e++)
+    if (m->seen[owner_of(m, m->uses[i][e])] != mine)
+      return true;
+  return false;
 }
 
 /* ---- legality: SPM

@@ -1,6 +1,7 @@
 // tx8-group-pattern legality: a match that would make a cycle through ops
 // outside it (groups decided before count as one op), or not fit SPM at
-// its finest split, is shrunk from its end until it is legal; one op
+// its finest split, or leave a value read outside it in a shape other
+// than its last op's, is shrunk from its end until it is legal; one op
 // left is no group.
 // RUN: split-file %s %t
 // RUN: npuc-opt %t/cycle.mlir --split-input-file --tx8-group-pattern="patterns=%t/cycle.yaml" | FileCheck %t/cycle.mlir
@@ -11,6 +12,7 @@
 // RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=3839" | FileCheck %t/conv.mlir --check-prefix=THREE
 // RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=1536" | FileCheck %t/conv.mlir --check-prefix=TWOC
 // RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=1535" | FileCheck %t/conv.mlir --check-prefix=NONEC
+// RUN: npuc-opt %t/shape.mlir --split-input-file --tx8-group-pattern="patterns=%t/shape.yaml" | FileCheck %t/shape.mlir
 
 //--- cycle.yaml
 patterns:
@@ -129,4 +131,50 @@ func.func @f(%x: tensor<1x8x8x4xf16>, %w: tensor<3x3x4x4xf16>, %w2: tensor<3x3x4
   %2 = tx8be.conv %1, %w2, %b strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] : tensor<1x8x8x4xf16>, tensor<3x3x4x4xf16>, tensor<4xf16> -> tensor<1x8x8x4xf16>
   %3 = tx8be.relu %2 : tensor<1x8x8x4xf16> -> tensor<1x8x8x4xf16>
   return %3 : tensor<1x8x8x4xf16>
+}
+
+//--- shape.yaml
+patterns:
+  - {ops: "conv clip conv clip conv", priority: 1}
+
+//--- shape.mlir
+// The code generator loops over the slices of a group's last output, and
+// every output takes them. The expand's clip (16 channels) is also read
+// outside, so the group cannot end at the project conv (4 channels): it
+// ends at the depthwise clip, which has the expand's shape, and the
+// project conv stays apart.
+// CHECK-LABEL: func.func @wider(
+// CHECK: %[[G:.*]]:2 = tx8be.group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tx8be.conv
+// CHECK-NEXT: tx8be.clip
+// CHECK-NEXT: tx8be.conv
+// CHECK-NEXT: tx8be.clip
+// CHECK-NEXT: tx8be.return {{.*}} : tensor<1x8x8x16xf16>, tensor<1x8x8x16xf16>
+// CHECK-NEXT: }
+// CHECK-NEXT: tx8be.conv %[[G]]#1
+func.func @wider(%x: tensor<1x8x8x4xf16>, %we: tensor<1x1x16x4xf16>, %b: tensor<16xf16>, %wd: tensor<3x3x16x1xf16>, %wp: tensor<1x1x4x16xf16>, %bp: tensor<4xf16>) -> (tensor<1x8x8x4xf16>, tensor<1x8x8x16xf16>) {
+  %0 = tx8be.conv %x, %we, %b strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] : tensor<1x8x8x4xf16>, tensor<1x1x16x4xf16>, tensor<16xf16> -> tensor<1x8x8x16xf16>
+  %1 = tx8be.clip %0 {max = 6.0 : f32, min = 0.0 : f32} : tensor<1x8x8x16xf16> -> tensor<1x8x8x16xf16>
+  %2 = tx8be.conv %1, %wd, %b strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] group = 16 : tensor<1x8x8x16xf16>, tensor<3x3x16x1xf16>, tensor<16xf16> -> tensor<1x8x8x16xf16>
+  %3 = tx8be.clip %2 {max = 6.0 : f32, min = 0.0 : f32} : tensor<1x8x8x16xf16> -> tensor<1x8x8x16xf16>
+  %4 = tx8be.conv %3, %wp, %bp strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] : tensor<1x8x8x16xf16>, tensor<1x1x4x16xf16>, tensor<4xf16> -> tensor<1x8x8x4xf16>
+  return %4, %1 : tensor<1x8x8x4xf16>, tensor<1x8x8x16xf16>
+}
+
+// -----
+
+// Read outside in the last op's shape: the whole match is one group
+// with two results.
+// CHECK-LABEL: func.func @same(
+// CHECK: %[[G:.*]]:2 = tx8be.group
+// CHECK-COUNT-3: tx8be.conv
+// CHECK: tx8be.return {{.*}} : tensor<1x8x8x4xf16>, tensor<1x8x8x4xf16>
+func.func @same(%x: tensor<1x8x8x4xf16>, %w: tensor<1x1x4x4xf16>, %b: tensor<4xf16>, %wd: tensor<3x3x4x1xf16>) -> (tensor<1x8x8x4xf16>, tensor<1x8x8x4xf16>) {
+  %0 = tx8be.conv %x, %w, %b strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] : tensor<1x8x8x4xf16>, tensor<1x1x4x4xf16>, tensor<4xf16> -> tensor<1x8x8x4xf16>
+  %1 = tx8be.clip %0 {max = 6.0 : f32, min = 0.0 : f32} : tensor<1x8x8x4xf16> -> tensor<1x8x8x4xf16>
+  %2 = tx8be.conv %1, %wd, %b strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] group = 4 : tensor<1x8x8x4xf16>, tensor<3x3x4x1xf16>, tensor<4xf16> -> tensor<1x8x8x4xf16>
+  %3 = tx8be.clip %2 {max = 6.0 : f32, min = 0.0 : f32} : tensor<1x8x8x4xf16> -> tensor<1x8x8x4xf16>
+  %4 = tx8be.conv %3, %w, %b strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] : tensor<1x8x8x4xf16>, tensor<1x1x4x4xf16>, tensor<4xf16> -> tensor<1x8x8x4xf16>
+  return %4, %1 : tensor<1x8x8x4xf16>, tensor<1x8x8x4xf16>
 }
