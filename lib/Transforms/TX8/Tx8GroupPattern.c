@@ -534,6 +534,9 @@ static bool escapes(matcher *m, size_t i, uint32_t mine) {
  * ------------------------------------------------------------------ */
 
 static bool group_fits_spm(const MlirOperation *ops, size_t n, int64_t spm);
+static bool conv_splits_channels(MlirOperation op);
+static bool conv_is_depthwise(MlirOperation op, int64_t groups);
+static bool mixes_channels(MlirOperation op);
 
 /* The longest prefix of the match that fits SPM (a prefix holds fewer
  * values, so fitting is monotone: a binary search). */
@@ -572,13 +575,16 @@ typedef struct {
 } spm_sum;
 
 static bool whole_operand(MlirOperation op, intptr_t i, MlirType t);
+static bool is_elementwise(MlirOperation op);
 
 /* Bytes of value `v` of `op` (operand i, or a result: i < 0) at the
  * finest split: one row (of the last dim) of an activation, halo rows of
  * a 4-d (NHWC) one; what the op reads whole (weights, vectors, inputs of
- * ops with no finer rule here) whole; each rounded up to the plan's
+ * ops with no finer rule here) whole, but for dimension `one` (-1: none),
+ * counted as 1 (a conv's output channel); each rounded up to the plan's
  * 2048-bit buffer alignment. */
-static void add_value(spm_sum *s, MlirOperation op, intptr_t i, MlirValue v) {
+static void add_value(spm_sum *s, MlirOperation op, intptr_t i, MlirValue v,
+                      intptr_t one) {
   MlirType t = mlirValueGetType(v);
   uintptr_t seen;
   if (!mlirTypeIsARankedTensor(t) ||
@@ -594,7 +600,9 @@ static void add_value(spm_sum *s, MlirOperation op, intptr_t i, MlirValue v) {
     int64_t size = mlirShapedTypeGetDimSize(t, d);
     if (size < 0)
       size = 1;
-    if (whole || d == rank - 1 || (rank == 4 && d >= 2))
+    if (d == one)
+      dims[nd++] = 1;
+    else if (whole || d == rank - 1 || (rank == 4 && d >= 2))
       dims[nd++] = size;
     else if (rank == 4 && d == 1)
       dims[nd++] = size < s->halo_rows ? size : s->halo_rows;
@@ -637,15 +645,19 @@ static bool whole_operand(MlirOperation op, intptr_t i, MlirType t) {
     return i >= 1;
   if (npuc_op_is(op, "tx8be.gemm"))
     return i >= 1 || (i == 0 && has_attr(op, "transpose_a"));
+  /* Elementwise ops split anywhere; softmax, layernorm, reductions and
+   * the rest may need a whole axis: counted whole. */
+  return !is_elementwise(op);
+}
+
+static bool is_elementwise(MlirOperation op) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   char name[NPUC_TX8_PATTERN_NAME_MAX + 8];
   if (n.length >= sizeof name)
-    return true;
+    return false;
   memcpy(name, n.data, n.length);
   name[n.length] = '\0';
-  /* Elementwise ops split anywhere; softmax, layernorm, reductions and
-   * the rest may need a whole axis: counted whole. */
-  return !npuc_tx8_pattern_is_elementwise(name);
+  return npuc_tx8_pattern_is_elementwise(name);
 }
 
 static int64_t conv_param(MlirOperation op, const char *name) {
@@ -691,16 +703,67 @@ static bool group_fits_spm(const MlirOperation *ops, size_t n, int64_t spm) {
   spm_sum s;
   memset(&s, 0, sizeof s);
   s.halo_rows = halo_rows(ops, n);
+  bool mixed_after = false; /* an op after k reads across channels */
+  bool *by_channel = npuc_xcalloc(n, sizeof *by_channel);
+  for (size_t k = n; k-- > 0;) {
+    by_channel[k] = !mixed_after && conv_splits_channels(ops[k]);
+    mixed_after = mixed_after || mixes_channels(ops[k]);
+  }
   /* Operands first: a value read whole (a weight) is counted whole even
-   * when another member produces it. */
+   * when another member produces it. A conv whose output channels the
+   * group may split (nothing after it reads across them) holds one output
+   * channel's weights and bias at the finest split. */
   for (size_t k = 0; k < n; k++)
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(ops[k]); i++)
-      add_value(&s, ops[k], i, mlirOperationGetOperand(ops[k], i));
+      add_value(&s, ops[k], i, mlirOperationGetOperand(ops[k], i),
+                !by_channel[k] ? -1
+                : i == 1       ? 2
+                : i == 2       ? 0
+                               : -1);
   for (size_t k = 0; k < n; k++)
     for (intptr_t r = 0; r < mlirOperationGetNumResults(ops[k]); r++)
-      add_value(&s, ops[k], -1, mlirOperationGetResult(ops[k], r));
+      add_value(&s, ops[k], -1, mlirOperationGetResult(ops[k], r), -1);
+  free(by_channel);
   npuc_ptr_map_free(&s.counted);
   return !s.overflow && s.total <= spm;
+}
+
+static int64_t int_attr(MlirOperation op, const char *name, int64_t absent);
+
+/* The rule of npuc_tx8_shard_axes: a plain or a depthwise conv splits its
+ * output channels, each with its own rows of the weight. */
+static bool conv_splits_channels(MlirOperation op) {
+  if (!npuc_op_is(op, "tx8be.conv") || mlirOperationGetNumOperands(op) < 2)
+    return false;
+  int64_t groups = int_attr(op, "group", 1);
+  return groups <= 1 || conv_is_depthwise(op, groups);
+}
+
+static bool conv_is_depthwise(MlirOperation op, int64_t groups) {
+  MlirType in = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  MlirType out = mlirValueGetType(mlirOperationGetResult(op, 0));
+  return mlirTypeIsARankedTensor(in) && mlirTypeIsARankedTensor(out) &&
+         mlirShapedTypeGetRank(in) == 4 && mlirShapedTypeGetRank(out) == 4 &&
+         mlirShapedTypeGetDimSize(in, 3) == groups &&
+         mlirShapedTypeGetDimSize(out, 3) == groups;
+}
+
+/* Whether `op` reads across the channels of what it reads (so what
+ * produces them keeps them whole): everything but the elementwise ops and
+ * a depthwise conv. BatchNorm counts as mixing: it splits C across tiles
+ * only, not in time. */
+static bool mixes_channels(MlirOperation op) {
+  if (npuc_op_is(op, "tx8be.conv"))
+    return !conv_is_depthwise(op, int_attr(op, "group", 1));
+  return !is_elementwise(op);
+}
+
+static int64_t int_attr(MlirOperation op, const char *name, int64_t absent) {
+  MlirAttribute a =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a)
+             ? mlirIntegerAttrGetValueInt(a)
+             : absent;
 }
 
 /* ---- building

@@ -63,16 +63,19 @@ func.func @gemm(%a: tensor<256x32xf32>, %b: tensor<32x24xf32>) -> tensor<256x24x
 
 // -----
 
-// Conv shards N, H or W: one batch, and the module's tile_dx x tile_dy mesh
-// (2 x 4) bounds the ways to 8. The 8 output rows go to 4 tiles, 2 rows each
-// (324 cycles): on 8 tiles each of 1 row reads 3 input rows and the weight
-// shared over the NoC takes more hops (331).
+// Conv shards N, H, W or its output channels: one batch, and the module's
+// tile_dx x tile_dy mesh (2 x 4) bounds the ways to 8. The 8 output rows go
+// to 4 tiles and the 16 channels to 2, each tile 2 rows of 8 channels and
+// half the weight (356 cycles); 8 tiles of 1 row each read 3 input rows
+// and the whole weight (376), 4 tiles of 2 rows the whole weight too
+// (399: a weight that follows the output channels is loaded by each tile,
+// not shared over the NoC, even where the sharding keeps C whole).
 // CHECK-LABEL: func.func @conv
 // CHECK: tx8be.conv
-// CHECK-SAME: temporal_mem_slice = [1, 2, 8, 16]
+// CHECK-SAME: temporal_mem_slice = [1, 2, 8, 8]
 // CHECK-SAME: parallel = tp
-// CHECK-SAME: tp_dim_x = 4, tp_dim_y = 1
-// CHECK-SAME: shape_spatial_sharding = [1, 4, 1, 1]
+// CHECK-SAME: tp_dim_x = 4, tp_dim_y = 2
+// CHECK-SAME: shape_spatial_sharding = [1, 4, 1, 2]
 module attributes {tx8be.tile_dx = 2 : i32, tx8be.tile_dy = 4 : i32} {
 func.func @conv(%x: tensor<1x8x8x8xf16>, %w: tensor<3x3x16x8xf16>) -> tensor<1x8x8x16xf16> {
   %none = tx8be.none : none
