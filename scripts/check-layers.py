@@ -35,7 +35,7 @@ LAYERS = [
 # Runtimes build without MLIR and the compiler: they may include only these.
 RUNTIME_HEADERS = re.compile(
     r'npuc/(HivmRuntime|Tx8Runtime|Aie1Runtime|KernelPrelude|'
-    r'Aie1KernelPrelude|Tx8Layout|Tx8DdrCost|Tx8Program|Tx8Ops|Dtype|HivmElementwise|Common|'
+    r'Aie1KernelPrelude|Tx8Layout|Tx8DdrCost|Tx8NocCost|Tx8Program|Tx8Ops|Dtype|HivmElementwise|Common|'
     r'Checked)[\w.]*"')
 
 

@@ -48,10 +48,12 @@ uint64_t npuc_tx8_ddr_walk_cycles(npuc_tx8_ddr_walk *w, double bytes_per_cycle);
 /* The same cost for the DDR side of a slice DMA (op_dma_load_slice /
  * op_dma_store_slice): the region [start, start + size) of a tensor of
  * `shape` (rank `dim`) laid out in `mode` from a bank-aligned base, walked
- * row by row in the pieces contiguous in DDR as the C model copies it.
- * At most `max_rows` rows are walked (an estimate's budget; 0: all): the
- * rest cost what the second half of those did per row, the banks opened
- * first staying open. In double: an estimate. */
+ * in the pieces contiguous in DDR in the C model's order: row by row in a
+ * compact layout; in Cx/NCx block by block (64 or 128 channels, the C0
+ * part last), each block's rows in turn, so a block's rows make one run.
+ * At most `max_rows` rows are walked (per block; an estimate's budget; 0:
+ * all): the rest cost what the second half of those did per row, the banks
+ * opened first staying open. In double: an estimate. */
 double npuc_tx8_ddr_region_cycles(const int64_t *shape, int dim,
                                   npuc_tx8_dtype dt, npuc_tx8_layout_mode mode,
                                   const int32_t *start, const int32_t *size,

@@ -144,6 +144,21 @@ bool npuc_tx8_group_plan_build(MlirOperation group, npuc_tx8_group_plan *p);
 bool npuc_tx8_buffer_resident(const npuc_tx8_group_plan *p, int i,
                               const int32_t *sharding, const int32_t *slice);
 
+/* How many of the group's tiles read load buffer `i` the same under
+ * `sharding` and `slice` (0: it is not shared): the tiles whose parts
+ * differ only along sharded anchor dimensions none of its windows follows
+ * (a weight every tile needs whole: all of them; under rows x columns, a
+ * row slice of `a`: the tiles of its rows, a weight's column part: the
+ * tiles of its columns). Those dimensions must be consecutive among the
+ * sharded ones, so the tiles' numbers are `*stride` apart
+ * (npuc_tx8_tile_region numbers them with the last dimension fastest).
+ * A buffer filled per slice is shared only when every tile walks the same
+ * slices (each sharded dimension divides evenly). Such a load is read once
+ * from DDR and shared over the NoC (op_dma_load_shared_among). */
+int32_t npuc_tx8_buffer_shared(const npuc_tx8_group_plan *p, int i,
+                               const int32_t *sharding, const int32_t *slice,
+                               int32_t *stride);
+
 /* Filled once per tile, before the slice loop (invariant or resident). */
 static inline bool npuc_tx8_buffer_once(const npuc_tx8_buffer *b) {
   return b->invariant || b->resident;

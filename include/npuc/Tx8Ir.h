@@ -38,6 +38,17 @@ npuc_tx8_layout_mode npuc_tx8_op_mem_layout(MlirOperation op);
 /* The `layout` (#tx8be.layout_mode<NCx>) of a tx8be.channel_norm. */
 bool npuc_tx8_channel_norm_layout(MlirOperation op, npuc_tx8_layout_mode *out);
 
+/* The function argument attribute saying a graph input lies in DDR in an
+ * aligned layout, tx8be.ddr_layout = "Cx" (tx8-const-norm sets it on
+ * gemm weights; the host lays the compact file out so). */
+#define NPUC_TX8_ARG_DDR_LAYOUT_ATTR "tx8be.ddr_layout"
+/* The DDR layout of a value a group reads, as the code generator places
+ * it: a graph input's tx8be.ddr_layout (compact without one), a
+ * load_const's container entry (its dev_info's aligned layout when the
+ * entry is that layout's image, else compact); anything else compact (a
+ * group's result: its store_var says). */
+npuc_tx8_layout_mode npuc_tx8_value_ddr_layout(MlirValue v);
+
 /* The library metadata of `op` by its name; .known is false for ops that
  * are not tx8be ops. */
 npuc_tx8_op_attr npuc_tx8_query_op(MlirOperation op);

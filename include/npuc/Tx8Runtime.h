@@ -117,6 +117,8 @@ uint64_t npuc_tx8_cycles_rdma(int64_t bytes);
 uint64_t npuc_tx8_cycles_wdma(int64_t bytes);
 /* npuc_tx8_cycles_noc_gather's cycles, charged to the NoC. */
 uint64_t npuc_tx8_cycles_noc(int64_t bytes, int32_t parts);
+uint64_t npuc_tx8_cycles_noc_among(int64_t bytes, int32_t members,
+                                   int32_t first, int32_t stride);
 
 /* ---- DDR placement (opt_ddr; docs/tx8.md, "DDR placement") -------------
  * The host places every DDR tensor in one arena and names it here: a DMA
@@ -248,6 +250,15 @@ uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm, const L_SHAPE *l);
  * gather. */
 uint64_t op_dma_load_shared(const TSR *spm, const TSR *whole, const L_SHAPE *l,
                             int32_t part, int32_t parts);
+/* op_dma_load_shared among the `members` tiles that differ from `tile`
+ * only in the digit (tile / stride) % members of its number: the tiles
+ * that read the same slice when the sharding splits dimensions the load
+ * does not follow (a row of `a` shared by the tiles of its rows, a
+ * column part of a weight by the tiles of its columns). The ring is
+ * theirs; `tile` is member (tile / stride) % members of it. */
+uint64_t op_dma_load_shared_among(const TSR *spm, const TSR *whole,
+                                  const L_SHAPE *l, int32_t tile,
+                                  int32_t members, int32_t stride);
 
 /* ---- neural engine
  * ----------------------------------------------------------------- */
@@ -512,6 +523,13 @@ uint64_t npuc_tx8_cycles_noc_gather(int64_t bytes, int32_t parts);
  * when its cycles (the share's DDR read plus the gather) are fewer. The
  * same answer on every tile. */
 bool npuc_tx8_cycles_shared_load(int64_t bytes, int32_t parts);
+/* The same over the ring of `members` tiles first, first + stride, ...
+ * (a row or a column of the mesh: the tiles that share a load under a
+ * two-dimensional sharding; npuc/Tx8NocCost.h). */
+uint64_t npuc_tx8_cycles_noc_gather_among(int64_t bytes, int32_t members,
+                                          int32_t first, int32_t stride);
+bool npuc_tx8_cycles_shared_load_among(int64_t bytes, int32_t members,
+                                       int32_t first, int32_t stride);
 uint64_t npuc_tx8_cycles_tdma(int64_t bytes);
 uint64_t npuc_tx8_cycles_ct(int64_t bytes, int passes);
 uint64_t npuc_tx8_cycles_ne(int64_t batches, int64_t m, int64_t k, int64_t n,

@@ -79,23 +79,62 @@ static int64_t run_left(const npuc_tx8_layout *l, int64_t c) {
   return l->dims.c - c;
 }
 
-/* Walks row `idx` of the region: its channels in contiguous pieces. */
+/* Walks channels [c_begin, c_end) of row `idx` of the region (relative
+ * to its first channel) in contiguous pieces. */
 static void walk_row(npuc_tx8_ddr_walk *w, const npuc_tx8_layout *l,
                      const int64_t *shape, int dim, bool batched,
-                     const int32_t *start, const int32_t *size,
+                     const int32_t *start, int64_t c_begin, int64_t c_end,
                      const int32_t *idx) {
   int first = batched ? 1 : 0;
   int64_t n = batched ? start[0] + idx[0] : 0, hw = 0;
   for (int d = first; d < dim - 1; ++d)
     hw = hw * shape[d] + start[d] + idx[d];
   int64_t c0 = start[dim - 1];
-  for (int64_t c = 0; c < size[dim - 1];) {
-    int64_t len = size[dim - 1] - c, left = run_left(l, c0 + c);
+  for (int64_t c = c_begin; c < c_end;) {
+    int64_t len = c_end - c, left = run_left(l, c0 + c);
     len = len < left ? len : left;
     npuc_tx8_ddr_walk_piece(w, npuc_tx8_offset(l, n, hw, c0 + c),
                             len * l->elem_bytes);
     c += len;
   }
+}
+
+/* One walk over the region's rows, channels [c_begin, c_end) of each;
+ * past `walk` rows, the extra cycles the remaining rows are expected to
+ * add (what the second half of the walked rows did per row). */
+typedef struct {
+  const npuc_tx8_layout *l;
+  const int64_t *shape;
+  int dim;
+  bool batched;
+  const int32_t *start, *size;
+  int64_t rows, walk;
+  double bytes_per_cycle;
+} region_walk;
+
+static double walk_rows(const region_walk *r, npuc_tx8_ddr_walk *w,
+                        int64_t c_begin, int64_t c_end) {
+  int32_t idx[8] = {0};
+  int64_t half = r->walk / 2;
+  npuc_tx8_ddr_walk at_half = *w;
+  for (int64_t row = 0; row < r->walk; ++row) {
+    if (row == half)
+      at_half = *w;
+    walk_row(w, r->l, r->shape, r->dim, r->batched, r->start, c_begin, c_end,
+             idx);
+    for (int d = r->dim - 2; d >= 0 && ++idx[d] >= r->size[d]; --d)
+      idx[d] = 0;
+  }
+  if (r->walk == r->rows)
+    return 0;
+  /* The second half's rows cost what every later one does: the banks the
+   * first rows open stay open for the next (the walk's start is paid
+   * once). */
+  npuc_tx8_ddr_walk end = *w;
+  double first = (double)npuc_tx8_ddr_walk_cycles(&at_half, r->bytes_per_cycle);
+  double last = (double)npuc_tx8_ddr_walk_cycles(&end, r->bytes_per_cycle);
+  double per_row = (last - first) / (double)(r->walk - half);
+  return per_row * (double)(r->rows - r->walk);
 }
 
 double npuc_tx8_ddr_region_cycles(const int64_t *shape, int dim,
@@ -114,27 +153,30 @@ double npuc_tx8_ddr_region_cycles(const int64_t *shape, int dim,
   }
   npuc_tx8_layout l =
       npuc_tx8_layout_of(npuc_tx8_dims_of_shape(shape, dim, mode), dt, mode);
-  bool batched = (mode == NPUC_TX8_NTENSOR || mode == NPUC_TX8_NCX) && dim >= 2;
-  npuc_tx8_ddr_walk w, at_half;
+  region_walk r = {&l,
+                   shape,
+                   dim,
+                   (mode == NPUC_TX8_NTENSOR || mode == NPUC_TX8_NCX) &&
+                       dim >= 2,
+                   start,
+                   size,
+                   rows,
+                   max_rows > 1 && max_rows < rows ? max_rows : rows,
+                   bytes_per_cycle};
+  npuc_tx8_ddr_walk w;
   npuc_tx8_ddr_walk_start(&w, bank_bytes);
-  int32_t idx[8] = {0};
-  int64_t walk = max_rows > 1 && max_rows < rows ? max_rows : rows;
-  int64_t half = walk / 2;
-  for (int64_t r = 0; r < walk; ++r) {
-    if (r == half)
-      at_half = w;
-    walk_row(&w, &l, shape, dim, batched, start, size, idx);
-    for (int d = dim - 2; d >= 0 && ++idx[d] >= size[d]; --d)
-      idx[d] = 0;
+  /* The C model's slice DMA order (lib/Runtime/tx8/slice.c): row by row
+   * in a compact layout, block by block in an aligned one. */
+  double later = 0;
+  int64_t c_end = size[dim - 1];
+  if (!npuc_tx8_is_aligned(mode))
+    later = walk_rows(&r, &w, 0, c_end);
+  for (int64_t c = 0; npuc_tx8_is_aligned(mode) && c < c_end;) {
+    int64_t left = run_left(&l, start[dim - 1] + c);
+    int64_t next = c + left < c_end ? c + left : c_end;
+    later += walk_rows(&r, &w, c, next);
+    c = next;
   }
-  double cycles = (double)npuc_tx8_ddr_walk_cycles(&w, bytes_per_cycle);
-  if (walk == rows)
-    return cycles;
-  /* The second half's rows cost what every later one does: the banks the
-   * first rows open stay open for the next (the walk's start is paid
-   * once). */
-  double first = (double)npuc_tx8_ddr_walk_cycles(&at_half, bytes_per_cycle);
-  double per_row = (cycles - first) / (double)(walk - half);
-  double total = cycles + per_row * (double)(rows - walk);
+  double total = (double)npuc_tx8_ddr_walk_cycles(&w, bytes_per_cycle) + later;
   return total > 0 ? total : 0;
 }

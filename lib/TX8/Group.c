@@ -1221,6 +1221,48 @@ bool npuc_tx8_buffer_resident(const npuc_tx8_group_plan *p, int i,
   return true;
 }
 
+int32_t npuc_tx8_buffer_shared(const npuc_tx8_group_plan *p, int i,
+                               const int32_t *sharding, const int32_t *slice,
+                               int32_t *stride) {
+  const npuc_tx8_buffer *x = &p->buffers[i];
+  *stride = 1;
+  if (x->kind != NPUC_TX8_BUF_LOAD)
+    return 0;
+  bool followed[NPUC_TX8_MAX_RANK] = {false}, even = true;
+  for (int d = 0; d < x->shape.rank; ++d) {
+    int a = x->windows[d].out_dim;
+    if (a >= 0 && a < p->out.rank)
+      followed[a] = true;
+  }
+  /* The sharded dimensions it does not follow: one run among the sharded
+   * ones (first .. last), else their tiles are not evenly spaced. */
+  int first = -1, last = -1;
+  int32_t members = 1, after = 1;
+  for (int a = 0; a < p->out.rank; ++a) {
+    if (sharding[a] <= 1)
+      continue;
+    even = even && p->out.dims[a] % sharding[a] == 0;
+    if (followed[a]) {
+      if (last >= 0)
+        after *= sharding[a]; /* past the run, or a gap in it */
+      continue;
+    }
+    if (last >= 0 && after > 1)
+      return 0; /* a followed dimension between two that are not */
+    first = first < 0 ? a : first;
+    last = a;
+    members *= sharding[a];
+  }
+  if (first < 0)
+    return 0;
+  /* Filled once (from the tile's first slice): the same on every member.
+   * Per slice: slice k must be the same slice on every member. */
+  if (!even && !npuc_tx8_buffer_resident(p, i, sharding, slice))
+    return 0;
+  *stride = after;
+  return members;
+}
+
 /* The decision tx8-sharding wrote on the anchor's op, if any: the
  * buffers it makes resident live over every step (filled before the
  * loop). False after a located error (a malformed attribute). */

@@ -1,5 +1,6 @@
 /* The tx8be facts the TX8 passes read off MLIR operations (Tx8Ir.h). */
 #include "npuc/Tx8Ir.h"
+#include "npuc/BuildOps.h"
 #include "npuc/IR.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -224,4 +225,68 @@ bool npuc_tx8_pass_target(MlirOperation anchor, const char *pass,
                        "%s read the target description '%s' here", pass,
                        config_path);
   return false;
+}
+
+/* ---- DDR layouts of a graph's inputs and constants (Tx8Ir.h) */
+
+static MlirOperation enclosing_module(MlirOperation op) {
+  while (!mlirOperationIsNull(op) && !npuc_op_is(op, "builtin.module"))
+    op = mlirOperationGetParentOperation(op);
+  return op;
+}
+
+static npuc_tx8_layout_mode arg_ddr_layout(MlirValue arg) {
+  MlirOperation func =
+      mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(arg));
+  if (mlirOperationIsNull(func) || !npuc_op_is(func, "func.func"))
+    return NPUC_TX8_TENSOR;
+  MlirAttribute all = mlirOperationGetAttributeByName(func, ref("arg_attrs"));
+  intptr_t i = mlirBlockArgumentGetArgNumber(arg);
+  if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) ||
+      i >= mlirArrayAttrGetNumElements(all))
+    return NPUC_TX8_TENSOR;
+  MlirAttribute dict = mlirArrayAttrGetElement(all, i);
+  if (!mlirAttributeIsADictionary(dict))
+    return NPUC_TX8_TENSOR;
+  MlirAttribute a = mlirDictionaryAttrGetElementByName(
+      dict, ref(NPUC_TX8_ARG_DDR_LAYOUT_ATTR));
+  npuc_tx8_layout_mode mode;
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
+    return NPUC_TX8_TENSOR;
+  MlirStringRef s = mlirStringAttrGetValue(a);
+  return npuc_tx8_layout_mode_parse(s.data, s.length, &mode) ? mode
+                                                             : NPUC_TX8_TENSOR;
+}
+
+/* A load_const's entry is its aligned layout's image when its type is
+ * not the load_const's (docs/passes/tx8-const-norm.md). */
+static npuc_tx8_layout_mode load_const_ddr_layout(MlirOperation load) {
+  npuc_tx8_dev_attr dev;
+  if (npuc_tx8_op_dev_attr(load, &dev) != NPUC_TX8_ATTR_PRESENT ||
+      !npuc_tx8_is_aligned(dev.mem_layout))
+    return NPUC_TX8_TENSOR;
+  MlirOperation module = enclosing_module(load);
+  MlirAttribute c = mlirOperationIsNull(module)
+                        ? (MlirAttribute){NULL}
+                        : mlirOperationGetAttributeByName(
+                              module, ref("tx8be.const_container"));
+  MlirAttribute ida =
+      mlirOperationGetAttributeByName(load, ref("const_map_id"));
+  int64_t id =
+      mlirAttributeIsAInteger(ida) ? mlirIntegerAttrGetValueInt(ida) : -1;
+  if (mlirAttributeIsNull(c) || !mlirAttributeIsAArray(c) || id < 0 ||
+      id >= mlirArrayAttrGetNumElements(c))
+    return NPUC_TX8_TENSOR;
+  MlirAttribute entry = mlirArrayAttrGetElement(c, id);
+  MlirType result = mlirValueGetType(mlirOperationGetResult(load, 0));
+  return mlirTypeEqual(mlirAttributeGetType(entry), result) ? NPUC_TX8_TENSOR
+                                                            : dev.mem_layout;
+}
+
+npuc_tx8_layout_mode npuc_tx8_value_ddr_layout(MlirValue v) {
+  if (mlirValueIsABlockArgument(v))
+    return arg_ddr_layout(v);
+  MlirOperation def = mlirOpResultGetOwner(v);
+  return npuc_op_is(def, "tx8be.load_const") ? load_const_ddr_layout(def)
+                                             : NPUC_TX8_TENSOR;
 }

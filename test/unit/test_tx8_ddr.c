@@ -151,11 +151,63 @@ static void estimate_matches_model(void **state) {
   free(arena);
 }
 
+/* The walk order of an aligned DDR tensor (docs/tx8.md, "Walk order"):
+ * rows 8..15 of a [64, 4096] bf16 Cx tensor (64 blocks of 64 rows x 128
+ * bytes, 8 KiB each) into a Cx slice go block by block, each block's 8
+ * rows one 1 KiB run: 64 runs in 64 banks where 64 KiB needs 16, so
+ * 48 x 28 cycles (row by row it was 512 runs, each opening a bank); the
+ * store back and the estimate charge the same. A compact weight's column
+ * part [512, 256] of [512, 4096] bf16 is a 512-byte run per 8 KiB row,
+ * a bank each: 512 - 64 more than its 256 KiB need; the same part of the
+ * weight in Cx is 4 runs of 64 KiB: nothing more. */
+static void aligned_walks_by_block(void **state) {
+  (void)state;
+  set_default_target();
+  const npuc_tx8_target *t = npuc_tx8_rt_target();
+  double rate = t->ddr_gbytes_per_s / t->clock_ghz / (t->tiles_x * t->tiles_y);
+  int64_t bytes = 4 << 20;
+  char *arena = aligned_alloc(4096, (size_t)bytes);
+  memset(arena, 0, (size_t)bytes);
+  npuc_tx8_rt_set_ddr_arena(arena, bytes);
+  const struct {
+    int32_t whole[2], start[2], size[2];
+    npuc_tx8_layout_mode mode;
+    uint64_t extra;
+  } cases[] = {{{64, 4096}, {8, 0}, {8, 4096}, NPUC_TX8_CX, 48 * 28},
+               {{512, 4096}, {0, 256}, {512, 256}, NPUC_TX8_TENSOR, 448 * 28},
+               {{512, 4096}, {0, 256}, {512, 256}, NPUC_TX8_CX, 0}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+    TSR whole = npuc_tx8_tsr_of_shape(arena, cases[i].whole, 2, NPUC_TX8_BF16,
+                                      cases[i].mode);
+    L_SHAPE l = {{cases[i].whole[0], cases[i].whole[1]},
+                 {cases[i].start[0], cases[i].start[1]},
+                 {cases[i].size[0], cases[i].size[1]},
+                 {cases[i].size[0], cases[i].size[1]},
+                 2};
+    TSR part = npuc_tx8_tsr_of_lshape(NULL, &l, NPUC_TX8_BF16, NPUC_TX8_CX);
+    part.data = calloc(1, (size_t)part.layout.total_bytes);
+    uint64_t plain = npuc_tx8_cycles_ddr(part.layout.total_bytes);
+    assert_int_equal(op_dma_load_slice(&part, &whole, &l),
+                     plain + cases[i].extra);
+    assert_int_equal(op_dma_store_slice(&whole, &part, &l),
+                     plain + cases[i].extra);
+    int64_t shape64[2] = {cases[i].whole[0], cases[i].whole[1]};
+    double est = npuc_tx8_ddr_region_cycles(
+        shape64, 2, NPUC_TX8_BF16, cases[i].mode, cases[i].start, cases[i].size,
+        t->ddr_bank_bytes, rate, 0);
+    assert_true(est == (double)cases[i].extra);
+    free(part.data);
+  }
+  npuc_tx8_rt_set_ddr_arena(NULL, 0);
+  free(arena);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(penalty_by_hand),
       cmocka_unit_test(dma_in_arena),
       cmocka_unit_test(estimate_matches_model),
+      cmocka_unit_test(aligned_walks_by_block),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

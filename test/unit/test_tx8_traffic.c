@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "npuc/Tx8NocCost.h"
 #include "npuc/Tx8Runtime.h"
 
 #include <pthread.h>
@@ -209,12 +210,66 @@ static void shared_load_over_noc(void **state) {
     free(all[i]->data);
 }
 
+/* The rings of a two-dimensional sharding on the 4x4 mesh: the tiles of
+ * a row (1 apart) and of a column (4 apart) close their ring over 3 hops,
+ * two neighbours over 1, six tiles in a snake over 3 (from (3, 0) down to
+ * the second row's last), the 16 tiles of an 8-wide mesh (two rows) over
+ * 1. Tile 6 of the column ring 2, 6, 10, 14 (member
+ * 1) reads its 2048-byte share of the 8192-byte weight, 32 + ceil(2048 /
+ * 12.5) = 196 cycles, and gathers the rest: 32 + 3 steps of (3 hops x 4 +
+ * 2048 / 64) = 164 cycles; 360 in all against 688 read whole. The
+ * estimate's NoC term (npuc_tx8_noc_gather_cycles, lib/Common, from the
+ * ring's first tile) is what the C model charges. */
+static void shared_load_among_a_ring(void **state) {
+  (void)state;
+  npuc_tx8_target dflt = NPUC_TX8_TARGET_DEFAULT;
+  npuc_tx8_rt_set_target(&dflt);
+  assert_int_equal(npuc_tx8_noc_longest_link(4, 0, 1, 4), 3);
+  assert_int_equal(npuc_tx8_noc_longest_link(4, 8, 1, 4), 3);
+  assert_int_equal(npuc_tx8_noc_longest_link(4, 1, 4, 4), 3);
+  assert_int_equal(npuc_tx8_noc_longest_link(2, 0, 1, 4), 1);
+  assert_int_equal(npuc_tx8_noc_longest_link(2, 5, 4, 4), 1);
+  assert_int_equal(npuc_tx8_noc_longest_link(6, 0, 1, 4), 3);
+  assert_int_equal(npuc_tx8_noc_longest_link(16, 0, 1, 4), 3);
+  assert_int_equal(npuc_tx8_noc_longest_link(16, 0, 1, 8), 1);
+  const int32_t wshape[2] = {64, 64};
+  TSR w_ddr = alloc_shape(wshape, 2, NPUC_TX8_BF16, NPUC_TX8_TENSOR);
+  TSR w = alloc_shape(wshape, 2, NPUC_TX8_BF16, NPUC_TX8_CX);
+  TSR w_ref = alloc_shape(wshape, 2, NPUC_TX8_BF16, NPUC_TX8_CX);
+  for (int i = 0; i < 8192; ++i)
+    ((unsigned char *)w_ddr.data)[i] = (unsigned char)(i * 5 + 1);
+  L_SHAPE l = {.shape_whole = {64, 64},
+               .shape_start = {0, 0},
+               .shape_slice = {64, 64},
+               .shape_real = {64, 64},
+               .dim = 2};
+  npuc_tx8_noc mesh = {dflt.tiles_x, dflt.noc_link_bytes_per_cycle,
+                       dflt.noc_hop_cycles, dflt.op_overhead_cycles};
+  assert_int_equal(npuc_tx8_cycles_noc_gather_among(8192, 4, 2, 4), 164);
+  assert_int_equal(npuc_tx8_noc_gather_cycles(&mesh, 8192, 4, 0, 4), 164);
+  assert_int_equal(npuc_tx8_noc_gather_cycles(&mesh, 8192, 16, 0, 1),
+                   npuc_tx8_cycles_noc_gather(8192, 16));
+  assert_true(npuc_tx8_cycles_shared_load_among(8192, 4, 2, 4));
+  npuc_tx8_counters_reset();
+  assert_int_equal(op_dma_load_shared_among(&w, &w_ddr, &l, 6, 4, 4), 360);
+  npuc_tx8_counters c = npuc_tx8_counters_get();
+  assert_int_equal(c.ddr_read_bytes, 2048);
+  assert_int_equal(c.busy[NPUC_TX8_BUSY_RDMA], 196);
+  assert_int_equal(c.busy[NPUC_TX8_BUSY_NOC], 164);
+  op_dma_load_slice(&w_ref, &w_ddr, &l);
+  assert_memory_equal(w.data, w_ref.data, (size_t)w.layout.total_bytes);
+  TSR *all[] = {&w_ddr, &w, &w_ref};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+    free(all[i]->data);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(load_compute_store),
       cmocka_unit_test(batchnorm_splits_engines),
       cmocka_unit_test(counters_are_per_thread),
       cmocka_unit_test(shared_load_over_noc),
+      cmocka_unit_test(shared_load_among_a_ring),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

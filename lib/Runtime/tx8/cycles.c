@@ -3,6 +3,7 @@
  * a chip's DDR bandwidth and neural-engine throughput are shared by its
  * tiles, which in a pipelined group all run at once. */
 #include "internal.h"
+#include "npuc/Tx8NocCost.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -82,52 +83,41 @@ uint64_t npuc_tx8_cycles_ddr_extra(bool write, uint64_t cycles) {
 
 /* ---- the mesh NoC ------------------------------------------------------- */
 
-/* Where the ring's k-th tile sits: rows in order, every other row walked
- * backwards (a snake), over the tiles 0 .. parts-1 of a mesh tiles_x
- * wide (tile t at column t % tiles_x, row t / tiles_x). */
-static void ring_position(int32_t k, int32_t parts, int32_t width, int32_t *x,
-                          int32_t *y) {
-  int32_t row = k / width, col = k % width;
-  int32_t in_row = parts - row * width < width ? parts - row * width : width;
-  *y = row;
-  *x = row % 2 ? in_row - 1 - col : col;
-}
-
-/* The Manhattan length of the ring's longest link (consecutive tiles of
- * the snake, and the last back to the first). */
-static int32_t ring_longest_link(int32_t parts) {
-  int32_t width = current.tiles_x > 0 ? current.tiles_x : 1, longest = 1;
-  for (int32_t k = 0; k < parts; ++k) {
-    int32_t x0, y0, x1, y1;
-    ring_position(k, parts, width, &x0, &y0);
-    ring_position((k + 1) % parts, parts, width, &x1, &y1);
-    int32_t hops = abs(x1 - x0) + abs(y1 - y0);
-    if (hops > longest)
-      longest = hops;
-  }
-  return longest;
+/* The ring all-gather (lib/Common/Tx8NocCost.c: tx8-sharding's estimate
+ * charges the same). */
+uint64_t npuc_tx8_cycles_noc_gather_among(int64_t bytes, int32_t members,
+                                          int32_t first, int32_t stride) {
+  npuc_tx8_noc noc = {current.tiles_x, current.noc_link_bytes_per_cycle,
+                      current.noc_hop_cycles, current.op_overhead_cycles};
+  return npuc_tx8_noc_gather_cycles(&noc, bytes, members, first, stride);
 }
 
 uint64_t npuc_tx8_cycles_noc_gather(int64_t bytes, int32_t parts) {
-  if (parts <= 1 || bytes <= 0)
-    return 0;
-  int64_t share = (bytes + parts - 1) / parts;
-  uint64_t step =
-      (uint64_t)ring_longest_link(parts) * (uint64_t)current.noc_hop_cycles +
-      ceil_cycles((double)share, (double)current.noc_link_bytes_per_cycle);
-  return (uint64_t)current.op_overhead_cycles + (uint64_t)(parts - 1) * step;
+  return npuc_tx8_cycles_noc_gather_among(bytes, parts, 0, 1);
 }
 
-bool npuc_tx8_cycles_shared_load(int64_t bytes, int32_t parts) {
-  if (parts <= 1 || current.noc_link_bytes_per_cycle <= 0)
+bool npuc_tx8_cycles_shared_load_among(int64_t bytes, int32_t members,
+                                       int32_t first, int32_t stride) {
+  if (members <= 1 || current.noc_link_bytes_per_cycle <= 0)
     return false;
-  int64_t share = (bytes + parts - 1) / parts;
-  return npuc_tx8_cycles_ddr(share) + npuc_tx8_cycles_noc_gather(bytes, parts) <
+  int64_t share = (bytes + members - 1) / members;
+  return npuc_tx8_cycles_ddr(share) +
+             npuc_tx8_cycles_noc_gather_among(bytes, members, first, stride) <
          npuc_tx8_cycles_ddr(bytes);
 }
 
+bool npuc_tx8_cycles_shared_load(int64_t bytes, int32_t parts) {
+  return npuc_tx8_cycles_shared_load_among(bytes, parts, 0, 1);
+}
+
+uint64_t npuc_tx8_cycles_noc_among(int64_t bytes, int32_t members,
+                                   int32_t first, int32_t stride) {
+  return charge(NPUC_TX8_BUSY_NOC, npuc_tx8_cycles_noc_gather_among(
+                                       bytes, members, first, stride));
+}
+
 uint64_t npuc_tx8_cycles_noc(int64_t bytes, int32_t parts) {
-  return charge(NPUC_TX8_BUSY_NOC, npuc_tx8_cycles_noc_gather(bytes, parts));
+  return npuc_tx8_cycles_noc_among(bytes, parts, 0, 1);
 }
 
 uint64_t npuc_tx8_cycles_tdma(int64_t bytes) {

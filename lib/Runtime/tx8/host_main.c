@@ -118,23 +118,41 @@ int main(int argc, char **argv) {
   return ok ? 0 : 1;
 }
 
-static int read_input(const char *dir, const tx8_ddr_tensor *t, char *dst) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s.bin", dir, t->name);
+static int read_file(const char *path, char *dst, int64_t bytes) {
   FILE *f = fopen(path, "rb");
   if (!f) {
     fprintf(stderr, "program: cannot read %s\n", path);
     return 0;
   }
-  size_t got = fread(dst, 1, (size_t)t->bytes, f);
+  size_t got = fread(dst, 1, (size_t)bytes, f);
   int extra = fgetc(f) != EOF;
   fclose(f);
-  if (got != (size_t)t->bytes || extra) {
+  if (got != (size_t)bytes || extra) {
     fprintf(stderr, "program: %s must hold exactly %lld bytes\n", path,
-            (long long)t->bytes);
+            (long long)bytes);
     return 0;
   }
   return 1;
+}
+
+/* The file is compact row-major; an input the program keeps in an aligned
+ * layout in DDR (a weight tx8-const-norm laid out in Cx) is laid out so
+ * as the host copies it in (not charged, as the constant container's
+ * compile-time layout is not). */
+static int read_input(const char *dir, const tx8_ddr_tensor *t, char *dst) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s.bin", dir, t->name);
+  if (!npuc_tx8_is_aligned(t->mode))
+    return read_file(path, dst, t->bytes);
+  TSR in_ddr = npuc_tx8_tsr_of_shape(dst, t->shape, t->rank, t->dtype, t->mode);
+  TSR file = npuc_tx8_tsr_of_shape(NULL, t->shape, t->rank, t->dtype,
+                                   npuc_tx8_compact_of(t->mode));
+  file.data = malloc((size_t)file.layout.total_bytes + 1);
+  int ok = file.data && read_file(path, file.data, file.layout.total_bytes);
+  if (ok)
+    op_dma_load(&in_ddr, &file);
+  free(file.data);
+  return ok;
 }
 
 /* The arena, zeroed, on a 4 KiB boundary (the cost model measures

@@ -114,7 +114,7 @@ typedef struct {
 } side;
 
 static void copy_region(const char *op, const side *dst, const side *src,
-                        const int32_t *size, int32_t dim);
+                        const side *ddr, const int32_t *size, int32_t dim);
 
 /* The copy of a slice load, named `op` in errors; the caller charges it. */
 static void load_region(const char *op, const TSR *spm, const TSR *whole,
@@ -126,7 +126,7 @@ static void load_region(const char *op, const TSR *spm, const TSR *whole,
    * leaves the whole tensor's padding to whoever owns it. */
   npuc_tx8i_check_tsr(op, "spm", spm);
   npuc_tx8i_clear_padding(spm);
-  copy_region(op, &dst, &src, l->shape_real, l->dim);
+  copy_region(op, &dst, &src, &src, l->shape_real, l->dim);
 }
 
 uint64_t op_dma_load_slice(const TSR *spm, const TSR *whole, const L_SHAPE *l) {
@@ -141,19 +141,33 @@ uint64_t op_dma_load_shared(const TSR *spm, const TSR *whole, const L_SHAPE *l,
                             int32_t part, int32_t parts) {
   if (parts < 1 || part < 0 || part >= parts)
     npuc_tx8_fail("op_dma_load_shared", "tile %d of %d", (int)part, (int)parts);
+  return op_dma_load_shared_among(spm, whole, l, part, parts, 1);
+}
+
+uint64_t op_dma_load_shared_among(const TSR *spm, const TSR *whole,
+                                  const L_SHAPE *l, int32_t tile,
+                                  int32_t members, int32_t stride) {
+  if (members < 1 || stride < 1 || tile < 0)
+    npuc_tx8_fail("op_dma_load_shared", "tile %d of %d members %d apart",
+                  (int)tile, (int)members, (int)stride);
   int64_t bytes = spm->layout.total_bytes;
-  if (!npuc_tx8_cycles_shared_load(bytes, parts))
+  int32_t part = (tile / stride) % members, first = tile - part * stride;
+  if (!npuc_tx8_cycles_shared_load_among(bytes, members, first, stride))
     return op_dma_load_slice(spm, whole, l);
   npuc_tx8i_ddr_begin();
   load_region("op_dma_load_shared", spm, whole, l);
   /* This tile's share: the parts' sizes add up to the tensor's bytes;
    * its placement penalty is its share of the whole read's. */
-  int64_t share = bytes * (part + 1) / parts - bytes * part / parts;
+  int64_t share = bytes * (part + 1) / members - bytes * part / members;
   uint64_t extra = npuc_tx8i_ddr_end();
   extra = (extra * (uint64_t)share + (uint64_t)bytes - 1) /
           (uint64_t)(bytes > 0 ? bytes : 1);
-  return npuc_tx8_cycles_rdma(share) + npuc_tx8_cycles_noc(bytes, parts) +
-         npuc_tx8_cycles_ddr_extra(false, extra);
+  /* In this order on the timeline: the DMA's whole part (its bytes and
+   * where they lie), then the gather, so the next load's DMA may run
+   * while the NoC forwards this one. */
+  uint64_t dma =
+      npuc_tx8_cycles_rdma(share) + npuc_tx8_cycles_ddr_extra(false, extra);
+  return dma + npuc_tx8_cycles_noc_among(bytes, members, first, stride);
 }
 
 uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm,
@@ -162,7 +176,7 @@ uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm,
   side dst = {whole, l->shape_whole, l->shape_start};
   side src = {spm, l->shape_real, zero};
   npuc_tx8i_ddr_begin();
-  copy_region("op_dma_store_slice", &dst, &src, l->shape_real, l->dim);
+  copy_region("op_dma_store_slice", &dst, &src, &dst, l->shape_real, l->dim);
   uint64_t extra = npuc_tx8i_ddr_end();
   return npuc_tx8_cycles_wdma(spm->layout.total_bytes) +
          npuc_tx8_cycles_ddr_extra(true, extra);
@@ -205,16 +219,10 @@ static void check_side(const char *op, const char *what, const side *s,
     npuc_tx8_fail(op, "%s: the tensor does not have the slice's shape", what);
 }
 
-static void copy_region(const char *op, const side *dst, const side *src,
-                        const int32_t *size, int32_t dim) {
-  if (dim < 1 || dim > NPUC_TX8_MAX_SHAPE_DIM)
-    npuc_tx8_fail(op, "%d dimensions", dim);
-  check_side(op, "dst", dst, size, dim);
-  check_side(op, "src", src, size, dim);
-  npuc_tx8i_check_dtype(op, "dst", dst->t, src->t->layout.dtype);
-  for (int32_t d = 0; d < dim; ++d)
-    if (size[d] == 0)
-      return;
+/* The rows of the region, channels [c_begin, c_end) of each, in pieces
+ * contiguous on both sides. */
+static void copy_rows(const side *dst, const side *src, const int32_t *size,
+                      int32_t dim, int64_t c_begin, int64_t c_end) {
   const npuc_tx8_layout *dl = &dst->t->layout, *sl = &src->t->layout;
   int32_t idx[NPUC_TX8_MAX_SHAPE_DIM] = {0};
   int64_t c_dst0 = dst->start[dim - 1], c_src0 = src->start[dim - 1];
@@ -222,8 +230,8 @@ static void copy_region(const char *op, const side *dst, const side *src,
     int64_t dn, dhw, sn, shw;
     row_of(dst, idx, dim, &dn, &dhw);
     row_of(src, idx, dim, &sn, &shw);
-    for (int64_t c = 0; c < size[dim - 1];) {
-      int64_t len = size[dim - 1] - c;
+    for (int64_t c = c_begin; c < c_end;) {
+      int64_t len = c_end - c;
       int64_t dl_left = run_left(dl, c_dst0 + c),
               sl_left = run_left(sl, c_src0 + c);
       len = len < dl_left ? len : dl_left;
@@ -244,5 +252,34 @@ static void copy_region(const char *op, const side *dst, const side *src,
     }
     if (d < 0)
       return;
+  }
+}
+
+/* `ddr` is the whole tensor's side. In a compact DDR layout the region
+ * goes row by row; in an aligned one (Cx/NCx) block by block, each
+ * block's rows in turn, so that the rows of a block, contiguous in DDR,
+ * make one run (a DMA descriptor per block; the order
+ * npuc_tx8_ddr_region_cycles walks too). */
+static void copy_region(const char *op, const side *dst, const side *src,
+                        const side *ddr, const int32_t *size, int32_t dim) {
+  if (dim < 1 || dim > NPUC_TX8_MAX_SHAPE_DIM)
+    npuc_tx8_fail(op, "%d dimensions", dim);
+  check_side(op, "dst", dst, size, dim);
+  check_side(op, "src", src, size, dim);
+  npuc_tx8i_check_dtype(op, "dst", dst->t, src->t->layout.dtype);
+  for (int32_t d = 0; d < dim; ++d)
+    if (size[d] == 0)
+      return;
+  const npuc_tx8_layout *l = &ddr->t->layout;
+  int64_t c0 = ddr->start[dim - 1], c_end = size[dim - 1];
+  if (!npuc_tx8_is_aligned(l->mode)) {
+    copy_rows(dst, src, size, dim, 0, c_end);
+    return;
+  }
+  for (int64_t c = 0; c < c_end;) {
+    int64_t left = run_left(l, c0 + c);
+    int64_t next = c + left < c_end ? c + left : c_end;
+    copy_rows(dst, src, size, dim, c, next);
+    c = next;
   }
 }

@@ -730,20 +730,29 @@ static void emit_dma(group_emitter *g, int buf, int t, const char *what,
                  into != buf ? " /* into its channel_norm's layout */" : "");
 }
 
-/* An invariant load is the same on every tile of the group: read once
- * from DDR and shared over the NoC when that is cheaper
+/* A load the same on every tile of the group (npuc_tx8_buffer_shared: an
+ * invariant or resident weight, or a slice no sharded dimension moves) is
+ * read once from DDR and shared over the NoC when that is cheaper
  * (op_dma_load_shared decides). */
 static void emit_load(group_emitter *g, int buf) {
   const npuc_tx8_buffer *b = &g->plan.buffers[buf];
-  if (!b->invariant || g->parts <= 1) {
+  int32_t stride, members = npuc_tx8_buffer_shared(&g->plan, buf, g->sharding,
+                                                   g->slice, &stride);
+  if (members <= 1) {
     emit_dma(g, buf, g->operand_ddr[b->source], "load_var",
              "op_dma_load_slice(&b[%d], &whole", "");
     return;
   }
-  char tail[48];
-  snprintf(tail, sizeof tail, ", tile, %d", (int)g->parts);
-  emit_dma(g, buf, g->operand_ddr[b->source], "load_var, shared",
-           "op_dma_load_shared(&b[%d], &whole", tail);
+  char tail[64];
+  if (members == g->parts) { /* every tile of the group */
+    snprintf(tail, sizeof tail, ", tile, %d", (int)members);
+    emit_dma(g, buf, g->operand_ddr[b->source], "load_var, shared",
+             "op_dma_load_shared(&b[%d], &whole", tail);
+    return;
+  }
+  snprintf(tail, sizeof tail, ", tile, %d, %d", (int)members, (int)stride);
+  emit_dma(g, buf, g->operand_ddr[b->source], "load_var, shared by a ring",
+           "op_dma_load_shared_among(&b[%d], &whole", tail);
 }
 
 static void emit_norm(group_emitter *g, int buf) {

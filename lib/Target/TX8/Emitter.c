@@ -94,6 +94,9 @@ static void append_pass(npuc_sb *sb, const char *name,
    * does: the container holds the bytes the load brings into SPM. */
   if (takes_option(def, "aligned-data"))
     npuc_sb_printf(sb, " aligned-data=true");
+  /* opt_ddr off: weights stay compact in DDR too. */
+  if (o->tx8_opt_ddr_off && takes_option(def, "weights-cx"))
+    npuc_sb_printf(sb, " weights-cx=false");
   if (o->tx8_opt_barrier_off && takes_option(def, "levels"))
     npuc_sb_printf(sb, " levels=false");
   if (o->target_config && takes_option(def, "target-config"))
@@ -268,9 +271,13 @@ static bool walk_graph(graph *g, const npuc_tx8_target *t) {
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); ++i) {
     char name[32];
     snprintf(name, sizeof name, "arg%zd", (ssize_t)i);
-    if (!add_tensor(g, g->func, mlirBlockGetArgument(entry, i), TX8_DDR_INPUT,
-                    (MlirAttribute){NULL}, name))
+    MlirValue arg = mlirBlockGetArgument(entry, i);
+    if (!add_tensor(g, g->func, arg, TX8_DDR_INPUT, (MlirAttribute){NULL},
+                    name))
       return false;
+    /* A weight tx8-const-norm laid out in Cx: the host lays it out so. */
+    g->prog.tensors[g->prog.num_tensors - 1].mode =
+        npuc_tx8_value_ddr_layout(arg);
   }
   for (MlirOperation op = mlirBlockGetFirstOperation(entry);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {

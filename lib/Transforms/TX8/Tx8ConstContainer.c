@@ -6,6 +6,7 @@
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
+#include <mlir-c/Dialect/Func.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -225,5 +226,47 @@ bool tx8_relayout(MlirAttribute value, MlirType type, npuc_tx8_layout_mode from,
       mlirDenseElementsAttrRawBufferGet(out_type, (size_t)dst.total_bytes, res);
   free(in);
   free(res);
+  return true;
+}
+
+/* ---- DDR layouts of a graph's inputs and constants */
+
+void tx8_set_arg_ddr_layout(MlirOperation func, intptr_t arg,
+                            npuc_tx8_layout_mode mode) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  mlirFuncSetArgAttr(func, arg, ref(NPUC_TX8_ARG_DDR_LAYOUT_ATTR),
+                     mlirStringAttrGet(ctx, ref(npuc_tx8_layout_name(mode))));
+}
+
+static bool reads_as_weight(MlirOpOperand use, int depth) {
+  MlirOperation user = mlirOpOperandGetOwner(use);
+  if (npuc_op_is(user, "tx8be.gemm"))
+    return mlirOpOperandGetOperandNumber(use) == 1 &&
+           mlirAttributeIsNull(
+               mlirOperationGetAttributeByName(user, ref("transpose_b")));
+  npuc_tx8_layout_mode to;
+  if (depth > 0 || !npuc_op_is(user, "tx8be.channel_norm") ||
+      !npuc_tx8_channel_norm_layout(user, &to) || !npuc_tx8_is_aligned(to))
+    return false;
+  MlirValue r = mlirOperationGetResult(user, 0);
+  MlirOpOperand u = mlirValueGetFirstUse(r);
+  if (mlirOpOperandIsNull(u))
+    return false;
+  for (; !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    if (!reads_as_weight(u, depth + 1))
+      return false;
+  return true;
+}
+
+bool tx8_value_is_gemm_weight(MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) != 2)
+    return false;
+  MlirOpOperand u = mlirValueGetFirstUse(v);
+  if (mlirOpOperandIsNull(u))
+    return false;
+  for (; !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    if (!reads_as_weight(u, 0))
+      return false;
   return true;
 }

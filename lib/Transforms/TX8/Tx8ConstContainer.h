@@ -61,4 +61,17 @@ bool tx8_relayout(MlirAttribute value, MlirType type, npuc_tx8_layout_mode from,
                   npuc_tx8_layout_mode to, MlirAttribute *out,
                   const char **why);
 
+/* ---- Weights in DDR (opt_ddr, issue 18; docs/tx8.md "Weights in DDR"):
+ * tx8-const-norm lays the weights a gemm reads out in Cx (64-column
+ * blocks, each block's rows contiguous), the order a tile's column part
+ * is read in; npuc_tx8_value_ddr_layout (Tx8Ir.h) reads the result. */
+
+/* Sets the tx8be.ddr_layout of argument `arg` of function `func`. */
+void tx8_set_arg_ddr_layout(MlirOperation func, intptr_t arg,
+                            npuc_tx8_layout_mode mode);
+/* True when every use of `v` (at least one) reads it as the weight of a
+ * tx8be.gemm (operand 1, not transpose_b), directly or through
+ * channel_norms to an aligned layout, and `v` is rank 2. */
+bool tx8_value_is_gemm_weight(MlirValue v);
+
 #endif

@@ -11,6 +11,11 @@
  *  - unpack reshape: the packed weights a tx8be.unpack reads (its operand
  *    0, from a load_const with no other user) are re-viewed from
  *    [K, N] to [K/4, 4N], as the seed does.
+ *  - weights in DDR (opt_ddr, issue 18; weights-cx): a gemm's weight read
+ *    in Cx lies in DDR in Cx too (64-column blocks, each block's rows
+ *    contiguous), the order a tile's column part is read in: a constant's
+ *    entry becomes the Cx image, a graph input gets the argument
+ *    attribute tx8be.ddr_layout = "Cx" (the host lays it out so).
  * Unreferenced entries are dropped and the container is ordered large
  * first again, as tx8-move-constant leaves it. docs/passes/tx8-const-norm.md */
 #include "Tx8Options.h"
@@ -27,7 +32,10 @@
 
 #define CONST_NORM_OPTIONS(X, T)                                               \
   TX8_OPTION_TARGET_CONFIG(X, T)                                               \
-  TX8_OPTION_ALIGNED_DATA(X, T, "read in Cx/NCx")
+  TX8_OPTION_ALIGNED_DATA(X, T, "read in Cx/NCx")                              \
+  X(T, bool, weights_cx, "weights-cx", NPUC_OPT_BOOL, "true", NULL,            \
+    "lay a gemm's weight (a constant or a graph input) out in DDR in Cx, "     \
+    "the order its column parts are read in")
 NPUC_PASS_OPTIONS(const_norm_options, CONST_NORM_OPTIONS);
 
 NPUC_PASS_DEFINE(npuc_pass_tx8_const_norm, "tx8-const-norm",
@@ -67,6 +75,7 @@ typedef struct {
   int32_t *first_variant; /* per original entry, -1 */
   bool *live;             /* per entry */
   bool aligned_data;      /* entries read aligned hold the aligned image */
+  bool weights_cx;        /* so do gemm weights read in Cx */
 } entries;
 
 static bool plan_load(MlirOperation load, const entries *e, plan *p);
@@ -74,6 +83,7 @@ static bool check_shared_layouts(const plan *plans, size_t n, size_t num_ids);
 static bool assign_entries(entries *e, plan *plans, size_t n);
 static void apply(const plan *p);
 static void renumber(const plan *plans, size_t n, const int32_t *map);
+static void lay_out_input_weights(MlirOperation module);
 
 static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
                        const npuc_pass_context *ctx) {
@@ -88,6 +98,7 @@ static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
     return false;
   e.num_original = e.cc.count;
   e.aligned_data = NPUC_PASS_OPTS(const_norm_options, opts)->aligned_data;
+  e.weights_cx = NPUC_PASS_OPTS(const_norm_options, opts)->weights_cx;
   tx8_op_list loads;
   tx8_collect_ops(module, "tx8be.load_const", &loads);
   plan *plans = npuc_xcalloc(loads.count + 1, sizeof *plans);
@@ -103,6 +114,8 @@ static bool const_norm(MlirOperation module, const npuc_pass_options *opts,
     int32_t *map = tx8_container_commit(module, &e.cc, e.live, threshold);
     renumber(plans, loads.count, map);
     free(map);
+    if (e.weights_cx)
+      lay_out_input_weights(module);
   }
   free(plans);
   free(e.variants);
@@ -123,6 +136,7 @@ static MlirOpOperand only_use(MlirValue v) {
 }
 
 static bool plan_unpack(MlirOperation load, plan *p);
+static void plan_weight(const entries *e, plan *p);
 
 static bool plan_load(MlirOperation load, const entries *e, plan *p) {
   MlirValue result = mlirOperationGetResult(load, 0);
@@ -143,9 +157,15 @@ static bool plan_load(MlirOperation load, const entries *e, plan *p) {
                     p->id, e->num_original);
     return false;
   }
+  /* An entry laid out already (weights-cx of an earlier run) is its
+   * layout's image. */
+  if (npuc_tx8_is_aligned(p->from) &&
+      !mlirTypeEqual(mlirAttributeGetType(e->cc.values[p->id]), p->type))
+    p->data_from = p->data_to = p->from;
   MlirOpOperand use = only_use(result);
   if (mlirOpOperandIsNull(use))
     return true;
+  plan_weight(e, p);
   MlirOperation user = mlirOpOperandGetOwner(use);
   if (npuc_op_is(user, "tx8be.unpack") &&
       mlirOpOperandGetOperandNumber(use) == 0)
@@ -170,7 +190,15 @@ static bool plan_load(MlirOperation load, const entries *e, plan *p) {
   p->to = to;
   if (e->aligned_data)
     p->data_to = to;
+  plan_weight(e, p);
   return true;
+}
+
+/* A gemm's weight read in Cx is stored as the Cx image (weights-cx). */
+static void plan_weight(const entries *e, plan *p) {
+  MlirValue result = mlirOperationGetResult(p->load, 0);
+  if (e->weights_cx && p->to == NPUC_TX8_CX && tx8_value_is_gemm_weight(result))
+    p->data_to = p->to;
 }
 
 /* The seed's unpack reshape: qweight [K, N] -> [K/4, 4N]. */
@@ -285,4 +313,27 @@ static void apply(const plan *p) {
 static void renumber(const plan *plans, size_t n, const int32_t *map) {
   for (size_t i = 0; i < n; i++)
     tx8_set_load_const_id(plans[i].load, map[plans[i].id]);
+}
+
+/* Graph inputs read only as gemm weights (through channel_norms to Cx)
+ * lie in DDR in Cx: the host lays their compact files out so. */
+static void lay_out_input_weights(MlirOperation module) {
+  tx8_op_list funcs;
+  tx8_collect_ops(module, "func.func", &funcs);
+  for (size_t f = 0; f < funcs.count; f++) {
+    MlirRegion body = mlirOperationGetRegion(funcs.ops[f], 0);
+    MlirBlock entry = mlirRegionGetFirstBlock(body);
+    if (mlirBlockIsNull(entry))
+      continue;
+    for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) {
+      MlirValue arg = mlirBlockGetArgument(entry, i);
+      npuc_tx8_dtype dt;
+      if (tx8_value_is_gemm_weight(arg) &&
+          npuc_tx8_value_ddr_layout(arg) == NPUC_TX8_TENSOR &&
+          npuc_tx8_dtype_of_type(
+              mlirShapedTypeGetElementType(mlirValueGetType(arg)), &dt))
+        tx8_set_arg_ddr_layout(funcs.ops[f], i, NPUC_TX8_CX);
+    }
+  }
+  tx8_op_list_free(&funcs);
 }

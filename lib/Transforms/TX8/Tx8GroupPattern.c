@@ -534,7 +534,8 @@ static bool escapes(matcher *m, size_t i, uint32_t mine) {
  * ------------------------------------------------------------------ */
 
 static bool group_fits_spm(const MlirOperation *ops, size_t n, int64_t spm);
-static bool conv_splits_channels(MlirOperation op);
+static bool weights_follow_channels(MlirOperation op);
+static intptr_t channel_dim(MlirOperation op, intptr_t i);
 static bool conv_is_depthwise(MlirOperation op, int64_t groups);
 static bool mixes_channels(MlirOperation op);
 
@@ -706,20 +707,19 @@ static bool group_fits_spm(const MlirOperation *ops, size_t n, int64_t spm) {
   bool mixed_after = false; /* an op after k reads across channels */
   bool *by_channel = npuc_xcalloc(n, sizeof *by_channel);
   for (size_t k = n; k-- > 0;) {
-    by_channel[k] = !mixed_after && conv_splits_channels(ops[k]);
+    by_channel[k] = !mixed_after && weights_follow_channels(ops[k]);
     mixed_after = mixed_after || mixes_channels(ops[k]);
   }
   /* Operands first: a value read whole (a weight) is counted whole even
-   * when another member produces it. A conv whose output channels the
-   * group may split (nothing after it reads across them) holds one output
-   * channel's weights and bias at the finest split. */
+   * when another member produces it. A conv or gemm whose output channels
+   * (a gemm's N) the group may split — nothing after it reads across
+   * them — holds one output channel's weights and bias at the finest
+   * split: a transformer FFN's gemm + gelu fuses though its 4.5 MiB
+   * weight is beyond one tile's SPM. */
   for (size_t k = 0; k < n; k++)
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(ops[k]); i++)
       add_value(&s, ops[k], i, mlirOperationGetOperand(ops[k], i),
-                !by_channel[k] ? -1
-                : i == 1       ? 2
-                : i == 2       ? 0
-                               : -1);
+                by_channel[k] ? channel_dim(ops[k], i) : -1);
   for (size_t k = 0; k < n; k++)
     for (intptr_t r = 0; r < mlirOperationGetNumResults(ops[k]); r++)
       add_value(&s, ops[k], -1, mlirOperationGetResult(ops[k], r), -1);
@@ -731,12 +731,33 @@ static bool group_fits_spm(const MlirOperation *ops, size_t n, int64_t spm) {
 static int64_t int_attr(MlirOperation op, const char *name, int64_t absent);
 
 /* The rule of npuc_tx8_shard_axes: a plain or a depthwise conv splits its
- * output channels, each with its own rows of the weight. */
-static bool conv_splits_channels(MlirOperation op) {
-  if (!npuc_op_is(op, "tx8be.conv") || mlirOperationGetNumOperands(op) < 2)
+ * output channels, each with its own rows of the weight; a gemm its N,
+ * each with its own columns of a rank-2 weight (a batched b is an
+ * activation, counted whole). */
+static bool weights_follow_channels(MlirOperation op) {
+  if (mlirOperationGetNumOperands(op) < 2)
+    return false;
+  if (npuc_op_is(op, "tx8be.gemm")) {
+    MlirType b = mlirValueGetType(mlirOperationGetOperand(op, 1));
+    return mlirTypeIsARankedTensor(b) && mlirShapedTypeGetRank(b) == 2;
+  }
+  if (!npuc_op_is(op, "tx8be.conv"))
     return false;
   int64_t groups = int_attr(op, "group", 1);
   return groups <= 1 || conv_is_depthwise(op, groups);
+}
+
+/* The dimension of operand i that follows the output channels: the HWOI
+ * weight's O, a gemm weight's N (K x N, or N x K with transpose_b), a
+ * bias's only one; -1 for the input. */
+static intptr_t channel_dim(MlirOperation op, intptr_t i) {
+  if (i == 2)
+    return 0;
+  if (i != 1)
+    return -1;
+  if (npuc_op_is(op, "tx8be.conv"))
+    return 2;
+  return has_attr(op, "transpose_b") ? 0 : 1;
 }
 
 static bool conv_is_depthwise(MlirOperation op, int64_t groups) {

@@ -36,9 +36,11 @@
 #include "npuc/StringBuilder.h"
 #include "npuc/Tx8DdrCost.h"
 #include "npuc/Tx8Group.h"
+#include "npuc/Tx8NocCost.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -274,16 +276,25 @@ static bool apply_decision(const search *s, MlirOperation group,
 }
 
 /* The DDR layout of what the group reads and writes: a group's result as
- * its tx8be.store_var keeps it, anything else (graph inputs, constants)
- * compact, as the code generator places them. */
+ * its tx8be.store_var keeps it, a graph input or constant as
+ * tx8-const-norm laid it out (npuc_tx8_value_ddr_layout: weights in Cx),
+ * as the code generator places them. */
 static npuc_tx8_layout_mode value_ddr_mode(MlirValue v) {
   if (!mlirValueIsAOpResult(v))
-    return NPUC_TX8_TENSOR;
+    return npuc_tx8_value_ddr_layout(v);
   MlirOperation def = mlirOpResultGetOwner(v);
   if (!npuc_op_is(def, "tx8be.group"))
-    return NPUC_TX8_TENSOR;
+    return npuc_tx8_value_ddr_layout(v);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(def, 0));
-  MlirOperation ret = mlirBlockGetTerminator(body);
+  /* The last op: tx8be.return (mlirBlockGetTerminator wants a registered
+   * terminator, which an op of ours is not: it found none, and every
+   * group result read as compact). */
+  MlirOperation ret = {NULL};
+  for (MlirOperation op = mlirBlockIsNull(body)
+                              ? (MlirOperation){NULL}
+                              : mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    ret = op;
   intptr_t r = mlirOpResultGetResultNumber(v);
   if (mlirOperationIsNull(ret) || r >= mlirOperationGetNumOperands(ret))
     return NPUC_TX8_TENSOR;
@@ -608,6 +619,7 @@ static void largest_fitting_split(const search *s, const int32_t *sharding,
 
 typedef struct {
   double load, store, ne, ct, once; /* cycles: per slice, and once */
+  double noc; /* per slice: the shared loads' gathers over the NoC */
   int64_t slices, spm;
   /* Per slice, each per-slice load's cycles by the buffer that would hold
    * its copies (its own, or the channel_norm's it fills), each store's
@@ -629,13 +641,14 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
  * serially (fill and drain). Without any copies every slice is serial.
  * What is loaded once per tile comes first. */
 static double group_cost(const cost_parts *c, const npuc_tx8_spm_fit *fit) {
-  double chain = c->ne + c->ct, serial = c->load + chain + c->store;
+  double chain = c->ne + c->ct, serial = c->load + c->noc + chain + c->store;
   double single = 0; /* Ls + Ss */
   for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
     if (!fit->multi[i])
       single += c->load_of[i] + c->store_of[i];
   double ddr = c->load + c->store, work = single + chain;
   double steady = ddr > work ? ddr : work;
+  steady = c->noc > steady ? c->noc : steady; /* the NoC: its own engine */
   return c->once + serial + (double)(c->slices - 1) * steady;
 }
 
@@ -807,6 +820,9 @@ static double ct_cycles(const search *s, const npuc_tx8_group_plan *p,
   }
 }
 
+static void shared_load(const search *s, double bytes, int32_t members,
+                        int32_t stride, double *cyc, double *runs, double *noc);
+
 /* The loads, channel_norms and extracts of estimate(). */
 static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
                              const int32_t *sharding, const int32_t *slice,
@@ -817,7 +833,6 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
   double over = (double)t->op_overhead_cycles;
   double k_slices =
       p->reduce_op >= 0 ? ceil_div(p->reduce_len, p->reduce_slice) : 1;
-  int32_t parts = busy_tiles(p, sharding);
   for (int i = 0; i < p->num_buffers; ++i) {
     const npuc_tx8_buffer *b = &p->buffers[i];
     int moved =
@@ -828,20 +843,19 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
     double cyc;
     if (b->kind == NPUC_TX8_BUF_LOAD) {
       cyc = bytes / ddr_rate + over;
+      double runs = 0, noc = 0;
       if (!b->invariant && b->source >= 0 && b->source < NPUC_TX8_MAX_BUFFERS)
-        cyc += slice_ddr_cycles(s, p, i, s->operand_mode[b->source], sharding,
+        runs = slice_ddr_cycles(s, p, i, s->operand_mode[b->source], sharding,
                                 slice);
-      if (b->invariant && parts > 1) {
-        double share = bytes / parts;
-        double ring =
-            (parts - 1) * (share / (double)t->noc_link_bytes_per_cycle +
-                           3.0 * (double)t->noc_hop_cycles);
-        double shared = share / ddr_rate + ring + over;
-        cyc = shared < cyc ? shared : cyc;
-      }
+      int32_t stride,
+          members = npuc_tx8_buffer_shared(p, i, sharding, slice, &stride);
+      if (members > 1)
+        shared_load(s, bytes, members, stride, &cyc, &runs, &noc);
+      cyc += runs;
       *(once ? &c->once : &c->load) += times * cyc;
+      *(once ? &c->once : &c->noc) += times * noc;
       if (!once)
-        c->load_of[moved] += times * cyc;
+        c->load_of[moved] += times * (cyc + noc);
     } else if (b->kind == NPUC_TX8_BUF_NORM ||
                b->kind == NPUC_TX8_BUF_EXTRACT) {
       if (b->kind == NPUC_TX8_BUF_NORM && p->buffers[b->source].load_into == i)
@@ -850,6 +864,35 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
       *(once ? &c->once : &c->ct) += times * cyc;
     }
   }
+}
+
+/* A load `members` tiles `stride` apart read the same
+ * (npuc_tx8_buffer_shared) as op_dma_load_shared_among charges it on the
+ * first tile's ring (lib/Runtime/tx8/slice.c, cycles.c): when a
+ * 1/members share from DDR plus the ring all-gather over the NoC
+ * (npuc_tx8_noc_gather_cycles, the C model's) beats each tile reading it
+ * all, the tile's DMA reads its share (and its share of the DDR runs'
+ * cost, `runs`) and the NoC engine (`noc`) takes the gather; else `cyc`
+ * and `runs` stay the whole read's. */
+static void shared_load(const search *s, double bytes, int32_t members,
+                        int32_t stride, double *cyc, double *runs,
+                        double *noc) {
+  const npuc_tx8_target *t = s->t;
+  if (members <= 1 || t->noc_link_bytes_per_cycle <= 0 || bytes <= 0)
+    return;
+  double all = (double)t->tiles_x * t->tiles_y;
+  double ddr_rate = t->ddr_gbytes_per_s / t->clock_ghz / all;
+  double over = (double)t->op_overhead_cycles;
+  double share = ceil(bytes / members);
+  npuc_tx8_noc mesh = {t->tiles_x, t->noc_link_bytes_per_cycle,
+                       t->noc_hop_cycles, t->op_overhead_cycles};
+  double gather = (double)npuc_tx8_noc_gather_cycles(&mesh, (int64_t)bytes,
+                                                     members, 0, stride);
+  if (ceil(share / ddr_rate) + over + gather >= ceil(bytes / ddr_rate) + over)
+    return; /* the C model reads it whole */
+  *cyc = share / ddr_rate + over;
+  *runs = *runs * share / bytes;
+  *noc = gather;
 }
 
 /* Rows of a slice DMA the estimate walks (Tx8DdrCost.h scales the cost
@@ -978,9 +1021,10 @@ static void report_candidate(const search *s, const npuc_tx8_group_plan *p,
   }
   fprintf(stderr,
           "  sharding %s slice %s: %.0f cycles (%lld slices of load %.0f "
-          "store %.0f ne %.0f ct %.0f; once %.0f), %lld bytes of SPM\n",
+          "store %.0f ne %.0f ct %.0f noc %.0f; once %.0f), %lld bytes of "
+          "SPM\n",
           sh, sl, cost, (long long)c->slices, c->load, c->store, c->ne, c->ct,
-          c->once, (long long)c->spm);
+          c->noc, c->once, (long long)c->spm);
 }
 
 static void report_group(const search *s, const template_entry *hit) {

@@ -5,8 +5,10 @@
 // holds only load_const, none, groups and the return; each group loads
 // its inputs, holds one compute op (with the channel_norms converting its
 // inputs or its result), stores its result and runs on the 4x4 mesh.
-// RUN: npuc-opt %s --tx8-move-constant --tx8-const-norm --tx8-group-single --tx8-group-ldst --tx8-group-mapping | FileCheck %s
-// RUN: npuc-opt %s --pass-pipeline='builtin.module(tx8-move-constant,tx8-const-norm,tx8-group-single,tx8-group-ldst,tx8-group-mapping)' > %t
+// The entries stay compact here (weights-cx=false: the gemm weights' Cx
+// image is tx8-const-norm-weights.mlir's subject, and ALIGNED's below).
+// RUN: npuc-opt %s --tx8-move-constant --tx8-const-norm=weights-cx=false --tx8-group-single --tx8-group-ldst --tx8-group-mapping | FileCheck %s
+// RUN: npuc-opt %s --pass-pipeline='builtin.module(tx8-move-constant,tx8-const-norm{weights-cx=false},tx8-group-single,tx8-group-ldst,tx8-group-mapping)' > %t
 // RUN: sed -nE '/^    (%[0-9]+ = tx8be\.(load_const|none|group)|return )/d; /^    [^ }^]/p' %t | FileCheck %s --check-prefix=TOP --allow-empty
 // TOP-NOT: {{.}}
 

@@ -16,6 +16,8 @@
 // RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=1279" | FileCheck %t/conv.mlir --check-prefix=NONEC
 // RUN: npuc-opt %t/wide.mlir --tx8-group-pattern="patterns=%t/wide.yaml spm-bytes=8192" | FileCheck %t/wide.mlir
 // RUN: npuc-opt %t/shape.mlir --split-input-file --tx8-group-pattern="patterns=%t/shape.yaml" | FileCheck %t/shape.mlir
+// RUN: npuc-opt %t/gemm.mlir --split-input-file --tx8-group-pattern="spm-bytes=2560" | FileCheck %t/gemm.mlir --check-prefix=GELU
+// RUN: npuc-opt %t/gemm.mlir --split-input-file --tx8-group-pattern="spm-bytes=2559" | FileCheck %t/gemm.mlir --check-prefix=APART
 
 //--- cycle.yaml
 patterns:
@@ -209,4 +211,48 @@ func.func @f(%x: tensor<1x8x8x16xf16>, %w: tensor<3x3x64x16xf16>, %w2: tensor<3x
   %1 = tx8be.relu %0 : tensor<1x8x8x64xf16> -> tensor<1x8x8x64xf16>
   %2 = tx8be.conv %1, %w2, %b2 strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] : tensor<1x8x8x64xf16>, tensor<3x3x16x64xf16>, tensor<16xf16> -> tensor<1x8x8x16xf16>
   return %2 : tensor<1x8x8x16xf16>
+}
+
+//--- gemm.mlir
+// A gemm's weight goes in column parts at the finest split (tx8-sharding
+// splits N), so it counts one column of K elements, not whole: gemm +
+// gelu of a transformer FFN fuses though the weight (128 KiB) is far
+// beyond SPM. At the finest split: a row of x (128 f16, 256 bytes), a
+// column of w (128 f16, 256 bytes), a row of the gemm's and of gelu's
+// result (512 f16, 1024 bytes each): 2560 bytes. The same with
+// transpose_b (w is N x K: one row of K).
+// GELU-LABEL: func.func @ffn_up(
+// GELU: tx8be.group
+// GELU-NEXT: ^bb0
+// GELU-NEXT: tx8be.gemm
+// GELU-NEXT: tx8be.gelu
+// GELU-NEXT: tx8be.return
+// APART-LABEL: func.func @ffn_up(
+// APART-NOT: tx8be.group
+// APART: tx8be.gemm
+// APART-NEXT: tx8be.gelu
+func.func @ffn_up(%x: tensor<64x128xf16>, %w: tensor<128x512xf16>) -> tensor<64x512xf16> {
+  %n = tx8be.none : none
+  %h = tx8be.gemm %x, %w, %n : tensor<64x128xf16>, tensor<128x512xf16>, none -> tensor<64x512xf16>
+  %a = tx8be.gelu %h : tensor<64x512xf16> -> tensor<64x512xf16>
+  return %a : tensor<64x512xf16>
+}
+
+// -----
+
+// GELU-LABEL: func.func @ffn_up_t(
+// GELU: tx8be.group
+// GELU-NEXT: ^bb0
+// GELU-NEXT: tx8be.gemm
+// GELU-NEXT: tx8be.gelu
+// GELU-NEXT: tx8be.return
+// APART-LABEL: func.func @ffn_up_t(
+// APART-NOT: tx8be.group
+// APART: tx8be.gemm
+// APART-NEXT: tx8be.gelu
+func.func @ffn_up_t(%x: tensor<64x128xf16>, %w: tensor<512x128xf16>) -> tensor<64x512xf16> {
+  %n = tx8be.none : none
+  %h = tx8be.gemm %x, %w, %n transpose_b : tensor<64x128xf16>, tensor<512x128xf16>, none -> tensor<64x512xf16>
+  %a = tx8be.gelu %h : tensor<64x512xf16> -> tensor<64x512xf16>
+  return %a : tensor<64x512xf16>
 }

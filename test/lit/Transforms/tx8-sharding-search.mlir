@@ -8,18 +8,22 @@
 // RUN: npuc-opt %s --split-input-file --tx8-sharding="search-report=true search-budget=1" -o %t.out1 2>&1 | FileCheck %s --check-prefix=BUDGET
 
 // An MLP layer, 64 x 4096 times a 4096 x 4096 bf16 weight (32 MiB): no
-// tile holds the weight, so N is sharded 16 ways (a tile's 4096 x 256 part,
-// 2 MiB, fits) and the rows go in slices; the weight part is the same in
-// every slice of a tile and is loaded once.
+// tile holds the weight. The rows are sharded 2 ways and N 8 ways, K goes
+// in slices of 2048 (a tile's 2048 x 512 part of a K slice, 2 MiB, fits):
+// the two tiles of a column of the grid read the same part of the weight
+// and share it over the NoC (each reads half from DDR), the 8 tiles of a
+// row the same rows of `a`, so DDR sees the weight once; N sharded 16
+// ways (each tile reading all of `a`) is dearer.
 // CHECK-LABEL: func.func @mlp_layer
 // CHECK: tx8be.gemm
-// CHECK-SAME: temporal_mem_slice = [{{[0-9]+}}, 256]
-// CHECK-SAME: shape_spatial_sharding = [1, 16]
+// CHECK-SAME: temporal_mem_slice = [32, 512]
+// CHECK-SAME: reduce_split = 2048
+// CHECK-SAME: shape_spatial_sharding = [2, 8]
 // The report: every candidate with its cost or why it was dropped, then
 // the choice.
 // REPORT-DAG: sharding 16x1 slice 4x4096: does not fit ({{[0-9]+}} bytes of SPM, 3145728)
-// REPORT-DAG: sharding 1x16 slice 64x256: {{[0-9]+}} cycles ({{[0-9]+}} slices of load {{[0-9]+}} store {{[0-9]+}} ne {{[0-9]+}} ct {{[0-9]+}}; once {{[0-9]+}}), {{[0-9]+}} bytes of SPM
-// REPORT: tx8-search: tx8-sharding-search.mlir:[[@LINE+8]]:10: tx8be.gemm: chose sharding 1x16 slice {{[0-9]+}}x256, {{[0-9]+}} cycles, of {{[0-9]+}} candidates
+// REPORT-DAG: sharding 1x16 slice 64x256: {{[0-9]+}} cycles ({{[0-9]+}} slices of load {{[0-9]+}} store {{[0-9]+}} ne {{[0-9]+}} ct {{[0-9]+}} noc {{[0-9]+}}; once {{[0-9]+}}), {{[0-9]+}} bytes of SPM
+// REPORT: tx8-search: tx8-sharding-search.mlir:[[@LINE+8]]:10: tx8be.gemm: chose sharding 2x8 slice 32x512 K 2048, {{[0-9]+}} cycles, of {{[0-9]+}} candidates
 // BUDGET: tx8-search: tx8-sharding-search.mlir:[[@LINE+7]]:10: tx8be.gemm: chose sharding {{[0-9x]+}} slice {{[0-9x]+}}, {{[0-9]+}} cycles, of 1 candidates
 func.func @mlp_layer(%a: tensor<64x4096xbf16>, %b: tensor<4096x4096xbf16>, %v: tensor<4096xbf16>) -> tensor<64x4096xbf16> {
   %0 = tx8be.group(%a, %b, %v) : (tensor<64x4096xbf16>, tensor<4096x4096xbf16>, tensor<4096xbf16>) -> (tensor<64x4096xbf16>) {

@@ -65,17 +65,17 @@ func.func @gemm(%a: tensor<256x32xf32>, %b: tensor<32x24xf32>) -> tensor<256x24x
 
 // Conv shards N, H, W or its output channels: one batch, and the module's
 // tile_dx x tile_dy mesh (2 x 4) bounds the ways to 8. The 8 output rows go
-// to 4 tiles and the 16 channels to 2, each tile 2 rows of 8 channels and
-// half the weight (356 cycles); 8 tiles of 1 row each read 3 input rows
-// and the whole weight (376), 4 tiles of 2 rows the whole weight too
-// (399: a weight that follows the output channels is loaded by each tile,
-// not shared over the NoC, even where the sharding keeps C whole).
+// to 8 tiles, 1 row each (310 cycles): the weight every tile reads is
+// shared over the NoC by a ring of 8 tiles, two rows of the 4-wide mesh
+// closing over 1 hop (the C model's ring, npuc_tx8_noc_gather_cycles); on
+// 4 tiles of 2 rows times 2 of 8 channels, each reading its half of the
+// weight, 356.
 // CHECK-LABEL: func.func @conv
 // CHECK: tx8be.conv
-// CHECK-SAME: temporal_mem_slice = [1, 2, 8, 8]
+// CHECK-SAME: temporal_mem_slice = [1, 1, 8, 16]
 // CHECK-SAME: parallel = tp
 // CHECK-SAME: tp_dim_x = 4, tp_dim_y = 2
-// CHECK-SAME: shape_spatial_sharding = [1, 4, 1, 2]
+// CHECK-SAME: shape_spatial_sharding = [1, 8, 1, 1]
 module attributes {tx8be.tile_dx = 2 : i32, tx8be.tile_dy = 4 : i32} {
 func.func @conv(%x: tensor<1x8x8x8xf16>, %w: tensor<3x3x16x8xf16>) -> tensor<1x8x8x16xf16> {
   %none = tx8be.none : none
@@ -135,15 +135,16 @@ func.func @given(%x: tensor<6x16xf32>) -> tensor<6x16xf32> {
 
 // -----
 
-// Temporal split: BatchNorm shards 2 x 8 ways (4 rows of 512 channels a
-// tile) and takes them one at a time (1859 cycles: batchnorm's fp32 passes
-// are worth overlapping with the next row's load; one slice, 1971). 16
-// ways on C (256 channels, rows of 1 KiB 16 KiB apart in DDR: each row's
-// run opens a bank) cost 2001. With 6 KiB of SPM, C 16 ways and one row
-// at a time.
+// Temporal split: BatchNorm shards 4 x 4 ways (2 rows of 1024 channels a
+// tile) and takes them one at a time (1829 cycles: batchnorm's fp32 passes
+// are worth overlapping with the next row's load); the tiles of a mesh
+// column read the same part of the [C] vectors, shared over the NoC. 2 x 8
+// (4 rows of 512 a tile) costs 1833. 16 ways on C (256 channels, rows of 1
+// KiB 16 KiB apart in DDR: each row's run opens a bank) cost more. With 6
+// KiB of SPM, C 16 ways and one row at a time.
 // CHECK-LABEL: func.func @big
-// CHECK: temporal_mem_slice = [1, 512]
-// CHECK-SAME: shape_spatial_sharding = [2, 8]
+// CHECK: temporal_mem_slice = [1, 1024]
+// CHECK-SAME: shape_spatial_sharding = [4, 4]
 // SMALL-LABEL: func.func @big
 // SMALL: spm_alloc_size = 5120 : ui32
 // SMALL: temporal_mem_slice = [1, 256]

@@ -11,7 +11,7 @@ groups" or the first inconsistency, and exits 1 on one."""
 import re
 import sys
 
-ENGINES = ["rdma", "wdma", "ne", "ct", "tdma"]
+ENGINES = ["rdma", "wdma", "ne", "ct", "tdma", "noc"]
 
 
 def parse(text):
