@@ -178,7 +178,7 @@ class Graph:
 def chain_graph(target):
     """(a) 20 elementwise ops on 1x4096x1024 bf16: unary ops, binary ones
     against a second input y or a per-channel [1024] constant."""
-    g = Graph("a", "20-op elementwise chain, bf16 1x4096x1024", (1.5, 2.0))
+    g = Graph("a", "20-op elementwise chain, bf16 1x4096x1024", (1.5, 1.3))
     shape, dt = [1, 4096, 1024], "bf16"
     g.arg("x", shape, dt)
     g.arg("y", shape, dt)
@@ -209,7 +209,7 @@ def attention_graph(target):
     transpose_b: [B,H,S,D] x [B,H,D,S]), times 1/sqrt(D) (a [S] constant),
     softmax over the keys."""
     heads, s, d, dt = 12, 512, 64, "f16"
-    g = Graph("b", "12-head attention scores, S=512 D=64 f16", (2.0, 3.0))
+    g = Graph("b", "12-head attention scores, S=512 D=64 f16", (2.0, 1.5))
     scale = g.const("scale", [s], dt, 0.125)
     q = g.arg("q", [1, heads, s, d], dt)
     k = g.arg("k", [1, heads, s, d], dt)
@@ -252,7 +252,7 @@ def resnet_graph(target, n=1):
     """(c) ResNet basic block, 56x56x64 f16, N = 1: conv3x3 - batchnorm -
     relu - conv3x3 - batchnorm - add(x) - relu; weights HWOI inputs."""
     dt, shape, c = "f16", [n, 56, 56, 64], 64
-    g = Graph("c", "ResNet basic block 56x56x64 f16, N=1", (3.0, 4.0))
+    g = Graph("c", "ResNet basic block 56x56x64 f16, N=1", (3.0, 2.5))
     x = g.arg("x", shape, dt)
     w1 = g.arg("w1", [3, 3, c, c], dt, -0.05, 0.05)
     w2 = g.arg("w2", [3, 3, c, c], dt, -0.05, 0.05)
@@ -273,7 +273,7 @@ def depthwise_graph(target):
     conv3x3 (group = C) - batchnorm - relu - pointwise conv1x1 (128 -> 128)
     - batchnorm - relu."""
     dt, shape, c = "f16", [1, 56, 56, 128], 128
-    g = Graph("d", "depthwise-separable block 56x56x128 f16, N=1", (3.0, 4.0))
+    g = Graph("d", "depthwise-separable block 56x56x128 f16, N=1", (3.0, 2.5))
     x = g.arg("x", shape, dt)
     wd = g.arg("wd", [3, 3, c, 1], dt, -0.3, 0.3)
     wp = g.arg("wp", [1, 1, c, c], dt, -0.1, 0.1)

@@ -22,9 +22,6 @@
  * the check runs before protobuf-c unpacks, which recurses per level. */
 #define NPUC_ONNX_NESTING_LIMIT 64
 #define NPUC_ONNX_MAX_RANK 8
-/* The largest conv weights imported as one tx8be.conv: larger ones become
- * convs over output-channel ranges, concatenated (OpsNN.c). */
-#define NPUC_ONNX_CONV_WEIGHT_BYTES ((int64_t)1 << 20)
 
 /* `--input-shape=name:1x3x224x224`: the static shape of a graph input
  * whose dimensions are symbolic or missing. */

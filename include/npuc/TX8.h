@@ -336,10 +336,15 @@ bool npuc_tx8_slice_check(const npuc_tx8_slice_op *op, char *err,
 /* Bit d: output dimension d may be split across tiles (shard) / into
  * temporal slices (split). BatchNorm shards only C and splits all but C
  * (the seed's tileShardingSplit); gemm shards any dimension of the result
- * (its rows and N) and splits the rows; conv shards and splits N and H;
- * elementwise ops any dimension. */
+ * (its rows and N) and splits the rows; conv shards N, H and W, splits N
+ * and H, and both its output channels unless it is a grouped conv that is
+ * not depthwise; elementwise ops any dimension. */
 uint32_t npuc_tx8_shard_axes(const npuc_tx8_slice_op *op);
 uint32_t npuc_tx8_split_axes(const npuc_tx8_slice_op *op);
+
+/* A conv of as many groups as input and output channels (one channel
+ * each): its slices take groups = their channel count. */
+bool npuc_tx8_conv_is_depthwise(const npuc_tx8_slice_op *op);
 
 /* The window of each dimension of operand `i` (operands[i].rank of them)
  * for a slice of the output. */

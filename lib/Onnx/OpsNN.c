@@ -16,7 +16,6 @@
 #include <string.h>
 
 static const int NHWC[MAX_RANK] = {0, 2, 3, 1};
-#define MAX_PIECES 64
 /* Window sizes, strides, pads and dilations stay below this, so that the
  * output-size arithmetic cannot overflow. */
 #define BIG ((int64_t)1 << 24)
@@ -25,13 +24,9 @@ typedef struct {
   int64_t kernel[2], strides[2], pads[4], dilations[2], group;
 } window;
 
-static int conv_pieces(importer *im, const oval *w, int64_t group);
 static MlirValue build_conv(importer *im, MlirValue in, const float *hw,
-                            const int64_t *oihw, int64_t o, int64_t o0,
-                            int64_t po, const float *bias, const window *win,
-                            const int64_t *dims);
-static MlirValue concat_channels(importer *im, MlirValue *parts, int64_t *chans,
-                                 int n, const int64_t *pdims);
+                            const int64_t *oihw, const float *bias,
+                            const window *win, const int64_t *dims);
 
 static oval *need(importer *im, const Onnx__NodeProto *n, size_t k) {
   oval *x = onnx_in(im, n, k);
@@ -220,65 +215,32 @@ bool onnx_op_conv(importer *im, const Onnx__NodeProto *n, int index) {
   laid.f = wf;
   float *hw = hwoi(&laid);
   MlirValue in = onnx_physical(im, x, NHWC);
-  int pieces = conv_pieces(im, w, win.group);
-  MlirValue parts[MAX_PIECES];
-  int64_t chans[MAX_PIECES], po = o / pieces;
-  for (int p = 0; p < pieces; ++p) {
-    parts[p] = build_conv(im, in, hw, w->dims, o, p * po, po,
-                          b || bn >= 0 ? bf : NULL, &win, dims);
-    chans[p] = po;
-  }
+  /* One conv however large its weights: tx8-sharding splits its output
+   * channels (and the weights with them) across tiles and in time. */
+  MlirValue y =
+      build_conv(im, in, hw, w->dims, b || bn >= 0 ? bf : NULL, &win, dims);
   free(wf), free(bf), free(hw);
-  int64_t pdims[4] = {dims[0], dims[2], dims[3], o};
   onnx_set_shape(im, n, out, dims, 4);
-  onnx_set_built(out, concat_channels(im, parts, chans, pieces, pdims), NHWC);
+  onnx_set_built(out, y, NHWC);
   return true;
 }
 
-/* How many convolutions over output-channel ranges a conv becomes so that
- * each one's weights fit NPUC_ONNX_CONV_WEIGHT_BYTES: the TX8 pipeline
- * keeps a conv's weights whole in each tile's SPM (it shards activations,
- * not output channels), so resnet's 3x3x512x512 layers would not fit.
- * A power of two dividing O, at most MAX_PIECES; 1 for grouped convs. */
-static int conv_pieces(importer *im, const oval *w, int64_t group) {
-  int64_t width = im->opts->dtype == NPUC_ONNX_DTYPE_MODEL ? 4 : 2;
-  int64_t bytes = w->count * width, o = w->dims[0];
-  int p = 1;
-  while (group == 1 && bytes / p > NPUC_ONNX_CONV_WEIGHT_BYTES &&
-         p * 2 <= MAX_PIECES && o % (p * 2) == 0)
-    p *= 2;
-  return p;
-}
-
-/* tx8be.conv of output channels [o0, o0 + po) of the HWOI weights hw. */
+/* tx8be.conv of the HWOI weights hw ([kh, kw, O, I/group]). */
 static MlirValue build_conv(importer *im, MlirValue in, const float *hw,
-                            const int64_t *oihw, int64_t o, int64_t o0,
-                            int64_t po, const float *bias, const window *win,
-                            const int64_t *dims) {
-  int64_t taps = oihw[2] * oihw[3], ci = oihw[1];
-  float *wp = npuc_xmalloc((size_t)(taps * po * ci) * sizeof *wp + 1);
-  for (int64_t t = 0; t < taps; ++t)
-    memcpy(wp + t * po * ci, hw + (t * o + o0) * ci,
-           (size_t)(po * ci) * sizeof *wp);
-  int64_t wdims[4] = {oihw[2], oihw[3], po, ci};
-  MlirValue ops[3] = {in, onnx_const_f(im, wp, wdims, 4),
-                      bias ? onnx_const_f(im, bias + o0, &po, 1)
-                           : onnx_none(im)};
-  free(wp);
+                            const int64_t *oihw, const float *bias,
+                            const window *win, const int64_t *dims) {
+  int64_t o = oihw[0];
+  int64_t wdims[4] = {oihw[2], oihw[3], o, oihw[1]};
+  MlirValue ops[3] = {in, onnx_const_f(im, hw, wdims, 4),
+                      bias ? onnx_const_f(im, bias, &o, 1) : onnx_none(im)};
   MlirNamedAttribute a[4] = {onnx_attr_i64s(im, "strides", win->strides, 2),
                              onnx_attr_i64s(im, "pads", win->pads, 4),
                              onnx_attr_i64s(im, "dilations", win->dilations, 2),
                              onnx_attr_int(im, "group", win->group)};
-  int64_t pd[4] = {dims[0], dims[2], dims[3], po};
+  int64_t pd[4] = {dims[0], dims[2], dims[3], o};
   return mlirOperationGetResult(
       onnx_build(im, "tx8be.conv", 3, ops, onnx_tensor_type(im, pd, 4), 4, a),
       0);
-}
-
-/* The parts joined along the channel axis of NHWC. */
-static MlirValue concat_channels(importer *im, MlirValue *parts, int64_t *chans,
-                                 int n, const int64_t *pdims) {
-  return onnx_concat_tree(im, parts, chans, n, pdims, 4, 3);
 }
 
 /* ---- BatchNormalization ----------------------------------------------------

@@ -414,6 +414,19 @@ static const builtin_pattern builtin[] = {
      "conv batchnorm_inference relu conv batchnorm_inference add OR "
      "conv relu conv add relu OR conv relu conv relu",
      35, CNN},
+    /* three convs in one group: the bottleneck 1x1-3x3-1x1 (ResNet-50)
+     * and MobileNetV2's inverted residual (expand, depthwise, project;
+     * relu6 is a clip), with or without the shortcut's add; a 1x1's
+     * output rows are cheap to recompute for the 3x3's halo */
+    {"conv batchnorm_inference relu conv batchnorm_inference relu conv "
+     "batchnorm_inference add relu OR conv batchnorm_inference relu conv "
+     "batchnorm_inference relu conv batchnorm_inference add OR conv "
+     "batchnorm_inference relu conv batchnorm_inference relu conv "
+     "batchnorm_inference OR conv relu conv relu conv add relu OR conv relu "
+     "conv relu conv add OR conv relu conv relu conv OR conv clip conv clip "
+     "conv add OR conv clip conv clip conv OR conv clip conv clip OR conv "
+     "clip conv add OR conv clip conv",
+     36, CNN},
     {"conv ELEMENTWISE* OR conv batchnorm_inference ELEMENTWISE* OR "
      "batchnorm_inference ELEMENTWISE*",
      20, CNN},

@@ -94,6 +94,25 @@ static uint32_t whole_axis_rule(const npuc_tx8_slice_op *op) {
   }
 }
 
+/* A conv's output channels split (across tiles and in time) when each
+ * reads its own weights and inputs: a plain conv (every input channel,
+ * its O rows of the HWOI weight) or a depthwise one (its own channel). A
+ * grouped conv in between keeps C whole. */
+static bool conv_channels_split(const npuc_tx8_slice_op *op) {
+  return op->groups <= 1 || npuc_tx8_conv_is_depthwise(op);
+}
+
+bool npuc_tx8_conv_is_depthwise(const npuc_tx8_slice_op *op) {
+  return op->kind == NPUC_TX8_KIND_CONV && op->groups > 1 &&
+         op->operands[0].rank == 4 && op->result.rank == 4 &&
+         op->groups == op->operands[0].dims[3] &&
+         op->groups == op->result.dims[3];
+}
+
+static uint32_t conv_axes(const npuc_tx8_slice_op *op, uint32_t spatial) {
+  return spatial | (conv_channels_split(op) ? 1u << 3 : 0u);
+}
+
 uint32_t npuc_tx8_shard_axes(const npuc_tx8_slice_op *op) {
   int r = op->result.rank;
   switch (op->kind) {
@@ -101,7 +120,8 @@ uint32_t npuc_tx8_shard_axes(const npuc_tx8_slice_op *op) {
   case NPUC_TX8_KIND_BINARY: return all_axes(r);
   case NPUC_TX8_KIND_BATCHNORM: return all_axes(r); /* per channel: any */
   case NPUC_TX8_KIND_GEMM: return all_axes(r);      /* the rows and N */
-  case NPUC_TX8_KIND_CONV: return 1u << 0 | 1u << 1 | 1u << 2; /* N, H, W */
+  case NPUC_TX8_KIND_CONV: /* N, H, W, and C (conv_channels_split) */
+    return conv_axes(op, 1u << 0 | 1u << 1 | 1u << 2);
   default: return whole_axis_rule(op);
   }
 }
@@ -113,7 +133,7 @@ uint32_t npuc_tx8_split_axes(const npuc_tx8_slice_op *op) {
   case NPUC_TX8_KIND_BINARY: return all_axes(r);
   case NPUC_TX8_KIND_BATCHNORM: return all_axes(r) & ~(1u << (r - 1));
   case NPUC_TX8_KIND_GEMM: return all_axes(r); /* N too: weights in parts */
-  case NPUC_TX8_KIND_CONV: return 1u << 0 | 1u << 1;
+  case NPUC_TX8_KIND_CONV: return conv_axes(op, 1u << 0 | 1u << 1);
   default: return whole_axis_rule(op);
   }
 }
@@ -195,12 +215,18 @@ static void gemm_windows(const npuc_tx8_slice_op *op, int i,
 }
 
 /* input: N, the rows and columns each output pixel's kernel covers, all
- * channels; weight and bias whole. */
+ * channels (a depthwise conv's: its own); the HWOI weight's O rows and
+ * the bias of the output's channels where they split
+ * (conv_channels_split), whole otherwise. */
 static void conv_windows(const npuc_tx8_slice_op *op, int i,
                          npuc_tx8_window *w) {
+  bool by_channel = conv_channels_split(op);
   if (i != 0) {
     for (int d = 0; d < op->operands[i].rank; ++d)
       w[d] = whole();
+    int o_dim = i == 1 ? 2 : 0; /* HWOI's O; the bias [O] */
+    if (by_channel && o_dim < op->operands[i].rank)
+      w[o_dim] = same(3);
     return;
   }
   const npuc_tx8_shape *weight = &op->operands[1];
@@ -211,7 +237,7 @@ static void conv_windows(const npuc_tx8_slice_op *op, int i,
         (int32_t)((weight->dims[d] - 1) * op->dilations[d] + 1)};
     w[1 + d] = k;
   }
-  w[3] = whole();
+  w[3] = npuc_tx8_conv_is_depthwise(op) ? same(3) : whole();
 }
 
 /* A reduced dimension is 1 in the output: its slice reads the whole input

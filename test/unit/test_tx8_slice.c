@@ -207,9 +207,54 @@ static void gemm_and_conv_windows(void **state) {
   assert_int_equal(w[1].offset, -1);
   assert_int_equal(w[1].extent, 3);
   assert_int_equal(w[3].out_dim, -1);
-  assert_int_equal(npuc_tx8_shard_axes(&c), 0x7u); /* N, H, W */
+  /* N, H, W and the output channels; the HWOI weight's O rows follow
+   * them, its taps and input channels stay whole. */
+  assert_int_equal(npuc_tx8_shard_axes(&c), 0xfu);
+  assert_int_equal(npuc_tx8_split_axes(&c), 0xbu); /* N, H, C */
+  npuc_tx8_operand_windows(&c, 1, w);
+  assert_int_equal(w[0].out_dim, -1);
+  assert_int_equal(w[1].out_dim, -1);
+  assert_int_equal(w[2].out_dim, 3);
+  assert_int_equal(w[3].out_dim, -1);
+  assert_false(npuc_tx8_conv_is_depthwise(&c));
   c.result.dims[1] = 4; /* not what the shape rule gives */
   assert_false(npuc_tx8_slice_check(&c, err, sizeof err));
+}
+
+/* A depthwise conv's slice of channels reads its own input channels; a
+ * grouped conv of two groups keeps C whole (each output channel reads
+ * its group's inputs). */
+static void conv_channel_split(void **state) {
+  (void)state;
+  npuc_tx8_slice_op c = {.kind = NPUC_TX8_KIND_CONV,
+                         .num_operands = 3,
+                         .strides = {1, 1},
+                         .pads = {1, 1, 1, 1},
+                         .dilations = {1, 1},
+                         .groups = 8};
+  const int64_t in[4] = {1, 6, 6, 8}, wt[4] = {3, 3, 8, 1}, b[1] = {8};
+  c.operands[0] = c.result = shape_of(4, in);
+  c.operands[1] = shape_of(4, wt);
+  c.operands[2] = shape_of(1, b);
+  char err[128];
+  assert_true(npuc_tx8_slice_check(&c, err, sizeof err));
+  assert_true(npuc_tx8_conv_is_depthwise(&c));
+  assert_int_equal(npuc_tx8_shard_axes(&c), 0xfu);
+  npuc_tx8_window w[4];
+  npuc_tx8_operand_windows(&c, 0, w);
+  assert_int_equal(w[3].out_dim, 3);
+  npuc_tx8_operand_windows(&c, 2, w);
+  assert_int_equal(w[0].out_dim, 3);
+  c.groups = 2;
+  c.operands[1].dims[3] = 4;
+  assert_true(npuc_tx8_slice_check(&c, err, sizeof err));
+  assert_false(npuc_tx8_conv_is_depthwise(&c));
+  assert_int_equal(npuc_tx8_shard_axes(&c), 0x7u);
+  assert_int_equal(npuc_tx8_split_axes(&c), 0x3u);
+  npuc_tx8_operand_windows(&c, 0, w);
+  assert_int_equal(w[3].out_dim, -1);
+  npuc_tx8_operand_windows(&c, 1, w);
+  assert_int_equal(w[2].out_dim, -1);
 }
 
 /* Sizes from the input computed checked (issue 15): each case overflowed
@@ -282,6 +327,7 @@ int main(void) {
       cmocka_unit_test(slice_dma_between_layouts),
       cmocka_unit_test(batchnorm_shards_any_axis),
       cmocka_unit_test(gemm_and_conv_windows),
+      cmocka_unit_test(conv_channel_split),
       cmocka_unit_test(slice_rules_checked),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -952,12 +952,17 @@ static void emit_window_param(group_emitter *g, const npuc_tx8_slice_op *s,
       "%lld - %lld),\n"
       "          .dilation_h = %lld, .dilation_w = %lld,\n"
       "          .out_h = l[%d].shape_real[1], .out_w = l[%d].shape_real[2], "
-      ".groups = %lld};\n",
+      ".groups = ",
       x, x, (long long)kernel[0], (long long)kernel[1],
       (long long)s->strides[0], (long long)s->strides[1], x, r,
       (long long)s->strides[0], (long long)s->pads[0], x, r,
       (long long)s->strides[1], (long long)s->pads[2], (long long)dilations[0],
-      (long long)dilations[1], r, r, (long long)groups);
+      (long long)dilations[1], r, r);
+  /* A depthwise conv's slice of channels is as many groups. */
+  if (npuc_tx8_conv_is_depthwise(s))
+    npuc_sb_printf(g->out, "l[%d].shape_real[3]};\n", r);
+  else
+    npuc_sb_printf(g->out, "%lld};\n", (long long)groups);
 }
 
 static void emit_conv(group_emitter *g, const npuc_tx8_group_op *op) {

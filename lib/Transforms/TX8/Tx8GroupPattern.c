@@ -407,6 +407,7 @@ static size_t match_at(matcher *m, size_t start, size_t *path) {
 
 static size_t fitting_prefix(const matcher *m, const size_t *path, size_t len);
 static size_t acyclic_prefix(matcher *m, const size_t *path, size_t len);
+static size_t one_shape_prefix(matcher *m, const size_t *path, size_t len);
 
 /* From every op not yet taken, in program order: its best match, shrunk
  * from the end until legal, becomes a group when two ops or more remain. */
@@ -417,6 +418,7 @@ static void match_body(matcher *m) {
       continue;
     size_t len = acyclic_prefix(m, path, match_at(m, i, path));
     len = fitting_prefix(m, path, len);
+    len = one_shape_prefix(m, path, len);
     if (len < 2)
       continue;
     size_t at = m->first[m->num_groups];
@@ -491,10 +493,51 @@ static size_t acyclic_prefix(matcher *m, const size_t *path, size_t len) {
   return end;
 }
 
+/* ---- legality: one output shape
+ * ------------------------------------------------------------ */
+
+static bool escapes(matcher *m, size_t i, uint32_t mine);
+
+/* The longest prefix of the match whose values read outside it all have
+ * its last op's shape: the code generator loops over the slices of the
+ * group's last output, and every output of the group takes those slices
+ * (an expand conv's wider result read by another group ends the match
+ * before the conv that reads it). */
+static size_t one_shape_prefix(matcher *m, const size_t *path, size_t len) {
+  for (; len >= 2; len--) {
+    uint32_t mine = ++m->stamp;
+    for (size_t k = 0; k < len; k++)
+      m->seen[path[k]] = mine;
+    MlirType last =
+        mlirValueGetType(mlirOperationGetResult(m->ops[path[len - 1]], 0));
+    size_t k = 0;
+    while (k + 1 < len &&
+           (!escapes(m, path[k], mine) ||
+            mlirTypeEqual(
+                mlirValueGetType(mlirOperationGetResult(m->ops[path[k]], 0)),
+                last)))
+      k++;
+    if (k + 1 == len)
+      return len;
+  }
+  return len;
+}
+
+static bool escapes(matcher *m, size_t i, uint32_t mine) {
+  for (size_t e = 0; e < m->nuses[i]; e++)
+    if (m->seen[owner_of(m, m->uses[i][e])] != mine)
+      return true;
+  return false;
+}
+
 /* ---- legality: SPM
  * ------------------------------------------------------------------ */
 
 static bool group_fits_spm(const MlirOperation *ops, size_t n, int64_t spm);
+static bool weights_follow_channels(MlirOperation op);
+static intptr_t channel_dim(MlirOperation op, intptr_t i);
+static bool conv_is_depthwise(MlirOperation op, int64_t groups);
+static bool mixes_channels(MlirOperation op);
 
 /* The longest prefix of the match that fits SPM (a prefix holds fewer
  * values, so fitting is monotone: a binary search). */
@@ -533,14 +576,16 @@ typedef struct {
 } spm_sum;
 
 static bool whole_operand(MlirOperation op, intptr_t i, MlirType t);
-static int64_t gemm_weight_k_dim(MlirOperation op, intptr_t i, intptr_t rank);
+static bool is_elementwise(MlirOperation op);
 
 /* Bytes of value `v` of `op` (operand i, or a result: i < 0) at the
  * finest split: one row (of the last dim) of an activation, halo rows of
  * a 4-d (NHWC) one; what the op reads whole (weights, vectors, inputs of
- * ops with no finer rule here) whole; each rounded up to the plan's
+ * ops with no finer rule here) whole, but for dimension `one` (-1: none),
+ * counted as 1 (a conv's output channel); each rounded up to the plan's
  * 2048-bit buffer alignment. */
-static void add_value(spm_sum *s, MlirOperation op, intptr_t i, MlirValue v) {
+static void add_value(spm_sum *s, MlirOperation op, intptr_t i, MlirValue v,
+                      intptr_t one) {
   MlirType t = mlirValueGetType(v);
   uintptr_t seen;
   if (!mlirTypeIsARankedTensor(t) ||
@@ -552,13 +597,12 @@ static void add_value(spm_sum *s, MlirOperation op, intptr_t i, MlirValue v) {
   int64_t bytes = element_bytes(t), dims[8];
   int nd = 0;
   bool whole = rank <= 1 || whole_operand(op, i, t);
-  int64_t k_dim = gemm_weight_k_dim(op, i, rank);
   for (intptr_t d = 0; d < rank && d < 8; d++) {
     int64_t size = mlirShapedTypeGetDimSize(t, d);
     if (size < 0)
       size = 1;
-    if (k_dim >= 0)
-      dims[nd++] = d == k_dim ? size : 1;
+    if (d == one)
+      dims[nd++] = 1;
     else if (whole || d == rank - 1 || (rank == 4 && d >= 2))
       dims[nd++] = size;
     else if (rank == 4 && d == 1)
@@ -602,27 +646,19 @@ static bool whole_operand(MlirOperation op, intptr_t i, MlirType t) {
     return i >= 1;
   if (npuc_op_is(op, "tx8be.gemm"))
     return i >= 1 || (i == 0 && has_attr(op, "transpose_a"));
+  /* Elementwise ops split anywhere; softmax, layernorm, reductions and
+   * the rest may need a whole axis: counted whole. */
+  return !is_elementwise(op);
+}
+
+static bool is_elementwise(MlirOperation op) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   char name[NPUC_TX8_PATTERN_NAME_MAX + 8];
   if (n.length >= sizeof name)
-    return true;
+    return false;
   memcpy(name, n.data, n.length);
   name[n.length] = '\0';
-  /* Elementwise ops split anywhere; softmax, layernorm, reductions and
-   * the rest may need a whole axis: counted whole. */
-  return !npuc_tx8_pattern_is_elementwise(name);
-}
-
-/* The K dimension of a gemm's rank-2 weight (operand 1), else -1. At the
- * finest split a weight goes in column parts (tx8-sharding splits the
- * gemm's N in time and over the tiles, docs/passes/tx8-sharding.md), so
- * one column of K elements is what a slice needs: counting the weight
- * whole would refuse every gemm whose weight exceeds SPM its epilogue
- * (gemm + gelu of a transformer FFN). */
-static int64_t gemm_weight_k_dim(MlirOperation op, intptr_t i, intptr_t rank) {
-  if (i != 1 || rank != 2 || !npuc_op_is(op, "tx8be.gemm"))
-    return -1;
-  return has_attr(op, "transpose_b") ? 1 : 0;
+  return npuc_tx8_pattern_is_elementwise(name);
 }
 
 static int64_t conv_param(MlirOperation op, const char *name) {
@@ -668,16 +704,87 @@ static bool group_fits_spm(const MlirOperation *ops, size_t n, int64_t spm) {
   spm_sum s;
   memset(&s, 0, sizeof s);
   s.halo_rows = halo_rows(ops, n);
+  bool mixed_after = false; /* an op after k reads across channels */
+  bool *by_channel = npuc_xcalloc(n, sizeof *by_channel);
+  for (size_t k = n; k-- > 0;) {
+    by_channel[k] = !mixed_after && weights_follow_channels(ops[k]);
+    mixed_after = mixed_after || mixes_channels(ops[k]);
+  }
   /* Operands first: a value read whole (a weight) is counted whole even
-   * when another member produces it. */
+   * when another member produces it. A conv or gemm whose output channels
+   * (a gemm's N) the group may split — nothing after it reads across
+   * them — holds one output channel's weights and bias at the finest
+   * split: a transformer FFN's gemm + gelu fuses though its 4.5 MiB
+   * weight is beyond one tile's SPM. */
   for (size_t k = 0; k < n; k++)
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(ops[k]); i++)
-      add_value(&s, ops[k], i, mlirOperationGetOperand(ops[k], i));
+      add_value(&s, ops[k], i, mlirOperationGetOperand(ops[k], i),
+                by_channel[k] ? channel_dim(ops[k], i) : -1);
   for (size_t k = 0; k < n; k++)
     for (intptr_t r = 0; r < mlirOperationGetNumResults(ops[k]); r++)
-      add_value(&s, ops[k], -1, mlirOperationGetResult(ops[k], r));
+      add_value(&s, ops[k], -1, mlirOperationGetResult(ops[k], r), -1);
+  free(by_channel);
   npuc_ptr_map_free(&s.counted);
   return !s.overflow && s.total <= spm;
+}
+
+static int64_t int_attr(MlirOperation op, const char *name, int64_t absent);
+
+/* The rule of npuc_tx8_shard_axes: a plain or a depthwise conv splits its
+ * output channels, each with its own rows of the weight; a gemm its N,
+ * each with its own columns of a rank-2 weight (a batched b is an
+ * activation, counted whole). */
+static bool weights_follow_channels(MlirOperation op) {
+  if (mlirOperationGetNumOperands(op) < 2)
+    return false;
+  if (npuc_op_is(op, "tx8be.gemm")) {
+    MlirType b = mlirValueGetType(mlirOperationGetOperand(op, 1));
+    return mlirTypeIsARankedTensor(b) && mlirShapedTypeGetRank(b) == 2;
+  }
+  if (!npuc_op_is(op, "tx8be.conv"))
+    return false;
+  int64_t groups = int_attr(op, "group", 1);
+  return groups <= 1 || conv_is_depthwise(op, groups);
+}
+
+/* The dimension of operand i that follows the output channels: the HWOI
+ * weight's O, a gemm weight's N (K x N, or N x K with transpose_b), a
+ * bias's only one; -1 for the input. */
+static intptr_t channel_dim(MlirOperation op, intptr_t i) {
+  if (i == 2)
+    return 0;
+  if (i != 1)
+    return -1;
+  if (npuc_op_is(op, "tx8be.conv"))
+    return 2;
+  return has_attr(op, "transpose_b") ? 0 : 1;
+}
+
+static bool conv_is_depthwise(MlirOperation op, int64_t groups) {
+  MlirType in = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  MlirType out = mlirValueGetType(mlirOperationGetResult(op, 0));
+  return mlirTypeIsARankedTensor(in) && mlirTypeIsARankedTensor(out) &&
+         mlirShapedTypeGetRank(in) == 4 && mlirShapedTypeGetRank(out) == 4 &&
+         mlirShapedTypeGetDimSize(in, 3) == groups &&
+         mlirShapedTypeGetDimSize(out, 3) == groups;
+}
+
+/* Whether `op` reads across the channels of what it reads (so what
+ * produces them keeps them whole): everything but the elementwise ops and
+ * a depthwise conv. BatchNorm counts as mixing: it splits C across tiles
+ * only, not in time. */
+static bool mixes_channels(MlirOperation op) {
+  if (npuc_op_is(op, "tx8be.conv"))
+    return !conv_is_depthwise(op, int_attr(op, "group", 1));
+  return !is_elementwise(op);
+}
+
+static int64_t int_attr(MlirOperation op, const char *name, int64_t absent) {
+  MlirAttribute a =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a)
+             ? mlirIntegerAttrGetValueInt(a)
+             : absent;
 }
 
 /* ---- building

@@ -1,16 +1,21 @@
 // tx8-group-pattern legality: a match that would make a cycle through ops
 // outside it (groups decided before count as one op), or not fit SPM at
-// its finest split, is shrunk from its end until it is legal; one op
+// its finest split, or leave a value read outside it in a shape other
+// than its last op's, is shrunk from its end until it is legal; one op
 // left is no group.
 // RUN: split-file %s %t
 // RUN: npuc-opt %t/cycle.mlir --split-input-file --tx8-group-pattern="patterns=%t/cycle.yaml" | FileCheck %t/cycle.mlir
 // RUN: npuc-opt %t/spm.mlir --tx8-group-pattern="patterns=%t/spm.yaml spm-bytes=1000" | FileCheck %t/spm.mlir --check-prefix=TWO
 // RUN: npuc-opt %t/spm.mlir --tx8-group-pattern="patterns=%t/spm.yaml spm-bytes=767" | FileCheck %t/spm.mlir --check-prefix=NONE
 // RUN: npuc-opt %t/spm.mlir --tx8-group-pattern="patterns=%t/spm.yaml" | FileCheck %t/spm.mlir --check-prefix=ALL
-// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=3840" | FileCheck %t/conv.mlir --check-prefix=FOUR
-// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=3839" | FileCheck %t/conv.mlir --check-prefix=THREE
-// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=1536" | FileCheck %t/conv.mlir --check-prefix=TWOC
-// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=1535" | FileCheck %t/conv.mlir --check-prefix=NONEC
+// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=3584" | FileCheck %t/conv.mlir --check-prefix=FOUR
+// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=3583" | FileCheck %t/conv.mlir --check-prefix=THREE
+// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=3072" | FileCheck %t/conv.mlir --check-prefix=THREE
+// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=3071" | FileCheck %t/conv.mlir --check-prefix=TWOC
+// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=1280" | FileCheck %t/conv.mlir --check-prefix=TWOC
+// RUN: npuc-opt %t/conv.mlir --tx8-group-pattern="patterns=%t/conv.yaml spm-bytes=1279" | FileCheck %t/conv.mlir --check-prefix=NONEC
+// RUN: npuc-opt %t/wide.mlir --tx8-group-pattern="patterns=%t/wide.yaml spm-bytes=8192" | FileCheck %t/wide.mlir
+// RUN: npuc-opt %t/shape.mlir --split-input-file --tx8-group-pattern="patterns=%t/shape.yaml" | FileCheck %t/shape.mlir
 // RUN: npuc-opt %t/gemm.mlir --split-input-file --tx8-group-pattern="spm-bytes=2560" | FileCheck %t/gemm.mlir --check-prefix=GELU
 // RUN: npuc-opt %t/gemm.mlir --split-input-file --tx8-group-pattern="spm-bytes=2559" | FileCheck %t/gemm.mlir --check-prefix=APART
 
@@ -98,10 +103,14 @@ patterns:
 //--- conv.mlir
 // f16 NHWC 1x8x8x4, 3x3 kernels. One output row of the second conv needs
 // 3 rows of its input, 5 of the first conv's: every 4-d activation is
-// counted at that halo (5*8*4*2 = 320 bytes), weights whole (288 each),
-// the bias whole (8), each rounded up to a 256-byte buffer. All four ops:
-// x, conv1, relu1, conv2, relu2 outputs 5 * 512 + 2 * 512 + 256 = 3840.
-// Three: 3328. Two (halo 3 rows, 192 -> 256): 3 * 256 + 512 + 256 = 1536.
+// counted at that halo (5*8*4*2 = 320 bytes), the bias whole (8), each
+// rounded up to a 256-byte buffer. A conv's weights count whole (288,
+// a 512-byte buffer) when a later op of the group reads across its
+// channels, else at one output channel (72, 256): tx8-sharding may split
+// them. All four ops: 5 activations * 512 + 512 + 256 + 256 = 3584.
+// Three (conv relu conv): 4 * 512 + 512 + 256 + 256 = 3072. Two (conv
+// relu: halo 3 rows, 192 -> 256, the weights at one channel):
+// 3 * 256 + 256 + 256 = 1280.
 // FOUR: tx8be.group
 // FOUR-NEXT: ^bb0
 // FOUR-NEXT: tx8be.conv
@@ -131,6 +140,77 @@ func.func @f(%x: tensor<1x8x8x4xf16>, %w: tensor<3x3x4x4xf16>, %w2: tensor<3x3x4
   %2 = tx8be.conv %1, %w2, %b strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] : tensor<1x8x8x4xf16>, tensor<3x3x4x4xf16>, tensor<4xf16> -> tensor<1x8x8x4xf16>
   %3 = tx8be.relu %2 : tensor<1x8x8x4xf16> -> tensor<1x8x8x4xf16>
   return %3 : tensor<1x8x8x4xf16>
+}
+
+//--- shape.yaml
+patterns:
+  - {ops: "conv clip conv clip conv", priority: 1}
+
+//--- shape.mlir
+// The code generator loops over the slices of a group's last output, and
+// every output takes them. The expand's clip (16 channels) is also read
+// outside, so the group cannot end at the project conv (4 channels): it
+// ends at the depthwise clip, which has the expand's shape, and the
+// project conv stays apart.
+// CHECK-LABEL: func.func @wider(
+// CHECK: %[[G:.*]]:2 = tx8be.group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tx8be.conv
+// CHECK-NEXT: tx8be.clip
+// CHECK-NEXT: tx8be.conv
+// CHECK-NEXT: tx8be.clip
+// CHECK-NEXT: tx8be.return {{.*}} : tensor<1x8x8x16xf16>, tensor<1x8x8x16xf16>
+// CHECK-NEXT: }
+// CHECK-NEXT: tx8be.conv %[[G]]#1
+func.func @wider(%x: tensor<1x8x8x4xf16>, %we: tensor<1x1x16x4xf16>, %b: tensor<16xf16>, %wd: tensor<3x3x16x1xf16>, %wp: tensor<1x1x4x16xf16>, %bp: tensor<4xf16>) -> (tensor<1x8x8x4xf16>, tensor<1x8x8x16xf16>) {
+  %0 = tx8be.conv %x, %we, %b strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] : tensor<1x8x8x4xf16>, tensor<1x1x16x4xf16>, tensor<16xf16> -> tensor<1x8x8x16xf16>
+  %1 = tx8be.clip %0 {max = 6.0 : f32, min = 0.0 : f32} : tensor<1x8x8x16xf16> -> tensor<1x8x8x16xf16>
+  %2 = tx8be.conv %1, %wd, %b strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] group = 16 : tensor<1x8x8x16xf16>, tensor<3x3x16x1xf16>, tensor<16xf16> -> tensor<1x8x8x16xf16>
+  %3 = tx8be.clip %2 {max = 6.0 : f32, min = 0.0 : f32} : tensor<1x8x8x16xf16> -> tensor<1x8x8x16xf16>
+  %4 = tx8be.conv %3, %wp, %bp strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] : tensor<1x8x8x16xf16>, tensor<1x1x4x16xf16>, tensor<4xf16> -> tensor<1x8x8x4xf16>
+  return %4, %1 : tensor<1x8x8x4xf16>, tensor<1x8x8x16xf16>
+}
+
+// -----
+
+// Read outside in the last op's shape: the whole match is one group
+// with two results.
+// CHECK-LABEL: func.func @same(
+// CHECK: %[[G:.*]]:2 = tx8be.group
+// CHECK-COUNT-3: tx8be.conv
+// CHECK: tx8be.return {{.*}} : tensor<1x8x8x4xf16>, tensor<1x8x8x4xf16>
+func.func @same(%x: tensor<1x8x8x4xf16>, %w: tensor<1x1x4x4xf16>, %b: tensor<4xf16>, %wd: tensor<3x3x4x1xf16>) -> (tensor<1x8x8x4xf16>, tensor<1x8x8x4xf16>) {
+  %0 = tx8be.conv %x, %w, %b strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] : tensor<1x8x8x4xf16>, tensor<1x1x4x4xf16>, tensor<4xf16> -> tensor<1x8x8x4xf16>
+  %1 = tx8be.clip %0 {max = 6.0 : f32, min = 0.0 : f32} : tensor<1x8x8x4xf16> -> tensor<1x8x8x4xf16>
+  %2 = tx8be.conv %1, %wd, %b strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] group = 4 : tensor<1x8x8x4xf16>, tensor<3x3x4x1xf16>, tensor<4xf16> -> tensor<1x8x8x4xf16>
+  %3 = tx8be.clip %2 {max = 6.0 : f32, min = 0.0 : f32} : tensor<1x8x8x4xf16> -> tensor<1x8x8x4xf16>
+  %4 = tx8be.conv %3, %w, %b strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] : tensor<1x8x8x4xf16>, tensor<1x1x4x4xf16>, tensor<4xf16> -> tensor<1x8x8x4xf16>
+  return %4, %1 : tensor<1x8x8x4xf16>, tensor<1x8x8x4xf16>
+}
+
+//--- wide.yaml
+patterns:
+  - {ops: "conv relu conv", priority: 1}
+
+//--- wide.mlir
+// Each conv's weights (3x3x64x16 f16, 18 KiB) exceed the 8 KiB of SPM.
+// The first conv's output is read across its channels by the second, so
+// its weights count whole and the match cannot keep both convs; conv
+// and relu alone fit at one output channel's weights (288 bytes), as
+// tx8-sharding splits C.
+// CHECK-LABEL: func.func @f(
+// CHECK: tx8be.group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tx8be.conv
+// CHECK-NEXT: tx8be.relu
+// CHECK-NEXT: tx8be.return
+// CHECK-NEXT: }
+// CHECK-NEXT: tx8be.conv
+func.func @f(%x: tensor<1x8x8x16xf16>, %w: tensor<3x3x64x16xf16>, %w2: tensor<3x3x16x64xf16>, %b: tensor<64xf16>, %b2: tensor<16xf16>) -> tensor<1x8x8x16xf16> {
+  %0 = tx8be.conv %x, %w, %b strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] : tensor<1x8x8x16xf16>, tensor<3x3x64x16xf16>, tensor<64xf16> -> tensor<1x8x8x64xf16>
+  %1 = tx8be.relu %0 : tensor<1x8x8x64xf16> -> tensor<1x8x8x64xf16>
+  %2 = tx8be.conv %1, %w2, %b2 strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] : tensor<1x8x8x64xf16>, tensor<3x3x16x64xf16>, tensor<16xf16> -> tensor<1x8x8x16xf16>
+  return %2 : tensor<1x8x8x16xf16>
 }
 
 //--- gemm.mlir

@@ -4,18 +4,19 @@
 // FAIL-COUNT-22: error:
 // FAIL-NOT: error:
 
-// A conv reads its weight whole in every slice: 3x3x512x512 f32 (9 MiB)
+// A grouped conv (2 groups, not depthwise) reads its weight whole in
+// every slice, its output channels do not split: 3x3x512x256 f32 (4.5 MiB)
 // exceeds the 3 MiB SPM of the one tile at any split. The error gives the
 // smallest need the search found.
 module attributes {tx8be.tile_dx = 1 : i32, tx8be.tile_dy = 1 : i32} {
-func.func @too_big(%x: tensor<1x4x4x512xf32>, %w: tensor<3x3x512x512xf32>) -> tensor<1x4x4x512xf32> {
+func.func @too_big(%x: tensor<1x4x4x512xf32>, %w: tensor<3x3x512x256xf32>) -> tensor<1x4x4x512xf32> {
   %none = tx8be.none : none
-  %0 = tx8be.group(%x, %w) : (tensor<1x4x4x512xf32>, tensor<3x3x512x512xf32>) -> (tensor<1x4x4x512xf32>) {
-  ^bb0(%a0: tensor<1x4x4x512xf32>, %a1: tensor<3x3x512x512xf32>):
+  %0 = tx8be.group(%x, %w) : (tensor<1x4x4x512xf32>, tensor<3x3x512x256xf32>) -> (tensor<1x4x4x512xf32>) {
+  ^bb0(%a0: tensor<1x4x4x512xf32>, %a1: tensor<3x3x512x256xf32>):
     %1 = tx8be.load_var %a0 : tensor<1x4x4x512xf32> -> tensor<1x4x4x512xf32>
-    %2 = tx8be.load_var %a1 : tensor<3x3x512x512xf32> -> tensor<3x3x512x512xf32>
-    // expected-error@+1 {{tx8be.conv: the group does not fit SPM even at the finest split: of 3 candidates the smallest (sharding 1x1x1x1, a 1x1x4x512 slice) needs 9469952 bytes per tile, SPM has 3145728}}
-    %3 = tx8be.conv %1, %2, %none strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] : tensor<1x4x4x512xf32>, tensor<3x3x512x512xf32>, none -> tensor<1x4x4x512xf32>
+    %2 = tx8be.load_var %a1 : tensor<3x3x512x256xf32> -> tensor<3x3x512x256xf32>
+    // expected-error@+1 {{tx8be.conv: the group does not fit SPM even at the finest split: of 3 candidates the smallest (sharding 1x1x1x1, a 1x1x4x512 slice) needs 4751360 bytes per tile, SPM has 3145728}}
+    %3 = tx8be.conv %1, %2, %none strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] group = 2 : tensor<1x4x4x512xf32>, tensor<3x3x512x256xf32>, none -> tensor<1x4x4x512xf32>
     %4 = tx8be.store_var %3 : tensor<1x4x4x512xf32> -> tensor<1x4x4x512xf32>
     tx8be.return %4 : tensor<1x4x4x512xf32>
   }
@@ -25,15 +26,16 @@ func.func @too_big(%x: tensor<1x4x4x512xf32>, %w: tensor<3x3x512x512xf32>) -> te
 
 // -----
 
-// A conv may shard N, H and W only (its C window is not the output's).
-func.func @given_illegal(%x: tensor<1x4x4x8xf32>, %w: tensor<1x1x8x8xf32>) -> tensor<1x4x4x8xf32> {
+// A grouped conv that is not depthwise may shard N, H and W only (an
+// output channel reads its group's input channels, not its own).
+func.func @given_illegal(%x: tensor<1x4x4x8xf32>, %w: tensor<1x1x8x4xf32>) -> tensor<1x4x4x8xf32> {
   %n = tx8be.none : none
-  %0 = tx8be.group(%x, %w) : (tensor<1x4x4x8xf32>, tensor<1x1x8x8xf32>) -> (tensor<1x4x4x8xf32>) {
-  ^bb0(%a0: tensor<1x4x4x8xf32>, %a1: tensor<1x1x8x8xf32>):
+  %0 = tx8be.group(%x, %w) : (tensor<1x4x4x8xf32>, tensor<1x1x8x4xf32>) -> (tensor<1x4x4x8xf32>) {
+  ^bb0(%a0: tensor<1x4x4x8xf32>, %a1: tensor<1x1x8x4xf32>):
     %1 = tx8be.load_var %a0 : tensor<1x4x4x8xf32> -> tensor<1x4x4x8xf32>
-    %2 = tx8be.load_var %a1 : tensor<1x1x8x8xf32> -> tensor<1x1x8x8xf32>
+    %2 = tx8be.load_var %a1 : tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
     // expected-error@+1 {{tx8be.conv: the given sharding splits dimension 3 4 ways, which the slice rules of the group's ops do not allow}}
-    %3 = tx8be.conv %1, %2, %n strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] {tile_parallel = #tx8be.parallel_attr<parallel = dp, is_dp_inner = false, dp_dim_x = 4, dp_dim_y = 1, dp_dim_z = 1, tp_dim_x = 1, tp_dim_y = 1, tp_dim_z = 1, sharding_is_given = true, shape_spatial_sharding = [1, 1, 1, 4]>} : tensor<1x4x4x8xf32>, tensor<1x1x8x8xf32>, none -> tensor<1x4x4x8xf32>
+    %3 = tx8be.conv %1, %2, %n strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] group = 2 {tile_parallel = #tx8be.parallel_attr<parallel = dp, is_dp_inner = false, dp_dim_x = 4, dp_dim_y = 1, dp_dim_z = 1, tp_dim_x = 1, tp_dim_y = 1, tp_dim_z = 1, sharding_is_given = true, shape_spatial_sharding = [1, 1, 1, 4]>} : tensor<1x4x4x8xf32>, tensor<1x1x8x4xf32>, none -> tensor<1x4x4x8xf32>
     %4 = tx8be.store_var %3 : tensor<1x4x4x8xf32> -> tensor<1x4x4x8xf32>
     tx8be.return %4 : tensor<1x4x4x8xf32>
   }

@@ -63,11 +63,13 @@ func.func @gemm(%a: tensor<256x32xf32>, %b: tensor<32x24xf32>) -> tensor<256x24x
 
 // -----
 
-// Conv shards N, H or W: one batch, and the module's tile_dx x tile_dy mesh
-// (2 x 4) bounds the ways to 8. The 8 output rows go to 8 tiles, 1 row
-// each (310 cycles): the weight every tile reads is shared over the NoC by
-// a ring of 8 tiles, two rows of the 4-wide mesh closing over 1 hop (the C
-// model's ring, npuc_tx8_noc_gather_cycles); on 4 tiles, 2 rows each, 356.
+// Conv shards N, H, W or its output channels: one batch, and the module's
+// tile_dx x tile_dy mesh (2 x 4) bounds the ways to 8. The 8 output rows go
+// to 8 tiles, 1 row each (310 cycles): the weight every tile reads is
+// shared over the NoC by a ring of 8 tiles, two rows of the 4-wide mesh
+// closing over 1 hop (the C model's ring, npuc_tx8_noc_gather_cycles); on
+// 4 tiles of 2 rows times 2 of 8 channels, each reading its half of the
+// weight, 356.
 // CHECK-LABEL: func.func @conv
 // CHECK: tx8be.conv
 // CHECK-SAME: temporal_mem_slice = [1, 1, 8, 16]
