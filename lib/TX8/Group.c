@@ -1263,9 +1263,33 @@ int32_t npuc_tx8_buffer_shared(const npuc_tx8_group_plan *p, int i,
   return members;
 }
 
+/* Whether buffer i is read whole by every slice of every tile under the
+ * decision though its windows follow output dimensions: each dimension it
+ * follows is neither sharded nor split (a conv's weight, whose O rows
+ * follow the output channels, when the channels stay whole). Then it is
+ * invariant as a weight read whole is: loaded once, shared by the tiles
+ * (the code generator takes its windows from the first slice). */
+static bool whole_under(const npuc_tx8_group_plan *p, int i,
+                        const int32_t *sharding, const int32_t *slice) {
+  const npuc_tx8_buffer *x = &p->buffers[i];
+  if (x->kind != NPUC_TX8_BUF_LOAD &&
+      (x->kind == NPUC_TX8_BUF_RESULT || x->kind == NPUC_TX8_BUF_PSUM ||
+       !p->buffers[x->source].invariant))
+    return false;
+  for (int d = 0; d < x->shape.rank; ++d) {
+    int a = x->windows[d].out_dim;
+    if (a < 0)
+      continue;
+    if (a >= p->out.rank || sharding[a] != 1 || slice[a] < p->out.dims[a])
+      return false;
+  }
+  return true;
+}
+
 /* The decision tx8-sharding wrote on the anchor's op, if any: the
  * buffers it makes resident live over every step (filled before the
- * loop). False after a located error (a malformed attribute). */
+ * loop), and those it leaves whole in every slice invariant
+ * (whole_under). False after a located error (a malformed attribute). */
 static bool assign_residents(npuc_tx8_group_plan *p) {
   int64_t ways[NPUC_TX8_MAX_RANK], slices[NPUC_TX8_MAX_RANK];
   npuc_tx8_attr_status st = npuc_tx8_group_decision(p, ways, slices);
@@ -1283,9 +1307,12 @@ static bool assign_residents(npuc_tx8_group_plan *p) {
   }
   for (int i = 0; i < p->num_buffers; ++i) {
     npuc_tx8_buffer *x = &p->buffers[i];
-    if (x->invariant || !npuc_tx8_buffer_resident(p, i, sharding, slice))
+    if (!x->invariant && whole_under(p, i, sharding, slice))
+      x->invariant = true; /* every slice reads it whole after all */
+    else if (x->invariant || !npuc_tx8_buffer_resident(p, i, sharding, slice))
       continue;
-    x->resident = true;
+    else
+      x->resident = true;
     x->first_step = 0;
     x->last_step = p->num_steps - 1;
   }

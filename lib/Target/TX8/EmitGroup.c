@@ -592,6 +592,13 @@ static void emit_set(group_emitter *g, const char *slice, const char *set) {
 
 /* What every slice reads whole (weights, [C] vectors): once per tile, in
  * set 0, copied to set 1. */
+static bool follows_output(const npuc_tx8_buffer *x) {
+  for (int d = 0; d < x->shape.rank; ++d)
+    if (x->windows[d].out_dim >= 0)
+      return true;
+  return false;
+}
+
 static void emit_invariants(group_emitter *g) {
   npuc_tx8_group_plan *p = &g->plan;
   bool any = false;
@@ -600,11 +607,13 @@ static void emit_invariants(group_emitter *g) {
   if (!any)
     return;
   /* Whole windows need no slice; a resident buffer's are the same in every
-   * slice of the tile: the first slice's. */
-  bool resident = false;
+   * slice of the tile: the first slice's, as are those of an invariant
+   * buffer whose windows follow dimensions the decision keeps whole. */
+  bool windowed = false;
   for (int i = 0; i < p->num_buffers; ++i)
-    resident = resident || p->buffers[i].resident;
-  if (resident)
+    windowed = windowed || p->buffers[i].resident ||
+               (p->buffers[i].invariant && follows_output(&p->buffers[i]));
+  if (windowed)
     npuc_sb_printf(g->out, "  G_SHAPE first = g;\n"
                            "  if (npuc_tx8_gshape_next(&first, slice, "
                            "&outs[0])) { /* the same in every slice */\n");

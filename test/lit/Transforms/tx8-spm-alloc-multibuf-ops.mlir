@@ -4,7 +4,9 @@
 // with its halo, slot 0, and the add's extract, slot 1): its mem_addr
 // lists slots x copies offsets copy-major (entry c * 2 + s is copy c of
 // slot s). The conv and relu results and the extract are intermediates.
-// Four slices of 4 rows, given by hand (no tx8-sharding), in shrinking SPM:
+// Four slices of 4 rows on one tile, given by hand (no tx8-sharding; the
+// weight, whose O rows follow the output channels, is then read whole by
+// every slice: invariant, no copies), in shrinking SPM:
 // every buffer in three copies (64 KiB); two of the loads and stores and
 // the intermediates that fit, by benefit (6656, 5120 and 4608 bytes: 3, 1
 // and 0 of 3); two of the loads only, the extract repeating its one
@@ -45,7 +47,7 @@ func.func @residual(%x: tensor<1x16x8x4xf32>, %w: tensor<3x3x4x4xf32>) -> tensor
     %2 = tx8be.load_var %a1 : tensor<3x3x4x4xf32> -> tensor<3x3x4x4xf32>
     %3 = tx8be.conv %1, %2, %none strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] {dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = NTensor, multi_buf_en = false, multi_buf_num = 1, out_shape_buf_idx = [], temporal_mem_slice = [1, 4, 8, 4], source_type = 0, imm_addr = 0, mem_addr = []>} : tensor<1x16x8x4xf32>, tensor<3x3x4x4xf32>, none -> tensor<1x16x8x4xf32>
     %4 = tx8be.relu %3 {dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = NTensor, multi_buf_en = false, multi_buf_num = 1, out_shape_buf_idx = [], temporal_mem_slice = [1, 4, 8, 4], source_type = 0, imm_addr = 0, mem_addr = []>} : tensor<1x16x8x4xf32> -> tensor<1x16x8x4xf32>
-    %5 = tx8be.add %4, %1 {dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = NTensor, multi_buf_en = false, multi_buf_num = 1, out_shape_buf_idx = [], temporal_mem_slice = [1, 4, 8, 4], source_type = 0, imm_addr = 0, mem_addr = []>} : tensor<1x16x8x4xf32>, tensor<1x16x8x4xf32> -> tensor<1x16x8x4xf32>
+    %5 = tx8be.add %4, %1 {dev_info = #tx8be.dev_attr<imm_size = 0, mem_layout = NTensor, multi_buf_en = false, multi_buf_num = 1, out_shape_buf_idx = [], temporal_mem_slice = [1, 4, 8, 4], source_type = 0, imm_addr = 0, mem_addr = []>, tile_parallel = #tx8be.parallel_attr<parallel = dp, is_dp_inner = false, dp_dim_x = 1, dp_dim_y = 1, dp_dim_z = 1, tp_dim_x = 1, tp_dim_y = 1, tp_dim_z = 1, sharding_is_given = true, shape_spatial_sharding = [1, 1, 1, 1]>} : tensor<1x16x8x4xf32>, tensor<1x16x8x4xf32> -> tensor<1x16x8x4xf32>
     %6 = tx8be.store_var %5 : tensor<1x16x8x4xf32> -> tensor<1x16x8x4xf32>
     tx8be.return %6 : tensor<1x16x8x4xf32>
   }
