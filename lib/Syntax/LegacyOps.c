@@ -252,7 +252,13 @@ typedef struct {
 /* The element type of a shaped type (after its last `x`) or the type. */
 static void note_element(structured_types *t, const char *s, const char *e) {
   if (shaped_rank(s, e) >= 0) {
-    const char *p = e - 1; /* at the closing '>' */
+    /* The element type ends at the first top-level ',' (a memref's layout
+     * or memory space follows: `memref<6xf32, strided<[1]>>`) or '>'. */
+    const char *end = memchr(s, '<', (size_t)(e - s)) + 1;
+    for (int depth = 0; end < e - 1 && (depth > 0 || *end != ','); ++end)
+      depth += (*end == '<' || *end == '(' || *end == '[') -
+               (*end == '>' || *end == ')' || *end == ']');
+    const char *p = end;
     while (p > s && p[-1] != 'x' && p[-1] != '<')
       --p;
     s = p;

@@ -86,3 +86,12 @@ func.func @buildable(%a: memref<6xi32>, %f: memref<6xf32>) {
   linalg.elementwise kind=#linalg.elementwise_kind<exp> ins(%f : memref<6xf32>) outs(%f : memref<6xf32>)
   return
 }
+
+// -----
+
+// The element type is found before a memref's layout.
+func.func @strided(%a: memref<6xf32, strided<[1]>>, %d: memref<6xf32, strided<[1]>>) {
+  // expected-error @+1 {{linalg.elementwise kind max_unsigned takes integer elements in MLIR 22}}
+  linalg.elementwise kind=#linalg.elementwise_kind<max_unsigned> ins(%a, %a : memref<6xf32, strided<[1]>>, memref<6xf32, strided<[1]>>) outs(%d : memref<6xf32, strided<[1]>>)
+  return
+}
