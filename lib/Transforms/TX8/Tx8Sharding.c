@@ -36,6 +36,7 @@
 #include "npuc/StringBuilder.h"
 #include "npuc/Tx8DdrCost.h"
 #include "npuc/Tx8Group.h"
+#include "npuc/Tx8LoopCost.h"
 #include "npuc/Tx8NocCost.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -194,9 +195,21 @@ static bool shard_group(MlirOperation group, run_state *rs) {
   /* This pass decides the reduce split: an earlier run's is searched
    * again. */
   MlirOperation gemm = npuc_tx8_group_compute_op(group);
-  for (; !mlirOperationIsNull(gemm); gemm = mlirOperationGetNextInBlock(gemm))
+  for (; !mlirOperationIsNull(gemm); gemm = mlirOperationGetNextInBlock(gemm)) {
     mlirOperationRemoveAttributeByName(
         gemm, mlirStringRefCreateFromCString("reduce_split"));
+    /* So is its sharding, unless given: the plan must not read back an
+     * earlier decision (its residents and invariants), which the
+     * estimate would then see for every candidate. */
+    npuc_tx8_parallel_attr given;
+    npuc_tx8_attr_status st =
+        npuc_tx8_op_parallel_attr(gemm, "tile_parallel", &given);
+    if (st == NPUC_TX8_ATTR_MALFORMED)
+      return false; /* reported */
+    if (st == NPUC_TX8_ATTR_PRESENT && !given.sharding_is_given)
+      mlirOperationRemoveAttributeByName(
+          gemm, mlirStringRefCreateFromCString("tile_parallel"));
+  }
   npuc_tx8_group_plan *plan = npuc_xmalloc(2 * sizeof *plan);
   bool ok = npuc_tx8_group_plan_build(group, &plan[0]);
   int32_t tiles = ok ? npuc_tx8_group_tiles(group, rs->t) : 0;
@@ -628,6 +641,14 @@ typedef struct {
   /* Per slice, each compute op's and channel_norm's / extract's cycles,
    * for the chain's spans per engine (chain_span). */
   double op_cyc[NPUC_TX8_MAX_GROUP_OPS], move_cyc[NPUC_TX8_MAX_BUFFERS];
+  /* `once` as the code generator orders it: what the first compute op
+   * reads goes before the slice loop (head: its DDR reads, and when that
+   * op may start, each load's NoC gather overlapping the next one's
+   * read), the rest after slice 0's loads (late: DDR and NoC busy time
+   * that overlaps the slice loop). */
+  double head_ddr, head_ready, late_ddr, late_noc;
+  double late_tail;  /* the chain from the first op reading a late one */
+  double load_ready; /* a slice's loads in, from the first's read */
 } cost_parts;
 
 static void estimate(const search *s, const npuc_tx8_group_plan *p,
@@ -642,7 +663,11 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
  * writes its buffer. The steady slice costs the busier of DDR (loads and
  * stores share the tile's channel) and Ls + C + Ss; the first slice runs
  * serially (fill and drain). Without any copies every slice is serial.
- * What is loaded once per tile comes first. */
+ * What is loaded once per tile comes first. With every per-slice load
+ * and store in copies, or one slice (and no K split), the loop is played
+ * out instead,
+ * as the code generator issues it and the C model's timeline runs it
+ * (npuc_tx8_loop_cycles, lib/TX8/LoopCost.c). */
 static double chain_span(const npuc_tx8_group_plan *p, const cost_parts *c,
                          const npuc_tx8_spm_fit *fit);
 
@@ -653,6 +678,12 @@ static double group_cost(const npuc_tx8_group_plan *p, const cost_parts *c,
   for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
     if (!fit->multi[i])
       single += c->load_of[i] + c->store_of[i];
+  if (p->reduce_op < 0)
+    return npuc_tx8_loop_cycles(&(npuc_tx8_loop){
+        c->head_ddr, c->head_ready, c->late_ddr, c->late_noc, c->late_tail,
+        c->load, c->noc, c->ne + c->ct, chain_span(p, c, fit), c->store,
+        c->load_ready, c->slices,
+        single == 0 && fit->copies > 1 ? fit->copies : 1});
   double ddr = c->load + c->store, work = single + chain_span(p, c, fit);
   double steady = ddr > work ? ddr : work;
   steady = c->noc > steady ? c->noc : steady; /* the NoC: its own engine */
@@ -813,6 +844,9 @@ static double slice_ddr_cycles(const search *s, const npuc_tx8_group_plan *p,
 static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
                              const int32_t *sharding, const int32_t *slice,
                              cost_parts *c);
+static double late_tail(const npuc_tx8_group_plan *p, const int32_t *sharding,
+                        const int32_t *slice, const cost_parts *c);
+static void mark_head_buffers(const npuc_tx8_group_plan *p, bool *head);
 
 /* The busiest tile (the first: its part is the largest) under `sharding`
  * in slices of `slice`, every buffer at its largest slice: each
@@ -865,6 +899,32 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
       c->ct += cyc = ct_cycles(s, p, o, slice) + over;
     c->op_cyc[k] = cyc;
   }
+  c->late_tail = late_tail(p, sharding, slice, c);
+}
+
+/* The cycles of a slice's chain from its first compute op reading a
+ * once-filled buffer the first compute op does not read (filled after
+ * slice 0's loads: mark_head_buffers) to its end; 0 when none does. */
+static double late_tail(const npuc_tx8_group_plan *p, const int32_t *sharding,
+                        const int32_t *slice, const cost_parts *c) {
+  bool head[NPUC_TX8_MAX_BUFFERS], late = false;
+  double tail = 0;
+  mark_head_buffers(p, head);
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    if (st->kind == NPUC_TX8_STEP_COMPUTE) {
+      const npuc_tx8_group_op *o = &p->ops[st->index];
+      for (int j = 0; j < o->slice.num_operands && !late; ++j) {
+        int b = o->operand_buffer[j];
+        late = b >= 0 && b < p->num_buffers && !head[b] &&
+               npuc_tx8_buffer_resident(p, b, sharding, slice);
+      }
+      tail += late ? c->op_cyc[st->index] : 0;
+    } else if (late && (st->kind == NPUC_TX8_STEP_NORM ||
+                        st->kind == NPUC_TX8_STEP_EXTRACT))
+      tail += c->move_cyc[st->index];
+  }
+  return tail;
 }
 
 /* The CT passes of an elementwise or reduce op (npuc/Tx8Ops.def, the
@@ -913,6 +973,8 @@ static double ct_cycles(const search *s, const npuc_tx8_group_plan *p,
 
 static void shared_load(const search *s, double bytes, int32_t members,
                         int32_t stride, double *cyc, double *runs, double *noc);
+static void once_load(cost_parts *c, bool head, double ddr, double noc);
+static void slice_load(cost_parts *c, double ddr, double noc);
 
 /* The loads, channel_norms and extracts of estimate(). */
 static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
@@ -924,6 +986,8 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
   double over = (double)t->op_overhead_cycles;
   double k_slices =
       p->reduce_op >= 0 ? ceil_div(p->reduce_len, p->reduce_slice) : 1;
+  bool head[NPUC_TX8_MAX_BUFFERS];
+  mark_head_buffers(p, head);
   for (int i = 0; i < p->num_buffers; ++i) {
     const npuc_tx8_buffer *b = &p->buffers[i];
     int moved =
@@ -945,17 +1009,68 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
       cyc += runs;
       *(once ? &c->once : &c->load) += times * cyc;
       *(once ? &c->once : &c->noc) += times * noc;
-      if (!once)
-        c->load_of[moved] += times * (cyc + noc);
+      if (once)
+        once_load(c, head[i] || head[moved], times * cyc, times * noc);
+      else
+        c->load_of[moved] += times * (cyc + noc),
+            slice_load(c, times * cyc, times * noc);
     } else if (b->kind == NPUC_TX8_BUF_NORM ||
                b->kind == NPUC_TX8_BUF_EXTRACT) {
       if (b->kind == NPUC_TX8_BUF_NORM && p->buffers[b->source].load_into == i)
         continue; /* filled by its load */
       cyc = 2 * bytes / (double)t->tdma_bytes_per_cycle + over;
       *(once ? &c->once : &c->ct) += times * cyc;
+      c->head_ready += once ? times * cyc : 0; /* after its load: serial */
       c->move_cyc[i] = once ? 0 : times * cyc;
     }
   }
+}
+
+/* A per-slice load: its gather overlaps the next load's read. */
+static void slice_load(cost_parts *c, double ddr, double noc) {
+  double read = c->load > c->load_ready ? c->load : c->load_ready;
+  c->load_ready = noc > 0 ? read + noc : read;
+}
+
+/* head[i]: buffer i is read by the group's first compute op, or is the
+ * source of (or loaded straight into) one that is: what the code
+ * generator fills before the slice loop when it is done once
+ * (EmitGroup.c's order_invariants); the other once-filled buffers go after
+ * slice 0's loads. With a reduce split every one goes before the loop. */
+static void mark_head_buffers(const npuc_tx8_group_plan *p, bool *head) {
+  int first = -1;
+  for (int i = 0; i < p->num_steps && first < 0; ++i)
+    if (p->steps[i].kind == NPUC_TX8_STEP_COMPUTE)
+      first = p->steps[i].index;
+  for (int i = 0; i < p->num_buffers; ++i)
+    head[i] = first < 0 || p->reduce_op >= 0;
+  for (int j = 0; first >= 0 && j < p->ops[first].slice.num_operands; ++j) {
+    int b = p->ops[first].operand_buffer[j];
+    if (b >= 0 && b < p->num_buffers)
+      head[b] = true;
+  }
+  for (int i = p->num_buffers - 1; i >= 0; --i) {
+    const npuc_tx8_buffer *b = &p->buffers[i];
+    if (b->load_into >= 0 && b->load_into < p->num_buffers &&
+        head[b->load_into])
+      head[i] = true;
+    if (head[i] && b->kind != NPUC_TX8_BUF_LOAD && b->source >= 0 &&
+        b->source < p->num_buffers)
+      head[b->source] = true;
+  }
+}
+
+/* A load filled once per tile: before the loop (head: its NoC gather
+ * overlaps the next head load's read, the first op waits for the last)
+ * or after slice 0's loads (late: busy time the loop overlaps). */
+static void once_load(cost_parts *c, bool head, double ddr, double noc) {
+  if (!head) {
+    c->late_ddr += ddr, c->late_noc += noc;
+    return;
+  }
+  c->head_ddr += ddr;
+  double read = c->head_ddr > c->head_ready ? c->head_ddr : c->head_ready;
+  c->head_ready = noc > 0 ? read + noc : read;
 }
 
 /* A load `members` tiles `stride` apart read the same
