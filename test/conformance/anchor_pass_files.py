@@ -41,9 +41,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from aievec_to_cpp import run_lines  # noqa: E402
 from conformance import split_cases  # noqa: E402
 
-RUN_LINE = re.compile(r"//\s*RUN:\s?(.*)$")
 PASS_FLAG = re.compile(r"^  --([a-z0-9-]+)\s")
 TIMEOUT = 120
 KINDS = ("differ", "form", "missing")
@@ -56,22 +56,6 @@ def pass_flags(npuc_opt):
     at = text.find("NPUC PASSES")
     return {m.group(1) for m in map(PASS_FLAG.match, text[at:].splitlines())
             if m}
-
-
-def run_commands(text):
-    """The file's RUN commands, continuation lines (`\\`) joined."""
-    cmds, cur = [], ""
-    for line in text.splitlines():
-        m = RUN_LINE.search(line)
-        if not m:
-            continue
-        part = m.group(1).rstrip()
-        if part.endswith("\\"):
-            cur += part[:-1] + " "
-            continue
-        cmds.append((cur + part).strip())
-        cur = ""
-    return cmds
 
 
 def uses_our_pass(cmds, flags):
@@ -167,7 +151,7 @@ def find_files(root, flags):
             path = os.path.join(d, name)
             with open(path, encoding="utf-8", errors="replace") as f:
                 text = f.read()
-            cmds = run_commands(text)
+            cmds = run_lines(path)
             if cmds and uses_our_pass(cmds, flags):
                 found.append((os.path.relpath(path, root), path, text, cmds))
     return sorted(found)
