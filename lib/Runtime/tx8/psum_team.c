@@ -59,8 +59,8 @@ uint64_t op_psum_reduce(const npuc_tx8_tsr *psum, int32_t tile, int32_t first,
   int64_t bytes = psum->layout.total_bytes;
   uint64_t cycles = npuc_tx8_cycles_noc_among(bytes, members, first, 1);
   cycles += npuc_tx8_cycles_noc_among(bytes, members, first, 1);
-  return cycles + npuc_tx8_cycles_ct(
-                      npuc_tx8_noc_reduce_add_bytes(bytes, members), 1);
+  return cycles +
+         npuc_tx8_cycles_ct(npuc_tx8_noc_reduce_add_bytes(bytes, members), 1);
 }
 
 static void add_into(const npuc_tx8_tsr *sum, const npuc_tx8_tsr *part) {
