@@ -19,12 +19,15 @@
 
 enum { MAX_TEAM_TILES = 4096 };
 
-/* The partial sums posted by each tile, until its owner takes them. */
+/* The partial sums posted by each tile, for its owner (`owner`: a tile
+ * may be in another team in the next group, whose owner must not take a
+ * post meant for this one's), until the owner takes them. */
 static struct {
   pthread_mutex_t lock;
   pthread_cond_t changed;
   const npuc_tx8_tsr *posted[MAX_TEAM_TILES];
-} team = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, {NULL}};
+  int32_t owner[MAX_TEAM_TILES];
+} team = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, {NULL}, {0}};
 
 static void add_into(const npuc_tx8_tsr *sum, const npuc_tx8_tsr *part);
 
@@ -43,12 +46,13 @@ uint64_t op_psum_reduce(const npuc_tx8_tsr *psum, int32_t tile, int32_t first,
     while (team.posted[tile]) /* the owner still adds the last slice's */
       pthread_cond_wait(&team.changed, &team.lock);
     team.posted[tile] = psum;
+    team.owner[tile] = first;
     pthread_cond_broadcast(&team.changed);
     while (team.posted[tile] == psum)
       pthread_cond_wait(&team.changed, &team.lock);
   } else {
     for (int32_t m = first + 1; m < first + members; ++m) {
-      while (!team.posted[m])
+      while (!team.posted[m] || team.owner[m] != first)
         pthread_cond_wait(&team.changed, &team.lock);
       add_into(psum, team.posted[m]);
       team.posted[m] = NULL;
