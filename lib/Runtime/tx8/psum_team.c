@@ -67,51 +67,58 @@ uint64_t op_psum_reduce(const npuc_tx8_tsr *psum, int32_t tile, int32_t first,
          npuc_tx8_cycles_ct(npuc_tx8_noc_reduce_add_bytes(bytes, members), 1);
 }
 
-static void add_into(const npuc_tx8_tsr *sum, const npuc_tx8_tsr *part) {
-  npuc_tx8_dims d = sum->layout.dims, e = part->layout.dims;
-  if (d.n != e.n || d.hw != e.hw || d.c != e.c ||
-      part->layout.dtype != NPUC_TX8_F32)
-    npuc_tx8_fail("op_psum_reduce", "the team's partial sums differ in shape");
+void npuc_tx8i_check_psum(const char *op, const npuc_tx8_tsr *psum,
+                          const npuc_tx8_tsr *out) {
+  npuc_tx8i_check_tsr(op, "psum", psum);
+  npuc_tx8i_check_tsr(op, "out", out);
+  npuc_tx8_dims pd = psum->layout.dims, od = out->layout.dims;
+  if (psum->layout.dtype != NPUC_TX8_F32 || pd.n != od.n || pd.hw != od.hw ||
+      pd.c != od.c)
+    npuc_tx8_fail(op, "psum must be fp32 of out's dims");
+}
+
+/* out = x (+ y) (+ vec, per channel), row by row in fp32, stored in out's
+ * dtype and layout (x, y and out of the same dims). */
+static void rows_add(const char *op, const npuc_tx8_tsr *x,
+                     const npuc_tx8_tsr *y, const float *vec,
+                     const npuc_tx8_tsr *out) {
+  npuc_tx8_dims d = x->layout.dims;
   float *row = malloc((size_t)d.c * sizeof(float));
   float *add = malloc((size_t)d.c * sizeof(float));
   if (!row || !add)
-    npuc_tx8_fail("op_psum_reduce", "out of memory");
+    npuc_tx8_fail(op, "out of memory");
   for (int64_t n = 0; n < d.n; ++n)
     for (int64_t r = 0; r < d.hw; ++r) {
-      npuc_tx8i_load_row(row, sum, n, r);
-      npuc_tx8i_load_row(add, part, n, r);
-      for (int64_t c = 0; c < d.c; ++c)
+      npuc_tx8i_load_row(row, x, n, r);
+      if (y)
+        npuc_tx8i_load_row(add, y, n, r);
+      for (int64_t c = 0; c < d.c && y; ++c)
         row[c] += add[c];
-      npuc_tx8i_store_row(sum, n, r, row);
+      for (int64_t c = 0; c < d.c && vec; ++c)
+        row[c] += vec[c];
+      npuc_tx8i_store_row(out, n, r, row);
     }
   free(row);
   free(add);
 }
 
+static void add_into(const npuc_tx8_tsr *sum, const npuc_tx8_tsr *part) {
+  npuc_tx8i_check_psum("op_psum_reduce", part, sum);
+  rows_add("op_psum_reduce", sum, part, NULL, sum);
+}
+
 uint64_t op_psum_out(const npuc_tx8_tsr *psum, const npuc_tx8_tsr *bias,
                      const npuc_tx8_tsr *out) {
-  npuc_tx8i_check_tsr("op_psum_out", "psum", psum);
-  npuc_tx8i_check_tsr("op_psum_out", "out", out);
-  npuc_tx8_dims pd = psum->layout.dims, od = out->layout.dims;
-  if (psum->layout.dtype != NPUC_TX8_F32 || pd.n != od.n || pd.hw != od.hw ||
-      pd.c != od.c)
-    npuc_tx8_fail("op_psum_out", "psum must be fp32 of out's dims");
-  float *row = malloc((size_t)pd.c * sizeof(float));
-  float *b = calloc((size_t)pd.c, sizeof(float));
-  if (!row || !b)
+  npuc_tx8i_check_psum("op_psum_out", psum, out);
+  int64_t c = out->layout.dims.c;
+  float *b = calloc((size_t)c, sizeof(float));
+  if (!b)
     npuc_tx8_fail("op_psum_out", "out of memory");
   if (bias) {
-    npuc_tx8i_check_vector("op_psum_out", "bias", bias, pd.c);
+    npuc_tx8i_check_vector("op_psum_out", "bias", bias, c);
     npuc_tx8i_vector_f32(b, bias);
   }
-  for (int64_t n = 0; n < pd.n; ++n)
-    for (int64_t r = 0; r < pd.hw; ++r) {
-      npuc_tx8i_load_row(row, psum, n, r);
-      for (int64_t c = 0; c < pd.c; ++c)
-        row[c] += b[c];
-      npuc_tx8i_store_row(out, n, r, row);
-    }
-  free(row);
+  rows_add("op_psum_out", psum, NULL, b, out);
   free(b);
   return npuc_tx8_cycles_ct(out->layout.total_bytes, 1);
 }
