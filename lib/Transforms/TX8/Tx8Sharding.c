@@ -210,6 +210,26 @@ static int32_t take_reduce_sharding(MlirOperation op, MlirOperation *where) {
   return ways;
 }
 
+/* An earlier run's tile_parallel (not given) is searched again: off the
+ * ops before the plan is built, which would otherwise read its decision
+ * (the buffers it keeps invariant: a whole-output decision, such as K
+ * across all the tiles, would make every load look invariant to the
+ * search). write_attrs writes the new one. False after the located
+ * error of a malformed one. */
+static bool drop_searched_sharding(MlirOperation op) {
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    npuc_tx8_parallel_attr par;
+    npuc_tx8_attr_status st =
+        npuc_tx8_op_parallel_attr(op, "tile_parallel", &par);
+    if (st == NPUC_TX8_ATTR_MALFORMED)
+      return false;
+    if (st == NPUC_TX8_ATTR_PRESENT && !par.sharding_is_given)
+      mlirOperationRemoveAttributeByName(
+          op, mlirStringRefCreateFromCString("tile_parallel"));
+  }
+  return true;
+}
+
 /* The anchor's tile_parallel says sharding_is_given = true. */
 static bool sharding_given(const npuc_tx8_group_plan *p) {
   npuc_tx8_parallel_attr given;
@@ -226,6 +246,8 @@ static bool shard_group(MlirOperation group, run_state *rs) {
    * again. */
   MlirOperation gemm = npuc_tx8_group_compute_op(group), ways_op = {NULL};
   int32_t ways = take_reduce_sharding(gemm, &ways_op);
+  if (!drop_searched_sharding(gemm))
+    return false; /* a malformed tile_parallel, reported */
   for (; !mlirOperationIsNull(gemm); gemm = mlirOperationGetNextInBlock(gemm))
     mlirOperationRemoveAttributeByName(
         gemm, mlirStringRefCreateFromCString("reduce_split"));
