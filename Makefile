@@ -79,6 +79,7 @@ conformance: build
 	test/conformance/tile_and_bind_exec.py $(BUILD)
 	test/conformance/full_suite.py $(BUILD)/bin/npuc-opt \
 	  --expected test/conformance/full_suite_expected.txt
+	test/conformance/anchor_pass_files.py $(BUILD)/bin/npuc-opt
 
 # TX8 end to end on TX8_COUNT random configurations (test/tx8/gen.py), half
 # of them flat graphs through the whole pipeline: compile with --target=tx8,

@@ -122,6 +122,12 @@ typedef struct {
    * on the last K slice. */
   int reduce_op, psum;
   int32_t reduce_len, reduce_slice;
+  /* The reduce split across tiles (the gemm's i64 `reduce_sharding`; 1:
+   * none): a team of reduce_ways consecutive tiles shares each part of
+   * the output, tile t of the team computing K part t (ceil(reduce_len /
+   * reduce_ways) long) in K slices; their partial sums are summed into
+   * the team's first tile (op_psum_reduce), which runs the rest. */
+  int32_t reduce_ways;
   int num_stores;
   struct {
     MlirOperation op;
@@ -175,6 +181,11 @@ int npuc_tx8_group_reduce_candidate(const npuc_tx8_group_plan *p);
  * gemm's i64 attribute `reduce_split` says once tx8-sharding chose it. */
 bool npuc_tx8_group_plan_build_reduce(MlirOperation group, int op,
                                       int32_t k_slice, npuc_tx8_group_plan *p);
+
+/* A tile's part of K under the reduce split across tiles, and how many
+ * K slices a tile runs. */
+int32_t npuc_tx8_reduce_part(const npuc_tx8_group_plan *p);
+int32_t npuc_tx8_reduce_slices(const npuc_tx8_group_plan *p);
 
 /* Whether buffer `i` is filled once per K slice (its windows follow the
  * virtual K dimension). */

@@ -33,4 +33,18 @@ uint64_t npuc_tx8_noc_gather_cycles(const npuc_tx8_noc *noc, int64_t bytes,
                                     int32_t members, int32_t first,
                                     int32_t stride);
 
+/* The reduce split across tiles (docs/tx8.md, "Cycle model"): the fp32
+ * partial sums of `bytes` each of the `members` tiles of a team hold
+ * (first, first + stride, ...) summed into the team's first tile: a ring
+ * reduce-scatter (members - 1 steps of a share, each tile adding the
+ * share it receives) then a ring gather of the summed shares to the
+ * first: twice npuc_tx8_noc_gather_cycles. The adds are the CT's
+ * (npuc_tx8_noc_reduce_add_bytes). 0 for one member or no bytes. */
+uint64_t npuc_tx8_noc_reduce_cycles(const npuc_tx8_noc *noc, int64_t bytes,
+                                    int32_t members, int32_t first,
+                                    int32_t stride);
+/* The fp32 bytes each tile adds in that reduce-scatter: members - 1
+ * shares of ceil(bytes / members). */
+int64_t npuc_tx8_noc_reduce_add_bytes(int64_t bytes, int32_t members);
+
 #endif

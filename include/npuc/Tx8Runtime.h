@@ -295,6 +295,20 @@ uint64_t op_gemm_psum(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                       const npuc_tx8_tsr *psum, const npuc_tx8_tsr *out,
                       int phase);
 
+/* The reduce split across tiles (lib/Runtime/tx8/psum_team.c): the
+ * `members` tiles first, first + 1, ... (a team) each hold fp32 partial
+ * sums `psum` of the same output slice over their part of K; every member
+ * calls this once per slice, and on return the owner's (`first`'s) psum
+ * holds the team's sum (the members' added in member order). Costs the
+ * NoC's ring reduce-scatter and gather to the owner
+ * (npuc_tx8_noc_reduce_cycles) and the CT's adds. */
+uint64_t op_psum_reduce(const npuc_tx8_tsr *psum, int32_t tile, int32_t first,
+                        int32_t members);
+/* out = psum (+ bias) in out's dtype and layout: op_gemm_psum's last
+ * phase, for the owner of a team after op_psum_reduce. */
+uint64_t op_psum_out(const npuc_tx8_tsr *psum, const npuc_tx8_tsr *bias,
+                     const npuc_tx8_tsr *out);
+
 typedef struct {
   int32_t in_h, in_w; /* input rows per batch = in_h * in_w */
   int32_t kernel_h, kernel_w;

@@ -58,3 +58,15 @@ uint64_t npuc_tx8_noc_gather_cycles(const npuc_tx8_noc *noc, int64_t bytes,
   return (uint64_t)(noc->overhead_cycles > 0 ? noc->overhead_cycles : 0) +
          (uint64_t)(members - 1) * step;
 }
+
+uint64_t npuc_tx8_noc_reduce_cycles(const npuc_tx8_noc *noc, int64_t bytes,
+                                    int32_t members, int32_t first,
+                                    int32_t stride) {
+  return 2 * npuc_tx8_noc_gather_cycles(noc, bytes, members, first, stride);
+}
+
+int64_t npuc_tx8_noc_reduce_add_bytes(int64_t bytes, int32_t members) {
+  if (members <= 1 || bytes <= 0)
+    return 0;
+  return (int64_t)(members - 1) * ((bytes + members - 1) / members);
+}

@@ -25,6 +25,7 @@ typedef struct {
   bool has_sink;
   const npuc_srcmap *map;
   char filename[1024]; /* of the text being parsed */
+  const char *text; /* that text as MLIR reads it (NUL-ended), while parsing */
 } context_state;
 
 /* A handful of contexts at most live at once (one per tool run). */
@@ -156,6 +157,9 @@ static npuc_severity severity_of(MlirDiagnostic d) {
   }
 }
 
+static void explain_unfound_callee(context_state *st, const char *msg,
+                                   const char *file, int line, int col);
+
 static void forward(context_state *st, MlirDiagnostic d) {
   char file[1024] = "";
   int line = 0, col = 0;
@@ -167,9 +171,55 @@ static void forward(context_state *st, MlirDiagnostic d) {
   const npuc_diag_sink *sink = st->has_sink ? &st->sink : NULL;
   npuc_diag_emit(sink, severity_of(d), has_pos ? name : NULL, line, col, "%s",
                  msg.data ? msg.data : "");
-  free(msg.data);
   for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); ++i)
     forward(st, mlirDiagnosticGetNote(d, i));
+  if (msg.data && has_pos)
+    explain_unfound_callee(st, msg.data, name, line, col);
+  free(msg.data);
+}
+
+static bool defines_function(const char *text, const char *name,
+                             size_t name_len);
+
+/* MLIR's symbol lookup stops at an unregistered op with one region (it
+ * might be a symbol table), and npuc gives every op of its dialects to MLIR
+ * unregistered: a func.call inside scope.scope cannot see the module's
+ * functions. MLIR's error says only that the callee is not valid; when the
+ * module does define it, a note names the real cause (docs/ascend-dialects.md,
+ * "Unregistered-op semantics"). */
+static void explain_unfound_callee(context_state *st, const char *msg,
+                                   const char *file, int line, int col) {
+  static const char tail[] = "' does not reference a valid function";
+  const char *start = strstr(msg, "'func.call' op '");
+  const char *end = strstr(msg, tail);
+  if (!st->text || !start || !end || end[sizeof tail - 1] != '\0')
+    return;
+  start += strlen("'func.call' op '");
+  if (end <= start || !defines_function(st->text, start, (size_t)(end - start)))
+    return;
+  npuc_diag_emit(st->has_sink ? &st->sink : NULL, NPUC_SEV_NOTE, file, line,
+                 col,
+                 "'%.*s' is defined in this module, but the call is inside an "
+                 "op of npuc's dialects, which MLIR does not know; MLIR's "
+                 "symbol lookup stops at such an op when it has one region "
+                 "(it might be a symbol table)",
+                 (int)(end - start), start);
+}
+
+/* `func.func [visibility] @name(` somewhere in the (NUL-terminated) text. */
+static bool defines_function(const char *text, const char *name,
+                             size_t name_len) {
+  static const char kw[] = "func.func";
+  for (const char *p = strstr(text, kw); p; p = strstr(p, kw)) {
+    p += sizeof kw - 1;
+    const char *q = p;
+    while (*q && *q != '@' && *q != '\n' && *q != '(')
+      ++q;
+    if (*q == '@' && strncmp(q + 1, name, name_len) == 0 &&
+        (q[1 + name_len] == '(' || q[1 + name_len] == ' '))
+      return true;
+  }
+  return false;
 }
 
 void npuc_emit_diagnostic(MlirLocation loc, npuc_severity sev, const char *fmt,
@@ -231,8 +281,12 @@ bool npuc_module_parse(MlirContext ctx, const npuc_op_registry *reg,
             ctx, mlirStringRefCreateFromCString(filename),
             (unsigned)(first_line > 0 ? first_line : 1), 1)));
   } else {
+    if (st)
+      st->text = buffer;
     MlirModule m =
         mlirModuleCreateParse(ctx, mlirStringRefCreate(buffer, pad + n));
+    if (st)
+      st->text = NULL;
     op =
         mlirModuleIsNull(m) ? (MlirOperation){NULL} : mlirModuleGetOperation(m);
   }

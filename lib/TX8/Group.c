@@ -36,6 +36,7 @@ static bool assign_residents(npuc_tx8_group_plan *p);
 
 static bool reduce_split_attr(npuc_tx8_group_plan *p, int *op, int32_t *k);
 static bool apply_reduce(npuc_tx8_group_plan *p, int op, int32_t k);
+static bool reduce_sharding_attr(npuc_tx8_group_plan *p);
 static bool build(MlirOperation group, npuc_tx8_group_plan *p, int force_op,
                   int32_t force_slice);
 
@@ -54,6 +55,7 @@ static bool build(MlirOperation group, npuc_tx8_group_plan *p, int force_op,
                   int32_t force_slice) {
   memset(p, 0, sizeof *p);
   p->reduce_op = p->psum = -1;
+  p->reduce_ways = 1;
   p->group = group;
   p->anchor = -1;
   builder b = {p, mlirRegionGetFirstBlock(mlirOperationGetRegion(group, 0))};
@@ -77,7 +79,8 @@ static bool build(MlirOperation group, npuc_tx8_group_plan *p, int force_op,
   int op = force_op;
   int32_t k = force_slice;
   if ((op < 0 && !reduce_split_attr(p, &op, &k)) ||
-      (op >= 0 && !apply_reduce(p, op, k)))
+      (op >= 0 && !apply_reduce(p, op, k)) ||
+      (force_op < 0 && !reduce_sharding_attr(p)))
     return false;
   assign_lifetimes(p);
   if (p->psum >= 0) { /* accumulates across the K loop */
@@ -1497,5 +1500,46 @@ static bool apply_reduce(npuc_tx8_group_plan *p, int op, int32_t k) {
   ps->invariant = ps->resident = false;
   p->psum = p->num_buffers++;
   reorder_k_steps(p);
+  return true;
+}
+
+int32_t npuc_tx8_reduce_part(const npuc_tx8_group_plan *p) {
+  int32_t ways = p->reduce_ways > 1 ? p->reduce_ways : 1;
+  return (int32_t)(((int64_t)p->reduce_len + ways - 1) / ways);
+}
+
+int32_t npuc_tx8_reduce_slices(const npuc_tx8_group_plan *p) {
+  if (p->reduce_op < 0 || p->reduce_slice < 1)
+    return 1;
+  int32_t part = npuc_tx8_reduce_part(p);
+  return (part + p->reduce_slice - 1) / p->reduce_slice;
+}
+
+/* The gemm's reduce_sharding (i64, K ways across tiles): with its
+ * reduce_split, at least 2 ways, each tile's part of K holding at least
+ * one K slice and the last tile's part not empty. */
+static bool reduce_sharding_attr(npuc_tx8_group_plan *p) {
+  for (int i = 0; i < p->num_ops; ++i) {
+    MlirAttribute a = mlirOperationGetAttributeByName(
+        p->ops[i].op, mlirStringRefCreateFromCString("reduce_sharding"));
+    if (mlirAttributeIsNull(a))
+      continue;
+    int64_t v = mlirAttributeIsAInteger(a) ? mlirIntegerAttrGetValueInt(a) : 0;
+    const npuc_tx8_shape *x = &p->ops[i].slice.operands[0];
+    int64_t len = x->rank > 0 ? x->dims[x->rank - 1] : 0;
+    int64_t part = v > 0 ? (len + v - 1) / v : 0;
+    if (p->reduce_op != i || v < 2 || v > len || (v - 1) * part >= len ||
+        p->reduce_slice > part) {
+      npuc_op_error(p->ops[i].op,
+                    "%s: reduce_sharding %lld cannot split K (%lld) across "
+                    "tiles: it needs the gemm's reduce_split (a K slice of "
+                    "at most each tile's part) and 2 to %lld ways, each "
+                    "tile's part not empty",
+                    p->ops[i].name, (long long)v, (long long)len,
+                    (long long)(len > 1 ? len : 2));
+      return false;
+    }
+    p->reduce_ways = (int32_t)v;
+  }
   return true;
 }

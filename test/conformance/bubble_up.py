@@ -125,6 +125,14 @@ def main():
                            capture_output=True, timeout=120)
         out = p.stdout.decode(errors="replace")
         err = p.stderr.decode(errors="replace")
+        if p.returncode != 0 and "error:" not in err:
+            # The pass fails without a word, as bishengir's: ask it why.
+            loud = [o + "=emit-remarks=true"
+                    if o.lstrip("-") == "hivm-bubble-up-extract-slice" else o
+                    for o in run_options(text)]
+            err = subprocess.run([args.npuc_opt, path] + loud,
+                                 capture_output=True, timeout=120
+                                 ).stderr.decode(errors="replace")
         fc_ok, fc_msg = filecheck(args.filecheck, path, out)
         want = expected_bubbled(text)
         if p.returncode != 0:

@@ -263,8 +263,63 @@ static void shared_load_among_a_ring(void **state) {
     free(all[i]->data);
 }
 
+/* The reduce split across tiles: tile 1 (a member) and tile 0 (the
+ * owner) each hold 8192 bytes of fp32 partial sums ([32, 64]); after
+ * op_psum_reduce on both threads the owner's hold the sum. Each charges
+ * the ring reduce-scatter and the gather to the owner, twice the 2-tile
+ * gather: 2 x (32 + 1 step of (1 hop x 4 + 4096 / 64)) = 200 NoC cycles,
+ * and its adds, one 4096-byte share: 32 + 4096 / 256 = 48 CT cycles; the
+ * estimate's npuc_tx8_noc_reduce_cycles is the same 200. */
+typedef struct {
+  TSR psum;
+  int32_t tile;
+  uint64_t cycles;
+  npuc_tx8_counters counters;
+} team_member;
+
+static void *reduce_member(void *arg) {
+  team_member *m = arg;
+  npuc_tx8_counters_reset();
+  m->cycles = op_psum_reduce(&m->psum, m->tile, 0, 2);
+  m->counters = npuc_tx8_counters_get();
+  return NULL;
+}
+
+static void team_reduce_over_noc(void **state) {
+  (void)state;
+  npuc_tx8_target dflt = NPUC_TX8_TARGET_DEFAULT;
+  npuc_tx8_rt_set_target(&dflt);
+  const int32_t shape[2] = {32, 64};
+  team_member m[2];
+  for (int t = 0; t < 2; ++t) {
+    m[t] = (team_member){
+        alloc_shape(shape, 2, NPUC_TX8_F32, NPUC_TX8_TENSOR), t, 0, {0}};
+    assert_int_equal(m[t].psum.layout.total_bytes, 8192);
+    for (int i = 0; i < 2048; ++i)
+      ((float *)m[t].psum.data)[i] = (float)(i % 7) * (t ? 0.5f : 2.0f);
+  }
+  pthread_t th[2];
+  for (int t = 0; t < 2; ++t)
+    assert_int_equal(pthread_create(&th[t], NULL, reduce_member, &m[t]), 0);
+  for (int t = 0; t < 2; ++t)
+    pthread_join(th[t], NULL);
+  for (int i = 0; i < 2048; ++i)
+    assert_float_equal(((float *)m[0].psum.data)[i], (float)(i % 7) * 2.5f, 0);
+  npuc_tx8_noc mesh = {dflt.tiles_x, dflt.noc_link_bytes_per_cycle,
+                       dflt.noc_hop_cycles, dflt.op_overhead_cycles};
+  assert_int_equal(npuc_tx8_noc_reduce_cycles(&mesh, 8192, 2, 0, 1), 200);
+  assert_int_equal(npuc_tx8_noc_reduce_add_bytes(8192, 2), 4096);
+  for (int t = 0; t < 2; ++t) {
+    assert_int_equal(m[t].cycles, 248);
+    assert_int_equal(m[t].counters.busy[NPUC_TX8_BUSY_NOC], 200);
+    assert_int_equal(m[t].counters.busy[NPUC_TX8_BUSY_CT], 48);
+    free(m[t].psum.data);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(team_reduce_over_noc),
       cmocka_unit_test(load_compute_store),
       cmocka_unit_test(batchnorm_splits_engines),
       cmocka_unit_test(counters_are_per_thread),

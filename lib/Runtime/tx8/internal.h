@@ -82,6 +82,9 @@ void npuc_tx8i_check_vector(const char *op, const char *what,
                             const npuc_tx8_tsr *v, int64_t c);
 void npuc_tx8i_check_compact(const char *op, const char *what,
                              const npuc_tx8_tsr *t);
+/* psum and out valid, psum fp32 of out's dims (psum_team.c). */
+void npuc_tx8i_check_psum(const char *op, const npuc_tx8_tsr *psum,
+                          const npuc_tx8_tsr *out);
 
 /* Checks `shape` (dim dimensions, each positive, 1 <= dim <= 8) holds
  * exactly t's elements; returns their count. */

@@ -98,12 +98,8 @@ uint64_t op_gemm_psum(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                       const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
                       const npuc_tx8_tsr *psum, const npuc_tx8_tsr *out,
                       int phase) {
-  npuc_tx8i_check_tsr("op_gemm_psum", "psum", psum);
-  npuc_tx8i_check_tsr("op_gemm_psum", "out", out);
+  npuc_tx8i_check_psum("op_gemm_psum", psum, out);
   npuc_tx8_dims pd = psum->layout.dims, od = out->layout.dims;
-  if (psum->layout.dtype != NPUC_TX8_F32 || pd.n != od.n || pd.hw != od.hw ||
-      pd.c != od.c)
-    npuc_tx8_fail("op_gemm_psum", "psum must be fp32 of out's dims");
   npuc_tx8_tsr part = *psum;
   part.data = calloc(1, (size_t)psum->layout.total_bytes);
   if (!part.data)

@@ -105,6 +105,7 @@ static bool read_decision(group_emitter *g) {
     g->slice[d] = (int32_t)s;
     tiles *= ways;
   }
+  tiles *= p->reduce_ways; /* a team of tiles per part: K across them */
   g->parts = (int32_t)tiles;
   if (tiles > g->prog->tiles) {
     npuc_op_error(p->compute,
@@ -310,6 +311,9 @@ static void emit_store(group_emitter *g, int store);
 static void emit_place(group_emitter *g, int i);
 static void emit_place_in(group_emitter *g, int i, const char *slice);
 static void emit_k_loop(group_emitter *g);
+static void emit_k_team(group_emitter *g);
+static void emit_k_team_loop(group_emitter *g);
+static void emit_team_reduce(group_emitter *g);
 static void emit_step(group_emitter *g, const npuc_tx8_step *st);
 static void emit_set(group_emitter *g, const char *slice, const char *set);
 
@@ -413,9 +417,12 @@ static void emit_loop(group_emitter *g) {
                  nb, nb, NPUC_TX8_MAX_RANK, nb);
   npuc_sb_printf(o, "  npuc_tx8_tl_group_begin(%d, \"group %d: %s\");\n", g->id,
                  g->id, p->compute_name);
-  npuc_sb_printf(o,
-                 "  npuc_tx8_gshape_init(&g, out_shape, sharding, %d, tile);\n",
-                 p->out.rank);
+  if (p->reduce_ways > 1)
+    emit_k_team(g);
+  else
+    npuc_sb_printf(
+        o, "  npuc_tx8_gshape_init(&g, out_shape, sharding, %d, tile);\n",
+        p->out.rank);
   order_invariants(g);
   emit_invariants(g);
   npuc_sb_printf(o, "  bool more = npuc_tx8_gshape_next(&g, slice, &outs[0]);"
@@ -573,8 +580,12 @@ static void emit_slice_steps(group_emitter *g) {
     if (st->kind == NPUC_TX8_STEP_COMPUTE && st->index == p->reduce_op) {
       npuc_sb_printf(g->out, "    }\n");
       in_k = false;
+      if (p->reduce_ways > 1)
+        emit_team_reduce(g);
     }
   }
+  if (p->reduce_ways > 1)
+    npuc_sb_printf(g->out, "    } /* the team's owner */\n");
 }
 
 /* Opens a block whose `out`, `l`, `b` and `clip` are set `set`'s, for
@@ -691,6 +702,10 @@ static void emit_heads(group_emitter *g, const char *slice, const char *set) {
 static void emit_k_loop(group_emitter *g) {
   const npuc_tx8_group_plan *p = &g->plan;
   int r = p->out.rank;
+  if (p->reduce_ways > 1) {
+    emit_k_team_loop(g);
+    return;
+  }
   npuc_sb_printf(g->out,
                  "    for (int32_t k0 = 0; k0 < %d; k0 += %d) { /* K slices: "
                  "partial sums in SPM */\n"
@@ -818,8 +833,10 @@ static void emit_dma(group_emitter *g, int buf, int t, const char *what,
  * (op_dma_load_shared decides). */
 static void emit_load(group_emitter *g, int buf) {
   const npuc_tx8_buffer *b = &g->plan.buffers[buf];
-  int32_t stride, members = npuc_tx8_buffer_shared(&g->plan, buf, g->sharding,
-                                                   g->slice, &stride);
+  int32_t stride = 1, members = 0;
+  if (g->plan.reduce_ways <= 1) /* a team's tiles read their own K parts */
+    members =
+        npuc_tx8_buffer_shared(&g->plan, buf, g->sharding, g->slice, &stride);
   if (members <= 1) {
     emit_dma(g, buf, g->operand_ddr[b->source], "load_var",
              "op_dma_load_slice(&b[%d], &whole", "");
@@ -918,7 +935,12 @@ static void emit_compute(group_emitter *g, const npuc_tx8_group_op *op) {
       npuc_sb_printf(o, "&b[%d]", in[2]);
     else
       npuc_sb_printf(o, "NULL");
-    if (psum) /* the last K slice writes the result */
+    if (psum && p->reduce_ways > 1) /* the team's sum writes it */
+      npuc_sb_printf(o,
+                     ", &b[%d], &b[%d], k0 == kbeg ? NPUC_TX8_PSUM_FIRST : "
+                     "0);\n    }\n",
+                     p->psum, r);
+    else if (psum) /* the last K slice writes the result */
       npuc_sb_printf(o,
                      ", &b[%d], &b[%d], (k0 == 0 ? NPUC_TX8_PSUM_FIRST : 0) "
                      "| (k0 + %d >= %d ? NPUC_TX8_PSUM_LAST : 0));\n    }\n",
@@ -1151,4 +1173,71 @@ static void emit_gemm_heads(group_emitter *g, const npuc_tx8_group_op *op) {
   for (int d = 1; d < r - 2; ++d)
     npuc_sb_printf(g->out, "      param.heads *= l[%d].shape_real[%d];\n",
                    op->result, d);
+}
+
+/* ---- the reduce split across tiles
+ * ------------------------------------------------- */
+
+/* A team of reduce_ways consecutive tiles per part of the output: the
+ * part is the team's number's, `kt` the tile's place in its team (its
+ * part of K). */
+static void emit_k_team(group_emitter *g) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  npuc_sb_printf(g->out,
+                 "  const int32_t kt = tile %% %d; /* K part %d ways across "
+                 "a team of tiles */\n"
+                 "  npuc_tx8_gshape_init(&g, out_shape, sharding, %d, tile / "
+                 "%d);\n",
+                 (int)p->reduce_ways, (int)p->reduce_ways, p->out.rank,
+                 (int)p->reduce_ways);
+}
+
+/* The tile's part of K, [kbeg, kend), in K slices. */
+static void emit_k_team_loop(group_emitter *g) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  int r = p->out.rank, len = (int)p->reduce_len, ks = (int)p->reduce_slice;
+  int part = (int)npuc_tx8_reduce_part(p);
+  npuc_sb_printf(g->out,
+                 "    const int32_t kbeg = kt * %d, kend = kbeg + %d < %d ? "
+                 "kbeg + %d : %d;\n"
+                 "    for (int32_t k0 = kbeg; k0 < kend; k0 += %d) { /* the "
+                 "tile's K slices: partial sums in SPM */\n"
+                 "    L_SHAPE kout = out;\n"
+                 "    kout.dim = %d;\n"
+                 "    kout.shape_whole[%d] = %d;\n"
+                 "    kout.shape_start[%d] = k0;\n"
+                 "    kout.shape_slice[%d] = %d;\n"
+                 "    kout.shape_real[%d] = kend - k0 < %d ? kend - k0 : %d;\n",
+                 part, part, len, part, len, ks, r + 1, r, len, r, r, ks, r, ks,
+                 ks);
+  for (int i = 0; i < p->num_buffers; ++i)
+    if (npuc_tx8_buffer_in_reduce(p, i))
+      emit_place_in(g, i, "kout");
+}
+
+/* After the tile's K slices: the team's partial sums summed into its
+ * first tile (op_psum_reduce, every member), which alone writes the
+ * result (plus the bias) and runs the rest of the slice (closed by
+ * emit_slice_steps). */
+static void emit_team_reduce(group_emitter *g) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  const npuc_tx8_group_op *op = &p->ops[p->reduce_op];
+  npuc_sb *o = g->out;
+  int ps = p->psum, r = op->result;
+  npuc_sb_printf(o,
+                 "    npuc_tx8_tl_step(\"group %d: psum reduce\", "
+                 "(npuc_tx8_tl_range[]){npuc_tx8_tl_tsr(&b[%d])}, 1, "
+                 "(npuc_tx8_tl_range[]){npuc_tx8_tl_tsr(&b[%d])}, 1);\n"
+                 "    cycles += op_psum_reduce(&b[%d], tile, tile - kt, %d);\n"
+                 "    if (kt == 0) { /* the team's owner */\n"
+                 "    npuc_tx8_tl_step(\"group %d: psum out\", "
+                 "(npuc_tx8_tl_range[]){npuc_tx8_tl_tsr(&b[%d])}, 1, "
+                 "(npuc_tx8_tl_range[]){npuc_tx8_tl_tsr(&b[%d])}, 1);\n"
+                 "    cycles += op_psum_out(&b[%d], ",
+                 g->id, ps, ps, ps, (int)p->reduce_ways, g->id, ps, r, ps);
+  if (op->has_bias)
+    npuc_sb_printf(o, "&b[%d]", op->operand_buffer[2]);
+  else
+    npuc_sb_printf(o, "NULL");
+  npuc_sb_printf(o, ", &b[%d]);\n", r);
 }

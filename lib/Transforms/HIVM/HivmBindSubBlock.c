@@ -22,7 +22,11 @@
  * When any step fails the function is restored and falls back to 1:1: each
  * store-like op runs on sub-block 0 only (`scf.if %sb == 0 {...}
  * {limit_sub_block_id0}`), with a remark naming the reason at the op that
- * caused it. docs/passes/hivm-bind-sub-block.md has the details. */
+ * caused it. A store marked {already_sub_block_bound} is left as it is, and
+ * a distributed custom op without results (a barrier) is guarded like a
+ * store. With enable-tile=false the cube function of a mix kernel loses its
+ * tiling_dim_mapping marks. docs/passes/hivm-bind-sub-block.md has the
+ * details. */
 #include "BubbleUpInternal.h" /* BUB_UNSLICE */
 #include "npuc/BuildOps.h"
 #include "SubBlock.h"
@@ -45,6 +49,8 @@
 
 #define MAX_RANK 16
 #define DISABLE_ATTR "hivm.disable_auto_tile_and_bind_subblock"
+#define BOUND_ATTR "already_sub_block_bound" /* set by a partition pass */
+#define MAPPING_ATTR "tiling_dim_mapping"
 
 #define BIND_OPTIONS(X, T)                                                     \
   X(T, bool, enable_tile, "enable-tile", NPUC_OPT_BOOL, "true", NULL,          \
@@ -82,6 +88,8 @@ static void fail(failure *f, MlirLocation loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static bool applies(MlirOperation func, bool all_vector_kernels);
+static bool has_attr(MlirOperation op, const char *name);
+static bool core_type_is(MlirOperation func, const char *kind);
 static bool split_already(const npuc_dim_result *dims);
 static bool check_shape(MlirOperation func, const npuc_dim_result *dims,
                         const npuc_op_registry *reg, failure *f);
@@ -89,17 +97,28 @@ static bool check_memory(const npuc_dim_result *dims, failure *f);
 static void tile(MlirOperation func, npuc_dim_result *dims, bool strict,
                  const npuc_pass_context *ctx, failure *f);
 static void fall_back(MlirOperation func, const npuc_op_registry *reg);
+static bool has_distributed_effects(MlirOperation func);
+static void drop_tiling_dim_mapping(MlirOperation func);
 
 static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
                            const npuc_pass_context *ctx) {
   if (!applies(func, NPUC_PASS_OPTS(bind_options, opts)->all_vector_kernels)) {
-    npuc_pass_verified(func); /* unchanged */
+    if (!NPUC_PASS_OPTS(bind_options, opts)->enable_tile &&
+        core_type_is(func, "#hivm.func_core_type<AIC>") &&
+        has_attr(func, "hivm.part_of_mix"))
+      drop_tiling_dim_mapping(func);
+    npuc_pass_verified(func);
     return true;
   }
   npuc_dim_result dims;
   if (!npuc_dim_analyze(func, ctx->registry, &dims)) {
     npuc_pass_error(func, "out of memory");
     return false;
+  }
+  if (dims.num_leaves == 0 && has_distributed_effects(func)) {
+    npuc_dim_result_free(&dims); /* only a barrier or a put: 1:1, quietly */
+    fall_back(func, ctx->registry);
+    return true;
   }
   if (dims.num_leaves == 0 || split_already(&dims)) { /* nothing to split */
     npuc_dim_result_free(&dims);
@@ -168,14 +187,19 @@ static void append_text(MlirStringRef s, void *user) {
   t->text[t->len] = '\0';
 }
 
-static bool is_aiv(MlirOperation func) {
+/* `kind`: the printed hivm.func_core_type, e.g. "#hivm.func_core_type<AIV>". */
+static bool core_type_is(MlirOperation func, const char *kind) {
   MlirAttribute a = mlirOperationGetAttributeByName(
       func, mlirStringRefCreateFromCString("hivm.func_core_type"));
   if (mlirAttributeIsNull(a))
     return false;
   short_text t = {{0}, 0};
   mlirAttributePrint(a, append_text, &t);
-  return strcmp(t.text, "#hivm.func_core_type<AIV>") == 0;
+  return strcmp(t.text, kind) == 0;
+}
+
+static bool is_aiv(MlirOperation func) {
+  return core_type_is(func, "#hivm.func_core_type<AIV>");
 }
 
 /* AIV functions of mix kernels (all AIV functions with all-vector-kernels),
@@ -762,10 +786,38 @@ static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
 /* ---- the 1:1 fallback -------------------------------------------------------
  */
 
+/* A distributed custom op without results (a barrier, a one-sided put)
+ * acts on other cores once per call: like a store, it runs on sub-block 0
+ * only, as bishengir has it. Those with results (a wait, a peer's
+ * pointer, a token) feed the kernel's dataflow and run on both. */
+static bool distributed_effect(MlirOperation op) {
+  return mlirOperationGetNumResults(op) == 0 &&
+         npuc_op_is(op, "hivm.hir.custom") &&
+         has_attr(op, "hivm.is_distributed");
+}
+
+static unsigned distributed_effect_op(MlirOperation op, void *user) {
+  (void)user;
+  return distributed_effect(op) ? NPUC_OP_KEEP : NPUC_OP_PASS;
+}
+
+/* Asked only of functions without store-like ops (most have some). */
+static bool has_distributed_effects(MlirOperation func) {
+  npuc_op_list l = {0};
+  npuc_op_list_collect(func, MlirWalkPreOrder, distributed_effect_op, NULL, &l);
+  bool any = l.count > 0;
+  npuc_op_list_free(&l);
+  return any;
+}
+
 /* The table entry is found through the cache; only store-like ops pay
- * for the full check. */
+ * for the full check. Distributed side effects are guarded too. */
 static unsigned store_like(MlirOperation op, void *user) {
   npuc_op_def_cache *defs = user;
+  if (distributed_effect(op))
+    return NPUC_OP_KEEP;
+  if (has_attr(op, BOUND_ATTR)) /* already guarded by whoever bound it */
+    return NPUC_OP_PASS;
   const npuc_op_def *def = npuc_op_def_of(defs, op);
   if (!def || !npuc_op_has_trait(def, NPUC_TRAIT_STORE_LIKE))
     return NPUC_OP_PASS;
@@ -782,5 +834,31 @@ static void fall_back(MlirOperation func, const npuc_op_registry *reg) {
   for (size_t i = 0; i < l.count; i++)
     if (mlirOperationGetNumResults(l.ops[i]) <= 1)
       guard_leaf(l.ops[i], (MlirValue){NULL}, reg);
+  npuc_op_list_free(&l);
+}
+
+/* ---- the cube half when tiling is off ---------------------------------------
+ */
+
+/* annotation.mark {tiling_dim_mapping = ...} tells the cube function how the
+ * vector half splits a tightly coupled value. With enable-tile=false the
+ * vector half runs 1:1, so the hint is dropped (as bishengir does): the
+ * attribute, and the mark when nothing else is left on it. */
+static unsigned tiling_mark(MlirOperation op, void *user) {
+  (void)user;
+  return npuc_op_is(op, "annotation.mark") && has_attr(op, MAPPING_ATTR)
+             ? NPUC_OP_KEEP
+             : NPUC_OP_PASS;
+}
+
+static void drop_tiling_dim_mapping(MlirOperation func) {
+  npuc_op_list l = {0};
+  npuc_op_list_collect(func, MlirWalkPreOrder, tiling_mark, NULL, &l);
+  for (size_t i = 0; i < l.count; i++) {
+    mlirOperationRemoveAttributeByName(
+        l.ops[i], mlirStringRefCreateFromCString(MAPPING_ATTR));
+    if (mlirOperationGetNumAttributes(l.ops[i]) == 0)
+      mlirOperationDestroy(l.ops[i]);
+  }
   npuc_op_list_free(&l);
 }

@@ -2,8 +2,10 @@
  * {to_be_bubbled_slice} above its producer, repeatedly, until each reaches
  * a block argument, a tensor.empty or a load (include/npuc/BubbleUp.h; the
  * patterns are in BubbleUpHivm.c and BubbleUpStructural.c). A slice that
- * cannot move to such a stop point is an error, as for bishengir: the
- * 1:2 sub-block split it was placed for would not happen. */
+ * cannot move to such a stop point fails the pass, as for bishengir: the
+ * 1:2 sub-block split it was placed for would not happen. bishengir fails
+ * it without a word; so does this pass unless emit-remarks=true, which
+ * names the op the slice is stuck below (an error at the slice). */
 #include "npuc/BubbleUp.h"
 #include "npuc/Pass.h"
 
@@ -18,7 +20,10 @@
     "collapsed offsets, partly overlapping insert_slice windows)")             \
   X(T, int64_t, sub_blocks, "sub-blocks", NPUC_OPT_INT, "2", NULL,             \
     "buffer_size_in_byte hints of buffers made dynamic assume tiles of this "  \
-    "many sub-blocks (1: the whole dimension)")
+    "many sub-blocks (1: the whole dimension)")                                \
+  X(T, bool, emit_remarks, "emit-remarks", NPUC_OPT_BOOL, "false", NULL,       \
+    "say why the pass fails (an error at the slice that cannot move); "        \
+    "bishengir fails without a message")
 NPUC_PASS_OPTIONS(bubble_options, BUBBLE_OPTIONS);
 
 NPUC_PASS_DEFINE(
@@ -40,6 +45,8 @@ static bool bubble_up(MlirOperation func, const npuc_pass_options *opts,
   npuc_bubble_report rep;
   if (npuc_bubble_up_slices(func, ctx->registry, &bo, &rep))
     return true;
+  if (!NPUC_PASS_OPTS(bubble_options, opts)->emit_remarks)
+    return false;
   char msg[512];
   if (mlirOperationIsNull(rep.blocker)) {
     snprintf(msg, sizeof msg,

@@ -179,6 +179,44 @@ static void take_place_of_parent(MlirOperation loop, MlirBlock body) {
 /* ---- the 1:1 guard --------------------------------------------------------
  */
 
+/* How many ops at the top of the function a guard looks through for a
+ * zero to reuse: the constants the folder would have put there. */
+#define LEADING_CONSTANTS 64
+
+static bool is_index_zero(MlirOperation op) {
+  if (!npuc_op_is(op, "arith.constant") ||
+      mlirOperationGetNumResults(op) != 1 ||
+      !mlirTypeIsAIndex(mlirValueGetType(mlirOperationGetResult(op, 0))))
+    return false;
+  MlirAttribute v = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("value"));
+  return !mlirAttributeIsNull(v) && mlirAttributeIsAInteger(v) &&
+         mlirIntegerAttrGetValueInt(v) == 0;
+}
+
+/* `arith.constant 0 : index` at the top of the function's entry block,
+ * where MLIR's folder keeps constants (and where bishengir's output has
+ * the guards' zero): the one among the leading constants there, else a
+ * new one. Outside a function, in front of `op`. */
+static MlirValue function_zero(MlirOperation op, npuc_builder *b) {
+  MlirOperation func = mlirOperationGetParentOperation(op);
+  while (!mlirOperationIsNull(func) && !npuc_op_is(func, "func.func"))
+    func = mlirOperationGetParentOperation(func);
+  MlirType index = mlirIndexTypeGet(mlirOperationGetContext(op));
+  if (mlirOperationIsNull(func))
+    return npuc_build_int_constant(b, index, 0);
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  MlirOperation first = mlirBlockGetFirstOperation(entry);
+  MlirOperation c = first;
+  for (int i = 0; i < LEADING_CONSTANTS && !mlirOperationIsNull(c) &&
+                  npuc_op_is(c, "arith.constant");
+       i++, c = mlirOperationGetNextInBlock(c))
+    if (is_index_zero(c))
+      return mlirOperationGetResult(c, 0);
+  npuc_builder top = {entry, first, b->loc, {NULL}};
+  return npuc_build_int_constant(&top, index, 0);
+}
+
 void npuc_guard_sub_block0(MlirOperation op, MlirValue sub_block,
                            const MlirValue *inits) {
   MlirContext ctx = mlirOperationGetContext(op);
@@ -192,7 +230,7 @@ void npuc_guard_sub_block0(MlirOperation op, MlirValue sub_block,
                                0);
     sub_block = npuc_build_int_cast(&b, id, index);
   }
-  MlirValue zero = npuc_build_int_constant(&b, index, 0);
+  MlirValue zero = function_zero(op, &b);
   MlirValue cond = npuc_build_cmpi(&b, NPUC_CMPI_EQ, sub_block, zero);
   intptr_t n = mlirOperationGetNumResults(op);
   MlirType types[16];

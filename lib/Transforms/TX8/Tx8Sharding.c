@@ -68,6 +68,7 @@ typedef struct {
   int32_t sharding[NPUC_TX8_MAX_RANK];
   int32_t slice[NPUC_TX8_MAX_RANK];
   int32_t k_slice; /* the reduce split's K slice; 0: none */
+  int32_t k_ways;  /* its tiles across K (reduce_sharding); 1: none */
   int64_t spm_bytes;
   int64_t offsets[NPUC_TX8_MAX_BUFFERS + 1];
 } decision;
@@ -79,13 +80,15 @@ typedef struct {
   npuc_tx8_group_plan *kp;      /* p with its gemm's K split, or NULL */
   npuc_tx8_group_plan *k_store; /* room for kp */
   int k_op;                     /* the gemm that may be K-split, or -1 */
+  MlirOperation ways_op;        /* the gemm of a given reduce_sharding */
   const npuc_tx8_target *t;
   int64_t spm, budget, tried;
   int32_t tiles;
   bool report;
   double best_cost;
   int32_t best_sharding[NPUC_TX8_MAX_RANK], best_slice[NPUC_TX8_MAX_RANK];
-  int32_t best_k;
+  int32_t best_k, best_ways;
+  int32_t given_ways; /* a given reduce_sharding (with a given sharding) */
   int64_t least_bytes;
   int32_t least_sharding[NPUC_TX8_MAX_RANK], least_slice[NPUC_TX8_MAX_RANK];
   /* The DDR layout of each group operand (the first NPUC_TX8_MAX_BUFFERS)
@@ -99,6 +102,7 @@ typedef struct {
 typedef struct {
   char *key;
   int32_t sharding[NPUC_TX8_MAX_RANK], slice[NPUC_TX8_MAX_RANK], k_slice;
+  int32_t k_ways;
   MlirOperation group; /* the group searched */
 } template_entry;
 
@@ -188,28 +192,66 @@ static bool decide(search *s, MlirOperation group, run_state *rs);
 static bool apply_decision(const search *s, MlirOperation group, run_state *rs);
 static void ddr_modes(search *s, MlirOperation group);
 
+/* The K ways across tiles a gemm of the group carries
+ * (`reduce_sharding`; -1 when not a positive integer, 0 when absent),
+ * taken off every op: this pass decides them again unless the sharding is
+ * given (then they are given too). */
+static int32_t take_reduce_sharding(MlirOperation op, MlirOperation *where) {
+  int32_t ways = 0;
+  MlirStringRef name = mlirStringRefCreateFromCString("reduce_sharding");
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute a = mlirOperationGetAttributeByName(op, name);
+    if (mlirAttributeIsNull(a))
+      continue;
+    int64_t v = mlirAttributeIsAInteger(a) ? mlirIntegerAttrGetValueInt(a) : -1;
+    ways = v < 1 || v > INT32_MAX ? -1 : (int32_t)v;
+    *where = op;
+    mlirOperationRemoveAttributeByName(op, name);
+  }
+  return ways;
+}
+
+/* An earlier run's tile_parallel (not given) is searched again: off the
+ * ops before the plan is built, which would otherwise read its decision
+ * (the buffers it keeps invariant: a whole-output decision, such as K
+ * across all the tiles, would make every load look invariant to the
+ * search). write_attrs writes the new one. False after the located
+ * error of a malformed one. */
+static bool drop_searched_sharding(MlirOperation op) {
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    npuc_tx8_parallel_attr par;
+    npuc_tx8_attr_status st =
+        npuc_tx8_op_parallel_attr(op, "tile_parallel", &par);
+    if (st == NPUC_TX8_ATTR_MALFORMED)
+      return false;
+    if (st == NPUC_TX8_ATTR_PRESENT && !par.sharding_is_given)
+      mlirOperationRemoveAttributeByName(
+          op, mlirStringRefCreateFromCString("tile_parallel"));
+  }
+  return true;
+}
+
+/* The anchor's tile_parallel says sharding_is_given = true. */
+static bool sharding_given(const npuc_tx8_group_plan *p) {
+  npuc_tx8_parallel_attr given;
+  return npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &given) ==
+             NPUC_TX8_ATTR_PRESENT &&
+         given.sharding_is_given;
+}
+
 /* The plans live on the heap: each holds up to 128 buffers. */
 static bool shard_group(MlirOperation group, run_state *rs) {
   if (npuc_tx8_group_is_ddr_only(group))
     return true; /* works in DDR: no tiles, no SPM */
   /* This pass decides the reduce split: an earlier run's is searched
    * again. */
-  MlirOperation gemm = npuc_tx8_group_compute_op(group);
-  for (; !mlirOperationIsNull(gemm); gemm = mlirOperationGetNextInBlock(gemm)) {
+  MlirOperation gemm = npuc_tx8_group_compute_op(group), ways_op = {NULL};
+  int32_t ways = take_reduce_sharding(gemm, &ways_op);
+  if (!drop_searched_sharding(gemm))
+    return false; /* a malformed tile_parallel, reported */
+  for (; !mlirOperationIsNull(gemm); gemm = mlirOperationGetNextInBlock(gemm))
     mlirOperationRemoveAttributeByName(
         gemm, mlirStringRefCreateFromCString("reduce_split"));
-    /* So is its sharding, unless given: the plan must not read back an
-     * earlier decision (its residents and invariants), which the
-     * estimate would then see for every candidate. */
-    npuc_tx8_parallel_attr given;
-    npuc_tx8_attr_status st =
-        npuc_tx8_op_parallel_attr(gemm, "tile_parallel", &given);
-    if (st == NPUC_TX8_ATTR_MALFORMED)
-      return false; /* reported */
-    if (st == NPUC_TX8_ATTR_PRESENT && !given.sharding_is_given)
-      mlirOperationRemoveAttributeByName(
-          gemm, mlirStringRefCreateFromCString("tile_parallel"));
-  }
   npuc_tx8_group_plan *plan = npuc_xmalloc(2 * sizeof *plan);
   bool ok = npuc_tx8_group_plan_build(group, &plan[0]);
   int32_t tiles = ok ? npuc_tx8_group_tiles(group, rs->t) : 0;
@@ -225,6 +267,10 @@ static bool shard_group(MlirOperation group, run_state *rs) {
               .k_op = ok ? npuc_tx8_group_reduce_candidate(&plan[0]) : -1};
   if (ok)
     ddr_modes(&s, group);
+  if (ok && ways != 0 && sharding_given(&plan[0])) {
+    s.given_ways = ways;
+    s.ways_op = ways_op;
+  }
   ok =
       ok && tiles > 0 && decide(&s, group, rs) && apply_decision(&s, group, rs);
   free(plan);
@@ -236,12 +282,15 @@ static bool decide(search *s, MlirOperation group, run_state *rs) {
   npuc_sb key = {0};
   uint64_t hash = 0;
   const template_entry *hit = NULL;
-  if (template_key(group, &key))
+  if (template_key(group, &key)) {
+    npuc_sb_printf(&key, "reduce_sharding=%d;", (int)s->given_ways);
     hit = cache_find(&rs->cache, key.data, &hash);
+  }
   if (hit) {
     memcpy(s->best_sharding, hit->sharding, sizeof s->best_sharding);
     memcpy(s->best_slice, hit->slice, sizeof s->best_slice);
     s->best_k = hit->k_slice;
+    s->best_ways = hit->k_ways;
     s->best_cost = 0;
   } else {
     /* The plan with a K split only for a search: a template needs none. */
@@ -270,6 +319,7 @@ static bool apply_decision(const search *s, MlirOperation group,
   memcpy(d.sharding, s->best_sharding, sizeof d.sharding);
   memcpy(d.slice, s->best_slice, sizeof d.slice);
   d.k_slice = s->best_k;
+  d.k_ways = s->best_ways > 1 ? s->best_ways : 1;
   const npuc_tx8_group_plan *p = s->p;
   if (d.k_slice > 0 && s->k_op >= 0) {
     npuc_tx8_group_plan *kp = s->k_store;
@@ -278,6 +328,10 @@ static bool apply_decision(const search *s, MlirOperation group,
     mlirOperationSetAttributeByName(
         gemm, mlirStringRefCreateFromCString("reduce_split"),
         mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), d.k_slice));
+    if (d.k_ways > 1)
+      mlirOperationSetAttributeByName(
+          gemm, mlirStringRefCreateFromCString("reduce_sharding"),
+          mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), d.k_ways));
     if (!npuc_tx8_group_plan_build(group, kp))
       return false;
     p = kp;
@@ -369,6 +423,8 @@ static bool check_given(const npuc_tx8_group_plan *p,
 static int sharding_space(const search *s, int32_t (*out)[NPUC_TX8_MAX_RANK],
                           int cap);
 static void search_splits(search *s, const int32_t *sharding);
+static bool search_k_ways(search *s, const int32_t *given,
+                          int32_t (*space)[NPUC_TX8_MAX_RANK], int cap);
 static void no_fit_error(const search *s);
 
 /* Every sharding of the space (or the given one), every split of each. */
@@ -391,10 +447,16 @@ static bool search_group(search *s) {
     break;
   case NPUC_TX8_ATTR_ABSENT: break;
   }
+  bool is_given = n > 0;
   if (n == 0)
     n = sharding_space(s, space, SPACE_CAP);
-  for (int i = 0; i < n; ++i)
+  for (int i = 0; i < n && s->given_ways == 0; ++i)
     search_splits(s, space[i]);
+  if ((s->given_ways != 0 || (!is_given && s->kp)) &&
+      !search_k_ways(s, is_given ? space[0] : NULL, space, SPACE_CAP)) {
+    free(space);
+    return false;
+  }
   free(space);
   if (s->best_cost >= 0)
     return true;
@@ -590,6 +652,7 @@ static void try_k_splits(search *s, const int32_t *sharding,
   if (!s->kp)
     return;
   int32_t len = s->kp->reduce_len;
+  s->kp->reduce_ways = 1;
   for (int32_t n = 2; n <= len; n *= 2) {
     int32_t k = ceil_div(len, n);
     if (k < s->t->ne_k || (s->tried >= s->budget && s->best_cost >= 0))
@@ -597,6 +660,119 @@ static void try_k_splits(search *s, const int32_t *sharding,
     s->kp->reduce_slice = k;
     try_candidate_on(s, s->kp, sharding, slice);
   }
+}
+
+/* ---- the reduce split across tiles (the seed's SHARDING_MODE 1 and 2) */
+
+static bool check_given_ways(const search *s, const int32_t *given);
+static void search_k_splits(search *s, const int32_t *sharding, int32_t ways);
+
+/* K over a team of `ways` tiles (the group's tiles down to 2, dividing
+ * them: the fewest shardings of the rest first, as the budget may end the
+ * search), each tile's part of K at least one NE instruction's K, with
+ * every sharding of the rest of the tiles over the output (or the given
+ * one and the given ways): the candidates a tile's partial sums are
+ * reduced across its team for. False after a located error (an
+ * impossible given reduce_sharding). */
+static bool search_k_ways(search *s, const int32_t *given,
+                          int32_t (*space)[NPUC_TX8_MAX_RANK], int cap) {
+  int32_t fixed[NPUC_TX8_MAX_RANK], tiles = s->tiles;
+  if (given)
+    memcpy(fixed, given, sizeof fixed);
+  if (s->given_ways != 0 && !check_given_ways(s, given))
+    return false;
+  int32_t len = s->kp->reduce_len;
+  for (int32_t w = tiles; w >= 2; --w) {
+    int32_t part = ceil_div(len, w);
+    bool fits = s->given_ways ? w == s->given_ways
+                              : tiles % w == 0 && part >= s->t->ne_k &&
+                                    (int64_t)(w - 1) * part < len;
+    if (!fits)
+      continue;
+    int n = 1;
+    if (given)
+      memcpy(space[0], fixed, sizeof fixed);
+    else {
+      s->tiles = tiles / w;
+      n = sharding_space(s, space, cap);
+      s->tiles = tiles;
+    }
+    for (int i = 0; i < n; ++i)
+      search_k_splits(s, space[i], w);
+  }
+  s->kp->reduce_ways = 1;
+  return true;
+}
+
+/* A given reduce_sharding: on a gemm the group can K-split, 2 or more
+ * ways, each tile's part of K not empty, the given sharding's tiles times
+ * the ways within the group's. */
+static bool check_given_ways(const search *s, const int32_t *given) {
+  const npuc_tx8_group_plan *p = s->p;
+  MlirOperation at = s->ways_op;
+  int64_t w = s->given_ways;
+  if (!s->kp) {
+    npuc_pass_error(at,
+                    "the given reduce_sharding %lld splits K (the last "
+                    "dimension of the gemm's a) across tiles, but the "
+                    "group cannot split this gemm's K (its only gemm, not "
+                    "batched nor transpose_a, a and b loads read by it "
+                    "alone)",
+                    (long long)w);
+    return false;
+  }
+  int64_t len = s->kp->reduce_len, part = w > 0 ? (len + w - 1) / w : 0;
+  if (w < 2 || w > len || (w - 1) * part >= len) {
+    npuc_pass_error(at,
+                    "the given reduce_sharding %lld cannot split K (the "
+                    "last dimension of the gemm's a, %lld long) across "
+                    "tiles: 2 to %lld ways, each tile's part not empty",
+                    (long long)w, (long long)len, (long long)len);
+    return false;
+  }
+  int64_t need = w;
+  for (int d = 0; d < p->out.rank; ++d)
+    need *= given[d];
+  if (need > s->tiles) {
+    npuc_pass_error(at,
+                    "the given sharding with reduce_sharding %lld (K "
+                    "across tiles) needs %lld tiles, the group has %d",
+                    (long long)w, (long long)need, (int)s->tiles);
+    return false;
+  }
+  return true;
+}
+
+/* Every split of the team's part of the output (as search_splits), each
+ * with the tile's part of K in 1, 2, 4, ... slices of at least one NE
+ * instruction's K, up to the second that fits SPM (a finer K slice only
+ * adds per-call overheads and DMA runs). */
+static void search_k_splits(search *s, const int32_t *sharding, int32_t ways) {
+  const npuc_tx8_group_plan *p = s->p;
+  int rank = p->out.rank;
+  int32_t part[NPUC_TX8_MAX_RANK], count[NPUC_TX8_MAX_RANK];
+  int32_t slice[NPUC_TX8_MAX_RANK];
+  for (int d = 0; d < rank; ++d) {
+    part[d] = ceil_div(p->out.dims[d], sharding[d]);
+    count[d] = 1;
+  }
+  s->kp->reduce_ways = ways;
+  int32_t kpart = npuc_tx8_reduce_part(s->kp);
+  do {
+    for (int d = 0; d < rank; ++d)
+      slice[d] = ceil_div(part[d], count[d]);
+    int fitting = 0;
+    for (int32_t n = 1; n <= kpart && fitting < 2; n *= 2) {
+      int32_t k = ceil_div(kpart, n);
+      if ((n > 1 && k < s->t->ne_k) ||
+          (s->tried >= s->budget && s->best_cost >= 0))
+        break;
+      s->kp->reduce_slice = k;
+      fitting += npuc_tx8_group_spm_bytes(s->kp, slice, NULL) <= s->spm;
+      try_candidate_on(s, s->kp, sharding, slice);
+    }
+  } while (!(s->tried >= s->budget && s->best_cost >= 0) &&
+           next_split(s, part, count));
 }
 
 /* Largest slice of dimension `dim` in [1, slice[dim]] that fits, others
@@ -814,6 +990,7 @@ static void try_candidate_on(search *s, const npuc_tx8_group_plan *p,
     return;
   s->best_cost = cost;
   s->best_k = p->reduce_op >= 0 ? p->reduce_slice : 0;
+  s->best_ways = p->reduce_op >= 0 ? p->reduce_ways : 1;
   memcpy(s->best_sharding, sharding, (size_t)rank * sizeof *sharding);
   memcpy(s->best_slice, slice, (size_t)rank * sizeof *slice);
 }
@@ -857,6 +1034,9 @@ static void mark_head_buffers(const npuc_tx8_group_plan *p, bool *head);
  * in whole 8x16x8 instructions, and each call's issue overhead. With a
  * reduce split, what fills the gemm's K slices and the gemm itself count
  * once per K slice, the partial sums' conversion once per slice. */
+static double team_reduce_cycles(const search *s, const npuc_tx8_group_plan *p,
+                                 const int32_t *slice);
+
 static void estimate(const search *s, const npuc_tx8_group_plan *p,
                      const int32_t *sharding, const int32_t *slice,
                      cost_parts *c) {
@@ -865,8 +1045,7 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
   double all = (double)t->tiles_x * t->tiles_y;
   double ddr_rate = t->ddr_gbytes_per_s / t->clock_ghz / all;
   double over = (double)t->op_overhead_cycles;
-  double k_slices =
-      p->reduce_op >= 0 ? ceil_div(p->reduce_len, p->reduce_slice) : 1;
+  double k_slices = npuc_tx8_reduce_slices(p); /* the tile's K part's */
   c->slices = 1;
   for (int d = 0; d < p->out.rank; ++d)
     if (!npuc_checked_mul(
@@ -899,6 +1078,8 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
       c->ct += cyc = ct_cycles(s, p, o, slice) + over;
     c->op_cyc[k] = cyc;
   }
+  if (p->reduce_op >= 0 && p->reduce_ways > 1)
+    c->ct += team_reduce_cycles(s, p, slice); /* the chain waits for it */
   c->late_tail = late_tail(p, sharding, slice, c);
 }
 
@@ -925,6 +1106,26 @@ static double late_tail(const npuc_tx8_group_plan *p, const int32_t *sharding,
       tail += c->move_cyc[st->index];
   }
   return tail;
+}
+
+/* The reduce split across tiles: the team's partial sums summed into its
+ * first tile, as op_psum_reduce charges it (the NoC's ring reduce-scatter
+ * and gather, npuc_tx8_noc_reduce_cycles, then the CT's adds). Through
+ * DDR instead, the owner would read (ways - 1) partial sums at its share
+ * of the DDR bandwidth (12.5 bytes a cycle on the default target against
+ * a 64-byte link): never cheaper on the targets we know, so not a
+ * candidate. */
+static double team_reduce_cycles(const search *s, const npuc_tx8_group_plan *p,
+                                 const int32_t *slice) {
+  const npuc_tx8_target *t = s->t;
+  int64_t bytes = npuc_tx8_group_buffer_bytes(p, p->psum, slice);
+  npuc_tx8_noc mesh = {t->tiles_x, t->noc_link_bytes_per_cycle,
+                       t->noc_hop_cycles, t->op_overhead_cycles};
+  double noc =
+      (double)npuc_tx8_noc_reduce_cycles(&mesh, bytes, p->reduce_ways, 0, 1);
+  double adds = (double)npuc_tx8_noc_reduce_add_bytes(bytes, p->reduce_ways);
+  return noc + (double)t->op_overhead_cycles +
+         ceil(adds / (double)t->ct_bytes_per_cycle);
 }
 
 /* The CT passes of an elementwise or reduce op (npuc/Tx8Ops.def, the
@@ -984,8 +1185,7 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
   double all = (double)t->tiles_x * t->tiles_y;
   double ddr_rate = t->ddr_gbytes_per_s / t->clock_ghz / all;
   double over = (double)t->op_overhead_cycles;
-  double k_slices =
-      p->reduce_op >= 0 ? ceil_div(p->reduce_len, p->reduce_slice) : 1;
+  double k_slices = npuc_tx8_reduce_slices(p); /* the tile's K part's */
   bool head[NPUC_TX8_MAX_BUFFERS];
   mark_head_buffers(p, head);
   for (int i = 0; i < p->num_buffers; ++i) {
@@ -1003,7 +1203,10 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
         runs = slice_ddr_cycles(s, p, i, s->operand_mode[b->source], sharding,
                                 slice);
       int32_t stride,
-          members = npuc_tx8_buffer_shared(p, i, sharding, slice, &stride);
+          members =
+              p->reduce_ways > 1 /* a team reads its own K parts */
+                  ? 0
+                  : npuc_tx8_buffer_shared(p, i, sharding, slice, &stride);
       if (members > 1)
         shared_load(s, bytes, members, stride, &cyc, &runs, &noc);
       cyc += runs;
@@ -1219,6 +1422,8 @@ static void report_candidate(const search *s, const npuc_tx8_group_plan *p,
   slice_text(sl, sizeof sl - 32, slice, p->out.rank);
   if (p->reduce_op >= 0)
     snprintf(sl + strlen(sl), 32, " K %d", (int)p->reduce_slice);
+  if (p->reduce_op >= 0 && p->reduce_ways > 1)
+    snprintf(sl + strlen(sl), 32, " over %d tiles", (int)p->reduce_ways);
   if (cost < 0) {
     fprintf(stderr,
             "  sharding %s slice %s: does not fit (%lld bytes of SPM, "
@@ -1241,6 +1446,8 @@ static void report_group(const search *s, const template_entry *hit) {
   slice_text(sl, sizeof sl - 32, s->best_slice, p->out.rank);
   if (s->best_k > 0)
     snprintf(sl + strlen(sl), 32, " K %d", (int)s->best_k);
+  if (s->best_ways > 1)
+    snprintf(sl + strlen(sl), 32, " over %d tiles", (int)s->best_ways);
   fprintf(stderr, "tx8-search: ");
   print_where(p->compute);
   if (hit) {
@@ -1362,6 +1569,7 @@ static void cache_add(template_cache *c, char *key, uint64_t hash,
   memcpy(e->sharding, s->best_sharding, sizeof e->sharding);
   memcpy(e->slice, s->best_slice, sizeof e->slice);
   e->k_slice = s->best_k;
+  e->k_ways = s->best_ways;
   c->count++;
   const void *k = (const void *)(uintptr_t)(hash | 1);
   uintptr_t old;
@@ -1396,6 +1604,7 @@ static npuc_tx8_parallel_attr parallel_of(const npuc_tx8_group_plan *p,
   int32_t dp = rank > 1 ? d->sharding[0] : 1, tp = 1;
   for (int i = rank > 1 ? 1 : 0; i < rank; ++i)
     tp *= d->sharding[i];
+  tp *= d->k_ways > 1 ? d->k_ways : 1; /* K across tiles: tensor parallel */
   npuc_tx8_parallel_attr given;
   a.sharding_is_given =
       npuc_tx8_op_parallel_attr(p->compute, "tile_parallel", &given) ==

@@ -10,13 +10,15 @@
 // RUN: not grep . %t.second
 
 // The seed's fallback example, when no axis can be halved (63 is odd): the
-// computation stays whole, only the store is guarded.
+// computation stays whole, only the store is guarded. The guard's zero is
+// at the top of the function, where MLIR's folder keeps constants (and
+// bishengir's output has it).
 // CHECK-LABEL: func.func @odd_size(
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         %[[E:.*]] = hivm.hir.vexp ins(%{{.*}} : tensor<63xf16>)
 // CHECK:         %[[A:.*]] = hivm.hir.vabs ins(%[[E]] : tensor<63xf16>)
 // CHECK:         %[[ID:.*]] = hivm.hir.get_sub_block_idx -> i64
 // CHECK:         %[[IDX:.*]] = arith.index_cast %[[ID]] : i64 to index
-// CHECK:         %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         %[[Z:.*]] = arith.cmpi eq, %[[IDX]], %[[C0]] : index
 // CHECK:         scf.if %[[Z]] {
 // CHECK-NEXT:      hivm.hir.store ins(%[[A]] : tensor<63xf16>) outs(%{{.*}} : memref<63xf16>)
@@ -228,5 +230,22 @@ func.func @marked_elsewhere(%a: tensor<64x64xf32>, %out: memref<64x64xf32>) attr
   %s = math.sqrt %a : tensor<64x64xf32>
   %m = tensor.extract_slice %s[0, 0] [32, 64] [1, 1] {to_be_bubbled_slice} : tensor<64x64xf32> to tensor<32x64xf32>
   annotation.mark %m {keep} : tensor<32x64xf32>
+  return
+}
+
+// -----
+
+// Guards share one zero: the constant already at the top of the function.
+// CHECK-LABEL: func.func @zero_shared(
+// CHECK-NEXT:    %[[Z0:.*]] = arith.constant 0 : index
+// CHECK-NOT:     arith.constant 0 : index
+// CHECK:         arith.cmpi eq, %{{.*}}, %[[Z0]] : index
+// CHECK-NOT:     arith.constant 0 : index
+// CHECK:         arith.cmpi eq, %{{.*}}, %[[Z0]] : index
+func.func @zero_shared(%x: tensor<63xf32>, %a: memref<63xf32>, %b: memref<63xf32>) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
+  %c0 = arith.constant 0 : index
+  // expected-remark@+1 {{dim 0 of the stored value is odd}}
+  hivm.hir.store ins(%x : tensor<63xf32>) outs(%a : memref<63xf32>)
+  hivm.hir.store ins(%x : tensor<63xf32>) outs(%b : memref<63xf32>)
   return
 }

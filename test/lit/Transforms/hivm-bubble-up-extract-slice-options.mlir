@@ -7,7 +7,7 @@
 // RUN:   --hivm-bubble-up-extract-slice=strict-mode=false \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,LAX
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics \
-// RUN:   '--hivm-bubble-up-extract-slice=strict-mode=true' \
+// RUN:   '--hivm-bubble-up-extract-slice=strict-mode=true emit-remarks=true' \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,STRICT
 // RUN: npuc-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(hivm-bubble-up-extract-slice{sub-blocks=4}))' \

@@ -35,3 +35,21 @@ func.func @computed_a(%a: tensor<4x64xf32>, %b: tensor<64x8xf32>) -> tensor<4x8x
   }
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+// A reduce_sharding (K across tiles, tx8-sharding's) without the gemm's
+// reduce_split.
+func.func @without_reduce_split(%a: tensor<8x1024xf32>, %b: tensor<1024x64xf32>) -> tensor<8x64xf32> {
+  %none = tx8be.none : none
+  %0 = tx8be.group(%a, %b) : (tensor<8x1024xf32>, tensor<1024x64xf32>) -> (tensor<8x64xf32>) {
+  ^bb0(%a0: tensor<8x1024xf32>, %a1: tensor<1024x64xf32>):
+    %1 = tx8be.load_var %a0 : tensor<8x1024xf32> -> tensor<8x1024xf32>
+    %2 = tx8be.load_var %a1 : tensor<1024x64xf32> -> tensor<1024x64xf32>
+    // expected-error@+1 {{tx8be.gemm: reduce_sharding 4 cannot split K (1024) across tiles: it needs the gemm's reduce_split}}
+    %3 = tx8be.gemm %1, %2, %none {reduce_sharding = 4 : i64} : tensor<8x1024xf32>, tensor<1024x64xf32>, none -> tensor<8x64xf32>
+    %4 = tx8be.store_var %3 : tensor<8x64xf32> -> tensor<8x64xf32>
+    tx8be.return %4 : tensor<8x64xf32>
+  }
+  return %0 : tensor<8x64xf32>
+}

@@ -8,22 +8,27 @@
 // RUN: npuc-opt %s --split-input-file --tx8-sharding="search-report=true search-budget=1" -o %t.out1 2>&1 | FileCheck %s --check-prefix=BUDGET
 
 // An MLP layer, 64 x 4096 times a 4096 x 4096 bf16 weight (32 MiB): no
-// tile holds the weight. The rows are sharded 2 ways and N 8 ways, K goes
-// in slices of 2048 (a tile's 2048 x 512 part of a K slice, 2 MiB, fits):
-// the two tiles of a column of the grid read the same part of the weight
-// and share it over the NoC (each reads half from DDR), the 8 tiles of a
-// row the same rows of `a`, so DDR sees the weight once; N sharded 16
-// ways (each tile reading all of `a`) is dearer.
+// tile holds the weight. N is sharded 2 ways and K goes to teams of 8
+// tiles (512 each, in one K slice: a tile's 512 x 2048 part of the
+// weight, 2 MiB, fits), the team's fp32 partial sums summed into its
+// first tile over the NoC (reduce_sharding): each tile reads its own part
+// of the weight in long rows, so DDR sees the weight once. Rows 2 ways
+// and N 8 ways with K in slices of 2048 and the weight's parts shared by
+// the two tiles of a column of the grid (each reading half from DDR)
+// comes next (270,490 cycles against 229,899); N sharded 16 ways (each
+// tile reading all of `a`) is dearer.
 // CHECK-LABEL: func.func @mlp_layer
 // CHECK: tx8be.gemm
-// CHECK-SAME: temporal_mem_slice = [32, 512]
-// CHECK-SAME: reduce_split = 2048
-// CHECK-SAME: shape_spatial_sharding = [2, 8]
+// CHECK-SAME: temporal_mem_slice = [64, 2048]
+// CHECK-SAME: reduce_sharding = 8
+// CHECK-SAME: reduce_split = 512
+// CHECK-SAME: shape_spatial_sharding = [1, 2]
 // The report: every candidate with its cost or why it was dropped, then
 // the choice.
 // REPORT-DAG: sharding 16x1 slice 4x4096: does not fit ({{[0-9]+}} bytes of SPM, 3145728)
 // REPORT-DAG: sharding 1x16 slice 64x256: {{[0-9]+}} cycles ({{[0-9]+}} slices of load {{[0-9]+}} store {{[0-9]+}} ne {{[0-9]+}} ct {{[0-9]+}} noc {{[0-9]+}}; once {{[0-9]+}}), {{[0-9]+}} bytes of SPM
-// REPORT: tx8-search: tx8-sharding-search.mlir:[[@LINE+8]]:10: tx8be.gemm: chose sharding 2x8 slice 32x512 K 2048, {{[0-9]+}} cycles, of {{[0-9]+}} candidates
+// REPORT-DAG: sharding 2x8 slice 32x512 K 2048: {{[0-9]+}} cycles
+// REPORT: tx8-search: tx8-sharding-search.mlir:[[@LINE+8]]:10: tx8be.gemm: chose sharding 1x2 slice 64x2048 K 512 over 8 tiles, {{[0-9]+}} cycles, of {{[0-9]+}} candidates
 // BUDGET: tx8-search: tx8-sharding-search.mlir:[[@LINE+7]]:10: tx8be.gemm: chose sharding {{[0-9x]+}} slice {{[0-9x]+}}, {{[0-9]+}} cycles, of 1 candidates
 func.func @mlp_layer(%a: tensor<64x4096xbf16>, %b: tensor<4096x4096xbf16>, %v: tensor<4096xbf16>) -> tensor<64x4096xbf16> {
   %0 = tx8be.group(%a, %b, %v) : (tensor<64x4096xbf16>, tensor<4096x4096xbf16>, tensor<4096xbf16>) -> (tensor<64x4096xbf16>) {
