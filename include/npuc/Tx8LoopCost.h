@@ -3,7 +3,8 @@
  * generator issues it (lib/Target/TX8/EmitGroup.c) with every per-slice
  * load and store in `copies` copies, placed as the C model's timeline
  * places it (lib/Runtime/tx8/timeline.c), from a slice's aggregate
- * costs. test_tx8_loop_cost checks it against that timeline. */
+ * costs. The search's estimate against the simulated cycles:
+ * docs/passes/tx8-sharding.md. */
 #ifndef NPUC_TX8_LOOP_COST_H
 #define NPUC_TX8_LOOP_COST_H
 
@@ -26,7 +27,9 @@ typedef struct {
    * gather overlapping the next one's read, the NoC free then). */
   double load_ready;
   int64_t slices;
-  int copies; /* of each per-slice load and store: 2 or more */
+  /* Of each per-slice load and store; 1: a slice's loads wait for the
+   * chain before it, its chain for the store before it. */
+  int copies;
 } npuc_tx8_loop;
 
 /* The tile's cycles from the group's start to its last transfer. */

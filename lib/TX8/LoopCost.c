@@ -6,8 +6,10 @@
  * slice k - 1's; slice 0's ops reading a late once-filled buffer after
  * it is in) and stores (WDMA). RDMA and WDMA keep their issue order
  * and share the DDR channel, a transfer taking a gap the other leaves, as
- * lib/Runtime/tx8/timeline.c places them. So with two copies a slice's
- * load, gather, chain and store in turn bound two slices' time. The first
+ * lib/Runtime/tx8/timeline.c places them (with one copy, slice k + 1's
+ * loads after slice k's chain, its chain after slice k's store). So with
+ * two copies a slice's load, gather, chain and store in turn bound two
+ * slices' time. The first
  * LOOP_MODEL_SLICES slices are played; past them the second half's period
  * repeats: constant time per candidate. */
 #include "npuc/Tx8LoopCost.h"
@@ -27,6 +29,8 @@ typedef struct {
 } ddr_port;
 
 static double port_take(ddr_port *port, double earliest, double len);
+static double next_loads(ddr_port *port, const npuc_tx8_loop *l, double *rdma,
+                         double *noc, double free);
 static double later(double a, double b) { return a > b ? a : b; }
 
 double npuc_tx8_loop_cycles(const npuc_tx8_loop *l) {
@@ -46,18 +50,17 @@ double npuc_tx8_loop_cycles(const npuc_tx8_loop *l) {
   int m = l->copies < 1 ? 1 : l->copies > MAX_COPIES ? MAX_COPIES : l->copies;
   for (int64_t k = 0; k < model; ++k) {
     double next_ready = 0;
-    if (k + 1 < n) { /* slice k + 1's loads, issued ahead */
-      double free = k + 1 >= m ? ends[(k + 1) % m] : 0;
-      double from = port_take(&port, later(rdma, free), l->load);
-      rdma = from + l->load;
-      next_ready = later(from + l->load_ready, noc + l->noc);
-      noc = l->noc > 0 ? next_ready : noc;
-    }
+    if (m > 1 && k + 1 < n) /* slice k + 1's loads, issued ahead */
+      next_ready = next_loads(&port, l, &rdma, &noc, ends[(k + 1) % m]);
     start = later(in_ready, k ? start + l->span : ready0);
+    if (m == 1) /* one copy: the store's buffer, the last slice's */
+      start = later(start, wdma);
     if (k == 0 && l->late_tail > 0) /* its tail waits for the late fills */
       start = later(start, late_done + l->late_tail - l->chain);
     ends[k % m] = start + l->chain;
     wdma = port_take(&port, later(wdma, ends[k % m]), l->store) + l->store;
+    if (m == 1 && k + 1 < n) /* one copy: after this slice's chain read it */
+      next_ready = next_loads(&port, l, &rdma, &noc, ends[0]);
     in_ready = next_ready;
     end = later(later(end, wdma), later(rdma, noc));
     if (k + 1 == model / 2)
@@ -66,6 +69,18 @@ double npuc_tx8_loop_cycles(const npuc_tx8_loop *l) {
   if (n > model) /* the second half's period, for the rest */
     end += (double)(n - model) * (end - at_half) / (double)(model - model / 2);
   return end;
+}
+
+/* A slice's loads, issued once the RDMA is free and the copy they
+ * overwrite is (`free`: the chain that read it done), then their NoC
+ * gathers in order: when they are all in. */
+static double next_loads(ddr_port *port, const npuc_tx8_loop *l, double *rdma,
+                         double *noc, double free) {
+  double from = port_take(port, later(*rdma, free), l->load);
+  *rdma = from + l->load;
+  double ready = later(from + l->load_ready, *noc + l->noc);
+  *noc = l->noc > 0 ? ready : *noc;
+  return ready;
 }
 
 /* The earliest start at or after `earliest` where the channel is free for

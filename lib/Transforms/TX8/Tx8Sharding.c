@@ -839,11 +839,12 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
  * writes its buffer. The steady slice costs the busier of DDR (loads and
  * stores share the tile's channel) and Ls + C + Ss; the first slice runs
  * serially (fill and drain). Without any copies every slice is serial.
- * What is loaded once per tile comes first. With every per-slice load
- * and store in copies, or one slice (and no K split), the loop is played
- * out instead,
- * as the code generator issues it and the C model's timeline runs it
- * (npuc_tx8_loop_cycles, lib/TX8/LoopCost.c). */
+ * What is loaded once per tile comes first. That is the K split's cost;
+ * without one the loop is played out instead, as the code generator
+ * issues it and the C model's timeline runs it (npuc_tx8_loop_cycles,
+ * lib/TX8/LoopCost.c): with every per-slice load and store in copies
+ * pipelined, else one copy of each (serial but for the other engines'
+ * overlap). */
 static double chain_span(const npuc_tx8_group_plan *p, const cost_parts *c,
                          const npuc_tx8_spm_fit *fit);
 
