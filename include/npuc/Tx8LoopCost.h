@@ -27,9 +27,10 @@ typedef struct {
    * gather overlapping the next one's read, the NoC free then). */
   double load_ready;
   int64_t slices;
-  /* Of each per-slice load and store; 1: a slice's loads wait for the
-   * chain before it, its chain for the store before it. */
-  int copies;
+  /* Of each per-slice load (1: a slice's loads wait for the chain
+   * before it) and of each store (1: a slice's chain waits for the store
+   * before it). */
+  int copies, store_copies;
 } npuc_tx8_loop;
 
 /* The tile's cycles from the group's start to its last transfer. */

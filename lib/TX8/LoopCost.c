@@ -6,8 +6,9 @@
  * slice k - 1's; slice 0's ops reading a late once-filled buffer after
  * it is in) and stores (WDMA). RDMA and WDMA keep their issue order
  * and share the DDR channel, a transfer taking a gap the other leaves, as
- * lib/Runtime/tx8/timeline.c places them (with one copy, slice k + 1's
- * loads after slice k's chain, its chain after slice k's store). So with
+ * lib/Runtime/tx8/timeline.c places them (with one copy of the loads,
+ * slice k + 1's loads after slice k's chain; of the stores, its chain
+ * after slice k's store). So with
  * two copies a slice's load, gather, chain and store in turn bound two
  * slices' time. The first
  * LOOP_MODEL_SLICES slices are played; past them the second half's period
@@ -53,7 +54,7 @@ double npuc_tx8_loop_cycles(const npuc_tx8_loop *l) {
     if (m > 1 && k + 1 < n) /* slice k + 1's loads, issued ahead */
       next_ready = next_loads(&port, l, &rdma, &noc, ends[(k + 1) % m]);
     start = later(in_ready, k ? start + l->span : ready0);
-    if (m == 1) /* one copy: the store's buffer, the last slice's */
+    if (l->store_copies <= 1) /* one copy of the stored buffers */
       start = later(start, wdma);
     if (k == 0 && l->late_tail > 0) /* its tail waits for the late fills */
       start = later(start, late_done + l->late_tail - l->chain);

@@ -842,25 +842,26 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
  * What is loaded once per tile comes first. That is the K split's cost;
  * without one the loop is played out instead, as the code generator
  * issues it and the C model's timeline runs it (npuc_tx8_loop_cycles,
- * lib/TX8/LoopCost.c): with every per-slice load and store in copies
- * pipelined, else one copy of each (serial but for the other engines'
- * overlap). */
+ * lib/TX8/LoopCost.c): the loads issued a slice ahead when every
+ * per-slice one has copies, the next slice's chain waiting for the
+ * stores when one has none. */
 static double chain_span(const npuc_tx8_group_plan *p, const cost_parts *c,
                          const npuc_tx8_spm_fit *fit);
 
 static double group_cost(const npuc_tx8_group_plan *p, const cost_parts *c,
                          const npuc_tx8_spm_fit *fit) {
   double chain = c->ne + c->ct, serial = c->load + c->noc + chain + c->store;
-  double single = 0; /* Ls + Ss */
+  double single = 0, single_load = 0; /* Ls + Ss, Ls */
   for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
     if (!fit->multi[i])
-      single += c->load_of[i] + c->store_of[i];
+      single += c->load_of[i] + c->store_of[i], single_load += c->load_of[i];
+  int copies = fit->copies > 1 ? fit->copies : 1;
   if (p->reduce_op < 0)
     return npuc_tx8_loop_cycles(&(npuc_tx8_loop){
         c->head_ddr, c->head_ready, c->late_ddr, c->late_noc, c->late_tail,
         c->load, c->noc, c->ne + c->ct, chain_span(p, c, fit), c->store,
-        c->load_ready, c->slices,
-        single == 0 && fit->copies > 1 ? fit->copies : 1});
+        c->load_ready, c->slices, single_load == 0 ? copies : 1,
+        single == single_load ? copies : 1});
   double ddr = c->load + c->store, work = single + chain_span(p, c, fit);
   double steady = ddr > work ? ddr : work;
   steady = c->noc > steady ? c->noc : steady; /* the NoC: its own engine */

@@ -12,10 +12,8 @@
 // all of b (3 KiB) once and its 4 rows in two slices of 2 (the slice
 // loop model's cheapest: the second slice's load overlaps the first's
 // chain; it was one slice of 4 by the closed form); the intermediates
-// take the gemm's Cx. With 5376 bytes of SPM the slices of 2 rows fit
-// only in one copy, which the slice loop model now plays serially: 8 x 2
-// tiles in one slice of 4 rows x 24 columns (estimated 653 cycles,
-// simulated 666; 16 x 1 in two slices of 2 rows: 688, simulated 667).
+// take the gemm's Cx. With 5376 bytes of
+// SPM the same fits (it was 8 x 2 tiles in slices of 8 rows).
 // CHECK-LABEL: func.func @gemm_bias_gelu
 // CHECK: spm_alloc_size = 5376 : ui32
 // CHECK: tx8be.gemm
@@ -28,10 +26,10 @@
 // CHECK-SAME: mem_layout = Cx,{{.*}} temporal_mem_slice = [2, 48],{{.*}} imm_addr = 0, mem_addr = [5120]
 // CHECK-SAME: shape_spatial_sharding = [16, 1]
 // SMALL-LABEL: func.func @gemm_bias_gelu
-// SMALL: spm_alloc_size = 3328 : ui32
+// SMALL: spm_alloc_size = 5376 : ui32
 // SMALL: tx8be.gelu
-// SMALL-SAME: temporal_mem_slice = [4, 24]
-// SMALL-SAME: shape_spatial_sharding = [8, 2]
+// SMALL-SAME: temporal_mem_slice = [2, 48]
+// SMALL-SAME: shape_spatial_sharding = [16, 1]
 func.func @gemm_bias_gelu(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %v: tensor<48xf16>) -> tensor<64x48xf16> {
   %none = tx8be.none : none
   %0 = tx8be.group(%a, %b, %v) : (tensor<64x32xf16>, tensor<32x48xf16>, tensor<48xf16>) -> (tensor<64x48xf16>) {
