@@ -51,6 +51,10 @@ void npuc_context_load_all_dialects(MlirContext ctx) {
 
 MlirContext npuc_context_create_lazy(void) {
   MlirContext ctx = mlirContextCreateWithThreading(false);
+  /* Creating it without threads leaves MLIR's uniquers thread-safe (a lock
+   * and a thread-local cache per type, attribute and location made); this
+   * turns them off too, as mlir-opt does while it parses. */
+  mlirContextEnableMultithreading(ctx, false);
   MlirDialectRegistry registry = mlirDialectRegistryCreate();
   mlirRegisterAllDialects(registry);
   mlirContextAppendDialectRegistry(ctx, registry);
