@@ -198,11 +198,22 @@ static npuc_token char_token(npuc_lexer *lx, npuc_tok_kind kind, const char *p,
  * the text, and only their brackets matter here. Strings and comments are
  * skipped; `->` and `>=` are not brackets. */
 npuc_token npuc_skip_balanced(npuc_lexer *lx, char open) {
+  /* The bytes the switch below acts on; runs of others (names, digits,
+   * `x` of shapes) are stepped over a table lookup at a time. */
+  static const bool acts[256] = {
+      ['\n'] = true, ['"'] = true, ['/'] = true, ['-'] = true, ['('] = true,
+      ['['] = true,  ['{'] = true, ['<'] = true, ['>'] = true, [')'] = true,
+      [']'] = true,  ['}'] = true,
+  };
   (void)open;
   int depth = 1;
   const char *p = lx->cur, *end = lx->end;
   lx->peeked = false;
   while (p < end) {
+    if (!acts[(unsigned char)*p]) {
+      ++p;
+      continue;
+    }
     switch (*p) {
     case '\n':
       lx->line++;
