@@ -279,6 +279,8 @@ char *npuc_op_print(const npuc_op_registry *reg, MlirOperation op,
     mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
   if (opts && opts->generic)
     mlirOpPrintingFlagsPrintGenericOpForm(flags);
+  if (opts && opts->assume_verified)
+    mlirOpPrintingFlagsAssumeVerified(flags);
   npuc_sb b = {0};
   mlirOperationPrintWithFlags(op, flags, npuc_sb_append_mlir, &b);
   mlirOpPrintingFlagsDestroy(flags);
