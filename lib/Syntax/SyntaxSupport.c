@@ -35,6 +35,13 @@ static bool append_short(npuc_textbuf *tb, const char *s, size_t n) {
   if (n > 16 || tb->len + n >= tb->cap)
     return false;
   char *d = tb->data + tb->len;
+  if (!tb->map) { /* positions are not read: nothing to count */
+    for (size_t i = 0; i < n; ++i)
+      d[i] = s[i];
+    d[n] = '\0';
+    tb->len += n;
+    return true;
+  }
   int lines = 0;
   size_t after = 0; /* bytes before the last newline, and it */
   for (size_t i = 0; i < n; ++i) {
