@@ -576,9 +576,9 @@ static void put_span(renderer *r, span s) {
 static void space_for_literal(renderer *r, const char *lit) {
   char c = lit[0];
   bool single = lit[1] == '\0';
-  if (single && strchr(")]>,", c))
+  if (single && (c == ')' || c == ']' || c == '>' || c == ','))
     return;
-  if (single && strchr("([<", c)) {
+  if (single && (c == '(' || c == '[' || c == '<')) {
     if (r->last == LAST_OTHER)
       put(r, " ", 1);
     return;
@@ -588,22 +588,23 @@ static void space_for_literal(renderer *r, const char *lit) {
 }
 
 static void emit_literal(renderer *r, const char *lit) {
-  if (strcmp(lit, " ") == 0) { /* ODS's ` `: one space, and no other */
+  char c = lit[0];
+  bool single = c && lit[1] == '\0';
+  if (single && c == ' ') { /* ODS's ` `: one space, and no other */
     put(r, " ", 1);
     r->last = LAST_OPEN;
     return;
   }
-  if (!lit[0]) { /* ``: nothing, and no space before the next element */
+  if (!c) { /* ``: nothing, and no space before the next element */
     r->last = LAST_OPEN;
     return;
   }
   space_for_literal(r, lit);
-  put(r, lit, strlen(lit));
-  char c = lit[0];
+  put(r, lit, single ? 1 : strlen(lit));
   bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-  r->last = word                                   ? LAST_WORD
-            : (lit[1] == '\0' && strchr("([<", c)) ? LAST_OPEN
-                                                   : LAST_OTHER;
+  r->last = word ? LAST_WORD
+            : (single && (c == '(' || c == '[' || c == '<')) ? LAST_OPEN
+                                                              : LAST_OTHER;
 }
 
 static void space_for_value(renderer *r) {
@@ -780,6 +781,9 @@ static void render_region(renderer *r, span region, bool args_printed) {
     region.s = r->g->args_body;
   }
   convert_lines(&sub, region.s, region.e);
+  /* The region's ops may have grown the scratch: it is shared. */
+  r->st->scratch = sub.scratch;
+  r->st->num_scratch = sub.num_scratch;
 }
 
 /* region-args($r): MLIR labels an entry block with arguments

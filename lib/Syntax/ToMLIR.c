@@ -684,16 +684,20 @@ static void free_parsed(parsed_op *p) {
 
 /* ---- matching the next token against a format element ------------------ */
 
+/* ` ` and `` only space the printout: nothing to read. */
+static bool literal_is_spacing(const char *lit) {
+  return !lit[0] || (lit[0] == ' ' && !lit[1]);
+}
+
 static bool literal_matches(npuc_token t, const char *lit) {
-  /* ` ` and `` only space the printout: nothing to read */
-  if (!lit[0] || strcmp(lit, " ") == 0)
+  char c = lit[0];
+  if (literal_is_spacing(lit))
     return true;
-  if (strcmp(lit, "->") == 0)
+  if (c == '-' && lit[1] == '>' && !lit[2])
     return t.kind == NPUC_TOK_ARROW;
-  if ((lit[0] >= 'a' && lit[0] <= 'z') || (lit[0] >= 'A' && lit[0] <= 'Z') ||
-      lit[0] == '_')
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
     return npuc_tok_keyword(t, lit);
-  return t.kind == NPUC_TOK_PUNCT && t.len == 1 && t.start[0] == lit[0] &&
+  return t.kind == NPUC_TOK_PUNCT && t.len == 1 && t.start[0] == c &&
          lit[1] == '\0';
 }
 
@@ -809,9 +813,9 @@ static bool parse_clauses_any_order(to_mlir *st, parsed_op *p,
 }
 
 static bool expect_literal(to_mlir *st, parsed_op *p, const char *lit) {
-  npuc_token t = npuc_peek(&st->lx);
-  if (!lit[0] || strcmp(lit, " ") == 0)
+  if (literal_is_spacing(lit))
     return true;
+  npuc_token t = npuc_peek(&st->lx);
   if (literal_matches(t, lit)) {
     npuc_lex(&st->lx);
     return true;
