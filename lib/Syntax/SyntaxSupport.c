@@ -80,10 +80,6 @@ void npuc_tb_append(npuc_textbuf *tb, const char *s, size_t n) {
   tb->col += (int)(end - p);
 }
 
-void npuc_tb_puts(npuc_textbuf *tb, const char *s) {
-  npuc_tb_append(tb, s, strlen(s));
-}
-
 void npuc_tb_putc(npuc_textbuf *tb, char c) {
   if (tb->len + 1 < tb->cap) {
     tb->data[tb->len++] = c;
