@@ -82,7 +82,8 @@ static inline npuc_token npuc_peek(const npuc_lexer *lx) {
 static inline bool npuc_tok_is(npuc_token t, npuc_tok_kind kind,
                                const char *text) {
   size_t n = __builtin_strlen(text); /* folded for the usual literal */
-  return t.kind == kind && t.len == n && __builtin_memcmp(t.start, text, n) == 0;
+  return t.kind == kind && t.len == n &&
+         __builtin_memcmp(t.start, text, n) == 0;
 }
 
 static inline bool npuc_tok_punct(npuc_token t, char c) {

@@ -602,9 +602,9 @@ static void emit_literal(renderer *r, const char *lit) {
   space_for_literal(r, lit);
   put(r, lit, single ? 1 : strlen(lit));
   bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-  r->last = word ? LAST_WORD
+  r->last = word                                             ? LAST_WORD
             : (single && (c == '(' || c == '[' || c == '<')) ? LAST_OPEN
-                                                              : LAST_OTHER;
+                                                             : LAST_OTHER;
 }
 
 static void space_for_value(renderer *r) {

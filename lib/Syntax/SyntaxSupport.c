@@ -204,9 +204,9 @@ npuc_token npuc_skip_balanced(npuc_lexer *lx, char open) {
   /* The bytes the switch below acts on; runs of others (names, digits,
    * `x` of shapes) are stepped over a table lookup at a time. */
   static const bool acts[256] = {
-      ['\n'] = true, ['"'] = true, ['/'] = true, ['-'] = true, ['('] = true,
-      ['['] = true,  ['{'] = true, ['<'] = true, ['>'] = true, [')'] = true,
-      [']'] = true,  ['}'] = true,
+      ['\n'] = true, ['"'] = true, ['/'] = true, ['-'] = true,
+      ['('] = true,  ['['] = true, ['{'] = true, ['<'] = true,
+      ['>'] = true,  [')'] = true, [']'] = true, ['}'] = true,
   };
   (void)open;
   int depth = 1;
