@@ -24,7 +24,7 @@ struct npuc_srcmap {
 typedef struct {
   char *data;
   size_t len, cap;
-  int line, col;    /* position of the next byte appended */
+  int line, col;    /* position of the next byte appended (with a map) */
   npuc_srcmap *map; /* NULL: positions are not tracked */
 } npuc_textbuf;
 
