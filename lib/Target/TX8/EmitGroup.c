@@ -51,6 +51,9 @@ typedef struct {
    * in the prologue). retract_at -1: none. */
   bool head[NPUC_TX8_MAX_STEPS];
   int retract_at;
+  /* Emitting slice k + 1's loads in the loop: a load whose consecutive
+   * slices overlap keeps what slice k's copy already holds (halo_load). */
+  bool after_prev;
   npuc_sb *out;
 } group_emitter;
 
@@ -355,6 +358,25 @@ static bool deferred_store(const group_emitter *g, const npuc_tx8_step *st) {
   int buf = g->plan.stores[st->index].buffer;
   return g->copies[buf] > 1 && !npuc_tx8_buffer_once(&g->plan.buffers[buf]) &&
          !early_buffer(g, buf);
+}
+
+/* A load of slice k + 1 issued in the loop (after_prev) whose
+ * consecutive slices overlap (a window wider than its step: a
+ * convolution's halo), read by the tile alone: op_dma_load_slice_after
+ * copies the rows slice k's copy of the buffer already holds and reads
+ * only the rest from DDR (where the slices step along one dimension). */
+static bool halo_load(const group_emitter *g, int buf) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  const npuc_tx8_buffer *b = &p->buffers[buf];
+  int32_t stride;
+  if (!g->after_prev || b->kind != NPUC_TX8_BUF_LOAD ||
+      npuc_tx8_buffer_shared(p, buf, g->sharding, g->slice, &stride) > 1)
+    return false;
+  for (int d = 0; d < b->shape.rank; ++d)
+    if (b->windows[d].out_dim >= 0 &&
+        b->windows[d].extent > b->windows[d].scale)
+      return true;
+  return false;
 }
 
 /* A buffer filled ahead for the next slice: by its load, or by a head
@@ -691,9 +713,11 @@ static void emit_early_loads(group_emitter *g, const char *slice,
   for (int i = 0; i < p->num_buffers; ++i)
     if (early_buffer(g, i))
       emit_place(g, i);
+  g->after_prev = strcmp(slice, "0") != 0;
   for (int i = 0; i < p->num_steps; ++i)
     if (early_step(g, &p->steps[i]))
       emit_step(g, &p->steps[i]);
+  g->after_prev = false;
   npuc_sb_printf(g->out, "    }\n  }\n");
 }
 
@@ -829,7 +853,11 @@ static void emit_timeline_step(group_emitter *g, const npuc_tx8_step *st) {
   npuc_sb *o = g->out;
   npuc_sb_printf(o, "    npuc_tx8_tl_step(\"group %d: %s%s\", ", g->id, what,
                  name);
-  range_list(o, reads, nr);
+  if (st->kind == NPUC_TX8_STEP_LOAD && halo_load(g, st->index))
+    npuc_sb_printf(o, "(npuc_tx8_tl_range[]){npuc_tx8_tl_tsr(&bs[cur][%d])}, 1",
+                   load_target(p, st->index)); /* the rows kept */
+  else
+    range_list(o, reads, nr);
   npuc_sb_printf(o, ", ");
   range_list(o, writes, nw);
   npuc_sb_printf(o, ");\n");
@@ -864,12 +892,20 @@ static void emit_load(group_emitter *g, int buf) {
   const npuc_tx8_buffer *b = &g->plan.buffers[buf];
   int32_t stride, members = npuc_tx8_buffer_shared(&g->plan, buf, g->sharding,
                                                    g->slice, &stride);
+  char tail[64];
+  if (members <= 1 && halo_load(g, buf)) {
+    int into = load_target(&g->plan, buf);
+    snprintf(tail, sizeof tail, ", &bs[cur][%d], &ls[cur][%d]", into, into);
+    emit_dma(g, buf, g->operand_ddr[b->source],
+             "load_var, the rows slice k holds kept",
+             "op_dma_load_slice_after(&b[%d], &whole", tail);
+    return;
+  }
   if (members <= 1) {
     emit_dma(g, buf, g->operand_ddr[b->source], "load_var",
              "op_dma_load_slice(&b[%d], &whole", "");
     return;
   }
-  char tail[64];
   if (members == g->parts) { /* every tile of the group */
     snprintf(tail, sizeof tail, ", tile, %d", (int)members);
     emit_dma(g, buf, g->operand_ddr[b->source], "load_var, shared",
