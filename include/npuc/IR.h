@@ -47,6 +47,9 @@ bool npuc_module_parse(MlirContext ctx, const npuc_op_registry *reg,
 typedef struct {
   bool generic;    /* --mlir-print-op-generic: no custom syntax at all */
   bool debug_info; /* --mlir-print-debuginfo */
+  /* The op is known valid (verified since its last change): MLIR's printer
+   * need not verify it again to choose between custom and generic form. */
+  bool assume_verified;
 } npuc_print_options;
 
 /* The module as text in custom syntax (malloc'd, NUL-terminated). */

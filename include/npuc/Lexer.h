@@ -36,28 +36,62 @@ typedef struct {
   bool line_start; /* first token on its line */
 } npuc_token;
 
+/* The lexer holds one token of lookahead: npuc_peek lexes the next token
+ * into it, npuc_lex hands it over, so each token is lexed once however
+ * often it is peeked. Code that moves `cur` (or `line`, `line_begin`)
+ * itself clears `peeked`. */
 typedef struct {
   const char *buf;
   const char *end;
   const char *cur;
   const char *line_begin;
   int line;
-  /* The next token, once peeked: lexing it again is the hot path. */
   bool peeked;
   npuc_token peek_tok;
+  /* Where the lexer stands after peek_tok. */
   const char *peek_cur, *peek_line_begin;
   int peek_line;
 } npuc_lexer;
 
 void npuc_lexer_init(npuc_lexer *lx, const char *buf, size_t len,
                      int first_line);
-npuc_token npuc_lex(npuc_lexer *lx);
-/* Next token without consuming it. */
-npuc_token npuc_peek(const npuc_lexer *lx);
+/* Lexes the next token into the lookahead (npuc_peek and npuc_lex call it
+ * when it is empty). */
+void npuc_lex_fill(npuc_lexer *lx);
 npuc_token npuc_peek2(const npuc_lexer *lx);
 
-bool npuc_tok_is(npuc_token t, npuc_tok_kind kind, const char *text);
-bool npuc_tok_punct(npuc_token t, char c);
-bool npuc_tok_keyword(npuc_token t, const char *word);
+/* Next token, consumed. */
+static inline npuc_token npuc_lex(npuc_lexer *lx) {
+  if (!lx->peeked)
+    npuc_lex_fill(lx);
+  lx->peeked = false;
+  lx->cur = lx->peek_cur;
+  lx->line = lx->peek_line;
+  lx->line_begin = lx->peek_line_begin;
+  return lx->peek_tok;
+}
+
+/* Next token without consuming it. Lexers are never const objects; the
+ * lookahead does not change what the lexer returns, only how fast. */
+static inline npuc_token npuc_peek(const npuc_lexer *lx) {
+  if (!lx->peeked)
+    npuc_lex_fill((npuc_lexer *)lx);
+  return lx->peek_tok;
+}
+
+static inline bool npuc_tok_is(npuc_token t, npuc_tok_kind kind,
+                               const char *text) {
+  size_t n = __builtin_strlen(text); /* folded for the usual literal */
+  return t.kind == kind && t.len == n &&
+         __builtin_memcmp(t.start, text, n) == 0;
+}
+
+static inline bool npuc_tok_punct(npuc_token t, char c) {
+  return t.kind == NPUC_TOK_PUNCT && t.start[0] == c;
+}
+
+static inline bool npuc_tok_keyword(npuc_token t, const char *word) {
+  return npuc_tok_is(t, NPUC_TOK_BARE_ID, word);
+}
 
 #endif

@@ -29,8 +29,12 @@ typedef struct {
   int64_t slices;
   /* Of each per-slice load (1: a slice's loads wait for the chain
    * before it) and of each store (1: a slice's chain waits for the store
-   * before it). */
+   * before it; more: a slice's stores are issued after the next slice's
+   * loads, EmitGroup.c's deferred stores). */
   int copies, store_copies;
+  /* A later slice's loads' DDR cycles (the halo rows the slice before
+   * holds are copied in SPM instead: that copy is in `chain`). */
+  double load_next;
 } npuc_tx8_loop;
 
 /* The tile's cycles from the group's start to its last transfer. */

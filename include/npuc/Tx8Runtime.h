@@ -239,6 +239,16 @@ TSR npuc_tx8_tsr_of_shape(void *data, const int32_t *shape, int32_t dim,
  * real shape, and back. Layouts convert as in op_dma_load. */
 uint64_t op_dma_load_slice(const TSR *spm, const TSR *whole, const L_SHAPE *l);
 uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm, const L_SHAPE *l);
+/* op_dma_load_slice of slice `l` when the slice before it, `prev_l`, of
+ * the same tensor, is still in SPM at `prev`: where the two windows agree
+ * in every dimension but one, and in that one the new window starts
+ * inside the old one (a convolution's halo rows as the slices step down
+ * a column), the rows they share are copied from `prev` in SPM (TDMA)
+ * and only the rest read from DDR (RDMA: its bytes). Otherwise a plain
+ * op_dma_load_slice. The same values either way. */
+uint64_t op_dma_load_slice_after(const TSR *spm, const TSR *whole,
+                                 const L_SHAPE *l, const TSR *prev,
+                                 const L_SHAPE *prev_l);
 /* op_dma_load_slice of a slice every one of `parts` tiles reads the same
  * (a tensor a group reads whole: weights, [C] vectors), run by tile
  * `part` (0 <= part < parts) of them: when cheaper than each tile

@@ -22,9 +22,12 @@ void npuc_op_error(MlirOperation op, const char *fmt, ...) {
 void npuc_sb_append_mlir(MlirStringRef s, void *user) {
   npuc_sb *sb = user;
   size_t n = s.length;
-  if (n <= 16 && sb->data && sb->len + n < sb->cap) {
+  /* MLIR's printer calls this once per token, most often for one byte;
+   * cap is 0 before any data. */
+  if (n - 1 < 16 && sb->len + n < sb->cap) {
     char *d = sb->data + sb->len;
-    for (size_t i = 0; i < n; i++)
+    d[0] = s.data[0];
+    for (size_t i = 1; i < n; i++)
       d[i] = s.data[i];
     d[n] = '\0';
     sb->len += n;

@@ -116,11 +116,11 @@ const npuc_dialect_def *npuc_op_owner(const npuc_op_registry *reg,
                                       const char *name, size_t len) {
   if (!reg || !len)
     return NULL;
-  /* Every statement asks: compare the first byte before the prefix. */
-  for (size_t i = 0; i < reg->num_prefixes; ++i) {
+  /* Every statement asks: only the prefixes with its first byte. */
+  unsigned char c = (unsigned char)name[0];
+  for (size_t i = reg->by_first[c]; i < reg->by_first[c + 1]; ++i) {
     const npuc_op_prefix *p = &reg->prefixes[i];
-    if (len >= p->len && (!p->len || name[0] == p->prefix[0]) &&
-        memcmp(name, p->prefix, p->len) == 0)
+    if (len >= p->len && memcmp(name, p->prefix, p->len) == 0)
       return p->dialect;
   }
   return NULL;
@@ -285,7 +285,11 @@ static bool load_document(npuc_op_registry *reg, loader *ld) {
   yaml_node_t *prefixes = npuc_yaml_get(ld, root, "op_prefixes");
   for (size_t i = 0; i < npuc_yaml_len(prefixes); ++i) {
     const char *p = npuc_yaml_scalar(npuc_yaml_at(ld, prefixes, i));
-    if (!p)
+    if (p && !p[0])
+      npuc_yaml_error(ld, npuc_yaml_at(ld, prefixes, i),
+                      "an op prefix in %s is empty (it would own every op)",
+                      ld->file);
+    if (!p || !p[0])
       continue;
     d->op_prefixes =
         realloc(d->op_prefixes, (d->num_op_prefixes + 1) * sizeof(char *));
@@ -324,13 +328,25 @@ static void index_prefixes(npuc_op_registry *reg) {
     n += reg->dialects[i]->num_op_prefixes;
   reg->prefixes = realloc(reg->prefixes, (n ? n : 1) * sizeof *reg->prefixes);
   reg->num_prefixes = 0;
+  /* A counting sort by first byte, stable: the first match in a group is
+   * the first in dialect order. (The loader refuses empty prefixes.) */
+  memset(reg->by_first, 0, sizeof reg->by_first);
+  for (size_t i = 0; i < reg->num_dialects; ++i)
+    for (size_t j = 0; j < reg->dialects[i]->num_op_prefixes; ++j)
+      reg->by_first[(unsigned char)reg->dialects[i]->op_prefixes[j][0] + 1]++;
+  for (size_t c = 1; c < 257; ++c)
+    reg->by_first[c] += reg->by_first[c - 1];
+  size_t next[256];
+  memcpy(next, reg->by_first, sizeof next);
   for (size_t i = 0; i < reg->num_dialects; ++i) {
     npuc_dialect_def *d = reg->dialects[i];
     for (size_t j = 0; j < d->num_op_prefixes; ++j) {
-      npuc_op_prefix *p = &reg->prefixes[reg->num_prefixes++];
+      npuc_op_prefix *p =
+          &reg->prefixes[next[(unsigned char)d->op_prefixes[j][0]]++];
       p->prefix = d->op_prefixes[j];
       p->len = strlen(d->op_prefixes[j]);
       p->dialect = d;
+      reg->num_prefixes++;
     }
   }
 }

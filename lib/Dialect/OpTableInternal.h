@@ -25,8 +25,12 @@ struct npuc_op_registry {
   size_t bucket_count; /* a power of two */
   char **files;
   size_t num_files;
-  npuc_op_prefix *prefixes; /* of every dialect, in dialect order */
+  /* Of every dialect, grouped by first byte, in dialect order within a
+   * group: the prefixes a name may start with are
+   * [by_first[c], by_first[c + 1]) for its first byte c. */
+  npuc_op_prefix *prefixes;
   size_t num_prefixes;
+  size_t by_first[257];
   bool borrowed; /* the dialects are not ours to free */
 };
 

@@ -52,6 +52,10 @@ void npuc_context_load_all_dialects(MlirContext ctx) {
 
 MlirContext npuc_context_create_lazy(void) {
   MlirContext ctx = mlirContextCreateWithThreading(false);
+  /* Creating it without threads leaves MLIR's uniquers thread-safe (a lock
+   * and a thread-local cache per type, attribute and location made); this
+   * turns them off too, as mlir-opt does while it parses. */
+  mlirContextEnableMultithreading(ctx, false);
   MlirDialectRegistry registry = mlirDialectRegistryCreate();
   mlirRegisterAllDialects(registry);
   mlirContextAppendDialectRegistry(ctx, registry);
@@ -329,6 +333,8 @@ char *npuc_op_print(const npuc_op_registry *reg, MlirOperation op,
     mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
   if (opts && opts->generic)
     mlirOpPrintingFlagsPrintGenericOpForm(flags);
+  if (opts && opts->assume_verified)
+    mlirOpPrintingFlagsAssumeVerified(flags);
   npuc_sb b = {0};
   mlirOperationPrintWithFlags(op, flags, npuc_sb_append_mlir, &b);
   mlirOpPrintingFlagsDestroy(flags);

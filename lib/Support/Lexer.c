@@ -1,8 +1,6 @@
 /* MLIR token lexer: spans only, no copies. See npuc/Lexer.h. */
 #include "npuc/Lexer.h"
 
-#include <string.h>
-
 static void skip_trivia(npuc_lexer *lx, bool *saw_newline);
 static npuc_token lex_token(npuc_lexer *lx);
 static npuc_token make(npuc_lexer *lx, npuc_tok_kind kind, const char *start);
@@ -20,63 +18,31 @@ void npuc_lexer_init(npuc_lexer *lx, const char *buf, size_t len,
   lx->peeked = false;
 }
 
-npuc_token npuc_lex(npuc_lexer *lx) {
-  if (lx->peeked) {
-    lx->peeked = false;
-    lx->cur = lx->peek_cur;
-    lx->line = lx->peek_line;
-    lx->line_begin = lx->peek_line_begin;
-    return lx->peek_tok;
-  }
+void npuc_lex_fill(npuc_lexer *lx) {
+  /* Lexing reads and moves cur, line and line_begin: it runs on a copy of
+   * them, which becomes the lookahead's end position. */
+  npuc_lexer at;
+  at.buf = lx->buf;
+  at.end = lx->end;
+  at.cur = lx->cur;
+  at.line_begin = lx->line_begin;
+  at.line = lx->line;
   /* A token is first on its line if trivia with a newline precedes it, or
    * nothing does (the start of the buffer or span). */
-  bool newline = lx->cur == lx->buf;
-  skip_trivia(lx, &newline);
-  npuc_token t = lex_token(lx);
-  t.line_start = newline;
-  return t;
-}
-
-npuc_token npuc_peek(const npuc_lexer *lx) {
-  if (!lx->peeked) {
-    /* Lexers are never const objects; the cache does not change what the
-     * lexer will return, only how fast. */
-    npuc_lexer *m = (npuc_lexer *)lx;
-    npuc_lexer copy; /* the fields lexing reads, not the peek cache */
-    copy.buf = lx->buf;
-    copy.end = lx->end;
-    copy.cur = lx->cur;
-    copy.line_begin = lx->line_begin;
-    copy.line = lx->line;
-    copy.peeked = false;
-    m->peek_tok = npuc_lex(&copy);
-    m->peek_cur = copy.cur;
-    m->peek_line = copy.line;
-    m->peek_line_begin = copy.line_begin;
-    m->peeked = true;
-  }
-  return lx->peek_tok;
+  bool newline = at.cur == at.buf;
+  skip_trivia(&at, &newline);
+  lx->peek_tok = lex_token(&at);
+  lx->peek_tok.line_start = newline;
+  lx->peek_cur = at.cur;
+  lx->peek_line = at.line;
+  lx->peek_line_begin = at.line_begin;
+  lx->peeked = true;
 }
 
 npuc_token npuc_peek2(const npuc_lexer *lx) {
   npuc_lexer copy = *lx;
   npuc_lex(&copy);
-  return npuc_lex(&copy);
-}
-
-bool npuc_tok_is(npuc_token t, npuc_tok_kind kind, const char *text) {
-  if (t.kind != kind)
-    return false;
-  size_t n = strlen(text);
-  return t.len == n && memcmp(t.start, text, n) == 0;
-}
-
-bool npuc_tok_punct(npuc_token t, char c) {
-  return t.kind == NPUC_TOK_PUNCT && t.start[0] == c;
-}
-
-bool npuc_tok_keyword(npuc_token t, const char *word) {
-  return npuc_tok_is(t, NPUC_TOK_BARE_ID, word);
+  return npuc_peek(&copy);
 }
 
 static void skip_trivia(npuc_lexer *lx, bool *saw_newline) {

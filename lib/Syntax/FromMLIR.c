@@ -29,6 +29,11 @@ typedef struct {
   struct brace_table *braces;
   bool any_legacy_op; /* the input used an upstream op MLIR 22 dropped */
   npuc_legacy_aliases *aliases;
+  /* Per nesting depth of our ops (regions are rendered while their op is
+   * open), the buffers of the op being read, kept from one op to the next
+   * (see take_scratch). */
+  struct generic_scratch *scratch;
+  size_t scratch_depth, num_scratch;
 } from_mlir;
 
 struct brace_table {
@@ -59,7 +64,7 @@ typedef struct {
   span_list operands, operand_types, result_types;
   span_list regions; /* each from '{' to '}' inclusive */
   dict_entry *attrs;
-  size_t num_attrs;
+  size_t num_attrs, cap_attrs;
   span loc;
   /* region-args printed region `args_region`'s entry label: its body is
    * rendered from `args_body` on (-1: none). */
@@ -68,6 +73,11 @@ typedef struct {
   size_t *group_first, *group_count;
   size_t *result_first, *result_count;
 } generic_op;
+
+struct generic_scratch {
+  generic_op g; /* its buffers; group_first holds all four group arrays */
+  size_t cap_groups;
+};
 
 typedef enum { LAST_WORD, LAST_OPEN, LAST_VALUE, LAST_OTHER } last_kind;
 
@@ -87,6 +97,7 @@ static npuc_token skip_region(const from_mlir *st, npuc_lexer *lx,
 static bool strip_legacy_to_tensor(from_mlir *st, npuc_token name);
 static bool restore_legacy_op(from_mlir *st, npuc_token name);
 static size_t rename_forall_mappings(char *text, size_t len);
+static void free_scratch(from_mlir *st);
 
 char *npuc_syntax_from_mlir(const npuc_op_registry *registry, const char *text,
                             size_t len, const npuc_source_form *form,
@@ -109,6 +120,7 @@ char *npuc_syntax_from_mlir(const npuc_op_registry *registry, const char *text,
     st.aliases = npuc_legacy_aliases_new(text, len);
   convert_lines(&st, text, text + len);
   npuc_ptr_map_free(&braces.ends);
+  free_scratch(&st);
   size_t n;
   char *result = npuc_tb_take(&out, &n);
   if (npuc_legacy_aliases_dropped(st.aliases))
@@ -306,14 +318,61 @@ static void sl_push(span_list *l, const char *s, const char *e) {
   l->items[l->len++] = (span){s, e};
 }
 
-static void free_generic(generic_op *g) {
-  free(g->operands.items);
-  free(g->operand_types.items);
-  free(g->result_types.items);
-  free(g->regions.items);
-  free(g->attrs);
-  free(g->group_first);  /* and group_count */
-  free(g->result_first); /* and result_count */
+/* An empty op for `def` in this depth's buffers; the caller gives them
+ * back with give_back_scratch. */
+static void take_scratch(from_mlir *st, generic_op *g, const npuc_op_def *def) {
+  if (st->scratch_depth == st->num_scratch) {
+    st->scratch = npuc_xreallocarray(st->scratch, st->num_scratch + 1,
+                                     sizeof *st->scratch);
+    memset(&st->scratch[st->num_scratch++], 0, sizeof *st->scratch);
+  }
+  struct generic_scratch *sc = &st->scratch[st->scratch_depth++];
+  size_t groups = 2 * (def->num_operands + 1) + 2 * (def->num_results + 1);
+  if (sc->cap_groups < groups) {
+    sc->g.group_first =
+        npuc_xreallocarray(sc->g.group_first, groups, sizeof(size_t));
+    sc->cap_groups = groups;
+  }
+  memset(sc->g.group_first, 0, groups * sizeof(size_t));
+  memset(g, 0, sizeof *g);
+  g->def = def;
+  g->args_region = -1;
+  g->operands = sc->g.operands;
+  g->operand_types = sc->g.operand_types;
+  g->result_types = sc->g.result_types;
+  g->regions = sc->g.regions;
+  g->operands.len = g->operand_types.len = g->result_types.len =
+      g->regions.len = 0;
+  g->attrs = sc->g.attrs;
+  g->cap_attrs = sc->g.cap_attrs;
+  g->group_first = sc->g.group_first;
+  g->group_count = g->group_first + def->num_operands + 1;
+  g->result_first = g->group_count + def->num_operands + 1;
+  g->result_count = g->result_first + def->num_results + 1;
+}
+
+/* Nested ops may have grown the array of depths: found again by index. */
+static void give_back_scratch(from_mlir *st, const generic_op *g) {
+  struct generic_scratch *sc = &st->scratch[--st->scratch_depth];
+  sc->g.operands = g->operands;
+  sc->g.operand_types = g->operand_types;
+  sc->g.result_types = g->result_types;
+  sc->g.regions = g->regions;
+  sc->g.attrs = g->attrs;
+  sc->g.cap_attrs = g->cap_attrs;
+}
+
+static void free_scratch(from_mlir *st) {
+  for (size_t d = 0; d < st->num_scratch; ++d) {
+    generic_op *g = &st->scratch[d].g;
+    free(g->operands.items);
+    free(g->operand_types.items);
+    free(g->result_types.items);
+    free(g->regions.items);
+    free(g->attrs);
+    free(g->group_first);
+  }
+  free(st->scratch);
 }
 
 static bool parse_type_list(npuc_lexer *lx, span_list *out, char close) {
@@ -335,7 +394,6 @@ static bool parse_type_list(npuc_lexer *lx, span_list *out, char close) {
 }
 
 static bool parse_dict(npuc_lexer *lx, generic_op *g) {
-  size_t cap = 0;
   if (npuc_tok_punct(npuc_peek(lx), '}')) {
     npuc_lex(lx);
     return true;
@@ -356,9 +414,9 @@ static bool parse_dict(npuc_lexer *lx, generic_op *g) {
         return false;
       d.whole.e = d.value.e;
     }
-    if (g->num_attrs == cap) {
-      cap = cap ? cap * 2 : 8;
-      g->attrs = realloc(g->attrs, cap * sizeof *g->attrs);
+    if (g->num_attrs == g->cap_attrs) {
+      g->cap_attrs = g->cap_attrs ? g->cap_attrs * 2 : 8;
+      g->attrs = npuc_xreallocarray(g->attrs, g->cap_attrs, sizeof *g->attrs);
     }
     g->attrs[g->num_attrs++] = d;
     npuc_token t = npuc_lex(lx);
@@ -445,12 +503,11 @@ static dict_entry *find_attr(generic_op *g, const char *name) {
   return NULL;
 }
 
-/* Splits operands (and results) into the table's groups. */
+/* Splits operands (and results) into the table's groups: first[] and
+ * count[] (ndefs each) are filled. */
 static bool assign_groups(const npuc_value_def *defs, size_t ndefs,
-                          size_t total, dict_entry *segments, size_t **first,
-                          size_t **count) {
-  *first = calloc(2 * (ndefs + 1), sizeof(size_t)); /* and *count */
-  *count = *first + ndefs + 1;
+                          size_t total, dict_entry *segments, size_t *first,
+                          size_t *count) {
   if (segments) {
     /* array<i32: 2, 1> */
     const char *p = segments->value.s, *e = segments->value.e;
@@ -464,9 +521,14 @@ static bool assign_groups(const npuc_value_def *defs, size_t ndefs,
         ++p;
       if (p >= e || *p < '0' || *p > '9')
         break;
-      size_t n = (size_t)strtoul(p, (char **)&p, 10);
-      (*first)[g] = at;
-      (*count)[g] = n;
+      size_t n = 0;
+      for (; p < e && *p >= '0' && *p <= '9'; ++p) {
+        if (n > total) /* more than there are: no fit, and no overflow */
+          return false;
+        n = n * 10 + (size_t)(*p - '0');
+      }
+      first[g] = at;
+      count[g] = n;
       at += n;
       ++g;
     }
@@ -486,8 +548,8 @@ static bool assign_groups(const npuc_value_def *defs, size_t ndefs,
     size_t n = (defs[i].variadic || defs[i].optional) ? total - fixed : 1;
     if (defs[i].optional && !defs[i].variadic && n > 1)
       return false;
-    (*first)[i] = at;
-    (*count)[i] = n;
+    first[i] = at;
+    count[i] = n;
     at += n;
   }
   return true;
@@ -514,9 +576,9 @@ static void put_span(renderer *r, span s) {
 static void space_for_literal(renderer *r, const char *lit) {
   char c = lit[0];
   bool single = lit[1] == '\0';
-  if (single && strchr(")]>,", c))
+  if (single && (c == ')' || c == ']' || c == '>' || c == ','))
     return;
-  if (single && strchr("([<", c)) {
+  if (single && (c == '(' || c == '[' || c == '<')) {
     if (r->last == LAST_OTHER)
       put(r, " ", 1);
     return;
@@ -526,22 +588,23 @@ static void space_for_literal(renderer *r, const char *lit) {
 }
 
 static void emit_literal(renderer *r, const char *lit) {
-  if (strcmp(lit, " ") == 0) { /* ODS's ` `: one space, and no other */
+  char c = lit[0];
+  bool single = c && lit[1] == '\0';
+  if (single && c == ' ') { /* ODS's ` `: one space, and no other */
     put(r, " ", 1);
     r->last = LAST_OPEN;
     return;
   }
-  if (!lit[0]) { /* ``: nothing, and no space before the next element */
+  if (!c) { /* ``: nothing, and no space before the next element */
     r->last = LAST_OPEN;
     return;
   }
   space_for_literal(r, lit);
-  put(r, lit, strlen(lit));
-  char c = lit[0];
+  put(r, lit, single ? 1 : strlen(lit));
   bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-  r->last = word                                   ? LAST_WORD
-            : (lit[1] == '\0' && strchr("([<", c)) ? LAST_OPEN
-                                                   : LAST_OTHER;
+  r->last = word                                             ? LAST_WORD
+            : (single && (c == '(' || c == '[' || c == '<')) ? LAST_OPEN
+                                                             : LAST_OTHER;
 }
 
 static void space_for_value(renderer *r) {
@@ -718,6 +781,9 @@ static void render_region(renderer *r, span region, bool args_printed) {
     region.s = r->g->args_body;
   }
   convert_lines(&sub, region.s, region.e);
+  /* The region's ops may have grown the scratch: it is shared. */
+  r->st->scratch = sub.scratch;
+  r->st->num_scratch = sub.num_scratch;
 }
 
 /* region-args($r): MLIR labels an entry block with arguments
@@ -1010,9 +1076,7 @@ static bool try_render_op(from_mlir *st, npuc_token name) {
   if (!def)
     return false;
   generic_op g;
-  memset(&g, 0, sizeof g);
-  g.def = def;
-  g.args_region = -1;
+  take_scratch(st, &g, def);
   npuc_lexer lx = st->lx;
   bool ok = parse_generic(st, &lx, &g);
   dict_entry *seg = ok ? find_attr(&g, "operandSegmentSizes") : NULL;
@@ -1020,9 +1084,9 @@ static bool try_render_op(from_mlir *st, npuc_token name) {
     seg->used = true;
   ok = ok &&
        assign_groups(def->operands, def->num_operands, g.operands.len, seg,
-                     &g.group_first, &g.group_count) &&
+                     g.group_first, g.group_count) &&
        assign_groups(def->results, def->num_results, g.result_types.len, NULL,
-                     &g.result_first, &g.result_count) &&
+                     g.result_first, g.result_count) &&
        g.regions.len == def->num_regions;
   if (ok) {
     /* Rendered straight into the output (its regions too, recursively),
@@ -1046,6 +1110,6 @@ static bool try_render_op(from_mlir *st, npuc_token name) {
       st->out->data[mark] = '\0';
     }
   }
-  free_generic(&g);
+  give_back_scratch(st, &g);
   return ok;
 }

@@ -24,14 +24,17 @@ struct npuc_srcmap {
 typedef struct {
   char *data;
   size_t len, cap;
-  int line, col;    /* position of the next byte appended */
+  int line, col;    /* position of the next byte appended (with a map) */
   npuc_srcmap *map; /* NULL: positions are not tracked */
 } npuc_textbuf;
 
 void npuc_tb_init(npuc_textbuf *tb, size_t reserve, int first_line,
                   npuc_srcmap *map);
 void npuc_tb_append(npuc_textbuf *tb, const char *s, size_t n);
-void npuc_tb_puts(npuc_textbuf *tb, const char *s);
+/* Inline, so the length of a literal is known when compiling. */
+static inline void npuc_tb_puts(npuc_textbuf *tb, const char *s) {
+  npuc_tb_append(tb, s, __builtin_strlen(s));
+}
 void npuc_tb_putc(npuc_textbuf *tb, char c);
 /* Records that the next byte appended comes from orig_line:orig_col. */
 void npuc_tb_anchor(npuc_textbuf *tb, int orig_line, int orig_col);

@@ -35,6 +35,13 @@ static bool append_short(npuc_textbuf *tb, const char *s, size_t n) {
   if (n > 16 || tb->len + n >= tb->cap)
     return false;
   char *d = tb->data + tb->len;
+  if (!tb->map) { /* positions are not read: nothing to count */
+    for (size_t i = 0; i < n; ++i)
+      d[i] = s[i];
+    d[n] = '\0';
+    tb->len += n;
+    return true;
+  }
   int lines = 0;
   size_t after = 0; /* bytes before the last newline, and it */
   for (size_t i = 0; i < n; ++i) {
@@ -71,10 +78,6 @@ void npuc_tb_append(npuc_textbuf *tb, const char *s, size_t n) {
     p = nl + 1;
   }
   tb->col += (int)(end - p);
-}
-
-void npuc_tb_puts(npuc_textbuf *tb, const char *s) {
-  npuc_tb_append(tb, s, strlen(s));
 }
 
 void npuc_tb_putc(npuc_textbuf *tb, char c) {
@@ -198,11 +201,22 @@ static npuc_token char_token(npuc_lexer *lx, npuc_tok_kind kind, const char *p,
  * the text, and only their brackets matter here. Strings and comments are
  * skipped; `->` and `>=` are not brackets. */
 npuc_token npuc_skip_balanced(npuc_lexer *lx, char open) {
+  /* The bytes the switch below acts on; runs of others (names, digits,
+   * `x` of shapes) are stepped over a table lookup at a time. */
+  static const bool acts[256] = {
+      ['\n'] = true, ['"'] = true, ['/'] = true, ['-'] = true,
+      ['('] = true,  ['['] = true, ['{'] = true, ['<'] = true,
+      ['>'] = true,  [')'] = true, [']'] = true, ['}'] = true,
+  };
   (void)open;
   int depth = 1;
   const char *p = lx->cur, *end = lx->end;
   lx->peeked = false;
   while (p < end) {
+    if (!acts[(unsigned char)*p]) {
+      ++p;
+      continue;
+    }
     switch (*p) {
     case '\n':
       lx->line++;

@@ -20,6 +20,17 @@
 #define FORALL_MAPPING_STANDIN "npuc.forall_mapping"
 
 typedef struct {
+  const char *s;
+  size_t n;
+  int line, col;
+} piece;
+
+typedef struct {
+  piece *items;
+  size_t len, cap;
+} piece_list;
+
+typedef struct {
   const npuc_syntax_options *opts;
   const npuc_op_registry *reg;
   npuc_textbuf out;
@@ -35,18 +46,17 @@ typedef struct {
     int line, col;
   } * renames;
   size_t num_renames, cap_renames, next_rename;
+  /* Per nesting depth of our ops (an op's regions hold ops converted while
+   * it is open), the lists and attribute slots of the op being converted,
+   * kept with their buffers from one op to the next. */
+  struct op_scratch {
+    piece_list *lists;
+    size_t num_lists;
+    char **attrs;
+    size_t num_attrs;
+  } * scratch;
+  size_t scratch_depth, num_scratch;
 } to_mlir;
-
-typedef struct {
-  const char *s;
-  size_t n;
-  int line, col;
-} piece;
-
-typedef struct {
-  piece *items;
-  size_t len, cap;
-} piece_list;
 
 typedef struct {
   const npuc_op_def *def;
@@ -84,6 +94,7 @@ static bool convert_legacy_to_tensor(to_mlir *st, npuc_lexer after);
 static bool convert_legacy_op(to_mlir *st, npuc_token name, npuc_lexer after);
 static void report_unknown_op(to_mlir *st, npuc_token name);
 static void check_elementwise(to_mlir *st, npuc_token name, npuc_lexer after);
+static void free_scratch(to_mlir *st);
 
 /* ---- entry ------------------------------------------------------------- */
 
@@ -111,11 +122,13 @@ char *npuc_syntax_to_mlir(const npuc_syntax_options *opts, const char *text,
     flush(&st, text + len, st.copy_line, st.copy_col);
   if (!ok) {
     free(st.renames);
+    free_scratch(&st);
     npuc_tb_free(&st.out);
     npuc_srcmap_free(m);
     return NULL;
   }
   free(st.renames);
+  free_scratch(&st);
   if (map)
     *map = m;
   else
@@ -565,6 +578,8 @@ static bool parse_elems(to_mlir *st, parsed_op *p, const npuc_fmt_elem *e,
 static void emit_header(to_mlir *st, parsed_op *p);
 static void emit_tail(to_mlir *st, parsed_op *p);
 static bool check_groups(to_mlir *st, parsed_op *p);
+static struct op_scratch *enter_scratch(to_mlir *st, size_t lists,
+                                        size_t attrs);
 static void free_parsed(parsed_op *p);
 
 static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
@@ -574,12 +589,13 @@ static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
   p.def = def;
   p.stmt = stmt;
   p.name = name;
-  /* The three per-group lists in one allocation. */
-  p.operands = npuc_xcalloc(2 * (def->num_operands + 1) + def->num_results + 1,
-                            sizeof(piece_list));
+  /* The three per-group lists, one block of this depth's scratch. */
+  struct op_scratch *scratch = enter_scratch(
+      st, 2 * (def->num_operands + 1) + def->num_results + 1, def->num_attrs);
+  p.operands = scratch->lists;
   p.otypes = p.operands + def->num_operands + 1;
   p.rtypes = p.otypes + def->num_operands + 1;
-  p.attrs = npuc_xcalloc(def->num_attrs + 1, sizeof(char *));
+  p.attrs = scratch->attrs;
   p.args_region = -1;
   flush(st, name.start, name.line, name.col);
   /* MLIR locates an op at its name: where the user wrote it whenever no
@@ -615,16 +631,48 @@ static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
     skip_to(st, end, end_line, end_col);
   }
   free_parsed(&p);
+  st->scratch_depth--;
   return ok;
 }
 
-static void free_parsed(parsed_op *p) {
-  for (size_t i = 0; i < p->def->num_operands; ++i) {
-    free(p->operands[i].items);
-    free(p->otypes[i].items);
+/* This depth's scratch with `lists` empty lists and `attrs` + 1 null
+ * attribute slots; the caller leaves it by decrementing scratch_depth. */
+static struct op_scratch *enter_scratch(to_mlir *st, size_t lists,
+                                        size_t attrs) {
+  if (st->scratch_depth == st->num_scratch) {
+    st->scratch = npuc_xreallocarray(st->scratch, st->num_scratch + 1,
+                                     sizeof *st->scratch);
+    memset(&st->scratch[st->num_scratch++], 0, sizeof *st->scratch);
   }
-  for (size_t i = 0; i < p->def->num_results; ++i)
-    free(p->rtypes[i].items);
+  struct op_scratch *sc = &st->scratch[st->scratch_depth++];
+  if (sc->num_lists < lists) {
+    sc->lists = npuc_xreallocarray(sc->lists, lists, sizeof *sc->lists);
+    memset(sc->lists + sc->num_lists, 0,
+           (lists - sc->num_lists) * sizeof *sc->lists);
+    sc->num_lists = lists;
+  }
+  for (size_t i = 0; i < lists; ++i)
+    sc->lists[i].len = 0;
+  if (sc->num_attrs < attrs + 1) {
+    sc->attrs = npuc_xreallocarray(sc->attrs, attrs + 1, sizeof *sc->attrs);
+    sc->num_attrs = attrs + 1;
+  }
+  memset(sc->attrs, 0, (attrs + 1) * sizeof *sc->attrs);
+  return sc;
+}
+
+static void free_scratch(to_mlir *st) {
+  for (size_t d = 0; d < st->num_scratch; ++d) {
+    for (size_t i = 0; i < st->scratch[d].num_lists; ++i)
+      free(st->scratch[d].lists[i].items);
+    free(st->scratch[d].lists);
+    free(st->scratch[d].attrs);
+  }
+  free(st->scratch);
+}
+
+/* The lists stay with the scratch; what the op owns alone is freed. */
+static void free_parsed(parsed_op *p) {
   for (size_t i = 0; i < p->def->num_attrs; ++i)
     free(p->attrs[i]);
   free(p->arg_names.items);
@@ -632,22 +680,24 @@ static void free_parsed(parsed_op *p) {
   for (size_t i = 0; i < p->num_whole_types; ++i)
     free(p->whole_types[i]);
   free(p->whole_types);
-  free(p->operands); /* and otypes, rtypes */
-  free(p->attrs);
 }
 
 /* ---- matching the next token against a format element ------------------ */
 
+/* ` ` and `` only space the printout: nothing to read. */
+static bool literal_is_spacing(const char *lit) {
+  return !lit[0] || (lit[0] == ' ' && !lit[1]);
+}
+
 static bool literal_matches(npuc_token t, const char *lit) {
-  /* ` ` and `` only space the printout: nothing to read */
-  if (!lit[0] || strcmp(lit, " ") == 0)
+  char c = lit[0];
+  if (literal_is_spacing(lit))
     return true;
-  if (strcmp(lit, "->") == 0)
+  if (c == '-' && lit[1] == '>' && !lit[2])
     return t.kind == NPUC_TOK_ARROW;
-  if ((lit[0] >= 'a' && lit[0] <= 'z') || (lit[0] >= 'A' && lit[0] <= 'Z') ||
-      lit[0] == '_')
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
     return npuc_tok_keyword(t, lit);
-  return t.kind == NPUC_TOK_PUNCT && t.len == 1 && t.start[0] == lit[0] &&
+  return t.kind == NPUC_TOK_PUNCT && t.len == 1 && t.start[0] == c &&
          lit[1] == '\0';
 }
 
@@ -763,9 +813,9 @@ static bool parse_clauses_any_order(to_mlir *st, parsed_op *p,
 }
 
 static bool expect_literal(to_mlir *st, parsed_op *p, const char *lit) {
-  npuc_token t = npuc_peek(&st->lx);
-  if (!lit[0] || strcmp(lit, " ") == 0)
+  if (literal_is_spacing(lit))
     return true;
+  npuc_token t = npuc_peek(&st->lx);
   if (literal_matches(t, lit)) {
     npuc_lex(&st->lx);
     return true;

@@ -8,13 +8,15 @@
  * and share the DDR channel, a transfer taking a gap the other leaves, as
  * lib/Runtime/tx8/timeline.c places them (with one copy of the loads,
  * slice k + 1's loads after slice k's chain; of the stores, its chain
- * after slice k's store). So with
+ * after slice k's store; with copies of the stores, slice k's after
+ * slice k + 1's loads, as EmitGroup.c defers them). So with
  * two copies a slice's load, gather, chain and store in turn bound two
  * slices' time. The first
  * LOOP_MODEL_SLICES slices are played; past them the second half's period
  * repeats: constant time per candidate. */
 #include "npuc/Tx8LoopCost.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -49,20 +51,27 @@ double npuc_tx8_loop_cycles(const npuc_tx8_loop *l) {
   int64_t n = l->slices > 0 ? l->slices : 1;
   int64_t model = n < LOOP_MODEL_SLICES ? n : LOOP_MODEL_SLICES;
   int m = l->copies < 1 ? 1 : l->copies > MAX_COPIES ? MAX_COPIES : l->copies;
+  bool deferred = l->store_copies > 1;
+  double last_end = 0;
   for (int64_t k = 0; k < model; ++k) {
     double next_ready = 0;
     if (m > 1 && k + 1 < n) /* slice k + 1's loads, issued ahead */
       next_ready = next_loads(&port, l, &rdma, &noc, ends[(k + 1) % m]);
+    if (deferred && k > 0) /* slice k - 1's stores, one slice late */
+      wdma = port_take(&port, later(wdma, last_end), l->store) + l->store;
     start = later(in_ready, k ? start + l->span : ready0);
-    if (l->store_copies <= 1) /* one copy of the stored buffers */
+    if (!deferred) /* one copy of the stored buffers */
       start = later(start, wdma);
     if (k == 0 && l->late_tail > 0) /* its tail waits for the late fills */
       start = later(start, late_done + l->late_tail - l->chain);
-    ends[k % m] = start + l->chain;
-    wdma = port_take(&port, later(wdma, ends[k % m]), l->store) + l->store;
+    ends[k % m] = last_end = start + l->chain;
+    if (!deferred)
+      wdma = port_take(&port, later(wdma, last_end), l->store) + l->store;
     if (m == 1 && k + 1 < n) /* one copy: after this slice's chain read it */
       next_ready = next_loads(&port, l, &rdma, &noc, ends[0]);
     in_ready = next_ready;
+    if (deferred && k + 1 == n) /* the last slice's, after the loop */
+      wdma = port_take(&port, later(wdma, last_end), l->store) + l->store;
     end = later(later(end, wdma), later(rdma, noc));
     if (k + 1 == model / 2)
       at_half = end;
@@ -72,14 +81,16 @@ double npuc_tx8_loop_cycles(const npuc_tx8_loop *l) {
   return end;
 }
 
-/* A slice's loads, issued once the RDMA is free and the copy they
- * overwrite is (`free`: the chain that read it done), then their NoC
- * gathers in order: when they are all in. */
+/* A later slice's loads (the halo rows kept not read), issued once the
+ * RDMA is free and the copy they overwrite is (`free`: the chain that
+ * read it done), then their NoC gathers in order: when they are all in. */
 static double next_loads(ddr_port *port, const npuc_tx8_loop *l, double *rdma,
                          double *noc, double free) {
-  double from = port_take(port, later(*rdma, free), l->load);
-  *rdma = from + l->load;
-  double ready = later(from + l->load_ready, *noc + l->noc);
+  double len = l->load_next < l->load ? l->load_next : l->load;
+  double from = port_take(port, later(*rdma, free), len);
+  *rdma = from + len;
+  double in = l->load_ready - (l->load - len); /* kept rows: not read */
+  double ready = later(from + (in > len ? in : len), *noc + l->noc);
   *noc = l->noc > 0 ? ready : *noc;
   return ready;
 }

@@ -74,6 +74,47 @@ static void lexer_errors_do_not_stop(void **state) {
   assert_int_equal(npuc_lex(&lx).kind, NPUC_TOK_ERROR);
 }
 
+/* The lookahead: a peeked token is the one npuc_lex returns next, peeking
+ * does not move the lexer, npuc_peek2 sees one further, and a lexer moved
+ * by hand (cur set, `peeked` cleared) lexes from where it was put. */
+static void lexer_lookahead(void **state) {
+  (void)state;
+  const char *s = "a (\n  %b -> c";
+  npuc_lexer lx;
+  npuc_lexer_init(&lx, s, strlen(s), 7);
+  npuc_token a = npuc_peek(&lx);
+  assert_true(lx.cur == s);
+  assert_true(npuc_tok_keyword(a, "a"));
+  assert_true(npuc_tok_punct(npuc_peek2(&lx), '('));
+  assert_true(npuc_tok_keyword(npuc_peek(&lx), "a")); /* still next */
+  npuc_token got = npuc_lex(&lx);
+  assert_true(got.start == a.start && got.len == a.len);
+  assert_true(got.line_start);
+  assert_true(lx.cur == s + 1);
+  npuc_lexer copy = lx; /* a copy carries the lookahead along */
+  assert_true(npuc_tok_punct(npuc_peek(&lx), '('));
+  assert_true(npuc_tok_punct(npuc_lex(&copy), '('));
+  assert_true(npuc_tok_punct(npuc_lex(&lx), '('));
+  npuc_token b = npuc_peek(&lx); /* across the newline */
+  assert_int_equal(b.kind, NPUC_TOK_PERCENT_ID);
+  assert_int_equal(b.line, 8);
+  assert_int_equal(b.col, 3);
+  assert_true(b.line_start);
+  assert_int_equal(lx.line, 7); /* peeking moved nothing */
+  npuc_lex(&lx);
+  assert_int_equal(lx.line, 8);
+  assert_int_equal(npuc_peek(&lx).kind, NPUC_TOK_ARROW);
+  lx.cur = s; /* moved by hand: the lookahead is dropped */
+  lx.line = 7;
+  lx.line_begin = s;
+  lx.peeked = false;
+  assert_true(npuc_tok_keyword(npuc_lex(&lx), "a"));
+  while (npuc_lex(&lx).kind != NPUC_TOK_EOF)
+    ;
+  assert_int_equal(npuc_peek(&lx).kind, NPUC_TOK_EOF); /* and stays there */
+  assert_int_equal(npuc_lex(&lx).kind, NPUC_TOK_EOF);
+}
+
 static void custom_to_generic(void **state) {
   (void)state;
   const char *in = "%0 = hivm.hir.vbrc ins(%a : f32) outs(%e : tensor<4xf32>) "
@@ -270,6 +311,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(lexer_spans),
       cmocka_unit_test(lexer_errors_do_not_stop),
+      cmocka_unit_test(lexer_lookahead),
       cmocka_unit_test(custom_to_generic),
       cmocka_unit_test(memory_spaces_read_alike),
       cmocka_unit_test(keeps_lines),

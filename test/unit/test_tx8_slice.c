@@ -137,6 +137,67 @@ static void slice_dma_between_layouts(void **state) {
   free(dst);
 }
 
+static L_SHAPE rows_slice(const int32_t *shape, int32_t row, int32_t rows,
+                          int32_t col, int32_t cols) {
+  L_SHAPE l = {0};
+  l.dim = 3;
+  const int32_t start[3] = {row, col, 0}, size[3] = {rows, cols, shape[2]};
+  for (int d = 0; d < 3; ++d) {
+    l.shape_whole[d] = shape[d];
+    l.shape_start[d] = start[d];
+    l.shape_slice[d] = l.shape_real[d] = size[d];
+  }
+  return l;
+}
+
+/* op_dma_load_slice_after: rows 4..9 of a 12x5x70 f16 tensor after rows
+ * 2..7 (NCx in SPM) keep rows 4..7 and read rows 8..9, with the bytes of
+ * a plain load, in fewer RDMA cycles (TDMA copies the rest); a slice that
+ * also moves along another dimension, or shares no rows, is a plain
+ * load. */
+static void slice_dma_keeps_rows(void **state) {
+  (void)state;
+  const int32_t shape[3] = {12, 5, 70};
+  uint16_t src[12 * 5 * 70];
+  for (int i = 0; i < 12 * 5 * 70; ++i)
+    src[i] = (uint16_t)(i * 7 + 1);
+  TSR whole =
+      npuc_tx8_tsr_of_shape(src, shape, 3, NPUC_TX8_F16, NPUC_TX8_TENSOR);
+  char *spm = calloc(3 * 8192, 1);
+  L_SHAPE a = rows_slice(shape, 2, 6, 0, 5), b = rows_slice(shape, 4, 6, 0, 5);
+  TSR ta = npuc_tx8_tsr_of_lshape(spm, &a, NPUC_TX8_F16, NPUC_TX8_NCX);
+  TSR tb = npuc_tx8_tsr_of_lshape(spm + 8192, &b, NPUC_TX8_F16, NPUC_TX8_NCX);
+  TSR plain =
+      npuc_tx8_tsr_of_lshape(spm + 16384, &b, NPUC_TX8_F16, NPUC_TX8_NCX);
+  op_dma_load_slice(&ta, &whole, &a);
+  npuc_tx8_counters_reset();
+  uint64_t full = op_dma_load_slice(&plain, &whole, &b);
+  uint64_t rdma_full = npuc_tx8_counters_get().busy[NPUC_TX8_BUSY_RDMA];
+  npuc_tx8_counters_reset();
+  uint64_t kept = op_dma_load_slice_after(&tb, &whole, &b, &ta, &a);
+  uint64_t rdma_kept = npuc_tx8_counters_get().busy[NPUC_TX8_BUSY_RDMA];
+  assert_memory_equal(tb.data, plain.data, (size_t)plain.layout.total_bytes);
+  assert_true(rdma_kept < rdma_full);
+  assert_true(kept > 0 && full > 0);
+  assert_true(npuc_tx8_counters_get().busy[NPUC_TX8_BUSY_TDMA] > 0);
+  /* Another column range too, or no shared row: a plain load. */
+  L_SHAPE c = rows_slice(shape, 4, 6, 1, 4), d = rows_slice(shape, 8, 4, 0, 5);
+  TSR tc = npuc_tx8_tsr_of_lshape(spm + 8192, &c, NPUC_TX8_F16, NPUC_TX8_NCX);
+  npuc_tx8_counters_reset();
+  op_dma_load_slice_after(&tc, &whole, &c, &ta, &a);
+  assert_int_equal(npuc_tx8_counters_get().busy[NPUC_TX8_BUSY_TDMA], 0);
+  TSR td = npuc_tx8_tsr_of_lshape(spm + 8192, &d, NPUC_TX8_F16, NPUC_TX8_NCX);
+  npuc_tx8_counters_reset();
+  op_dma_load_slice_after(&td, &whole, &d, &ta, &a);
+  assert_int_equal(npuc_tx8_counters_get().busy[NPUC_TX8_BUSY_TDMA], 0);
+  for (int h = 0; h < 4; ++h)
+    for (int w = 0; w < 5; ++w)
+      for (int ch = 0; ch < 70; ++ch)
+        assert_true(npuc_tx8_get(&td, h, w, ch) ==
+                    npuc_tx8_get(&whole, 0, (8 + h) * 5 + w, ch));
+  free(spm);
+}
+
 /* ---- the compiler's slice rules
  * ------------------------------------------------ */
 
@@ -325,6 +386,7 @@ int main(void) {
       cmocka_unit_test(gshape_slices),
       cmocka_unit_test(conv_window_clips),
       cmocka_unit_test(slice_dma_between_layouts),
+      cmocka_unit_test(slice_dma_keeps_rows),
       cmocka_unit_test(batchnorm_shards_any_axis),
       cmocka_unit_test(gemm_and_conv_windows),
       cmocka_unit_test(conv_channel_split),

@@ -215,7 +215,9 @@ static bool run_and_print(tool *t, npuc_module *m, const npuc_diag_sink *sink) {
   npuc_context_set_sink(t->context, sink, m->map);
   bool ok = true;
   /* Parsing verified the module; only a pipeline can change it. */
-  if (t->opts->num_passes > 0 || t->opts->pipeline || t->opts->timing) {
+  bool pipeline =
+      t->opts->num_passes > 0 || t->opts->pipeline || t->opts->timing;
+  if (pipeline) {
     MlirPassManager pm = build_pass_manager(t, sink, true);
     ok = !mlirPassManagerIsNull(pm) &&
          mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, m->op)) &&
@@ -224,8 +226,10 @@ static bool run_and_print(tool *t, npuc_module *m, const npuc_diag_sink *sink) {
       mlirPassManagerDestroy(pm); /* prints the --mlir-timing report */
   }
   if (ok) {
+    /* Unchanged since parsing verified it, the module is not verified
+     * again by MLIR's printer (mlir-opt verifies it twice). */
     npuc_print_options popts = {t->opts->print_generic,
-                                t->opts->print_debuginfo};
+                                t->opts->print_debuginfo, !pipeline};
     double start = seconds();
     size_t len = 0;
     char *text = npuc_module_print(t->registry, m, &popts, &len);

@@ -137,6 +137,73 @@ uint64_t op_dma_load_slice(const TSR *spm, const TSR *whole, const L_SHAPE *l) {
          npuc_tx8_cycles_ddr_extra(false, extra);
 }
 
+static int32_t shared_rows(const L_SHAPE *l, const L_SHAPE *prev_l,
+                           int32_t *dim);
+
+uint64_t op_dma_load_slice_after(const TSR *spm, const TSR *whole,
+                                 const L_SHAPE *l, const TSR *prev,
+                                 const L_SHAPE *prev_l) {
+  static const int32_t zero[NPUC_TX8_MAX_SHAPE_DIM];
+  int32_t h, kept = shared_rows(l, prev_l, &h);
+  if (kept <= 0 || prev->layout.dtype != spm->layout.dtype)
+    return op_dma_load_slice(spm, whole, l);
+  npuc_tx8i_check_tsr("op_dma_load_slice_after", "spm", spm);
+  npuc_tx8i_clear_padding(spm);
+  /* The shared rows: rows [kept_at, kept_at + kept) of prev, the first
+   * `kept` of the new slice. */
+  int32_t size[NPUC_TX8_MAX_SHAPE_DIM], from[NPUC_TX8_MAX_SHAPE_DIM] = {0};
+  int32_t at[NPUC_TX8_MAX_SHAPE_DIM] = {0}, ddr_at[NPUC_TX8_MAX_SHAPE_DIM];
+  for (int32_t d = 0; d < l->dim; ++d)
+    size[d] = l->shape_real[d], ddr_at[d] = l->shape_start[d];
+  size[h] = kept;
+  from[h] = l->shape_start[h] - prev_l->shape_start[h];
+  side dst = {spm, l->shape_real, zero}, src = {prev, prev_l->shape_real, from};
+  copy_region("op_dma_load_slice_after", &dst, &src, &dst, size, l->dim);
+  /* The rest from DDR, in the DMA's walk order. */
+  size[h] = l->shape_real[h] - kept;
+  at[h] = kept;
+  ddr_at[h] += kept;
+  side rest = {spm, l->shape_real, at}, ddr = {whole, l->shape_whole, ddr_at};
+  npuc_tx8i_ddr_begin();
+  copy_region("op_dma_load_slice_after", &rest, &ddr, &ddr, size, l->dim);
+  uint64_t extra = npuc_tx8i_ddr_end();
+  /* Bytes by rows (the slice's padding spreads over them alike). On the
+   * timeline the copy comes first (its source is in SPM already), then
+   * the DMA: charged in that order. */
+  int64_t bytes = spm->layout.total_bytes, real = l->shape_real[h];
+  int64_t copied = bytes * kept / real;
+  uint64_t cycles = npuc_tx8_cycles_tdma(2 * copied);
+  cycles += npuc_tx8_cycles_rdma(bytes - copied);
+  return cycles + npuc_tx8_cycles_ddr_extra(false, extra);
+}
+
+/* The rows slice `l` shares with `prev_l` along the one dimension (*dim)
+ * where they differ, when it starts inside prev_l's window there and ends
+ * past it; 0 when they differ elsewhere too, or share nothing. */
+static int32_t shared_rows(const L_SHAPE *l, const L_SHAPE *prev_l,
+                           int32_t *dim) {
+  if (l->dim != prev_l->dim || l->dim < 1 || l->dim > NPUC_TX8_MAX_SHAPE_DIM)
+    return 0;
+  *dim = -1;
+  for (int32_t d = 0; d < l->dim; ++d) {
+    if (l->shape_whole[d] != prev_l->shape_whole[d])
+      return 0;
+    if (l->shape_start[d] == prev_l->shape_start[d] &&
+        l->shape_real[d] == prev_l->shape_real[d])
+      continue;
+    if (*dim >= 0)
+      return 0;
+    *dim = d;
+  }
+  if (*dim < 0)
+    return 0;
+  int32_t d = *dim, start = l->shape_start[d], old = prev_l->shape_start[d];
+  int32_t old_end = old + prev_l->shape_real[d];
+  if (start <= old || start >= old_end || start + l->shape_real[d] <= old_end)
+    return 0;
+  return old_end - start;
+}
+
 uint64_t op_dma_load_shared(const TSR *spm, const TSR *whole, const L_SHAPE *l,
                             int32_t part, int32_t parts) {
   if (parts < 1 || part < 0 || part >= parts)

@@ -2,11 +2,13 @@
  * loop over the temporal slices of the tile's part of the anchor output,
  * software-pipelined (the seed's TS_SwPipelinePass):
  *     load slice 0;
- *     for each slice k: load slice k + 1; compute slice k; store slice k;
+ *     for each slice k: load slice k + 1; store slice k - 1; compute
+ *                       slice k;
+ *     store the last slice;
  * where a per-slice buffer has several copies (tx8-spm-alloc's
- * multi_buf_num, slice k in copy k % n); a load into one copy stays in
- * its slice. G_SHAPE walks the slices, each buffer's L_SHAPE comes from
- * the anchor slice through its windows, TSRs place the slices in SPM
+ * multi_buf_num, slice k in copy k % n); a load or store of a buffer in
+ * one copy stays in its slice. G_SHAPE walks the slices, each buffer's L_SHAPE
+ * comes from the anchor slice through its windows, TSRs place the slices in SPM
  * (offsets from tx8-spm-alloc or the group plan); then the plan's steps
  * run in order: loads, channel_norms, extracts, the compute ops on SPM
  * buffers, stores. One call per step, whatever the number of slices;
@@ -49,6 +51,9 @@ typedef struct {
    * in the prologue). retract_at -1: none. */
   bool head[NPUC_TX8_MAX_STEPS];
   int retract_at;
+  /* Emitting slice k + 1's loads in the loop: a load whose consecutive
+   * slices overlap keeps what slice k's copy already holds (halo_load). */
+  bool after_prev;
   npuc_sb *out;
 } group_emitter;
 
@@ -341,6 +346,43 @@ static bool early_step(const group_emitter *g, const npuc_tx8_step *st) {
          g->copies[load_target(&g->plan, st->index)] > 1;
 }
 
+static bool early_buffer(const group_emitter *g, int buf);
+
+/* A store issued one slice late: of a buffer with several copies (which
+ * nothing else shares, docs/passes/tx8-spm-alloc.md), not filled ahead.
+ * Slice k's store goes after slice k + 2's loads (in iteration k + 1),
+ * so on the tile's DDR channel, which takes transfers in issue order
+ * where they do not fit an earlier gap, the load of slice k + 2 does not
+ * queue behind the store of slice k, which waits for slice k's compute:
+ * loads run ahead while the compute drains. Slice k + 1 writes the other
+ * copy, so slice k's data is still there. */
+static bool deferred_store(const group_emitter *g, const npuc_tx8_step *st) {
+  if (st->kind != NPUC_TX8_STEP_STORE)
+    return false;
+  int buf = g->plan.stores[st->index].buffer;
+  return g->copies[buf] > 1 && !npuc_tx8_buffer_once(&g->plan.buffers[buf]) &&
+         !early_buffer(g, buf);
+}
+
+/* A load of slice k + 1 issued in the loop (after_prev) whose
+ * consecutive slices overlap (a window wider than its step: a
+ * convolution's halo), read by the tile alone: op_dma_load_slice_after
+ * copies the rows slice k's copy of the buffer already holds and reads
+ * only the rest from DDR (where the slices step along one dimension). */
+static bool halo_load(const group_emitter *g, int buf) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  const npuc_tx8_buffer *b = &p->buffers[buf];
+  int32_t stride;
+  if (!g->after_prev || b->kind != NPUC_TX8_BUF_LOAD ||
+      npuc_tx8_buffer_shared(p, buf, g->sharding, g->slice, &stride) > 1)
+    return false;
+  for (int d = 0; d < b->shape.rank; ++d)
+    if (b->windows[d].out_dim >= 0 &&
+        b->windows[d].extent > b->windows[d].scale)
+      return true;
+  return false;
+}
+
 /* A buffer filled ahead for the next slice: by its load, or by a head
  * step (placed with the loads issued ahead, in the next slice's set). */
 static bool early_buffer(const group_emitter *g, int buf) {
@@ -397,6 +439,7 @@ static void emit_slice_steps(group_emitter *g);
 static void emit_early_loads(group_emitter *g, const char *slice,
                              const char *set);
 static void emit_heads(group_emitter *g, const char *slice, const char *set);
+static void emit_deferred_stores(group_emitter *g, const char *set);
 
 /* The seed's pipelined loop (TS_SwPipeline): a prologue issuing slice 0's
  * loads, then per slice k: place its buffers, issue slice k + 1's loads
@@ -442,9 +485,12 @@ static void emit_loop(group_emitter *g) {
   npuc_sb_printf(o, "    }\n    more = npuc_tx8_gshape_next(&g, slice, "
                     "&outs[cur ^ 1]);\n");
   emit_early_loads(g, "k + 1", "cur ^ 1");
+  emit_deferred_stores(g, "cur ^ 1");
   emit_set(g, "k", "cur");
   emit_slice_steps(g);
-  npuc_sb_printf(o, "    }\n    ++k;\n  }\n  (void)cycles;\n"
+  npuc_sb_printf(o, "    }\n    ++k;\n  }\n");
+  emit_deferred_stores(g, "(int)((k - 1) & 1)");
+  npuc_sb_printf(o, "  (void)cycles;\n"
                     "  return npuc_tx8_tl_group_end();\n}\n\n");
 }
 
@@ -567,7 +613,8 @@ static void emit_slice_steps(group_emitter *g) {
       emit_late_invariants(g, "    if (k == 0) {", "    }\n", false);
     if (i == g->retract_at)
       emit_heads(g, "k + 1", "cur ^ 1");
-    if (invariant_step(p, st) || early_step(g, st) || g->head[i])
+    if (invariant_step(p, st) || early_step(g, st) || g->head[i] ||
+        deferred_store(g, st))
       continue;
     bool k =
         (st->kind == NPUC_TX8_STEP_COMPUTE && st->index == p->reduce_op) ||
@@ -677,9 +724,11 @@ static void emit_early_loads(group_emitter *g, const char *slice,
   for (int i = 0; i < p->num_buffers; ++i)
     if (early_buffer(g, i))
       emit_place(g, i);
+  g->after_prev = strcmp(slice, "0") != 0;
   for (int i = 0; i < p->num_steps; ++i)
     if (early_step(g, &p->steps[i]))
       emit_step(g, &p->steps[i]);
+  g->after_prev = false;
   npuc_sb_printf(g->out, "    }\n  }\n");
 }
 
@@ -693,6 +742,25 @@ static void emit_heads(group_emitter *g, const char *slice, const char *set) {
   for (int i = 0; i < g->plan.num_steps; ++i)
     if (g->head[i])
       emit_step(g, &g->plan.steps[i]);
+  npuc_sb_printf(g->out, "    }\n  }\n");
+}
+
+/* Slice k - 1's deferred stores (deferred_store), in set `set`, when
+ * there is a slice k - 1: in iteration k after slice k + 1's loads, and
+ * after the loop for the last slice. */
+static void emit_deferred_stores(group_emitter *g, const char *set) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  bool any = false;
+  for (int i = 0; i < p->num_steps; ++i)
+    any = any || deferred_store(g, &p->steps[i]);
+  if (!any)
+    return;
+  npuc_sb_printf(g->out,
+                 "  if (k > 0) { /* slice k - 1's stores, deferred */\n");
+  emit_set(g, "k - 1", set);
+  for (int i = 0; i < p->num_steps; ++i)
+    if (deferred_store(g, &p->steps[i]))
+      emit_step(g, &p->steps[i]);
   npuc_sb_printf(g->out, "    }\n  }\n");
 }
 
@@ -800,7 +868,11 @@ static void emit_timeline_step(group_emitter *g, const npuc_tx8_step *st) {
   npuc_sb *o = g->out;
   npuc_sb_printf(o, "    npuc_tx8_tl_step(\"group %d: %s%s\", ", g->id, what,
                  name);
-  range_list(o, reads, nr);
+  if (st->kind == NPUC_TX8_STEP_LOAD && halo_load(g, st->index))
+    npuc_sb_printf(o, "(npuc_tx8_tl_range[]){npuc_tx8_tl_tsr(&bs[cur][%d])}, 1",
+                   load_target(p, st->index)); /* the rows kept */
+  else
+    range_list(o, reads, nr);
   npuc_sb_printf(o, ", ");
   range_list(o, writes, nw);
   npuc_sb_printf(o, ");\n");
@@ -837,12 +909,20 @@ static void emit_load(group_emitter *g, int buf) {
   if (g->plan.reduce_ways <= 1) /* a team's tiles read their own K parts */
     members =
         npuc_tx8_buffer_shared(&g->plan, buf, g->sharding, g->slice, &stride);
+  char tail[64];
+  if (members <= 1 && halo_load(g, buf)) {
+    int into = load_target(&g->plan, buf);
+    snprintf(tail, sizeof tail, ", &bs[cur][%d], &ls[cur][%d]", into, into);
+    emit_dma(g, buf, g->operand_ddr[b->source],
+             "load_var, the rows slice k holds kept",
+             "op_dma_load_slice_after(&b[%d], &whole", tail);
+    return;
+  }
   if (members <= 1) {
     emit_dma(g, buf, g->operand_ddr[b->source], "load_var",
              "op_dma_load_slice(&b[%d], &whole", "");
     return;
   }
-  char tail[64];
   if (members == g->parts) { /* every tile of the group */
     snprintf(tail, sizeof tail, ", tile, %d", (int)members);
     emit_dma(g, buf, g->operand_ddr[b->source], "load_var, shared",

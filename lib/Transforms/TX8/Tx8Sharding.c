@@ -810,6 +810,9 @@ typedef struct {
   double load, store, ne, ct, once; /* cycles: per slice, and once */
   double noc; /* per slice: the shared loads' gathers over the NoC */
   int64_t slices, spm;
+  /* Per slice after the first, what each load with copies saves by
+   * keeping the rows the slice before holds (halo_saving). */
+  double kept_of[NPUC_TX8_MAX_BUFFERS];
   /* Per slice, each per-slice load's cycles by the buffer that would hold
    * its copies (its own, or the channel_norm's it fills), each store's
    * by the buffer stored. */
@@ -839,12 +842,14 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
  * writes its buffer. The steady slice costs the busier of DDR (loads and
  * stores share the tile's channel) and Ls + C + Ss; the first slice runs
  * serially (fill and drain). Without any copies every slice is serial.
- * What is loaded once per tile comes first. That is the K split's cost;
- * without one the loop is played out instead, as the code generator
- * issues it and the C model's timeline runs it (npuc_tx8_loop_cycles,
- * lib/TX8/LoopCost.c): the loads issued a slice ahead when every
- * per-slice one has copies, the next slice's chain waiting for the
- * stores when one has none. */
+ * What is loaded once per tile comes first. A later slice's load with
+ * copies reads only the rows the slice before does not hold (kept_of:
+ * the code generator's op_dma_load_slice_after). That is the K split's
+ * cost; without one the loop is played out instead, as the code
+ * generator issues it and the C model's timeline runs it
+ * (npuc_tx8_loop_cycles, lib/TX8/LoopCost.c): the loads issued a slice
+ * ahead when every per-slice one has copies, the stores a slice late when
+ * every one has (else the next slice's chain waits for them). */
 static double chain_span(const npuc_tx8_group_plan *p, const cost_parts *c,
                          const npuc_tx8_spm_fit *fit);
 
@@ -856,13 +861,19 @@ static double group_cost(const npuc_tx8_group_plan *p, const cost_parts *c,
     if (!fit->multi[i])
       single += c->load_of[i] + c->store_of[i], single_load += c->load_of[i];
   int copies = fit->copies > 1 ? fit->copies : 1;
+  double kept = 0; /* a later slice's loads: the rows kept */
+  for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
+    kept += fit->multi[i] ? c->kept_of[i] : 0;
   if (p->reduce_op < 0)
     return npuc_tx8_loop_cycles(&(npuc_tx8_loop){
         c->head_ddr, c->head_ready, c->late_ddr, c->late_noc, c->late_tail,
         c->load, c->noc, c->ne + c->ct, chain_span(p, c, fit), c->store,
         c->load_ready, c->slices, single_load == 0 ? copies : 1,
-        single == single_load ? copies : 1});
+        single == single_load ? copies : 1, c->load - kept});
   double ddr = c->load + c->store, work = single + chain_span(p, c, fit);
+  for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
+    if (fit->multi[i])
+      ddr -= c->kept_of[i];
   double steady = ddr > work ? ddr : work;
   steady = c->noc > steady ? c->noc : steady; /* the NoC: its own engine */
   return c->once + serial + (double)(c->slices - 1) * steady;
@@ -1038,6 +1049,9 @@ static void mark_head_buffers(const npuc_tx8_group_plan *p, bool *head);
  * once per K slice, the partial sums' conversion once per slice. */
 static double team_reduce_cycles(const search *s, const npuc_tx8_group_plan *p,
                                  const int32_t *slice);
+static void halo_saving(const search *s, const npuc_tx8_group_plan *p,
+                        const int32_t *sharding, const int32_t *slice,
+                        cost_parts *c);
 
 static void estimate(const search *s, const npuc_tx8_group_plan *p,
                      const int32_t *sharding, const int32_t *slice,
@@ -1057,6 +1071,7 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
       c->slices = INT64_MAX; /* costs as much as it can */
   c->spm = npuc_tx8_group_spm_bytes(p, slice, NULL);
   estimate_buffers(s, p, sharding, slice, c);
+  halo_saving(s, p, sharding, slice, c);
   for (int st = 0; st < p->num_stores; ++st) {
     int b = p->stores[st].buffer;
     double cyc = (double)npuc_tx8_group_buffer_bytes(p, b, slice) / ddr_rate +
@@ -1128,6 +1143,44 @@ static double team_reduce_cycles(const search *s, const npuc_tx8_group_plan *p,
   double adds = (double)npuc_tx8_noc_reduce_add_bytes(bytes, p->reduce_ways);
   return noc + (double)t->op_overhead_cycles +
          ceil(adds / (double)t->ct_bytes_per_cycle);
+}
+
+/* When the tile's slices step along one anchor dimension, a per-slice
+ * load (read by the tile alone) whose window there is wider than its step
+ * (a convolution's halo: (S - 1) * scale + extent rows for S * scale new
+ * ones) keeps the rows the slice before holds: that fraction of its
+ * cycles is saved by every slice but the first, and copied in SPM (TDMA,
+ * counted with the CGRA work, which shares the SPM port). */
+static void halo_saving(const search *s, const npuc_tx8_group_plan *p,
+                        const int32_t *sharding, const int32_t *slice,
+                        cost_parts *c) {
+  int step = -1;
+  for (int d = 0; d < p->out.rank; ++d)
+    if (ceil_div(ceil_div(p->out.dims[d], sharding[d]), slice[d]) > 1) {
+      if (step >= 0)
+        return;
+      step = d;
+    }
+  for (int i = 0; step >= 0 && i < p->num_buffers; ++i) {
+    const npuc_tx8_buffer *b = &p->buffers[i];
+    int32_t stride;
+    if (b->kind != NPUC_TX8_BUF_LOAD || b->invariant ||
+        npuc_tx8_buffer_resident(p, i, sharding, slice) ||
+        npuc_tx8_buffer_shared(p, i, sharding, slice, &stride) > 1)
+      continue;
+    int moved = b->load_into >= 0 ? b->load_into : i;
+    for (int d = 0; d < b->shape.rank; ++d) {
+      const npuc_tx8_window *w = &b->windows[d];
+      if (w->out_dim != step || w->extent <= w->scale)
+        continue;
+      double rows = (double)(slice[step] - 1) * w->scale + w->extent;
+      double kept = 1 - (double)slice[step] * w->scale / rows;
+      c->kept_of[moved] += c->load_of[moved] * kept;
+      /* the kept rows' copy in SPM (TDMA: read and write) */
+      c->ct += 2 * kept * (double)npuc_tx8_group_buffer_bytes(p, moved, slice) /
+               (double)s->t->tdma_bytes_per_cycle;
+    }
+  }
 }
 
 /* The CT passes of an elementwise or reduce op (npuc/Tx8Ops.def, the

@@ -57,11 +57,14 @@ func.func @gemm_bias_gelu(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %v: tens
 // CHECK-SAME: temporal_mem_slice = [1, 8, 8, 4]
 // CHECK-SAME: shape_spatial_sharding = [1, 1, 1, 1]
 // SMALL-LABEL: func.func @conv_conv
-// SMALL: spm_alloc_size = 5376 : ui32
+// With 5376 bytes of SPM the search takes slices of 4 anchor rows (6 of
+// the first conv's result): a later slice keeps the input rows the slice
+// before loaded (halo_saving), which the estimate credits.
+// SMALL: spm_alloc_size = 3840 : ui32
 // SMALL: tx8be.conv
-// SMALL-SAME: temporal_mem_slice = [1, 10, 8, 4]
+// SMALL-SAME: temporal_mem_slice = [1, 6, 8, 4]
 // SMALL: tx8be.conv
-// SMALL-SAME: temporal_mem_slice = [1, 8, 8, 4]
+// SMALL-SAME: temporal_mem_slice = [1, 4, 8, 4]
 func.func @conv_conv(%x: tensor<1x16x8x4xf32>, %w1: tensor<3x3x4x4xf32>, %w2: tensor<3x3x4x4xf32>) -> tensor<1x16x8x4xf32> {
   %none = tx8be.none : none
   %0 = tx8be.group(%x, %w1, %w2) : (tensor<1x16x8x4xf32>, tensor<3x3x4x4xf32>, tensor<3x3x4x4xf32>) -> (tensor<1x16x8x4xf32>) attributes {dev_region = #tx8be.region_attr<tile_dx = 1, tile_dy = 1>} {
