@@ -37,4 +37,8 @@ void npuc_diag_print_stderr(void *user, npuc_severity sev, const char *file,
 
 const char *npuc_severity_name(npuc_severity sev);
 
+/* Errors emitted so far in this process, to whatever sink: lets a caller
+ * tell whether a failure has been reported. */
+unsigned long npuc_diag_errors_emitted(void);
+
 #endif

@@ -192,4 +192,11 @@ const char *npuc_pass_current(void);
 typedef void (*npuc_pass_start_fn)(const char *pass, void *user);
 void npuc_pass_set_start_hook(npuc_pass_start_fn fn, void *user);
 
+/* Runs `pm` on `op`. A pass may fail without an error of its own (as
+ * bishengir's do, and ours where they follow it: emit-remarks=true gives
+ * the reason); unless `quiet` (--verify-diagnostics, where only the
+ * passes' own diagnostics count, as in mlir-opt), such a failure is then
+ * named in an error at the op the pass ran on, so no run ends in silence. */
+bool npuc_pass_manager_run(MlirPassManager pm, MlirOperation op, bool quiet);
+
 #endif

@@ -132,6 +132,10 @@ void npuc_pass_set_start_hook(npuc_pass_start_fn fn, void *user) {
   start_hook = fn, start_user = user;
 }
 
+/* The last pass that failed, and the op it ran on (npuc_pass_manager_run). */
+static const char *failed_pass;
+static MlirOperation failed_on;
+
 static void pass_run(MlirOperation op, MlirExternalPass pass, void *user) {
   pass_instance *inst = user;
   verified_op = NULL;
@@ -143,8 +147,23 @@ static void pass_run(MlirOperation op, MlirExternalPass pass, void *user) {
   const npuc_verify_each *v = inst->ctx.verify_each;
   if (ok && v && v->by_passes && verified_op != op.ptr)
     ok = mlirOperationVerify(op);
-  if (!ok)
+  if (!ok) {
+    failed_pass = inst->def->name, failed_on = op;
     mlirExternalPassSignalFailure(pass);
+  }
+}
+
+bool npuc_pass_manager_run(MlirPassManager pm, MlirOperation op, bool quiet) {
+  unsigned long errors = npuc_diag_errors_emitted();
+  failed_pass = NULL;
+  bool ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op));
+  if (!ok && !quiet && failed_pass && npuc_diag_errors_emitted() == errors)
+    npuc_emit_diagnostic(mlirOperationGetLocation(failed_on), NPUC_SEV_ERROR,
+                         "pass '%s' failed without giving a reason (where "
+                         "it has the option, emit-remarks=true says why)",
+                         failed_pass);
+  failed_pass = NULL;
+  return ok;
 }
 
 static MlirExternalPassCallbacks callbacks(void) {

@@ -27,9 +27,15 @@ void npuc_diag_print_stderr(void *user, npuc_severity sev, const char *file,
     fprintf(stderr, "%s: %s\n", npuc_severity_name(sev), message);
 }
 
+static unsigned long errors_emitted;
+
+unsigned long npuc_diag_errors_emitted(void) { return errors_emitted; }
+
 void npuc_diag_vemit(const npuc_diag_sink *sink, npuc_severity sev,
                      const char *file, int line, int col, const char *fmt,
                      va_list ap) {
+  if (sev == NPUC_SEV_ERROR)
+    ++errors_emitted;
   char stack[512];
   va_list copy;
   va_copy(copy, ap);

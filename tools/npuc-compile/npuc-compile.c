@@ -258,7 +258,7 @@ static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
   bool ok = npuc_pipeline_parse(pm, pipeline, &pctx, NULL);
   if (ok)
     npuc_pass_manager_verify_each(pm, &verify_each);
-  ok = ok && mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, m->op)) &&
+  ok = ok && npuc_pass_manager_run(pm, m->op, false) &&
        npuc_verify_after_passes(registry, m->op);
   npuc_pass_set_start_hook(NULL, NULL);
   mlirPassManagerDestroy(pm);

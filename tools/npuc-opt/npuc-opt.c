@@ -220,7 +220,7 @@ static bool run_and_print(tool *t, npuc_module *m, const npuc_diag_sink *sink) {
   if (pipeline) {
     MlirPassManager pm = build_pass_manager(t, sink, true);
     ok = !mlirPassManagerIsNull(pm) &&
-         mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, m->op)) &&
+         npuc_pass_manager_run(pm, m->op, sink != NULL) &&
          npuc_verify_after_passes(t->registry, m->op);
     if (!mlirPassManagerIsNull(pm))
       mlirPassManagerDestroy(pm); /* prints the --mlir-timing report */
