@@ -36,6 +36,7 @@
 #include "npuc/StringBuilder.h"
 #include "npuc/Tx8DdrCost.h"
 #include "npuc/Tx8Group.h"
+#include "npuc/Tx8LoopCost.h"
 #include "npuc/Tx8NocCost.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -819,6 +820,14 @@ typedef struct {
   /* Per slice, each compute op's and channel_norm's / extract's cycles,
    * for the chain's spans per engine (chain_span). */
   double op_cyc[NPUC_TX8_MAX_GROUP_OPS], move_cyc[NPUC_TX8_MAX_BUFFERS];
+  /* `once` as the code generator orders it: what the first compute op
+   * reads goes before the slice loop (head: its DDR reads, and when that
+   * op may start, each load's NoC gather overlapping the next one's
+   * read), the rest after slice 0's loads (late: DDR and NoC busy time
+   * that overlaps the slice loop). */
+  double head_ddr, head_ready, late_ddr, late_noc;
+  double late_tail;  /* the chain from the first op reading a late one */
+  double load_ready; /* a slice's loads in, from the first's read */
 } cost_parts;
 
 static void estimate(const search *s, const npuc_tx8_group_plan *p,
@@ -835,17 +844,32 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
  * serially (fill and drain). Without any copies every slice is serial.
  * What is loaded once per tile comes first. A later slice's load with
  * copies reads only the rows the slice before does not hold (kept_of:
- * the code generator's op_dma_load_slice_after). */
+ * the code generator's op_dma_load_slice_after). That is the K split's
+ * cost; without one the loop is played out instead, as the code
+ * generator issues it and the C model's timeline runs it
+ * (npuc_tx8_loop_cycles, lib/TX8/LoopCost.c): the loads issued a slice
+ * ahead when every per-slice one has copies, the stores a slice late when
+ * every one has (else the next slice's chain waits for them). */
 static double chain_span(const npuc_tx8_group_plan *p, const cost_parts *c,
                          const npuc_tx8_spm_fit *fit);
 
 static double group_cost(const npuc_tx8_group_plan *p, const cost_parts *c,
                          const npuc_tx8_spm_fit *fit) {
   double chain = c->ne + c->ct, serial = c->load + c->noc + chain + c->store;
-  double single = 0; /* Ls + Ss */
+  double single = 0, single_load = 0; /* Ls + Ss, Ls */
   for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
     if (!fit->multi[i])
-      single += c->load_of[i] + c->store_of[i];
+      single += c->load_of[i] + c->store_of[i], single_load += c->load_of[i];
+  int copies = fit->copies > 1 ? fit->copies : 1;
+  double kept = 0; /* a later slice's loads: the rows kept */
+  for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
+    kept += fit->multi[i] ? c->kept_of[i] : 0;
+  if (p->reduce_op < 0)
+    return npuc_tx8_loop_cycles(&(npuc_tx8_loop){
+        c->head_ddr, c->head_ready, c->late_ddr, c->late_noc, c->late_tail,
+        c->load, c->noc, c->ne + c->ct, chain_span(p, c, fit), c->store,
+        c->load_ready, c->slices, single_load == 0 ? copies : 1,
+        single == single_load ? copies : 1, c->load - kept});
   double ddr = c->load + c->store, work = single + chain_span(p, c, fit);
   for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
     if (fit->multi[i])
@@ -1010,6 +1034,9 @@ static double slice_ddr_cycles(const search *s, const npuc_tx8_group_plan *p,
 static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
                              const int32_t *sharding, const int32_t *slice,
                              cost_parts *c);
+static double late_tail(const npuc_tx8_group_plan *p, const int32_t *sharding,
+                        const int32_t *slice, const cost_parts *c);
+static void mark_head_buffers(const npuc_tx8_group_plan *p, bool *head);
 
 /* The busiest tile (the first: its part is the largest) under `sharding`
  * in slices of `slice`, every buffer at its largest slice: each
@@ -1070,6 +1097,32 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
   }
   if (p->reduce_op >= 0 && p->reduce_ways > 1)
     c->ct += team_reduce_cycles(s, p, slice); /* the chain waits for it */
+  c->late_tail = late_tail(p, sharding, slice, c);
+}
+
+/* The cycles of a slice's chain from its first compute op reading a
+ * once-filled buffer the first compute op does not read (filled after
+ * slice 0's loads: mark_head_buffers) to its end; 0 when none does. */
+static double late_tail(const npuc_tx8_group_plan *p, const int32_t *sharding,
+                        const int32_t *slice, const cost_parts *c) {
+  bool head[NPUC_TX8_MAX_BUFFERS], late = false;
+  double tail = 0;
+  mark_head_buffers(p, head);
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    if (st->kind == NPUC_TX8_STEP_COMPUTE) {
+      const npuc_tx8_group_op *o = &p->ops[st->index];
+      for (int j = 0; j < o->slice.num_operands && !late; ++j) {
+        int b = o->operand_buffer[j];
+        late = b >= 0 && b < p->num_buffers && !head[b] &&
+               npuc_tx8_buffer_resident(p, b, sharding, slice);
+      }
+      tail += late ? c->op_cyc[st->index] : 0;
+    } else if (late && (st->kind == NPUC_TX8_STEP_NORM ||
+                        st->kind == NPUC_TX8_STEP_EXTRACT))
+      tail += c->move_cyc[st->index];
+  }
+  return tail;
 }
 
 /* The reduce split across tiles: the team's partial sums summed into its
@@ -1176,6 +1229,8 @@ static double ct_cycles(const search *s, const npuc_tx8_group_plan *p,
 
 static void shared_load(const search *s, double bytes, int32_t members,
                         int32_t stride, double *cyc, double *runs, double *noc);
+static void once_load(cost_parts *c, bool head, double ddr, double noc);
+static void slice_load(cost_parts *c, double ddr, double noc);
 
 /* The loads, channel_norms and extracts of estimate(). */
 static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
@@ -1186,6 +1241,8 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
   double ddr_rate = t->ddr_gbytes_per_s / t->clock_ghz / all;
   double over = (double)t->op_overhead_cycles;
   double k_slices = npuc_tx8_reduce_slices(p); /* the tile's K part's */
+  bool head[NPUC_TX8_MAX_BUFFERS];
+  mark_head_buffers(p, head);
   for (int i = 0; i < p->num_buffers; ++i) {
     const npuc_tx8_buffer *b = &p->buffers[i];
     int moved =
@@ -1210,17 +1267,68 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
       cyc += runs;
       *(once ? &c->once : &c->load) += times * cyc;
       *(once ? &c->once : &c->noc) += times * noc;
-      if (!once)
-        c->load_of[moved] += times * (cyc + noc);
+      if (once)
+        once_load(c, head[i] || head[moved], times * cyc, times * noc);
+      else
+        c->load_of[moved] += times * (cyc + noc),
+            slice_load(c, times * cyc, times * noc);
     } else if (b->kind == NPUC_TX8_BUF_NORM ||
                b->kind == NPUC_TX8_BUF_EXTRACT) {
       if (b->kind == NPUC_TX8_BUF_NORM && p->buffers[b->source].load_into == i)
         continue; /* filled by its load */
       cyc = 2 * bytes / (double)t->tdma_bytes_per_cycle + over;
       *(once ? &c->once : &c->ct) += times * cyc;
+      c->head_ready += once ? times * cyc : 0; /* after its load: serial */
       c->move_cyc[i] = once ? 0 : times * cyc;
     }
   }
+}
+
+/* A per-slice load: its gather overlaps the next load's read. */
+static void slice_load(cost_parts *c, double ddr, double noc) {
+  double read = c->load > c->load_ready ? c->load : c->load_ready;
+  c->load_ready = noc > 0 ? read + noc : read;
+}
+
+/* head[i]: buffer i is read by the group's first compute op, or is the
+ * source of (or loaded straight into) one that is: what the code
+ * generator fills before the slice loop when it is done once
+ * (EmitGroup.c's order_invariants); the other once-filled buffers go after
+ * slice 0's loads. With a reduce split every one goes before the loop. */
+static void mark_head_buffers(const npuc_tx8_group_plan *p, bool *head) {
+  int first = -1;
+  for (int i = 0; i < p->num_steps && first < 0; ++i)
+    if (p->steps[i].kind == NPUC_TX8_STEP_COMPUTE)
+      first = p->steps[i].index;
+  for (int i = 0; i < p->num_buffers; ++i)
+    head[i] = first < 0 || p->reduce_op >= 0;
+  for (int j = 0; first >= 0 && j < p->ops[first].slice.num_operands; ++j) {
+    int b = p->ops[first].operand_buffer[j];
+    if (b >= 0 && b < p->num_buffers)
+      head[b] = true;
+  }
+  for (int i = p->num_buffers - 1; i >= 0; --i) {
+    const npuc_tx8_buffer *b = &p->buffers[i];
+    if (b->load_into >= 0 && b->load_into < p->num_buffers &&
+        head[b->load_into])
+      head[i] = true;
+    if (head[i] && b->kind != NPUC_TX8_BUF_LOAD && b->source >= 0 &&
+        b->source < p->num_buffers)
+      head[b->source] = true;
+  }
+}
+
+/* A load filled once per tile: before the loop (head: its NoC gather
+ * overlaps the next head load's read, the first op waits for the last)
+ * or after slice 0's loads (late: busy time the loop overlaps). */
+static void once_load(cost_parts *c, bool head, double ddr, double noc) {
+  if (!head) {
+    c->late_ddr += ddr, c->late_noc += noc;
+    return;
+  }
+  c->head_ddr += ddr;
+  double read = c->head_ddr > c->head_ready ? c->head_ddr : c->head_ready;
+  c->head_ready = noc > 0 ? read + noc : read;
 }
 
 /* A load `members` tiles `stride` apart read the same

@@ -1,0 +1,43 @@
+/* Tx8LoopCost: tx8-sharding's model of a group's pipelined slice loop
+ * (docs/passes/tx8-sharding.md, "The cost"): the loop as the code
+ * generator issues it (lib/Target/TX8/EmitGroup.c) with every per-slice
+ * load and store in `copies` copies, placed as the C model's timeline
+ * places it (lib/Runtime/tx8/timeline.c), from a slice's aggregate
+ * costs. The search's estimate against the simulated cycles:
+ * docs/passes/tx8-sharding.md. */
+#ifndef NPUC_TX8_LOOP_COST_H
+#define NPUC_TX8_LOOP_COST_H
+
+#include <stdint.h>
+
+typedef struct {
+  /* Filled once per tile: the head (what the group's first compute op
+   * reads: before the loop) — its DDR cycles and when that op may start
+   * (each load's NoC gather overlapping the next one's read); the rest,
+   * issued after slice 0's loads — its DDR and NoC cycles. */
+  double head_ddr, head_ready, late_ddr, late_noc;
+  /* Slice 0's chain from the first op reading a late once-filled buffer:
+   * that much of it waits for them all. */
+  double late_tail;
+  /* Per slice: the loads' DDR cycles, their NoC gathers, the compute
+   * chain (NE, CT and TDMA ops one after another), what the next slice's
+   * chain waits for of it (at most the chain), the stores' DDR cycles. */
+  double load, noc, chain, span, store;
+  /* When a slice's loads are in, from their first read (each one's NoC
+   * gather overlapping the next one's read, the NoC free then). */
+  double load_ready;
+  int64_t slices;
+  /* Of each per-slice load (1: a slice's loads wait for the chain
+   * before it) and of each store (1: a slice's chain waits for the store
+   * before it; more: a slice's stores are issued after the next slice's
+   * loads, EmitGroup.c's deferred stores). */
+  int copies, store_copies;
+  /* A later slice's loads' DDR cycles (the halo rows the slice before
+   * holds are copied in SPM instead: that copy is in `chain`). */
+  double load_next;
+} npuc_tx8_loop;
+
+/* The tile's cycles from the group's start to its last transfer. */
+double npuc_tx8_loop_cycles(const npuc_tx8_loop *l);
+
+#endif

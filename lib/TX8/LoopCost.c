@@ -1,0 +1,121 @@
+/* The slice loop's model (npuc/Tx8LoopCost.h): the head of the once-filled
+ * buffers, slice 0's loads, the late once-filled ones, then per slice k
+ * the loads of slice k + 1 (RDMA, once the copy they overwrite is free:
+ * slice k + 1 - copies' chain done; then their NoC gathers, in order) and
+ * slice k's chain (when its loads and gathers are in, and `span` after
+ * slice k - 1's; slice 0's ops reading a late once-filled buffer after
+ * it is in) and stores (WDMA). RDMA and WDMA keep their issue order
+ * and share the DDR channel, a transfer taking a gap the other leaves, as
+ * lib/Runtime/tx8/timeline.c places them (with one copy of the loads,
+ * slice k + 1's loads after slice k's chain; of the stores, its chain
+ * after slice k's store; with copies of the stores, slice k's after
+ * slice k + 1's loads, as EmitGroup.c defers them). So with
+ * two copies a slice's load, gather, chain and store in turn bound two
+ * slices' time. The first
+ * LOOP_MODEL_SLICES slices are played; past them the second half's period
+ * repeats: constant time per candidate. */
+#include "npuc/Tx8LoopCost.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+/* Slices played one by one. */
+#define LOOP_MODEL_SLICES 64
+
+/* The DDR channel: the busy intervals, sorted, and the time before which
+ * it is busy throughout (folded intervals). */
+enum { PORT_CAP = 8, MAX_COPIES = 4 };
+typedef struct {
+  double lo[PORT_CAP], hi[PORT_CAP], floor;
+  int n;
+} ddr_port;
+
+static double port_take(ddr_port *port, double earliest, double len);
+static double next_loads(ddr_port *port, const npuc_tx8_loop *l, double *rdma,
+                         double *noc, double free);
+static double later(double a, double b) { return a > b ? a : b; }
+
+double npuc_tx8_loop_cycles(const npuc_tx8_loop *l) {
+  ddr_port port = {{0}, {0}, 0, 0};
+  double rdma = port_take(&port, 0, l->head_ddr) + l->head_ddr;
+  double noc = l->head_ready, ready0 = l->head_ready;
+  double at = port_take(&port, rdma, l->load);
+  rdma = at + l->load;
+  double in_ready = later(at + l->load_ready, noc + l->noc);
+  noc = l->noc > 0 ? in_ready : noc;
+  rdma = port_take(&port, rdma, l->late_ddr) + l->late_ddr;
+  noc = later(noc, rdma) + l->late_noc;
+  double late_done = later(noc, rdma);
+  double ends[MAX_COPIES] = {0}, start = 0, wdma = 0, end = 0, at_half = 0;
+  int64_t n = l->slices > 0 ? l->slices : 1;
+  int64_t model = n < LOOP_MODEL_SLICES ? n : LOOP_MODEL_SLICES;
+  int m = l->copies < 1 ? 1 : l->copies > MAX_COPIES ? MAX_COPIES : l->copies;
+  bool deferred = l->store_copies > 1;
+  double last_end = 0;
+  for (int64_t k = 0; k < model; ++k) {
+    double next_ready = 0;
+    if (m > 1 && k + 1 < n) /* slice k + 1's loads, issued ahead */
+      next_ready = next_loads(&port, l, &rdma, &noc, ends[(k + 1) % m]);
+    if (deferred && k > 0) /* slice k - 1's stores, one slice late */
+      wdma = port_take(&port, later(wdma, last_end), l->store) + l->store;
+    start = later(in_ready, k ? start + l->span : ready0);
+    if (!deferred) /* one copy of the stored buffers */
+      start = later(start, wdma);
+    if (k == 0 && l->late_tail > 0) /* its tail waits for the late fills */
+      start = later(start, late_done + l->late_tail - l->chain);
+    ends[k % m] = last_end = start + l->chain;
+    if (!deferred)
+      wdma = port_take(&port, later(wdma, last_end), l->store) + l->store;
+    if (m == 1 && k + 1 < n) /* one copy: after this slice's chain read it */
+      next_ready = next_loads(&port, l, &rdma, &noc, ends[0]);
+    in_ready = next_ready;
+    if (deferred && k + 1 == n) /* the last slice's, after the loop */
+      wdma = port_take(&port, later(wdma, last_end), l->store) + l->store;
+    end = later(later(end, wdma), later(rdma, noc));
+    if (k + 1 == model / 2)
+      at_half = end;
+  }
+  if (n > model) /* the second half's period, for the rest */
+    end += (double)(n - model) * (end - at_half) / (double)(model - model / 2);
+  return end;
+}
+
+/* A later slice's loads (the halo rows kept not read), issued once the
+ * RDMA is free and the copy they overwrite is (`free`: the chain that
+ * read it done), then their NoC gathers in order: when they are all in. */
+static double next_loads(ddr_port *port, const npuc_tx8_loop *l, double *rdma,
+                         double *noc, double free) {
+  double len = l->load_next < l->load ? l->load_next : l->load;
+  double from = port_take(port, later(*rdma, free), len);
+  *rdma = from + len;
+  double in = l->load_ready - (l->load - len); /* kept rows: not read */
+  double ready = later(from + (in > len ? in : len), *noc + l->noc);
+  *noc = l->noc > 0 ? ready : *noc;
+  return ready;
+}
+
+/* The earliest start at or after `earliest` where the channel is free for
+ * `len`, taken; a full list folds its earliest interval into the floor. */
+static double port_take(ddr_port *port, double earliest, double len) {
+  if (len <= 0)
+    return earliest;
+  if (port->n == PORT_CAP) {
+    port->floor = port->hi[0];
+    memmove(port->lo, port->lo + 1, (PORT_CAP - 1) * sizeof *port->lo);
+    memmove(port->hi, port->hi + 1, (PORT_CAP - 1) * sizeof *port->hi);
+    --port->n;
+  }
+  double t = later(earliest, port->floor);
+  int i = 0;
+  while (i < port->n && port->hi[i] <= t)
+    ++i;
+  for (; i < port->n && port->lo[i] < t + len; ++i)
+    t = later(t, port->hi[i]);
+  size_t tail = (size_t)(port->n - i);
+  memmove(port->lo + i + 1, port->lo + i, tail * sizeof *port->lo);
+  memmove(port->hi + i + 1, port->hi + i, tail * sizeof *port->hi);
+  port->lo[i] = t, port->hi[i] = t + len;
+  ++port->n;
+  return t;
+}
