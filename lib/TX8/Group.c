@@ -23,6 +23,7 @@
 typedef struct {
   npuc_tx8_group_plan *p;
   MlirBlock body;
+  bool returned; /* a tx8be.return was read: each store has its result */
 } builder;
 
 static bool add_op(builder *b, MlirOperation op);
@@ -58,7 +59,8 @@ static bool build(MlirOperation group, npuc_tx8_group_plan *p, int force_op,
   p->reduce_ways = 1;
   p->group = group;
   p->anchor = -1;
-  builder b = {p, mlirRegionGetFirstBlock(mlirOperationGetRegion(group, 0))};
+  builder b = {p, mlirRegionGetFirstBlock(mlirOperationGetRegion(group, 0)),
+               false};
   if (mlirBlockIsNull(b.body)) {
     npuc_op_error(group, "tx8be.group has no body");
     return false;
@@ -67,6 +69,11 @@ static bool build(MlirOperation group, npuc_tx8_group_plan *p, int force_op,
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     if (!add_op(&b, op))
       return false;
+  if (!b.returned) {
+    npuc_op_error(group, "tx8be.group: its body has no tx8be.return "
+                         "(which names the group's results)");
+    return false;
+  }
   if (p->num_ops == 0) {
     npuc_op_error(group, "tx8be.group has no compute op (one of gemm, conv, "
                          "batchnorm_inference, the elementwise ops)");
@@ -367,6 +374,7 @@ static bool add_return(builder *b, MlirOperation op) {
                                      "returned by the group");
       return false;
     }
+  b->returned = true;
   return true;
 }
 

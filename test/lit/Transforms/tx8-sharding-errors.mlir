@@ -1,7 +1,7 @@
 // tx8-sharding's errors: each names the op and the reason, fails the pass.
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics --tx8-sharding -o %t.out
 // RUN: not npuc-opt %s --split-input-file --tx8-sharding 2>&1 | FileCheck %s --check-prefix=FAIL
-// FAIL-COUNT-22: error:
+// FAIL-COUNT-23: error:
 // FAIL-NOT: error:
 
 // A grouped conv (2 groups, not depthwise) reads its weight whole in
@@ -230,6 +230,21 @@ func.func @no_compute(%x: tensor<4x8xf32>) {
     tx8be.return
   }
   return
+}
+
+// -----
+
+// A body without tx8be.return has no results to store into (found by
+// fuzz-compile: the code generator read a store's missing DDR result).
+func.func @no_return(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error@+1 {{tx8be.group: its body has no tx8be.return (which names the group's results)}}
+  %0 = tx8be.group(%x) : (tensor<4x8xf32>) -> (tensor<4x8xf32>) {
+  ^bb0(%a0: tensor<4x8xf32>):
+    %1 = tx8be.load_var %a0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    %2 = tx8be.relu %1 : tensor<4x8xf32> -> tensor<4x8xf32>
+    %3 = tx8be.store_var %2 : tensor<4x8xf32> -> tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
 }
 
 // -----
