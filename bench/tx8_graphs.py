@@ -542,7 +542,8 @@ def main():
     p.add_argument("--target-yaml", required=True)
     p.add_argument("--work", help="keep the graphs and programs here")
     p.add_argument("--ops", type=int, default=10000)
-    p.add_argument("--only", default="a,b,c,d,e,f,g,h")
+    p.add_argument("--only", default="a,b,c,d,e,f,g,h",
+                   help="graphs to run, comma-separated (empty: none)")
     p.add_argument("--compile-opt", action="append", default=[],
                    help="an npuc-compile option for every graph, e.g. "
                    "--compile-opt=--tx8-opt-ddr=false (repeatable)")
@@ -568,7 +569,7 @@ def main():
                   "c": lambda: resnet_graph(t), "d": lambda: depthwise_graph(t),
                   "e": lambda: mlp_graph(t), "f": lambda: ffn_graph(t),
                   "g": lambda: resnet8_graph(t), "h": lambda: bottleneck_graph(t)}
-        for name in args.only.split(","):
+        for name in filter(None, args.only.split(",")):
             g = makers[name]()
             report_graph(g, run_graph(tools, g, work), t)
         if args.ops > 0:
