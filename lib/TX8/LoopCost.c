@@ -119,3 +119,65 @@ static double port_take(ddr_port *port, double earliest, double len) {
   ++port->n;
   return t;
 }
+
+/* ---- the staged loop's stages */
+
+static bool ne_op(const npuc_tx8_group_plan *p, const npuc_tx8_step *st) {
+  return st->kind == NPUC_TX8_STEP_COMPUTE &&
+         (p->ops[st->index].slice.kind == NPUC_TX8_KIND_GEMM ||
+          p->ops[st->index].slice.kind == NPUC_TX8_KIND_CONV);
+}
+
+int npuc_tx8_loop_stage_cut(const npuc_tx8_group_plan *p) {
+  int cut = -1, ne = 0;
+  if (p->reduce_op >= 0 || p->reduce_ways > 1)
+    return -1;
+  for (int i = 0; i < p->num_steps; ++i)
+    if (ne_op(p, &p->steps[i]))
+      cut = i, ++ne;
+  if (ne < 2)
+    return -1;
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    if (st->kind != NPUC_TX8_STEP_STORE)
+      continue;
+    const npuc_tx8_buffer *b = &p->buffers[p->stores[st->index].buffer];
+    if (npuc_tx8_buffer_once(b) || b->first_step < cut)
+      return -1;
+  }
+  return cut;
+}
+
+void npuc_tx8_loop_stages(const npuc_tx8_group_plan *p, int cut,
+                          int8_t *stage) {
+  int8_t written[NPUC_TX8_MAX_BUFFERS];
+  memset(written, 0, sizeof written);
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    bool fill =
+        st->kind != NPUC_TX8_STEP_COMPUTE && st->kind != NPUC_TX8_STEP_STORE;
+    if (fill && npuc_tx8_buffer_once(&p->buffers[st->index])) {
+      stage[i] = -1;
+      continue;
+    }
+    bool move =
+        st->kind == NPUC_TX8_STEP_NORM || st->kind == NPUC_TX8_STEP_EXTRACT;
+    if (st->kind == NPUC_TX8_STEP_LOAD ||
+        (move && written[p->buffers[st->index].source] == 2))
+      stage[i] = 2; /* a load, the head */
+    else
+      stage[i] = i >= cut ? 0 : 1;
+    int w = -1;
+    if (st->kind == NPUC_TX8_STEP_LOAD) {
+      const npuc_tx8_buffer *b = &p->buffers[st->index];
+      written[st->index] = stage[i];
+      w = b->load_into;
+    } else if (st->kind == NPUC_TX8_STEP_COMPUTE) {
+      w = p->ops[st->index].result;
+    } else if (st->kind != NPUC_TX8_STEP_STORE) {
+      w = st->index;
+    }
+    if (w >= 0 && stage[i] > written[w])
+      written[w] = stage[i];
+  }
+}
