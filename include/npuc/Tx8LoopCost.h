@@ -10,6 +10,7 @@
 
 #include "npuc/Tx8Group.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct {
@@ -37,6 +38,11 @@ typedef struct {
   /* A later slice's loads' DDR cycles (the halo rows the slice before
    * holds are copied in SPM instead: that copy is in `chain`). */
   double load_next;
+  /* The staged loop (npuc_tx8_loop_stage_cut): a load's copy is free
+   * once its slice's head has read it, when the slice's chain starts
+   * (`span` is then the busier engine's share, not a stretch of the
+   * chain). */
+  bool staged;
 } npuc_tx8_loop;
 
 /* The tile's cycles from the group's start to its last transfer. */

@@ -1,7 +1,8 @@
 /* The slice loop's model (npuc/Tx8LoopCost.h): the head of the once-filled
  * buffers, slice 0's loads, the late once-filled ones, then per slice k
  * the loads of slice k + 1 (RDMA, once the copy they overwrite is free:
- * slice k + 1 - copies' chain done; then their NoC gathers, in order) and
+ * slice k + 1 - copies' chain done, or started when staged: its head
+ * read them; then their NoC gathers, in order) and
  * slice k's chain (when its loads and gathers are in, and `span` after
  * slice k - 1's; slice 0's ops reading a late once-filled buffer after
  * it is in) and stores (WDMA). RDMA and WDMA keep their issue order
@@ -64,7 +65,10 @@ double npuc_tx8_loop_cycles(const npuc_tx8_loop *l) {
       start = later(start, wdma);
     if (k == 0 && l->late_tail > 0) /* its tail waits for the late fills */
       start = later(start, late_done + l->late_tail - l->chain);
-    ends[k % m] = last_end = start + l->chain;
+    /* Staged, a slice's last stage waits behind the next one's first on
+     * the engines' queues: about one span later. */
+    last_end = start + l->chain + (l->staged && k + 1 < n ? l->span : 0);
+    ends[k % m] = l->staged ? start : last_end; /* when its loads are read */
     if (!deferred)
       wdma = port_take(&port, later(wdma, last_end), l->store) + l->store;
     if (m == 1 && k + 1 < n) /* one copy: after this slice's chain read it */

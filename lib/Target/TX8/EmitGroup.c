@@ -787,16 +787,20 @@ static void emit_deferred_stores(group_emitter *g, const char *set) {
 /* ---- the staged loop
  * ----------------------------------------------------------------- */
 
-/* Whether the group runs the staged loop (npuc_tx8_loop_stage_cut): its
+/* Whether the group runs the staged loop (npuc_tx8_loop_stage_cut): the
+ * group says `sp_stage_num = 3` (tx8-sharding's estimate chose it), its
  * plan can be staged and every buffer a per-slice step writes has three
  * copies, so slices k - 1 to k + 2 never share one (a buffer lives from
  * its step's stage to its last reader's, at most three slices apart, a
  * store one slice late included). Sets g->stage. */
 static bool mark_stages(group_emitter *g) {
   const npuc_tx8_group_plan *p = &g->plan;
+  MlirAttribute n = mlirOperationGetAttributeByName(
+      p->group, mlirStringRefCreateFromCString("sp_stage_num"));
   int cut = npuc_tx8_loop_stage_cut(p);
   g->staged = false;
-  if (cut < 0)
+  if (cut < 0 || mlirAttributeIsNull(n) || !mlirAttributeIsAInteger(n) ||
+      mlirIntegerAttrGetValueInt(n) != 3)
     return false;
   npuc_tx8_loop_stages(p, cut, g->stage);
   for (int i = 0; i < p->num_steps; ++i) {
@@ -809,38 +813,43 @@ static bool mark_stages(group_emitter *g) {
   return g->staged = true;
 }
 
-static void emit_stage(group_emitter *g, int stage, const char *when,
+/* The parts of a stage emit_stage emits. */
+enum { STAGE_LOADS = 1, STAGE_OPS = 2, STAGE_ALL = 3 };
+static void emit_stage(group_emitter *g, int stage, int parts, const char *when,
                        const char *slice, const char *set, const char *prev);
 static void emit_staged_stores(group_emitter *g, const char *set);
 
 /* The staged loop: the prologue runs slice 0's stage 2 (loads, head),
- * the fills read whole after slice 0's loads, slice 1's stage 2 and slice
- * 0's stage 1; iteration k then issues slice k + 2's stage 2, slice
- * k - 1's stores, slice k + 1's stage 1 and slice k's stage 0, in four
- * sets of L_SHAPEs and TSRs (slice j in set j & 3); the last slice's
- * stores follow the loop. The same calls as the serial loop, in another
- * order: every buffer a slice writes is a copy no other slice in flight
- * uses (mark_stages), so the values are the serial loop's. */
+ * the fills read whole after slice 0's loads, slice 1's loads, slice 0's
+ * stage 1 and slice 1's head (after slice 0's stage 1: slice 1's loads
+ * queue behind the fills, so its head would hold back the SPM port);
+ * iteration k then issues slice k + 2's stage 2, slice k - 1's stores,
+ * slice k + 1's stage 1 and slice k's stage 0, in four sets of L_SHAPEs
+ * and TSRs (slice j in set j & 3); the last slice's stores follow the
+ * loop. The same calls as the serial loop, in another order: every
+ * buffer a slice writes is a copy no other slice in flight uses
+ * (mark_stages), so the values are the serial loop's. */
 static void emit_staged_loop(group_emitter *g) {
   npuc_sb *o = g->out;
   npuc_sb_printf(o, "  bool more = npuc_tx8_gshape_next(&g, slice, &outs[0]);"
                     "\n");
-  emit_stage(g, 2, "more", "0", "0", NULL);
+  emit_stage(g, 2, STAGE_ALL, "more", "0", "0", NULL);
   if (g->any_late)
     emit_late_invariants(g, "  if (more) {", "    }\n  }\n", true);
   npuc_sb_printf(o, "  bool more1 = more && npuc_tx8_gshape_next(&g, slice, "
                     "&outs[1]);\n");
-  emit_stage(g, 2, "more1", "1", "1", "0");
-  emit_stage(g, 1, "more", "0", "0", NULL);
+  emit_stage(g, 2, STAGE_LOADS, "more1", "1", "1", "0");
+  emit_stage(g, 1, STAGE_ALL, "more", "0", "0", NULL);
+  emit_stage(g, 2, STAGE_OPS, "more1", "1", "1", "0");
   npuc_sb_printf(o, "  while (more) { /* slices k - 1 to k + 2 in flight */\n"
                     "    const int cur = (int)(k & 3), n1 = (int)((k + 1) & "
                     "3), n2 = (int)((k + 2) & 3);\n"
                     "    const bool more2 = more1 && npuc_tx8_gshape_next(&g, "
                     "slice, &outs[n2]);\n");
-  emit_stage(g, 2, "more2", "k + 2", "n2", "n1");
+  emit_stage(g, 2, STAGE_ALL, "more2", "k + 2", "n2", "n1");
   emit_staged_stores(g, "(int)((k + 3) & 3)");
-  emit_stage(g, 1, "more1", "k + 1", "n1", NULL);
-  emit_stage(g, 0, NULL, "k", "cur", NULL);
+  emit_stage(g, 1, STAGE_ALL, "more1", "k + 1", "n1", NULL);
+  emit_stage(g, 0, STAGE_ALL, NULL, "k", "cur", NULL);
   npuc_sb_printf(o, "    more = more1, more1 = more2;\n    ++k;\n  }\n");
   emit_staged_stores(g, "(int)((k - 1) & 3)");
   npuc_sb_printf(o, "  (void)cycles;\n"
@@ -849,37 +858,41 @@ static void emit_staged_loop(group_emitter *g) {
 
 static void emit_keeps(group_emitter *g);
 
-/* Slice `slice`'s steps of stage `stage` in set `set` (the buffers they
- * write placed first), inside `if (when)` unless NULL; a stage 2 after
- * slice 0's loads each load keeping the rows the slice before (in set
- * `prev`) holds, its copy the head's first step. Stores are left to
+/* Slice `slice`'s steps of stage `stage` in set `set`, inside `if
+ * (when)` unless NULL: its loads (STAGE_LOADS; the buffers the stage
+ * writes placed first) and its other steps (STAGE_OPS); a stage 2 after
+ * slice 0's each load keeping the rows the slice before (in set `prev`)
+ * holds, its copy the head's first step. Stores are left to
  * emit_staged_stores. */
-static void emit_stage(group_emitter *g, int stage, const char *when,
+static void emit_stage(group_emitter *g, int stage, int parts, const char *when,
                        const char *slice, const char *set, const char *prev) {
   const npuc_tx8_group_plan *p = &g->plan;
   static const char *const what[] = {"ops from the last NE op on",
                                      "ops before the last NE op",
                                      "loads and head"};
   if (when)
-    npuc_sb_printf(g->out, "  if (%s) { /* slice %s's %s (stage %d) */\n", when,
-                   slice, what[stage], stage);
+    npuc_sb_printf(g->out, "  if (%s) { /* slice %s's %s (stage %d)%s */\n",
+                   when, slice, what[stage], stage,
+                   parts == STAGE_ALL    ? ""
+                   : parts & STAGE_LOADS ? ": the loads"
+                                         : ": the rest");
   emit_set(g, slice, set);
   int8_t written[NPUC_TX8_MAX_BUFFERS];
   memset(written, 2, sizeof written); /* a load's own buffer, unused */
   for (int i = 0; i < p->num_steps; ++i)
     if (g->stage[i] >= 0 && step_written(p, &p->steps[i]) >= 0)
       written[step_written(p, &p->steps[i])] = g->stage[i];
-  for (int i = 0; i < p->num_buffers; ++i)
-    if (!npuc_tx8_buffer_once(&p->buffers[i]) && written[i] == stage)
-      emit_place(g, i);
   g->after_prev = g->split_halo = prev != NULL;
   g->prev_set = prev ? prev : "cur";
-  for (int i = 0; i < p->num_steps; ++i)
+  for (int i = 0; i < p->num_buffers && (parts & STAGE_LOADS); ++i)
+    if (!npuc_tx8_buffer_once(&p->buffers[i]) && written[i] == stage)
+      emit_place(g, i);
+  for (int i = 0; i < p->num_steps && (parts & STAGE_LOADS); ++i)
     if (g->stage[i] == stage && p->steps[i].kind == NPUC_TX8_STEP_LOAD)
       emit_step(g, &p->steps[i]);
-  if (prev)
+  if (prev && (parts & STAGE_OPS))
     emit_keeps(g);
-  for (int i = 0; i < p->num_steps; ++i)
+  for (int i = 0; i < p->num_steps && (parts & STAGE_OPS); ++i)
     if (g->stage[i] == stage && p->steps[i].kind != NPUC_TX8_STEP_LOAD &&
         p->steps[i].kind != NPUC_TX8_STEP_STORE)
       emit_step(g, &p->steps[i]);
