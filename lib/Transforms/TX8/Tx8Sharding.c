@@ -1556,6 +1556,8 @@ static void report_group(const search *s, const template_entry *hit) {
     snprintf(sl + strlen(sl), 32, " K %d", (int)s->best_k);
   if (s->best_ways > 1)
     snprintf(sl + strlen(sl), 32, " over %d tiles", (int)s->best_ways);
+  if (s->best_staged) /* sp_stage_num 3: the staged loop */
+    snprintf(sl + strlen(sl), sizeof sl - strlen(sl), " in 3 stages");
   fprintf(stderr, "tx8-search: ");
   print_where(p->compute);
   if (hit) {
