@@ -12,7 +12,11 @@
  * after slice k's store; with copies of the stores, slice k's after
  * slice k + 1's loads, as EmitGroup.c defers them). So with
  * two copies a slice's load, gather, chain and store in turn bound two
- * slices' time. The first
+ * slices' time. Staged (EmitGroup.c's staged loop), a slice's chain
+ * starts `span` (the busier engine's share) after the one before, ends
+ * one span later than alone (its last stage waits behind the next
+ * slice's first) and frees its loads' copy when it starts (its head read
+ * them). Below it, the staged loop's cut and each step's stage. The first
  * LOOP_MODEL_SLICES slices are played; past them the second half's period
  * repeats: constant time per candidate. */
 #include "npuc/Tx8LoopCost.h"
