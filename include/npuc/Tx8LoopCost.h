@@ -59,8 +59,8 @@ double npuc_tx8_loop_cycles(const npuc_tx8_loop *l);
  * slice is the busier of the NE and the SPM port (CT + TDMA), not their
  * chain. Returns the step of the group's last NE op (where stage 0
  * starts), or -1 when the plan cannot be staged: a reduce split, fewer
- * than two NE ops, or a stored buffer written before that step. The
- * copies are the caller's to check. */
+ * than two NE ops, or a stored buffer written by a step of stage 1 or 2
+ * (below). The copies are the caller's to check. */
 int npuc_tx8_loop_stage_cut(const npuc_tx8_group_plan *p);
 /* Each step's stage (the slices ahead it runs for) under cut `cut`:
  * 2 for a per-slice load and a channel_norm or extract of a buffer a

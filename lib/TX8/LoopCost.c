@@ -145,12 +145,17 @@ int npuc_tx8_loop_stage_cut(const npuc_tx8_group_plan *p) {
       cut = i, ++ne;
   if (ne < 2)
     return -1;
+  int8_t stage[NPUC_TX8_MAX_STEPS];
+  npuc_tx8_loop_stages(p, cut, stage);
   for (int i = 0; i < p->num_steps; ++i) {
     const npuc_tx8_step *st = &p->steps[i];
     if (st->kind != NPUC_TX8_STEP_STORE)
       continue;
+    /* Stored one slice late, the buffer must be stage 0's: three copies
+     * then hold it from its step to its store. */
     const npuc_tx8_buffer *b = &p->buffers[p->stores[st->index].buffer];
-    if (npuc_tx8_buffer_once(b) || b->first_step < cut)
+    if (npuc_tx8_buffer_once(b) || b->first_step < 0 ||
+        b->first_step >= p->num_steps || stage[b->first_step] != 0)
       return -1;
   }
   return cut;
