@@ -14,6 +14,10 @@ For each graph it prints
   cycles / bound        cycles = the report's total (per group the slowest
                         tile, summed over groups); bound = max(NE FLOPs / the
                         chip's NE peak for the dtype, minimum / DDR bandwidth)
+  cycles / group bound  the same cycles over the report's `total bound` (per
+                        group the busiest tile's max(rdma + wdma, ne, ct +
+                        tdma, noc), summed): how well the schedule overlaps
+                        the engines (issue 18 item 3's target, <= 1.15)
 
 with the issue's targets and whether they are met. The bound's figures (DDR
 GB/s, NE TFLOP/s per dtype, clock, chips) are read from the target
@@ -43,6 +47,10 @@ from gen import ELEM_BYTES as DTYPE_BYTES, count, pack as pack_values, ttype  # 
 CHECK_OFF = False  # --no-check: skip npuc-tx8-check (slow on big graphs)
 
 TFLOPS_KEY = {"f16": "fp16", "bf16": "bf16", "f32": "fp32", "i8": "int8"}
+
+# Issue 18 item 3: cycles <= 1.15 x the sum over groups of the busiest
+# tile's max(rdma + wdma, ne, ct + tdma, noc), the report's `total bound`.
+GROUP_BOUND_TARGET = 1.15
 
 
 def pack(values, dt):
@@ -432,8 +440,9 @@ def run_graph(tools, g, work):
         report = f.read()
     cyc = re.search(r"^total: (\d+) cycles", report, re.M)
     ddr = re.search(r"^total ddr: read (\d+) written (\d+) bytes", report, re.M)
-    if not cyc or not ddr:
-        return "the program's report has no total/ddr lines"
+    gbound = re.search(r"^total bound: (\d+) cycles", report, re.M)
+    if not cyc or not ddr or not gbound:
+        return "the program's report has no total/ddr/bound lines"
     groups = len(re.findall(r"^group \d+: ", report, re.M))
     # Perfect overlap of a group's engines: its busiest engine on its
     # busiest tile, RDMA and WDMA counted together (they share the DDR).
@@ -468,6 +477,7 @@ def run_graph(tools, g, work):
         verdict += " (outputs 0..%d of %d: npuc-tx8-check holds 64 tensors)" % (
             checked - 1, len(g.outputs))
     return {"cycles": int(cyc.group(1)), "verdict": verdict, "overlap": overlap,
+            "group_bound": int(gbound.group(1)),
             "moved": int(ddr.group(1)) + int(ddr.group(2)),
             "read": int(ddr.group(1)), "written": int(ddr.group(2)),
             "groups": groups, "compile_s": secs}
@@ -498,6 +508,11 @@ def report_graph(g, res, t):
     print("    cycles / bound      %6.2f  (target <= %.1f: %s); with perfect overlap "
           "of each group's engines (DDR shared) %.2f" % (cyc, tc, "met" if cyc <= tc else "not met",
                                             res["overlap"] / b))
+    gb = res["cycles"] / res["group_bound"] if res["group_bound"] else 0.0
+    print("    cycles / group bound %5.2f  (item 3 target <= %.2f: %s); the report's "
+          "total bound %d cycles" % (gb, GROUP_BOUND_TARGET,
+                                     "met" if gb <= GROUP_BOUND_TARGET else "not met",
+                                     res["group_bound"]))
     return moved, cyc
 
 

@@ -8,6 +8,9 @@
 #ifndef NPUC_TX8_LOOP_COST_H
 #define NPUC_TX8_LOOP_COST_H
 
+#include "npuc/Tx8Group.h"
+
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct {
@@ -35,9 +38,37 @@ typedef struct {
   /* A later slice's loads' DDR cycles (the halo rows the slice before
    * holds are copied in SPM instead: that copy is in `chain`). */
   double load_next;
+  /* The staged loop (npuc_tx8_loop_stage_cut): a load's copy is free
+   * once its slice's head has read it, when the slice's chain starts
+   * (`span` is then the busier engine's share, not a stretch of the
+   * chain). */
+  bool staged;
 } npuc_tx8_loop;
 
 /* The tile's cycles from the group's start to its last transfer. */
 double npuc_tx8_loop_cycles(const npuc_tx8_loop *l);
+
+/* The staged slice loop (docs/tx8.md, "The software pipeline"): with
+ * every per-slice buffer in three copies, a group of two NE ops or more
+ * runs three slices at once, each iteration k issuing slice k + 2's loads
+ * and head (the channel_norms and extracts of loaded buffers), slice
+ * k + 1's ops before the last NE op (stage 1) and slice k's from it on
+ * (stage 0), and slice k - 1's stores; each engine's queue then holds the
+ * next slice's first NE op before this slice's last, and the SPM port
+ * the next slice's head before this slice's CGRA work, so the steady
+ * slice is the busier of the NE and the SPM port (CT + TDMA), not their
+ * chain. Returns the step of the group's last NE op (where stage 0
+ * starts), or -1 when the plan cannot be staged: a reduce split, fewer
+ * than two NE ops, or a stored buffer written by a step of stage 1 or 2
+ * (below). The copies are the caller's to check. */
+int npuc_tx8_loop_stage_cut(const npuc_tx8_group_plan *p);
+/* Each step's stage (the slices ahead it runs for) under cut `cut`:
+ * 2 for a per-slice load and a channel_norm or extract of a buffer a
+ * stage-2 step wrote (the head: so the loaded buffer is free two slices
+ * on), 1 for the other steps before the cut, 0 for the cut and the steps
+ * after it (a store too: it is issued one slice late, with stage 0 of
+ * the next), -1 for a step filling a buffer once per tile (before the
+ * loop). */
+void npuc_tx8_loop_stages(const npuc_tx8_group_plan *p, int cut, int8_t *stage);
 
 #endif

@@ -249,6 +249,19 @@ uint64_t op_dma_store_slice(const TSR *whole, const TSR *spm, const L_SHAPE *l);
 uint64_t op_dma_load_slice_after(const TSR *spm, const TSR *whole,
                                  const L_SHAPE *l, const TSR *prev,
                                  const L_SHAPE *prev_l);
+/* op_dma_load_slice_after's two halves, for a schedule that issues them
+ * apart (the copy with the next slice's head, off the DMA's way: on the
+ * in-order TDMA queue it would wait for this DMA and hold back the ops
+ * behind it). op_dma_load_slice_rest zeroes `spm`'s padding and reads the
+ * rows `prev` does not hold (RDMA; all of them when it holds none: a plain
+ * op_dma_load_slice); op_copy_kept_rows, called after it while `prev`
+ * still holds slice prev_l, copies the rows it holds (TDMA; nothing when
+ * none). Together: op_dma_load_slice_after's values and cycles. */
+uint64_t op_dma_load_slice_rest(const TSR *spm, const TSR *whole,
+                                const L_SHAPE *l, const TSR *prev,
+                                const L_SHAPE *prev_l);
+uint64_t op_copy_kept_rows(const TSR *spm, const L_SHAPE *l, const TSR *prev,
+                           const L_SHAPE *prev_l);
 /* op_dma_load_slice of a slice every one of `parts` tiles reads the same
  * (a tensor a group reads whole: weights, [C] vectors), run by tile
  * `part` (0 <= part < parts) of them: when cheaper than each tile

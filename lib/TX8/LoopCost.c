@@ -1,7 +1,8 @@
 /* The slice loop's model (npuc/Tx8LoopCost.h): the head of the once-filled
  * buffers, slice 0's loads, the late once-filled ones, then per slice k
  * the loads of slice k + 1 (RDMA, once the copy they overwrite is free:
- * slice k + 1 - copies' chain done; then their NoC gathers, in order) and
+ * slice k + 1 - copies' chain done, or started when staged: its head
+ * read them; then their NoC gathers, in order) and
  * slice k's chain (when its loads and gathers are in, and `span` after
  * slice k - 1's; slice 0's ops reading a late once-filled buffer after
  * it is in) and stores (WDMA). RDMA and WDMA keep their issue order
@@ -11,7 +12,11 @@
  * after slice k's store; with copies of the stores, slice k's after
  * slice k + 1's loads, as EmitGroup.c defers them). So with
  * two copies a slice's load, gather, chain and store in turn bound two
- * slices' time. The first
+ * slices' time. Staged (EmitGroup.c's staged loop), a slice's chain
+ * starts `span` (the busier engine's share) after the one before, ends
+ * one span later than alone (its last stage waits behind the next
+ * slice's first) and frees its loads' copy when it starts (its head read
+ * them). Below it, the staged loop's cut and each step's stage. The first
  * LOOP_MODEL_SLICES slices are played; past them the second half's period
  * repeats: constant time per candidate. */
 #include "npuc/Tx8LoopCost.h"
@@ -64,7 +69,10 @@ double npuc_tx8_loop_cycles(const npuc_tx8_loop *l) {
       start = later(start, wdma);
     if (k == 0 && l->late_tail > 0) /* its tail waits for the late fills */
       start = later(start, late_done + l->late_tail - l->chain);
-    ends[k % m] = last_end = start + l->chain;
+    /* Staged, a slice's last stage waits behind the next one's first on
+     * the engines' queues: about one span later. */
+    last_end = start + l->chain + (l->staged && k + 1 < n ? l->span : 0);
+    ends[k % m] = l->staged ? start : last_end; /* when its loads are read */
     if (!deferred)
       wdma = port_take(&port, later(wdma, last_end), l->store) + l->store;
     if (m == 1 && k + 1 < n) /* one copy: after this slice's chain read it */
@@ -118,4 +126,71 @@ static double port_take(ddr_port *port, double earliest, double len) {
   port->lo[i] = t, port->hi[i] = t + len;
   ++port->n;
   return t;
+}
+
+/* ---- the staged loop's stages */
+
+static bool ne_op(const npuc_tx8_group_plan *p, const npuc_tx8_step *st) {
+  return st->kind == NPUC_TX8_STEP_COMPUTE &&
+         (p->ops[st->index].slice.kind == NPUC_TX8_KIND_GEMM ||
+          p->ops[st->index].slice.kind == NPUC_TX8_KIND_CONV);
+}
+
+int npuc_tx8_loop_stage_cut(const npuc_tx8_group_plan *p) {
+  int cut = -1, ne = 0;
+  if (p->reduce_op >= 0 || p->reduce_ways > 1)
+    return -1;
+  for (int i = 0; i < p->num_steps; ++i)
+    if (ne_op(p, &p->steps[i]))
+      cut = i, ++ne;
+  if (ne < 2)
+    return -1;
+  int8_t stage[NPUC_TX8_MAX_STEPS];
+  npuc_tx8_loop_stages(p, cut, stage);
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    if (st->kind != NPUC_TX8_STEP_STORE)
+      continue;
+    /* Stored one slice late, the buffer must be stage 0's: three copies
+     * then hold it from its step to its store. */
+    const npuc_tx8_buffer *b = &p->buffers[p->stores[st->index].buffer];
+    if (npuc_tx8_buffer_once(b) || b->first_step < 0 ||
+        b->first_step >= p->num_steps || stage[b->first_step] != 0)
+      return -1;
+  }
+  return cut;
+}
+
+void npuc_tx8_loop_stages(const npuc_tx8_group_plan *p, int cut,
+                          int8_t *stage) {
+  int8_t written[NPUC_TX8_MAX_BUFFERS];
+  memset(written, 0, sizeof written);
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    bool fill =
+        st->kind != NPUC_TX8_STEP_COMPUTE && st->kind != NPUC_TX8_STEP_STORE;
+    if (fill && npuc_tx8_buffer_once(&p->buffers[st->index])) {
+      stage[i] = -1;
+      continue;
+    }
+    bool move =
+        st->kind == NPUC_TX8_STEP_NORM || st->kind == NPUC_TX8_STEP_EXTRACT;
+    if (st->kind == NPUC_TX8_STEP_LOAD ||
+        (move && written[p->buffers[st->index].source] == 2))
+      stage[i] = 2; /* a load, the head */
+    else
+      stage[i] = i >= cut ? 0 : 1;
+    int w = -1;
+    if (st->kind == NPUC_TX8_STEP_LOAD) {
+      const npuc_tx8_buffer *b = &p->buffers[st->index];
+      written[st->index] = stage[i];
+      w = b->load_into;
+    } else if (st->kind == NPUC_TX8_STEP_COMPUTE) {
+      w = p->ops[st->index].result;
+    } else if (st->kind != NPUC_TX8_STEP_STORE) {
+      w = st->index;
+    }
+    if (w >= 0 && stage[i] > written[w])
+      written[w] = stage[i];
+  }
 }

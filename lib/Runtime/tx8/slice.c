@@ -140,41 +140,93 @@ uint64_t op_dma_load_slice(const TSR *spm, const TSR *whole, const L_SHAPE *l) {
 static int32_t shared_rows(const L_SHAPE *l, const L_SHAPE *prev_l,
                            int32_t *dim);
 
+static int32_t kept_rows(const TSR *spm, const L_SHAPE *l, const TSR *prev,
+                         const L_SHAPE *prev_l, int32_t *dim);
+static uint64_t load_rest(const TSR *spm, const TSR *whole, const L_SHAPE *l,
+                          int32_t h, int32_t kept);
+static int64_t copy_kept(const TSR *spm, const L_SHAPE *l, const TSR *prev,
+                         const L_SHAPE *prev_l, int32_t h, int32_t kept);
+
 uint64_t op_dma_load_slice_after(const TSR *spm, const TSR *whole,
                                  const L_SHAPE *l, const TSR *prev,
                                  const L_SHAPE *prev_l) {
-  static const int32_t zero[NPUC_TX8_MAX_SHAPE_DIM];
-  int32_t h, kept = shared_rows(l, prev_l, &h);
-  if (kept <= 0 || prev->layout.dtype != spm->layout.dtype)
+  int32_t h, kept = kept_rows(spm, l, prev, prev_l, &h);
+  if (kept <= 0)
     return op_dma_load_slice(spm, whole, l);
+  uint64_t extra = load_rest(spm, whole, l, h, kept);
+  int64_t copied = copy_kept(spm, l, prev, prev_l, h, kept);
+  /* On the timeline the copy comes first (its source is in SPM already),
+   * then the DMA: charged in that order. */
+  uint64_t cycles = npuc_tx8_cycles_tdma(2 * copied);
+  cycles += npuc_tx8_cycles_rdma(spm->layout.total_bytes - copied);
+  return cycles + npuc_tx8_cycles_ddr_extra(false, extra);
+}
+
+uint64_t op_dma_load_slice_rest(const TSR *spm, const TSR *whole,
+                                const L_SHAPE *l, const TSR *prev,
+                                const L_SHAPE *prev_l) {
+  int32_t h, kept = kept_rows(spm, l, prev, prev_l, &h);
+  if (kept <= 0)
+    return op_dma_load_slice(spm, whole, l);
+  uint64_t extra = load_rest(spm, whole, l, h, kept);
+  int64_t bytes = spm->layout.total_bytes;
+  int64_t copied = bytes * kept / l->shape_real[h];
+  return npuc_tx8_cycles_rdma(bytes - copied) +
+         npuc_tx8_cycles_ddr_extra(false, extra);
+}
+
+uint64_t op_copy_kept_rows(const TSR *spm, const L_SHAPE *l, const TSR *prev,
+                           const L_SHAPE *prev_l) {
+  int32_t h, kept = kept_rows(spm, l, prev, prev_l, &h);
+  if (kept <= 0)
+    return 0;
+  return npuc_tx8_cycles_tdma(2 * copy_kept(spm, l, prev, prev_l, h, kept));
+}
+
+/* The rows `l` shares with prev_l along *dim (shared_rows) when prev
+ * holds them in spm's dtype; else 0. */
+static int32_t kept_rows(const TSR *spm, const L_SHAPE *l, const TSR *prev,
+                         const L_SHAPE *prev_l, int32_t *dim) {
+  if (prev->layout.dtype != spm->layout.dtype)
+    return 0;
+  return shared_rows(l, prev_l, dim);
+}
+
+/* Zeroes spm's padding and reads the rows of slice l past the first
+ * `kept` along h from DDR, in the DMA's walk order; returns the DDR
+ * placement's extra cycles. */
+static uint64_t load_rest(const TSR *spm, const TSR *whole, const L_SHAPE *l,
+                          int32_t h, int32_t kept) {
   npuc_tx8i_check_tsr("op_dma_load_slice_after", "spm", spm);
   npuc_tx8i_clear_padding(spm);
-  /* The shared rows: rows [kept_at, kept_at + kept) of prev, the first
-   * `kept` of the new slice. */
-  int32_t size[NPUC_TX8_MAX_SHAPE_DIM], from[NPUC_TX8_MAX_SHAPE_DIM] = {0};
-  int32_t at[NPUC_TX8_MAX_SHAPE_DIM] = {0}, ddr_at[NPUC_TX8_MAX_SHAPE_DIM];
+  int32_t size[NPUC_TX8_MAX_SHAPE_DIM], at[NPUC_TX8_MAX_SHAPE_DIM] = {0};
+  int32_t ddr_at[NPUC_TX8_MAX_SHAPE_DIM];
   for (int32_t d = 0; d < l->dim; ++d)
     size[d] = l->shape_real[d], ddr_at[d] = l->shape_start[d];
-  size[h] = kept;
-  from[h] = l->shape_start[h] - prev_l->shape_start[h];
-  side dst = {spm, l->shape_real, zero}, src = {prev, prev_l->shape_real, from};
-  copy_region("op_dma_load_slice_after", &dst, &src, &dst, size, l->dim);
-  /* The rest from DDR, in the DMA's walk order. */
   size[h] = l->shape_real[h] - kept;
   at[h] = kept;
   ddr_at[h] += kept;
   side rest = {spm, l->shape_real, at}, ddr = {whole, l->shape_whole, ddr_at};
   npuc_tx8i_ddr_begin();
   copy_region("op_dma_load_slice_after", &rest, &ddr, &ddr, size, l->dim);
-  uint64_t extra = npuc_tx8i_ddr_end();
-  /* Bytes by rows (the slice's padding spreads over them alike). On the
-   * timeline the copy comes first (its source is in SPM already), then
-   * the DMA: charged in that order. */
-  int64_t bytes = spm->layout.total_bytes, real = l->shape_real[h];
-  int64_t copied = bytes * kept / real;
-  uint64_t cycles = npuc_tx8_cycles_tdma(2 * copied);
-  cycles += npuc_tx8_cycles_rdma(bytes - copied);
-  return cycles + npuc_tx8_cycles_ddr_extra(false, extra);
+  return npuc_tx8i_ddr_end();
+}
+
+/* Copies rows [kept_at, kept_at + kept) of prev, the first `kept` of the
+ * new slice, into spm; returns the bytes they take in spm (by rows: the
+ * slice's padding spreads over them alike). */
+static int64_t copy_kept(const TSR *spm, const L_SHAPE *l, const TSR *prev,
+                         const L_SHAPE *prev_l, int32_t h, int32_t kept) {
+  static const int32_t zero[NPUC_TX8_MAX_SHAPE_DIM];
+  npuc_tx8i_check_tsr("op_dma_load_slice_after", "spm", spm);
+  int32_t size[NPUC_TX8_MAX_SHAPE_DIM], from[NPUC_TX8_MAX_SHAPE_DIM] = {0};
+  for (int32_t d = 0; d < l->dim; ++d)
+    size[d] = l->shape_real[d];
+  size[h] = kept;
+  from[h] = l->shape_start[h] - prev_l->shape_start[h];
+  side dst = {spm, l->shape_real, zero}, src = {prev, prev_l->shape_real, from};
+  copy_region("op_dma_load_slice_after", &dst, &src, &dst, size, l->dim);
+  return spm->layout.total_bytes * kept / l->shape_real[h];
 }
 
 /* The rows slice `l` shares with `prev_l` along the one dimension (*dim)

@@ -7,7 +7,10 @@
  *     store the last slice;
  * where a per-slice buffer has several copies (tx8-spm-alloc's
  * multi_buf_num, slice k in copy k % n); a load or store of a buffer in
- * one copy stays in its slice. G_SHAPE walks the slices, each buffer's L_SHAPE
+ * one copy stays in its slice. A group tx8-sharding marks sp_stage_num 3
+ * runs the staged loop instead (emit_staged_loop: slice k + 2's loads and
+ * head, slice k - 1's stores, slice k + 1's ops before the last NE op,
+ * slice k's from it on). G_SHAPE walks the slices, each buffer's L_SHAPE
  * comes from the anchor slice through its windows, TSRs place the slices in SPM
  * (offsets from tx8-spm-alloc or the group plan); then the plan's steps
  * run in order: loads, channel_norms, extracts, the compute ops on SPM
@@ -17,6 +20,7 @@
 #include "EmitInternal.h"
 #include "npuc/Checked.h"
 #include "npuc/IR.h"
+#include "npuc/Tx8LoopCost.h"
 #include "npuc/Tx8SpmAlloc.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -52,8 +56,18 @@ typedef struct {
   bool head[NPUC_TX8_MAX_STEPS];
   int retract_at;
   /* Emitting slice k + 1's loads in the loop: a load whose consecutive
-   * slices overlap keeps what slice k's copy already holds (halo_load). */
-  bool after_prev;
+   * slices overlap keeps what slice k's copy already holds (halo_load),
+   * the slice before's set being `prev_set`; with `split_halo` the load
+   * reads only the rest (the copy of the rows kept is a step of the
+   * head, emit_keeps). */
+  bool after_prev, split_halo;
+  const char *prev_set;
+  /* The staged loop (npuc_tx8_loop_stage_cut): each step's stage, and
+   * the sets of L_SHAPEs and TSRs (2, or 4 when staged: slices k - 1 to
+   * k + 2). */
+  bool staged;
+  int8_t stage[NPUC_TX8_MAX_STEPS];
+  int sets;
   npuc_sb *out;
 } group_emitter;
 
@@ -70,6 +84,8 @@ bool tx8_emit_group(tx8_program *prog, MlirOperation group, int id,
   g.prog = prog;
   g.out = out;
   g.id = id;
+  g.prev_set = "cur";
+  g.sets = 2;
   if (!npuc_tx8_group_plan_build(group, &g.plan) || !read_decision(&g) ||
       !read_copies(&g) || !map_ddr(&g))
     return false;
@@ -440,6 +456,8 @@ static void emit_early_loads(group_emitter *g, const char *slice,
                              const char *set);
 static void emit_heads(group_emitter *g, const char *slice, const char *set);
 static void emit_deferred_stores(group_emitter *g, const char *set);
+static bool mark_stages(group_emitter *g);
+static void emit_staged_loop(group_emitter *g);
 
 /* The seed's pipelined loop (TS_SwPipeline): a prologue issuing slice 0's
  * loads, then per slice k: place its buffers, issue slice k + 1's loads
@@ -451,13 +469,13 @@ static void emit_deferred_stores(group_emitter *g, const char *set);
 static void emit_loop(group_emitter *g) {
   npuc_tx8_group_plan *p = &g->plan;
   npuc_sb *o = g->out;
-  int nb = p->num_buffers;
+  int nb = p->num_buffers, n = g->sets = mark_stages(g) ? 4 : 2;
   npuc_sb_printf(o,
                  "  uint64_t cycles = 0;\n  G_SHAPE g;\n"
-                 "  L_SHAPE outs[2], ls[2][%d];\n"
-                 "  int32_t clips[2][%d][%d];\n  TSR bs[2][%d];\n"
+                 "  L_SHAPE outs[%d], ls[%d][%d];\n"
+                 "  int32_t clips[%d][%d][%d];\n  TSR bs[%d][%d];\n"
                  "  int64_t k = 0;\n",
-                 nb, nb, NPUC_TX8_MAX_RANK, nb);
+                 n, n, nb, n, nb, NPUC_TX8_MAX_RANK, n, nb);
   npuc_sb_printf(o, "  npuc_tx8_tl_group_begin(%d, \"group %d: %s\");\n", g->id,
                  g->id, p->compute_name);
   if (p->reduce_ways > 1)
@@ -468,6 +486,10 @@ static void emit_loop(group_emitter *g) {
         p->out.rank);
   order_invariants(g);
   emit_invariants(g);
+  if (g->staged) {
+    emit_staged_loop(g);
+    return;
+  }
   npuc_sb_printf(o, "  bool more = npuc_tx8_gshape_next(&g, slice, &outs[0]);"
                     "\n");
   mark_heads(g);
@@ -685,10 +707,11 @@ static void emit_invariants(group_emitter *g) {
   for (int i = 0; i < p->num_steps; ++i)
     if (invariant_step(p, &p->steps[i]) && !g->late[i])
       emit_step(g, &p->steps[i]);
-  for (int i = 0; i < p->num_buffers; ++i)
-    if (npuc_tx8_buffer_once(&p->buffers[i]))
-      npuc_sb_printf(g->out, "    bs[1][%d] = b[%d], ls[1][%d] = l[%d];\n", i,
-                     i, i, i);
+  for (int set = 1; set < g->sets; ++set)
+    for (int i = 0; i < p->num_buffers; ++i)
+      if (npuc_tx8_buffer_once(&p->buffers[i]))
+        npuc_sb_printf(g->out, "    bs[%d][%d] = b[%d], ls[%d][%d] = l[%d];\n",
+                       set, i, i, set, i, i);
   npuc_sb_printf(g->out, "    }\n  }\n");
 }
 
@@ -760,6 +783,160 @@ static void emit_deferred_stores(group_emitter *g, const char *set) {
   emit_set(g, "k - 1", set);
   for (int i = 0; i < p->num_steps; ++i)
     if (deferred_store(g, &p->steps[i]))
+      emit_step(g, &p->steps[i]);
+  npuc_sb_printf(g->out, "    }\n  }\n");
+}
+
+/* ---- the staged loop
+ * ----------------------------------------------------------------- */
+
+/* Whether the group runs the staged loop (npuc_tx8_loop_stage_cut): the
+ * group says `sp_stage_num = 3` (tx8-sharding's estimate chose it), its
+ * plan can be staged and every buffer a per-slice step writes has three
+ * copies, so slices k - 1 to k + 2 never share one (a buffer lives from
+ * its step's stage to its last reader's, at most three slices apart, a
+ * store one slice late included). Sets g->stage. */
+static bool mark_stages(group_emitter *g) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  MlirAttribute n = mlirOperationGetAttributeByName(
+      p->group, mlirStringRefCreateFromCString("sp_stage_num"));
+  int cut = npuc_tx8_loop_stage_cut(p);
+  g->staged = false;
+  if (cut < 0 || mlirAttributeIsNull(n) || !mlirAttributeIsAInteger(n) ||
+      mlirIntegerAttrGetValueInt(n) != 3)
+    return false;
+  npuc_tx8_loop_stages(p, cut, g->stage);
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    int w = step_written(p, st);
+    if (g->stage[i] >= 0 && w >= 0 &&
+        npuc_tx8_group_buffer_bytes(p, w, g->slice) > 0 && g->copies[w] < 3)
+      return false;
+  }
+  return g->staged = true;
+}
+
+/* The parts of a stage emit_stage emits. */
+enum { STAGE_LOADS = 1, STAGE_OPS = 2, STAGE_ALL = 3 };
+static void emit_stage(group_emitter *g, int stage, int parts, const char *when,
+                       const char *slice, const char *set, const char *prev);
+static void emit_staged_stores(group_emitter *g, const char *set);
+
+/* The staged loop: the prologue runs slice 0's stage 2 (loads, head),
+ * the fills read whole after slice 0's loads, slice 1's loads, slice 0's
+ * stage 1 and slice 1's head (after slice 0's stage 1: slice 1's loads
+ * queue behind the fills, so its head would hold back the SPM port);
+ * iteration k then issues slice k + 2's stage 2, slice k - 1's stores,
+ * slice k + 1's stage 1 and slice k's stage 0, in four sets of L_SHAPEs
+ * and TSRs (slice j in set j & 3); the last slice's stores follow the
+ * loop. The same calls as the serial loop, in another order: every
+ * buffer a slice writes is a copy no other slice in flight uses
+ * (mark_stages), so the values are the serial loop's. */
+static void emit_staged_loop(group_emitter *g) {
+  npuc_sb *o = g->out;
+  npuc_sb_printf(o, "  bool more = npuc_tx8_gshape_next(&g, slice, &outs[0]);"
+                    "\n");
+  emit_stage(g, 2, STAGE_ALL, "more", "0", "0", NULL);
+  if (g->any_late)
+    emit_late_invariants(g, "  if (more) {", "    }\n  }\n", true);
+  npuc_sb_printf(o, "  bool more1 = more && npuc_tx8_gshape_next(&g, slice, "
+                    "&outs[1]);\n");
+  emit_stage(g, 2, STAGE_LOADS, "more1", "1", "1", "0");
+  emit_stage(g, 1, STAGE_ALL, "more", "0", "0", NULL);
+  emit_stage(g, 2, STAGE_OPS, "more1", "1", "1", "0");
+  npuc_sb_printf(o, "  while (more) { /* slices k - 1 to k + 2 in flight */\n"
+                    "    const int cur = (int)(k & 3), n1 = (int)((k + 1) & "
+                    "3), n2 = (int)((k + 2) & 3);\n"
+                    "    const bool more2 = more1 && npuc_tx8_gshape_next(&g, "
+                    "slice, &outs[n2]);\n");
+  emit_stage(g, 2, STAGE_ALL, "more2", "k + 2", "n2", "n1");
+  emit_staged_stores(g, "(int)((k + 3) & 3)");
+  emit_stage(g, 1, STAGE_ALL, "more1", "k + 1", "n1", NULL);
+  emit_stage(g, 0, STAGE_ALL, NULL, "k", "cur", NULL);
+  npuc_sb_printf(o, "    more = more1, more1 = more2;\n    ++k;\n  }\n");
+  emit_staged_stores(g, "(int)((k - 1) & 3)");
+  npuc_sb_printf(o, "  (void)cycles;\n"
+                    "  return npuc_tx8_tl_group_end();\n}\n\n");
+}
+
+static void emit_keeps(group_emitter *g);
+
+/* Slice `slice`'s steps of stage `stage` in set `set`, inside `if
+ * (when)` unless NULL: its loads (STAGE_LOADS; the buffers the stage
+ * writes placed first) and its other steps (STAGE_OPS); a stage 2 after
+ * slice 0's each load keeping the rows the slice before (in set `prev`)
+ * holds, its copy the head's first step. Stores are left to
+ * emit_staged_stores. */
+static void emit_stage(group_emitter *g, int stage, int parts, const char *when,
+                       const char *slice, const char *set, const char *prev) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  static const char *const what[] = {"ops from the last NE op on",
+                                     "ops before the last NE op",
+                                     "loads and head"};
+  if (when)
+    npuc_sb_printf(g->out, "  if (%s) { /* slice %s's %s (stage %d)%s */\n",
+                   when, slice, what[stage], stage,
+                   parts == STAGE_ALL    ? ""
+                   : parts & STAGE_LOADS ? ": the loads"
+                                         : ": the rest");
+  emit_set(g, slice, set);
+  int8_t written[NPUC_TX8_MAX_BUFFERS];
+  memset(written, 2, sizeof written); /* a load's own buffer, unused */
+  for (int i = 0; i < p->num_steps; ++i)
+    if (g->stage[i] >= 0 && step_written(p, &p->steps[i]) >= 0)
+      written[step_written(p, &p->steps[i])] = g->stage[i];
+  g->after_prev = g->split_halo = prev != NULL;
+  g->prev_set = prev ? prev : "cur";
+  for (int i = 0; i < p->num_buffers && (parts & STAGE_LOADS); ++i)
+    if (!npuc_tx8_buffer_once(&p->buffers[i]) && written[i] == stage)
+      emit_place(g, i);
+  for (int i = 0; i < p->num_steps && (parts & STAGE_LOADS); ++i)
+    if (g->stage[i] == stage && p->steps[i].kind == NPUC_TX8_STEP_LOAD)
+      emit_step(g, &p->steps[i]);
+  if (prev && (parts & STAGE_OPS))
+    emit_keeps(g);
+  for (int i = 0; i < p->num_steps && (parts & STAGE_OPS); ++i)
+    if (g->stage[i] == stage && p->steps[i].kind != NPUC_TX8_STEP_LOAD &&
+        p->steps[i].kind != NPUC_TX8_STEP_STORE)
+      emit_step(g, &p->steps[i]);
+  g->after_prev = g->split_halo = false;
+  g->prev_set = "cur";
+  npuc_sb_printf(g->out, when ? "    }\n  }\n" : "    }\n");
+}
+
+/* The copy of the rows a halo load's slice shares with the slice before
+ * (op_copy_kept_rows; op_dma_load_slice_rest read the rest), as a step
+ * of its own on the TDMA: with the head, behind the SPM port's earlier
+ * work, where in the load it would hold back the DMA queue until that
+ * work is done. */
+static void emit_keeps(group_emitter *g) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    if (g->stage[i] != 2 || st->kind != NPUC_TX8_STEP_LOAD ||
+        !halo_load(g, st->index))
+      continue;
+    int into = load_target(p, st->index);
+    const char *name =
+        g->prog->tensors[g->operand_ddr[p->buffers[st->index].source]].name;
+    npuc_sb_printf(g->out,
+                   "    npuc_tx8_tl_step(\"group %d: keep %s\", "
+                   "(npuc_tx8_tl_range[]){npuc_tx8_tl_tsr(&bs[%s][%d])}, 1, "
+                   "(npuc_tx8_tl_range[]){npuc_tx8_tl_tsr(&b[%d])}, 1);\n"
+                   "    cycles += op_copy_kept_rows(&b[%d], &l[%d], "
+                   "&bs[%s][%d], &ls[%s][%d]); /* the rows kept */\n",
+                   g->id, name, g->prev_set, into, into, into, into,
+                   g->prev_set, into, g->prev_set, into);
+  }
+}
+
+/* Slice k - 1's stores, in set `set`, when there is a slice k - 1. */
+static void emit_staged_stores(group_emitter *g, const char *set) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  npuc_sb_printf(g->out, "  if (k > 0) { /* slice k - 1's stores */\n");
+  emit_set(g, "k - 1", set);
+  for (int i = 0; i < p->num_steps; ++i)
+    if (p->steps[i].kind == NPUC_TX8_STEP_STORE)
       emit_step(g, &p->steps[i]);
   npuc_sb_printf(g->out, "    }\n  }\n");
 }
@@ -868,9 +1045,12 @@ static void emit_timeline_step(group_emitter *g, const npuc_tx8_step *st) {
   npuc_sb *o = g->out;
   npuc_sb_printf(o, "    npuc_tx8_tl_step(\"group %d: %s%s\", ", g->id, what,
                  name);
-  if (st->kind == NPUC_TX8_STEP_LOAD && halo_load(g, st->index))
-    npuc_sb_printf(o, "(npuc_tx8_tl_range[]){npuc_tx8_tl_tsr(&bs[cur][%d])}, 1",
-                   load_target(p, st->index)); /* the rows kept */
+  if (st->kind == NPUC_TX8_STEP_LOAD && halo_load(g, st->index) &&
+      g->split_halo)
+    npuc_sb_printf(o, "NULL, 0"); /* the rest only: it reads no SPM */
+  else if (st->kind == NPUC_TX8_STEP_LOAD && halo_load(g, st->index))
+    npuc_sb_printf(o, "(npuc_tx8_tl_range[]){npuc_tx8_tl_tsr(&bs[%s][%d])}, 1",
+                   g->prev_set, load_target(p, st->index)); /* the rows kept */
   else
     range_list(o, reads, nr);
   npuc_sb_printf(o, ", ");
@@ -912,10 +1092,14 @@ static void emit_load(group_emitter *g, int buf) {
   char tail[64];
   if (members <= 1 && halo_load(g, buf)) {
     int into = load_target(&g->plan, buf);
-    snprintf(tail, sizeof tail, ", &bs[cur][%d], &ls[cur][%d]", into, into);
+    snprintf(tail, sizeof tail, ", &bs[%s][%d], &ls[%s][%d]", g->prev_set, into,
+             g->prev_set, into);
     emit_dma(g, buf, g->operand_ddr[b->source],
-             "load_var, the rows slice k holds kept",
-             "op_dma_load_slice_after(&b[%d], &whole", tail);
+             g->split_halo ? "load_var, but the rows the slice before holds"
+                           : "load_var, the rows slice k holds kept",
+             g->split_halo ? "op_dma_load_slice_rest(&b[%d], &whole"
+                           : "op_dma_load_slice_after(&b[%d], &whole",
+             tail);
     return;
   }
   if (members <= 1) {

@@ -88,6 +88,7 @@ typedef struct {
   double best_cost;
   int32_t best_sharding[NPUC_TX8_MAX_RANK], best_slice[NPUC_TX8_MAX_RANK];
   int32_t best_k, best_ways;
+  bool best_staged;   /* the code generator's staged loop (sp_stage_num 3) */
   int32_t given_ways; /* a given reduce_sharding (with a given sharding) */
   int64_t least_bytes;
   int32_t least_sharding[NPUC_TX8_MAX_RANK], least_slice[NPUC_TX8_MAX_RANK];
@@ -103,6 +104,7 @@ typedef struct {
   char *key;
   int32_t sharding[NPUC_TX8_MAX_RANK], slice[NPUC_TX8_MAX_RANK], k_slice;
   int32_t k_ways;
+  bool staged;
   MlirOperation group; /* the group searched */
 } template_entry;
 
@@ -291,6 +293,7 @@ static bool decide(search *s, MlirOperation group, run_state *rs) {
     memcpy(s->best_slice, hit->slice, sizeof s->best_slice);
     s->best_k = hit->k_slice;
     s->best_ways = hit->k_ways;
+    s->best_staged = hit->staged;
     s->best_cost = 0;
   } else {
     /* The plan with a K split only for a search: a template needs none. */
@@ -308,6 +311,21 @@ static bool decide(search *s, MlirOperation group, run_state *rs) {
     cache_add(&rs->cache, npuc_sb_take(&key), hash, s, group);
   npuc_sb_free(&key);
   return true;
+}
+
+/* The software pipeline's stages on the group (the seed's sp_stage_num):
+ * 3 when the estimate chose the code generator's staged loop
+ * (npuc_tx8_loop_stage_cut), else none (the loop of one stage and a
+ * retracted head). */
+static void write_stages(MlirOperation group, bool staged) {
+  MlirStringRef name = mlirStringRefCreateFromCString("sp_stage_num");
+  if (!staged) {
+    mlirOperationRemoveAttributeByName(group, name);
+    return;
+  }
+  MlirContext ctx = mlirOperationGetContext(group);
+  mlirOperationSetAttributeByName(
+      group, name, mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), 3));
 }
 
 /* The attributes of the chosen candidate, on the plan with its reduce
@@ -338,6 +356,7 @@ static bool apply_decision(const search *s, MlirOperation group,
   }
   if (!finish_decision(p, rs->spm, &d))
     return false;
+  write_stages(group, s->best_staged);
   write_attrs(p, &d, s->tiles);
   return true;
 }
@@ -852,9 +871,11 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
  * every one has (else the next slice's chain waits for them). */
 static double chain_span(const npuc_tx8_group_plan *p, const cost_parts *c,
                          const npuc_tx8_spm_fit *fit);
+static bool staged(const npuc_tx8_group_plan *p, const npuc_tx8_spm_fit *fit);
 
+/* Sets *staged when the staged loop is the cheaper (it may be taken). */
 static double group_cost(const npuc_tx8_group_plan *p, const cost_parts *c,
-                         const npuc_tx8_spm_fit *fit) {
+                         const npuc_tx8_spm_fit *fit, bool *staged_loop) {
   double chain = c->ne + c->ct, serial = c->load + c->noc + chain + c->store;
   double single = 0, single_load = 0; /* Ls + Ss, Ls */
   for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
@@ -864,12 +885,33 @@ static double group_cost(const npuc_tx8_group_plan *p, const cost_parts *c,
   double kept = 0; /* a later slice's loads: the rows kept */
   for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
     kept += fit->multi[i] ? c->kept_of[i] : 0;
-  if (p->reduce_op < 0)
-    return npuc_tx8_loop_cycles(&(npuc_tx8_loop){
-        c->head_ddr, c->head_ready, c->late_ddr, c->late_noc, c->late_tail,
-        c->load, c->noc, c->ne + c->ct, chain_span(p, c, fit), c->store,
-        c->load_ready, c->slices, single_load == 0 ? copies : 1,
-        single == single_load ? copies : 1, c->load - kept});
+  *staged_loop = false;
+  if (p->reduce_op < 0) {
+    npuc_tx8_loop l = {c->head_ddr,
+                       c->head_ready,
+                       c->late_ddr,
+                       c->late_noc,
+                       c->late_tail,
+                       c->load,
+                       c->noc,
+                       c->ne + c->ct,
+                       chain_span(p, c, fit),
+                       c->store,
+                       c->load_ready,
+                       c->slices,
+                       single_load == 0 ? copies : 1,
+                       single == single_load ? copies : 1,
+                       c->load - kept,
+                       false};
+    double cost = npuc_tx8_loop_cycles(&l);
+    if (!staged(p, fit))
+      return cost;
+    l.staged = true; /* the busier of the NE and the SPM port */
+    l.span = c->ne > c->ct ? c->ne : c->ct;
+    double st = npuc_tx8_loop_cycles(&l);
+    *staged_loop = st < cost;
+    return st < cost ? st : cost;
+  }
   double ddr = c->load + c->store, work = single + chain_span(p, c, fit);
   for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
     if (fit->multi[i])
@@ -938,6 +980,15 @@ static double chain_span(const npuc_tx8_group_plan *p, const cost_parts *c,
   return span < chain ? span : chain;
 }
 
+/* The code generator's staged loop (npuc_tx8_loop_stage_cut; EmitGroup.c
+ * runs it when every per-slice buffer has three copies): slices k - 1 to
+ * k + 2 in flight, each engine's queue holding the next slice's work
+ * before this slice's last op on it. */
+static bool staged(const npuc_tx8_group_plan *p, const npuc_tx8_spm_fit *fit) {
+  return fit->copies >= 3 && fit->intermediates && fit->stores &&
+         npuc_tx8_loop_stage_cut(p) >= 0;
+}
+
 /* A channel_norm or extract of a buffer loaded ahead (or of such a
  * step's buffer), both in copies: the code generator's retracted head
  * (marks its buffer in `early`, which the caller fills in step order). */
@@ -984,10 +1035,11 @@ static void try_candidate_on(search *s, const npuc_tx8_group_plan *p,
   npuc_tx8_spm_fit fit = {
       s->t->multi_buf, true, c.spm, {0}, s->t->multi_buf > 1};
   memset(fit.multi, s->t->multi_buf > 1, sizeof fit.multi);
-  double cost = fits ? group_cost(p, &c, &fit) : -1;
+  bool st = false;
+  double cost = fits ? group_cost(p, &c, &fit, &st) : -1;
   if (fits && (s->best_cost < 0 || cost < s->best_cost || s->report)) {
     if (fit_copies(s, p, sharding, slice, &fit))
-      cost = group_cost(p, &c, &fit);
+      cost = group_cost(p, &c, &fit, &st);
   }
   if (s->report)
     report_candidate(s, p, sharding, slice, &c, cost);
@@ -1002,6 +1054,7 @@ static void try_candidate_on(search *s, const npuc_tx8_group_plan *p,
   if (s->best_cost >= 0 && cost >= s->best_cost)
     return;
   s->best_cost = cost;
+  s->best_staged = st;
   s->best_k = p->reduce_op >= 0 ? p->reduce_slice : 0;
   s->best_ways = p->reduce_op >= 0 ? p->reduce_ways : 1;
   memcpy(s->best_sharding, sharding, (size_t)rank * sizeof *sharding);
@@ -1503,6 +1556,8 @@ static void report_group(const search *s, const template_entry *hit) {
     snprintf(sl + strlen(sl), 32, " K %d", (int)s->best_k);
   if (s->best_ways > 1)
     snprintf(sl + strlen(sl), 32, " over %d tiles", (int)s->best_ways);
+  if (s->best_staged) /* sp_stage_num 3: the staged loop */
+    snprintf(sl + strlen(sl), sizeof sl - strlen(sl), " in 3 stages");
   fprintf(stderr, "tx8-search: ");
   print_where(p->compute);
   if (hit) {
@@ -1625,6 +1680,7 @@ static void cache_add(template_cache *c, char *key, uint64_t hash,
   memcpy(e->slice, s->best_slice, sizeof e->slice);
   e->k_slice = s->best_k;
   e->k_ways = s->best_ways;
+  e->staged = s->best_staged;
   c->count++;
   const void *k = (const void *)(uintptr_t)(hash | 1);
   uintptr_t old;
