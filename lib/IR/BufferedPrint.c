@@ -36,6 +36,7 @@
 #define PASS_ARGUMENT "npuc-print"
 #define TREE_DIR "builtin_module_no-symbol-name"
 #define TREE_FILE "0_" PASS_ARGUMENT ".mlir"
+/* -DNPUC_PRINT_MIN_OPS=1 sends every module this way: to compare outputs. */
 #ifndef NPUC_PRINT_MIN_OPS
 #define NPUC_PRINT_MIN_OPS 2000
 #endif
@@ -54,8 +55,8 @@ static bool print_through(MlirOperation module, MlirOpPrintingFlags flags,
                           const char *dir, const char *fifo, fifo_reader *r);
 static bool strip_dump_frame(fifo_reader *r, npuc_sb *out);
 
-bool npuc_module_print_buffered(MlirOperation module,
-                                MlirOpPrintingFlags flags, npuc_sb *out) {
+bool npuc_module_print_buffered(MlirOperation module, MlirOpPrintingFlags flags,
+                                npuc_sb *out) {
   char dir[PATH_CAP], sub[PATH_CAP], fifo[PATH_CAP];
   if (!worth_it(module) || !make_fifo(dir, sub, fifo))
     return false;
