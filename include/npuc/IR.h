@@ -60,6 +60,12 @@ char *npuc_op_print(const npuc_op_registry *reg, MlirOperation op,
                     const npuc_source_form *form,
                     const npuc_print_options *opts, size_t *out_len);
 
+/* Prints a top-level builtin.module with `flags` into *out (NUL-terminated)
+ * through MLIR's buffered file printer (lib/IR/BufferedPrint.c); false,
+ * with *out untouched, for any other op or when that fails. */
+bool npuc_module_print_buffered(MlirOperation module, MlirOpPrintingFlags flags,
+                                npuc_sb *out);
+
 void npuc_module_destroy(npuc_module *m);
 
 /* MLIR's C API can emit errors only (mlirEmitError). Passes report

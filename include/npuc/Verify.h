@@ -59,11 +59,23 @@ MlirAttribute npuc_table_op_attr(MlirOperation op, const char *name,
  * the lookups (a count costs less than two lookups). For ops that verified
  * against `def`. */
 bool npuc_table_op_bare(const npuc_op_def *def, MlirOperation op);
+/* Which group each name of a `verify:` rule is, kept per (table entry,
+ * name): rules name groups on every op they check. Zero-initialize; one
+ * per walk over one registry (its keys point into the tables). */
+#define NPUC_RULE_NAMES_CACHE_SIZE 256 /* a power of two */
+typedef struct {
+  struct {
+    const npuc_op_def *def;
+    const char *name;
+    int group;
+  } slots[NPUC_RULE_NAMES_CACHE_SIZE];
+} npuc_rule_names_cache;
+
 /* The `verify:` rules of `def` (lib/Dialect/VerifyRules.c) on an op whose
  * operand groups have `sizes`, in order; false after reporting the first
  * that fails at the op. Part of npuc_verify_table_ops. */
-bool npuc_verify_rules_run(const npuc_op_def *def, MlirOperation op,
-                           const int32_t *sizes);
+bool npuc_verify_rules_run(npuc_rule_names_cache *names, const npuc_op_def *def,
+                           MlirOperation op, const int32_t *sizes);
 
 /* The table entry of an op, cached by its name: op names are uniqued
  * identifiers, so a small cache keyed by the identifier's pointer saves

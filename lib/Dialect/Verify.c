@@ -17,6 +17,7 @@
 typedef struct {
   npuc_op_def_cache names;
   npuc_group_sizes_cache groups;
+  npuc_rule_names_cache rule_names;
   npuc_ptr_set good_attrs; /* attributes of ours already found valid */
   bool any_attr_specs;     /* some dialect declares attrdefs */
   bool ok;
@@ -33,6 +34,7 @@ bool npuc_verify_table_ops(const npuc_op_registry *reg, MlirOperation root) {
   verify_state st;
   npuc_op_def_cache_init(&st.names, reg);
   memset(&st.groups, 0, sizeof st.groups);
+  memset(&st.rule_names, 0, sizeof st.rule_names);
   memset(&st.good_attrs, 0, sizeof st.good_attrs);
   st.any_attr_specs = false;
   for (size_t i = 0; i < npuc_op_registry_num_dialects(reg); ++i)
@@ -400,7 +402,7 @@ static bool verify_op(verify_state *st, const npuc_op_def *def,
   bool results_ok = (def->traits & NPUC_TRAIT_DPS) && def->dps_inits >= 0
                         ? verify_dps_results(def, op, sizes)
                         : verify_results(def, op);
-  return results_ok && npuc_verify_rules_run(def, op, sizes);
+  return results_ok && npuc_verify_rules_run(&st->rule_names, def, op, sizes);
 }
 
 /* ---- attributes of our dialects ------------------------------------------

@@ -25,6 +25,7 @@
 #include <sys/types.h>
 
 typedef struct {
+  npuc_rule_names_cache *names;
   const npuc_op_def *def;
   MlirOperation op;
   const int32_t *sizes;
@@ -37,10 +38,10 @@ static bool rule_applies(const rule_ctx *c, const npuc_verify_rule *r);
 static bool rule_holds(const rule_ctx *c, const npuc_verify_rule *r);
 static void rule_report(const rule_ctx *c, const npuc_verify_rule *r);
 
-bool npuc_verify_rules_run(const npuc_op_def *def, MlirOperation op,
-                           const int32_t *sizes) {
+bool npuc_verify_rules_run(npuc_rule_names_cache *names, const npuc_op_def *def,
+                           MlirOperation op, const int32_t *sizes) {
   char detail[DETAIL_CAP];
-  rule_ctx c = {def, op, sizes, detail};
+  rule_ctx c = {names, def, op, sizes, detail};
   for (size_t i = 0; i < def->num_rules; ++i) {
     const npuc_verify_rule *r = &def->rules[i];
     detail[0] = '\0';
@@ -52,12 +53,35 @@ bool npuc_verify_rules_run(const npuc_op_def *def, MlirOperation op,
   return true;
 }
 
+/* Which operand group (>= 0) or result group (-1 - index) a rule's name
+ * is, or NPUC_NO_GROUP; cached in `names`. */
+#define NPUC_NO_GROUP INT32_MIN
+
+static int group_index(npuc_rule_names_cache *names, const npuc_op_def *def,
+                       const char *name) {
+  uintptr_t key = (uintptr_t)name ^ ((uintptr_t)def >> 3);
+  size_t at = (key ^ (key >> 9)) & (NPUC_RULE_NAMES_CACHE_SIZE - 1);
+  if (names->slots[at].def == def && names->slots[at].name == name)
+    return names->slots[at].group;
+  int g = npuc_op_find_operand(def, name);
+  if (g < 0) {
+    g = NPUC_NO_GROUP;
+    for (size_t i = 0; i < def->num_results && g == NPUC_NO_GROUP; ++i)
+      if (strcmp(def->results[i].name, name) == 0)
+        g = -1 - (int)i;
+  }
+  names->slots[at].def = def;
+  names->slots[at].name = name;
+  names->slots[at].group = g;
+  return g;
+}
+
 /* The values of operand or result group `name`: first index and count
  * (0 when the name is no group or the group is empty); *results tells
  * which. Result groups: one variadic or optional group takes the rest. */
 static intptr_t group_of(const rule_ctx *c, const char *name, intptr_t *first,
                          bool *results) {
-  int g = npuc_op_find_operand(c->def, name);
+  int g = group_index(c->names, c->def, name);
   *first = 0;
   *results = false;
   if (g >= 0) {
@@ -65,13 +89,15 @@ static intptr_t group_of(const rule_ctx *c, const char *name, intptr_t *first,
       *first += c->sizes[i];
     return c->sizes[g];
   }
+  if (g == NPUC_NO_GROUP)
+    return 0;
   intptr_t nres = mlirOperationGetNumResults(c->op), fixed = 0;
   for (size_t i = 0; i < c->def->num_results; ++i)
     fixed += !(c->def->results[i].variadic || c->def->results[i].optional);
-  for (size_t i = 0; i < c->def->num_results; ++i) {
+  for (int i = 0; i <= -1 - g; ++i) {
     const npuc_value_def *v = &c->def->results[i];
     intptr_t n = v->variadic || v->optional ? nres - fixed : 1;
-    if (strcmp(v->name, name) == 0) {
+    if (i == -1 - g) {
       *results = true;
       return *first + n <= nres ? n : 0;
     }
@@ -259,6 +285,10 @@ typedef struct {
 static bool agrees(const npuc_verify_rule *r, MlirType t, void *user) {
   (void)r;
   agree_state *st = user;
+  /* Most often the very type of the first: it agrees whatever is
+   * compared (a base is only kept when it could be compared). */
+  if (mlirTypeEqual(st->base, t))
+    return true;
   if (st->what != CMP_ELEMENT && !ranked(t))
     return true;
   if (mlirTypeIsNull(st->base)) {

@@ -336,7 +336,8 @@ char *npuc_op_print(const npuc_op_registry *reg, MlirOperation op,
   if (opts && opts->assume_verified)
     mlirOpPrintingFlagsAssumeVerified(flags);
   npuc_sb b = {0};
-  mlirOperationPrintWithFlags(op, flags, npuc_sb_append_mlir, &b);
+  if (!npuc_module_print_buffered(op, flags, &b))
+    mlirOperationPrintWithFlags(op, flags, npuc_sb_append_mlir, &b);
   mlirOpPrintingFlagsDestroy(flags);
   npuc_sb_append(&b, "\n", 1);
   if (opts && opts->debug_info) {

@@ -155,11 +155,18 @@ bool npuc_check_text(const char *buf, size_t len, const char *filename,
   return true;
 }
 
-/* The characters npuc_check_nesting looks at; it skips the rest fast. */
+/* The characters npuc_check_nesting looks at; it skips the rest fast.
+ * Lines are not counted on the way: an error finds its line afterwards. */
 static bool nesting_char(unsigned char c) {
-  static const char chars[] = "\n\"/->([{<)]}";
+  static const char chars[] = "\"/->([{<)]}";
   return c && memchr(chars, c, sizeof chars - 1);
 }
+
+static const char *skip_plain(const bool *interesting, const char *p,
+                              const char *end);
+static bool nesting_too_deep(const char *buf, const char *at,
+                             const char *filename, int first_line,
+                             const npuc_diag_sink *sink);
 
 bool npuc_check_nesting(const char *buf, size_t len, const char *filename,
                         int first_line, const npuc_diag_sink *sink) {
@@ -168,18 +175,11 @@ bool npuc_check_nesting(const char *buf, size_t len, const char *filename,
     for (int c = 0; c < 256; c++)
       interesting[c] = nesting_char((unsigned char)c);
   size_t depth = 0;
-  int line = first_line > 0 ? first_line : 1;
-  const char *line_start = buf;
   for (const char *p = buf, *end = buf + len; p < end; p++) {
-    while (p < end && !interesting[(unsigned char)*p])
-      p++;
+    p = skip_plain(interesting, p, end);
     if (p == end)
       break;
     switch (*p) {
-    case '\n':
-      line++;
-      line_start = p + 1;
-      break;
     case '"': /* strings end at their quote or the line's end */
       for (p++; p < end && *p != '"' && *p != '\n'; p++)
         p += *p == '\\' && p + 1 < end && p[1] != '\n';
@@ -187,9 +187,10 @@ bool npuc_check_nesting(const char *buf, size_t len, const char *filename,
         p--;
       break;
     case '/':
-      if (p + 1 < end && p[1] == '/')
-        while (p + 1 < end && p[1] != '\n')
-          p++;
+      if (p + 1 < end && p[1] == '/') {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = (nl ? nl : end) - 1;
+      }
       break;
     case '-': /* -> and >= are no brackets */
     case '>':
@@ -204,14 +205,8 @@ bool npuc_check_nesting(const char *buf, size_t len, const char *filename,
     case '[':
     case '{':
     case '<':
-      if (++depth > NPUC_NESTING_LIMIT) {
-        npuc_diag_emit(sink, NPUC_SEV_ERROR, filename, line,
-                       (int)(p - line_start) + 1,
-                       "nesting deeper than %d levels (regions, types, "
-                       "attributes and locations together)",
-                       NPUC_NESTING_LIMIT);
-        return false;
-      }
+      if (++depth > NPUC_NESTING_LIMIT)
+        return nesting_too_deep(buf, p, filename, first_line, sink);
       break;
     case ')':
     case ']':
@@ -223,6 +218,31 @@ bool npuc_check_nesting(const char *buf, size_t len, const char *filename,
     }
   }
   return true;
+}
+
+/* The first interesting byte from p, or end; four at a time while none is. */
+static const char *skip_plain(const bool *interesting, const char *p,
+                              const char *end) {
+  const unsigned char *q = (const unsigned char *)p;
+  while (end - (const char *)q >= 4 && !(interesting[q[0]] | interesting[q[1]] |
+                                         interesting[q[2]] | interesting[q[3]]))
+    q += 4;
+  while ((const char *)q < end && !interesting[*q])
+    q++;
+  return (const char *)q;
+}
+
+static bool nesting_too_deep(const char *buf, const char *at,
+                             const char *filename, int first_line,
+                             const npuc_diag_sink *sink) {
+  int line, col;
+  line_col_at(buf, (size_t)(at - buf), &line, &col);
+  npuc_diag_emit(sink, NPUC_SEV_ERROR, filename,
+                 line + (first_line > 0 ? first_line : 1) - 1, col,
+                 "nesting deeper than %d levels (regions, types, "
+                 "attributes and locations together)",
+                 NPUC_NESTING_LIMIT);
+  return false;
 }
 
 /* Length of the well-formed UTF-8 sequence at p, 0 when ill-formed
