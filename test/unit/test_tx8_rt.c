@@ -649,6 +649,69 @@ static void conv_ops(void **state) {
     run_conv(rnd_float_dtype(), i % 3 != 0);
 }
 
+/* Channels [c0, c0 + count) of every row of `t`, compact. */
+static owned channel_part(const npuc_tx8_tsr *t, int64_t c0, int64_t count) {
+  npuc_tx8_dims d = t->layout.dims, pd = {d.n, d.hw, count};
+  owned o = alloc_tsr(pd, t->layout.dtype, compact_mode(pd));
+  for (int64_t n = 0; n < d.n; ++n)
+    for (int64_t hw = 0; hw < d.hw; ++hw)
+      for (int64_t c = 0; c < count; ++c)
+        npuc_tx8_set(&o.t, n, hw, c, npuc_tx8_get(t, n, hw, c0 + c));
+  return o;
+}
+
+/* op_conv_psum over the input channels in slices (the reduce split): the
+ * partial sums in fp32, the bias and the result on the last slice, equal
+ * to the reference conv. */
+static void run_conv_psum(npuc_tx8_dtype dt, bool with_bias) {
+  npuc_tx8_conv_param p = rnd_conv_param();
+  p.groups = 1;
+  int64_t batches = rnd_range(1, 2), cin = rnd_range(2, 90),
+          cout = rnd_range(1, 40), ks = rnd_range(1, cin - 1);
+  npuc_tx8_dims id = {batches, (int64_t)p.in_h * p.in_w, cin};
+  npuc_tx8_dims wd = {1, (int64_t)p.kernel_h * p.kernel_w * cout, cin};
+  npuc_tx8_dims od = {batches, (int64_t)p.out_h * p.out_w, cout};
+  owned in = alloc_tsr(id, dt, compact_mode(id));
+  owned w = alloc_tsr(wd, dt, NPUC_TX8_TENSOR);
+  owned bias = alloc_tsr((npuc_tx8_dims){1, 1, cout}, dt, NPUC_TX8_TENSOR);
+  fill(&in.t, -2, 2);
+  fill(&w.t, -1, 1);
+  fill(&bias.t, -1, 1);
+  const npuc_tx8_tsr *b = with_bias ? &bias.t : NULL;
+  owned want = alloc_tsr(od, dt, compact_mode(od));
+  npuc_tx8_ref_conv(&p, &in.t, &w.t, b, &want.t);
+  owned got = alloc_tsr(od, dt, rnd_aligned(od));
+  owned psum = alloc_tsr(od, NPUC_TX8_F32, compact_mode(od));
+  for (int64_t k0 = 0; k0 < cin; k0 += ks) {
+    int64_t n = cin - k0 < ks ? cin - k0 : ks;
+    owned xk = channel_part(&in.t, k0, n), wk = channel_part(&w.t, k0, n);
+    int phase = (k0 == 0 ? NPUC_TX8_PSUM_FIRST : 0) |
+                (k0 + ks >= cin ? NPUC_TX8_PSUM_LAST : 0);
+    assert_true(op_conv_psum(&p, &xk.t, &wk.t, b, &psum.t, &got.t, phase) > 0);
+    free_tsr(&xk);
+    free_tsr(&wk);
+  }
+  owned ain = abs_copy(&in.t, false), aw = abs_copy(&w.t, false),
+        ab = abs_copy(&bias.t, false);
+  owned mag = alloc_tsr(od, NPUC_TX8_F32, compact_mode(od));
+  npuc_tx8_ref_conv(&p, &ain.t, &aw.t, with_bias ? &ab.t : NULL, &mag.t);
+  char what[160];
+  snprintf(what, sizeof what, "conv_psum cin %lld in slices of %lld",
+           (long long)cin, (long long)ks);
+  double k = (double)(p.kernel_h * p.kernel_w * cin);
+  tolerance tol = {what, 0, &mag.t, 2 * k * 0x1p-24, false};
+  assert_int_equal(compare(&got.t, &want.t, &tol), 0);
+  owned *all[] = {&in, &w, &bias, &want, &got, &psum, &ain, &aw, &ab, &mag};
+  for (size_t i = 0; i < ARRAY_LEN(all); ++i)
+    free_tsr(all[i]);
+}
+
+static void conv_psum_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 8; ++i)
+    run_conv_psum(rnd_float_dtype(), i % 2 == 0);
+}
+
 typedef struct {
   owned in, scale, shift, mean, var;
 } bn_inputs;
@@ -1300,6 +1363,7 @@ int main(void) {
       cmocka_unit_test(gemm_ops),
       cmocka_unit_test(conv_ops),
       cmocka_unit_test(grouped_conv_ops),
+      cmocka_unit_test(conv_psum_ops),
 
       cmocka_unit_test(batchnorm_ops),
       cmocka_unit_test(clip_ops),
