@@ -357,8 +357,8 @@ static bool early_buffer(const group_emitter *g, int buf);
  * loads run ahead while the compute drains. Slice k + 1 writes the other
  * copy, so slice k's data is still there. */
 static bool deferred_store(const group_emitter *g, const npuc_tx8_step *st) {
-  if (st->kind != NPUC_TX8_STEP_STORE)
-    return false;
+  if (st->kind != NPUC_TX8_STEP_STORE || g->plan.reduce_ways > 1)
+    return false; /* a team's owner alone stores, in its block */
   int buf = g->plan.stores[st->index].buffer;
   return g->copies[buf] > 1 && !npuc_tx8_buffer_once(&g->plan.buffers[buf]) &&
          !early_buffer(g, buf);
