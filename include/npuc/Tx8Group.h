@@ -113,7 +113,8 @@ typedef struct {
   npuc_tx8_buffer buffers[NPUC_TX8_MAX_BUFFERS];
   int num_steps;
   npuc_tx8_step steps[NPUC_TX8_MAX_STEPS];
-  /* The reduce (K) split: the gemm (ops[]) whose K goes in slices of
+  /* The reduce (K) split: the gemm or conv (ops[]) whose K (a conv's
+   * input channels) goes in slices of
    * reduce_slice (of reduce_len) inside each anchor slice, -1 for none.
    * The windows of its K-split operands (and the loads / channel_norms
    * that fill them) follow a virtual anchor dimension out.rank, the K
@@ -170,11 +171,18 @@ static inline bool npuc_tx8_buffer_once(const npuc_tx8_buffer *b) {
   return b->invariant || b->resident;
 }
 
-/* The gemm of `p` (built without a reduce split) whose K may be split
- * with partial sums: the group's only gemm, not batched, not transpose_a,
- * its operands a and b each filled by a load (through channel_norms)
- * nothing else reads, a result of rank below 8; -1 if none. */
+/* The gemm or conv of `p` (built without a reduce split) whose K may be
+ * split with partial sums: the group's only NE op — a gemm not batched
+ * nor transpose_a (K: a's columns), or a conv not grouped (K: its input
+ * channels, the weight's I) — its operands 0 and 1 each filled by a load
+ * (through channel_norms) nothing else reads, a result of rank below 8;
+ * -1 if none. */
 int npuc_tx8_group_reduce_candidate(const npuc_tx8_group_plan *p);
+
+/* Which dimension of operand `operand` (0 or 1) of a gemm or conv is K:
+ * a's last, b's first (its last transposed); a conv's input's and
+ * weight's last (NHWC's C, HWOI's I). */
+int npuc_tx8_reduce_dim(const npuc_tx8_slice_op *s, int operand);
 
 /* npuc_tx8_group_plan_build with gemm `op` (npuc_tx8_group_reduce_
  * candidate's) reduce-split in slices of `k_slice` (below its K), as the

@@ -71,4 +71,28 @@ int npuc_tx8_loop_stage_cut(const npuc_tx8_group_plan *p);
  * loop). */
 void npuc_tx8_loop_stages(const npuc_tx8_group_plan *p, int cut, int8_t *stage);
 
+/* A reduce split's K loop inside each slice (the seed's reduceSplit,
+ * EmitGroup.c's K loop): per K slice the loads of the gemm's or conv's K
+ * slices stream in and the NE op adds their product to partial sums that
+ * stay in SPM; what follows the last K slice (the partial sums'
+ * conversion, a team's reduction, the ops after the NE op) is the
+ * slice's `chain` in npuc_tx8_loop, and the stores go once per slice. */
+typedef struct {
+  int64_t slices; /* K slices per slice (of the tile's part of K) */
+  /* One K slice's loads' DDR cycles and NoC gathers, when they are all
+   * in from the first one's read (each one's gather overlapping the next
+   * one's read), and its chain (its channel_norms and the NE op's
+   * partial product). */
+  double load, noc, ready, chain;
+  /* Copies of the K slices' buffers (1: K slice j + 1's loads wait for K
+   * slice j's chain to have read the buffers). */
+  int copies;
+} npuc_tx8_k_loop;
+
+/* npuc_tx8_loop_cycles of a group with a reduce split: `l` without the K
+ * slices' loads and NE work (its loads the slice's others, its chain
+ * the work after the last K slice; no late once-filled buffers: the
+ * code generator fills them all before the loop), `k` the K loop. */
+double npuc_tx8_k_loop_cycles(const npuc_tx8_loop *l, const npuc_tx8_k_loop *k);
+
 #endif

@@ -349,6 +349,14 @@ uint64_t op_conv(const npuc_tx8_conv_param *p, const npuc_tx8_tsr *in,
                  const npuc_tx8_tsr *weight, const npuc_tx8_tsr *bias,
                  const npuc_tx8_tsr *out);
 
+/* op_conv of one slice of the input channels of a reduce split (in's
+ * channels and the weight's I [k0, k0 + len); groups 1), accumulated into
+ * `psum` as op_gemm_psum does (the phases, the bias, the costs). */
+uint64_t op_conv_psum(const npuc_tx8_conv_param *p, const npuc_tx8_tsr *in,
+                      const npuc_tx8_tsr *weight, const npuc_tx8_tsr *bias,
+                      const npuc_tx8_tsr *psum, const npuc_tx8_tsr *out,
+                      int phase);
+
 /* ---- CGRA tensor engine
  * ------------------------------------------------------------- */
 

@@ -1388,21 +1388,36 @@ static bool private_load_chain(const npuc_tx8_group_plan *p, const int *readers,
   return false;
 }
 
-int npuc_tx8_group_reduce_candidate(const npuc_tx8_group_plan *p) {
-  int gemm = -1;
+/* The group's only NE op (gemm or conv), -1 when it has none or more. */
+static int only_ne_op(const npuc_tx8_group_plan *p) {
+  int ne = -1;
   for (int k = 0; k < p->num_ops; ++k) {
     npuc_tx8_op_kind kind = p->ops[k].slice.kind;
-    if (kind == NPUC_TX8_KIND_CONV || (kind == NPUC_TX8_KIND_GEMM && gemm >= 0))
+    if (kind != NPUC_TX8_KIND_GEMM && kind != NPUC_TX8_KIND_CONV)
+      continue;
+    if (ne >= 0)
       return -1;
-    if (kind == NPUC_TX8_KIND_GEMM)
-      gemm = k;
+    ne = k;
   }
-  if (gemm < 0)
+  return ne;
+}
+
+/* A gemm not batched nor transpose_a; a conv not grouped (its input
+ * channels are every output channel's K). */
+static bool reducible_shape(const npuc_tx8_slice_op *s) {
+  if (s->kind == NPUC_TX8_KIND_CONV)
+    return s->groups <= 1 && s->operands[0].rank == 4 &&
+           s->operands[1].rank == 4;
+  return !s->transpose_a && s->operands[1].rank == 2;
+}
+
+int npuc_tx8_group_reduce_candidate(const npuc_tx8_group_plan *p) {
+  int ne = only_ne_op(p);
+  if (ne < 0)
     return -1;
-  const npuc_tx8_group_op *o = &p->ops[gemm];
+  const npuc_tx8_group_op *o = &p->ops[ne];
   const npuc_tx8_slice_op *s = &o->slice;
-  if (s->transpose_a || s->operands[1].rank != 2 ||
-      p->out.rank >= NPUC_TX8_MAX_RANK ||
+  if (!reducible_shape(s) || p->out.rank >= NPUC_TX8_MAX_RANK ||
       s->operands[0].dims[s->operands[0].rank - 1] < 2 ||
       o->operand_buffer[0] == o->operand_buffer[1])
     return -1;
@@ -1410,8 +1425,14 @@ int npuc_tx8_group_reduce_candidate(const npuc_tx8_group_plan *p) {
   count_readers(p, readers);
   return private_load_chain(p, readers, o->operand_buffer[0]) &&
                  private_load_chain(p, readers, o->operand_buffer[1])
-             ? gemm
+             ? ne
              : -1;
+}
+
+int npuc_tx8_reduce_dim(const npuc_tx8_slice_op *s, int operand) {
+  if (operand == 0 || s->kind == NPUC_TX8_KIND_CONV)
+    return s->operands[operand].rank - 1; /* a's K; NHWC's C; HWOI's I */
+  return s->transpose_b ? 1 : 0;
 }
 
 bool npuc_tx8_buffer_in_reduce(const npuc_tx8_group_plan *p, int i) {
@@ -1435,8 +1456,9 @@ static bool reduce_split_attr(npuc_tx8_group_plan *p, int *op, int32_t *k) {
         npuc_tx8_group_reduce_candidate(p) != i) {
       npuc_op_error(p->ops[i].op,
                     "%s: reduce_split must be an integer on the group's only "
-                    "gemm, not batched, whose a and b are loads read by it "
-                    "alone",
+                    "gemm or conv (a gemm not batched nor transpose_a, a "
+                    "conv not grouped) whose operands 0 and 1 are loads "
+                    "read by it alone",
                     p->ops[i].name);
       return false;
     }
@@ -1488,15 +1510,15 @@ static bool apply_reduce(npuc_tx8_group_plan *p, int op, int32_t k) {
       p->num_buffers >= NPUC_TX8_MAX_BUFFERS) {
     npuc_op_error(o->op,
                   "%s: reduce_split %d is not a K slice in [1, %lld) of a "
-                  "gemm the group can split",
+                  "gemm or conv the group can split",
                   o->name, (int)k, (long long)len);
     return false;
   }
   p->reduce_op = op;
   p->reduce_len = (int32_t)len;
   p->reduce_slice = k;
-  window_k(p, o->operand_buffer[0], s->operands[0].rank - 1);
-  window_k(p, o->operand_buffer[1], s->transpose_b ? 1 : 0);
+  window_k(p, o->operand_buffer[0], npuc_tx8_reduce_dim(s, 0));
+  window_k(p, o->operand_buffer[1], npuc_tx8_reduce_dim(s, 1));
   const npuc_tx8_buffer *r = &p->buffers[o->result];
   npuc_tx8_buffer *ps = &p->buffers[p->num_buffers];
   *ps = *r;
@@ -1540,10 +1562,12 @@ static bool reduce_sharding_attr(npuc_tx8_group_plan *p) {
         p->reduce_slice > part) {
       npuc_op_error(p->ops[i].op,
                     "%s: reduce_sharding %lld cannot split K (%lld) across "
-                    "tiles: it needs the gemm's reduce_split (a K slice of "
+                    "tiles: it needs the %s's reduce_split (a K slice of "
                     "at most each tile's part) and 2 to %lld ways, each "
                     "tile's part not empty",
                     p->ops[i].name, (long long)v, (long long)len,
+                    p->ops[i].slice.kind == NPUC_TX8_KIND_CONV ? "conv"
+                                                               : "gemm",
                     (long long)(len > 1 ? len : 2));
       return false;
     }

@@ -194,3 +194,95 @@ void npuc_tx8_loop_stages(const npuc_tx8_group_plan *p, int cut,
       written[w] = stage[i];
   }
 }
+
+/* ---- a reduce split's K loop (npuc_tx8_k_loop_cycles)
+ * ------------------------------------------------------ */
+
+/* K slices played one by one per slice; past them the second half's
+ * period repeats. */
+#define K_MODEL_SLICES 16
+
+/* The queues of the K loop's model: when RDMA, WDMA and the NoC are
+ * free, and which K slice's chain last read each copy of the K slices'
+ * buffers (and each slice's tail, each copy of the other loads'). */
+typedef struct {
+  ddr_port port;
+  double rdma, wdma, noc;
+  double k_ends[MAX_COPIES], tails[MAX_COPIES];
+  int64_t k_count;
+} k_state;
+
+static double play_k_slices(k_state *st, const npuc_tx8_k_loop *k,
+                            double first);
+
+/* Per slice: its other loads (once the tail that read their copy is
+ * done), the K loop (K slice 0's chain after the slice before's tail,
+ * which read the partial sums), the tail when both are in (and, with one
+ * copy of the stored buffers, after the slice before's store), then the
+ * stores. The once-filled buffers come first. */
+double npuc_tx8_k_loop_cycles(const npuc_tx8_loop *l,
+                              const npuc_tx8_k_loop *k) {
+  k_state st;
+  memset(&st, 0, sizeof st);
+  double once = l->head_ddr + l->late_ddr;
+  st.rdma = port_take(&st.port, 0, once) + once;
+  st.noc = later(l->head_ready, st.rdma) + l->late_noc;
+  int64_t n = l->slices > 0 ? l->slices : 1;
+  int64_t model = n < LOOP_MODEL_SLICES ? n : LOOP_MODEL_SLICES;
+  int m = l->copies < 1 ? 1 : l->copies > MAX_COPIES ? MAX_COPIES : l->copies;
+  double tail_end = st.noc, end = 0, at_half = 0;
+  for (int64_t s = 0; s < model; ++s) {
+    double free = s >= m ? st.tails[s % m] : 0;
+    double from = port_take(&st.port, later(st.rdma, free), l->load);
+    st.rdma = from + l->load;
+    double in = st.rdma;
+    if (l->noc > 0)
+      in = st.noc = later(st.noc, st.rdma) + l->noc;
+    double start = later(play_k_slices(&st, k, tail_end), in);
+    if (l->store_copies <= 1) /* the tail writes the stored buffer */
+      start = later(start, st.wdma);
+    tail_end = st.tails[s % m] = start + l->chain;
+    st.wdma =
+        port_take(&st.port, later(st.wdma, tail_end), l->store) + l->store;
+    end = later(end, later(st.wdma, later(st.rdma, st.noc)));
+    if (s + 1 == model / 2)
+      at_half = end;
+  }
+  if (n > model) /* the second half's period, for the rest */
+    end += (double)(n - model) * (end - at_half) / (double)(model - model / 2);
+  return end;
+}
+
+/* One slice's K slices: each one's loads once RDMA is free and the copy
+ * they overwrite was read (their NoC gathers in order, each overlapping
+ * the next load's read), its chain
+ * when they are in and the K slice before's is done (`first` for the
+ * first). Returns when the last K slice's chain ends. */
+static double play_k_slices(k_state *st, const npuc_tx8_k_loop *k,
+                            double first) {
+  int c = k->copies < 1 ? 1 : k->copies > MAX_COPIES ? MAX_COPIES : k->copies;
+  int64_t n = k->slices > 0 ? k->slices : 1;
+  int64_t model = n < K_MODEL_SLICES ? n : K_MODEL_SLICES;
+  double prev = first, at_half = first;
+  for (int64_t j = 0; j < model; ++j, ++st->k_count) {
+    double *copy = &st->k_ends[st->k_count % c];
+    double free = st->k_count >= c ? *copy : 0;
+    double from = port_take(&st->port, later(st->rdma, free), k->load);
+    st->rdma = from + k->load;
+    double in = later(st->rdma, from + k->ready);
+    if (k->noc > 0)
+      in = st->noc = later(in, st->noc + k->noc);
+    prev = *copy = later(in, prev) + k->chain;
+    if (j + 1 == model / 2)
+      at_half = prev;
+  }
+  if (n > model) { /* the rest at the second half's period: shift time */
+    double d =
+        (double)(n - model) * (prev - at_half) / (double)(model - model / 2);
+    prev += d, st->rdma += d, st->k_count += n - model;
+    st->noc += k->noc > 0 ? d : 0;
+    for (int i = 0; i < c; ++i)
+      st->k_ends[i] += d;
+  }
+  return prev;
+}

@@ -578,6 +578,45 @@ static npuc_tx8_conv_param rnd_conv_param(void) {
   }
 }
 
+/* A conv's random operands in compact layouts, the reference result
+ * (`want`) and its magnitudes for the tolerance (`mag`: the reference of
+ * the absolute values). */
+typedef struct {
+  owned in, w, bias, want, ain, aw, ab, mag;
+  npuc_tx8_dims id, od;
+} conv_case;
+
+static conv_case conv_case_make(const npuc_tx8_conv_param *p, int64_t batches,
+                                int64_t cin, int64_t cout, npuc_tx8_dtype dt,
+                                bool with_bias) {
+  conv_case c;
+  int64_t ig = cin / p->groups;
+  c.id = (npuc_tx8_dims){batches, (int64_t)p->in_h * p->in_w, cin};
+  c.od = (npuc_tx8_dims){batches, (int64_t)p->out_h * p->out_w, cout};
+  npuc_tx8_dims wd = {1, (int64_t)p->kernel_h * p->kernel_w * cout, ig};
+  c.in = alloc_tsr(c.id, dt, compact_mode(c.id));
+  c.w = alloc_tsr(wd, dt, NPUC_TX8_TENSOR);
+  c.bias = alloc_tsr((npuc_tx8_dims){1, 1, cout}, dt, NPUC_TX8_TENSOR);
+  fill(&c.in.t, -2, 2);
+  fill(&c.w.t, -1, 1);
+  fill(&c.bias.t, -1, 1);
+  c.want = alloc_tsr(c.od, dt, compact_mode(c.od));
+  npuc_tx8_ref_conv(p, &c.in.t, &c.w.t, with_bias ? &c.bias.t : NULL,
+                    &c.want.t);
+  c.ain = abs_copy(&c.in.t, false), c.aw = abs_copy(&c.w.t, false);
+  c.ab = abs_copy(&c.bias.t, false);
+  c.mag = alloc_tsr(c.od, NPUC_TX8_F32, compact_mode(c.od));
+  npuc_tx8_ref_conv(p, &c.ain.t, &c.aw.t, with_bias ? &c.ab.t : NULL, &c.mag.t);
+  return c;
+}
+
+static void conv_case_free(conv_case *c) {
+  owned *all[] = {&c->in,  &c->w,  &c->bias, &c->want,
+                  &c->ain, &c->aw, &c->ab,   &c->mag};
+  for (size_t i = 0; i < ARRAY_LEN(all); ++i)
+    free_tsr(all[i]);
+}
+
 /* groups 0: the random 1 or 2 of rnd_conv_param; else that many groups
  * of `ig` input channels each (ig 1: depthwise). */
 static void run_conv_groups(npuc_tx8_dtype dt, bool with_bias, int32_t groups,
@@ -590,38 +629,25 @@ static void run_conv_groups(npuc_tx8_dtype dt, bool with_bias, int32_t groups,
     ig = ig_given;
     og = rnd_range(1, 3);
   }
-  int64_t cin = ig * p.groups, cout = og * p.groups;
-  npuc_tx8_dims id = {batches, (int64_t)p.in_h * p.in_w, cin};
-  npuc_tx8_dims wd = {1, (int64_t)p.kernel_h * p.kernel_w * cout, ig};
-  npuc_tx8_dims od = {batches, (int64_t)p.out_h * p.out_w, cout};
-  owned in = alloc_tsr(id, dt, compact_mode(id));
-  owned w = alloc_tsr(wd, dt, NPUC_TX8_TENSOR);
-  owned bias = alloc_tsr((npuc_tx8_dims){1, 1, cout}, dt, NPUC_TX8_TENSOR);
-  fill(&in.t, -2, 2);
-  fill(&w.t, -1, 1);
-  fill(&bias.t, -1, 1);
-  const npuc_tx8_tsr *b = with_bias ? &bias.t : NULL;
-  owned want = alloc_tsr(od, dt, compact_mode(od));
-  npuc_tx8_ref_conv(&p, &in.t, &w.t, b, &want.t);
-  owned ain = abs_copy(&in.t, false), aw = abs_copy(&w.t, false),
-        ab = abs_copy(&bias.t, false);
-  owned mag = alloc_tsr(od, NPUC_TX8_F32, compact_mode(od));
-  npuc_tx8_ref_conv(&p, &ain.t, &aw.t, with_bias ? &ab.t : NULL, &mag.t);
-  npuc_tx8_layout_mode am = rnd_aligned(id);
-  owned lin = to_layout(&in.t, am), lw = to_layout(&w.t, NPUC_TX8_CX);
-  owned got = alloc_tsr(od, dt, am);
+  conv_case c =
+      conv_case_make(&p, batches, ig * p.groups, og * p.groups, dt, with_bias);
+  const npuc_tx8_tsr *b = with_bias ? &c.bias.t : NULL;
+  npuc_tx8_layout_mode am = rnd_aligned(c.id);
+  owned lin = to_layout(&c.in.t, am), lw = to_layout(&c.w.t, NPUC_TX8_CX);
+  owned got = alloc_tsr(c.od, dt, am);
   op_conv(&p, &lin.t, &lw.t, b, &got.t);
   char what[160];
   char dims[96];
-  describe(dims, sizeof dims, "conv", dt, id, am);
+  describe(dims, sizeof dims, "conv", dt, c.id, am);
   snprintf(what, sizeof what, "%s k%dx%d s%d d%d g%d", dims, p.kernel_h,
            p.kernel_w, p.stride_h, p.dilation_h, p.groups);
   double k = (double)(p.kernel_h * p.kernel_w * ig);
-  tolerance tol = {what, 0, &mag.t, 2 * k * 0x1p-24, false};
-  assert_int_equal(compare(&got.t, &want.t, &tol), 0);
-  owned *all[] = {&in, &w, &bias, &want, &ain, &aw, &ab, &mag, &lin, &lw, &got};
+  tolerance tol = {what, 0, &c.mag.t, 2 * k * 0x1p-24, false};
+  assert_int_equal(compare(&got.t, &c.want.t, &tol), 0);
+  owned *all[] = {&lin, &lw, &got};
   for (size_t i = 0; i < ARRAY_LEN(all); ++i)
     free_tsr(all[i]);
+  conv_case_free(&c);
 }
 
 static void run_conv(npuc_tx8_dtype dt, bool with_bias) {
@@ -647,6 +673,55 @@ static void conv_ops(void **state) {
   (void)state;
   for (int i = 0; i < 12; ++i)
     run_conv(rnd_float_dtype(), i % 3 != 0);
+}
+
+/* Channels [c0, c0 + count) of every row of `t`, compact. */
+static owned channel_part(const npuc_tx8_tsr *t, int64_t c0, int64_t count) {
+  npuc_tx8_dims d = t->layout.dims, pd = {d.n, d.hw, count};
+  owned o = alloc_tsr(pd, t->layout.dtype, compact_mode(pd));
+  for (int64_t n = 0; n < d.n; ++n)
+    for (int64_t hw = 0; hw < d.hw; ++hw)
+      for (int64_t c = 0; c < count; ++c)
+        npuc_tx8_set(&o.t, n, hw, c, npuc_tx8_get(t, n, hw, c0 + c));
+  return o;
+}
+
+/* op_conv_psum over the input channels in slices (the reduce split): the
+ * partial sums in fp32, the bias and the result on the last slice, equal
+ * to the reference conv. */
+static void run_conv_psum(npuc_tx8_dtype dt, bool with_bias) {
+  npuc_tx8_conv_param p = rnd_conv_param();
+  p.groups = 1;
+  int64_t batches = rnd_range(1, 2), cin = rnd_range(2, 90),
+          cout = rnd_range(1, 40), ks = rnd_range(1, cin - 1);
+  conv_case c = conv_case_make(&p, batches, cin, cout, dt, with_bias);
+  const npuc_tx8_tsr *b = with_bias ? &c.bias.t : NULL;
+  owned got = alloc_tsr(c.od, dt, rnd_aligned(c.od));
+  owned psum = alloc_tsr(c.od, NPUC_TX8_F32, compact_mode(c.od));
+  for (int64_t k0 = 0; k0 < cin; k0 += ks) {
+    int64_t n = cin - k0 < ks ? cin - k0 : ks;
+    owned xk = channel_part(&c.in.t, k0, n), wk = channel_part(&c.w.t, k0, n);
+    int phase = (k0 == 0 ? NPUC_TX8_PSUM_FIRST : 0) |
+                (k0 + ks >= cin ? NPUC_TX8_PSUM_LAST : 0);
+    assert_true(op_conv_psum(&p, &xk.t, &wk.t, b, &psum.t, &got.t, phase) > 0);
+    free_tsr(&xk);
+    free_tsr(&wk);
+  }
+  char what[160];
+  snprintf(what, sizeof what, "conv_psum cin %lld in slices of %lld",
+           (long long)cin, (long long)ks);
+  double k = (double)(p.kernel_h * p.kernel_w * cin);
+  tolerance tol = {what, 0, &c.mag.t, 2 * k * 0x1p-24, false};
+  assert_int_equal(compare(&got.t, &c.want.t, &tol), 0);
+  free_tsr(&got);
+  free_tsr(&psum);
+  conv_case_free(&c);
+}
+
+static void conv_psum_ops(void **state) {
+  (void)state;
+  for (int i = 0; i < 8; ++i)
+    run_conv_psum(rnd_float_dtype(), i % 2 == 0);
 }
 
 typedef struct {
@@ -1300,6 +1375,7 @@ int main(void) {
       cmocka_unit_test(gemm_ops),
       cmocka_unit_test(conv_ops),
       cmocka_unit_test(grouped_conv_ops),
+      cmocka_unit_test(conv_psum_ops),
 
       cmocka_unit_test(batchnorm_ops),
       cmocka_unit_test(clip_ops),

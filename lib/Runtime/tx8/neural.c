@@ -92,25 +92,62 @@ uint64_t op_gemm(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
   return npuc_tx8_cycles_ne(od.n * heads, m, k, od.c, a->layout.dtype);
 }
 
+static npuc_tx8_tsr psum_part(const char *op, const npuc_tx8_tsr *psum,
+                              const npuc_tx8_tsr *out);
+static uint64_t psum_fold(const npuc_tx8_tsr *psum, npuc_tx8_tsr *part,
+                          const npuc_tx8_tsr *bias, const npuc_tx8_tsr *out,
+                          int phase);
+
 /* psum (+)= this K slice's product; on the last slice out = psum + bias.
  * The product goes through a scratch copy of psum's placement. */
 uint64_t op_gemm_psum(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
                       const npuc_tx8_tsr *b, const npuc_tx8_tsr *bias,
                       const npuc_tx8_tsr *psum, const npuc_tx8_tsr *out,
                       int phase) {
-  npuc_tx8i_check_psum("op_gemm_psum", psum, out);
-  npuc_tx8_dims pd = psum->layout.dims, od = out->layout.dims;
+  npuc_tx8_tsr part = psum_part("op_gemm_psum", psum, out);
+  uint64_t cycles = op_gemm(p, a, b, NULL, &part);
+  return cycles + psum_fold(psum, &part, bias, out, phase);
+}
+
+/* The same for a conv's slice of input channels (`in`'s channels and the
+ * weight's I [k0, k0 + len)). */
+uint64_t op_conv_psum(const npuc_tx8_conv_param *p, const npuc_tx8_tsr *in,
+                      const npuc_tx8_tsr *weight, const npuc_tx8_tsr *bias,
+                      const npuc_tx8_tsr *psum, const npuc_tx8_tsr *out,
+                      int phase) {
+  if (p->groups != 1)
+    npuc_tx8_fail("op_conv_psum",
+                  "a grouped conv's input channels do not "
+                  "split (groups %d)",
+                  (int)p->groups);
+  npuc_tx8_tsr part = psum_part("op_conv_psum", psum, out);
+  uint64_t cycles = op_conv(p, in, weight, NULL, &part);
+  return cycles + psum_fold(psum, &part, bias, out, phase);
+}
+
+/* A zeroed fp32 scratch of psum's placement for one K slice's product. */
+static npuc_tx8_tsr psum_part(const char *op, const npuc_tx8_tsr *psum,
+                              const npuc_tx8_tsr *out) {
+  npuc_tx8i_check_psum(op, psum, out);
   npuc_tx8_tsr part = *psum;
   part.data = calloc(1, (size_t)psum->layout.total_bytes);
   if (!part.data)
-    npuc_tx8_fail("op_gemm_psum", "out of memory");
-  uint64_t cycles = op_gemm(p, a, b, NULL, &part);
+    npuc_tx8_fail(op, "out of memory");
+  return part;
+}
+
+/* psum (+)= part (frees part's data); on the last slice out = psum +
+ * bias, a CT pass over out. */
+static uint64_t psum_fold(const npuc_tx8_tsr *psum, npuc_tx8_tsr *part,
+                          const npuc_tx8_tsr *bias, const npuc_tx8_tsr *out,
+                          int phase) {
+  npuc_tx8_dims pd = psum->layout.dims, od = out->layout.dims;
   float *sum = malloc((size_t)pd.c * sizeof(float));
   float *add = malloc((size_t)pd.c * sizeof(float));
   float *bias_f = bias_vector(bias, od.c);
   for (int64_t n = 0; n < pd.n; ++n)
     for (int64_t r = 0; r < pd.hw; ++r) {
-      npuc_tx8i_load_row(add, &part, n, r);
+      npuc_tx8i_load_row(add, part, n, r);
       if (phase & NPUC_TX8_PSUM_FIRST)
         memset(sum, 0, (size_t)pd.c * sizeof(float));
       else
@@ -127,10 +164,11 @@ uint64_t op_gemm_psum(const npuc_tx8_gemm_param *p, const npuc_tx8_tsr *a,
   free(bias_f);
   free(add);
   free(sum);
-  free(part.data);
-  if (phase & NPUC_TX8_PSUM_LAST)
-    cycles += npuc_tx8_cycles_ct(out->layout.total_bytes, 1);
-  return cycles;
+  free(part->data);
+  part->data = NULL;
+  return phase & NPUC_TX8_PSUM_LAST
+             ? npuc_tx8_cycles_ct(out->layout.total_bytes, 1)
+             : 0;
 }
 
 /* Returns the heads (matrices per batch). */

@@ -373,8 +373,8 @@ static bool early_buffer(const group_emitter *g, int buf);
  * loads run ahead while the compute drains. Slice k + 1 writes the other
  * copy, so slice k's data is still there. */
 static bool deferred_store(const group_emitter *g, const npuc_tx8_step *st) {
-  if (st->kind != NPUC_TX8_STEP_STORE)
-    return false;
+  if (st->kind != NPUC_TX8_STEP_STORE || g->plan.reduce_ways > 1)
+    return false; /* a team's owner alone stores, in its block */
   int buf = g->plan.stores[st->index].buffer;
   return g->copies[buf] > 1 && !npuc_tx8_buffer_once(&g->plan.buffers[buf]) &&
          !early_buffer(g, buf);
@@ -1150,6 +1150,7 @@ static const char *op_enum(const char *name) {
 }
 
 static void emit_conv(group_emitter *g, const npuc_tx8_group_op *op);
+static void emit_result_args(group_emitter *g, bool psum, int r);
 static void emit_shaped_op(group_emitter *g, const npuc_tx8_group_op *op);
 static void emit_layernorm(group_emitter *g, const npuc_tx8_group_op *op);
 static void emit_broadcast(group_emitter *g, const npuc_tx8_group_op *op);
@@ -1199,18 +1200,7 @@ static void emit_compute(group_emitter *g, const npuc_tx8_group_op *op) {
       npuc_sb_printf(o, "&b[%d]", in[2]);
     else
       npuc_sb_printf(o, "NULL");
-    if (psum && p->reduce_ways > 1) /* the team's sum writes it */
-      npuc_sb_printf(o,
-                     ", &b[%d], &b[%d], k0 == kbeg ? NPUC_TX8_PSUM_FIRST : "
-                     "0);\n    }\n",
-                     p->psum, r);
-    else if (psum) /* the last K slice writes the result */
-      npuc_sb_printf(o,
-                     ", &b[%d], &b[%d], (k0 == 0 ? NPUC_TX8_PSUM_FIRST : 0) "
-                     "| (k0 + %d >= %d ? NPUC_TX8_PSUM_LAST : 0));\n    }\n",
-                     p->psum, r, (int)p->reduce_slice, (int)p->reduce_len);
-    else
-      npuc_sb_printf(o, ", &b[%d]);\n    }\n", r);
+    emit_result_args(g, psum, r);
     return;
   case NPUC_TX8_KIND_CONV: emit_conv(g, op); return;
   case NPUC_TX8_KIND_CLIP:
@@ -1262,16 +1252,39 @@ static void emit_window_param(group_emitter *g, const npuc_tx8_slice_op *s,
 
 static void emit_conv(group_emitter *g, const npuc_tx8_group_op *op) {
   const npuc_tx8_slice_op *s = &op->slice;
+  const npuc_tx8_group_plan *p = &g->plan;
   int x = op->operand_buffer[0], r = op->result;
+  bool psum = p->reduce_op >= 0 && op == &p->ops[p->reduce_op];
   emit_window_param(g, s, x, r, s->operands[1].dims, s->dilations,
                     s->groups > 0 ? s->groups : 1);
-  npuc_sb_printf(g->out, "      cycles += op_conv(&param, &b[%d], &b[%d], ", x,
-                 op->operand_buffer[1]);
+  npuc_sb_printf(g->out, "      cycles += op_conv%s(&param, &b[%d], &b[%d], ",
+                 psum ? "_psum" : "", x, op->operand_buffer[1]);
   if (op->has_bias)
     npuc_sb_printf(g->out, "&b[%d]", op->operand_buffer[2]);
   else
     npuc_sb_printf(g->out, "NULL");
-  npuc_sb_printf(g->out, ", &b[%d]);\n    }\n", r);
+  emit_result_args(g, psum, r);
+}
+
+/* The end of a gemm's or conv's call, after its bias: its result `r`, or
+ * with a reduce split (`psum`) the partial sums and the phase: the
+ * tile's first K slice starts them; without a team the last one writes
+ * the result (with a team the owner's op_psum_out does). */
+static void emit_result_args(group_emitter *g, bool psum, int r) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  npuc_sb *o = g->out;
+  if (psum && p->reduce_ways > 1)
+    npuc_sb_printf(o,
+                   ", &b[%d], &b[%d], k0 == kbeg ? NPUC_TX8_PSUM_FIRST : "
+                   "0);\n    }\n",
+                   p->psum, r);
+  else if (psum)
+    npuc_sb_printf(o,
+                   ", &b[%d], &b[%d], (k0 == 0 ? NPUC_TX8_PSUM_FIRST : 0) "
+                   "| (k0 + %d >= %d ? NPUC_TX8_PSUM_LAST : 0));\n    }\n",
+                   p->psum, r, (int)p->reduce_slice, (int)p->reduce_len);
+  else
+    npuc_sb_printf(o, ", &b[%d]);\n    }\n", r);
 }
 
 /* A float bound as C: an infinite one (clip's default) as the largest

@@ -723,30 +723,38 @@ static bool search_k_ways(search *s, const int32_t *given,
   return true;
 }
 
-/* A given reduce_sharding: on a gemm the group can K-split, 2 or more
+/* How an error names the K of the op carrying a reduce_sharding. */
+static const char *k_dimension(MlirOperation op) {
+  if (npuc_op_is(op, "tx8be.conv"))
+    return "the input channels, the last dimension of the conv's input";
+  return "the last dimension of the gemm's a";
+}
+
+/* A given reduce_sharding: on a gemm or conv the group can K-split, 2 or more
  * ways, each tile's part of K not empty, the given sharding's tiles times
  * the ways within the group's. */
 static bool check_given_ways(const search *s, const int32_t *given) {
   const npuc_tx8_group_plan *p = s->p;
   MlirOperation at = s->ways_op;
   int64_t w = s->given_ways;
+  const char *k_dim = k_dimension(at);
   if (!s->kp) {
     npuc_pass_error(at,
-                    "the given reduce_sharding %lld splits K (the last "
-                    "dimension of the gemm's a) across tiles, but the "
-                    "group cannot split this gemm's K (its only gemm, not "
-                    "batched nor transpose_a, a and b loads read by it "
-                    "alone)",
-                    (long long)w);
+                    "the given reduce_sharding %lld splits K (%s) across "
+                    "tiles, but the group cannot split this K (its only "
+                    "gemm or conv: a gemm not batched nor transpose_a, a "
+                    "conv not grouped; its operands 0 and 1 loads read by "
+                    "it alone)",
+                    (long long)w, k_dim);
     return false;
   }
   int64_t len = s->kp->reduce_len, part = w > 0 ? (len + w - 1) / w : 0;
   if (w < 2 || w > len || (w - 1) * part >= len) {
     npuc_pass_error(at,
-                    "the given reduce_sharding %lld cannot split K (the "
-                    "last dimension of the gemm's a, %lld long) across "
-                    "tiles: 2 to %lld ways, each tile's part not empty",
-                    (long long)w, (long long)len, (long long)len);
+                    "the given reduce_sharding %lld cannot split K (%s, "
+                    "%lld long) across tiles: 2 to %lld ways, each tile's "
+                    "part not empty",
+                    (long long)w, k_dim, (long long)len, (long long)len);
     return false;
   }
   int64_t need = w;
@@ -847,78 +855,95 @@ typedef struct {
   double head_ddr, head_ready, late_ddr, late_noc;
   double late_tail;  /* the chain from the first op reading a late one */
   double load_ready; /* a slice's loads in, from the first's read */
+  /* With a reduce split, one K slice's: the loads of the NE op's K slices
+   * (DDR, NoC) and its chain (their channel_norms, the NE op); each is in
+   * the totals above once per K slice of the tile. */
+  double k_load, k_noc, k_ready, k_chain;
 } cost_parts;
 
 static void estimate(const search *s, const npuc_tx8_group_plan *p,
                      const int32_t *sharding, const int32_t *slice,
                      cost_parts *c);
 
-/* The pipelined schedule with the copies tx8-spm-alloc gives (`fit`): a
- * slice's compute ops form a chain (NE, then CT and TDMA: one after the
- * other, C). A load with copies is issued a slice ahead, so it overlaps
- * the chain; a load without waits for the slice before it (Ls), and the
- * chain waits for a store without copies (Ss) before the next slice
- * writes its buffer. The steady slice costs the busier of DDR (loads and
- * stores share the tile's channel) and Ls + C + Ss; the first slice runs
- * serially (fill and drain). Without any copies every slice is serial.
- * What is loaded once per tile comes first. A later slice's load with
- * copies reads only the rows the slice before does not hold (kept_of:
- * the code generator's op_dma_load_slice_after). That is the K split's
- * cost; without one the loop is played out instead, as the code
- * generator issues it and the C model's timeline runs it
- * (npuc_tx8_loop_cycles, lib/TX8/LoopCost.c): the loads issued a slice
- * ahead when every per-slice one has copies, the stores a slice late when
- * every one has (else the next slice's chain waits for them). */
+/* The pipelined schedule with the copies tx8-spm-alloc gives (`fit`),
+ * played out as the code generator issues it and the C model's timeline
+ * runs it (npuc_tx8_loop_cycles, lib/TX8/LoopCost.c): a slice's compute
+ * ops form a chain; the loads are issued a slice ahead when every
+ * per-slice one has copies (else a slice's loads wait for the chain
+ * before), the stores a slice late when every one has (else the next
+ * slice's chain waits for them); a later slice's load with copies reads
+ * only the rows the slice before does not hold (kept_of: the code
+ * generator's op_dma_load_slice_after). With a reduce split the same
+ * loop holds a K loop per slice (k_loop_cost). What is loaded once per
+ * tile comes first. */
 static double chain_span(const npuc_tx8_group_plan *p, const cost_parts *c,
                          const npuc_tx8_spm_fit *fit);
 static bool staged(const npuc_tx8_group_plan *p, const npuc_tx8_spm_fit *fit);
+static double k_loop_cost(const npuc_tx8_group_plan *p, const cost_parts *c,
+                          int copies, int store_copies);
 
 /* Sets *staged when the staged loop is the cheaper (it may be taken). */
 static double group_cost(const npuc_tx8_group_plan *p, const cost_parts *c,
                          const npuc_tx8_spm_fit *fit, bool *staged_loop) {
-  double chain = c->ne + c->ct, serial = c->load + c->noc + chain + c->store;
   double single = 0, single_load = 0; /* Ls + Ss, Ls */
   for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
-    if (!fit->multi[i])
+    if (!fit->multi[i] &&
+        !(i < p->num_buffers && npuc_tx8_buffer_in_reduce(p, i)))
       single += c->load_of[i] + c->store_of[i], single_load += c->load_of[i];
   int copies = fit->copies > 1 ? fit->copies : 1;
+  int load_copies = single_load == 0 ? copies : 1;
+  int store_copies = single == single_load ? copies : 1;
+  *staged_loop = false;
+  if (p->reduce_op >= 0)
+    return k_loop_cost(p, c, load_copies, store_copies);
   double kept = 0; /* a later slice's loads: the rows kept */
   for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
     kept += fit->multi[i] ? c->kept_of[i] : 0;
-  *staged_loop = false;
-  if (p->reduce_op < 0) {
-    npuc_tx8_loop l = {c->head_ddr,
-                       c->head_ready,
-                       c->late_ddr,
-                       c->late_noc,
-                       c->late_tail,
-                       c->load,
-                       c->noc,
-                       c->ne + c->ct,
-                       chain_span(p, c, fit),
-                       c->store,
-                       c->load_ready,
-                       c->slices,
-                       single_load == 0 ? copies : 1,
-                       single == single_load ? copies : 1,
-                       c->load - kept,
-                       false};
-    double cost = npuc_tx8_loop_cycles(&l);
-    if (!staged(p, fit))
-      return cost;
-    l.staged = true; /* the busier of the NE and the SPM port */
-    l.span = c->ne > c->ct ? c->ne : c->ct;
-    double st = npuc_tx8_loop_cycles(&l);
-    *staged_loop = st < cost;
-    return st < cost ? st : cost;
-  }
-  double ddr = c->load + c->store, work = single + chain_span(p, c, fit);
-  for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
-    if (fit->multi[i])
-      ddr -= c->kept_of[i];
-  double steady = ddr > work ? ddr : work;
-  steady = c->noc > steady ? c->noc : steady; /* the NoC: its own engine */
-  return c->once + serial + (double)(c->slices - 1) * steady;
+  npuc_tx8_loop l = {
+      c->head_ddr,           c->head_ready, c->late_ddr,    c->late_noc,
+      c->late_tail,          c->load,       c->noc,         c->ne + c->ct,
+      chain_span(p, c, fit), c->store,      c->load_ready,  c->slices,
+      load_copies,           store_copies,  c->load - kept, false};
+  double cost = npuc_tx8_loop_cycles(&l);
+  if (!staged(p, fit))
+    return cost;
+  l.staged = true; /* the busier of the NE and the SPM port */
+  l.span = c->ne > c->ct ? c->ne : c->ct;
+  double st = npuc_tx8_loop_cycles(&l);
+  *staged_loop = st < cost;
+  return st < cost ? st : cost;
+}
+
+/* A reduce split's: the slice loop with a K loop in each slice
+ * (npuc_tx8_k_loop_cycles): the K slices' loads stream through one copy
+ * of their buffers (EmitGroup.c's read_copies gives them one), the NE op
+ * adds each K slice's product to the partial sums, and the rest of the
+ * slice (the conversion, a team's reduction, the ops after the NE op)
+ * and its stores follow the last K slice. */
+static double k_loop_cost(const npuc_tx8_group_plan *p, const cost_parts *c,
+                          int copies, int store_copies) {
+  double ks = npuc_tx8_reduce_slices(p);
+  double load = c->load - ks * c->k_load, noc = c->noc - ks * c->k_noc;
+  double tail = c->ne + c->ct - ks * c->k_chain;
+  npuc_tx8_loop l = {c->head_ddr,
+                     c->head_ready,
+                     c->late_ddr,
+                     c->late_noc,
+                     0,
+                     load > 0 ? load : 0,
+                     noc > 0 ? noc : 0,
+                     tail > 0 ? tail : 0,
+                     tail > 0 ? tail : 0,
+                     c->store,
+                     load + noc,
+                     c->slices,
+                     copies,
+                     store_copies,
+                     load,
+                     false};
+  npuc_tx8_k_loop k = {(int64_t)ks, c->k_load,  c->k_noc,
+                       c->k_ready,  c->k_chain, 1};
+  return npuc_tx8_k_loop_cycles(&l, &k);
 }
 
 static bool head_step(const npuc_tx8_group_plan *p, const npuc_tx8_spm_fit *fit,
@@ -1138,11 +1163,11 @@ static void estimate(const search *s, const npuc_tx8_group_plan *p,
     double ct = (double)npuc_tx8_group_buffer_bytes(p, o->result, slice) /
                 (double)t->ct_bytes_per_cycle;
     double cyc;
-    if (k == p->reduce_op) /* every K slice, then psum -> the result */
-      c->ne += k_slices * (ne_cycles(s, p, o, slice) + over), c->ct += ct,
-          cyc = 0;
-    else if (o->slice.kind == NPUC_TX8_KIND_GEMM ||
-             o->slice.kind == NPUC_TX8_KIND_CONV)
+    if (k == p->reduce_op) { /* every K slice, then psum -> the result */
+      double one = ne_cycles(s, p, o, slice) + over;
+      c->ne += k_slices * one, c->ct += ct, c->k_chain += one, cyc = 0;
+    } else if (o->slice.kind == NPUC_TX8_KIND_GEMM ||
+               o->slice.kind == NPUC_TX8_KIND_CONV)
       c->ne += cyc = ne_cycles(s, p, o, slice) + over;
     else
       c->ct += cyc = ct_cycles(s, p, o, slice) + over;
@@ -1218,6 +1243,7 @@ static void halo_saving(const search *s, const npuc_tx8_group_plan *p,
     const npuc_tx8_buffer *b = &p->buffers[i];
     int32_t stride;
     if (b->kind != NPUC_TX8_BUF_LOAD || b->invariant ||
+        npuc_tx8_buffer_in_reduce(p, i) || /* one copy: read whole */
         npuc_tx8_buffer_resident(p, i, sharding, slice) ||
         npuc_tx8_buffer_shared(p, i, sharding, slice, &stride) > 1)
       continue;
@@ -1284,6 +1310,7 @@ static void shared_load(const search *s, double bytes, int32_t members,
                         int32_t stride, double *cyc, double *runs, double *noc);
 static void once_load(cost_parts *c, bool head, double ddr, double noc);
 static void slice_load(cost_parts *c, double ddr, double noc);
+static void k_slice_load(cost_parts *c, double ddr, double noc);
 
 /* The loads, channel_norms and extracts of estimate(). */
 static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
@@ -1301,7 +1328,8 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
     int moved =
         b->kind == NPUC_TX8_BUF_LOAD && b->load_into >= 0 ? b->load_into : i;
     double bytes = (double)npuc_tx8_group_buffer_bytes(p, moved, slice);
-    double times = npuc_tx8_buffer_in_reduce(p, i) ? k_slices : 1;
+    bool in_k = npuc_tx8_buffer_in_reduce(p, i);
+    double times = in_k ? k_slices : 1;
     bool once = npuc_tx8_buffer_resident(p, i, sharding, slice);
     double cyc;
     if (b->kind == NPUC_TX8_BUF_LOAD) {
@@ -1318,6 +1346,8 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
       if (members > 1)
         shared_load(s, bytes, members, stride, &cyc, &runs, &noc);
       cyc += runs;
+      if (in_k)
+        k_slice_load(c, cyc, noc);
       *(once ? &c->once : &c->load) += times * cyc;
       *(once ? &c->once : &c->noc) += times * noc;
       if (once)
@@ -1330,11 +1360,19 @@ static void estimate_buffers(const search *s, const npuc_tx8_group_plan *p,
       if (b->kind == NPUC_TX8_BUF_NORM && p->buffers[b->source].load_into == i)
         continue; /* filled by its load */
       cyc = 2 * bytes / (double)t->tdma_bytes_per_cycle + over;
+      c->k_chain += in_k ? cyc : 0;
       *(once ? &c->once : &c->ct) += times * cyc;
       c->head_ready += once ? times * cyc : 0; /* after its load: serial */
       c->move_cyc[i] = once ? 0 : times * cyc;
     }
   }
+}
+
+/* A load of the K loop's: its gather overlaps the next load's read. */
+static void k_slice_load(cost_parts *c, double ddr, double noc) {
+  c->k_load += ddr, c->k_noc += noc;
+  double read = c->k_load > c->k_ready ? c->k_load : c->k_ready;
+  c->k_ready = noc > 0 ? read + noc : read;
 }
 
 /* A per-slice load: its gather overlaps the next load's read. */
@@ -1502,6 +1540,8 @@ static double ne_cycles(const search *s, const npuc_tx8_group_plan *p,
     rows /= max[0];
     n /= g;
     k = (double)w[0] * (double)w[1] * (double)w[3];
+    if (p->reduce_op >= 0 && o == &p->ops[p->reduce_op])
+      k = (double)w[0] * (double)w[1] * p->reduce_slice; /* one K slice */
   } else {
     const npuc_tx8_shape *a = &so->operands[0];
     k = (double)a->dims[a->rank - (so->transpose_a ? 2 : 1)];
