@@ -43,6 +43,13 @@ typedef struct {
   int tensor_slices;
 } npuc_sub_block_offsets;
 
+/* Leaves the sub-block loop `o->top` in bishengir's form once the
+ * patterns are done (SubBlockLoop.c): the offsets become affine.apply of
+ * its induction variable at the top of its body, the sub-block index read
+ * in front of it goes, the constants of the body move to the top of the
+ * function, one per value. */
+void npuc_sub_block_loop_form(npuc_sub_block_offsets *o);
+
 /* Merges the ops of our tables that compute equal values and nothing else
  * (SubBlockMerge.c): the copies the bubble-up makes of an op read by
  * several ops that all take the same half. */
