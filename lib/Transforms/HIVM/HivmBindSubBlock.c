@@ -517,7 +517,10 @@ static bool split_leaves(MlirOperation func, npuc_dim_result *dims,
    * every insertion into it; a value defined inside would make each
    * rewrite cost a walk of the body). */
   MlirValue sub_block = read_sub_block(loop);
-  *offsets = (npuc_sub_block_offsets){sub_block, loop, 0, {0}, {{NULL}}, 0};
+  MlirOperation read = mlirOpResultGetOwner(
+      mlirOperationGetOperand(mlirOpResultGetOwner(sub_block), 0));
+  *offsets =
+      (npuc_sub_block_offsets){sub_block, loop, read, 0, {0}, {{NULL}}, 0};
   for (size_t i = 0; i < dims->num_leaves; i++) {
     if (dims->leaves[i].dim >= 0)
       npuc_sub_block_tile_leaf(&dims->leaves[i], offsets, reg);

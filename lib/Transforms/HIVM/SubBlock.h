@@ -35,6 +35,10 @@ void npuc_guard_sub_block0(MlirOperation op, MlirValue sub_block,
 typedef struct {
   MlirValue sub_block;
   MlirOperation top;
+  /* The hivm.hir.get_sub_block_idx `sub_block` is cast from: unregistered,
+   * so the greedy driver of the bubble-up never erases it (it may erase
+   * the cast and offsets once nothing reads them). */
+  MlirOperation read;
   int count;
   int64_t half[16];
   MlirValue offset[16];

@@ -37,46 +37,88 @@ void npuc_sub_block_loop_form(npuc_sub_block_offsets *o) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
   MlirValue iv = mlirBlockGetArgument(body, 0);
   offsets_of_iv(o, body, iv);
-  /* The guards compare the index with 0: inside the loop it is %iv. */
-  mlirValueReplaceAllUsesOfWith(o->sub_block, iv);
-  MlirOperation cast = mlirOpResultGetOwner(o->sub_block);
-  MlirValue id = mlirOperationGetOperand(cast, 0);
-  erase_if_unused(o->sub_block);
-  erase_if_unused(id);
+  erase_if_unused(mlirOperationGetResult(o->read, 0));
   hoist_constants(loop);
 }
 
-/* `affine.apply ()[s0] -> (s0 * half)` of %iv for each offset, at the top
- * of the body in the order the offsets were made; the muli and its
- * constant go. */
+static void index_reads_of_iv(npuc_sub_block_offsets *o, MlirValue index,
+                              MlirValue *applies, npuc_builder *b,
+                              MlirValue iv);
+
+/* `affine.apply ()[s0] -> (s0 * half)` of %iv in place of each offset, at
+ * the top of the body, in the order the halves were first cut; the muli
+ * and its constant go. The offsets and the index are found again from the
+ * get_sub_block_idx: the bubble-up's greedy driver erases those of them
+ * that no slice reads any more (they are registered and pure); the
+ * unregistered read itself stays. Other reads of the index (the guards of
+ * leaves kept whole, inside the loop) read %iv. */
 static void offsets_of_iv(npuc_sub_block_offsets *o, MlirBlock body,
                           MlirValue iv) {
-  MlirContext ctx = mlirValueGetContext(iv);
-  MlirType index = mlirIndexTypeGet(ctx);
-  npuc_builder b = {body, mlirBlockGetFirstOperation(body),
-                    mlirOperationGetLocation(o->top), {NULL}};
-  for (int i = 0; i < o->count; i++) {
-    MlirAffineExpr e = mlirAffineMulExprGet(
-        mlirAffineSymbolExprGet(ctx, 0),
-        mlirAffineConstantExprGet(ctx, o->half[i]));
-    MlirAffineMap map = mlirAffineMapGet(ctx, 0, 1, 1, &e);
-    MlirNamedAttribute attr = mlirNamedAttributeGet(
-        mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("map")),
-        mlirAffineMapAttrGet(map));
-    MlirValue apply = mlirOperationGetResult(
-        npuc_build_op(&b, "affine.apply", 1, &iv, 1, &index, 1, &attr), 0);
-    MlirOperation mul = mlirOpResultGetOwner(o->offset[i]);
-    MlirValue half = mlirOperationGetOperand(mul, 1);
-    mlirValueReplaceAllUsesOfWith(o->offset[i], apply);
-    erase_if_unused(o->offset[i]);
-    erase_if_unused(half);
-    o->offset[i] = apply;
+  MlirValue applies[16] = {{NULL}};
+  npuc_builder b = {body,
+                    mlirBlockGetFirstOperation(body),
+                    mlirOperationGetLocation(o->top),
+                    {NULL}};
+  MlirValue id = mlirOperationGetResult(o->read, 0);
+  for (MlirOpOperand u = mlirValueGetFirstUse(id); !mlirOpOperandIsNull(u);) {
+    MlirOperation cast = mlirOpOperandGetOwner(u);
+    u = mlirOpOperandGetNextUse(u);
+    if (!npuc_op_is(cast, "arith.index_cast"))
+      continue;
+    MlirValue index = mlirOperationGetResult(cast, 0);
+    index_reads_of_iv(o, index, applies, &b, iv);
+    mlirValueReplaceAllUsesOfWith(index, iv);
+    mlirOperationDestroy(cast);
   }
 }
 
+static MlirValue apply_of_iv(npuc_builder *b, MlirValue iv, int64_t half);
+
+/* The offsets `arith.muli %index, %c<half>` among the readers of `index`
+ * become applies[k] (made on first need) for half[k]. */
+static void index_reads_of_iv(npuc_sub_block_offsets *o, MlirValue index,
+                              MlirValue *applies, npuc_builder *b,
+                              MlirValue iv) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(index);
+       !mlirOpOperandIsNull(u);) {
+    MlirOperation mul = mlirOpOperandGetOwner(u);
+    u = mlirOpOperandGetNextUse(u);
+    int64_t half;
+    if (!npuc_op_is(mul, "arith.muli") ||
+        !mlirValueEqual(mlirOperationGetOperand(mul, 0), index) ||
+        !npuc_constant_int(mlirOperationGetOperand(mul, 1), &half))
+      continue;
+    int k = 0;
+    while (k < o->count && o->half[k] != half)
+      k++;
+    if (k == o->count || k >= 16)
+      continue; /* not an offset of tiling: read as %iv * half below */
+    /* the earlier halves first, as they were cut */
+    for (int m = 0; m <= k; m++)
+      if (mlirValueIsNull(applies[m]))
+        applies[m] = apply_of_iv(b, iv, o->half[m]);
+    MlirValue c = mlirOperationGetOperand(mul, 1);
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(mul, 0), applies[k]);
+    mlirOperationDestroy(mul);
+    erase_if_unused(c);
+  }
+}
+
+static MlirValue apply_of_iv(npuc_builder *b, MlirValue iv, int64_t half) {
+  MlirContext ctx = mlirValueGetContext(iv);
+  MlirType index = mlirIndexTypeGet(ctx);
+  MlirAffineExpr e = mlirAffineMulExprGet(mlirAffineSymbolExprGet(ctx, 0),
+                                          mlirAffineConstantExprGet(ctx, half));
+  MlirAffineMap map = mlirAffineMapGet(ctx, 0, 1, 1, &e);
+  MlirNamedAttribute attr = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("map")),
+      mlirAffineMapAttrGet(map));
+  return mlirOperationGetResult(
+      npuc_build_op(b, "affine.apply", 1, &iv, 1, &index, 1, &attr), 0);
+}
+
 static void erase_if_unused(MlirValue v) {
-  if (mlirValueIsAOpResult(v) &&
-      mlirOpOperandIsNull(mlirValueGetFirstUse(v)))
+  if (mlirValueIsAOpResult(v) && mlirOpOperandIsNull(mlirValueGetFirstUse(v)))
     mlirOperationDestroy(mlirOpResultGetOwner(v));
 }
 
@@ -120,8 +162,8 @@ static const void *constant_key(MlirOperation op) {
 static void hoist_constants(MlirOperation loop) {
   MlirBlock top = mlirOperationGetBlock(loop);
   npuc_ptr_map known = {0};
-  for (MlirOperation op = mlirBlockGetFirstOperation(top);
-       is_constant(op); op = mlirOperationGetNextInBlock(op))
+  for (MlirOperation op = mlirBlockGetFirstOperation(top); is_constant(op);
+       op = mlirOperationGetNextInBlock(op))
     if (!npuc_ptr_map_put(&known, constant_key(op), (uintptr_t)op.ptr))
       break; /* out of memory: only less tidy */
   npuc_op_list l = {0};
@@ -132,9 +174,9 @@ static void hoist_constants(MlirOperation loop) {
     uintptr_t seen;
     const void *key = constant_key(op);
     if (key && npuc_ptr_map_get(&known, key, &seen)) {
-      mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0),
-                                    mlirOperationGetResult(
-                                        (MlirOperation){(void *)seen}, 0));
+      mlirValueReplaceAllUsesOfWith(
+          mlirOperationGetResult(op, 0),
+          mlirOperationGetResult((MlirOperation){(void *)seen}, 0));
       mlirOperationDestroy(op);
       continue;
     }

@@ -416,9 +416,8 @@ static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
     tile_window_apart(l, b, offset, half, loop);
     return;
   }
-  MlirValue x =
-      half_of(mlirOperationGetOperand(l->slice, 0), d, offset, half, loop,
-              mlirOperationGetLocation(l->op));
+  MlirValue x = half_of(mlirOperationGetOperand(l->slice, 0), d, offset, half,
+                        loop, mlirOperationGetLocation(l->op));
   MlirValue dh =
       half_of(dst, d, offset, half, loop, mlirOperationGetLocation(l->op));
   window_in_half(b, index, offs[d], sizes[d], (ofr){offset, 0},
@@ -460,9 +459,8 @@ static void tile_window_apart(const npuc_dim_leaf *l, npuc_builder *b,
   to_sizes[d] = sizes[d];
   to[d] = ofr_add(b, index, to[d], ofr_sub(b, index, lo, o));
   offs[d] = ofr_minmax(b, index, false, ofr_sub(b, index, lo, off), h, false);
-  MlirValue x =
-      half_of(mlirOperationGetOperand(l->slice, 0), d, offset, half, loop,
-              mlirOperationGetLocation(l->op));
+  MlirValue x = half_of(mlirOperationGetOperand(l->slice, 0), d, offset, half,
+                        loop, mlirOperationGetLocation(l->op));
   MlirValue value = mlirOperationGetResult(l->slice, 0);
   MlirValue view = mlirOperationGetResult(l->view, 0);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(l->op); i++) {
