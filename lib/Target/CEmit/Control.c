@@ -95,16 +95,6 @@ static MlirValue *results_of(MlirOperation op, intptr_t *n) {
 }
 
 static bool emit_for(emitter *em, MlirOperation op) {
-  /* The loop hivm-bind-sub-block leaves stands for the two vector
-   * sub-blocks, one iteration each: run as a loop, each would do both. */
-  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(
-          op, mlirStringRefCreateFromCString("map_for_to_forall")))) {
-    npuc_em_error(em, op,
-                  "the sub-block loop {map_for_to_forall} is not bound to "
-                  "the sub-blocks: run hivm-map-for-to-sub-block first "
-                  "(npuc-compile's pipeline does)");
-    return true;
-  }
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
   declare_results(em, op, 3);
   MlirValue iv = mlirBlockGetArgument(body, 0);
