@@ -394,6 +394,10 @@ static void window_in_half(npuc_builder *b, MlirType index, ofr o, ofr n,
 static void tile_window_apart(const npuc_dim_leaf *l, npuc_builder *b,
                               MlirValue offset, int64_t half,
                               MlirOperation loop);
+static void store_window_parts(const npuc_dim_leaf *l, npuc_builder *b,
+                               MlirValue x, const ofr *offs, const ofr *sizes,
+                               MlirValue dst, const ofr *to,
+                               const ofr *to_sizes);
 
 /* A window store: `tensor.extract_slice %x[o][n]` stored into
  * `memref.subview %d[o2][n]`. When both windows sit at the same place of
@@ -424,6 +428,15 @@ static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
                  (ofr){{NULL}, half}, &offs[d], &sizes[d]);
   to[d] = offs[d];
   to_sizes[d] = sizes[d];
+  store_window_parts(l, b, x, offs, sizes, dh, to, to_sizes);
+}
+
+/* The leaf stores the part of `x` at `offs`/`sizes` into the part of `dst`
+ * at `to`/`to_sizes`, in place of its window's value and view. */
+static void store_window_parts(const npuc_dim_leaf *l, npuc_builder *b,
+                               MlirValue x, const ofr *offs, const ofr *sizes,
+                               MlirValue dst, const ofr *to,
+                               const ofr *to_sizes) {
   MlirValue value = mlirOperationGetResult(l->slice, 0);
   MlirValue view = mlirOperationGetResult(l->view, 0);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(l->op); i++) {
@@ -431,7 +444,7 @@ static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
     if (mlirValueEqual(v, value))
       mlirOperationSetOperand(l->op, i, window_part(b, x, offs, sizes));
     else if (mlirValueEqual(v, view))
-      mlirOperationSetOperand(l->op, i, window_part(b, dh, to, to_sizes));
+      mlirOperationSetOperand(l->op, i, window_part(b, dst, to, to_sizes));
   }
 }
 
@@ -461,17 +474,8 @@ static void tile_window_apart(const npuc_dim_leaf *l, npuc_builder *b,
   offs[d] = ofr_minmax(b, index, false, ofr_sub(b, index, lo, off), h, false);
   MlirValue x = half_of(mlirOperationGetOperand(l->slice, 0), d, offset, half,
                         loop, mlirOperationGetLocation(l->op));
-  MlirValue value = mlirOperationGetResult(l->slice, 0);
-  MlirValue view = mlirOperationGetResult(l->view, 0);
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(l->op); i++) {
-    MlirValue v = mlirOperationGetOperand(l->op, i);
-    if (mlirValueEqual(v, value))
-      mlirOperationSetOperand(l->op, i, window_part(b, x, offs, sizes));
-    else if (mlirValueEqual(v, view))
-      mlirOperationSetOperand(
-          l->op, i,
-          window_part(b, mlirOperationGetOperand(l->view, 0), to, to_sizes));
-  }
+  store_window_parts(l, b, x, offs, sizes, mlirOperationGetOperand(l->view, 0),
+                     to, to_sizes);
 }
 
 /* The offset %i * half of this half size, made once in front of the loop
