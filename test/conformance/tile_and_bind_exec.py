@@ -3,9 +3,12 @@
 tile-and-bind-splits/: every case the pass tiles must compute, with two
 sub-blocks, exactly what the original computes with one.
 
-For each case: `npuc-opt --hivm-bind-sub-block` (the options of the anchor's
-RUN line: none). A case is *tiled* when the output binds the sub-block index
-and guards nothing to sub-block 0 (no `limit_sub_block_id0`); *fallback*
+For each case: `npuc-opt --hivm-bind-sub-block --hivm-map-for-to-sub-block`
+(the options of the anchor's RUN line: none; the pass leaves the sub-block
+loop, as bishengir's does, and the second pass binds it, as npuc-compile's
+pipeline does: the C model must not run both iterations on each sub-block). A case is *tiled* when the output holds ops the pass halved
+({tiled_op}; a kernel whose halves are equal, e.g. constants scattered to
+absolute offsets, need not read the sub-block index) and guards nothing to sub-block 0 (no `limit_sub_block_id0`); *fallback*
 when it guards (the 1:1 form, also checked: two sub-blocks of it must equal
 one of the original); else *untouched* (no AIV function of a mix kernel).
 The function run is the first AIV function of a mix kernel, entry or not:
@@ -101,20 +104,27 @@ def report(counts, unsupported, listed):
         print("  " + line)
 
 
+def code_of(text):
+    """The text without its comment lines (the anchor's CHECK lines)."""
+    return "\n".join(ln for ln in text.splitlines()
+                     if not ln.lstrip().startswith("//"))
+
+
 def check_case(build, text, work):
     """Returns (form, outcome, detail)."""
     orig = os.path.join(work, "orig.mlir")
     tiled = os.path.join(work, "tiled.mlir")
     with open(orig, "w") as f:
         f.write(text)
-    r = run([tool(build, "npuc-opt"), orig, "--hivm-bind-sub-block", "-o", tiled])
+    r = run([tool(build, "npuc-opt"), orig, "--hivm-bind-sub-block",
+             "--hivm-map-for-to-sub-block", "-o", tiled])
     if r.returncode != 0:
         return "pass-error", "error", first_error(r.stderr)
     with open(tiled) as f:
         out = f.read()
     if "limit_sub_block_id0" in out:
         form = "fallback"
-    elif "get_sub_block_idx" in out and "get_sub_block_idx" not in text:
+    elif "tiled_op" in out and "tiled_op" not in code_of(text):
         form = "tiled"
     else:
         return "untouched", "untouched", ""

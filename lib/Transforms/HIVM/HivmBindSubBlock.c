@@ -384,7 +384,8 @@ static void guard_leaf(MlirOperation op, MlirValue sub_block,
 static bool bubble_certain(MlirOperation func, const npuc_dim_result *dims,
                            const npuc_op_registry *reg);
 static bool split_leaves(MlirOperation func, npuc_dim_result *dims,
-                         const npuc_op_registry *reg);
+                         const npuc_op_registry *reg,
+                         npuc_sub_block_offsets *offsets);
 static bool bubble(MlirOperation func, bool strict, bool marked,
                    const npuc_pass_context *ctx, failure *f, size_t *copies);
 static bool verify_quietly(MlirOperation func, const npuc_op_registry *reg,
@@ -408,12 +409,13 @@ static void tile(MlirOperation func, npuc_dim_result *dims, bool strict,
   bool certain = bubble_certain(func, dims, ctx->registry);
   MlirOperation backup =
       certain ? (MlirOperation){NULL} : mlirOperationClone(func);
-  bool marked = split_leaves(func, dims, ctx->registry);
+  npuc_sub_block_offsets offsets;
+  bool marked = split_leaves(func, dims, ctx->registry, &offsets);
   size_t copies = 0;
   bool ok = bubble(func, strict, marked, ctx, f, &copies);
   if (ok) {
     tidy_up(func, ctx->registry, copies, certain);
-    ok = npuc_map_sub_block_loops(func);
+    npuc_sub_block_loop_form(&offsets);
   }
   /* Last, so the pass leaves the function verified as it is. Our ops are
    * checked against their tables here only to choose the fallback: with
@@ -502,9 +504,11 @@ static bool is_marked(MlirOperation op, const marks_search *m) {
 }
 
 /* Wraps the body in the sub-block loop, halves each leaf with an axis and
- * guards the others; returns whether a leaf got a marked tensor slice. */
+ * guards the others; returns whether a leaf got a marked tensor slice.
+ * `offsets` receives the loop and the offsets of the halves. */
 static bool split_leaves(MlirOperation func, npuc_dim_result *dims,
-                         const npuc_op_registry *reg) {
+                         const npuc_op_registry *reg,
+                         npuc_sub_block_offsets *offsets) {
   MlirOperation loop = wrap_in_loop(func, dims);
   /* The offsets read the sub-block index in front of the loop, not from
    * its induction variable: both name the sub-block once the loop is
@@ -513,14 +517,17 @@ static bool split_leaves(MlirOperation func, npuc_dim_result *dims,
    * every insertion into it; a value defined inside would make each
    * rewrite cost a walk of the body). */
   MlirValue sub_block = read_sub_block(loop);
-  npuc_sub_block_offsets offsets = {sub_block, loop, 0, {0}, {{NULL}}, 0};
+  MlirOperation read = mlirOpResultGetOwner(
+      mlirOperationGetOperand(mlirOpResultGetOwner(sub_block), 0));
+  *offsets =
+      (npuc_sub_block_offsets){sub_block, loop, read, 0, {0}, {{NULL}}, 0};
   for (size_t i = 0; i < dims->num_leaves; i++) {
     if (dims->leaves[i].dim >= 0)
-      npuc_sub_block_tile_leaf(&dims->leaves[i], &offsets, reg);
+      npuc_sub_block_tile_leaf(&dims->leaves[i], offsets, reg);
     else
       guard_leaf(dims->leaves[i].op, sub_block, reg);
   }
-  return offsets.tensor_slices > 0;
+  return offsets->tensor_slices > 0;
 }
 
 /* %i = arith.index_cast (hivm.hir.get_sub_block_idx) before `op`. */

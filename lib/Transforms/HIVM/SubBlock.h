@@ -35,6 +35,10 @@ void npuc_guard_sub_block0(MlirOperation op, MlirValue sub_block,
 typedef struct {
   MlirValue sub_block;
   MlirOperation top;
+  /* The hivm.hir.get_sub_block_idx `sub_block` is cast from: unregistered,
+   * so the greedy driver of the bubble-up never erases it (it may erase
+   * the cast and offsets once nothing reads them). */
+  MlirOperation read;
   int count;
   int64_t half[16];
   MlirValue offset[16];
@@ -42,6 +46,13 @@ typedef struct {
    * them): without one there is nothing for the bubble-up patterns. */
   int tensor_slices;
 } npuc_sub_block_offsets;
+
+/* Leaves the sub-block loop `o->top` in bishengir's form once the
+ * patterns are done (SubBlockLoop.c): the offsets become affine.apply of
+ * its induction variable at the top of its body, the sub-block index read
+ * in front of it goes, the constants of the body move to the top of the
+ * function, one per value. */
+void npuc_sub_block_loop_form(npuc_sub_block_offsets *o);
 
 /* Merges the ops of our tables that compute equal values and nothing else
  * (SubBlockMerge.c): the copies the bubble-up makes of an op read by

@@ -18,7 +18,9 @@
 static MlirValue half_offset(npuc_sub_block_offsets *c, int64_t half,
                              MlirValue *half_v);
 static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
-                        MlirValue offset, int64_t half);
+                        MlirValue offset, int64_t half, MlirOperation loop);
+static MlirValue half_of(MlirValue v, int dim, MlirValue offset, int64_t half,
+                         MlirOperation loop, MlirLocation loc);
 static MlirValue part_of(npuc_builder *b, MlirValue v, int dim,
                          MlirValue offset, MlirValue size, int64_t static_size);
 static void halve_result(const npuc_dim_leaf *l, MlirValue init,
@@ -45,13 +47,12 @@ void npuc_sub_block_tile_leaf(const npuc_dim_leaf *l,
   if (l->window) {
     offsets->tensor_slices += mlirTypeIsATensor(
         mlirValueGetType(mlirOperationGetOperand(l->slice, 0)));
-    tile_window(l, &b, offset, half);
+    tile_window(l, &b, offset, half, offsets->top);
     mlirOperationSetDiscardableAttributeByName(
         l->op, mlirStringRefCreateFromCString("tiled_op"),
         mlirUnitAttrGet(ctx));
     return;
   }
-  MlirValue size = {NULL};
   intptr_t dst_first = 0, dst_count = 0; /* kept whole: a scatter's */
   if (npuc_sub_block_scatters(l->op))
     destination_operands(l->op, reg, &dst_first, &dst_count);
@@ -63,7 +64,8 @@ void npuc_sub_block_tile_leaf(const npuc_dim_leaf *l,
       continue;
     offsets->tensor_slices += mlirTypeIsATensor(mlirValueGetType(v));
     mlirOperationSetOperand(l->op, i,
-                            part_of(&b, v, l->dim, offset, size, half));
+                            half_of(v, l->dim, offset, half, offsets->top,
+                                    mlirOperationGetLocation(l->op)));
   }
   mlirOperationSetDiscardableAttributeByName(
       l->op, mlirStringRefCreateFromCString("tiled_op"), mlirUnitAttrGet(ctx));
@@ -122,6 +124,38 @@ static MlirType part_type(MlirType t, const int64_t *sizes) {
       strides);
   return mlirMemRefTypeGet(element, rank, sizes, layout,
                            mlirMemRefTypeGetMemorySpace(t));
+}
+
+/* Is `op` inside `loop`? */
+static bool inside(MlirOperation op, MlirOperation loop) {
+  for (MlirOperation p = mlirOperationGetParentOperation(op);
+       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
+    if (mlirOperationEqual(p, loop))
+      return true;
+  return false;
+}
+
+/* The half of `v` (part_of, static size `half`), where bishengir puts it:
+ * right after the op that defines `v` inside the sub-block loop, at the
+ * top of a block of the loop for its arguments, at the top of the loop's
+ * body (after the offsets, made there last) for a value from outside.
+ * It has the location `loc` of the leaf it is cut for. */
+static MlirValue half_of(MlirValue v, int dim, MlirValue offset, int64_t half,
+                         MlirOperation loop, MlirLocation loc) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
+  npuc_builder b = {body, mlirBlockGetFirstOperation(body), loc, {NULL}};
+  if (mlirValueIsAOpResult(v) && inside(mlirOpResultGetOwner(v), loop)) {
+    b.block = mlirOperationGetBlock(mlirOpResultGetOwner(v));
+    b.before = mlirOperationGetNextInBlock(mlirOpResultGetOwner(v));
+  } else if (mlirValueIsABlockArgument(v)) {
+    MlirBlock owner = mlirBlockArgumentGetOwner(v);
+    MlirOperation parent = mlirBlockGetParentOperation(owner);
+    if (mlirOperationEqual(parent, loop) || inside(parent, loop)) {
+      b.block = owner;
+      b.before = mlirBlockGetFirstOperation(owner);
+    }
+  }
+  return part_of(&b, v, dim, offset, (MlirValue){NULL}, half);
 }
 
 /* The part of shaped value `v` along `dim` at `offset`, of `size` (null:
@@ -335,12 +369,93 @@ static ofr ofr_minmax(npuc_builder *b, MlirType index, bool max, ofr x, ofr y,
   return ofr_op(b, index, max ? "arith.maxsi" : "arith.minsi", x, y);
 }
 
-/* A window store: the half of the whole %x is taken (marked), and the
- * store writes the part of the window [o, o+n) inside the half
- * [off, off+h): lo = max(o, off), hi = max(lo, min(o+n, off+h)); from the
- * half at min(lo - off, h), into %d at o2 + (lo - o), hi - lo long. */
+/* Where the window [o, o+n) meets the half [off, off+h): `at` inside the
+ * half, `size` long (possibly 0). bishengir's formulas, in its order: with
+ * o a static 0, at = 0 and size = min(n - min(off, n), h); otherwise
+ * lo = max(o, off), hi = max(lo, min(o+n, off+h)), at = lo - off and
+ * size = hi - lo. */
+static void window_in_half(npuc_builder *b, MlirType index, ofr o, ofr n,
+                           ofr off, ofr h, ofr *at, ofr *size) {
+  if (ofr_is(o, 0)) {
+    *at = o;
+    ofr before = ofr_minmax(b, index, false, off, n, false);
+    *size = ofr_minmax(b, index, false, ofr_sub(b, index, n, before), h, false);
+    return;
+  }
+  ofr half_end = ofr_add(b, index, off, h);
+  ofr end = ofr_add(b, index, o, n);
+  ofr lo = ofr_minmax(b, index, true, o, off, false);
+  ofr hi = ofr_minmax(b, index, true, lo,
+                      ofr_minmax(b, index, false, end, half_end, false), false);
+  *size = ofr_sub(b, index, hi, lo);
+  *at = ofr_sub(b, index, lo, off);
+}
+
+static void tile_window_apart(const npuc_dim_leaf *l, npuc_builder *b,
+                              MlirValue offset, int64_t half,
+                              MlirOperation loop);
+static void store_window_parts(const npuc_dim_leaf *l, npuc_builder *b,
+                               MlirValue x, const ofr *offs, const ofr *sizes,
+                               MlirValue dst, const ofr *to,
+                               const ofr *to_sizes);
+
+/* A window store: `tensor.extract_slice %x[o][n]` stored into
+ * `memref.subview %d[o2][n]`. When both windows sit at the same place of
+ * sources of the same extent (o2 is o), both sources are halved (marked:
+ * the halves bubble up) and the store writes the part of the window inside
+ * the half, from and to the same place of each half (window_in_half), as
+ * bishengir does. Otherwise tile_window_apart. */
 static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
-                        MlirValue offset, int64_t half) {
+                        MlirValue offset, int64_t half, MlirOperation loop) {
+  MlirType index = mlirValueGetType(offset);
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(l->value));
+  ofr offs[MAX_RANK], sizes[MAX_RANK], to[MAX_RANK], to_sizes[MAX_RANK];
+  read_window(l->slice, rank, offs, sizes);
+  read_window(l->view, rank, to, to_sizes);
+  int d = l->dim;
+  MlirValue dst = mlirOperationGetOperand(l->view, 0);
+  MlirType dt = mlirValueGetType(dst);
+  if (!ofr_same(offs[d], to[d]) || mlirShapedTypeIsDynamicDim(dt, d) ||
+      mlirShapedTypeGetDimSize(dt, d) != l->extent) {
+    tile_window_apart(l, b, offset, half, loop);
+    return;
+  }
+  MlirValue x = half_of(mlirOperationGetOperand(l->slice, 0), d, offset, half,
+                        loop, mlirOperationGetLocation(l->op));
+  MlirValue dh =
+      half_of(dst, d, offset, half, loop, mlirOperationGetLocation(l->op));
+  window_in_half(b, index, offs[d], sizes[d], (ofr){offset, 0},
+                 (ofr){{NULL}, half}, &offs[d], &sizes[d]);
+  to[d] = offs[d];
+  to_sizes[d] = sizes[d];
+  store_window_parts(l, b, x, offs, sizes, dh, to, to_sizes);
+}
+
+/* The leaf stores the part of `x` at `offs`/`sizes` into the part of `dst`
+ * at `to`/`to_sizes`, in place of its window's value and view. */
+static void store_window_parts(const npuc_dim_leaf *l, npuc_builder *b,
+                               MlirValue x, const ofr *offs, const ofr *sizes,
+                               MlirValue dst, const ofr *to,
+                               const ofr *to_sizes) {
+  MlirValue value = mlirOperationGetResult(l->slice, 0);
+  MlirValue view = mlirOperationGetResult(l->view, 0);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(l->op); i++) {
+    MlirValue v = mlirOperationGetOperand(l->op, i);
+    if (mlirValueEqual(v, value))
+      mlirOperationSetOperand(l->op, i, window_part(b, x, offs, sizes));
+    else if (mlirValueEqual(v, view))
+      mlirOperationSetOperand(l->op, i, window_part(b, dst, to, to_sizes));
+  }
+}
+
+/* Windows at different places (o2 is not o), or a destination of another
+ * extent: the half of the whole %x is taken (marked), and the store
+ * writes the part of the window [o, o+n) inside the half [off, off+h):
+ * lo = max(o, off), hi = max(lo, min(o+n, off+h)); from the half at
+ * min(lo - off, h), into %d at o2 + (lo - o), hi - lo long. */
+static void tile_window_apart(const npuc_dim_leaf *l, npuc_builder *b,
+                              MlirValue offset, int64_t half,
+                              MlirOperation loop) {
   MlirType index = mlirValueGetType(offset);
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(l->value));
   ofr offs[MAX_RANK], sizes[MAX_RANK], to[MAX_RANK], to_sizes[MAX_RANK];
@@ -357,19 +472,10 @@ static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
   to_sizes[d] = sizes[d];
   to[d] = ofr_add(b, index, to[d], ofr_sub(b, index, lo, o));
   offs[d] = ofr_minmax(b, index, false, ofr_sub(b, index, lo, off), h, false);
-  MlirValue x = part_of(b, mlirOperationGetOperand(l->slice, 0), d, offset,
-                        (MlirValue){NULL}, half);
-  MlirValue value = mlirOperationGetResult(l->slice, 0);
-  MlirValue view = mlirOperationGetResult(l->view, 0);
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(l->op); i++) {
-    MlirValue v = mlirOperationGetOperand(l->op, i);
-    if (mlirValueEqual(v, value))
-      mlirOperationSetOperand(l->op, i, window_part(b, x, offs, sizes));
-    else if (mlirValueEqual(v, view))
-      mlirOperationSetOperand(
-          l->op, i,
-          window_part(b, mlirOperationGetOperand(l->view, 0), to, to_sizes));
-  }
+  MlirValue x = half_of(mlirOperationGetOperand(l->slice, 0), d, offset, half,
+                        loop, mlirOperationGetLocation(l->op));
+  store_window_parts(l, b, x, offs, sizes, mlirOperationGetOperand(l->view, 0),
+                     to, to_sizes);
 }
 
 /* The offset %i * half of this half size, made once in front of the loop

@@ -23,6 +23,7 @@
 // CHECK:         hivm.hir.store ins(%[[V5]] : tensor<32x16xf32>) {{.*}} {tiled_op}
 // CHECK-NOT:     hivm.hir.v
 // CHECK:         hivm.hir.store ins(%[[V2]] : tensor<32x16xf32>) {{.*}} {tiled_op}
+// CHECK-NEXT:  } {map_for_to_forall, mapping = [#hivm.sub_block<x>]}
 // CHECK-NEXT:    return
 func.func @diamond(%x: memref<64x16xf32>, %y: memref<64x16xf32>, %s: f32, %o1: memref<64x16xf32>, %o2: memref<64x16xf32>) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
   %bx = memref.alloc() : memref<64x16xf32>

@@ -1,8 +1,9 @@
 // hivm-bind-sub-block splits the AIV function of a mix kernel over its two
 // vector sub-blocks: the dimension analyzer picks an axis, each store keeps
-// its half (offset sub_block_idx * size/2), the slices bubble up to the
-// function's inputs, and the sub-block loop is bound to
-// hivm.hir.get_sub_block_idx. Fallbacks: hivm-bind-sub-block-fallback.mlir.
+// its half (offset %sb * size/2, %sb the induction variable of the sub-block
+// loop the pass leaves, as bishengir's does: hivm-map-for-to-sub-block binds
+// it), and the slices bubble up to the function's inputs. Fallbacks:
+// hivm-bind-sub-block-fallback.mlir.
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics --hivm-bind-sub-block | FileCheck %s
 // RUN: npuc-opt %s --split-input-file --verify-diagnostics \
 // RUN:   --hivm-bind-sub-block=all-vector-kernels=true | FileCheck %s --check-prefix=ALL
@@ -11,19 +12,22 @@
 // RUN:   | npuc-opt --split-input-file --hivm-bind-sub-block | FileCheck %s
 
 // The seed's example: exp then abs of 64 halves, each sub-block computes 32.
+// CHECK: #[[$HALF32:.*]] = affine_map<()[s0] -> (s0 * 32)>
 // CHECK-LABEL: func.func @seed_success(
 // CHECK-SAME:      %[[SRC:[^:]*]]: tensor<64xf16>, %[[INIT:[^:]*]]: tensor<64xf16>, %[[OUT:[^:]*]]: memref<64xf16>)
-// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
-// CHECK:         %[[ID:.*]] = hivm.hir.get_sub_block_idx -> i64
-// CHECK:         %[[IDX:.*]] = arith.index_cast %[[ID]] : i64 to index
-// CHECK:         %[[OFF:.*]] = arith.muli %[[IDX]], %[[C32]] : index
-// CHECK:         %[[S:.*]] = tensor.extract_slice %[[SRC]][%[[OFF]]] [32] [1] {to_be_bubbled_slice} : tensor<64xf16> to tensor<32xf16>
-// CHECK:         %[[I0:.*]] = tensor.extract_slice %[[INIT]][%[[OFF]]] [32] [1] {to_be_bubbled_slice} : tensor<64xf16> to tensor<32xf16>
-// CHECK:         %[[E:.*]] = hivm.hir.vexp ins(%[[S]] : tensor<32xf16>) outs(%[[I0]] : tensor<32xf16>) -> tensor<32xf16>
-// CHECK:         %[[A:.*]] = hivm.hir.vabs ins(%[[E]] : tensor<32xf16>) outs(%{{.*}} : tensor<32xf16>) -> tensor<32xf16>
-// CHECK:         %[[V:.*]] = memref.subview %[[OUT]][%[[OFF]]] [32] [1] {to_be_bubbled_slice} : memref<64xf16> to memref<32xf16, strided<[1], offset: ?>>
-// CHECK:         hivm.hir.store ins(%[[A]] : tensor<32xf16>) outs(%[[V]] : memref<32xf16, strided<[1], offset: ?>>) {tiled_op}
-// CHECK-NOT:     scf.for
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    scf.for %[[SB:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:      %[[OFF:.*]] = affine.apply #[[$HALF32]]()[%[[SB]]]
+// CHECK-NEXT:      %[[V:.*]] = memref.subview %[[OUT]][%[[OFF]]] [32] [1] {to_be_bubbled_slice} : memref<64xf16> to memref<32xf16, strided<[1], offset: ?>>
+// CHECK-NEXT:      %[[S:.*]] = tensor.extract_slice %[[SRC]][%[[OFF]]] [32] [1] {to_be_bubbled_slice} : tensor<64xf16> to tensor<32xf16>
+// CHECK-NEXT:      %[[I0:.*]] = tensor.extract_slice %[[INIT]][%[[OFF]]] [32] [1] {to_be_bubbled_slice} : tensor<64xf16> to tensor<32xf16>
+// CHECK-NEXT:      %[[E:.*]] = hivm.hir.vexp ins(%[[S]] : tensor<32xf16>) outs(%[[I0]] : tensor<32xf16>) -> tensor<32xf16>
+// CHECK:           %[[A:.*]] = hivm.hir.vabs ins(%[[E]] : tensor<32xf16>) outs(%{{.*}} : tensor<32xf16>) -> tensor<32xf16>
+// CHECK-NEXT:      hivm.hir.store ins(%[[A]] : tensor<32xf16>) outs(%[[V]] : memref<32xf16, strided<[1], offset: ?>>) {tiled_op}
+// CHECK-NEXT:    } {map_for_to_forall, mapping = [#hivm.sub_block<x>]}
+// CHECK-NOT:     get_sub_block_idx
 // CHECK-NOT:     limit_sub_block_id0
 // CHECK:         return
 func.func @seed_success(%src: tensor<64xf16>, %init: tensor<64xf16>, %output: memref<64xf16>) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
@@ -37,9 +41,10 @@ func.func @seed_success(%src: tensor<64xf16>, %init: tensor<64xf16>, %output: me
 
 // Both dims of 16x64 can be halved: the outer one is.
 // CHECK-LABEL: func.func @outer_axis(
-// CHECK:         tensor.extract_slice %{{.*}}[%[[OFF:.*]], 0] [8, 64] [1, 1] {to_be_bubbled_slice} : tensor<16x64xf32> to tensor<8x64xf32>
-// CHECK:         hivm.hir.vexp ins(%{{.*}} : tensor<8x64xf32>)
+// CHECK:         %[[OFF:.*]] = affine.apply #{{.*}}()[%{{.*}}]
 // CHECK:         memref.subview %{{.*}}[%[[OFF]], 0] [8, 64] [1, 1] {to_be_bubbled_slice} : memref<16x64xf32> to memref<8x64xf32, strided<[64, 1], offset: ?>>
+// CHECK:         tensor.extract_slice %{{.*}}[%[[OFF]], 0] [8, 64] [1, 1] {to_be_bubbled_slice} : tensor<16x64xf32> to tensor<8x64xf32>
+// CHECK:         hivm.hir.vexp ins(%{{.*}} : tensor<8x64xf32>)
 // CHECK:         hivm.hir.store {{.*}} {tiled_op}
 func.func @outer_axis(%x: tensor<16x64xf32>, %out: memref<16x64xf32>) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
   %e = tensor.empty() : tensor<16x64xf32>
@@ -81,9 +86,10 @@ func.func @reduce_rows(%x: tensor<16x64xf32>, %out: memref<1x64xf32>) attributes
 // A transpose carries the axis across: the store's dim 0 is the input's
 // dim 1, so the input is sliced on dim 1.
 // CHECK-LABEL: func.func @transposed(
-// CHECK:         %[[S:.*]] = tensor.extract_slice %{{.*}}[0, %[[OFF:.*]]] [16, 32] [1, 1] {to_be_bubbled_slice} : tensor<16x64xf32> to tensor<16x32xf32>
-// CHECK:         hivm.hir.vtranspose ins(%[[S]] : tensor<16x32xf32>) outs(%{{.*}} : tensor<32x16xf32>) permutation = [1, 0] -> tensor<32x16xf32>
+// CHECK:         %[[OFF:.*]] = affine.apply
 // CHECK:         memref.subview %{{.*}}[%[[OFF]], 0] [32, 16] [1, 1]
+// CHECK:         %[[S:.*]] = tensor.extract_slice %{{.*}}[0, %[[OFF]]] [16, 32] [1, 1] {to_be_bubbled_slice} : tensor<16x64xf32> to tensor<16x32xf32>
+// CHECK:         hivm.hir.vtranspose ins(%[[S]] : tensor<16x32xf32>) outs(%{{.*}} : tensor<32x16xf32>) permutation = [1, 0] -> tensor<32x16xf32>
 // CHECK:         hivm.hir.store ins(%{{.*}} : tensor<32x16xf32>) {{.*}} {tiled_op}
 func.func @transposed(%x: tensor<16x64xf32>, %out: memref<64x16xf32>) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
   %e = tensor.empty() : tensor<64x16xf32>
@@ -158,7 +164,8 @@ func.func @loop_accumulate(%x: tensor<64x16xf32>, %init: tensor<64x16xf32>, %out
 // readers of the whole see the half inserted into the destination.
 // CHECK-LABEL: func.func @store_into_tensor(
 // CHECK-SAME:      %[[WS:[^:]*]]: tensor<64xf32>)
-// CHECK:         %[[D:.*]] = tensor.extract_slice %[[WS]][%[[OFF:.*]]] [32] [1] {to_be_bubbled_slice} : tensor<64xf32> to tensor<32xf32>
+// CHECK:         %[[OFF:.*]] = affine.apply
+// CHECK:         %[[D:.*]] = tensor.extract_slice %[[WS]][%[[OFF]]] [32] [1] {to_be_bubbled_slice} : tensor<64xf32> to tensor<32xf32>
 // CHECK:         %[[H:.*]] = hivm.hir.store ins(%{{.*}} : tensor<32xf32>) outs(%[[D]] : tensor<32xf32>) {tiled_op} -> tensor<32xf32>
 // CHECK:         %[[W:.*]] = tensor.insert_slice %[[H]] into %[[WS]][%[[OFF]]] [32] [1] : tensor<32xf32> into tensor<64xf32>
 // CHECK:         annotation.mark %[[W]] : tensor<64xf32>
@@ -173,21 +180,24 @@ func.func @store_into_tensor(%x: tensor<64xf32>, %ws: tensor<64xf32>) attributes
 // -----
 
 // A masked tail: the first %n of 64 results are stored. Each sub-block
-// computes its 32 and stores the part of [0, %n) inside them.
+// computes its 32 and stores the part of [0, %n) inside them: both the value
+// and the destination are halved, and the window in each half is
+// [0, min(%n - min(off, %n), 32)) (bishengir's form for a window at 0).
 // CHECK-LABEL: func.func @window(
-// CHECK-SAME:      %[[N:[^:]*]]: index
+// CHECK-SAME:      %[[OUT:[^:]*]]: memref<64xf32>, %[[N:[^:]*]]: index
 // CHECK:         %[[C32:.*]] = arith.constant 32 : index
-// CHECK:         %[[OFF:.*]] = arith.muli %{{.*}}, %[[C32]] : index
-// CHECK:         %[[HEND:.*]] = arith.addi %[[OFF]], %[[C32]] : index
-// CHECK:         %[[MIN:.*]] = arith.minsi %[[N]], %[[HEND]] : index
-// CHECK:         %[[HI:.*]] = arith.maxsi %[[OFF]], %[[MIN]] : index
-// CHECK:         %[[SIZE:.*]] = arith.subi %[[HI]], %[[OFF]] : index
-// CHECK:         %[[S:.*]] = tensor.extract_slice %{{.*}}[%[[OFF]]] [32] [1] {to_be_bubbled_slice} : tensor<64xf32> to tensor<32xf32>
-// CHECK-NOT:     tensor<64xf32>
-// CHECK:         %[[A:.*]] = hivm.hir.vabs ins(%[[S]] : tensor<32xf32>)
-// CHECK:         %[[P:.*]] = tensor.extract_slice %[[A]][0] [%[[SIZE]]] [1] : tensor<32xf32> to tensor<?xf32>
-// CHECK:         %[[Q:.*]] = memref.subview %{{.*}}[%[[OFF]]] [%[[SIZE]]] [1] : memref<64xf32> to memref<?xf32, strided<[1], offset: ?>>
-// CHECK:         hivm.hir.store ins(%[[P]] : tensor<?xf32>) outs(%[[Q]] : memref<?xf32, strided<[1], offset: ?>>) {tiled_op}
+// CHECK:         scf.for
+// CHECK-NEXT:      %[[OFF:.*]] = affine.apply #{{.*}}()[%{{.*}}]
+// CHECK-NEXT:      %[[D:.*]] = memref.subview %[[OUT]][%[[OFF]]] [32] [1] {to_be_bubbled_slice} : memref<64xf32> to memref<32xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:      %[[S:.*]] = tensor.extract_slice %{{.*}}[%[[OFF]]] [32] [1] {to_be_bubbled_slice} : tensor<64xf32> to tensor<32xf32>
+// CHECK-NOT:       tensor<64xf32>
+// CHECK:           %[[A:.*]] = hivm.hir.vabs ins(%[[S]] : tensor<32xf32>)
+// CHECK-NEXT:      %[[BEFORE:.*]] = arith.minsi %[[OFF]], %[[N]] : index
+// CHECK-NEXT:      %[[LEFT:.*]] = arith.subi %[[N]], %[[BEFORE]] : index
+// CHECK-NEXT:      %[[SIZE:.*]] = arith.minsi %[[LEFT]], %[[C32]] : index
+// CHECK-NEXT:      %[[P:.*]] = tensor.extract_slice %[[A]][0] [%[[SIZE]]] [1] : tensor<32xf32> to tensor<?xf32>
+// CHECK-NEXT:      %[[Q:.*]] = memref.subview %[[D]][0] [%[[SIZE]]] [1] : memref<32xf32, strided<[1], offset: ?>> to memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:      hivm.hir.store ins(%[[P]] : tensor<?xf32>) outs(%[[Q]] : memref<?xf32, strided<[1], offset: ?>>) {tiled_op}
 func.func @window(%x: tensor<64xf32>, %out: memref<64xf32>, %n: index) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
   %e = tensor.empty() : tensor<64xf32>
   %a = hivm.hir.vabs ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
@@ -201,24 +211,26 @@ func.func @window(%x: tensor<64xf32>, %out: memref<64xf32>, %n: index) attribute
 
 // A window read at %o and written at 0: each sub-block takes the part of
 // [%o, %o+%n) inside its half of %x, lo = max(%o, off), and writes it at
-// lo - %o.
+// lo - %o of the whole destination (the windows sit at different places:
+// npuc's own form, not bishengir's, whose destination part would ignore %o).
 // CHECK-LABEL: func.func @shifted_window(
 // CHECK-SAME:      %[[O:[^:]*]]: index, %[[N:[^:]*]]: index)
-// CHECK:         %[[OFF:.*]] = arith.muli %{{.*}}, %[[C32:.*]] : index
-// CHECK:         %[[LO:.*]] = arith.maxsi %[[O]], %[[OFF]] : index
-// CHECK:         %[[END:.*]] = arith.addi %[[O]], %[[N]] : index
-// CHECK:         %[[HEND:.*]] = arith.addi %[[OFF]], %{{.*}} : index
-// CHECK:         %[[MIN:.*]] = arith.minsi %[[END]], %[[HEND]] : index
-// CHECK:         %[[HI:.*]] = arith.maxsi %[[LO]], %[[MIN]] : index
-// CHECK:         %[[SIZE:.*]] = arith.subi %[[HI]], %[[LO]] : index
-// CHECK:         %[[AT:.*]] = arith.subi %[[LO]], %[[O]] : index
-// CHECK:         %[[IN:.*]] = arith.subi %[[LO]], %[[OFF]] : index
-// CHECK:         %[[FROM:.*]] = arith.minsi %[[IN]], %{{.*}} : index
-// CHECK:         %[[S:.*]] = tensor.extract_slice %{{.*}}[%[[OFF]]] [32] [1] {to_be_bubbled_slice} : tensor<64xf32> to tensor<32xf32>
+// CHECK:         %[[C32:.*]] = arith.constant 32 : index
+// CHECK:         %[[OFF:.*]] = affine.apply
+// CHECK-NEXT:    %[[S:.*]] = tensor.extract_slice %{{.*}}[%[[OFF]]] [32] [1] {to_be_bubbled_slice} : tensor<64xf32> to tensor<32xf32>
 // CHECK:         %[[A:.*]] = hivm.hir.vexp ins(%[[S]] : tensor<32xf32>)
-// CHECK:         %[[P:.*]] = tensor.extract_slice %[[A]][%[[FROM]]] [%[[SIZE]]] [1] : tensor<32xf32> to tensor<?xf32>
-// CHECK:         %[[Q:.*]] = memref.subview %{{.*}}[%[[AT]]] [%[[SIZE]]] [1] : memref<64xf32> to memref<?xf32, strided<[1], offset: ?>>
-// CHECK:         hivm.hir.store ins(%[[P]] : tensor<?xf32>) outs(%[[Q]] : {{.*}}) {tiled_op}
+// CHECK-NEXT:    %[[LO:.*]] = arith.maxsi %[[O]], %[[OFF]] : index
+// CHECK-NEXT:    %[[END:.*]] = arith.addi %[[O]], %[[N]] : index
+// CHECK-NEXT:    %[[HEND:.*]] = arith.addi %[[OFF]], %[[C32]] : index
+// CHECK-NEXT:    %[[MIN:.*]] = arith.minsi %[[END]], %[[HEND]] : index
+// CHECK-NEXT:    %[[HI:.*]] = arith.maxsi %[[LO]], %[[MIN]] : index
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.subi %[[HI]], %[[LO]] : index
+// CHECK-NEXT:    %[[AT:.*]] = arith.subi %[[LO]], %[[O]] : index
+// CHECK-NEXT:    %[[IN:.*]] = arith.subi %[[LO]], %[[OFF]] : index
+// CHECK-NEXT:    %[[FROM:.*]] = arith.minsi %[[IN]], %[[C32]] : index
+// CHECK-NEXT:    %[[P:.*]] = tensor.extract_slice %[[A]][%[[FROM]]] [%[[SIZE]]] [1] : tensor<32xf32> to tensor<?xf32>
+// CHECK-NEXT:    %[[Q:.*]] = memref.subview %{{.*}}[%[[AT]]] [%[[SIZE]]] [1] : memref<64xf32> to memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:    hivm.hir.store ins(%[[P]] : tensor<?xf32>) outs(%[[Q]] : {{.*}}) {tiled_op}
 func.func @shifted_window(%x: tensor<64xf32>, %out: memref<64xf32>, %o: index, %n: index) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
   %e = tensor.empty() : tensor<64xf32>
   %a = hivm.hir.vexp ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
@@ -233,9 +245,10 @@ func.func @shifted_window(%x: tensor<64xf32>, %out: memref<64xf32>, %o: index, %
 // A store of one element has nothing to split: only sub-block 0 runs it,
 // the other store is split.
 // CHECK-LABEL: func.func @one_element_store(
-// CHECK:         %[[IDX:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         scf.for %[[SB:.*]] = %[[C0]]
 // CHECK:         hivm.hir.store ins(%{{.*}} : tensor<32xf32>) {{.*}} {tiled_op}
-// CHECK:         %[[Z:.*]] = arith.cmpi eq, %[[IDX]], %{{.*}} : index
+// CHECK:         %[[Z:.*]] = arith.cmpi eq, %[[SB]], %[[C0]] : index
 // CHECK:         scf.if %[[Z]] {
 // CHECK-NEXT:      hivm.hir.store ins(%{{.*}} : tensor<1xf32>) outs(%{{.*}} : memref<1xf32>)
 // CHECK-NEXT:    } {limit_sub_block_id0}
@@ -252,16 +265,16 @@ func.func @one_element_store(%x: tensor<64xf32>, %out: memref<64xf32>, %y: tenso
 // Only AIV functions of mix kernels: pure AIV kernels (all-vector-kernels
 // is off) and AIC functions are left alone.
 // CHECK-LABEL: func.func @pure_aiv(
-// CHECK-NOT:     get_sub_block_idx
+// CHECK-NOT:     scf.for
 // CHECK:         hivm.hir.store ins(%{{.*}} : tensor<64xf32>) outs(%{{.*}} : memref<64xf32>)
 // CHECK-LABEL: func.func @cube_side(
-// CHECK-NOT:     get_sub_block_idx
+// CHECK-NOT:     scf.for
 // CHECK:         hivm.hir.store ins(%{{.*}} : tensor<64xf32>) outs(%{{.*}} : memref<64xf32>)
 // With all-vector-kernels, pure AIV kernels are split too.
 // ALL-LABEL: func.func @pure_aiv(
 // ALL:         hivm.hir.store ins(%{{.*}} : tensor<32xf32>) {{.*}} {tiled_op}
 // ALL-LABEL: func.func @cube_side(
-// ALL-NOT:     get_sub_block_idx
+// ALL-NOT:     scf.for
 func.func @pure_aiv(%x: tensor<64xf32>, %out: memref<64xf32>) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>} {
   hivm.hir.store ins(%x : tensor<64xf32>) outs(%out : memref<64xf32>)
   return
@@ -275,7 +288,7 @@ func.func @cube_side(%x: tensor<64xf32>, %out: memref<64xf32>) attributes {hivm.
 
 // The module opts out.
 // CHECK-LABEL: func.func @opted_out(
-// CHECK-NOT:     get_sub_block_idx
+// CHECK-NOT:     scf.for
 // CHECK-NOT:     limit_sub_block_id0
 // CHECK:         return
 module attributes {hivm.disable_auto_tile_and_bind_subblock} {

@@ -11,9 +11,11 @@
 // RUN: not npuc-opt %s --verify-each=maybe 2>&1 | FileCheck %s --check-prefix=BAD
 
 // CHECK-LABEL: func.func @halves(
-// CHECK:         hivm.hir.get_sub_block_idx
+// CHECK:         scf.for
+// CHECK:           affine.apply
 // CHECK:         hivm.hir.vexp ins(%{{.*}} : tensor<32xf16>)
 // CHECK:         hivm.hir.store ins(%{{.*}} : tensor<32xf16>) outs(%{{.*}} : memref<32xf16, strided<[1], offset: ?>>) {tiled_op}
+// CHECK:       } {map_for_to_forall, mapping = [#hivm.sub_block<x>]}
 // BAD: error: option '--verify-each' takes no value other than true or false (got 'maybe')
 func.func @halves(%x: tensor<64xf16>, %out: memref<64xf16>) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
   %e = tensor.empty() : tensor<64xf16>
