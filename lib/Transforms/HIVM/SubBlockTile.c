@@ -393,7 +393,8 @@ static void window_in_half(npuc_builder *b, MlirType index, ofr o, ofr n,
 
 static void tile_window_apart(const npuc_dim_leaf *l, npuc_builder *b,
                               MlirValue offset, int64_t half,
-                              MlirOperation loop);
+                              MlirOperation loop, ofr *offs, ofr *sizes,
+                              ofr *to, ofr *to_sizes);
 static void store_window_parts(const npuc_dim_leaf *l, npuc_builder *b,
                                MlirValue x, const ofr *offs, const ofr *sizes,
                                MlirValue dst, const ofr *to,
@@ -417,7 +418,7 @@ static void tile_window(const npuc_dim_leaf *l, npuc_builder *b,
   MlirType dt = mlirValueGetType(dst);
   if (!ofr_same(offs[d], to[d]) || mlirShapedTypeIsDynamicDim(dt, d) ||
       mlirShapedTypeGetDimSize(dt, d) != l->extent) {
-    tile_window_apart(l, b, offset, half, loop);
+    tile_window_apart(l, b, offset, half, loop, offs, sizes, to, to_sizes);
     return;
   }
   MlirValue x = half_of(mlirOperationGetOperand(l->slice, 0), d, offset, half,
@@ -452,15 +453,13 @@ static void store_window_parts(const npuc_dim_leaf *l, npuc_builder *b,
  * extent: the half of the whole %x is taken (marked), and the store
  * writes the part of the window [o, o+n) inside the half [off, off+h):
  * lo = max(o, off), hi = max(lo, min(o+n, off+h)); from the half at
- * min(lo - off, h), into %d at o2 + (lo - o), hi - lo long. */
+ * min(lo - off, h), into %d at o2 + (lo - o), hi - lo long. The windows
+ * are tile_window's, read there. */
 static void tile_window_apart(const npuc_dim_leaf *l, npuc_builder *b,
                               MlirValue offset, int64_t half,
-                              MlirOperation loop) {
+                              MlirOperation loop, ofr *offs, ofr *sizes,
+                              ofr *to, ofr *to_sizes) {
   MlirType index = mlirValueGetType(offset);
-  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(l->value));
-  ofr offs[MAX_RANK], sizes[MAX_RANK], to[MAX_RANK], to_sizes[MAX_RANK];
-  read_window(l->slice, rank, offs, sizes);
-  read_window(l->view, rank, to, to_sizes);
   int d = l->dim;
   ofr off = {offset, 0}, h = {{NULL}, half}, o = offs[d], n = sizes[d];
   ofr lo = ofr_minmax(b, index, true, o, off, true);
