@@ -50,13 +50,16 @@ check-asan: build-asan
 	$(ASAN_ENV) scripts/run-tests.sh $(ASAN_BUILD)
 
 # The demo: the seed's add_kernel through auto-blockify and the 1:2
-# sub-block split, printed, then the original and the result run on the C
-# model on the same inputs (DEMO_SPEC) and their outputs compared.
+# sub-block split (bishengir's sub-block loop, then its binding to
+# get_sub_block_idx, as npuc-compile's pipeline runs them), printed, then
+# the original and the result run on the C model on the same inputs
+# (DEMO_SPEC) and their outputs compared.
 demo: build
 	@test -f $(DEMO_INPUT) || { echo "make demo: $(DEMO_INPUT) does not exist" >&2; exit 1; }
 	@mkdir -p $(BUILD)/demo
 	$(BUILD)/bin/npuc-opt $(DEMO_INPUT) --auto-blockify-parallel-loop \
-	  --hivm-bind-sub-block=all-vector-kernels=true -o $(BUILD)/demo/opt.mlir
+	  --hivm-bind-sub-block=all-vector-kernels=true --hivm-map-for-to-sub-block \
+	  -o $(BUILD)/demo/opt.mlir
 	@cat $(BUILD)/demo/opt.mlir
 	$(BUILD)/bin/npuc-run --compare $(DEMO_INPUT) $(BUILD)/demo/opt.mlir \
 	  --spec $(DEMO_SPEC) -o $(BUILD)/demo/run
