@@ -150,6 +150,12 @@ void npuc_pass_manager_verify_each(MlirPassManager pm, npuc_verify_each *v);
 /* Called by a pass on the op it runs on: the op, as the pass leaves it,
  * has been verified (or is unchanged), so it need not be again. */
 void npuc_pass_verified(MlirOperation op);
+/* Parses `pipeline` and runs it on `root` the way the tools do: our
+ * passes verify what they change, a failure without a reason is named,
+ * and our ops are checked against their tables afterwards. Diagnostics go
+ * to the context's sink (parse errors of the pipeline text to `sink`). */
+bool npuc_pipeline_run(const npuc_op_registry *reg, MlirOperation root,
+                       const char *pipeline, const npuc_diag_sink *sink);
 /* After a pipeline ran on `root`: checks our ops against their tables
  * (the passes check only MLIR's verifier), and a failure, as the input
  * was checked when read, is a pass's fault: says so, as an internal

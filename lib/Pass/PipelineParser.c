@@ -112,6 +112,20 @@ bool npuc_pipeline_add_flag(MlirPassManager pm, const char *name,
   return ok;
 }
 
+bool npuc_pipeline_run(const npuc_op_registry *reg, MlirOperation root,
+                       const char *pipeline, const npuc_diag_sink *sink) {
+  npuc_verify_each verify_each = {false, false};
+  npuc_pass_context pctx = {reg, mlirOperationGetContext(root), &verify_each};
+  MlirPassManager pm = mlirPassManagerCreate(pctx.context);
+  bool ok = npuc_pipeline_parse(pm, pipeline, &pctx, sink);
+  if (ok)
+    npuc_pass_manager_verify_each(pm, &verify_each);
+  ok = ok && npuc_pass_manager_run(pm, root, false) &&
+       npuc_verify_after_passes(reg, root);
+  mlirPassManagerDestroy(pm);
+  return ok;
+}
+
 bool npuc_pass_name_known(const char *name) {
   if (npuc_pass_lookup(name))
     return true;

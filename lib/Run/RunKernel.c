@@ -8,8 +8,10 @@
 #include "npuc/AscendCModel.h"
 #include "npuc/Dtype.h"
 #include "npuc/IR.h"
+#include "npuc/Pass.h"
 #include "npuc/Run.h"
 #include "npuc/StringBuilder.h"
+#include "npuc/Target.h"
 #include "npuc/ToolSupport.h"
 
 #include <errno.h>
@@ -119,6 +121,21 @@ static bool write_text(const char *dir, const char *name, const char *text) {
   return ok;
 }
 
+/* What npuc-compile --target=ascend-cmodel runs before emitting, with no
+ * optional pass: the static bounds check, and the binding of a sub-block
+ * loop (bishengir-opt's split leaves one), without which the C model would
+ * run both of its iterations on one sub-block and the grid function would
+ * not find the block count marked inside it. */
+static bool run_target_pipeline(const npuc_op_registry *reg,
+                                MlirOperation module,
+                                const npuc_diag_sink *sink) {
+  const npuc_target_def *t = npuc_target_lookup("ascend-cmodel");
+  npuc_compile_options none = {0};
+  char pipeline[512];
+  return t && t->pipeline(module, &none, pipeline, sizeof pipeline) &&
+         npuc_pipeline_run(reg, module, pipeline, sink);
+}
+
 static bool emit_into(const npuc_op_registry *reg, const char *kernel_path,
                       const char *kernel, const char *work_dir,
                       const npuc_diag_sink *sink) {
@@ -130,7 +147,8 @@ static bool emit_into(const npuc_op_registry *reg, const char *kernel_path,
   bool ok = npuc_check_text(text, len, name, sink);
   MlirContext ctx = npuc_context_create();
   npuc_module m = {{NULL}, {0}, NULL};
-  ok = ok && npuc_module_parse(ctx, reg, text, len, name, 1, sink, &m);
+  ok = ok && npuc_module_parse(ctx, reg, text, len, name, 1, sink, &m) &&
+       run_target_pipeline(reg, m.op, sink);
   npuc_emitted_files files = {0};
   /* A named kernel is emitted alone: it need not be an entry, and ops of
    * the module's other functions need not be supported. */

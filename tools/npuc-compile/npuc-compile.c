@@ -250,18 +250,10 @@ static void finish_options(options *o) {
 static bool run_pipeline(MlirContext ctx, const npuc_op_registry *registry,
                          npuc_module *m, const char *pipeline) {
   npuc_context_set_sink(ctx, NULL, m->map);
-  npuc_verify_each verify_each = {false, false};
-  npuc_pass_context pctx = {registry, ctx, &verify_each};
-  MlirPassManager pm = mlirPassManagerCreate(ctx);
   pass_progress progress = {0, count_passes(pipeline)};
   npuc_pass_set_start_hook(show_pass, &progress);
-  bool ok = npuc_pipeline_parse(pm, pipeline, &pctx, NULL);
-  if (ok)
-    npuc_pass_manager_verify_each(pm, &verify_each);
-  ok = ok && npuc_pass_manager_run(pm, m->op, false) &&
-       npuc_verify_after_passes(registry, m->op);
+  bool ok = npuc_pipeline_run(registry, m->op, pipeline, NULL);
   npuc_pass_set_start_hook(NULL, NULL);
-  mlirPassManagerDestroy(pm);
   return ok;
 }
 

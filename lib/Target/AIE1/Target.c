@@ -132,18 +132,6 @@ static bool check_signature(MlirOperation func) {
   return true;
 }
 
-static bool run_pipeline(const npuc_op_registry *reg, MlirOperation op,
-                         const char *pipeline) {
-  MlirContext ctx = mlirOperationGetContext(op);
-  npuc_pass_context pctx = {reg, ctx, NULL};
-  MlirPassManager pm = mlirPassManagerCreate(ctx);
-  bool ok = npuc_pipeline_parse(pm, pipeline, &pctx, NULL) &&
-            mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op)) &&
-            npuc_verify_table_ops(reg, op);
-  mlirPassManagerDestroy(pm);
-  return ok;
-}
-
 /* The narrowest element among the kernels' buffers sets the vector size:
  * 8 lanes of 32 bits, 16 of 16 bits, 16 of 8 bits (the anchor's AIE1 i8
  * tests; 32 is the AIE-ML one), unless the configuration says otherwise. */
@@ -214,8 +202,9 @@ static bool collect_vectorized(const npuc_op_registry *reg,
   }
   char pipeline[512];
   vectorize_pipeline(module, cfg, pipeline, sizeof pipeline);
-  if (!run_pipeline(reg, reference, "builtin.module(lower-affine)") ||
-      !run_pipeline(reg, module, pipeline))
+  if (!npuc_pipeline_run(reg, reference, "builtin.module(lower-affine)",
+                         NULL) ||
+      !npuc_pipeline_run(reg, module, pipeline, NULL))
     return false;
   MlirOperation r = mlirBlockGetFirstOperation(module_body(reference));
   for (MlirOperation f = mlirBlockGetFirstOperation(module_body(module));
@@ -273,7 +262,7 @@ static bool pair_with_reference(MlirOperation module, MlirOperation f,
 static bool collect_prevectorized(const npuc_op_registry *reg,
                                   MlirOperation module, aie1_kernel **ks,
                                   size_t *n) {
-  if (!run_pipeline(reg, module, "builtin.module(lower-affine)"))
+  if (!npuc_pipeline_run(reg, module, "builtin.module(lower-affine)", NULL))
     return false;
   for (MlirOperation f = mlirBlockGetFirstOperation(module_body(module));
        !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f))
