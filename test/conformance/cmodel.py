@@ -98,8 +98,8 @@ def run_case(build, text, work):
                         "-o", os.path.join(work, "run")],
                        capture_output=True, text=True, env=env, timeout=120)
     if r.returncode != 0:
-        first = (r.stderr.strip().splitlines() or ["(no message)"])[0]
-        return "run-error", first
+        lines = r.stderr.strip().splitlines() or ["(no message)"]
+        return "run-error", next((l for l in lines if "error:" in l), lines[0])
     return "ran", ""
 
 

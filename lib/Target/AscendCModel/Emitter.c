@@ -3,6 +3,7 @@
 #include "npuc/Alloc.h"
 #include "npuc/BuildOps.h"
 #include "npuc/IR.h"
+#include "npuc/Pass.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -281,8 +282,16 @@ static bool emit_grid_fn(emitter *em, npuc_sb *file, MlirOperation func,
   MlirOperation keep[256];
   size_t nkeep = 0;
   if (!slice_of(marked, entry, keep, &nkeep, 256) ||
-      npuc_em_class(mlirValueGetType(marked)) != NPUC_VAL_INT)
-    return true; /* the host then takes the grid from the spec */
+      npuc_em_class(mlirValueGetType(marked)) != NPUC_VAL_INT) {
+    /* The host then launches the spec's count: say so, as a kernel that
+     * relies on the mark would run on too few blocks without a word. */
+    npuc_pass_warning(s.mark,
+                      "the logical block count marked here is not plain "
+                      "arith on the scalar arguments in the entry block, so "
+                      "the host cannot compute it: npuc-run launches the "
+                      "spec's 'blocks' (1 when not given)");
+    return true;
+  }
   npuc_em_reset_values(em);
   npuc_sb body = {0}, unused = {0};
   em->out = &body;
