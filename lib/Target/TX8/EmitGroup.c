@@ -70,6 +70,9 @@ typedef struct {
   /* A head step only stage 0 reads (an extract for the residual add):
    * issued after the iteration's stage 0 (mark_late). */
   bool late_head[NPUC_TX8_MAX_STEPS];
+  /* A fill read whole (late[]) that only stage 0's ops after its NE op
+   * read: issued after slice 1's loads (mark_tail_fills). */
+  bool tail_fill[NPUC_TX8_MAX_STEPS];
   int sets;
   npuc_sb *out;
 } group_emitter;
@@ -454,12 +457,14 @@ static void order_invariants(group_emitter *g);
 static void emit_invariants(group_emitter *g);
 static void emit_late_invariants(group_emitter *g, const char *open,
                                  const char *close, bool own_set);
+static void emit_tail_fills(group_emitter *g);
 static void emit_slice_steps(group_emitter *g);
 static void emit_early_loads(group_emitter *g, const char *slice,
                              const char *set);
 static void emit_heads(group_emitter *g, const char *slice, const char *set);
 static void emit_deferred_stores(group_emitter *g, const char *set);
 static bool mark_stages(group_emitter *g);
+static void mark_tail_fills(group_emitter *g, int cut);
 static void emit_staged_loop(group_emitter *g);
 
 /* The seed's pipelined loop (TS_SwPipeline): a prologue issuing slice 0's
@@ -490,6 +495,7 @@ static void emit_loop(group_emitter *g) {
   order_invariants(g);
   emit_invariants(g);
   if (g->staged) {
+    mark_tail_fills(g, npuc_tx8_loop_stage_cut(p));
     emit_staged_loop(g);
     return;
   }
@@ -730,9 +736,26 @@ static void emit_late_invariants(group_emitter *g, const char *open,
   if (own_set)
     emit_set(g, "0", "0");
   for (int i = 0; i < g->plan.num_steps; ++i)
-    if (g->late[i])
+    if (g->late[i] && !g->tail_fill[i])
       emit_step(g, &g->plan.steps[i]);
   npuc_sb_printf(g->out, "%s", close);
+}
+
+/* The staged loop's fills that only stage 0's ops after its NE op read
+ * (mark_tail_fills), after slice 1's loads. */
+static void emit_tail_fills(group_emitter *g) {
+  bool any = false;
+  for (int i = 0; i < g->plan.num_steps; ++i)
+    any = any || g->tail_fill[i];
+  if (!any)
+    return;
+  npuc_sb_printf(g->out, "  if (more) { /* read whole by stage 0's ops after "
+                         "its NE op, after slice 1's loads */\n");
+  emit_set(g, "0", "0");
+  for (int i = 0; i < g->plan.num_steps; ++i)
+    if (g->tail_fill[i])
+      emit_step(g, &g->plan.steps[i]);
+  npuc_sb_printf(g->out, "    }\n  }\n");
 }
 
 /* Slice `slice`'s loads issued ahead, when there is one (`more`). */
@@ -821,6 +844,28 @@ static bool mark_stages(group_emitter *g) {
   return g->staged = true;
 }
 
+/* The fills read whole that only the ops of stage 0 after its NE op (step
+ * `cut`) read, directly or through another such fill: those ops follow
+ * slice 1's first NE op and its batchnorm and relu on the engines'
+ * queues, so their fills can follow slice 1's loads on the DDR, which
+ * that NE op waits for. (Not the NE op's own operands: its weights'
+ * NoC gather would come too late.) */
+static void mark_tail_fills(group_emitter *g, int cut) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  for (int i = p->num_steps - 1; i >= 0; --i) {
+    int w = step_written(p, &p->steps[i]);
+    g->tail_fill[i] = g->late[i] && w >= 0;
+    for (int j = i + 1; j < p->num_steps && g->tail_fill[i]; ++j) {
+      int reads[NPUC_TX8_MAX_OPERANDS];
+      int n = step_reads(p, &p->steps[j], reads);
+      bool ok = g->tail_fill[j] || (g->stage[j] == 0 && j > cut);
+      for (int r = 0; r < n; ++r)
+        if (reads[r] == w && !ok)
+          g->tail_fill[i] = false;
+    }
+  }
+}
+
 /* The head's channel_norms and extracts that only stage 0 reads: in
  * the head they would wait on the SPM port's in-order queue for the load
  * (the DDR is behind while the loads run ahead) and hold back the stage 1
@@ -875,6 +920,7 @@ static void emit_staged_loop(group_emitter *g) {
   npuc_sb_printf(o, "  bool more1 = more && npuc_tx8_gshape_next(&g, slice, "
                     "&outs[1]);\n");
   emit_stage(g, 2, STAGE_LOADS, "more1", "1", "1", "0");
+  emit_tail_fills(g);
   emit_stage(g, 1, STAGE_ALL, "more", "0", "0", NULL);
   emit_stage(g, 2, STAGE_OPS | STAGE_LATE, "more1", "1", "1", "0");
   npuc_sb_printf(o, "  while (more) { /* slices k - 1 to k + 2 in flight */\n"
