@@ -821,7 +821,7 @@ static void emit_deferred_stores(group_emitter *g, const char *set) {
  * plan can be staged and every buffer a per-slice step writes has three
  * copies, so slices k - 1 to k + 2 never share one (a buffer lives from
  * its step's stage to its last reader's, at most three slices apart, a
- * store one slice late included). Sets g->stage. */
+ * store one slice late included). Sets g->stage and g->late_head. */
 static void mark_late(group_emitter *g);
 static bool mark_stages(group_emitter *g) {
   const npuc_tx8_group_plan *p = &g->plan;
@@ -901,11 +901,13 @@ static bool any_late(const group_emitter *g) {
 }
 
 /* The staged loop: the prologue runs slice 0's stage 2 (loads, head),
- * the fills read whole after slice 0's loads, slice 1's loads, slice 0's
- * stage 1 and slice 1's head (after slice 0's stage 1: slice 1's loads
- * queue behind the fills, so its head would hold back the SPM port);
- * iteration k then issues slice k + 2's stage 2, slice k - 1's stores,
- * slice k + 1's stage 1 and slice k's stage 0, in four sets of L_SHAPEs
+ * the fills read whole after slice 0's loads, slice 1's loads, the tail
+ * fills (mark_tail_fills), slice 0's stage 1 and slice 1's head (after
+ * slice 0's stage 1: slice 1's loads queue behind the fills, so its head
+ * would hold back the SPM port); iteration k then issues slice k + 2's
+ * stage 2 but its late head (mark_late), slice k - 1's stores, slice
+ * k + 1's stage 1, slice k's stage 0 and slice k + 2's late head, in four
+ * sets of L_SHAPEs
  * and TSRs (slice j in set j & 3); the last slice's stores follow the
  * loop. The same calls as the serial loop, in another order: every
  * buffer a slice writes is a copy no other slice in flight uses
