@@ -633,6 +633,16 @@ void npuc_tx8_tl_step(const char *name, const npuc_tx8_tl_range *reads,
 /* Places the open step's charges (if a step is open); returns the
  * group's span so far (the latest end). */
 uint64_t npuc_tx8_tl_close(void);
+/* The ranges of `spm` (slice l) that op_copy_kept_rows writes (`kept`)
+ * or op_dma_load_slice_rest does (the rest), by rows, a row's padding
+ * with it, into out[NPUC_TX8_TL_MAX_RANGES]; returns their count. So on
+ * the timeline the copy need not wait for the DMA, nor the DMA for the
+ * copy (the C model still calls the copy after the DMA, which zeroes an
+ * aligned buffer's padding by clearing it whole). All of spm when the
+ * rows are not runs of each block (or too many). */
+int npuc_tx8_tl_kept_rows(const npuc_tx8_tsr *spm, const L_SHAPE *l,
+                          const npuc_tx8_tsr *prev, const L_SHAPE *prev_l,
+                          bool kept, npuc_tx8_tl_range *out);
 
 /* One span of the trace: an engine busy with an op, or (engine ==
  * NPUC_TX8_NUM_BUSY) a whole group on its tile. Times from the group's

@@ -24,6 +24,11 @@ typedef struct {
   npuc_tx8_group_plan *p;
   MlirBlock body;
   bool returned; /* a tx8be.return was read: each store has its result */
+  /* channel_norms merged into an earlier one of the same value and
+   * layout (tx8-group-single copies a shared one for each reader): their
+   * results and the buffer that holds them. */
+  MlirValue merged[NPUC_TX8_MAX_BUFFERS];
+  int merged_into[NPUC_TX8_MAX_BUFFERS], num_merged;
 } builder;
 
 static bool add_op(builder *b, MlirOperation op);
@@ -59,8 +64,9 @@ static bool build(MlirOperation group, npuc_tx8_group_plan *p, int force_op,
   p->reduce_ways = 1;
   p->group = group;
   p->anchor = -1;
-  builder b = {p, mlirRegionGetFirstBlock(mlirOperationGetRegion(group, 0)),
-               false};
+  builder b = {.p = p,
+               .body =
+                   mlirRegionGetFirstBlock(mlirOperationGetRegion(group, 0))};
   if (mlirBlockIsNull(b.body)) {
     npuc_op_error(group, "tx8be.group has no body");
     return false;
@@ -221,11 +227,15 @@ MlirOperation npuc_tx8_group_compute_op(MlirOperation group) {
 /* ---- collecting the buffers and steps
  * -------------------------------------------- */
 
-static int buffer_of(const npuc_tx8_group_plan *p, MlirValue v) {
+static int buffer_of(const builder *b, MlirValue v) {
+  const npuc_tx8_group_plan *p = b->p;
   for (int i = 0; i < p->num_buffers; ++i)
     if (p->buffers[i].kind != NPUC_TX8_BUF_EXTRACT &&
         mlirValueEqual(p->buffers[i].value, v))
       return i;
+  for (int i = 0; i < b->num_merged; ++i)
+    if (mlirValueEqual(b->merged[i], v))
+      return b->merged_into[i];
   return -1;
 }
 
@@ -315,12 +325,40 @@ static bool add_load(builder *b, MlirOperation op) {
   return new_buffer(b, op, NPUC_TX8_BUF_LOAD, arg, NPUC_TX8_STEP_LOAD);
 }
 
+/* An earlier channel_norm of buffer `src` converting to `op`'s layout
+ * and type, or -1. */
+static int same_norm(const npuc_tx8_group_plan *p, int src, MlirOperation op) {
+  MlirStringRef layout = mlirStringRefCreateFromCString("layout");
+  MlirAttribute want = mlirOperationGetAttributeByName(op, layout);
+  MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
+  for (int i = 0; i < p->num_buffers; ++i) {
+    const npuc_tx8_buffer *x = &p->buffers[i];
+    if (x->kind != NPUC_TX8_BUF_NORM || x->source != src)
+      continue;
+    MlirAttribute have = mlirOperationGetAttributeByName(x->op, layout);
+    if (!mlirAttributeIsNull(want) && !mlirAttributeIsNull(have) &&
+        mlirAttributeEqual(want, have) &&
+        mlirTypeEqual(type, mlirValueGetType(x->value)))
+      return i;
+  }
+  return -1;
+}
+
 static bool add_norm(builder *b, MlirOperation op) {
-  int src = buffer_of(b->p, mlirOperationGetOperand(op, 0));
+  int src = buffer_of(b, mlirOperationGetOperand(op, 0));
   if (src < 0) {
     npuc_op_error(op, "tx8be.channel_norm: its operand is not in SPM (load it "
                       "with tx8be.load_var first)");
     return false;
+  }
+  /* One conversion serves every reader: each reads its part of it (an
+   * extract when that is less than the whole), and a loaded value's only
+   * conversion can be loaded straight into its layout (fuse_load_norms). */
+  int same = same_norm(b->p, src, op);
+  if (same >= 0 && b->num_merged < NPUC_TX8_MAX_BUFFERS) {
+    b->merged[b->num_merged] = mlirOperationGetResult(op, 0);
+    b->merged_into[b->num_merged++] = same;
+    return true;
   }
   return new_buffer(b, op, NPUC_TX8_BUF_NORM, src, NPUC_TX8_STEP_NORM);
 }
@@ -335,7 +373,7 @@ static int root_of(const npuc_tx8_group_plan *p, int buf) {
 
 static bool add_store(builder *b, MlirOperation op) {
   npuc_tx8_group_plan *p = b->p;
-  int src = buffer_of(p, mlirOperationGetOperand(op, 0));
+  int src = buffer_of(b, mlirOperationGetOperand(op, 0));
   if (src < 0 || p->buffers[root_of(p, src)].kind != NPUC_TX8_BUF_RESULT) {
     npuc_op_error(op, "tx8be.store_var: unsupported operand: it must store a "
                       "compute result of the group (or its channel_norm)");
@@ -431,7 +469,7 @@ static bool add_compute(builder *b, MlirOperation op, npuc_tx8_op_kind kind) {
     if (is_none(v) && i == 2 &&
         (kind == NPUC_TX8_KIND_GEMM || kind == NPUC_TX8_KIND_CONV))
       continue;
-    int buf = buffer_of(p, v);
+    int buf = buffer_of(b, v);
     if (buf < 0 || i >= NPUC_TX8_MAX_OPERANDS) {
       npuc_op_error(op,
                     "%s: operand #%zd is not in SPM (load it with "

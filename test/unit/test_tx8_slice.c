@@ -210,6 +210,70 @@ static npuc_tx8_shape shape_of(int rank, const int64_t *dims) {
 /* Batchnorm inference is per channel: any dimension shards across tiles
  * (a [C] vector follows C); C stays whole in time (the runtime's fp32
  * scratch covers a slice's channels). */
+/* npuc_tx8_tl_kept_rows: the rows op_copy_kept_rows writes and those
+ * op_dma_load_slice_rest writes, per channel run (a 64-channel block and
+ * the C0 part of a 70-channel Cx tensor), never overlap and cover the
+ * buffer; on a 64-channel one each op writes its values inside its own
+ * ranges only (the C model's DMA zeroes an aligned buffer's padding by
+ * clearing it whole first, and the copy is called after it).
+ * Without kept rows, the whole buffer. */
+static bool inside(const npuc_tx8_tl_range *r, int n, const char *at) {
+  for (int i = 0; i < n; ++i)
+    if (at >= (const char *)r[i].at && at < (const char *)r[i].at + r[i].bytes)
+      return true;
+  return false;
+}
+
+static void kept_rows_ranges(void **state) {
+  (void)state;
+  for (int32_t c = 64; c <= 70; c += 6) {
+    const int32_t shape[3] = {12, 5, c};
+    uint16_t *src = calloc(12 * 5 * 70, sizeof *src);
+    for (int i = 0; i < 12 * 5 * c; ++i)
+      src[i] = (uint16_t)(i * 7 + 1);
+    TSR whole =
+        npuc_tx8_tsr_of_shape(src, shape, 3, NPUC_TX8_F16, NPUC_TX8_TENSOR);
+    char *spm = calloc(3 * 8192, 1);
+    L_SHAPE a = rows_slice(shape, 2, 6, 0, 5),
+            b = rows_slice(shape, 4, 6, 0, 5);
+    TSR ta = npuc_tx8_tsr_of_lshape(spm, &a, NPUC_TX8_F16, NPUC_TX8_CX);
+    TSR tb = npuc_tx8_tsr_of_lshape(spm + 8192, &b, NPUC_TX8_F16, NPUC_TX8_CX);
+    TSR tc = npuc_tx8_tsr_of_lshape(spm + 16384, &b, NPUC_TX8_F16, NPUC_TX8_CX);
+    op_dma_load_slice(&ta, &whole, &a);
+    npuc_tx8_tl_range kept[NPUC_TX8_TL_MAX_RANGES],
+        rest[NPUC_TX8_TL_MAX_RANGES];
+    int nk = npuc_tx8_tl_kept_rows(&tb, &b, &ta, &a, true, kept);
+    int nr = npuc_tx8_tl_kept_rows(&tb, &b, &ta, &a, false, rest);
+    assert_int_equal(nk, c == 64 ? 1 : 2);
+    assert_int_equal(nr, c == 64 ? 1 : 2);
+    assert_ptr_equal(kept[0].at, tb.data);
+    assert_int_equal(kept[0].bytes, 4 * 5 * 64 * 2); /* rows 4..7 of block 0 */
+    const char *base = tb.data;
+    for (int64_t i = 0; i < tb.layout.total_bytes; ++i)
+      assert_true(inside(kept, nk, base + i) != inside(rest, nr, base + i));
+    if (c == 64) { /* the bytes each op writes */
+      memset(tb.data, 0xab, (size_t)tb.layout.total_bytes);
+      memset(tc.data, 0xab, (size_t)tc.layout.total_bytes);
+      op_copy_kept_rows(&tb, &b, &ta, &a);
+      op_dma_load_slice_rest(&tc, &whole, &b, &ta, &a);
+      for (int64_t i = 0; i < tb.layout.total_bytes; ++i) {
+        if (((unsigned char *)tb.data)[i] != 0xab)
+          assert_true(inside(kept, nk, base + i));
+        unsigned char v = ((unsigned char *)tc.data)[i];
+        if (v != 0xab && v != 0) /* the DMA zeroes the padding first */
+          assert_true(inside(rest, nr, base + i));
+      }
+    }
+    L_SHAPE d = rows_slice(shape, 8, 4, 0, 5); /* shares no row with a */
+    TSR td = npuc_tx8_tsr_of_lshape(spm + 8192, &d, NPUC_TX8_F16, NPUC_TX8_CX);
+    assert_int_equal(npuc_tx8_tl_kept_rows(&td, &d, &ta, &a, true, kept), 1);
+    assert_ptr_equal(kept[0].at, td.data);
+    assert_int_equal(kept[0].bytes, td.layout.total_bytes);
+    free(spm);
+    free(src);
+  }
+}
+
 static void batchnorm_shards_any_axis(void **state) {
   (void)state;
   npuc_tx8_slice_op op = {.kind = NPUC_TX8_KIND_BATCHNORM, .num_operands = 5};
@@ -387,6 +451,7 @@ int main(void) {
       cmocka_unit_test(conv_window_clips),
       cmocka_unit_test(slice_dma_between_layouts),
       cmocka_unit_test(slice_dma_keeps_rows),
+      cmocka_unit_test(kept_rows_ranges),
       cmocka_unit_test(batchnorm_shards_any_axis),
       cmocka_unit_test(gemm_and_conv_windows),
       cmocka_unit_test(conv_channel_split),

@@ -183,6 +183,59 @@ uint64_t op_copy_kept_rows(const TSR *spm, const L_SHAPE *l, const TSR *prev,
   return npuc_tx8_cycles_tdma(2 * copy_kept(spm, l, prev, prev_l, h, kept));
 }
 
+static int kept_ranges(const TSR *spm, int32_t rows, int64_t inner,
+                       npuc_tx8_tl_range *out);
+
+int npuc_tx8_tl_kept_rows(const TSR *spm, const L_SHAPE *l, const TSR *prev,
+                          const L_SHAPE *prev_l, bool kept,
+                          npuc_tx8_tl_range *out) {
+  int32_t h = -1, rows = kept_rows(spm, l, prev, prev_l, &h);
+  const npuc_tx8_layout *lay = &spm->layout;
+  bool batched = lay->mode == NPUC_TX8_NTENSOR || lay->mode == NPUC_TX8_NCX;
+  int64_t outer = 1, inner = 1; /* rows of HW before h's, in each of h's */
+  for (int32_t d = batched ? 1 : 0; d < h; ++d)
+    outer *= l->shape_real[d];
+  for (int32_t d = h + 1; d + 1 < l->dim; ++d)
+    inner *= l->shape_real[d];
+  int n = 0;
+  if (rows > 0 && h >= (batched ? 1 : 0) && h + 1 < l->dim && outer == 1 &&
+      lay->dims.n * npuc_tx8_num_runs(lay) < NPUC_TX8_TL_MAX_RANGES)
+    n = kept_ranges(spm, rows, inner, out);
+  if (n == 0) {
+    out[0] = npuc_tx8_tl_tsr(spm);
+    return 1;
+  }
+  if (kept)
+    return n;
+  /* The rest: what lies between them (they are in address order). */
+  npuc_tx8_tl_range held[NPUC_TX8_TL_MAX_RANGES];
+  memcpy(held, out, (size_t)n * sizeof *held);
+  const char *at = spm->data, *end = at + lay->total_bytes;
+  int m = 0;
+  for (int i = 0; i < n; at = (const char *)held[i].at + held[i].bytes, ++i)
+    if ((const char *)held[i].at > at)
+      out[m++] = (npuc_tx8_tl_range){at, (const char *)held[i].at - at};
+  if (end > at)
+    out[m++] = (npuc_tx8_tl_range){at, end - at};
+  return m;
+}
+
+/* The first `rows` rows (each `inner` rows of HW) of every batch's every
+ * channel run of spm: one range each, in address order. */
+static int kept_ranges(const TSR *spm, int32_t rows, int64_t inner,
+                       npuc_tx8_tl_range *out) {
+  const npuc_tx8_layout *lay = &spm->layout;
+  const char *base = spm->data;
+  int n = 0;
+  for (int64_t b = 0; b < lay->dims.n; ++b)
+    for (int64_t i = 0; i < npuc_tx8_num_runs(lay); ++i) {
+      int64_t lo = npuc_tx8_row_run(lay, b, 0, i).offset;
+      int64_t hi = npuc_tx8_row_run(lay, b, rows * inner, i).offset;
+      out[n++] = (npuc_tx8_tl_range){base + lo, hi - lo};
+    }
+  return n;
+}
+
 /* The rows `l` shares with prev_l along *dim (shared_rows) when prev
  * holds them in spm's dtype; else 0. */
 static int32_t kept_rows(const TSR *spm, const L_SHAPE *l, const TSR *prev,

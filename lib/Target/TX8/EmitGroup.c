@@ -67,6 +67,12 @@ typedef struct {
    * k + 2). */
   bool staged;
   int8_t stage[NPUC_TX8_MAX_STEPS];
+  /* A head step only stage 0 reads (an extract for the residual add):
+   * issued after the iteration's stage 0 (mark_late). */
+  bool late_head[NPUC_TX8_MAX_STEPS];
+  /* A fill read whole (late[]) that only stage 0's ops after its NE op
+   * read: issued after slice 1's loads (mark_tail_fills). */
+  bool tail_fill[NPUC_TX8_MAX_STEPS];
   int sets;
   npuc_sb *out;
 } group_emitter;
@@ -451,12 +457,14 @@ static void order_invariants(group_emitter *g);
 static void emit_invariants(group_emitter *g);
 static void emit_late_invariants(group_emitter *g, const char *open,
                                  const char *close, bool own_set);
+static void emit_tail_fills(group_emitter *g);
 static void emit_slice_steps(group_emitter *g);
 static void emit_early_loads(group_emitter *g, const char *slice,
                              const char *set);
 static void emit_heads(group_emitter *g, const char *slice, const char *set);
 static void emit_deferred_stores(group_emitter *g, const char *set);
 static bool mark_stages(group_emitter *g);
+static void mark_tail_fills(group_emitter *g, int cut);
 static void emit_staged_loop(group_emitter *g);
 
 /* The seed's pipelined loop (TS_SwPipeline): a prologue issuing slice 0's
@@ -487,6 +495,7 @@ static void emit_loop(group_emitter *g) {
   order_invariants(g);
   emit_invariants(g);
   if (g->staged) {
+    mark_tail_fills(g, npuc_tx8_loop_stage_cut(p));
     emit_staged_loop(g);
     return;
   }
@@ -727,9 +736,26 @@ static void emit_late_invariants(group_emitter *g, const char *open,
   if (own_set)
     emit_set(g, "0", "0");
   for (int i = 0; i < g->plan.num_steps; ++i)
-    if (g->late[i])
+    if (g->late[i] && !g->tail_fill[i])
       emit_step(g, &g->plan.steps[i]);
   npuc_sb_printf(g->out, "%s", close);
+}
+
+/* The staged loop's fills that only stage 0's ops after its NE op read
+ * (mark_tail_fills), after slice 1's loads. */
+static void emit_tail_fills(group_emitter *g) {
+  bool any = false;
+  for (int i = 0; i < g->plan.num_steps; ++i)
+    any = any || g->tail_fill[i];
+  if (!any)
+    return;
+  npuc_sb_printf(g->out, "  if (more) { /* read whole by stage 0's ops after "
+                         "its NE op, after slice 1's loads */\n");
+  emit_set(g, "0", "0");
+  for (int i = 0; i < g->plan.num_steps; ++i)
+    if (g->tail_fill[i])
+      emit_step(g, &g->plan.steps[i]);
+  npuc_sb_printf(g->out, "    }\n  }\n");
 }
 
 /* Slice `slice`'s loads issued ahead, when there is one (`more`). */
@@ -795,7 +821,8 @@ static void emit_deferred_stores(group_emitter *g, const char *set) {
  * plan can be staged and every buffer a per-slice step writes has three
  * copies, so slices k - 1 to k + 2 never share one (a buffer lives from
  * its step's stage to its last reader's, at most three slices apart, a
- * store one slice late included). Sets g->stage. */
+ * store one slice late included). Sets g->stage and g->late_head. */
+static void mark_late(group_emitter *g);
 static bool mark_stages(group_emitter *g) {
   const npuc_tx8_group_plan *p = &g->plan;
   MlirAttribute n = mlirOperationGetAttributeByName(
@@ -813,21 +840,74 @@ static bool mark_stages(group_emitter *g) {
         npuc_tx8_group_buffer_bytes(p, w, g->slice) > 0 && g->copies[w] < 3)
       return false;
   }
+  mark_late(g);
   return g->staged = true;
 }
 
+/* The fills read whole that only the ops of stage 0 after its NE op (step
+ * `cut`) read, directly or through another such fill: those ops follow
+ * slice 1's first NE op and its batchnorm and relu on the engines'
+ * queues, so their fills can follow slice 1's loads on the DDR, which
+ * that NE op waits for. (Not the NE op's own operands: its weights'
+ * NoC gather would come too late.) */
+static void mark_tail_fills(group_emitter *g, int cut) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  for (int i = p->num_steps - 1; i >= 0; --i) {
+    int w = step_written(p, &p->steps[i]);
+    g->tail_fill[i] = g->late[i] && w >= 0;
+    for (int j = i + 1; j < p->num_steps && g->tail_fill[i]; ++j) {
+      int reads[NPUC_TX8_MAX_OPERANDS];
+      int n = step_reads(p, &p->steps[j], reads);
+      bool ok = g->tail_fill[j] || (g->stage[j] == 0 && j > cut);
+      for (int r = 0; r < n; ++r)
+        if (reads[r] == w && !ok)
+          g->tail_fill[i] = false;
+    }
+  }
+}
+
+/* The head's channel_norms and extracts that only stage 0 reads: in
+ * the head they would wait on the SPM port's in-order queue for the load
+ * (the DDR is behind while the loads run ahead) and hold back the stage 1
+ * and 0 work behind them; after the iteration's stage 0 the load is in,
+ * and they are done two iterations before their readers. */
+static void mark_late(group_emitter *g) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  for (int i = 0; i < p->num_steps; ++i) {
+    const npuc_tx8_step *st = &p->steps[i];
+    g->late_head[i] = g->stage[i] == 2 && (st->kind == NPUC_TX8_STEP_NORM ||
+                                           st->kind == NPUC_TX8_STEP_EXTRACT);
+    for (int j = i + 1; j < p->num_steps && g->late_head[i]; ++j) {
+      int reads[NPUC_TX8_MAX_OPERANDS];
+      int n = step_reads(p, &p->steps[j], reads);
+      for (int r = 0; r < n; ++r)
+        if (reads[r] == st->index && g->stage[j] != 0)
+          g->late_head[i] = false;
+    }
+  }
+}
+
 /* The parts of a stage emit_stage emits. */
-enum { STAGE_LOADS = 1, STAGE_OPS = 2, STAGE_ALL = 3 };
+enum { STAGE_LOADS = 1, STAGE_OPS = 2, STAGE_LATE = 4, STAGE_ALL = 7 };
 static void emit_stage(group_emitter *g, int stage, int parts, const char *when,
                        const char *slice, const char *set, const char *prev);
 static void emit_staged_stores(group_emitter *g, const char *set);
 
+static bool any_late(const group_emitter *g) {
+  for (int i = 0; i < g->plan.num_steps; ++i)
+    if (g->late_head[i])
+      return true;
+  return false;
+}
+
 /* The staged loop: the prologue runs slice 0's stage 2 (loads, head),
- * the fills read whole after slice 0's loads, slice 1's loads, slice 0's
- * stage 1 and slice 1's head (after slice 0's stage 1: slice 1's loads
- * queue behind the fills, so its head would hold back the SPM port);
- * iteration k then issues slice k + 2's stage 2, slice k - 1's stores,
- * slice k + 1's stage 1 and slice k's stage 0, in four sets of L_SHAPEs
+ * the fills read whole after slice 0's loads, slice 1's loads, the tail
+ * fills (mark_tail_fills), slice 0's stage 1 and slice 1's head (after
+ * slice 0's stage 1: slice 1's loads queue behind the fills, so its head
+ * would hold back the SPM port); iteration k then issues slice k + 2's
+ * stage 2 but its late head (mark_late), slice k - 1's stores, slice
+ * k + 1's stage 1, slice k's stage 0 and slice k + 2's late head, in four
+ * sets of L_SHAPEs
  * and TSRs (slice j in set j & 3); the last slice's stores follow the
  * loop. The same calls as the serial loop, in another order: every
  * buffer a slice writes is a copy no other slice in flight uses
@@ -842,17 +922,20 @@ static void emit_staged_loop(group_emitter *g) {
   npuc_sb_printf(o, "  bool more1 = more && npuc_tx8_gshape_next(&g, slice, "
                     "&outs[1]);\n");
   emit_stage(g, 2, STAGE_LOADS, "more1", "1", "1", "0");
+  emit_tail_fills(g);
   emit_stage(g, 1, STAGE_ALL, "more", "0", "0", NULL);
-  emit_stage(g, 2, STAGE_OPS, "more1", "1", "1", "0");
+  emit_stage(g, 2, STAGE_OPS | STAGE_LATE, "more1", "1", "1", "0");
   npuc_sb_printf(o, "  while (more) { /* slices k - 1 to k + 2 in flight */\n"
                     "    const int cur = (int)(k & 3), n1 = (int)((k + 1) & "
                     "3), n2 = (int)((k + 2) & 3);\n"
                     "    const bool more2 = more1 && npuc_tx8_gshape_next(&g, "
                     "slice, &outs[n2]);\n");
-  emit_stage(g, 2, STAGE_ALL, "more2", "k + 2", "n2", "n1");
+  emit_stage(g, 2, STAGE_LOADS | STAGE_OPS, "more2", "k + 2", "n2", "n1");
   emit_staged_stores(g, "(int)((k + 3) & 3)");
   emit_stage(g, 1, STAGE_ALL, "more1", "k + 1", "n1", NULL);
   emit_stage(g, 0, STAGE_ALL, NULL, "k", "cur", NULL);
+  if (any_late(g))
+    emit_stage(g, 2, STAGE_LATE, "more2", "k + 2", "n2", NULL);
   npuc_sb_printf(o, "    more = more1, more1 = more2;\n    ++k;\n  }\n");
   emit_staged_stores(g, "(int)((k - 1) & 3)");
   npuc_sb_printf(o, "  (void)cycles;\n"
@@ -860,6 +943,8 @@ static void emit_staged_loop(group_emitter *g) {
 }
 
 static void emit_keeps(group_emitter *g);
+static void emit_kept_step(group_emitter *g, const char *what, const char *name,
+                           int into, bool kept);
 
 /* Slice `slice`'s steps of stage `stage` in set `set`, inside `if
  * (when)` unless NULL: its loads (STAGE_LOADS; the buffers the stage
@@ -876,9 +961,10 @@ static void emit_stage(group_emitter *g, int stage, int parts, const char *when,
   if (when)
     npuc_sb_printf(g->out, "  if (%s) { /* slice %s's %s (stage %d)%s */\n",
                    when, slice, what[stage], stage,
-                   parts == STAGE_ALL    ? ""
-                   : parts & STAGE_LOADS ? ": the loads"
-                                         : ": the rest");
+                   parts == STAGE_LOADS     ? ": the loads"
+                   : parts == STAGE_LATE    ? ": its late head"
+                   : !(parts & STAGE_LOADS) ? ": the rest"
+                                            : "");
   emit_set(g, slice, set);
   int8_t written[NPUC_TX8_MAX_BUFFERS];
   memset(written, 2, sizeof written); /* a load's own buffer, unused */
@@ -895,9 +981,10 @@ static void emit_stage(group_emitter *g, int stage, int parts, const char *when,
       emit_step(g, &p->steps[i]);
   if (prev && (parts & STAGE_OPS))
     emit_keeps(g);
-  for (int i = 0; i < p->num_steps && (parts & STAGE_OPS); ++i)
+  for (int i = 0; i < p->num_steps; ++i)
     if (g->stage[i] == stage && p->steps[i].kind != NPUC_TX8_STEP_LOAD &&
-        p->steps[i].kind != NPUC_TX8_STEP_STORE)
+        p->steps[i].kind != NPUC_TX8_STEP_STORE &&
+        (parts & (g->late_head[i] ? STAGE_LATE : STAGE_OPS)))
       emit_step(g, &p->steps[i]);
   g->after_prev = g->split_halo = false;
   g->prev_set = "cur";
@@ -919,15 +1006,39 @@ static void emit_keeps(group_emitter *g) {
     int into = load_target(p, st->index);
     const char *name =
         g->prog->tensors[g->operand_ddr[p->buffers[st->index].source]].name;
+    emit_kept_step(g, "keep ", name, into, true);
     npuc_sb_printf(g->out,
-                   "    npuc_tx8_tl_step(\"group %d: keep %s\", "
-                   "(npuc_tx8_tl_range[]){npuc_tx8_tl_tsr(&bs[%s][%d])}, 1, "
-                   "(npuc_tx8_tl_range[]){npuc_tx8_tl_tsr(&b[%d])}, 1);\n"
                    "    cycles += op_copy_kept_rows(&b[%d], &l[%d], "
                    "&bs[%s][%d], &ls[%s][%d]); /* the rows kept */\n",
-                   g->id, name, g->prev_set, into, into, into, into,
-                   g->prev_set, into, g->prev_set, into);
+                   into, into, g->prev_set, into, g->prev_set, into);
   }
+}
+
+/* The timeline step of a split halo load's half: the copy of the rows
+ * kept (`kept`: it reads them in the slice before's copy) or the DMA of
+ * the rest, each writing only its rows of buffer `into`
+ * (npuc_tx8_tl_kept_rows), so neither waits for the other. */
+static void emit_kept_step(group_emitter *g, const char *what, const char *name,
+                           int into, bool kept) {
+  npuc_sb_printf(g->out,
+                 "    {\n"
+                 "      npuc_tx8_tl_range w[NPUC_TX8_TL_MAX_RANGES];\n"
+                 "      int nw = npuc_tx8_tl_kept_rows(&b[%d], &l[%d], "
+                 "&bs[%s][%d], &ls[%s][%d], %s, w);\n",
+                 into, into, g->prev_set, into, g->prev_set, into,
+                 kept ? "true" : "false");
+  if (kept)
+    npuc_sb_printf(g->out,
+                   "      npuc_tx8_tl_step(\"group %d: %s%s\", "
+                   "(npuc_tx8_tl_range[]){npuc_tx8_tl_tsr(&bs[%s][%d])}, 1, "
+                   "w, nw);\n",
+                   g->id, what, name, g->prev_set, into);
+  else
+    npuc_sb_printf(g->out,
+                   "      npuc_tx8_tl_step(\"group %d: %s%s\", NULL, 0, w, "
+                   "nw);\n",
+                   g->id, what, name);
+  npuc_sb_printf(g->out, "    }\n");
 }
 
 /* Slice k - 1's stores, in set `set`, when there is a slice k - 1. */
@@ -1043,12 +1154,14 @@ static void emit_timeline_step(group_emitter *g, const npuc_tx8_step *st) {
     break;
   }
   npuc_sb *o = g->out;
+  if (st->kind == NPUC_TX8_STEP_LOAD && halo_load(g, st->index) &&
+      g->split_halo) { /* the rest only: it reads no SPM */
+    emit_kept_step(g, "load ", name, load_target(p, st->index), false);
+    return;
+  }
   npuc_sb_printf(o, "    npuc_tx8_tl_step(\"group %d: %s%s\", ", g->id, what,
                  name);
-  if (st->kind == NPUC_TX8_STEP_LOAD && halo_load(g, st->index) &&
-      g->split_halo)
-    npuc_sb_printf(o, "NULL, 0"); /* the rest only: it reads no SPM */
-  else if (st->kind == NPUC_TX8_STEP_LOAD && halo_load(g, st->index))
+  if (st->kind == NPUC_TX8_STEP_LOAD && halo_load(g, st->index))
     npuc_sb_printf(o, "(npuc_tx8_tl_range[]){npuc_tx8_tl_tsr(&bs[%s][%d])}, 1",
                    g->prev_set, load_target(p, st->index)); /* the rows kept */
   else
