@@ -1058,8 +1058,12 @@ static void try_candidate_on(search *s, const npuc_tx8_group_plan *p,
   cost_parts c;
   estimate(s, p, sharding, slice, &c);
   bool fits = c.spm >= 0 && c.spm <= s->spm;
-  npuc_tx8_spm_fit fit = {s->t->multi_buf, true, c.spm, {0},
-                          s->t->multi_buf > 1, s->t->multi_buf > 1 ? 2 : 1};
+  npuc_tx8_spm_fit fit = {s->t->multi_buf,
+                          true,
+                          c.spm,
+                          {0},
+                          s->t->multi_buf > 1,
+                          s->t->multi_buf > 1 ? 2 : 1};
   memset(fit.multi, s->t->multi_buf > 1, sizeof fit.multi);
   bool st = false;
   double cost = fits ? group_cost(p, &c, &fit, &st) : -1;

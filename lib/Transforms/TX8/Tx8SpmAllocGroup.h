@@ -29,8 +29,8 @@ typedef struct {
  * `spm` bytes: the most copies that fit, of every per-slice buffer, else
  * two of the loads, the stored buffers and the intermediates that fit,
  * else of the loads, else none; with a reduce split each first with two
- * copies of the K-slice loads, then without. `once` (NULL: the plan's own) says which
- * buffers are filled once per tile at that decision
+ * copies of the K-slice loads, then without. `once` (NULL: the plan's own) says
+ * which buffers are filled once per tile at that decision
  * (npuc_tx8_buffer_resident). False after an allocator error (a message
  * in err). */
 bool npuc_tx8_spm_fit_group(const npuc_tx8_group_plan *p,
