@@ -10,7 +10,10 @@
  * one copy stays in its slice. A group tx8-sharding marks sp_stage_num 3
  * runs the staged loop instead (emit_staged_loop: slice k + 2's loads and
  * head, slice k - 1's stores, slice k + 1's ops before the last NE op,
- * slice k's from it on). G_SHAPE walks the slices, each buffer's L_SHAPE
+ * slice k's from it on). A reduce split's K loop inside a slice is
+ * pipelined the same way when its K-slice loads have copies
+ * (emit_k_ahead: K slice j + 1's loads before K slice j's NE op). G_SHAPE
+ * walks the slices, each buffer's L_SHAPE
  * comes from the anchor slice through its windows, TSRs place the slices in SPM
  * (offsets from tx8-spm-alloc or the group plan); then the plan's steps
  * run in order: loads, channel_norms, extracts, the compute ops on SPM
