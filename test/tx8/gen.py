@@ -192,6 +192,11 @@ def gen_gemm(rng, g, dt=None, a=None, n=None):
                 params="%d %d" % (ta, tb), transpose_a=ta, transpose_b=tb)
 
 
+# How often a conv of a new input has 64 to 320 input channels (the K
+# split at a small SPM); 0 draws nothing, so a seed's cases stay the same.
+WIDE_CONVS = 0.0
+
+
 def gen_conv(rng, g, dt=None, x=None, same=False, groups=None, per_group=None):
     """A conv of a new input, or of `x` (NHWC); `same`: 3x3, stride 1, pads
     1, as many channels out as in (a residual block's); `groups` groups of
@@ -200,7 +205,7 @@ def gen_conv(rng, g, dt=None, x=None, same=False, groups=None, per_group=None):
     groups = groups or (rng.choice([1, 1, 2]) if x is None else 1)
     n, h, w = rng.randint(1, 2), rng.randint(3, 10), rng.randint(3, 10)
     cin = groups * (per_group or rng.randint(1, 20))
-    if x is None and groups == 1 and rng.random() < 0.3:
+    if WIDE_CONVS > 0 and x is None and groups == 1 and rng.random() < WIDE_CONVS:
         # Many input channels: at a small SPM no slice holds them all, so
         # the conv splits its K (input channels) into slices.
         cin = rng.randint(64, 320)
@@ -966,8 +971,14 @@ def main():
                    "random, at times small to force temporal splits)")
     p.add_argument("--tiles", default="",
                    help="the tile mesh DXxDY (default: 4x4 mostly, at random)")
+    p.add_argument("--wide-convs", type=float, default=0.0,
+                   help="how often a conv of a new input gets 64 to 320 "
+                   "input channels, so a small SPM splits its K (default 0: "
+                   "none, the cases of a seed unchanged)")
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args()
+    global WIDE_CONVS
+    WIDE_CONVS = args.wide_convs
     args.kinds = args.kinds.split(",")
     rng = random.Random(args.seed)
     runs = [run_case(args, i, rng) for i in range(args.count)]
