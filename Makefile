@@ -87,12 +87,15 @@ conformance: build
 # TX8 end to end on TX8_COUNT random configurations (test/tx8/gen.py), half
 # of them flat graphs through the whole pipeline: compile with --target=tx8,
 # run on the simulated tiles, compare with the reference. `make check` runs a fixed handful (Execution/tx8-random.test).
+# TX8_WIDE (0 to 1): how often a conv gets 64 to 320 input channels, so a
+# small SPM splits its K (0: none; another value changes the seed's cases).
 TX8_SEED  ?= 6
 TX8_COUNT ?= 100
+TX8_WIDE  ?= 0
 tx8-random: build
 	rm -rf $(BUILD)/tx8-random
 	python3 test/tx8/gen.py --seed $(TX8_SEED) --count $(TX8_COUNT) --mixed \
-	  --bin $(BUILD)/bin --out $(BUILD)/tx8-random
+	  --wide-convs $(TX8_WIDE) --bin $(BUILD)/bin --out $(BUILD)/tx8-random
 
 # The C sources in the style of .clang-format. Kernels' .inc bodies and
 # X-macro lists (.def) are left as written.

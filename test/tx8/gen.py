@@ -192,6 +192,11 @@ def gen_gemm(rng, g, dt=None, a=None, n=None):
                 params="%d %d" % (ta, tb), transpose_a=ta, transpose_b=tb)
 
 
+# How often a conv of a new input has 64 to 320 input channels (the K
+# split at a small SPM); 0 draws nothing, so a seed's cases stay the same.
+WIDE_CONVS = 0.0
+
+
 def gen_conv(rng, g, dt=None, x=None, same=False, groups=None, per_group=None):
     """A conv of a new input, or of `x` (NHWC); `same`: 3x3, stride 1, pads
     1, as many channels out as in (a residual block's); `groups` groups of
@@ -200,6 +205,10 @@ def gen_conv(rng, g, dt=None, x=None, same=False, groups=None, per_group=None):
     groups = groups or (rng.choice([1, 1, 2]) if x is None else 1)
     n, h, w = rng.randint(1, 2), rng.randint(3, 10), rng.randint(3, 10)
     cin = groups * (per_group or rng.randint(1, 20))
+    if WIDE_CONVS > 0 and x is None and groups == 1 and rng.random() < WIDE_CONVS:
+        # Many input channels: at a small SPM no slice holds them all, so
+        # the conv splits its K (input channels) into slices.
+        cin = rng.randint(64, 320)
     if x is not None:
         n, h, w, cin = g.shapes[x]
     cout = groups * (rng.randint(1, 3) if per_group else rng.randint(1, 20))
@@ -915,15 +924,31 @@ def run_case(args, index, rng):
     if ok and g.fuse:
         steps += run_unfused(args, case, spm)
         ok = steps[-1].returncode == 0
-    summary = "%s case%d %s%s (%s)" % ("PASS" if ok else "FAIL", index, kind,
-                                       " flat" if flat else "",
-                                     ", ".join("%s%s" % (o["kind"], o["shape"])
-                                               for o in g.ops))
+    k_loop = k_split(out)
+    summary = "%s case%d %s%s (%s)%s" % ("PASS" if ok else "FAIL", index, kind,
+                                         " flat" if flat else "",
+                                         ", ".join("%s%s" % (o["kind"], o["shape"])
+                                                   for o in g.ops),
+                                         " K split" + k_loop if k_loop is not None else "")
     print(summary)
     if not ok or args.verbose:
         for s in steps:
             sys.stdout.write(s.stdout)
-    return ok
+    return ok, k_loop
+
+
+def k_split(out):
+    """None when the program in `out` has no K loop (a reduce split),
+    else " (pipelined)" when its K slices' loads go one K slice ahead, or
+    ""."""
+    try:
+        with open(os.path.join(out, "main.c")) as f:
+            text = f.read()
+    except OSError:
+        return None
+    if "K slices: partial sums in SPM" not in text and "the tile's K slices" not in text:
+        return None
+    return " (pipelined)" if "the K loop's prologue" in text else ""
 
 
 def main():
@@ -946,12 +971,21 @@ def main():
                    "random, at times small to force temporal splits)")
     p.add_argument("--tiles", default="",
                    help="the tile mesh DXxDY (default: 4x4 mostly, at random)")
+    p.add_argument("--wide-convs", type=float, default=0.0,
+                   help="how often a conv of a new input gets 64 to 320 "
+                   "input channels, so a small SPM splits its K (default 0: "
+                   "none, the cases of a seed unchanged)")
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args()
+    global WIDE_CONVS
+    WIDE_CONVS = args.wide_convs
     args.kinds = args.kinds.split(",")
     rng = random.Random(args.seed)
-    passed = sum(run_case(args, i, rng) for i in range(args.count))
+    runs = [run_case(args, i, rng) for i in range(args.count)]
+    passed = sum(ok for ok, _ in runs)
+    split = [k for _, k in runs if k is not None]
     print("%d of %d configurations match the reference" % (passed, args.count))
+    print("K split in %d (pipelined in %d)" % (len(split), split.count(" (pipelined)")))
     return 0 if passed == args.count else 1
 
 

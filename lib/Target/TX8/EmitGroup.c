@@ -10,7 +10,10 @@
  * one copy stays in its slice. A group tx8-sharding marks sp_stage_num 3
  * runs the staged loop instead (emit_staged_loop: slice k + 2's loads and
  * head, slice k - 1's stores, slice k + 1's ops before the last NE op,
- * slice k's from it on). G_SHAPE walks the slices, each buffer's L_SHAPE
+ * slice k's from it on). A reduce split's K loop inside a slice is
+ * pipelined the same way when its K-slice loads have copies
+ * (emit_k_ahead: K slice j + 1's loads before K slice j's NE op). G_SHAPE
+ * walks the slices, each buffer's L_SHAPE
  * comes from the anchor slice through its windows, TSRs place the slices in SPM
  * (offsets from tx8-spm-alloc or the group plan); then the plan's steps
  * run in order: loads, channel_norms, extracts, the compute ops on SPM
@@ -74,6 +77,10 @@ typedef struct {
    * read: issued after slice 1's loads (mark_tail_fills). */
   bool tail_fill[NPUC_TX8_MAX_STEPS];
   int sets;
+  /* A reduce split's K loop pipelined (k_ahead_step): some K-slice load
+   * has copies, K slice j in copy kc % copies (kc counting the tile's K
+   * slices, so consecutive ones alternate across slices too). */
+  bool k_ahead;
   npuc_sb *out;
 } group_emitter;
 
@@ -173,12 +180,15 @@ static int op_slots(const npuc_tx8_group_plan *p, int i) {
 static bool read_buffer_copies(group_emitter *g, int i,
                                const npuc_tx8_dev_attr *dev);
 
+static bool k_ahead_step(const group_emitter *g, const npuc_tx8_step *st);
+
 /* tx8-spm-alloc's copies of the per-slice buffers: on the op defining K
  * buffers (slots 0 .. K-1, npuc_tx8_buffer_addr_slot), dev_info
  * multi_buf_en with multi_buf_num n and mem_addr of K x n entries,
  * copy-major (entry c * K + s: copy c of slot s; entries 0 .. K-1 are
  * the placement's). A buffer whose copies share one address has one; a
- * buffer filled once per tile or per K slice, or of no bytes, has one.
+ * buffer filled once per tile, the partial sums, or a buffer of no bytes
+ * has one; a reduce split's K-slice buffer has its copies by K slice.
  * A list of another length, copies partly shared or off SPM are located
  * errors. */
 static bool read_copies(group_emitter *g) {
@@ -188,8 +198,7 @@ static bool read_copies(group_emitter *g) {
     npuc_tx8_dev_attr dev;
     g->copies[i] = 1;
     g->addr[i][0] = g->offsets[i];
-    if (npuc_tx8_buffer_once(b) || npuc_tx8_buffer_in_reduce(p, i) ||
-        b->kind == NPUC_TX8_BUF_PSUM ||
+    if (npuc_tx8_buffer_once(b) || b->kind == NPUC_TX8_BUF_PSUM ||
         npuc_tx8_group_buffer_bytes(p, i, g->slice) == 0 ||
         npuc_tx8_op_dev_attr(b->op, &dev) != NPUC_TX8_ATTR_PRESENT ||
         !dev.multi_buf_en || dev.multi_buf_num < 2)
@@ -197,6 +206,9 @@ static bool read_copies(group_emitter *g) {
     if (!read_buffer_copies(g, i, &dev))
       return false;
   }
+  g->k_ahead = false;
+  for (int i = 0; i < p->num_steps; ++i)
+    g->k_ahead = g->k_ahead || k_ahead_step(g, &p->steps[i]);
   return true;
 }
 
@@ -358,6 +370,15 @@ static int load_target(const npuc_tx8_group_plan *p, int buf) {
   return b->kind == NPUC_TX8_BUF_LOAD && b->load_into >= 0 ? b->load_into : buf;
 }
 
+/* A load of a reduce split's K slice into a buffer with copies: issued
+ * one K slice ahead in the K loop (emit_k_ahead), K slice j + 1's data
+ * landing beside K slice j's while the NE op reads that. */
+static bool k_ahead_step(const group_emitter *g, const npuc_tx8_step *st) {
+  return st->kind == NPUC_TX8_STEP_LOAD &&
+         npuc_tx8_buffer_in_reduce(&g->plan, st->index) &&
+         g->copies[load_target(&g->plan, st->index)] > 1;
+}
+
 /* A load issued one slice ahead (the pipeline's next-slice loads): per
  * slice, into a buffer with several copies, so slice k + 1's data lands
  * beside slice k's. A load into one copy waits for its slice. */
@@ -436,8 +457,10 @@ static void mark_heads(group_emitter *g) {
          p->ops[st->index].slice.kind == NPUC_TX8_KIND_CONV))
       g->retract_at = i;
   }
-  if (p->reduce_op >= 0 || g->retract_at < 0)
+  if (p->reduce_op >= 0 || g->retract_at < 0) {
+    g->retract_at = -1; /* nothing to retract: no empty block */
     return;
+  }
   bool any = false;
   for (int i = 0; i < p->num_steps; ++i) {
     const npuc_tx8_step *st = &p->steps[i];
@@ -484,6 +507,8 @@ static void emit_loop(group_emitter *g) {
                  "  int32_t clips[%d][%d][%d];\n  TSR bs[%d][%d];\n"
                  "  int64_t k = 0;\n",
                  n, n, nb, n, nb, NPUC_TX8_MAX_RANK, n, nb);
+  if (g->k_ahead)
+    npuc_sb_printf(o, "  int64_t kc = 0; /* the tile's K slices so far */\n");
   npuc_sb_printf(o, "  npuc_tx8_tl_group_begin(%d, \"group %d: %s\");\n", g->id,
                  g->id, p->compute_name);
   if (p->reduce_ways > 1)
@@ -645,7 +670,7 @@ static void emit_slice_steps(group_emitter *g) {
     if (i == g->retract_at)
       emit_heads(g, "k + 1", "cur ^ 1");
     if (invariant_step(p, st) || early_step(g, st) || g->head[i] ||
-        deferred_store(g, st))
+        deferred_store(g, st) || k_ahead_step(g, st))
       continue;
     bool k =
         (st->kind == NPUC_TX8_STEP_COMPUTE && st->index == p->reduce_op) ||
@@ -656,7 +681,7 @@ static void emit_slice_steps(group_emitter *g) {
     in_k = in_k || k;
     emit_step(g, st);
     if (st->kind == NPUC_TX8_STEP_COMPUTE && st->index == p->reduce_op) {
-      npuc_sb_printf(g->out, "    }\n");
+      npuc_sb_printf(g->out, g->k_ahead ? "    ++kc;\n    }\n" : "    }\n");
       in_k = false;
       if (p->reduce_ways > 1)
         emit_team_reduce(g);
@@ -1052,6 +1077,17 @@ static void emit_staged_stores(group_emitter *g, const char *set) {
   npuc_sb_printf(g->out, "    }\n  }\n");
 }
 
+static void emit_k_ahead(group_emitter *g, const char *beg, const char *end);
+static void emit_place_copy(group_emitter *g, int i, const char *slice,
+                            const char *copy);
+
+/* Every K-slice buffer placed for K slice `kout`, copy kc's. */
+static void emit_k_places(group_emitter *g) {
+  for (int i = 0; i < g->plan.num_buffers; ++i)
+    if (npuc_tx8_buffer_in_reduce(&g->plan, i))
+      emit_place_copy(g, i, "kout", "kc");
+}
+
 /* A reduce split's K loop: `kout` is the anchor slice with the K slice as
  * its last (virtual) dimension, which the K-split buffers' windows
  * follow. */
@@ -1075,9 +1111,47 @@ static void emit_k_loop(group_emitter *g) {
                  (int)p->reduce_len, r, r, (int)p->reduce_slice, r,
                  (int)p->reduce_len, (int)p->reduce_slice, (int)p->reduce_len,
                  (int)p->reduce_slice);
-  for (int i = 0; i < p->num_buffers; ++i)
-    if (npuc_tx8_buffer_in_reduce(p, i))
-      emit_place_in(g, i, "kout");
+  char end[16];
+  snprintf(end, sizeof end, "%d", (int)p->reduce_len);
+  emit_k_ahead(g, "0", end);
+  emit_k_places(g);
+}
+
+/* The K loop's software pipeline (the seed's Repeat node: the slice
+ * loop's pipeline one level in), when K-slice loads have copies: the
+ * first K slice of the tile's part [beg, end) of K loads its own (the
+ * prologue), then each K slice issues the next one's into the other
+ * copy before its NE op reads its own; the last issues none (the
+ * epilogue). The placements go back to K slice k0's after. */
+static void emit_k_ahead(group_emitter *g, const char *beg, const char *end) {
+  const npuc_tx8_group_plan *p = &g->plan;
+  int r = p->out.rank, ks = (int)p->reduce_slice;
+  if (!g->k_ahead)
+    return;
+  for (int next = 0; next < 2; ++next) {
+    if (next)
+      npuc_sb_printf(g->out,
+                     "    if (k0 + %d < %s) { /* the next K slice's loads, "
+                     "issued ahead into its copy */\n"
+                     "    L_SHAPE knext = kout;\n"
+                     "    knext.shape_start[%d] = k0 + %d;\n"
+                     "    knext.shape_real[%d] = %s - (k0 + %d) < %d ? %s - "
+                     "(k0 + %d) : %d;\n",
+                     ks, end, r, ks, r, end, ks, ks, end, ks, ks);
+    else
+      npuc_sb_printf(g->out,
+                     "    if (k0 == %s) { /* the first K slice's loads: the "
+                     "K loop's prologue */\n",
+                     beg);
+    for (int i = 0; i < p->num_steps; ++i)
+      if (k_ahead_step(g, &p->steps[i]))
+        emit_place_copy(g, load_target(p, p->steps[i].index),
+                        next ? "knext" : "kout", next ? "(kc + 1)" : "kc");
+    for (int i = 0; i < p->num_steps; ++i)
+      if (k_ahead_step(g, &p->steps[i]))
+        emit_step(g, &p->steps[i]);
+    npuc_sb_printf(g->out, "    }\n");
+  }
 }
 
 /* Buffer i's L_SHAPE for the slice `out` and its TSR in SPM. */
@@ -1086,6 +1160,12 @@ static void emit_place(group_emitter *g, int i) { emit_place_in(g, i, "out"); }
 /* The same for the anchor slice named `slice` (the K loop's "kout"): copy
  * s % n of a buffer with n copies. */
 static void emit_place_in(group_emitter *g, int i, const char *slice) {
+  emit_place_copy(g, i, slice, "s");
+}
+
+/* The same in copy `copy` % n of a buffer with n copies. */
+static void emit_place_copy(group_emitter *g, int i, const char *slice,
+                            const char *copy) {
   const npuc_tx8_buffer *b = &g->plan.buffers[i];
   npuc_sb_printf(g->out,
                  "    npuc_tx8_lshape_window(&%s, b%d_win, b%d_shape, %d, "
@@ -1094,9 +1174,9 @@ static void emit_place_in(group_emitter *g, int i, const char *slice) {
   if (g->copies[i] > 1)
     npuc_sb_printf(
         g->out,
-        "    b[%d] = npuc_tx8_tsr_of_lshape(spm + b%d_addr[s %% %d], "
+        "    b[%d] = npuc_tx8_tsr_of_lshape(spm + b%d_addr[%s %% %d], "
         "&l[%d], %s, %s);\n",
-        i, i, g->copies[i], i, dtype_c(b->dtype), mode_c(b->mode));
+        i, i, copy, g->copies[i], i, dtype_c(b->dtype), mode_c(b->mode));
   else
     npuc_sb_printf(
         g->out,
@@ -1600,9 +1680,8 @@ static void emit_k_team_loop(group_emitter *g) {
                  "    kout.shape_real[%d] = kend - k0 < %d ? kend - k0 : %d;\n",
                  part, part, len, part, len, ks, r + 1, r, len, r, r, ks, r, ks,
                  ks);
-  for (int i = 0; i < p->num_buffers; ++i)
-    if (npuc_tx8_buffer_in_reduce(p, i))
-      emit_place_in(g, i, "kout");
+  emit_k_ahead(g, "kbeg", "kend");
+  emit_k_places(g);
 }
 
 /* After the tile's K slices: the team's partial sums summed into its

@@ -880,7 +880,7 @@ static double chain_span(const npuc_tx8_group_plan *p, const cost_parts *c,
                          const npuc_tx8_spm_fit *fit);
 static bool staged(const npuc_tx8_group_plan *p, const npuc_tx8_spm_fit *fit);
 static double k_loop_cost(const npuc_tx8_group_plan *p, const cost_parts *c,
-                          int copies, int store_copies);
+                          int copies, int store_copies, int k_copies);
 
 /* Sets *staged when the staged loop is the cheaper (it may be taken). */
 static double group_cost(const npuc_tx8_group_plan *p, const cost_parts *c,
@@ -895,7 +895,7 @@ static double group_cost(const npuc_tx8_group_plan *p, const cost_parts *c,
   int store_copies = single == single_load ? copies : 1;
   *staged_loop = false;
   if (p->reduce_op >= 0)
-    return k_loop_cost(p, c, load_copies, store_copies);
+    return k_loop_cost(p, c, load_copies, store_copies, fit->k_copies);
   double kept = 0; /* a later slice's loads: the rows kept */
   for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
     kept += fit->multi[i] ? c->kept_of[i] : 0;
@@ -915,13 +915,14 @@ static double group_cost(const npuc_tx8_group_plan *p, const cost_parts *c,
 }
 
 /* A reduce split's: the slice loop with a K loop in each slice
- * (npuc_tx8_k_loop_cycles): the K slices' loads stream through one copy
- * of their buffers (EmitGroup.c's read_copies gives them one), the NE op
- * adds each K slice's product to the partial sums, and the rest of the
- * slice (the conversion, a team's reduction, the ops after the NE op)
- * and its stores follow the last K slice. */
+ * (npuc_tx8_k_loop_cycles): the K slices' loads stream through
+ * `k_copies` copies of their buffers (two: K slice j + 1's issued before
+ * K slice j's NE op, EmitGroup.c's pipelined K loop; one: after it), the
+ * NE op adds each K slice's product to the partial sums, and the rest of
+ * the slice (the conversion, a team's reduction, the ops after the NE
+ * op) and its stores follow the last K slice. */
 static double k_loop_cost(const npuc_tx8_group_plan *p, const cost_parts *c,
-                          int copies, int store_copies) {
+                          int copies, int store_copies, int k_copies) {
   double ks = npuc_tx8_reduce_slices(p);
   double load = c->load - ks * c->k_load, noc = c->noc - ks * c->k_noc;
   double tail = c->ne + c->ct - ks * c->k_chain;
@@ -942,7 +943,7 @@ static double k_loop_cost(const npuc_tx8_group_plan *p, const cost_parts *c,
                      load,
                      false};
   npuc_tx8_k_loop k = {(int64_t)ks, c->k_load,  c->k_noc,
-                       c->k_ready,  c->k_chain, 1};
+                       c->k_ready,  c->k_chain, k_copies};
   return npuc_tx8_k_loop_cycles(&l, &k);
 }
 
@@ -1057,8 +1058,12 @@ static void try_candidate_on(search *s, const npuc_tx8_group_plan *p,
   cost_parts c;
   estimate(s, p, sharding, slice, &c);
   bool fits = c.spm >= 0 && c.spm <= s->spm;
-  npuc_tx8_spm_fit fit = {
-      s->t->multi_buf, true, c.spm, {0}, s->t->multi_buf > 1};
+  npuc_tx8_spm_fit fit = {s->t->multi_buf,
+                          true,
+                          c.spm,
+                          {0},
+                          s->t->multi_buf > 1,
+                          s->t->multi_buf > 1 ? 2 : 1};
   memset(fit.multi, s->t->multi_buf > 1, sizeof fit.multi);
   bool st = false;
   double cost = fits ? group_cost(p, &c, &fit, &st) : -1;

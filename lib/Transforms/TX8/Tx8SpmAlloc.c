@@ -101,8 +101,19 @@ static unsigned group_op(MlirOperation op, void *user) {
  * the next slice's load (issued a slice ahead), this slice's store
  * draining while the next slice computes, and an intermediate (a
  * channel_norm, extract or compute result) that the next slice may write
- * before this slice's last reader is done. */
-enum { COPY_LOAD, COPY_STORE, COPY_INTERMEDIATE, COPY_CLASSES, COPY_NONE };
+ * before this slice's last reader is done. Apart from them, a reduce
+ * split's K-slice load (COPY_K): its second copy lets the K loop issue
+ * K slice j + 1's load while K slice j's gemm or conv reads the other
+ * (the nested loop's pipeline); it never takes more than two. */
+enum {
+  COPY_LOAD,
+  COPY_STORE,
+  COPY_INTERMEDIATE,
+  COPY_K,
+  COPY_CLASSES,
+  COPY_NONE
+};
+#define K_COPIES 2 /* of a K-slice load: one being read, one filling */
 
 /* The allocator's input: the plan's buffers, then the scratch, then the
  * extra copies of the multi-buffered ones. */
@@ -116,10 +127,11 @@ typedef struct {
   int copies[NPUC_TX8_MAX_BUFFERS];
   int copy_at[NPUC_TX8_MAX_BUFFERS][MAX_COPIES];
   int num_multi;  /* buffers with several copies */
-  int num_copies; /* the most any has */
+  int num_copies; /* the most any per-slice buffer has (K loads aside) */
+  int k_copies;   /* of the K-slice loads with copies (1: none) */
   bool stores;    /* the stored buffers have them too */
-  /* per class (COPY_LOAD, COPY_STORE, COPY_INTERMEDIATE): the buffers
-   * that could take copies and those that have them */
+  /* per class (COPY_LOAD, COPY_STORE, COPY_INTERMEDIATE, COPY_K): the
+   * buffers that could take copies and those that have them */
   int candidates[COPY_CLASSES], chosen[COPY_CLASSES];
 } group_buffers;
 
@@ -165,17 +177,21 @@ static bool alloc_group(MlirOperation group, const alloc_config *c) {
   }
   if (ok) {
     write_offsets(&plan, g, r.peak);
+    char k_loads[64] = "";
+    if (g->candidates[COPY_K])
+      snprintf(k_loads, sizeof k_loads, ", K-slice loads %d of %d in %d",
+               g->chosen[COPY_K], g->candidates[COPY_K], g->k_copies);
     if (c->stats)
       npuc_pass_remark(group,
                        "tx8be.group: SPM peak %lld bytes, max-live %lld, "
                        "%lld without reuse; %d buffers in %d copies (loads "
-                       "%d of %d, stores %d of %d, intermediates %d of %d)",
+                       "%d of %d, stores %d of %d, intermediates %d of %d%s)",
                        (long long)r.peak, (long long)r.max_live,
-                       (long long)g->bump, g->num_multi,
-                       g->num_multi ? g->num_copies : 1, g->chosen[COPY_LOAD],
-                       g->candidates[COPY_LOAD], g->chosen[COPY_STORE],
-                       g->candidates[COPY_STORE], g->chosen[COPY_INTERMEDIATE],
-                       g->candidates[COPY_INTERMEDIATE]);
+                       (long long)g->bump, g->num_multi, g->num_copies,
+                       g->chosen[COPY_LOAD], g->candidates[COPY_LOAD],
+                       g->chosen[COPY_STORE], g->candidates[COPY_STORE],
+                       g->chosen[COPY_INTERMEDIATE],
+                       g->candidates[COPY_INTERMEDIATE], k_loads);
   }
   free(g);
   return ok;
@@ -190,7 +206,8 @@ bool npuc_tx8_spm_fit_group(const npuc_tx8_group_plan *p,
   bool ok =
       place_group(p, sharding, slice, once, spm, max_copies, g, &r, err, cap);
   fit->peak = ok ? r.peak : -1;
-  fit->copies = ok && g->num_multi ? g->num_copies : 1;
+  fit->copies = ok ? g->num_copies : 1;
+  fit->k_copies = ok ? g->k_copies : 1;
   fit->stores = ok && g->stores;
   for (int i = 0; i < NPUC_TX8_MAX_BUFFERS; ++i)
     fit->multi[i] = ok && i < p->num_buffers && g->copies[i] > 1;
@@ -221,15 +238,18 @@ typedef struct {
 
 static int try_copies(copy_try *t, int copies, const bool *want);
 static int greedy_intermediates(copy_try *t, bool *want);
+static int try_slice_copies(copy_try *t, int most, bool with_k);
 
 /* The placement of one temporal slice's buffers with the most copies that
  * fit `spm` (the software pipeline's multi-buffering), by benefit: every
  * per-slice buffer in `max_copies` .. 2 copies; then two copies of the
  * loads and the stored buffers plus the intermediates that still fit,
  * the longest-lived per byte first; then two copies of the loads only;
- * then one copy (r->peak above spm when even that does not fit). `once`
- * (NULL: the plan's): the buffers filled once per tile. False after an
- * allocator error (message in err). */
+ * then one copy (r->peak above spm when even that does not fit). With a
+ * reduce split each of these first with two copies of the K-slice loads
+ * (their loop runs K slices per slice: its overlap comes first), then
+ * without. `once` (NULL: the plan's): the buffers filled once per tile.
+ * False after an allocator error (message in err). */
 static bool place_group(const npuc_tx8_group_plan *p, const int32_t *sharding,
                         const int32_t *slice, const bool *once, int64_t spm,
                         int max_copies, group_buffers *g,
@@ -244,36 +264,54 @@ static bool place_group(const npuc_tx8_group_plan *p, const int32_t *sharding,
   base->bufs[p->num_buffers].bytes = base->bump - bump[p->num_buffers];
   group_lifetimes(p, once, base);
   int cls[NPUC_TX8_MAX_BUFFERS];
-  bool want[NPUC_TX8_MAX_BUFFERS];
   for (int i = 0; i < p->num_buffers; ++i)
     cls[i] = base->bufs[i].bytes > 0 ? copy_class(p, once, i) : COPY_NONE;
   int64_t slices = slices_per_tile(p, sharding, slice);
   int most = slices < max_copies ? (int)slices : max_copies;
   copy_try t = {p, base, cls, spm, g, r, err, cap};
+  bool any_k = false;
+  for (int i = 0; i < p->num_buffers; ++i)
+    any_k = any_k || cls[i] == COPY_K;
+  int fits = any_k && max_copies >= 2 ? try_slice_copies(&t, most, true) : 0;
+  if (fits == 0)
+    fits = try_slice_copies(&t, most, false);
+  free(base);
+  return fits >= 0;
+}
+
+/* The ladder of place_group for the per-slice buffers, every K-slice load
+ * in two copies too when `with_k`: 1 when a rung fits (its placement in
+ * t->g), 0 when none does (the last, one copy, left in t->g), -1 after
+ * an allocator error. */
+static int try_slice_copies(copy_try *t, int most, bool with_k) {
+  const npuc_tx8_group_plan *p = t->p;
+  const int *cls = t->cls;
+  bool want[NPUC_TX8_MAX_BUFFERS];
   int fits = 0;
   for (int n = most; n >= 2 && fits == 0; --n) {
     for (int i = 0; i < p->num_buffers; ++i)
-      want[i] = cls[i] != COPY_NONE;
-    fits = try_copies(&t, n, want);
+      want[i] = cls[i] != COPY_NONE && (with_k || cls[i] != COPY_K);
+    fits = try_copies(t, n, want);
   }
   if (fits == 0 && most >= 2) {
     for (int i = 0; i < p->num_buffers; ++i)
-      want[i] = cls[i] == COPY_LOAD || cls[i] == COPY_STORE;
-    fits = try_copies(&t, 2, want);
+      want[i] = cls[i] == COPY_LOAD || cls[i] == COPY_STORE ||
+                (with_k && cls[i] == COPY_K);
+    fits = try_copies(t, 2, want);
     if (fits == 1)
-      fits = greedy_intermediates(&t, want);
+      fits = greedy_intermediates(t, want);
   }
   if (fits == 0 && most >= 2) {
     for (int i = 0; i < p->num_buffers; ++i)
-      want[i] = cls[i] == COPY_LOAD;
-    fits = try_copies(&t, 2, want);
+      want[i] = cls[i] == COPY_LOAD || (with_k && cls[i] == COPY_K);
+    fits = try_copies(t, 2, want);
   }
   if (fits == 0) {
-    memset(want, 0, sizeof want);
-    fits = try_copies(&t, 1, want);
+    for (int i = 0; i < p->num_buffers; ++i)
+      want[i] = with_k && cls[i] == COPY_K;
+    fits = try_copies(t, 1, want);
   }
-  free(base);
-  return fits >= 0;
+  return fits;
 }
 
 static void add_copies(const npuc_tx8_group_plan *p, group_buffers *g,
@@ -418,24 +456,38 @@ static void group_lifetimes(const npuc_tx8_group_plan *p, const bool *once,
   scratch->inplace_of = -1;
 }
 
+static bool load_target(const npuc_tx8_group_plan *p, int i);
+
 /* What a copy of buffer i would let overlap (COPY_NONE: it takes none):
- * a buffer filled once per tile (invariant, resident) or per K slice
- * inside one output slice (a reduce split's operands and partial sums)
- * keeps one; a load filled straight into its channel_norm is that
- * buffer's. */
+ * a buffer filled once per tile (invariant, resident) or the partial sums
+ * keep one; of a reduce split's K-slice buffers the ones its loads write
+ * take COPY_K (the channel_norms after them keep one: the K loop runs
+ * them in turn with the NE op); a load filled straight into its
+ * channel_norm is that buffer's. */
 static int copy_class(const npuc_tx8_group_plan *p, const bool *once, int i) {
   const npuc_tx8_buffer *b = &p->buffers[i];
   if ((once ? once[i] : npuc_tx8_buffer_once(b)) ||
-      npuc_tx8_buffer_in_reduce(p, i) || b->kind == NPUC_TX8_BUF_PSUM)
+      b->kind == NPUC_TX8_BUF_PSUM)
     return COPY_NONE;
-  if (b->kind == NPUC_TX8_BUF_LOAD)
-    return b->load_into < 0 ? COPY_LOAD : COPY_NONE;
-  if (b->kind == NPUC_TX8_BUF_NORM && p->buffers[b->source].load_into == i)
+  if (npuc_tx8_buffer_in_reduce(p, i))
+    return load_target(p, i) ? COPY_K : COPY_NONE;
+  if (load_target(p, i))
     return COPY_LOAD;
+  if (b->kind == NPUC_TX8_BUF_LOAD)
+    return COPY_NONE; /* its channel_norm holds it */
   for (int s = 0; s < p->num_stores; ++s)
     if (p->stores[s].buffer == i)
       return COPY_STORE;
   return COPY_INTERMEDIATE;
+}
+
+/* Whether a load writes buffer i: its own, or the channel_norm it is
+ * filled straight into. */
+static bool load_target(const npuc_tx8_group_plan *p, int i) {
+  const npuc_tx8_buffer *b = &p->buffers[i];
+  if (b->kind == NPUC_TX8_BUF_LOAD)
+    return b->load_into < 0;
+  return b->kind == NPUC_TX8_BUF_NORM && p->buffers[b->source].load_into == i;
 }
 
 /* How many SPM buffers op `op` defines (its mem_addr holds a slot each,
@@ -460,6 +512,7 @@ static void add_copies(const npuc_tx8_group_plan *p, group_buffers *g,
   int last = p->num_steps > 0 ? p->num_steps - 1 : 0;
   g->num_multi = 0;
   g->num_copies = 1;
+  g->k_copies = 1;
   memset(g->candidates, 0, sizeof g->candidates);
   memset(g->chosen, 0, sizeof g->chosen);
   for (int i = 0; i < p->num_buffers; ++i) {
@@ -468,7 +521,7 @@ static void add_copies(const npuc_tx8_group_plan *p, group_buffers *g,
     if (cls[i] == COPY_NONE)
       continue;
     g->candidates[cls[i]]++;
-    int n = copies,
+    int n = cls[i] == COPY_K ? K_COPIES : copies,
         most = NPUC_TX8_MAX_LIST / op_buffer_count(p, p->buffers[i].op);
     if (n > most)
       n = most;
@@ -477,8 +530,9 @@ static void add_copies(const npuc_tx8_group_plan *p, group_buffers *g,
     g->chosen[cls[i]]++;
     ++g->num_multi;
     g->copies[i] = n;
-    if (n > g->num_copies)
-      g->num_copies = n;
+    int *most_of = cls[i] == COPY_K ? &g->k_copies : &g->num_copies;
+    if (n > *most_of)
+      *most_of = n;
     for (int j = 0; j < p->num_buffers; ++j)
       if (g->bufs[j].inplace_of == i)
         g->bufs[j].inplace_of = -1;

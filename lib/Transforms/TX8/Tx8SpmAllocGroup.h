@@ -19,14 +19,18 @@ typedef struct {
    * not stored) has copies: the next slice's ops need not wait for this
    * slice's readers of any of them. */
   bool intermediates;
+  /* Of each K-slice load of a reduce split (1: none; the K loop then
+   * loads K slice j + 1 after K slice j's NE op). */
+  int k_copies;
 } npuc_tx8_spm_fit;
 
 /* The placement tx8-spm-alloc chooses for plan `p` sharded `sharding`
  * ways in slices of `slice`, with at most `max_copies` copies (1 to 3) in
  * `spm` bytes: the most copies that fit, of every per-slice buffer, else
  * two of the loads, the stored buffers and the intermediates that fit,
- * else of the loads, else none. `once` (NULL: the plan's own) says which
- * buffers are filled once per tile at that decision
+ * else of the loads, else none; with a reduce split each first with two
+ * copies of the K-slice loads, then without. `once` (NULL: the plan's own) says
+ * which buffers are filled once per tile at that decision
  * (npuc_tx8_buffer_resident). False after an allocator error (a message
  * in err). */
 bool npuc_tx8_spm_fit_group(const npuc_tx8_group_plan *p,

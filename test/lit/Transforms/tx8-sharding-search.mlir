@@ -8,27 +8,27 @@
 // RUN: npuc-opt %s --split-input-file --tx8-sharding="search-report=true search-budget=1" -o %t.out1 2>&1 | FileCheck %s --check-prefix=BUDGET
 
 // An MLP layer, 64 x 4096 times a 4096 x 4096 bf16 weight (32 MiB): no
-// tile holds the weight. N is sharded 2 ways and K goes to teams of 8
-// tiles (512 each, in one K slice: a tile's 512 x 2048 part of the
-// weight, 2 MiB, fits), the team's fp32 partial sums summed into its
-// first tile over the NoC (reduce_sharding): each tile reads its own part
-// of the weight in long rows, so DDR sees the weight once. Rows 2 ways
-// and N 8 ways with K in slices of 2048 and the weight's parts shared by
-// the two tiles of a column of the grid (each reading half from DDR)
-// comes next (270,490 cycles against 229,899); N sharded 16 ways (each
-// tile reading all of `a`) is dearer.
+// tile holds the weight. Rows and N go 4 ways each over the 4 x 4 tiles
+// and K in slices of 128 (fp32 partial sums in SPM), each K slice's
+// loads issued one K slice ahead into a second copy of their buffers
+// (the pipelined K loop), the weight's parts shared by the 4 tiles of a
+// ring over the NoC (196,912 cycles; the simulated program 196,952).
+// Without the K loop's copies the estimate preferred N 2 ways and K to
+// teams of 8 tiles (512 each in one K slice, their partial sums summed
+// over the NoC: reduce_sharding), 229,899 cycles (the simulated program
+// 213,654); N sharded 16 ways (each tile reading all of `a`) is dearer.
 // CHECK-LABEL: func.func @mlp_layer
 // CHECK: tx8be.gemm
-// CHECK-SAME: temporal_mem_slice = [64, 2048]
-// CHECK-SAME: reduce_sharding = 8
-// CHECK-SAME: reduce_split = 512
-// CHECK-SAME: shape_spatial_sharding = [1, 2]
+// CHECK-SAME: temporal_mem_slice = [16, 1024]
+// CHECK-SAME: reduce_split = 128
+// CHECK-SAME: shape_spatial_sharding = [4, 4]
 // The report: every candidate with its cost or why it was dropped, then
 // the choice.
 // REPORT-DAG: sharding 16x1 slice 4x4096: does not fit ({{[0-9]+}} bytes of SPM, 3145728)
 // REPORT-DAG: sharding 1x16 slice 64x256: {{[0-9]+}} cycles ({{[0-9]+}} slices of load {{[0-9]+}} store {{[0-9]+}} ne {{[0-9]+}} ct {{[0-9]+}} noc {{[0-9]+}}; once {{[0-9]+}}), {{[0-9]+}} bytes of SPM
 // REPORT-DAG: sharding 2x8 slice 32x512 K 2048: {{[0-9]+}} cycles
-// REPORT: tx8-search: tx8-sharding-search.mlir:[[@LINE+8]]:10: tx8be.gemm: chose sharding 1x2 slice 64x2048 K 512 over 8 tiles, {{[0-9]+}} cycles, of {{[0-9]+}} candidates
+// REPORT-DAG: sharding 1x2 slice 64x2048 K 512 over 8 tiles: {{[0-9]+}} cycles
+// REPORT: tx8-search: tx8-sharding-search.mlir:[[@LINE+8]]:10: tx8be.gemm: chose sharding 4x4 slice 16x1024 K 128, {{[0-9]+}} cycles, of {{[0-9]+}} candidates
 // BUDGET: tx8-search: tx8-sharding-search.mlir:[[@LINE+7]]:10: tx8be.gemm: chose sharding {{[0-9x]+}} slice {{[0-9x]+}}, {{[0-9]+}} cycles, of 1 candidates
 func.func @mlp_layer(%a: tensor<64x4096xbf16>, %b: tensor<4096x4096xbf16>, %v: tensor<4096xbf16>) -> tensor<64x4096xbf16> {
   %0 = tx8be.group(%a, %b, %v) : (tensor<64x4096xbf16>, tensor<4096x4096xbf16>, tensor<4096xbf16>) -> (tensor<64x4096xbf16>) {
@@ -46,13 +46,16 @@ func.func @mlp_layer(%a: tensor<64x4096xbf16>, %b: tensor<4096x4096xbf16>, %v: t
 // -----
 
 // On one tile a 1024 x 1024 f32 weight (4 MiB) does not fit SPM whole: K
-// goes in slices of 512 (partial sums in SPM), the weight in parts of whole
-// rows, contiguous in DDR (372523 cycles); N in two parts of 512 columns
-// would read runs of 2 KiB, 4 KiB apart, a bank opened for each (400939).
+// goes in slices of 128 (partial sums in SPM), the weight in parts of
+// whole rows, contiguous in DDR, two copies of each K slice's buffers so
+// the next one's loads overlap this one's gemm (353,194 cycles); slices
+// of 512 read DDR in longer runs but their copies do not fit, so the
+// loads wait for the gemm (372,523); N in two parts of 512 columns would
+// read runs of 2 KiB, 4 KiB apart, a bank opened for each.
 // CHECK-LABEL: func.func @one_tile
 // CHECK: tx8be.gemm
 // CHECK-SAME: temporal_mem_slice = [16, 1024]
-// CHECK-SAME: reduce_split = 512
+// CHECK-SAME: reduce_split = 128
 // CHECK-SAME: shape_spatial_sharding = [1, 1]
 module attributes {tx8be.tile_dx = 1 : i32, tx8be.tile_dy = 1 : i32} {
 func.func @one_tile(%a: tensor<16x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<16x1024xf32> {
