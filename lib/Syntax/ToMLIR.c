@@ -357,13 +357,14 @@ static void prepend_alias_defs(to_mlir *st) {
     return;
   size_t k = t->defs.len;
   npuc_textbuf *out = &st->out;
-  char *text = npuc_xmalloc(k + out->len + 1);
-  memcpy(text, t->defs.data, k);
-  memcpy(text + k, out->data, out->len + 1);
-  free(out->data);
-  out->data = text;
-  out->len += k;
-  out->cap = out->len + 1;
+  /* The definitions, then the text, become the output's buffer; the
+   * table frees the text's old one. */
+  npuc_tb_append(&t->defs, out->data, out->len);
+  char *old = out->data;
+  out->data = t->defs.data;
+  out->len = t->defs.len;
+  out->cap = t->defs.cap;
+  t->defs.data = old;
   npuc_srcmap *m = out->map;
   for (size_t i = 0; i < m->len && m->anchors[i].gen_line == st->first_line;
        ++i)
