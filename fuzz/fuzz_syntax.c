@@ -29,7 +29,8 @@ static char *exact_copy(const char *s, size_t len) {
 
 static void run_chunk(const npuc_op_registry *reg, const npuc_chunk *c) {
   char *text = exact_copy(c->text, c->len);
-  npuc_syntax_options opts = {reg, "fuzz.mlir", c->first_line, &quiet};
+  npuc_syntax_options opts = {reg,    "fuzz.mlir", c->first_line,
+                              &quiet, NULL,        NULL};
   npuc_source_form form;
   npuc_srcmap *map = NULL;
   char *mlir = npuc_syntax_to_mlir(&opts, text, c->len, &form, &map);

@@ -45,6 +45,14 @@ typedef struct {
   const char *filename; /* for loc() and diagnostics */
   int first_line;       /* line of the first byte of `text` in the file */
   const npuc_diag_sink *sink;
+  /* Optional: does `text` parse on its own, as a type (`is_type`) or an
+   * attribute, without any diagnostic? Types and attributes with
+   * parameters that the engine writes for MLIR and that do are defined
+   * once, as aliases before the first line's text, and referred to by
+   * name: MLIR then parses each distinct one once, not at every op
+   * (docs/syntax-engine.md, "Performance"). */
+  bool (*parses_alone)(void *user, const char *text, size_t len, bool is_type);
+  void *parses_alone_user;
 } npuc_syntax_options;
 
 /* Returns malloc'd, NUL-terminated text for MLIR, or NULL after reporting
@@ -63,5 +71,8 @@ char *npuc_syntax_from_mlir(const npuc_op_registry *registry, const char *text,
 void npuc_srcmap_lookup(const npuc_srcmap *map, int line, int col,
                         int *orig_line, int *orig_col);
 void npuc_srcmap_free(npuc_srcmap *map);
+/* The column a position of the rewritten text had before the alias
+ * definitions were put in front of its first line (ToMLIR.c). */
+int npuc_srcmap_unprefixed_col(const npuc_srcmap *map, int line, int col);
 
 #endif

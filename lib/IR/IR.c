@@ -254,6 +254,29 @@ static bool has_no_tokens(const char *text, size_t len) {
   return npuc_lex(&lx).kind == NPUC_TOK_EOF;
 }
 
+/* Diagnostics while a text is tried alone are swallowed; any one (even a
+ * warning) means the text is not to be parsed apart from its place. */
+static MlirLogicalResult note_diagnostic(MlirDiagnostic diag, void *user) {
+  (void)diag;
+  *(bool *)user = true;
+  return mlirLogicalResultSuccess();
+}
+
+/* npuc_syntax_options.parses_alone: MLIR parses `text` as a type or
+ * attribute without a word. */
+static bool parses_alone(void *user, const char *text, size_t len,
+                         bool is_type) {
+  MlirContext ctx = {user};
+  bool diagnosed = false;
+  MlirDiagnosticHandlerID id = mlirContextAttachDiagnosticHandler(
+      ctx, note_diagnostic, &diagnosed, NULL);
+  MlirStringRef ref = mlirStringRefCreate(text, len);
+  bool parsed = is_type ? !mlirTypeIsNull(mlirTypeParseGet(ctx, ref))
+                        : !mlirAttributeIsNull(mlirAttributeParseGet(ctx, ref));
+  mlirContextDetachDiagnosticHandler(ctx, id);
+  return parsed && !diagnosed;
+}
+
 bool npuc_module_parse(MlirContext ctx, const npuc_op_registry *reg,
                        const char *text, size_t len, const char *filename,
                        int first_line, const npuc_diag_sink *sink,
@@ -261,7 +284,8 @@ bool npuc_module_parse(MlirContext ctx, const npuc_op_registry *reg,
   memset(out, 0, sizeof *out);
   if (!npuc_check_nesting(text, len, filename, first_line, sink))
     return false;
-  npuc_syntax_options opts = {reg, filename, first_line, sink};
+  npuc_syntax_options opts = {reg,  filename,     first_line,
+                              sink, parses_alone, ctx.ptr};
   npuc_srcmap *map = NULL;
   char *rewritten = npuc_syntax_to_mlir(&opts, text, len, &out->form, &map);
   if (!rewritten)
@@ -341,7 +365,9 @@ char *npuc_op_print(const npuc_op_registry *reg, MlirOperation op,
   mlirOpPrintingFlagsDestroy(flags);
   npuc_sb_append(&b, "\n", 1);
   if (opts && opts->debug_info) {
-    /* Show the user's file name, not the internal buffer name. */
+    /* Show the user's file name, not the internal buffer name, and the
+     * column before the alias definitions moved the first line's text
+     * (ToMLIR.c). */
     context_state *st = state_of(mlirOperationGetContext(op));
     const char *real = st && st->filename[0] ? st->filename : kRewrittenName;
     npuc_sb fixed = {0};
@@ -353,6 +379,12 @@ char *npuc_op_print(const npuc_op_registry *reg, MlirOperation op,
         break;
       npuc_sb_printf(&fixed, "loc(\"%s\":", real);
       r = hit + strlen("loc(\"-\":");
+      int line, col, used = 0;
+      if (st && sscanf(r, "%d:%d%n", &line, &col, &used) == 2 && used > 0) {
+        npuc_sb_printf(&fixed, "%d:%d", line,
+                       npuc_srcmap_unprefixed_col(st->map, line, col));
+        r += used;
+      }
     }
     free(b.data);
     b = fixed;

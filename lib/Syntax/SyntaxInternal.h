@@ -19,6 +19,8 @@ typedef struct {
 struct npuc_srcmap {
   npuc_anchor *anchors;
   size_t len, cap;
+  /* Alias definitions moved line `prefix_line` right by `prefix_cols`. */
+  int prefix_line, prefix_cols;
 };
 
 typedef struct {

@@ -150,6 +150,13 @@ void npuc_srcmap_lookup(const npuc_srcmap *map, int line, int col,
   *orig_col = a->orig_col + (col - a->gen_col);
 }
 
+int npuc_srcmap_unprefixed_col(const npuc_srcmap *map, int line, int col) {
+  return map && map->prefix_cols && line == map->prefix_line &&
+                 col > map->prefix_cols
+             ? col - map->prefix_cols
+             : col;
+}
+
 void npuc_srcmap_free(npuc_srcmap *map) {
   if (!map)
     return;

@@ -30,10 +30,30 @@ typedef struct {
   size_t len, cap;
 } piece_list;
 
+/* A distinct type or attribute text written for MLIR (see aliasing below). */
+typedef struct {
+  char *key; /* a copy; NULL: an empty slot */
+  size_t n;
+  size_t hash;
+  bool is_type;
+  int number; /* of its alias; -1: written out at every use */
+} alias_entry;
+
+typedef struct {
+  bool enabled;
+  alias_entry *slots;
+  size_t mask, count;
+  int next;             /* the next alias number */
+  npuc_textbuf defs;    /* `!__npuc_0 = T #__npuc_1 = A ` */
+  npuc_textbuf scratch; /* an attribute being built */
+} alias_table;
+
 typedef struct {
   const npuc_syntax_options *opts;
   const npuc_op_registry *reg;
   npuc_textbuf out;
+  int first_line;
+  alias_table aliases;
   npuc_lexer lx;
   const char *copy; /* first byte not yet emitted */
   int copy_line, copy_col;
@@ -95,6 +115,9 @@ static bool convert_legacy_op(to_mlir *st, npuc_token name, npuc_lexer after);
 static void report_unknown_op(to_mlir *st, npuc_token name);
 static void check_elementwise(to_mlir *st, npuc_token name, npuc_lexer after);
 static void free_scratch(to_mlir *st);
+static void aliases_init(to_mlir *st, const char *text, size_t len);
+static void aliases_free(alias_table *t);
+static void prepend_alias_defs(to_mlir *st);
 
 /* ---- entry ------------------------------------------------------------- */
 
@@ -111,6 +134,8 @@ char *npuc_syntax_to_mlir(const npuc_syntax_options *opts, const char *text,
   npuc_srcmap *m = npuc_xcalloc(1, sizeof *m);
   int first = opts->first_line > 0 ? opts->first_line : 1;
   npuc_tb_init(&st.out, len + len / 4 + 64, first, m);
+  st.first_line = first;
+  aliases_init(&st, text, len);
   npuc_lexer_init(&st.lx, text, len, first);
   st.copy = text;
   st.copy_line = first;
@@ -120,6 +145,9 @@ char *npuc_syntax_to_mlir(const npuc_syntax_options *opts, const char *text,
             npuc_syntax_check_attrs(opts, text, len);
   if (ok) /* the rest of the text; its end position is not needed */
     flush(&st, text + len, st.copy_line, st.copy_col);
+  if (ok)
+    prepend_alias_defs(&st);
+  aliases_free(&st.aliases);
   if (!ok) {
     free(st.renames);
     free_scratch(&st);
@@ -171,6 +199,185 @@ static void emit_piece(to_mlir *st, piece p) {
   npuc_tb_anchor(&st->out, p.line, p.col);
   npuc_rewrite_span(&st->out, p.s, p.s + p.n, p.line, p.col, NPUC_TO_MLIR,
                     st->reg, st->form);
+}
+
+/* ---- aliases -----------------------------------------------------------
+ * MLIR parses a type such as tensor<16x16xf32> or an attribute such as
+ * array<i32: 1, 1, 0> anew at every op that writes it (a few thousand
+ * instructions each, most of reading a module). The types and attributes
+ * with parameters that our ops' generic form writes are therefore defined
+ * once as aliases (`!__npuc_0 = tensor<16x16xf32>`), before the text of
+ * the first line, and each op names them. MLIR resolves an alias to the
+ * very type or attribute the text would have given (the context uniques
+ * them), and prints the IR without it. Only texts that parse on their own
+ * without a diagnostic become aliases (the caller's parses_alone), so an
+ * invalid or alias-dependent one is still read, and reported, where the
+ * user wrote it. */
+
+#define ALIAS_PREFIX "__npuc_"
+
+static void aliases_init(to_mlir *st, const char *text, size_t len) {
+  alias_table *t = &st->aliases;
+  memset(t, 0, sizeof *t);
+  /* An input naming our prefix could define the same alias. */
+  t->enabled = st->opts->parses_alone &&
+               !memmem(text, len, ALIAS_PREFIX, sizeof ALIAS_PREFIX - 1);
+  npuc_tb_init(&t->defs, 256, 1, NULL);
+  npuc_tb_init(&t->scratch, 64, 1, NULL);
+}
+
+static void aliases_free(alias_table *t) {
+  for (size_t i = 0; t->slots && i <= t->mask; ++i)
+    free(t->slots[i].key);
+  free(t->slots);
+  npuc_tb_free(&t->defs);
+  npuc_tb_free(&t->scratch);
+}
+
+/* Eight bytes a step: every type and attribute our ops write is hashed. */
+static size_t text_hash(const char *s, size_t n, bool is_type) {
+  uint64_t h = (is_type ? 0x9e3779b97f4a7c15u : 0xcbf29ce484222325u) ^ n;
+  for (; n >= 8; s += 8, n -= 8) {
+    uint64_t w;
+    memcpy(&w, s, 8);
+    h = (h ^ w) * 0x100000001b3u;
+    h ^= h >> 29;
+  }
+  uint64_t w = 0;
+  memcpy(&w, s, n);
+  h = (h ^ w) * 0x100000001b3u;
+  return (size_t)(h ^ h >> 32);
+}
+
+static alias_entry *alias_slot(alias_table *t, const char *s, size_t n,
+                               size_t h, bool is_type) {
+  for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
+    alias_entry *e = &t->slots[i];
+    if (!e->key || (e->hash == h && e->n == n && e->is_type == is_type &&
+                    memcmp(e->key, s, n) == 0))
+      return e;
+  }
+}
+
+static void aliases_grow(alias_table *t) {
+  size_t old_size = t->slots ? t->mask + 1 : 0,
+         size = old_size ? old_size * 2 : 64;
+  alias_entry *old = t->slots;
+  t->slots = npuc_xcalloc(size, sizeof *t->slots);
+  t->mask = size - 1;
+  for (size_t i = 0; i < old_size; ++i)
+    if (old[i].key)
+      *alias_slot(t, old[i].key, old[i].n, old[i].hash, old[i].is_type) =
+          old[i];
+  free(old);
+}
+
+static void tb_put_uint(npuc_textbuf *tb, unsigned long long v);
+
+static void put_alias_name(npuc_textbuf *tb, bool is_type, int number) {
+  npuc_tb_puts(tb, is_type ? "!" ALIAS_PREFIX : "#" ALIAS_PREFIX);
+  tb_put_uint(tb, (unsigned)number);
+}
+
+/* Whether a text new to the table may become an alias at all. */
+static bool may_alias(const char *s, size_t n, bool is_type) {
+  return n >= 4 && memchr(s, '<', n) && !memchr(s, '\n', n) &&
+         /* its rewrite notes a source form */
+         !(is_type && memchr(s, '#', n) && memmem(s, n, "#dlti", 5));
+}
+
+/* The alias number of a type (`is_type`) or attribute text, defining it on
+ * first sight (through the memory-space rewrites when `rewrite`); -1 when
+ * it is to be written out. */
+static int alias_number(to_mlir *st, const char *s, size_t n, bool is_type,
+                        bool rewrite) {
+  alias_table *t = &st->aliases;
+  if (!t->enabled)
+    return -1;
+  if (2 * (t->count + 1) > (t->slots ? t->mask + 1 : 0))
+    aliases_grow(t);
+  size_t h = text_hash(s, n, is_type);
+  alias_entry *e = alias_slot(t, s, n, h, is_type);
+  if (e->key)
+    return e->number;
+  e->key = npuc_xmalloc(n);
+  memcpy(e->key, s, n);
+  e->n = n;
+  e->hash = h;
+  e->is_type = is_type;
+  e->number = -1;
+  t->count++;
+  if (!may_alias(s, n, is_type))
+    return -1;
+  npuc_textbuf text = {0};
+  if (rewrite) {
+    npuc_tb_init(&text, n + 16, 1, NULL);
+    npuc_rewrite_span(&text, s, s + n, 1, 1, NPUC_TO_MLIR, st->reg, st->form);
+    s = text.data;
+    n = text.len;
+  }
+  if (st->opts->parses_alone(st->opts->parses_alone_user, s, n, is_type)) {
+    e->number = t->next++;
+    put_alias_name(&t->defs, is_type, e->number);
+    npuc_tb_puts(&t->defs, " = ");
+    npuc_tb_append(&t->defs, s, n);
+    npuc_tb_putc(&t->defs, ' ');
+  }
+  if (rewrite)
+    npuc_tb_free(&text);
+  return e->number;
+}
+
+/* A type piece, by its alias when it has one. */
+static void emit_type_piece(to_mlir *st, piece p) {
+  int number = alias_number(st, p.s, p.n, true, true);
+  if (number < 0) {
+    emit_piece(st, p);
+    return;
+  }
+  npuc_tb_anchor(&st->out, p.line, p.col);
+  put_alias_name(&st->out, true, number);
+}
+
+/* An attribute value the engine built, by its alias when it has one. */
+static void emit_attr_text(to_mlir *st, const char *s, size_t n) {
+  int number = alias_number(st, s, n, false, false);
+  if (number < 0)
+    npuc_tb_append(&st->out, s, n);
+  else
+    put_alias_name(&st->out, false, number);
+}
+
+/* The definitions go before the first line's text: every line keeps its
+ * number; the first line's positions move right, and its anchors with
+ * them (an op there carries an explicit loc, see convert_op). */
+static void prepend_alias_defs(to_mlir *st) {
+  alias_table *t = &st->aliases;
+  if (!t->enabled || !t->defs.len)
+    return;
+  size_t k = t->defs.len;
+  npuc_textbuf *out = &st->out;
+  /* The definitions, then the text, become the output's buffer; the
+   * table frees the text's old one. */
+  npuc_tb_append(&t->defs, out->data, out->len);
+  char *old = out->data;
+  out->data = t->defs.data;
+  out->len = t->defs.len;
+  out->cap = t->defs.cap;
+  t->defs.data = old;
+  npuc_srcmap *m = out->map;
+  for (size_t i = 0; i < m->len && m->anchors[i].gen_line == st->first_line;
+       ++i)
+    m->anchors[i].gen_col += (int)k;
+  if (m->len == m->cap) {
+    m->cap = m->cap ? m->cap * 2 : 64;
+    m->anchors = npuc_xreallocarray(m->anchors, m->cap, sizeof *m->anchors);
+  }
+  memmove(m->anchors + 1, m->anchors, m->len * sizeof *m->anchors);
+  m->anchors[0] = (npuc_anchor){st->first_line, 1 + (int)k, st->first_line, 1};
+  m->len++;
+  m->prefix_line = st->first_line;
+  m->prefix_cols = (int)k;
 }
 
 static piece tok_piece(npuc_token t) {
@@ -601,7 +808,8 @@ static bool convert_op(to_mlir *st, npuc_token stmt, npuc_token name,
   /* MLIR locates an op at its name: where the user wrote it whenever no
    * rewrite earlier on the line shifted it. Only otherwise does the op need
    * an explicit loc (most ops do not, and MLIR then parses less). */
-  p.needs_loc = st->out.line != name.line || st->out.col != name.col;
+  p.needs_loc = st->out.line != name.line || st->out.col != name.col ||
+                (st->aliases.enabled && st->out.line == st->first_line);
   bool ok = parse_elems(st, &p, def->format, def->format_len);
   if (ok && npuc_tok_keyword(npuc_peek(&st->lx), "loc") &&
       npuc_tok_punct(npuc_peek2(&st->lx), '(')) {
@@ -1542,7 +1750,7 @@ static void emit_attr_dict(to_mlir *st, parsed_op *p) {
     npuc_tb_puts(&st->out, def->attrs[i].name);
     if (def->attrs[i].kind != NPUC_AK_UNIT) {
       npuc_tb_puts(&st->out, " = ");
-      npuc_tb_puts(&st->out, p->attrs[i]);
+      emit_attr_text(st, p->attrs[i], strlen(p->attrs[i]));
     }
     first = false;
   }
@@ -1550,14 +1758,18 @@ static void emit_attr_dict(to_mlir *st, parsed_op *p) {
   bool user_segments =
       p->dict.s && memmem(p->dict.s, p->dict.n, "operandSegmentSizes", 19);
   if (def->uses_segments && !user_segments) {
-    npuc_tb_puts(&st->out, first ? "operandSegmentSizes = array<i32: "
-                                 : ", operandSegmentSizes = array<i32: ");
+    npuc_tb_puts(&st->out,
+                 first ? "operandSegmentSizes = " : ", operandSegmentSizes = ");
+    npuc_textbuf *sizes = &st->aliases.scratch;
+    sizes->len = 0;
+    npuc_tb_puts(sizes, "array<i32: ");
     for (size_t g = 0; g < def->num_operands; ++g) {
       if (g)
-        npuc_tb_append(&st->out, ", ", 2);
-      tb_put_uint(&st->out, p->operands[g].len);
+        npuc_tb_append(sizes, ", ", 2);
+      tb_put_uint(sizes, p->operands[g].len);
     }
-    npuc_tb_putc(&st->out, '>');
+    npuc_tb_putc(sizes, '>');
+    emit_attr_text(st, sizes->data, sizes->len);
   }
   npuc_tb_putc(&st->out, '}');
 }
@@ -1568,7 +1780,7 @@ static void emit_type_list(to_mlir *st, piece_list *groups, size_t n,
     for (size_t i = 0; i < groups[g].len; ++i) {
       if (!*first)
         npuc_tb_puts(&st->out, ", ");
-      emit_piece(st, groups[g].items[i]);
+      emit_type_piece(st, groups[g].items[i]);
       *first = false;
     }
 }
@@ -1594,16 +1806,65 @@ static void emit_loc(to_mlir *st, parsed_op *p) {
   npuc_tb_putc(&st->out, ')');
 }
 
+/* The types of `groups`, rewritten, into `tb`; false for one whose
+ * rewrite would note a source form (emit_piece writes those). */
+static bool put_type_list(to_mlir *st, npuc_textbuf *tb, piece_list *groups,
+                          size_t n, bool *first) {
+  for (size_t g = 0; g < n; ++g)
+    for (size_t i = 0; i < groups[g].len; ++i) {
+      piece p = groups[g].items[i];
+      if (memchr(p.s, '#', p.n) && memmem(p.s, p.n, "#dlti", 5))
+        return false;
+      if (!*first)
+        npuc_tb_puts(tb, ", ");
+      npuc_rewrite_span(tb, p.s, p.s + p.n, 1, 1, NPUC_TO_MLIR, st->reg,
+                        st->form);
+      *first = false;
+    }
+  return true;
+}
+
+/* ` : (T, U) -> V` by one alias of the whole function type (MLIR reads
+ * the generic form's `: type` as any type, then wants a function type):
+ * false when it has none. */
+static bool emit_signature_alias(to_mlir *st, parsed_op *p, size_t nres) {
+  const npuc_op_def *def = p->def;
+  npuc_textbuf *sig = &st->aliases.scratch;
+  if (!st->aliases.enabled)
+    return false;
+  sig->len = 0;
+  npuc_tb_putc(sig, '(');
+  bool first = true;
+  if (!put_type_list(st, sig, p->otypes, def->num_operands, &first))
+    return false;
+  npuc_tb_puts(sig, nres != 1 ? ") -> (" : ") -> ");
+  first = true;
+  if (!put_type_list(st, sig, p->rtypes, def->num_results, &first))
+    return false;
+  if (nres != 1)
+    npuc_tb_putc(sig, ')');
+  int number = alias_number(st, sig->data, sig->len, true, false);
+  if (number < 0)
+    return false;
+  npuc_tb_puts(&st->out, " : ");
+  put_alias_name(&st->out, true, number);
+  return true;
+}
+
 static void emit_tail(to_mlir *st, parsed_op *p) {
   const npuc_op_def *def = p->def;
   emit_attr_dict(st, p);
+  size_t nres = 0;
+  for (size_t g = 0; g < def->num_results; ++g)
+    nres += p->rtypes[g].len;
+  if (emit_signature_alias(st, p, nres)) {
+    emit_loc(st, p);
+    return;
+  }
   npuc_tb_puts(&st->out, " : (");
   bool first = true;
   emit_type_list(st, p->otypes, def->num_operands, &first);
   npuc_tb_puts(&st->out, ") -> ");
-  size_t nres = 0;
-  for (size_t g = 0; g < def->num_results; ++g)
-    nres += p->rtypes[g].len;
   if (nres != 1)
     npuc_tb_putc(&st->out, '(');
   first = true;

@@ -33,7 +33,7 @@ static void quiet(void *user, npuc_severity sev, const char *file, int line,
 static char *to_mlir(const char *text, npuc_source_form *form,
                      npuc_srcmap **map, int *err_pos) {
   npuc_diag_sink sink = {quiet, err_pos};
-  npuc_syntax_options opts = {registry(), "t.mlir", 1, &sink};
+  npuc_syntax_options opts = {registry(), "t.mlir", 1, &sink, NULL, NULL};
   return npuc_syntax_to_mlir(&opts, text, strlen(text), form, map);
 }
 
@@ -214,6 +214,58 @@ static void reports_error_position(void **state) {
   assert_int_equal(pos[1], 29);
 }
 
+/* parses_alone for the alias test: every text but those naming `bad`. */
+static bool parses_unless_bad(void *user, const char *text, size_t len,
+                              bool is_type) {
+  (void)is_type;
+  ++*(int *)user;
+  for (size_t i = 0; i + 3 <= len; ++i)
+    if (memcmp(text + i, "bad", 3) == 0)
+      return false;
+  return true;
+}
+
+/* Types and attributes with parameters are defined once as aliases in
+ * front of the first line (asked about once each); the first line's
+ * positions map back past them; a text that does not parse alone stays in
+ * place. */
+static void aliases_defined_once(void **state) {
+  (void)state;
+  int asked = 0;
+  npuc_syntax_options opts = {registry(), "t.mlir",          1,
+                              NULL,       parses_unless_bad, &asked};
+  const char *in = "func.func @f(%a: tensor<4xf32>) {\n"
+                   "  %0 = hivm.hir.vexp ins(%a : tensor<4xf32>) outs(%a : "
+                   "tensor<4xf32>) -> tensor<4xf32>\n"
+                   "  %1 = hivm.hir.vexp ins(%a : tensor<4xf32>) outs(%a : "
+                   "tensor<4xf32>) -> tensor<4xf32>\n"
+                   "  %2 = hivm.hir.vexp ins(%a : tensor<4xbad>) outs(%a : "
+                   "tensor<4xbad>) -> tensor<4xbad>\n"
+                   "}\n";
+  npuc_srcmap *map = NULL;
+  char *out = npuc_syntax_to_mlir(&opts, in, strlen(in), NULL, &map);
+  assert_non_null(out);
+  const char *defs = "#__npuc_0 = array<i32: 1, 1, 0> !__npuc_1 = "
+                     "(tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> ";
+  assert_memory_equal(out, defs, strlen(defs));
+  assert_non_null(strstr(out, "%0 = \"hivm.hir.vexp\"(%a, %a) "
+                              "{operandSegmentSizes = #__npuc_0} : "
+                              "!__npuc_1\n"));
+  assert_non_null(strstr(out, "%1 = \"hivm.hir.vexp\"(%a, %a) "
+                              "{operandSegmentSizes = #__npuc_0} : "
+                              "!__npuc_1\n"));
+  assert_non_null(strstr(out, ": (tensor<4xbad>, tensor<4xbad>) -> "
+                              "tensor<4xbad>\n"));
+  /* The sizes and the signature, then the bad signature and its type. */
+  assert_int_equal(asked, 4);
+  int line, col;
+  npuc_srcmap_lookup(map, 1, (int)strlen(defs) + 14, &line, &col);
+  assert_int_equal(line, 1);
+  assert_int_equal(col, 14); /* %a */
+  npuc_srcmap_free(map);
+  free(out);
+}
+
 static void generic_to_custom(void **state) {
   (void)state;
   const char *in =
@@ -318,6 +370,7 @@ int main(void) {
       cmocka_unit_test(shifted_op_keeps_its_location),
       cmocka_unit_test(source_map_points_back),
       cmocka_unit_test(reports_error_position),
+      cmocka_unit_test(aliases_defined_once),
       cmocka_unit_test(generic_to_custom),
       cmocka_unit_test(unfit_generic_stays_generic),
       cmocka_unit_test(legacy_forms_round_trip),
