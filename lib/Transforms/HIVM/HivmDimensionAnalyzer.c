@@ -153,9 +153,12 @@ bool npuc_dim_analyze(MlirOperation func, const npuc_op_registry *reg,
 void npuc_dim_result_free(npuc_dim_result *r) {
   free(r->leaves);
   free(r->loads);
+  free(r->tcbs);
   npuc_op_list_free(&r->ops);
   r->leaves = NULL;
   r->loads = NULL;
+  r->tcbs = NULL;
+  r->num_tcbs = 0;
   r->num_leaves = r->num_tiled = r->num_loads = 0;
 }
 
@@ -1016,6 +1019,7 @@ static bool whole_ok(analyzer *a, const npuc_dim_leaf *l,
 static void refuse_partial(npuc_dim_result *out, const npuc_dim_leaf *l);
 static void note_broadcast_across(analyzer *a, npuc_dim_result *out,
                                   const bool *chosen);
+static void find_tcbs(analyzer *a, npuc_dim_result *out, const bool *chosen);
 
 /* Counts, per class, the leaves it can halve; the most wins, then the one
  * seen on the outermost dim, then the oldest. */
@@ -1054,9 +1058,10 @@ static void choose_axis(analyzer *a, npuc_dim_result *out) {
   for (size_t i = 0; out->num_tiled > 0 && i < out->num_leaves; i++)
     if (out->leaves[i].dim < 0 && !whole_ok(a, &out->leaves[i], widest))
       refuse_partial(out, &out->leaves[i]);
-  if (out->num_tiled > 0)
+  if (out->num_tiled > 0) {
     note_broadcast_across(a, out, chosen);
-  else if (!out->reason)
+    find_tcbs(a, out, chosen);
+  } else if (!out->reason)
     explain_failure(a, out);
   free(count), free(stamp), free(outer), free(widest), free(chosen);
 }
@@ -1213,6 +1218,50 @@ static void note_broadcast_across(analyzer *a, npuc_dim_result *out,
   MlirValue val = {first->key};
   out->broadcast_at = mlirValueIsAOpResult(val) ? mlirOpResultGetOwner(val)
                                                 : (MlirOperation){NULL};
+}
+
+/* The id of a tightly coupled buffer mark, or -1. */
+int64_t npuc_dim_tcb_id(MlirOperation op) {
+  if (!npuc_op_is(op, "annotation.mark") || mlirOperationGetNumOperands(op) < 1)
+    return -1;
+  MlirAttribute t = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("hivm.tightly_coupled_buffer"));
+  if (mlirAttributeIsNull(t) || !mlirAttributeIsAOpaque(t))
+    return -1;
+  MlirStringRef data = mlirOpaqueAttrGetData(t);
+  const char *lt = memchr(data.data, '<', data.length);
+  int64_t id = 0;
+  if (!lt)
+    return -1;
+  for (const char *c = lt + 1; c < data.data + data.length && *c != '>'; c++) {
+    if (*c < '0' || *c > '9' || id > INT32_MAX)
+      return -1;
+    id = id * 10 + (*c - '0');
+  }
+  return id;
+}
+
+/* The tightly coupled buffers with a dim in a chosen class. */
+static void find_tcbs(analyzer *a, npuc_dim_result *out, const bool *chosen) {
+  for (size_t i = 0; i < a->ops.count; i++) {
+    int64_t id = npuc_dim_tcb_id(a->ops.ops[i]);
+    if (id < 0)
+      continue;
+    dims x = dims_of(a, mlirOperationGetOperand(a->ops.ops[i], 0));
+    for (int d = 0; x.base >= 0 && d < x.rank; d++) {
+      if (!chosen[find(a, x.base + d)])
+        continue;
+      npuc_dim_tcb *grown =
+          realloc(out->tcbs, (out->num_tcbs + 1) * sizeof *out->tcbs);
+      if (!grown) {
+        a->oom = true;
+        return;
+      }
+      out->tcbs = grown;
+      out->tcbs[out->num_tcbs++] = (npuc_dim_tcb){a->ops.ops[i], id, d};
+      break;
+    }
+  }
 }
 
 static void analyzer_free(analyzer *a) {

@@ -2,6 +2,7 @@
 #ifndef NPUC_TRANSFORMS_SUBBLOCK_H
 #define NPUC_TRANSFORMS_SUBBLOCK_H
 
+#include "npuc/BuildOps.h"
 #include "npuc/DimensionAnalyzer.h"
 #include "npuc/OpTable.h"
 #include <mlir-c/IR.h>
@@ -75,5 +76,29 @@ bool npuc_sub_block_scatters(MlirOperation op);
 /* Is `t` shaped like the stored value type `vt` (dim d may be dynamic in
  * both: a window)? */
 bool npuc_sub_block_like_value(MlirType t, MlirType vt, int d);
+
+/* `tensor.insert_slice %half into %whole[.., offset at dim, ..]`, made by
+ * `b`. */
+MlirValue npuc_sub_block_insert_half(npuc_builder *b, MlirValue half,
+                                     MlirValue whole, MlirValue offset,
+                                     int dim);
+
+/* A tightly coupled buffer an AIV function cut along `dim` (its mark has
+ * `hivm.tightly_coupled_buffer<id>`). */
+typedef struct {
+  MlirOperation aiv;
+  int64_t id;
+  int dim;
+} npuc_sub_block_tcb;
+
+/* Is the module's hacc.target one whose fixpipe has dual destinations
+ * (the Ascend910_95 and Ascend950 series)? */
+bool npuc_sub_block_dual_dst_target(MlirOperation module);
+/* The cube side (SubBlockCube.c): halves the tightly coupled buffers of
+ * `tcbs` the AIC function `aic` writes with a fixpipe, which gets the dual
+ * destination, and the AIV function's buffer, read at the sub-block's
+ * offset. True if it changed anything. */
+bool npuc_sub_block_split_cube(MlirOperation aic,
+                               const npuc_sub_block_tcb *tcbs, size_t n);
 
 #endif
