@@ -106,8 +106,7 @@ static MlirValue ub_alloc(MlirOperation mark, int64_t *shape, int *rank) {
   MlirType t = mlirValueGetType(v);
   if (!mlirValueIsAOpResult(v) ||
       !npuc_op_is(mlirOpResultGetOwner(v), "memref.alloc") ||
-      !static_shape(t, shape, rank) ||
-      !in_ub(t))
+      !static_shape(t, shape, rank) || !in_ub(t))
     return (MlirValue){NULL};
   return v;
 }
@@ -122,8 +121,8 @@ static const char *split_mode(MlirOperation fixpipe, int rank, int dim,
                               int64_t *multiple) {
   MlirAttribute dma = attr_of(fixpipe, "dma_mode");
   bool dn = npuc_opaque_attr_contains(dma, "nz2dn");
-  bool fractal = mlirAttributeIsNull(dma) ||
-                 npuc_opaque_attr_contains(dma, "nz2nz");
+  bool fractal =
+      mlirAttributeIsNull(dma) || npuc_opaque_attr_contains(dma, "nz2nz");
   bool row = dim == rank - 2, column = dim == rank - 1;
   if (fractal && (dim == 0 || dim == 1)) {
     *multiple = 2;
@@ -224,12 +223,12 @@ static void halve_value(MlirValue v, int dim) {
     shape[i] = mlirShapedTypeGetDimSize(t, i);
   shape[dim] /= 2;
   if (mlirTypeIsAMemRef(t))
-    mlirValueSetType(v, memref_like(t, shape, rank,
-                                    mlirMemRefTypeGetLayout(t)));
+    mlirValueSetType(v,
+                     memref_like(t, shape, rank, mlirMemRefTypeGetLayout(t)));
   else
-    mlirValueSetType(v, mlirRankedTensorTypeGet(
-                            rank, shape, mlirShapedTypeGetElementType(t),
-                            mlirRankedTensorTypeGetEncoding(t)));
+    mlirValueSetType(
+        v, mlirRankedTensorTypeGet(rank, shape, mlirShapedTypeGetElementType(t),
+                                   mlirRankedTensorTypeGetEncoding(t)));
 }
 
 /* The subview's sizes and result type after its source was halved along
@@ -264,8 +263,7 @@ static void halve_subview(MlirOperation view, int dim) {
       kept_strides[r++] = strides[i];
     }
   }
-  MlirAttribute layout =
-      mlirStridedLayoutAttrGet(ctx, offset, r, kept_strides);
+  MlirAttribute layout = mlirStridedLayoutAttrGet(ctx, offset, r, kept_strides);
   mlirOperationSetAttributeByName(
       view, mlirStringRefCreateFromCString("static_sizes"),
       mlirDenseI64ArrayGet(ctx, rank, sizes));
@@ -295,8 +293,8 @@ static void mark_empty(MlirValue v) {
 static void detach_reads(buffer_uses *u) {
   for (int k = 0; k < u->num_reads; k++) {
     MlirValue t = mlirOperationGetResult(u->reads[k], 0);
-    for (MlirOpOperand use = mlirValueGetFirstUse(t);
-         !mlirOpOperandIsNull(use); use = mlirValueGetFirstUse(t)) {
+    for (MlirOpOperand use = mlirValueGetFirstUse(t); !mlirOpOperandIsNull(use);
+         use = mlirValueGetFirstUse(t)) {
       MlirOperation op = mlirOpOperandGetOwner(use);
       if (!npuc_op_is(op, "scf.yield")) {
         mlirOperationSetOperand(op, mlirOpOperandGetOperandNumber(use),
@@ -326,8 +324,8 @@ static void mark_tiled(MlirOperation mark, int dim) {
 
 /* The fixpipes' modes, when every fixpipe into the buffer can take the
  * split along `dim` and every view and read can follow. */
-static bool plan_cube(MlirValue alloc, const int64_t *shape, int rank,
-                      int dim, buffer_uses *u, const char **modes) {
+static bool plan_cube(MlirValue alloc, const int64_t *shape, int rank, int dim,
+                      buffer_uses *u, const char **modes) {
   if (!collect_uses(alloc, u) || u->num_fixpipes == 0)
     return false;
   for (int k = 0; k < u->num_fixpipes; k++) {
@@ -347,8 +345,8 @@ static bool plan_cube(MlirValue alloc, const int64_t *shape, int rank,
 
 /* The dim the cut follows in each view's source (`in`) and result
  * (`out`), by view; false if a view cannot follow. */
-static bool plan_views(const buffer_uses *u, MlirValue alloc, int dim,
-                       int *in, int *out) {
+static bool plan_views(const buffer_uses *u, MlirValue alloc, int dim, int *in,
+                       int *out) {
   for (int k = 0; k < u->num_views; k++) {
     MlirValue src = mlirOperationGetOperand(u->views[k], 0);
     in[k] = mlirValueEqual(src, alloc) ? dim : -1;
@@ -362,8 +360,8 @@ static bool plan_views(const buffer_uses *u, MlirValue alloc, int dim,
 }
 
 static void split_cube_buffer(MlirOperation mark, MlirValue alloc, int dim,
-                              buffer_uses *u, const char **modes,
-                              const int *in, const int *out) {
+                              buffer_uses *u, const char **modes, const int *in,
+                              const int *out) {
   MlirContext ctx = mlirOperationGetContext(mark);
   halve_value(alloc, dim);
   for (int k = 0; k < u->num_views; k++) {
@@ -400,8 +398,8 @@ static bool plan_vector(MlirValue alloc, buffer_uses *u) {
 static MlirValue sub_block_index(MlirOperation op) {
   for (MlirOperation p = mlirOperationGetParentOperation(op);
        !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
-    if (npuc_op_is(p, "scf.for") && !mlirAttributeIsNull(attr_of(
-                                        p, SUB_BLOCK_LOOP_MARK)))
+    if (npuc_op_is(p, "scf.for") &&
+        !mlirAttributeIsNull(attr_of(p, SUB_BLOCK_LOOP_MARK)))
       return mlirBlockGetArgument(
           mlirRegionGetFirstBlock(mlirOperationGetRegion(p, 0)), 0);
   return (MlirValue){NULL};
@@ -464,8 +462,7 @@ bool npuc_sub_block_split_cube(MlirOperation aic,
     MlirValue alloc = ub_alloc(mark, shape, &rank);
     MlirValue valloc = ub_alloc(vmark, vshape, &vrank);
     if (mlirValueIsNull(alloc) || mlirValueIsNull(valloc) || rank != vrank ||
-        memcmp(shape, vshape, (size_t)rank * sizeof *shape) != 0 ||
-        dim >= rank)
+        memcmp(shape, vshape, (size_t)rank * sizeof *shape) != 0 || dim >= rank)
       continue;
     buffer_uses cube = {0}, vector = {0};
     const char *modes[MAX_VIEWS];
