@@ -90,6 +90,13 @@ void npuc_dim_result_free(npuc_dim_result *r);
  * -1 for any other op. */
 int64_t npuc_dim_tcb_id(MlirOperation op);
 
+/* Is `t` a memref in UB ("#hivm.address_space<ub>")? */
+bool npuc_dim_ub_memref(MlirType t);
+/* Is the hacc.target around `op` of the Ascend910_95 or Ascend950 series
+ * (fixpipes with dual destinations; bishengir's register-based targets
+ * with Ascend310B if `or_310b`)? */
+bool npuc_dim_target_950(MlirOperation op, bool or_310b);
+
 /* The operand index of the stored value of a store-like op (its first
  * `src` operand), or -1. */
 intptr_t npuc_dim_stored_operand(const npuc_op_registry *reg, MlirOperation op);

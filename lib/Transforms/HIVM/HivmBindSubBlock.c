@@ -25,8 +25,10 @@
  * caused it. A store marked {already_sub_block_bound} is left as it is, and
  * a distributed custom op without results (a barrier) is guarded like a
  * store. With enable-tile=false the cube function of a mix kernel loses its
- * tiling_dim_mapping marks. docs/passes/hivm-bind-sub-block.md has the
- * details. */
+ * tiling_dim_mapping marks. Run on a module, it then does the cube side
+ * (SubBlockCube.c): the AIC functions' fixpipes into the tightly coupled
+ * buffers the AIV functions cut get a dual destination. docs/passes/
+ * hivm-bind-sub-block.md has the details. */
 #include "BubbleUpInternal.h" /* BUB_UNSLICE */
 #include "npuc/BuildOps.h"
 #include "SubBlock.h"
@@ -103,7 +105,8 @@ static void drop_tiling_dim_mapping(MlirOperation func);
 /* What tiling one function left: did the pass verify it, and the tightly
  * coupled buffers it cut (for the cube side; capacity `cap`). */
 typedef struct {
-  bool verified, collect; /* collect: keep the tightly coupled buffers */
+  bool verified, tiled;
+  bool collect; /* keep the tightly coupled buffers it cut */
   npuc_sub_block_tcb *tcbs;
   size_t num_tcbs, cap;
 } function_result;
@@ -129,6 +132,17 @@ static void keep_tcbs(MlirOperation func, const npuc_dim_result *dims,
 /* The functions of the module's body, then, on targets whose fixpipe has
  * dual destinations, the AIC functions writing the tightly coupled
  * buffers the AIV functions cut (SubBlockCube.c). */
+static bool is_mix_aic(MlirOperation f) {
+  return npuc_op_is(f, "func.func") &&
+         core_type_is(f, "#hivm.func_core_type<AIC>") &&
+         has_attr(f, "hivm.part_of_mix");
+}
+
+/* The functions of the module's body, then, on targets whose fixpipe has
+ * dual destinations, the cube side (SubBlockCube.c): the AIC functions'
+ * fixpipes into the tightly coupled buffers the AIV functions cut. When one
+ * cannot take the split, every AIV function that was cut is restored from
+ * its copy and falls back to 1:1, as in bishengir. */
 static bool bind_module(MlirOperation module, const npuc_pass_options *opts,
                         const npuc_pass_context *ctx) {
   if (mlirOperationGetNumRegions(module) == 0) {
@@ -136,27 +150,52 @@ static bool bind_module(MlirOperation module, const npuc_pass_options *opts,
     return true;
   }
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  npuc_op_list aics = {0}, cut = {0}, copies = {0};
+  bool cube = npuc_dim_target_950(module, false);
+  for (MlirOperation f = mlirBlockGetFirstOperation(body);
+       cube && !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f))
+    if (is_mix_aic(f))
+      npuc_op_list_push(&aics, f);
   function_result r = {.verified = true};
-  bool ok = true, cube = npuc_sub_block_dual_dst_target(module);
+  bool ok = true;
   for (MlirOperation f = mlirBlockGetFirstOperation(body);
        ok && !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
     if (!npuc_op_is(f, "func.func"))
       continue;
-    function_result one = {
-        .collect = cube, .tcbs = r.tcbs, .num_tcbs = r.num_tcbs, .cap = r.cap};
+    MlirOperation copy =
+        aics.count > 0 ? mlirOperationClone(f) : (MlirOperation){NULL};
+    function_result one = {.collect = aics.count > 0,
+                           .tcbs = r.tcbs,
+                           .num_tcbs = r.num_tcbs,
+                           .cap = r.cap};
     ok = bind_function(f, opts, ctx, &one);
     r.tcbs = one.tcbs, r.num_tcbs = one.num_tcbs, r.cap = one.cap;
     r.verified = r.verified && one.verified;
+    if (!mlirOperationIsNull(copy) && one.tiled) {
+      npuc_op_list_push(&cut, f);
+      npuc_op_list_push(&copies, copy);
+    } else if (!mlirOperationIsNull(copy)) {
+      mlirOperationDestroy(copy);
+    }
   }
-  for (MlirOperation f = mlirBlockGetFirstOperation(body);
-       ok && r.num_tcbs > 0 && !mlirOperationIsNull(f);
-       f = mlirOperationGetNextInBlock(f))
-    if (npuc_op_is(f, "func.func") &&
-        core_type_is(f, "#hivm.func_core_type<AIC>") &&
-        has_attr(f, "hivm.part_of_mix") &&
-        npuc_sub_block_split_cube(f, r.tcbs, r.num_tcbs))
-      r.verified = false; /* the pass manager verifies the module */
+  int split =
+      ok ? npuc_sub_block_split_cube(aics.ops, aics.count, r.tcbs, r.num_tcbs)
+         : 0;
+  for (size_t i = 0; i < copies.count; i++) {
+    if (split < 0) { /* the split functions go back, and fall back */
+      mlirBlockInsertOwnedOperationBefore(body, cut.ops[i], copies.ops[i]);
+      mlirOperationDestroy(cut.ops[i]);
+      fall_back(copies.ops[i], ctx->registry);
+    } else {
+      mlirOperationDestroy(copies.ops[i]);
+    }
+  }
+  if (split != 0)
+    r.verified = false; /* the pass manager verifies the module */
   free(r.tcbs);
+  npuc_op_list_free(&aics);
+  npuc_op_list_free(&cut);
+  npuc_op_list_free(&copies);
   if (ok && r.verified)
     npuc_pass_verified(module);
   return ok;
@@ -234,6 +273,7 @@ static bool bind_function(MlirOperation func, const npuc_pass_options *opts,
   } else {
     npuc_pass_verified(func); /* tile() verified it last */
     out->verified = true;
+    out->tiled = true;
   }
   return true;
 }

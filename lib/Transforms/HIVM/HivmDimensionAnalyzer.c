@@ -11,6 +11,7 @@
  * which costs far more than the union-find step). */
 #include "npuc/DimensionAnalyzer.h"
 #include "npuc/BuildOps.h"
+#include "npuc/MlirSupport.h"
 #include "npuc/OpList.h"
 #include "npuc/PtrSet.h"
 #include "npuc/Verify.h"
@@ -111,6 +112,10 @@ typedef struct {
   /* per class root: it holds two dims of one value (a broadcast joined two
    * axes); which of them a reduction reduces is then unknown */
   bool *across;
+  /* per class root: the columns of a 2-D tightly coupled UB buffer
+   * narrower than 32 on a target whose fixpipe then cannot split them
+   * (COLUMN_SPLIT wants a multiple of 32): not an axis to cut */
+  bool *narrow_columns;
   /* Some union joined dims of different positions (a broadcast, a
    * transpose, a reshape): only then can a class hold two dims of one
    * value, as every other union joins dim d with dim d. */
@@ -997,6 +1002,8 @@ static const char *unfit(analyzer *a, const npuc_dim_leaf *l, int d,
    * like bishengir, split anyway with strict mode off. */
   if (a->reduced[root] && !(a->across && a->across[root]))
     return "is reduced";
+  if (a->narrow_columns && a->narrow_columns[root])
+    return "is the columns of a tightly coupled buffer narrower than 32";
   /* The contiguous runs one sub-block moves: its half of dim d times
    * everything inside it (row-major). */
   int64_t run = element_bytes(t) * (shape[d] / 2);
@@ -1020,6 +1027,7 @@ static void refuse_partial(npuc_dim_result *out, const npuc_dim_leaf *l);
 static void note_broadcast_across(analyzer *a, npuc_dim_result *out,
                                   const bool *chosen);
 static void find_tcbs(analyzer *a, npuc_dim_result *out, const bool *chosen);
+static void mark_narrow_columns(analyzer *a, size_t n);
 
 /* Counts, per class, the leaves it can halve; the most wins, then the one
  * seen on the outermost dim, then the oldest. */
@@ -1047,6 +1055,7 @@ static void choose_axis(analyzer *a, npuc_dim_result *out) {
     return;
   }
   mark_across(a);
+  mark_narrow_columns(a, n);
   count_leaves(a, out, count, stamp, outer);
   for (size_t i = 0; i < out->num_leaves; i++) {
     int32_t r = pick_dim(a, &out->leaves[i], count, outer);
@@ -1241,6 +1250,55 @@ int64_t npuc_dim_tcb_id(MlirOperation op) {
   return id;
 }
 
+bool npuc_dim_ub_memref(MlirType t) {
+  MlirAttribute space = mlirTypeIsAMemRef(t) ? mlirMemRefTypeGetMemorySpace(t)
+                                             : (MlirAttribute){NULL};
+  return !mlirAttributeIsNull(space) && mlirAttributeIsAString(space) &&
+         npuc_strref_contains(mlirStringAttrGetValue(space),
+                              "#hivm.address_space<ub>");
+}
+
+bool npuc_dim_target_950(MlirOperation op, bool or_310b) {
+  for (MlirOperation p = op; !mlirOperationIsNull(p);
+       p = mlirOperationGetParentOperation(p)) {
+    MlirAttribute t = mlirOperationGetAttributeByName(
+        p, mlirStringRefCreateFromCString("hacc.target"));
+    if (!mlirAttributeIsNull(t))
+      return npuc_opaque_attr_contains(t, "\"Ascend910_95") ||
+             npuc_opaque_attr_contains(t, "\"Ascend950") ||
+             (or_310b && npuc_opaque_attr_contains(t, "\"Ascend310B"));
+  }
+  return false;
+}
+
+/* bishengir's analyzer refuses, on its register-based targets, the
+ * columns of a 2-D tightly coupled UB buffer narrower than 32: the cube's
+ * fixpipe could not deliver them split. */
+static void mark_narrow_columns(analyzer *a, size_t n) {
+  for (size_t i = 0; i < a->ops.count; i++) {
+    MlirOperation op = a->ops.ops[i];
+    if (npuc_dim_tcb_id(op) < 0)
+      continue;
+    MlirValue buf = mlirOperationGetOperand(op, 0);
+    MlirType t = mlirValueGetType(buf);
+    dims x = dims_of(a, buf);
+    if (x.rank != 2 || !npuc_dim_ub_memref(t) ||
+        mlirShapedTypeIsDynamicDim(t, 1) ||
+        mlirShapedTypeGetDimSize(t, 1) >= 32)
+      continue;
+    if (!a->narrow_columns) {
+      if (!npuc_dim_target_950(op, true))
+        return;
+      a->narrow_columns = calloc(n, sizeof *a->narrow_columns);
+      if (!a->narrow_columns) {
+        a->oom = true;
+        return;
+      }
+    }
+    a->narrow_columns[find(a, x.base + 1)] = true;
+  }
+}
+
 /* The tightly coupled buffers with a dim in a chosen class. */
 static void find_tcbs(analyzer *a, npuc_dim_result *out, const bool *chosen) {
   for (size_t i = 0; i < a->ops.count; i++) {
@@ -1269,6 +1327,7 @@ static void analyzer_free(analyzer *a) {
   free(a->op_index);
   free(a->needed);
   free(a->across);
+  free(a->narrow_columns);
   free(a->slots);
   free(a->names);
   free(a->stored);

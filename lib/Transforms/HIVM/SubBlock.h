@@ -91,14 +91,12 @@ typedef struct {
   int dim;
 } npuc_sub_block_tcb;
 
-/* Is the module's hacc.target one whose fixpipe has dual destinations
- * (the Ascend910_95 and Ascend950 series)? */
-bool npuc_sub_block_dual_dst_target(MlirOperation module);
-/* The cube side (SubBlockCube.c): halves the tightly coupled buffers of
- * `tcbs` the AIC function `aic` writes with a fixpipe, which gets the dual
- * destination, and the AIV function's buffer, read at the sub-block's
- * offset. True if it changed anything. */
-bool npuc_sub_block_split_cube(MlirOperation aic,
-                               const npuc_sub_block_tcb *tcbs, size_t n);
+/* The cube side (SubBlockCube.c): in the AIC functions `aics`, the
+ * fixpipes writing the tightly coupled buffers of `tcbs` get the dual
+ * destination, and the buffers are halved there and in the AIV functions.
+ * 1: done, 0: nothing to do, -1: a fixpipe cannot take the split (nothing
+ * changed; bishengir then restores every AIV function and falls back). */
+int npuc_sub_block_split_cube(const MlirOperation *aics, size_t num_aics,
+                              const npuc_sub_block_tcb *tcbs, size_t n);
 
 #endif

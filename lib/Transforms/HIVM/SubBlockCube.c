@@ -16,24 +16,19 @@
  * destination writes the whole result into both sub-blocks' UB, which the
  * AIV split reads right. */
 #include "SubBlock.h"
+#include "npuc/Alloc.h"
 #include "npuc/BuildOps.h"
 #include "npuc/MlirSupport.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_RANK 16
 #define MAX_VIEWS 32
-
-bool npuc_sub_block_dual_dst_target(MlirOperation module) {
-  MlirAttribute t = mlirOperationGetAttributeByName(
-      module, mlirStringRefCreateFromCString("hacc.target"));
-  return npuc_opaque_attr_contains(t, "\"Ascend910_95") ||
-         npuc_opaque_attr_contains(t, "\"Ascend950");
-}
 
 static MlirAttribute attr_of(MlirOperation op, const char *name) {
   return mlirOperationGetAttributeByName(op,
@@ -90,15 +85,6 @@ static bool static_shape(MlirType t, int64_t *shape, int *rank) {
   return true;
 }
 
-/* Memory spaces of our dialects are strings ("#hivm.address_space<ub>":
- * MLIR 22 refuses opaque ones). */
-static bool in_ub(MlirType memref) {
-  MlirAttribute space = mlirMemRefTypeGetMemorySpace(memref);
-  return !mlirAttributeIsNull(space) && mlirAttributeIsAString(space) &&
-         npuc_strref_contains(mlirStringAttrGetValue(space),
-                              "#hivm.address_space<ub>");
-}
-
 /* The tightly coupled UB buffer a mark is on: a statically shaped
  * memref.alloc in UB. */
 static MlirValue ub_alloc(MlirOperation mark, int64_t *shape, int *rank) {
@@ -106,7 +92,7 @@ static MlirValue ub_alloc(MlirOperation mark, int64_t *shape, int *rank) {
   MlirType t = mlirValueGetType(v);
   if (!mlirValueIsAOpResult(v) ||
       !npuc_op_is(mlirOpResultGetOwner(v), "memref.alloc") ||
-      !static_shape(t, shape, rank) || !in_ub(t))
+      !static_shape(t, shape, rank) || !npuc_dim_ub_memref(t))
     return (MlirValue){NULL};
   return v;
 }
@@ -322,25 +308,34 @@ static void mark_tiled(MlirOperation mark, int dim) {
       mark, mlirStringRefCreateFromCString("tiledAlloc"), mlirUnitAttrGet(ctx));
 }
 
+/* What the cube side does with one buffer: nothing (no fixpipe writes it,
+ * or along an axis the fixpipe has no split for, or its dual destination is
+ * set already: as bishengir, whose pattern then does not apply), the split,
+ * or it fails (bishengir's tiling failure: every AIV function falls back). */
+typedef enum { CUBE_SKIP, CUBE_SPLIT, CUBE_FAIL } cube_plan;
+
 /* The fixpipes' modes, when every fixpipe into the buffer can take the
- * split along `dim` and every view and read can follow. */
-static bool plan_cube(MlirValue alloc, const int64_t *shape, int rank, int dim,
-                      buffer_uses *u, const char **modes) {
-  if (!collect_uses(alloc, u) || u->num_fixpipes == 0)
-    return false;
+ * split along `dim` and every read can be detached. */
+static cube_plan plan_cube(MlirValue alloc, const int64_t *shape, int rank,
+                           int dim, buffer_uses *u, const char **modes) {
+  if (!collect_uses(alloc, u))
+    return CUBE_FAIL;
+  if (u->num_fixpipes == 0)
+    return CUBE_SKIP;
   for (int k = 0; k < u->num_fixpipes; k++) {
-    int64_t multiple;
+    int64_t multiple = 1;
     modes[k] = split_mode(u->fixpipes[k], rank, dim, &multiple);
     MlirAttribute dual = attr_of(u->fixpipes[k], "dual_dst_mode");
-    if (!modes[k] || shape[dim] % multiple != 0 ||
-        (!mlirAttributeIsNull(dual) &&
-         !npuc_opaque_attr_contains(dual, "NO_DUAL")))
-      return false;
+    if (!modes[k] || (!mlirAttributeIsNull(dual) &&
+                      !npuc_opaque_attr_contains(dual, "NO_DUAL")))
+      return CUBE_SKIP;
+    if (shape[dim] % multiple != 0)
+      return CUBE_FAIL;
   }
   for (int k = 0; k < u->num_reads; k++)
     if (!read_detachable(u->reads[k]))
-      return false;
-  return true;
+      return CUBE_FAIL;
+  return CUBE_SPLIT;
 }
 
 /* The dim the cut follows in each view's source (`in`) and result
@@ -437,7 +432,7 @@ static void split_vector_buffer(MlirOperation mark, MlirValue alloc, int dim,
 
 /* ---- pairing ------------------------------------------------------------ */
 
-/* The marked UB buffer of `id` in `func` (the first mark), or null. */
+/* The marked buffer of `id` in `func` (the first mark), or null. */
 static MlirOperation find_mark(MlirOperation func, int64_t id) {
   npuc_op_list l = {0};
   npuc_op_list_collect(func, MlirWalkPreOrder, NULL, NULL, &l);
@@ -449,31 +444,67 @@ static MlirOperation find_mark(MlirOperation func, int64_t id) {
   return found;
 }
 
-bool npuc_sub_block_split_cube(MlirOperation aic,
-                               const npuc_sub_block_tcb *tcbs, size_t n) {
-  bool changed = false;
-  for (size_t i = 0; i < n; i++) {
-    MlirOperation mark = find_mark(aic, tcbs[i].id);
-    MlirOperation vmark = find_mark(tcbs[i].aiv, tcbs[i].id);
-    int64_t shape[MAX_RANK], vshape[MAX_RANK];
-    int rank, vrank, dim = tcbs[i].dim;
-    if (mlirOperationIsNull(mark) || mlirOperationIsNull(vmark))
-      continue;
-    MlirValue alloc = ub_alloc(mark, shape, &rank);
-    MlirValue valloc = ub_alloc(vmark, vshape, &vrank);
-    if (mlirValueIsNull(alloc) || mlirValueIsNull(valloc) || rank != vrank ||
-        memcmp(shape, vshape, (size_t)rank * sizeof *shape) != 0 || dim >= rank)
-      continue;
-    buffer_uses cube = {0}, vector = {0};
-    const char *modes[MAX_VIEWS];
-    int in[MAX_VIEWS], out[MAX_VIEWS];
-    if (!plan_cube(alloc, shape, rank, dim, &cube, modes) ||
-        !plan_views(&cube, alloc, dim, in, out) ||
-        !plan_vector(valloc, &vector))
-      continue;
-    split_cube_buffer(mark, alloc, dim, &cube, modes, in, out);
-    split_vector_buffer(vmark, valloc, dim, &vector);
-    changed = true;
+/* One buffer to split: both functions' marks and allocs, and the plan. */
+typedef struct {
+  MlirOperation mark, vmark;
+  MlirValue alloc, valloc;
+  int dim;
+  buffer_uses cube, vector;
+  const char *modes[MAX_VIEWS];
+  int in[MAX_VIEWS], out[MAX_VIEWS];
+} buffer_split;
+
+/* The plan for the buffer of `t` in `aic`. */
+static cube_plan plan(MlirOperation aic, const npuc_sub_block_tcb *t,
+                      buffer_split *b) {
+  int64_t shape[MAX_RANK], vshape[MAX_RANK];
+  int rank, vrank;
+  *b = (buffer_split){.dim = t->dim};
+  b->mark = find_mark(aic, t->id);
+  b->vmark = find_mark(t->aiv, t->id);
+  if (mlirOperationIsNull(b->mark) || mlirOperationIsNull(b->vmark))
+    return CUBE_SKIP;
+  b->alloc = ub_alloc(b->mark, shape, &rank);
+  MlirValue v = mlirOperationGetOperand(b->vmark, 0);
+  if (mlirValueIsNull(b->alloc) || t->dim >= rank)
+    return CUBE_SKIP;
+  cube_plan p = plan_cube(b->alloc, shape, rank, t->dim, &b->cube, b->modes);
+  if (p != CUBE_SPLIT)
+    return p;
+  /* The AIV side must follow, or neither may split. */
+  if (!mlirValueIsAOpResult(v) ||
+      !npuc_op_is(mlirOpResultGetOwner(v), "memref.alloc") ||
+      !static_shape(mlirValueGetType(v), vshape, &vrank) || vrank != rank ||
+      memcmp(shape, vshape, (size_t)rank * sizeof *shape) != 0 ||
+      !plan_views(&b->cube, b->alloc, t->dim, b->in, b->out) ||
+      !plan_vector(v, &b->vector))
+    return CUBE_FAIL;
+  b->valloc = v;
+  return CUBE_SPLIT;
+}
+
+int npuc_sub_block_split_cube(const MlirOperation *aics, size_t num_aics,
+                              const npuc_sub_block_tcb *tcbs, size_t n) {
+  if (n == 0 || num_aics == 0 || num_aics > SIZE_MAX / n)
+    return 0;
+  size_t count = 0;
+  buffer_split *plans = npuc_xcalloc(num_aics * n, sizeof *plans);
+  int result = 0;
+  for (size_t a = 0; a < num_aics && result >= 0; a++)
+    for (size_t i = 0; i < n && result >= 0; i++) {
+      cube_plan p = plan(aics[a], &tcbs[i], &plans[count]);
+      if (p == CUBE_FAIL)
+        result = -1;
+      else if (p == CUBE_SPLIT)
+        count++;
+    }
+  for (size_t k = 0; result >= 0 && k < count; k++) {
+    buffer_split *b = &plans[k];
+    split_cube_buffer(b->mark, b->alloc, b->dim, &b->cube, b->modes, b->in,
+                      b->out);
+    split_vector_buffer(b->vmark, b->valloc, b->dim, &b->vector);
+    result = 1;
   }
-  return changed;
+  free(plans);
+  return result;
 }

@@ -77,17 +77,19 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9579">} {
 
 // -----
 
-// Fallbacks: a column split of an nz2nd destination needs a multiple of 32
-// columns (here 16 after the rows were refused: the AIV function cuts the
-// columns of a 2x64 buffer); a target without dual destinations (no
-// hacc.target: 910B). Both functions keep the whole buffer.
+// A column split of an nz2nd destination needs a multiple of 32 columns (48
+// here): the cube side fails, and as in bishengir every AIV function that
+// was cut is restored and falls back to 1:1; the AIC function is unchanged.
 // CHECK-LABEL: func.func @narrow_aic(
 // CHECK: memref.alloc() : memref<2x48xf32, #hivm.address_space<ub>>
 // CHECK-NOT: dual_dst_mode
 // CHECK-LABEL: func.func @narrow_aiv(
 // CHECK: memref.alloc() : memref<2x48xf32, #hivm.address_space<ub>>
 // CHECK-NOT: tiledAlloc
-// CHECK: map_for_to_forall
+// CHECK: scf.if
+// CHECK: hivm.hir.store
+// CHECK: } {limit_sub_block_id0}
+// CHECK-NOT: map_for_to_forall
 module attributes {hacc.target = #hacc.target<"Ascend910_9589">} {
   func.func @narrow_aic(%x: tensor<3x1x16x16xf32>) attributes {hivm.func_core_type = #hivm.func_core_type<AIC>, hivm.part_of_mix} {
     %a = memref.alloc() : memref<2x48xf32, #hivm.address_space<ub>>
@@ -109,6 +111,8 @@ module attributes {hacc.target = #hacc.target<"Ascend910_9589">} {
 
 // -----
 
+// A target without dual destinations (no hacc.target: 910B): the AIC
+// function is left alone, the AIV one split with its buffer whole.
 // CHECK-LABEL: func.func @old_aic(
 // CHECK: memref.alloc() : memref<32x64xf32, #hivm.address_space<ub>>
 // CHECK-NOT: dual_dst_mode
@@ -159,6 +163,48 @@ module attributes {hacc.target = #hacc.target<"Ascend910_9589">} {
     %e = tensor.empty() : tensor<1x64xf32>
     %r = hivm.hir.vreduce <sum> ins(%t : tensor<2x64xf32>) outs(%e : tensor<1x64xf32>) unsigned_src = false reduce_dims = [0] -> tensor<1x64xf32>
     hivm.hir.store ins(%r : tensor<1x64xf32>) outs(%out : memref<1x64xf32>)
+    return
+  }
+}
+
+// -----
+
+// bishengir's analyzer does not cut the columns of a 2-D tightly coupled UB
+// buffer narrower than 32 on the Ascend910_95/950 targets (the fixpipe
+// could not deliver them split), even without the cube function at hand.
+// RUN: npuc-opt %s -hivm-bind-sub-block=emit-remarks=true -split-input-file 2>&1 | FileCheck %s --check-prefix=REMARK
+// REMARK: remark: hivm-bind-sub-block: cannot split the work over two vector sub-blocks, falling back to 1:1 (stores on sub-block 0 only): no parallel axis to split in two: dim 1 of the stored value is the columns of a tightly coupled buffer narrower than 32
+// CHECK-LABEL: func.func @thin_aiv(
+// CHECK: } {limit_sub_block_id0}
+// CHECK-NOT: map_for_to_forall
+module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
+  func.func @thin_aiv(%out: memref<1x16xf32>) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
+    %a = memref.alloc() : memref<4x16xf32, #hivm.address_space<ub>>
+    annotation.mark %a {hivm.tightly_coupled_buffer = #hivm.tightly_coupled_buffer<0>} : memref<4x16xf32, #hivm.address_space<ub>>
+    %c = memref.memory_space_cast %a : memref<4x16xf32, #hivm.address_space<ub>> to memref<4x16xf32>
+    %t = bufferization.to_tensor %c restrict writable : memref<4x16xf32>
+    %e = tensor.empty() : tensor<1x16xf32>
+    %r = hivm.hir.vreduce <sum> ins(%t : tensor<4x16xf32>) outs(%e : tensor<1x16xf32>) unsigned_src = false reduce_dims = [0] -> tensor<1x16xf32>
+    hivm.hir.store ins(%r : tensor<1x16xf32>) outs(%out : memref<1x16xf32>)
+    return
+  }
+}
+
+// -----
+
+// The same on a target without that rule (no hacc.target): split.
+// CHECK-LABEL: func.func @thin_old_aiv(
+// CHECK: hivm.hir.store {{.*}} {tiled_op}
+// CHECK: map_for_to_forall
+module {
+  func.func @thin_old_aiv(%out: memref<1x16xf32>) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
+    %a = memref.alloc() : memref<4x16xf32, #hivm.address_space<ub>>
+    annotation.mark %a {hivm.tightly_coupled_buffer = #hivm.tightly_coupled_buffer<0>} : memref<4x16xf32, #hivm.address_space<ub>>
+    %c = memref.memory_space_cast %a : memref<4x16xf32, #hivm.address_space<ub>> to memref<4x16xf32>
+    %t = bufferization.to_tensor %c restrict writable : memref<4x16xf32>
+    %e = tensor.empty() : tensor<1x16xf32>
+    %r = hivm.hir.vreduce <sum> ins(%t : tensor<4x16xf32>) outs(%e : tensor<1x16xf32>) unsigned_src = false reduce_dims = [0] -> tensor<1x16xf32>
+    hivm.hir.store ins(%r : tensor<1x16xf32>) outs(%out : memref<1x16xf32>)
     return
   }
 }
