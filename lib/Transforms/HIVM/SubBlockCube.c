@@ -153,8 +153,11 @@ static bool view_halvable(MlirOperation view, int dim, int *out_dim) {
   if (mlirAttributeIsNull(sizes) || rank > MAX_RANK ||
       mlirDenseArrayGetNumElements(sizes) != rank)
     return false;
-  int64_t s[MAX_RANK];
+  int64_t s[MAX_RANK], strides_of_src[MAX_RANK], offset;
   bool kept[MAX_RANK];
+  if (mlirLogicalResultIsFailure(
+          mlirMemRefTypeGetStridesAndOffset(src, strides_of_src, &offset)))
+    return false; /* halve_subview needs the source's strides */
   for (int i = 0; i < rank; i++) {
     s[i] = mlirDenseI64ArrayGetElement(sizes, i);
     if (mlirDenseI64ArrayGetElement(strides, i) != 1)
