@@ -10,11 +10,12 @@
  * views, in the AIV function where the half is put back at the sub-block's
  * offset of a whole-size tensor, which the halves tiling cut read from.
  *
- * Where the fixpipe cannot take the split (an axis inside the fractal, a
- * size the dual destination cannot halve, a buffer read in other ways),
- * both functions are left as they are: the fixpipe without a dual
- * destination writes the whole result into both sub-blocks' UB, which the
- * AIV split reads right. */
+ * A fixpipe with no split for the axis (neither rows nor columns of its
+ * destination) is left alone, as bishengir's pattern does not apply: it
+ * writes the whole result into both sub-blocks' UB, which the AIV split
+ * reads right. One that cannot take its split (a size the dual destination
+ * cannot halve, views or reads that cannot follow) changes nothing here,
+ * and the caller restores the AIV functions and falls back, as bishengir. */
 #include "SubBlock.h"
 #include "npuc/Alloc.h"
 #include "npuc/BuildOps.h"
@@ -381,17 +382,6 @@ static void split_cube_buffer(MlirOperation mark, MlirValue alloc, int dim,
 
 /* ---- the AIV side ------------------------------------------------------ */
 
-/* The AIV function's reads of the buffer can follow when the alloc is read
- * only through casts and to_tensor inside the sub-block loop. */
-static bool plan_vector(MlirValue alloc, buffer_uses *u) {
-  if (!collect_uses(alloc, u) || u->num_fixpipes > 0 || u->num_reads == 0)
-    return false;
-  for (int k = 0; k < u->num_views; k++)
-    if (!npuc_op_is(u->views[k], "memref.memory_space_cast"))
-      return false;
-  return true;
-}
-
 /* The sub-block loop's induction variable around `op`. */
 static MlirValue sub_block_index(MlirOperation op) {
   for (MlirOperation p = mlirOperationGetParentOperation(op);
@@ -401,6 +391,20 @@ static MlirValue sub_block_index(MlirOperation op) {
       return mlirBlockGetArgument(
           mlirRegionGetFirstBlock(mlirOperationGetRegion(p, 0)), 0);
   return (MlirValue){NULL};
+}
+
+/* The AIV function's reads of the buffer can follow when the alloc is read
+ * only through casts and to_tensor inside the sub-block loop. */
+static bool plan_vector(MlirValue alloc, buffer_uses *u) {
+  if (!collect_uses(alloc, u) || u->num_fixpipes > 0 || u->num_reads == 0)
+    return false;
+  for (int k = 0; k < u->num_views; k++)
+    if (!npuc_op_is(u->views[k], "memref.memory_space_cast"))
+      return false;
+  for (int k = 0; k < u->num_reads; k++)
+    if (mlirValueIsNull(sub_block_index(u->reads[k])))
+      return false;
+  return true;
 }
 
 /* The buffer holds the sub-block's half at 0; each read becomes the half
