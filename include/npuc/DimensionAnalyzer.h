@@ -43,6 +43,16 @@ typedef struct {
   MlirOperation slice, view; /* the window's ops (null: not a window) */
 } npuc_dim_leaf;
 
+/* A tightly coupled buffer (`annotation.mark %alloc {hivm.tightly_coupled_
+ * buffer = #hivm.tightly_coupled_buffer<id>}`, the UB buffer the cube's
+ * fixpipe writes) with a dim in the chosen axis: the cube side halves it
+ * too (SubBlockCube.c). */
+typedef struct {
+  MlirOperation mark;
+  int64_t id;
+  int dim; /* the dim of the marked buffer in the chosen axis */
+} npuc_dim_tcb;
+
 typedef struct {
   npuc_dim_leaf *leaves; /* store-like ops in walk order (malloc'd) */
   size_t num_leaves;
@@ -59,6 +69,9 @@ typedef struct {
   /* Every op of the function in walk order (pre-order), as analyzed: a
    * caller looking for ops before it changes the IR needs no walk. */
   npuc_op_list ops;
+  /* The tightly coupled buffers cut along the chosen axis (malloc'd). */
+  npuc_dim_tcb *tcbs;
+  size_t num_tcbs;
   /* When no axis was found (num_tiled == 0 with leaves): why, and the op
    * it is about. */
   const char *reason; /* points into reason_buf */
@@ -71,6 +84,18 @@ typedef struct {
 bool npuc_dim_analyze(MlirOperation func, const npuc_op_registry *reg,
                       npuc_dim_result *out);
 void npuc_dim_result_free(npuc_dim_result *r);
+
+/* The id of a tightly coupled buffer's mark (`annotation.mark
+ * {hivm.tightly_coupled_buffer = #hivm.tightly_coupled_buffer<id>}`), or
+ * -1 for any other op. */
+int64_t npuc_dim_tcb_id(MlirOperation op);
+
+/* Is `t` a memref in UB ("#hivm.address_space<ub>")? */
+bool npuc_dim_ub_memref(MlirType t);
+/* Is the hacc.target around `op` of the Ascend910_95 or Ascend950 series
+ * (fixpipes with dual destinations; bishengir's register-based targets
+ * with Ascend310B if `or_310b`)? */
+bool npuc_dim_target_950(MlirOperation op, bool or_310b);
 
 /* The operand index of the stored value of a store-like op (its first
  * `src` operand), or -1. */

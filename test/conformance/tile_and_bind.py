@@ -57,13 +57,6 @@ ANCHOR_BY_READING = {
 # reason (docs/passes/hivm-bind-sub-block.md, "Differences from
 # bishengir"). A disagreement not listed here is reported as unexplained.
 KNOWN_DIFFERENCES = {
-    "check_column_split_aiv": "a column split of a buffer the cube fills "
-    "(tightly coupled) on Ascend910_9579, whose fixpipe has no COLUMN_SPLIT "
-    "dual destination: bishengir falls back, npuc has no target table for "
-    "it yet and splits",
-    "ub_alloc_vreduce_dim0_aiv": "the reduction over rows leaves the "
-    "columns of a tightly coupled buffer on Ascend910_9579 to split: as "
-    "above",
     "unstructure_store": "a one-element window stored in an unrolled loop: "
     "npuc cuts the window on its source's half, bishengir falls back",
     "dynamic_shape_insert_slice": "tensor.insert_slice of a dynamically "

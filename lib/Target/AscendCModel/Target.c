@@ -8,9 +8,11 @@
 /* auto-blockify first (its loop over logical blocks then holds the
  * sub-block split), then the 1:2 sub-block split of mix kernels' AIV
  * functions, which leaves the sub-block loop (bishengir's form), and its
- * binding. The binding runs without the split too: an input may hold the
- * loop already (bishengir-opt's output of the split), and the C model
- * must not run both iterations on each sub-block. */
+ * binding. The split runs on the module, as bishengir's: after every AIV
+ * function it does the cube side (the AIC fixpipes' dual destinations). The
+ * binding runs without the split too: an input may hold the loop already
+ * (bishengir-opt's output of the split), and the C model must not run both
+ * iterations on each sub-block. */
 static bool ascend_pipeline(MlirOperation module, const npuc_compile_options *o,
                             char *buf, size_t size) {
   (void)module;
@@ -18,7 +20,7 @@ static bool ascend_pipeline(MlirOperation module, const npuc_compile_options *o,
       o->auto_blockify_loop ? "auto-blockify-parallel-loop" : "";
   const char *bind =
       o->auto_bind_sub_block
-          ? "func.func(hivm-bind-sub-block,hivm-map-for-to-sub-block)"
+          ? "hivm-bind-sub-block,func.func(hivm-map-for-to-sub-block)"
           : "func.func(hivm-map-for-to-sub-block)";
   /* An access provably outside a static memref is an error first: the C
    * model would read or write past the buffer (issue 15). */

@@ -25,11 +25,14 @@
  * caused it. A store marked {already_sub_block_bound} is left as it is, and
  * a distributed custom op without results (a barrier) is guarded like a
  * store. With enable-tile=false the cube function of a mix kernel loses its
- * tiling_dim_mapping marks. docs/passes/hivm-bind-sub-block.md has the
- * details. */
+ * tiling_dim_mapping marks. Run on a module, it then does the cube side
+ * (SubBlockCube.c): the AIC functions' fixpipes into the tightly coupled
+ * buffers the AIV functions cut get a dual destination. docs/passes/
+ * hivm-bind-sub-block.md has the details. */
 #include "BubbleUpInternal.h" /* BUB_UNSLICE */
 #include "npuc/BuildOps.h"
 #include "SubBlock.h"
+#include "npuc/Alloc.h"
 #include "npuc/BubbleUp.h"
 #include "npuc/DimensionAnalyzer.h"
 #include "npuc/IR.h"
@@ -71,8 +74,7 @@ NPUC_PASS_DEFINE(npuc_pass_hivm_bind_sub_block, "hivm-bind-sub-block",
                  "Split AIV functions of mix kernels over the two vector "
                  "sub-blocks (1:2), "
                  "or run their stores on sub-block 0 only (1:1)",
-                 "func.func", bind_sub_block,
-                 NPUC_PASS_OPTIONS_OF(bind_options));
+                 "any", bind_sub_block, NPUC_PASS_OPTIONS_OF(bind_options));
 
 /* Why tiling a function failed, and at which op. `unrestorable`: no copy
  * of the function was kept (the bubble-up was certain to succeed), so it
@@ -100,14 +102,127 @@ static void fall_back(MlirOperation func, const npuc_op_registry *reg);
 static bool has_distributed_effects(MlirOperation func);
 static void drop_tiling_dim_mapping(MlirOperation func);
 
-static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
+/* What tiling one function left: did the pass verify it, and the tightly
+ * coupled buffers it cut (for the cube side; capacity `cap`). */
+typedef struct {
+  bool verified, tiled;
+  bool collect; /* keep the tightly coupled buffers it cut */
+  npuc_sub_block_tcb *tcbs;
+  size_t num_tcbs, cap;
+} function_result;
+
+static bool bind_function(MlirOperation func, const npuc_pass_options *opts,
+                          const npuc_pass_context *ctx, function_result *out);
+static bool bind_module(MlirOperation module, const npuc_pass_options *opts,
+                        const npuc_pass_context *ctx);
+
+/* On a function: the split of that function. On a module (or any op
+ * holding functions): every function, then the cube side of the split. */
+static bool bind_sub_block(MlirOperation op, const npuc_pass_options *opts,
                            const npuc_pass_context *ctx) {
+  if (!npuc_op_is(op, "func.func"))
+    return bind_module(op, opts, ctx);
+  function_result r = {0};
+  return bind_function(op, opts, ctx, &r);
+}
+
+static void keep_tcbs(MlirOperation func, const npuc_dim_result *dims,
+                      function_result *out);
+
+/* The functions of the module's body, then, on targets whose fixpipe has
+ * dual destinations, the AIC functions writing the tightly coupled
+ * buffers the AIV functions cut (SubBlockCube.c). */
+static bool is_mix_aic(MlirOperation f) {
+  return npuc_op_is(f, "func.func") &&
+         core_type_is(f, "#hivm.func_core_type<AIC>") &&
+         has_attr(f, "hivm.part_of_mix");
+}
+
+/* The functions of the module's body, then, on targets whose fixpipe has
+ * dual destinations, the cube side (SubBlockCube.c): the AIC functions'
+ * fixpipes into the tightly coupled buffers the AIV functions cut. When one
+ * cannot take the split, every AIV function that was cut is restored from
+ * its copy and falls back to 1:1, as in bishengir. */
+static bool bind_module(MlirOperation module, const npuc_pass_options *opts,
+                        const npuc_pass_context *ctx) {
+  if (mlirOperationGetNumRegions(module) == 0) {
+    npuc_pass_verified(module);
+    return true;
+  }
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  npuc_op_list aics = {0}, cut = {0}, copies = {0};
+  bool cube = npuc_dim_target_950(module, false);
+  for (MlirOperation f = mlirBlockGetFirstOperation(body);
+       cube && !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f))
+    if (is_mix_aic(f))
+      npuc_op_list_push(&aics, f);
+  function_result r = {.verified = true};
+  bool ok = true;
+  for (MlirOperation f = mlirBlockGetFirstOperation(body);
+       ok && !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
+    if (!npuc_op_is(f, "func.func"))
+      continue;
+    MlirOperation copy =
+        aics.count > 0 ? mlirOperationClone(f) : (MlirOperation){NULL};
+    function_result one = {.collect = aics.count > 0,
+                           .tcbs = r.tcbs,
+                           .num_tcbs = r.num_tcbs,
+                           .cap = r.cap};
+    ok = bind_function(f, opts, ctx, &one);
+    r.tcbs = one.tcbs, r.num_tcbs = one.num_tcbs, r.cap = one.cap;
+    r.verified = r.verified && one.verified;
+    if (!mlirOperationIsNull(copy) && one.tiled) {
+      npuc_op_list_push(&cut, f);
+      npuc_op_list_push(&copies, copy);
+    } else if (!mlirOperationIsNull(copy)) {
+      mlirOperationDestroy(copy);
+    }
+  }
+  int split =
+      ok ? npuc_sub_block_split_cube(aics.ops, aics.count, r.tcbs, r.num_tcbs)
+         : 0;
+  for (size_t i = 0; i < copies.count; i++) {
+    if (split < 0) { /* the split functions go back, and fall back */
+      mlirBlockInsertOwnedOperationBefore(body, cut.ops[i], copies.ops[i]);
+      mlirOperationDestroy(cut.ops[i]);
+      fall_back(copies.ops[i], ctx->registry);
+    } else {
+      mlirOperationDestroy(copies.ops[i]);
+    }
+  }
+  if (split != 0)
+    r.verified = false; /* the pass manager verifies the module */
+  free(r.tcbs);
+  npuc_op_list_free(&aics);
+  npuc_op_list_free(&cut);
+  npuc_op_list_free(&copies);
+  if (ok && r.verified)
+    npuc_pass_verified(module);
+  return ok;
+}
+
+/* The tightly coupled buffers of a function that was cut. */
+static void keep_tcbs(MlirOperation func, const npuc_dim_result *dims,
+                      function_result *out) {
+  for (size_t i = 0; i < dims->num_tcbs; i++) {
+    if (out->num_tcbs == out->cap) {
+      out->cap = out->cap ? 2 * out->cap : 4;
+      out->tcbs = npuc_xreallocarray(out->tcbs, out->cap, sizeof *out->tcbs);
+    }
+    out->tcbs[out->num_tcbs++] =
+        (npuc_sub_block_tcb){func, dims->tcbs[i].id, dims->tcbs[i].dim};
+  }
+}
+
+static bool bind_function(MlirOperation func, const npuc_pass_options *opts,
+                          const npuc_pass_context *ctx, function_result *out) {
   if (!applies(func, NPUC_PASS_OPTS(bind_options, opts)->all_vector_kernels)) {
     if (!NPUC_PASS_OPTS(bind_options, opts)->enable_tile &&
         core_type_is(func, "#hivm.func_core_type<AIC>") &&
         has_attr(func, "hivm.part_of_mix"))
       drop_tiling_dim_mapping(func);
     npuc_pass_verified(func);
+    out->verified = true;
     return true;
   }
   npuc_dim_result dims;
@@ -123,6 +238,7 @@ static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
   if (dims.num_leaves == 0 || split_already(&dims)) { /* nothing to split */
     npuc_dim_result_free(&dims);
     npuc_pass_verified(func); /* unchanged */
+    out->verified = true;
     return true;
   }
   failure f = {0};
@@ -135,6 +251,8 @@ static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
   else if (check_shape(func, &dims, ctx->registry, &f) &&
            check_memory(&dims, &f))
     tile(func, &dims, NPUC_PASS_OPTS(bind_options, opts)->strict_mode, ctx, &f);
+  if (!f.failed && out->collect)
+    keep_tcbs(func, &dims, out);
   npuc_dim_result_free(&dims);
   if (f.unrestorable) {
     npuc_pass_error_at(f.loc,
@@ -154,6 +272,8 @@ static bool bind_sub_block(MlirOperation func, const npuc_pass_options *opts,
     fall_back(func, ctx->registry);
   } else {
     npuc_pass_verified(func); /* tile() verified it last */
+    out->verified = true;
+    out->tiled = true;
   }
   return true;
 }

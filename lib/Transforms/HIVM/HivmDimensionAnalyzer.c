@@ -11,6 +11,7 @@
  * which costs far more than the union-find step). */
 #include "npuc/DimensionAnalyzer.h"
 #include "npuc/BuildOps.h"
+#include "npuc/MlirSupport.h"
 #include "npuc/OpList.h"
 #include "npuc/PtrSet.h"
 #include "npuc/Verify.h"
@@ -111,6 +112,10 @@ typedef struct {
   /* per class root: it holds two dims of one value (a broadcast joined two
    * axes); which of them a reduction reduces is then unknown */
   bool *across;
+  /* per class root: the columns of a 2-D tightly coupled UB buffer
+   * narrower than 32 on a target whose fixpipe then cannot split them
+   * (COLUMN_SPLIT wants a multiple of 32): not an axis to cut */
+  bool *narrow_columns;
   /* Some union joined dims of different positions (a broadcast, a
    * transpose, a reshape): only then can a class hold two dims of one
    * value, as every other union joins dim d with dim d. */
@@ -153,9 +158,12 @@ bool npuc_dim_analyze(MlirOperation func, const npuc_op_registry *reg,
 void npuc_dim_result_free(npuc_dim_result *r) {
   free(r->leaves);
   free(r->loads);
+  free(r->tcbs);
   npuc_op_list_free(&r->ops);
   r->leaves = NULL;
   r->loads = NULL;
+  r->tcbs = NULL;
+  r->num_tcbs = 0;
   r->num_leaves = r->num_tiled = r->num_loads = 0;
 }
 
@@ -994,6 +1002,8 @@ static const char *unfit(analyzer *a, const npuc_dim_leaf *l, int d,
    * like bishengir, split anyway with strict mode off. */
   if (a->reduced[root] && !(a->across && a->across[root]))
     return "is reduced";
+  if (a->narrow_columns && a->narrow_columns[root])
+    return "is the columns of a tightly coupled buffer narrower than 32";
   /* The contiguous runs one sub-block moves: its half of dim d times
    * everything inside it (row-major). */
   int64_t run = element_bytes(t) * (shape[d] / 2);
@@ -1016,6 +1026,8 @@ static bool whole_ok(analyzer *a, const npuc_dim_leaf *l,
 static void refuse_partial(npuc_dim_result *out, const npuc_dim_leaf *l);
 static void note_broadcast_across(analyzer *a, npuc_dim_result *out,
                                   const bool *chosen);
+static void find_tcbs(analyzer *a, npuc_dim_result *out, const bool *chosen);
+static void mark_narrow_columns(analyzer *a, size_t n);
 
 /* Counts, per class, the leaves it can halve; the most wins, then the one
  * seen on the outermost dim, then the oldest. */
@@ -1043,6 +1055,7 @@ static void choose_axis(analyzer *a, npuc_dim_result *out) {
     return;
   }
   mark_across(a);
+  mark_narrow_columns(a, n);
   count_leaves(a, out, count, stamp, outer);
   for (size_t i = 0; i < out->num_leaves; i++) {
     int32_t r = pick_dim(a, &out->leaves[i], count, outer);
@@ -1054,9 +1067,10 @@ static void choose_axis(analyzer *a, npuc_dim_result *out) {
   for (size_t i = 0; out->num_tiled > 0 && i < out->num_leaves; i++)
     if (out->leaves[i].dim < 0 && !whole_ok(a, &out->leaves[i], widest))
       refuse_partial(out, &out->leaves[i]);
-  if (out->num_tiled > 0)
+  if (out->num_tiled > 0) {
     note_broadcast_across(a, out, chosen);
-  else if (!out->reason)
+    find_tcbs(a, out, chosen);
+  } else if (!out->reason)
     explain_failure(a, out);
   free(count), free(stamp), free(outer), free(widest), free(chosen);
 }
@@ -1215,11 +1229,105 @@ static void note_broadcast_across(analyzer *a, npuc_dim_result *out,
                                                 : (MlirOperation){NULL};
 }
 
+/* The id of a tightly coupled buffer mark, or -1. */
+int64_t npuc_dim_tcb_id(MlirOperation op) {
+  if (!npuc_op_is(op, "annotation.mark") || mlirOperationGetNumOperands(op) < 1)
+    return -1;
+  MlirAttribute t = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("hivm.tightly_coupled_buffer"));
+  if (mlirAttributeIsNull(t) || !mlirAttributeIsAOpaque(t))
+    return -1;
+  MlirStringRef data = mlirOpaqueAttrGetData(t);
+  const char *lt = memchr(data.data, '<', data.length);
+  int64_t id = 0;
+  if (!lt)
+    return -1;
+  for (const char *c = lt + 1; c < data.data + data.length && *c != '>'; c++) {
+    if (*c < '0' || *c > '9' || id > INT32_MAX)
+      return -1;
+    id = id * 10 + (*c - '0');
+  }
+  return id;
+}
+
+bool npuc_dim_ub_memref(MlirType t) {
+  MlirAttribute space = mlirTypeIsAMemRef(t) ? mlirMemRefTypeGetMemorySpace(t)
+                                             : (MlirAttribute){NULL};
+  return !mlirAttributeIsNull(space) && mlirAttributeIsAString(space) &&
+         npuc_strref_contains(mlirStringAttrGetValue(space),
+                              "#hivm.address_space<ub>");
+}
+
+bool npuc_dim_target_950(MlirOperation op, bool or_310b) {
+  for (MlirOperation p = op; !mlirOperationIsNull(p);
+       p = mlirOperationGetParentOperation(p)) {
+    MlirAttribute t = mlirOperationGetAttributeByName(
+        p, mlirStringRefCreateFromCString("hacc.target"));
+    if (!mlirAttributeIsNull(t))
+      return npuc_opaque_attr_contains(t, "\"Ascend910_95") ||
+             npuc_opaque_attr_contains(t, "\"Ascend950") ||
+             (or_310b && npuc_opaque_attr_contains(t, "\"Ascend310B"));
+  }
+  return false;
+}
+
+/* bishengir's analyzer refuses, on its register-based targets, the
+ * columns of a 2-D tightly coupled UB buffer narrower than 32: the cube's
+ * fixpipe could not deliver them split. */
+static void mark_narrow_columns(analyzer *a, size_t n) {
+  for (size_t i = 0; i < a->ops.count; i++) {
+    MlirOperation op = a->ops.ops[i];
+    if (npuc_dim_tcb_id(op) < 0)
+      continue;
+    MlirValue buf = mlirOperationGetOperand(op, 0);
+    MlirType t = mlirValueGetType(buf);
+    dims x = dims_of(a, buf);
+    if (x.rank != 2 || !npuc_dim_ub_memref(t) ||
+        mlirShapedTypeIsDynamicDim(t, 1) ||
+        mlirShapedTypeGetDimSize(t, 1) >= 32)
+      continue;
+    if (!a->narrow_columns) {
+      if (!npuc_dim_target_950(op, true))
+        return;
+      a->narrow_columns = calloc(n, sizeof *a->narrow_columns);
+      if (!a->narrow_columns) {
+        a->oom = true;
+        return;
+      }
+    }
+    a->narrow_columns[find(a, x.base + 1)] = true;
+  }
+}
+
+/* The tightly coupled buffers with a dim in a chosen class. */
+static void find_tcbs(analyzer *a, npuc_dim_result *out, const bool *chosen) {
+  for (size_t i = 0; i < a->ops.count; i++) {
+    int64_t id = npuc_dim_tcb_id(a->ops.ops[i]);
+    if (id < 0)
+      continue;
+    dims x = dims_of(a, mlirOperationGetOperand(a->ops.ops[i], 0));
+    for (int d = 0; x.base >= 0 && d < x.rank; d++) {
+      if (!chosen[find(a, x.base + d)])
+        continue;
+      npuc_dim_tcb *grown =
+          realloc(out->tcbs, (out->num_tcbs + 1) * sizeof *out->tcbs);
+      if (!grown) {
+        a->oom = true;
+        return;
+      }
+      out->tcbs = grown;
+      out->tcbs[out->num_tcbs++] = (npuc_dim_tcb){a->ops.ops[i], id, d};
+      break;
+    }
+  }
+}
+
 static void analyzer_free(analyzer *a) {
   free(a->op_keys);
   free(a->op_index);
   free(a->needed);
   free(a->across);
+  free(a->narrow_columns);
   free(a->slots);
   free(a->names);
   free(a->stored);

@@ -2,6 +2,7 @@
 #ifndef NPUC_TRANSFORMS_SUBBLOCK_H
 #define NPUC_TRANSFORMS_SUBBLOCK_H
 
+#include "npuc/BuildOps.h"
 #include "npuc/DimensionAnalyzer.h"
 #include "npuc/OpTable.h"
 #include <mlir-c/IR.h>
@@ -75,5 +76,27 @@ bool npuc_sub_block_scatters(MlirOperation op);
 /* Is `t` shaped like the stored value type `vt` (dim d may be dynamic in
  * both: a window)? */
 bool npuc_sub_block_like_value(MlirType t, MlirType vt, int d);
+
+/* `tensor.insert_slice %half into %whole[.., offset at dim, ..]`, made by
+ * `b`. */
+MlirValue npuc_sub_block_insert_half(npuc_builder *b, MlirValue half,
+                                     MlirValue whole, MlirValue offset,
+                                     int dim);
+
+/* A tightly coupled buffer an AIV function cut along `dim` (its mark has
+ * `hivm.tightly_coupled_buffer<id>`). */
+typedef struct {
+  MlirOperation aiv;
+  int64_t id;
+  int dim;
+} npuc_sub_block_tcb;
+
+/* The cube side (SubBlockCube.c): in the AIC functions `aics`, the
+ * fixpipes writing the tightly coupled buffers of `tcbs` get the dual
+ * destination, and the buffers are halved there and in the AIV functions.
+ * 1: done, 0: nothing to do, -1: a fixpipe cannot take the split (nothing
+ * changed; bishengir then restores every AIV function and falls back). */
+int npuc_sub_block_split_cube(const MlirOperation *aics, size_t num_aics,
+                              const npuc_sub_block_tcb *tcbs, size_t n);
 
 #endif

@@ -193,6 +193,30 @@ static MlirValue part_of(npuc_builder *b, MlirValue v, int dim,
       0);
 }
 
+MlirValue npuc_sub_block_insert_half(npuc_builder *b, MlirValue half,
+                                     MlirValue whole, MlirValue offset,
+                                     int dim) {
+  MlirType part = mlirValueGetType(half), t = mlirValueGetType(whole);
+  MlirContext ctx = mlirTypeGetContext(t);
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  int64_t sizes[MAX_RANK], offs[MAX_RANK], ones[MAX_RANK];
+  for (intptr_t d = 0; d < rank; d++) {
+    sizes[d] = mlirShapedTypeGetDimSize(part, d);
+    offs[d] = d == dim ? mlirShapedTypeGetDynamicSize() : 0;
+    ones[d] = 1;
+  }
+  int32_t segments[5] = {1, 1, 1, 0, 0};
+  MlirNamedAttribute attrs[4] = {
+      named(ctx, "static_offsets", mlirDenseI64ArrayGet(ctx, rank, offs)),
+      named(ctx, "static_sizes", mlirDenseI64ArrayGet(ctx, rank, sizes)),
+      named(ctx, "static_strides", mlirDenseI64ArrayGet(ctx, rank, ones)),
+      named(ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 5, segments)),
+  };
+  MlirValue ins[3] = {half, whole, offset};
+  return mlirOperationGetResult(
+      npuc_build_op(b, "tensor.insert_slice", 3, ins, 1, &t, 4, attrs), 0);
+}
+
 /* A store into a tensor now writes half of it: the op is rebuilt with the
  * half result type, and the users of the whole result see the half
  * inserted into the whole destination (the other sub-block writes the
@@ -200,16 +224,12 @@ static MlirValue part_of(npuc_builder *b, MlirValue v, int dim,
 static void halve_result(const npuc_dim_leaf *l, MlirValue init,
                          MlirValue offset) {
   MlirOperation op = l->op;
-  MlirContext ctx = mlirOperationGetContext(op);
   MlirValue old = mlirOperationGetResult(op, 0);
   MlirType whole = mlirValueGetType(old);
   intptr_t rank = mlirShapedTypeGetRank(whole);
-  int64_t sizes[MAX_RANK], offs[MAX_RANK], ones[MAX_RANK];
-  for (intptr_t d = 0; d < rank; d++) {
+  int64_t sizes[MAX_RANK];
+  for (intptr_t d = 0; d < rank; d++)
     sizes[d] = mlirShapedTypeGetDimSize(whole, d) / (d == l->dim ? 2 : 1);
-    offs[d] = d == l->dim ? mlirShapedTypeGetDynamicSize() : 0;
-    ones[d] = 1;
-  }
   MlirType part =
       mlirRankedTensorTypeGet(rank, sizes, mlirShapedTypeGetElementType(whole),
                               mlirRankedTensorTypeGetEncoding(whole));
@@ -229,16 +249,8 @@ static void halve_result(const npuc_dim_leaf *l, MlirValue init,
   MlirOperation tiled = mlirOperationCreate(&st);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, tiled);
   npuc_builder b = npuc_builder_before(op);
-  int32_t segments[5] = {1, 1, 1, 0, 0};
-  MlirNamedAttribute attrs[4] = {
-      named(ctx, "static_offsets", mlirDenseI64ArrayGet(ctx, rank, offs)),
-      named(ctx, "static_sizes", mlirDenseI64ArrayGet(ctx, rank, sizes)),
-      named(ctx, "static_strides", mlirDenseI64ArrayGet(ctx, rank, ones)),
-      named(ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 5, segments)),
-  };
-  MlirValue ins[3] = {mlirOperationGetResult(tiled, 0), init, offset};
-  MlirValue merged = mlirOperationGetResult(
-      npuc_build_op(&b, "tensor.insert_slice", 3, ins, 1, &whole, 4, attrs), 0);
+  MlirValue merged = npuc_sub_block_insert_half(
+      &b, mlirOperationGetResult(tiled, 0), init, offset, l->dim);
   mlirValueReplaceAllUsesOfWith(old, merged);
   mlirOperationDestroy(op);
 }
