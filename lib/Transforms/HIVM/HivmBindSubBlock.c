@@ -635,7 +635,7 @@ static MlirWalkResult find_leftover(MlirOperation op, void *user);
  * (npuc_bubble_report.num_copies). */
 static bool bubble(MlirOperation func, bool strict, bool marked,
                    const npuc_pass_context *ctx, failure *f, size_t *copies) {
-  npuc_bubble_options bo = {strict, 2, marked};
+  npuc_bubble_options bo = {strict, 2, marked, true};
   npuc_bubble_report rep;
   bool done = npuc_bubble_up_slices(func, ctx->registry, &bo, &rep);
   *copies = rep.num_copies;
