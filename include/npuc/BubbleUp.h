@@ -43,6 +43,16 @@ typedef struct {
    * does not walk it to find one first (without one it leaves the IR
    * alone, folds included). */
   bool marked;
+  /* Slices of the tensor of a tightly coupled buffer (a `memref.alloc`
+   * marked `hivm.tightly_coupled_buffer`, which the cube side fills or
+   * reads) narrow the buffer along their one cut dim d and add
+   * `{hivm.tiling_dim = d : index, tiledAlloc}` to its mark. Only where the
+   * slice is a sub-block's half: the cube side then writes or reads each
+   * half in its sub-block's buffer (fixpipe dual destination). Without it
+   * the buffer is narrowed as any other (its marks copied) when only its
+   * cast has marks or none, and the slice stays below the to_tensor when
+   * the alloc read through a cast has marks. */
+  bool narrow_coupled;
 } npuc_bubble_options;
 
 typedef struct {

@@ -82,7 +82,7 @@ static int count(MlirOperation root, const char *name) {
   return c.n;
 }
 
-static const npuc_bubble_options kOptions = {false, 2, false};
+static const npuc_bubble_options kOptions = {false, 2, false, false};
 
 static void bubbles_a_chain(void **state) {
   (void)state;

@@ -517,13 +517,6 @@ static void replace_equal_slices(bub_rw *r, MlirValue v) {
 /* ---- region ops
  * ----------------------------------------------------------------- */
 
-static bool only_use_is(MlirValue v, MlirOperation user) {
-  MlirOpOperand u = mlirValueGetFirstUse(v);
-  return !mlirOpOperandIsNull(u) &&
-         mlirOperationEqual(mlirOpOperandGetOwner(u), user) &&
-         mlirOpOperandIsNull(mlirOpOperandGetNextUse(u));
-}
-
 /* Moves the blocks of region `from` into the empty region `to` (through a
  * scratch block, as the rewriter inlines before a block). */
 static void move_region(bub_rw *r, MlirRegion from, MlirRegion to) {
@@ -949,6 +942,12 @@ typedef struct {
   int ndoomed;
   MlirOperation marks[8]; /* marks on the buffer itself, to copy */
   int nmarks;
+  /* Marks on the alloc when the tensor reads it through a cast. */
+  MlirOperation alloc_marks[8];
+  int nalloc_marks;
+  /* A mark names it a tightly coupled buffer: the dim the slice cuts,
+   * added to that mark (npuc_bubble_options.narrow_coupled). */
+  int coupled_dim;
 } buffer_uses;
 
 static bool subview_is_whole(MlirOperation sv) {
@@ -1102,6 +1101,49 @@ static MlirType memref_of(MlirType like, const bub_slice *s) {
                            mlirMemRefTypeGetMemorySpace(like));
 }
 
+/* The alloc's users: the cast, and marks when tightly coupled buffers may
+ * be narrowed (bishengir marks the alloc, the tensor reads the cast). */
+static bool cast_and_marks(bub_rw *r, MlirValue alloc_v, buffer_uses *u) {
+  for (MlirOpOperand use = mlirValueGetFirstUse(alloc_v);
+       !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation user = mlirOpOperandGetOwner(use);
+    if (mlirOperationEqual(user, u->cast))
+      continue;
+    if (!r->bc->opts.narrow_coupled || !npuc_op_is(user, "annotation.mark") ||
+        u->nalloc_marks == 8)
+      return false;
+    u->alloc_marks[u->nalloc_marks++] = user;
+  }
+  return true;
+}
+
+static bool is_coupled_mark(MlirOperation mark) {
+  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+      mark, mlirStringRefCreateFromCString("hivm.tightly_coupled_buffer")));
+}
+
+/* A tightly coupled buffer (the cube side's) narrowed for sub-block
+ * tiling is cut along one dim, which its mark then names. */
+static bool tt_check_coupled(bub_rw *r, buffer_uses *u) {
+  bool coupled = false;
+  for (int k = 0; k < u->nmarks; k++)
+    coupled |= is_coupled_mark(u->marks[k]);
+  for (int k = 0; k < u->nalloc_marks; k++)
+    coupled |= is_coupled_mark(u->alloc_marks[k]);
+  u->coupled_dim = -1;
+  if (!coupled || !r->bc->opts.narrow_coupled)
+    return true;
+  for (int d = 0; d < r->s.rank; d++) {
+    if (bub_slice_full_dim(&r->s, r->source, d))
+      continue;
+    if (u->coupled_dim >= 0)
+      return bub_refuse(r, "the slice cuts two dims of a tightly coupled "
+                           "buffer");
+    u->coupled_dim = d;
+  }
+  return true;
+}
+
 /* The buffer behind the tensor: a static memref.alloc (possibly through a
  * memory_space_cast) whose users are only loads and marks (into `u`). */
 static bool tt_find_buffer(bub_rw *r, MlirValue buf, buffer_uses *u) {
@@ -1118,13 +1160,13 @@ static bool tt_find_buffer(bub_rw *r, MlirValue buf, buffer_uses *u) {
   u->alloc = def;
   MlirValue alloc_v = mlirOperationGetResult(def, 0);
   if (!mlirOperationIsNull(u->cast)) {
-    if (!only_use_is(alloc_v, u->cast) ||
+    if (!cast_and_marks(r, alloc_v, u) ||
         !scan_users(r, mlirOperationGetResult(u->cast, 0), u, 0, true))
       return bub_refuse(r, "the buffer has users other than loads and marks");
   } else if (!scan_users(r, alloc_v, u, 0, true)) {
     return bub_refuse(r, "the buffer has users other than loads and marks");
   }
-  return true;
+  return tt_check_coupled(r, u);
 }
 
 /* Every load into the buffer can be narrowed to the slice. */
@@ -1186,6 +1228,22 @@ bool bub_rewrite_to_tensor(bub_rw *r) {
   return true;
 }
 
+/* The copy of `mark` on the new buffer `nb`, after it; a tightly coupled
+ * buffer's says which dim the sub-blocks split, for the cube side. */
+static void tt_clone_mark(bub_rw *r, const buffer_uses *u, MlirOperation mark,
+                          MlirValue nb) {
+  mlirRewriterBaseSetInsertionPointAfter(r->rw, mark);
+  if (u->coupled_dim < 0 || !is_coupled_mark(mark)) {
+    bub_clone_op(r, mark, 1, &nb, 0, NULL, 0, NULL, NULL);
+    return;
+  }
+  MlirNamedAttribute set[2] = {
+      bub_named(r, "hivm.tiling_dim",
+                mlirIntegerAttrGet(mlirIndexTypeGet(r->ctx), u->coupled_dim)),
+      bub_named(r, "tiledAlloc", mlirUnitAttrGet(r->ctx))};
+  bub_clone_op(r, mark, 1, &nb, 0, NULL, 2, set, NULL);
+}
+
 /* The new buffer of the slice's shape, right after the old one (and its
  * cast and marks after theirs). */
 static MlirValue tt_build_buffer(bub_rw *r, const buffer_uses *u,
@@ -1212,6 +1270,7 @@ static MlirValue tt_build_buffer(bub_rw *r, const buffer_uses *u,
   }
   mlirOperationStateAddResults(&st, 1, &at);
   MlirValue nb = mlirOperationGetResult(bub_create(r, &st), 0);
+  MlirValue alloc_nb = nb;
   bub_mark_buffer_size(r, nb, at, mlirValueGetType(alloc_v));
   if (!mlirOperationIsNull(u->cast)) {
     MlirType ct = memref_of(mlirValueGetType(buf), &r->s);
@@ -1222,10 +1281,10 @@ static MlirValue tt_build_buffer(bub_rw *r, const buffer_uses *u,
     mlirRewriterBaseSetInsertionPointAfter(r->rw, u->cast);
     nb = mlirOperationGetResult(bub_create(r, &cs), 0);
   }
-  for (int k = 0; k < u->nmarks; k++) {
-    mlirRewriterBaseSetInsertionPointAfter(r->rw, u->marks[k]);
-    bub_clone_op(r, u->marks[k], 1, &nb, 0, NULL, 0, NULL, NULL);
-  }
+  for (int k = 0; k < u->nalloc_marks; k++)
+    tt_clone_mark(r, u, u->alloc_marks[k], alloc_nb);
+  for (int k = 0; k < u->nmarks; k++)
+    tt_clone_mark(r, u, u->marks[k], nb);
   return nb;
 }
 
@@ -1318,6 +1377,8 @@ static void tt_erase_old(bub_rw *r, const buffer_uses *u) {
     mlirRewriterBaseEraseOp(r->rw, u->doomed[k]);
   for (int k = 0; k < u->nmarks; k++)
     mlirRewriterBaseEraseOp(r->rw, u->marks[k]);
+  for (int k = 0; k < u->nalloc_marks; k++)
+    mlirRewriterBaseEraseOp(r->rw, u->alloc_marks[k]);
   if (!mlirOperationIsNull(u->cast))
     mlirRewriterBaseEraseOp(r->rw, u->cast);
   mlirRewriterBaseEraseOp(r->rw, u->alloc);

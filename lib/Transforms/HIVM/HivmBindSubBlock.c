@@ -138,6 +138,21 @@ static bool is_mix_aic(MlirOperation f) {
          has_attr(f, "hivm.part_of_mix");
 }
 
+/* Does the module holding `func` have an AIC function of a mix kernel? */
+static bool module_has_mix_aic(MlirOperation func) {
+  MlirOperation m = mlirOperationGetParentOperation(func);
+  if (mlirOperationIsNull(m) || mlirOperationGetNumRegions(m) == 0)
+    return false;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(m, 0));
+  if (mlirBlockIsNull(body))
+    return false;
+  for (MlirOperation f = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f))
+    if (is_mix_aic(f))
+      return true;
+  return false;
+}
+
 /* The functions of the module's body, then, on targets whose fixpipe has
  * dual destinations, the cube side (SubBlockCube.c): the AIC functions'
  * fixpipes into the tightly coupled buffers the AIV functions cut. When one
@@ -755,7 +770,12 @@ static MlirWalkResult find_leftover(MlirOperation op, void *user);
  * (npuc_bubble_report.num_copies). */
 static bool bubble(MlirOperation func, bool strict, bool marked,
                    const npuc_pass_context *ctx, failure *f, size_t *copies) {
-  npuc_bubble_options bo = {strict, 2, marked};
+  /* A tightly coupled buffer is narrowed here (and marked tiledAlloc for
+   * the cube compiled elsewhere, as bishengir does) only when no cube
+   * function of this module writes it: the cube side (SubBlockCube.c)
+   * halves a paired one on both sides, or leaves it whole when the
+   * fixpipe cannot split, which a narrowed AIV buffer would overrun. */
+  npuc_bubble_options bo = {strict, 2, marked, !module_has_mix_aic(func)};
   npuc_bubble_report rep;
   bool done = npuc_bubble_up_slices(func, ctx->registry, &bo, &rep);
   *copies = rep.num_copies;

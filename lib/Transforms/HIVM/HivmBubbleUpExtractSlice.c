@@ -37,7 +37,7 @@ static bool bubble_up(MlirOperation func, const npuc_pass_options *opts,
                       const npuc_pass_context *ctx) {
   npuc_bubble_options bo = {NPUC_PASS_OPTS(bubble_options, opts)->strict_mode,
                             NPUC_PASS_OPTS(bubble_options, opts)->sub_blocks,
-                            false};
+                            false, false};
   if (bo.sub_blocks < 1) {
     npuc_pass_error(func, "sub-blocks must be at least 1");
     return false;

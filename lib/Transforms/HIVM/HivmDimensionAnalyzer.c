@@ -1028,6 +1028,8 @@ static void note_broadcast_across(analyzer *a, npuc_dim_result *out,
                                   const bool *chosen);
 static void find_tcbs(analyzer *a, npuc_dim_result *out, const bool *chosen);
 static void mark_narrow_columns(analyzer *a, size_t n);
+static void add_debug_leaves(analyzer *a, npuc_dim_result *out,
+                             const bool *chosen);
 
 /* Counts, per class, the leaves it can halve; the most wins, then the one
  * seen on the outermost dim, then the oldest. */
@@ -1070,6 +1072,7 @@ static void choose_axis(analyzer *a, npuc_dim_result *out) {
   if (out->num_tiled > 0) {
     note_broadcast_across(a, out, chosen);
     find_tcbs(a, out, chosen);
+    add_debug_leaves(a, out, chosen);
   } else if (!out->reason)
     explain_failure(a, out);
   free(count), free(stamp), free(outer), free(widest), free(chosen);
@@ -1157,6 +1160,42 @@ static int32_t pick_dim(analyzer *a, npuc_dim_leaf *l, const int32_t *count,
     }
   }
   return best;
+}
+
+/* A `hivm.hir.debug` of a tensor that holds the chosen axis prints the
+ * half each sub-block computes (as bishengir's, {tiled_op}): it becomes a
+ * leaf cut along that dim, appended after the stores. It has no say in the
+ * choice, and one without the axis prints the whole value on both. */
+static void add_debug_leaves(analyzer *a, npuc_dim_result *out,
+                             const bool *chosen) {
+  for (size_t i = 0; i < a->ops.count; i++) {
+    MlirOperation op = a->ops.ops[i];
+    if (!npuc_op_is(op, "hivm.hir.debug") ||
+        mlirOperationGetNumOperands(op) != 1)
+      continue;
+    npuc_dim_leaf l = {
+        op, mlirOperationGetOperand(op, 0), -1, 0, false, {NULL}, {NULL}};
+    dims x = dims_of(a, l.value);
+    if (x.base < 0 || !mlirTypeIsATensor(mlirValueGetType(l.value)))
+      continue;
+    for (int d = 0; d < x.rank && l.dim < 0; d++) {
+      bool window;
+      if (!unfit(a, &l, d, x.base, &l.extent, &window) &&
+          chosen[find(a, x.base + d)])
+        l.dim = d;
+    }
+    if (l.dim < 0)
+      continue;
+    npuc_dim_leaf *grown =
+        realloc(out->leaves, (out->num_leaves + 1) * sizeof *grown);
+    if (!grown) {
+      a->oom = true;
+      return;
+    }
+    out->leaves = grown;
+    out->leaves[out->num_leaves++] = l;
+    out->num_tiled++;
+  }
 }
 
 /* A leaf left whole runs on sub-block 0 only. That is kept for leaves whose

@@ -25,6 +25,7 @@ static MlirValue part_of(npuc_builder *b, MlirValue v, int dim,
                          MlirValue offset, MlirValue size, int64_t static_size);
 static void halve_result(const npuc_dim_leaf *l, MlirValue init,
                          MlirValue offset);
+static bool marks_take_half(MlirValue old, MlirValue half);
 static void destination_operands(MlirOperation op, const npuc_op_registry *reg,
                                  intptr_t *first, intptr_t *count);
 
@@ -217,6 +218,25 @@ MlirValue npuc_sub_block_insert_half(npuc_builder *b, MlirValue half,
       npuc_build_op(b, "tensor.insert_slice", 3, ins, 1, &t, 4, attrs), 0);
 }
 
+/* `annotation.mark` readers of the whole result `old` mark the `half`
+ * instead (as bishengir's): nothing reads the whole any more, so the
+ * destination's tensor is only sliced and its buffer can be narrowed.
+ * Returns whether no other reader is left. */
+static bool marks_take_half(MlirValue old, MlirValue half) {
+  MlirOpOperand use = mlirValueGetFirstUse(old);
+  bool only_marks = true;
+  while (!mlirOpOperandIsNull(use)) {
+    MlirOpOperand next = mlirOpOperandGetNextUse(use);
+    MlirOperation user = mlirOpOperandGetOwner(use);
+    if (npuc_op_is(user, "annotation.mark"))
+      mlirOperationSetOperand(user, mlirOpOperandGetOperandNumber(use), half);
+    else
+      only_marks = false;
+    use = next;
+  }
+  return only_marks;
+}
+
 /* A store into a tensor now writes half of it: the op is rebuilt with the
  * half result type, and the users of the whole result see the half
  * inserted into the whole destination (the other sub-block writes the
@@ -248,9 +268,13 @@ static void halve_result(const npuc_dim_leaf *l, MlirValue init,
   }
   MlirOperation tiled = mlirOperationCreate(&st);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, tiled);
+  MlirValue half = mlirOperationGetResult(tiled, 0);
+  if (marks_take_half(old, half)) {
+    mlirOperationDestroy(op);
+    return;
+  }
   npuc_builder b = npuc_builder_before(op);
-  MlirValue merged = npuc_sub_block_insert_half(
-      &b, mlirOperationGetResult(tiled, 0), init, offset, l->dim);
+  MlirValue merged = npuc_sub_block_insert_half(&b, half, init, offset, l->dim);
   mlirValueReplaceAllUsesOfWith(old, merged);
   mlirOperationDestroy(op);
 }

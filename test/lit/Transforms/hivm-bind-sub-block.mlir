@@ -161,19 +161,24 @@ func.func @loop_accumulate(%x: tensor<64x16xf32>, %init: tensor<64x16xf32>, %out
 // -----
 
 // A store into a tensor (a workspace handed to the cube) writes its half;
-// readers of the whole see the half inserted into the destination.
+// readers of the whole see the half inserted into the destination, marks
+// mark the half (as bishengir's).
 // CHECK-LABEL: func.func @store_into_tensor(
 // CHECK-SAME:      %[[WS:[^:]*]]: tensor<64xf32>)
 // CHECK:         %[[OFF:.*]] = affine.apply
 // CHECK:         %[[D:.*]] = tensor.extract_slice %[[WS]][%[[OFF]]] [32] [1] {to_be_bubbled_slice} : tensor<64xf32> to tensor<32xf32>
 // CHECK:         %[[H:.*]] = hivm.hir.store ins(%{{.*}} : tensor<32xf32>) outs(%[[D]] : tensor<32xf32>) {tiled_op} -> tensor<32xf32>
 // CHECK:         %[[W:.*]] = tensor.insert_slice %[[H]] into %[[WS]][%[[OFF]]] [32] [1] : tensor<32xf32> into tensor<64xf32>
-// CHECK:         annotation.mark %[[W]] : tensor<64xf32>
+// CHECK:         annotation.mark %[[H]] : tensor<32xf32>
+// CHECK:         tensor.extract %[[W]][%{{.*}}] : tensor<64xf32>
 func.func @store_into_tensor(%x: tensor<64xf32>, %ws: tensor<64xf32>) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
+  %c63 = arith.constant 63 : index
   %e = tensor.empty() : tensor<64xf32>
   %a = hivm.hir.vabs ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
   %w = hivm.hir.store ins(%a : tensor<64xf32>) outs(%ws : tensor<64xf32>) -> tensor<64xf32>
   annotation.mark %w : tensor<64xf32>
+  %last = tensor.extract %w[%c63] : tensor<64xf32>
+  annotation.mark %last : f32
   return
 }
 

@@ -68,14 +68,14 @@ func.func @buffer_read_twice(%src: memref<64x64xf32>, %a: tensor<64x64xf32>, %o:
 }
 
 // -----
-// hivm-bind-sub-block: the tensor of %ux is also printed whole, so it stays
+// hivm-bind-sub-block: the tensor of %ux is also marked whole, so it stays
 // whole on each sub-block; its two readers take one slice of it, right after
 // the to_tensor.
 // BIND:         remark: hivm-bind-sub-block: 'bufferization.to_tensor' stays whole on each sub-block
 // BIND-LABEL:   func.func @whole_buffer(
 // BIND:           %[[T:.*]] = bufferization.to_tensor %{{.*}} restrict writable : memref<64x64xf32> to tensor<64x64xf32>
 // BIND-NEXT:      %[[S:.*]] = tensor.extract_slice %[[T]][%{{.*}}, 0] [32, 64] [1, 1] {to_be_bubbled_slice}
-// BIND-NEXT:      hivm.hir.debug {{.*}} %[[T]] : tensor<64x64xf32>
+// BIND-NEXT:      annotation.mark %[[T]] : tensor<64x64xf32>
 // BIND-NOT:       tensor.extract_slice %[[T]]
 // BIND:           hivm.hir.vadd ins(%{{.*}}, %[[S]] : {{.*}})
 // BIND:           hivm.hir.vmax ins(%{{.*}}, %[[S]] : {{.*}})
@@ -83,7 +83,7 @@ func.func @whole_buffer(%x: memref<64x64xf32>, %a: memref<64x64xf32>, %out: memr
   %ux = memref.alloc() : memref<64x64xf32>
   hivm.hir.load ins(%x : memref<64x64xf32>) outs(%ux : memref<64x64xf32>)
   %t = bufferization.to_tensor %ux restrict writable : memref<64x64xf32> to tensor<64x64xf32>
-  hivm.hir.debug {debugtype = "print", hex = false, prefix = " t: ", tcoretype = #hivm.tcore_type<VECTOR>} %t : tensor<64x64xf32>
+  annotation.mark %t : tensor<64x64xf32>
   %ua = memref.alloc() : memref<64x64xf32>
   hivm.hir.load ins(%a : memref<64x64xf32>) outs(%ua : memref<64x64xf32>)
   %ta = bufferization.to_tensor %ua restrict writable : memref<64x64xf32> to tensor<64x64xf32>
