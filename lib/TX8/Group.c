@@ -879,6 +879,7 @@ static bool load_mode(npuc_tx8_group_plan *p, int buf) {
 static bool check_cgra_layouts(const npuc_tx8_group_plan *p,
                                const npuc_tx8_group_op *o);
 static void vector_layouts(npuc_tx8_group_plan *p, const npuc_tx8_group_op *o);
+static void norm_reader_layouts(npuc_tx8_group_plan *p);
 
 static bool assign_layouts(builder *b) {
   npuc_tx8_group_plan *p = b->p;
@@ -895,6 +896,7 @@ static bool assign_layouts(builder *b) {
                   r >= 0 ? r > 0 : is_batched(p->buffers[x->source].mode));
     }
   }
+  norm_reader_layouts(p);
   for (int i = 0; i < p->num_buffers; ++i)
     if (p->buffers[i].kind == NPUC_TX8_BUF_LOAD && !load_mode(p, i))
       return false;
@@ -907,6 +909,24 @@ static bool assign_layouts(builder *b) {
     if (!check_cgra_layouts(p, &p->ops[k]))
       return false;
   return true;
+}
+
+/* A full-size operand of a CGRA op is read in the op's very layout: a
+ * channel_norm feeding one takes the op's batching. Its role alone would
+ * call a [rows x C] operand batched while the op, following its computed
+ * operand (a gemm's [rows x C] result), computes in the unbatched layout. */
+static void norm_reader_layouts(npuc_tx8_group_plan *p) {
+  for (int i = 0; i < p->num_buffers; ++i) {
+    npuc_tx8_buffer *x = &p->buffers[i];
+    bool via_norm;
+    int reader =
+        x->kind == NPUC_TX8_BUF_NORM ? first_reader(p, i, &via_norm) : -1;
+    if (reader < 0 || !is_cgra(&p->ops[reader]) ||
+        x->shape.rank != p->ops[reader].slice.result.rank)
+      continue;
+    x->mode = mode_of(npuc_tx8_is_aligned(x->mode),
+                      is_batched(p->buffers[p->ops[reader].result].mode));
+  }
 }
 
 /* A [C] vector is read whole in any layout, but against a one-row slice it
