@@ -908,7 +908,8 @@ static bool any_late(const group_emitter *g) {
  * wait for them on the SPM port: bench (g) 44995 -> 44149 cycles; the
  * extract, which only stage 0 reads, after them); iteration k then issues slice
  * k + 2's stage 2 but its late head (mark_late), slice k - 1's stores, slice k
- * + 1's stage 1, slice k's stage 0 and slice k + 2's late head, in four sets of
+ * + 1's stage 1, slice k's stage 0 and slice k + 2's late head (the last
+ * slice's one iteration later, after slice k + 1's stage 0), in four sets of
  * L_SHAPEs and TSRs (slice j in set j & 3); the last slice's stores follow the
  * loop. The same calls as the serial loop, in another order: every
  * buffer a slice writes is a copy no other slice in flight uses
@@ -937,8 +938,15 @@ static void emit_staged_loop(group_emitter *g) {
   emit_staged_stores(g, "(int)((k + 3) & 3)");
   emit_stage(g, 1, STAGE_ALL, "more1", "k + 1", "n1", NULL);
   emit_stage(g, 0, STAGE_ALL, NULL, "k", "cur", NULL);
-  if (any_late(g))
-    emit_stage(g, 2, STAGE_LATE, "more2", "k + 2", "n2", NULL);
+  if (any_late(g)) {
+    /* The last slice's late head waits for the iteration before the
+     * last, after slice k's stage 0: there the SPM port is the chain of
+     * the last two slices, and ahead of their batchnorms it would delay
+     * both (and the last-but-one store the last one queues behind). */
+    emit_stage(g, 2, STAGE_LATE, "k >= 1 && more1 && !more2", "k + 1", "n1",
+               NULL);
+    emit_stage(g, 2, STAGE_LATE, "more2 && !g.done", "k + 2", "n2", NULL);
+  }
   npuc_sb_printf(o, "    more = more1, more1 = more2;\n    ++k;\n  }\n");
   emit_staged_stores(g, "(int)((k - 1) & 3)");
   npuc_sb_printf(o, "  (void)cycles;\n"
