@@ -71,6 +71,10 @@ typedef struct {
   char **enum_values; /* optional closed set, NULL-terminated */
   bool optional;
   bool in_format; /* the format shows it; else it lives in attr-dict */
+  /* `default: TEXT`: the value the op means when the attribute is absent
+   * (ODS DefaultValuedAttr), as MLIR writes it generically; printed
+   * neither in its optional group nor in attr-dict when equal. NULL: none. */
+  char *default_text;
 } npuc_attr_def;
 
 /* The assembly format, compiled from the table's directive string. */

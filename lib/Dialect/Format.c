@@ -111,6 +111,7 @@ void npuc_dialect_free(npuc_dialect_def *d) {
       free(op->attrs[j].name);
       free(op->attrs[j].enum_prefix);
       free(op->attrs[j].int_type);
+      free(op->attrs[j].default_text);
       for (char **v = op->attrs[j].enum_values; v && *v; ++v)
         free(*v);
       free(op->attrs[j].enum_values);

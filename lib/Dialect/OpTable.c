@@ -540,6 +540,11 @@ static bool load_attrs(loader *ld, yaml_node_t *list, npuc_op_def *op) {
     }
     a->optional = truthy(npuc_yaml_scalar(npuc_yaml_get(ld, v, "optional"))) ||
                   a->kind == NPUC_AK_UNIT;
+    const char *dflt = npuc_yaml_scalar(npuc_yaml_get(ld, v, "default"));
+    a->default_text = dflt ? strdup(dflt) : NULL;
+    if (dflt && !a->optional)
+      npuc_yaml_error(ld, v, "attribute '%s' has a default but is not optional",
+                      a->name);
   }
   return ld->ok;
 }

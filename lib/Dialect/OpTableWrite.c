@@ -19,7 +19,7 @@
  * build until it does. */
 static_assert(sizeof(npuc_op_def) == 176, "npuc_op_def changed: write it");
 static_assert(sizeof(npuc_value_def) == 40, "npuc_value_def changed");
-static_assert(sizeof(npuc_attr_def) == 48, "npuc_attr_def changed");
+static_assert(sizeof(npuc_attr_def) == 56, "npuc_attr_def changed");
 static_assert(sizeof(npuc_fmt_elem) == 72, "npuc_fmt_elem changed");
 static_assert(sizeof(npuc_sig_key) == 32, "npuc_sig_key changed");
 static_assert(sizeof(npuc_verify_rule) == 192, "npuc_verify_rule changed");
@@ -152,8 +152,10 @@ static int write_attrs(writer *w, const npuc_attr_def *a, size_t n) {
     write_str(w->out, a[i].int_type);
     fputs(", ", w->out);
     write_ref(w->out, values[i]);
-    fprintf(w->out, ", %s, %s},\n", boolean(a[i].optional),
+    fprintf(w->out, ", %s, %s, ", boolean(a[i].optional),
             boolean(a[i].in_format));
+    write_str(w->out, a[i].default_text);
+    fputs("},\n", w->out);
   }
   fputs(n ? "};\n" : "{0}};\n", w->out);
   free(values);

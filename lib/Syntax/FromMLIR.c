@@ -57,6 +57,7 @@ typedef struct {
   span value; /* empty for unit attributes */
   span whole;
   bool used;
+  bool at_default; /* equal to the table's default: printed nowhere */
 } dict_entry;
 
 typedef struct {
@@ -621,8 +622,10 @@ static bool var_present(renderer *r, const npuc_fmt_elem *e) {
     switch (e->var_class) {
     case NPUC_VAR_OPERAND: return g->group_count[e->var_index] > 0;
     case NPUC_VAR_RESULT: return g->result_count[e->var_index] > 0;
-    case NPUC_VAR_ATTR:
-      return find_attr(g, g->def->attrs[e->var_index].name) != NULL;
+    case NPUC_VAR_ATTR: {
+      const dict_entry *d = find_attr(g, g->def->attrs[e->var_index].name);
+      return d && !d->at_default;
+    }
     case NPUC_VAR_REGION: return (size_t)e->var_index < g->regions.len;
     }
     return false;
@@ -1068,6 +1071,23 @@ static void mark_format_attrs(renderer *r, const npuc_fmt_elem *e, size_t n) {
   }
 }
 
+/* ODS prints a default-valued attribute equal to its default neither in
+ * its optional group nor in attr-dict: marked used, and absent for the
+ * group's anchor. */
+static void elide_defaults(generic_op *g) {
+  for (size_t i = 0; i < g->num_attrs; ++i)
+    g->attrs[i].at_default = false;
+  for (size_t i = 0; i < g->def->num_attrs; ++i) {
+    const char *dflt = g->def->attrs[i].default_text;
+    dict_entry *d = dflt ? find_attr(g, g->def->attrs[i].name) : NULL;
+    if (d && (size_t)(d->value.e - d->value.s) == strlen(dflt) &&
+        memcmp(d->value.s, dflt, strlen(dflt)) == 0) {
+      d->at_default = true;
+      d->used = true;
+    }
+  }
+}
+
 static bool try_render_op(from_mlir *st, npuc_token name) {
   if (name.len < 3)
     return false;
@@ -1082,6 +1102,8 @@ static bool try_render_op(from_mlir *st, npuc_token name) {
   dict_entry *seg = ok ? find_attr(&g, "operandSegmentSizes") : NULL;
   if (seg)
     seg->used = true;
+  if (ok)
+    elide_defaults(&g);
   ok = ok &&
        assign_groups(def->operands, def->num_operands, g.operands.len, seg,
                      g.group_first, g.group_count) &&

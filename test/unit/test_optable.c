@@ -146,6 +146,11 @@ static void reports_table_errors(void **state) {
   expect_error(OP_HEAD "    attributes: [{name: a, kind: enum}]\n"
                        "    format: $a\n",
                "needs 'enum: #dialect.name'");
+  /* A default is what an absent attribute means: a required one has none. */
+  expect_error(OP_HEAD
+               "    attributes: [{name: a, kind: bool, default: \"true\"}]\n"
+               "    format: $a\n",
+               "has a default but is not optional");
   expect_error(OP_HEAD "    inits: z\n    format: attr-dict\n",
                "'inits' names no operand");
   expect_error(OP_HEAD "    format: attr-dict\n  - name: toy.x\n"

@@ -11,8 +11,8 @@ func.func @full_form_enums(%src: memref<4x8xf16>, %dst: memref<4x8xf16>, %v: f16
   // CHECK: hivm.hir.vcmp ins({{.*}}) outs(%{{.*}} : memref<4x8xi1>) compare_mode = <lt>
   hivm.hir.vcmp ins(%src, %dst : memref<4x8xf16>, memref<4x8xf16>) outs(%b : memref<4x8xi1>) compare_mode = #hivm.compare_mode<lt>
   // The table's order is cast, then round_mode.
-  // CHECK: hivm.hir.vcast ins(%{{.*}} : memref<4x8xf16>) outs(%{{.*}} : memref<4x8xi32>) cast = <cast_signed> round_mode = <trunc>
-  hivm.hir.vcast ins(%src : memref<4x8xf16>) outs(%i : memref<4x8xi32>) round_mode = #hivm.round_mode<trunc> cast = <cast_signed>
+  // CHECK: hivm.hir.vcast ins(%{{.*}} : memref<4x8xf16>) outs(%{{.*}} : memref<4x8xi32>) cast = <cast_unsigned> round_mode = <trunc>
+  hivm.hir.vcast ins(%src : memref<4x8xf16>) outs(%i : memref<4x8xi32>) round_mode = #hivm.round_mode<trunc> cast = <cast_unsigned>
   return
 }
 

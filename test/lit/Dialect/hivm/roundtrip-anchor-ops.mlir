@@ -27,9 +27,9 @@ module {
     hivm.hir.vmulextended ins(%arg3, %arg4 : memref<8xi16>, memref<8xi16>) outs(%arg3, %arg4 : memref<8xi16>, memref<8xi16>) temp_buffer(%arg5 : memref<32xi8>)
     hivm.hir.vmax ins(%arg0, %arg1 : memref<8xi32>, memref<8xi32>) outs(%arg2 : memref<8xi32>) is_signed = false
     hivm.hir.vdiv ins(%arg0, %arg1 : memref<8xi32>, memref<8xi32>) outs(%arg2 : memref<8xi32>) isSigned = false isHP = true
-    hivm.hir.vmin ins(%arg0, %arg1 : memref<8xi32>, memref<8xi32>) outs(%arg2 : memref<8xi32>) temp_buffer(%arg5 : memref<32xi8>) is_signed = true
+    hivm.hir.vmin ins(%arg0, %arg1 : memref<8xi32>, memref<8xi32>) outs(%arg2 : memref<8xi32>) temp_buffer(%arg5 : memref<32xi8>) is_signed = false
     hivm.hir.vshr ins(%arg0, %arg1 : memref<8xi32>, memref<8xi32>) outs(%arg2 : memref<8xi32>) round : true is_signed : false
-    hivm.hir.vcmp ins(%arg6, %arg6 : memref<8xf16>, memref<8xf16>) outs(%arg7 : memref<8xi1>) compare_mode = <le> is_signed : true
+    hivm.hir.vcmp ins(%arg6, %arg6 : memref<8xf16>, memref<8xf16>) outs(%arg7 : memref<8xi1>) compare_mode = <le> is_signed : false
     hivm.hir.vcast ins(%arg6 : memref<8xf16>) outs(%arg0 : memref<8xi32>) temp_buffer(%arg5 : memref<32xi8>) round_mode = <floor>
     return
   }

@@ -46,7 +46,7 @@ module attributes {hivm.module_core_type = #hivm.module_core_type<AIV>} {
     %3 = tensor.empty() : tensor<4x1xf32>
     %4 = hivm.hir.vreduce <sum> ins(%1 : tensor<4x8xf32>) outs(%3 : tensor<4x1xf32>) reduce_dims = [1] -> tensor<4x1xf32>
     %5 = tensor.empty() : tensor<1x8xf32>
-    %6 = hivm.hir.vreduce {vector_producer_to_fuse_0} <max> ins(%2 : tensor<4x8xf32>) outs(%5 : tensor<1x8xf32>) unsigned_src = false reduce_dims = [0] -> tensor<1x8xf32>
+    %6 = hivm.hir.vreduce {vector_producer_to_fuse_0} <max> ins(%2 : tensor<4x8xf32>) outs(%5 : tensor<1x8xf32>) unsigned_src = true reduce_dims = [0] -> tensor<1x8xf32>
     %7 = tensor.empty() : tensor<8x4xf32>
     %8 = hivm.hir.vtranspose ins(%arg1 : tensor<4x8xf32>) outs(%7 : tensor<8x4xf32>) permutation = [1, 0] -> tensor<8x4xf32>
     %9 = tensor.empty() : tensor<32x16x2xi32>
@@ -66,9 +66,9 @@ module attributes {hivm.module_core_type = #hivm.module_core_type<AIV>} {
     %c0 = arith.constant 0 : index
     %alloc = memref.alloc() : memref<16x16xf32>
     hivm.hir.load ins(%arg1 : memref<16x16xf32, strided<[16, 1], offset: ?>>) outs(%alloc : memref<16x16xf32>)
-    hivm.hir.load ins(%arg1 : memref<16x16xf32, strided<[16, 1], offset: ?>>) outs(%alloc : memref<16x16xf32>) left_padding_num = %c0 : index init_out_buffer = false
+    hivm.hir.load ins(%arg1 : memref<16x16xf32, strided<[16, 1], offset: ?>>) outs(%alloc : memref<16x16xf32>) left_padding_num = %c0 : index init_out_buffer = true
     hivm.hir.load ins(%arg1 : memref<16x16xf32, strided<[16, 1], offset: ?>>) outs(%alloc : memref<16x16xf32>) pad_mode = <PadValue> pad_value = %arg7 : f32 left_padding_num = %c0 : index init_out_buffer = true init_condition = %arg6 : i1 eviction_policy = <EvictFirst> core_type = <VECTOR>
-    hivm.hir.load ins(%arg1 : memref<16x16xf32, strided<[16, 1], offset: ?>>) outs(%alloc : memref<16x16xf32>) may_implicit_transpose_with_last_axis = false
+    hivm.hir.load ins(%arg1 : memref<16x16xf32, strided<[16, 1], offset: ?>>) outs(%alloc : memref<16x16xf32>) may_implicit_transpose_with_last_axis = true
     %0 = tensor.empty() : tensor<16x16xf32>
     %1 = hivm.hir.load ins(%arg2 : tensor<16x16xf32>) outs(%0 : tensor<16x16xf32>) -> tensor<16x16xf32>
     hivm.hir.store ins(%1 : tensor<16x16xf32>) outs(%arg1 : memref<16x16xf32, strided<[16, 1], offset: ?>>)
