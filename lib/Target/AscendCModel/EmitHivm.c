@@ -2,6 +2,7 @@
  * style op with tensor outs writes a fresh buffer per result (tensor value
  * semantics); with memref outs it writes the memref in place. */
 #include "AscendCModelInternal.h"
+#include "npuc/DimensionAnalyzer.h"
 #include "npuc/Verify.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -21,18 +22,19 @@ static bool emit_bitcast(emitter *em, hivm_op *h);
 static void emit_indirect_load(emitter *em, hivm_op *h);
 static void emit_indirect_store(emitter *em, hivm_op *h);
 static void emit_lock_var(emitter *em, hivm_op *h);
+static void emit_mmad(emitter *em, hivm_op *h);
+static void emit_fixpipe(emitter *em, hivm_op *h);
+static void emit_block_sync(emitter *em, hivm_op *h, bool set);
 
 /* Ops that only steer hardware the host does not have. Cross-block sync
  * and the block lock among them: a kernel with any of these runs its blocks
  * and sub-blocks one after another on one thread (the descriptor's
  * has_sync), so a critical section between lock and unlock already runs
- * alone, in one of the orders hardware could pick; a wait for the cube
- * half has nothing to wait for, as the cube half is not run. */
+ * alone, in one of the orders hardware could pick. (sync_block_set/wait
+ * between the halves of a mix kernel do act: emit_block_sync.) */
 static const char *const kNoOps[] = {
     "hivm.hir.set_mask_norm",
     "hivm.hir.set_ffts_base_addr",
-    "hivm.hir.sync_block_set",
-    "hivm.hir.sync_block_wait",
     "hivm.hir.sync_block",
     "hivm.hir.sync_block_lock",
     "hivm.hir.sync_block_unlock",
@@ -69,6 +71,19 @@ bool npuc_em_hivm_op(emitter *em, MlirOperation op, const char *name) {
   }
   if (npuc_em_name_is(name, "hivm.hir.indirect_store")) {
     emit_indirect_store(em, &h);
+    return true;
+  }
+  if (npuc_em_name_is(name, "hivm.hir.mmadL1")) {
+    emit_mmad(em, &h);
+    return true;
+  }
+  if (npuc_em_name_is(name, "hivm.hir.fixpipe")) {
+    emit_fixpipe(em, &h);
+    return true;
+  }
+  if (npuc_em_name_is(name, "hivm.hir.sync_block_set") ||
+      npuc_em_name_is(name, "hivm.hir.sync_block_wait")) {
+    emit_block_sync(em, &h, strstr(name, "_set") != NULL);
     return true;
   }
   if (h.def->dps_inits >= 0 && emit_dps(em, &h, name))
@@ -475,4 +490,181 @@ static void emit_lock_var(emitter *em, hivm_op *h) {
       npuc_em_dtype_name(dt), (ssize_t)rank, sizes.data ? sizes.data : "0",
       h->loc);
   npuc_sb_free(&sizes);
+}
+
+/* ---- mix kernels: the cube ops, block sync, tightly coupled buffers ------ */
+
+/* The destination-style result of a cube op: a fresh copy of the tensor
+ * init (the op accumulates into it), or the memref init itself. */
+static const char *dps_result(emitter *em, hivm_op *h, const char *init) {
+  if (mlirOperationGetNumResults(h->op) != 1)
+    return init;
+  const char *r = npuc_em_define(em, mlirOperationGetResult(h->op, 0));
+  npuc_em_line(em, "npuc_buf %s = npuc_rt_clone(&%s, %s);", r, init, h->loc);
+  return r;
+}
+
+static bool refuse_attr(emitter *em, hivm_op *h, const char *attr,
+                        const char *what) {
+  if (mlirAttributeIsNull(npuc_em_attr(h->op, attr)))
+    return false;
+  npuc_em_error(em, h->op, "%s (%s) is outside the C model", what, attr);
+  return true;
+}
+
+static void emit_mmad(emitter *em, hivm_op *h) {
+  intptr_t a, b, init, m, k, n, c, count;
+  group(h, "a", &a, &count);
+  group(h, "b", &b, &count);
+  group(h, "init_condition", &init, &count);
+  group(h, "real_m", &m, &count);
+  group(h, "real_k", &k, &count);
+  group(h, "real_n", &n, &count);
+  group(h, "c", &c, &count);
+  if (group(h, "per_channel_bias", &count, &count) && count > 0) {
+    npuc_em_error(em, h->op,
+                  "mmadL1 with a per-channel bias is outside the "
+                  "C model");
+    return;
+  }
+  if (refuse_attr(em, h, "enable_HF32", "mmadL1 in HF32 mode") ||
+      refuse_attr(em, h, "enable_I4", "mmadL1 on i4 data"))
+    return;
+  const char *dst = dps_result(em, h, operand(em, h, c));
+  npuc_em_line(em,
+               "npuc_rt_mmad(&%s, &%s, &%s, %s != 0, %s, %s, %s, %s%s, %s);",
+               dst, operand(em, h, a), operand(em, h, b), operand(em, h, init),
+               operand(em, h, m), operand(em, h, k), operand(em, h, n),
+               mlirAttributeIsNull(npuc_em_attr(h->op, "a_transpose"))
+                   ? "0"
+                   : "NPUC_MMAD_A_TRANSPOSE",
+               mlirAttributeIsNull(npuc_em_attr(h->op, "b_transpose"))
+                   ? ""
+                   : " | NPUC_MMAD_B_TRANSPOSE",
+               h->loc);
+}
+
+/* The fixpipe's mode from its attributes, as an npuc_fixpipe_mode
+ * initializer; false (after an error) for what the model does not run. */
+static bool fixpipe_mode(emitter *em, hivm_op *h, char *out, size_t cap) {
+  static const char *const layouts[] = {"nz2nd", "nz2dn", "normal"};
+  static const char *const layout_enums[] = {
+      "NPUC_FIXPIPE_NZ2ND", "NPUC_FIXPIPE_NZ2DN", "NPUC_FIXPIPE_NZ2NZ"};
+  static const char *const duals[] = {"NO_DUAL", "ROW_SPLIT", "COLUMN_SPLIT"};
+  static const char *const dual_enums[] = {"NPUC_DUAL_NONE", "NPUC_DUAL_ROW",
+                                           "NPUC_DUAL_COL"};
+  char v[64] = "normal";
+  if (!mlirAttributeIsNull(npuc_em_attr(h->op, "enable_nz2nd")))
+    strcpy(v, "nz2nd");
+  enum_value(h->op, "dma_mode", v, sizeof v);
+  int layout = lookup(layouts, 3, v);
+  strcpy(v, "NO_DUAL");
+  enum_value(h->op, "dual_dst_mode", v, sizeof v);
+  int dual = lookup(duals, 3, v);
+  char sub[64] = "sub_block_0", quant[64] = "NO_QUANT", relu[64] = "NO_RELU";
+  enum_value(h->op, "sub_block_idx", sub, sizeof sub);
+  enum_value(h->op, "pre_quant", quant, sizeof quant);
+  enum_value(h->op, "pre_relu", relu, sizeof relu);
+  static const char *const quants[] = {"NO_QUANT", "F322F16", "F322BF16"};
+  static const char *const relus[] = {"NO_RELU", "NORMAL_RELU"};
+  const char *bad = layout < 0                     ? "dma_mode"
+                    : dual < 0                     ? "dual_dst_mode"
+                    : lookup(quants, 3, quant) < 0 ? "pre_quant"
+                    : lookup(relus, 2, relu) < 0   ? "pre_relu"
+                                                   : NULL;
+  MlirAttribute split = npuc_em_attr(h->op, "channel_split");
+  if (!bad && !mlirAttributeIsNull(split) && mlirAttributeIsABool(split) &&
+      mlirBoolAttrGetValue(split))
+    bad = "channel_split";
+  intptr_t first, count;
+  if (!bad && group(h, "quant_scale", &first, &count) && count > 0)
+    bad = "quant_scale";
+  if (bad) {
+    npuc_em_error(em, h->op, "fixpipe: this %s is outside the C model", bad);
+    return false;
+  }
+  snprintf(out, cap, "{%s, %s, %d, %s}", layout_enums[layout], dual_enums[dual],
+           strcmp(sub, "sub_block_1") == 0 ? 1 : 0,
+           strcmp(relu, "NORMAL_RELU") == 0 ? "true" : "false");
+  return true;
+}
+
+static void emit_fixpipe(emitter *em, hivm_op *h) {
+  intptr_t src, nsrc, dst, ndst;
+  group(h, "src", &src, &nsrc);
+  group(h, "dst", &dst, &ndst);
+  char mode[200];
+  if (nsrc != 1 || ndst != 1) {
+    npuc_em_error(em, h->op,
+                  "fixpipe with %zd sources and %zd destinations "
+                  "is outside the C model",
+                  (ssize_t)nsrc, (ssize_t)ndst);
+    return;
+  }
+  if (!fixpipe_mode(em, h, mode, sizeof mode))
+    return;
+  const char *out = dps_result(em, h, operand(em, h, dst));
+  npuc_em_line(em, "{");
+  npuc_em_line(em, "  const npuc_fixpipe_mode mode = %s;", mode);
+  npuc_em_line(em, "  npuc_rt_fixpipe(&%s, &%s, &mode, %s);", out,
+               operand(em, h, src), h->loc);
+  npuc_em_line(em, "}");
+}
+
+/* sync_block_set/wait between the halves of a mix kernel (the default
+ * INTRA_BLOCK mode); the other modes stay without effect, as blocks and
+ * sub-blocks of such a kernel run one after another. */
+static void emit_block_sync(emitter *em, hivm_op *h, bool set) {
+  char mode[96] = "INTRA_BLOCK_SYNCHRONIZATION";
+  enum_value(h->op, "tsync_instr_mode", mode, sizeof mode);
+  const char *name = set ? "sync_block_set" : "sync_block_wait";
+  if (strcmp(mode, "INTRA_BLOCK_SYNCHRONIZATION") != 0) {
+    npuc_em_line(em, "/* hivm.hir.%s <%s> */", name, mode);
+    return;
+  }
+  intptr_t first, count;
+  char flag[64];
+  MlirAttribute f = npuc_em_attr(h->op, "flag");
+  if (group(h, "flag_value", &first, &count) && count == 1) {
+    snprintf(flag, sizeof flag, "%s", operand(em, h, first));
+  } else if (!mlirAttributeIsNull(f) && mlirAttributeIsAInteger(f)) {
+    snprintf(flag, sizeof flag, "%lldLL",
+             (long long)mlirIntegerAttrGetValueInt(f));
+  } else {
+    npuc_em_error(em, h->op, "%s without a flag", name);
+    return;
+  }
+  npuc_em_line(em, "npuc_rt_%s(%s, %s);", name, flag, h->loc);
+}
+
+/* memref.alloc of a buffer marked hivm.tightly_coupled_buffer<id>: the
+ * storage the halves of a mix kernel share (per sub-block in UB). */
+bool npuc_em_hivm_first_op(emitter *em, MlirOperation op, const char *name) {
+  if (!npuc_em_name_is(name, "memref.alloc") ||
+      mlirOperationGetNumResults(op) != 1)
+    return false;
+  MlirValue r = mlirOperationGetResult(op, 0);
+  int64_t id = -1;
+  for (MlirOpOperand u = mlirValueGetFirstUse(r);
+       !mlirOpOperandIsNull(u) && id < 0; u = mlirOpOperandGetNextUse(u))
+    id = npuc_dim_tcb_id(mlirOpOperandGetOwner(u));
+  MlirType t = mlirValueGetType(r);
+  int dt;
+  if (id < 0 || !mlirShapedTypeHasStaticShape(t) || !npuc_em_dtype(t, &dt))
+    return false;
+  char loc[600];
+  npuc_em_loc(em, op, loc, sizeof loc);
+  npuc_sb sizes = {0};
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  for (intptr_t d = 0; d < rank; ++d)
+    npuc_sb_printf(&sizes, "%s%lldLL", d ? ", " : "",
+                   (long long)mlirShapedTypeGetDimSize(t, d));
+  npuc_em_line(em,
+               "npuc_buf %s = npuc_rt_coupled_alloc(%lldLL, %s, %s, %zd, "
+               "(const int64_t[]){%s}, %s);",
+               npuc_em_define(em, r), (long long)id,
+               npuc_dim_ub_memref(t) ? "true" : "false", npuc_em_dtype_name(dt),
+               (ssize_t)rank, sizes.data ? sizes.data : "0", loc);
+  npuc_sb_free(&sizes);
+  return true;
 }

@@ -50,6 +50,7 @@ bool npuc_emit_ascend_cmodel(const npuc_op_registry *reg, MlirOperation module,
   memset(&em, 0, sizeof em);
   em.reg = reg;
   em.target_name = "ascend-cmodel";
+  em.first_op = npuc_em_hivm_first_op;
   em.last_op = npuc_em_hivm_op;
   bool ok = true;
   for (size_t i = 0; i < n && ok; ++i)
@@ -150,19 +151,31 @@ static bool emit_kernel(emitter *em, npuc_sb *file, entry_func *e) {
     MlirStringRef d = mlirOpaqueAttrGetData(core);
     snprintf(core_text, sizeof core_text, "%.*s", (int)d.length, d.data);
   }
-  bool mix_vector =
-      !mlirAttributeIsNull(npuc_em_attr(e->func, "hivm.part_of_mix")) &&
-      strstr(core_text, "AIV") != NULL;
+  bool part_of_mix =
+      !mlirAttributeIsNull(npuc_em_attr(e->func, "hivm.part_of_mix"));
+  bool mix_vector = part_of_mix && strstr(core_text, "AIV") != NULL;
+  bool mix_cube = part_of_mix && strstr(core_text, "AIC") != NULL;
+  /* The halves of one mix kernel are NAME_aic and NAME_aiv (bishengir's
+   * NAME_mix_aic, NAME_mix_aiv): the host runs them together. */
+  char mix[300] = "NULL";
+  size_t len = strlen(e->name);
+  if ((mix_vector || mix_cube) && len > 4 &&
+      strcmp(e->name + len - 4, mix_vector ? "_aiv" : "_aic") == 0)
+    snprintf(mix, sizeof mix, "\"%.*s\"", (int)(len - 4), e->name);
   char grid[300] = "NULL";
   if (has_grid)
     snprintf(grid, sizeof grid, "npuc_grid_%s", e->name);
   npuc_sb_printf(file, "%s", desc.data ? desc.data : "");
   npuc_sb_printf(file,
                  "#define npuc_desc_%s {\"%s\", npuc_dev_%s, %s, %lld, %d, %s, "
-                 "%zd, npuc_args_%s}\n\n",
+                 "%zd, npuc_args_%s, %s, %s}\n\n",
                  e->name, e->name, e->name, grid, (long long)physical,
                  mix_vector ? 2 : 1, em->has_sync ? "true" : "false",
-                 (ssize_t)mlirBlockGetNumArguments(entry), e->name);
+                 (ssize_t)mlirBlockGetNumArguments(entry), e->name,
+                 mix_vector ? "NPUC_CORE_AIV"
+                 : mix_cube ? "NPUC_CORE_AIC"
+                            : "NPUC_CORE_ANY",
+                 mix);
   npuc_sb_free(&body_text);
   npuc_sb_free(&desc);
   return true;
