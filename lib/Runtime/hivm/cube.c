@@ -22,17 +22,19 @@ static double load_at(const npuc_buf *b, int64_t i, int64_t j,
   return npuc_rt_load_f(b, idx, loc);
 }
 
-static void mmad_float(const npuc_buf *c, const npuc_buf *a,
-                       const npuc_buf *b, bool init, int64_t m, int64_t k,
-                       int64_t n, unsigned flags, const char *loc) {
+static void mmad_float(const npuc_buf *c, const npuc_buf *a, const npuc_buf *b,
+                       bool init, int64_t m, int64_t k, int64_t n,
+                       unsigned flags, const char *loc) {
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       float acc = init ? 0.0f : (float)load_at(c, i, j, loc);
       for (int64_t p = 0; p < k; ++p) {
-        float x = (float)((flags & NPUC_MMAD_A_TRANSPOSE) ? load_at(a, p, i, loc)
-                                                         : load_at(a, i, p, loc));
-        float y = (float)((flags & NPUC_MMAD_B_TRANSPOSE) ? load_at(b, j, p, loc)
-                                                         : load_at(b, p, j, loc));
+        float x =
+            (float)((flags & NPUC_MMAD_A_TRANSPOSE) ? load_at(a, p, i, loc)
+                                                    : load_at(a, i, p, loc));
+        float y =
+            (float)((flags & NPUC_MMAD_B_TRANSPOSE) ? load_at(b, j, p, loc)
+                                                    : load_at(b, p, j, loc));
         float prod = x * y;
         acc = acc + prod;
       }
@@ -113,26 +115,17 @@ static layout layout_of(const npuc_buf *b, bool transposed, const char *what,
 
 static void extent(const npuc_buf *b, layout l, int64_t *rows, int64_t *cols) {
   switch (l) {
-  case LAYOUT_ND:
-    *rows = b->sizes[0], *cols = b->sizes[1];
-    break;
-  case LAYOUT_DN:
-    *rows = b->sizes[1], *cols = b->sizes[0];
-    break;
-  default:
-    *rows = b->sizes[1] * b->sizes[2], *cols = b->sizes[0] * b->sizes[3];
+  case LAYOUT_ND: *rows = b->sizes[0], *cols = b->sizes[1]; break;
+  case LAYOUT_DN: *rows = b->sizes[1], *cols = b->sizes[0]; break;
+  default: *rows = b->sizes[1] * b->sizes[2], *cols = b->sizes[0] * b->sizes[3];
   }
 }
 
 static void index_of(const npuc_buf *b, layout l, int64_t r, int64_t c,
                      int64_t *idx) {
   switch (l) {
-  case LAYOUT_ND:
-    idx[0] = r, idx[1] = c;
-    break;
-  case LAYOUT_DN:
-    idx[0] = c, idx[1] = r;
-    break;
+  case LAYOUT_ND: idx[0] = r, idx[1] = c; break;
+  case LAYOUT_DN: idx[0] = c, idx[1] = r; break;
   default:
     idx[0] = c / b->sizes[3], idx[1] = r / b->sizes[2];
     idx[2] = r % b->sizes[2], idx[3] = c % b->sizes[3];
@@ -150,12 +143,13 @@ static void fixpipe_window(const npuc_buf *dst, layout dl, const npuc_buf *src,
     npuc_rt_fail(loc,
                  "fixpipe: a %lldx%lld destination at row %lld, column %lld "
                  "of a %lldx%lld result",
-                 (long long)rows, (long long)cols, (long long)r0,
-                 (long long)c0, (long long)src_rows, (long long)src_cols);
+                 (long long)rows, (long long)cols, (long long)r0, (long long)c0,
+                 (long long)src_rows, (long long)src_cols);
   bool fs = npuc_rt_is_float(src->dtype), fd = npuc_rt_is_float(dst->dtype);
   if (fs != fd)
     npuc_rt_fail(loc, "fixpipe: %s to %s (quantization) is outside the C model",
-                 npuc_rt_dtype_name(src->dtype), npuc_rt_dtype_name(dst->dtype));
+                 npuc_rt_dtype_name(src->dtype),
+                 npuc_rt_dtype_name(dst->dtype));
   npuc_rt_check_view(dst, loc);
   npuc_rt_check_view(src, loc);
   int64_t si[4], di[4];

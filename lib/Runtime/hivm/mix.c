@@ -103,8 +103,8 @@ npuc_buf npuc_rt_coupled_alloc(int64_t id, bool per_sub_block, npuc_dtype dt,
   for (int32_t d = 0; d < rank; ++d)
     count *= sizes[d]; /* npuc_rt_alloc checked the product */
   int sub = per_sub_block ? (int)m->current->launch.sub_block_idx : -1;
-  b.data = get_buffer(m, id, sub, (size_t)count * npuc_rt_elem_size(dt), loc)
-               ->data;
+  b.data =
+      get_buffer(m, id, sub, (size_t)count * npuc_rt_elem_size(dt), loc)->data;
   return b;
 }
 

@@ -504,6 +504,13 @@ static const char *dps_result(emitter *em, hivm_op *h, const char *init) {
   return r;
 }
 
+static intptr_t operand_rank(hivm_op *h, intptr_t i) {
+  MlirType t = mlirValueGetType(mlirOperationGetOperand(h->op, i));
+  return mlirTypeIsAShaped(t) && mlirShapedTypeHasRank(t)
+             ? mlirShapedTypeGetRank(t)
+             : -1;
+}
+
 static bool refuse_attr(emitter *em, hivm_op *h, const char *attr,
                         const char *what) {
   if (mlirAttributeIsNull(npuc_em_attr(h->op, attr)))
@@ -530,6 +537,15 @@ static void emit_mmad(emitter *em, hivm_op *h) {
   if (refuse_attr(em, h, "enable_HF32", "mmadL1 in HF32 mode") ||
       refuse_attr(em, h, "enable_I4", "mmadL1 on i4 data"))
     return;
+  if (operand_rank(h, a) != 2 || operand_rank(h, b) != 2 ||
+      operand_rank(h, c) != 2) {
+    npuc_em_error(em, h->op,
+                  "mmadL1 on operands of rank %zd, %zd, %zd: the C model runs "
+                  "the 2-D (ND) form, not the fractal one",
+                  (ssize_t)operand_rank(h, a), (ssize_t)operand_rank(h, b),
+                  (ssize_t)operand_rank(h, c));
+    return;
+  }
   const char *dst = dps_result(em, h, operand(em, h, c));
   npuc_em_line(em,
                "npuc_rt_mmad(&%s, &%s, &%s, %s != 0, %s, %s, %s, %s%s, %s);",
@@ -603,6 +619,16 @@ static void emit_fixpipe(emitter *em, hivm_op *h) {
   }
   if (!fixpipe_mode(em, h, mode, sizeof mode))
     return;
+  intptr_t rs = operand_rank(h, src), rd = operand_rank(h, dst);
+  bool nd = strstr(mode, "NPUC_FIXPIPE_NZ2NZ") == NULL;
+  if ((rs != 2 && rs != 4) || (nd ? rd != 2 : rd != rs)) {
+    npuc_em_error(em, h->op,
+                  "fixpipe from rank %zd to rank %zd: the C model moves a 2-D "
+                  "or fractal [N1, M1, M0, N0] result into a 2-D destination "
+                  "(nz2nd, nz2dn), or into one of its own layout",
+                  (ssize_t)rs, (ssize_t)rd);
+    return;
+  }
   const char *out = dps_result(em, h, operand(em, h, dst));
   npuc_em_line(em, "{");
   npuc_em_line(em, "  const npuc_fixpipe_mode mode = %s;", mode);
