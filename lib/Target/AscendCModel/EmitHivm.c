@@ -13,83 +13,100 @@
 typedef struct {
   MlirOperation op;
   const npuc_op_def *def;
+  const char *name; /* "hivm.hir.vadd" */
+  const char *arg;  /* the table's argument for the op's emitter */
   char loc[600];
 } hivm_op;
 
-static bool emit_dps(emitter *em, hivm_op *h, const char *name);
-static bool emit_index_query(emitter *em, hivm_op *h, const char *name);
-static bool emit_bitcast(emitter *em, hivm_op *h);
+typedef void (*hivm_emit_fn)(emitter *em, hivm_op *h);
+
+static void emit_no_op(emitter *em, hivm_op *h);
+static void emit_dps(emitter *em, hivm_op *h);
+static void emit_index_query(emitter *em, hivm_op *h);
+static void emit_bitcast(emitter *em, hivm_op *h);
 static void emit_indirect_load(emitter *em, hivm_op *h);
 static void emit_indirect_store(emitter *em, hivm_op *h);
 static void emit_lock_var(emitter *em, hivm_op *h);
 static void emit_mmad(emitter *em, hivm_op *h);
 static void emit_fixpipe(emitter *em, hivm_op *h);
-static void emit_block_sync(emitter *em, hivm_op *h, bool set);
+static void emit_block_sync(emitter *em, hivm_op *h);
 
-/* Ops that only steer hardware the host does not have. Cross-block sync
- * and the block lock among them: a kernel with any of these runs its blocks
- * and sub-blocks one after another on one thread (the descriptor's
- * has_sync), so a critical section between lock and unlock already runs
- * alone, in one of the orders hardware could pick. (sync_block_set/wait
- * between the halves of a mix kernel do act: emit_block_sync.) */
-static const char *const kNoOps[] = {
-    "hivm.hir.set_mask_norm",
-    "hivm.hir.set_ffts_base_addr",
-    "hivm.hir.sync_block",
-    "hivm.hir.sync_block_lock",
-    "hivm.hir.sync_block_unlock",
-    "hivm.hir.set_flag",
-    "hivm.hir.wait_flag",
-    "hivm.hir.pipe_barrier",
-    "hivm.hir.set_ctrl",
-    "hivm.hir.anchor",
-    "hivm.hir.debug",
-    "annotation.mark",
+/* Every HIVM and annotation op the C model runs, with what emits it (and
+ * that emitter's argument): the one list of them (docs/ascend-cmodel.md,
+ * "Supported"). An op not here is unsupported. */
+static const struct {
+  const char *name;
+  hivm_emit_fn emit;
+  const char *arg;
+} kHivmOps[] = {
+    /* Ops that only steer hardware the host does not have. Cross-block
+     * sync and the block lock among them: a kernel with any of these runs
+     * its blocks and sub-blocks one after another on one thread (the
+     * descriptor's has_sync), so a critical section between lock and
+     * unlock already runs alone, in one of the orders hardware could
+     * pick. */
+    {"hivm.hir.set_mask_norm", emit_no_op, NULL},
+    {"hivm.hir.set_ffts_base_addr", emit_no_op, NULL},
+    {"hivm.hir.sync_block", emit_no_op, NULL},
+    {"hivm.hir.sync_block_lock", emit_no_op, NULL},
+    {"hivm.hir.sync_block_unlock", emit_no_op, NULL},
+    {"hivm.hir.set_flag", emit_no_op, NULL},
+    {"hivm.hir.wait_flag", emit_no_op, NULL},
+    {"hivm.hir.pipe_barrier", emit_no_op, NULL},
+    {"hivm.hir.set_ctrl", emit_no_op, NULL},
+    {"hivm.hir.anchor", emit_no_op, NULL},
+    {"hivm.hir.debug", emit_no_op, NULL},
+    {"annotation.mark", emit_no_op, NULL},
+    /* The halves of a mix kernel synchronise (mix.c). */
+    {"hivm.hir.sync_block_set", emit_block_sync, NULL},
+    {"hivm.hir.sync_block_wait", emit_block_sync, NULL},
+    /* The launch (the field of npuc_launch). */
+    {"hivm.hir.get_block_idx", emit_index_query, "block_idx"},
+    {"hivm.hir.get_block_num", emit_index_query, "block_num"},
+    {"hivm.hir.get_sub_block_idx", emit_index_query, "sub_block_idx"},
+    {"hivm.hir.get_sub_block_num", emit_index_query, "sub_block_num"},
+    {"hivm.hir.bitcast", emit_bitcast, NULL},
+    {"hivm.hir.create_sync_block_lock", emit_lock_var, NULL},
+    {"hivm.hir.indirect_load", emit_indirect_load, NULL},
+    {"hivm.hir.indirect_store", emit_indirect_store, NULL},
+    {"hivm.hir.mmadL1", emit_mmad, NULL},
+    {"hivm.hir.fixpipe", emit_fixpipe, NULL},
+    /* Destination-style ops (emit_compute); the elementwise ones with
+     * their runtime op (npuc/HivmElementwise.def). */
+    {"hivm.hir.vcmp", emit_dps, NULL},
+    {"hivm.hir.vbrc", emit_dps, NULL},
+    {"hivm.hir.vreduce", emit_dps, NULL},
+    {"hivm.hir.vcast", emit_dps, NULL},
+    {"hivm.hir.vtranspose", emit_dps, NULL},
+    {"hivm.hir.varange", emit_dps, NULL},
+    {"hivm.hir.vinterleave", emit_dps, NULL},
+    {"hivm.hir.load", emit_dps, NULL},
+    {"hivm.hir.store", emit_dps, NULL},
+    {"hivm.hir.copy", emit_dps, NULL},
+#define NPUC_EW(NAME, vop, arity, kinds, float_expr, int_expr)                 \
+  {"hivm.hir." #vop, emit_dps, "NPUC_EW_" #NAME},
+#include "npuc/HivmElementwise.def"
 };
 
 bool npuc_em_hivm_op(emitter *em, MlirOperation op, const char *name) {
-  for (size_t i = 0; i < sizeof kNoOps / sizeof *kNoOps; ++i)
-    if (npuc_em_name_is(name, kNoOps[i])) {
-      npuc_em_line(em, "/* %s */", name);
-      return true;
-    }
-  hivm_op h = {op, npuc_op_lookup(em->reg, name, strlen(name)), ""};
-  if (!h.def)
-    return false;
+  size_t i = 0, n = sizeof kHivmOps / sizeof *kHivmOps;
+  while (i < n && strcmp(kHivmOps[i].name, name) != 0)
+    ++i;
+  if (i == n)
+    return false; /* the emitter reports it unsupported */
+  hivm_op h = {op, npuc_op_lookup(em->reg, name, strlen(name)),
+               kHivmOps[i].name, kHivmOps[i].arg, ""};
+  if (!h.def && kHivmOps[i].emit != emit_no_op) {
+    npuc_em_error(em, op, "%s has no op table entry", name);
+    return true;
+  }
   npuc_em_loc(em, op, h.loc, sizeof h.loc);
-  if (emit_index_query(em, &h, name))
-    return true;
-  if (npuc_em_name_is(name, "hivm.hir.bitcast"))
-    return emit_bitcast(em, &h);
-  if (npuc_em_name_is(name, "hivm.hir.create_sync_block_lock")) {
-    emit_lock_var(em, &h);
-    return true;
-  }
-  if (npuc_em_name_is(name, "hivm.hir.indirect_load")) {
-    emit_indirect_load(em, &h);
-    return true;
-  }
-  if (npuc_em_name_is(name, "hivm.hir.indirect_store")) {
-    emit_indirect_store(em, &h);
-    return true;
-  }
-  if (npuc_em_name_is(name, "hivm.hir.mmadL1")) {
-    emit_mmad(em, &h);
-    return true;
-  }
-  if (npuc_em_name_is(name, "hivm.hir.fixpipe")) {
-    emit_fixpipe(em, &h);
-    return true;
-  }
-  if (npuc_em_name_is(name, "hivm.hir.sync_block_set") ||
-      npuc_em_name_is(name, "hivm.hir.sync_block_wait")) {
-    emit_block_sync(em, &h, strstr(name, "_set") != NULL);
-    return true;
-  }
-  if (h.def->dps_inits >= 0 && emit_dps(em, &h, name))
-    return true;
-  npuc_em_error(em, op, "unsupported op %s for --target=ascend-cmodel", name);
+  kHivmOps[i].emit(em, &h);
   return true;
+}
+
+static void emit_no_op(emitter *em, hivm_op *h) {
+  npuc_em_line(em, "/* %s */", h->name);
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -170,37 +187,18 @@ static void emit_fill(emitter *em, hivm_op *h, intptr_t i, const char *var,
 static void emit_compute(emitter *em, hivm_op *h, const char *name,
                          const char *dst, intptr_t src_first, intptr_t nsrc);
 
-/* The elementwise ops the runtime runs (npuc/HivmElementwise.def): each op
- * name and its runtime enum constant. */
-static const char *const kElementwise[] = {
-#define NPUC_EW(NAME, vop, arity, kinds, float_expr, int_expr) #vop,
-#include "npuc/HivmElementwise.def"
-};
-static const char *const kEwEnums[] = {
-#define NPUC_EW(NAME, vop, arity, kinds, float_expr, int_expr) "NPUC_EW_" #NAME,
-#include "npuc/HivmElementwise.def"
-};
-static const char *const kSupportedDps[] = {
-    "vcmp",    "vbrc",        "vreduce", "vcast", "vtranspose",
-    "varange", "vinterleave", "load",    "store", "copy"};
-
 /* Each tensor init gets a fresh result buffer of its shape; memref inits are
  * written in place. */
-static bool emit_dps(emitter *em, hivm_op *h, const char *name) {
-  const char *short_name = name + strlen("hivm.hir.");
-  if (lookup(kElementwise, sizeof kElementwise / sizeof *kElementwise,
-             short_name) < 0 &&
-      lookup(kSupportedDps, sizeof kSupportedDps / sizeof *kSupportedDps,
-             short_name) < 0)
-    return false;
+static void emit_dps(emitter *em, hivm_op *h) {
+  const char *short_name = h->name + strlen("hivm.hir.");
   intptr_t src_first = 0, nsrc = 0, dst_first, ndst;
   group(h, "src", &src_first, &nsrc);
   if (!group(h, "dst", &dst_first, &ndst) || ndst != 1) {
     npuc_em_error(em, h->op,
                   "%s with %zd outs is not supported by "
                   "--target=ascend-cmodel",
-                  name, (ssize_t)ndst);
-    return true;
+                  h->name, (ssize_t)ndst);
+    return;
   }
   MlirValue init = mlirOperationGetOperand(h->op, dst_first);
   const char *dst = npuc_em_name(em, init);
@@ -216,7 +214,6 @@ static bool emit_dps(emitter *em, hivm_op *h, const char *name) {
   emit_compute(em, h, short_name, dst, src_first, nsrc);
   em->indent--;
   npuc_em_line(em, "}");
-  return true;
 }
 
 static uint32_t dims_mask(MlirOperation op, const char *attr) {
@@ -321,12 +318,10 @@ static void emit_transfer(emitter *em, hivm_op *h, const char *dst,
 
 static void emit_compute(emitter *em, hivm_op *h, const char *name,
                          const char *dst, intptr_t src, intptr_t nsrc) {
-  int ew =
-      lookup(kElementwise, sizeof kElementwise / sizeof *kElementwise, name);
-  if (ew >= 0) {
+  if (h->arg) { /* elementwise: the runtime op */
     emit_srcs(em, h, src, nsrc);
-    npuc_em_line(em, "npuc_rt_elementwise(%s, &%s, s, %zd, %s);", kEwEnums[ew],
-                 dst, (ssize_t)nsrc, h->loc);
+    npuc_em_line(em, "npuc_rt_elementwise(%s, &%s, s, %zd, %s);", h->arg, dst,
+                 (ssize_t)nsrc, h->loc);
   } else if (strcmp(name, "vcmp") == 0) {
     emit_compare(em, h, dst, src);
   } else if (strcmp(name, "vbrc") == 0) {
@@ -372,28 +367,20 @@ static void emit_compute(emitter *em, hivm_op *h, const char *name,
 /* ---- the rest
  * ----------------------------------------------------------------- */
 
-static bool emit_index_query(emitter *em, hivm_op *h, const char *name) {
-  static const char *const names[] = {
-      "hivm.hir.get_block_idx", "hivm.hir.get_block_num",
-      "hivm.hir.get_sub_block_idx", "hivm.hir.get_sub_block_num"};
-  static const char *const fields[] = {"block_idx", "block_num",
-                                       "sub_block_idx", "sub_block_num"};
-  int k = lookup(names, 4, name);
-  if (k < 0)
-    return false;
+/* The launch's field named by the table (h->arg). */
+static void emit_index_query(emitter *em, hivm_op *h) {
   MlirValue r = mlirOperationGetResult(h->op, 0);
   npuc_em_line(em, "int64_t %s = npuc_sext((uint64_t)npuc_L->%s, %d);",
-               npuc_em_define(em, r), fields[k],
+               npuc_em_define(em, r), h->arg,
                npuc_em_int_bits(mlirValueGetType(r)));
-  return true;
 }
 
-static bool emit_bitcast(emitter *em, hivm_op *h) {
+static void emit_bitcast(emitter *em, hivm_op *h) {
   MlirValue r = mlirOperationGetResult(h->op, 0);
   int dt;
   if (!npuc_em_dtype(mlirValueGetType(r), &dt)) {
     npuc_em_error(em, h->op, "bitcast to an element type the C model lacks");
-    return true;
+    return;
   }
   const char *name = npuc_em_define(em, r);
   npuc_em_line(em, "npuc_buf %s = %s;", name, operand(em, h, 0));
@@ -402,7 +389,6 @@ static bool emit_bitcast(emitter *em, hivm_op *h) {
                "npuc_rt_fail(%s, \"bitcast between element sizes\");",
                npuc_em_dtype_name(dt), name, h->loc);
   npuc_em_line(em, "%s.dtype = %s;", name, npuc_em_dtype_name(dt));
-  return true;
 }
 
 /* ---- gather and scatter
@@ -640,10 +626,10 @@ static void emit_fixpipe(emitter *em, hivm_op *h) {
 /* sync_block_set/wait between the halves of a mix kernel (the default
  * INTRA_BLOCK mode); the other modes stay without effect, as blocks and
  * sub-blocks of such a kernel run one after another. */
-static void emit_block_sync(emitter *em, hivm_op *h, bool set) {
+static void emit_block_sync(emitter *em, hivm_op *h) {
   char mode[96] = "INTRA_BLOCK_SYNCHRONIZATION";
   enum_value(h->op, "tsync_instr_mode", mode, sizeof mode);
-  const char *name = set ? "sync_block_set" : "sync_block_wait";
+  const char *name = h->name + strlen("hivm.hir.");
   if (strcmp(mode, "INTRA_BLOCK_SYNCHRONIZATION") != 0) {
     npuc_em_line(em, "/* hivm.hir.%s <%s> */", name, mode);
     return;
