@@ -181,11 +181,13 @@ void npuc_rt_indirect_store(const npuc_buf *dst, const npuc_buf *src,
 /* ---- cube ---------------------------------------------------------------- */
 
 enum { NPUC_MMAD_A_TRANSPOSE = 1u, NPUC_MMAD_B_TRANSPOSE = 2u };
-/* mmadL1 on 2-D (ND) operands: C = (init ? 0 : C) + A x B over the real
- * sizes (C elements outside real_m x real_n are left alone). A is M x K (K x
- * M with NPUC_MMAD_A_TRANSPOSE), B K x N (N x K with B_TRANSPOSE). Floats
- * multiply and accumulate in f32 along k in order; integers in 64 bits,
- * wrapped to C's width. */
+/* mmadL1: C = (init ? 0 : C) + A x B over the real sizes (C elements
+ * outside real_m x real_n are left alone). 2-D operands: A is M x K (K x M
+ * with NPUC_MMAD_A_TRANSPOSE), B K x N (N x K with B_TRANSPOSE), C M x N;
+ * 4-D ones are those matrices in the fractal zN layout [C1][R1][R0][C0]
+ * (element (r, c) at [c / C0][r / R0][r % R0][c % C0]; no transposes).
+ * Floats multiply and accumulate in f32 along k in order; integers in 64
+ * bits, wrapped to C's width. */
 void npuc_rt_mmad(const npuc_buf *c, const npuc_buf *a, const npuc_buf *b,
                   bool init, int64_t real_m, int64_t real_k, int64_t real_n,
                   unsigned flags, const char *loc);

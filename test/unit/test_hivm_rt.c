@@ -1703,6 +1703,45 @@ static void mmad_against_naive(void **state) {
   }
 }
 
+/* A random R x C matrix as 2-D [R][C] and as zN [C1][R1][R0][C0]. */
+static void matrix_pair(npuc_dtype dt, int64_t r1, int64_t c1, npuc_buf *nd,
+                        npuc_buf *zn) {
+  int64_t r0 = 2, c0 = 3, s2[2] = {r1 * r0, c1 * c0}, s4[4] = {c1, r1, r0, c0};
+  *nd = make_buf(dt, 2, s2, false);
+  *zn = make_buf(dt, 4, s4, true);
+  fill(nd, is_float(dt) ? VALUES_PLAIN : VALUES_GENERAL);
+  for (int64_t r = 0; r < s2[0]; r++)
+    for (int64_t c = 0; c < s2[1]; c++) {
+      int64_t i2[2] = {r, c}, i4[4] = {c / c0, r / r0, r % r0, c % c0};
+      set_bits(zn, i4, get_bits(nd, i2));
+    }
+}
+
+/* The fractal zN form computes what the 2-D one does, element for element
+ * (R0 = 2 and C0 = 3 here: any fractal size works). */
+static void mmad_fractal_matches_2d(void **state) {
+  (void)state;
+  for (int iter = 0; iter < 8; iter++) {
+    npuc_dtype in = iter % 2 ? NPUC_DT_F16 : NPUC_DT_I8;
+    npuc_dtype out = iter % 2 ? NPUC_DT_F32 : NPUC_DT_I32;
+    int64_t m1 = rnd_range(1, 3), k1 = rnd_range(1, 3), n1 = rnd_range(1, 3);
+    npuc_buf a2, a4, b2, b4, c2, c4;
+    /* K has fractal 3 as A's columns and 2 as B's rows: take K = 6 k1. */
+    matrix_pair(in, m1, 2 * k1, &a2, &a4);
+    matrix_pair(in, 3 * k1, n1, &b2, &b4);
+    matrix_pair(out, m1, n1, &c2, &c4);
+    int64_t m = 2 * m1, k = 6 * k1, n = 3 * n1;
+    int64_t rm = rnd_range(0, m), rk = rnd_range(0, k), rn = rnd_range(0, n);
+    npuc_rt_mmad(&c2, &a2, &b2, iter % 3 == 0, rm, rk, rn, 0, LOC);
+    npuc_rt_mmad(&c4, &a4, &b4, iter % 3 == 0, rm, rk, rn, 0, LOC);
+    for (int64_t r = 0; r < m; r++)
+      for (int64_t c = 0; c < n; c++) {
+        int64_t i2[2] = {r, c}, i4[4] = {c / 3, r / 2, r % 2, c % 3};
+        assert_int_equal(get_bits(&c4, i4), get_bits(&c2, i2));
+      }
+  }
+}
+
 /* The logical (r, c) element of an [M][N], [N][M] or [N1][M1][M0][N0]
  * buffer, the reference's own way. */
 static void matrix_index(const npuc_buf *b, int layout, int64_t r, int64_t c,
@@ -2316,6 +2355,7 @@ int main(void) {
       cmocka_unit_test(interleave_channels),
       cmocka_unit_test(indirect_gather_scatter),
       cmocka_unit_test(mmad_against_naive),
+      cmocka_unit_test(mmad_fractal_matches_2d),
       cmocka_unit_test(fixpipe_layouts),
       cmocka_unit_test(every_error_path),
       cmocka_unit_test(bounds_checks_follow_the_environment),

@@ -523,13 +523,18 @@ static void emit_mmad(emitter *em, hivm_op *h) {
   if (refuse_attr(em, h, "enable_HF32", "mmadL1 in HF32 mode") ||
       refuse_attr(em, h, "enable_I4", "mmadL1 on i4 data"))
     return;
-  if (operand_rank(h, a) != 2 || operand_rank(h, b) != 2 ||
-      operand_rank(h, c) != 2) {
+  intptr_t ra = operand_rank(h, a), rb = operand_rank(h, b),
+           rc = operand_rank(h, c);
+  bool transposed = !mlirAttributeIsNull(npuc_em_attr(h->op, "a_transpose")) ||
+                    !mlirAttributeIsNull(npuc_em_attr(h->op, "b_transpose"));
+  if (!(ra == 2 && rb == 2 && rc == 2) &&
+      !(ra == 4 && rb == 4 && rc == 4 && !transposed)) {
     npuc_em_error(em, h->op,
-                  "mmadL1 on operands of rank %zd, %zd, %zd: the C model runs "
-                  "the 2-D (ND) form, not the fractal one",
-                  (ssize_t)operand_rank(h, a), (ssize_t)operand_rank(h, b),
-                  (ssize_t)operand_rank(h, c));
+                  "mmadL1 on operands of rank %zd, %zd, %zd%s: the C model "
+                  "runs 2-D (ND) operands, or fractal zN ones without "
+                  "transposes",
+                  (ssize_t)ra, (ssize_t)rb, (ssize_t)rc,
+                  transposed ? " (transposed)" : "");
     return;
   }
   const char *dst = dps_result(em, h, operand(em, h, c));
