@@ -10,6 +10,8 @@ result, so the reference is exact.
 
 usage: check_mix_kernel.py KERNEL DIR RUN...
   square  out[32x64] = t*t + t,         t = A[32x16] x B[16x64]
+  square-zn  the same, A and B given in the fractal zN layout of L1:
+          A as [K1=1][M1=2][16][16], B as [N1=4][K1=1][16][16]
   colsum  out[1x64]  = sum over rows of t
   cvc     out[32x16] = f16(max(t, 0)) x D[64x16]
   nz2nd   out[32x64] = |X| read as the matrix L0C holds in the fractal
@@ -47,6 +49,15 @@ def matmul(a, b):
     return out
 
 
+def from_zn(x, rows, cols):
+    """The rows x cols matrix a zN buffer [C1][R1][16][16] holds (x: its
+    elements in storage order, in rows of any length)."""
+    flat = [v for row in x for v in row]
+    r1 = rows // 16
+    return [[flat[((c // 16) * r1 + r // 16) * 256 + (r % 16) * 16 + c % 16]
+             for c in range(cols)] for r in range(rows)]
+
+
 def check_fractal(kernel, d, runs):
     x = read(d + '/in/arg0.bin', 'f', 128, 16)  # [n1][m1][m0] rows, n0
     if kernel == 'nz2nd':
@@ -70,6 +81,8 @@ def main():
         return check_fractal(kernel, d, runs)
     a = read(d + '/in/arg0.bin', 'e', 32, 16)
     b = read(d + '/in/arg1.bin', 'e', 16, 64)
+    if kernel == 'square-zn':
+        a, b, kernel = from_zn(a, 32, 16), from_zn(b, 16, 64), 'square'
     t = matmul(a, b)
     if kernel == 'square':
         want, out_arg = [[f32(f32(v * v) + v) for v in row] for row in t], 2
