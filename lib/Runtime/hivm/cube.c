@@ -64,34 +64,27 @@ static int64_t load_i(const matrix *m, int64_t r, int64_t c, const char *loc) {
 
 /* ---- mmadL1 ----------------------------------------------------------- */
 
-static void mmad_float(const matrix *c, const matrix *a, const matrix *b,
-                       bool init, int64_t m, int64_t k, int64_t n,
-                       const char *loc) {
+/* One element: C[i][j] = (init ? 0 : C[i][j]) + sum over p < k of A[i][p]
+ * B[p][j]; floats multiplied and added in f32 in order of p, integers in 64
+ * bits, wrapped when stored. */
+static void mmad_element(const matrix *c, const matrix *a, const matrix *b,
+                         bool init, int64_t i, int64_t j, int64_t k,
+                         const char *loc) {
   int64_t idx[4];
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      float acc = init ? 0.0f : (float)load_f(c, i, j, loc);
-      for (int64_t p = 0; p < k; ++p) {
-        float prod = (float)load_f(a, i, p, loc) * (float)load_f(b, p, j, loc);
-        acc = acc + prod;
-      }
-      matrix_index(c, i, j, idx);
-      npuc_rt_store_f(c->b, idx, acc, loc);
+  matrix_index(c, i, j, idx);
+  if (npuc_rt_is_float(c->b->dtype)) {
+    float acc = init ? 0.0f : (float)load_f(c, i, j, loc);
+    for (int64_t p = 0; p < k; ++p) {
+      float prod = (float)load_f(a, i, p, loc) * (float)load_f(b, p, j, loc);
+      acc = acc + prod;
     }
-}
-
-static void mmad_int(const matrix *c, const matrix *a, const matrix *b,
-                     bool init, int64_t m, int64_t k, int64_t n,
-                     const char *loc) {
-  int64_t idx[4];
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      uint64_t acc = init ? 0 : (uint64_t)load_i(c, i, j, loc);
-      for (int64_t p = 0; p < k; ++p)
-        acc += (uint64_t)load_i(a, i, p, loc) * (uint64_t)load_i(b, p, j, loc);
-      matrix_index(c, i, j, idx);
-      npuc_rt_store_i(c->b, idx, (int64_t)acc, loc);
-    }
+    npuc_rt_store_f(c->b, idx, acc, loc);
+    return;
+  }
+  uint64_t acc = init ? 0 : (uint64_t)load_i(c, i, j, loc);
+  for (int64_t p = 0; p < k; ++p)
+    acc += (uint64_t)load_i(a, i, p, loc) * (uint64_t)load_i(b, p, j, loc);
+  npuc_rt_store_i(c->b, idx, (int64_t)acc, loc);
 }
 
 void npuc_rt_mmad(const npuc_buf *c, const npuc_buf *a, const npuc_buf *b,
@@ -124,10 +117,9 @@ void npuc_rt_mmad(const npuc_buf *c, const npuc_buf *a, const npuc_buf *b,
     npuc_rt_fail(loc, "mmadL1: operand dtypes %s x %s into %s",
                  npuc_rt_dtype_name(a->dtype), npuc_rt_dtype_name(b->dtype),
                  npuc_rt_dtype_name(c->dtype));
-  if (fa)
-    mmad_float(&mc, &ma, &mb, init, real_m, real_k, real_n, loc);
-  else
-    mmad_int(&mc, &ma, &mb, init, real_m, real_k, real_n, loc);
+  for (int64_t i = 0; i < real_m; ++i)
+    for (int64_t j = 0; j < real_n; ++j)
+      mmad_element(&mc, &ma, &mb, init, i, j, real_k, loc);
 }
 
 /* ---- fixpipe ---------------------------------------------------------- */
