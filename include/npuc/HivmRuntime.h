@@ -178,6 +178,57 @@ void npuc_rt_indirect_store(const npuc_buf *dst, const npuc_buf *src,
                             const npuc_buf *offsets, const npuc_buf *mask,
                             const char *loc);
 
+/* ---- cube ---------------------------------------------------------------- */
+
+enum { NPUC_MMAD_A_TRANSPOSE = 1u, NPUC_MMAD_B_TRANSPOSE = 2u };
+/* mmadL1: C = (init ? 0 : C) + A x B over the real sizes (C elements
+ * outside real_m x real_n are left alone). 2-D operands: A is M x K (K x M
+ * with NPUC_MMAD_A_TRANSPOSE), B K x N (N x K with B_TRANSPOSE), C M x N;
+ * 4-D ones are those matrices in the fractal zN layout [C1][R1][R0][C0]
+ * (element (r, c) at [c / C0][r / R0][r % R0][c % C0]; no transposes).
+ * Floats multiply and accumulate in f32 along k in order; integers in 64
+ * bits, wrapped to C's width. */
+void npuc_rt_mmad(const npuc_buf *c, const npuc_buf *a, const npuc_buf *b,
+                  bool init, int64_t real_m, int64_t real_k, int64_t real_n,
+                  unsigned flags, const char *loc);
+
+typedef enum {
+  NPUC_FIXPIPE_NZ2ND, /* dst [M][N] */
+  NPUC_FIXPIPE_NZ2DN, /* dst [N][M] */
+  NPUC_FIXPIPE_NZ2NZ, /* dst in the source's layout (2-D, or [N1][M1][M0][N0])
+                       */
+} npuc_fixpipe_layout;
+
+typedef enum { NPUC_DUAL_NONE, NPUC_DUAL_ROW, NPUC_DUAL_COL } npuc_dual_mode;
+
+typedef struct {
+  npuc_fixpipe_layout layout;
+  npuc_dual_mode dual;
+  int sub_block; /* NPUC_DUAL_NONE: the sub-block whose UB gets the result */
+  bool relu;     /* pre_relu NORMAL_RELU */
+} npuc_fixpipe_mode;
+
+/* fixpipe: the source (L0C) holds an M x N matrix, 2-D [M][N] or fractal
+ * [N1][M1][M0][N0]; dst gets the window of its own size at (0, 0), or with
+ * a dual destination the first half of the rows (ROW_SPLIT) or columns
+ * (COLUMN_SPLIT) into sub-block 0's copy of a tightly coupled UB buffer and
+ * the second into sub-block 1's. Floats are rounded to dst's dtype once. */
+void npuc_rt_fixpipe(const npuc_buf *dst, const npuc_buf *src,
+                     const npuc_fixpipe_mode *mode, const char *loc);
+
+/* ---- mix kernels (mix.c) ------------------------------------------------ */
+
+/* A buffer marked hivm.tightly_coupled_buffer<id>: inside a mix run, the
+ * block's shared storage for that id (per sub-block for UB); run alone, a
+ * fresh buffer. */
+npuc_buf npuc_rt_coupled_alloc(int64_t id, bool per_sub_block, npuc_dtype dt,
+                               int32_t rank, const int64_t *sizes,
+                               const char *loc);
+/* sync_block_set / sync_block_wait between the cube and vector halves of a
+ * mix run (no effect in a half run alone). */
+void npuc_rt_sync_block_set(int64_t flag, const char *loc);
+void npuc_rt_sync_block_wait(int64_t flag, const char *loc);
+
 /* ---- errors ------------------------------------------------------------- */
 
 /* Prints "loc: error: message" to stderr and exits with status 3. */

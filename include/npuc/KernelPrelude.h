@@ -43,7 +43,20 @@ typedef struct {
   bool has_sync;           /* cross-block sync: threads need real barriers */
   int num_args;
   const npuc_arg_desc *args;
+  /* Mix kernels: the core (NPUC_CORE_AIC/AIV, else NPUC_CORE_ANY) and the
+   * mix kernel's name, shared by its cube and vector halves (else NULL). */
+  int core;
+  const char *mix;
 } npuc_kernel_desc;
+
+enum { NPUC_CORE_ANY, NPUC_CORE_AIC, NPUC_CORE_AIV };
+#define NPUC_MIX_MAX_SUB_BLOCKS 64
+
+/* Runs one block of a mix kernel: the cube half once, the vector half on
+ * each sub-block, switching between them at the block sync flags. */
+void npuc_rt_run_mix_block(const npuc_kernel_desc *cube,
+                           const npuc_kernel_desc *vector, void *const *argv,
+                           int64_t block, int64_t blocks, int64_t sub_blocks);
 
 /* The generic host program (in libnpuc_hivm_rt): reads the argument
  * manifest written by npuc-run, runs every block, writes outputs. */

@@ -1633,6 +1633,171 @@ static void arange_values(void **state) {
     }
 }
 
+/* ======================================================================
+ * Cube: mmadL1 and fixpipe
+ * ====================================================================== */
+
+static double mmad_ref_float(const npuc_buf *c, const npuc_buf *a,
+                             const npuc_buf *b, bool init, int64_t i, int64_t j,
+                             int64_t k, unsigned flags) {
+  int64_t ij[2] = {i, j};
+  float acc = init ? 0.0f : (float)getf(c, ij);
+  for (int64_t p = 0; p < k; p++) {
+    bool at = flags & NPUC_MMAD_A_TRANSPOSE, bt = flags & NPUC_MMAD_B_TRANSPOSE;
+    int64_t ia[2] = {at ? p : i, at ? i : p}, ib[2] = {bt ? j : p, bt ? p : j};
+    volatile float prod = (float)getf(a, ia) * (float)getf(b, ib);
+    acc = acc + prod;
+  }
+  return acc;
+}
+
+/* Random shapes, both transposes, accumulation into C (init false) and
+ * real sizes below the operands' (C outside them untouched). */
+static void mmad_against_naive(void **state) {
+  (void)state;
+  static const npuc_dtype ins[] = {NPUC_DT_F16, NPUC_DT_BF16, NPUC_DT_F32,
+                                   NPUC_DT_I8};
+  for (int iter = 0; iter < 48; iter++) {
+    npuc_dtype in = ins[iter % 4];
+    npuc_dtype out = in == NPUC_DT_I8 ? NPUC_DT_I32 : NPUC_DT_F32;
+    unsigned flags = (unsigned)(iter / 4) % 4;
+    int64_t m = rnd_range(1, 9), k = rnd_range(1, 9), n = rnd_range(1, 9);
+    int64_t sa[2] = {flags & NPUC_MMAD_A_TRANSPOSE ? k : m,
+                     flags & NPUC_MMAD_A_TRANSPOSE ? m : k};
+    int64_t sb[2] = {flags & NPUC_MMAD_B_TRANSPOSE ? n : k,
+                     flags & NPUC_MMAD_B_TRANSPOSE ? k : n};
+    int64_t sc[2] = {m, n};
+    npuc_buf a = make_buf(in, 2, sa, iter % 2), b = make_buf(in, 2, sb, false);
+    npuc_buf c = make_buf(out, 2, sc, iter % 3 == 0);
+    fill(&a, is_float(in) ? VALUES_PLAIN : VALUES_GENERAL);
+    fill(&b, is_float(in) ? VALUES_PLAIN : VALUES_GENERAL);
+    fill(&c, is_float(out) ? VALUES_PLAIN : VALUES_GENERAL);
+    npuc_buf before = npuc_rt_clone(&c, LOC);
+    bool init = iter % 5 == 0;
+    int64_t rm = rnd_range(0, m), rk = rnd_range(0, k), rn = rnd_range(0, n);
+    npuc_rt_mmad(&c, &a, &b, init, rm, rk, rn, flags, LOC);
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++) {
+        int64_t ij[2] = {i, j};
+        bool real = i < rm && j < rn;
+        if (is_float(out)) {
+          double want =
+              real ? mmad_ref_float(&before, &a, &b, init, i, j, rk, flags)
+                   : getf(&before, ij);
+          CHECK(same_float(getf(&c, ij), want),
+                "mmad %s flags %u: C[%lld][%lld] = %g, want %g\n",
+                npuc_rt_dtype_name(in), flags, (long long)i, (long long)j,
+                getf(&c, ij), want);
+          continue;
+        }
+        uint64_t acc = init && real ? 0 : (uint64_t)geti(&before, ij);
+        for (int64_t p = 0; real && p < rk; p++) {
+          bool at = flags & NPUC_MMAD_A_TRANSPOSE,
+               bt = flags & NPUC_MMAD_B_TRANSPOSE;
+          int64_t ia[2] = {at ? p : i, at ? i : p},
+                  ib[2] = {bt ? j : p, bt ? p : j};
+          acc += (uint64_t)geti(&a, ia) * (uint64_t)geti(&b, ib);
+        }
+        assert_int_equal(geti(&c, ij), wrap(acc, 32));
+      }
+  }
+}
+
+/* A random R x C matrix as 2-D [R][C] and as zN [C1][R1][R0][C0]. */
+static void matrix_pair(npuc_dtype dt, int64_t r1, int64_t c1, npuc_buf *nd,
+                        npuc_buf *zn) {
+  int64_t r0 = 2, c0 = 3, s2[2] = {r1 * r0, c1 * c0}, s4[4] = {c1, r1, r0, c0};
+  *nd = make_buf(dt, 2, s2, false);
+  *zn = make_buf(dt, 4, s4, true);
+  fill(nd, is_float(dt) ? VALUES_PLAIN : VALUES_GENERAL);
+  for (int64_t r = 0; r < s2[0]; r++)
+    for (int64_t c = 0; c < s2[1]; c++) {
+      int64_t i2[2] = {r, c}, i4[4] = {c / c0, r / r0, r % r0, c % c0};
+      set_bits(zn, i4, get_bits(nd, i2));
+    }
+}
+
+/* The fractal zN form computes what the 2-D one does, element for element
+ * (R0 = 2 and C0 = 3 here: any fractal size works). */
+static void mmad_fractal_matches_2d(void **state) {
+  (void)state;
+  for (int iter = 0; iter < 8; iter++) {
+    npuc_dtype in = iter % 2 ? NPUC_DT_F16 : NPUC_DT_I8;
+    npuc_dtype out = iter % 2 ? NPUC_DT_F32 : NPUC_DT_I32;
+    int64_t m1 = rnd_range(1, 3), k1 = rnd_range(1, 3), n1 = rnd_range(1, 3);
+    npuc_buf a2, a4, b2, b4, c2, c4;
+    /* K has fractal 3 as A's columns and 2 as B's rows: take K = 6 k1. */
+    matrix_pair(in, m1, 2 * k1, &a2, &a4);
+    matrix_pair(in, 3 * k1, n1, &b2, &b4);
+    matrix_pair(out, m1, n1, &c2, &c4);
+    int64_t m = 2 * m1, k = 6 * k1, n = 3 * n1;
+    int64_t rm = rnd_range(0, m), rk = rnd_range(0, k), rn = rnd_range(0, n);
+    npuc_rt_mmad(&c2, &a2, &b2, iter % 3 == 0, rm, rk, rn, 0, LOC);
+    npuc_rt_mmad(&c4, &a4, &b4, iter % 3 == 0, rm, rk, rn, 0, LOC);
+    for (int64_t r = 0; r < m; r++)
+      for (int64_t c = 0; c < n; c++) {
+        int64_t i2[2] = {r, c}, i4[4] = {c / 3, r / 2, r % 2, c % 3};
+        assert_int_equal(get_bits(&c4, i4), get_bits(&c2, i2));
+      }
+  }
+}
+
+/* The logical (r, c) element of an [M][N], [N][M] or [N1][M1][M0][N0]
+ * buffer, the reference's own way. */
+static void matrix_index(const npuc_buf *b, int layout, int64_t r, int64_t c,
+                         int64_t *idx) {
+  if (layout == 0)
+    idx[0] = r, idx[1] = c;
+  else if (layout == 1)
+    idx[0] = c, idx[1] = r;
+  else
+    idx[0] = c / b->sizes[3], idx[1] = r / b->sizes[2],
+    idx[2] = r % b->sizes[2], idx[3] = c % b->sizes[3];
+}
+
+/* Every layout pair, a destination smaller than the result, ReLU, and the
+ * rounding of f32 to f16/bf16. */
+static void fixpipe_layouts(void **state) {
+  (void)state;
+  static const npuc_dtype outs[] = {NPUC_DT_F32, NPUC_DT_F16, NPUC_DT_BF16};
+  for (int iter = 0; iter < 36; iter++) {
+    bool fractal = iter % 2;
+    int dst_layout = (iter / 2) % 3; /* nz2nd, nz2dn, normal */
+    npuc_dtype out = outs[(iter / 6) % 3];
+    bool relu = iter / 18;
+    int64_t m0 = 2, n0 = 3, m1 = rnd_range(1, 3), n1 = rnd_range(1, 3);
+    int64_t ss[4] = {n1, m1, m0, n0}, s2[2] = {m1 * m0, n1 * n0};
+    npuc_buf src = fractal ? make_buf(NPUC_DT_F32, 4, ss, false)
+                           : make_buf(NPUC_DT_F32, 2, s2, true);
+    fill(&src, VALUES_GENERAL);
+    int64_t rows = rnd_range(1, m1 * m0), cols = rnd_range(1, n1 * n0);
+    int layout = dst_layout < 2 ? dst_layout : fractal ? 2 : 0;
+    int64_t d2[2] = {layout == 1 ? cols : rows, layout == 1 ? rows : cols};
+    int64_t d4[4] = {rnd_range(1, n1), rnd_range(1, m1), m0, n0};
+    if (layout == 2)
+      rows = d4[1] * m0, cols = d4[0] * n0;
+    npuc_buf dst = layout == 2 ? make_buf(out, 4, d4, false)
+                               : make_buf(out, 2, d2, iter % 3 == 0);
+    npuc_fixpipe_mode mode = {(npuc_fixpipe_layout)dst_layout, NPUC_DUAL_NONE,
+                              0, relu};
+    npuc_rt_fixpipe(&dst, &src, &mode, LOC);
+    for (int64_t r = 0; r < rows; r++)
+      for (int64_t c = 0; c < cols; c++) {
+        int64_t si[4], di[4];
+        matrix_index(&src, fractal ? 2 : 0, r, c, si);
+        matrix_index(&dst, layout, r, c, di);
+        double v = getf(&src, si);
+        if (relu && !(v > 0) && !isnan(v))
+          v = 0.0;
+        double want = ref_round(v, out, RM_EVEN);
+        CHECK(same_float(getf(&dst, di), want),
+              "fixpipe %d->%d %s: (%lld, %lld) = %g, want %g\n", fractal,
+              layout, npuc_rt_dtype_name(out), (long long)r, (long long)c,
+              getf(&dst, di), want);
+      }
+  }
+}
+
 static void interleave_channels(void **state) {
   (void)state;
   for (int nsrc = 1; nsrc <= 3; nsrc++)
@@ -1988,6 +2153,24 @@ static void fail_indirect_dtype(void) {
 }
 static void fail_direct(void) { npuc_rt_fail(LOC, "custom %d", 42); }
 
+static void fail_mmad_shapes(void) {
+  npuc_buf a = f32_2x3(), c = f32_2x3();
+  npuc_rt_mmad(&c, &a, &a, true, 2, 3, 3, 0, LOC);
+}
+
+static void fail_fixpipe_larger(void) {
+  int64_t big[2] = {3, 3};
+  npuc_buf src = f32_2x3(), dst = npuc_rt_alloc(NPUC_DT_F32, 2, big, LOC);
+  npuc_fixpipe_mode mode = {NPUC_FIXPIPE_NZ2ND, NPUC_DUAL_NONE, 0, false};
+  npuc_rt_fixpipe(&dst, &src, &mode, LOC);
+}
+
+static void fail_fixpipe_dual_alone(void) {
+  npuc_buf src = f32_2x3(), dst = f32_2x3();
+  npuc_fixpipe_mode mode = {NPUC_FIXPIPE_NZ2ND, NPUC_DUAL_ROW, 0, false};
+  npuc_rt_fixpipe(&dst, &src, &mode, LOC);
+}
+
 typedef struct {
   const char *name;
   void (*run)(void);
@@ -2068,6 +2251,12 @@ static const fail_case kFailCases[] = {
     {"indirect dtype", fail_indirect_dtype,
      "indirect_load src: dtype f16 does not match f32"},
     {"npuc_rt_fail", fail_direct, "custom 42"},
+    {"mmad shapes", fail_mmad_shapes,
+     "mmadL1: A is 2x3, B 2x3, C 2x3 (after the transposes)"},
+    {"fixpipe larger", fail_fixpipe_larger,
+     "fixpipe: a 3x3 destination at row 0, column 0 of a 2x3 result"},
+    {"fixpipe dual alone", fail_fixpipe_dual_alone,
+     "a dual destination must be a tightly coupled UB buffer"},
 };
 
 /* Runs `run` in a child with stderr on a pipe; returns its exit status
@@ -2165,6 +2354,9 @@ int main(void) {
       cmocka_unit_test(arange_values),
       cmocka_unit_test(interleave_channels),
       cmocka_unit_test(indirect_gather_scatter),
+      cmocka_unit_test(mmad_against_naive),
+      cmocka_unit_test(mmad_fractal_matches_2d),
+      cmocka_unit_test(fixpipe_layouts),
       cmocka_unit_test(every_error_path),
       cmocka_unit_test(bounds_checks_follow_the_environment),
   };

@@ -56,11 +56,13 @@ pick_kernel(const manifest *m, const npuc_kernel_desc *kernels, int n);
 static bool check_args(const manifest *m, const npuc_kernel_desc *k);
 static int64_t launch_blocks(const manifest *m, const npuc_kernel_desc *k,
                              void **argv, int64_t *logical);
-static void run_blocks(const npuc_kernel_desc *k, void **argv, int64_t blocks,
-                       int64_t sub_blocks);
+static const npuc_kernel_desc *
+mix_partner(const npuc_kernel_desc *k, const npuc_kernel_desc *kernels, int n);
+static void run_blocks(const npuc_kernel_desc *k, const npuc_kernel_desc *other,
+                       void **argv, int64_t blocks, int64_t sub_blocks);
 static bool write_outputs(const manifest *m, const npuc_kernel_desc *k,
-                          int64_t logical, int64_t blocks, int64_t sub_blocks,
-                          double seconds);
+                          const npuc_kernel_desc *other, int64_t logical,
+                          int64_t blocks, int64_t sub_blocks, double seconds);
 
 int npuc_rt_host_main(int argc, char **argv, const npuc_kernel_desc *kernels,
                       int num_kernels) {
@@ -76,6 +78,10 @@ int npuc_rt_host_main(int argc, char **argv, const npuc_kernel_desc *kernels,
   const npuc_kernel_desc *k = pick_kernel(&m, kernels, num_kernels);
   if (!k || !check_args(&m, k))
     return 2;
+  /* The other half of a mix kernel runs with it. */
+  const npuc_kernel_desc *other = mix_partner(k, kernels, num_kernels);
+  if (other && !check_args(&m, other))
+    return 2;
   void *args[64];
   for (int i = 0; i < m.num_args; ++i)
     args[i] = m.args[i].storage;
@@ -85,12 +91,15 @@ int npuc_rt_host_main(int argc, char **argv, const npuc_kernel_desc *kernels,
     return 2;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  int64_t sub_blocks = m.sub_blocks > 0 ? m.sub_blocks : k->sub_blocks;
-  run_blocks(k, args, blocks, sub_blocks);
+  const npuc_kernel_desc *vector =
+      other && other->core == NPUC_CORE_AIV ? other : k;
+  int64_t sub_blocks = m.sub_blocks > 0 ? m.sub_blocks : vector->sub_blocks;
+  run_blocks(k, other, args, blocks, sub_blocks);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   double seconds = (double)(t1.tv_sec - t0.tv_sec) +
                    1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-  return write_outputs(&m, k, logical, blocks, sub_blocks, seconds) ? 0 : 1;
+  return write_outputs(&m, k, other, logical, blocks, sub_blocks, seconds) ? 0
+                                                                           : 1;
 }
 
 /* ---- manifest ------------------------------------------------------------ */
@@ -308,8 +317,23 @@ static int64_t launch_blocks(const manifest *m, const npuc_kernel_desc *k,
   return *logical;
 }
 
+/* The cube half of a mix kernel for its vector half, or the other way;
+ * NULL for a kernel that is no half or whose other half is not in the
+ * table (a half emitted alone runs alone). */
+static const npuc_kernel_desc *
+mix_partner(const npuc_kernel_desc *k, const npuc_kernel_desc *kernels, int n) {
+  if (!k->mix || k->core == NPUC_CORE_ANY)
+    return NULL;
+  int want = k->core == NPUC_CORE_AIC ? NPUC_CORE_AIV : NPUC_CORE_AIC;
+  for (int i = 0; i < n; ++i)
+    if (kernels[i].mix && kernels[i].core == want &&
+        strcmp(kernels[i].mix, k->mix) == 0)
+      return &kernels[i];
+  return NULL;
+}
+
 typedef struct {
-  const npuc_kernel_desc *k;
+  const npuc_kernel_desc *k, *other;
   void **argv;
   int64_t blocks, first, step, sub_blocks;
 } worker;
@@ -326,13 +350,26 @@ static void *run_worker(void *p) {
   return NULL;
 }
 
+/* A mix kernel: each block runs both halves together (mix.c). */
+static void *run_mix_worker(void *p) {
+  worker *w = p;
+  const npuc_kernel_desc *cube = w->k->core == NPUC_CORE_AIC ? w->k : w->other;
+  const npuc_kernel_desc *vector = cube == w->k ? w->other : w->k;
+  for (int64_t b = w->first; b < w->blocks; b += w->step) {
+    npuc_rt_run_mix_block(cube, vector, w->argv, b, w->blocks, w->sub_blocks);
+    npuc_rt_arena_reset();
+  }
+  npuc_rt_arena_release(); /* a thread's arena dies with it */
+  return NULL;
+}
+
 /* NPUC_THREADS=n spreads blocks over n threads. Cross-block sync ops are
  * no-ops in the model, so kernels that have them run on one thread. */
-static void run_blocks(const npuc_kernel_desc *k, void **argv, int64_t blocks,
-                       int64_t sub_blocks) {
+static void run_blocks(const npuc_kernel_desc *k, const npuc_kernel_desc *other,
+                       void **argv, int64_t blocks, int64_t sub_blocks) {
   const char *env = getenv("NPUC_THREADS");
   long threads = env ? strtol(env, NULL, 10) : 1;
-  if (threads < 1 || k->has_sync)
+  if (threads < 1 || k->has_sync || other)
     threads = 1;
   if (threads > 64)
     threads = 64;
@@ -341,11 +378,12 @@ static void run_blocks(const npuc_kernel_desc *k, void **argv, int64_t blocks,
   worker w[64];
   pthread_t tid[64];
   for (long t = 0; t < threads; ++t) {
-    w[t] = (worker){k, argv, blocks, t, threads, sub_blocks};
+    w[t] = (worker){k, other, argv, blocks, t, threads, sub_blocks};
+    void *(*fn)(void *) = other ? run_mix_worker : run_worker;
     if (threads == 1)
-      run_worker(&w[t]);
+      fn(&w[t]);
     else
-      pthread_create(&tid[t], NULL, run_worker, &w[t]);
+      pthread_create(&tid[t], NULL, fn, &w[t]);
   }
   for (long t = 0; threads > 1 && t < threads; ++t)
     pthread_join(tid[t], NULL);
@@ -362,8 +400,8 @@ static uint64_t fnv1a(const unsigned char *p, size_t n) {
 }
 
 static bool write_outputs(const manifest *m, const npuc_kernel_desc *k,
-                          int64_t logical, int64_t blocks, int64_t sub_blocks,
-                          double seconds) {
+                          const npuc_kernel_desc *other, int64_t logical,
+                          int64_t blocks, int64_t sub_blocks, double seconds) {
   char path[4200];
   snprintf(path, sizeof path, "%s/summary.txt", m->out_dir);
   FILE *sum = fopen(path, "w");
@@ -375,6 +413,8 @@ static bool write_outputs(const manifest *m, const npuc_kernel_desc *k,
       sum,
       "kernel %s\nlogical_blocks %lld\nlaunched_blocks %lld\nsub_blocks %lld\n",
       k->name, (long long)logical, (long long)blocks, (long long)sub_blocks);
+  if (other)
+    fprintf(sum, "mix %s with %s\n", k->mix, other->name);
   fprintf(sum, "kernel_seconds %.6f\n", seconds);
   bool ok = true;
   for (int i = 0; i < m->num_args; ++i) {

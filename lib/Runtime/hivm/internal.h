@@ -168,4 +168,9 @@ npuc_buf npuc_rti_scalar_view(const npuc_operand *s, npuc_dtype dt,
 /* Float -> int conversion of one value, as npuc_rt_cast does it. */
 int64_t npuc_rti_float_to_int(double v, npuc_cast_mode mode, npuc_dtype dt);
 
+/* Rebases `b`, a view of a per-sub-block tightly coupled buffer of the
+ * running mix block, onto sub-block `sub_block`'s copy (mix.c); false (b
+ * unchanged) when it views no such buffer. */
+bool npuc_rti_sub_block_buffer(npuc_buf *b, int sub_block, const char *loc);
+
 #endif

@@ -2,6 +2,7 @@
  * style op with tensor outs writes a fresh buffer per result (tensor value
  * semantics); with memref outs it writes the memref in place. */
 #include "AscendCModelInternal.h"
+#include "npuc/DimensionAnalyzer.h"
 #include "npuc/Verify.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -12,69 +13,100 @@
 typedef struct {
   MlirOperation op;
   const npuc_op_def *def;
+  const char *name; /* "hivm.hir.vadd" */
+  const char *arg;  /* the table's argument for the op's emitter */
   char loc[600];
 } hivm_op;
 
-static bool emit_dps(emitter *em, hivm_op *h, const char *name);
-static bool emit_index_query(emitter *em, hivm_op *h, const char *name);
-static bool emit_bitcast(emitter *em, hivm_op *h);
+typedef void (*hivm_emit_fn)(emitter *em, hivm_op *h);
+
+static void emit_no_op(emitter *em, hivm_op *h);
+static void emit_dps(emitter *em, hivm_op *h);
+static void emit_index_query(emitter *em, hivm_op *h);
+static void emit_bitcast(emitter *em, hivm_op *h);
 static void emit_indirect_load(emitter *em, hivm_op *h);
 static void emit_indirect_store(emitter *em, hivm_op *h);
 static void emit_lock_var(emitter *em, hivm_op *h);
+static void emit_mmad(emitter *em, hivm_op *h);
+static void emit_fixpipe(emitter *em, hivm_op *h);
+static void emit_block_sync(emitter *em, hivm_op *h);
 
-/* Ops that only steer hardware the host does not have. Cross-block sync
- * and the block lock among them: a kernel with any of these runs its blocks
- * and sub-blocks one after another on one thread (the descriptor's
- * has_sync), so a critical section between lock and unlock already runs
- * alone, in one of the orders hardware could pick; a wait for the cube
- * half has nothing to wait for, as the cube half is not run. */
-static const char *const kNoOps[] = {
-    "hivm.hir.set_mask_norm",
-    "hivm.hir.set_ffts_base_addr",
-    "hivm.hir.sync_block_set",
-    "hivm.hir.sync_block_wait",
-    "hivm.hir.sync_block",
-    "hivm.hir.sync_block_lock",
-    "hivm.hir.sync_block_unlock",
-    "hivm.hir.set_flag",
-    "hivm.hir.wait_flag",
-    "hivm.hir.pipe_barrier",
-    "hivm.hir.set_ctrl",
-    "hivm.hir.anchor",
-    "hivm.hir.debug",
-    "annotation.mark",
+/* Every HIVM and annotation op the C model runs, with what emits it (and
+ * that emitter's argument): the one list of them (docs/ascend-cmodel.md,
+ * "Supported"). An op not here is unsupported. */
+static const struct {
+  const char *name;
+  hivm_emit_fn emit;
+  const char *arg;
+} kHivmOps[] = {
+    /* Ops that only steer hardware the host does not have. Cross-block
+     * sync and the block lock among them: a kernel with any of these runs
+     * its blocks and sub-blocks one after another on one thread (the
+     * descriptor's has_sync), so a critical section between lock and
+     * unlock already runs alone, in one of the orders hardware could
+     * pick. */
+    {"hivm.hir.set_mask_norm", emit_no_op, NULL},
+    {"hivm.hir.set_ffts_base_addr", emit_no_op, NULL},
+    {"hivm.hir.sync_block", emit_no_op, NULL},
+    {"hivm.hir.sync_block_lock", emit_no_op, NULL},
+    {"hivm.hir.sync_block_unlock", emit_no_op, NULL},
+    {"hivm.hir.set_flag", emit_no_op, NULL},
+    {"hivm.hir.wait_flag", emit_no_op, NULL},
+    {"hivm.hir.pipe_barrier", emit_no_op, NULL},
+    {"hivm.hir.set_ctrl", emit_no_op, NULL},
+    {"hivm.hir.anchor", emit_no_op, NULL},
+    {"hivm.hir.debug", emit_no_op, NULL},
+    {"annotation.mark", emit_no_op, NULL},
+    /* The halves of a mix kernel synchronise (mix.c). */
+    {"hivm.hir.sync_block_set", emit_block_sync, NULL},
+    {"hivm.hir.sync_block_wait", emit_block_sync, NULL},
+    /* The launch (the field of npuc_launch). */
+    {"hivm.hir.get_block_idx", emit_index_query, "block_idx"},
+    {"hivm.hir.get_block_num", emit_index_query, "block_num"},
+    {"hivm.hir.get_sub_block_idx", emit_index_query, "sub_block_idx"},
+    {"hivm.hir.get_sub_block_num", emit_index_query, "sub_block_num"},
+    {"hivm.hir.bitcast", emit_bitcast, NULL},
+    {"hivm.hir.create_sync_block_lock", emit_lock_var, NULL},
+    {"hivm.hir.indirect_load", emit_indirect_load, NULL},
+    {"hivm.hir.indirect_store", emit_indirect_store, NULL},
+    {"hivm.hir.mmadL1", emit_mmad, NULL},
+    {"hivm.hir.fixpipe", emit_fixpipe, NULL},
+    /* Destination-style ops (emit_compute); the elementwise ones with
+     * their runtime op (npuc/HivmElementwise.def). */
+    {"hivm.hir.vcmp", emit_dps, NULL},
+    {"hivm.hir.vbrc", emit_dps, NULL},
+    {"hivm.hir.vreduce", emit_dps, NULL},
+    {"hivm.hir.vcast", emit_dps, NULL},
+    {"hivm.hir.vtranspose", emit_dps, NULL},
+    {"hivm.hir.varange", emit_dps, NULL},
+    {"hivm.hir.vinterleave", emit_dps, NULL},
+    {"hivm.hir.load", emit_dps, NULL},
+    {"hivm.hir.store", emit_dps, NULL},
+    {"hivm.hir.copy", emit_dps, NULL},
+#define NPUC_EW(NAME, vop, arity, kinds, float_expr, int_expr)                 \
+  {"hivm.hir." #vop, emit_dps, "NPUC_EW_" #NAME},
+#include "npuc/HivmElementwise.def"
 };
 
 bool npuc_em_hivm_op(emitter *em, MlirOperation op, const char *name) {
-  for (size_t i = 0; i < sizeof kNoOps / sizeof *kNoOps; ++i)
-    if (npuc_em_name_is(name, kNoOps[i])) {
-      npuc_em_line(em, "/* %s */", name);
-      return true;
-    }
-  hivm_op h = {op, npuc_op_lookup(em->reg, name, strlen(name)), ""};
-  if (!h.def)
-    return false;
+  size_t i = 0, n = sizeof kHivmOps / sizeof *kHivmOps;
+  while (i < n && strcmp(kHivmOps[i].name, name) != 0)
+    ++i;
+  if (i == n)
+    return false; /* the emitter reports it unsupported */
+  hivm_op h = {op, npuc_op_lookup(em->reg, name, strlen(name)),
+               kHivmOps[i].name, kHivmOps[i].arg, ""};
+  if (!h.def && kHivmOps[i].emit != emit_no_op) {
+    npuc_em_error(em, op, "%s has no op table entry", name);
+    return true;
+  }
   npuc_em_loc(em, op, h.loc, sizeof h.loc);
-  if (emit_index_query(em, &h, name))
-    return true;
-  if (npuc_em_name_is(name, "hivm.hir.bitcast"))
-    return emit_bitcast(em, &h);
-  if (npuc_em_name_is(name, "hivm.hir.create_sync_block_lock")) {
-    emit_lock_var(em, &h);
-    return true;
-  }
-  if (npuc_em_name_is(name, "hivm.hir.indirect_load")) {
-    emit_indirect_load(em, &h);
-    return true;
-  }
-  if (npuc_em_name_is(name, "hivm.hir.indirect_store")) {
-    emit_indirect_store(em, &h);
-    return true;
-  }
-  if (h.def->dps_inits >= 0 && emit_dps(em, &h, name))
-    return true;
-  npuc_em_error(em, op, "unsupported op %s for --target=ascend-cmodel", name);
+  kHivmOps[i].emit(em, &h);
   return true;
+}
+
+static void emit_no_op(emitter *em, hivm_op *h) {
+  npuc_em_line(em, "/* %s */", h->name);
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -155,37 +187,18 @@ static void emit_fill(emitter *em, hivm_op *h, intptr_t i, const char *var,
 static void emit_compute(emitter *em, hivm_op *h, const char *name,
                          const char *dst, intptr_t src_first, intptr_t nsrc);
 
-/* The elementwise ops the runtime runs (npuc/HivmElementwise.def): each op
- * name and its runtime enum constant. */
-static const char *const kElementwise[] = {
-#define NPUC_EW(NAME, vop, arity, kinds, float_expr, int_expr) #vop,
-#include "npuc/HivmElementwise.def"
-};
-static const char *const kEwEnums[] = {
-#define NPUC_EW(NAME, vop, arity, kinds, float_expr, int_expr) "NPUC_EW_" #NAME,
-#include "npuc/HivmElementwise.def"
-};
-static const char *const kSupportedDps[] = {
-    "vcmp",    "vbrc",        "vreduce", "vcast", "vtranspose",
-    "varange", "vinterleave", "load",    "store", "copy"};
-
 /* Each tensor init gets a fresh result buffer of its shape; memref inits are
  * written in place. */
-static bool emit_dps(emitter *em, hivm_op *h, const char *name) {
-  const char *short_name = name + strlen("hivm.hir.");
-  if (lookup(kElementwise, sizeof kElementwise / sizeof *kElementwise,
-             short_name) < 0 &&
-      lookup(kSupportedDps, sizeof kSupportedDps / sizeof *kSupportedDps,
-             short_name) < 0)
-    return false;
+static void emit_dps(emitter *em, hivm_op *h) {
+  const char *short_name = h->name + strlen("hivm.hir.");
   intptr_t src_first = 0, nsrc = 0, dst_first, ndst;
   group(h, "src", &src_first, &nsrc);
   if (!group(h, "dst", &dst_first, &ndst) || ndst != 1) {
     npuc_em_error(em, h->op,
                   "%s with %zd outs is not supported by "
                   "--target=ascend-cmodel",
-                  name, (ssize_t)ndst);
-    return true;
+                  h->name, (ssize_t)ndst);
+    return;
   }
   MlirValue init = mlirOperationGetOperand(h->op, dst_first);
   const char *dst = npuc_em_name(em, init);
@@ -201,7 +214,6 @@ static bool emit_dps(emitter *em, hivm_op *h, const char *name) {
   emit_compute(em, h, short_name, dst, src_first, nsrc);
   em->indent--;
   npuc_em_line(em, "}");
-  return true;
 }
 
 static uint32_t dims_mask(MlirOperation op, const char *attr) {
@@ -306,12 +318,10 @@ static void emit_transfer(emitter *em, hivm_op *h, const char *dst,
 
 static void emit_compute(emitter *em, hivm_op *h, const char *name,
                          const char *dst, intptr_t src, intptr_t nsrc) {
-  int ew =
-      lookup(kElementwise, sizeof kElementwise / sizeof *kElementwise, name);
-  if (ew >= 0) {
+  if (h->arg) { /* elementwise: the runtime op */
     emit_srcs(em, h, src, nsrc);
-    npuc_em_line(em, "npuc_rt_elementwise(%s, &%s, s, %zd, %s);", kEwEnums[ew],
-                 dst, (ssize_t)nsrc, h->loc);
+    npuc_em_line(em, "npuc_rt_elementwise(%s, &%s, s, %zd, %s);", h->arg, dst,
+                 (ssize_t)nsrc, h->loc);
   } else if (strcmp(name, "vcmp") == 0) {
     emit_compare(em, h, dst, src);
   } else if (strcmp(name, "vbrc") == 0) {
@@ -357,28 +367,20 @@ static void emit_compute(emitter *em, hivm_op *h, const char *name,
 /* ---- the rest
  * ----------------------------------------------------------------- */
 
-static bool emit_index_query(emitter *em, hivm_op *h, const char *name) {
-  static const char *const names[] = {
-      "hivm.hir.get_block_idx", "hivm.hir.get_block_num",
-      "hivm.hir.get_sub_block_idx", "hivm.hir.get_sub_block_num"};
-  static const char *const fields[] = {"block_idx", "block_num",
-                                       "sub_block_idx", "sub_block_num"};
-  int k = lookup(names, 4, name);
-  if (k < 0)
-    return false;
+/* The launch's field named by the table (h->arg). */
+static void emit_index_query(emitter *em, hivm_op *h) {
   MlirValue r = mlirOperationGetResult(h->op, 0);
   npuc_em_line(em, "int64_t %s = npuc_sext((uint64_t)npuc_L->%s, %d);",
-               npuc_em_define(em, r), fields[k],
+               npuc_em_define(em, r), h->arg,
                npuc_em_int_bits(mlirValueGetType(r)));
-  return true;
 }
 
-static bool emit_bitcast(emitter *em, hivm_op *h) {
+static void emit_bitcast(emitter *em, hivm_op *h) {
   MlirValue r = mlirOperationGetResult(h->op, 0);
   int dt;
   if (!npuc_em_dtype(mlirValueGetType(r), &dt)) {
     npuc_em_error(em, h->op, "bitcast to an element type the C model lacks");
-    return true;
+    return;
   }
   const char *name = npuc_em_define(em, r);
   npuc_em_line(em, "npuc_buf %s = %s;", name, operand(em, h, 0));
@@ -387,7 +389,6 @@ static bool emit_bitcast(emitter *em, hivm_op *h) {
                "npuc_rt_fail(%s, \"bitcast between element sizes\");",
                npuc_em_dtype_name(dt), name, h->loc);
   npuc_em_line(em, "%s.dtype = %s;", name, npuc_em_dtype_name(dt));
-  return true;
 }
 
 /* ---- gather and scatter
@@ -475,4 +476,212 @@ static void emit_lock_var(emitter *em, hivm_op *h) {
       npuc_em_dtype_name(dt), (ssize_t)rank, sizes.data ? sizes.data : "0",
       h->loc);
   npuc_sb_free(&sizes);
+}
+
+/* ---- mix kernels: the cube ops, block sync, tightly coupled buffers ------ */
+
+/* The destination-style result of a cube op: a fresh copy of the tensor
+ * init (the op accumulates into it), or the memref init itself. */
+static const char *dps_result(emitter *em, hivm_op *h, const char *init) {
+  if (mlirOperationGetNumResults(h->op) != 1)
+    return init;
+  const char *r = npuc_em_define(em, mlirOperationGetResult(h->op, 0));
+  npuc_em_line(em, "npuc_buf %s = npuc_rt_clone(&%s, %s);", r, init, h->loc);
+  return r;
+}
+
+static intptr_t operand_rank(hivm_op *h, intptr_t i) {
+  MlirType t = mlirValueGetType(mlirOperationGetOperand(h->op, i));
+  return mlirTypeIsAShaped(t) && mlirShapedTypeHasRank(t)
+             ? mlirShapedTypeGetRank(t)
+             : -1;
+}
+
+static bool refuse_attr(emitter *em, hivm_op *h, const char *attr,
+                        const char *what) {
+  if (mlirAttributeIsNull(npuc_em_attr(h->op, attr)))
+    return false;
+  npuc_em_error(em, h->op, "%s (%s) is outside the C model", what, attr);
+  return true;
+}
+
+static void emit_mmad(emitter *em, hivm_op *h) {
+  intptr_t a, b, init, m, k, n, c, count;
+  group(h, "a", &a, &count);
+  group(h, "b", &b, &count);
+  group(h, "init_condition", &init, &count);
+  group(h, "real_m", &m, &count);
+  group(h, "real_k", &k, &count);
+  group(h, "real_n", &n, &count);
+  group(h, "c", &c, &count);
+  if (group(h, "per_channel_bias", &count, &count) && count > 0) {
+    npuc_em_error(em, h->op,
+                  "mmadL1 with a per-channel bias is outside the "
+                  "C model");
+    return;
+  }
+  if (refuse_attr(em, h, "enable_HF32", "mmadL1 in HF32 mode") ||
+      refuse_attr(em, h, "enable_I4", "mmadL1 on i4 data"))
+    return;
+  intptr_t ra = operand_rank(h, a), rb = operand_rank(h, b),
+           rc = operand_rank(h, c);
+  bool transposed = !mlirAttributeIsNull(npuc_em_attr(h->op, "a_transpose")) ||
+                    !mlirAttributeIsNull(npuc_em_attr(h->op, "b_transpose"));
+  if (!(ra == 2 && rb == 2 && rc == 2) &&
+      !(ra == 4 && rb == 4 && rc == 4 && !transposed)) {
+    npuc_em_error(em, h->op,
+                  "mmadL1 on operands of rank %zd, %zd, %zd%s: the C model "
+                  "runs 2-D (ND) operands, or fractal zN ones without "
+                  "transposes",
+                  (ssize_t)ra, (ssize_t)rb, (ssize_t)rc,
+                  transposed ? " (transposed)" : "");
+    return;
+  }
+  const char *dst = dps_result(em, h, operand(em, h, c));
+  npuc_em_line(em,
+               "npuc_rt_mmad(&%s, &%s, &%s, %s != 0, %s, %s, %s, %s%s, %s);",
+               dst, operand(em, h, a), operand(em, h, b), operand(em, h, init),
+               operand(em, h, m), operand(em, h, k), operand(em, h, n),
+               mlirAttributeIsNull(npuc_em_attr(h->op, "a_transpose"))
+                   ? "0"
+                   : "NPUC_MMAD_A_TRANSPOSE",
+               mlirAttributeIsNull(npuc_em_attr(h->op, "b_transpose"))
+                   ? ""
+                   : " | NPUC_MMAD_B_TRANSPOSE",
+               h->loc);
+}
+
+/* The fixpipe's mode from its attributes, as an npuc_fixpipe_mode
+ * initializer; false (after an error) for what the model does not run. */
+static bool fixpipe_mode(emitter *em, hivm_op *h, char *out, size_t cap) {
+  static const char *const layouts[] = {"nz2nd", "nz2dn", "normal"};
+  static const char *const layout_enums[] = {
+      "NPUC_FIXPIPE_NZ2ND", "NPUC_FIXPIPE_NZ2DN", "NPUC_FIXPIPE_NZ2NZ"};
+  static const char *const duals[] = {"NO_DUAL", "ROW_SPLIT", "COLUMN_SPLIT"};
+  static const char *const dual_enums[] = {"NPUC_DUAL_NONE", "NPUC_DUAL_ROW",
+                                           "NPUC_DUAL_COL"};
+  char v[64] = "normal";
+  if (!mlirAttributeIsNull(npuc_em_attr(h->op, "enable_nz2nd")))
+    strcpy(v, "nz2nd");
+  enum_value(h->op, "dma_mode", v, sizeof v);
+  int layout = lookup(layouts, 3, v);
+  strcpy(v, "NO_DUAL");
+  enum_value(h->op, "dual_dst_mode", v, sizeof v);
+  int dual = lookup(duals, 3, v);
+  char sub[64] = "sub_block_0", quant[64] = "NO_QUANT", relu[64] = "NO_RELU";
+  enum_value(h->op, "sub_block_idx", sub, sizeof sub);
+  enum_value(h->op, "pre_quant", quant, sizeof quant);
+  enum_value(h->op, "pre_relu", relu, sizeof relu);
+  static const char *const quants[] = {"NO_QUANT", "F322F16", "F322BF16"};
+  static const char *const relus[] = {"NO_RELU", "NORMAL_RELU"};
+  const char *bad = layout < 0                     ? "dma_mode"
+                    : dual < 0                     ? "dual_dst_mode"
+                    : lookup(quants, 3, quant) < 0 ? "pre_quant"
+                    : lookup(relus, 2, relu) < 0   ? "pre_relu"
+                                                   : NULL;
+  MlirAttribute split = npuc_em_attr(h->op, "channel_split");
+  if (!bad && !mlirAttributeIsNull(split) && mlirAttributeIsABool(split) &&
+      mlirBoolAttrGetValue(split))
+    bad = "channel_split";
+  intptr_t first, count;
+  if (!bad && group(h, "quant_scale", &first, &count) && count > 0)
+    bad = "quant_scale";
+  if (bad) {
+    npuc_em_error(em, h->op, "fixpipe: this %s is outside the C model", bad);
+    return false;
+  }
+  snprintf(out, cap, "{%s, %s, %d, %s}", layout_enums[layout], dual_enums[dual],
+           strcmp(sub, "sub_block_1") == 0 ? 1 : 0,
+           strcmp(relu, "NORMAL_RELU") == 0 ? "true" : "false");
+  return true;
+}
+
+static void emit_fixpipe(emitter *em, hivm_op *h) {
+  intptr_t src, nsrc, dst, ndst;
+  group(h, "src", &src, &nsrc);
+  group(h, "dst", &dst, &ndst);
+  char mode[200];
+  if (nsrc != 1 || ndst != 1) {
+    npuc_em_error(em, h->op,
+                  "fixpipe with %zd sources and %zd destinations "
+                  "is outside the C model",
+                  (ssize_t)nsrc, (ssize_t)ndst);
+    return;
+  }
+  if (!fixpipe_mode(em, h, mode, sizeof mode))
+    return;
+  intptr_t rs = operand_rank(h, src), rd = operand_rank(h, dst);
+  bool nd = strstr(mode, "NPUC_FIXPIPE_NZ2NZ") == NULL;
+  if ((rs != 2 && rs != 4) || (nd ? rd != 2 : rd != rs)) {
+    npuc_em_error(em, h->op,
+                  "fixpipe from rank %zd to rank %zd: the C model moves a 2-D "
+                  "or fractal [N1, M1, M0, N0] result into a 2-D destination "
+                  "(nz2nd, nz2dn), or into one of its own layout",
+                  (ssize_t)rs, (ssize_t)rd);
+    return;
+  }
+  const char *out = dps_result(em, h, operand(em, h, dst));
+  npuc_em_line(em, "{");
+  npuc_em_line(em, "  const npuc_fixpipe_mode mode = %s;", mode);
+  npuc_em_line(em, "  npuc_rt_fixpipe(&%s, &%s, &mode, %s);", out,
+               operand(em, h, src), h->loc);
+  npuc_em_line(em, "}");
+}
+
+/* sync_block_set/wait between the halves of a mix kernel (the default
+ * INTRA_BLOCK mode); the other modes stay without effect, as blocks and
+ * sub-blocks of such a kernel run one after another. */
+static void emit_block_sync(emitter *em, hivm_op *h) {
+  char mode[96] = "INTRA_BLOCK_SYNCHRONIZATION";
+  enum_value(h->op, "tsync_instr_mode", mode, sizeof mode);
+  const char *name = h->name + strlen("hivm.hir.");
+  if (strcmp(mode, "INTRA_BLOCK_SYNCHRONIZATION") != 0) {
+    npuc_em_line(em, "/* hivm.hir.%s <%s> */", name, mode);
+    return;
+  }
+  intptr_t first, count;
+  char flag[64];
+  MlirAttribute f = npuc_em_attr(h->op, "flag");
+  if (group(h, "flag_value", &first, &count) && count == 1) {
+    snprintf(flag, sizeof flag, "%s", operand(em, h, first));
+  } else if (!mlirAttributeIsNull(f) && mlirAttributeIsAInteger(f)) {
+    snprintf(flag, sizeof flag, "%lldLL",
+             (long long)mlirIntegerAttrGetValueInt(f));
+  } else {
+    npuc_em_error(em, h->op, "%s without a flag", name);
+    return;
+  }
+  npuc_em_line(em, "npuc_rt_%s(%s, %s);", name, flag, h->loc);
+}
+
+/* memref.alloc of a buffer marked hivm.tightly_coupled_buffer<id>: the
+ * storage the halves of a mix kernel share (per sub-block in UB). */
+bool npuc_em_hivm_first_op(emitter *em, MlirOperation op, const char *name) {
+  if (!npuc_em_name_is(name, "memref.alloc") ||
+      mlirOperationGetNumResults(op) != 1)
+    return false;
+  MlirValue r = mlirOperationGetResult(op, 0);
+  int64_t id = -1;
+  for (MlirOpOperand u = mlirValueGetFirstUse(r);
+       !mlirOpOperandIsNull(u) && id < 0; u = mlirOpOperandGetNextUse(u))
+    id = npuc_dim_tcb_id(mlirOpOperandGetOwner(u));
+  MlirType t = mlirValueGetType(r);
+  int dt;
+  if (id < 0 || !mlirShapedTypeHasStaticShape(t) || !npuc_em_dtype(t, &dt))
+    return false;
+  char loc[600];
+  npuc_em_loc(em, op, loc, sizeof loc);
+  npuc_sb sizes = {0};
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  for (intptr_t d = 0; d < rank; ++d)
+    npuc_sb_printf(&sizes, "%s%lldLL", d ? ", " : "",
+                   (long long)mlirShapedTypeGetDimSize(t, d));
+  npuc_em_line(em,
+               "npuc_buf %s = npuc_rt_coupled_alloc(%lldLL, %s, %s, %zd, "
+               "(const int64_t[]){%s}, %s);",
+               npuc_em_define(em, r), (long long)id,
+               npuc_dim_ub_memref(t) ? "true" : "false", npuc_em_dtype_name(dt),
+               (ssize_t)rank, sizes.data ? sizes.data : "0", loc);
+  npuc_sb_free(&sizes);
+  return true;
 }

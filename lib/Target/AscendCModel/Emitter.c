@@ -3,6 +3,7 @@
 #include "npuc/Alloc.h"
 #include "npuc/BuildOps.h"
 #include "npuc/IR.h"
+#include "npuc/MlirSupport.h"
 #include "npuc/Pass.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -12,13 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef enum { CORE_ANY, CORE_AIC, CORE_AIV } core_kind;
+
 typedef struct {
   MlirOperation func;
   char name[256];
+  core_kind core; /* of a half of a mix kernel, else CORE_ANY */
+  char mix[256];  /* that mix kernel's name, "" when it pairs with none */
 } entry_func;
 
 static size_t collect_entries(MlirOperation module, const char *only,
                               entry_func **out);
+static bool check_mix_halves(const entry_func *entries, size_t n);
 static bool emit_kernel(emitter *em, npuc_sb *file, entry_func *e);
 static void emit_host(npuc_sb *file);
 static void emit_makefile(npuc_sb *file, const npuc_cmodel_options *opts);
@@ -50,8 +56,9 @@ bool npuc_emit_ascend_cmodel(const npuc_op_registry *reg, MlirOperation module,
   memset(&em, 0, sizeof em);
   em.reg = reg;
   em.target_name = "ascend-cmodel";
+  em.first_op = npuc_em_hivm_first_op;
   em.last_op = npuc_em_hivm_op;
-  bool ok = true;
+  bool ok = check_mix_halves(entries, n);
   for (size_t i = 0; i < n && ok; ++i)
     ok = emit_kernel(&em, &kernel, &entries[i]);
   if (ok) {
@@ -81,6 +88,59 @@ static void add_file(npuc_emitted_files *out, const char *name, npuc_sb *sb) {
 
 /* ---- entries ------------------------------------------------------------ */
 
+/* A half of a mix kernel (hivm.part_of_mix, core type AIC or AIV) and the
+ * mix kernel's name: the halves of one are NAME_aic and NAME_aiv
+ * (bishengir's NAME_mix_aic, NAME_mix_aiv), which the host runs together. */
+static void mix_role(entry_func *e) {
+  e->core = CORE_ANY;
+  e->mix[0] = '\0';
+  MlirAttribute core = npuc_em_attr(e->func, "hivm.func_core_type");
+  if (mlirAttributeIsNull(npuc_em_attr(e->func, "hivm.part_of_mix")) ||
+      mlirAttributeIsNull(core) || !mlirAttributeIsAOpaque(core))
+    return;
+  MlirStringRef d = mlirOpaqueAttrGetData(core);
+  if (npuc_strref_contains(d, "AIV"))
+    e->core = CORE_AIV;
+  else if (npuc_strref_contains(d, "AIC"))
+    e->core = CORE_AIC;
+  size_t len = strlen(e->name);
+  const char *suffix = e->core == CORE_AIV ? "_aiv" : "_aic";
+  if (e->core != CORE_ANY && len > 4 && strcmp(e->name + len - 4, suffix) == 0)
+    snprintf(e->mix, sizeof e->mix, "%.*s", (int)(len - 4), e->name);
+}
+
+static bool same_inputs(MlirOperation f, MlirOperation g) {
+  MlirType tf = mlirTypeAttrGetValue(npuc_em_attr(f, "function_type"));
+  MlirType tg = mlirTypeAttrGetValue(npuc_em_attr(g, "function_type"));
+  intptr_t n = mlirFunctionTypeGetNumInputs(tf);
+  if (n != mlirFunctionTypeGetNumInputs(tg))
+    return false;
+  for (intptr_t i = 0; i < n; ++i)
+    if (!mlirTypeEqual(mlirFunctionTypeGetInput(tf, i),
+                       mlirFunctionTypeGetInput(tg, i)))
+      return false;
+  return true;
+}
+
+/* The halves of a mix kernel run on the same arguments: a pair that takes
+ * different ones is an error at its vector half. */
+static bool check_mix_halves(const entry_func *entries, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      const entry_func *c = &entries[i], *v = &entries[j];
+      if (c->core != CORE_AIC || v->core != CORE_AIV || !c->mix[0] ||
+          strcmp(c->mix, v->mix) != 0 || same_inputs(c->func, v->func))
+        continue;
+      npuc_pass_error(v->func,
+                      "'%s' and '%s', the halves of mix kernel '%s', take "
+                      "different arguments; the C model runs both on one "
+                      "argument list",
+                      c->name, v->name, c->mix);
+      return false;
+    }
+  return true;
+}
+
 /* The functions to emit: every hacc.entry, or the one named `only`
  * (entry or not). */
 static size_t collect_entries(MlirOperation module, const char *only,
@@ -100,6 +160,7 @@ static size_t collect_entries(MlirOperation module, const char *only,
     *out = npuc_xreallocarray(*out, n + 1, sizeof **out);
     (*out)[n].func = op;
     npuc_em_c_identifier(sym, (*out)[n].name, sizeof(*out)[n].name);
+    mix_role(&(*out)[n]);
     ++n;
   }
   return n;
@@ -144,25 +205,24 @@ static bool emit_kernel(emitter *em, npuc_sb *file, entry_func *e) {
   int64_t physical = !mlirAttributeIsNull(phys) && mlirAttributeIsAInteger(phys)
                          ? mlirIntegerAttrGetValueInt(phys)
                          : 0;
-  MlirAttribute core = npuc_em_attr(e->func, "hivm.func_core_type");
-  char core_text[64] = "";
-  if (!mlirAttributeIsNull(core) && mlirAttributeIsAOpaque(core)) {
-    MlirStringRef d = mlirOpaqueAttrGetData(core);
-    snprintf(core_text, sizeof core_text, "%.*s", (int)d.length, d.data);
-  }
-  bool mix_vector =
-      !mlirAttributeIsNull(npuc_em_attr(e->func, "hivm.part_of_mix")) &&
-      strstr(core_text, "AIV") != NULL;
+  bool mix_vector = e->core == CORE_AIV;
+  char mix[300] = "NULL";
+  if (e->mix[0])
+    snprintf(mix, sizeof mix, "\"%s\"", e->mix);
   char grid[300] = "NULL";
   if (has_grid)
     snprintf(grid, sizeof grid, "npuc_grid_%s", e->name);
   npuc_sb_printf(file, "%s", desc.data ? desc.data : "");
   npuc_sb_printf(file,
                  "#define npuc_desc_%s {\"%s\", npuc_dev_%s, %s, %lld, %d, %s, "
-                 "%zd, npuc_args_%s}\n\n",
+                 "%zd, npuc_args_%s, %s, %s}\n\n",
                  e->name, e->name, e->name, grid, (long long)physical,
                  mix_vector ? 2 : 1, em->has_sync ? "true" : "false",
-                 (ssize_t)mlirBlockGetNumArguments(entry), e->name);
+                 (ssize_t)mlirBlockGetNumArguments(entry), e->name,
+                 mix_vector            ? "NPUC_CORE_AIV"
+                 : e->core == CORE_AIC ? "NPUC_CORE_AIC"
+                                       : "NPUC_CORE_ANY",
+                 mix);
   npuc_sb_free(&body_text);
   npuc_sb_free(&desc);
   return true;
