@@ -313,9 +313,12 @@ static void mark_tiled(MlirOperation mark, int dim) {
 }
 
 /* What the cube side does with one buffer: nothing (no fixpipe writes it,
- * or along an axis the fixpipe has no split for, or its dual destination is
- * set already: as bishengir, whose pattern then does not apply), the split,
- * or it fails (bishengir's tiling failure: every AIV function falls back). */
+ * or its dual destination is set already: as bishengir, whose pattern then
+ * does not apply), the split, or it fails (bishengir's tiling failure: every
+ * AIV function falls back). A fixpipe with no split for the axis (e.g. an
+ * outer batch dim) fails too, where bishengir keeps the AIV split: its
+ * NO_DUAL write fills one sub-block's UB only, so the other would read a
+ * buffer nobody wrote. */
 typedef enum { CUBE_SKIP, CUBE_SPLIT, CUBE_FAIL } cube_plan;
 
 /* The fixpipes' modes, when every fixpipe into the buffer can take the
@@ -328,12 +331,12 @@ static cube_plan plan_cube(MlirValue alloc, const int64_t *shape, int rank,
     return CUBE_SKIP;
   for (int k = 0; k < u->num_fixpipes; k++) {
     int64_t multiple = 1;
-    modes[k] = split_mode(u->fixpipes[k], rank, dim, &multiple);
     MlirAttribute dual = attr_of(u->fixpipes[k], "dual_dst_mode");
-    if (!modes[k] || (!mlirAttributeIsNull(dual) &&
-                      !npuc_opaque_attr_contains(dual, "NO_DUAL")))
+    if (!mlirAttributeIsNull(dual) &&
+        !npuc_opaque_attr_contains(dual, "NO_DUAL"))
       return CUBE_SKIP;
-    if (shape[dim] % multiple != 0)
+    modes[k] = split_mode(u->fixpipes[k], rank, dim, &multiple);
+    if (!modes[k] || shape[dim] % multiple != 0)
       return CUBE_FAIL;
   }
   for (int k = 0; k < u->num_reads; k++)

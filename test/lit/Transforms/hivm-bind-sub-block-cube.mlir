@@ -45,16 +45,19 @@ module attributes {hacc.target = #hacc.target<"Ascend910_9589">} {
 // -----
 
 // The AIV function cuts dim 0 of the 2x64x32 buffer (its outermost dim),
-// neither the rows nor the columns of the fixpipe's destination: no dual
-// destination, both functions keep the whole buffer (the anchor's
-// tile-and-bind-sub-block.mlir covers nz2dn and subviews that do split).
+// neither the rows nor the columns of the fixpipe's destination. Without a
+// dual destination the fixpipe fills one sub-block's UB only, so the split
+// falls back: both functions stay 1:1 with the whole buffer (bishengir keeps
+// the AIV split here; the anchor's tile-and-bind-sub-block.mlir covers nz2dn
+// and subviews that do split).
 // CHECK-LABEL: func.func @dn_aic(
 // CHECK: memref.alloc() : memref<2x64x32xf32, #hivm.address_space<ub>>
 // CHECK-NOT: dual_dst_mode
 // CHECK-LABEL: func.func @dn_aiv(
 // CHECK: memref.alloc() : memref<2x64x32xf32, #hivm.address_space<ub>>
 // CHECK-NOT: tiledAlloc
-// CHECK: map_for_to_forall
+// CHECK-NOT: map_for_to_forall
+// CHECK: return
 module attributes {hacc.target = #hacc.target<"Ascend950PR_9579">} {
   func.func @dn_aic(%x: tensor<32x64xf32>, %i: index) attributes {hivm.func_core_type = #hivm.func_core_type<AIC>, hivm.part_of_mix} {
     %a = memref.alloc() : memref<2x64x32xf32, #hivm.address_space<ub>>
