@@ -1,6 +1,6 @@
 /* Bubble-up patterns for upstream ops: tensor (empty, extract_slice,
  * insert_slice, expand_shape, collapse_shape), arith.select, scf.for,
- * scf.if and bufferization.to_tensor, plus the rank-reducing-slice split and
+ * scf.while, scf.if and bufferization.to_tensor, plus the rank-reducing-slice split and
  * the loop placeholder. */
 #include "BubbleUpInternal.h"
 
@@ -619,6 +619,9 @@ static bool carried_use_ok(bub_rw *r, MlirOperation user, intptr_t pos,
   if (npuc_op_is(user, "scf.yield") &&
       mlirOperationEqual(mlirOperationGetParentOperation(user), loop))
     return pos == iter;
+  if (npuc_op_is(user, "scf.condition")) /* operand 0 is the flag */
+    return mlirOperationEqual(mlirOperationGetParentOperation(user), loop) &&
+           pos == iter + 1;
   if (npuc_op_is(user, "tensor.extract_slice") ||
       npuc_op_is(user, "tensor.insert_slice") ||
       npuc_op_is(user, "tensor.expand_shape") ||
@@ -709,6 +712,95 @@ bool bub_rewrite_for(bub_rw *r) {
                                          mlirOperationGetResult(ph, 0), ph);
   }
   slice_yield(r, body, i, false);
+  finish_loop(r, old, now, i);
+  return true;
+}
+
+/* ---- scf.while ------------------------------------------------------------
+ * The loop carries only the slice at position i: the init is sliced before
+ * it, before- and after-argument i get the slice's type, and the values
+ * handed on (scf.condition's argument i, scf.yield's operand i) are sliced,
+ * as bishengir's loop pattern does. Both regions' uses of the arguments go
+ * through placeholders, as for scf.for: the slices bubble up through each
+ * region and fold into them, or the pass fails (a region needs the whole
+ * value: the condition reads it, say). Position i must carry one type
+ * throughout (the same slice fits the init, both arguments and the
+ * result). */
+
+/* Every use of block argument i of region k of the loop can take the
+ * placeholder (the condition hands argument i on at position i). */
+static bool while_arg_ok(bub_rw *r, MlirOperation loop, int k, intptr_t i) {
+  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, k));
+  if (mlirBlockIsNull(b) || mlirBlockGetNumArguments(b) <= i ||
+      !mlirTypeEqual(mlirValueGetType(mlirBlockGetArgument(b, i)),
+                     mlirValueGetType(r->source)))
+    return false;
+  MlirValue arg = mlirBlockGetArgument(b, i);
+  for (MlirOpOperand u = mlirValueGetFirstUse(arg); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (!carried_use_ok(r, mlirOpOperandGetOwner(u),
+                        mlirOpOperandGetOperandNumber(u), loop, i))
+      return false;
+  return true;
+}
+
+/* The region's argument i retyped to the slice, its uses through a
+ * placeholder, and the terminator's operand `pos` sliced. */
+static void while_region(bub_rw *r, MlirBlock b, intptr_t i, intptr_t pos,
+                         MlirType full) {
+  MlirValue arg = mlirBlockGetArgument(b, i);
+  mlirBlockArgumentSetType(arg, r->slice_type);
+  if (!mlirOpOperandIsNull(mlirValueGetFirstUse(arg))) {
+    mlirRewriterBaseSetInsertionPointToStart(r->rw, b);
+    MlirOperation ph = bub_unslice(r, arg, &r->s, full);
+    mlirRewriterBaseReplaceAllUsesExcept(r->rw, arg,
+                                         mlirOperationGetResult(ph, 0), ph);
+  }
+  slice_yield(r, b, pos, false);
+}
+
+bool bub_rewrite_while(bub_rw *r) {
+  MlirOperation old = r->producer;
+  intptr_t n = mlirOperationGetNumResults(old), i = r->result_index;
+  intptr_t nops = mlirOperationGetNumOperands(old);
+  if (nops > MAX_VALUES || n > MAX_VALUES || i >= nops ||
+      !mlirTypeEqual(mlirValueGetType(mlirOperationGetOperand(old, i)),
+                     mlirValueGetType(r->source)))
+    return bub_refuse(r, "the loop does not carry one type at the position");
+  if (!uses_are_this_slice(r))
+    return bub_refuse(r, "the loop result has other uses");
+  if (!while_arg_ok(r, old, 0, i) || !while_arg_ok(r, old, 1, i))
+    return bub_refuse(r, "the loop-carried value is used whole in the loop");
+  if (!bub_slice_hoist(r, old))
+    return bub_refuse(r, "the slice's sizes are computed after the scf.while");
+  MlirType full = mlirValueGetType(r->source);
+  mlirRewriterBaseSetInsertionPointBefore(r->rw, old);
+  MlirValue ops[MAX_VALUES];
+  for (intptr_t k = 0; k < nops; k++)
+    ops[k] = mlirOperationGetOperand(old, k);
+  ops[i] = bub_extract(r, ops[i], &r->s, NULL, true, no_op);
+  MlirType types[MAX_VALUES];
+  for (intptr_t k = 0; k < n; k++)
+    types[k] = mlirValueGetType(mlirOperationGetResult(old, k));
+  types[i] = r->slice_type;
+  MlirOperationState st = mlirOperationStateGet(bub_str("scf.while"), r->loc);
+  mlirOperationStateAddOperands(&st, nops, ops);
+  mlirOperationStateAddResults(&st, n, types);
+  MlirRegion regions[2] = {mlirRegionCreate(), mlirRegionCreate()};
+  mlirOperationStateAddOwnedRegions(&st, 2, regions);
+  intptr_t nd = mlirOperationGetNumDiscardableAttributes(old);
+  for (intptr_t k = 0; k < nd; k++) {
+    MlirNamedAttribute a = mlirOperationGetDiscardableAttribute(old, k);
+    mlirOperationStateAddAttributes(&st, 1, &a);
+  }
+  MlirOperation now = bub_create(r, &st);
+  for (int k = 0; k < 2; k++) {
+    move_region(r, mlirOperationGetRegion(old, k),
+                mlirOperationGetRegion(now, k));
+    MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(now, k));
+    /* scf.condition's operand 0 is the flag. */
+    while_region(r, b, i, k == 0 ? i + 1 : i, full);
+  }
   finish_loop(r, old, now, i);
   return true;
 }
