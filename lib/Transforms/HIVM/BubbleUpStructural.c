@@ -1,7 +1,7 @@
 /* Bubble-up patterns for upstream ops: tensor (empty, extract_slice,
  * insert_slice, expand_shape, collapse_shape), arith.select, scf.for,
- * scf.while, scf.if and bufferization.to_tensor, plus the rank-reducing-slice split and
- * the loop placeholder. */
+ * scf.while, scf.if and bufferization.to_tensor, plus the rank-reducing-slice
+ * split and the loop placeholder. */
 #include "BubbleUpInternal.h"
 
 #include <mlir-c/AffineExpr.h>
