@@ -82,8 +82,9 @@ kernel=$work/kernel.mlir chain=$work/chain.mlir
 gen_kernel "$ops" "$kernel"
 gen_chain "$ops" "$chain"
 "$npuc_opt" "$kernel" --hivm-bind-sub-block -o "$work/tiled.mlir" 2>"$work/remarks"
-# Tiled: the store and every op of the chain are on 32 rows, nothing guarded.
-grep -q "hivm.hir.get_sub_block_idx" "$work/tiled.mlir" &&
+# Tiled: the store and every op of the chain are on 32 rows in the
+# sub-block loop the pass leaves, nothing guarded.
+grep -q "mapping = \[#hivm.sub_block<x>\]" "$work/tiled.mlir" &&
   grep -q "hivm.hir.vmax ins(.*tensor<32x64xf32>" "$work/tiled.mlir" &&
   grep -q "hivm.hir.store ins(.*tensor<32x64xf32>.*{tiled_op}" "$work/tiled.mlir" &&
   ! grep -q "limit_sub_block_id0" "$work/tiled.mlir" ||

@@ -161,6 +161,10 @@ bool npuc_pipeline_run(const npuc_op_registry *reg, MlirOperation root,
  * was checked when read, is a pass's fault: says so, as an internal
  * error. */
 bool npuc_verify_after_passes(const npuc_op_registry *reg, MlirOperation root);
+/* Runs an upstream pipeline ("canonicalize,cse") on `op` from inside one
+ * of our passes, through its own pass manager anchored on the op's name, as
+ * the anchor's passes run theirs. A failure is an error at `op`. */
+bool npuc_run_upstream(MlirOperation op, const char *pipeline);
 /* Is `name` a pass known to npuc or to upstream MLIR? */
 bool npuc_pass_name_known(const char *name);
 /* Up to `max` pass names (npuc and upstream) close to a misspelt `name`,

@@ -67,6 +67,22 @@ void npuc_upstream_register(void) {
   }
 }
 
+bool npuc_run_upstream(MlirOperation op, const char *pipeline) {
+  npuc_upstream_register();
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(
+      ctx, mlirIdentifierStr(mlirOperationGetName(op)));
+  MlirLogicalResult added = mlirOpPassManagerAddPipeline(
+      mlirPassManagerGetAsOpPassManager(pm),
+      mlirStringRefCreateFromCString(pipeline), NULL, NULL);
+  bool ok = mlirLogicalResultIsSuccess(added) &&
+            mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op));
+  mlirPassManagerDestroy(pm);
+  if (!ok)
+    npuc_pass_error(op, "the upstream pipeline '%s' failed", pipeline);
+  return ok;
+}
+
 bool npuc_upstream_check(const char *element, char **error) {
   npuc_upstream_register();
   /* Not anchored: accepts every pass, whatever op it runs on. */

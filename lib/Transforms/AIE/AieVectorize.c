@@ -99,7 +99,7 @@ static bool vectorize_func(aie_state *proto) {
   if (!ok || !accepted)
     return ok;
   aie_forward_stores(proto->func);
-  if (!aie_run_upstream(proto->func, "canonicalize,cse"))
+  if (!npuc_run_upstream(proto->func, "canonicalize,cse"))
     return false;
   aie_forward_stores(proto->func); /* views canonicalize may have folded */
   s = *proto;

@@ -158,7 +158,6 @@ void aie_replace_narrowed_uses(aie_state *s, aie_node *n, MlirValue old);
 /* AieVectorizeLicm.c: the post-pass clean-up (canonicalize, cse, LICM that
  * knows aievec ops are pure, lower-affine). */
 bool aie_post_canonicalize(MlirOperation module, bool aieml);
-bool aie_run_upstream(MlirOperation module, const char *pipeline);
 
 /* AieVectorizeAccum.c: a reduction loop's read and write of one output
  * vector become one read before it, an iter_arg and one write after it. */

@@ -12,33 +12,15 @@
 #include "npuc/IR.h"
 #include "npuc/OpList.h"
 
-#include <mlir-c/Pass.h>
 #include <stdlib.h>
 #include <string.h>
 
 static bool hoist_invariants(MlirOperation module);
 
 bool aie_post_canonicalize(MlirOperation func, bool aieml) {
-  return aie_run_upstream(func, "canonicalize,cse") && hoist_invariants(func) &&
-         aie_run_upstream(func, "lower-affine") &&
+  return npuc_run_upstream(func, "canonicalize,cse") &&
+         hoist_invariants(func) && npuc_run_upstream(func, "lower-affine") &&
          aie_carry_accumulators(func, aieml ? 512 : 256);
-}
-
-/* Runs an upstream pipeline on one function from inside our pass, as
- * mlir-aie's pass runs its own PassManager. */
-bool aie_run_upstream(MlirOperation module, const char *pipeline) {
-  MlirContext ctx = mlirOperationGetContext(module);
-  MlirPassManager pm = mlirPassManagerCreateOnOperation(
-      ctx, mlirIdentifierStr(mlirOperationGetName(module)));
-  MlirLogicalResult added = mlirOpPassManagerAddPipeline(
-      mlirPassManagerGetAsOpPassManager(pm),
-      mlirStringRefCreateFromCString(pipeline), NULL, NULL);
-  bool ok = mlirLogicalResultIsSuccess(added) &&
-            mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module));
-  mlirPassManagerDestroy(pm);
-  if (!ok)
-    npuc_pass_error(module, "the clean-up pipeline '%s' failed", pipeline);
-  return ok;
 }
 
 /* ---- LICM ------------------------------------------------------------- */

@@ -1,7 +1,7 @@
 /* Bubble-up patterns for upstream ops: tensor (empty, extract_slice,
  * insert_slice, expand_shape, collapse_shape), arith.select, scf.for,
- * scf.if and bufferization.to_tensor, plus the rank-reducing-slice split and
- * the loop placeholder. */
+ * scf.while, scf.if and bufferization.to_tensor, plus the rank-reducing-slice
+ * split and the loop placeholder. */
 #include "BubbleUpInternal.h"
 
 #include <mlir-c/AffineExpr.h>
@@ -561,6 +561,37 @@ static void retire(bub_rw *r, MlirOperation old, MlirOperation now) {
   mlirRewriterBaseEraseOp(r->rw, old);
 }
 
+/* A new op `name` in front of `old` with these operands and result types,
+ * `old`'s discardable attributes and `extra` ones, and `old`'s regions
+ * moved over. */
+static MlirOperation rebuilt_with_regions(bub_rw *r, MlirOperation old,
+                                          const char *name, intptr_t nops,
+                                          const MlirValue *ops, intptr_t nres,
+                                          const MlirType *types,
+                                          intptr_t nextra,
+                                          const MlirNamedAttribute *extra) {
+  mlirRewriterBaseSetInsertionPointBefore(r->rw, old);
+  MlirOperationState st = mlirOperationStateGet(bub_str(name), r->loc);
+  mlirOperationStateAddOperands(&st, nops, ops);
+  mlirOperationStateAddResults(&st, nres, types);
+  intptr_t nregions = mlirOperationGetNumRegions(old);
+  MlirRegion regions[2];
+  for (intptr_t k = 0; k < nregions; k++)
+    regions[k] = mlirRegionCreate();
+  mlirOperationStateAddOwnedRegions(&st, nregions, regions);
+  mlirOperationStateAddAttributes(&st, nextra, extra);
+  intptr_t nd = mlirOperationGetNumDiscardableAttributes(old);
+  for (intptr_t k = 0; k < nd; k++) {
+    MlirNamedAttribute a = mlirOperationGetDiscardableAttribute(old, k);
+    mlirOperationStateAddAttributes(&st, 1, &a);
+  }
+  MlirOperation now = bub_create(r, &st);
+  for (intptr_t k = 0; k < nregions; k++)
+    move_region(r, mlirOperationGetRegion(old, k),
+                mlirOperationGetRegion(now, k));
+  return now;
+}
+
 /* scf.if: each branch yields the slice. */
 bool bub_rewrite_if(bub_rw *r) {
   MlirOperation old = r->producer;
@@ -577,22 +608,10 @@ bool bub_rewrite_if(bub_rw *r) {
     types[n] = r->slice_type;
   else
     types[i] = r->slice_type;
-  mlirRewriterBaseSetInsertionPointBefore(r->rw, old);
-  MlirOperationState st = mlirOperationStateGet(bub_str("scf.if"), r->loc);
   MlirValue cond = mlirOperationGetOperand(old, 0);
-  mlirOperationStateAddOperands(&st, 1, &cond);
-  mlirOperationStateAddResults(&st, append ? n + 1 : n, types);
-  MlirRegion regions[2] = {mlirRegionCreate(), mlirRegionCreate()};
-  mlirOperationStateAddOwnedRegions(&st, 2, regions);
-  intptr_t nd = mlirOperationGetNumDiscardableAttributes(old);
-  for (intptr_t k = 0; k < nd; k++) {
-    MlirNamedAttribute a = mlirOperationGetDiscardableAttribute(old, k);
-    mlirOperationStateAddAttributes(&st, 1, &a);
-  }
-  MlirOperation now = bub_create(r, &st);
+  MlirOperation now = rebuilt_with_regions(r, old, "scf.if", 1, &cond,
+                                           append ? n + 1 : n, types, 0, NULL);
   for (int k = 0; k < 2; k++) {
-    move_region(r, mlirOperationGetRegion(old, k),
-                mlirOperationGetRegion(now, k));
     MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(now, k));
     if (!mlirBlockIsNull(b))
       slice_yield(r, b, i, append);
@@ -619,6 +638,9 @@ static bool carried_use_ok(bub_rw *r, MlirOperation user, intptr_t pos,
   if (npuc_op_is(user, "scf.yield") &&
       mlirOperationEqual(mlirOperationGetParentOperation(user), loop))
     return pos == iter;
+  if (npuc_op_is(user, "scf.condition")) /* operand 0 is the flag */
+    return mlirOperationEqual(mlirOperationGetParentOperation(user), loop) &&
+           pos == iter + 1;
   if (npuc_op_is(user, "tensor.extract_slice") ||
       npuc_op_is(user, "tensor.insert_slice") ||
       npuc_op_is(user, "tensor.expand_shape") ||
@@ -631,6 +653,31 @@ static bool carried_use_ok(bub_rw *r, MlirOperation user, intptr_t pos,
          !npuc_op_has_trait(def, NPUC_TRAIT_STORE_LIKE);
 }
 
+/* Every use of the loop-carried argument `arg` (position `iter`) is one
+ * carried_use_ok takes. */
+static bool carried_uses_ok(bub_rw *r, MlirValue arg, MlirOperation loop,
+                            intptr_t iter) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(arg); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (!carried_use_ok(r, mlirOpOperandGetOwner(u),
+                        mlirOpOperandGetOperandNumber(u), loop, iter))
+      return false;
+  return true;
+}
+
+/* The operands and result types of a loop `old` carrying the slice of its
+ * result i: its init (operand `init`) sliced in front of the loop. */
+static void sliced_loop_parts(bub_rw *r, MlirOperation old, intptr_t init,
+                              intptr_t i, MlirValue *ops, MlirType *types) {
+  mlirRewriterBaseSetInsertionPointBefore(r->rw, old);
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(old); k++)
+    ops[k] = mlirOperationGetOperand(old, k);
+  ops[init] = bub_extract(r, ops[init], &r->s, NULL, true, no_op);
+  for (intptr_t k = 0; k < mlirOperationGetNumResults(old); k++)
+    types[k] = mlirValueGetType(mlirOperationGetResult(old, k));
+  types[i] = r->slice_type;
+}
+
 /* The scf.for `old` again, carrying the slice of its result i: the slice
  * of the init goes in front of it, the body moves over with iter_arg i of
  * the slice's type. Returns the new loop; its body's uses of the iter_arg
@@ -638,37 +685,33 @@ static bool carried_use_ok(bub_rw *r, MlirOperation user, intptr_t pos,
 static MlirOperation sliced_loop(bub_rw *r, MlirOperation old, intptr_t i) {
   intptr_t n = mlirOperationGetNumResults(old);
   intptr_t nops = mlirOperationGetNumOperands(old);
-  mlirRewriterBaseSetInsertionPointBefore(r->rw, old);
   MlirValue ops[MAX_VALUES];
-  for (intptr_t k = 0; k < nops; k++)
-    ops[k] = mlirOperationGetOperand(old, k);
-  ops[3 + i] = bub_extract(r, ops[3 + i], &r->s, NULL, true, no_op);
   MlirType types[MAX_VALUES];
-  for (intptr_t k = 0; k < n; k++)
-    types[k] = mlirValueGetType(mlirOperationGetResult(old, k));
-  types[i] = r->slice_type;
-  MlirOperationState st = mlirOperationStateGet(bub_str("scf.for"), r->loc);
-  mlirOperationStateAddOperands(&st, nops, ops);
-  mlirOperationStateAddResults(&st, n, types);
-  MlirRegion region = mlirRegionCreate();
-  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  sliced_loop_parts(r, old, 3 + i, i, ops, types);
   MlirAttribute uc =
       mlirOperationGetInherentAttributeByName(old, bub_str("unsignedCmp"));
-  if (!mlirAttributeIsNull(uc)) {
-    MlirNamedAttribute a = bub_named(r, "unsignedCmp", uc);
-    mlirOperationStateAddAttributes(&st, 1, &a);
-  }
-  intptr_t nd = mlirOperationGetNumDiscardableAttributes(old);
-  for (intptr_t k = 0; k < nd; k++) {
-    MlirNamedAttribute a = mlirOperationGetDiscardableAttribute(old, k);
-    mlirOperationStateAddAttributes(&st, 1, &a);
-  }
-  MlirOperation now = bub_create(r, &st);
-  move_region(r, mlirOperationGetRegion(old, 0),
-              mlirOperationGetRegion(now, 0));
+  MlirNamedAttribute a = bub_named(r, "unsignedCmp", uc);
+  MlirOperation now = rebuilt_with_regions(r, old, "scf.for", nops, ops, n,
+                                           types, !mlirAttributeIsNull(uc), &a);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(now, 0));
   mlirBlockArgumentSetType(mlirBlockGetArgument(body, i + 1), r->slice_type);
   return now;
+}
+
+/* A loop region carries the slice: its argument `arg` retyped to the
+ * slice, the argument's uses through a placeholder for the whole value
+ * (`full`), and the terminator's operand `pos` sliced. */
+static void carry_slice(bub_rw *r, MlirBlock b, intptr_t arg, intptr_t pos,
+                        MlirType full) {
+  MlirValue a = mlirBlockGetArgument(b, arg);
+  mlirBlockArgumentSetType(a, r->slice_type);
+  if (!mlirOpOperandIsNull(mlirValueGetFirstUse(a))) {
+    mlirRewriterBaseSetInsertionPointToStart(r->rw, b);
+    MlirOperation ph = bub_unslice(r, a, &r->s, full);
+    mlirRewriterBaseReplaceAllUsesExcept(r->rw, a,
+                                         mlirOperationGetResult(ph, 0), ph);
+  }
+  slice_yield(r, b, pos, false);
 }
 
 /* The slice replaced by result i of the new loop, the old loop retired. */
@@ -691,24 +734,65 @@ bool bub_rewrite_for(bub_rw *r) {
     return bub_refuse(r, "the loop result has other uses");
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(old, 0));
   MlirValue arg = mlirBlockGetArgument(body, i + 1);
-  for (MlirOpOperand u = mlirValueGetFirstUse(arg); !mlirOpOperandIsNull(u);
-       u = mlirOpOperandGetNextUse(u))
-    if (!carried_use_ok(r, mlirOpOperandGetOwner(u),
-                        mlirOpOperandGetOperandNumber(u), old, i))
-      return bub_refuse(r, "the loop-carried value is used whole in the body");
+  if (!carried_uses_ok(r, arg, old, i))
+    return bub_refuse(r, "the loop-carried value is used whole in the body");
   if (!bub_slice_hoist(r, old))
     return bub_refuse(r, "the slice's sizes are computed after the scf.for");
   MlirType full = mlirValueGetType(arg);
   MlirOperation now = sliced_loop(r, old, i);
   body = mlirRegionGetFirstBlock(mlirOperationGetRegion(now, 0));
-  arg = mlirBlockGetArgument(body, i + 1);
-  if (!mlirOpOperandIsNull(mlirValueGetFirstUse(arg))) {
-    mlirRewriterBaseSetInsertionPointToStart(r->rw, body);
-    MlirOperation ph = bub_unslice(r, arg, &r->s, full);
-    mlirRewriterBaseReplaceAllUsesExcept(r->rw, arg,
-                                         mlirOperationGetResult(ph, 0), ph);
+  carry_slice(r, body, i + 1, i, full);
+  finish_loop(r, old, now, i);
+  return true;
+}
+
+/* ---- scf.while ------------------------------------------------------------
+ * The loop carries only the slice at position i: the init is sliced before
+ * it, before- and after-argument i get the slice's type, and the values
+ * handed on (scf.condition's argument i, scf.yield's operand i) are sliced,
+ * as bishengir's loop pattern does. Both regions' uses of the arguments go
+ * through placeholders, as for scf.for: the slices bubble up through each
+ * region and fold into them, or the pass fails (a region needs the whole
+ * value: the condition reads it, say). Position i must carry one type
+ * throughout (the same slice fits the init, both arguments and the
+ * result). */
+
+/* Every use of block argument i of region k of the loop can take the
+ * placeholder (the condition hands argument i on at position i). */
+static bool while_arg_ok(bub_rw *r, MlirOperation loop, int k, intptr_t i) {
+  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, k));
+  if (mlirBlockIsNull(b) || mlirBlockGetNumArguments(b) <= i ||
+      !mlirTypeEqual(mlirValueGetType(mlirBlockGetArgument(b, i)),
+                     mlirValueGetType(r->source)))
+    return false;
+  return carried_uses_ok(r, mlirBlockGetArgument(b, i), loop, i);
+}
+
+bool bub_rewrite_while(bub_rw *r) {
+  MlirOperation old = r->producer;
+  intptr_t n = mlirOperationGetNumResults(old), i = r->result_index;
+  intptr_t nops = mlirOperationGetNumOperands(old);
+  if (nops > MAX_VALUES || n > MAX_VALUES || i >= nops ||
+      !mlirTypeEqual(mlirValueGetType(mlirOperationGetOperand(old, i)),
+                     mlirValueGetType(r->source)))
+    return bub_refuse(r, "the loop does not carry one type at the position");
+  if (!uses_are_this_slice(r))
+    return bub_refuse(r, "the loop result has other uses");
+  if (!while_arg_ok(r, old, 0, i) || !while_arg_ok(r, old, 1, i))
+    return bub_refuse(r, "the loop-carried value is used whole in the loop");
+  if (!bub_slice_hoist(r, old))
+    return bub_refuse(r, "the slice's sizes are computed after the scf.while");
+  MlirType full = mlirValueGetType(r->source);
+  MlirValue ops[MAX_VALUES];
+  MlirType types[MAX_VALUES];
+  sliced_loop_parts(r, old, i, i, ops, types);
+  MlirOperation now =
+      rebuilt_with_regions(r, old, "scf.while", nops, ops, n, types, 0, NULL);
+  for (int k = 0; k < 2; k++) {
+    MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(now, k));
+    /* scf.condition's operand 0 is the flag. */
+    carry_slice(r, b, i, k == 0 ? i + 1 : i, full);
   }
-  slice_yield(r, body, i, false);
   finish_loop(r, old, now, i);
   return true;
 }

@@ -553,6 +553,11 @@ static void tile(MlirOperation func, npuc_dim_result *dims, bool strict,
   if (ok) {
     tidy_up(func, ctx->registry, copies, certain);
     npuc_sub_block_loop_form(&offsets);
+    /* bishengir's pass ends its bubble-up with MLIR's CSE on the function
+     * (its own pass manager): equal tensor.empty, slices and index
+     * arithmetic merge, across regions too. Our HIVM ops are unregistered
+     * for MLIR (unknown effects), so CSE leaves them to tidy_up. */
+    ok = npuc_run_upstream(func, "cse");
   }
   /* Last, so the pass leaves the function verified as it is. Our ops are
    * checked against their tables here only to choose the fallback: with

@@ -191,6 +191,33 @@ func.func @rotate(%init: tensor<64xf32>, %out: memref<64xf32>) attributes {hivm.
 
 // -----
 
+// The same with scf.while: its body reads another part of the carried value
+// than the one a sub-block would carry; the function comes back as it was.
+// CHECK-LABEL: func.func @while_rotate(
+// CHECK:         %[[R:.*]] = scf.while (%{{.*}} = %{{.*}}) : (tensor<64xf32>) -> tensor<64xf32> {
+// CHECK:           tensor.insert_slice %{{.*}} into %{{.*}}[32] [32] [1] : tensor<32xf32> into tensor<64xf32>
+// CHECK:         scf.if
+// CHECK-NEXT:      hivm.hir.store ins(%[[R]] : tensor<64xf32>)
+// CHECK-NEXT:    } {limit_sub_block_id0}
+// CHECK-NOT:     npuc.bubble_unslice
+func.func @while_rotate(%init: tensor<64xf32>, %out: memref<64xf32>, %go: i1) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
+  %r = scf.while (%acc = %init) : (tensor<64xf32>) -> tensor<64xf32> {
+    scf.condition(%go) %acc : tensor<64xf32>
+  } do {
+  ^bb0(%a: tensor<64xf32>):
+    %h = tensor.extract_slice %a[0] [32] [1] : tensor<64xf32> to tensor<32xf32>
+    %e = tensor.empty() : tensor<32xf32>
+    %x = hivm.hir.vexp ins(%h : tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+    %n = tensor.insert_slice %x into %a[32] [32] [1] : tensor<32xf32> into tensor<64xf32>
+    scf.yield %n : tensor<64xf32>
+  }
+  // expected-remark@+1 {{cannot bubble the slice up through a loop-carried value: the loop body slices the carried value differently}}
+  hivm.hir.store ins(%r : tensor<64xf32>) outs(%out : memref<64xf32>)
+  return
+}
+
+// -----
+
 // An empty tensor (a zero-size inner dim) passes the analyzer (64 rows,
 // even; zero-byte rows), but MLIR rejects the half the tiling cuts: a
 // static offset 0 into a dim of size 0 is out of bounds. The tiled

@@ -302,3 +302,69 @@ module attributes {hivm.disable_auto_tile_and_bind_subblock} {
     return
   }
 }
+
+// -----
+
+// A scf.while carrying the stored value: the loop carries the half (its
+// init sliced in front of it), as bishengir's does.
+// CHECK-LABEL: func.func @while_loop(
+// ALL-LABEL: func.func @while_loop(
+// CHECK-SAME:    %[[X:.*]]: tensor<64xf32>, %[[OUT:.*]]: memref<64xf32>)
+// CHECK:         scf.for %[[SB:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:      %[[OFF:.*]] = affine.apply #{{.*}}()[%[[SB]]]
+// CHECK-NEXT:      %[[DST:.*]] = memref.subview %[[OUT]][%[[OFF]]] [32] [1] {to_be_bubbled_slice}
+// CHECK-NEXT:      %[[INIT:.*]] = tensor.extract_slice %[[X]][%[[OFF]]] [32] [1] {to_be_bubbled_slice} : tensor<64xf32> to tensor<32xf32>
+// CHECK-NEXT:      %[[R:.*]]:2 = scf.while (%[[ACC:.*]] = %[[INIT]], %{{.*}} = %{{.*}}) : (tensor<32xf32>, i32) -> (tensor<32xf32>, i32) {
+// CHECK:             scf.condition(%{{.*}}) %[[ACC]], %{{.*}} : tensor<32xf32>, i32
+// CHECK-NEXT:      } do {
+// CHECK-NEXT:      ^bb0(%[[A:.*]]: tensor<32xf32>, %{{.*}}: i32):
+// CHECK-NEXT:        %[[E:.*]] = tensor.empty() : tensor<32xf32>
+// CHECK-NEXT:        %[[LN:.*]] = hivm.hir.vln ins(%[[A]] : tensor<32xf32>) outs(%[[E]] : tensor<32xf32>) -> tensor<32xf32>
+// CHECK:             scf.yield %[[LN]], %{{.*}} : tensor<32xf32>, i32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      hivm.hir.store ins(%[[R]]#0 : tensor<32xf32>) outs(%[[DST]] : memref<32xf32, strided<[1], offset: ?>>) {tiled_op}
+// CHECK-NOT:     npuc.bubble_unslice
+func.func @while_loop(%x: tensor<64xf32>, %out: memref<64xf32>) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %e = tensor.empty() : tensor<64xf32>
+  %r:2 = scf.while (%acc = %x, %k = %c0) : (tensor<64xf32>, i32) -> (tensor<64xf32>, i32) {
+    %go = arith.cmpi slt, %k, %c4 : i32
+    scf.condition(%go) %acc, %k : tensor<64xf32>, i32
+  } do {
+  ^bb0(%a: tensor<64xf32>, %j: i32):
+    %0 = hivm.hir.vln ins(%a : tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+    %j1 = arith.addi %j, %c1 : i32
+    scf.yield %0, %j1 : tensor<64xf32>, i32
+  }
+  hivm.hir.store ins(%r#0 : tensor<64xf32>) outs(%out : memref<64xf32>)
+  return
+}
+
+// -----
+
+// A scf.while whose condition reads the carried value needs it whole: the
+// loop runs whole on each sub-block and its result is sliced.
+// CHECK-LABEL: func.func @while_condition_reads(
+// CHECK:         scf.for %[[SB:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:           %[[R:.*]] = scf.while (%{{.*}} = %{{.*}}) : (tensor<64xf32>) -> tensor<64xf32> {
+// CHECK:           %[[H:.*]] = tensor.extract_slice %[[R]][%{{.*}}] [32] [1] {to_be_bubbled_slice} : tensor<64xf32> to tensor<32xf32>
+// CHECK-NEXT:      hivm.hir.store ins(%[[H]] : tensor<32xf32>) {{.*}} {tiled_op}
+// CHECK-NOT:     limit_sub_block_id0
+func.func @while_condition_reads(%x: tensor<64xf32>, %out: memref<64xf32>) attributes {hivm.func_core_type = #hivm.func_core_type<AIV>, hivm.part_of_mix} {
+  %c0 = arith.constant 0 : index
+  %lim = arith.constant 8.0 : f32
+  %e = tensor.empty() : tensor<64xf32>
+  %r = scf.while (%acc = %x) : (tensor<64xf32>) -> tensor<64xf32> {
+    %x0 = tensor.extract %acc[%c0] : tensor<64xf32>
+    %go = arith.cmpf olt, %x0, %lim : f32
+    scf.condition(%go) %acc : tensor<64xf32>
+  } do {
+  ^bb0(%a: tensor<64xf32>):
+    %0 = hivm.hir.vexp ins(%a : tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+    scf.yield %0 : tensor<64xf32>
+  }
+  hivm.hir.store ins(%r : tensor<64xf32>) outs(%out : memref<64xf32>)
+  return
+}

@@ -138,3 +138,24 @@ func.func @tiles_with_other_tiles(%a: tensor<512xf32>, %b: tensor<512xf32>, %o: 
   %s = tensor.extract_slice %r[%o] [256] [1] {to_be_bubbled_slice} : tensor<512xf32> to tensor<256xf32>
   return %s : tensor<256xf32>
 }
+
+// -----
+// A scf.while whose condition reads the carried value: the loop needs it
+// whole.
+func.func @while_condition_reads(%a: tensor<64xf32>, %o: index) -> tensor<16xf32> {
+  %c0 = arith.constant 0 : index
+  %lim = arith.constant 8.0 : f32
+  %e = tensor.empty() : tensor<64xf32>
+  %r = scf.while (%acc = %a) : (tensor<64xf32>) -> tensor<64xf32> {
+    %x0 = tensor.extract %acc[%c0] : tensor<64xf32>
+    %go = arith.cmpf olt, %x0, %lim : f32
+    scf.condition(%go) %acc : tensor<64xf32>
+  } do {
+  ^bb0(%x: tensor<64xf32>):
+    %0 = hivm.hir.vexp ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+    scf.yield %0 : tensor<64xf32>
+  }
+  // expected-error @+1 {{cannot bubble up the slice through 'scf.while': the loop-carried value is used whole in the loop}}
+  %s = tensor.extract_slice %r[%o] [16] [1] {to_be_bubbled_slice} : tensor<64xf32> to tensor<16xf32>
+  return %s : tensor<16xf32>
+}

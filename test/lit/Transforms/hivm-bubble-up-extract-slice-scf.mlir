@@ -170,3 +170,43 @@ func.func @for_tiles(%a: tensor<512xf32>, %o: index) -> tensor<256xf32> {
   %s = tensor.extract_slice %r[%o] [256] [1] {to_be_bubbled_slice} : tensor<512xf32> to tensor<256xf32>
   return %s : tensor<256xf32>
 }
+
+// -----
+// scf.while: the loop carries the slice (init, both region arguments, the
+// condition's argument and the yielded value); the before region computes
+// on the carried value too (its slice bubbles through it), the counter is
+// untouched. The ops of both regions shared one empty init: they share its
+// smaller replacement.
+// CHECK-LABEL: func.func @while_carried(
+// CHECK-SAME:    %[[A:.*]]: tensor<64x8xf32>, %[[O:.*]]: index, %[[N:.*]]: i32)
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<16x8xf32>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.extract_slice %[[A]][%[[O]], 0] [16, 8] [1, 1] {to_be_bubbled_slice} : tensor<64x8xf32> to tensor<16x8xf32>
+// CHECK-NEXT:    %[[R:.*]]:2 = scf.while (%[[ACC:.*]] = %[[INIT]], %[[K:.*]] = %{{.*}}) : (tensor<16x8xf32>, i32) -> (tensor<16x8xf32>, i32) {
+// CHECK-NEXT:      %[[GO:.*]] = arith.cmpi slt, %[[K]], %[[N]] : i32
+// CHECK-NEXT:      %[[ABS:.*]] = hivm.hir.vabs ins(%[[ACC]] : tensor<16x8xf32>) outs(%[[E]] : tensor<16x8xf32>) -> tensor<16x8xf32>
+// CHECK-NEXT:      scf.condition(%[[GO]]) %[[ABS]], %[[K]] : tensor<16x8xf32>, i32
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: tensor<16x8xf32>, %[[J:.*]]: i32):
+// CHECK-NEXT:      %[[EXP:.*]] = hivm.hir.vexp ins(%[[X]] : tensor<16x8xf32>) outs(%[[E]] : tensor<16x8xf32>) -> tensor<16x8xf32>
+// CHECK-NEXT:      %[[J1:.*]] = arith.addi %[[J]]
+// CHECK-NEXT:      scf.yield %[[EXP]], %[[J1]] : tensor<16x8xf32>, i32
+// CHECK-NEXT:    } attributes {keep_me}
+// CHECK-NEXT:    return %[[R]]#0, %[[R]]#1
+// CHECK-NOT:     npuc.bubble_unslice
+func.func @while_carried(%a: tensor<64x8xf32>, %o: index, %n: i32) -> (tensor<16x8xf32>, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %e = tensor.empty() : tensor<64x8xf32>
+  %r:2 = scf.while (%acc = %a, %k = %c0) : (tensor<64x8xf32>, i32) -> (tensor<64x8xf32>, i32) {
+    %go = arith.cmpi slt, %k, %n : i32
+    %abs = hivm.hir.vabs ins(%acc : tensor<64x8xf32>) outs(%e : tensor<64x8xf32>) -> tensor<64x8xf32>
+    scf.condition(%go) %abs, %k : tensor<64x8xf32>, i32
+  } do {
+  ^bb0(%x: tensor<64x8xf32>, %j: i32):
+    %0 = hivm.hir.vexp ins(%x : tensor<64x8xf32>) outs(%e : tensor<64x8xf32>) -> tensor<64x8xf32>
+    %j1 = arith.addi %j, %c1 : i32
+    scf.yield %0, %j1 : tensor<64x8xf32>, i32
+  } attributes {keep_me}
+  %s = tensor.extract_slice %r#0[%o, 0] [16, 8] [1, 1] {to_be_bubbled_slice} : tensor<64x8xf32> to tensor<16x8xf32>
+  return %s, %r#1 : tensor<16x8xf32>, i32
+}
