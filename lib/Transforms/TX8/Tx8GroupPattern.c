@@ -589,6 +589,9 @@ static bool is_elementwise(MlirOperation op);
  * counted as 1 (a conv's output channel), and dimension `k_dim` (-1:
  * none), counted as `k` (a K slice); rounded up to the plan's 2048-bit
  * buffer alignment. */
+static int64_t padded_k(MlirType t, int64_t k);
+static void add_padded(spm_sum *s, int64_t elems, int64_t bytes);
+
 static void add_bytes(spm_sum *s, MlirOperation op, intptr_t i, MlirType t,
                       int64_t elem_bytes, intptr_t one, intptr_t k_dim,
                       int64_t k) {
@@ -601,7 +604,7 @@ static void add_bytes(spm_sum *s, MlirOperation op, intptr_t i, MlirType t,
     if (size < 0)
       size = 1;
     if (d == k_dim)
-      dims[nd++] = size < k ? size : k;
+      dims[nd++] = padded_k(t, size < k ? size : k);
     else if (d == one)
       dims[nd++] = 1;
     else if (whole || d == rank - 1 || (rank == 4 && d >= 2))
@@ -609,14 +612,33 @@ static void add_bytes(spm_sum *s, MlirOperation op, intptr_t i, MlirType t,
     else if (rank == 4 && d == 1)
       dims[nd++] = size < s->halo_rows ? size : s->halo_rows;
   }
-  /* The plan puts every buffer on a 2048-bit boundary. */
-  int64_t elems, padded;
+  int64_t elems;
+  if (!npuc_checked_product(dims, nd, &elems))
+    s->overflow = true;
+  else
+    add_padded(s, elems, bytes);
+}
+
+/* Adds `elems` elements of `bytes` each, as one buffer: the plan puts
+ * every buffer on a 2048-bit boundary. */
+static void add_padded(spm_sum *s, int64_t elems, int64_t bytes) {
+  int64_t padded;
   s->overflow =
-      s->overflow || !npuc_checked_product(dims, nd, &elems) ||
-      !npuc_checked_mul(elems, bytes, &bytes) ||
+      s->overflow || !npuc_checked_mul(elems, bytes, &bytes) ||
       !npuc_checked_add(bytes, NPUC_TX8_BATCH_ALIGN_BYTES - 1, &padded) ||
       !npuc_checked_add(s->total, padded - padded % NPUC_TX8_BATCH_ALIGN_BYTES,
                         &s->total);
+}
+
+/* The channels `k` of a K slice of `t` take in SPM: the NE reads its
+ * operands aligned (Cx, NCx), the channels of a row padded to 4, 8, 16,
+ * 32 or the block (npuc_tx8_padded_channels); a slice of a few channels
+ * has little else to absorb that. */
+static int64_t padded_k(MlirType t, int64_t k) {
+  npuc_tx8_dtype dt;
+  return npuc_tx8_dtype_of_type(mlirShapedTypeGetElementType(t), &dt)
+             ? npuc_tx8_padded_channels(k, dt)
+             : k;
 }
 
 /* Value `v` of `op` (add_bytes), counted once however many ops hold it. */
@@ -737,6 +759,20 @@ static bool group_fits_spm(const MlirOperation *ops, size_t n, int64_t spm,
          (!mlirOperationIsNull(cut.op) && fits_with(ops, n, cut, spm));
 }
 
+/* A batchnorm's scratch: an fp32 copy of its input (its result's count)
+ * and the [C] unit vector (npuc_tx8_batchnorm_imm_size). */
+static void add_scratch(spm_sum *s, MlirOperation op) {
+  if (!npuc_op_is(op, "tx8be.batchnorm_inference") ||
+      mlirOperationGetNumResults(op) < 1)
+    return;
+  MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+  if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) < 1)
+    return;
+  add_bytes(s, op, -1, t, 4, -1, -1, 0);
+  int64_t c = mlirShapedTypeGetDimSize(t, mlirShapedTypeGetRank(t) - 1);
+  add_padded(s, c > 0 ? c : 1, 4);
+}
+
 static bool fits_with(const MlirOperation *ops, size_t n, reduce_cut cut,
                       int64_t spm) {
   spm_sum s;
@@ -767,6 +803,8 @@ static bool fits_with(const MlirOperation *ops, size_t n, reduce_cut cut,
   for (size_t k = 0; k < n; k++)
     for (intptr_t r = 0; r < mlirOperationGetNumResults(ops[k]); r++)
       add_value(&s, ops[k], -1, mlirOperationGetResult(ops[k], r), -1, -1, 0);
+  for (size_t k = 0; k < n; k++)
+    add_scratch(&s, ops[k]);
   if (!mlirOperationIsNull(cut.op))
     add_bytes(&s, cut.op, -1,
               mlirValueGetType(mlirOperationGetResult(cut.op, 0)), 4, -1, -1,

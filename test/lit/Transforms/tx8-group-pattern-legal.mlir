@@ -23,6 +23,8 @@
 // RUN: npuc-opt %t/convk.mlir --split-input-file --tx8-group-pattern="patterns=%t/convk.yaml spm-bytes=13823" | FileCheck %t/convk.mlir --check-prefix=KAPART
 // RUN: npuc-opt %t/gemmk.mlir --tx8-group-pattern="spm-bytes=1280" | FileCheck %t/gemmk.mlir --check-prefix=KFUSED
 // RUN: npuc-opt %t/gemmk.mlir --tx8-group-pattern="spm-bytes=1279" | FileCheck %t/gemmk.mlir --check-prefix=KAPART
+// RUN: npuc-opt %t/bnk.mlir --tx8-group-pattern="patterns=%t/convk.yaml spm-bytes=8960" | FileCheck %t/bnk.mlir --check-prefix=KFUSED
+// RUN: npuc-opt %t/bnk.mlir --tx8-group-pattern="patterns=%t/convk.yaml spm-bytes=8959" | FileCheck %t/bnk.mlir --check-prefix=KAPART
 
 //--- cycle.yaml
 patterns:
@@ -266,6 +268,7 @@ func.func @ffn_up_t(%x: tensor<64x128xf16>, %w: tensor<512x128xf16>) -> tensor<6
 patterns:
   - {ops: "conv relu conv relu", priority: 1}
   - {ops: "conv relu", priority: 1}
+  - {ops: "conv batchnorm_inference relu", priority: 1}
 
 //--- convk.mlir
 // With the reduce split of a conv's K (its input channels) tx8-sharding
@@ -344,4 +347,36 @@ func.func @gemmk(%x: tensor<64x4096xf16>, %w: tensor<4096x64xf16>) -> tensor<64x
   %h = tx8be.gemm %x, %w, %n : tensor<64x4096xf16>, tensor<4096x64xf16>, none -> tensor<64x64xf16>
   %a = tx8be.gelu %h : tensor<64x64xf16> -> tensor<64x64xf16>
   return %a : tensor<64x64xf16>
+}
+
+//--- bnk.mlir
+// In K slices the slice's few channels take the aligned layout's padding
+// (25 f32 channels: 32) and a batchnorm its scratch (an fp32 copy of its
+// input, the [C] unit vector), as the group plan places them: K slices of
+// 25 (200 / 8), at the finest split 8960 bytes, the plan's own figure
+// (tx8-sharding: "needs 8960 bytes per tile"); counted without them the
+// group was made at 8192 and did not fit. The input: two rows of 6 x 32
+// (1536); the weight 2 x 3 x 6 x 32 (4608); the bias, the four vectors,
+// the three results, the partial sums and the unit vector 256 each; the
+// scratch 256. A byte less and the relu is left out (its result's 256).
+// KFUSED-LABEL: func.func @bnk(
+// KFUSED: tx8be.group
+// KFUSED-NEXT: ^bb0
+// KFUSED-NEXT: tx8be.conv
+// KFUSED-NEXT: tx8be.batchnorm_inference
+// KFUSED-NEXT: tx8be.relu
+// KFUSED-NEXT: tx8be.return
+// KAPART-LABEL: func.func @bnk(
+// KAPART: tx8be.group
+// KAPART-NEXT: ^bb0
+// KAPART-NEXT: tx8be.conv
+// KAPART-NEXT: tx8be.batchnorm_inference
+// KAPART-NEXT: tx8be.return
+// KAPART-NEXT: }
+// KAPART-NEXT: tx8be.relu
+func.func @bnk(%x: tensor<1x6x6x200xf32>, %w: tensor<2x3x6x200xf32>, %b: tensor<6xf32>, %s: tensor<6xf32>, %o: tensor<6xf32>, %m: tensor<6xf32>, %v: tensor<6xf32>) -> tensor<1x6x4x6xf32> {
+  %0 = tx8be.conv %x, %w, %b strides = [1, 2] pads = [1, 0, 2, 1] dilations = [1, 1] : tensor<1x6x6x200xf32>, tensor<2x3x6x200xf32>, tensor<6xf32> -> tensor<1x6x4x6xf32>
+  %1 = tx8be.batchnorm_inference %0, %s, %o, %m, %v {epsilon = 1.000000e-05 : f32} : tensor<1x6x4x6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32> -> tensor<1x6x4x6xf32>
+  %2 = tx8be.relu %1 : tensor<1x6x4x6xf32> -> tensor<1x6x4x6xf32>
+  return %2 : tensor<1x6x4x6xf32>
 }
