@@ -581,6 +581,9 @@ typedef struct {
 static bool whole_operand(MlirOperation op, intptr_t i, MlirType t);
 static bool is_elementwise(MlirOperation op);
 
+static int64_t padded_k(MlirType t, int64_t k);
+static void add_padded(spm_sum *s, int64_t elems, int64_t bytes);
+
 /* Adds the bytes of a value of type `t` read or written by `op` (operand
  * i, or a result: i < 0) at the finest split, in elements of
  * `elem_bytes`: one row (of the last dim) of an activation, halo rows of
@@ -589,9 +592,6 @@ static bool is_elementwise(MlirOperation op);
  * counted as 1 (a conv's output channel), and dimension `k_dim` (-1:
  * none), counted as `k` (a K slice); rounded up to the plan's 2048-bit
  * buffer alignment. */
-static int64_t padded_k(MlirType t, int64_t k);
-static void add_padded(spm_sum *s, int64_t elems, int64_t bytes);
-
 static void add_bytes(spm_sum *s, MlirOperation op, intptr_t i, MlirType t,
                       int64_t elem_bytes, intptr_t one, intptr_t k_dim,
                       int64_t k) {
