@@ -88,7 +88,8 @@ conformance: build
 # of them flat graphs through the whole pipeline: compile with --target=tx8,
 # run on the simulated tiles, compare with the reference. `make check` runs a fixed handful (Execution/tx8-random.test).
 # TX8_WIDE (0 to 1): how often a conv gets 64 to 320 input channels, so a
-# small SPM splits its K (0: none; another value changes the seed's cases).
+# small SPM splits its K, 3 in 4 of them with SPM grown until the K loop is
+# pipelined (0: none; another value changes the seed's cases).
 TX8_SEED  ?= 6
 TX8_COUNT ?= 100
 TX8_WIDE  ?= 0

@@ -121,6 +121,7 @@ class Graph:
         self.dtypes = {}
         self.uses_none = False
         self.fuse = False    # all ops in one group
+        self.roomy = False   # a wide conv given SPM to spare (roomy_spm)
 
     def input(self, shape, dt, **kw):
         name = "arg%d" % len(self.inputs)
@@ -193,7 +194,8 @@ def gen_gemm(rng, g, dt=None, a=None, n=None):
 
 
 # How often a conv of a new input has 64 to 320 input channels (the K
-# split at a small SPM); 0 draws nothing, so a seed's cases stay the same.
+# split at a small SPM; 3 in 4 roomy: gen_conv, roomy_spm); 0 draws
+# nothing, so a seed's cases stay the same.
 WIDE_CONVS = 0.0
 
 
@@ -201,20 +203,37 @@ def gen_conv(rng, g, dt=None, x=None, same=False, groups=None, per_group=None):
     """A conv of a new input, or of `x` (NHWC); `same`: 3x3, stride 1, pads
     1, as many channels out as in (a residual block's); `groups` groups of
     `per_group` input channels (grouped and depthwise convs)."""
+    given_dt = dt
     dt = dt or rng.choice(FLOATS + ["i8"])
     groups = groups or (rng.choice([1, 1, 2]) if x is None else 1)
     n, h, w = rng.randint(1, 2), rng.randint(3, 10), rng.randint(3, 10)
     cin = groups * (per_group or rng.randint(1, 20))
+    roomy = False
     if WIDE_CONVS > 0 and x is None and groups == 1 and rng.random() < WIDE_CONVS:
         # Many input channels: at a small SPM no slice holds them all, so
         # the conv splits its K (input channels) into slices.
         cin = rng.randint(64, 320)
+        # Three in four roomy: a 3x3 conv at 12 to 16 rows and columns, f32
+        # unless the caller's dtype is given (the NE work per K slice
+        # near its DMA's), whose SPM run_case grows past the first fit
+        # until two copies of the K slices' loads fit and pay: the
+        # pipelined K loop (roomy_spm).
+        roomy = rng.random() < 0.75
+        if roomy:
+            n, h = 1, rng.randint(12, 16)
+            w, cin = h, rng.randint(128, 256)
+            dt = given_dt or "f32"
+            g.roomy = True
     if x is not None:
         n, h, w, cin = g.shapes[x]
     cout = groups * (rng.randint(1, 3) if per_group else rng.randint(1, 20))
     kh, kw = rng.randint(1, 3), rng.randint(1, 3)
     sh, sw = rng.randint(1, 2), rng.randint(1, 2)
     dh, dw = rng.randint(1, 2), rng.randint(1, 2)
+    if roomy:
+        cout = rng.randint(16, 32)
+        kh = kw = 3
+        sh = sw = dh = dw = 1
     if same:
         kh = kw = 3
         sh = sw = dh = dw = 1
@@ -847,6 +866,27 @@ def compile_case(args, case, model, out, spm):
         return r, spm
 
 
+def roomy_spm(args, case, out, r, spm):
+    """The first SPM that fits (spm, compiled into out: r) grown by a
+    quarter a step, at most 24 steps, while the group still splits K,
+    until its K loop is pipelined: two copies of each K slice's loads fit
+    and the search finds they pay. As it was when no step gets there
+    before the K split goes (SPM for all of K). out holds the compile of
+    the SPM returned."""
+    if k_split(out) is None:
+        return r, spm
+    grown = spm
+    for _ in range(24):
+        grown += grown // 4
+        step, _ = compile_case(args, case, "model.mlir", out, grown)
+        loop = k_split(out) if step.returncode == 0 else None
+        if loop is None:
+            break
+        if loop == " (pipelined)":
+            return step, grown
+    return compile_case(args, case, "model.mlir", out, spm)
+
+
 def build_run(r, out, case, results, check):
     """The steps after compiling (r): make, run into case/results, then the
     command check(results directory). Each step runs if the last passed."""
@@ -908,7 +948,11 @@ def run_case(args, index, rng):
     if args.spm:
         spm = args.spm
     out = os.path.join(case, "build")
+    if g.roomy and not args.spm:
+        spm = spm or 1024  # the K split needs a small SPM to start from
     r, spm = compile_case(args, case, "model.mlir", out, spm)
+    if g.roomy and not args.spm and r.returncode == 0:
+        r, spm = roomy_spm(args, case, out, r, spm)
     config = dict(index=index, kind=kind, flat=flat, tiles=list(tiles), spm_bytes=spm,
                   inputs=[dict(name=n, shape=s, dtype=dt) for (n, s, dt, _) in g.inputs],
                   constants=[dict(name=n, shape=s, dtype=dt) for (n, s, dt, _) in g.consts],
@@ -973,8 +1017,10 @@ def main():
                    help="the tile mesh DXxDY (default: 4x4 mostly, at random)")
     p.add_argument("--wide-convs", type=float, default=0.0,
                    help="how often a conv of a new input gets 64 to 320 "
-                   "input channels, so a small SPM splits its K (default 0: "
-                   "none, the cases of a seed unchanged)")
+                   "input channels, so a small SPM splits its K; 3 in 4 of "
+                   "them 128 to 256 at 12 to 16 rows with SPM grown until "
+                   "the K loop is pipelined (default 0: none, the cases of "
+                   "a seed unchanged)")
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args()
     global WIDE_CONVS

@@ -66,6 +66,7 @@ typedef struct {
 typedef struct {
   const npuc_tx8_patterns *trie;
   int64_t spm;
+  int32_t ne_k;       /* one NE instruction's K: the finest K slice */
   MlirOperation *ops; /* the body's ops, in order */
   size_t n;
   npuc_ptr_map index;    /* op -> its place in ops */
@@ -113,6 +114,7 @@ static bool group_pattern(MlirOperation module, const npuc_pass_options *opts,
     memset(&m, 0, sizeof m);
     m.trie = trie;
     m.spm = o->spm_bytes > 0 ? o->spm_bytes : target.spm_bytes;
+    m.ne_k = target.ne_k;
     tx8_split_shared_norms(body);
     index_body(&m, body);
     match_body(&m);
@@ -533,7 +535,8 @@ static bool escapes(matcher *m, size_t i, uint32_t mine) {
 /* ---- legality: SPM
  * ------------------------------------------------------------------ */
 
-static bool group_fits_spm(const MlirOperation *ops, size_t n, int64_t spm);
+static bool group_fits_spm(const MlirOperation *ops, size_t n, int64_t spm,
+                           int32_t ne_k);
 static bool weights_follow_channels(MlirOperation op);
 static intptr_t channel_dim(MlirOperation op, intptr_t i);
 static bool conv_is_depthwise(MlirOperation op, int64_t groups);
@@ -550,7 +553,7 @@ static size_t fitting_prefix(const matcher *m, const size_t *path, size_t len) {
   size_t lo = 1, hi = len; /* a single op is always legal */
   while (lo < hi) {
     size_t mid = lo + (hi - lo + 1) / 2;
-    if (group_fits_spm(ops, mid, m->spm))
+    if (group_fits_spm(ops, mid, m->spm, m->ne_k))
       lo = mid;
     else
       hi = mid - 1;
@@ -578,14 +581,69 @@ typedef struct {
 static bool whole_operand(MlirOperation op, intptr_t i, MlirType t);
 static bool is_elementwise(MlirOperation op);
 
-/* Bytes of value `v` of `op` (operand i, or a result: i < 0) at the
- * finest split: one row (of the last dim) of an activation, halo rows of
+static int64_t padded_k(MlirType t, int64_t k);
+static void add_padded(spm_sum *s, int64_t elems, int64_t bytes);
+
+/* Adds the bytes of a value of type `t` read or written by `op` (operand
+ * i, or a result: i < 0) at the finest split, in elements of
+ * `elem_bytes`: one row (of the last dim) of an activation, halo rows of
  * a 4-d (NHWC) one; what the op reads whole (weights, vectors, inputs of
  * ops with no finer rule here) whole, but for dimension `one` (-1: none),
- * counted as 1 (a conv's output channel); each rounded up to the plan's
- * 2048-bit buffer alignment. */
+ * counted as 1 (a conv's output channel), and dimension `k_dim` (-1:
+ * none), counted as `k` (a K slice); rounded up to the plan's 2048-bit
+ * buffer alignment. */
+static void add_bytes(spm_sum *s, MlirOperation op, intptr_t i, MlirType t,
+                      int64_t elem_bytes, intptr_t one, intptr_t k_dim,
+                      int64_t k) {
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  int64_t bytes = elem_bytes, dims[8];
+  int nd = 0;
+  bool whole = rank <= 1 || whole_operand(op, i, t);
+  for (intptr_t d = 0; d < rank && d < 8; d++) {
+    int64_t size = mlirShapedTypeGetDimSize(t, d);
+    if (size < 0)
+      size = 1;
+    if (d == k_dim)
+      dims[nd++] = padded_k(t, size < k ? size : k);
+    else if (d == one)
+      dims[nd++] = 1;
+    else if (whole || d == rank - 1 || (rank == 4 && d >= 2))
+      dims[nd++] = size;
+    else if (rank == 4 && d == 1)
+      dims[nd++] = size < s->halo_rows ? size : s->halo_rows;
+  }
+  int64_t elems;
+  if (!npuc_checked_product(dims, nd, &elems))
+    s->overflow = true;
+  else
+    add_padded(s, elems, bytes);
+}
+
+/* Adds `elems` elements of `bytes` each, as one buffer: the plan puts
+ * every buffer on a 2048-bit boundary. */
+static void add_padded(spm_sum *s, int64_t elems, int64_t bytes) {
+  int64_t padded;
+  s->overflow =
+      s->overflow || !npuc_checked_mul(elems, bytes, &bytes) ||
+      !npuc_checked_add(bytes, NPUC_TX8_BATCH_ALIGN_BYTES - 1, &padded) ||
+      !npuc_checked_add(s->total, padded - padded % NPUC_TX8_BATCH_ALIGN_BYTES,
+                        &s->total);
+}
+
+/* The channels `k` of a K slice of `t` take in SPM: the NE reads its
+ * operands aligned (Cx, NCx), the channels of a row padded to 4, 8, 16,
+ * 32 or the block (npuc_tx8_padded_channels); a slice of a few channels
+ * has little else to absorb that. */
+static int64_t padded_k(MlirType t, int64_t k) {
+  npuc_tx8_dtype dt;
+  return npuc_tx8_dtype_of_type(mlirShapedTypeGetElementType(t), &dt)
+             ? npuc_tx8_padded_channels(k, dt)
+             : k;
+}
+
+/* Value `v` of `op` (add_bytes), counted once however many ops hold it. */
 static void add_value(spm_sum *s, MlirOperation op, intptr_t i, MlirValue v,
-                      intptr_t one) {
+                      intptr_t one, intptr_t k_dim, int64_t k) {
   MlirType t = mlirValueGetType(v);
   uintptr_t seen;
   if (!mlirTypeIsARankedTensor(t) ||
@@ -593,29 +651,7 @@ static void add_value(spm_sum *s, MlirOperation op, intptr_t i, MlirValue v,
     return;
   if (!npuc_ptr_map_put(&s->counted, v.ptr, 1))
     npuc_die("out of memory");
-  intptr_t rank = mlirShapedTypeGetRank(t);
-  int64_t bytes = element_bytes(t), dims[8];
-  int nd = 0;
-  bool whole = rank <= 1 || whole_operand(op, i, t);
-  for (intptr_t d = 0; d < rank && d < 8; d++) {
-    int64_t size = mlirShapedTypeGetDimSize(t, d);
-    if (size < 0)
-      size = 1;
-    if (d == one)
-      dims[nd++] = 1;
-    else if (whole || d == rank - 1 || (rank == 4 && d >= 2))
-      dims[nd++] = size;
-    else if (rank == 4 && d == 1)
-      dims[nd++] = size < s->halo_rows ? size : s->halo_rows;
-  }
-  /* The plan puts every buffer on a 2048-bit boundary. */
-  int64_t elems, padded;
-  s->overflow =
-      s->overflow || !npuc_checked_product(dims, nd, &elems) ||
-      !npuc_checked_mul(elems, bytes, &bytes) ||
-      !npuc_checked_add(bytes, NPUC_TX8_BATCH_ALIGN_BYTES - 1, &padded) ||
-      !npuc_checked_add(s->total, padded - padded % NPUC_TX8_BATCH_ALIGN_BYTES,
-                        &s->total);
+  add_bytes(s, op, i, t, element_bytes(t), one, k_dim, k);
 }
 
 static bool has_attr(MlirOperation op, const char *name) {
@@ -693,14 +729,52 @@ static int64_t halo_rows(const MlirOperation *ops, size_t n) {
   return rows;
 }
 
+/* The reduce (K) split tx8-sharding can give the group: its gemm or conv
+ * holds `slice` of its operands' K at a time; op is null without one. */
+typedef struct {
+  MlirOperation op;
+  int64_t slice;
+} reduce_cut;
+
+static reduce_cut reduce_split_of(const MlirOperation *ops, size_t n,
+                                  int32_t ne_k);
+static int64_t int_attr(MlirOperation op, const char *name, int64_t absent);
+static intptr_t reduce_dim(MlirOperation op, intptr_t i);
+
+static bool fits_with(const MlirOperation *ops, size_t n, reduce_cut cut,
+                      int64_t spm);
+
 /* The SPM a group of `ops` needs, estimated from above: the sum, over
  * every value it holds (inputs, intermediates, outputs, each once), of its
  * bytes at the finest split we can justify for every op of the group
- * (add_value). Against one tile's SPM.
+ * (add_value), with all of its gemm's or conv's K at once or, where
+ * tx8-sharding can split K, in K slices. Against one tile's SPM.
  * The group plan (lib/TX8/Group.c) gives the exact figure only after
  * tx8-group-ldst; using it here is left to the sharding-search issue, and
  * this is the one place to change. */
-static bool group_fits_spm(const MlirOperation *ops, size_t n, int64_t spm) {
+static bool group_fits_spm(const MlirOperation *ops, size_t n, int64_t spm,
+                           int32_t ne_k) {
+  reduce_cut cut = reduce_split_of(ops, n, ne_k);
+  return fits_with(ops, n, (reduce_cut){{NULL}, 0}, spm) ||
+         (!mlirOperationIsNull(cut.op) && fits_with(ops, n, cut, spm));
+}
+
+/* A batchnorm's scratch: an fp32 copy of its input (its result's count)
+ * and the [C] unit vector (npuc_tx8_batchnorm_imm_size). */
+static void add_scratch(spm_sum *s, MlirOperation op) {
+  if (!npuc_op_is(op, "tx8be.batchnorm_inference") ||
+      mlirOperationGetNumResults(op) < 1)
+    return;
+  MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+  if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) < 1)
+    return;
+  add_bytes(s, op, -1, t, 4, -1, -1, 0);
+  int64_t c = mlirShapedTypeGetDimSize(t, mlirShapedTypeGetRank(t) - 1);
+  add_padded(s, c > 0 ? c : 1, 4);
+}
+
+static bool fits_with(const MlirOperation *ops, size_t n, reduce_cut cut,
+                      int64_t spm) {
   spm_sum s;
   memset(&s, 0, sizeof s);
   s.halo_rows = halo_rows(ops, n);
@@ -715,20 +789,133 @@ static bool group_fits_spm(const MlirOperation *ops, size_t n, int64_t spm) {
    * (a gemm's N) the group may split — nothing after it reads across
    * them — holds one output channel's weights and bias at the finest
    * split: a transformer FFN's gemm + gelu fuses though its 4.5 MiB
-   * weight is beyond one tile's SPM. */
-  for (size_t k = 0; k < n; k++)
+   * weight is beyond one tile's SPM. With the reduce split (`cut`), its
+   * operands 0 and 1 hold one K slice and its fp32 partial sums take its
+   * result's slice again: a 3x3 conv of 1024 input channels fuses with
+   * its relu in a 32 KiB SPM. */
+  for (size_t k = 0; k < n; k++) {
+    bool in_cut = mlirOperationEqual(ops[k], cut.op);
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(ops[k]); i++)
       add_value(&s, ops[k], i, mlirOperationGetOperand(ops[k], i),
-                by_channel[k] ? channel_dim(ops[k], i) : -1);
+                by_channel[k] ? channel_dim(ops[k], i) : -1,
+                in_cut && i < 2 ? reduce_dim(ops[k], i) : -1, cut.slice);
+  }
   for (size_t k = 0; k < n; k++)
     for (intptr_t r = 0; r < mlirOperationGetNumResults(ops[k]); r++)
-      add_value(&s, ops[k], -1, mlirOperationGetResult(ops[k], r), -1);
+      add_value(&s, ops[k], -1, mlirOperationGetResult(ops[k], r), -1, -1, 0);
+  for (size_t k = 0; k < n; k++)
+    add_scratch(&s, ops[k]);
+  if (!mlirOperationIsNull(cut.op))
+    add_bytes(&s, cut.op, -1,
+              mlirValueGetType(mlirOperationGetResult(cut.op, 0)), 4, -1, -1,
+              0);
   free(by_channel);
   npuc_ptr_map_free(&s.counted);
   return !s.overflow && s.total <= spm;
 }
 
-static int64_t int_attr(MlirOperation op, const char *name, int64_t absent);
+/* What the group loads for value `v`: the value under the channel_norms
+ * converting it, which go into the group with their reader. */
+static MlirValue unconverted(MlirValue v) {
+  for (int depth = 0; depth < MAX_MATCH && mlirValueIsAOpResult(v); depth++) {
+    MlirOperation def = mlirOpResultGetOwner(v);
+    if (!npuc_op_is(def, "tx8be.channel_norm") ||
+        mlirOperationGetNumOperands(def) < 1)
+      break;
+    v = mlirOperationGetOperand(def, 0);
+  }
+  return v;
+}
+
+static bool reducible_op(MlirOperation op);
+static bool loads_privately(const MlirOperation *ops, size_t n, size_t ne);
+
+/* tx8-sharding's reduce split (npuc_tx8_group_reduce_candidate's rule, on
+ * the ops before they are grouped): the group's only gemm or conv, a gemm
+ * not batched nor transpose_a, a conv not grouped, whose operands 0 and 1
+ * the group loads for it alone; its finest K slice is the search's, the
+ * last of K / 2, K / 4, ... (rounded up) of at least one NE instruction's
+ * K. Null when none splits K. */
+static reduce_cut reduce_split_of(const MlirOperation *ops, size_t n,
+                                  int32_t ne_k) {
+  reduce_cut none = {{NULL}, 0};
+  size_t ne = n;
+  for (size_t k = 0; k < n; k++) {
+    if (!npuc_op_is(ops[k], "tx8be.gemm") && !npuc_op_is(ops[k], "tx8be.conv"))
+      continue;
+    if (ne < n)
+      return none;
+    ne = k;
+  }
+  if (ne == n || !reducible_op(ops[ne]) || !loads_privately(ops, n, ne))
+    return none;
+  MlirType a = mlirValueGetType(mlirOperationGetOperand(ops[ne], 0));
+  int64_t len = mlirShapedTypeGetDimSize(a, mlirShapedTypeGetRank(a) - 1);
+  int64_t slice = len;
+  for (int64_t parts = 2; parts <= len; parts *= 2) {
+    int64_t k = (len + parts - 1) / parts;
+    if (k < ne_k)
+      break;
+    slice = k;
+  }
+  return slice < len ? (reduce_cut){ops[ne], slice} : none;
+}
+
+static bool ranked(MlirOperation op, intptr_t i, intptr_t rank) {
+  MlirType t = mlirValueGetType(mlirOperationGetOperand(op, i));
+  return mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) == rank;
+}
+
+static bool reducible_op(MlirOperation op) {
+  if (mlirOperationGetNumOperands(op) < 2 || mlirOperationGetNumResults(op) < 1)
+    return false;
+  MlirType a = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  if (!mlirTypeIsARankedTensor(a) || mlirShapedTypeGetRank(a) < 1)
+    return false;
+  if (npuc_op_is(op, "tx8be.conv"))
+    return int_attr(op, "group", 1) <= 1 && ranked(op, 0, 4) &&
+           ranked(op, 1, 4);
+  return !has_attr(op, "transpose_a") && ranked(op, 1, 2);
+}
+
+/* Operands 0 and 1 of ops[ne] come from outside the group (through
+ * channel_norms), are two values, and no other operand of the group reads
+ * either: each becomes a load only the gemm or conv reads. */
+static bool loads_privately(const MlirOperation *ops, size_t n, size_t ne) {
+  MlirValue a = unconverted(mlirOperationGetOperand(ops[ne], 0));
+  MlirValue b = unconverted(mlirOperationGetOperand(ops[ne], 1));
+  if (mlirValueEqual(a, b))
+    return false;
+  npuc_ptr_map members = {0};
+  for (size_t k = 0; k < n; k++)
+    if (!npuc_ptr_map_put(&members, ops[k].ptr, 1))
+      npuc_die("out of memory");
+  bool private = true;
+  for (size_t k = 0; private && k < n; k++)
+    for (intptr_t i = 0; private && i < mlirOperationGetNumOperands(ops[k]);
+         i++) {
+      MlirValue v = unconverted(mlirOperationGetOperand(ops[k], i));
+      uintptr_t seen;
+      if (k == ne && i < 2)
+      private = !mlirValueIsAOpResult(v) ||
+                !npuc_ptr_map_get(&members, mlirOpResultGetOwner(v).ptr, &seen);
+      else private = !mlirValueEqual(v, a) && !mlirValueEqual(v, b);
+    }
+  npuc_ptr_map_free(&members);
+  return private;
+}
+
+/* The dimension of operand i (0 or 1) that is the gemm's or conv's K
+ * (lib/TX8/Group.c's npuc_tx8_reduce_dim): a's last; the NHWC input's and
+ * the HWOI weight's last (C, I); a gemm weight's rows (columns with
+ * transpose_b). */
+static intptr_t reduce_dim(MlirOperation op, intptr_t i) {
+  intptr_t rank =
+      mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetOperand(op, i)));
+  if (i == 0 || npuc_op_is(op, "tx8be.conv"))
+    return rank - 1;
+  return has_attr(op, "transpose_b") ? 1 : 0;
+}
 
 /* The rule of npuc_tx8_shard_axes: a plain or a depthwise conv splits its
  * output channels, each with its own rows of the weight; a gemm its N,

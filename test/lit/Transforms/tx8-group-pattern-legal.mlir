@@ -18,6 +18,13 @@
 // RUN: npuc-opt %t/shape.mlir --split-input-file --tx8-group-pattern="patterns=%t/shape.yaml" | FileCheck %t/shape.mlir
 // RUN: npuc-opt %t/gemm.mlir --split-input-file --tx8-group-pattern="spm-bytes=2560" | FileCheck %t/gemm.mlir --check-prefix=GELU
 // RUN: npuc-opt %t/gemm.mlir --split-input-file --tx8-group-pattern="spm-bytes=2559" | FileCheck %t/gemm.mlir --check-prefix=APART
+// RUN: npuc-opt %t/convk.mlir --split-input-file --tx8-group-pattern="patterns=%t/convk.yaml spm-bytes=32768" | FileCheck %t/convk.mlir --check-prefix=KFUSED
+// RUN: npuc-opt %t/convk.mlir --split-input-file --tx8-group-pattern="patterns=%t/convk.yaml spm-bytes=13824" | FileCheck %t/convk.mlir --check-prefix=KFUSED
+// RUN: npuc-opt %t/convk.mlir --split-input-file --tx8-group-pattern="patterns=%t/convk.yaml spm-bytes=13823" | FileCheck %t/convk.mlir --check-prefix=KAPART
+// RUN: npuc-opt %t/gemmk.mlir --tx8-group-pattern="spm-bytes=1280" | FileCheck %t/gemmk.mlir --check-prefix=KFUSED
+// RUN: npuc-opt %t/gemmk.mlir --tx8-group-pattern="spm-bytes=1279" | FileCheck %t/gemmk.mlir --check-prefix=KAPART
+// RUN: npuc-opt %t/bnk.mlir --tx8-group-pattern="patterns=%t/convk.yaml spm-bytes=8960" | FileCheck %t/bnk.mlir --check-prefix=KFUSED
+// RUN: npuc-opt %t/bnk.mlir --tx8-group-pattern="patterns=%t/convk.yaml spm-bytes=8959" | FileCheck %t/bnk.mlir --check-prefix=KAPART
 
 //--- cycle.yaml
 patterns:
@@ -255,4 +262,121 @@ func.func @ffn_up_t(%x: tensor<64x128xf16>, %w: tensor<512x128xf16>) -> tensor<6
   %h = tx8be.gemm %x, %w, %n transpose_b : tensor<64x128xf16>, tensor<512x128xf16>, none -> tensor<64x512xf16>
   %a = tx8be.gelu %h : tensor<64x512xf16> -> tensor<64x512xf16>
   return %a : tensor<64x512xf16>
+}
+
+//--- convk.yaml
+patterns:
+  - {ops: "conv relu conv relu", priority: 1}
+  - {ops: "conv relu", priority: 1}
+  - {ops: "conv batchnorm_inference relu", priority: 1}
+
+//--- convk.mlir
+// With the reduce split of a conv's K (its input channels) tx8-sharding
+// can use, the conv holds one K slice of its input and weight at a time,
+// plus fp32 partial sums of its result. A 3x3 conv of 1024 channels at
+// 8x8: three input rows at every channel (48 KiB) fit no 32 KiB SPM, so
+// the conv stood alone and its relu apart; in K slices of 16 (K / 64,
+// the NE instruction's K) the conv and relu fit: the input's three rows
+// of 16 channels (768), the weight's one output channel of 16 (288 ->
+// 512), the bias's one (256), the conv's and relu's results (three rows,
+// 3072 each) and the partial sums (6144): 13824 bytes. A group of two
+// convs cannot split K (tx8-sharding splits the K of a group's only gemm
+// or conv): the match stops before the second, which groups with its
+// relu at all its 64 channels (10752 bytes).
+// KFUSED-LABEL: func.func @convk(
+// KFUSED: tx8be.group
+// KFUSED-NEXT: ^bb0
+// KFUSED-NEXT: tx8be.conv
+// KFUSED-SAME: tensor<1x8x8x1024xf16>
+// KFUSED-NEXT: tx8be.relu
+// KFUSED-NEXT: tx8be.return
+// KFUSED: tx8be.group
+// KFUSED-NEXT: ^bb0
+// KFUSED-NEXT: tx8be.conv
+// KFUSED-SAME: tensor<1x8x8x64xf16>
+// KFUSED-NEXT: tx8be.relu
+// KFUSED-NEXT: tx8be.return
+// KAPART-LABEL: func.func @convk(
+// KAPART: tx8be.conv
+// KAPART-SAME: tensor<1x8x8x1024xf16>
+// KAPART-NEXT: tx8be.relu
+// KAPART-NEXT: tx8be.group
+// KAPART-NEXT: ^bb0
+// KAPART-NEXT: tx8be.conv
+// KAPART-SAME: tensor<1x8x8x64xf16>
+// KAPART-NEXT: tx8be.relu
+// KAPART-NEXT: tx8be.return
+func.func @convk(%x: tensor<1x8x8x1024xf16>, %w: tensor<3x3x64x1024xf16>, %b: tensor<64xf16>, %w2: tensor<3x3x64x64xf16>) -> tensor<1x8x8x64xf16> {
+  %0 = tx8be.conv %x, %w, %b strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] : tensor<1x8x8x1024xf16>, tensor<3x3x64x1024xf16>, tensor<64xf16> -> tensor<1x8x8x64xf16>
+  %1 = tx8be.relu %0 : tensor<1x8x8x64xf16> -> tensor<1x8x8x64xf16>
+  %2 = tx8be.conv %1, %w2, %b strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] : tensor<1x8x8x64xf16>, tensor<3x3x64x64xf16>, tensor<64xf16> -> tensor<1x8x8x64xf16>
+  %3 = tx8be.relu %2 : tensor<1x8x8x64xf16> -> tensor<1x8x8x64xf16>
+  return %3 : tensor<1x8x8x64xf16>
+}
+
+// -----
+
+// A grouped conv does not split K (each group's input channels are its
+// own output channels' K): the 1024 channels stay whole, no group.
+// KFUSED-LABEL: func.func @grouped(
+// KFUSED-NOT: tx8be.group
+// KAPART-LABEL: func.func @grouped(
+// KAPART-NOT: tx8be.group
+func.func @grouped(%x: tensor<1x8x8x1024xf16>, %w: tensor<3x3x64x512xf16>, %b: tensor<64xf16>) -> tensor<1x8x8x64xf16> {
+  %0 = tx8be.conv %x, %w, %b strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] group = 2 : tensor<1x8x8x1024xf16>, tensor<3x3x64x512xf16>, tensor<64xf16> -> tensor<1x8x8x64xf16>
+  %1 = tx8be.relu %0 : tensor<1x8x8x64xf16> -> tensor<1x8x8x64xf16>
+  return %1 : tensor<1x8x8x64xf16>
+}
+
+//--- gemmk.mlir
+// A gemm's K in slices (the set's gemm-gelu pattern): x [64, 4096] times
+// w [4096, 64] then gelu. At all of K a row of x and a column of w are 8
+// KiB each; in K slices of 16 (4096 / 256) each is 32 bytes (-> 256), the
+// gemm's and gelu's rows 128 (-> 256) and the fp32 partial sums' 256:
+// 1280 bytes.
+// KFUSED-LABEL: func.func @gemmk(
+// KFUSED: tx8be.group
+// KFUSED-NEXT: ^bb0
+// KFUSED-NEXT: tx8be.gemm
+// KFUSED-NEXT: tx8be.gelu
+// KFUSED-NEXT: tx8be.return
+// KAPART-LABEL: func.func @gemmk(
+// KAPART-NOT: tx8be.group
+func.func @gemmk(%x: tensor<64x4096xf16>, %w: tensor<4096x64xf16>) -> tensor<64x64xf16> {
+  %n = tx8be.none : none
+  %h = tx8be.gemm %x, %w, %n : tensor<64x4096xf16>, tensor<4096x64xf16>, none -> tensor<64x64xf16>
+  %a = tx8be.gelu %h : tensor<64x64xf16> -> tensor<64x64xf16>
+  return %a : tensor<64x64xf16>
+}
+
+//--- bnk.mlir
+// In K slices the slice's few channels take the aligned layout's padding
+// (25 f32 channels: 32) and a batchnorm its scratch (an fp32 copy of its
+// input, the [C] unit vector), as the group plan places them: K slices of
+// 25 (200 / 8), at the finest split 8960 bytes, the plan's own figure
+// (tx8-sharding: "needs 8960 bytes per tile"); counted without them the
+// group was made at 8192 and did not fit. The input: two rows of 6 x 32
+// (1536); the weight 2 x 3 x 6 x 32 (4608); the bias, the four vectors,
+// the three results, the partial sums and the unit vector 256 each; the
+// scratch 256. A byte less and the relu is left out (its result's 256).
+// KFUSED-LABEL: func.func @bnk(
+// KFUSED: tx8be.group
+// KFUSED-NEXT: ^bb0
+// KFUSED-NEXT: tx8be.conv
+// KFUSED-NEXT: tx8be.batchnorm_inference
+// KFUSED-NEXT: tx8be.relu
+// KFUSED-NEXT: tx8be.return
+// KAPART-LABEL: func.func @bnk(
+// KAPART: tx8be.group
+// KAPART-NEXT: ^bb0
+// KAPART-NEXT: tx8be.conv
+// KAPART-NEXT: tx8be.batchnorm_inference
+// KAPART-NEXT: tx8be.return
+// KAPART-NEXT: }
+// KAPART-NEXT: tx8be.relu
+func.func @bnk(%x: tensor<1x6x6x200xf32>, %w: tensor<2x3x6x200xf32>, %b: tensor<6xf32>, %s: tensor<6xf32>, %o: tensor<6xf32>, %m: tensor<6xf32>, %v: tensor<6xf32>) -> tensor<1x6x4x6xf32> {
+  %0 = tx8be.conv %x, %w, %b strides = [1, 2] pads = [1, 0, 2, 1] dilations = [1, 1] : tensor<1x6x6x200xf32>, tensor<2x3x6x200xf32>, tensor<6xf32> -> tensor<1x6x4x6xf32>
+  %1 = tx8be.batchnorm_inference %0, %s, %o, %m, %v {epsilon = 1.000000e-05 : f32} : tensor<1x6x4x6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32> -> tensor<1x6x4x6xf32>
+  %2 = tx8be.relu %1 : tensor<1x6x4x6xf32> -> tensor<1x6x4x6xf32>
+  return %2 : tensor<1x6x4x6xf32>
 }
