@@ -67,6 +67,37 @@ static void gshape_slices(void **state) {
   assert_false(npuc_tx8_gshape_next(&g, slice, &l));
 }
 
+/* Balanced: 28 rows in slices of at most 6 are 5, 5, 6, 6, 6 (not 6, 6,
+ * 6, 6, 4), 7 columns in slices of at most 4 are 3, 4; a part the slice
+ * divides walks as before. */
+static void gshape_balanced(void **state) {
+  (void)state;
+  const int32_t shape[2] = {56, 7}, sharding[2] = {2, 1}, slice[2] = {6, 4};
+  G_SHAPE g;
+  L_SHAPE l;
+  npuc_tx8_gshape_init(&g, shape, sharding, 2, 1); /* rows 28..55 */
+  npuc_tx8_gshape_balance(&g, slice);
+  const int32_t rows[5][2] = {{28, 5}, {33, 5}, {38, 6}, {44, 6}, {50, 6}};
+  const int32_t cols[2][2] = {{0, 3}, {3, 4}};
+  int n = 0;
+  while (npuc_tx8_gshape_next(&g, slice, &l)) {
+    assert_true(n < 10);
+    assert_int_equal(l.shape_start[0], rows[n / 2][0]);
+    assert_int_equal(l.shape_real[0], rows[n / 2][1]);
+    assert_int_equal(l.shape_start[1], cols[n % 2][0]);
+    assert_int_equal(l.shape_real[1], cols[n % 2][1]);
+    assert_int_equal(l.shape_slice[0], 6);
+    ++n;
+  }
+  assert_int_equal(n, 10);
+  const int32_t even[2] = {7, 7};
+  npuc_tx8_gshape_init(&g, shape, sharding, 2, 0); /* rows 0..27 */
+  npuc_tx8_gshape_balance(&g, even);
+  for (n = 0; npuc_tx8_gshape_next(&g, even, &l); ++n)
+    assert_int_equal(l.shape_real[0], 7);
+  assert_int_equal(n, 4);
+}
+
 /* A 3x3 convolution row window, stride 2, pad 1, on 9 input rows: the
  * first slice is clipped at the top (one row of padding), the last at the
  * bottom. */
@@ -448,6 +479,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(tile_regions_partition),
       cmocka_unit_test(gshape_slices),
+      cmocka_unit_test(gshape_balanced),
       cmocka_unit_test(conv_window_clips),
       cmocka_unit_test(slice_dma_between_layouts),
       cmocka_unit_test(slice_dma_keeps_rows),
