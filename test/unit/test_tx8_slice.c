@@ -68,11 +68,11 @@ static void gshape_slices(void **state) {
 }
 
 /* Balanced: 28 rows in slices of at most 6 are 5, 5, 6, 6, 6 (not 6, 6,
- * 6, 6, 4), 7 columns in slices of at most 4 are 3, 4; a part the slice
- * divides walks as before. */
+ * 6, 6, 4), 7 columns in slices of at most 5 are 3, 4 (not 5, 2); a part
+ * the slice divides, or overruns by one, walks as before. */
 static void gshape_balanced(void **state) {
   (void)state;
-  const int32_t shape[2] = {56, 7}, sharding[2] = {2, 1}, slice[2] = {6, 4};
+  const int32_t shape[2] = {56, 7}, sharding[2] = {2, 1}, slice[2] = {6, 5};
   G_SHAPE g;
   L_SHAPE l;
   npuc_tx8_gshape_init(&g, shape, sharding, 2, 1); /* rows 28..55 */
@@ -96,6 +96,13 @@ static void gshape_balanced(void **state) {
   for (n = 0; npuc_tx8_gshape_next(&g, even, &l); ++n)
     assert_int_equal(l.shape_real[0], 7);
   assert_int_equal(n, 4);
+  const int32_t by_one[2] = {4, 4}; /* 7 columns: 4, 3 (not 3, 4) */
+  npuc_tx8_gshape_init(&g, shape, sharding, 2, 0);
+  npuc_tx8_gshape_balance(&g, by_one);
+  assert_true(npuc_tx8_gshape_next(&g, by_one, &l));
+  assert_int_equal(l.shape_real[1], 4);
+  assert_true(npuc_tx8_gshape_next(&g, by_one, &l));
+  assert_int_equal(l.shape_real[1], 3);
 }
 
 /* A 3x3 convolution row window, stride 2, pad 1, on 9 input rows: the

@@ -47,12 +47,18 @@ void npuc_tx8_gshape_balance(G_SHAPE *g, const int32_t *slice) {
 
 /* The length of g's slice along d that starts at its dynamic offset: of
  * n = ceil(part / slice) slices, the first n - part % n are part / n long,
- * the rest one longer. */
+ * the rest one longer. When the nominal slices overrun the part by one
+ * (n * slice - part == 1) the lengths are the plain walk's anyway, only
+ * their order would change: the plain walk is kept, its short slice last
+ * (measured, that order ends sooner more often: the last slice's chain
+ * and store end the group). */
 static int32_t balanced_length(const G_SHAPE *g, const int32_t *slice,
                                int32_t d) {
   int32_t part = g->spatial_end[d] - g->spatial_start[d];
   int32_t n = ceil_div(part, slice[d]), q = part / n;
   int32_t at = g->dynamic_offset[d] - g->spatial_start[d];
+  if ((int64_t)n * slice[d] - part < 2)
+    return slice[d] < part - at ? slice[d] : part - at;
   return at < (n - part % n) * q ? q : q + 1;
 }
 
