@@ -202,7 +202,8 @@ typedef struct npuc_tx8_g_shape {
   int32_t dynamic_offset[NPUC_TX8_MAX_SHAPE_DIM]; /* start of the next slice */
   int32_t shape[NPUC_TX8_MAX_SHAPE_DIM];          /* the whole output */
   int32_t dim;
-  int32_t done; /* every slice has been handed out */
+  int32_t done;     /* every slice has been handed out */
+  int32_t balanced; /* npuc_tx8_gshape_balance: even slices, short first */
 } G_SHAPE;
 
 typedef npuc_tx8_tsr TSR;
@@ -220,6 +221,15 @@ void npuc_tx8_gshape_init(G_SHAPE *g, const int32_t *shape,
 /* The next slice of at most `slice` per dimension of g's region into out,
  * row-major (the last dimension fastest); false when done. */
 bool npuc_tx8_gshape_next(G_SHAPE *g, const int32_t *slice, L_SHAPE *out);
+/* Makes g hand out its region in balanced slices: along each dimension
+ * the fewest slices of at most `slice` (ceil(part / slice) of them), their
+ * lengths differing by one at most, the shorter ones first (28 rows in
+ * slices of at most 6: 5, 5, 6, 6, 6 rather than 6, 6, 6, 6, 4), where the
+ * nominal slices overrun the part by two or more (by one the lengths are
+ * the plain walk's: it is kept, the short slice last). The staged loop
+ * walks its slices so: its pipeline fills sooner behind short first
+ * slices, and no slice is longer than the nominal one the buffers hold. */
+void npuc_tx8_gshape_balance(G_SHAPE *g, const int32_t *slice);
 /* The slice of an input of shape `whole` (dim dimensions) that the output
  * slice `out` reads through `windows` (one per input dimension).
  * `clipped[d]`, if not NULL, receives how many leading indices of

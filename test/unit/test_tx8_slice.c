@@ -42,29 +42,72 @@ static void tile_regions_partition(void **state) {
   }
 }
 
+/* Walks tile `tile`'s region of a 2-D `shape` in slices of at most
+ * `slice` (balanced when asked) into got[i] = {start 0, start 1, length
+ * 0, length 1}, at most `cap`; returns the slices handed out. */
+static int walk(const int32_t *shape, const int32_t *sharding,
+                const int32_t *slice, int32_t tile, bool balanced,
+                int32_t (*got)[4], int cap) {
+  G_SHAPE g;
+  L_SHAPE l;
+  npuc_tx8_gshape_init(&g, shape, sharding, 2, tile);
+  if (balanced)
+    npuc_tx8_gshape_balance(&g, slice);
+  int n = 0;
+  while (npuc_tx8_gshape_next(&g, slice, &l)) {
+    assert_true(n < cap);
+    assert_int_equal(l.shape_slice[0], slice[0]);
+    assert_int_equal(l.shape_whole[0], shape[0]);
+    got[n][0] = l.shape_start[0], got[n][1] = l.shape_start[1];
+    got[n][2] = l.shape_real[0], got[n][3] = l.shape_real[1];
+    ++n;
+  }
+  return n;
+}
+
+static void expect_walk(const int32_t (*want)[4], int n,
+                        const int32_t (*got)[4], int got_n) {
+  assert_int_equal(got_n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < 4; ++j)
+      assert_int_equal(got[i][j], want[i][j]);
+}
+
 /* G_SHAPE walks the region row-major in slices; the last ones are short. */
 static void gshape_slices(void **state) {
   (void)state;
   const int32_t shape[2] = {10, 6}, sharding[2] = {2, 1}, slice[2] = {3, 4};
-  G_SHAPE g;
-  L_SHAPE l;
-  npuc_tx8_gshape_init(&g, shape, sharding, 2, 1); /* rows 5..9 */
-  const int32_t want[][4] = {
+  const int32_t want[4][4] = {
       {5, 0, 3, 4}, {5, 4, 3, 2}, {8, 0, 2, 4}, {8, 4, 2, 2}};
-  int n = 0;
-  while (npuc_tx8_gshape_next(&g, slice, &l)) {
-    assert_true(n < 4);
-    assert_int_equal(l.shape_start[0], want[n][0]);
-    assert_int_equal(l.shape_start[1], want[n][1]);
-    assert_int_equal(l.shape_real[0], want[n][2]);
-    assert_int_equal(l.shape_real[1], want[n][3]);
-    assert_int_equal(l.shape_slice[0], 3);
-    assert_int_equal(l.shape_whole[0], 10);
-    ++n;
+  int32_t got[16][4];
+  int n = walk(shape, sharding, slice, 1, false, got, 16); /* rows 5..9 */
+  expect_walk(want, 4, got, n);
+  assert_int_equal(walk(shape, sharding, slice, 2, false, got, 16), 0);
+}
+
+/* Balanced: 28 rows in slices of at most 6 are 5, 5, 6, 6, 6 (not 6, 6,
+ * 6, 6, 4), 7 columns in slices of at most 5 are 3, 4 (not 5, 2); a part
+ * the slice divides, or overruns by one, walks as before. */
+static void gshape_balanced(void **state) {
+  (void)state;
+  const int32_t shape[2] = {56, 7}, sharding[2] = {2, 1}, slice[2] = {6, 5};
+  const int32_t rows[5][2] = {{28, 5}, {33, 5}, {38, 6}, {44, 6}, {50, 6}};
+  const int32_t cols[2][2] = {{0, 3}, {3, 4}};
+  int32_t want[10][4], got[16][4];
+  for (int i = 0; i < 10; ++i) {
+    want[i][0] = rows[i / 2][0], want[i][2] = rows[i / 2][1];
+    want[i][1] = cols[i % 2][0], want[i][3] = cols[i % 2][1];
   }
-  assert_int_equal(n, 4);
-  npuc_tx8_gshape_init(&g, shape, sharding, 2, 2); /* no third part */
-  assert_false(npuc_tx8_gshape_next(&g, slice, &l));
+  int n = walk(shape, sharding, slice, 1, true, got, 16); /* rows 28..55 */
+  expect_walk(want, 10, got, n);
+  /* Rows 0..27 in 7s (divides), 7 columns in 4s (overruns by one): 4, 3. */
+  const int32_t even[2] = {7, 4};
+  n = walk(shape, sharding, even, 0, true, got, 16);
+  assert_int_equal(n, 8);
+  for (int i = 0; i < n; ++i) {
+    assert_int_equal(got[i][2], 7);
+    assert_int_equal(got[i][3], i % 2 ? 3 : 4);
+  }
 }
 
 /* A 3x3 convolution row window, stride 2, pad 1, on 9 input rows: the
@@ -448,6 +491,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(tile_regions_partition),
       cmocka_unit_test(gshape_slices),
+      cmocka_unit_test(gshape_balanced),
       cmocka_unit_test(conv_window_clips),
       cmocka_unit_test(slice_dma_between_layouts),
       cmocka_unit_test(slice_dma_keeps_rows),

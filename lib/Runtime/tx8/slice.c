@@ -37,22 +37,50 @@ void npuc_tx8_gshape_init(G_SHAPE *g, const int32_t *shape,
   memcpy(g->dynamic_offset, g->spatial_start, (size_t)dim * sizeof *shape);
 }
 
+void npuc_tx8_gshape_balance(G_SHAPE *g, const int32_t *slice) {
+  for (int32_t d = 0; d < g->dim; ++d)
+    if (slice[d] < 1)
+      npuc_tx8_fail("npuc_tx8_gshape_balance", "slice dimension %d is %d",
+                    (int)d, (int)slice[d]);
+  g->balanced = 1;
+}
+
+/* The length of g's slice along d that starts at its dynamic offset: of
+ * n = ceil(part / slice) slices, the first n - part % n are part / n long,
+ * the rest one longer. When the nominal slices overrun the part by one
+ * (n * slice - part == 1) the lengths are the plain walk's anyway, only
+ * their order would change: the plain walk is kept, its short slice last
+ * (measured, that order ends sooner more often: the last slice's chain
+ * and store end the group). */
+static int32_t balanced_length(const G_SHAPE *g, const int32_t *slice,
+                               int32_t d) {
+  int32_t part = g->spatial_end[d] - g->spatial_start[d];
+  int32_t n = ceil_div(part, slice[d]), q = part / n;
+  int32_t at = g->dynamic_offset[d] - g->spatial_start[d];
+  if ((int64_t)n * slice[d] - part < 2)
+    return slice[d] < part - at ? slice[d] : part - at;
+  return at < (n - part % n) * q ? q : q + 1;
+}
+
 bool npuc_tx8_gshape_next(G_SHAPE *g, const int32_t *slice, L_SHAPE *out) {
   if (g->done)
     return false;
   memset(out, 0, sizeof *out);
   out->dim = g->dim;
+  int32_t len[NPUC_TX8_MAX_SHAPE_DIM];
   for (int32_t d = 0; d < g->dim; ++d) {
     int32_t at = g->dynamic_offset[d], left = g->spatial_end[d] - at;
+    len[d] = g->balanced ? balanced_length(g, slice, d)
+                         : (slice[d] < left ? slice[d] : left);
     out->shape_whole[d] = g->shape[d];
     out->shape_start[d] = at;
     out->shape_slice[d] = slice[d];
-    out->shape_real[d] = slice[d] < left ? slice[d] : left;
+    out->shape_real[d] = len[d];
   }
   /* Advance like an odometer, the last dimension fastest. */
   int32_t d = g->dim - 1;
   for (; d >= 0; --d) {
-    g->dynamic_offset[d] += slice[d];
+    g->dynamic_offset[d] += len[d];
     if (g->dynamic_offset[d] < g->spatial_end[d])
       break;
     g->dynamic_offset[d] = g->spatial_start[d];

@@ -517,6 +517,9 @@ static void emit_loop(group_emitter *g) {
     npuc_sb_printf(
         o, "  npuc_tx8_gshape_init(&g, out_shape, sharding, %d, tile);\n",
         p->out.rank);
+  if (g->staged) /* balanced slices, the short ones first: the pipeline
+                    fills sooner (docs/tx8.md, "The staged loop") */
+    npuc_sb_printf(o, "  npuc_tx8_gshape_balance(&g, slice);\n");
   order_invariants(g);
   emit_invariants(g);
   if (g->staged) {

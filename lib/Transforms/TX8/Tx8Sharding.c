@@ -622,15 +622,32 @@ static void try_k_splits(search *s, const int32_t *sharding,
 static void largest_fitting_split(const search *s, const int32_t *sharding,
                                   int32_t *slice);
 
+/* Slice counts a stageable group tries one by one, past them doubling. */
+#define FINE_COUNTS 8
+
+/* The count after `count` slices of a part of `part`: doubling, or with
+ * `fine` the next one up to FINE_COUNTS whose slices are shorter. */
+static int32_t next_count(int32_t part, int32_t count, bool fine) {
+  int32_t n = count * 2;
+  if (fine && count < FINE_COUNTS) {
+    n = count + 1;
+    while (n < part && ceil_div(part, n) == ceil_div(part, count))
+      ++n;
+  }
+  return n < part ? n : part;
+}
+
 /* The next split in an odometer over the splittable dimensions, each cut
- * into 1, 2, 4, ... slices of the tile's part: false after the last. */
-static bool next_split(const search *s, const int32_t *part, int32_t *count) {
+ * into 1, 2, 4, ... slices of the tile's part (`fine`: 1, 2, 3, ... 8,
+ * then 16, 32, ...): false after the last. */
+static bool next_split(const search *s, const int32_t *part, int32_t *count,
+                       bool fine) {
   const npuc_tx8_group_plan *p = s->p;
   for (int d = p->out.rank - 1; d >= 0; --d) {
     if (!(p->split_axes & (1u << d)) || part[d] <= 1)
       continue;
     if (count[d] < part[d]) {
-      count[d] = count[d] * 2 < part[d] ? count[d] * 2 : part[d];
+      count[d] = next_count(part[d], count[d], fine);
       return true;
     }
     count[d] = 1;
@@ -645,6 +662,10 @@ static void search_splits(search *s, const int32_t *sharding) {
   int32_t slice[NPUC_TX8_MAX_RANK];
   if (s->tried >= s->budget && s->best_cost >= 0)
     return; /* the budget is spent */
+  /* The staged loop walks balanced slices (npuc_tx8_gshape_balance), so
+   * a count between two powers of two is no longer a short last slice:
+   * 28 rows in 5 slices are 5, 5, 6, 6, 6. */
+  bool fine = npuc_tx8_loop_stage_cut(p) >= 0;
   for (int d = 0; d < rank; ++d) {
     part[d] = ceil_div(p->out.dims[d], sharding[d]);
     count[d] = 1;
@@ -661,7 +682,7 @@ static void search_splits(search *s, const int32_t *sharding) {
     if (memcmp(slice, first, (size_t)rank * sizeof *slice) != 0)
       try_candidate(s, sharding, slice);
     try_k_splits(s, sharding, slice);
-  } while (next_split(s, part, count));
+  } while (next_split(s, part, count, fine));
 }
 
 /* The gemm's K in 2, 4, ... slices of at least one NE instruction's K
@@ -799,7 +820,7 @@ static void search_k_splits(search *s, const int32_t *sharding, int32_t ways) {
       try_candidate_on(s, s->kp, sharding, slice);
     }
   } while (!(s->tried >= s->budget && s->best_cost >= 0) &&
-           next_split(s, part, count));
+           next_split(s, part, count, false)); /* never staged */
 }
 
 /* Largest slice of dimension `dim` in [1, slice[dim]] that fits, others
