@@ -12,7 +12,8 @@ arguments give one logical block), float scalars 0.5.
 
 Reports per category and per unsupported op, and lists every failure.
 Exit 0 unless --strict and a case fails in a way that is not a clean,
-located "unsupported op" error.
+located "unsupported op" error (or "unsupported mix kernel": halves of a
+mix kernel taking different arguments, which the C model cannot launch).
 
 usage: cmodel.py [--strict] [BUILD_DIR [CONFORMANCE_DIR]]
 """
@@ -78,12 +79,15 @@ def run_case(build, text, work):
         first = next((l for l in lines if "error:" in l), lines[0])
         m = re.search(r"case\.mlir:\d+:\d+: error: unsupported op (\S+)", first)
         arg = re.search(r"case\.mlir:\d+:\d+: error: argument \d+ of .* has a type", first)
+        mix = re.search(r"case\.mlir:\d+:\d+: error: unsupported mix kernel", first)
         if os.path.exists(out):
             return "bad", "output written despite an error: " + first
         if m:
             return "unsupported", m.group(1)
         if arg:
             return "unsupported", "(argument type, e.g. !llvm.ptr)"
+        if mix:
+            return "unsupported", "(mix halves, different arguments)"
         return "compile-error", first
     r = subprocess.run(["make", "-s", "-C", out], capture_output=True, text=True)
     if r.returncode != 0:

@@ -132,10 +132,10 @@ static bool check_mix_halves(const entry_func *entries, size_t n) {
           strcmp(c->mix, v->mix) != 0 || same_inputs(c->func, v->func))
         continue;
       npuc_pass_error(v->func,
-                      "'%s' and '%s', the halves of mix kernel '%s', take "
-                      "different arguments; the C model runs both on one "
-                      "argument list",
-                      c->name, v->name, c->mix);
+                      "unsupported mix kernel '%s': its halves '%s' and '%s' "
+                      "take different arguments; the C model runs both on "
+                      "one argument list",
+                      c->mix, c->name, v->name);
       return false;
     }
   return true;
