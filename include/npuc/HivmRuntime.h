@@ -73,6 +73,12 @@ npuc_buf npuc_rt_subview(const npuc_buf *src, const int64_t *offsets,
  * (memref.reinterpret_cast). */
 npuc_buf npuc_rt_reinterpret(const npuc_buf *src, int64_t offset, int32_t rank,
                              const int64_t *sizes, const int64_t *strides);
+/* A contiguous row-major view of `dt` elements starting `shift` bytes into
+ * src's first element (memref.view, memref_ext.alloc_workspace). A negative
+ * shift is an error; a view starting at or past the end of src's storage
+ * is known empty (touching it fails under bounds checking). */
+npuc_buf npuc_rt_byte_view(const npuc_buf *src, int64_t shift, npuc_dtype dt,
+                           int32_t rank, const int64_t *sizes, const char *loc);
 /* expand_shape / collapse_shape (same element count, row-major order): a
  * view when src is contiguous, else a contiguous copy. */
 npuc_buf npuc_rt_reshape(const npuc_buf *src, int32_t rank,

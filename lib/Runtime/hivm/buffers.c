@@ -234,6 +234,38 @@ void npuc_rt_check_view(const npuc_buf *b, const char *loc) {
                  (long long)b->offset);
 }
 
+npuc_buf npuc_rt_byte_view(const npuc_buf *src, int64_t shift, npuc_dtype dt,
+                           int32_t rank, const int64_t *sizes,
+                           const char *loc) {
+  if (!npuc_rti_dtype_valid(dt))
+    npuc_rt_fail(loc, "view: invalid dtype (%d)", (int)dt);
+  npuc_rti_check_rank(rank, loc);
+  if (shift < 0)
+    npuc_rt_fail(loc, "view: negative byte shift %lld", (long long)shift);
+  int64_t src_es = (int64_t)npuc_rt_elem_size(src->dtype);
+  int64_t es = (int64_t)npuc_rt_elem_size(dt);
+  npuc_buf v = {.rank = rank, .dtype = dt};
+  v.data = (char *)src->data + src->offset * src_es + shift;
+  v.extent = src->extent;
+  if (src->extent > 0) {
+    /* What is left of the storage past the shift, in the new elements. */
+    int64_t left;
+    if (__builtin_sub_overflow(src->extent, src->offset, &left) ||
+        __builtin_mul_overflow(left, src_es, &left) ||
+        __builtin_sub_overflow(left, shift, &left))
+      npuc_rt_fail(loc, "view: byte shift %lld overflows", (long long)shift);
+    v.extent = left >= es ? left / es : NPUC_RT_EXTENT_EMPTY;
+  }
+  for (int32_t j = 0; j < rank; j++) {
+    if (sizes[j] < 0)
+      npuc_rt_fail(loc, "view: negative size %lld in dim %d",
+                   (long long)sizes[j], (int)j);
+    v.sizes[j] = sizes[j];
+  }
+  row_major_strides(&v);
+  return v;
+}
+
 static bool is_row_major(const npuc_buf *b);
 
 npuc_buf npuc_rt_reshape(const npuc_buf *src, int32_t rank,

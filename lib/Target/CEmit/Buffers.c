@@ -255,29 +255,13 @@ static bool emit_byte_view(emitter *em, MlirOperation op, bool workspace) {
   }
   npuc_sb sizes = {0};
   type_sizes(em, &sizes, op, t, &next);
-  const char *r = npuc_em_define(em, mlirOperationGetResult(op, 0));
-  npuc_em_line(em, "npuc_buf %s;", r);
-  npuc_em_line(em, "{");
-  npuc_em_line(em, "  const int64_t sz[] = %s;", sizes.data);
+  char loc[600];
+  npuc_em_loc(em, op, loc, sizeof loc);
   npuc_em_line(em,
-               "  %s.data = (char *)%s.data + (%s.offset * "
-               "(int64_t)npuc_rt_elem_size(%s.dtype) + %s);",
-               r, src, src, src, shift);
-  npuc_em_line(em, "  %s.offset = 0; %s.rank = %zd; %s.dtype = %s;", r, r,
-               (ssize_t)rank, r, npuc_em_dtype_name(dt));
-  /* What is left of the source's allocation, in the new element type (a
-   * storage known empty stays so). */
-  npuc_em_line(em,
-               "  %s.extent = %s.extent > 0 ? ((%s.extent - %s.offset) * "
-               "(int64_t)npuc_rt_elem_size(%s.dtype) - %s) / "
-               "(int64_t)npuc_rt_elem_size(%s) : %s.extent;",
-               r, src, src, src, src, shift, npuc_em_dtype_name(dt), src);
-  npuc_em_line(em, "  int64_t stride = 1;");
-  npuc_em_line(em,
-               "  for (int d = %zd - 1; d >= 0; --d) { %s.sizes[d] = sz[d]; "
-               "%s.strides[d] = stride; stride *= sz[d]; }",
-               (ssize_t)rank, r, r);
-  npuc_em_line(em, "}");
+               "npuc_buf %s = npuc_rt_byte_view(&%s, %s, %s, %zd, "
+               "(const int64_t[])%s, %s);",
+               npuc_em_define(em, mlirOperationGetResult(op, 0)), src, shift,
+               npuc_em_dtype_name(dt), (ssize_t)rank, sizes.data, loc);
   npuc_sb_free(&sizes);
   return true;
 }
