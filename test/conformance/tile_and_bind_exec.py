@@ -227,6 +227,8 @@ def growth_needed(message):
     if not m:
         return None
     need, have, grow = int(m.group(1)) + 1, int(m.group(2)), 2
+    if have == 0:
+        return None  # a view starting past its storage: no size to scale
     while have * grow < need:
         grow *= 2
     return grow
